@@ -1,0 +1,24 @@
+# Every dependency comes from Debian's packages (see README "Quick start"); nothing is
+# downloaded at build time.
+find_package(nlohmann_json 3.11 REQUIRED)
+find_package(CLI11 REQUIRED)
+find_package(fmt REQUIRED)
+find_package(Boost 1.81 REQUIRED CONFIG)
+find_package(Threads REQUIRED)
+
+if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
+    find_package(PkgConfig REQUIRED)
+    pkg_check_modules(URING REQUIRED IMPORTED_TARGET liburing)
+endif()
+
+if(IOPRISM_BUILD_GUI)
+    # PrintSupport before QCustomPlotQt6: its target links Qt6::PrintSupport without
+    # looking it up.
+    find_package(Qt6 6.4 REQUIRED COMPONENTS Core Gui Widgets PrintSupport Test Svg)
+    find_package(QCustomPlotQt6 REQUIRED CONFIG)
+endif()
+
+if(IOPRISM_BUILD_TESTS)
+    find_package(GTest REQUIRED)
+    include(GoogleTest)
+endif()

@@ -1,0 +1,13 @@
+# Project-wide warning flags as an INTERFACE target every first-party target links.
+add_library(ioprism_warnings INTERFACE)
+if(MSVC)
+    target_compile_options(ioprism_warnings INTERFACE /W4 /permissive-)
+    if(IOPRISM_WERROR)
+        target_compile_options(ioprism_warnings INTERFACE /WX)
+    endif()
+else()
+    target_compile_options(ioprism_warnings INTERFACE -Wall -Wextra -Wpedantic)
+    if(IOPRISM_WERROR)
+        target_compile_options(ioprism_warnings INTERFACE -Werror)
+    endif()
+endif()

@@ -1,0 +1,228 @@
+// The test-profile model: everything a user sets up and saves.
+//
+// Value types only (no Qt, no OS headers). The model carries every Iometer concept
+// (access specifications, workers, targets, test setup with cycling, managers) plus the
+// extensions fio users expect; each extension defaults to Iometer's behaviour, so a
+// profile imported from an .icf file runs the way Iometer would run it.
+//
+// Field names here are the JSON keys of docs/profile-format.md and the field paths of
+// validation messages (e.g. `specs[1].lines[0].percentRead`).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ioprism::core {
+
+inline constexpr std::uint64_t kKiB = 1024;
+inline constexpr std::uint64_t kMiB = 1024 * kKiB;
+inline constexpr std::uint64_t kGiB = 1024 * kMiB;
+
+// ---------------------------------------------------------------- access specs
+
+enum class DistributionKind {
+    Uniform,  // Iometer: uniform over the region, then aligned
+    Zipf,     // fio zipf:theta
+    Pareto,   // fio pareto:h
+    Normal,   // fio normal:sigma (sigma as % of the region, centred on the region)
+    HotZones, // fio zoned: [% of accesses -> % of region] pairs, in order from offset 0
+};
+
+struct HotZone {
+    double accessPercent = 0; // share of random accesses that land in this zone
+    double regionPercent = 0; // share of the region this zone covers
+    friend bool operator==(const HotZone &, const HotZone &) = default;
+};
+
+struct RandomDistribution {
+    DistributionKind kind = DistributionKind::Uniform;
+    double zipfTheta = 1.2;           // used when kind == Zipf; fio's usual value
+    double paretoH = 0.2;             // used when kind == Pareto
+    double normalSigmaPercent = 10.0; // used when kind == Normal
+    std::vector<HotZone> hotZones;    // used when kind == HotZones; sums are 100
+    friend bool operator==(const RandomDistribution &, const RandomDistribution &) = default;
+};
+
+struct RateLimit {
+    double iops = 0;          // 0 = unlimited
+    double megabytesPerSecond = 0; // decimal MB/s (10^6 bytes); 0 = unlimited
+    friend bool operator==(const RateLimit &, const RateLimit &) = default;
+};
+
+enum class DataPatternKind {
+    RepeatingBytes, // Iometer 0: one byte value repeated
+    PseudoRandom,   // Iometer 1: one random buffer reused for every write
+    FullRandom,     // Iometer 2: incompressible and non-dedupable
+    Zeros,
+    Compressible, // compresses to about compressiblePercent of its size
+};
+
+struct DataPattern {
+    DataPatternKind kind = DataPatternKind::FullRandom;
+    std::uint8_t repeatingByte = 0xA5; // used when kind == RepeatingBytes
+    std::uint32_t compressiblePercent = 50; // used when kind == Compressible: 1..99
+    friend bool operator==(const DataPattern &, const DataPattern &) = default;
+};
+
+// One line of an access specification, with Iometer's semantics and the defaults of a
+// new line in Iometer's editor (2048 B, 100 %, 67 % read, 100 % random, no delay,
+// burst 1, aligned on the transfer size, no reply).
+struct SpecLine {
+    std::uint64_t transferSizeBytes = 2048;
+    std::uint32_t sharePercent = 100;
+    std::uint32_t percentRead = 67;
+    std::uint32_t percentRandom = 100;
+    std::chrono::milliseconds delay{0}; // before each burst
+    std::uint32_t burstLength = 1;      // I/Os per burst
+    std::uint64_t alignmentBytes = 2048; // 0 = the device's logical sector
+    std::uint64_t replySizeBytes = 0;    // 0 = no reply I/O
+    // Extensions (fio), defaulting to Iometer's behaviour:
+    RandomDistribution distribution;
+    RateLimit rateLimit;
+    std::chrono::microseconds thinkTime{0}; // after each I/O completes, before the next
+    std::optional<DataPattern> dataPattern; // unset = the worker's data pattern
+    friend bool operator==(const SpecLine &, const SpecLine &) = default;
+};
+
+// Iometer's "default assignment" of a spec to new workers.
+enum class SpecAssignment { None, All, Disk, Network };
+
+inline constexpr std::size_t kMaxSpecLines = 100;
+
+struct AccessSpec {
+    std::string name;
+    SpecAssignment defaultAssignment = SpecAssignment::None;
+    std::vector<SpecLine> lines;
+    // CrystalDiskMark-style overrides (IOPrism extension): when set, every worker
+    // running this spec uses this many outstanding I/Os per target, and the spec runs
+    // on this many copies of each assigned worker ("Q32T16").
+    std::optional<std::uint32_t> queueDepth;
+    std::optional<std::uint32_t> threads;
+    friend bool operator==(const AccessSpec &, const AccessSpec &) = default;
+};
+
+// ---------------------------------------------------------------- targets / workers
+
+enum class TargetKind {
+    TestFile,      // a file we create, size and remove
+    BlockDevice,   // a whole disk, used raw (Linux /dev/sdX, nvme0n1, loopN, zramN)
+    Partition,     // a partition, used raw
+    Volume,        // Windows \\.\X:
+    PhysicalDrive, // Windows \\.\PhysicalDriveN
+};
+
+enum class CacheMode {
+    Direct,   // O_DIRECT / FILE_FLAG_NO_BUFFERING (default)
+    Buffered, // through the OS cache
+};
+
+struct Region {
+    std::uint64_t offsetBytes = 0;
+    std::uint64_t sizeBytes = 0; // 0 = to the end of the target
+    friend bool operator==(const Region &, const Region &) = default;
+};
+
+struct Target {
+    TargetKind kind = TargetKind::TestFile;
+    std::string path;
+    Region region;
+    std::uint64_t testFileSizeBytes = 1 * kGiB; // used when kind == TestFile
+    CacheMode cacheMode = CacheMode::Direct;
+    bool writeThrough = false;
+    std::optional<std::uint32_t> outstandingIos; // unset = the worker's value
+    // Set when an imported name (e.g. an .icf target "sdb") did not resolve on this
+    // machine: the target is kept, never dropped, and must be re-pointed before a run.
+    bool unresolved = false;
+    friend bool operator==(const Target &, const Target &) = default;
+};
+
+enum class WorkerType { Disk, Network };
+
+struct Worker {
+    std::string name;
+    WorkerType type = WorkerType::Disk;
+    std::vector<Target> targets;
+    std::uint32_t outstandingIos = 1; // per target (Iometer's default)
+    std::vector<std::string> assignedSpecs; // run in order
+    std::vector<std::uint32_t> cpuAffinity;  // empty = no affinity
+    std::optional<std::uint64_t> seed;       // unset = a fresh random seed per run
+    DataPattern dataPattern;                 // for lines without their own pattern
+    Region defaultRegion;                    // Iometer's per-worker disk size / start
+    // Iometer network-worker fields, carried for .icf round trips only.
+    bool testConnectionRate = false;
+    std::uint32_t transactionsPerConnection = 1;
+    friend bool operator==(const Worker &, const Worker &) = default;
+};
+
+// Iometer calls it a manager: one host process with its workers.
+struct Host {
+    std::uint32_t id = 1;
+    std::string name;           // "" = this machine
+    std::string networkAddress; // "" = local
+    std::vector<Worker> workers;
+    friend bool operator==(const Host &, const Host &) = default;
+};
+
+// ---------------------------------------------------------------- test setup
+
+enum class StepType { Linear, Exponential };
+
+struct Cycling {
+    std::uint32_t start = 1;
+    std::uint32_t step = 1;
+    std::uint32_t end = 1; // only queue-depth cycling has an end in Iometer's files
+    StepType stepType = StepType::Linear;
+    friend bool operator==(const Cycling &, const Cycling &) = default;
+};
+
+enum class TestType {
+    Normal,
+    CycleTargets,
+    CycleWorkers,
+    IncrementTargetsParallel,
+    IncrementTargetsSerial,
+    CycleWorkersAndTargets,
+    CycleOutstandingIos,
+    CycleOutstandingIosAndTargets,
+};
+
+// Which result rows are recorded (Iometer's "Record Results").
+enum class RecordFilter { All, NoTargets, NoWorkers, NoTargetsNoWorkers, None };
+
+struct TestSetup {
+    std::string description;
+    std::chrono::seconds runTime{30};     // 0 = until stopped
+    std::chrono::seconds rampUp{0};       // I/O done but not recorded
+    std::chrono::milliseconds interval{1000}; // sampling interval, 100 ms .. 60 s
+    RecordFilter recordFilter = RecordFilter::All;
+    // Iometer's "Default Disk Workers to Spawn": unset = NUMBER_OF_CPUS.
+    std::optional<std::uint32_t> defaultDiskWorkers;
+    std::uint32_t defaultNetworkWorkers = 0;
+    Cycling workerCycling;
+    Cycling targetCycling;
+    Cycling queueDepthCycling;
+    TestType testType = TestType::Normal;
+    friend bool operator==(const TestSetup &, const TestSetup &) = default;
+};
+
+// ---------------------------------------------------------------- the profile
+
+inline constexpr int kProfileFormatVersion = 1;
+
+struct Profile {
+    TestSetup setup;
+    std::vector<AccessSpec> specs;
+    std::vector<Host> hosts;
+    // Iometer's RESULTS DISPLAY section, kept verbatim (one entry per line, without
+    // the leading tab) so .icf -> profile -> .icf loses nothing; not used by IOPrism.
+    std::vector<std::string> icfResultsDisplay;
+    friend bool operator==(const Profile &, const Profile &) = default;
+};
+
+// Lookup helper: the spec of that name, or nullptr.
+const AccessSpec *findSpec(const Profile &profile, const std::string &name);
+
+} // namespace ioprism::core

@@ -1,0 +1,58 @@
+// Shared helpers for the test executables.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <random>
+#include <string>
+
+namespace ioprism::test {
+
+// True when skips must be failures (CI sets IOPRISM_NO_SKIP=1 because it can run every
+// test: it is root and has loop devices, zram, Xvfb and Wine).
+inline bool noSkip()
+{
+    const char *v = std::getenv("IOPRISM_NO_SKIP");
+    return v && std::string(v) == "1";
+}
+
+inline std::filesystem::path sourceDir() { return IOPRISM_SOURCE_DIR; }
+inline std::filesystem::path binDir() { return IOPRISM_BIN_DIR; }
+
+// A directory removed at scope exit.
+class TempDir {
+public:
+    explicit TempDir(const std::filesystem::path &parent = std::filesystem::temp_directory_path())
+    {
+        std::random_device rd;
+        m_path = parent / ("ioprism-test-" + std::to_string(rd()) + std::to_string(rd()));
+        std::filesystem::create_directories(m_path);
+    }
+    ~TempDir()
+    {
+        std::error_code ec;
+        std::filesystem::remove_all(m_path, ec);
+    }
+    TempDir(const TempDir &) = delete;
+    TempDir &operator=(const TempDir &) = delete;
+    const std::filesystem::path &path() const { return m_path; }
+
+private:
+    std::filesystem::path m_path;
+};
+
+} // namespace ioprism::test
+
+// Skip the current test with a reason when a precondition (root, a device, a display)
+// is missing; under IOPRISM_NO_SKIP=1 that is a failure instead.
+#define IOPRISM_REQUIRE(condition, reason)                                                \
+    do {                                                                                   \
+        if (!(condition)) {                                                                \
+            if (::ioprism::test::noSkip())                                                 \
+                FAIL() << "required: " << (reason);                                        \
+            else                                                                           \
+                GTEST_SKIP() << (reason);                                                  \
+        }                                                                                  \
+    } while (0)
