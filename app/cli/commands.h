@@ -2,6 +2,9 @@
 // sub-commands to the app; a callback stores the process exit code in exitCode.
 #pragma once
 
+#include <string>
+#include <vector>
+
 namespace CLI {
 class App;
 }
@@ -10,5 +13,9 @@ namespace ioprism::cli {
 
 // validate, convert, show, presets
 void registerSpecCommands(CLI::App &app, int &exitCode);
+// run (rawArgs: the command line, recorded in results)
+void registerRunCommands(CLI::App &app, int &exitCode, const std::vector<std::string> &rawArgs);
+// list-targets
+void registerTargetCommands(CLI::App &app, int &exitCode);
 
 } // namespace ioprism::cli

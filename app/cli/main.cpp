@@ -17,7 +17,10 @@ int main(int argc, char **argv)
                "Documentation: docs/cli.md");
 
     int exitCode = 0;
+    const std::vector<std::string> rawArgs(argv, argv + argc);
     ioprism::cli::registerSpecCommands(app, exitCode);
+    ioprism::cli::registerRunCommands(app, exitCode, rawArgs);
+    ioprism::cli::registerTargetCommands(app, exitCode);
 
     try {
         app.parse(argc, argv);

@@ -1,0 +1,415 @@
+// ioprism-cli run: one run of the engine from a profile, a preset and/or options.
+#include "app/cli/commands.h"
+#include "app/cli/profile_io.h"
+#include "app/cli/summary.h"
+#include "core/report/csv.h"
+#include "core/report/results_json.h"
+#include "core/run/run.h"
+#include "core/spec/names.h"
+#include "core/spec/presets.h"
+#include "core/spec/units.h"
+#include "core/spec/validation.h"
+#include "platform/common/backend_factory.h"
+#include "platform/common/system.h"
+#include "platform/common/target_resolution.h"
+
+#include <CLI/CLI.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <fmt/format.h>
+
+#include <atomic>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <thread>
+
+namespace ioprism::cli {
+
+using namespace ioprism::core;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct RunArgs {
+    std::string profilePath;
+    std::string preset;
+    std::vector<std::string> targets;
+    std::vector<std::string> specs;
+    std::string bs, duration, ramp, interval, fileSize, engine = "auto";
+    std::optional<std::uint32_t> read, random, qd, workers;
+    std::optional<std::uint64_t> seed;
+    bool buffered = false;
+    bool allowDeviceWrites = false;
+    bool quiet = false;
+    bool removeTestFiles = false;
+    std::string csvPath, timeseriesPath, jsonPath;
+    std::vector<std::string> rawArgs;
+};
+
+// The default test file: Iometer's iobw.tst idea, named for us.
+constexpr const char *kDefaultTestFile = "ioprism-test.dat";
+
+bool parseDurationArg(const std::string &text, DurationUnit bare, std::chrono::microseconds &out,
+                      const char *option, Problems &problems)
+{
+    auto d = parseDuration(text, bare);
+    if (!d) {
+        problems.push_back({Severity::Error, option, "\"" + text + "\" is not a duration (e.g. 90, 90s, 1m30s)"});
+        return false;
+    }
+    out = *d;
+    return true;
+}
+
+// Applies the command-line options over the profile. Documented in docs/cli.md.
+bool applyOptions(Profile &p, const RunArgs &a, Problems &problems)
+{
+    if (p.hosts.empty())
+        p.hosts.emplace_back();
+    auto &host = p.hosts[0];
+    if (host.workers.empty()) {
+        Worker w;
+        w.name = "Worker 1";
+        host.workers.push_back(w);
+    }
+    // --workers N: copies of the first worker, as Iometer adds workers.
+    if (a.workers) {
+        if (*a.workers < 1 || *a.workers > 1024) {
+            problems.push_back({Severity::Error, "--workers", std::to_string(*a.workers) + " is not in 1..1024"});
+            return false;
+        }
+        const Worker first = host.workers[0];
+        host.workers.resize(1);
+        for (std::uint32_t i = 1; i < *a.workers; ++i) {
+            Worker w = first;
+            w.name = "Worker " + std::to_string(i + 1);
+            if (w.seed)
+                w.seed = *w.seed + i;
+            host.workers.push_back(w);
+        }
+    }
+    // --bs / --read / --random: one custom spec derived from the first assigned line.
+    if (!a.bs.empty() || a.read || a.random) {
+        SpecLine line;
+        line.percentRandom = 100;
+        line.percentRead = 100;
+        line.transferSizeBytes = line.alignmentBytes = 4096;
+        const auto &firstWorker = host.workers[0];
+        if (!firstWorker.assignedSpecs.empty())
+            if (const auto *s = findSpec(p, firstWorker.assignedSpecs[0]); s && !s->lines.empty())
+                line = s->lines[0];
+        line.sharePercent = 100;
+        if (!a.bs.empty()) {
+            auto size = parseSize(a.bs);
+            if (!size || *size == 0) {
+                problems.push_back({Severity::Error, "--bs", "\"" + a.bs + "\" is not a size (e.g. 4k, 64KiB, 1M)"});
+                return false;
+            }
+            if (line.alignmentBytes == line.transferSizeBytes)
+                line.alignmentBytes = *size;
+            line.transferSizeBytes = *size;
+        }
+        if (a.read)
+            line.percentRead = *a.read;
+        if (a.random)
+            line.percentRandom = *a.random;
+        AccessSpec spec;
+        spec.name = fmt::format("{} {}% read {}% random", formatSize(line.transferSizeBytes), line.percentRead,
+                                line.percentRandom);
+        spec.lines.push_back(line);
+        std::erase_if(p.specs, [&](const AccessSpec &s) { return s.name == spec.name; });
+        p.specs.push_back(spec);
+        for (auto &w : host.workers)
+            w.assignedSpecs = {spec.name};
+    } else if (!a.specs.empty()) {
+        for (auto &w : host.workers)
+            w.assignedSpecs = a.specs;
+    }
+    if (a.qd) {
+        for (auto &w : host.workers) {
+            w.outstandingIos = *a.qd;
+            for (auto &t : w.targets)
+                t.outstandingIos.reset();
+        }
+        for (auto &s : p.specs)
+            s.queueDepth.reset();
+    }
+    if (!a.targets.empty()) {
+        std::vector<Target> targets;
+        for (const auto &path : a.targets) {
+            Target t;
+            t.path = path;
+            t.kind = platform::detectTargetKind(path);
+            std::error_code ec;
+            if (t.kind == TargetKind::TestFile && fs::is_directory(path, ec))
+                t.path = (fs::path(path) / kDefaultTestFile).string();
+            if (!host.workers[0].targets.empty()) {
+                const auto &model = host.workers[0].targets[0];
+                t.testFileSizeBytes = model.testFileSizeBytes;
+                t.cacheMode = model.cacheMode;
+                t.writeThrough = model.writeThrough;
+            }
+            targets.push_back(t);
+        }
+        for (auto &w : host.workers)
+            w.targets = targets;
+    }
+    for (auto &w : host.workers) {
+        if (w.targets.empty()) {
+            Target t;
+            t.path = kDefaultTestFile;
+            w.targets.push_back(t);
+        }
+        for (auto &t : w.targets) {
+            if (a.buffered)
+                t.cacheMode = CacheMode::Buffered;
+            if (!a.fileSize.empty()) {
+                auto size = parseSize(a.fileSize);
+                if (!size || *size == 0) {
+                    problems.push_back({Severity::Error, "--file-size", "\"" + a.fileSize + "\" is not a size"});
+                    return false;
+                }
+                t.testFileSizeBytes = *size;
+            }
+        }
+        if (a.seed)
+            w.seed = *a.seed;
+    }
+    std::chrono::microseconds d{};
+    if (!a.duration.empty()) {
+        if (!parseDurationArg(a.duration, DurationUnit::Seconds, d, "--duration", problems))
+            return false;
+        p.setup.runTime = std::chrono::duration_cast<std::chrono::seconds>(d);
+    }
+    if (!a.ramp.empty()) {
+        if (!parseDurationArg(a.ramp, DurationUnit::Seconds, d, "--ramp", problems))
+            return false;
+        p.setup.rampUp = std::chrono::duration_cast<std::chrono::seconds>(d);
+    }
+    if (!a.interval.empty()) {
+        if (!parseDurationArg(a.interval, DurationUnit::Seconds, d, "--interval", problems))
+            return false;
+        p.setup.interval = std::chrono::duration_cast<std::chrono::milliseconds>(d);
+    }
+    return true;
+}
+
+class TerminalSink final : public RunSink
+{
+public:
+    TerminalSink(bool quiet, std::ofstream *timeseries)
+        : m_quiet(quiet)
+        , m_timeseries(timeseries)
+    {
+    }
+    void onPhase(RunPhase phase, std::size_t, const std::string &stepName) override
+    {
+        if (m_progressShown) {
+            std::cerr << "\n";
+            m_progressShown = false;
+        }
+        if (m_quiet)
+            return;
+        if (phase == RunPhase::RampUp)
+            std::cout << "-- " << stepName << ": ramp-up\n";
+        else if (phase == RunPhase::Measuring)
+            std::cout << "-- " << stepName << ": measuring\n";
+        std::cout.flush();
+    }
+    void onPrepareProgress(const std::string &path, std::uint64_t done, std::uint64_t total) override
+    {
+        if (m_quiet || total == 0)
+            return;
+        const int percent = int(100 * done / total);
+        if (percent == m_lastPercent && path == m_lastPath)
+            return;
+        m_lastPercent = percent;
+        m_lastPath = path;
+        const int width = 30, filled = percent * width / 100;
+        std::cerr << fmt::format("\rpreparing {} [{}{}] {:3}% of {}", path, std::string(std::size_t(filled), '#'),
+                                 std::string(std::size_t(width - filled), '.'), percent, formatSize(total));
+        m_progressShown = true;
+    }
+    void onInterval(const IntervalSample &s) override
+    {
+        if (m_timeseries) {
+            *m_timeseries << timeSeriesRows(s);
+            m_timeseries->flush();
+        }
+        if (!m_quiet) {
+            std::cout << intervalLine(s) << "\n";
+            std::cout.flush();
+        }
+    }
+    void onNotice(const std::string &text) override { std::cerr << "notice: " << text << "\n"; }
+
+private:
+    bool m_quiet;
+    std::ofstream *m_timeseries;
+    bool m_progressShown = false;
+    int m_lastPercent = -1;
+    std::string m_lastPath;
+};
+
+bool writeText(const std::string &path, const std::string &text)
+{
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.close();
+    if (!out) {
+        std::cerr << "error: cannot write " << path << "\n";
+        return false;
+    }
+    return true;
+}
+
+int runCommand(const RunArgs &a)
+{
+    Problems problems;
+    std::optional<Profile> profile;
+    if (!a.profilePath.empty()) {
+        profile = loadProfileFile(a.profilePath, problems);
+        if (!profile) {
+            printProblems(problems, a.profilePath);
+            return 2;
+        }
+    } else {
+        profile = loadPreset(a.preset.empty() ? "quick" : a.preset, problems);
+        if (!profile) {
+            printProblems(problems);
+            return 2;
+        }
+    }
+    if (!a.profilePath.empty() && !a.preset.empty())
+        problems.push_back({Severity::Warning, "--preset", "ignored: a profile file was given"});
+    if (!applyOptions(*profile, a, problems)) {
+        printProblems(problems);
+        return 2;
+    }
+    auto validation = validateProfile(*profile);
+    problems.insert(problems.end(), validation.begin(), validation.end());
+    printProblems(problems);
+    if (hasErrors(problems))
+        return 2;
+
+    const auto kind = platform::parseEngineKind(a.engine);
+    if (!kind) {
+        std::cerr << "error: --engine: \"" << a.engine << "\" is not one of auto, io_uring, sync, null\n";
+        return 2;
+    }
+    auto backend = platform::makeBackend({.kind = *kind});
+    if (!backend) {
+        std::cerr << "error: the " << a.engine << " engine is not available on this platform\n";
+        return 2;
+    }
+    auto counters = platform::makeCounterSource();
+
+    std::unique_ptr<std::ofstream> timeseries;
+    if (!a.timeseriesPath.empty()) {
+        timeseries = std::make_unique<std::ofstream>(a.timeseriesPath, std::ios::binary | std::ios::trunc);
+        if (!*timeseries) {
+            std::cerr << "error: cannot write " << a.timeseriesPath << "\n";
+            return 1;
+        }
+        *timeseries << timeSeriesHeader();
+    }
+
+    TerminalSink sink(a.quiet, timeseries.get());
+    Run run(*profile, *backend, *counters, sink, {.allowDeviceWrites = a.allowDeviceWrites});
+
+    // SIGINT / SIGTERM: stop, drain, write what was measured; a second one exits at once.
+    boost::asio::io_context signalContext;
+    boost::asio::signal_set signals(signalContext, SIGINT, SIGTERM);
+    std::atomic<int> caught{0};
+    std::function<void(const boost::system::error_code &, int)> onSignal = [&](const boost::system::error_code &ec,
+                                                                               int number) {
+        if (ec)
+            return;
+        if (caught.exchange(number) != 0)
+            std::_Exit(128 + number);
+        std::cerr << "\nstopping (signal " << number << "): finishing in-flight I/O and writing results...\n";
+        run.requestStop();
+        signals.async_wait(onSignal);
+    };
+    signals.async_wait(onSignal);
+    std::jthread signalThread([&] { signalContext.run(); });
+
+    const RunResult result = run.execute();
+    signals.cancel();
+    signalContext.stop();
+
+    std::cout << resultTable(result);
+
+    auto env = platform::describeSystem();
+    env.engine = result.engine;
+    env.notices = result.notices;
+    env.commandLine = fmt::format("{}", fmt::join(a.rawArgs, " "));
+    for (const auto &t : result.targets)
+        env.devices.push_back(platform::describeDevice(t.path));
+
+    bool wrote = true;
+    if (!a.csvPath.empty())
+        wrote &= writeText(a.csvPath, writeIometerCsv(result, env, profile->setup.recordFilter));
+    if (!a.jsonPath.empty())
+        wrote &= writeText(a.jsonPath, writeResultsJson(result, env));
+    if (timeseries)
+        timeseries->close();
+
+    if (a.removeTestFiles)
+        for (const auto &t : result.targets)
+            if (!t.isDevice)
+                if (auto st = platform::removeTestFile(t.path); !st)
+                    std::cerr << "warning: " << st.error().toString() << "\n";
+
+    if (result.error) {
+        std::cerr << "error: " << result.error->toString() << "\n";
+        if (!result.steps.empty())
+            std::cerr << "(results up to the error are above and in the requested output files)\n";
+        return caught ? 128 + caught.load() : 1;
+    }
+    if (caught)
+        return 128 + caught.load();
+    return wrote ? 0 : 1;
+}
+
+} // namespace
+
+void registerRunCommands(CLI::App &app, int &exitCode, const std::vector<std::string> &rawArgs)
+{
+    auto a = std::make_shared<RunArgs>();
+    a->rawArgs = rawArgs;
+    auto *run = app.add_subcommand("run", "Run a benchmark: a profile file, a preset, or options alone "
+                                          "(no arguments: the quick preset on ./ioprism-test.dat)");
+    run->add_option("PROFILE", a->profilePath, "Profile file (.json or Iometer .icf)");
+    run->add_option("--preset", a->preset, "Built-in preset to start from (default: quick; see `presets`)");
+    run->add_option("--target", a->targets,
+                    "Target path, repeatable: a test file, a directory (ioprism-test.dat inside it), "
+                    "or a block device / partition. Replaces the profile's targets");
+    run->add_option("--spec", a->specs, "Access specification to run, repeatable, in order (by name)");
+    run->add_option("--bs", a->bs, "Transfer size (4k, 64KiB, 1M; binary units): runs one custom spec");
+    run->add_option("--read", a->read, "Percent reads, 0-100 (custom spec)");
+    run->add_option("--random", a->random, "Percent random, 0-100 (custom spec)");
+    run->add_option("--qd", a->qd, "Outstanding I/Os per target per worker (overrides presets' queue depths)");
+    run->add_option("--workers", a->workers, "Number of workers (copies of the first worker)");
+    run->add_option("--duration", a->duration, "Measured time per spec (90, 90s, 1m30s; 0 = until Ctrl-C)");
+    run->add_option("--ramp", a->ramp, "Ramp-up before measuring, not recorded (e.g. 5s)");
+    run->add_option("--interval", a->interval, "Sampling interval, 100ms to 60s (default 1s)");
+    run->add_option("--engine", a->engine, "I/O engine: auto (io_uring, else sync), io_uring, sync, null")
+        ->capture_default_str();
+    run->add_flag("--buffered", a->buffered, "Use the OS cache (default: direct I/O, O_DIRECT)");
+    run->add_option("--file-size", a->fileSize, "Size of test files (e.g. 1GiB)");
+    run->add_option("--seed", a->seed, "Fixed random seed for every worker (default: random, recorded)");
+    run->add_option("--csv", a->csvPath, "Write Iometer-layout results CSV here");
+    run->add_option("--timeseries", a->timeseriesPath, "Write one CSV row per interval per scope here");
+    run->add_option("--json", a->jsonPath, "Write full JSON results here");
+    run->add_flag("--allow-device-writes", a->allowDeviceWrites,
+                  "Confirm writing to a raw block device or partition (destroys its data; refused while mounted)");
+    run->add_flag("--remove-test-files", a->removeTestFiles, "Remove the test files IOPrism created, after the run");
+    run->add_flag("--quiet,-q", a->quiet, "No progress or interval lines; only the summary");
+    run->callback([&exitCode, a] { exitCode = runCommand(*a); });
+}
+
+} // namespace ioprism::cli

@@ -1,0 +1,33 @@
+#include "core/counters.h"
+
+namespace ioprism::core {
+
+CpuFigures cpuFigures(const CpuTimes &a, const CpuTimes &b)
+{
+    CpuFigures f;
+    if (!a.valid || !b.valid)
+        return f;
+    auto d = [](std::uint64_t x, std::uint64_t y) { return y > x ? double(y - x) : 0.0; };
+    const double user = d(a.userNs, b.userNs), system = d(a.systemNs, b.systemNs),
+                 idle = d(a.idleNs, b.idleNs), iowait = d(a.iowaitNs, b.iowaitNs),
+                 irq = d(a.irqNs, b.irqNs), softirq = d(a.softirqNs, b.softirqNs),
+                 steal = d(a.stealNs, b.stealNs);
+    const double total = user + system + idle + iowait + irq + softirq + steal;
+    if (total <= 0)
+        return f;
+    f.valid = true;
+    f.userPercent = 100 * user / total;
+    f.systemPercent = 100 * system / total;
+    f.idlePercent = 100 * idle / total;
+    f.iowaitPercent = 100 * iowait / total;
+    f.irqPercent = 100 * irq / total;
+    f.softirqPercent = 100 * softirq / total;
+    f.stealPercent = 100 * steal / total;
+    f.busyPercent = 100 - f.idlePercent - f.iowaitPercent;
+    f.processPercent
+        = 100 * (d(a.processUserNs, b.processUserNs) + d(a.processSystemNs, b.processSystemNs))
+        / total;
+    return f;
+}
+
+} // namespace ioprism::core

@@ -1,0 +1,155 @@
+// The I/O engine contract: queue, commit, reap (the split fio proved).
+//
+//  * queue() fills one request into the engine's submission queue without blocking;
+//  * commit() hands everything queued to the kernel (io_uring_submit; a no-op for IOCP
+//    and the sync engine's thread hand-off, which submit at queue time);
+//  * reap() collects completed requests, waiting for at least minCompletions or until
+//    the timeout.
+//
+// One engine instance per worker thread, created and used on that thread only. The hot
+// path (queue/commit/reap) allocates nothing and takes no lock in the async engines.
+// Timestamps are NOT the engine's job: the worker stamps submit and reap times on its
+// own monotonic clock around these calls, so every engine is timed the same way.
+//
+// Failure behaviour: init() reports setup failures as OpError; per-I/O failures come
+// back in IoRequest::error, never as exceptions; a failed commit/reap is an OpError that
+// stops the worker (and the run) cleanly.
+#pragma once
+
+#include "core/io_direction.h"
+#include "core/result.h"
+#include "core/spec/profile.h"
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ioprism::core {
+
+// What an engine can do, checked once when it is made.
+struct EngineCapabilities {
+    bool async = false;             // many I/Os in flight from one thread
+    bool directIo = false;          // honours O_DIRECT / FILE_FLAG_NO_BUFFERING
+    bool registeredBuffers = false; // buffers registered with the kernel
+    bool registeredFiles = false;
+    bool polledCompletions = false;
+    std::uint32_t maxQueueDepth = 1; // per engine instance (all of a worker's targets)
+};
+
+// One request slot. The worker owns an array of them, one per outstanding I/O; a slot
+// is handed to queue() and comes back from reap() with result and error filled.
+struct IoRequest {
+    // Set by the worker before queue().
+    IoDirection direction = IoDirection::Read;
+    std::uint32_t fileIndex = 0;   // index into the files given to init()
+    std::uint32_t bufferIndex = 0; // index into the engine's buffers
+    std::uint32_t lengthBytes = 0;
+    std::uint64_t offsetBytes = 0;
+    std::uint64_t userData = 0; // the worker's own bookkeeping (slot index etc.)
+    std::int64_t submitNs = 0;  // worker's monotonic clock, stamped just before commit
+    // Set by the engine on completion.
+    std::int64_t resultBytes = 0; // bytes transferred
+    int error = 0; // 0, or a system error code (errno / GetLastError), system_category
+};
+
+struct EngineFile {
+    std::string path;
+    bool write = false; // open for writing
+    CacheMode cacheMode = CacheMode::Direct;
+    bool writeThrough = false;
+};
+
+struct EngineConfig {
+    std::uint32_t queueDepth = 1;  // total requests in flight for this engine
+    std::uint32_t bufferCount = 1; // usually == queueDepth
+    std::uint32_t bufferBytes = 4096;
+    std::uint32_t bufferAlignmentBytes = 4096;
+    bool polledCompletions = false; // io_uring IOPOLL when every device supports it
+};
+
+class IoEngine
+{
+public:
+    virtual ~IoEngine() = default;
+    virtual std::string_view name() const = 0;
+    virtual EngineCapabilities capabilities() const = 0;
+
+    // Opens the files with the right flags, allocates aligned buffers, sets up the ring
+    // or port and registers what it can. Called once, on the worker thread.
+    virtual Status init(const EngineConfig &config, std::span<const EngineFile> files) = 0;
+    virtual std::span<std::byte> buffer(std::uint32_t index) = 0;
+
+    // Hot path. queue() returns false when the submission queue is full: commit and
+    // reap, then try again.
+    virtual bool queue(IoRequest *request) = 0;
+    virtual Status commit() = 0;
+    // Writes up to completed.size() finished requests into `completed`; blocks until at
+    // least minCompletions are done or the timeout passes; returns how many it wrote.
+    virtual Result<std::uint32_t> reap(std::span<IoRequest *> completed,
+                                       std::uint32_t minCompletions,
+                                       std::chrono::nanoseconds timeout)
+        = 0;
+};
+
+// What the platform learnt about a target before the run.
+struct TargetInfo {
+    std::string path;            // as opened
+    std::uint64_t sizeBytes = 0; // file size or device size
+    std::uint32_t logicalBlockBytes = 512;
+    std::uint32_t directIoOffsetAlignBytes = 512; // offsets and sizes (statx / BLKSSZGET)
+    std::uint32_t directIoMemAlignBytes = 4096;   // buffer addresses
+    bool isDevice = false;
+    bool readOnly = false;
+    bool createdTestFile = false; // we made (and filled) it in this run
+};
+
+struct PrepareOptions {
+    bool needWrite = false;         // the assigned specs write to this target
+    bool allowDeviceWrites = false; // the user confirmed writing to a raw device
+    DataPattern fillPattern;        // content of a new test file
+    std::uint64_t seed = 0;
+};
+
+// Progress while a test file is written: return false to cancel (Ctrl-C, Stop).
+using PrepareProgress = std::function<bool(std::uint64_t doneBytes, std::uint64_t totalBytes)>;
+
+// Everything the run needs from an operating system, so core stays OS-free. The
+// platform layer provides the Linux and Windows backends; core has a null backend
+// for tests and overhead measurements.
+class IoBackend
+{
+public:
+    virtual ~IoBackend() = default;
+
+    // The engine the backend makes ("io_uring", "sync", "iocp", "null").
+    virtual std::string engineName() const = 0;
+    // Notices for the user, e.g. "io_uring unavailable (EPERM): using the sync engine".
+    virtual std::vector<std::string> notices() const = 0;
+
+    // Safety checks (mounted devices, read-only targets, write confirmation), creates
+    // and fills test files (never sparse), and reports size and alignment. Called once
+    // per target before any worker starts. Refusals are OpErrors with a clear detail.
+    virtual Result<TargetInfo> prepareTarget(const Target &target, const PrepareOptions &options,
+                                             const PrepareProgress &progress)
+        = 0;
+
+    // A new engine for one worker; called on that worker's thread.
+    virtual Result<std::unique_ptr<IoEngine>> makeEngine() = 0;
+
+    // Pins the calling thread to these CPUs (a worker's optional affinity). The default
+    // does nothing and says so, for backends without affinity support.
+    virtual Status pinCurrentThread(std::span<const std::uint32_t> cpus)
+    {
+        if (cpus.empty())
+            return Ok{};
+        return OpError{{}, "set CPU affinity", {}, "not supported by this backend"};
+    }
+};
+
+} // namespace ioprism::core

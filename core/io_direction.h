@@ -1,0 +1,9 @@
+#pragma once
+
+#include <cstdint>
+
+namespace ioprism::core {
+
+enum class IoDirection : std::uint8_t { Read, Write };
+
+} // namespace ioprism::core

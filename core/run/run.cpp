@@ -1,0 +1,445 @@
+#include "core/run/run.h"
+
+#include "core/run/plan.h"
+#include "core/run/worker.h"
+#include "core/stats/live_counters.h"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include <algorithm>
+#include <latch>
+#include <map>
+#include <random>
+#include <thread>
+
+namespace ioprism::core {
+
+namespace asio = boost::asio;
+using SteadyClock = std::chrono::steady_clock;
+
+struct Run::Shared {
+    asio::io_context io;
+    std::atomic<bool> stopRequested{false};
+    std::mutex errorMutex; // guards firstError (errors are rare: never on the hot path)
+    std::optional<OpError> firstError;
+    std::function<void()> wakeControl; // set while a step runs; called on io's thread
+
+    void requestStop()
+    {
+        stopRequested = true;
+        wake();
+    }
+    // Ends the current step (its workers are done) without stopping the run.
+    void wake()
+    {
+        asio::post(io, [this] {
+            if (wakeControl)
+                wakeControl();
+        });
+    }
+    void fail(const OpError &e)
+    {
+        {
+            std::lock_guard lock(errorMutex);
+            if (!firstError)
+                firstError = e;
+        }
+        requestStop();
+    }
+    bool failed()
+    {
+        std::lock_guard lock(errorMutex);
+        return firstError.has_value();
+    }
+};
+
+Run::Run(Profile profile, IoBackend &backend, CounterSource &counters, RunSink &sink, RunOptions options)
+    : m_profile(std::move(profile))
+    , m_backend(backend)
+    , m_counters(counters)
+    , m_sink(sink)
+    , m_options(options)
+    , m_shared(std::make_unique<Shared>())
+{
+}
+
+Run::~Run() = default;
+
+void Run::requestStop() { m_shared->requestStop(); }
+
+namespace {
+
+bool writesTo(const AccessSpec &spec)
+{
+    for (const auto &l : spec.lines)
+        if (l.percentRead < 100 || (l.replySizeBytes > 0 && l.percentRead > 0))
+            return true;
+    return false;
+}
+
+std::string sizeText(std::uint64_t bytes) { return std::to_string(bytes) + " B"; }
+
+// Problems with direct-I/O alignment of one line on one target, as a message or "".
+std::string alignmentProblem(const SpecLine &line, std::size_t lineIndex, const AccessSpec &spec,
+                             const TargetInfo &info, const Region &region)
+{
+    const std::uint64_t a = info.directIoOffsetAlignBytes;
+    auto where = [&] {
+        return "spec \"" + spec.name + "\" line " + std::to_string(lineIndex + 1) + " on " + info.path;
+    };
+    if (line.transferSizeBytes % a)
+        return where() + ": transfer size " + sizeText(line.transferSizeBytes)
+            + " is not a multiple of the direct-I/O alignment " + sizeText(a)
+            + " (use a multiple of it, or buffered mode)";
+    if (line.alignmentBytes % a)
+        return where() + ": alignment " + sizeText(line.alignmentBytes)
+            + " is not a multiple of the direct-I/O alignment " + sizeText(a);
+    if (line.replySizeBytes % a)
+        return where() + ": reply size " + sizeText(line.replySizeBytes)
+            + " is not a multiple of the direct-I/O alignment " + sizeText(a);
+    if (region.offsetBytes % a)
+        return where() + ": region offset " + sizeText(region.offsetBytes)
+            + " is not a multiple of the direct-I/O alignment " + sizeText(a);
+    return {};
+}
+
+} // namespace
+
+RunResult Run::execute()
+{
+    auto &shared = *m_shared;
+    RunResult result;
+    result.runId = m_options.runId;
+    result.startedAt = std::chrono::system_clock::now();
+    result.engine = m_backend.engineName();
+    result.notices = m_backend.notices();
+    for (const auto &n : result.notices)
+        m_sink.onNotice(n);
+
+    auto finish = [&](RunResult &r) -> RunResult {
+        std::lock_guard lock(shared.errorMutex);
+        r.error = shared.firstError;
+        r.stoppedByUser = shared.stopRequested && !shared.firstError;
+        m_phase = RunPhase::Done;
+        m_sink.onPhase(RunPhase::Done, r.steps.size(), {});
+        return std::move(r);
+    };
+
+    Problems problems;
+    std::random_device rd;
+    const std::uint64_t randomSeed = (std::uint64_t(rd()) << 32) ^ rd();
+    auto plan = makeRunPlan(m_profile, randomSeed, problems);
+    for (const auto &p : problems)
+        if (p.severity == Severity::Warning)
+            m_sink.onNotice(p.toString());
+    if (!plan) {
+        std::string text;
+        for (const auto &p : problems)
+            if (p.severity == Severity::Error)
+                text += (text.empty() ? "" : "; ") + p.toString();
+        shared.fail({{}, "plan the run", {}, text});
+        return finish(result);
+    }
+    result.effectiveProfile = plan->effectiveProfile;
+
+    // ---- prepare every distinct target once (a path shared by workers is one target)
+    m_phase = RunPhase::Preparing;
+    m_sink.onPhase(RunPhase::Preparing, 0, {});
+    struct Prepared {
+        TargetInfo info;
+        bool needWrite = false;
+    };
+    std::map<std::string, Prepared> prepared;
+    std::vector<std::pair<const PlannedTarget *, const PlannedWorker *>> order;
+    for (const auto &w : plan->workers)
+        for (const auto &t : w.targets) {
+            bool write = false;
+            for (int s : w.specPerStep)
+                if (s >= 0 && writesTo(m_profile.specs[std::size_t(s)]))
+                    write = true;
+            auto [it, inserted] = prepared.try_emplace(t.target.path);
+            it->second.needWrite |= write;
+            if (inserted)
+                order.emplace_back(&t, &w);
+        }
+    for (const auto &[t, w] : order) {
+        if (shared.stopRequested)
+            return finish(result);
+        auto &p = prepared[t->target.path];
+        PrepareOptions opts{.needWrite = p.needWrite,
+                            .allowDeviceWrites = m_options.allowDeviceWrites,
+                            .fillPattern = w->dataPattern,
+                            .seed = w->seed};
+        const std::string path = t->target.path;
+        auto info = m_backend.prepareTarget(t->target, opts, [&](std::uint64_t done, std::uint64_t total) {
+            m_sink.onPrepareProgress(path, done, total);
+            return !shared.stopRequested.load();
+        });
+        if (!info) {
+            if (!shared.stopRequested)
+                shared.fail(info.error());
+            return finish(result);
+        }
+        p.info = *info;
+    }
+
+    // ---- resolve regions and check sizes and alignment before any I/O
+    std::vector<std::vector<Region>> regions(plan->workers.size());
+    for (std::size_t wi = 0; wi < plan->workers.size(); ++wi) {
+        const auto &w = plan->workers[wi];
+        for (const auto &t : w.targets) {
+            const TargetInfo &info = prepared[t.target.path].info;
+            result.targets.push_back(info);
+            const std::uint64_t size = t.target.kind == TargetKind::TestFile
+                ? std::min(info.sizeBytes, t.target.testFileSizeBytes)
+                : info.sizeBytes;
+            Region r = t.target.region;
+            if (r.offsetBytes >= size) {
+                shared.fail({{}, "check region", info.path,
+                             "region offset " + sizeText(r.offsetBytes) + " is beyond the target's size "
+                                 + sizeText(size)});
+                return finish(result);
+            }
+            if (r.sizeBytes == 0 || r.offsetBytes + r.sizeBytes > size)
+                r.sizeBytes = size - r.offsetBytes;
+            regions[wi].push_back(r);
+            for (int s : w.specPerStep) {
+                if (s < 0)
+                    continue;
+                const auto &spec = m_profile.specs[std::size_t(s)];
+                for (std::size_t li = 0; li < spec.lines.size(); ++li) {
+                    const auto &line = spec.lines[li];
+                    std::string problem;
+                    if (std::max(line.transferSizeBytes, line.replySizeBytes) > r.sizeBytes)
+                        problem = "spec \"" + spec.name + "\" line " + std::to_string(li + 1) + ": transfer size "
+                            + sizeText(line.transferSizeBytes) + " is larger than the region "
+                            + sizeText(r.sizeBytes) + " of " + info.path;
+                    else if (t.target.cacheMode == CacheMode::Direct)
+                        problem = alignmentProblem(line, li, spec, info, r);
+                    if (!problem.empty()) {
+                        shared.fail({{}, "check alignment", info.path, problem});
+                        return finish(result);
+                    }
+                }
+            }
+        }
+    }
+
+    // ---- the steps
+    const auto interval = std::max<std::chrono::milliseconds>(m_profile.setup.interval, std::chrono::milliseconds(10));
+    const auto runStart = SteadyClock::now();
+    auto seconds = [&](SteadyClock::time_point t) { return std::chrono::duration<double>(t - runStart).count(); };
+
+    for (std::size_t step = 0; step < plan->stepCount && !shared.stopRequested; ++step) {
+        const std::string &stepName = plan->stepNames[step];
+
+        // Counters and per-worker step descriptions.
+        std::vector<std::size_t> active; // plan worker indices taking part
+        for (std::size_t wi = 0; wi < plan->workers.size(); ++wi)
+            if (plan->workers[wi].specPerStep[step] >= 0)
+                active.push_back(wi);
+        if (active.empty())
+            continue;
+
+        std::vector<std::vector<std::unique_ptr<LiveTargetCounters>>> live(plan->workers.size());
+        std::vector<WorkerStep> steps(active.size());
+        std::atomic<bool> stepStop{false};
+        std::atomic<std::size_t> finishedWorkers{0};
+        std::latch ready(std::ptrdiff_t(active.size()) + 1);
+        std::latch start(1);
+
+        for (std::size_t a = 0; a < active.size(); ++a) {
+            const std::size_t wi = active[a];
+            const auto &pw = plan->workers[wi];
+            const auto &spec = m_profile.specs[std::size_t(pw.specPerStep[step])];
+            auto &ws = steps[a];
+            ws.workerName = pw.name;
+            ws.spec = &spec;
+            ws.workerPattern = pw.dataPattern;
+            ws.cpuAffinity = pw.cpuAffinity;
+            ws.seed = pw.seed + 0x9E3779B97F4A7C15ull * (step + 1);
+            ws.ioLimitPerTarget = m_options.ioLimitPerTarget;
+            std::uint64_t largest = 512;
+            for (const auto &l : spec.lines)
+                largest = std::max({largest, l.transferSizeBytes, l.replySizeBytes});
+            ws.bufferBytes = std::uint32_t(largest);
+            for (std::size_t ti = 0; ti < pw.targets.size(); ++ti) {
+                const auto &t = pw.targets[ti];
+                const TargetInfo &info = prepared[t.target.path].info;
+                live[wi].push_back(std::make_unique<LiveTargetCounters>());
+                WorkerTarget wt;
+                wt.file = {info.path, writesTo(spec), t.target.cacheMode, t.target.writeThrough};
+                wt.region = regions[wi][ti];
+                wt.sectorBytes = info.logicalBlockBytes;
+                wt.outstandingIos = plan->outstandingIos(m_profile, wi, ti, step);
+                wt.counters = live[wi].back().get();
+                ws.bufferAlignBytes = std::max({ws.bufferAlignBytes, info.directIoMemAlignBytes, 4096u});
+                ws.targets.push_back(wt);
+            }
+            ws.stop = &stepStop;
+            ws.ready = &ready;
+            ws.start = &start;
+            ws.fail = [&shared](const OpError &e) { shared.fail(e); };
+            ws.finished = [&shared, &finishedWorkers, n = active.size()] {
+                if (++finishedWorkers == n)
+                    shared.wake();
+            };
+        }
+
+        std::vector<std::jthread> threads;
+        threads.reserve(active.size());
+        for (auto &ws : steps)
+            threads.emplace_back([&ws, this] { runWorkerStep(ws, m_backend); });
+        ready.arrive_and_wait();
+        if (shared.failed()) {
+            stepStop = true;
+            start.count_down();
+            threads.clear();
+            break;
+        }
+
+        // ---- sampling: scopes are All, each active worker, each of its targets
+        std::vector<Scope> scopes{{Scope::Kind::All, -1, -1, "All", {}}};
+        for (std::size_t wi : active) {
+            const auto &pw = plan->workers[wi];
+            scopes.push_back({Scope::Kind::Worker, int(wi), -1, pw.name, {}});
+            for (std::size_t ti = 0; ti < pw.targets.size(); ++ti)
+                scopes.push_back({Scope::Kind::Target, int(wi), int(ti), pw.name + " / " + pw.targets[ti].target.path,
+                                  pw.targets[ti].target.path});
+        }
+        std::vector<std::vector<Measurement>> previous(plan->workers.size());
+        for (std::size_t wi : active)
+            previous[wi].resize(live[wi].size());
+        std::vector<Measurement> totals(scopes.size());
+        std::chrono::nanoseconds measured{0};
+
+        const auto t0 = SteadyClock::now();
+        const auto rampEnd = t0 + m_profile.setup.rampUp;
+        const auto measureEnd = m_profile.setup.runTime.count() > 0 ? rampEnd + m_profile.setup.runTime
+                                                                    : SteadyClock::time_point::max();
+        CounterSnapshot cpuPrev = m_counters.sample(), cpuMeasureStart = cpuPrev;
+        auto lastTick = t0;
+        std::int64_t tickNumber = 0;
+        RunPhase phase = rampEnd > t0 ? RunPhase::RampUp : RunPhase::Measuring;
+        m_phase = phase;
+        m_sink.onPhase(phase, step, stepName);
+        start.count_down(); // every worker starts now
+
+        asio::steady_timer timer(shared.io);
+        auto takeSample = [&](SteadyClock::time_point now) {
+            IntervalSample sample;
+            sample.runId = m_options.runId;
+            sample.step = step;
+            sample.stepName = stepName;
+            sample.phase = phase;
+            sample.startSeconds = seconds(lastTick);
+            sample.endSeconds = seconds(now);
+            const auto elapsed = std::chrono::duration_cast<std::chrono::nanoseconds>(now - lastTick);
+            std::vector<Measurement> deltas(scopes.size());
+            std::size_t si = 1;
+            for (std::size_t wi : active) {
+                const std::size_t workerScope = si++;
+                for (std::size_t ti = 0; ti < live[wi].size(); ++ti, ++si) {
+                    Measurement current;
+                    takeSnapshot(*live[wi][ti], current);
+                    deltas[si] = deltaOf(previous[wi][ti], current);
+                    previous[wi][ti] = std::move(current);
+                    deltas[workerScope].add(deltas[si]);
+                    deltas[0].add(deltas[si]);
+                }
+            }
+            const CounterSnapshot cpuNow = m_counters.sample();
+            sample.cpu = cpuFigures(cpuPrev.cpu, cpuNow.cpu);
+            cpuPrev = cpuNow;
+            for (std::size_t i = 0; i < scopes.size(); ++i) {
+                deltas[i].elapsed = elapsed;
+                sample.scopes.push_back({scopes[i], computeFigures(deltas[i])});
+            }
+            if (sample.cpu.valid && sample.cpu.busyPercent > 0)
+                sample.cpuEffectiveness = sample.scopes[0].figures.total.iops / sample.cpu.busyPercent;
+            if (phase == RunPhase::Measuring) {
+                measured += elapsed;
+                for (std::size_t i = 0; i < scopes.size(); ++i) {
+                    totals[i].read.add(deltas[i].read);
+                    totals[i].write.add(deltas[i].write);
+                    totals[i].transactions += deltas[i].transactions;
+                    totals[i].outstanding = deltas[i].outstanding;
+                }
+            }
+            lastTick = now;
+            m_sink.onInterval(sample);
+            result.intervals.push_back(std::move(sample));
+        };
+
+        std::function<void()> scheduleNext;
+        auto onTick = [&](bool stopNow) {
+            auto now = SteadyClock::now();
+            if (phase == RunPhase::RampUp && now >= rampEnd - std::chrono::milliseconds(1))
+                now = std::max(now, rampEnd);
+            takeSample(now);
+            if (phase == RunPhase::RampUp && now >= rampEnd) {
+                phase = RunPhase::Measuring;
+                m_phase = phase;
+                cpuMeasureStart = cpuPrev;
+                m_sink.onPhase(phase, step, stepName);
+            }
+            if (stopNow || shared.stopRequested || now >= measureEnd) {
+                stepStop = true;
+                timer.cancel();
+                return;
+            }
+            scheduleNext();
+        };
+        scheduleNext = [&] {
+            ++tickNumber;
+            auto next = t0 + interval * tickNumber;
+            while (next <= lastTick)
+                next = t0 + interval * ++tickNumber;
+            if (phase == RunPhase::RampUp)
+                next = std::min(next, rampEnd);
+            next = std::min(next, measureEnd);
+            timer.expires_at(next);
+            timer.async_wait([&](const boost::system::error_code &ec) {
+                if (ec == asio::error::operation_aborted)
+                    return; // woken by wakeControl, which samples itself
+                onTick(false);
+            });
+        };
+        shared.wakeControl = [&] {
+            if (!stepStop) {
+                timer.cancel();
+                onTick(true);
+            }
+        };
+        if (shared.stopRequested)
+            shared.wakeControl();
+        else
+            scheduleNext();
+        shared.io.restart();
+        shared.io.run();
+        shared.wakeControl = nullptr;
+
+        m_phase = RunPhase::Stopping;
+        m_sink.onPhase(RunPhase::Stopping, step, stepName);
+        threads.clear(); // joins: workers drain their in-flight I/O
+
+        StepResult sr;
+        sr.step = step;
+        sr.stepName = stepName;
+        sr.measuredSeconds = std::chrono::duration<double>(measured).count();
+        sr.complete = !shared.stopRequested;
+        sr.cpu = cpuFigures(cpuMeasureStart.cpu, cpuPrev.cpu);
+        for (std::size_t i = 0; i < scopes.size(); ++i) {
+            totals[i].elapsed = measured;
+            sr.scopes.push_back({scopes[i], totals[i], computeFigures(totals[i])});
+        }
+        if (sr.cpu.valid && sr.cpu.busyPercent > 0)
+            sr.cpuEffectiveness = sr.scopes[0].figures.total.iops / sr.cpu.busyPercent;
+        result.steps.push_back(std::move(sr));
+    }
+    return finish(result);
+}
+
+} // namespace ioprism::core

@@ -1,0 +1,79 @@
+// A run: prepare the targets, then for each step (the Nth assigned spec of every
+// worker) ramp up, measure and stop; live interval samples go to a sink as they are
+// made, and the result keeps every interval and the totals of each step.
+//
+// Threads: execute() runs the control plane on the calling thread (a Boost.Asio
+// io_context: the sampling timer and the phase timers); each worker is a std::jthread
+// that owns its engine, buffers and counters. The sampler pulls cumulative counters
+// from the workers (core/stats/live_counters.h): the hot path takes no lock.
+//
+// Failure behaviour: the first error (a refused target, an engine that cannot start,
+// an I/O error) is stored in the result and stops the run cleanly; everything measured
+// until then is kept. requestStop() does the same without an error.
+#pragma once
+
+#include "core/counters.h"
+#include "core/engine.h"
+#include "core/run/results.h"
+#include "core/spec/profile.h"
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace ioprism::core {
+
+// Receives what a run reports, on the run's control thread. Implementations copy and
+// hand off (a queued signal in the GUI, a line on stdout in the CLI): never block.
+class RunSink
+{
+public:
+    virtual ~RunSink() = default;
+    virtual void onPhase(RunPhase /*phase*/, std::size_t /*step*/, const std::string & /*stepName*/) {}
+    virtual void onPrepareProgress(const std::string & /*path*/, std::uint64_t /*doneBytes*/,
+                                   std::uint64_t /*totalBytes*/)
+    {
+    }
+    virtual void onInterval(const IntervalSample & /*sample*/) {}
+    virtual void onNotice(const std::string & /*text*/) {}
+};
+
+struct RunOptions {
+    std::uint64_t runId = 1;
+    bool allowDeviceWrites = false;
+    // Stop each step after this many completed I/Os per worker and target (0 = no
+    // limit). For tests with exact counts and for overhead measurements.
+    std::uint64_t ioLimitPerTarget = 0;
+};
+
+class Run
+{
+public:
+    Run(Profile profile, IoBackend &backend, CounterSource &counters, RunSink &sink,
+        RunOptions options = {});
+    ~Run();
+    Run(const Run &) = delete;
+    Run &operator=(const Run &) = delete;
+
+    // Blocks until the run ends (time up, stopped, or failed).
+    RunResult execute();
+    // Thread-safe; may be called before or during execute().
+    void requestStop();
+    RunPhase phase() const { return m_phase.load(); }
+
+    // Shared with the worker threads (defined in run.cpp).
+    struct Shared;
+
+private:
+    Profile m_profile;
+    IoBackend &m_backend;
+    CounterSource &m_counters;
+    RunSink &m_sink;
+    RunOptions m_options;
+    std::atomic<RunPhase> m_phase{RunPhase::Idle};
+    std::unique_ptr<Shared> m_shared;
+};
+
+} // namespace ioprism::core

@@ -1,0 +1,48 @@
+// One worker's part of one step: its engine, its slots (one per outstanding I/O), its
+// generators, and the hot loop. Runs on the worker's own thread.
+#pragma once
+
+#include "core/engine.h"
+#include "core/spec/profile.h"
+#include "core/stats/live_counters.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <latch>
+#include <string>
+#include <vector>
+
+namespace ioprism::core {
+
+struct WorkerTarget {
+    EngineFile file;
+    Region region;                      // resolved: sizeBytes > 0
+    std::uint32_t sectorBytes = 512;    // alignment 0 in a spec line means this
+    std::uint32_t outstandingIos = 1;   // for this step
+    LiveTargetCounters *counters = nullptr; // owned by the run; read by the sampler
+};
+
+struct WorkerStep {
+    std::string workerName;
+    const AccessSpec *spec = nullptr;
+    DataPattern workerPattern;
+    std::vector<std::uint32_t> cpuAffinity;
+    std::vector<WorkerTarget> targets;
+    std::uint32_t bufferBytes = 4096;     // the largest transfer or reply of the spec
+    std::uint32_t bufferAlignBytes = 4096;
+    std::uint64_t seed = 0;
+    std::uint64_t ioLimitPerTarget = 0;   // 0 = until stopped
+
+    // Control: set by the run before the thread starts.
+    const std::atomic<bool> *stop = nullptr; // the step is over: stop issuing, drain
+    std::latch *ready = nullptr;             // arrive after init (also on failure)
+    std::latch *start = nullptr;             // wait for every worker to be ready
+    std::function<void(const OpError &)> fail; // first error stops the run
+    std::function<void()> finished;          // reached ioLimitPerTarget on every target
+};
+
+// The worker thread's body for one step. Never throws.
+void runWorkerStep(WorkerStep &step, IoBackend &backend) noexcept;
+
+} // namespace ioprism::core

@@ -1,0 +1,77 @@
+#include "core/stats/figures.h"
+
+#include <algorithm>
+
+namespace ioprism::core {
+
+void DirectionMeasurement::add(const DirectionMeasurement &o)
+{
+    bytes += o.bytes;
+    errors += o.errors;
+    histogram.merge(o.histogram);
+    bins.merge(o.bins);
+    minNs = std::min(minNs, o.minNs);
+    maxNs = std::max(maxNs, o.maxNs);
+}
+
+void Measurement::add(const Measurement &o)
+{
+    read.add(o.read);
+    write.add(o.write);
+    transactions += o.transactions;
+    outstanding += o.outstanding;
+    elapsed = std::max(elapsed, o.elapsed);
+}
+
+LatencyFigures latencyFigures(const LatencyHistogram &h, std::uint64_t minNs, std::uint64_t maxNs)
+{
+    LatencyFigures f;
+    if (h.count() == 0)
+        return f;
+    constexpr double us = 1e-3;
+    // The exact extremes of the span when the caller has them (interval extremes are
+    // taken, not subtracted); otherwise the histogram's own.
+    f.minUs = double(minNs != UINT64_MAX ? minNs : h.minNs()) * us;
+    f.maxUs = double(maxNs != 0 ? maxNs : h.maxNs()) * us;
+    f.meanUs = h.meanNs() * us;
+    f.p50Us = h.percentileNs(50) * us;
+    f.p90Us = h.percentileNs(90) * us;
+    f.p99Us = h.percentileNs(99) * us;
+    f.p99_9Us = h.percentileNs(99.9) * us;
+    f.p99_99Us = h.percentileNs(99.99) * us;
+    // Percentiles are bucket estimates: keep them inside the exact extremes.
+    for (double *p : {&f.p50Us, &f.p90Us, &f.p99Us, &f.p99_9Us, &f.p99_99Us})
+        *p = std::clamp(*p, f.minUs, f.maxUs);
+    return f;
+}
+
+static DirectionFigures directionFigures(const DirectionMeasurement &m, double seconds)
+{
+    DirectionFigures f;
+    f.ios = m.histogram.count();
+    f.bytes = m.bytes;
+    f.errors = m.errors;
+    if (seconds > 0) {
+        f.iops = double(f.ios) / seconds;
+        f.megabytesPerSecond = double(f.bytes) / 1e6 / seconds;
+        f.mebibytesPerSecond = double(f.bytes) / 1048576.0 / seconds;
+    }
+    f.latency = latencyFigures(m.histogram, m.minNs, m.maxNs);
+    return f;
+}
+
+Figures computeFigures(const Measurement &m)
+{
+    Figures f;
+    f.seconds = std::chrono::duration<double>(m.elapsed).count();
+    f.read = directionFigures(m.read, f.seconds);
+    f.write = directionFigures(m.write, f.seconds);
+    DirectionMeasurement both = m.read;
+    both.add(m.write);
+    f.total = directionFigures(both, f.seconds);
+    f.transactionsPerSecond = f.seconds > 0 ? double(m.transactions) / f.seconds : 0;
+    f.outstanding = m.outstanding;
+    return f;
+}
+
+} // namespace ioprism::core

@@ -1,0 +1,56 @@
+// Counters a worker bumps on its hot path and the sampler reads concurrently.
+//
+// Locking rule: exactly ONE writer (the worker thread that owns the target) and any
+// number of readers. Every field is a std::atomic accessed with relaxed order; the
+// writer uses load + store (no locked read-modify-write: it is the only writer), so
+// bumping costs what a plain increment costs. Values are cumulative; the sampler turns
+// two snapshots into a delta, so a reader never resets anything the writer owns except
+// the per-interval extremes, which AtomicLatencyHistogram hands over with an exchange.
+// A snapshot may see an I/O in one field and not yet in another; it is then counted in
+// the next interval, never lost.
+#pragma once
+
+#include "core/io_direction.h"
+#include "core/stats/figures.h"
+#include "core/stats/histogram.h"
+
+#include <atomic>
+#include <cstdint>
+
+namespace ioprism::core {
+
+class RelaxedCounter
+{
+public:
+    void add(std::uint64_t d) { m_v.store(m_v.load(std::memory_order_relaxed) + d, std::memory_order_relaxed); }
+    std::uint64_t load() const { return m_v.load(std::memory_order_relaxed); }
+
+private:
+    std::atomic<std::uint64_t> m_v{0};
+};
+
+struct LiveDirection {
+    AtomicLatencyHistogram histogram;
+    RelaxedCounter bytes;
+    RelaxedCounter errors;
+};
+
+// One worker's counters for one target.
+struct LiveTargetCounters {
+    LiveDirection read;
+    LiveDirection write;
+    RelaxedCounter transactions;
+    std::atomic<std::uint32_t> outstanding{0};
+
+    LiveDirection &direction(IoDirection d) { return d == IoDirection::Read ? read : write; }
+};
+
+
+// Reads the cumulative counters and takes (resets) the interval extremes.
+void takeSnapshot(LiveTargetCounters &live, Measurement &out);
+
+// later - earlier for counts, bytes and histograms; extremes come from `later` (they
+// were taken per interval); outstanding from `later`.
+Measurement deltaOf(const Measurement &earlier, const Measurement &later);
+
+} // namespace ioprism::core

@@ -1,0 +1,34 @@
+// The machine, portably: its OS counters, its description for result files, its
+// disks and file systems, and removal of our test files. Each function is implemented
+// per operating system (platform/linux, platform/windows).
+#pragma once
+
+#include "core/counters.h"
+#include "core/report/environment.h"
+#include "core/result.h"
+#include "platform/linux/block_devices.h" // portable value types (BlockDeviceInfo, MountInfo)
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ioprism::platform {
+
+// The OS counter source (CPU now; disks with the device-counters work); an empty but
+// valid source where the platform has none.
+std::unique_ptr<core::CounterSource> makeCounterSource();
+
+// Host, OS, kernel, CPU model and count, tool version.
+core::Environment describeSystem();
+
+// Model, size, rotational, scheduler... of the device that holds this target.
+core::DeviceFacts describeDevice(const std::string &targetPath);
+
+// Removes a test file only if IOPrism created it (it carries our mark).
+core::Status removeTestFile(const std::string &path);
+
+// Block devices with partitions and mount points, and mounted file systems.
+std::vector<BlockDeviceInfo> listBlockDevices();
+std::vector<MountInfo> listMounts();
+
+} // namespace ioprism::platform

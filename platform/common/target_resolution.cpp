@@ -1,0 +1,65 @@
+#include "platform/common/target_resolution.h"
+
+#include <filesystem>
+
+#ifdef __linux__
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#endif
+
+namespace ioprism::platform {
+
+namespace fs = std::filesystem;
+
+namespace {
+#ifdef __linux__
+bool isPartition(const std::string &path)
+{
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 || !S_ISBLK(st.st_mode))
+        return false;
+    const auto sys = "/sys/dev/block/" + std::to_string(major(st.st_rdev)) + ":" + std::to_string(minor(st.st_rdev))
+        + "/partition";
+    std::error_code ec;
+    return fs::exists(sys, ec);
+}
+#endif
+} // namespace
+
+bool targetExists(const core::Target &target)
+{
+    std::error_code ec;
+    if (target.path.empty())
+        return false;
+    if (target.kind == core::TargetKind::TestFile) {
+        const fs::path p(target.path);
+        if (fs::exists(p, ec))
+            return true;
+        const fs::path parent = p.has_parent_path() ? p.parent_path() : fs::current_path(ec);
+        return fs::is_directory(parent, ec);
+    }
+#ifdef __linux__
+    if (fs::exists(target.path, ec))
+        return true;
+    return target.path.find('/') == std::string::npos && fs::exists("/dev/" + target.path, ec);
+#else
+    return fs::exists(target.path, ec);
+#endif
+}
+
+core::TargetKind detectTargetKind(const std::string &path)
+{
+#ifdef __linux__
+    std::error_code ec;
+    if (fs::is_block_file(path, ec))
+        return isPartition(path) ? core::TargetKind::Partition : core::TargetKind::BlockDevice;
+#else
+    if (path.rfind("\\\\.\\PhysicalDrive", 0) == 0)
+        return core::TargetKind::PhysicalDrive;
+    if (path.rfind("\\\\.\\", 0) == 0)
+        return core::TargetKind::Volume;
+#endif
+    return core::TargetKind::TestFile;
+}
+
+} // namespace ioprism::platform

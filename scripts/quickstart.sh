@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# IOPrism quick start: installs what is missing (Debian 12 packages only), builds, then
+# runs the main job or the whole test suite.
+#
+#   scripts/quickstart.sh run [ARGS...]  GUI when a display is available; otherwise the
+#                                        CLI's default quick benchmark on a test file in
+#                                        the current directory (ARGS go to the program)
+#   scripts/quickstart.sh test           every test: dev build (all suites, under Xvfb for
+#                                        the GUI), core + CLI tests again under ASan/UBSan
+#
+# Running it twice is fast: packages are installed only when missing and the builds are
+# incremental. Environment: CI=true adds -Werror; IOPRISM_NO_SKIP=1 turns tests that skip
+# for lack of root or a device into failures (CI sets it).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$here"
+mode=${1:-}
+[ $# -gt 0 ] && shift
+
+build_packages=(cmake ninja-build g++ pkg-config git
+    qt6-base-dev qt6-svg-dev libqcustomplot-dev libqcustomplot2.1-qt6
+    libboost1.81-dev liburing-dev libgtest-dev libgmock-dev
+    nlohmann-json3-dev libcli11-dev libfmt-dev)
+test_packages=(xvfb xauth imagemagick util-linux e2fsprogs fdisk fio)
+
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+install_missing() {
+    local missing=()
+    for p in "$@"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+    done
+    if [ ${#missing[@]} -gt 0 ]; then
+        echo "== installing: ${missing[*]}"
+        as_root apt-get update -qq
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+    fi
+}
+
+werror=OFF
+[ "${CI:-}" = "true" ] && werror=ON
+
+build() { # preset
+    cmake --preset "$1" -DIOPRISM_WERROR="$werror" >/dev/null
+    cmake --build --preset "$1"
+}
+
+case "$mode" in
+run)
+    install_missing "${build_packages[@]}"
+    build release
+    bin="$here/build/release/bin"
+    if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
+        exec "$bin/ioprism" "$@"
+    fi
+    echo "== no display: running the quick benchmark on a test file in $(pwd)"
+    exec "$bin/ioprism-cli" run "$@"
+    ;;
+test)
+    install_missing "${build_packages[@]}" "${test_packages[@]}"
+    build dev
+    echo "== tests (dev build)"
+    # A real X server for the GUI tests that open a window; the rest are offscreen.
+    xvfb-run -a -s "-screen 0 1600x1000x24" ctest --preset dev --timeout 600
+    build asan
+    echo "== core and CLI tests under ASan + UBSan"
+    ctest --preset asan --timeout 900
+    ;;
+*)
+    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+    exit 2
+    ;;
+esac

@@ -1,0 +1,305 @@
+// The run on the null engine: exact counts, steps, stop, errors, refusals before I/O.
+#include "core/null_engine.h"
+#include "core/run/plan.h"
+#include "core/run/run.h"
+
+#include <gtest/gtest.h>
+
+#include <thread>
+
+using namespace ioprism::core;
+using namespace std::chrono_literals;
+// testing::Test has a member named Run.
+using BenchRun = ioprism::core::Run;
+
+namespace {
+
+AccessSpec makeSpec(std::string name, std::uint64_t size, std::uint32_t read, std::uint32_t random)
+{
+    AccessSpec s;
+    s.name = std::move(name);
+    SpecLine l;
+    l.transferSizeBytes = size;
+    l.alignmentBytes = size;
+    l.percentRead = read;
+    l.percentRandom = random;
+    s.lines.push_back(l);
+    return s;
+}
+
+Profile makeProfile(std::vector<AccessSpec> specs, std::vector<std::string> assigned, int targets = 1,
+                    std::uint32_t qd = 4)
+{
+    Profile p;
+    p.setup.runTime = 0s; // until stopped (or the I/O limit)
+    p.setup.interval = 100ms;
+    p.specs = std::move(specs);
+    Host h;
+    Worker w;
+    w.name = "Worker 1";
+    w.outstandingIos = qd;
+    w.assignedSpecs = std::move(assigned);
+    w.seed = 42;
+    for (int t = 0; t < targets; ++t) {
+        Target target;
+        target.path = "target" + std::to_string(t);
+        target.testFileSizeBytes = 64 * kMiB;
+        w.targets.push_back(target);
+    }
+    h.workers.push_back(w);
+    p.hosts.push_back(h);
+    return p;
+}
+
+struct RecordingSink : RunSink {
+    std::vector<IntervalSample> samples;
+    std::vector<RunPhase> phases;
+    void onInterval(const IntervalSample &s) override { samples.push_back(s); }
+    void onPhase(RunPhase p, std::size_t, const std::string &) override { phases.push_back(p); }
+};
+
+// Completes I/O like the null engine, but fails the Nth request with EIO.
+class FailingEngine final : public IoEngine
+{
+public:
+    explicit FailingEngine(std::uint64_t failAt)
+        : m_failAt(failAt)
+    {
+    }
+    std::string_view name() const override { return "failing"; }
+    EngineCapabilities capabilities() const override { return m_inner.capabilities(); }
+    Status init(const EngineConfig &c, std::span<const EngineFile> f) override { return m_inner.init(c, f); }
+    std::span<std::byte> buffer(std::uint32_t i) override { return m_inner.buffer(i); }
+    bool queue(IoRequest *r) override { return m_inner.queue(r); }
+    Status commit() override { return m_inner.commit(); }
+    Result<std::uint32_t> reap(std::span<IoRequest *> out, std::uint32_t min, std::chrono::nanoseconds t) override
+    {
+        auto n = m_inner.reap(out, min, t);
+        for (std::uint32_t i = 0; n && i < *n; ++i)
+            if (++m_count == m_failAt)
+                out[i]->error = 5; // EIO
+        return n;
+    }
+
+private:
+    NullEngine m_inner;
+    std::uint64_t m_failAt;
+    std::uint64_t m_count = 0;
+};
+
+class TestBackend final : public IoBackend
+{
+public:
+    std::uint32_t alignment = 512;
+    std::uint64_t failAt = 0;
+    std::string engineName() const override { return "test"; }
+    std::vector<std::string> notices() const override { return {}; }
+    Result<TargetInfo> prepareTarget(const Target &t, const PrepareOptions &, const PrepareProgress &) override
+    {
+        TargetInfo info;
+        info.path = t.path;
+        info.sizeBytes = t.testFileSizeBytes;
+        info.directIoOffsetAlignBytes = alignment;
+        info.logicalBlockBytes = alignment;
+        return info;
+    }
+    Result<std::unique_ptr<IoEngine>> makeEngine() override
+    {
+        if (failAt)
+            return std::unique_ptr<IoEngine>(std::make_unique<FailingEngine>(failAt));
+        return std::unique_ptr<IoEngine>(std::make_unique<NullEngine>());
+    }
+};
+
+std::uint64_t sumIntervals(const RunResult &r, std::size_t step, bool reads)
+{
+    std::uint64_t n = 0;
+    for (const auto &s : r.intervals)
+        if (s.step == step && s.phase == RunPhase::Measuring)
+            n += reads ? s.scopes[0].figures.read.ios : s.scopes[0].figures.write.ios;
+    return n;
+}
+
+} // namespace
+
+TEST(Run, NullEngineExactCountsPerScope)
+{
+    auto profile = makeProfile({makeSpec("4K read", 4096, 100, 100)}, {"4K read"}, 2, 8);
+    NullBackend backend;
+    NullCounterSource counters;
+    RecordingSink sink;
+    BenchRun run(profile, backend, counters, sink, {.ioLimitPerTarget = 20000});
+    const RunResult r = run.execute();
+    ASSERT_FALSE(r.error) << r.error->toString();
+    ASSERT_EQ(r.steps.size(), 1u);
+    const auto &step = r.steps[0];
+    ASSERT_EQ(step.scopes.size(), 4u); // All, Worker 1, 2 targets
+    EXPECT_EQ(step.scopes[0].figures.read.ios, 40000u);
+    EXPECT_EQ(step.scopes[0].figures.write.ios, 0u);
+    EXPECT_EQ(step.scopes[0].figures.read.bytes, 40000u * 4096);
+    EXPECT_EQ(step.scopes[1].scope.kind, Scope::Kind::Worker);
+    EXPECT_EQ(step.scopes[1].figures.read.ios, 40000u);
+    EXPECT_EQ(step.scopes[2].figures.read.ios, 20000u);
+    EXPECT_EQ(step.scopes[3].figures.read.ios, 20000u);
+    EXPECT_EQ(step.scopes[0].figures.transactionsPerSecond * step.measuredSeconds, 40000.0);
+    // Intervals add up to the totals: nothing lost between samples.
+    EXPECT_EQ(sumIntervals(r, 0, true), 40000u);
+    EXPECT_EQ(sink.samples.size(), r.intervals.size());
+    EXPECT_EQ(r.engine, "null");
+    EXPECT_EQ(sink.phases.back(), RunPhase::Done);
+}
+
+TEST(Run, MixedReadWriteAddsUp)
+{
+    auto profile = makeProfile({makeSpec("mix", 8192, 70, 50)}, {"mix"}, 1, 16);
+    NullBackend backend;
+    NullCounterSource counters;
+    RecordingSink sink;
+    const RunResult r = BenchRun(profile, backend, counters, sink, {.ioLimitPerTarget = 50000}).execute();
+    ASSERT_FALSE(r.error);
+    const auto &all = r.steps[0].scopes[0].figures;
+    EXPECT_EQ(all.read.ios + all.write.ios, 50000u);
+    EXPECT_NEAR(double(all.read.ios) / 50000, 0.70, 0.02);
+    EXPECT_EQ(sumIntervals(r, 0, true), all.read.ios);
+    EXPECT_EQ(sumIntervals(r, 0, false), all.write.ios);
+}
+
+TEST(Run, AssignedSpecsRunInOrderAsSteps)
+{
+    auto profile = makeProfile({makeSpec("A", 4096, 100, 0), makeSpec("B", 65536, 0, 0)}, {"A", "B"});
+    NullBackend backend;
+    NullCounterSource counters;
+    RecordingSink sink;
+    const RunResult r = BenchRun(profile, backend, counters, sink, {.ioLimitPerTarget = 1000}).execute();
+    ASSERT_FALSE(r.error);
+    ASSERT_EQ(r.steps.size(), 2u);
+    EXPECT_EQ(r.steps[0].stepName, "A");
+    EXPECT_EQ(r.steps[1].stepName, "B");
+    EXPECT_EQ(r.steps[0].scopes[0].figures.read.bytes, 1000u * 4096);
+    EXPECT_EQ(r.steps[1].scopes[0].figures.write.bytes, 1000u * 65536);
+}
+
+TEST(Run, SpecThreadsMakeWorkerCopies)
+{
+    auto spec = makeSpec("RND4K Q32T4", 4096, 100, 100);
+    spec.threads = 4;
+    spec.queueDepth = 32;
+    auto profile = makeProfile({spec}, {spec.name});
+    NullBackend backend;
+    NullCounterSource counters;
+    RecordingSink sink;
+    const RunResult r = BenchRun(profile, backend, counters, sink, {.ioLimitPerTarget = 100}).execute();
+    ASSERT_FALSE(r.error);
+    // All + 4 workers + 4 targets.
+    ASSERT_EQ(r.steps[0].scopes.size(), 9u);
+    EXPECT_EQ(r.steps[0].scopes[0].figures.read.ios, 400u);
+    EXPECT_EQ(r.steps[0].scopes[3].scope.label, "Worker 1 #2");
+}
+
+TEST(Run, StopKeepsWhatWasMeasured)
+{
+    auto profile = makeProfile({makeSpec("A", 4096, 100, 100)}, {"A"});
+    NullBackend backend;
+    NullCounterSource counters;
+    RecordingSink sink;
+    BenchRun run(profile, backend, counters, sink);
+    std::jthread stopper([&] {
+        std::this_thread::sleep_for(350ms);
+        run.requestStop();
+    });
+    const RunResult r = run.execute();
+    EXPECT_TRUE(r.stoppedByUser);
+    EXPECT_FALSE(r.error);
+    ASSERT_EQ(r.steps.size(), 1u);
+    EXPECT_FALSE(r.steps[0].complete);
+    EXPECT_GT(r.steps[0].scopes[0].figures.read.ios, 0u);
+    EXPECT_EQ(sumIntervals(r, 0, true), r.steps[0].scopes[0].figures.read.ios);
+    EXPECT_GE(r.intervals.size(), 3u); // 100 ms samples over ~350 ms
+    EXPECT_NEAR(r.steps[0].measuredSeconds, 0.35, 0.2);
+}
+
+TEST(Run, RampUpIsSampledButNotCounted)
+{
+    auto profile = makeProfile({makeSpec("A", 4096, 100, 100)}, {"A"});
+    profile.setup.rampUp = 1s;
+    profile.setup.runTime = 1s;
+    profile.setup.interval = 250ms;
+    NullBackend backend;
+    NullCounterSource counters;
+    RecordingSink sink;
+    const RunResult r = BenchRun(profile, backend, counters, sink).execute();
+    ASSERT_FALSE(r.error);
+    std::uint64_t ramp = 0, measured = 0;
+    for (const auto &s : r.intervals)
+        (s.phase == RunPhase::RampUp ? ramp : measured) += s.scopes[0].figures.read.ios;
+    EXPECT_GT(ramp, 0u);
+    EXPECT_EQ(measured, r.steps[0].scopes[0].figures.read.ios);
+    EXPECT_NEAR(r.steps[0].measuredSeconds, 1.0, 0.05);
+    EXPECT_TRUE(r.steps[0].complete);
+}
+
+TEST(Run, FirstIoErrorStopsTheRunAndKeepsResults)
+{
+    auto profile = makeProfile({makeSpec("A", 4096, 100, 100)}, {"A"}, 1, 1);
+    TestBackend backend;
+    backend.failAt = 100;
+    NullCounterSource counters;
+    RecordingSink sink;
+    const RunResult r = BenchRun(profile, backend, counters, sink).execute();
+    ASSERT_TRUE(r.error);
+    EXPECT_EQ(r.error->operation, "read");
+    EXPECT_EQ(r.error->code.value(), 5);
+    EXPECT_NE(r.error->toString().find("target0"), std::string::npos);
+    ASSERT_EQ(r.steps.size(), 1u);
+    EXPECT_EQ(r.steps[0].scopes[0].figures.read.ios, 99u);
+    EXPECT_EQ(r.steps[0].scopes[0].figures.read.errors, 1u);
+}
+
+TEST(Run, MisalignedDirectIoIsRefusedBeforeAnyIo)
+{
+    auto profile = makeProfile({makeSpec("2K", 2048, 100, 100)}, {"2K"});
+    TestBackend backend;
+    backend.alignment = 4096;
+    NullCounterSource counters;
+    RecordingSink sink;
+    const RunResult r = BenchRun(profile, backend, counters, sink).execute();
+    ASSERT_TRUE(r.error);
+    EXPECT_NE(r.error->toString().find("not a multiple of the direct-I/O alignment 4096"), std::string::npos)
+        << r.error->toString();
+    EXPECT_TRUE(r.steps.empty());
+    EXPECT_TRUE(r.intervals.empty());
+}
+
+TEST(Run, BufferedModeSkipsTheAlignmentCheck)
+{
+    auto profile = makeProfile({makeSpec("2K", 2048, 100, 100)}, {"2K"});
+    profile.hosts[0].workers[0].targets[0].cacheMode = CacheMode::Buffered;
+    TestBackend backend;
+    backend.alignment = 4096;
+    NullCounterSource counters;
+    RecordingSink sink;
+    const RunResult r = BenchRun(profile, backend, counters, sink, {.ioLimitPerTarget = 10}).execute();
+    EXPECT_FALSE(r.error);
+}
+
+TEST(RunPlan, UndefinedSpecIsAnError)
+{
+    auto profile = makeProfile({makeSpec("A", 4096, 100, 100)}, {"A", "nope"});
+    Problems problems;
+    EXPECT_FALSE(makeRunPlan(profile, 1, problems));
+    ASSERT_EQ(problems.size(), 1u);
+    EXPECT_EQ(problems[0].toString(), "hosts[0].workers[0].specs[1]: \"nope\" is not a defined access specification");
+}
+
+TEST(RunPlan, RandomSeedIsRecordedFixedSeedKept)
+{
+    auto profile = makeProfile({makeSpec("A", 4096, 100, 100)}, {"A"});
+    profile.hosts[0].workers.push_back(profile.hosts[0].workers[0]);
+    profile.hosts[0].workers[1].seed.reset();
+    Problems problems;
+    auto plan = makeRunPlan(profile, 7, problems);
+    ASSERT_TRUE(plan);
+    EXPECT_EQ(plan->effectiveProfile.hosts[0].workers[0].seed, 42u);
+    ASSERT_TRUE(plan->effectiveProfile.hosts[0].workers[1].seed);
+    EXPECT_EQ(plan->workers[1].seed, *plan->effectiveProfile.hosts[0].workers[1].seed);
+}
