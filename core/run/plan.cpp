@@ -72,8 +72,14 @@ std::optional<RunPlan> makeRunPlan(const Profile &profile, std::uint64_t randomS
             pw.seed = c == 0 ? *w.seed : mix(*w.seed + c);
             pw.dataPattern = w.dataPattern;
             pw.cpuAffinity = w.cpuAffinity;
-            for (const auto &t : w.targets)
-                pw.targets.push_back({t, t.outstandingIos.value_or(w.outstandingIos)});
+            for (const auto &t : w.targets) {
+                PlannedTarget planned{t, t.outstandingIos.value_or(w.outstandingIos)};
+                // A target without a region of its own runs on the worker's (Iometer's
+                // per-worker disk size and starting sector).
+                if (t.region == Region{})
+                    planned.target.region = w.defaultRegion;
+                pw.targets.push_back(std::move(planned));
+            }
             pw.specPerStep = specs;
             // A copy only takes part in steps whose spec asks for that many threads.
             for (auto &s : pw.specPerStep)

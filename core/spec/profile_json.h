@@ -1,0 +1,44 @@
+// The JSON profile format (docs/profile-format.md): reading with every problem reported
+// in one pass, and writing that round-trips exactly.
+//
+// Reading checks syntax, types, units, enum names and unknown fields, each problem
+// naming its field path (`specs[0].lines[1].percentReed: unknown field`). It does not
+// check whether values make sense together: that is validateProfile (validation.h).
+// No function here throws.
+#pragma once
+
+#include "core/spec/problem.h"
+#include "core/spec/profile.h"
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace ioprism::core {
+
+inline constexpr std::string_view kProfileFormatName = "ioprism-profile";
+
+// Parses a profile. Appends every problem found to `problems` (syntax errors give
+// "line L:C" from the start of the text; lines and columns count from 1, columns in
+// characters). Returns nullopt when any problem is an Error.
+std::optional<Profile> parseProfileJson(std::string_view text, Problems &problems);
+
+// As parseProfileJson, for a document already parsed (e.g. a profile embedded in a
+// results file). Duplicate keys cannot be detected here: the parser already dropped them.
+std::optional<Profile> profileFromJson(const nlohmann::json &document, Problems &problems);
+
+// The profile as JSON. Sizes are written with formatSize (plain byte counts as numbers),
+// durations with formatDuration. Strings that are not valid UTF-8 are written with
+// U+FFFD replacements (JSON cannot hold them), so only those do not round-trip.
+nlohmann::json profileToJson(const Profile &profile);
+
+// The same document with fields in the documented order (nlohmann::json sorts keys).
+nlohmann::ordered_json profileToOrderedJson(const Profile &profile);
+
+// The profile file text: documented field order, 2-space indent, trailing newline.
+// parseProfileJson(writeProfileJson(p)) == p for every profile whose durations are not
+// negative and whose doubles are finite (neither can be written in a profile).
+std::string writeProfileJson(const Profile &profile);
+
+} // namespace ioprism::core

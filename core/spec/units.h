@@ -1,0 +1,70 @@
+// Human units for sizes and durations, as written in profiles and on the command line.
+//
+// Sizes: a whole number of bytes, optionally followed by a unit. Every unit is binary,
+// whatever its spelling, because storage tools (Iometer, fio's default, CrystalDiskMark)
+// mean 1024 when users write "4k" or "1M": K = KB = KiB = 1024, M/MB/MiB = 1024^2,
+// G/GB/GiB = 1024^3, T/TB/TiB = 1024^4; B = 1. Units are case-insensitive and may be
+// separated from the number by spaces. A fraction is accepted only when the result is
+// a whole number of bytes ("1.5KiB" = 1536; "0.3KiB" is rejected). No sign, no exponent.
+//
+// Durations: a bare number in the caller's unit ("90"), or one or more components
+// "<number><unit>" in decreasing unit order, each unit at most once: h, m, s, ms, us
+// ("1h2m3s", "1m30s", "500ms", "250us", "1.5s"). Units are case-insensitive; spaces may
+// separate numbers, units and components. Fractions are accepted when the result is a
+// whole number of microseconds. No sign.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace ioprism::core {
+
+// The size in bytes, or nullopt when the text is not a size or does not fit 64 bits.
+std::optional<std::uint64_t> parseSize(std::string_view text);
+
+// The canonical spelling: the largest binary unit that divides exactly ("4KiB", "1MiB",
+// "3GiB", "1024TiB"), else the plain number of bytes ("2000"); 0 gives "0".
+// parseSize(formatSize(x)) == x for every x.
+std::string formatSize(std::uint64_t bytes);
+
+// The unit of a number written without a unit.
+enum class DurationUnit { Microseconds, Milliseconds, Seconds };
+
+// The duration, or nullopt when the text is not a duration, is not a whole number of
+// microseconds, or exceeds std::chrono::microseconds (about 292,000 years).
+std::optional<std::chrono::microseconds> parseDuration(
+    std::string_view text, DurationUnit bareUnit);
+
+// A non-negative duration split so that every seconds or milliseconds value of the
+// profile model fits, including those beyond the microseconds range. Used by readers
+// that store seconds or milliseconds and must reject what does not fit their unit.
+struct DurationParts {
+    std::uint64_t seconds = 0;
+    std::uint32_t microseconds = 0; // 0 .. 999'999
+    friend bool operator==(const DurationParts &, const DurationParts &) = default;
+};
+
+// As parseDuration, without the microseconds range limit (seconds up to 2^64 - 1).
+std::optional<DurationParts> parseDurationParts(std::string_view text, DurationUnit bareUnit);
+
+// The value in Duration (seconds, milliseconds or microseconds), or nullopt when it is
+// not a whole number of that unit or does not fit its 64-bit count.
+std::optional<std::chrono::seconds> toSeconds(const DurationParts &parts);
+std::optional<std::chrono::milliseconds> toMilliseconds(const DurationParts &parts);
+std::optional<std::chrono::microseconds> toMicroseconds(const DurationParts &parts);
+
+// The canonical spelling: components h, m, s, ms, us from the largest, zero components
+// left out ("1m30s", "500ms", "250us", "2h", "1s500ms"); zero is "0s". A negative value
+// gets a leading '-' (which the parsers reject: profiles hold no negative durations).
+// One overload per std::chrono type of the model, so that no value has to pass through
+// microseconds (which would overflow for the largest seconds values).
+std::string formatDuration(std::chrono::microseconds duration);
+std::string formatDuration(std::chrono::milliseconds duration);
+std::string formatDuration(std::chrono::seconds duration);
+std::string formatDuration(std::chrono::minutes duration);
+std::string formatDuration(std::chrono::hours duration);
+
+} // namespace ioprism::core

@@ -1,0 +1,473 @@
+#include "core/spec/validation.h"
+
+#include "core/spec/units.h"
+
+#include <cmath>
+#include <fmt/format.h>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace ioprism::core {
+
+namespace {
+
+constexpr std::chrono::hours kMaxRunTime {24 * 100};
+constexpr std::chrono::hours kMaxRampUp {24};
+constexpr std::chrono::milliseconds kMinInterval {100};
+constexpr std::chrono::milliseconds kMaxInterval {60'000};
+// Hot-zone percents are doubles; allow the rounding of a few decimal additions.
+constexpr double kPercentSumTolerance = 1e-6;
+
+std::string join(const std::string &base, std::string_view key)
+{
+    return base.empty() ? std::string(key) : base + "." + std::string(key);
+}
+
+std::string at(const std::string &base, std::size_t index)
+{
+    return base + "[" + std::to_string(index) + "]";
+}
+
+// "4KiB", or "1000 bytes" when no unit divides: a bare number would read as a count.
+std::string sizeText(std::uint64_t bytes)
+{
+    std::string text = formatSize(bytes);
+    if (text.find_first_not_of("0123456789") == std::string::npos)
+        text += bytes == 1 ? " byte" : " bytes";
+    return text;
+}
+
+std::string quoted(const std::string &s)
+{
+    return "\"" + s + "\"";
+}
+
+// Where a target's I/O lands: its own region when it has one, else its worker's.
+const Region &effectiveRegion(const Worker &worker, const Target &target)
+{
+    return target.region == Region {} ? worker.defaultRegion : target.region;
+}
+
+struct TargetRef {
+    std::string path; // hosts[h].workers[w].targets[t]
+    const Worker *worker;
+    const Target *target;
+};
+
+class Validator
+{
+public:
+    Validator(const Profile &profile, const ValidationOptions &options)
+        : m_profile(profile)
+        , m_options(options)
+    { }
+
+    Problems run()
+    {
+        indexTargetsBySpec();
+        checkSetup(m_profile.setup);
+        checkSpecs();
+        checkHosts();
+        return std::move(m_problems);
+    }
+
+private:
+    void error(const std::string &path, std::string message)
+    {
+        add(Severity::Error, path, std::move(message));
+    }
+
+    void warning(const std::string &path, std::string message)
+    {
+        add(Severity::Warning, path, std::move(message));
+    }
+
+    // Drops exact repeats: a spec run by many workers on the same device would otherwise
+    // say the same thing once per worker.
+    void add(Severity severity, const std::string &path, std::string message)
+    {
+        Problem p {severity, path, std::move(message)};
+        if (m_seen.insert(p.toString()).second)
+            m_problems.push_back(std::move(p));
+    }
+
+    void checkRange(
+        const std::string &path, std::uint64_t value, std::uint64_t min, std::uint64_t max)
+    {
+        if (value < min)
+            error(path, fmt::format("{} is below {}", value, min));
+        else if (value > max)
+            error(path, fmt::format("{} is above {}", value, max));
+    }
+
+    void checkNonNegative(const std::string &path, double value)
+    {
+        if (!std::isfinite(value))
+            error(path, fmt::format("{} is not a finite number", value));
+        else if (value < 0)
+            error(path, fmt::format("{} is negative", value));
+    }
+
+    void checkPositive(const std::string &path, double value)
+    {
+        if (!(value > 0))
+            error(path, fmt::format("{} is not above 0", value));
+    }
+
+    template<typename Duration> bool checkNotNegative(const std::string &path, Duration d)
+    {
+        if (d.count() >= 0)
+            return true;
+        error(path, formatDuration(d) + " is negative");
+        return false;
+    }
+
+    // ---------------------------------------------------------------- setup
+
+    void checkSetup(const TestSetup &s)
+    {
+        if (checkNotNegative("setup.runTime", s.runTime) && s.runTime > kMaxRunTime)
+            error("setup.runTime",
+                formatDuration(s.runTime) + " is above " + formatDuration(kMaxRunTime)
+                    + " (100 days)");
+        if (checkNotNegative("setup.rampUp", s.rampUp) && s.rampUp > kMaxRampUp)
+            error("setup.rampUp",
+                formatDuration(s.rampUp) + " is above " + formatDuration(kMaxRampUp) + " (1 day)");
+        if (s.runTime.count() > 0 && s.rampUp >= s.runTime)
+            warning("setup.rampUp",
+                formatDuration(s.rampUp) + " is not shorter than the run time "
+                    + formatDuration(s.runTime) + ": nothing would be recorded");
+        if (s.interval < kMinInterval)
+            error("setup.interval",
+                formatDuration(s.interval) + " is below " + formatDuration(kMinInterval));
+        else if (s.interval > kMaxInterval)
+            error("setup.interval",
+                formatDuration(s.interval) + " is above " + formatDuration(kMaxInterval));
+        if (s.defaultDiskWorkers)
+            checkRange("setup.defaultDiskWorkers", *s.defaultDiskWorkers, 0, kMaxWorkersPerHost);
+        checkRange("setup.defaultNetworkWorkers", s.defaultNetworkWorkers, 0, kMaxWorkersPerHost);
+        checkCycling("setup.workerCycling", s.workerCycling, false);
+        checkCycling("setup.targetCycling", s.targetCycling, false);
+        checkCycling("setup.queueDepthCycling", s.queueDepthCycling, true);
+    }
+
+    // Iometer's files carry all three cyclings whatever the test type, so all are
+    // checked: a value that cannot step would hang or do nothing if the type changed.
+    void checkCycling(const std::string &path, const Cycling &c, bool hasEnd)
+    {
+        if (c.start < 1)
+            error(join(path, "start"), fmt::format("{} is below 1", c.start));
+        const std::uint32_t minStep = c.stepType == StepType::Exponential ? 2 : 1;
+        if (c.step < minStep)
+            error(join(path, "step"),
+                c.stepType == StepType::Exponential
+                    ? fmt::format("{} is below 2, the smallest exponential step", c.step)
+                    : fmt::format("{} is below 1", c.step));
+        if (hasEnd) {
+            if (c.end < c.start)
+                error(join(path, "end"), fmt::format("{} is below the start {}", c.end, c.start));
+            else if (c.end > kMaxOutstandingIos)
+                error(join(path, "end"), fmt::format("{} is above {}", c.end, kMaxOutstandingIos));
+        }
+    }
+
+    // ---------------------------------------------------------------- specs
+
+    void indexTargetsBySpec()
+    {
+        for (std::size_t h = 0; h < m_profile.hosts.size(); ++h) {
+            const Host &host = m_profile.hosts[h];
+            for (std::size_t w = 0; w < host.workers.size(); ++w) {
+                const Worker &worker = host.workers[w];
+                const std::string workerPath = at(at("hosts", h) + ".workers", w);
+                std::set<std::string> done;
+                for (const auto &name : worker.assignedSpecs) {
+                    if (!done.insert(name).second)
+                        continue;
+                    for (std::size_t t = 0; t < worker.targets.size(); ++t)
+                        m_targetsBySpec[name].push_back(
+                            {at(workerPath + ".targets", t), &worker, &worker.targets[t]});
+                }
+            }
+        }
+    }
+
+    void checkSpecs()
+    {
+        std::map<std::string, std::size_t> firstByName;
+        for (std::size_t i = 0; i < m_profile.specs.size(); ++i) {
+            const AccessSpec &spec = m_profile.specs[i];
+            const std::string path = at("specs", i);
+            if (spec.name.empty()) {
+                error(join(path, "name"), "must not be empty");
+            } else if (const auto [it, inserted] = firstByName.emplace(spec.name, i); !inserted) {
+                error(join(path, "name"),
+                    quoted(spec.name) + " is already the name of " + at("specs", it->second));
+            }
+            if (spec.queueDepth)
+                checkRange(join(path, "queueDepth"), *spec.queueDepth, 1, kMaxOutstandingIos);
+            if (spec.threads)
+                checkRange(join(path, "threads"), *spec.threads, 1, kMaxSpecThreads);
+            checkLines(spec, path);
+        }
+    }
+
+    void checkLines(const AccessSpec &spec, const std::string &specPath)
+    {
+        const std::string linesPath = join(specPath, "lines");
+        if (spec.lines.empty()) {
+            error(linesPath, fmt::format("no lines: a specification needs 1 to {}", kMaxSpecLines));
+            return;
+        }
+        if (spec.lines.size() > kMaxSpecLines)
+            error(linesPath, fmt::format("{} lines is above {}", spec.lines.size(), kMaxSpecLines));
+        std::uint64_t shareSum = 0;
+        for (const auto &line : spec.lines)
+            shareSum += line.sharePercent;
+        if (shareSum != 100)
+            error(linesPath, fmt::format("shares sum to {}, not 100", shareSum));
+
+        const auto runsOn = m_targetsBySpec.find(spec.name);
+        for (std::size_t l = 0; l < spec.lines.size(); ++l) {
+            const SpecLine &line = spec.lines[l];
+            const std::string path = at(linesPath, l);
+            checkLine(line, path);
+            if (runsOn != m_targetsBySpec.end())
+                for (const auto &ref : runsOn->second)
+                    checkLineOnTarget(line, path, ref);
+        }
+    }
+
+    void checkLine(const SpecLine &line, const std::string &path)
+    {
+        if (line.transferSizeBytes == 0)
+            error(join(path, "transferSize"), "must not be 0");
+        checkRange(join(path, "share"), line.sharePercent, 1, 100);
+        checkRange(join(path, "percentRead"), line.percentRead, 0, 100);
+        checkRange(join(path, "percentRandom"), line.percentRandom, 0, 100);
+        checkNotNegative(join(path, "delay"), line.delay);
+        if (line.burstLength < 1)
+            error(join(path, "burst"), fmt::format("{} is below 1", line.burstLength));
+        checkDistribution(line.distribution, join(path, "distribution"));
+        checkNonNegative(join(path, "rateLimit.iops"), line.rateLimit.iops);
+        checkNonNegative(join(path, "rateLimit.mbps"), line.rateLimit.megabytesPerSecond);
+        checkNotNegative(join(path, "thinkTime"), line.thinkTime);
+        if (line.dataPattern)
+            checkDataPattern(*line.dataPattern, join(path, "dataPattern"));
+    }
+
+    void checkDistribution(const RandomDistribution &d, const std::string &path)
+    {
+        switch (d.kind) {
+        case DistributionKind::Uniform:
+            break;
+        case DistributionKind::Zipf:
+            if (!(d.zipfTheta > 0))
+                error(join(path, "theta"), fmt::format("{} is not above 0", d.zipfTheta));
+            else if (d.zipfTheta == 1)
+                error(join(path, "theta"), "1 is not allowed: zipf needs a theta other than 1");
+            break;
+        case DistributionKind::Pareto:
+            if (!(d.paretoH > 0 && d.paretoH < 1))
+                error(join(path, "h"),
+                    fmt::format("{} is not between 0 and 1 (both excluded)", d.paretoH));
+            break;
+        case DistributionKind::Normal:
+            if (!(d.normalSigmaPercent > 0))
+                checkPositive(join(path, "sigmaPercent"), d.normalSigmaPercent);
+            else if (d.normalSigmaPercent > 100)
+                error(join(path, "sigmaPercent"),
+                    fmt::format("{} is above 100", d.normalSigmaPercent));
+            break;
+        case DistributionKind::HotZones:
+            checkHotZones(d.hotZones, join(path, "zones"));
+            break;
+        }
+    }
+
+    void checkHotZones(const std::vector<HotZone> &zones, const std::string &path)
+    {
+        if (zones.empty()) {
+            error(path, "no zones: hotZones needs at least one");
+            return;
+        }
+        double accessSum = 0;
+        double regionSum = 0;
+        for (std::size_t z = 0; z < zones.size(); ++z) {
+            checkPositive(join(at(path, z), "access"), zones[z].accessPercent);
+            checkPositive(join(at(path, z), "region"), zones[z].regionPercent);
+            accessSum += zones[z].accessPercent;
+            regionSum += zones[z].regionPercent;
+        }
+        if (!(std::fabs(accessSum - 100) <= kPercentSumTolerance))
+            error(path, fmt::format("access percents sum to {}, not 100", accessSum));
+        if (!(std::fabs(regionSum - 100) <= kPercentSumTolerance))
+            error(path, fmt::format("region percents sum to {}, not 100", regionSum));
+    }
+
+    void checkDataPattern(const DataPattern &pattern, const std::string &path)
+    {
+        if (pattern.kind == DataPatternKind::Compressible)
+            checkRange(join(path, "compressiblePercent"), pattern.compressiblePercent, 1, 99);
+    }
+
+    // Rules that depend on where the line runs: the region bounds the transfer size, and
+    // direct I/O needs sector multiples.
+    void checkLineOnTarget(const SpecLine &line, const std::string &path, const TargetRef &ref)
+    {
+        const Target &target = *ref.target;
+        const Region &region = effectiveRegion(*ref.worker, target);
+        const std::string name = quoted(target.path);
+        const std::string transferPath = join(path, "transferSize");
+        const std::uint64_t transfer = line.transferSizeBytes;
+        if (transfer > 0) {
+            if (region.sizeBytes > 0 && transfer > region.sizeBytes) {
+                error(transferPath,
+                    fmt::format("{} is larger than the {} region of target {} ({})",
+                        sizeText(transfer), sizeText(region.sizeBytes), name, ref.path));
+            } else if (target.kind == TargetKind::TestFile
+                && region.offsetBytes < target.testFileSizeBytes) {
+                // An offset outside the file is reported once, by checkTarget.
+                const std::uint64_t left = target.testFileSizeBytes - region.offsetBytes;
+                if (transfer > left && region.offsetBytes == 0)
+                    error(transferPath,
+                        fmt::format("{} is larger than the {} test file {} ({})",
+                            sizeText(transfer), sizeText(left), name, ref.path));
+                else if (transfer > left)
+                    error(transferPath,
+                        fmt::format("{} is larger than the {} left in test file {} after "
+                                    "offset {} ({})",
+                            sizeText(transfer), sizeText(left), name, sizeText(region.offsetBytes),
+                            ref.path));
+            }
+        }
+        const std::uint64_t sector = m_options.sectorSizeBytes;
+        if (target.cacheMode != CacheMode::Direct || sector == 0)
+            return;
+        const auto checkMultiple = [&](const std::string &fieldPath, std::uint64_t value) {
+            if (value % sector != 0)
+                error(fieldPath,
+                    fmt::format("{} is not a multiple of the {}-byte sector that direct I/O on "
+                                "{} needs ({})",
+                        sizeText(value), sector, name, ref.path));
+        };
+        checkMultiple(transferPath, transfer);
+        checkMultiple(join(path, "alignment"), line.alignmentBytes); // 0 = sector: fine
+        checkMultiple(join(path, "reply"), line.replySizeBytes); // 0 = no reply: fine
+    }
+
+    // ---------------------------------------------------------------- hosts
+
+    void checkHosts()
+    {
+        if (m_profile.hosts.empty()) {
+            error("hosts", "no workers: add a worker");
+            return;
+        }
+        for (std::size_t h = 0; h < m_profile.hosts.size(); ++h) {
+            const Host &host = m_profile.hosts[h];
+            const std::string workersPath = at("hosts", h) + ".workers";
+            if (host.workers.empty())
+                error(workersPath, "no workers: add a worker");
+            else if (host.workers.size() > kMaxWorkersPerHost)
+                error(workersPath,
+                    fmt::format("{} workers is above {}", host.workers.size(), kMaxWorkersPerHost));
+            std::map<std::string, std::size_t> firstByName;
+            for (std::size_t w = 0; w < host.workers.size(); ++w) {
+                const Worker &worker = host.workers[w];
+                const std::string path = at(workersPath, w);
+                if (worker.name.empty()) {
+                    error(join(path, "name"), "must not be empty");
+                } else if (const auto [it, inserted] = firstByName.emplace(worker.name, w);
+                           !inserted) {
+                    warning(join(path, "name"),
+                        quoted(worker.name) + " is also the name of " + at(workersPath, it->second)
+                            + ": their results would be hard to tell apart");
+                }
+                checkWorker(worker, path);
+            }
+        }
+    }
+
+    void checkWorker(const Worker &worker, const std::string &path)
+    {
+        checkRange(join(path, "outstandingIos"), worker.outstandingIos, 1, kMaxOutstandingIos);
+        const std::string specsPath = join(path, "specs");
+        if (worker.assignedSpecs.empty())
+            error(specsPath, "no access specification assigned");
+        for (std::size_t s = 0; s < worker.assignedSpecs.size(); ++s)
+            if (!findSpec(m_profile, worker.assignedSpecs[s]))
+                error(at(specsPath, s),
+                    quoted(worker.assignedSpecs[s]) + " is not a defined access specification");
+        const std::string cpusPath = join(path, "cpuAffinity");
+        std::set<std::uint32_t> cpus;
+        for (std::size_t c = 0; c < worker.cpuAffinity.size(); ++c) {
+            const std::uint32_t cpu = worker.cpuAffinity[c];
+            if (cpu > kMaxCpuIndex)
+                error(at(cpusPath, c), fmt::format("{} is above {}", cpu, kMaxCpuIndex));
+            else if (!cpus.insert(cpu).second)
+                error(at(cpusPath, c), fmt::format("{} is listed more than once", cpu));
+        }
+        checkDataPattern(worker.dataPattern, join(path, "dataPattern"));
+        const std::string targetsPath = join(path, "targets");
+        if (worker.targets.empty())
+            error(targetsPath, "no targets: add a disk, partition or test file");
+        for (std::size_t t = 0; t < worker.targets.size(); ++t)
+            checkTarget(worker, worker.targets[t], at(targetsPath, t));
+    }
+
+    void checkTarget(const Worker &worker, const Target &target, const std::string &path)
+    {
+        if (target.path.empty())
+            error(join(path, "path"), "must not be empty");
+        else if (target.unresolved)
+            error(join(path, "path"),
+                quoted(target.path)
+                    + " was not found on this machine: re-point the "
+                      "target to a device or file");
+        if (target.outstandingIos)
+            checkRange(join(path, "outstandingIos"), *target.outstandingIos, 1, kMaxOutstandingIos);
+        if (target.kind == TargetKind::TestFile) {
+            const std::uint64_t fileSize = target.testFileSizeBytes;
+            if (fileSize == 0) {
+                error(join(path, "fileSize"), "must not be 0 for a test file");
+            } else {
+                const bool own = !(target.region == Region {});
+                const Region &region = effectiveRegion(worker, target);
+                const std::string regionPath = own
+                    ? join(path, "region")
+                    : join(path.substr(0, path.rfind(".targets")), "defaultRegion");
+                if (region.offsetBytes >= fileSize)
+                    error(join(regionPath, "offset"),
+                        fmt::format("{} is not inside the {} test file {}",
+                            sizeText(region.offsetBytes), sizeText(fileSize), quoted(target.path)));
+                else if (region.sizeBytes > fileSize - region.offsetBytes)
+                    error(join(regionPath, "size"),
+                        fmt::format("{} from offset {} goes past the end of the {} test file {}",
+                            sizeText(region.sizeBytes), sizeText(region.offsetBytes),
+                            sizeText(fileSize), quoted(target.path)));
+            }
+        }
+        if (target.cacheMode == CacheMode::Buffered && target.writeThrough)
+            warning(join(path, "writeThrough"),
+                "write-through on a buffered target: writes reach the device, but reads "
+                "are still served from the OS cache");
+    }
+
+    const Profile &m_profile;
+    const ValidationOptions &m_options;
+    Problems m_problems;
+    std::set<std::string> m_seen;
+    std::map<std::string, std::vector<TargetRef>> m_targetsBySpec;
+};
+
+} // namespace
+
+Problems validateProfile(const Profile &profile, const ValidationOptions &options)
+{
+    return Validator(profile, options).run();
+}
+
+} // namespace ioprism::core

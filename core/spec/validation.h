@@ -1,0 +1,35 @@
+// Semantic validation of a profile: does it make sense, and can it run?
+//
+// One pass reports every problem, each naming the JSON field path, the value and the
+// rule (`specs[1].lines[0].percentRead: 140 is above 100`). Errors block a run;
+// warnings flag settings that work but are probably not what the user meant. The rules
+// are listed in docs/profile-format.md ("Validation").
+#pragma once
+
+#include "core/spec/problem.h"
+#include "core/spec/profile.h"
+
+#include <cstdint>
+
+namespace ioprism::core {
+
+struct ValidationOptions {
+    // Direct-I/O alignment unit used when the device is not known (a profile checked
+    // away from the machine that runs it). Callers that know the device pass its
+    // logical sector size. 0 disables the direct-I/O alignment rules.
+    std::uint64_t sectorSizeBytes = 512;
+};
+
+// Limits the rules enforce (also used by editors to bound their inputs).
+inline constexpr std::uint32_t kMaxOutstandingIos = 4096;
+inline constexpr std::uint32_t kMaxSpecThreads = 1024;
+inline constexpr std::size_t kMaxWorkersPerHost = 1024;
+inline constexpr std::uint32_t kMaxCpuIndex = 1023;
+
+// Every problem of the profile, errors and warnings, in field order. A target runs on
+// its own region unless that is all zero, else on its worker's default region (Iometer's
+// per-worker disk size and starting sector); a test file also bounds it. Size 0 means
+// "to the end", which is not known before the run, so rules that need a size skip it.
+Problems validateProfile(const Profile &profile, const ValidationOptions &options = {});
+
+} // namespace ioprism::core
