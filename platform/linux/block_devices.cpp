@@ -1,0 +1,398 @@
+#include "platform/linux/block_devices.h"
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/sysmacros.h>
+
+namespace fs = std::filesystem;
+
+namespace ioprism::platform {
+
+namespace {
+
+std::string readText(const fs::path &path)
+{
+    std::ifstream in(path);
+    if (!in)
+        return {};
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+std::string_view trim(std::string_view s)
+{
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n'))
+        s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n'))
+        s.remove_suffix(1);
+    return s;
+}
+
+std::string readAttribute(const fs::path &path)
+{
+    return std::string(trim(readText(path)));
+}
+
+template<typename T> T readNumber(const fs::path &path, T fallback = 0)
+{
+    const std::string text = readAttribute(path);
+    T value {};
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    return ec == std::errc() ? value : fallback;
+}
+
+std::vector<std::string_view> splitWords(std::string_view line)
+{
+    std::vector<std::string_view> words;
+    std::size_t i = 0;
+    while (i < line.size()) {
+        while (i < line.size() && (line[i] == ' ' || line[i] == '\t'))
+            ++i;
+        const std::size_t start = i;
+        while (i < line.size() && line[i] != ' ' && line[i] != '\t')
+            ++i;
+        if (i > start)
+            words.push_back(line.substr(start, i - start));
+    }
+    return words;
+}
+
+template<typename F> void forEachLine(std::string_view text, F &&f)
+{
+    while (!text.empty()) {
+        const std::size_t nl = text.find('\n');
+        f(text.substr(0, nl));
+        if (nl == std::string_view::npos)
+            break;
+        text.remove_prefix(nl + 1);
+    }
+}
+
+std::vector<std::string> listDir(const fs::path &dir)
+{
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+        names.push_back(it->path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+std::vector<std::string> mountPointsOf(const std::vector<MountEntry> &mounts, DeviceNumber dev)
+{
+    std::vector<std::string> points;
+    for (const auto &m : mounts)
+        if (m.device == dev)
+            points.push_back(m.mountPoint);
+    return points;
+}
+
+} // namespace
+
+// ---------------------------------------------------------------- pure parsers
+
+std::string unescapeMountField(std::string_view field)
+{
+    const auto isOct = [](char c) { return c >= '0' && c <= '7'; };
+    std::string out;
+    out.reserve(field.size());
+    for (std::size_t i = 0; i < field.size(); ++i) {
+        if (field[i] == '\\' && i + 3 < field.size() && isOct(field[i + 1]) && isOct(field[i + 2])
+            && isOct(field[i + 3])) {
+            out.push_back(static_cast<char>(
+                (field[i + 1] - '0') * 64 + (field[i + 2] - '0') * 8 + (field[i + 3] - '0')));
+            i += 3;
+            continue;
+        }
+        out.push_back(field[i]);
+    }
+    return out;
+}
+
+std::optional<DeviceNumber> parseDeviceNumber(std::string_view text)
+{
+    text = trim(text);
+    const std::size_t colon = text.find(':');
+    if (colon == std::string_view::npos)
+        return std::nullopt;
+    DeviceNumber d;
+    const auto r1 = std::from_chars(text.data(), text.data() + colon, d.major);
+    const auto r2 = std::from_chars(text.data() + colon + 1, text.data() + text.size(), d.minor);
+    if (r1.ec != std::errc() || r1.ptr != text.data() + colon || r2.ec != std::errc()
+        || r2.ptr != text.data() + text.size())
+        return std::nullopt;
+    return d;
+}
+
+std::vector<MountEntry> parseMountInfo(std::string_view text)
+{
+    // Format (proc(5)): id parent major:minor root mountpoint options [optional...] -
+    // fstype source superoptions
+    std::vector<MountEntry> entries;
+    forEachLine(text, [&](std::string_view line) {
+        const auto w = splitWords(line);
+        if (w.size() < 10)
+            return;
+        const auto sep = std::find(w.begin() + 6, w.end(), std::string_view("-"));
+        if (sep == w.end() || std::distance(sep, w.end()) < 3)
+            return;
+        const auto dev = parseDeviceNumber(w[2]);
+        if (!dev)
+            return;
+        MountEntry e;
+        e.device = *dev;
+        e.root = unescapeMountField(w[3]);
+        e.mountPoint = unescapeMountField(w[4]);
+        e.fsType = std::string(sep[1]);
+        e.source = unescapeMountField(sep[2]);
+        // Per-mount options (field 6) carry ro/rw of this mount point.
+        std::string_view opts = w[5];
+        while (!opts.empty()) {
+            const std::size_t comma = opts.find(',');
+            if (opts.substr(0, comma) == "ro")
+                e.readOnly = true;
+            if (comma == std::string_view::npos)
+                break;
+            opts.remove_prefix(comma + 1);
+        }
+        entries.push_back(std::move(e));
+    });
+    return entries;
+}
+
+std::string parseActiveScheduler(std::string_view text)
+{
+    text = trim(text);
+    const std::size_t open = text.find('[');
+    if (open == std::string_view::npos)
+        return std::string(text.find(' ') == std::string_view::npos ? text : std::string_view());
+    const std::size_t close = text.find(']', open);
+    if (close == std::string_view::npos)
+        return {};
+    return std::string(text.substr(open + 1, close - open - 1));
+}
+
+std::vector<std::string> parseSwaps(std::string_view text)
+{
+    std::vector<std::string> paths;
+    bool header = true;
+    forEachLine(text, [&](std::string_view line) {
+        if (header) {
+            header = false;
+            return;
+        }
+        const auto w = splitWords(line);
+        if (!w.empty())
+            paths.push_back(unescapeMountField(w[0]));
+    });
+    return paths;
+}
+
+bool isPseudoFileSystem(std::string_view fsType)
+{
+    // Overlay, FUSE and network file systems are kept: test files can live there.
+    static constexpr std::string_view kPseudo[] = {
+        "proc",
+        "sysfs",
+        "cgroup",
+        "cgroup2",
+        "devpts",
+        "mqueue",
+        "debugfs",
+        "tracefs",
+        "securityfs",
+        "pstore",
+        "bpf",
+        "autofs",
+        "configfs",
+        "fusectl",
+        "hugetlbfs",
+        "binfmt_misc",
+        "efivarfs",
+        "nsfs",
+        "rpc_pipefs",
+        "selinuxfs",
+        "devtmpfs",
+        "tmpfs",
+        "ramfs",
+        "squashfs",
+        "nfsd",
+        "pipefs",
+        "sockfs",
+    };
+    for (auto p : kPseudo)
+        if (p == fsType)
+            return true;
+    return false;
+}
+
+// ---------------------------------------------------------------- live system
+
+std::vector<MountEntry> readMountTable()
+{
+    return parseMountInfo(readText("/proc/self/mountinfo"));
+}
+
+std::vector<std::string> activeSwaps()
+{
+    return parseSwaps(readText("/proc/swaps"));
+}
+
+std::vector<std::string> holdersOf(const std::string &name)
+{
+    return listDir(fs::path("/sys/class/block") / name / "holders");
+}
+
+std::vector<std::string> slavesOf(const std::string &name)
+{
+    return listDir(fs::path("/sys/class/block") / name / "slaves");
+}
+
+std::vector<std::string> partitionsOf(const std::string &name)
+{
+    std::vector<std::string> parts;
+    const fs::path dir = fs::path("/sys/class/block") / name;
+    if (fs::exists(dir / "partition"))
+        return parts;
+    for (const auto &entry : listDir(dir))
+        if (entry.starts_with(name) && fs::exists(dir / entry / "partition"))
+            parts.push_back(entry);
+    return parts;
+}
+
+std::optional<std::string> blockNameOf(DeviceNumber device)
+{
+    std::error_code ec;
+    const fs::path link = fs::read_symlink(fs::path("/sys/dev/block")
+            / (std::to_string(device.major) + ":" + std::to_string(device.minor)),
+        ec);
+    if (ec)
+        return std::nullopt;
+    return link.filename().string();
+}
+
+std::optional<std::string> blockDeviceOfPath(const std::string &path)
+{
+    struct stat st {
+    };
+    if (::stat(path.c_str(), &st) != 0)
+        return std::nullopt;
+    // A device node names itself; anything else lives on st_dev.
+    const dev_t dev = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
+    return blockNameOf({major(dev), minor(dev)});
+}
+
+std::optional<std::string> wholeDiskOf(const std::string &name)
+{
+    const fs::path dir = fs::path("/sys/class/block") / name;
+    std::error_code ec;
+    if (!fs::exists(dir, ec))
+        return std::nullopt;
+    if (!fs::exists(dir / "partition", ec))
+        return name;
+    // A partition's sysfs directory sits inside its disk's: .../block/sda/sda1.
+    const fs::path real = fs::canonical(dir, ec);
+    if (ec)
+        return std::nullopt;
+    return real.parent_path().filename().string();
+}
+
+std::string mountPointOfPath(const std::string &path)
+{
+    std::error_code ec;
+    fs::path p = fs::weakly_canonical(path, ec);
+    if (ec)
+        p = path;
+    const std::string s = p.string();
+    std::string best;
+    for (const auto &m : readMountTable()) {
+        const std::string &mp = m.mountPoint;
+        const bool under = s == mp || mp == "/"
+            || (s.size() > mp.size() && s.compare(0, mp.size(), mp) == 0 && s[mp.size()] == '/');
+        if (under && mp.size() >= best.size())
+            best = mp;
+    }
+    return best;
+}
+
+std::vector<MountInfo> listMounts()
+{
+    std::vector<MountInfo> out;
+    for (const auto &m : readMountTable()) {
+        if (isPseudoFileSystem(m.fsType))
+            continue;
+        MountInfo info;
+        info.mountPoint = m.mountPoint;
+        info.device = m.source;
+        info.fsType = m.fsType;
+        info.deviceNumber = m.device;
+        info.readOnly = m.readOnly;
+        struct statvfs sv {
+        };
+        if (::statvfs(m.mountPoint.c_str(), &sv) == 0) {
+            info.freeBytes = static_cast<std::uint64_t>(sv.f_bavail) * sv.f_frsize;
+            info.totalBytes = static_cast<std::uint64_t>(sv.f_blocks) * sv.f_frsize;
+        }
+        out.push_back(std::move(info));
+    }
+    return out;
+}
+
+std::vector<BlockDeviceInfo> listBlockDevices()
+{
+    const auto mounts = readMountTable();
+    std::vector<BlockDeviceInfo> devices;
+    for (const auto &name : listDir("/sys/block")) {
+        const fs::path dir = fs::path("/sys/block") / name;
+        BlockDeviceInfo d;
+        d.name = name;
+        d.devicePath = "/dev/" + name;
+        d.sizeBytes = readNumber<std::uint64_t>(dir / "size") * 512; // always 512-byte units
+        // Unattached loop devices and unconfigured zram have size 0: nothing to test.
+        if (d.sizeBytes == 0)
+            continue;
+        if (auto dn = parseDeviceNumber(readText(dir / "dev")))
+            d.deviceNumber = *dn;
+        d.model = readAttribute(dir / "device/model");
+        if (d.model.empty())
+            d.model = readAttribute(dir / "device/vendor");
+        if (d.model.empty()) {
+            const std::string backing = readAttribute(dir / "loop/backing_file");
+            if (!backing.empty())
+                d.model = "loop: " + backing;
+        }
+        d.rotational = readNumber<int>(dir / "queue/rotational") != 0;
+        d.removable = readNumber<int>(dir / "removable") != 0;
+        d.readOnly = readNumber<int>(dir / "ro") != 0;
+        d.logicalBlockBytes = readNumber<std::uint32_t>(dir / "queue/logical_block_size", 512);
+        d.physicalBlockBytes = readNumber<std::uint32_t>(dir / "queue/physical_block_size", 512);
+        d.scheduler = parseActiveScheduler(readText(dir / "queue/scheduler"));
+        d.nrRequests = readNumber<std::uint32_t>(dir / "queue/nr_requests");
+        d.writeCache = readAttribute(dir / "queue/write_cache");
+        d.holders = holdersOf(name);
+        d.mountPoints = mountPointsOf(mounts, d.deviceNumber);
+        for (const auto &part : partitionsOf(name)) {
+            const fs::path pdir = dir / part;
+            PartitionInfo p;
+            p.name = part;
+            p.devicePath = "/dev/" + part;
+            if (auto dn = parseDeviceNumber(readText(pdir / "dev")))
+                p.deviceNumber = *dn;
+            p.sizeBytes = readNumber<std::uint64_t>(pdir / "size") * 512;
+            p.startBytes = readNumber<std::uint64_t>(pdir / "start") * 512;
+            p.holders = holdersOf(part);
+            p.mountPoints = mountPointsOf(mounts, p.deviceNumber);
+            d.partitions.push_back(std::move(p));
+        }
+        devices.push_back(std::move(d));
+    }
+    return devices;
+}
+
+} // namespace ioprism::platform

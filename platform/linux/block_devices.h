@@ -1,0 +1,136 @@
+// Block devices and mounts as Linux shows them in /sys/block, /sys/dev/block,
+// /proc/self/mountinfo and /proc/swaps.
+//
+// Used by `list-targets`, by the safety checks before a raw device is written, and by
+// the device counters (a file lives on st_dev: /sys/dev/block/MAJ:MIN names the
+// partition, its parent disk and, for dm/md, the slaves whose counters matter).
+//
+// The parsers are pure (text in, structs out) so they are tested on recorded text; the
+// list functions read the live system and never fail: an unreadable attribute is left
+// at its default.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ioprism::platform {
+
+struct DeviceNumber {
+    std::uint32_t major = 0;
+    std::uint32_t minor = 0;
+    friend bool operator==(const DeviceNumber &, const DeviceNumber &) = default;
+};
+
+// One line of /proc/self/mountinfo.
+struct MountEntry {
+    DeviceNumber device; // field 3 (0:N for anonymous devices: tmpfs, btrfs, overlay)
+    std::string root; // field 4: the part of the file system mounted here
+    std::string mountPoint; // field 5, unescaped (\040 -> space)
+    std::string fsType; // after the " - " separator
+    std::string source; // e.g. /dev/vda1, "tmpfs"
+    bool readOnly = false; // mount option "ro"
+    friend bool operator==(const MountEntry &, const MountEntry &) = default;
+};
+
+// A mounted, real file system: somewhere a test file can live.
+struct MountInfo {
+    std::string mountPoint;
+    std::string device; // mount source, e.g. /dev/vda1
+    std::string fsType;
+    DeviceNumber deviceNumber;
+    bool readOnly = false;
+    std::uint64_t freeBytes = 0; // available to unprivileged users (statvfs f_bavail)
+    std::uint64_t totalBytes = 0;
+};
+
+struct PartitionInfo {
+    std::string name; // kernel name, e.g. "sda1", "nvme0n1p2", "loop3p1"
+    std::string devicePath;
+    DeviceNumber deviceNumber;
+    std::uint64_t sizeBytes = 0;
+    std::uint64_t startBytes = 0;
+    std::vector<std::string> holders; // e.g. "dm-0", "md127"
+    std::vector<std::string> mountPoints; // where this partition is mounted
+};
+
+struct BlockDeviceInfo {
+    std::string name; // kernel name, e.g. "sda", "nvme0n1", "loop3", "zram0"
+    std::string devicePath; // "/dev/" + name
+    DeviceNumber deviceNumber;
+    std::string model; // device/model, or vendor, or "loop: <backing file>"
+    std::uint64_t sizeBytes = 0;
+    bool rotational = false;
+    bool removable = false;
+    bool readOnly = false;
+    std::uint32_t logicalBlockBytes = 512;
+    std::uint32_t physicalBlockBytes = 512;
+    std::string scheduler; // the active one ("none", "mq-deadline", ...); "" if unknown
+    std::uint32_t nrRequests = 0;
+    std::string writeCache; // "write back" / "write through"; "" if unknown
+    std::vector<PartitionInfo> partitions;
+    std::vector<std::string> holders; // of the whole disk
+    std::vector<std::string> mountPoints; // of the whole disk (not of its partitions)
+};
+
+// ---------------------------------------------------------------- pure parsers
+
+// Parses /proc/self/mountinfo. Malformed lines are skipped.
+std::vector<MountEntry> parseMountInfo(std::string_view text);
+
+// Undoes the octal escapes the kernel uses in mountinfo and swaps (\040 \011 \012 \134).
+std::string unescapeMountField(std::string_view field);
+
+// "none [mq-deadline] kyber" -> "mq-deadline"; a single word without brackets is
+// returned as is; "" when there is nothing.
+std::string parseActiveScheduler(std::string_view text);
+
+// The device paths in /proc/swaps (first column, header skipped).
+std::vector<std::string> parseSwaps(std::string_view text);
+
+// "254:16\n" -> {254, 16}.
+std::optional<DeviceNumber> parseDeviceNumber(std::string_view text);
+
+// True for proc, sysfs, cgroup and the other pseudo file systems, for memory file
+// systems (tmpfs, ramfs, devtmpfs) that are no storage device, and for squashfs (the
+// read-only images snaps mount by the dozen). Overlay, FUSE and network file systems
+// are real: test files can live there.
+bool isPseudoFileSystem(std::string_view fsType);
+
+// ---------------------------------------------------------------- live system
+
+// Every disk in /sys/block with a size (unattached loop devices and unconfigured zram,
+// size 0, are left out: there is nothing to test on them).
+std::vector<BlockDeviceInfo> listBlockDevices();
+std::vector<MountInfo> listMounts();
+std::vector<MountEntry> readMountTable(); // /proc/self/mountinfo, parsed
+
+// The kernel name of the block device holding `path` ("vda1", "loop3"), from st_dev
+// through /sys/dev/block/MAJ:MIN; a device node names itself (/dev/loop3 -> "loop3").
+// nullopt for files on anonymous devices (tmpfs, btrfs subvolumes, overlay) or when
+// the path does not exist.
+std::optional<std::string> blockDeviceOfPath(const std::string &path);
+
+// The whole disk a kernel block name belongs to ("vda1" -> "vda", "vda" -> "vda").
+std::optional<std::string> wholeDiskOf(const std::string &name);
+
+// Kernel name of a block device number, e.g. {7, 3} -> "loop3".
+std::optional<std::string> blockNameOf(DeviceNumber device);
+
+// The mount point whose file system holds `path` (the longest matching mount point of
+// its canonical path); "" if none matches.
+std::string mountPointOfPath(const std::string &path);
+
+// Entries of /sys/class/block/<name>/holders and .../slaves ("" on error).
+std::vector<std::string> holdersOf(const std::string &name);
+std::vector<std::string> slavesOf(const std::string &name);
+
+// Kernel names of the partitions of a whole disk (empty for a partition or no table).
+std::vector<std::string> partitionsOf(const std::string &name);
+
+// The device paths currently used as swap (/proc/swaps).
+std::vector<std::string> activeSwaps();
+
+} // namespace ioprism::platform

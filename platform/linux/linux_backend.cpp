@@ -1,0 +1,744 @@
+#include "platform/linux/linux_backend.h"
+
+#include "core/workload/data_pattern.h"
+#include "platform/linux/block_devices.h"
+#include "platform/linux/sync_engine.h"
+#include "platform/linux/uring_engine.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <liburing.h>
+#include <linux/fs.h>
+#include <mutex>
+#include <pthread.h>
+#include <sched.h>
+#include <set>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/sysmacros.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace ioprism::platform {
+
+using core::makeOpError;
+using core::OpError;
+
+// ---------------------------------------------------------------- small helpers
+
+void UniqueFd::reset(int fd)
+{
+    if (m_fd >= 0)
+        ::close(m_fd);
+    m_fd = fd;
+}
+
+std::string formatBytes(std::uint64_t bytes)
+{
+    static constexpr const char *kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    double value = static_cast<double>(bytes);
+    int unit = 0;
+    while (value >= 1024.0 && unit < 5) {
+        value /= 1024.0;
+        ++unit;
+    }
+    char text[32];
+    if (unit == 0 || value >= 100.0
+        || value == static_cast<double>(static_cast<std::uint64_t>(value)))
+        std::snprintf(text, sizeof text, "%.0f %s", value, kUnits[unit]);
+    else
+        std::snprintf(text, sizeof text, "%.1f %s", value, kUnits[unit]);
+    return text;
+}
+
+namespace {
+
+constexpr std::uint32_t kMinBufferAlign = 4096; // ENVIRONMENT.md: never less for O_DIRECT
+constexpr std::uint32_t kFillChunkBytes = 1u << 20;
+constexpr const char *kXattrValue = "1";
+
+std::string errnoText(int err)
+{
+    return std::error_code(err, std::system_category()).message();
+}
+
+std::string parentOf(const std::string &path)
+{
+    const fs::path p = fs::absolute(fs::path(path)).parent_path();
+    return p.empty() ? std::string("/") : p.string();
+}
+
+// Files this process created on file systems without user xattrs (vfat, exfat, some
+// FUSE and NFS mounts). Such a file cannot carry a mark that survives the process, and
+// a marker kept beside it could match a different file later (vfat derives inode
+// numbers from directory slots, so a new file under the same name can get the same
+// number). The safe rule: there, a file is ours only during the process that made it;
+// in a later run it counts as someone else's, so it is read but never written.
+struct CreatedFiles {
+    std::mutex mutex;
+    std::set<std::pair<dev_t, ino_t>> files; // guarded by mutex
+};
+CreatedFiles &createdWithoutXattr()
+{
+    static CreatedFiles registry;
+    return registry;
+}
+
+// Marks a file we just created as ours. Returns "" when the mark will outlive this
+// process, else why not.
+std::string markOurs(int fd)
+{
+    if (::fsetxattr(fd, kTestFileXattr, kXattrValue, std::strlen(kXattrValue), 0) == 0)
+        return {};
+    const int xerr = errno;
+    struct stat st {
+    };
+    if (::fstat(fd, &st) == 0) {
+        auto &r = createdWithoutXattr();
+        std::lock_guard lock(r.mutex);
+        r.files.insert({st.st_dev, st.st_ino});
+    }
+    return "xattr " + std::string(kTestFileXattr) + ": " + errnoText(xerr);
+}
+
+void forgetCreated(const struct stat &st)
+{
+    auto &r = createdWithoutXattr();
+    std::lock_guard lock(r.mutex);
+    r.files.erase({st.st_dev, st.st_ino});
+}
+
+struct Alignment {
+    std::uint32_t logicalBytes = 512;
+    std::uint32_t offsetBytes = 512;
+    std::uint32_t memBytes = kMinBufferAlign;
+    bool directSupported = true; // false when statx says the file cannot do O_DIRECT
+    bool fromStatx = false;
+};
+
+// statx(STATX_DIOALIGN) (Linux 6.1 for files, 6.11 for block devices), else the given
+// logical block size.
+Alignment queryAlignment(const std::string &path, std::uint32_t logicalBytes)
+{
+    Alignment a;
+    a.logicalBytes = logicalBytes;
+    a.offsetBytes = logicalBytes;
+    struct statx sx {
+    };
+    if (::statx(AT_FDCWD, path.c_str(), 0, STATX_DIOALIGN, &sx) == 0
+        && (sx.stx_mask & STATX_DIOALIGN)) {
+        a.fromStatx = true;
+        if (sx.stx_dio_offset_align == 0) {
+            a.directSupported = false;
+        } else {
+            a.offsetBytes = sx.stx_dio_offset_align;
+            a.memBytes = std::max(kMinBufferAlign, sx.stx_dio_mem_align);
+        }
+    }
+    return a;
+}
+
+std::uint32_t logicalBlockOfFile(const std::string &path)
+{
+    if (const auto name = blockDeviceOfPath(path)) {
+        std::ifstream in("/sys/class/block/" + *name + "/queue/logical_block_size");
+        if (!in) // a partition: its queue is its disk's
+            if (const auto disk = wholeDiskOf(*name))
+                in.open("/sys/class/block/" + *disk + "/queue/logical_block_size");
+        std::uint32_t v = 0;
+        if (in >> v && v >= 512)
+            return v;
+    }
+    return 512;
+}
+
+// The refusal when a Direct target's file system cannot do O_DIRECT, so that a run
+// never measures the page cache while claiming direct I/O.
+std::optional<OpError> directIoRefusal(
+    const std::string &path, core::CacheMode mode, const Alignment &a)
+{
+    if (mode != core::CacheMode::Direct)
+        return std::nullopt;
+    bool direct = a.directSupported;
+    if (direct && !a.fromStatx) {
+        // No statx answer (old kernel): ask the file system by trying.
+        const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECT | O_CLOEXEC);
+        if (fd >= 0)
+            ::close(fd);
+        else if (errno == EINVAL)
+            direct = false;
+    }
+    if (direct)
+        return std::nullopt;
+    const std::string mount = mountPointOfPath(path);
+    return makeOpError(EINVAL, "open O_DIRECT", path,
+        "the file system at " + (mount.empty() ? parentOf(path) : mount)
+            + " does not support direct I/O: use buffered mode or put the test "
+              "file elsewhere");
+}
+
+bool writable(const std::string &path, int *err)
+{
+    // access() reports EROFS (read-only mount) and EPERM (immutable) even for root;
+    // root's bypass of mode bits is real: open would succeed too.
+    if (::access(path.c_str(), W_OK) == 0)
+        return true;
+    *err = errno;
+    return false;
+}
+
+OpError readOnlyRefusal(const std::string &path, int err)
+{
+    std::string why;
+    if (err == EROFS)
+        why = "it is on a read-only file system";
+    else if (err == EPERM)
+        why = "it is immutable or the system forbids writing it";
+    else
+        why = "no write permission";
+    return makeOpError(err, "open for writing", path,
+        "the profile writes to this target but " + why
+            + ": use a read-only spec or a writable target");
+}
+
+// Writes [fromBytes, toBytes) of an open file with the fill pattern, in 1 MiB chunks,
+// direct when the file system allows it. Returns ECANCELED when progress says stop.
+core::Status fillFile(const std::string &path, int fd, std::uint64_t fromBytes,
+    std::uint64_t toBytes, const core::PrepareOptions &options,
+    const core::PrepareProgress &progress, const std::string &spaceDetail)
+{
+    AlignedBufferPool pool;
+    if (auto st = pool.allocate(1, kFillChunkBytes, kMinBufferAlign); !st)
+        return st;
+    const auto chunk = pool.at(0);
+    core::DataPatternFiller filler(options.fillPattern, options.seed);
+    filler.prepare(chunk);
+
+    // Reserve the space first: ENOSPC now rather than after minutes of writing. Not
+    // every file system can (then the writes find out).
+    if (toBytes > fromBytes
+        && ::fallocate(
+               fd, 0, static_cast<off_t>(fromBytes), static_cast<off_t>(toBytes - fromBytes))
+            != 0) {
+        const int err = errno;
+        if (err == ENOSPC || err == EDQUOT)
+            return makeOpError(err, "fallocate", path, spaceDetail);
+        if (err != EOPNOTSUPP && err != ENOSYS && err != EINVAL)
+            return makeOpError(err, "fallocate", path);
+    }
+
+    // Direct writes keep the fill out of the page cache (and do not evict what the
+    // machine is using); buffered is the fallback where O_DIRECT is refused.
+    const int baseFlags = ::fcntl(fd, F_GETFL);
+    bool direct = ::fcntl(fd, F_SETFL, baseFlags | O_DIRECT) == 0;
+
+    const std::uint64_t total = toBytes - fromBytes;
+    std::uint64_t offset = fromBytes;
+    while (offset < toBytes) {
+        const auto n
+            = static_cast<std::size_t>(std::min<std::uint64_t>(kFillChunkBytes, toBytes - offset));
+        auto part = chunk.first(n);
+        filler.beforeWrite(part, offset);
+        if (direct && (n % kMinBufferAlign != 0 || offset % kMinBufferAlign != 0)) {
+            ::fcntl(fd, F_SETFL, baseFlags); // the unaligned tail goes through the cache
+            direct = false;
+        }
+        std::size_t done = 0;
+        while (done < n) {
+            const ssize_t w
+                = ::pwrite(fd, part.data() + done, n - done, static_cast<off_t>(offset + done));
+            if (w < 0) {
+                const int err = errno;
+                if (err == EINTR)
+                    continue;
+                if (err == EINVAL && direct) { // alignment stricter than 4 KiB: go buffered
+                    ::fcntl(fd, F_SETFL, baseFlags);
+                    direct = false;
+                    continue;
+                }
+                if (err == ENOSPC || err == EDQUOT)
+                    return makeOpError(err, "write", path, spaceDetail);
+                return makeOpError(err, "write", path);
+            }
+            if (w == 0)
+                return makeOpError(EIO, "write", path, "the file system accepted no data");
+            done += static_cast<std::size_t>(w);
+        }
+        offset += n;
+        if (progress && !progress(offset - fromBytes, total))
+            return makeOpError(ECANCELED, "prepare test file", path, "cancelled while writing");
+    }
+    if (::fsync(fd) != 0) {
+        const int err = errno;
+        return makeOpError(err, "fsync", path, err == ENOSPC || err == EDQUOT ? spaceDetail : "");
+    }
+    // Start a buffered run cold, like a direct one: drop what the fill left cached.
+    ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+    return core::Ok {};
+}
+
+} // namespace
+
+// ---------------------------------------------------------------- engine helpers
+
+core::Result<UniqueFd> openEngineFile(const core::EngineFile &file)
+{
+    int flags = (file.write ? O_RDWR : O_RDONLY) | O_CLOEXEC;
+    if (file.cacheMode == core::CacheMode::Direct)
+        flags |= O_DIRECT;
+    if (file.writeThrough)
+        flags |= O_DSYNC;
+    // O_NOATIME keeps reads from dirtying inodes; only the owner (or CAP_FOWNER) may ask.
+    int fd = ::open(file.path.c_str(), flags | O_NOATIME);
+    if (fd < 0 && errno == EPERM)
+        fd = ::open(file.path.c_str(), flags);
+    if (fd < 0) {
+        const int err = errno;
+        std::string detail;
+        if (err == EINVAL && (flags & O_DIRECT))
+            detail = "the file system does not support direct I/O (O_DIRECT): use buffered mode";
+        else if ((err == EROFS || err == EACCES || err == EPERM) && file.write)
+            detail = "cannot open for writing";
+        return makeOpError(err, "open", file.path, detail);
+    }
+    return UniqueFd(fd);
+}
+
+AlignedBufferPool::~AlignedBufferPool()
+{
+    if (m_base)
+        ::munmap(m_base, m_mappedBytes);
+}
+
+core::Status AlignedBufferPool::allocate(
+    std::uint32_t count, std::uint32_t bufferBytes, std::uint32_t alignmentBytes)
+{
+    if (m_base)
+        return makeOpError(EALREADY, "allocate buffers");
+    const std::size_t align = std::max<std::size_t>(alignmentBytes, kMinBufferAlign);
+    if (count == 0 || bufferBytes == 0 || (align & (align - 1)) != 0)
+        return makeOpError(
+            EINVAL, "allocate buffers", {}, "count, size and a power-of-two alignment are needed");
+    m_strideBytes = (static_cast<std::size_t>(bufferBytes) + align - 1) / align * align;
+    const std::size_t bytes = m_strideBytes * count;
+    // mmap is page-aligned; for larger alignments map some slack and unmap the
+    // unaligned head, so m_base is both the buffers' start and the mapping's start.
+    const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    const std::size_t slack = align > page ? align : 0;
+    m_mappedBytes = bytes + slack;
+    void *p = ::mmap(nullptr, m_mappedBytes, PROT_READ | PROT_WRITE,
+        MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+    if (p == MAP_FAILED)
+        return makeOpError(
+            errno, "mmap", {}, "cannot allocate " + formatBytes(m_mappedBytes) + " of I/O buffers");
+    const auto start = reinterpret_cast<std::uintptr_t>(p);
+    const std::uintptr_t aligned = (start + align - 1) / align * align;
+    if (aligned != start) {
+        ::munmap(p, aligned - start);
+        m_mappedBytes -= aligned - start;
+    }
+    m_base = reinterpret_cast<std::byte *>(aligned);
+    // A forked child (a helper process) must not share memory the kernel writes into.
+    ::madvise(m_base, m_mappedBytes, MADV_DONTFORK);
+    m_bufferBytes = bufferBytes;
+    m_count = count;
+    return core::Ok {};
+}
+
+// ---------------------------------------------------------------- test-file marker
+
+bool isOurTestFile(const std::string &path)
+{
+    char value[16];
+    if (::getxattr(path.c_str(), kTestFileXattr, value, sizeof value) >= 0)
+        return true;
+    if (errno != ENOTSUP && errno != EOPNOTSUPP)
+        return false;
+    struct stat st {
+    };
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+        return false;
+    auto &r = createdWithoutXattr();
+    std::lock_guard lock(r.mutex);
+    return r.files.contains({st.st_dev, st.st_ino});
+}
+
+core::Status removeTestFile(const std::string &path)
+{
+    struct stat st {
+    };
+    if (::lstat(path.c_str(), &st) != 0)
+        return makeOpError(errno, "remove test file", path);
+    if (!S_ISREG(st.st_mode) || !isOurTestFile(path))
+        return makeOpError(
+            EPERM, "remove test file", path, "not a test file created by IOPrism: left untouched");
+    if (::unlink(path.c_str()) != 0)
+        return makeOpError(errno, "remove test file", path);
+    forgetCreated(st);
+    return core::Ok {};
+}
+
+// ---------------------------------------------------------------- io_uring probe
+
+int probeIoUring()
+{
+    io_uring ring {};
+    const int ret = io_uring_queue_init(2, &ring, 0);
+    if (ret < 0)
+        return -ret;
+    io_uring_queue_exit(&ring);
+    return 0;
+}
+
+// ---------------------------------------------------------------- the backend
+
+LinuxBackend::LinuxBackend(const BackendOptions &options)
+    : m_options(options)
+{
+    if (options.kind == EngineKind::Sync)
+        return;
+    const int err = options.simulateUringUnavailable ? EPERM : probeIoUring();
+    if (err == 0) {
+        m_useUring = true;
+        return;
+    }
+    const std::string why = std::string(err == EPERM ? "EPERM"
+                                    : err == EACCES  ? "EACCES"
+                                    : err == ENOSYS  ? "ENOSYS"
+                                                     : std::to_string(err))
+        + ": " + errnoText(err);
+    if (options.kind == EngineKind::IoUring) {
+        m_engineError = makeOpError(err, "io_uring_queue_init", {},
+            "io_uring is unavailable here (blocked by seccomp, the "
+            "kernel.io_uring_disabled sysctl, or an old kernel): "
+            "choose the sync engine or auto");
+        return;
+    }
+    m_notices.push_back(
+        "io_uring unavailable (" + why + "): using the sync engine (pread/pwrite threads)");
+}
+
+std::string LinuxBackend::engineName() const
+{
+    return (m_useUring || m_options.kind == EngineKind::IoUring) ? "io_uring" : "sync";
+}
+
+std::vector<std::string> LinuxBackend::notices() const
+{
+    return m_notices;
+}
+
+core::Result<std::unique_ptr<core::IoEngine>> LinuxBackend::makeEngine()
+{
+    if (m_engineError)
+        return *m_engineError;
+    if (m_useUring)
+        return std::unique_ptr<core::IoEngine>(std::make_unique<UringEngine>());
+    return std::unique_ptr<core::IoEngine>(std::make_unique<SyncEngine>());
+}
+
+core::Status LinuxBackend::pinCurrentThread(std::span<const std::uint32_t> cpus)
+{
+    if (cpus.empty())
+        return core::Ok {};
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (auto cpu : cpus) {
+        if (cpu >= CPU_SETSIZE)
+            return makeOpError(
+                EINVAL, "set CPU affinity", {}, "CPU " + std::to_string(cpu) + " does not exist");
+        CPU_SET(cpu, &set);
+    }
+    const int err = ::pthread_setaffinity_np(::pthread_self(), sizeof set, &set);
+    if (err != 0)
+        return makeOpError(err, "set CPU affinity", {},
+            err == EINVAL ? "none of the CPUs is online or allowed" : "");
+    return core::Ok {};
+}
+
+core::Result<core::TargetInfo> LinuxBackend::prepareTarget(const core::Target &target,
+    const core::PrepareOptions &options, const core::PrepareProgress &progress)
+{
+    // An engine that cannot run here is refused before any file is created.
+    if (m_engineError)
+        return *m_engineError;
+    if (target.unresolved)
+        return makeOpError(ENOENT, "prepare target", target.path,
+            "this imported target does not exist on this machine: choose a "
+            "target before running");
+    if (target.path.empty())
+        return makeOpError(EINVAL, "prepare target", {}, "the target has no path");
+    switch (target.kind) {
+    case core::TargetKind::TestFile:
+        return prepareTestFile(target, options, progress);
+    case core::TargetKind::BlockDevice:
+    case core::TargetKind::Partition:
+        return prepareDevice(target, options);
+    case core::TargetKind::Volume:
+    case core::TargetKind::PhysicalDrive:
+        break;
+    }
+    return makeOpError(EINVAL, "prepare target", target.path,
+        "volumes and physical drives are Windows targets: on Linux choose a "
+        "block device, a partition or a test file");
+}
+
+core::Result<core::TargetInfo> LinuxBackend::prepareTestFile(const core::Target &target,
+    const core::PrepareOptions &options, const core::PrepareProgress &progress)
+{
+    const std::string &path = target.path;
+    const std::uint64_t wanted = target.testFileSizeBytes;
+    core::TargetInfo info;
+    info.path = path;
+
+    struct stat st {
+    };
+    const bool exists = ::stat(path.c_str(), &st) == 0;
+    if (!exists && errno != ENOENT)
+        return makeOpError(errno, "stat", path);
+    if (exists && S_ISBLK(st.st_mode))
+        return makeOpError(EINVAL, "prepare test file", path,
+            "this is a block device: choose it as a device target, not a test file");
+    if (exists && !S_ISREG(st.st_mode))
+        return makeOpError(EINVAL, "prepare test file", path, "not a regular file");
+
+    if (exists)
+        if (auto refusal = directIoRefusal(
+                path, target.cacheMode, queryAlignment(path, logicalBlockOfFile(path))))
+            return *refusal;
+
+    const bool ours = exists && isOurTestFile(path);
+    if (exists && !ours) {
+        // Someone else's file: read it if asked, never write or extend it.
+        if (options.needWrite)
+            return makeOpError(EEXIST, "prepare test file", path,
+                "this file was not created by IOPrism, so it is never written: "
+                "choose a new path (IOPrism creates it) or a read-only spec");
+        if (st.st_size == 0)
+            return makeOpError(
+                EINVAL, "prepare test file", path, "the file is empty: nothing to read");
+    }
+    if (!exists && wanted == 0)
+        return makeOpError(
+            EINVAL, "prepare test file", path, "the test file does not exist and its size is 0");
+
+    const std::string parent = parentOf(path);
+    if (!exists) {
+        struct stat pst {
+        };
+        if (::stat(parent.c_str(), &pst) != 0 || !S_ISDIR(pst.st_mode))
+            return makeOpError(
+                ENOENT, "create test file", path, "the directory " + parent + " does not exist");
+    }
+
+    int werr = 0;
+    const bool canWrite = exists ? writable(path, &werr) : writable(parent, &werr);
+    if (options.needWrite && !canWrite)
+        return readOnlyRefusal(path, werr);
+
+    const std::uint64_t current = exists ? static_cast<std::uint64_t>(st.st_size) : 0;
+    if (!exists && !canWrite)
+        return makeOpError(werr, "create test file", path, "cannot create files in " + parent);
+    bool needFill = !exists || (ours && wanted > current);
+    if (needFill && exists && !canWrite) {
+        // A read-only spec on our own, smaller file that cannot grow: read what is there.
+        needFill = false;
+        m_notices.push_back(path + " is " + formatBytes(current) + ", smaller than the "
+            + formatBytes(wanted) + " asked for, and cannot be extended (" + errnoText(werr)
+            + "): reading the existing " + formatBytes(current));
+    }
+    if (needFill) {
+        // Extend from a chunk boundary so the direct writes stay aligned.
+        const std::uint64_t from = exists ? current / kFillChunkBytes * kFillChunkBytes : 0;
+        const std::uint64_t need = wanted - from;
+        struct statvfs sv {
+        };
+        std::uint64_t freeBytes = 0;
+        // File systems that report no size at all (ramfs, some FUSE) cannot be checked
+        // ahead: their writes will say ENOSPC if it comes to that.
+        bool sizeKnown = false;
+        if (::statvfs(parent.c_str(), &sv) == 0 && sv.f_blocks > 0) {
+            freeBytes = static_cast<std::uint64_t>(sv.f_bavail) * sv.f_frsize;
+            sizeKnown = true;
+        }
+        const std::string mount = mountPointOfPath(parent);
+        const std::string spaceDetail = "not enough space on " + (mount.empty() ? parent : mount)
+            + ": need " + formatBytes(need) + (sizeKnown ? ", have " + formatBytes(freeBytes) : "");
+        if (!m_options.skipFreeSpaceCheck && sizeKnown && freeBytes < need)
+            return makeOpError(ENOSPC, "create test file", path, spaceDetail);
+
+        // O_EXCL: never take over a file that appeared since the stat above.
+        const int fd = exists ? ::open(path.c_str(), O_WRONLY | O_CLOEXEC)
+                              : ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        if (fd < 0)
+            return makeOpError(errno, exists ? "open" : "create test file", path);
+        UniqueFd file(fd);
+        if (!exists) {
+            // Ask about O_DIRECT now that the file exists, before writing a byte.
+            if (auto refusal = directIoRefusal(
+                    path, target.cacheMode, queryAlignment(path, logicalBlockOfFile(path)))) {
+                file.reset();
+                ::unlink(path.c_str());
+                return *refusal;
+            }
+            // Mark it before filling, so even a crash mid-fill leaves a file we know.
+            if (const std::string why = markOurs(fd); !why.empty())
+                m_notices.push_back("could not mark " + path + " as an IOPrism test file (" + why
+                    + "): later runs will only read it, never write it; "
+                      "delete it yourself when done");
+        }
+        auto filled = fillFile(path, fd, from, wanted, options, progress, spaceDetail);
+        if (!filled) {
+            // Leave nothing half-made: remove what we created, shrink what we extended.
+            if (exists) {
+                if (::ftruncate(fd, static_cast<off_t>(current)) != 0) {
+                    // keep the error we are already reporting
+                }
+            } else {
+                struct stat created {
+                };
+                if (::fstat(fd, &created) == 0)
+                    forgetCreated(created);
+                file.reset();
+                ::unlink(path.c_str());
+            }
+            return filled.error();
+        }
+        info.createdTestFile = true;
+        if (::fstat(fd, &st) != 0)
+            return makeOpError(errno, "fstat", path);
+    }
+
+    info.sizeBytes = static_cast<std::uint64_t>(st.st_size);
+    info.readOnly = !writable(path, &werr);
+    const Alignment a = queryAlignment(path, logicalBlockOfFile(path));
+    info.logicalBlockBytes = a.logicalBytes;
+    info.directIoOffsetAlignBytes = a.offsetBytes;
+    info.directIoMemAlignBytes = a.memBytes;
+    return info;
+}
+
+core::Result<core::TargetInfo> LinuxBackend::prepareDevice(
+    const core::Target &target, const core::PrepareOptions &options)
+{
+    std::error_code ec;
+    const std::string path = fs::canonical(target.path, ec).string();
+    if (ec)
+        return makeOpError(ec.value(), "open device", target.path);
+    struct stat st {
+    };
+    if (::stat(path.c_str(), &st) != 0)
+        return makeOpError(errno, "stat", path);
+    if (!S_ISBLK(st.st_mode))
+        return makeOpError(ENOTBLK, "open device", path,
+            S_ISREG(st.st_mode) ? "this is a file: choose it as a test file"
+                                : "not a block device");
+    const DeviceNumber devno {major(st.st_rdev), minor(st.st_rdev)};
+    const std::string name = blockNameOf(devno).value_or(fs::path(path).filename().string());
+
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return makeOpError(errno, "open device", path);
+    UniqueFd dev(fd);
+    core::TargetInfo info;
+    info.path = path;
+    info.isDevice = true;
+    std::uint64_t size = 0;
+    if (::ioctl(fd, BLKGETSIZE64, &size) != 0)
+        return makeOpError(errno, "BLKGETSIZE64", path);
+    info.sizeBytes = size;
+    int logical = 512;
+    if (::ioctl(fd, BLKSSZGET, &logical) != 0 || logical < 512)
+        logical = 512;
+    int ro = 0;
+    if (::ioctl(fd, BLKROGET, &ro) != 0)
+        ro = 0;
+    info.readOnly = ro != 0;
+    dev.reset();
+
+    if (size == 0)
+        return makeOpError(ENXIO, "open device", path,
+            "the device has no media or size 0 (an unattached loop device?)");
+
+    if (options.needWrite) {
+        const std::string what = path + " (" + formatBytes(size) + ")";
+        if (info.readOnly)
+            return makeOpError(EROFS, "open device for writing", path,
+                "the profile writes to " + what + " but the device is read-only");
+        if (!options.allowDeviceWrites)
+            return makeOpError(EPERM, "open device for writing", path,
+                "writing to " + what + " destroys its data: pass --allow-device-writes to confirm");
+
+        // Everything that would be corrupted: the device, its partitions, and whatever is
+        // built on any of them (dm, md, bcache), recursively.
+        std::vector<std::string> names {name};
+        for (const auto &p : partitionsOf(name))
+            names.push_back(p);
+        std::vector<std::string> holderNames;
+        for (std::size_t i = 0; i < names.size(); ++i)
+            for (const auto &h : holdersOf(names[i]))
+                if (std::find(names.begin(), names.end(), h) == names.end()) {
+                    names.push_back(h);
+                    holderNames.push_back(names[i] + " is held by " + h);
+                }
+        std::vector<DeviceNumber> numbers;
+        for (const auto &n : names) {
+            std::ifstream in("/sys/class/block/" + n + "/dev");
+            std::string text;
+            in >> text;
+            if (auto d = parseDeviceNumber(text))
+                numbers.push_back(*d);
+        }
+        const auto isOurs = [&](DeviceNumber d) {
+            return std::find(numbers.begin(), numbers.end(), d) != numbers.end();
+        };
+        for (const auto &m : readMountTable())
+            if (isOurs(m.device))
+                return makeOpError(EBUSY, "open device for writing", path,
+                    blockNameOf(m.device).value_or(m.source) + " is mounted at " + m.mountPoint
+                        + ": writing would destroy that file system; unmount it "
+                          "first");
+        for (const auto &swap : activeSwaps()) {
+            struct stat sst {
+            };
+            if (::stat(swap.c_str(), &sst) == 0 && S_ISBLK(sst.st_mode)
+                && isOurs({major(sst.st_rdev), minor(sst.st_rdev)}))
+                return makeOpError(EBUSY, "open device for writing", path,
+                    swap + " is used as swap: swapoff it first");
+        }
+        if (!holderNames.empty())
+            return makeOpError(EBUSY, "open device for writing", path,
+                holderNames.front()
+                    + " (device-mapper, LVM, RAID or bcache): writing would destroy "
+                      "it; remove that first");
+        // The kernel's own answer: an exclusive open fails while anything claims the device.
+        const int excl = ::open(path.c_str(), O_RDONLY | O_EXCL | O_CLOEXEC);
+        if (excl < 0) {
+            const int err = errno;
+            return makeOpError(err, "open device exclusively", path,
+                err == EBUSY ? "the device is in use (held by a file system, swap, "
+                               "LVM/RAID or another program)"
+                             : "");
+        }
+        ::close(excl);
+    }
+
+    const Alignment a = queryAlignment(path, static_cast<std::uint32_t>(logical));
+    info.logicalBlockBytes = static_cast<std::uint32_t>(logical);
+    info.directIoOffsetAlignBytes
+        = std::max<std::uint32_t>(a.offsetBytes, static_cast<std::uint32_t>(logical));
+    info.directIoMemAlignBytes = a.memBytes;
+    return info;
+}
+
+} // namespace ioprism::platform

@@ -1,0 +1,147 @@
+// The Linux backend: chooses io_uring or the sync engine, and prepares targets safely.
+//
+// Safety rules enforced by prepareTarget (docs/targets.md explains them to users):
+//  * a test file is created and filled completely (never sparse) and marked ours with
+//    the xattr user.ioprism.testfile (where user xattrs are missing, a file is ours only
+//    in the process that created it);
+//    an existing file that is not ours is never written or extended;
+//  * a raw device is written only with allowDeviceWrites, and never while it, one of
+//    its partitions or one of its holders is mounted, used as swap or held open
+//    exclusively; read-only devices and files are refused for write specs;
+//  * every refusal happens here, before any worker starts.
+#pragma once
+
+#include "core/engine.h"
+#include "platform/common/backend_factory.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace ioprism::platform {
+
+// ---------------------------------------------------------------- shared by the engines
+
+// An owned file descriptor.
+class UniqueFd
+{
+public:
+    UniqueFd() = default;
+    explicit UniqueFd(int fd)
+        : m_fd(fd)
+    { }
+    ~UniqueFd() { reset(); }
+    UniqueFd(UniqueFd &&other) noexcept
+        : m_fd(other.release())
+    { }
+    UniqueFd &operator=(UniqueFd &&other) noexcept
+    {
+        if (this != &other)
+            reset(other.release());
+        return *this;
+    }
+    UniqueFd(const UniqueFd &) = delete;
+    UniqueFd &operator=(const UniqueFd &) = delete;
+
+    int get() const { return m_fd; }
+    bool valid() const { return m_fd >= 0; }
+    int release()
+    {
+        const int fd = m_fd;
+        m_fd = -1;
+        return fd;
+    }
+    void reset(int fd = -1);
+
+private:
+    int m_fd = -1;
+};
+
+// Opens an engine file the way every Linux engine does: O_RDONLY or O_RDWR, O_DIRECT for
+// CacheMode::Direct, O_DSYNC for writeThrough, O_CLOEXEC, and O_NOATIME when the
+// caller owns the file (silently dropped otherwise). A file system refusing O_DIRECT
+// gives an error that says so instead of quietly measuring the page cache.
+core::Result<UniqueFd> openEngineFile(const core::EngineFile &file);
+
+// One aligned region cut into equal buffers (stride rounded up to the alignment, at
+// least 4 KiB, see ENVIRONMENT.md). The memory is mmap'd, so it is page-aligned and
+// pre-faulted, and it can be deliberately leaked when the kernel may still write to it.
+class AlignedBufferPool
+{
+public:
+    AlignedBufferPool() = default;
+    ~AlignedBufferPool();
+    AlignedBufferPool(const AlignedBufferPool &) = delete;
+    AlignedBufferPool &operator=(const AlignedBufferPool &) = delete;
+
+    core::Status allocate(
+        std::uint32_t count, std::uint32_t bufferBytes, std::uint32_t alignmentBytes);
+    std::span<std::byte> at(std::uint32_t index)
+    {
+        return {m_base + static_cast<std::size_t>(index) * m_strideBytes, m_bufferBytes};
+    }
+    std::uint32_t count() const { return m_count; }
+    std::uint32_t bufferBytes() const { return m_bufferBytes; }
+    // Give the memory up without unmapping it: used when in-flight I/O could not be
+    // drained, so the kernel never writes into memory that has been reused.
+    void leak() { m_base = nullptr; }
+
+private:
+    std::byte *m_base = nullptr;
+    std::size_t m_mappedBytes = 0;
+    std::size_t m_strideBytes = 0;
+    std::uint32_t m_bufferBytes = 0;
+    std::uint32_t m_count = 0;
+};
+
+// ---------------------------------------------------------------- the backend
+
+class LinuxBackend : public core::IoBackend
+{
+public:
+    explicit LinuxBackend(const BackendOptions &options);
+
+    std::string engineName() const override;
+    std::vector<std::string> notices() const override;
+    core::Result<core::TargetInfo> prepareTarget(const core::Target &target,
+        const core::PrepareOptions &options, const core::PrepareProgress &progress) override;
+    core::Result<std::unique_ptr<core::IoEngine>> makeEngine() override;
+    core::Status pinCurrentThread(std::span<const std::uint32_t> cpus) override;
+
+    // Set when the engine asked for cannot run here (explicit IoUring refused).
+    const std::optional<core::OpError> &engineError() const { return m_engineError; }
+    bool usesUring() const { return m_useUring; }
+
+private:
+    core::Result<core::TargetInfo> prepareTestFile(const core::Target &target,
+        const core::PrepareOptions &options, const core::PrepareProgress &progress);
+    core::Result<core::TargetInfo> prepareDevice(
+        const core::Target &target, const core::PrepareOptions &options);
+
+    BackendOptions m_options;
+    bool m_useUring = false;
+    std::optional<core::OpError> m_engineError;
+    std::vector<std::string> m_notices;
+};
+
+// Probes io_uring with a tiny ring: 0 when it works, else the errno (ENOSYS, EPERM,
+// EACCES, ...).
+int probeIoUring();
+
+// Name of the xattr that marks a test file as created by IOPrism.
+inline constexpr const char *kTestFileXattr = "user.ioprism.testfile";
+
+// True when `path` is a test file IOPrism created: it carries the xattr, or (on file
+// systems without user xattrs) this process created it.
+bool isOurTestFile(const std::string &path);
+
+// Removes a test file only if it is marked ours; refuses (EPERM) otherwise.
+core::Status removeTestFile(const std::string &path);
+
+// "1.5 GiB", "512 MiB", "4 KiB", "100 B": sizes in messages.
+std::string formatBytes(std::uint64_t bytes);
+
+} // namespace ioprism::platform

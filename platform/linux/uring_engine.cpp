@@ -1,0 +1,364 @@
+#include "platform/linux/uring_engine.h"
+
+#include "platform/linux/block_devices.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <sys/uio.h>
+
+namespace ioprism::platform {
+
+namespace {
+
+constexpr std::uint32_t kMaxQueueDepth = 32768; // IORING_MAX_ENTRIES
+constexpr std::uint32_t kMaxRegisteredBuffers = 1u << 14; // IORING_MAX_REG_BUFFERS
+
+// A request the engine refused to issue (bad index or length) travels as a NOP whose
+// user_data has this bit set; IoRequest is at least 8-byte aligned, so bit 0 is free.
+constexpr std::uintptr_t kInvalidTag = 1;
+static_assert(alignof(core::IoRequest) >= 2, "the invalid-request tag needs a free low bit");
+
+std::string errnoName(int err)
+{
+    switch (err) {
+    case EPERM:
+        return "EPERM";
+    case EACCES:
+        return "EACCES";
+    case ENOSYS:
+        return "ENOSYS";
+    case EINVAL:
+        return "EINVAL";
+    case ENOMEM:
+        return "ENOMEM";
+    default:
+        return std::to_string(err);
+    }
+}
+
+// True when the disk under `path` has poll queues (IOPOLL can complete its I/O).
+bool deviceHasPollQueues(const std::string &path, std::string *disk)
+{
+    const auto name = blockDeviceOfPath(path);
+    if (!name)
+        return false;
+    const auto whole = wholeDiskOf(*name);
+    *disk = whole.value_or(*name);
+    std::ifstream in("/sys/block/" + *disk + "/queue/io_poll");
+    int value = 0;
+    return (in >> value) && value == 1;
+}
+
+} // namespace
+
+UringEngine::UringEngine(const UringOptions &options)
+    : m_options(options)
+{
+    m_caps.async = true;
+    m_caps.directIo = true;
+    m_caps.maxQueueDepth = kMaxQueueDepth;
+}
+
+UringEngine::~UringEngine()
+{
+    if (m_ringReady) {
+        drainBeforeExit();
+        io_uring_queue_exit(&m_ring);
+    }
+}
+
+void UringEngine::drainBeforeExit()
+{
+    // In-flight I/O may still write into our buffers (buffered reads run on io-wq
+    // threads that copy into user memory). Wait for it; if that fails (called from a
+    // thread that is not the ring's issuer), keep the buffers mapped rather than risk
+    // the kernel writing into reused memory.
+    m_pending = 0;
+    std::array<core::IoRequest *, 64> sink {};
+    for (int attempt = 0; m_inKernel > 0 && attempt < 100; ++attempt) {
+        __kernel_timespec ts {.tv_sec = 0, .tv_nsec = 100'000'000};
+        io_uring_cqe *cqe = nullptr;
+        const int ret = io_uring_wait_cqes(&m_ring, &cqe, 1, &ts, nullptr);
+        if (ret < 0 && ret != -ETIME && ret != -EINTR && ret != -EAGAIN)
+            break;
+        drain(sink);
+    }
+    if (m_inKernel > 0)
+        m_buffers.leak();
+}
+
+core::Status UringEngine::setupRing(const core::EngineConfig &config)
+{
+    const unsigned sqEntries = std::bit_ceil(std::max<std::uint32_t>(config.queueDepth, 1));
+    // Flag sets from best to most compatible; each EINVAL moves to the next one, the way
+    // fio retries (DEFER_TASKRUN needs 6.1, COOP_TASKRUN and SUBMIT_ALL 5.18/5.19).
+    const unsigned extra = config.polledCompletions ? IORING_SETUP_IOPOLL : 0u;
+    const unsigned attempts[] = {
+        IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_COOP_TASKRUN
+            | IORING_SETUP_SUBMIT_ALL | IORING_SETUP_CQSIZE,
+        IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SUBMIT_ALL | IORING_SETUP_CQSIZE,
+        IORING_SETUP_CQSIZE,
+        0u,
+    };
+    int ret = -EINVAL;
+    for (unsigned flags : attempts) {
+        io_uring_params params {};
+        params.flags = flags | extra;
+        params.cq_entries = sqEntries * 2;
+        ret = io_uring_queue_init_params(sqEntries, &m_ring, &params);
+        if (ret == 0) {
+            m_setupFlags = params.flags;
+            break;
+        }
+        if (ret != -EINVAL)
+            break;
+    }
+    if (ret < 0) {
+        std::string detail;
+        if (config.polledCompletions)
+            detail = "polled completions (IOPOLL) were refused: turn them off";
+        else if (ret == -EPERM || ret == -EACCES || ret == -ENOSYS)
+            detail = "io_uring is disabled here (seccomp or kernel.io_uring_disabled): "
+                     "use the sync engine";
+        return core::makeOpError(-ret, "io_uring_queue_init", {}, detail);
+    }
+    m_ringReady = true;
+    m_completionsNeedEnter = (m_setupFlags & (IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_IOPOLL));
+    m_cqes.resize(m_ring.cq.ring_entries);
+    return core::Ok {};
+}
+
+core::Status UringEngine::init(
+    const core::EngineConfig &config, std::span<const core::EngineFile> files)
+{
+    if (m_ringReady || !m_files.empty())
+        return core::makeOpError(EALREADY, "io_uring init", {}, "the engine is already set up");
+    if (config.queueDepth == 0 || config.queueDepth > kMaxQueueDepth)
+        return core::makeOpError(EINVAL, "io_uring init", {},
+            "queue depth " + std::to_string(config.queueDepth) + " is outside 1.."
+                + std::to_string(kMaxQueueDepth));
+    if (files.empty())
+        return core::makeOpError(EINVAL, "io_uring init", {}, "no files");
+
+    if (config.polledCompletions) {
+        for (const auto &f : files) {
+            if (f.cacheMode != core::CacheMode::Direct)
+                return core::makeOpError(EINVAL, "io_uring IOPOLL", f.path,
+                    "polled completions need direct (unbuffered) I/O");
+            std::string disk;
+            if (!deviceHasPollQueues(f.path, &disk))
+                return core::makeOpError(EOPNOTSUPP, "io_uring IOPOLL", f.path,
+                    "polled completions need a device with poll queues (e.g. NVMe with "
+                    "nvme.poll_queues=N); "
+                        + (disk.empty() ? std::string("this target") : disk) + " has none");
+        }
+    }
+
+    for (const auto &f : files) {
+        auto fd = openEngineFile(f);
+        if (!fd)
+            return fd.error();
+        m_fds.push_back(fd->get());
+        m_files.push_back(std::move(fd.value()));
+    }
+
+    if (auto st = m_buffers.allocate(std::max<std::uint32_t>(config.bufferCount, 1),
+            config.bufferBytes, config.bufferAlignmentBytes);
+        !st)
+        return st;
+
+    if (auto st = setupRing(config); !st)
+        return st;
+
+    // Registration saves the kernel a page-table walk and a file lookup per I/O.
+    if (m_options.registerBuffers) {
+        if (m_buffers.count() > kMaxRegisteredBuffers) {
+            m_registrationNote
+                = "buffers not registered: more than " + std::to_string(kMaxRegisteredBuffers);
+        } else {
+            std::vector<iovec> iov(m_buffers.count());
+            for (std::uint32_t i = 0; i < m_buffers.count(); ++i)
+                iov[i] = {m_buffers.at(i).data(), m_buffers.at(i).size()};
+            const int ret
+                = io_uring_register_buffers(&m_ring, iov.data(), static_cast<unsigned>(iov.size()));
+            if (ret == 0)
+                m_fixedBuffers = true;
+            else
+                m_registrationNote = "buffers not registered (" + errnoName(-ret) + ": "
+                    + std::strerror(-ret) + "; RLIMIT_MEMLOCK too low?): using plain reads/writes";
+        }
+    } else {
+        m_registrationNote = "buffer registration turned off";
+    }
+    if (m_options.registerFiles) {
+        const int ret
+            = io_uring_register_files(&m_ring, m_fds.data(), static_cast<unsigned>(m_fds.size()));
+        if (ret == 0) {
+            m_fixedFiles = true;
+        } else {
+            if (!m_registrationNote.empty())
+                m_registrationNote += "; ";
+            m_registrationNote += "files not registered (" + errnoName(-ret) + ")";
+        }
+    }
+
+    m_caps.registeredBuffers = m_fixedBuffers;
+    m_caps.registeredFiles = m_fixedFiles;
+    m_caps.polledCompletions = (m_setupFlags & IORING_SETUP_IOPOLL) != 0;
+    m_caps.maxQueueDepth = m_ring.sq.ring_entries;
+    return core::Ok {};
+}
+
+bool UringEngine::queue(core::IoRequest *request)
+{
+    io_uring_sqe *sqe = io_uring_get_sqe(&m_ring);
+    if (!sqe)
+        return false;
+
+    const bool valid = request->fileIndex < m_fds.size() && request->bufferIndex < m_buffers.count()
+        && request->lengthBytes <= m_buffers.bufferBytes();
+    if (!valid) [[unlikely]] {
+        io_uring_prep_nop(sqe);
+        io_uring_sqe_set_data(
+            sqe, reinterpret_cast<void *>(reinterpret_cast<std::uintptr_t>(request) | kInvalidTag));
+        ++m_pending;
+        return true;
+    }
+
+    void *buf = m_buffers.at(request->bufferIndex).data();
+    const int fd = m_fixedFiles ? static_cast<int>(request->fileIndex) : m_fds[request->fileIndex];
+    const bool write = request->direction == core::IoDirection::Write;
+    if (m_fixedBuffers) {
+        const int bufIndex = static_cast<int>(request->bufferIndex);
+        if (write)
+            io_uring_prep_write_fixed(
+                sqe, fd, buf, request->lengthBytes, request->offsetBytes, bufIndex);
+        else
+            io_uring_prep_read_fixed(
+                sqe, fd, buf, request->lengthBytes, request->offsetBytes, bufIndex);
+    } else {
+        if (write)
+            io_uring_prep_write(sqe, fd, buf, request->lengthBytes, request->offsetBytes);
+        else
+            io_uring_prep_read(sqe, fd, buf, request->lengthBytes, request->offsetBytes);
+    }
+    if (m_fixedFiles)
+        sqe->flags |= IOSQE_FIXED_FILE;
+    io_uring_sqe_set_data(sqe, request);
+    ++m_pending;
+    return true;
+}
+
+core::Status UringEngine::commit()
+{
+    while (m_pending > 0) {
+        const int ret = io_uring_submit(&m_ring);
+        if (ret >= 0) {
+            const auto accepted
+                = std::min<std::uint32_t>(static_cast<std::uint32_t>(ret), m_pending);
+            m_pending -= accepted;
+            m_inKernel += accepted;
+            // The kernel took fewer than queued only when it is short of resources: the
+            // rest stay in the SQ ring and go with the next commit, after a reap.
+            return core::Ok {};
+        }
+        if (ret == -EINTR)
+            continue;
+        if (ret == -EAGAIN || ret == -EBUSY)
+            return core::Ok {}; // completions must be reaped first; retried next commit
+        return core::makeOpError(-ret, "io_uring_submit");
+    }
+    return core::Ok {};
+}
+
+std::uint32_t UringEngine::drain(std::span<core::IoRequest *> completed)
+{
+    if (completed.empty())
+        return 0;
+    const unsigned want = static_cast<unsigned>(std::min(completed.size(), m_cqes.size()));
+    const unsigned n = io_uring_peek_batch_cqe(&m_ring, m_cqes.data(), want);
+    std::uint32_t out = 0;
+    for (unsigned i = 0; i < n; ++i) {
+        const io_uring_cqe *cqe = m_cqes[i];
+        // Kernels without IORING_FEAT_EXT_ARG make liburing post its own timeout SQE.
+        if (cqe->user_data == LIBURING_UDATA_TIMEOUT)
+            continue;
+        auto raw = static_cast<std::uintptr_t>(cqe->user_data);
+        auto *req = reinterpret_cast<core::IoRequest *>(raw & ~kInvalidTag);
+        if (raw & kInvalidTag) [[unlikely]] {
+            req->resultBytes = 0;
+            req->error = EINVAL;
+        } else if (cqe->res < 0) {
+            req->resultBytes = 0;
+            req->error = -cqe->res;
+        } else {
+            req->resultBytes = cqe->res;
+            req->error = 0;
+        }
+        completed[out++] = req;
+    }
+    io_uring_cq_advance(&m_ring, n);
+    m_inKernel -= std::min(m_inKernel, out);
+    return out;
+}
+
+core::Result<std::uint32_t> UringEngine::reap(std::span<core::IoRequest *> completed,
+    std::uint32_t minCompletions, std::chrono::nanoseconds timeout)
+{
+    if (completed.empty() || !m_ringReady)
+        return 0u;
+    // Never wait for completions that cannot come (nothing submitted, or more than fit).
+    const std::uint32_t limit = static_cast<std::uint32_t>(
+        std::min<std::size_t>(completed.size(), std::numeric_limits<std::uint32_t>::max()));
+    const std::uint32_t wanted = std::min({minCompletions, m_inKernel, limit});
+
+    std::uint32_t got = drain(completed);
+    // With DEFER_TASKRUN or IOPOLL, finished I/O becomes visible only when the issuer
+    // enters the kernel asking for events: enter once before saying "nothing yet".
+    const auto flushOnce = [&]() -> core::Status {
+        const int ret = io_uring_get_events(&m_ring);
+        if (ret < 0 && ret != -EINTR && ret != -EAGAIN && ret != -EBUSY)
+            return core::makeOpError(-ret, "io_uring_get_events");
+        got += drain(completed.subspan(got));
+        return core::Ok {};
+    };
+    if (got >= wanted) {
+        if (got == 0 && m_inKernel > 0 && m_completionsNeedEnter)
+            if (auto st = flushOnce(); !st)
+                return st.error();
+        return got;
+    }
+
+    // got < wanted: something is in flight and the caller wants to wait for it.
+    constexpr auto kLongest = std::chrono::hours(24 * 365);
+    const auto deadline
+        = std::chrono::steady_clock::now() + std::min<std::chrono::nanoseconds>(timeout, kLongest);
+    bool entered = false;
+    for (;;) {
+        const auto remaining = deadline - std::chrono::steady_clock::now();
+        if (remaining <= std::chrono::nanoseconds::zero()) {
+            if (!entered && m_completionsNeedEnter)
+                if (auto st = flushOnce(); !st)
+                    return st.error();
+            break;
+        }
+        const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(remaining).count();
+        __kernel_timespec ts {.tv_sec = ns / 1'000'000'000, .tv_nsec = ns % 1'000'000'000};
+        io_uring_cqe *cqe = nullptr;
+        const int ret = io_uring_wait_cqes(&m_ring, &cqe, wanted - got, &ts, nullptr);
+        entered = true;
+        if (ret < 0 && ret != -ETIME && ret != -EINTR && ret != -EAGAIN && ret != -EBUSY)
+            return core::makeOpError(-ret, "io_uring_wait_cqes");
+        got += drain(completed.subspan(got));
+        if (got >= wanted || ret == -ETIME)
+            break;
+    }
+    return got;
+}
+
+} // namespace ioprism::platform

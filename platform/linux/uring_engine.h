@@ -1,0 +1,90 @@
+// The io_uring engine: one ring per worker, fixed buffers and files, batched submit and
+// reap. It follows what fio's io_uring engine does at full speed (REFERENCE.md):
+//
+//  * ring flags SINGLE_ISSUER | DEFER_TASKRUN | COOP_TASKRUN (+ SUBMIT_ALL, CQSIZE),
+//    dropped step by step when an older kernel answers EINVAL;
+//  * buffers and files registered with the kernel (read_fixed / write_fixed and
+//    IOSQE_FIXED_FILE), with a fallback to plain reads and writes when registration is
+//    refused (RLIMIT_MEMLOCK without CAP_IPC_LOCK, too many buffers);
+//  * one io_uring_submit per commit(), completions peeked in a batch, and a kernel
+//    entry only when the caller must wait or when completions can only appear by
+//    entering (DEFER_TASKRUN runs completion work only when the issuer asks for events;
+//    IOPOLL finds completions only by polling).
+//
+// The hot path allocates nothing and takes no lock. The engine must be used on the
+// thread that called init() (SINGLE_ISSUER), and destroyed there too: the destructor
+// waits for in-flight I/O, which only the issuer can reap (from another thread the
+// buffers are leaked rather than freed under the kernel's feet).
+//
+// reap() timeouts: timeout <= 0 never blocks (but still enters the kernel once when
+// completions can only be seen that way). With IOPOLL the kernel polls until the
+// minimum is reached and may overrun the timeout; polled I/O completes in microseconds.
+#pragma once
+
+#include "core/engine.h"
+#include "platform/linux/linux_backend.h"
+
+#include <liburing.h>
+#include <string>
+#include <vector>
+
+namespace ioprism::platform {
+
+struct UringOptions {
+    bool registerBuffers = true; // false: plain read/write (benchmarks, tests)
+    bool registerFiles = true;
+};
+
+class UringEngine : public core::IoEngine
+{
+public:
+    explicit UringEngine(const UringOptions &options = {});
+    ~UringEngine() override;
+    UringEngine(const UringEngine &) = delete;
+    UringEngine &operator=(const UringEngine &) = delete;
+
+    std::string_view name() const override { return "io_uring"; }
+    core::EngineCapabilities capabilities() const override { return m_caps; }
+
+    core::Status init(
+        const core::EngineConfig &config, std::span<const core::EngineFile> files) override;
+    std::span<std::byte> buffer(std::uint32_t index) override { return m_buffers.at(index); }
+
+    bool queue(core::IoRequest *request) override;
+    core::Status commit() override;
+    core::Result<std::uint32_t> reap(std::span<core::IoRequest *> completed,
+        std::uint32_t minCompletions, std::chrono::nanoseconds timeout) override;
+
+    // The IORING_SETUP_* flags the ring was made with (after fallbacks).
+    unsigned setupFlags() const { return m_setupFlags; }
+    // Why buffers or files are not registered ("" when both are): for notices.
+    const std::string &registrationNote() const { return m_registrationNote; }
+    // Submitted to the kernel and not reaped yet.
+    std::uint32_t inFlight() const { return m_inKernel; }
+
+private:
+    std::uint32_t drain(std::span<core::IoRequest *> completed);
+    core::Status setupRing(const core::EngineConfig &config);
+    void drainBeforeExit();
+
+    UringOptions m_options;
+    io_uring m_ring {};
+    bool m_ringReady = false;
+    unsigned m_setupFlags = 0;
+    // True when completions only appear after entering the kernel with GETEVENTS.
+    bool m_completionsNeedEnter = false;
+
+    std::vector<UniqueFd> m_files;
+    std::vector<int> m_fds; // raw descriptors, indexed like m_files
+    AlignedBufferPool m_buffers;
+    std::vector<io_uring_cqe *> m_cqes; // scratch for io_uring_peek_batch_cqe
+
+    bool m_fixedBuffers = false;
+    bool m_fixedFiles = false;
+    std::uint32_t m_pending = 0; // queued, not yet accepted by the kernel
+    std::uint32_t m_inKernel = 0; // accepted by the kernel, completion not reaped
+    core::EngineCapabilities m_caps;
+    std::string m_registrationNote;
+};
+
+} // namespace ioprism::platform

@@ -1,0 +1,151 @@
+#include "platform/linux/uring_engine.h"
+
+#include <sys/utsname.h>
+
+#include "engine_conformance.h"
+
+namespace ioprism::test {
+namespace {
+
+using platform::UringEngine;
+using platform::UringOptions;
+
+INSTANTIATE_TYPED_TEST_SUITE_P(Uring, EngineConformance, UringEngine);
+
+class UringEngineTest : public ::testing::Test
+{
+protected:
+    TempDir m_dir {realFsDir()};
+    std::string file(std::uint64_t bytes = 1 << 20)
+    {
+        const auto p = m_dir.path() / ("f" + std::to_string(m_files++));
+        writeFile(p, bytes);
+        return p.string();
+    }
+    int m_files = 0;
+};
+
+bool kernelAtLeast(int major, int minor)
+{
+    utsname u {};
+    if (::uname(&u) != 0)
+        return false;
+    int ma = 0, mi = 0;
+    std::sscanf(u.release, "%d.%d", &ma, &mi);
+    return ma > major || (ma == major && mi >= minor);
+}
+
+TEST_F(UringEngineTest, RegistersBuffersAndFilesAndUsesDeferredTaskRunOnCurrentKernels)
+{
+    UringEngine engine;
+    const std::vector<core::EngineFile> files {{file(), true, core::CacheMode::Direct, false}};
+    ASSERT_TRUE(
+        engine.init({.queueDepth = 32, .bufferCount = 64, .bufferBytes = 65536}, files).ok());
+    const auto caps = engine.capabilities();
+    EXPECT_TRUE(caps.registeredBuffers) << engine.registrationNote();
+    EXPECT_TRUE(caps.registeredFiles) << engine.registrationNote();
+    EXPECT_TRUE(engine.registrationNote().empty());
+    EXPECT_FALSE(caps.polledCompletions);
+    EXPECT_GE(caps.maxQueueDepth, 32u);
+    IOPRISM_REQUIRE(kernelAtLeast(6, 1), "DEFER_TASKRUN needs Linux 6.1");
+    EXPECT_TRUE(engine.setupFlags() & IORING_SETUP_DEFER_TASKRUN);
+    EXPECT_TRUE(engine.setupFlags() & IORING_SETUP_SINGLE_ISSUER);
+    EXPECT_TRUE(engine.setupFlags() & IORING_SETUP_COOP_TASKRUN);
+}
+
+TEST_F(UringEngineTest, WithoutRegistrationUsesPlainReadsAndWritesCorrectly)
+{
+    UringEngine engine(UringOptions {.registerBuffers = false, .registerFiles = false});
+    const std::vector<core::EngineFile> files {{file(), true, core::CacheMode::Direct, false}};
+    ASSERT_TRUE(engine.init({.queueDepth = 8, .bufferCount = 8}, files).ok());
+    EXPECT_FALSE(engine.capabilities().registeredBuffers);
+    EXPECT_FALSE(engine.capabilities().registeredFiles);
+    EXPECT_FALSE(engine.registrationNote().empty());
+
+    std::vector<TestOp> ops;
+    for (std::uint64_t off = 0; off < (1 << 20); off += 4096)
+        ops.push_back({0, off, core::IoDirection::Write, 4096});
+    ASSERT_TRUE(runOps(
+        engine, ops, 8,
+        [](const TestOp &op, std::span<std::byte> b) { fillPattern(b, 9, op.offset); },
+        [](const TestOp &, const core::IoRequest &r, std::span<std::byte>) {
+            EXPECT_EQ(r.resultBytes, 4096);
+        }));
+    for (auto &op : ops)
+        op.direction = core::IoDirection::Read;
+    std::size_t good = 0;
+    ASSERT_TRUE(runOps(engine, ops, 8, nullptr,
+        [&](const TestOp &op, const core::IoRequest &, std::span<std::byte> b) {
+            good += matchesPattern(b, 9, op.offset) ? 1 : 0;
+        }));
+    EXPECT_EQ(good, ops.size());
+}
+
+TEST_F(UringEngineTest, NonBlockingReapStillSeesDeferredCompletions)
+{
+    // With DEFER_TASKRUN, completions are posted only when the issuer enters the kernel;
+    // reap(min 0, no wait) must do that or a polling worker would never see them.
+    UringEngine engine;
+    const std::vector<core::EngineFile> files {{file(), false, core::CacheMode::Direct, false}};
+    ASSERT_TRUE(engine.init({.queueDepth = 4, .bufferCount = 4}, files).ok());
+    core::IoRequest r {};
+    r.lengthBytes = 4096;
+    ASSERT_TRUE(engine.queue(&r));
+    ASSERT_TRUE(engine.commit().ok());
+    std::vector<core::IoRequest *> completed(4);
+    std::uint32_t got = 0;
+    const auto end = std::chrono::steady_clock::now() + 10s;
+    while (got == 0 && std::chrono::steady_clock::now() < end) {
+        auto n = engine.reap(completed, 0, 0ns);
+        ASSERT_TRUE(n.ok());
+        got += *n;
+    }
+    ASSERT_EQ(got, 1u);
+    EXPECT_EQ(r.resultBytes, 4096);
+    EXPECT_EQ(engine.inFlight(), 0u);
+}
+
+TEST_F(UringEngineTest, PolledCompletionsOnADeviceWithoutPollQueuesFailAtInit)
+{
+    UringEngine engine;
+    const std::vector<core::EngineFile> files {{file(), false, core::CacheMode::Direct, false}};
+    auto st = engine.init({.queueDepth = 4, .bufferCount = 4, .polledCompletions = true}, files);
+    // A virtio disk (or any device without poll queues) cannot complete polled I/O.
+    IOPRISM_REQUIRE(!st.ok(), "this machine's disk has poll queues");
+    EXPECT_EQ(st.error().code.value(), EOPNOTSUPP);
+    EXPECT_NE(st.error().detail.find("poll queues"), std::string::npos) << st.error().toString();
+}
+
+TEST_F(UringEngineTest, PolledCompletionsRequireDirectIo)
+{
+    UringEngine engine;
+    const std::vector<core::EngineFile> files {{file(), false, core::CacheMode::Buffered, false}};
+    auto st = engine.init({.queueDepth = 4, .bufferCount = 4, .polledCompletions = true}, files);
+    ASSERT_FALSE(st.ok());
+    EXPECT_EQ(st.error().code.value(), EINVAL);
+    EXPECT_NE(st.error().detail.find("direct"), std::string::npos);
+}
+
+TEST_F(UringEngineTest, QueueDepthBeyondTheRingLimitIsRefused)
+{
+    UringEngine engine;
+    const std::vector<core::EngineFile> files {{file(), false, core::CacheMode::Direct, false}};
+    auto st = engine.init({.queueDepth = 100000, .bufferCount = 1}, files);
+    ASSERT_FALSE(st.ok());
+    EXPECT_EQ(st.error().code.value(), EINVAL);
+}
+
+TEST_F(UringEngineTest, DirectOpenOnAFileSystemWithoutODirectIsAClearError)
+{
+    // /proc files refuse O_DIRECT; the message must say so rather than silently cache.
+    UringEngine engine;
+    const std::vector<core::EngineFile> files {
+        {"/proc/self/status", false, core::CacheMode::Direct, false}};
+    auto st = engine.init({.queueDepth = 1, .bufferCount = 1}, files);
+    IOPRISM_REQUIRE(!st.ok(), "this kernel accepts O_DIRECT on /proc");
+    EXPECT_EQ(st.error().code.value(), EINVAL);
+    EXPECT_NE(st.error().detail.find("O_DIRECT"), std::string::npos);
+}
+
+} // namespace
+} // namespace ioprism::test
