@@ -1,0 +1,214 @@
+// ioprism-cli end to end on Linux: real io_uring runs on files and loop devices,
+// signals. Root-only tests skip with a reason (fail under IOPRISM_NO_SKIP=1).
+#include "e2e/cli_support.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <csignal>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
+
+using namespace ioprism::test;
+using ::testing::HasSubstr;
+
+extern char **environ;
+
+namespace {
+
+bool isRoot() { return ::geteuid() == 0; }
+
+std::string shell(const std::string &cmd)
+{
+    std::string out;
+    if (FILE *p = ::popen(cmd.c_str(), "r")) {
+        char buf[512];
+        while (std::fgets(buf, sizeof buf, p))
+            out += buf;
+        ::pclose(p);
+    }
+    while (!out.empty() && (out.back() == '\n' || out.back() == ' '))
+        out.pop_back();
+    return out;
+}
+
+// A directory on a real (non-tmpfs) file system, so O_DIRECT means direct.
+std::filesystem::path realFsDir() { return std::filesystem::exists("/var/tmp") ? "/var/tmp" : "."; }
+
+class LoopDevice
+{
+public:
+    explicit LoopDevice(const std::filesystem::path &image, const std::string &size)
+    {
+        shell("truncate -s " + size + " '" + image.string() + "'");
+        m_path = shell("losetup -f --show --direct-io=on '" + image.string() + "' 2>/dev/null");
+    }
+    ~LoopDevice()
+    {
+        if (!m_path.empty())
+            shell("losetup -d " + m_path);
+    }
+    const std::string &path() const { return m_path; }
+    std::string name() const { return m_path.substr(m_path.rfind('/') + 1); }
+
+private:
+    std::string m_path;
+};
+
+std::vector<std::uint64_t> blockStat(const std::string &name)
+{
+    std::istringstream in(readFile("/sys/block/" + name + "/stat"));
+    std::vector<std::uint64_t> v;
+    std::uint64_t x;
+    while (in >> x)
+        v.push_back(x);
+    return v;
+}
+
+} // namespace
+
+TEST(CliLinux, WriteSpecLeavesItsPatternOnDisk)
+{
+    TempDir dir(realFsDir());
+    // The file is filled with random data when prepared; the spec then writes 0x5A
+    // sequentially over all of it.
+    writeFile(dir.path() / "p.json", R"({
+      "format": "ioprism-profile", "version": 1,
+      "setup": {"runTime": "1s", "interval": "250ms"},
+      "specs": [{"name": "fill", "lines": [{"transferSize": "64KiB", "share": 100, "percentRead": 0,
+                 "percentRandom": 0, "dataPattern": {"kind": "repeatingBytes", "byte": 90}}]}],
+      "hosts": [{"workers": [{"name": "W", "outstandingIos": 4, "specs": ["fill"],
+                 "dataPattern": {"kind": "fullRandom"},
+                 "targets": [{"path": "t.dat", "fileSize": "4MiB"}]}]}]
+    })");
+    auto r = runCli("run p.json -q --json r.json", dir.path());
+    ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+    const auto json = nlohmann::json::parse(readFile(dir.path() / "r.json"));
+    ASSERT_GT(json.at("summary").at("bytes_written").get<double>(), 4.0 * 1024 * 1024);
+    const std::string data = readFile(dir.path() / "t.dat");
+    ASSERT_EQ(data.size(), 4u * 1024 * 1024);
+    EXPECT_EQ(std::count(data.begin(), data.end(), char(0x5A)), std::ptrdiff_t(data.size()));
+}
+
+TEST(CliLinux, IoUringRunOnAFileReportsRealIo)
+{
+    TempDir dir(realFsDir());
+    auto r = runCli("run --engine io_uring --target . --file-size 32MiB --bs 4k --read 100 --random 100 --qd 16 "
+                    "--duration 1 --json r.json -q",
+                    dir.path());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto json = nlohmann::json::parse(readFile(dir.path() / "r.json"));
+    EXPECT_GT(json.at("summary").at("read_iops").get<double>(), 100);
+    EXPECT_EQ(json.at("summary").at("errors").get<double>(), 0);
+    EXPECT_TRUE(std::filesystem::exists(dir.path() / "ioprism-test.dat"));
+    // The test file is ours: removed on request.
+    auto again = runCli("run --engine io_uring --target . --file-size 32MiB --duration 1 --bs 4k -q --remove-test-files",
+                        dir.path());
+    EXPECT_EQ(again.exitCode, 0) << again.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "ioprism-test.dat"));
+}
+
+TEST(CliLinux, SigintStopsCleanlyAndWritesPartialOutputs)
+{
+    TempDir dir;
+    const std::string cli = cliPath().string();
+    std::vector<std::string> args{cli, "run", "--engine", "null", "--bs", "4k", "--duration", "0",
+                                  "--interval", "200ms", "--csv", (dir.path() / "r.csv").string(),
+                                  "--timeseries", (dir.path() / "t.csv").string(), "--json",
+                                  (dir.path() / "r.json").string(), "-q"};
+    std::vector<char *> argv;
+    for (auto &a : args)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+    pid_t pid = 0;
+    ASSERT_EQ(::posix_spawn(&pid, cli.c_str(), nullptr, nullptr, argv.data(), environ), 0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    ::kill(pid, SIGINT);
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 130);
+    const auto json = nlohmann::json::parse(readFile(dir.path() / "r.json"));
+    EXPECT_GT(json.at("summary").at("iops").get<double>(), 0);
+    EXPECT_TRUE(json.at("stoppedByUser").get<bool>());
+    EXPECT_THAT(readFile(dir.path() / "r.csv"), HasSubstr("ALL"));
+    const std::string ts = readFile(dir.path() / "t.csv");
+    EXPECT_GT(std::count(ts.begin(), ts.end(), '\n'), 4);
+}
+
+TEST(CliLinux, SigtermExits143)
+{
+    TempDir dir;
+    const std::string cli = cliPath().string();
+    std::vector<std::string> args{cli, "run", "--engine", "null", "--duration", "0", "-q", "--json",
+                                  (dir.path() / "r.json").string()};
+    std::vector<char *> argv;
+    for (auto &a : args)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+    pid_t pid = 0;
+    ASSERT_EQ(::posix_spawn(&pid, cli.c_str(), nullptr, nullptr, argv.data(), environ), 0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+    ::kill(pid, SIGTERM);
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 143);
+    EXPECT_TRUE(std::filesystem::exists(dir.path() / "r.json"));
+}
+
+TEST(CliLinux, LoopDeviceSectorsMatchApplicationBytes)
+{
+    IOPRISM_REQUIRE(isRoot(), "needs root for losetup");
+    TempDir dir(realFsDir());
+    LoopDevice loop(dir.path() / "img", "256M");
+    IOPRISM_REQUIRE(!loop.path().empty(), "losetup could not attach a loop device");
+    const auto before = blockStat(loop.name());
+    auto r = runCli("run --engine io_uring --target " + loop.path()
+                        + " --bs 64k --read 50 --random 100 --qd 8 --duration 2 --ramp 0 --json r.json -q "
+                          "--allow-device-writes",
+                    dir.path());
+    const auto after = blockStat(loop.name());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto json = nlohmann::json::parse(readFile(dir.path() / "r.json"));
+    const double appRead = json.at("summary").at("bytes_read").get<double>();
+    const double appWrite = json.at("summary").at("bytes_written").get<double>();
+    const double devRead = double(after[2] - before[2]) * 512;
+    const double devWrite = double(after[6] - before[6]) * 512;
+    ASSERT_GT(appRead, 0);
+    ASSERT_GT(appWrite, 0);
+    EXPECT_NEAR(devRead / appRead, 1.0, 0.01) << devRead << " vs " << appRead;
+    EXPECT_NEAR(devWrite / appWrite, 1.0, 0.01) << devWrite << " vs " << appWrite;
+}
+
+TEST(CliLinux, RawDeviceWritesNeedConfirmation)
+{
+    IOPRISM_REQUIRE(isRoot(), "needs root for losetup");
+    TempDir dir(realFsDir());
+    LoopDevice loop(dir.path() / "img", "64M");
+    IOPRISM_REQUIRE(!loop.path().empty(), "losetup could not attach a loop device");
+    auto refused = runCli("run --target " + loop.path() + " --bs 4k --read 0 --duration 1 -q", dir.path());
+    EXPECT_EQ(refused.exitCode, 1);
+    EXPECT_THAT(refused.err, HasSubstr("--allow-device-writes"));
+    auto reads = runCli("run --target " + loop.path() + " --bs 4k --read 100 --duration 1 -q", dir.path());
+    EXPECT_EQ(reads.exitCode, 0) << reads.err;
+}
+
+TEST(CliLinux, EnospcWhilePreparingIsClearAndLeavesNoFile)
+{
+    IOPRISM_REQUIRE(isRoot(), "needs root to mount a small tmpfs");
+    TempDir dir;
+    const auto mnt = dir.path() / "small";
+    std::filesystem::create_directories(mnt);
+    ASSERT_EQ(std::system(("mount -t tmpfs -o size=8M tmpfs '" + mnt.string() + "'").c_str()), 0);
+    auto r = runCli("run --target '" + mnt.string() + "' --file-size 64MiB --buffered --duration 1 -q", dir.path());
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_THAT(r.err, HasSubstr("space"));
+    EXPECT_FALSE(std::filesystem::exists(mnt / "ioprism-test.dat"));
+    std::system(("umount '" + mnt.string() + "'").c_str());
+}

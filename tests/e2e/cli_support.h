@@ -1,0 +1,49 @@
+// Running ioprism-cli from tests: exit code, stdout and stderr.
+#pragma once
+
+#include "support/test_support.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace ioprism::test {
+
+struct CliResult {
+    int exitCode = -1;
+    std::string out;
+    std::string err;
+};
+
+inline std::string readFile(const std::filesystem::path &p)
+{
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+inline void writeFile(const std::filesystem::path &p, const std::string &text)
+{
+    std::ofstream out(p, std::ios::binary | std::ios::trunc);
+    out << text;
+}
+
+inline std::filesystem::path cliPath() { return binDir() / "ioprism-cli"; }
+
+// Runs `ioprism-cli ARGS` through the shell (ARGS is shell text) in `cwd`.
+inline CliResult runCli(const std::string &args, const std::filesystem::path &cwd)
+{
+    const auto out = cwd / ".cli-out.txt", err = cwd / ".cli-err.txt";
+    const std::string cmd = "cd '" + cwd.string() + "' && '" + cliPath().string() + "' " + args + " >'"
+        + out.string() + "' 2>'" + err.string() + "'";
+    const int status = std::system(cmd.c_str());
+    CliResult r;
+    r.exitCode = (status >= 0 && (status & 0x7f) == 0) ? (status >> 8) & 0xff : -1;
+    r.out = readFile(out);
+    r.err = readFile(err);
+    return r;
+}
+
+} // namespace ioprism::test

@@ -1,0 +1,152 @@
+// ioprism-cli end to end: exit codes, messages, outputs, real runs on files.
+#include "e2e/cli_support.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+using namespace ioprism::test;
+using ::testing::HasSubstr;
+
+namespace {
+
+const std::string kBadProfile = R"({
+  "format": "ioprism-profile", "version": 1,
+  "specs": [{"name": "bad", "lines": [{"transferSize": "4KiB", "share": 100, "percentRead": 140, "percentRandm": 5}]}],
+  "hosts": [{"workers": [{"name": "W", "specs": ["bad"], "targets": [{"path": "x.dat"}]}]}]
+})";
+
+} // namespace
+
+TEST(Cli, HelpListsEveryCommand)
+{
+    TempDir dir;
+    auto r = runCli("--help", dir.path());
+    EXPECT_EQ(r.exitCode, 0);
+    for (const char *cmd : {"run", "validate", "convert", "show", "presets", "list-targets"})
+        EXPECT_THAT(r.out, HasSubstr(cmd));
+}
+
+TEST(Cli, UnknownOptionIsInvalidInput)
+{
+    TempDir dir;
+    auto r = runCli("run --no-such-option", dir.path());
+    EXPECT_EQ(r.exitCode, 2);
+}
+
+TEST(Cli, ValidateAcceptsEveryPreset)
+{
+    TempDir dir;
+    for (const auto &entry : std::filesystem::directory_iterator(sourceDir() / "resources/presets")) {
+        auto r = runCli("validate '" + entry.path().string() + "'", dir.path());
+        EXPECT_EQ(r.exitCode, 0) << entry.path() << "\n" << r.err;
+        EXPECT_THAT(r.out, HasSubstr("valid"));
+    }
+}
+
+TEST(Cli, ValidateListsEveryProblemWithItsPath)
+{
+    TempDir dir;
+    writeFile(dir.path() / "bad.json", kBadProfile);
+    auto r = runCli("validate bad.json", dir.path());
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(r.err, HasSubstr("specs[0].lines[0].percentRandm"));
+    EXPECT_THAT(r.err, HasSubstr("unknown field"));
+}
+
+TEST(Cli, ValidateReportsRuleViolations)
+{
+    TempDir dir;
+    std::string text = kBadProfile;
+    text.replace(text.find(", \"percentRandm\": 5"), std::string(", \"percentRandm\": 5").size(), "");
+    writeFile(dir.path() / "bad.json", text);
+    auto r = runCli("validate bad.json", dir.path());
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(r.err, HasSubstr("specs[0].lines[0].percentRead: 140 is above 100"));
+}
+
+TEST(Cli, MissingFileIsInvalidInput)
+{
+    TempDir dir;
+    auto r = runCli("validate nope.json", dir.path());
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(r.err, HasSubstr("cannot read nope.json"));
+}
+
+TEST(Cli, ConvertIcfToJsonAndBack)
+{
+    TempDir dir;
+    const auto fixtures = sourceDir() / "tests/fixtures/icf";
+    ASSERT_TRUE(std::filesystem::exists(fixtures));
+    int converted = 0;
+    for (const auto &entry : std::filesystem::directory_iterator(fixtures)) {
+        if (entry.path().extension() != ".icf")
+            continue;
+        auto toJson = runCli("convert '" + entry.path().string() + "' p.json", dir.path());
+        if (toJson.exitCode == 2)
+            continue; // fixtures of malformed input
+        ASSERT_EQ(toJson.exitCode, 0) << entry.path() << toJson.err;
+        auto back = runCli("convert p.json p.icf", dir.path());
+        ASSERT_EQ(back.exitCode, 0) << back.err;
+        auto again = runCli("convert p.icf q.json", dir.path());
+        ASSERT_EQ(again.exitCode, 0) << again.err;
+        EXPECT_EQ(nlohmann::json::parse(readFile(dir.path() / "p.json")),
+                  nlohmann::json::parse(readFile(dir.path() / "q.json")))
+            << entry.path();
+        ++converted;
+    }
+    EXPECT_GT(converted, 0);
+}
+
+TEST(Cli, ShowAndPresets)
+{
+    TempDir dir;
+    auto list = runCli("presets", dir.path());
+    EXPECT_EQ(list.exitCode, 0);
+    for (const char *name : {"quick", "cdm-default", "cdm-nvme", "iometer", "file-server", "storage-study"})
+        EXPECT_THAT(list.out, HasSubstr(name));
+    auto show = runCli("presets show cdm-nvme", dir.path());
+    EXPECT_EQ(show.exitCode, 0);
+    EXPECT_THAT(show.out, HasSubstr("RND4K Q32T16 Read"));
+    EXPECT_THAT(show.out, HasSubstr("[16 threads]"));
+    auto missing = runCli("presets show nope", dir.path());
+    EXPECT_EQ(missing.exitCode, 2);
+    EXPECT_THAT(missing.err, HasSubstr("known presets"));
+}
+
+TEST(Cli, RunOnNullEngineWritesEveryOutput)
+{
+    TempDir dir;
+    auto r = runCli("run --engine null --duration 1 --ramp 0 --interval 250ms --csv r.csv --timeseries t.csv --json r.json",
+                    dir.path());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_THAT(r.out, HasSubstr("SEQ1M Q8T1 Read"));
+    EXPECT_THAT(r.out, HasSubstr("RND4K Q32T1 Write"));
+    const auto json = nlohmann::json::parse(readFile(dir.path() / "r.json"));
+    const auto &s = json.at("summary");
+    for (const char *key : {"iops", "read_iops", "write_iops", "mbps", "read_mbps", "write_mbps", "bytes_read",
+                            "bytes_written", "latency_us", "cpu_percent", "errors"})
+        EXPECT_TRUE(s.contains(key)) << key;
+    for (const char *key : {"mean", "max", "p50", "p90", "p99", "p99_9", "p99_99"})
+        EXPECT_TRUE(s.at("latency_us").contains(key)) << key;
+    EXPECT_GT(s.at("iops").get<double>(), 0);
+    EXPECT_GT(s.at("bytes_written").get<double>(), 0);
+    EXPECT_THAT(readFile(dir.path() / "r.csv"), HasSubstr("ALL"));
+    const std::string timeseries = readFile(dir.path() / "t.csv");
+    EXPECT_GT(std::count(timeseries.begin(), timeseries.end(), '\n'), 8);
+}
+
+TEST(Cli, CustomSpecFromOptionsIsRecordedInResults)
+{
+    TempDir dir;
+    auto r = runCli("run --engine null --bs 16k --read 70 --random 50 --qd 4 --workers 2 --duration 1 --seed 9 "
+                    "--json r.json -q",
+                    dir.path());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto json = nlohmann::json::parse(readFile(dir.path() / "r.json"));
+    const auto &profile = json.at("profile");
+    ASSERT_EQ(profile.at("hosts")[0].at("workers").size(), 2u);
+    EXPECT_EQ(profile.at("hosts")[0].at("workers")[0].at("outstandingIos"), 4);
+    EXPECT_EQ(profile.at("hosts")[0].at("workers")[0].at("seed"), 9);
+    EXPECT_EQ(profile.at("hosts")[0].at("workers")[0].at("specs")[0], "16KiB 70% read 50% random");
+}
