@@ -1,0 +1,763 @@
+#include "core/report/csv.h"
+
+#include "core/report/results_json.h"
+#include "core/run/plan.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <fmt/format.h>
+#include <optional>
+
+namespace ioprism::core {
+
+std::string csvField(std::string_view text)
+{
+    if (text.find_first_of(",\"\r\n") == std::string_view::npos)
+        return std::string(text);
+    std::string out;
+    out.reserve(text.size() + 2);
+    out += '"';
+    for (const char c : text) {
+        if (c == '"')
+            out += '"';
+        out += c;
+    }
+    out += '"';
+    return out;
+}
+
+namespace {
+
+// ---------------------------------------------------------------- number formatting
+
+// Iometer writes every double with six decimals (ios::fixed, setprecision(6)).
+std::string fixed6(double v)
+{
+    return std::isfinite(v) ? fmt::format("{:.6f}", v) : std::string();
+}
+
+std::string fixed(double v, int decimals)
+{
+    return std::isfinite(v) ? fmt::format("{:.{}f}", v, decimals) : std::string();
+}
+
+std::string integer(std::uint64_t v)
+{
+    return fmt::format("{}", v);
+}
+
+constexpr double kUsPerMs = 1000.0;
+
+// ---------------------------------------------------------------- Iometer's columns
+
+// Iometer 1.1.0's results columns, in its order (ManagerList::SaveResults), then the
+// 21 latency bins with Iometer's own labels (" >= 10 s" has its leading space there
+// too), then IOPrism's percentile columns.
+constexpr std::array<std::string_view, 59> kIometerColumns = {
+    "Target Type",
+    "Target Name",
+    "Access Specification Name",
+    "# Managers",
+    "# Workers",
+    "# Disks",
+    "IOps",
+    "Read IOps",
+    "Write IOps",
+    "MiBps (Binary)",
+    "Read MiBps (Binary)",
+    "Write MiBps (Binary)",
+    "MBps (Decimal)",
+    "Read MBps (Decimal)",
+    "Write MBps (Decimal)",
+    "Transactions per Second",
+    "Connections per Second",
+    "Average Response Time",
+    "Average Read Response Time",
+    "Average Write Response Time",
+    "Average Transaction Time",
+    "Average Connection Time",
+    "Maximum Response Time",
+    "Maximum Read Response Time",
+    "Maximum Write Response Time",
+    "Maximum Transaction Time",
+    "Maximum Connection Time",
+    "Errors",
+    "Read Errors",
+    "Write Errors",
+    "Bytes Read",
+    "Bytes Written",
+    "Read I/Os",
+    "Write I/Os",
+    "Connections",
+    "Transactions per Connection",
+    "Total Raw Read Response Time",
+    "Total Raw Write Response Time",
+    "Total Raw Transaction Time",
+    "Total Raw Connection Time",
+    "Maximum Raw Read Response Time",
+    "Maximum Raw Write Response Time",
+    "Maximum Raw Transaction Time",
+    "Maximum Raw Connection Time",
+    "Total Raw Run Time",
+    "Starting Sector",
+    "Maximum Size",
+    "Queue Depth",
+    "% CPU Utilization",
+    "% User Time",
+    "% Privileged Time",
+    "% DPC Time",
+    "% Interrupt Time",
+    "Processor Speed",
+    "Interrupts per Second",
+    "CPU Effectiveness",
+    "Packets/Second",
+    "Packet Errors",
+    "Segments Retransmitted/Second",
+};
+
+constexpr std::array<std::string_view, IometerBins::kBinCount> kIometerBinColumns = {
+    "0 to 50 uS",
+    "50 to 100 uS",
+    "100 to 200 uS",
+    "200 to 500 uS",
+    "0.5 to 1 mS",
+    "1 to 2 mS",
+    "2 to 5 mS",
+    "5 to 10 mS",
+    "10 to 15 mS",
+    "15 to 20 mS",
+    "20 to 30 mS",
+    "30 to 50 mS",
+    "50 to 100 mS",
+    "100 to 200 mS",
+    "200 to 500 mS",
+    "0.5 to 1 S",
+    "1 to 2 s",
+    "2 to 4.7 s",
+    "4.7 to 5 s",
+    "5 to 10 s",
+    " >= 10 s",
+};
+
+constexpr std::array<std::string_view, 5> kPercentileNames
+    = {"P50", "P90", "P99", "P99.9", "P99.99"};
+constexpr std::array<std::string_view, 3> kPercentileDirections = {"", "Read ", "Write "};
+
+enum Column : std::size_t {
+    TargetType,
+    TargetName,
+    AccessSpecName,
+    Managers,
+    Workers,
+    Disks,
+    Iops,
+    ReadIops,
+    WriteIops,
+    MibpsBin,
+    ReadMibpsBin,
+    WriteMibpsBin,
+    MbpsDec,
+    ReadMbpsDec,
+    WriteMbpsDec,
+    TransactionsPerSecond,
+    ConnectionsPerSecond,
+    AvgResponse,
+    AvgRead,
+    AvgWrite,
+    AvgTransaction,
+    AvgConnection,
+    MaxResponse,
+    MaxRead,
+    MaxWrite,
+    MaxTransaction,
+    MaxConnection,
+    Errors,
+    ReadErrors,
+    WriteErrors,
+    BytesRead,
+    BytesWritten,
+    ReadIos,
+    WriteIos,
+    Connections,
+    TransactionsPerConnection,
+    RawReadSum,
+    RawWriteSum,
+    RawTransactionSum,
+    RawConnectionSum,
+    RawMaxRead,
+    RawMaxWrite,
+    RawMaxTransaction,
+    RawMaxConnection,
+    RawRunTime,
+    StartingSector,
+    MaximumSize,
+    QueueDepth,
+    CpuUtilization,
+    CpuUser,
+    CpuPrivileged,
+    CpuDpc,
+    CpuInterrupt,
+    ProcessorSpeed,
+    InterruptsPerSecond,
+    CpuEffectiveness,
+    PacketsPerSecond,
+    PacketErrors,
+    SegmentsRetransmitted,
+    FirstBin,
+    FirstPercentile = FirstBin + IometerBins::kBinCount,
+    ColumnCount = FirstPercentile + kPercentileNames.size() * kPercentileDirections.size(),
+};
+static_assert(std::size_t(FirstBin) == kIometerColumns.size());
+
+// Our timestamps are nanoseconds: the raw columns are in ns, and "Processor Speed"
+// (Iometer's timer resolution, raw ticks per second) says so.
+constexpr std::uint64_t kTicksPerSecond = 1'000'000'000;
+
+using Row = std::array<std::string, ColumnCount>;
+
+std::string joinRow(const Row &row)
+{
+    std::string line;
+    for (std::size_t i = 0; i < row.size(); ++i) {
+        if (i)
+            line += ',';
+        line += csvField(row[i]);
+    }
+    line += '\n';
+    return line;
+}
+
+std::string iometerHeaderLine()
+{
+    std::string line = "'";
+    bool first = true;
+    auto add = [&](std::string_view name) {
+        if (!first)
+            line += ',';
+        first = false;
+        line += csvField(name);
+    };
+    for (auto name : kIometerColumns)
+        add(name);
+    for (auto name : kIometerBinColumns)
+        add(name);
+    for (auto direction : kPercentileDirections)
+        for (auto p : kPercentileNames)
+            add(fmt::format("{} {}Response Time", p, direction));
+    line += '\n';
+    return line;
+}
+
+// The measured columns of ALL, MANAGER, WORKER and DISK rows.
+void fillFigures(Row &row, const ScopeResult &s, bool rawColumns)
+{
+    const Figures &f = s.figures;
+    const Measurement &m = s.measurement;
+    row[Iops] = fixed6(f.total.iops);
+    row[ReadIops] = fixed6(f.read.iops);
+    row[WriteIops] = fixed6(f.write.iops);
+    row[MibpsBin] = fixed6(f.total.mebibytesPerSecond);
+    row[ReadMibpsBin] = fixed6(f.read.mebibytesPerSecond);
+    row[WriteMibpsBin] = fixed6(f.write.mebibytesPerSecond);
+    row[MbpsDec] = fixed6(f.total.megabytesPerSecond);
+    row[ReadMbpsDec] = fixed6(f.read.megabytesPerSecond);
+    row[WriteMbpsDec] = fixed6(f.write.megabytesPerSecond);
+    row[TransactionsPerSecond] = fixed6(f.transactionsPerSecond);
+    row[ConnectionsPerSecond] = fixed6(0);
+
+    // A transaction is a request and its reply I/O (or the request alone): its time is
+    // the sum of their response times, so the average is the total response time over
+    // the transactions. The maximum transaction time is not measured apart; the
+    // maximum response time is written, a lower bound when replies are used.
+    const std::uint64_t sumNs = m.read.histogram.sumNs() + m.write.histogram.sumNs();
+    const double avgTransactionMs
+        = m.transactions ? double(sumNs) / double(m.transactions) / 1e6 : 0.0;
+    row[AvgResponse] = fixed6(f.total.latency.meanUs / kUsPerMs);
+    row[AvgRead] = fixed6(f.read.latency.meanUs / kUsPerMs);
+    row[AvgWrite] = fixed6(f.write.latency.meanUs / kUsPerMs);
+    row[AvgTransaction] = fixed6(avgTransactionMs);
+    row[AvgConnection] = fixed6(0);
+    row[MaxResponse] = fixed6(f.total.latency.maxUs / kUsPerMs);
+    row[MaxRead] = fixed6(f.read.latency.maxUs / kUsPerMs);
+    row[MaxWrite] = fixed6(f.write.latency.maxUs / kUsPerMs);
+    row[MaxTransaction] = fixed6(f.total.latency.maxUs / kUsPerMs);
+    row[MaxConnection] = fixed6(0);
+
+    row[Errors] = integer(f.total.errors);
+    row[ReadErrors] = integer(f.read.errors);
+    row[WriteErrors] = integer(f.write.errors);
+    row[BytesRead] = integer(f.read.bytes);
+    row[BytesWritten] = integer(f.write.bytes);
+    row[ReadIos] = integer(f.read.ios);
+    row[WriteIos] = integer(f.write.ios);
+    row[Connections] = integer(0);
+    row[TransactionsPerConnection] = "-1"; // Iometer's value when connection rate is off
+
+    if (rawColumns) {
+        const auto maxNs
+            = [](const DirectionMeasurement &d) { return d.histogram.count() ? d.maxNs : 0; };
+        row[RawReadSum] = integer(m.read.histogram.sumNs());
+        row[RawWriteSum] = integer(m.write.histogram.sumNs());
+        row[RawTransactionSum] = integer(sumNs);
+        row[RawConnectionSum] = integer(0);
+        row[RawMaxRead] = integer(maxNs(m.read));
+        row[RawMaxWrite] = integer(maxNs(m.write));
+        row[RawMaxTransaction] = integer(std::max(maxNs(m.read), maxNs(m.write)));
+        row[RawMaxConnection] = integer(0);
+        row[RawRunTime] = integer(std::uint64_t(std::max<std::int64_t>(m.elapsed.count(), 0)));
+    }
+
+    IometerBins bins = m.read.bins;
+    bins.merge(m.write.bins);
+    for (std::size_t i = 0; i < IometerBins::kBinCount; ++i)
+        row[FirstBin + i] = integer(bins.counts[i]);
+
+    // Percentiles (ms, like Iometer's response times); empty for a direction without
+    // I/O, where there is no latency to report.
+    const DirectionFigures *directions[] = {&f.total, &f.read, &f.write};
+    for (std::size_t d = 0; d < 3; ++d) {
+        const LatencyFigures &l = directions[d]->latency;
+        const double values[] = {l.p50Us, l.p90Us, l.p99Us, l.p99_9Us, l.p99_99Us};
+        for (std::size_t p = 0; p < kPercentileNames.size(); ++p)
+            row[FirstPercentile + d * kPercentileNames.size() + p]
+                = directions[d]->ios ? fixed6(values[p] / kUsPerMs) : std::string();
+    }
+}
+
+// Windows' privileged time includes DPC and interrupt time; Linux reports system, irq
+// and softirq apart. Softirq is Linux's deferred work, the DPC of Windows.
+void fillCpu(Row &row, const CpuFigures &cpu)
+{
+    if (!cpu.valid)
+        return;
+    row[CpuUtilization] = fixed6(cpu.busyPercent);
+    row[CpuUser] = fixed6(cpu.userPercent);
+    row[CpuPrivileged] = fixed6(cpu.systemPercent + cpu.irqPercent + cpu.softirqPercent);
+    row[CpuDpc] = fixed6(cpu.softirqPercent);
+    row[CpuInterrupt] = fixed6(cpu.irqPercent);
+}
+
+// ---------------------------------------------------------------- plan-derived facts
+
+// What the rows need from the plan: which spec each worker ran, and each target's
+// region and queue depth. The plan is rebuilt from the effective profile (its seeds
+// are fixed, so it is the plan that ran); without one (a hand-made result) those
+// columns are left empty.
+class PlanFacts
+{
+public:
+    explicit PlanFacts(const RunResult &result)
+        : m_result(result)
+    {
+        Problems ignored;
+        m_plan = makeRunPlan(result.effectiveProfile, 0, ignored);
+        if (m_plan) {
+            std::size_t flat = 0;
+            for (const auto &w : m_plan->workers) {
+                m_firstTarget.push_back(flat);
+                flat += w.targets.size();
+            }
+        }
+    }
+
+    const Profile &profile() const { return m_result.effectiveProfile; }
+
+    const AccessSpec *specOf(int worker, std::size_t step) const
+    {
+        const PlannedWorker *w = plannedWorker(worker);
+        if (!w || step >= w->specPerStep.size() || w->specPerStep[step] < 0)
+            return nullptr;
+        return &profile().specs[std::size_t(w->specPerStep[step])];
+    }
+
+    // The specs of a step in the order workers use them.
+    std::vector<const AccessSpec *> specsOfStep(const StepResult &step) const
+    {
+        std::vector<const AccessSpec *> specs;
+        if (m_plan) {
+            for (std::size_t w = 0; w < m_plan->workers.size(); ++w)
+                if (const AccessSpec *s = specOf(int(w), step.step))
+                    if (std::find(specs.begin(), specs.end(), s) == specs.end())
+                        specs.push_back(s);
+            return specs;
+        }
+        // No plan: the step's name is "A" or "A + B".
+        std::string_view rest = step.stepName;
+        while (!rest.empty()) {
+            const auto cut = rest.find(" + ");
+            const std::string name(rest.substr(0, cut));
+            if (const AccessSpec *s = findSpec(profile(), name))
+                specs.push_back(s);
+            rest = cut == std::string_view::npos ? std::string_view() : rest.substr(cut + 3);
+        }
+        return specs;
+    }
+
+    struct TargetFacts {
+        std::uint64_t startingSector = 0;
+        std::uint64_t maximumSize = 0; // sectors; 0 = the whole target
+        std::uint32_t queueDepth = 0;
+    };
+
+    std::optional<TargetFacts> targetFacts(int worker, int target, std::size_t step) const
+    {
+        const PlannedWorker *w = plannedWorker(worker);
+        if (!w || target < 0 || std::size_t(target) >= w->targets.size()
+            || step >= w->specPerStep.size())
+            return std::nullopt;
+        const Target &t = w->targets[std::size_t(target)].target;
+        const std::size_t flat = m_firstTarget[std::size_t(worker)] + std::size_t(target);
+        std::uint64_t sector = 512;
+        if (flat < m_result.targets.size() && m_result.targets[flat].logicalBlockBytes > 0)
+            sector = m_result.targets[flat].logicalBlockBytes;
+        TargetFacts f;
+        f.startingSector = t.region.offsetBytes / sector;
+        // Iometer's "Maximum Size" of a test file is the size it was prepared with.
+        const std::uint64_t sizeBytes = t.region.sizeBytes == 0 && t.kind == TargetKind::TestFile
+            ? t.testFileSizeBytes
+            : t.region.sizeBytes;
+        f.maximumSize = sizeBytes / sector;
+        f.queueDepth
+            = m_plan->outstandingIos(profile(), std::size_t(worker), std::size_t(target), step);
+        return f;
+    }
+
+private:
+    const PlannedWorker *plannedWorker(int worker) const
+    {
+        if (!m_plan || worker < 0 || std::size_t(worker) >= m_plan->workers.size())
+            return nullptr;
+        return &m_plan->workers[std::size_t(worker)];
+    }
+
+    const RunResult &m_result;
+    std::optional<RunPlan> m_plan;
+    std::vector<std::size_t> m_firstTarget; // flat index of each plan worker's target 0
+};
+
+// Iometer writes a setting for a group of targets only when they all share it.
+class Common
+{
+public:
+    void add(std::uint64_t v)
+    {
+        if (!m_value)
+            m_value = v;
+        else if (*m_value != v)
+            m_mixed = true;
+    }
+    void unknown() { m_mixed = true; }
+    std::string text() const { return m_value && !m_mixed ? integer(*m_value) : std::string(); }
+
+private:
+    std::optional<std::uint64_t> m_value;
+    bool m_mixed = false;
+};
+
+struct CommonSettings {
+    Common startingSector, maximumSize, queueDepth;
+    void add(const std::optional<PlanFacts::TargetFacts> &f)
+    {
+        if (!f) {
+            startingSector.unknown();
+            maximumSize.unknown();
+            queueDepth.unknown();
+            return;
+        }
+        startingSector.add(f->startingSector);
+        maximumSize.add(f->maximumSize);
+        queueDepth.add(f->queueDepth);
+    }
+    void fill(Row &row) const
+    {
+        row[StartingSector] = startingSector.text();
+        row[MaximumSize] = maximumSize.text();
+        row[QueueDepth] = queueDepth.text();
+    }
+};
+
+std::string iometerTimestamp(std::chrono::system_clock::time_point time)
+{
+    const UtcTime t = utcTime(time);
+    return fmt::format("{:04}-{:02}-{:02} {:02}:{:02}:{:02}:{:03}", t.year, t.month, t.day, t.hour,
+        t.minute, t.second, t.millisecond);
+}
+
+std::chrono::system_clock::time_point stepEndTime(const RunResult &result, std::size_t step)
+{
+    double endSeconds = 0;
+    for (const auto &interval : result.intervals)
+        if (interval.step == step)
+            endSeconds = std::max(endSeconds, interval.endSeconds);
+    return result.startedAt
+        + std::chrono::duration_cast<std::chrono::system_clock::duration>(
+            std::chrono::duration<double>(endSeconds));
+}
+
+std::string accessSpecsBlock(const std::vector<const AccessSpec *> &specs)
+{
+    std::string out = "'Access specifications\n";
+    for (const AccessSpec *spec : specs) {
+        out += "'Access specification name,default assignment\n";
+        out += csvField(spec->name) + ","
+            + integer(static_cast<std::uint64_t>(spec->defaultAssignment)) + "\n";
+        out += "'size,% of size,% reads,% random,delay,burst,align,reply\n";
+        for (const auto &l : spec->lines)
+            out += fmt::format("{},{},{},{},{},{},{},{},\n", l.transferSizeBytes, l.sharePercent,
+                l.percentRead, l.percentRandom, l.delay.count(), l.burstLength, l.alignmentBytes,
+                l.replySizeBytes);
+    }
+    out += "'End access specifications\n";
+    return out;
+}
+
+std::string resultRows(const RunResult &result, const Environment &env, const StepResult &step,
+    const PlanFacts &plan, RecordFilter filter)
+{
+    if (filter == RecordFilter::None || step.scopes.empty())
+        return {};
+    const bool workerRows = filter == RecordFilter::All || filter == RecordFilter::NoTargets;
+    const bool diskRows = filter == RecordFilter::All || filter == RecordFilter::NoWorkers;
+
+    std::size_t workerCount = 0, diskCount = 0;
+    CommonSettings all;
+    for (const auto &s : step.scopes) {
+        if (s.scope.kind == Scope::Kind::Worker)
+            ++workerCount;
+        if (s.scope.kind == Scope::Kind::Target) {
+            ++diskCount;
+            all.add(plan.targetFacts(s.scope.worker, s.scope.target, step.step));
+        }
+    }
+    const ScopeResult &total = step.scopes.front();
+    const std::string speed = integer(kTicksPerSecond);
+    std::string out;
+
+    // ALL: the whole test; Iometer leaves its raw columns empty.
+    Row row {};
+    row[TargetType] = "ALL";
+    row[TargetName] = "All";
+    row[AccessSpecName] = step.stepName;
+    row[Managers] = "1";
+    row[Workers] = integer(workerCount);
+    row[Disks] = integer(diskCount);
+    fillFigures(row, total, false);
+    all.fill(row);
+    fillCpu(row, step.cpu);
+    if (step.cpu.valid)
+        row[CpuEffectiveness] = fixed6(step.cpuEffectiveness);
+    out += joinRow(row);
+
+    // MANAGER: this host, the only manager; the same figures with the raw columns.
+    row = Row {};
+    const std::string &hostName = !result.effectiveProfile.hosts.empty()
+            && !result.effectiveProfile.hosts.front().name.empty()
+        ? result.effectiveProfile.hosts.front().name
+        : env.hostName;
+    row[TargetType] = "MANAGER";
+    row[TargetName] = hostName;
+    row[AccessSpecName] = step.stepName;
+    row[Workers] = integer(workerCount);
+    row[Disks] = integer(diskCount);
+    fillFigures(row, total, true);
+    all.fill(row);
+    fillCpu(row, step.cpu);
+    row[ProcessorSpeed] = speed;
+    if (step.cpu.valid)
+        row[CpuEffectiveness] = fixed6(step.cpuEffectiveness);
+    out += joinRow(row);
+
+    // PROCESSOR: Iometer has one row per CPU; the counters give all CPUs together, so
+    // there is one aggregate row.
+    row = Row {};
+    row[TargetType] = "PROCESSOR";
+    row[TargetName] = "All CPUs";
+    fillCpu(row, step.cpu);
+    row[ProcessorSpeed] = speed;
+    out += joinRow(row);
+
+    for (std::size_t i = 1; i < step.scopes.size(); ++i) {
+        const ScopeResult &s = step.scopes[i];
+        row = Row {};
+        if (s.scope.kind == Scope::Kind::Worker) {
+            if (!workerRows)
+                continue;
+            CommonSettings mine;
+            std::size_t disks = 0;
+            for (std::size_t j = i + 1;
+                 j < step.scopes.size() && step.scopes[j].scope.kind == Scope::Kind::Target; ++j) {
+                ++disks;
+                mine.add(plan.targetFacts(s.scope.worker, step.scopes[j].scope.target, step.step));
+            }
+            const AccessSpec *spec = plan.specOf(s.scope.worker, step.step);
+            row[TargetType] = "WORKER";
+            row[TargetName] = s.scope.label;
+            row[AccessSpecName] = spec ? spec->name : step.stepName;
+            row[Disks] = integer(disks);
+            fillFigures(row, s, true);
+            mine.fill(row);
+        } else if (s.scope.kind == Scope::Kind::Target) {
+            if (!diskRows)
+                continue;
+            row[TargetType] = "DISK";
+            row[TargetName] = s.scope.targetPath.empty() ? s.scope.label : s.scope.targetPath;
+            fillFigures(row, s, true);
+            CommonSettings one;
+            one.add(plan.targetFacts(s.scope.worker, s.scope.target, step.step));
+            one.fill(row);
+        } else {
+            continue;
+        }
+        row[ProcessorSpeed] = speed;
+        out += joinRow(row);
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------- time series
+
+constexpr std::string_view kTimeSeriesColumns[] = {
+    "run_id",
+    "step",
+    "step_name",
+    "phase",
+    "start_s",
+    "end_s",
+    "scope_kind",
+    "scope",
+    "worker",
+    "target",
+    "path",
+    "read_ios",
+    "write_ios",
+    "read_iops",
+    "write_iops",
+    "iops",
+    "read_mbps",
+    "write_mbps",
+    "mbps",
+    "read_bytes",
+    "write_bytes",
+    "read_errors",
+    "write_errors",
+    "errors",
+    "lat_min_us",
+    "lat_mean_us",
+    "lat_max_us",
+    "lat_p50_us",
+    "lat_p90_us",
+    "lat_p99_us",
+    "lat_p99_9_us",
+    "lat_p99_99_us",
+    "read_lat_mean_us",
+    "write_lat_mean_us",
+    "outstanding",
+    "cpu_user_pct",
+    "cpu_system_pct",
+    "cpu_iowait_pct",
+    "cpu_irq_pct",
+    "cpu_softirq_pct",
+    "cpu_steal_pct",
+    "cpu_busy_pct",
+    "cpu_process_pct",
+    "cpu_effectiveness",
+};
+
+std::string index(int i)
+{
+    return i >= 0 ? fmt::format("{}", i) : std::string();
+}
+
+} // namespace
+
+std::string writeIometerCsv(
+    const RunResult &result, const Environment &environment, RecordFilter filter)
+{
+    const PlanFacts plan(result);
+    std::string out;
+    out += "'Test Type,Test Description\n";
+    out += integer(static_cast<std::uint64_t>(result.effectiveProfile.setup.testType)) + ","
+        + csvField(result.effectiveProfile.setup.description) + "\n";
+    out += "'Version\n";
+    out += csvField(environment.toolVersion.empty() ? std::string("IOPrism")
+                                                    : "IOPrism " + environment.toolVersion)
+        + "\n";
+    out += "'Time Stamp\n" + iometerTimestamp(result.startedAt) + "\n";
+
+    const std::string header = iometerHeaderLine();
+    for (const auto &step : result.steps) {
+        out += accessSpecsBlock(plan.specsOfStep(step));
+        out += "'Results\n";
+        out += header;
+        out += resultRows(result, environment, step, plan, filter);
+        out += "'Time Stamp\n" + iometerTimestamp(stepEndTime(result, step.step)) + "\n";
+    }
+
+    // Iometer ends a completed test with "'End Test" and an aborted one with "Aborted
+    // test". A stop is the normal end of a run without a time limit.
+    const bool aborted = result.error
+        || (result.stoppedByUser && result.effectiveProfile.setup.runTime.count() != 0);
+    out += aborted ? "Aborted test\n" : "'End Test\n";
+    return out;
+}
+
+std::string timeSeriesHeader()
+{
+    std::string line;
+    for (std::string_view name : kTimeSeriesColumns) {
+        if (!line.empty())
+            line += ',';
+        line += name;
+    }
+    line += '\n';
+    return line;
+}
+
+std::string timeSeriesRows(const IntervalSample &sample)
+{
+    std::string out;
+    const CpuFigures &cpu = sample.cpu;
+    auto pct = [&](double v) { return cpu.valid ? fixed(v, 2) : std::string(); };
+    const std::string cpuColumns = fmt::format("{},{},{},{},{},{},{},{},{}", pct(cpu.userPercent),
+        pct(cpu.systemPercent), pct(cpu.iowaitPercent), pct(cpu.irqPercent),
+        pct(cpu.softirqPercent), pct(cpu.stealPercent), pct(cpu.busyPercent),
+        pct(cpu.processPercent), cpu.valid ? fixed(sample.cpuEffectiveness, 3) : std::string());
+    const std::string prefix
+        = fmt::format("{},{},{},{},{},{}", sample.runId, sample.step, csvField(sample.stepName),
+            runPhaseName(sample.phase), fixed(sample.startSeconds, 3), fixed(sample.endSeconds, 3));
+
+    for (const auto &s : sample.scopes) {
+        const Figures &f = s.figures;
+        // Latency only exists where I/O completed: empty, not 0, in an idle interval.
+        auto lat = [](const DirectionFigures &d, double us) {
+            return d.ios ? fixed(us, 3) : std::string();
+        };
+        const LatencyFigures &l = f.total.latency;
+        out += prefix;
+        out += fmt::format(",{},{},{},{},{}", scopeKindName(s.scope.kind), csvField(s.scope.label),
+            index(s.scope.worker), index(s.scope.target), csvField(s.scope.targetPath));
+        out += fmt::format(",{},{},{},{},{},{},{},{},{},{},{},{},{}", f.read.ios, f.write.ios,
+            fixed(f.read.iops, 3), fixed(f.write.iops, 3), fixed(f.total.iops, 3),
+            fixed(f.read.megabytesPerSecond, 3), fixed(f.write.megabytesPerSecond, 3),
+            fixed(f.total.megabytesPerSecond, 3), f.read.bytes, f.write.bytes, f.read.errors,
+            f.write.errors, f.total.errors);
+        out += fmt::format(",{},{},{},{},{},{},{},{},{},{}", lat(f.total, l.minUs),
+            lat(f.total, l.meanUs), lat(f.total, l.maxUs), lat(f.total, l.p50Us),
+            lat(f.total, l.p90Us), lat(f.total, l.p99Us), lat(f.total, l.p99_9Us),
+            lat(f.total, l.p99_99Us), lat(f.read, f.read.latency.meanUs),
+            lat(f.write, f.write.latency.meanUs));
+        out += fmt::format(",{},{}\n", f.outstanding, cpuColumns);
+    }
+    return out;
+}
+
+std::string writeTimeSeriesCsv(const RunResult &result)
+{
+    std::string out = timeSeriesHeader();
+    for (const auto &sample : result.intervals)
+        out += timeSeriesRows(sample);
+    return out;
+}
+
+} // namespace ioprism::core

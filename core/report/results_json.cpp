@@ -1,0 +1,352 @@
+#include "core/report/results_json.h"
+
+#include "core/spec/profile_json.h"
+
+#include <cmath>
+#include <fmt/format.h>
+
+namespace ioprism::core {
+
+using Json = nlohmann::ordered_json;
+
+// ---------------------------------------------------------------- shared helpers
+
+Measurement runTotal(const RunResult &result)
+{
+    Measurement total;
+    for (const auto &step : result.steps) {
+        if (step.scopes.empty())
+            continue;
+        const Measurement &m = step.scopes.front().measurement;
+        total.read.add(m.read);
+        total.write.add(m.write);
+        total.transactions += m.transactions;
+        total.outstanding = m.outstanding;
+        // Measurement::add keeps the longer span (it merges scopes of ONE span); steps
+        // follow each other, so their measured times add up.
+        total.elapsed += m.elapsed;
+    }
+    return total;
+}
+
+double runCpuBusyPercent(const RunResult &result)
+{
+    double weighted = 0, seconds = 0;
+    bool any = false;
+    for (const auto &step : result.steps) {
+        if (!step.cpu.valid)
+            continue;
+        any = true;
+        weighted += step.cpu.busyPercent * step.measuredSeconds;
+        seconds += step.measuredSeconds;
+    }
+    if (!any)
+        return -1;
+    if (seconds <= 0) {
+        // Valid figures over steps that measured nothing: the plain mean.
+        double sum = 0;
+        int n = 0;
+        for (const auto &step : result.steps)
+            if (step.cpu.valid) {
+                sum += step.cpu.busyPercent;
+                ++n;
+            }
+        return sum / n;
+    }
+    return weighted / seconds;
+}
+
+UtcTime utcTime(std::chrono::system_clock::time_point time)
+{
+    using namespace std::chrono;
+    const auto ms = floor<milliseconds>(time);
+    const auto days = floor<std::chrono::days>(ms);
+    const year_month_day date {days};
+    const hh_mm_ss clock {ms - days};
+    UtcTime t;
+    t.year = int(date.year());
+    t.month = unsigned(date.month());
+    t.day = unsigned(date.day());
+    t.hour = unsigned(clock.hours().count());
+    t.minute = unsigned(clock.minutes().count());
+    t.second = unsigned(clock.seconds().count());
+    t.millisecond = unsigned(clock.subseconds().count());
+    return t;
+}
+
+std::string_view runPhaseName(RunPhase phase)
+{
+    switch (phase) {
+    case RunPhase::Idle:
+        return "idle";
+    case RunPhase::Preparing:
+        return "preparing";
+    case RunPhase::RampUp:
+        return "ramp_up";
+    case RunPhase::Measuring:
+        return "measuring";
+    case RunPhase::Stopping:
+        return "stopping";
+    case RunPhase::Done:
+        return "done";
+    }
+    return "unknown";
+}
+
+std::string_view scopeKindName(Scope::Kind kind)
+{
+    switch (kind) {
+    case Scope::Kind::All:
+        return "all";
+    case Scope::Kind::Worker:
+        return "worker";
+    case Scope::Kind::Target:
+        return "target";
+    }
+    return "unknown";
+}
+
+// ---------------------------------------------------------------- JSON pieces
+
+namespace {
+
+// Every double goes through here: null instead of NaN or infinity.
+Json number(double value)
+{
+    return std::isfinite(value) ? Json(value) : Json(nullptr);
+}
+
+Json optionalIndex(int index)
+{
+    return index >= 0 ? Json(index) : Json(nullptr);
+}
+
+// Latency exists only where I/O completed: every field is null for a span without any
+// (0 would read as "infinitely fast").
+Json latencyJson(const LatencyFigures &l, std::uint64_t ios)
+{
+    if (ios == 0)
+        return Json {{"min", nullptr}, {"mean", nullptr}, {"max", nullptr}, {"p50", nullptr},
+            {"p90", nullptr}, {"p99", nullptr}, {"p99_9", nullptr}, {"p99_99", nullptr}};
+    return Json {{"min", number(l.minUs)}, {"mean", number(l.meanUs)}, {"max", number(l.maxUs)},
+        {"p50", number(l.p50Us)}, {"p90", number(l.p90Us)}, {"p99", number(l.p99Us)},
+        {"p99_9", number(l.p99_9Us)}, {"p99_99", number(l.p99_99Us)}};
+}
+
+Json directionJson(const DirectionFigures &d)
+{
+    return Json {{"ios", d.ios}, {"bytes", d.bytes}, {"errors", d.errors}, {"iops", number(d.iops)},
+        {"mbps", number(d.megabytesPerSecond)}, {"mibps", number(d.mebibytesPerSecond)},
+        {"latency_us", latencyJson(d.latency, d.ios)}};
+}
+
+Json cpuJson(const CpuFigures &c)
+{
+    if (!c.valid)
+        return nullptr;
+    return Json {{"user_percent", number(c.userPercent)},
+        {"system_percent", number(c.systemPercent)}, {"iowait_percent", number(c.iowaitPercent)},
+        {"irq_percent", number(c.irqPercent)}, {"softirq_percent", number(c.softirqPercent)},
+        {"steal_percent", number(c.stealPercent)}, {"idle_percent", number(c.idlePercent)},
+        {"busy_percent", number(c.busyPercent)}, {"process_percent", number(c.processPercent)}};
+}
+
+// CPU effectiveness is IOPS per busy CPU %: undefined without CPU figures.
+Json effectivenessJson(const CpuFigures &c, double effectiveness)
+{
+    return c.valid ? number(effectiveness) : Json(nullptr);
+}
+
+Json scopeIdentity(const Scope &s)
+{
+    return Json {{"label", s.label}, {"kind", scopeKindName(s.kind)},
+        {"worker", optionalIndex(s.worker)}, {"target", optionalIndex(s.target)},
+        {"path", s.targetPath.empty() ? Json(nullptr) : Json(s.targetPath)}};
+}
+
+Json bucketsJson(const LatencyHistogram &h)
+{
+    Json buckets = Json::array();
+    h.forEachNonEmptyBucket([&](const LatencyHistogram::Bucket &b) {
+        buckets.push_back(Json::array({b.lowNs, b.highNs, b.count}));
+    });
+    return buckets;
+}
+
+Json iometerBinsJson(const Measurement &m)
+{
+    IometerBins bins = m.read.bins;
+    bins.merge(m.write.bins);
+    Json out = Json::array();
+    for (std::size_t i = 0; i < IometerBins::kBinCount; ++i)
+        out.push_back(Json {{"label", IometerBins::label(i)}, {"count", bins.counts[i]}});
+    return out;
+}
+
+Json stepScopeJson(const ScopeResult &s)
+{
+    Json j = scopeIdentity(s.scope);
+    const Figures &f = s.figures;
+    j["seconds"] = number(f.seconds);
+    j["read"] = directionJson(f.read);
+    j["write"] = directionJson(f.write);
+    j["total"] = directionJson(f.total);
+    j["transactions"] = s.measurement.transactions;
+    j["transactions_per_second"] = number(f.transactionsPerSecond);
+    j["outstanding"] = f.outstanding;
+    j["iometer_bins"] = iometerBinsJson(s.measurement);
+    // The full histogram is kept for the All scope only: it is what a later tool needs
+    // to recompute any percentile or a heat map, and per-scope copies would multiply
+    // the file size for little gain.
+    if (s.scope.kind == Scope::Kind::All)
+        j["histogram_ns"] = Json {{"read", bucketsJson(s.measurement.read.histogram)},
+            {"write", bucketsJson(s.measurement.write.histogram)}};
+    return j;
+}
+
+Json stepJson(const StepResult &step)
+{
+    Json scopes = Json::array();
+    for (const auto &s : step.scopes)
+        scopes.push_back(stepScopeJson(s));
+    return Json {{"step", step.step}, {"name", step.stepName},
+        {"measured_seconds", number(step.measuredSeconds)}, {"complete", step.complete},
+        {"cpu", cpuJson(step.cpu)},
+        {"cpu_effectiveness", effectivenessJson(step.cpu, step.cpuEffectiveness)},
+        {"scopes", std::move(scopes)}};
+}
+
+Json intervalScopeJson(const ScopeFigures &s)
+{
+    Json j = scopeIdentity(s.scope);
+    j.erase("path"); // the steps carry it; intervals stay compact
+    const Figures &f = s.figures;
+    j["iops"] = number(f.total.iops);
+    j["read_iops"] = number(f.read.iops);
+    j["write_iops"] = number(f.write.iops);
+    j["mbps"] = number(f.total.megabytesPerSecond);
+    j["read_mbps"] = number(f.read.megabytesPerSecond);
+    j["write_mbps"] = number(f.write.megabytesPerSecond);
+    j["read_bytes"] = f.read.bytes;
+    j["write_bytes"] = f.write.bytes;
+    j["errors"] = f.total.errors;
+    j["outstanding"] = f.outstanding;
+    j["latency_us"] = latencyJson(f.total.latency, f.total.ios);
+    return j;
+}
+
+Json intervalJson(const IntervalSample &s)
+{
+    Json scopes = Json::array();
+    for (const auto &scope : s.scopes)
+        scopes.push_back(intervalScopeJson(scope));
+    return Json {{"step", s.step}, {"step_name", s.stepName}, {"phase", runPhaseName(s.phase)},
+        {"start_s", number(s.startSeconds)}, {"end_s", number(s.endSeconds)},
+        {"cpu", cpuJson(s.cpu)},
+        {"cpu_effectiveness", effectivenessJson(s.cpu, s.cpuEffectiveness)},
+        {"scopes", std::move(scopes)}};
+}
+
+Json deviceJson(const DeviceFacts &d)
+{
+    return Json {{"path", d.path}, {"name", d.name}, {"model", d.model},
+        {"size_bytes", d.sizeBytes}, {"rotational", d.rotational}, {"scheduler", d.scheduler},
+        {"logical_sector_bytes", d.logicalSectorBytes},
+        {"physical_sector_bytes", d.physicalSectorBytes}, {"nr_requests", d.nrRequests},
+        {"write_cache", d.writeCache}};
+}
+
+Json targetJson(const TargetInfo &t)
+{
+    return Json {{"path", t.path}, {"size_bytes", t.sizeBytes},
+        {"logical_block_bytes", t.logicalBlockBytes},
+        {"direct_io_offset_align_bytes", t.directIoOffsetAlignBytes},
+        {"direct_io_mem_align_bytes", t.directIoMemAlignBytes}, {"is_device", t.isDevice},
+        {"read_only", t.readOnly}, {"created_test_file", t.createdTestFile}};
+}
+
+Json environmentJson(const RunResult &result, const Environment &env)
+{
+    Json devices = Json::array();
+    for (const auto &d : env.devices)
+        devices.push_back(deviceJson(d));
+    Json targets = Json::array();
+    for (const auto &t : result.targets)
+        targets.push_back(targetJson(t));
+    // The result's engine and notices are authoritative; the environment's are what
+    // the caller copied, used when the result has none (a run that failed early).
+    const std::string &engine = !result.engine.empty() ? result.engine : env.engine;
+    const auto &notices = !result.notices.empty() ? result.notices : env.notices;
+    return Json {{"host_name", env.hostName}, {"os_name", env.osName}, {"kernel", env.kernel},
+        {"cpu_model", env.cpuModel}, {"cpu_count", env.cpuCount}, {"engine", engine},
+        {"command_line", env.commandLine}, {"notices", notices}, {"devices", std::move(devices)},
+        {"targets", std::move(targets)}};
+}
+
+Json summaryJson(const RunResult &result)
+{
+    const Figures f = computeFigures(runTotal(result));
+    const double cpu = runCpuBusyPercent(result);
+    // The summary's latency has no min (the documented keys); the rest as everywhere.
+    Json latency = latencyJson(f.total.latency, f.total.ios);
+    latency.erase("min");
+    return Json {{"iops", number(f.total.iops)}, {"read_iops", number(f.read.iops)},
+        {"write_iops", number(f.write.iops)}, {"mbps", number(f.total.megabytesPerSecond)},
+        {"read_mbps", number(f.read.megabytesPerSecond)},
+        {"write_mbps", number(f.write.megabytesPerSecond)}, {"bytes_read", f.read.bytes},
+        {"bytes_written", f.write.bytes}, {"latency_us", std::move(latency)},
+        {"cpu_percent", cpu >= 0 ? number(cpu) : Json(nullptr)}, {"errors", f.total.errors}};
+}
+
+Json errorJson(const std::optional<OpError> &error)
+{
+    if (!error)
+        return nullptr;
+    return Json {{"operation", error->operation}, {"path", error->path},
+        {"code", error->code.value()},
+        {"message", error->code ? error->code.message() : std::string()}, {"detail", error->detail},
+        {"text", error->toString()}};
+}
+
+std::string isoTimestamp(std::chrono::system_clock::time_point time)
+{
+    const UtcTime t = utcTime(time);
+    return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z", t.year, t.month, t.day, t.hour,
+        t.minute, t.second, t.millisecond);
+}
+
+} // namespace
+
+nlohmann::ordered_json resultsToJson(const RunResult &result, const Environment &environment)
+{
+    Json steps = Json::array();
+    for (const auto &step : result.steps)
+        steps.push_back(stepJson(step));
+    Json intervals = Json::array();
+    for (const auto &interval : result.intervals)
+        intervals.push_back(intervalJson(interval));
+
+    Json doc;
+    doc["format"] = kResultsFormatName;
+    doc["version"] = kResultsFormatVersion;
+    doc["run_id"] = result.runId;
+    doc["started_at"] = isoTimestamp(result.startedAt);
+    doc["tool"] = Json {{"name", "IOPrism"}, {"version", environment.toolVersion}};
+    doc["environment"] = environmentJson(result, environment);
+    doc["profile"] = profileToOrderedJson(result.effectiveProfile);
+    doc["summary"] = summaryJson(result);
+    doc["steps"] = std::move(steps);
+    doc["intervals"] = std::move(intervals);
+    doc["error"] = errorJson(result.error);
+    doc["stoppedByUser"] = result.stoppedByUser;
+    return doc;
+}
+
+std::string writeResultsJson(const RunResult &result, const Environment &environment)
+{
+    return resultsToJson(result, environment)
+               .dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace)
+        + "\n";
+}
+
+} // namespace ioprism::core
