@@ -2,6 +2,21 @@
 
 namespace ioprism::core {
 
+std::string_view toString(DeviceRole role)
+{
+    switch (role) {
+    case DeviceRole::Target:
+        return "target";
+    case DeviceRole::Disk:
+        return "disk";
+    case DeviceRole::Slave:
+        return "member";
+    case DeviceRole::Backing:
+        return "backing";
+    }
+    return "";
+}
+
 CpuFigures cpuFigures(const CpuTimes &a, const CpuTimes &b)
 {
     CpuFigures f;

@@ -2,13 +2,17 @@
 // same clock and the same interval boundaries.
 //
 // A CounterSource returns cumulative values; rates are computed in core from two
-// snapshots (core/stats/cpu_figures.h), so the maths is the same on every platform and
-// testable on recorded values. A platform without a source uses NullCounterSource:
-// an empty but valid snapshot, and the results say the counters were unavailable.
+// snapshots (cpuFigures below, core/stats/device_figures.h for disks), so the maths is
+// the same on every platform and testable on recorded values. A platform without a
+// source uses NullCounterSource: an empty but valid snapshot, and the results say the
+// counters were unavailable.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ioprism::core {
@@ -44,16 +48,97 @@ struct CpuFigures {
 
 CpuFigures cpuFigures(const CpuTimes &earlier, const CpuTimes &later);
 
-struct CounterSnapshot {
-    CpuTimes cpu;
+// Cumulative counters of one block device, as Linux keeps them (/proc/diskstats,
+// /sys/block/<dev>/stat; Documentation/admin-guide/iostats.rst). Sectors are always
+// 512 bytes there, whatever the device's sector size. Times are milliseconds.
+// Other platforms fill what they have and leave the rest at 0 (fieldCount says which).
+struct DiskCounters {
+    std::uint64_t readIos = 0;
+    std::uint64_t readMerges = 0;
+    std::uint64_t readSectors = 0;
+    std::uint64_t readTicksMs = 0;
+    std::uint64_t writeIos = 0;
+    std::uint64_t writeMerges = 0;
+    std::uint64_t writeSectors = 0;
+    std::uint64_t writeTicksMs = 0;
+    std::uint64_t inFlight = 0; // instantaneous, not cumulative
+    std::uint64_t ioTicksMs = 0; // time with at least one I/O in flight (-> %util)
+    std::uint64_t weightedTicksMs = 0; // sum of in-flight time of all I/Os (-> aqu-sz)
+    std::uint64_t discardIos = 0; // kernel 4.18+
+    std::uint64_t discardMerges = 0;
+    std::uint64_t discardSectors = 0;
+    std::uint64_t discardTicksMs = 0;
+    std::uint64_t flushIos = 0; // kernel 5.5+
+    std::uint64_t flushTicksMs = 0;
+    // Statistics fields the source had: 4 (partitions of kernels before 2.6.25), 11,
+    // 15 (with discards), 17 (with flushes). 0 = not read.
+    std::uint8_t fieldCount = 0;
+
+    bool hasTimes() const { return fieldCount >= 11; }
+    bool hasDiscards() const { return fieldCount >= 15; }
+    bool hasFlushes() const { return fieldCount >= 17; }
+    friend bool operator==(const DiskCounters &, const DiskCounters &) = default;
 };
 
+// What a device is to the targets: the device a target lives on (its counters are the
+// ones compared with the application), the whole disk holding that partition, a member
+// of a dm/md device, or the device holding a loop device's backing file.
+enum class DeviceRole { Target, Disk, Slave, Backing };
+
+// "target", "disk", "member" (a slave of a dm/md device), "backing": results and screens.
+std::string_view toString(DeviceRole role);
+
+struct WatchedDevice {
+    std::string name; // kernel name: "vda1", "loop3", "dm-0", "nvme0n1p2", "zram0"
+    DeviceRole role = DeviceRole::Target;
+    // The device it was found from ("vda1" for its disk "vda"); "" for a target's own.
+    std::string via;
+    // Counted in the device total of the targets: a target's own device, once, unless
+    // another target's device lies beneath it in the stack (that one already counts it).
+    bool inTotal = false;
+    friend bool operator==(const WatchedDevice &, const WatchedDevice &) = default;
+};
+
+struct TargetDevices {
+    std::string targetPath;
+    // Index in DeviceMap::devices of the device carrying the target (compared with the
+    // application's bytes); nullopt when it has none (tmpfs, network, unresolvable).
+    std::optional<std::size_t> device;
+    std::string note; // why there is no device, for the user
+    friend bool operator==(const TargetDevices &, const TargetDevices &) = default;
+};
+
+// Targets resolved to the devices that carry them (the whole stack, each device once).
+// CounterSnapshot::disks has one entry per device, in this order.
+struct DeviceMap {
+    std::vector<WatchedDevice> devices;
+    std::vector<TargetDevices> targets;
+    bool empty() const { return devices.empty(); }
+    friend bool operator==(const DeviceMap &, const DeviceMap &) = default;
+};
+
+struct DiskSample {
+    bool valid = false; // false when the device could not be read (it went away)
+    DiskCounters counters;
+};
+
+struct CounterSnapshot {
+    CpuTimes cpu;
+    std::vector<DiskSample> disks; // one per DeviceMap::devices entry, same order
+};
+
+// Threads: one thread uses a source at a time (the run's control thread); watchTargets
+// and sample are not called concurrently.
 class CounterSource
 {
 public:
     virtual ~CounterSource() = default;
     // Cheap enough to call every 100 ms; never throws; invalid fields when unreadable.
     virtual CounterSnapshot sample() = 0;
+    // Resolves the targets (files or devices, existing by now) to the devices that carry
+    // them and samples those devices from now on, replacing any earlier set. The default
+    // watches nothing: a source without device counters returns an empty map.
+    virtual DeviceMap watchTargets(const std::vector<std::string> & /*targetPaths*/) { return {}; }
 };
 
 class NullCounterSource final : public CounterSource

@@ -46,6 +46,8 @@ struct RunArgs {
     bool quiet = false;
     bool removeTestFiles = false;
     std::string csvPath, timeseriesPath, jsonPath;
+    double deviceTolerancePercent = 5;
+    std::string deviceTail = "5s";
     std::vector<std::string> rawArgs;
 };
 
@@ -317,8 +319,24 @@ int runCommand(const RunArgs &a)
         *timeseries << timeSeriesHeader();
     }
 
+    RunOptions options{.allowDeviceWrites = a.allowDeviceWrites};
+    if (!(a.deviceTolerancePercent >= 0 && a.deviceTolerancePercent <= 100)) {
+        std::cerr << "error: --device-tolerance: " << a.deviceTolerancePercent << " is not in 0..100 (percent)\n";
+        return 2;
+    }
+    options.verdict.tolerance = a.deviceTolerancePercent / 100;
+    {
+        Problems tailProblems;
+        std::chrono::microseconds tail{};
+        if (!parseDurationArg(a.deviceTail, DurationUnit::Seconds, tail, "--device-tail", tailProblems)) {
+            printProblems(tailProblems);
+            return 2;
+        }
+        options.deviceTailLimit = std::chrono::duration_cast<std::chrono::milliseconds>(tail);
+    }
+
     TerminalSink sink(a.quiet, timeseries.get());
-    Run run(*profile, *backend, *counters, sink, {.allowDeviceWrites = a.allowDeviceWrites});
+    Run run(*profile, *backend, *counters, sink, options);
 
     // SIGINT / SIGTERM: stop, drain, write what was measured; a second one exits at once.
     boost::asio::io_context signalContext;
@@ -409,6 +427,12 @@ void registerRunCommands(CLI::App &app, int &exitCode, const std::vector<std::st
                   "Confirm writing to a raw block device or partition (destroys its data; refused while mounted)");
     run->add_flag("--remove-test-files", a->removeTestFiles, "Remove the test files IOPrism created, after the run");
     run->add_flag("--quiet,-q", a->quiet, "No progress or interval lines; only the summary");
+    run->add_option("--device-tolerance", a->deviceTolerancePercent,
+                    "Percent by which the device's bytes may differ from the application's and still agree")
+        ->capture_default_str();
+    run->add_option("--device-tail", a->deviceTail,
+                    "After the last step, watch the devices this long at most for pending write-back (0 = not)")
+        ->capture_default_str();
     run->callback([&exitCode, a] { exitCode = runCommand(*a); });
 }
 

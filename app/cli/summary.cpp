@@ -20,6 +20,56 @@ std::string formatLatencyUs(double us)
 
 static std::string rwText(std::uint32_t read) { return fmt::format("{}% read", read); }
 
+namespace {
+
+std::string megabytes(std::uint64_t bytes) { return fmt::format("{:.1f} MB", double(bytes) / 1e6); }
+
+// "reads: agree (app 512.3 MB, device 512.0 MB, device/app 1.00)"
+std::string directionText(const char *name, const DirectionVerdict &d)
+{
+    if (d.verdict == Verdict::Idle)
+        return fmt::format("{}: idle (app {}, device {})", name, megabytes(d.appBytes), megabytes(d.deviceBytes));
+    const std::string ratio = d.appBytes ? fmt::format(", device/app {:.2f}", d.ratio) : std::string();
+    return fmt::format("{}: {} (app {}, device {}{})", name, toString(d.verdict), megabytes(d.appBytes),
+                       megabytes(d.deviceBytes), ratio);
+}
+
+std::string deviceRow(const std::string &label, std::string_view role, const DeviceFigures &f)
+{
+    if (!f.valid)
+        return fmt::format("  {:<16.16} {:<8} (not readable)\n", label, role);
+    const auto timed = [&](double v, int decimals) {
+        return f.hasTimes ? fmt::format("{:.{}f}", v, decimals) : std::string("-");
+    };
+    return fmt::format("  {:<16.16} {:<8} {:>9.0f} {:>9.0f} {:>8.1f} {:>8.1f} {:>9} {:>8} {:>8} {:>7} {:>6} {:>7} {:>7}\n",
+                       label, role, f.readsPerSecond, f.writesPerSecond, f.readMegabytesPerSecond,
+                       f.writeMegabytesPerSecond, fmt::format("{:.1f}", f.averageRequestBytes / 1024),
+                       timed(f.readAwaitMs, 2), timed(f.writeAwaitMs, 2), timed(f.queueSize, 2),
+                       timed(f.utilPercent, 1), f.hasDiscards ? fmt::format("{:.0f}", f.discardsPerSecond) : "-",
+                       f.hasFlushes ? fmt::format("{:.0f}", f.flushesPerSecond) : "-");
+}
+
+std::string deviceTable(const DeviceMap &map, const std::vector<DeviceFigures> &devices, const DeviceFigures &total)
+{
+    std::string out = fmt::format("  {:<16} {:<8} {:>9} {:>9} {:>8} {:>8} {:>9} {:>8} {:>8} {:>7} {:>6} {:>7} {:>7}\n",
+                                  "device", "role", "r/s", "w/s", "rMB/s", "wMB/s", "areq-KiB", "r_await", "w_await",
+                                  "aqu-sz", "%util", "disc/s", "flush/s");
+    for (std::size_t i = 0; i < devices.size() && i < map.devices.size(); ++i)
+        out += deviceRow(map.devices[i].name, toString(map.devices[i].role), devices[i]);
+    out += deviceRow("targets total", "", total);
+    return out;
+}
+
+} // namespace
+
+std::string verdictText(const DeviceVerdict &v)
+{
+    if (v.verdict == Verdict::NoDeviceCounters)
+        return std::string(toString(v.verdict));
+    return fmt::format("{} — {}; {}", toString(v.verdict), directionText("reads", v.read),
+                       directionText("writes", v.write));
+}
+
 std::string describeProfile(const Profile &p)
 {
     std::string out;
@@ -94,6 +144,10 @@ std::string intervalLine(const IntervalSample &s)
                                    formatLatencyUs(f.total.latency.meanUs), formatLatencyUs(f.total.latency.p99Us));
     if (s.cpu.valid)
         line += fmt::format("  CPU {:5.1f}%", s.cpu.busyPercent);
+    if (s.devices.available)
+        line += fmt::format("  dev {:>7.1f} MB/s {}",
+                            s.devices.total.readMegabytesPerSecond + s.devices.total.writeMegabytesPerSecond,
+                            toString(s.devices.verdict.verdict));
     if (s.phase == RunPhase::RampUp)
         line += "  (ramp-up, not counted)";
     return line;
@@ -126,6 +180,31 @@ std::string resultTable(const RunResult &r)
                                step.cpu.busyPercent, step.cpu.userPercent, step.cpu.systemPercent,
                                step.cpu.iowaitPercent, step.cpu.irqPercent, step.cpu.softirqPercent,
                                step.cpu.processPercent, step.cpuEffectiveness);
+        if (step.devices.available) {
+            out += "Devices (iostat figures over the measured time):\n";
+            out += deviceTable(r.deviceMap, step.devices.devices, step.devices.total);
+        }
+        if (!r.deviceMap.empty() || step.devices.available)
+            out += fmt::format("Device verdict: {}\n", verdictText(step.devices.verdict));
+    }
+    for (const auto &t : r.deviceMap.targets)
+        if (!t.device)
+            out += fmt::format("Device counters: {}: {}\n", t.targetPath, t.note);
+    const auto &tail = r.deviceTail;
+    // Only when the run had to wait for the devices, or they wrote after the end: a few
+    // KiB owed at a sample boundary are not worth a line.
+    if (tail.sampled && (tail.seconds > 0 || tail.flushedWriteBytes > 0)) {
+        out += fmt::format("After the run: {} written by the application (ramp-up included) were not on the device "
+                           "yet; the device wrote {} in the {:.1f} s after the end ({})",
+                           megabytes(tail.pendingWriteBytes), megabytes(tail.flushedWriteBytes), tail.seconds,
+                           tail.idle ? "then idle" : "sampling stopped at the limit");
+        if (tail.remainingWriteBytes > 0)
+            out += fmt::format("; {} never reached it while sampled (still dirty in the cache, or overwritten "
+                               "there before it was written)",
+                               megabytes(tail.remainingWriteBytes));
+        out += "\n";
+        if (tail.flushedWriteBytes > 0 && !tail.devices.empty())
+            out += deviceTable(r.deviceMap, tail.devices, tail.total);
     }
     return out;
 }

@@ -144,6 +144,33 @@ constexpr std::array<std::string_view, 5> kPercentileNames
     = {"P50", "P90", "P99", "P99.9", "P99.99"};
 constexpr std::array<std::string_view, 3> kPercentileDirections = {"", "Read ", "Write "};
 
+// IOPrism's device-counter columns, after the percentiles (docs/results.md): the device
+// total of the targets and the verdict on ALL and MANAGER rows, the target's own device
+// on DISK rows.
+constexpr std::array<std::string_view, 21> kDeviceColumns = {
+    "Device Name",
+    "Device Read IOps",
+    "Device Write IOps",
+    "Device Read MBps (Decimal)",
+    "Device Write MBps (Decimal)",
+    "Device Bytes Read",
+    "Device Bytes Written",
+    "Device Average Request Size",
+    "Device Average Read Response Time",
+    "Device Average Write Response Time",
+    "Device Queue Size",
+    "Device % Utilization",
+    "Device Discards per Second",
+    "Device Flushes per Second",
+    "Device Verdict",
+    "Device Read Verdict",
+    "Device Write Verdict",
+    "Compared Bytes Read",
+    "Compared Bytes Written",
+    "Device/Application Read Ratio",
+    "Device/Application Write Ratio",
+};
+
 enum Column : std::size_t {
     TargetType,
     TargetName,
@@ -206,8 +233,31 @@ enum Column : std::size_t {
     SegmentsRetransmitted,
     FirstBin,
     FirstPercentile = FirstBin + IometerBins::kBinCount,
-    ColumnCount = FirstPercentile + kPercentileNames.size() * kPercentileDirections.size(),
+    FirstDevice = FirstPercentile + kPercentileNames.size() * kPercentileDirections.size(),
+    DeviceName = FirstDevice,
+    DeviceReadIops,
+    DeviceWriteIops,
+    DeviceReadMbps,
+    DeviceWriteMbps,
+    DeviceBytesRead,
+    DeviceBytesWritten,
+    DeviceAvgRequest,
+    DeviceReadAwait,
+    DeviceWriteAwait,
+    DeviceQueueSize,
+    DeviceUtil,
+    DeviceDiscards,
+    DeviceFlushes,
+    DeviceVerdictColumn,
+    DeviceReadVerdict,
+    DeviceWriteVerdict,
+    ComparedBytesRead,
+    ComparedBytesWritten,
+    DeviceReadRatio,
+    DeviceWriteRatio,
+    ColumnCount,
 };
+static_assert(std::size_t(ColumnCount - FirstDevice) == kDeviceColumns.size());
 static_assert(std::size_t(FirstBin) == kIometerColumns.size());
 
 // Our timestamps are nanoseconds: the raw columns are in ns, and "Processor Speed"
@@ -245,6 +295,8 @@ std::string iometerHeaderLine()
     for (auto direction : kPercentileDirections)
         for (auto p : kPercentileNames)
             add(fmt::format("{} {}Response Time", p, direction));
+    for (auto name : kDeviceColumns)
+        add(name);
     line += '\n';
     return line;
 }
@@ -323,6 +375,66 @@ void fillFigures(Row &row, const ScopeResult &s, bool rawColumns)
             row[FirstPercentile + d * kPercentileNames.size() + p]
                 = directions[d]->ios ? fixed6(values[p] / kUsPerMs) : std::string();
     }
+}
+
+// A device's figures over the step (times in ms, like Iometer's response times); left
+// empty where the kernel does not provide them.
+void fillDevice(Row &row, const std::string &name, const DeviceFigures &f)
+{
+    row[DeviceName] = name;
+    if (!f.valid)
+        return;
+    row[DeviceReadIops] = fixed6(f.readsPerSecond);
+    row[DeviceWriteIops] = fixed6(f.writesPerSecond);
+    row[DeviceReadMbps] = fixed6(f.readMegabytesPerSecond);
+    row[DeviceWriteMbps] = fixed6(f.writeMegabytesPerSecond);
+    row[DeviceBytesRead] = integer(f.readBytes);
+    row[DeviceBytesWritten] = integer(f.writeBytes);
+    row[DeviceAvgRequest] = fixed6(f.averageRequestBytes);
+    if (f.hasTimes) {
+        row[DeviceReadAwait] = fixed6(f.readAwaitMs);
+        row[DeviceWriteAwait] = fixed6(f.writeAwaitMs);
+        row[DeviceQueueSize] = fixed6(f.queueSize);
+        row[DeviceUtil] = fixed6(f.utilPercent);
+    }
+    if (f.hasDiscards)
+        row[DeviceDiscards] = fixed6(f.discardsPerSecond);
+    if (f.hasFlushes)
+        row[DeviceFlushes] = fixed6(f.flushesPerSecond);
+}
+
+// The device total of the targets and the verdict with its numbers (ALL, MANAGER).
+void fillDeviceVerdict(Row &row, const DeviceMap &map, const DeviceReport &d)
+{
+    row[DeviceVerdictColumn] = std::string(toString(d.verdict.verdict));
+    if (!d.available)
+        return;
+    std::string names;
+    for (const auto &w : map.devices)
+        if (w.inTotal)
+            names += (names.empty() ? "" : " + ") + w.name;
+    fillDevice(row, names, d.total);
+    row[DeviceReadVerdict] = std::string(toString(d.verdict.read.verdict));
+    row[DeviceWriteVerdict] = std::string(toString(d.verdict.write.verdict));
+    row[ComparedBytesRead] = integer(d.verdict.read.appBytes);
+    row[ComparedBytesWritten] = integer(d.verdict.write.appBytes);
+    if (d.verdict.read.appBytes)
+        row[DeviceReadRatio] = fixed6(d.verdict.read.ratio);
+    if (d.verdict.write.appBytes)
+        row[DeviceWriteRatio] = fixed6(d.verdict.write.ratio);
+}
+
+// The device carrying one target (DISK rows), by the target's path.
+void fillTargetDevice(
+    Row &row, const DeviceMap &map, const DeviceReport &d, const std::string &path)
+{
+    for (const auto &t : map.targets)
+        if (t.targetPath == path && t.device && *t.device < map.devices.size()) {
+            const std::size_t i = *t.device;
+            fillDevice(
+                row, map.devices[i].name, i < d.devices.size() ? d.devices[i] : DeviceFigures {});
+            return;
+        }
 }
 
 // Windows' privileged time includes DPC and interrupt time; Linux reports system, irq
@@ -547,6 +659,7 @@ std::string resultRows(const RunResult &result, const Environment &env, const St
     fillCpu(row, step.cpu);
     if (step.cpu.valid)
         row[CpuEffectiveness] = fixed6(step.cpuEffectiveness);
+    fillDeviceVerdict(row, result.deviceMap, step.devices);
     out += joinRow(row);
 
     // MANAGER: this host, the only manager; the same figures with the raw columns.
@@ -566,6 +679,7 @@ std::string resultRows(const RunResult &result, const Environment &env, const St
     row[ProcessorSpeed] = speed;
     if (step.cpu.valid)
         row[CpuEffectiveness] = fixed6(step.cpuEffectiveness);
+    fillDeviceVerdict(row, result.deviceMap, step.devices);
     out += joinRow(row);
 
     // PROCESSOR: Iometer has one row per CPU; the counters give all CPUs together, so
@@ -606,6 +720,7 @@ std::string resultRows(const RunResult &result, const Environment &env, const St
             CommonSettings one;
             one.add(plan.targetFacts(s.scope.worker, s.scope.target, step.step));
             one.fill(row);
+            fillTargetDevice(row, result.deviceMap, step.devices, s.scope.targetPath);
         } else {
             continue;
         }
@@ -662,7 +777,53 @@ constexpr std::string_view kTimeSeriesColumns[] = {
     "cpu_busy_pct",
     "cpu_process_pct",
     "cpu_effectiveness",
+    "dev_read_iops",
+    "dev_write_iops",
+    "dev_read_mbps",
+    "dev_write_mbps",
+    "dev_read_bytes",
+    "dev_write_bytes",
+    "dev_avg_request_bytes",
+    "dev_read_await_ms",
+    "dev_write_await_ms",
+    "dev_queue_size",
+    "dev_util_pct",
+    "dev_discard_iops",
+    "dev_flush_iops",
+    "dev_in_flight",
+    "verdict",
+    "read_verdict",
+    "write_verdict",
+    "compared_read_bytes",
+    "compared_write_bytes",
+    "dev_read_ratio",
+    "dev_write_ratio",
+    "write_backlog_bytes",
 };
+
+// The device columns of one interval: the device total of the targets and the verdict,
+// the same on every scope row of the interval (like the CPU columns).
+std::string timeSeriesDeviceColumns(const DeviceReport &d)
+{
+    const std::string verdict(toString(d.verdict.verdict));
+    if (!d.available || !d.total.valid)
+        return std::string(14, ',') + "," + verdict
+            + std::string(7, ','); // 14 empty, verdict, 7 empty
+    const DeviceFigures &f = d.total;
+    auto timed = [&](double v) { return f.hasTimes ? fixed(v, 3) : std::string(); };
+    const DeviceVerdict &v = d.verdict;
+    return fmt::format(",{},{},{},{},{},{},{},{},{},{},{},{},{},{}", fixed(f.readsPerSecond, 3),
+               fixed(f.writesPerSecond, 3), fixed(f.readMegabytesPerSecond, 3),
+               fixed(f.writeMegabytesPerSecond, 3), f.readBytes, f.writeBytes,
+               fixed(f.averageRequestBytes, 1), timed(f.readAwaitMs), timed(f.writeAwaitMs),
+               timed(f.queueSize), f.hasTimes ? fixed(f.utilPercent, 2) : std::string(),
+               f.hasDiscards ? fixed(f.discardsPerSecond, 3) : std::string(),
+               f.hasFlushes ? fixed(f.flushesPerSecond, 3) : std::string(), f.inFlight)
+        + fmt::format(",{},{},{},{},{},{},{},{}", verdict, toString(v.read.verdict),
+            toString(v.write.verdict), v.read.appBytes, v.write.appBytes,
+            v.read.appBytes ? fixed(v.read.ratio, 4) : std::string(),
+            v.write.appBytes ? fixed(v.write.ratio, 4) : std::string(), v.writeBacklogBytes);
+}
 
 std::string index(int i)
 {
@@ -723,6 +884,7 @@ std::string timeSeriesRows(const IntervalSample &sample)
         pct(cpu.systemPercent), pct(cpu.iowaitPercent), pct(cpu.irqPercent),
         pct(cpu.softirqPercent), pct(cpu.stealPercent), pct(cpu.busyPercent),
         pct(cpu.processPercent), cpu.valid ? fixed(sample.cpuEffectiveness, 3) : std::string());
+    const std::string deviceColumns = timeSeriesDeviceColumns(sample.devices);
     const std::string prefix
         = fmt::format("{},{},{},{},{},{}", sample.runId, sample.step, csvField(sample.stepName),
             runPhaseName(sample.phase), fixed(sample.startSeconds, 3), fixed(sample.endSeconds, 3));
@@ -747,7 +909,9 @@ std::string timeSeriesRows(const IntervalSample &sample)
             lat(f.total, l.p90Us), lat(f.total, l.p99Us), lat(f.total, l.p99_9Us),
             lat(f.total, l.p99_99Us), lat(f.read, f.read.latency.meanUs),
             lat(f.write, f.write.latency.meanUs));
-        out += fmt::format(",{},{}\n", f.outstanding, cpuColumns);
+        out += fmt::format(",{},{}", f.outstanding, cpuColumns);
+        out += deviceColumns;
+        out += '\n';
     }
     return out;
 }

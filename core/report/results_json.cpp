@@ -157,6 +157,107 @@ Json effectivenessJson(const CpuFigures &c, double effectiveness)
     return c.valid ? number(effectiveness) : Json(nullptr);
 }
 
+// ---------------------------------------------------------------- device counters
+
+// A figure the device's kernel does not provide (times before 2.6.25 partitions,
+// discards before 4.18, flushes before 5.5) is null, not 0.
+Json knownNumber(bool known, double value)
+{
+    return known ? number(value) : Json(nullptr);
+}
+
+Json knownCount(bool known, std::uint64_t value)
+{
+    return known ? Json(value) : Json(nullptr);
+}
+
+Json deviceFiguresJson(const DeviceFigures &f)
+{
+    if (!f.valid)
+        return nullptr;
+    return Json {{"seconds", number(f.seconds)}, {"read_ios", f.readIos}, {"write_ios", f.writeIos},
+        {"read_bytes", f.readBytes}, {"write_bytes", f.writeBytes},
+        {"read_iops", number(f.readsPerSecond)}, {"write_iops", number(f.writesPerSecond)},
+        {"read_mbps", number(f.readMegabytesPerSecond)},
+        {"write_mbps", number(f.writeMegabytesPerSecond)},
+        {"read_merges_per_second", number(f.readMergesPerSecond)},
+        {"write_merges_per_second", number(f.writeMergesPerSecond)},
+        {"avg_request_bytes", number(f.averageRequestBytes)},
+        {"avg_read_request_bytes", number(f.averageReadRequestBytes)},
+        {"avg_write_request_bytes", number(f.averageWriteRequestBytes)},
+        {"read_await_ms", knownNumber(f.hasTimes, f.readAwaitMs)},
+        {"write_await_ms", knownNumber(f.hasTimes, f.writeAwaitMs)},
+        {"queue_size", knownNumber(f.hasTimes, f.queueSize)},
+        {"util_percent", knownNumber(f.hasTimes, f.utilPercent)},
+        {"discard_ios", knownCount(f.hasDiscards, f.discardIos)},
+        {"discard_bytes", knownCount(f.hasDiscards, f.discardBytes)},
+        {"discard_iops", knownNumber(f.hasDiscards, f.discardsPerSecond)},
+        {"discard_mbps", knownNumber(f.hasDiscards, f.discardMegabytesPerSecond)},
+        {"flush_ios", knownCount(f.hasFlushes, f.flushIos)},
+        {"flush_iops", knownNumber(f.hasFlushes, f.flushesPerSecond)},
+        {"flush_await_ms", knownNumber(f.hasFlushes, f.flushAwaitMs)}, {"in_flight", f.inFlight}};
+}
+
+Json directionVerdictJson(const DirectionVerdict &d)
+{
+    return Json {{"verdict", toString(d.verdict)}, {"app_bytes", d.appBytes},
+        {"device_bytes", d.deviceBytes}, {"ratio", d.appBytes ? number(d.ratio) : Json(nullptr)}};
+}
+
+// Without device counters there is nothing behind the verdict: the numbers are null.
+Json verdictJson(const DeviceVerdict &v)
+{
+    if (v.verdict == Verdict::NoDeviceCounters)
+        return Json {{"verdict", toString(v.verdict)}, {"read", nullptr}, {"write", nullptr},
+            {"write_backlog_bytes", nullptr}};
+    return Json {{"verdict", toString(v.verdict)}, {"read", directionVerdictJson(v.read)},
+        {"write", directionVerdictJson(v.write)}, {"write_backlog_bytes", v.writeBacklogBytes}};
+}
+
+// One device per entry of the map, with its name and role.
+Json perDeviceJson(const DeviceMap &map, const std::vector<DeviceFigures> &devices)
+{
+    Json out = Json::array();
+    for (std::size_t i = 0; i < devices.size() && i < map.devices.size(); ++i)
+        out.push_back(Json {{"name", map.devices[i].name}, {"role", toString(map.devices[i].role)},
+            {"figures", deviceFiguresJson(devices[i])}});
+    return out;
+}
+
+Json deviceReportJson(const DeviceReport &r, const DeviceMap &map)
+{
+    return Json {{"available", r.available}, {"verdict", verdictJson(r.verdict)},
+        {"total", r.available ? deviceFiguresJson(r.total) : Json(nullptr)},
+        {"devices", perDeviceJson(map, r.devices)}};
+}
+
+Json deviceCountersJson(const RunResult &result)
+{
+    const DeviceMap &map = result.deviceMap;
+    Json devices = Json::array();
+    for (const auto &d : map.devices)
+        devices.push_back(Json {{"name", d.name}, {"role", toString(d.role)},
+            {"via", d.via.empty() ? Json(nullptr) : Json(d.via)}, {"in_total", d.inTotal}});
+    Json targets = Json::array();
+    for (const auto &t : map.targets)
+        targets.push_back(Json {{"path", t.targetPath},
+            {"device",
+                t.device && *t.device < map.devices.size() ? Json(map.devices[*t.device].name)
+                                                           : Json(nullptr)},
+            {"note", t.note}});
+    const DeviceTail &tail = result.deviceTail;
+    Json tailJson = nullptr;
+    if (tail.sampled)
+        tailJson = Json {{"seconds", number(tail.seconds)}, {"idle", tail.idle},
+            {"pending_write_bytes", tail.pendingWriteBytes},
+            {"flushed_write_bytes", tail.flushedWriteBytes},
+            {"remaining_write_bytes", tail.remainingWriteBytes},
+            {"total", deviceFiguresJson(tail.total)},
+            {"devices", perDeviceJson(map, tail.devices)}};
+    return Json {{"devices", std::move(devices)}, {"targets", std::move(targets)},
+        {"tail", std::move(tailJson)}};
+}
+
 Json scopeIdentity(const Scope &s)
 {
     return Json {{"label", s.label}, {"kind", scopeKindName(s.kind)},
@@ -204,7 +305,7 @@ Json stepScopeJson(const ScopeResult &s)
     return j;
 }
 
-Json stepJson(const StepResult &step)
+Json stepJson(const StepResult &step, const DeviceMap &map)
 {
     Json scopes = Json::array();
     for (const auto &s : step.scopes)
@@ -213,7 +314,7 @@ Json stepJson(const StepResult &step)
         {"measured_seconds", number(step.measuredSeconds)}, {"complete", step.complete},
         {"cpu", cpuJson(step.cpu)},
         {"cpu_effectiveness", effectivenessJson(step.cpu, step.cpuEffectiveness)},
-        {"scopes", std::move(scopes)}};
+        {"devices", deviceReportJson(step.devices, map)}, {"scopes", std::move(scopes)}};
 }
 
 Json intervalScopeJson(const ScopeFigures &s)
@@ -235,7 +336,7 @@ Json intervalScopeJson(const ScopeFigures &s)
     return j;
 }
 
-Json intervalJson(const IntervalSample &s)
+Json intervalJson(const IntervalSample &s, const DeviceMap &map)
 {
     Json scopes = Json::array();
     for (const auto &scope : s.scopes)
@@ -244,7 +345,7 @@ Json intervalJson(const IntervalSample &s)
         {"start_s", number(s.startSeconds)}, {"end_s", number(s.endSeconds)},
         {"cpu", cpuJson(s.cpu)},
         {"cpu_effectiveness", effectivenessJson(s.cpu, s.cpuEffectiveness)},
-        {"scopes", std::move(scopes)}};
+        {"devices", deviceReportJson(s.devices, map)}, {"scopes", std::move(scopes)}};
 }
 
 Json deviceJson(const DeviceFacts &d)
@@ -321,10 +422,10 @@ nlohmann::ordered_json resultsToJson(const RunResult &result, const Environment 
 {
     Json steps = Json::array();
     for (const auto &step : result.steps)
-        steps.push_back(stepJson(step));
+        steps.push_back(stepJson(step, result.deviceMap));
     Json intervals = Json::array();
     for (const auto &interval : result.intervals)
-        intervals.push_back(intervalJson(interval));
+        intervals.push_back(intervalJson(interval, result.deviceMap));
 
     Json doc;
     doc["format"] = kResultsFormatName;
@@ -337,6 +438,7 @@ nlohmann::ordered_json resultsToJson(const RunResult &result, const Environment 
     doc["summary"] = summaryJson(result);
     doc["steps"] = std::move(steps);
     doc["intervals"] = std::move(intervals);
+    doc["device_counters"] = deviceCountersJson(result);
     doc["error"] = errorJson(result.error);
     doc["stoppedByUser"] = result.stoppedByUser;
     return doc;

@@ -3,7 +3,7 @@
 //
 //   {"format": "ioprism-results", "version": 1, "run_id", "started_at", "tool",
 //    "environment", "profile" (the effective profile, seeds included), "summary",
-//    "steps", "intervals", "error", "stoppedByUser"}
+//    "steps", "intervals", "device_counters", "error", "stoppedByUser"}
 //
 // Numbers are always finite: a value that is not (which the figures never produce, but
 // a hand-made RunResult could hold) is written as null, and so is anything that was not

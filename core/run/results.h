@@ -5,7 +5,9 @@
 #include "core/counters.h"
 #include "core/engine.h"
 #include "core/spec/profile.h"
+#include "core/stats/device_figures.h"
 #include "core/stats/figures.h"
+#include "core/stats/verdict.h"
 
 #include <chrono>
 #include <cstdint>
@@ -32,6 +34,32 @@ struct ScopeFigures {
     Figures figures;
 };
 
+// What the devices did over one span (an interval, or the measured part of a step):
+// every watched device, the total of the devices carrying the targets, and the verdict
+// comparing that total with the application's bytes (core/stats/verdict.h).
+struct DeviceReport {
+    bool available = false; // device counters were read at both ends of the span
+    std::vector<DeviceFigures> devices; // one per RunResult::deviceMap.devices entry
+    // The devices carrying the targets, each once (WatchedDevice::inTotal): rates and
+    // bytes add up; awaits are per request over all of them; %util is the busiest one's.
+    DeviceFigures total;
+    DeviceVerdict verdict; // verdict == NoDeviceCounters when !available
+};
+
+// The devices after the last step: sampled at the run's interval until they are idle
+// (nothing in flight and nothing written for one interval) or the limit passes, to see
+// the write-back the application's writes left behind.
+struct DeviceTail {
+    bool sampled = false; // false: no device counters, or the run failed
+    double seconds = 0; // how long the tail was sampled (0: idle at once)
+    bool idle = false; // the devices were idle when it ended (else the limit passed)
+    std::uint64_t pendingWriteBytes = 0; // write-back backlog when the last step ended
+    std::uint64_t flushedWriteBytes = 0; // written by the target devices during the tail
+    std::uint64_t remainingWriteBytes = 0; // backlog still not seen at the devices after it
+    std::vector<DeviceFigures> devices; // over the whole tail, per watched device
+    DeviceFigures total;
+};
+
 struct IntervalSample {
     std::uint64_t runId = 0;
     std::size_t step = 0;
@@ -42,6 +70,7 @@ struct IntervalSample {
     std::vector<ScopeFigures> scopes; // [0] is All
     CpuFigures cpu;
     double cpuEffectiveness = 0; // IOPS per busy CPU %
+    DeviceReport devices;
 };
 
 struct ScopeResult {
@@ -58,6 +87,7 @@ struct StepResult {
     std::vector<ScopeResult> scopes; // [0] is All
     CpuFigures cpu;
     double cpuEffectiveness = 0;
+    DeviceReport devices; // over the measured time (ramp-up excluded)
 };
 
 struct RunResult {
@@ -69,6 +99,8 @@ struct RunResult {
     std::chrono::system_clock::time_point startedAt; // wall clock, for reports only
     std::vector<StepResult> steps;
     std::vector<IntervalSample> intervals;
+    DeviceMap deviceMap; // the targets' devices; empty without device counters
+    DeviceTail deviceTail;
     std::optional<OpError> error; // the first error; the run stopped because of it
     bool stoppedByUser = false;
 };

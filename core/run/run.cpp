@@ -2,7 +2,9 @@
 
 #include "core/run/plan.h"
 #include "core/run/worker.h"
+#include "core/stats/device_figures.h"
 #include "core/stats/live_counters.h"
+#include "core/stats/verdict.h"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
@@ -103,6 +105,47 @@ std::string alignmentProblem(const SpecLine &line, std::size_t lineIndex, const 
         return where() + ": region offset " + sizeText(region.offsetBytes)
             + " is not a multiple of the direct-I/O alignment " + sizeText(a);
     return {};
+}
+
+// The devices over one span: every watched device, the total of the target devices
+// (each once), and the verdict against the application's bytes in `app`.
+DeviceReport makeDeviceReport(const DeviceMap &map, const std::vector<std::size_t> &totalDevices,
+                              const CounterSnapshot &a, const CounterSnapshot &b, std::chrono::nanoseconds elapsed,
+                              VerdictInput app, const VerdictPolicy &policy)
+{
+    DeviceReport r;
+    const std::size_t n = map.devices.size();
+    if (n > 0 && a.disks.size() == n && b.disks.size() == n) {
+        r.devices.reserve(n);
+        for (std::size_t i = 0; i < n; ++i)
+            r.devices.push_back(deviceFigures(a.disks[i], b.disks[i], elapsed));
+        DiskCounters sum;
+        bool ok = !totalDevices.empty();
+        double busiest = 0;
+        for (std::size_t i : totalDevices) {
+            if (!a.disks[i].valid || !b.disks[i].valid) {
+                ok = false;
+                break;
+            }
+            addDelta(sum, counterDelta(a.disks[i].counters, b.disks[i].counters));
+            busiest = std::max(busiest, r.devices[i].utilPercent);
+        }
+        if (ok) {
+            r.total = deviceFigures(sum, elapsed);
+            r.total.utilPercent = busiest;
+            r.available = r.total.valid;
+        }
+    }
+    app.deviceCounters = r.available;
+    app.deviceReadBytes = r.total.readBytes;
+    app.deviceWriteBytes = r.total.writeBytes;
+    r.verdict = judgeDevice(app, policy);
+    return r;
+}
+
+std::string megabytesText(std::uint64_t bytes)
+{
+    return std::to_string(bytes / 1000000) + "." + std::to_string(bytes / 100000 % 10) + " MB";
 }
 
 } // namespace
@@ -227,6 +270,30 @@ RunResult Run::execute()
         }
     }
 
+    // ---- the devices carrying the targets: their counters are compared with ours
+    std::vector<std::string> watchPaths;
+    for (const auto &[t, w] : order)
+        watchPaths.push_back(prepared[t->target.path].info.path);
+    result.deviceMap = m_counters.watchTargets(watchPaths);
+    // Results name targets by their profile path (scopes, reports): so does the map.
+    for (std::size_t i = 0; i < order.size() && i < result.deviceMap.targets.size(); ++i)
+        result.deviceMap.targets[i].targetPath = order[i].first->target.path;
+    std::map<std::string, bool> comparedPath; // profile target path -> carried by a watched device
+    bool comparedBuffered = false;
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        const auto &target = order[i].first->target;
+        const bool has = i < result.deviceMap.targets.size() && result.deviceMap.targets[i].device.has_value();
+        comparedPath[target.path] = has;
+        comparedBuffered |= has && target.cacheMode == CacheMode::Buffered;
+    }
+    std::vector<std::size_t> totalDevices;
+    for (std::size_t i = 0; i < result.deviceMap.devices.size(); ++i)
+        if (result.deviceMap.devices[i].inTotal)
+            totalDevices.push_back(i);
+    // Application writes the devices have not shown yet, carried across intervals and
+    // steps (core/stats/verdict.h).
+    std::uint64_t writeBacklog = 0;
+
     // ---- the steps
     const auto interval = std::max<std::chrono::milliseconds>(m_profile.setup.interval, std::chrono::milliseconds(10));
     const auto runStart = SteadyClock::now();
@@ -320,6 +387,21 @@ RunResult Run::execute()
         const auto measureEnd = m_profile.setup.runTime.count() > 0 ? rampEnd + m_profile.setup.runTime
                                                                     : SteadyClock::time_point::max();
         CounterSnapshot cpuPrev = m_counters.sample(), cpuMeasureStart = cpuPrev;
+        std::uint64_t measureBacklog = writeBacklog;
+        // Target scopes whose bytes are compared with the devices.
+        std::vector<bool> comparedScope(scopes.size(), false);
+        for (std::size_t i = 0; i < scopes.size(); ++i)
+            comparedScope[i] = scopes[i].kind == Scope::Kind::Target && comparedPath[scopes[i].targetPath];
+        auto appBytes = [&](const std::vector<Measurement> &m) {
+            VerdictInput in;
+            in.buffered = comparedBuffered;
+            for (std::size_t i = 0; i < m.size(); ++i)
+                if (comparedScope[i]) {
+                    in.appReadBytes += m[i].read.bytes;
+                    in.appWriteBytes += m[i].write.bytes;
+                }
+            return in;
+        };
         auto lastTick = t0;
         std::int64_t tickNumber = 0;
         RunPhase phase = rampEnd > t0 ? RunPhase::RampUp : RunPhase::Measuring;
@@ -350,9 +432,15 @@ RunResult Run::execute()
                     deltas[0].add(deltas[si]);
                 }
             }
-            const CounterSnapshot cpuNow = m_counters.sample();
+            CounterSnapshot cpuNow = m_counters.sample();
             sample.cpu = cpuFigures(cpuPrev.cpu, cpuNow.cpu);
-            cpuPrev = cpuNow;
+            VerdictInput app = appBytes(deltas);
+            app.writeBacklogBytes = writeBacklog;
+            sample.devices = makeDeviceReport(result.deviceMap, totalDevices, cpuPrev, cpuNow, elapsed, app,
+                                              m_options.verdict);
+            if (sample.devices.available)
+                writeBacklog = sample.devices.verdict.writeBacklogBytes;
+            cpuPrev = std::move(cpuNow);
             for (std::size_t i = 0; i < scopes.size(); ++i) {
                 deltas[i].elapsed = elapsed;
                 sample.scopes.push_back({scopes[i], computeFigures(deltas[i])});
@@ -383,6 +471,7 @@ RunResult Run::execute()
                 phase = RunPhase::Measuring;
                 m_phase = phase;
                 cpuMeasureStart = cpuPrev;
+                measureBacklog = writeBacklog;
                 m_sink.onPhase(phase, step, stepName);
             }
             if (stopNow || shared.stopRequested || now >= measureEnd) {
@@ -437,7 +526,77 @@ RunResult Run::execute()
         }
         if (sr.cpu.valid && sr.cpu.busyPercent > 0)
             sr.cpuEffectiveness = sr.scopes[0].figures.total.iops / sr.cpu.busyPercent;
+        {
+            VerdictInput app = appBytes(totals);
+            app.writeBacklogBytes = measureBacklog;
+            sr.devices = makeDeviceReport(result.deviceMap, totalDevices, cpuMeasureStart, cpuPrev, measured, app,
+                                          m_options.verdict);
+        }
         result.steps.push_back(std::move(sr));
+    }
+
+    // ---- the tail: what the devices still do after the last step (write-back)
+    if (!shared.failed() && !totalDevices.empty() && !result.steps.empty() && m_options.deviceTailLimit.count() > 0) {
+        auto &tail = result.deviceTail;
+        tail.sampled = true;
+        tail.pendingWriteBytes = writeBacklog;
+        const std::uint64_t floor = m_options.verdict.noiseFloorBytes;
+        const auto busy = [&](const CounterSnapshot &s) {
+            for (std::size_t i : totalDevices)
+                if (i < s.disks.size() && s.disks[i].valid && s.disks[i].counters.inFlight > 0)
+                    return true;
+            return false;
+        };
+        const auto written = [&](const CounterSnapshot &a, const CounterSnapshot &b) {
+            std::uint64_t bytes = 0;
+            for (std::size_t i : totalDevices)
+                if (i < a.disks.size() && i < b.disks.size() && a.disks[i].valid && b.disks[i].valid)
+                    bytes += counterDelta(a.disks[i].counters, b.disks[i].counters).writeSectors * 512;
+            return bytes;
+        };
+        const auto tailStart = SteadyClock::now();
+        const CounterSnapshot first = m_counters.sample();
+        CounterSnapshot last = first;
+        auto lastTime = tailStart;
+        if (writeBacklog <= floor && !busy(first)) {
+            tail.idle = true; // nothing in flight, nothing owed: no need to wait
+        } else {
+            if (writeBacklog > floor)
+                m_sink.onNotice(megabytesText(writeBacklog)
+                                + " written by the application not yet seen at the device: sampling the device "
+                                  "for up to "
+                                + std::to_string(m_options.deviceTailLimit.count()) + " ms");
+            const auto tailEnd = tailStart + m_options.deviceTailLimit;
+            bool flushSeen = false;
+            while (true) {
+                std::this_thread::sleep_until(std::min(lastTime + interval, tailEnd));
+                const auto now = SteadyClock::now();
+                CounterSnapshot current = m_counters.sample();
+                const std::uint64_t wrote = written(last, current);
+                flushSeen |= wrote > 0;
+                const bool quiet = wrote == 0 && !busy(current);
+                last = std::move(current);
+                lastTime = now;
+                // Idle: nothing in flight and nothing written for one interval, and either
+                // nothing was owed or the flush that paid it has been seen to finish.
+                if (quiet && (flushSeen || nextWriteBacklog(writeBacklog, 0, written(first, last)) <= floor)) {
+                    tail.idle = true;
+                    break;
+                }
+                if (now >= tailEnd)
+                    break;
+            }
+        }
+        const auto elapsed = std::chrono::duration_cast<std::chrono::nanoseconds>(lastTime - tailStart);
+        tail.seconds = std::chrono::duration<double>(elapsed).count();
+        if (elapsed.count() > 0) {
+            const DeviceReport r
+                = makeDeviceReport(result.deviceMap, totalDevices, first, last, elapsed, {}, m_options.verdict);
+            tail.devices = r.devices;
+            tail.total = r.total;
+        }
+        tail.flushedWriteBytes = tail.total.writeBytes;
+        tail.remainingWriteBytes = nextWriteBacklog(writeBacklog, 0, tail.flushedWriteBytes);
     }
     return finish(result);
 }

@@ -46,6 +46,11 @@ struct RunOptions {
     // Stop each step after this many completed I/Os per worker and target (0 = no
     // limit). For tests with exact counts and for overhead measurements.
     std::uint64_t ioLimitPerTarget = 0;
+    // Application vs device comparison: tolerance and noise floor (core/stats/verdict.h).
+    VerdictPolicy verdict;
+    // Longest time the devices are sampled after the last step for pending write-back
+    // (0 = no tail).
+    std::chrono::milliseconds deviceTailLimit{5000};
 };
 
 class Run

@@ -2,7 +2,12 @@
 
 #ifdef __linux__
 #include "platform/linux/cpu_counter_source.h"
+#include "platform/linux/disk_counter_source.h"
 #include "platform/linux/system_info.h"
+#endif
+#ifdef _WIN32
+#include "platform/windows/pdh_counter_source.h"
+#include "platform/windows/windows_system.h"
 #endif
 
 namespace ioprism::platform {
@@ -10,7 +15,9 @@ namespace ioprism::platform {
 std::unique_ptr<core::CounterSource> makeCounterSource()
 {
 #ifdef __linux__
-    return std::make_unique<LinuxCounterSource>();
+    return std::make_unique<LinuxDeviceCounterSource>(std::make_unique<LinuxCounterSource>());
+#elif defined(_WIN32)
+    return std::make_unique<PdhCounterSource>();
 #else
     return std::make_unique<core::NullCounterSource>();
 #endif
@@ -20,6 +27,8 @@ core::Environment describeSystem()
 {
 #ifdef __linux__
     core::Environment env = describeEnvironment();
+#elif defined(_WIN32)
+    core::Environment env = describeWindowsEnvironment();
 #else
     core::Environment env;
 #endif

@@ -14,8 +14,8 @@
 
 namespace ioprism::platform {
 
-// The OS counter source (CPU now; disks with the device-counters work); an empty but
-// valid source where the platform has none.
+// The OS counter source: CPU, and the block devices of the targets once the run calls
+// CounterSource::watchTargets; an empty but valid source where the platform has none.
 std::unique_ptr<core::CounterSource> makeCounterSource();
 
 // Host, OS, kernel, CPU model and count, tool version.

@@ -1,0 +1,118 @@
+#include "core/stats/verdict.h"
+
+#include <cmath>
+
+namespace ioprism::core {
+
+std::string_view toString(Verdict v)
+{
+    switch (v) {
+    case Verdict::NoDeviceCounters:
+        return "no device counters";
+    case Verdict::Idle:
+        return "idle";
+    case Verdict::Agree:
+        return "agree";
+    case Verdict::ServedFromCache:
+        return "served from cache";
+    case Verdict::WriteBackPending:
+        return "write-back pending";
+    case Verdict::OtherTraffic:
+        return "other traffic";
+    case Verdict::Amplified:
+        return "amplified";
+    }
+    return "";
+}
+
+std::uint64_t nextWriteBacklog(
+    std::uint64_t backlog, std::uint64_t appWrite, std::uint64_t deviceWrite)
+{
+    const std::uint64_t owed = backlog + appWrite;
+    return owed > deviceWrite ? owed - deviceWrite : 0;
+}
+
+namespace {
+
+// Allowed difference for `appBytes`: tolerance of it plus the floor.
+double slack(std::uint64_t appBytes, const VerdictPolicy &p)
+{
+    return p.tolerance * double(appBytes) + double(p.noiseFloorBytes);
+}
+
+DirectionVerdict compare(std::uint64_t app, std::uint64_t device)
+{
+    DirectionVerdict d;
+    d.appBytes = app;
+    d.deviceBytes = device;
+    d.ratio = app ? double(device) / double(app) : 0;
+    return d;
+}
+
+int severity(Verdict v)
+{
+    switch (v) {
+    case Verdict::OtherTraffic:
+        return 5;
+    case Verdict::Amplified:
+        return 4;
+    case Verdict::WriteBackPending:
+        return 3;
+    case Verdict::ServedFromCache:
+        return 2;
+    default:
+        return 1;
+    }
+}
+
+} // namespace
+
+DeviceVerdict judgeDevice(const VerdictInput &in, const VerdictPolicy &p)
+{
+    DeviceVerdict v;
+    v.read = compare(in.appReadBytes, in.deviceReadBytes);
+    v.write = compare(in.appWriteBytes, in.deviceWriteBytes);
+    if (!in.deviceCounters) {
+        v.writeBacklogBytes = in.writeBacklogBytes;
+        return v; // NoDeviceCounters everywhere
+    }
+    const double floor = double(p.noiseFloorBytes);
+    const auto below = [&](std::uint64_t bytes) { return double(bytes) <= floor; };
+    const bool appMoved = !below(in.appReadBytes) || !below(in.appWriteBytes);
+
+    // Reads.
+    {
+        const double a = double(in.appReadBytes), d = double(in.deviceReadBytes);
+        if (below(in.appReadBytes) && below(in.deviceReadBytes))
+            v.read.verdict = Verdict::Idle;
+        else if (std::abs(d - a) <= slack(in.appReadBytes, p))
+            v.read.verdict = Verdict::Agree;
+        else if (d < a)
+            v.read.verdict = Verdict::ServedFromCache;
+        else
+            v.read.verdict = in.buffered && appMoved ? Verdict::Amplified : Verdict::OtherTraffic;
+    }
+    // Writes.
+    {
+        const double a = double(in.appWriteBytes), d = double(in.deviceWriteBytes);
+        if (below(in.appWriteBytes) && below(in.deviceWriteBytes))
+            v.write.verdict = Verdict::Idle;
+        else if (std::abs(d - a) <= slack(in.appWriteBytes, p))
+            v.write.verdict = Verdict::Agree;
+        else if (d < a)
+            v.write.verdict = Verdict::WriteBackPending;
+        else if (d - a <= double(in.writeBacklogBytes) + slack(in.appWriteBytes, p))
+            v.write.verdict = Verdict::WriteBackPending;
+        else
+            v.write.verdict = below(in.appWriteBytes) ? Verdict::OtherTraffic : Verdict::Amplified;
+    }
+    v.writeBacklogBytes
+        = nextWriteBacklog(in.writeBacklogBytes, in.appWriteBytes, in.deviceWriteBytes);
+    v.verdict
+        = severity(v.read.verdict) >= severity(v.write.verdict) ? v.read.verdict : v.write.verdict;
+    if (v.verdict == Verdict::Idle)
+        v.verdict = Verdict::Agree;
+    return v;
+}
+
+} // namespace ioprism::core

@@ -1,0 +1,95 @@
+// The verdict: does the device confirm what the application measured?
+//
+// Reads and writes are compared separately, application bytes (completed I/Os of the
+// targets) against device bytes (the block-layer counters of the devices carrying those
+// targets), over one span: an interval, or the measured part of a step.
+//
+// A direction AGREES when |device - application| <= tolerance * application + floor.
+// The floor is an absolute allowance for the traffic every file system and device makes
+// on its own (journal commits, metadata, a udev probe): without it a slow run would never
+// agree. Outside that band (a = application bytes, d = device bytes):
+//
+//   reads,  d < a                       served from cache (the page cache, or a cache in between)
+//   reads,  d > a, buffered I/O and the application moved data
+//                                       amplified (read-ahead, read-modify-write of partial pages)
+//   reads,  d > a, otherwise            other traffic (someone else reads the device)
+//   writes, d < a                       write-back pending (the device has not written it yet)
+//   writes, d > a, the excess is within the write-back backlog
+//                                       write-back pending (the device is catching up on
+//                                       earlier writes: still behind, cumulatively)
+//   writes, d > a beyond the backlog, the application wrote
+//                                       amplified (journaling, read-modify-write)
+//   writes, d > a beyond the backlog, the application did not write
+//                                       other traffic
+//   both below the floor                idle (nothing to compare)
+//
+// The backlog is the running total of application writes the device has not shown yet:
+// backlog' = max(0, backlog + a_write - d_write), carried across intervals and steps, so
+// a flush of data written in an earlier interval is not taken for amplification.
+//
+// The headline verdict of a span is the most notable of the two directions, in the order
+// other traffic, amplified, write-back pending, served from cache, agree (idle counts as
+// agree); "no device counters" when there is nothing to compare with.
+//
+// Known limits: the block layer does not say which process did an I/O, so another
+// process writing while we write reads as "amplified", and one reading while we read
+// through the cache as "amplified" too; only traffic in a direction we did not use is
+// recognisably someone else's.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace ioprism::core {
+
+enum class Verdict {
+    NoDeviceCounters,
+    Idle, // a direction with nothing to compare; never a headline
+    Agree,
+    ServedFromCache,
+    WriteBackPending,
+    OtherTraffic,
+    Amplified,
+};
+
+// "no device counters", "idle", "agree", "served from cache", "write-back pending",
+// "other traffic", "amplified": the names used in results files and on screen.
+std::string_view toString(Verdict verdict);
+
+struct VerdictPolicy {
+    double tolerance = 0.05; // of the application's bytes
+    std::uint64_t noiseFloorBytes = 256 * 1024; // per comparison
+};
+
+struct VerdictInput {
+    bool deviceCounters = true; // false: no device to compare with
+    std::uint64_t appReadBytes = 0;
+    std::uint64_t appWriteBytes = 0;
+    std::uint64_t deviceReadBytes = 0;
+    std::uint64_t deviceWriteBytes = 0;
+    // Application writes the device had not shown when the span began.
+    std::uint64_t writeBacklogBytes = 0;
+    bool buffered = false; // some of the application's I/O went through the OS cache
+};
+
+struct DirectionVerdict {
+    Verdict verdict = Verdict::NoDeviceCounters;
+    std::uint64_t appBytes = 0;
+    std::uint64_t deviceBytes = 0;
+    double ratio = 0; // device / application; 0 when the application moved nothing
+};
+
+struct DeviceVerdict {
+    Verdict verdict = Verdict::NoDeviceCounters; // the headline
+    DirectionVerdict read;
+    DirectionVerdict write;
+    std::uint64_t writeBacklogBytes = 0; // after the span
+};
+
+DeviceVerdict judgeDevice(const VerdictInput &input, const VerdictPolicy &policy = {});
+
+// The backlog after a span (the rule above), for callers that only need that.
+std::uint64_t nextWriteBacklog(
+    std::uint64_t backlog, std::uint64_t appWriteBytes, std::uint64_t deviceWriteBytes);
+
+} // namespace ioprism::core

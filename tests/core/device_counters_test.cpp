@@ -1,0 +1,605 @@
+// Device counters in core: the diskstats parser on recorded dumps, iostat's figures on a
+// recorded pair, the verdict table, and the run's device reports with a scripted source.
+#include "core/null_engine.h"
+#include "core/run/run.h"
+#include "core/stats/device_figures.h"
+#include "core/stats/diskstats.h"
+#include "core/stats/verdict.h"
+#include "support/test_support.h"
+
+#include <atomic>
+#include <fstream>
+#include <functional>
+#include <gtest/gtest.h>
+#include <sstream>
+
+using namespace ioprism::core;
+using namespace std::chrono_literals;
+using BenchRun = ioprism::core::Run; // testing::Test has a member named Run
+
+namespace {
+
+std::string fixture(const std::string &name)
+{
+    std::ifstream in(ioprism::test::sourceDir() / "tests/fixtures/diskstats" / name);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+const DiskstatsEntry *entry(const std::vector<DiskstatsEntry> &all, const std::string &name)
+{
+    for (const auto &e : all)
+        if (e.name == name)
+            return &e;
+    return nullptr;
+}
+
+} // namespace
+
+// ---------------------------------------------------------------- parser
+
+// linux-6.18-17fields.txt is /proc/diskstats of the project VM (kernel 6.18). The 11- and
+// 15-field files are the same lines cut to what kernels before 4.18 and before 5.5
+// printed (the fields only ever grew at the end); layout-2.6-partitions.txt has the
+// 4-field partition lines of kernels before 2.6.25.
+TEST(DiskstatsParser, ReadsEveryLayoutTheKernelHasPrinted)
+{
+    const struct {
+        const char *file;
+        std::size_t lines;
+        std::uint8_t fieldCount;
+    } cases[] = {
+        {"linux-6.18-17fields.txt", 6, 17},
+        {"layout-15fields.txt", 6, 15},
+        {"layout-11fields.txt", 6, 11},
+    };
+    for (const auto &c : cases) {
+        SCOPED_TRACE(c.file);
+        const auto all = parseDiskstats(fixture(c.file));
+        ASSERT_EQ(all.size(), c.lines);
+        const auto *vda = entry(all, "vda");
+        ASSERT_NE(vda, nullptr);
+        EXPECT_EQ(vda->major, 254u);
+        EXPECT_EQ(vda->minor, 0u);
+        const auto &v = vda->counters;
+        EXPECT_EQ(v.fieldCount, c.fieldCount);
+        EXPECT_EQ(v.readIos, 1692028u);
+        EXPECT_EQ(v.readMerges, 35054u);
+        EXPECT_EQ(v.readSectors, 91215274u);
+        EXPECT_EQ(v.readTicksMs, 503614u);
+        EXPECT_EQ(v.writeIos, 98863u);
+        EXPECT_EQ(v.writeMerges, 18049u);
+        EXPECT_EQ(v.writeSectors, 18385368u);
+        EXPECT_EQ(v.writeTicksMs, 74298u);
+        EXPECT_EQ(v.inFlight, 2u);
+        EXPECT_EQ(v.ioTicksMs, 107116u);
+        EXPECT_EQ(v.weightedTicksMs, 587081u);
+        EXPECT_EQ(v.hasDiscards(), c.fieldCount >= 15);
+        EXPECT_EQ(v.discardIos, c.fieldCount >= 15 ? 9256u : 0u);
+        EXPECT_EQ(v.discardMerges, c.fieldCount >= 15 ? 38u : 0u);
+        EXPECT_EQ(v.discardSectors, c.fieldCount >= 15 ? 9979944u : 0u);
+        EXPECT_EQ(v.discardTicksMs, c.fieldCount >= 15 ? 6874u : 0u);
+        EXPECT_EQ(v.hasFlushes(), c.fieldCount >= 17);
+        EXPECT_EQ(v.flushIos, c.fieldCount >= 17 ? 4789u : 0u);
+        EXPECT_EQ(v.flushTicksMs, c.fieldCount >= 17 ? 2294u : 0u);
+        EXPECT_TRUE(v.hasTimes());
+    }
+}
+
+TEST(DiskstatsParser, ReadsOldFourFieldPartitionLines)
+{
+    const auto all = parseDiskstats(fixture("layout-2.6-partitions.txt"));
+    ASSERT_EQ(all.size(), 3u);
+    EXPECT_EQ(all[0].counters.fieldCount, 11);
+    const auto &p = all[1].counters;
+    EXPECT_EQ(all[1].name, "sda1");
+    EXPECT_EQ(p.fieldCount, 4);
+    EXPECT_EQ(p.readIos, 35813u);
+    EXPECT_EQ(p.readSectors, 1123730u);
+    EXPECT_EQ(p.writeIos, 106404u);
+    EXPECT_EQ(p.writeSectors, 850532u);
+    EXPECT_FALSE(p.hasTimes());
+}
+
+TEST(DiskstatsParser, SysfsStatFileMatchesTheDiskstatsLine)
+{
+    // /sys/block/loop0/stat pads every field; /proc/diskstats has the same numbers.
+    const std::string pair = fixture("loop0-pair-6.18.txt");
+    std::istringstream lines(pair);
+    std::string line;
+    std::vector<DiskCounters> samples;
+    while (std::getline(lines, line))
+        if (auto c = parseDiskStatFields(line))
+            samples.push_back(*c);
+    ASSERT_EQ(samples.size(), 2u); // the comment lines are not numbers
+    const auto fromProc = findInDiskstats(fixture("linux-6.18-17fields.txt"), "loop0");
+    ASSERT_TRUE(fromProc);
+    EXPECT_EQ(samples[0], *fromProc);
+}
+
+TEST(DiskstatsParser, FindsTheExactNameOnly)
+{
+    const std::string text = fixture("linux-6.18-17fields.txt");
+    const auto loop1 = findInDiskstats(text, "loop1");
+    ASSERT_TRUE(loop1);
+    EXPECT_EQ(loop1->readIos, 0u); // not loop10's 5
+    const auto loop10 = findInDiskstats(text, "loop10");
+    ASSERT_TRUE(loop10);
+    EXPECT_EQ(loop10->readIos, 5u);
+    EXPECT_FALSE(findInDiskstats(text, "loop"));
+    EXPECT_FALSE(findInDiskstats(text, "sdz"));
+}
+
+TEST(DiskstatsParser, RejectsMalformedInput)
+{
+    const char *bad[] = {
+        "",
+        "   7       0", // no name
+        "   7       0 loop0", // no fields
+        "   7       0 loop0 1 2 3", // 3 fields
+        "   7       0 loop0 1 2 3 4 5", // 5 fields: no layout
+        "   7       0 loop0 1 2 3 4 5 6 7 8 9 10", // 10 fields
+        "   7       0 loop0 1 2 3 4 5 6 7 8 9 10 x", // not a number
+        "   x       0 loop0 1 2 3 4 5 6 7 8 9 10 11",
+        "   7       0 loop0 1 2 3 4 5 6 7 8 9 10 -11",
+    };
+    for (const char *line : bad)
+        EXPECT_FALSE(parseDiskstatsLine(line)) << line;
+    EXPECT_TRUE(parseDiskstats("garbage\n\n   7 0 loop0 1 2\n").empty());
+}
+
+TEST(DiskstatsParser, FieldsBeyondTheKnownOnesAreIgnored)
+{
+    // 12..14 fields: the 11-field layout; 16: the 15-field one; 18+: the 17-field one.
+    const struct {
+        int fields;
+        std::uint8_t layout;
+    } cases[] = {{12, 11}, {14, 11}, {16, 15}, {18, 17}, {25, 17}};
+    for (const auto &c : cases) {
+        std::string line = "8 0 sda";
+        for (int i = 1; i <= c.fields; ++i)
+            line += " " + std::to_string(i);
+        const auto l = parseDiskstatsLine(line);
+        ASSERT_TRUE(l) << line;
+        EXPECT_EQ(l->counters.fieldCount, c.layout) << line;
+        EXPECT_EQ(l->counters.readIos, 1u);
+        EXPECT_EQ(l->counters.weightedTicksMs, 11u);
+        if (c.layout >= 17) {
+            EXPECT_EQ(l->counters.flushTicksMs, 17u);
+        }
+    }
+}
+
+// ---------------------------------------------------------------- figures
+
+TEST(DeviceFigures, RecordedPairGivesIostatFigures)
+{
+    const std::string pair = fixture("loop0-pair-6.18.txt");
+    std::istringstream lines(pair);
+    std::string line;
+    std::vector<DiskCounters> s;
+    while (std::getline(lines, line))
+        if (auto c = parseDiskStatFields(line))
+            s.push_back(*c);
+    ASSERT_EQ(s.size(), 2u);
+    const auto f = deviceFigures(DiskSample {true, s[0]}, DiskSample {true, s[1]}, 1543ms);
+    ASSERT_TRUE(f.valid);
+    const double t = 1.543;
+    // dd read 64 x 1 MiB and wrote 256 x 64 KiB.
+    EXPECT_EQ(f.readIos, 64u);
+    EXPECT_EQ(f.readBytes, 64u << 20);
+    EXPECT_EQ(f.writeIos, 256u);
+    EXPECT_EQ(f.writeBytes, 16u << 20);
+    EXPECT_DOUBLE_EQ(f.readsPerSecond, 64 / t);
+    EXPECT_DOUBLE_EQ(f.writesPerSecond, 256 / t);
+    EXPECT_DOUBLE_EQ(f.readMegabytesPerSecond, 67.108864 / t);
+    EXPECT_DOUBLE_EQ(f.writeMegabytesPerSecond, 16.777216 / t);
+    EXPECT_DOUBLE_EQ(f.averageReadRequestBytes, 1048576);
+    EXPECT_DOUBLE_EQ(f.averageWriteRequestBytes, 65536);
+    EXPECT_DOUBLE_EQ(f.averageRequestBytes, double((64u << 20) + (16u << 20)) / 320);
+    EXPECT_DOUBLE_EQ(f.readAwaitMs, 4.0 / 64);
+    EXPECT_DOUBLE_EQ(f.writeAwaitMs, 1300.0 / 256);
+    EXPECT_DOUBLE_EQ(f.queueSize, 1304.0 / 1543);
+    EXPECT_DOUBLE_EQ(f.utilPercent, 100.0 * 1312 / 1543);
+    EXPECT_DOUBLE_EQ(f.discardsPerSecond, 0);
+    EXPECT_DOUBLE_EQ(f.flushesPerSecond, 0);
+    EXPECT_TRUE(f.hasDiscards);
+    EXPECT_TRUE(f.hasFlushes);
+    EXPECT_EQ(f.inFlight, 0u);
+}
+
+TEST(DeviceFigures, DiscardsAndFlushes)
+{
+    DiskCounters a, b;
+    a.fieldCount = b.fieldCount = 17;
+    b.discardIos = 10;
+    b.discardSectors = 2048 * 10; // 1 MiB each
+    b.flushIos = 4;
+    b.flushTicksMs = 6;
+    const auto f = deviceFigures(counterDelta(a, b), 2s);
+    EXPECT_DOUBLE_EQ(f.discardsPerSecond, 5);
+    EXPECT_DOUBLE_EQ(f.discardMegabytesPerSecond, 10 * 1.048576 / 2);
+    EXPECT_DOUBLE_EQ(f.flushesPerSecond, 2);
+    EXPECT_DOUBLE_EQ(f.flushAwaitMs, 1.5);
+}
+
+TEST(DeviceFigures, ThirtyTwoBitCountersWrapAndResetsGiveZero)
+{
+    DiskCounters a, b;
+    a.fieldCount = b.fieldCount = 11;
+    a.ioTicksMs = 0xFFFFFF00u; // a 32-bit tick counter just before it wraps
+    b.ioTicksMs = 0x100;
+    a.readIos = 5'000'000'000ull; // a 64-bit counter going backwards: a new device
+    b.readIos = 10;
+    const auto d = counterDelta(a, b);
+    EXPECT_EQ(d.ioTicksMs, 0x200u);
+    EXPECT_EQ(d.readIos, 0u);
+}
+
+TEST(DeviceFigures, UtilIsClampedAndTimesNeedElevenFields)
+{
+    DiskCounters d;
+    d.fieldCount = 11;
+    d.ioTicksMs = 1004; // one jiffy over a 1 s span
+    EXPECT_DOUBLE_EQ(deviceFigures(d, 1s).utilPercent, 100);
+    d.fieldCount = 4;
+    d.readIos = 2;
+    d.readTicksMs = 10;
+    const auto f = deviceFigures(d, 1s);
+    EXPECT_TRUE(f.valid);
+    EXPECT_FALSE(f.hasTimes);
+    EXPECT_DOUBLE_EQ(f.readAwaitMs, 0);
+    EXPECT_DOUBLE_EQ(f.utilPercent, 0);
+    EXPECT_DOUBLE_EQ(f.readsPerSecond, 2);
+}
+
+TEST(DeviceFigures, InvalidWithoutASpanOrASample)
+{
+    DiskCounters d;
+    d.fieldCount = 17;
+    EXPECT_FALSE(deviceFigures(d, 0ns).valid);
+    EXPECT_FALSE(deviceFigures(DiskSample {false, d}, DiskSample {true, d}, 1s).valid);
+    EXPECT_FALSE(deviceFigures(DiskCounters {}, 1s).valid); // never read
+}
+
+TEST(DeviceFigures, DeltasAddForTotals)
+{
+    DiskCounters sum, a, b;
+    a.fieldCount = 17;
+    b.fieldCount = 11;
+    a.readIos = 3;
+    b.readIos = 4;
+    a.readTicksMs = 3;
+    b.readTicksMs = 11;
+    addDelta(sum, a);
+    addDelta(sum, b);
+    EXPECT_EQ(sum.readIos, 7u);
+    EXPECT_EQ(sum.fieldCount, 11); // what every member has
+    EXPECT_DOUBLE_EQ(deviceFigures(sum, 1s).readAwaitMs, 2.0); // per request over both
+}
+
+// ---------------------------------------------------------------- verdict
+
+TEST(Verdict, Table)
+{
+    constexpr std::uint64_t MB = 1'000'000;
+    const VerdictPolicy policy {.tolerance = 0.05, .noiseFloorBytes = 256 * 1024};
+    using V = Verdict;
+    const struct {
+        const char *name;
+        VerdictInput in;
+        V read, write, headline;
+        std::uint64_t backlogAfter;
+    } cases[] = {
+        {"direct reads seen exactly", {.appReadBytes = 100 * MB, .deviceReadBytes = 100 * MB},
+            V::Agree, V::Idle, V::Agree, 0},
+        {"within 5 % above", {.appReadBytes = 100 * MB, .deviceReadBytes = 105 * MB}, V::Agree,
+            V::Idle, V::Agree, 0},
+        {"within 5 % below plus the floor",
+            {.appWriteBytes = 100 * MB, .deviceWriteBytes = 95 * MB - 200'000}, V::Idle, V::Agree,
+            V::Agree, 5 * MB + 200'000},
+        {"nothing at all", {}, V::Idle, V::Idle, V::Agree, 0},
+        {"journal noise under the floor", {.deviceWriteBytes = 200'000}, V::Idle, V::Idle, V::Agree,
+            0},
+        {"reads from the page cache",
+            {.appReadBytes = 500 * MB, .deviceReadBytes = 1 * MB, .buffered = true},
+            V::ServedFromCache, V::Idle, V::ServedFromCache, 0},
+        {"reads 10 % short", {.appReadBytes = 100 * MB, .deviceReadBytes = 90 * MB},
+            V::ServedFromCache, V::Idle, V::ServedFromCache, 0},
+        {"buffered writes still dirty",
+            {.appWriteBytes = 300 * MB, .deviceWriteBytes = 0, .buffered = true}, V::Idle,
+            V::WriteBackPending, V::WriteBackPending, 300 * MB},
+        {"flush of earlier writes",
+            {.appWriteBytes = 50 * MB,
+                .deviceWriteBytes = 200 * MB,
+                .writeBacklogBytes = 300 * MB,
+                .buffered = true},
+            V::Idle, V::WriteBackPending, V::WriteBackPending, 150 * MB},
+        {"flush while the app only reads",
+            {.appReadBytes = 10 * MB,
+                .deviceReadBytes = 10 * MB,
+                .deviceWriteBytes = 40 * MB,
+                .writeBacklogBytes = 40 * MB},
+            V::Agree, V::WriteBackPending, V::WriteBackPending, 0},
+        {"another process writes during a read run",
+            {.appReadBytes = 100 * MB, .deviceReadBytes = 100 * MB, .deviceWriteBytes = 50 * MB},
+            V::Agree, V::OtherTraffic, V::OtherTraffic, 0},
+        {"another process reads during a direct read run",
+            {.appReadBytes = 100 * MB, .deviceReadBytes = 180 * MB}, V::OtherTraffic, V::Idle,
+            V::OtherTraffic, 0},
+        {"journaling doubles the writes", {.appWriteBytes = 100 * MB, .deviceWriteBytes = 200 * MB},
+            V::Idle, V::Amplified, V::Amplified, 0},
+        {"flush beyond the backlog is amplification",
+            {.appWriteBytes = 100 * MB, .deviceWriteBytes = 300 * MB, .writeBacklogBytes = 50 * MB},
+            V::Idle, V::Amplified, V::Amplified, 0},
+        {"read-ahead on buffered reads",
+            {.appReadBytes = 10 * MB, .deviceReadBytes = 80 * MB, .buffered = true}, V::Amplified,
+            V::Idle, V::Amplified, 0},
+        {"read-modify-write of partial pages",
+            {.appWriteBytes = 10 * MB,
+                .deviceReadBytes = 10 * MB,
+                .deviceWriteBytes = 10 * MB,
+                .buffered = true},
+            V::Amplified, V::Agree, V::Amplified, 0},
+        {"other traffic outranks the cache",
+            {.appReadBytes = 100 * MB, .deviceWriteBytes = 100 * MB, .buffered = true},
+            V::ServedFromCache, V::OtherTraffic, V::OtherTraffic, 0},
+        {"no device", {.deviceCounters = false, .appReadBytes = 1 * MB, .writeBacklogBytes = 7},
+            V::NoDeviceCounters, V::NoDeviceCounters, V::NoDeviceCounters, 7},
+    };
+    for (const auto &c : cases) {
+        SCOPED_TRACE(c.name);
+        const auto v = judgeDevice(c.in, policy);
+        EXPECT_EQ(toString(v.read.verdict), toString(c.read));
+        EXPECT_EQ(toString(v.write.verdict), toString(c.write));
+        EXPECT_EQ(toString(v.verdict), toString(c.headline));
+        EXPECT_EQ(v.writeBacklogBytes, c.backlogAfter);
+        EXPECT_EQ(v.read.appBytes, c.in.appReadBytes);
+        EXPECT_EQ(v.read.deviceBytes, c.in.deviceReadBytes);
+        EXPECT_EQ(v.write.appBytes, c.in.appWriteBytes);
+        EXPECT_EQ(v.write.deviceBytes, c.in.deviceWriteBytes);
+    }
+}
+
+TEST(Verdict, RatioIsDeviceOverApplication)
+{
+    const auto v = judgeDevice(
+        {.appReadBytes = 200, .appWriteBytes = 0, .deviceReadBytes = 50, .deviceWriteBytes = 9});
+    EXPECT_DOUBLE_EQ(v.read.ratio, 0.25);
+    EXPECT_DOUBLE_EQ(v.write.ratio, 0); // nothing to divide by
+}
+
+TEST(Verdict, ToleranceIsConfigurable)
+{
+    const VerdictInput in {.appReadBytes = 100'000'000, .deviceReadBytes = 90'000'000};
+    EXPECT_EQ(judgeDevice(in, {.tolerance = 0.05}).verdict, Verdict::ServedFromCache);
+    EXPECT_EQ(judgeDevice(in, {.tolerance = 0.12}).verdict, Verdict::Agree);
+    EXPECT_EQ(
+        judgeDevice({.appReadBytes = 900'000, .deviceReadBytes = 0}, {.noiseFloorBytes = 1'000'000})
+            .verdict,
+        Verdict::Agree);
+}
+
+TEST(Verdict, NamesAreTheIssueWords)
+{
+    EXPECT_EQ(toString(Verdict::Agree), "agree");
+    EXPECT_EQ(toString(Verdict::ServedFromCache), "served from cache");
+    EXPECT_EQ(toString(Verdict::WriteBackPending), "write-back pending");
+    EXPECT_EQ(toString(Verdict::OtherTraffic), "other traffic");
+    EXPECT_EQ(toString(Verdict::Amplified), "amplified");
+    EXPECT_EQ(toString(Verdict::NoDeviceCounters), "no device counters");
+}
+
+// ---------------------------------------------------------------- the run
+
+namespace {
+
+// Two devices: "fake0" carries every target; "fakedisk" is its whole disk, which also
+// sees 1 MiB of reads per sample from elsewhere (not in the total). `script` changes
+// fake0's cumulative counters before each sample.
+class ScriptedCounters final : public CounterSource
+{
+public:
+    std::function<void(DiskCounters &)> script = [](DiskCounters &) {};
+    std::vector<std::string> watched;
+    int samples = 0;
+
+    DeviceMap watchTargets(const std::vector<std::string> &paths) override
+    {
+        watched = paths;
+        DeviceMap m;
+        m.devices = {{"fake0", DeviceRole::Target, "", true},
+            {"fakedisk", DeviceRole::Disk, "fake0", false}};
+        for (const auto &p : paths)
+            m.targets.push_back({p, 0, ""});
+        m_target.fieldCount = m_disk.fieldCount = 17;
+        return m;
+    }
+    CounterSnapshot sample() override
+    {
+        ++samples;
+        script(m_target);
+        m_disk.readSectors += 2048;
+        DiskCounters disk = m_disk;
+        disk.readSectors += m_target.readSectors;
+        disk.writeSectors += m_target.writeSectors;
+        CounterSnapshot s;
+        s.disks = {{true, m_target}, {true, disk}};
+        return s;
+    }
+
+private:
+    DiskCounters m_target, m_disk;
+};
+
+Profile deviceProfile(std::uint32_t percentRead, CacheMode mode = CacheMode::Direct)
+{
+    Profile p;
+    p.setup.runTime = 0s;
+    p.setup.interval = 100ms;
+    AccessSpec s;
+    s.name = "4K";
+    SpecLine l;
+    l.transferSizeBytes = l.alignmentBytes = 4096;
+    l.percentRead = percentRead;
+    l.percentRandom = 100;
+    s.lines.push_back(l);
+    p.specs.push_back(s);
+    Host h;
+    Worker w;
+    w.name = "Worker 1";
+    w.outstandingIos = 4;
+    w.assignedSpecs = {"4K"};
+    w.seed = 1;
+    Target t;
+    t.path = "target0";
+    t.testFileSizeBytes = 64 * kMiB;
+    t.cacheMode = mode;
+    w.targets.push_back(t);
+    h.workers.push_back(w);
+    p.hosts.push_back(h);
+    return p;
+}
+
+struct NoticeSink : RunSink {
+    std::function<void(const std::string &)> notice = [](const std::string &) {};
+    std::vector<IntervalSample> samples;
+    void onInterval(const IntervalSample &s) override { samples.push_back(s); }
+    void onNotice(const std::string &text) override { notice(text); }
+};
+
+} // namespace
+
+TEST(RunDevices, WithoutDeviceCountersTheVerdictSaysSo)
+{
+    NullBackend backend;
+    NullCounterSource counters;
+    NoticeSink sink;
+    BenchRun run(deviceProfile(100), backend, counters, sink, {.ioLimitPerTarget = 256});
+    const RunResult r = run.execute();
+    ASSERT_FALSE(r.error);
+    EXPECT_TRUE(r.deviceMap.empty());
+    ASSERT_EQ(r.steps.size(), 1u);
+    EXPECT_FALSE(r.steps[0].devices.available);
+    EXPECT_EQ(r.steps[0].devices.verdict.verdict, Verdict::NoDeviceCounters);
+    ASSERT_FALSE(r.intervals.empty());
+    EXPECT_EQ(r.intervals.back().devices.verdict.verdict, Verdict::NoDeviceCounters);
+    EXPECT_FALSE(r.deviceTail.sampled);
+}
+
+TEST(RunDevices, IntervalsCarryEveryDeviceAndATotalWithoutTheDisk)
+{
+    NullBackend backend;
+    ScriptedCounters counters;
+    counters.script = [](DiskCounters &c) {
+        c.readIos += 10;
+        c.readSectors += 8 * 10;
+    };
+    NoticeSink sink;
+    BenchRun run(deviceProfile(100), backend, counters, sink, {.ioLimitPerTarget = 256});
+    const RunResult r = run.execute();
+    ASSERT_FALSE(r.error);
+    ASSERT_EQ(counters.watched, std::vector<std::string> {"target0"});
+    ASSERT_EQ(r.deviceMap.devices.size(), 2u);
+    ASSERT_FALSE(r.intervals.empty());
+    for (const auto &s : r.intervals) {
+        ASSERT_TRUE(s.devices.available);
+        ASSERT_EQ(s.devices.devices.size(), 2u);
+        EXPECT_EQ(s.devices.devices[0].readBytes, 10u * 4096);
+        EXPECT_EQ(s.devices.devices[1].readBytes, 10u * 4096 + kMiB);
+        EXPECT_EQ(s.devices.total.readBytes, 10u * 4096); // fake0 only
+        EXPECT_EQ(s.devices.verdict.read.deviceBytes, 10u * 4096);
+        EXPECT_EQ(s.devices.verdict.read.appBytes, s.scopes[0].figures.read.bytes);
+    }
+    EXPECT_TRUE(r.deviceTail.sampled);
+    EXPECT_TRUE(r.deviceTail.idle); // nothing owed, nothing in flight
+    EXPECT_EQ(r.deviceTail.seconds, 0);
+}
+
+TEST(RunDevices, StepReadsNotSeenAtTheDeviceAreServedFromCache)
+{
+    NullBackend backend;
+    ScriptedCounters counters; // the device does nothing
+    NoticeSink sink;
+    BenchRun run(deviceProfile(100, CacheMode::Buffered), backend, counters, sink,
+        {.ioLimitPerTarget = 1024});
+    const RunResult r = run.execute();
+    ASSERT_FALSE(r.error);
+    ASSERT_EQ(r.steps.size(), 1u);
+    const auto &d = r.steps[0].devices;
+    ASSERT_TRUE(d.available);
+    EXPECT_EQ(d.verdict.verdict, Verdict::ServedFromCache);
+    EXPECT_EQ(d.verdict.read.appBytes, 1024u * 4096);
+    EXPECT_EQ(d.verdict.read.deviceBytes, 0u);
+}
+
+TEST(RunDevices, WritesTheDeviceDidNotMakeArePendingAndTheTailSeesTheFlush)
+{
+    NullBackend backend;
+    ScriptedCounters counters;
+    std::atomic<int> flushSamples {-1}; // >= 0 once the tail has started
+    counters.script = [&](DiskCounters &c) {
+        if (flushSamples >= 0 && flushSamples < 4) {
+            ++flushSamples;
+            c.writeIos += 1;
+            c.writeSectors += 2048; // 1 MiB per sample, 4 MiB in all
+        }
+    };
+    NoticeSink sink;
+    std::string tailNotice;
+    sink.notice = [&](const std::string &text) {
+        tailNotice = text;
+        flushSamples = 0;
+    };
+    BenchRun run(deviceProfile(0), backend, counters, sink, {.ioLimitPerTarget = 1024});
+    const RunResult r = run.execute();
+    ASSERT_FALSE(r.error);
+    const auto &d = r.steps.at(0).devices;
+    EXPECT_EQ(d.verdict.verdict, Verdict::WriteBackPending);
+    EXPECT_EQ(d.verdict.write.appBytes, 4 * kMiB);
+    EXPECT_EQ(d.verdict.write.deviceBytes, 0u);
+    const auto &t = r.deviceTail;
+    ASSERT_TRUE(t.sampled);
+    EXPECT_FALSE(tailNotice.empty());
+    EXPECT_EQ(t.pendingWriteBytes, 4 * kMiB);
+    EXPECT_EQ(t.flushedWriteBytes, 4 * kMiB);
+    EXPECT_EQ(t.remainingWriteBytes, 0u);
+    EXPECT_TRUE(t.idle);
+    EXPECT_GT(t.seconds, 0.3); // four flushing samples and a quiet one, 100 ms apart
+    EXPECT_LT(t.seconds, 4.0);
+    ASSERT_EQ(t.devices.size(), 2u);
+    EXPECT_EQ(t.total.writeBytes, 4 * kMiB);
+}
+
+TEST(RunDevices, TailStopsAtTheLimitWhenNothingIsFlushed)
+{
+    NullBackend backend;
+    ScriptedCounters counters; // never writes
+    NoticeSink sink;
+    BenchRun run(deviceProfile(0), backend, counters, sink,
+        {.ioLimitPerTarget = 1024, .deviceTailLimit = 350ms});
+    const RunResult r = run.execute();
+    ASSERT_FALSE(r.error);
+    const auto &t = r.deviceTail;
+    ASSERT_TRUE(t.sampled);
+    EXPECT_FALSE(t.idle);
+    EXPECT_NEAR(t.seconds, 0.35, 0.1);
+    EXPECT_EQ(t.flushedWriteBytes, 0u);
+    EXPECT_EQ(t.remainingWriteBytes, 4 * kMiB);
+}
+
+TEST(RunDevices, WritesInADirectionWeDidNotUseAreOtherTraffic)
+{
+    NullBackend backend;
+    ScriptedCounters counters;
+    counters.script = [](DiskCounters &c) { c.writeSectors += 16384; }; // 8 MiB per sample
+    NoticeSink sink;
+    BenchRun run(deviceProfile(100), backend, counters, sink,
+        {.ioLimitPerTarget = 256, .deviceTailLimit = 0ms});
+    const RunResult r = run.execute();
+    ASSERT_FALSE(r.error);
+    EXPECT_EQ(r.steps.at(0).devices.verdict.verdict, Verdict::OtherTraffic);
+    EXPECT_EQ(r.intervals.back().devices.verdict.write.verdict, Verdict::OtherTraffic);
+    EXPECT_FALSE(r.deviceTail.sampled); // no tail asked for
+}

@@ -1,0 +1,276 @@
+// Device counters in the result files: the JSON fields, the Iometer CSV's appended
+// columns and the time series' columns (docs/results.md, "Device counters").
+#include "core/report/csv.h"
+#include "core/report/results_json.h"
+
+#include <gtest/gtest.h>
+#include <sstream>
+
+using namespace ioprism::core;
+
+namespace {
+
+std::vector<std::string> splitCsv(const std::string &line)
+{
+    std::vector<std::string> fields(1);
+    bool quoted = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (quoted) {
+            if (c == '"' && i + 1 < line.size() && line[i + 1] == '"')
+                fields.back() += '"', ++i;
+            else if (c == '"')
+                quoted = false;
+            else
+                fields.back() += c;
+        } else if (c == '"') {
+            quoted = true;
+        } else if (c == ',') {
+            fields.emplace_back();
+        } else {
+            fields.back() += c;
+        }
+    }
+    return fields;
+}
+
+std::vector<std::string> lines(const std::string &text)
+{
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string l; std::getline(in, l);)
+        out.push_back(l);
+    return out;
+}
+
+std::size_t columnOf(const std::vector<std::string> &header, const std::string &name)
+{
+    for (std::size_t i = 0; i < header.size(); ++i)
+        if (header[i] == name)
+            return i;
+    ADD_FAILURE() << "no column " << name;
+    return 0;
+}
+
+DeviceFigures figures(double readsPerSecond, std::uint64_t readBytes, bool hasDiscards)
+{
+    DeviceFigures f;
+    f.valid = true;
+    f.seconds = 2;
+    f.readIos = std::uint64_t(readsPerSecond * 2);
+    f.readBytes = readBytes;
+    f.readsPerSecond = readsPerSecond;
+    f.readMegabytesPerSecond = double(readBytes) / 2e6;
+    f.averageRequestBytes = 4096;
+    f.readAwaitMs = 0.25;
+    f.queueSize = 1.5;
+    f.utilPercent = 40;
+    f.hasTimes = true;
+    f.hasDiscards = hasDiscards;
+    f.hasFlushes = hasDiscards;
+    return f;
+}
+
+// A step that read 8 MB of which the device served 2 MB: served from cache. Two
+// targets: /dev/loop0 (device loop0, over its backing vda) and one on tmpfs (no device).
+RunResult deviceResult()
+{
+    RunResult r;
+    r.runId = 3;
+    r.deviceMap.devices
+        = {{"loop0", DeviceRole::Target, "", true}, {"vda", DeviceRole::Backing, "loop0", false}};
+    r.deviceMap.targets = {{"/dev/loop0", 0, ""}, {"/mnt/tmp/f", std::nullopt, "no block device"}};
+
+    DeviceReport d;
+    d.available = true;
+    d.devices = {figures(250, 2'000'000, true), DeviceFigures {}};
+    d.total = figures(250, 2'000'000, true);
+    d.verdict
+        = judgeDevice({.appReadBytes = 8'000'000, .deviceReadBytes = 2'000'000, .buffered = true});
+
+    StepResult step;
+    step.stepName = "4K read";
+    step.measuredSeconds = 2;
+    Measurement m;
+    m.read.bytes = 8'000'000;
+    m.elapsed = std::chrono::seconds(2);
+    const Scope all {Scope::Kind::All, -1, -1, "All", {}};
+    const Scope worker {Scope::Kind::Worker, 0, -1, "Worker 1", {}};
+    const Scope target0 {Scope::Kind::Target, 0, 0, "Worker 1 / /dev/loop0", "/dev/loop0"};
+    const Scope target1 {Scope::Kind::Target, 0, 1, "Worker 1 / /mnt/tmp/f", "/mnt/tmp/f"};
+    for (const auto &s : {all, worker, target0, target1})
+        step.scopes.push_back({s, m, computeFigures(m)});
+    step.devices = d;
+    r.steps.push_back(step);
+
+    IntervalSample sample;
+    sample.runId = 3;
+    sample.stepName = "4K read";
+    sample.endSeconds = 2;
+    for (const auto &s : {all, worker, target0, target1})
+        sample.scopes.push_back({s, computeFigures(m)});
+    sample.devices = d;
+    r.intervals.push_back(sample);
+    IntervalSample idle = sample; // an interval without counters
+    idle.devices = {};
+    r.intervals.push_back(idle);
+
+    r.deviceTail.sampled = true;
+    r.deviceTail.seconds = 1.25;
+    r.deviceTail.idle = true;
+    r.deviceTail.pendingWriteBytes = 5'000'000;
+    r.deviceTail.flushedWriteBytes = 4'000'000;
+    r.deviceTail.remainingWriteBytes = 1'000'000;
+    r.deviceTail.total = figures(0, 0, false);
+    r.deviceTail.devices = {figures(0, 0, false), figures(0, 0, false)};
+    return r;
+}
+
+} // namespace
+
+TEST(ReportDevices, JsonStepCarriesFiguresVerdictAndNumbers)
+{
+    const auto doc = resultsToJson(deviceResult(), Environment {});
+    const auto &d = doc.at("steps").at(0).at("devices");
+    EXPECT_TRUE(d.at("available").get<bool>());
+    EXPECT_EQ(d.at("verdict").at("verdict"), "served from cache");
+    EXPECT_EQ(d.at("verdict").at("read").at("verdict"), "served from cache");
+    EXPECT_EQ(d.at("verdict").at("read").at("app_bytes"), 8'000'000u);
+    EXPECT_EQ(d.at("verdict").at("read").at("device_bytes"), 2'000'000u);
+    EXPECT_DOUBLE_EQ(d.at("verdict").at("read").at("ratio").get<double>(), 0.25);
+    EXPECT_EQ(d.at("verdict").at("write").at("verdict"), "idle");
+    EXPECT_TRUE(d.at("verdict").at("write").at("ratio").is_null()); // nothing written
+    EXPECT_DOUBLE_EQ(d.at("total").at("read_iops").get<double>(), 250);
+    EXPECT_DOUBLE_EQ(d.at("total").at("util_percent").get<double>(), 40);
+    ASSERT_EQ(d.at("devices").size(), 2u);
+    EXPECT_EQ(d.at("devices").at(0).at("name"), "loop0");
+    EXPECT_EQ(d.at("devices").at(0).at("role"), "target");
+    EXPECT_EQ(d.at("devices").at(1).at("role"), "backing");
+    EXPECT_TRUE(d.at("devices").at(1).at("figures").is_null()); // not readable
+}
+
+TEST(ReportDevices, JsonMarksFiguresTheKernelDoesNotHaveAsNull)
+{
+    const auto doc = resultsToJson(deviceResult(), Environment {});
+    const auto &tail = doc.at("device_counters").at("tail").at("total");
+    EXPECT_TRUE(tail.at("discard_iops").is_null());
+    EXPECT_TRUE(tail.at("flush_iops").is_null());
+    EXPECT_EQ(tail.at("read_await_ms"), 0.25);
+    const auto &step = doc.at("steps").at(0).at("devices").at("total");
+    EXPECT_EQ(step.at("discard_iops"), 0.0);
+}
+
+TEST(ReportDevices, JsonIntervalsWithoutCountersSaySoWithNullNumbers)
+{
+    const auto doc = resultsToJson(deviceResult(), Environment {});
+    const auto &with = doc.at("intervals").at(0).at("devices");
+    EXPECT_EQ(with.at("verdict").at("verdict"), "served from cache");
+    const auto &without = doc.at("intervals").at(1).at("devices");
+    EXPECT_FALSE(without.at("available").get<bool>());
+    EXPECT_EQ(without.at("verdict").at("verdict"), "no device counters");
+    EXPECT_TRUE(without.at("verdict").at("read").is_null());
+    EXPECT_TRUE(without.at("total").is_null());
+}
+
+TEST(ReportDevices, JsonRecordsTheDeviceMapAndTheTail)
+{
+    const auto doc = resultsToJson(deviceResult(), Environment {});
+    const auto &c = doc.at("device_counters");
+    ASSERT_EQ(c.at("devices").size(), 2u);
+    EXPECT_EQ(c.at("devices").at(1).at("name"), "vda");
+    EXPECT_EQ(c.at("devices").at(1).at("via"), "loop0");
+    EXPECT_FALSE(c.at("devices").at(1).at("in_total").get<bool>());
+    EXPECT_TRUE(c.at("devices").at(0).at("via").is_null());
+    EXPECT_EQ(c.at("targets").at(0).at("device"), "loop0");
+    EXPECT_TRUE(c.at("targets").at(1).at("device").is_null());
+    EXPECT_EQ(c.at("targets").at(1).at("note"), "no block device");
+    const auto &t = c.at("tail");
+    EXPECT_EQ(t.at("pending_write_bytes"), 5'000'000u);
+    EXPECT_EQ(t.at("flushed_write_bytes"), 4'000'000u);
+    EXPECT_EQ(t.at("remaining_write_bytes"), 1'000'000u);
+    EXPECT_TRUE(t.at("idle").get<bool>());
+    EXPECT_EQ(t.at("seconds"), 1.25);
+
+    RunResult none;
+    EXPECT_TRUE(resultsToJson(none, Environment {}).at("device_counters").at("tail").is_null());
+}
+
+TEST(ReportDevices, IometerCsvAppendsDeviceColumnsToAllManagerAndDiskRows)
+{
+    const auto all = lines(writeIometerCsv(deviceResult(), Environment {}, RecordFilter::All));
+    std::vector<std::string> header;
+    std::vector<std::vector<std::string>> rows;
+    for (const auto &l : all) {
+        if (l.rfind("'Target Type", 0) == 0)
+            header = splitCsv(l.substr(1));
+        else if (!header.empty())
+            for (const char *type : {"ALL,", "MANAGER,", "PROCESSOR,", "WORKER,", "DISK,"})
+                if (l.rfind(type, 0) == 0)
+                    rows.push_back(splitCsv(l));
+    }
+    ASSERT_FALSE(header.empty());
+    EXPECT_EQ(header.back(), "Device/Application Write Ratio");
+    const auto name = columnOf(header, "Device Name"), verdict = columnOf(header, "Device Verdict"),
+               readIops = columnOf(header, "Device Read IOps"),
+               compared = columnOf(header, "Compared Bytes Read"),
+               ratio = columnOf(header, "Device/Application Read Ratio"),
+               util = columnOf(header, "Device % Utilization"),
+               readVerdict = columnOf(header, "Device Read Verdict");
+    ASSERT_EQ(rows.size(), 6u); // ALL, MANAGER, PROCESSOR, WORKER, 2 x DISK
+    int disks = 0;
+    for (const auto &row : rows) {
+        ASSERT_EQ(row.size(), header.size()) << row[0];
+        const std::string &type = row[0];
+        if (type == "ALL" || type == "MANAGER") {
+            EXPECT_EQ(row[name], "loop0") << type; // the devices in the total
+            EXPECT_EQ(row[verdict], "served from cache");
+            EXPECT_EQ(row[readVerdict], "served from cache");
+            EXPECT_EQ(row[readIops], "250.000000");
+            EXPECT_EQ(row[compared], "8000000");
+            EXPECT_EQ(row[ratio], "0.250000");
+            EXPECT_EQ(row[util], "40.000000");
+        } else if (type == "DISK") {
+            ++disks;
+            if (row[1] == "/dev/loop0") {
+                EXPECT_EQ(row[name], "loop0");
+                EXPECT_EQ(row[readIops], "250.000000");
+            } else {
+                EXPECT_EQ(row[name], ""); // on tmpfs: no device
+            }
+            EXPECT_EQ(row[verdict], ""); // the verdict is over all targets
+        } else {
+            EXPECT_EQ(row[name], "") << type;
+            EXPECT_EQ(row[verdict], "") << type;
+        }
+    }
+    EXPECT_EQ(disks, 2);
+}
+
+TEST(ReportDevices, TimeSeriesRepeatsTheIntervalsDeviceColumnsOnEveryScopeRow)
+{
+    const auto all = lines(writeTimeSeriesCsv(deviceResult()));
+    const auto header = splitCsv(all.front());
+    const auto verdict = columnOf(header, "verdict"), readIops = columnOf(header, "dev_read_iops"),
+               ratio = columnOf(header, "dev_read_ratio"),
+               compared = columnOf(header, "compared_read_bytes"),
+               await = columnOf(header, "dev_read_await_ms"),
+               flush = columnOf(header, "dev_flush_iops");
+    ASSERT_EQ(all.size(), 1u + 8u); // 2 intervals x 4 scopes
+    for (std::size_t i = 1; i <= 4; ++i) {
+        const auto row = splitCsv(all[i]);
+        ASSERT_EQ(row.size(), header.size());
+        EXPECT_EQ(row[verdict], "served from cache");
+        EXPECT_EQ(row[readIops], "250.000");
+        EXPECT_EQ(row[ratio], "0.2500");
+        EXPECT_EQ(row[compared], "8000000");
+        EXPECT_EQ(row[await], "0.250");
+        EXPECT_EQ(row[flush], "0.000");
+    }
+    for (std::size_t i = 5; i <= 8; ++i) {
+        const auto row = splitCsv(all[i]);
+        ASSERT_EQ(row.size(), header.size());
+        EXPECT_EQ(row[verdict], "no device counters");
+        EXPECT_EQ(row[readIops], "");
+        EXPECT_EQ(row[ratio], "");
+    }
+}

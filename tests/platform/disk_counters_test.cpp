@@ -1,0 +1,547 @@
+// Device counters on Linux: reading /sys/class/block/<dev>/stat, resolving targets to
+// their device stacks, and whole runs whose verdict must match what really happened at
+// a loop device. Needs root for loop devices, mounts and zram; skips with a reason
+// otherwise. Every loop, mount and zram device is released by a destructor.
+#include "core/run/run.h"
+#include "platform/common/backend_factory.h"
+#include "platform/linux/block_devices.h"
+#include "platform/linux/cpu_counter_source.h"
+#include "platform/linux/disk_counter_source.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <thread>
+#include <time.h>
+
+#include "platform_test_util.h"
+
+namespace ioprism::test {
+namespace {
+
+using namespace platform;
+using namespace std::chrono_literals;
+using core::DeviceRole;
+using core::Verdict;
+namespace fs = std::filesystem;
+
+std::string readLine(const fs::path &path)
+{
+    std::ifstream in(path);
+    std::string line;
+    std::getline(in, line);
+    return line;
+}
+
+bool writeAttribute(const fs::path &path, const std::string &value)
+{
+    std::ofstream out(path);
+    out << value;
+    out.flush();
+    return bool(out);
+}
+
+// A zram device of its own: made with zram-control/hot_add (so tests running at the same
+// time never share one), or zram0 when it exists unconfigured and hot_add does not.
+// Reset and removed on destruction.
+class ScopedZram
+{
+public:
+    explicit ScopedZram(std::uint64_t bytes)
+    {
+        const fs::path hotAdd = "/sys/class/zram-control/hot_add";
+        if (fs::exists(hotAdd)) {
+            const std::string id = readLine(hotAdd); // reading it makes a device
+            if (!id.empty()) {
+                m_name = "zram" + id;
+                m_hotAdded = true;
+            }
+        } else if (fs::exists("/sys/block/zram0") && readLine("/sys/block/zram0/disksize") == "0") {
+            m_name = "zram0";
+        }
+        if (m_name.empty())
+            return;
+        m_ok = waitForPath("/dev/" + m_name)
+            && writeAttribute(fs::path("/sys/block") / m_name / "disksize", std::to_string(bytes));
+    }
+    ~ScopedZram()
+    {
+        if (m_name.empty())
+            return;
+        writeAttribute(fs::path("/sys/block") / m_name / "reset", "1");
+        if (m_hotAdded)
+            writeAttribute("/sys/class/zram-control/hot_remove", m_name.substr(4));
+    }
+    ScopedZram(const ScopedZram &) = delete;
+    ScopedZram &operator=(const ScopedZram &) = delete;
+    bool ok() const { return m_ok; }
+    const std::string &name() const { return m_name; }
+
+private:
+    std::string m_name;
+    bool m_hotAdded = false;
+    bool m_ok = false;
+};
+
+// The index of `name` in the map, or -1.
+int indexOf(const core::DeviceMap &m, const std::string &name)
+{
+    for (std::size_t i = 0; i < m.devices.size(); ++i)
+        if (m.devices[i].name == name)
+            return int(i);
+    return -1;
+}
+
+std::string deviceNameOf(const std::string &path)
+{
+    auto name = blockDeviceOfPath(path);
+    return name ? *name : std::string();
+}
+
+// An image of `bytes` with its blocks allocated, so that writes through a loop device do
+// not pay for allocation on the shared disk.
+void makeAllocatedImage(const fs::path &path, std::uint64_t bytes)
+{
+    makeImage(path, bytes);
+    run("fallocate -l " + std::to_string(bytes) + " '" + path.string() + "'");
+}
+
+// mkfs without lazy initialisation: no ext4lazyinit writes behind the tests' backs.
+int makeExt4(const std::string &device)
+{
+    return run("mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 " + device);
+}
+
+// ---------------------------------------------------------------- reader
+
+TEST(DiskStatReader, ReadsTheRootDeviceAndGrowsMonotonically)
+{
+    const std::string name = deviceNameOf("/var/tmp");
+    IOPRISM_REQUIRE(!name.empty(), "/var/tmp is not on a block device");
+    DiskStatReader reader;
+    reader.watch({name, "no-such-device"});
+    std::vector<core::DiskSample> a, b;
+    reader.read(a);
+    {
+        TempDir dir(realFsDir());
+        writeFile(dir.path() / "f", 1 << 20);
+        run("sync -f '" + (dir.path() / "f").string() + "'");
+    }
+    reader.read(b);
+    ASSERT_EQ(a.size(), 2u);
+    ASSERT_TRUE(a[0].valid);
+    EXPECT_GE(a[0].counters.fieldCount, 11);
+    EXPECT_FALSE(a[1].valid);
+    EXPECT_GE(
+        b[0].counters.writeSectors, a[0].counters.writeSectors + 2048); // the 1 MiB reached it
+    EXPECT_GE(b[0].counters.readIos, a[0].counters.readIos);
+}
+
+// Sampling cost: CPU time (this process, CLOCK_PROCESS_CPUTIME_ID) of one sample of the
+// source a run uses, CPU and the devices of a file on /var/tmp. The bound is CPU time,
+// not wall-clock time, and 20x above what docs/performance.md records, so it fails only
+// when sampling has become really expensive (e.g. reopening files or parsing all of
+// /proc/diskstats per sample). The figure is printed for docs/performance.md.
+TEST(SamplingCost, StaysFarUnderHalfAPercentOfACoreAtOneSecond)
+{
+    LinuxDeviceCounterSource source(std::make_unique<LinuxCounterSource>());
+    const auto map = source.watchTargets({"/var/tmp/ioprism-sampling-cost.dat"});
+    IOPRISM_REQUIRE(!map.devices.empty(), "/var/tmp is not on a block device");
+    for (int i = 0; i < 100; ++i)
+        source.sample(); // warm up: buffers grown, pages cached
+    const auto cpuNow = [] {
+        timespec ts {};
+        ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+        return double(ts.tv_sec) * 1e9 + double(ts.tv_nsec);
+    };
+    constexpr int kSamples = 20000;
+    std::size_t valid = 0;
+    const double start = cpuNow();
+    for (int i = 0; i < kSamples; ++i) {
+        const auto s = source.sample();
+        valid += s.cpu.valid && !s.disks.empty() && s.disks[0].valid;
+    }
+    const double perSampleUs = (cpuNow() - start) / kSamples / 1000;
+    EXPECT_EQ(valid, std::size_t(kSamples));
+    std::printf(
+        "sampling cost: %.1f us CPU per sample (CPU + %zu devices): %.4f %% of a core at 1 s, "
+        "%.3f %% at 100 ms\n",
+        perSampleUs, map.devices.size(), perSampleUs / 1e6 * 100, perSampleUs / 1e5 * 100);
+    EXPECT_LT(perSampleUs, 250.0); // 0.025 % of a core at 1 s; the budget is 0.5 %
+
+    // The part of one more watched device: the reader alone, on 8 stat files.
+    DiskStatReader reader;
+    reader.watch(std::vector<std::string>(8, map.devices[0].name));
+    std::vector<core::DiskSample> disks;
+    const double readerStart = cpuNow();
+    for (int i = 0; i < kSamples; ++i)
+        reader.read(disks);
+    const double perDeviceUs = (cpuNow() - readerStart) / kSamples / 8 / 1000;
+    std::printf("sampling cost: %.1f us CPU per watched device and sample\n", perDeviceUs);
+    EXPECT_LT(perDeviceUs, 100.0);
+}
+
+// ---------------------------------------------------------------- resolution
+
+class DeviceResolution : public ::testing::Test
+{
+protected:
+    void SetUp() override
+    {
+        IOPRISM_REQUIRE(isRoot(), "loop devices and mounts need root");
+        IOPRISM_REQUIRE(haveTool("losetup"), "losetup is missing");
+        m_image = m_dir.path() / "disk.img";
+        makeImage(m_image, 64 << 20);
+        m_hostDevice = deviceNameOf(m_dir.path().string());
+    }
+    TempDir m_dir {realFsDir()};
+    fs::path m_image;
+    std::string m_hostDevice; // holds the images: every loop's backing device
+};
+
+TEST_F(DeviceResolution, ARawLoopDeviceIsItselfWithItsBackingDevice)
+{
+    LoopDevice loop(m_image);
+    ASSERT_TRUE(loop.ok());
+    const auto m = resolveTargetDevices({loop.path()});
+    ASSERT_EQ(m.targets.size(), 1u);
+    ASSERT_TRUE(m.targets[0].device);
+    const auto &self = m.devices[*m.targets[0].device];
+    EXPECT_EQ(self.name, loop.name());
+    EXPECT_EQ(self.role, DeviceRole::Target);
+    EXPECT_TRUE(self.inTotal);
+    const int backing = indexOf(m, m_hostDevice);
+    ASSERT_GE(backing, 0) << "the backing file's device " << m_hostDevice << " is missing";
+    EXPECT_EQ(m.devices[std::size_t(backing)].role, DeviceRole::Backing);
+    EXPECT_EQ(m.devices[std::size_t(backing)].via, loop.name());
+    EXPECT_FALSE(m.devices[std::size_t(backing)].inTotal);
+}
+
+TEST_F(DeviceResolution, AFileOnAMountedExt4LoopIsTheLoopDevice)
+{
+    IOPRISM_REQUIRE(haveTool("mkfs.ext4"), "mkfs.ext4 is missing");
+    LoopDevice loop(m_image);
+    ASSERT_TRUE(loop.ok());
+    ASSERT_EQ(makeExt4(loop.path()), 0);
+    ScopedMount mount(loop.path(), m_dir.path() / "mnt", "-t ext4");
+    ASSERT_TRUE(mount.ok());
+    const fs::path file = mount.dir() / "data.bin";
+    writeFile(file, 1 << 20);
+    // A test file not made yet resolves through its directory.
+    const auto m = resolveTargetDevices({file.string(), (mount.dir() / "later.dat").string()});
+    ASSERT_EQ(m.targets.size(), 2u);
+    ASSERT_TRUE(m.targets[0].device);
+    EXPECT_EQ(m.devices[*m.targets[0].device].name, loop.name());
+    EXPECT_EQ(m.targets[1].device, m.targets[0].device); // one device, listed once
+    EXPECT_GE(indexOf(m, m_hostDevice), 0);
+    EXPECT_EQ(
+        std::count_if(m.devices.begin(), m.devices.end(), [](const auto &d) { return d.inTotal; }),
+        1);
+}
+
+TEST_F(DeviceResolution, AFileOnAPartitionIsThePartitionAboveItsDisk)
+{
+    IOPRISM_REQUIRE(haveTool("mkfs.ext4"), "mkfs.ext4 is missing");
+    ASSERT_TRUE(writeMbr(m_image, {{2048, 40960}}));
+    LoopDevice loop(m_image, "-P");
+    ASSERT_TRUE(loop.ok());
+    IOPRISM_REQUIRE(loop.showPartitions(1), "the kernel did not show the loop device's partition");
+    ASSERT_EQ(makeExt4(loop.partition(1)), 0);
+    ScopedMount mount(loop.partition(1), m_dir.path() / "mnt", "-t ext4");
+    ASSERT_TRUE(mount.ok());
+    const fs::path file = mount.dir() / "data.bin";
+    writeFile(file, 1 << 20);
+    const std::string part = loop.partition(1).substr(5); // "loopNp1"
+
+    const auto m = resolveTargetDevices({file.string()});
+    ASSERT_TRUE(m.targets.at(0).device);
+    const auto &self = m.devices[*m.targets[0].device];
+    EXPECT_EQ(self.name, part);
+    EXPECT_TRUE(self.inTotal);
+    const int disk = indexOf(m, loop.name());
+    ASSERT_GE(disk, 0);
+    EXPECT_EQ(m.devices[std::size_t(disk)].role, DeviceRole::Disk);
+    EXPECT_EQ(m.devices[std::size_t(disk)].via, part);
+    EXPECT_FALSE(m.devices[std::size_t(disk)].inTotal);
+    const int backing = indexOf(m, m_hostDevice);
+    ASSERT_GE(backing, 0); // the whole stack: partition, loop disk, host disk
+    EXPECT_EQ(m.devices[std::size_t(backing)].role, DeviceRole::Backing);
+    EXPECT_EQ(m.devices[std::size_t(backing)].via, loop.name());
+
+    // The raw disk as a second target counts the partition's I/O already: the total takes
+    // the disk and leaves the partition out.
+    const auto both = resolveTargetDevices({file.string(), loop.path()});
+    EXPECT_FALSE(both.devices[std::size_t(indexOf(both, part))].inTotal);
+    EXPECT_TRUE(both.devices[std::size_t(indexOf(both, loop.name()))].inTotal);
+    EXPECT_EQ(both.devices[std::size_t(indexOf(both, loop.name()))].role, DeviceRole::Target);
+}
+
+TEST_F(DeviceResolution, ARawPartitionIsThePartition)
+{
+    ASSERT_TRUE(writeMbr(m_image, {{2048, 40960}}));
+    LoopDevice loop(m_image, "-P");
+    ASSERT_TRUE(loop.ok());
+    IOPRISM_REQUIRE(loop.showPartitions(1), "the kernel did not show the loop device's partition");
+    const auto m = resolveTargetDevices({loop.partition(1)});
+    ASSERT_TRUE(m.targets.at(0).device);
+    EXPECT_EQ(m.devices[*m.targets[0].device].name, loop.partition(1).substr(5));
+    EXPECT_GE(indexOf(m, loop.name()), 0);
+}
+
+TEST(DeviceResolutionZram, AZramDeviceIsAPlainDisk)
+{
+    IOPRISM_REQUIRE(isRoot(), "zram needs root");
+    ScopedZram zram(64 << 20);
+    IOPRISM_REQUIRE(zram.ok(), "no zram device (no zram-control/hot_add and no free zram0)");
+    const auto m = resolveTargetDevices({"/dev/" + zram.name()});
+    ASSERT_EQ(m.devices.size(), 1u); // nothing beneath it
+    EXPECT_EQ(m.devices[0].name, zram.name());
+    EXPECT_EQ(m.devices[0].role, DeviceRole::Target);
+    EXPECT_TRUE(m.devices[0].inTotal);
+
+    DiskStatReader reader;
+    reader.watch({zram.name()});
+    std::vector<core::DiskSample> a, b;
+    reader.read(a);
+    run("dd if=/dev/zero of=/dev/" + zram.name() + " bs=64k count=16 oflag=direct");
+    reader.read(b);
+    ASSERT_TRUE(a.at(0).valid && b.at(0).valid);
+    EXPECT_EQ(b[0].counters.writeSectors - a[0].counters.writeSectors, 2048u); // 1 MiB
+}
+
+TEST(DeviceResolutionTmpfs, AFileOnTmpfsHasNoDevice)
+{
+    IOPRISM_REQUIRE(isRoot(), "mounting tmpfs needs root");
+    TempDir dir;
+    ScopedMount mount("tmpfs", dir.path() / "mnt", "-t tmpfs -o size=4M");
+    ASSERT_TRUE(mount.ok());
+    writeFile(mount.dir() / "f", 4096);
+    const auto m = resolveTargetDevices({(mount.dir() / "f").string()});
+    EXPECT_TRUE(m.devices.empty());
+    ASSERT_EQ(m.targets.size(), 1u);
+    EXPECT_FALSE(m.targets[0].device);
+    EXPECT_FALSE(m.targets[0].note.empty());
+}
+
+// ---------------------------------------------------------------- whole runs
+
+core::Profile runProfile(const std::string &path, core::TargetKind kind, std::uint32_t percentRead,
+    std::uint64_t blockBytes, core::CacheMode mode, std::uint64_t fileBytes = 0)
+{
+    core::Profile p;
+    p.setup.runTime = 2s;
+    p.setup.interval = 250ms;
+    core::AccessSpec s;
+    s.name = "spec";
+    core::SpecLine l;
+    l.transferSizeBytes = l.alignmentBytes = blockBytes;
+    l.percentRead = percentRead;
+    l.percentRandom = 100;
+    s.lines.push_back(l);
+    p.specs.push_back(s);
+    core::Host h;
+    core::Worker w;
+    w.name = "Worker 1";
+    w.outstandingIos = 8;
+    w.assignedSpecs = {"spec"};
+    w.seed = 7;
+    core::Target t;
+    t.path = path;
+    t.kind = kind;
+    t.cacheMode = mode;
+    if (fileBytes)
+        t.testFileSizeBytes = fileBytes;
+    w.targets.push_back(t);
+    h.workers.push_back(w);
+    p.hosts.push_back(h);
+    return p;
+}
+
+struct Sink : core::RunSink {
+    std::function<void(const std::string &)> notice = [](const std::string &) {};
+    void onNotice(const std::string &text) override { notice(text); }
+};
+
+core::RunResult runWithDevices(
+    const core::Profile &profile, core::RunSink &sink, core::RunOptions options = {})
+{
+    auto backend = makeBackend({});
+    LinuxDeviceCounterSource counters(std::make_unique<LinuxCounterSource>());
+    core::Run run(profile, *backend, counters, sink, options);
+    return run.execute();
+}
+
+std::string describe(const core::DeviceReport &d)
+{
+    return std::string(core::toString(d.verdict.verdict)) + ": reads app "
+        + std::to_string(d.verdict.read.appBytes) + " device "
+        + std::to_string(d.verdict.read.deviceBytes) + ", writes app "
+        + std::to_string(d.verdict.write.appBytes) + " device "
+        + std::to_string(d.verdict.write.deviceBytes);
+}
+
+class DeviceRuns : public DeviceResolution
+{
+};
+
+TEST_F(DeviceRuns, DirectReadsOfALoopDeviceAgree)
+{
+    LoopDevice loop(m_image);
+    ASSERT_TRUE(loop.ok());
+    Sink sink;
+    const auto r = runWithDevices(
+        runProfile(loop.path(), core::TargetKind::BlockDevice, 100, 16384, core::CacheMode::Direct),
+        sink);
+    ASSERT_FALSE(r.error) << r.error->toString();
+    ASSERT_EQ(r.steps.size(), 1u);
+    const auto &d = r.steps[0].devices;
+    ASSERT_TRUE(d.available);
+    EXPECT_EQ(d.verdict.verdict, Verdict::Agree) << describe(d);
+    EXPECT_EQ(d.verdict.read.verdict, Verdict::Agree);
+    EXPECT_GT(d.verdict.read.appBytes, 10u << 20);
+    EXPECT_NEAR(d.verdict.read.ratio, 1.0, 0.05);
+    EXPECT_NEAR(d.total.averageReadRequestBytes, 16384, 16384 * 0.05);
+    EXPECT_GT(d.total.readsPerSecond, 0);
+    EXPECT_GT(d.total.utilPercent, 0);
+    int agreeing = 0, measuring = 0;
+    for (const auto &s : r.intervals) {
+        ASSERT_TRUE(s.devices.available);
+        ASSERT_EQ(s.devices.devices.size(), r.deviceMap.devices.size());
+        measuring += s.phase == core::RunPhase::Measuring;
+        agreeing += s.devices.verdict.verdict == Verdict::Agree;
+    }
+    EXPECT_EQ(agreeing, int(r.intervals.size()));
+    EXPECT_GE(measuring, 7); // 2 s in 250 ms intervals
+    EXPECT_TRUE(r.deviceTail.sampled);
+    EXPECT_TRUE(r.deviceTail.idle);
+}
+
+TEST_F(DeviceRuns, BufferedReadsOfAFileJustWrittenAreServedFromCache)
+{
+    IOPRISM_REQUIRE(haveTool("mkfs.ext4"), "mkfs.ext4 is missing");
+    LoopDevice loop(m_image);
+    ASSERT_TRUE(loop.ok());
+    ASSERT_EQ(makeExt4(loop.path()), 0);
+    ScopedMount mount(loop.path(), m_dir.path() / "mnt", "-t ext4");
+    ASSERT_TRUE(mount.ok());
+    const fs::path file = mount.dir() / "written.dat";
+    writeFile(file, 16 << 20);
+    // Clean but cached: the flusher must not write during the run.
+    ASSERT_EQ(run("sync -f '" + file.string() + "'"), 0);
+
+    Sink sink;
+    const auto r = runWithDevices(
+        runProfile(file.string(), core::TargetKind::TestFile, 100, 4096, core::CacheMode::Buffered),
+        sink);
+    ASSERT_FALSE(r.error) << r.error->toString();
+    const auto &d = r.steps.at(0).devices;
+    ASSERT_TRUE(d.available);
+    EXPECT_EQ(d.verdict.verdict, Verdict::ServedFromCache) << describe(d);
+    EXPECT_GT(d.verdict.read.appBytes, 16u << 20); // read it all, several times over
+    EXPECT_LT(d.verdict.read.ratio, 0.05);
+}
+
+TEST_F(DeviceRuns, AnotherWriterDuringAReadRunIsOtherTraffic)
+{
+    makeAllocatedImage(m_image, 64 << 20);
+    LoopDevice loop(m_image);
+    ASSERT_TRUE(loop.ok());
+    // Another process's traffic: O_DIRECT writes to the second half of the device, about
+    // 6 MB/s (64 KiB every 10 ms), from a thread that is not part of the run.
+    const int fd = ::open(loop.path().c_str(), O_WRONLY | O_DIRECT | O_CLOEXEC);
+    ASSERT_GE(fd, 0);
+    void *buffer = nullptr;
+    ASSERT_EQ(::posix_memalign(&buffer, 4096, 65536), 0);
+    std::memset(buffer, 0x5a, 65536);
+    std::atomic<bool> stop {false};
+    std::atomic<int> writes {0};
+    std::thread writer([&] {
+        for (off_t off = 32 << 20; !stop; off = off + 65536 < (64 << 20) ? off + 65536 : 32 << 20) {
+            if (::pwrite(fd, buffer, 65536, off) == 65536)
+                ++writes;
+            std::this_thread::sleep_for(10ms);
+        }
+    });
+    Sink sink;
+    auto profile = runProfile(
+        loop.path(), core::TargetKind::BlockDevice, 100, 16384, core::CacheMode::Direct);
+    profile.hosts[0].workers[0].targets[0].region = {0, 32 << 20};
+    const auto r = runWithDevices(profile, sink);
+    stop = true;
+    writer.join();
+    ::close(fd);
+    std::free(buffer);
+    ASSERT_FALSE(r.error) << r.error->toString();
+    ASSERT_GT(writes.load(), 50);
+    const auto &d = r.steps.at(0).devices;
+    ASSERT_TRUE(d.available);
+    EXPECT_EQ(d.verdict.verdict, Verdict::OtherTraffic) << describe(d);
+    EXPECT_EQ(d.verdict.write.verdict, Verdict::OtherTraffic);
+    EXPECT_EQ(d.verdict.read.verdict, Verdict::Agree);
+    EXPECT_EQ(d.verdict.write.appBytes, 0u);
+    EXPECT_GT(d.verdict.write.deviceBytes, 4u << 20);
+}
+
+TEST_F(DeviceRuns, BufferedWritesAreWriteBackPendingAndTheTailSeesTheFlush)
+{
+    IOPRISM_REQUIRE(haveTool("mkfs.ext4"), "mkfs.ext4 is missing");
+    makeAllocatedImage(m_image, 64 << 20);
+    LoopDevice loop(m_image);
+    ASSERT_TRUE(loop.ok());
+    ASSERT_EQ(makeExt4(loop.path()), 0);
+    ScopedMount mount(loop.path(), m_dir.path() / "mnt", "-t ext4");
+    ASSERT_TRUE(mount.ok());
+    const fs::path file = mount.dir() / "ioprism-test.dat";
+
+    // The kernel's flusher would write the dirty pages some 30 s later
+    // (vm.dirty_expire_centisecs); the test stands in for it with a syncfs when the run
+    // announces its tail, after the tail's first sample.
+    Sink sink;
+    std::thread flusher;
+    std::string notice;
+    sink.notice = [&](const std::string &text) {
+        if (text.find("not yet seen at the device") == std::string::npos || flusher.joinable())
+            return;
+        notice = text;
+        flusher = std::thread([dir = mount.dir()] {
+            const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+            if (fd >= 0) {
+                ::syncfs(fd);
+                ::close(fd);
+            }
+        });
+    };
+    const auto r = runWithDevices(runProfile(file.string(), core::TargetKind::TestFile, 0, 4096,
+                                      core::CacheMode::Buffered, 16 << 20),
+        sink);
+    if (flusher.joinable())
+        flusher.join();
+    ASSERT_FALSE(r.error) << r.error->toString();
+    const auto &d = r.steps.at(0).devices;
+    ASSERT_TRUE(d.available);
+    EXPECT_EQ(d.verdict.verdict, Verdict::WriteBackPending) << describe(d);
+    EXPECT_EQ(d.verdict.write.verdict, Verdict::WriteBackPending);
+    EXPECT_GT(d.verdict.write.appBytes, 16u << 20);
+    EXPECT_LT(d.verdict.write.ratio, 0.5);
+
+    const auto &t = r.deviceTail;
+    ASSERT_TRUE(t.sampled);
+    EXPECT_FALSE(notice.empty());
+    EXPECT_GT(t.pendingWriteBytes, 16u << 20);
+    // At most the 16 MiB file's dirty pages (and some metadata) can be flushed: random
+    // overwrites of the same pages never reach the device more than once.
+    EXPECT_GT(t.flushedWriteBytes, 1u << 20);
+    EXPECT_LT(t.flushedWriteBytes, 24u << 20);
+    EXPECT_EQ(t.remainingWriteBytes,
+        t.pendingWriteBytes - std::min(t.pendingWriteBytes, t.flushedWriteBytes));
+    EXPECT_GT(t.seconds, 0);
+    EXPECT_LE(t.seconds, 5.5);
+    EXPECT_EQ(t.total.writeBytes, t.flushedWriteBytes);
+}
+
+} // namespace
+} // namespace ioprism::test
