@@ -1,12 +1,1112 @@
 #include "ui/main_window.h"
 
+#include "core/report/csv.h"
+#include "core/report/results_json.h"
+#include "core/spec/icf.h"
+#include "core/spec/presets.h"
+#include "core/spec/profile_json.h"
+#include "ui/format.h"
+#include "ui/icons.h"
+#include "ui/live_page.h"
+#include "ui/message_bar.h"
+#include "ui/profile_defaults.h"
+#include "ui/profile_document.h"
+#include "ui/results_page.h"
+#include "ui/run_controller.h"
+#include "ui/setup_page.h"
+#include "ui/specs_page.h"
+#include "ui/targets_model.h"
+#include "ui/targets_page.h"
+#include "ui/worker_panel.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDateTime>
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QSaveFile>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QStorageInfo>
+#include <QTabWidget>
+#include <QThread>
+#include <QTimer>
+#include <QToolBar>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+#include <algorithm>
+
 namespace ioprism::ui {
 
-MainWindow::MainWindow(QWidget *parent)
-    : QMainWindow(parent)
+namespace {
+
+constexpr int kMaxRecentFiles = 8;
+
+// True when a spec writes (Iometer: any line with writes, or a reply to a read).
+bool specWrites(const core::AccessSpec &spec)
 {
-    setWindowTitle(tr("IOPrism"));
-    setMinimumSize(800, 560);
+    return std::any_of(spec.lines.begin(), spec.lines.end(), [](const core::SpecLine &l) {
+        return l.percentRead < 100 || (l.replySizeBytes > 0 && l.percentRead > 0);
+    });
+}
+
+// "1 step" / "3 steps": English plurals without a translation file (tr's %n needs one).
+QString countText(std::size_t n, const char *singular, const char *plural)
+{
+    return QStringLiteral("%1 %2").arg(n).arg(MainWindow::tr(n == 1 ? singular : plural));
+}
+
+QString phaseName(core::RunPhase phase)
+{
+    switch (phase) {
+    case core::RunPhase::Idle:
+        return MainWindow::tr("idle");
+    case core::RunPhase::Preparing:
+        return MainWindow::tr("preparing");
+    case core::RunPhase::RampUp:
+        return MainWindow::tr("ramp-up");
+    case core::RunPhase::Measuring:
+        return MainWindow::tr("running");
+    case core::RunPhase::Stopping:
+        return MainWindow::tr("stopping");
+    case core::RunPhase::Done:
+        return MainWindow::tr("done");
+    }
+    return {};
+}
+
+} // namespace
+
+MainWindow::MainWindow(PlatformServices services, MainWindowOptions options, QWidget *parent)
+    : QMainWindow(parent)
+    , m_services(std::move(services))
+    , m_options(std::move(options))
+    , m_document(new ProfileDocument(this))
+    , m_controller(new RunController(m_services, this))
+    , m_messageBar(new MessageBar(this))
+    , m_tabs(new QTabWidget(this))
+    , m_workerPanel(new WorkerPanel(m_document, this))
+    , m_targetsPage(new TargetsPage(m_document, this))
+    , m_specsPage(new SpecsPage(m_document, this))
+    , m_setupPage(new SetupPage(m_document, this))
+    , m_livePage(new LivePage(this))
+    , m_resultsPage(new ResultsPage(this))
+{
+    setWindowIcon(icon(IconId::App));
+    setMinimumSize(960, 640);
+    resize(1440, 900);
+    setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
+
+    auto *central = new QWidget(this);
+    auto *layout = new QVBoxLayout(central);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(m_messageBar);
+    layout->addWidget(m_tabs, 1);
+    setCentralWidget(central);
+
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(m_targetsPage, icon(IconId::Disk), tr("&Targets"));
+    m_tabs->addTab(m_specsPage, icon(IconId::Specs), tr("Access &Specifications"));
+    m_tabs->addTab(m_setupPage, icon(IconId::Setup), tr("Test Set&up"));
+    m_tabs->addTab(m_livePage, icon(IconId::Plot), tr("&Live"));
+    m_tabs->addTab(m_resultsPage, icon(IconId::Results), tr("&Results"));
+    m_tabs->setTabToolTip(
+        TargetsTab, tr("Disks, partitions and test files of the selected worker"));
+    m_tabs->setTabToolTip(
+        SpecsTab, tr("Access specifications and the selected worker's run order"));
+    m_tabs->setTabToolTip(SetupTab, tr("Run time, ramp-up, sampling interval, seed, engine"));
+    m_tabs->setTabToolTip(LiveTab, tr("Live figures and plots of the running test"));
+    m_tabs->setTabToolTip(ResultsTab, tr("Results of the last run, step by step"));
+
+    auto *dock = new QDockWidget(tr("Topology"), this);
+    dock->setObjectName(QStringLiteral("topologyDock"));
+    dock->setWidget(m_workerPanel);
+    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable
+        | QDockWidget::DockWidgetClosable);
+    dock->setToolTip(tr("This host, its workers and their targets"));
+    addDockWidget(Qt::LeftDockWidgetArea, dock);
+    resizeDocks({dock}, {300}, Qt::Horizontal);
+
+    createActions();
+    createMenus();
+    m_presetsMenu->menuAction()->setToolTip(tr("Apply a built-in set of specs"));
+    if (auto *view = menuBar()->findChild<QMenu *>(QStringLiteral("viewMenu")))
+        view->insertAction(view->actions().value(0), dock->toggleViewAction());
+    createToolBar();
+    createStatusBar();
+
+    connect(m_workerPanel, &WorkerPanel::currentWorkerChanged, this, [this](int worker) {
+        m_targetsPage->setWorker(worker);
+        m_specsPage->setWorker(worker);
+    });
+    connect(m_targetsPage, &TargetsPage::refreshRequested, this, &MainWindow::refreshTargets);
+    connect(m_targetsPage, &TargetsPage::addTestFileRequested, this, [this] {
+        auto *dialog = new QFileDialog(this, tr("Test file location"), dataDirectory(),
+            tr("Test files (*.dat *.tst);;All files (*)"));
+        dialog->setAcceptMode(QFileDialog::AcceptSave);
+        dialog->setOption(QFileDialog::DontConfirmOverwrite);
+        dialog->selectFile(QString::fromLatin1(kTestFileName));
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &file) {
+            const std::string path = toStdString(QDir::toNativeSeparators(file));
+            const auto kind = m_services.detectTargetKind ? m_services.detectTargetKind(path)
+                                                          : core::TargetKind::TestFile;
+            m_targetsPage->model()->addPath(path, kind);
+        });
+        dialog->open();
+    });
+    connect(m_setupPage, &SetupPage::engineChanged, this, [](EngineChoice engine) {
+        QSettings().setValue(QStringLiteral("run/engine"), int(engine));
+    });
+    connect(m_document, &ProfileDocument::modifiedChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &ProfileDocument::filePathChanged, this, &MainWindow::updateTitle);
+
+    connect(m_controller, &RunController::phaseChanged, this, &MainWindow::onPhase);
+    connect(m_controller, &RunController::prepareProgress, this, &MainWindow::onPrepareProgress);
+    connect(m_controller, &RunController::intervalReady, m_livePage, &LivePage::addSample);
+    connect(m_controller, &RunController::notice, this, [this](quint64, const QString &text) {
+        m_messageBar->showMessage(MessageBar::Level::Information, text);
+    });
+    connect(m_controller, &RunController::finished, this, &MainWindow::onFinished);
+    connect(m_controller, &RunController::runningChanged, this, &MainWindow::updateRunActions);
+    connect(m_livePage->plots(), &LivePlots::exportRequested, this, [this](LivePlots::PlotId id) {
+        askExport(tr("Save the %1 plot").arg(m_livePage->plots()->plotTitle(id)),
+            tr("PNG image (*.png);;PDF document (*.pdf)"), QStringLiteral("png"),
+            [this, id](const QString &path) { return exportPlot(id, path); });
+    });
+    connect(m_resultsPage, &ResultsPage::exportHistogramRequested, this, [this] {
+        askExport(tr("Save the latency histogram"), tr("PNG image (*.png);;PDF document (*.pdf)"),
+            QStringLiteral("png"), [this](const QString &path) { return exportHistogram(path); });
+    });
+
+    m_statusTimer = new QTimer(this);
+    m_statusTimer->setInterval(250);
+    connect(m_statusTimer, &QTimer::timeout, this, &MainWindow::tickStatus);
+
+    QDir().mkpath(dataDirectory());
+    refreshTargets();
+    restoreSession();
+    m_workerPanel->setCurrentWorker(m_document->workerCount() > 0 ? 0 : -1);
+    m_targetsPage->setWorker(m_workerPanel->currentWorker());
+    m_specsPage->setWorker(m_workerPanel->currentWorker());
+    updateTitle();
+    updateRunActions();
+}
+
+MainWindow::~MainWindow() = default;
+
+// ---------------------------------------------------------------- actions and menus
+
+void MainWindow::createActions()
+{
+    auto make = [this](
+                    IconId id, const QString &text, const QKeySequence &key, const QString &tip) {
+        auto *action = new QAction(icon(id), text, this);
+        if (!key.isEmpty())
+            action->setShortcut(key);
+        action->setToolTip(
+            key.isEmpty() ? tip : tr("%1 (%2)").arg(tip, key.toString(QKeySequence::NativeText)));
+        action->setStatusTip(tip);
+        return action;
+    };
+    m_new = make(IconId::New, tr("&New"), QKeySequence::New,
+        tr("A new profile: one worker per CPU, Iometer's default spec"));
+    m_open = make(IconId::Open, tr("&Open…"), QKeySequence::Open,
+        tr("Open a profile (.json) or import an Iometer configuration (.icf)"));
+    m_save = make(IconId::Save, tr("&Save"), QKeySequence::Save, tr("Save the profile"));
+    m_saveAs = make(IconId::SaveAs, tr("Save &As…"), QKeySequence::SaveAs,
+        tr("Save the profile as .json, or export it as an Iometer .icf"));
+    m_start = make(IconId::Start, tr("&Start"), QKeySequence(Qt::Key_F5), tr("Run the profile"));
+    m_stop = make(IconId::Stop, tr("S&top"), QKeySequence(Qt::SHIFT | Qt::Key_F5),
+        tr("Stop the run; what was measured is kept"));
+    m_exportCsv = make(IconId::Export, tr("Results &CSV (Iometer layout)…"), {},
+        tr("Save the results as an Iometer-layout CSV file"));
+    m_exportTimeSeries = make(IconId::Export, tr("&Time series CSV…"), {},
+        tr("Save every interval of every scope as one CSV row"));
+    m_exportJson = make(
+        IconId::Export, tr("Results &JSON…"), {}, tr("Save everything the run produced as JSON"));
+    m_quit = make(IconId::Stop, tr("&Quit"), QKeySequence::Quit,
+        tr("Quit IOPrism (the profile is kept for next time)"));
+    m_quit->setIcon(QIcon());
+    m_quit->setMenuRole(QAction::QuitRole);
+
+    connect(m_new, &QAction::triggered, this, &MainWindow::newProfile);
+    connect(m_open, &QAction::triggered, this, &MainWindow::askOpenFile);
+    connect(m_save, &QAction::triggered, this, [this] { askSaveFile(false); });
+    connect(m_saveAs, &QAction::triggered, this, [this] { askSaveFile(true); });
+    connect(m_start, &QAction::triggered, this, &MainWindow::startRun);
+    connect(m_stop, &QAction::triggered, this, &MainWindow::stopRun);
+    connect(m_quit, &QAction::triggered, this, &QWidget::close);
+    connect(m_exportCsv, &QAction::triggered, this, [this] {
+        askExport(tr("Export results CSV"), tr("CSV files (*.csv)"), QStringLiteral("csv"),
+            [this](const QString &p) { return exportResultsCsv(p); });
+    });
+    connect(m_exportTimeSeries, &QAction::triggered, this, [this] {
+        askExport(tr("Export time series CSV"), tr("CSV files (*.csv)"), QStringLiteral("csv"),
+            [this](const QString &p) { return exportTimeSeriesCsv(p); });
+    });
+    connect(m_exportJson, &QAction::triggered, this, [this] {
+        askExport(tr("Export results JSON"), tr("JSON files (*.json)"), QStringLiteral("json"),
+            [this](const QString &p) { return exportResultsJson(p); });
+    });
+    for (int p = 0; p < LivePlots::PlotCount; ++p) {
+        const auto id = static_cast<LivePlots::PlotId>(p);
+        auto *action = new QAction(tr("%1 plot…").arg(m_livePage->plots()->plotTitle(id)), this);
+        action->setToolTip(
+            tr("Save the live %1 plot as PNG or PDF").arg(m_livePage->plots()->plotTitle(id)));
+        connect(action, &QAction::triggered, this,
+            [this, id] { emit m_livePage->plots()->exportRequested(id); });
+        m_exportPlots << action;
+    }
+    auto *histogram = new QAction(tr("Latency histogram…"), this);
+    histogram->setToolTip(tr("Save the results' latency histogram as PNG or PDF"));
+    connect(histogram, &QAction::triggered, m_resultsPage, &ResultsPage::exportHistogramRequested);
+    m_exportPlots << histogram;
+}
+
+void MainWindow::createMenus()
+{
+    auto *file = menuBar()->addMenu(tr("&File"));
+    file->setToolTipsVisible(true);
+    file->addAction(m_new);
+    file->addAction(m_open);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_recentMenu->setToolTipsVisible(true);
+    file->addAction(m_save);
+    file->addAction(m_saveAs);
+    file->addSeparator();
+    m_exportMenu = file->addMenu(icon(IconId::Export), tr("&Export"));
+    m_exportMenu->setToolTipsVisible(true);
+    m_exportMenu->addAction(m_exportCsv);
+    m_exportMenu->addAction(m_exportTimeSeries);
+    m_exportMenu->addAction(m_exportJson);
+    m_exportMenu->addSeparator();
+    for (auto *action : m_exportPlots)
+        m_exportMenu->addAction(action);
+    file->addSeparator();
+    file->addAction(m_quit);
+
+    m_presetsMenu = menuBar()->addMenu(tr("&Presets"));
+    m_presetsMenu->setToolTipsVisible(true);
+    QString group;
+    for (const auto &preset : presetCatalogue()) {
+        if (preset.group != group) {
+            m_presetsMenu->addSection(preset.group);
+            group = preset.group;
+        }
+        auto *action = m_presetsMenu->addAction(preset.title);
+        action->setToolTip(preset.description);
+        action->setStatusTip(preset.description);
+        const std::string name = preset.name;
+        connect(action, &QAction::triggered, this, [this, name] { applyPreset(name); });
+    }
+
+    auto *run = menuBar()->addMenu(tr("&Run"));
+    run->addAction(m_start);
+    run->addAction(m_stop);
+
+    auto *view = menuBar()->addMenu(tr("&View"));
+    view->setObjectName(QStringLiteral("viewMenu"));
+    auto *follow = view->addAction(icon(IconId::Follow), tr("&Follow the newest sample"));
+    follow->setCheckable(true);
+    follow->setChecked(true);
+    follow->setToolTip(tr("Keep the newest interval in view on the live plots"));
+    connect(follow, &QAction::toggled, m_livePage->plots(), &LivePlots::setFollowing);
+    connect(m_livePage->plots(), &LivePlots::followingChanged, follow, &QAction::setChecked);
+    view->addSeparator();
+    const QStringList pages
+        = {tr("Targets"), tr("Access Specifications"), tr("Test Setup"), tr("Live"), tr("Results")};
+    for (int p = 0; p < pages.size(); ++p) {
+        auto *action = view->addAction(pages[p]);
+        action->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + p)));
+        connect(action, &QAction::triggered, this, [this, p] { showPage(static_cast<Page>(p)); });
+    }
+
+    auto *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About IOPrism"), this, [this] {
+        auto *box = new QMessageBox(QMessageBox::Information, tr("About IOPrism"),
+            tr("<b>IOPrism %1</b><br>An open-source storage benchmark: Iometer's "
+               "workloads, native asynchronous I/O, live latency percentiles and "
+               "the device's own counters beside the application's.")
+                .arg(QStringLiteral(IOPRISM_VERSION)),
+            QMessageBox::Ok, this);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    });
+    updateRecentMenu();
+}
+
+void MainWindow::createToolBar()
+{
+    auto *bar = addToolBar(tr("Main"));
+    bar->setObjectName(QStringLiteral("mainToolBar"));
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    bar->addAction(m_new);
+    bar->addAction(m_open);
+    bar->addAction(m_save);
+    bar->addSeparator();
+    auto *presets = new QToolButton(bar);
+    presets->setIcon(icon(IconId::Preset));
+    presets->setText(tr("Presets"));
+    presets->setToolTip(tr("Apply a built-in set of specs (CrystalDiskMark, Iometer, workload "
+                           "patterns); your workers and targets are kept"));
+    presets->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    presets->setPopupMode(QToolButton::InstantPopup);
+    presets->setMenu(m_presetsMenu);
+    bar->addWidget(presets);
+    bar->addSeparator();
+    bar->addAction(m_start);
+    bar->addAction(m_stop);
+    bar->addSeparator();
+    auto *exports = new QToolButton(bar);
+    exports->setIcon(icon(IconId::Export));
+    exports->setText(tr("Export"));
+    exports->setToolTip(tr("Save the results as CSV or JSON, or a plot as PNG or PDF"));
+    exports->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    exports->setPopupMode(QToolButton::InstantPopup);
+    exports->setMenu(m_exportMenu);
+    bar->addWidget(exports);
+}
+
+void MainWindow::createStatusBar()
+{
+    m_statusLabel = new QLabel(tr("Idle"), this);
+    m_statusLabel->setToolTip(tr("What the run is doing: preparing, ramp-up, running, stopping"));
+    m_progress = new QProgressBar(this);
+    m_progress->setMaximumWidth(240);
+    m_progress->setRange(0, 100);
+    m_progress->setValue(0);
+    m_progress->setTextVisible(true);
+    m_progress->setToolTip(tr("Progress of the whole run (all steps)"));
+    statusBar()->addWidget(m_statusLabel, 1);
+    statusBar()->addPermanentWidget(m_progress);
+}
+
+// ---------------------------------------------------------------- session
+
+QString MainWindow::dataDirectory() const
+{
+    if (!m_options.dataDirectory.isEmpty())
+        return m_options.dataDirectory;
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+}
+
+QString MainWindow::defaultTestFile() const
+{
+    return QDir(dataDirectory()).filePath(QString::fromLatin1(kTestFileName));
+}
+
+void MainWindow::restoreSession()
+{
+    QSettings settings;
+    m_setupPage->setEngine(static_cast<EngineChoice>(
+        settings.value(QStringLiteral("run/engine"), int(EngineChoice::Auto)).toInt()));
+    if (m_options.restoreSession) {
+        restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+        restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+        const QString text = settings.value(QStringLiteral("session/profile")).toString();
+        if (!text.isEmpty()) {
+            core::Problems problems;
+            if (auto profile = core::parseProfileJson(toStdString(text), problems)) {
+                m_document->setProfile(std::move(*profile),
+                    settings.value(QStringLiteral("session/filePath")).toString());
+                m_document->setModified(
+                    settings.value(QStringLiteral("session/modified")).toBool());
+                return;
+            }
+            m_messageBar->showMessage(MessageBar::Level::Warning,
+                tr("The last session's profile could not be read; starting from the quick preset."),
+                problemsText(problems));
+        }
+    }
+    // First launch: nothing to set up. One worker, the quick preset, a test file in the
+    // user's data folder.
+    m_document->setProfile(
+        firstLaunchProfile(toStdString(QDir::toNativeSeparators(defaultTestFile()))));
+}
+
+void MainWindow::saveSession() const
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("session/profile"),
+        toQString(core::writeProfileJson(m_document->profile())));
+    settings.setValue(QStringLiteral("session/filePath"), m_document->filePath());
+    settings.setValue(QStringLiteral("session/modified"), m_document->isModified());
+    settings.setValue(QStringLiteral("run/engine"), int(m_setupPage->engine()));
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    // The profile is kept in the settings, edits included, so closing never asks.
+    saveSession();
+    m_controller->stop();
+    event->accept();
+}
+
+void MainWindow::refreshTargets()
+{
+    std::vector<TargetCandidate> candidates;
+    if (m_services.listTargets)
+        candidates = m_services.listTargets();
+    // The user's data folder always offers a test-file location (the first launch's).
+    TargetCandidate data;
+    data.kind = core::TargetKind::TestFile;
+    data.path = toStdString(QDir::toNativeSeparators(defaultTestFile()));
+    data.name = toStdString(tr("data folder"));
+    const QStorageInfo storage(dataDirectory());
+    if (storage.isValid()) {
+        data.sizeBytes = static_cast<std::uint64_t>(storage.bytesTotal());
+        data.freeBytes = static_cast<std::uint64_t>(storage.bytesAvailable());
+        data.fsType = storage.fileSystemType().toStdString();
+        data.mountPoints = {toStdString(storage.rootPath())};
+    }
+    const bool listed = std::any_of(candidates.begin(), candidates.end(),
+        [&](const TargetCandidate &c) { return c.path == data.path; });
+    if (!listed)
+        candidates.insert(candidates.begin(), data);
+    m_targetsPage->model()->setCandidates(std::move(candidates));
+}
+
+void MainWindow::updateTitle()
+{
+    const QString path = m_document->filePath();
+    setWindowFilePath(path);
+    const QString name = path.isEmpty() ? tr("Untitled") : QFileInfo(path).fileName();
+    setWindowTitle(tr("%1[*] — IOPrism").arg(name));
+    setWindowModified(m_document->isModified());
+}
+
+QStringList MainWindow::recentFiles() const
+{
+    return QSettings().value(QStringLiteral("recentFiles")).toStringList();
+}
+
+void MainWindow::addRecentFile(const QString &path)
+{
+    QStringList files = recentFiles();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    files.removeAll(absolute);
+    files.prepend(absolute);
+    while (files.size() > kMaxRecentFiles)
+        files.removeLast();
+    QSettings().setValue(QStringLiteral("recentFiles"), files);
+    updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList files = recentFiles();
+    for (int i = 0; i < files.size(); ++i) {
+        auto *action
+            = m_recentMenu->addAction(tr("&%1 %2").arg(i + 1).arg(QFileInfo(files[i]).fileName()));
+        action->setToolTip(files[i]);
+        const QString path = files[i];
+        connect(action, &QAction::triggered, this,
+            [this, path] { askDiscardChanges([this, path] { openFile(path); }); });
+    }
+    if (!files.isEmpty()) {
+        m_recentMenu->addSeparator();
+        m_recentMenu->addAction(tr("Clear the list"), this, [this] {
+            QSettings().remove(QStringLiteral("recentFiles"));
+            updateRecentMenu();
+        });
+    }
+    m_recentMenu->setEnabled(!files.isEmpty());
+}
+
+// ---------------------------------------------------------------- profiles
+
+void MainWindow::newProfile()
+{
+    askDiscardChanges([this] {
+        const int cpus = std::max(1, QThread::idealThreadCount());
+        m_document->setProfile(
+            ui::newProfile(cpus, toStdString(QDir::toNativeSeparators(defaultTestFile()))));
+        m_workerPanel->setCurrentWorker(0);
+        showPage(TargetsTab);
+    });
+}
+
+bool MainWindow::applyPreset(const std::string &name)
+{
+    core::Problems problems;
+    auto preset = core::loadPreset(name, problems);
+    if (!preset) {
+        m_messageBar->showMessage(MessageBar::Level::Error,
+            tr("The preset \"%1\" cannot be loaded.").arg(toQString(name)), problemsText(problems));
+        return false;
+    }
+    const QString path = m_document->filePath();
+    const int worker = m_workerPanel->currentWorker();
+    m_document->setProfile(ui::applyPreset(m_document->profile(), *preset,
+                               toStdString(QDir::toNativeSeparators(defaultTestFile()))),
+        path);
+    m_document->setModified(true);
+    m_workerPanel->setCurrentWorker(std::max(0, worker));
+    m_messageBar->showMessage(MessageBar::Level::Information,
+        tr("Applied the preset \"%1\": %2; your workers and targets are kept.")
+            .arg(toQString(name), countText(preset->specs.size(), "spec", "specs")),
+        toQString(preset->setup.description));
+    return true;
+}
+
+bool MainWindow::openFile(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        m_messageBar->showMessage(MessageBar::Level::Error,
+            tr("Cannot open %1.").arg(QDir::toNativeSeparators(path)), file.errorString());
+        QStringList files = recentFiles();
+        if (files.removeAll(QFileInfo(path).absoluteFilePath()) > 0) {
+            QSettings().setValue(QStringLiteral("recentFiles"), files);
+            updateRecentMenu();
+        }
+        return false;
+    }
+    const QByteArray bytes = file.readAll();
+    const std::string text(bytes.constData(), static_cast<std::size_t>(bytes.size()));
+    core::Problems problems;
+    std::optional<core::Profile> profile;
+    const bool icf = path.endsWith(QLatin1String(".icf"), Qt::CaseInsensitive);
+    if (icf) {
+        profile = core::parseIcf(text, problems);
+        if (profile && m_services.targetExists) {
+            auto unresolved = core::markUnresolvedTargets(*profile, m_services.targetExists);
+            problems.insert(problems.end(), unresolved.begin(), unresolved.end());
+        }
+    } else {
+        profile = core::parseProfileJson(text, problems);
+    }
+    QStringList details;
+    for (const auto &p : problems)
+        details << toQString(p.toString());
+    if (!profile) {
+        m_messageBar->showMessage(MessageBar::Level::Error,
+            tr("%1 cannot be opened: %2.")
+                .arg(QFileInfo(path).fileName(), countText(problems.size(), "problem", "problems")),
+            details.join(QLatin1Char('\n')));
+        return false;
+    }
+    m_document->setProfile(std::move(*profile), path);
+    m_workerPanel->setCurrentWorker(0);
+    addRecentFile(path);
+    if (!problems.empty())
+        m_messageBar->showMessage(MessageBar::Level::Warning,
+            tr("%1 was opened with %2.")
+                .arg(QFileInfo(path).fileName(), countText(problems.size(), "warning", "warnings")),
+            details.join(QLatin1Char('\n')));
+    return true;
+}
+
+bool MainWindow::saveFile(const QString &path)
+{
+    const bool icf = path.endsWith(QLatin1String(".icf"), Qt::CaseInsensitive);
+    core::Problems warnings;
+    const std::string text = icf ? core::writeIcf(m_document->profile(), warnings)
+                                 : core::writeProfileJson(m_document->profile());
+    if (!writeTextFile(path, text))
+        return false;
+    m_document->setFilePath(path);
+    m_document->setModified(false);
+    addRecentFile(path);
+    if (!warnings.empty()) {
+        QStringList details;
+        for (const auto &w : warnings)
+            details << toQString(w.toString());
+        m_messageBar->showMessage(MessageBar::Level::Warning,
+            tr("Saved as an Iometer file: %1 the .icf format cannot carry were left out (they stay "
+               "in "
+               "this window; save as .json to keep them).")
+                .arg(countText(warnings.size(), "setting", "settings")),
+            details.join(QLatin1Char('\n')));
+    }
+    statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 4000);
+    return true;
+}
+
+bool MainWindow::writeTextFile(const QString &path, const std::string &text)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)
+        || file.write(text.data(), static_cast<qint64>(text.size()))
+            != static_cast<qint64>(text.size())
+        || !file.commit()) {
+        m_messageBar->showMessage(MessageBar::Level::Error,
+            tr("Cannot write %1.").arg(QDir::toNativeSeparators(path)), file.errorString());
+        return false;
+    }
+    return true;
+}
+
+void MainWindow::askDiscardChanges(const std::function<void()> &then)
+{
+    if (!m_document->isModified()) {
+        then();
+        return;
+    }
+    auto *box = new QMessageBox(QMessageBox::Question, tr("Unsaved changes"),
+        tr("The profile has changes that are not saved. Discard them?"),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
+    box->setDefaultButton(QMessageBox::Save);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::finished, this, [this, box, then] {
+        const auto choice = box->standardButton(box->clickedButton());
+        if (choice == QMessageBox::Discard) {
+            then();
+        } else if (choice == QMessageBox::Save) {
+            if (!m_document->filePath().isEmpty() && saveFile(m_document->filePath()))
+                then();
+            else
+                askSaveFile(true);
+        }
+    });
+    box->open();
+}
+
+void MainWindow::askOpenFile()
+{
+    askDiscardChanges([this] {
+        const QString dir
+            = QSettings().value(QStringLiteral("paths/profiles"), QDir::homePath()).toString();
+        auto *dialog = new QFileDialog(this, tr("Open a profile"), dir,
+            tr("Profiles (*.json *.icf);;IOPrism profiles (*.json);;Iometer "
+               "configurations (*.icf);;All files (*)"));
+        dialog->setAcceptMode(QFileDialog::AcceptOpen);
+        dialog->setFileMode(QFileDialog::ExistingFile);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &file) {
+            QSettings().setValue(QStringLiteral("paths/profiles"), QFileInfo(file).absolutePath());
+            openFile(file);
+        });
+        dialog->open();
+    });
+}
+
+void MainWindow::askSaveFile(bool forceDialog)
+{
+    const QString current = m_document->filePath();
+    if (!forceDialog && !current.isEmpty()) {
+        saveFile(current);
+        return;
+    }
+    const QString dir = current.isEmpty()
+        ? QSettings().value(QStringLiteral("paths/profiles"), QDir::homePath()).toString()
+        : QFileInfo(current).absolutePath();
+    const QString json = tr("IOPrism profile (*.json)");
+    const QString icf = tr("Iometer configuration (*.icf)");
+    auto *dialog
+        = new QFileDialog(this, tr("Save the profile"), dir, json + QStringLiteral(";;") + icf);
+    dialog->setAcceptMode(QFileDialog::AcceptSave);
+    dialog->setDefaultSuffix(QStringLiteral("json"));
+    if (!current.isEmpty())
+        dialog->selectFile(QFileInfo(current).fileName());
+    if (current.endsWith(QLatin1String(".icf"), Qt::CaseInsensitive)) {
+        dialog->selectNameFilter(icf);
+        dialog->setDefaultSuffix(QStringLiteral("icf"));
+    }
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QFileDialog::filterSelected, dialog, [dialog, icf](const QString &filter) {
+        dialog->setDefaultSuffix(filter == icf ? QStringLiteral("icf") : QStringLiteral("json"));
+    });
+    connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &file) {
+        QSettings().setValue(QStringLiteral("paths/profiles"), QFileInfo(file).absolutePath());
+        saveFile(file);
+    });
+    dialog->open();
+}
+
+// ---------------------------------------------------------------- runs
+
+bool MainWindow::startRun()
+{
+    if (m_controller->isRunning())
+        return false;
+    const auto &profile = m_document->profile();
+    if (m_document->hasErrors()) {
+        QStringList details;
+        int errors = 0;
+        for (const auto &p : m_document->problems()) {
+            details << toQString(p.toString());
+            errors += p.severity == core::Severity::Error ? 1 : 0;
+        }
+        m_messageBar->showMessage(MessageBar::Level::Error,
+            tr("The profile cannot run: %1 to fix (red cells show where).")
+                .arg(countText(static_cast<std::size_t>(errors), "problem", "problems")),
+            details.join(QLatin1Char('\n')));
+        return false;
+    }
+
+    // Raw devices that a spec writes: refused while in use, else confirmed by the user.
+    QStringList refused, confirm;
+    const auto *model = m_targetsPage->model();
+    for (int w = 0; w < m_document->workerCount(); ++w) {
+        const auto *worker = m_document->worker(w);
+        bool writes = false;
+        for (const auto &name : worker->assignedSpecs)
+            if (const auto *spec = core::findSpec(profile, name); spec && specWrites(*spec))
+                writes = true;
+        if (!writes)
+            continue;
+        for (const auto &target : worker->targets) {
+            if (target.kind == core::TargetKind::TestFile)
+                continue;
+            const QString path = toQString(target.path);
+            const TargetCandidate *c = model->candidateFor(target.path);
+            QStringList inUse;
+            if (c) {
+                for (const auto &m : c->mountPoints)
+                    inUse << tr("mounted at %1").arg(toQString(m));
+                for (const auto &u : c->inUse)
+                    inUse << toQString(u);
+            }
+            if (!inUse.isEmpty()) {
+                refused << tr("%1: %2").arg(path, inUse.join(QStringLiteral(", ")));
+                continue;
+            }
+            QString line = QStringLiteral("<b>%1</b>").arg(path.toHtmlEscaped());
+            if (c && c->sizeBytes)
+                line += QStringLiteral(", ") + capacityText(c->sizeBytes);
+            if (c && !c->model.empty())
+                line += QStringLiteral(", ") + toQString(c->model).toHtmlEscaped();
+            if (!confirm.contains(line))
+                confirm << line;
+        }
+    }
+    if (!refused.isEmpty()) {
+        m_messageBar->showMessage(MessageBar::Level::Error,
+            tr("Writing to a raw device is refused while it is in use: unmount it "
+               "first, or untick it."),
+            refused.join(QLatin1Char('\n')));
+        return false;
+    }
+    if (!confirm.isEmpty()) {
+        auto *box = new QMessageBox(QMessageBox::Warning, tr("Write to raw devices?"),
+            tr("The test writes directly to:<br>%1<br><br>Everything stored on %2 "
+               "will be destroyed. Continue?")
+                .arg(confirm.join(QStringLiteral("<br>")),
+                    confirm.size() == 1 ? tr("this device") : tr("these devices")),
+            QMessageBox::Cancel, this);
+        auto *erase = box->addButton(tr("Destroy the data and run"), QMessageBox::DestructiveRole);
+        box->setDefaultButton(QMessageBox::Cancel);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        connect(box, &QMessageBox::finished, this, [this, box, erase] {
+            if (box->clickedButton() == erase)
+                beginRun(true);
+        });
+        box->open();
+        return true;
+    }
+    beginRun(false);
+    return true;
+}
+
+void MainWindow::beginRun(bool allowDeviceWrites)
+{
+    const auto &profile = m_document->profile();
+    RunRequest request;
+    request.profile = profile;
+    request.engine = m_setupPage->engine();
+    request.allowDeviceWrites = allowDeviceWrites;
+    request.ioLimitPerTarget = m_ioLimitPerTarget;
+
+    m_stepCount = 0;
+    if (!profile.hosts.empty())
+        for (const auto &worker : profile.hosts.front().workers)
+            m_stepCount = std::max(m_stepCount, static_cast<int>(worker.assignedSpecs.size()));
+    m_stepSeconds = profile.setup.runTime.count() > 0
+        ? static_cast<double>(profile.setup.runTime.count() + profile.setup.rampUp.count())
+        : 0;
+    m_step = 0;
+    m_stepName.clear();
+    m_phase = core::RunPhase::Preparing;
+    m_phaseClock.start();
+
+    m_livePage->clear();
+    m_livePage->setHeadline(tr("Preparing the targets…"));
+    m_lastResult.reset();
+    m_resultsPage->setResult(nullptr);
+    m_controller->start(std::move(request));
+    showPage(LiveTab);
+    m_statusTimer->start();
+    tickStatus();
+    updateRunActions();
+}
+
+void MainWindow::stopRun()
+{
+    if (!m_controller->isRunning())
+        return;
+    m_controller->stop();
+    m_phase = core::RunPhase::Stopping;
+    tickStatus();
+}
+
+void MainWindow::onPhase(quint64, core::RunPhase phase, int step, const QString &stepName)
+{
+    if (phase == core::RunPhase::Done)
+        return; // finished() follows with the result
+    m_phase = phase;
+    if (phase == core::RunPhase::RampUp || phase == core::RunPhase::Measuring) {
+        m_step = step;
+        m_stepName = stepName;
+        m_phaseClock.restart();
+        m_livePage->setHeadline(tr("Step %1 of %2: %3 — %4")
+                                    .arg(step + 1)
+                                    .arg(std::max(m_stepCount, step + 1))
+                                    .arg(stepName, phaseName(phase)));
+    } else if (phase == core::RunPhase::Stopping) {
+        m_livePage->setHeadline(
+            tr("Step %1: %2 — finishing in-flight I/O").arg(step + 1).arg(stepName));
+    }
+    tickStatus();
+}
+
+void MainWindow::onPrepareProgress(quint64, const QString &path, quint64 done, quint64 total)
+{
+    m_phase = core::RunPhase::Preparing;
+    const int percent = total ? static_cast<int>(done * 100 / total) : 0;
+    m_statusLabel->setText(
+        tr("Preparing %1: %2 %").arg(QDir::toNativeSeparators(path)).arg(percent));
+    m_progress->setRange(0, 100);
+    m_progress->setValue(percent);
+    m_livePage->setHeadline(
+        tr("Preparing the test file %1 (%2 of %3)")
+            .arg(QDir::toNativeSeparators(path), capacityText(done), capacityText(total)));
+}
+
+void MainWindow::tickStatus()
+{
+    const double t = m_phaseClock.isValid() ? m_phaseClock.elapsed() / 1000.0 : 0;
+    const auto &setup = m_document->profile().setup;
+    const double ramp = static_cast<double>(setup.rampUp.count());
+    const double runTime = static_cast<double>(setup.runTime.count());
+    QString text;
+    switch (m_phase) {
+    case core::RunPhase::Idle:
+    case core::RunPhase::Done:
+        text = tr("Idle");
+        m_progress->setRange(0, 100);
+        break;
+    case core::RunPhase::Preparing:
+        if (m_statusLabel->text().startsWith(tr("Preparing")))
+            return; // the per-file progress is shown
+        text = tr("Preparing the targets…");
+        m_progress->setRange(0, 0); // busy
+        break;
+    case core::RunPhase::RampUp:
+        text = tr("Step %1 of %2 · %3 · ramp-up %4 of %5")
+                   .arg(m_step + 1)
+                   .arg(std::max(m_stepCount, m_step + 1))
+                   .arg(m_stepName, clockText(std::min(t, ramp)), clockText(ramp));
+        break;
+    case core::RunPhase::Measuring:
+        text = runTime > 0
+            ? tr("Step %1 of %2 · %3 · running %4 of %5")
+                  .arg(m_step + 1)
+                  .arg(std::max(m_stepCount, m_step + 1))
+                  .arg(m_stepName, clockText(std::min(t, runTime)), clockText(runTime))
+            : tr("Step %1 · %2 · running %3 (until stopped)")
+                  .arg(m_step + 1)
+                  .arg(m_stepName, clockText(t));
+        break;
+    case core::RunPhase::Stopping:
+        text = tr("Stopping: finishing in-flight I/O…");
+        break;
+    }
+    m_statusLabel->setText(text);
+    if (m_phase == core::RunPhase::RampUp || m_phase == core::RunPhase::Measuring) {
+        if (m_stepSeconds > 0 && m_stepCount > 0) {
+            const double inStep = m_phase == core::RunPhase::RampUp ? std::min(t, ramp)
+                                                                    : ramp + std::min(t, runTime);
+            const double done = (m_step * m_stepSeconds + inStep) / (m_stepCount * m_stepSeconds);
+            m_progress->setRange(0, 100);
+            m_progress->setValue(static_cast<int>(std::clamp(done, 0.0, 1.0) * 100));
+        } else {
+            m_progress->setRange(0, 0);
+        }
+    }
+}
+
+void MainWindow::onFinished(RunResultPtr result)
+{
+    m_statusTimer->stop();
+    m_phase = core::RunPhase::Done;
+    m_lastResult = result;
+    m_resultsPage->setResult(result);
+    m_progress->setRange(0, 100);
+    m_progress->setValue(
+        result && !result->error && !result->stoppedByUser ? 100 : m_progress->value());
+    QString headline;
+    if (result->error) {
+        QStringList details;
+        details << toQString(result->error->toString());
+        for (const auto &n : result->notices)
+            details << tr("notice: %1").arg(toQString(n));
+        m_messageBar->showMessage(MessageBar::Level::Error,
+            tr("The run stopped with an error: %1").arg(toQString(result->error->toString())),
+            details.join(QLatin1Char('\n')));
+        headline = result->steps.empty()
+            ? tr("The run failed before measuring")
+            : tr("The run stopped with an error; the results cover what was measured");
+    } else if (result->stoppedByUser) {
+        headline = tr("Stopped: the results cover the time measured");
+    } else {
+        headline = tr("Done: %1 measured").arg(countText(result->steps.size(), "step", "steps"));
+    }
+    m_livePage->setHeadline(headline);
+    m_statusLabel->setText(tr("Idle · %1").arg(headline));
+    if (!result->error && !result->steps.empty() && m_tabs->currentIndex() == LiveTab)
+        showPage(ResultsTab);
+    updateRunActions();
+    emit runFinished(result);
+}
+
+void MainWindow::updateRunActions()
+{
+    const bool running = m_controller->isRunning();
+    m_start->setEnabled(!running);
+    m_stop->setEnabled(running);
+    const bool results = m_lastResult != nullptr;
+    m_exportCsv->setEnabled(results);
+    m_exportTimeSeries->setEnabled(results);
+    m_exportJson->setEnabled(results);
+    m_exportPlots.last()->setEnabled(results);
+}
+
+QString MainWindow::statusText() const
+{
+    return m_statusLabel->text();
+}
+
+int MainWindow::progressValue() const
+{
+    return m_progress->value();
+}
+
+void MainWindow::showPage(Page page)
+{
+    m_tabs->setCurrentIndex(page);
+}
+
+// ---------------------------------------------------------------- exports
+
+core::Environment MainWindow::environmentFor(const core::RunResult &result) const
+{
+    core::Environment environment
+        = m_services.describeSystem ? m_services.describeSystem() : core::Environment {};
+    if (environment.toolVersion.empty())
+        environment.toolVersion = IOPRISM_VERSION;
+    environment.engine = result.engine;
+    environment.notices = result.notices;
+    for (const auto &t : result.targets) {
+        if (m_services.describeDevice)
+            environment.devices.push_back(m_services.describeDevice(t.path));
+        else
+            environment.devices.push_back(core::DeviceFacts {t.path});
+    }
+    return environment;
+}
+
+bool MainWindow::exportResultsCsv(const QString &path)
+{
+    if (!m_lastResult)
+        return false;
+    return writeTextFile(path,
+        core::writeIometerCsv(*m_lastResult, environmentFor(*m_lastResult),
+            m_lastResult->effectiveProfile.setup.recordFilter));
+}
+
+bool MainWindow::exportTimeSeriesCsv(const QString &path)
+{
+    if (!m_lastResult)
+        return false;
+    return writeTextFile(path, core::writeTimeSeriesCsv(*m_lastResult));
+}
+
+bool MainWindow::exportResultsJson(const QString &path)
+{
+    if (!m_lastResult)
+        return false;
+    return writeTextFile(
+        path, core::writeResultsJson(*m_lastResult, environmentFor(*m_lastResult)));
+}
+
+bool MainWindow::exportPlot(LivePlots::PlotId plot, const QString &path)
+{
+    if (m_livePage->plots()->savePlot(plot, path))
+        return true;
+    m_messageBar->showMessage(
+        MessageBar::Level::Error, tr("Cannot write %1.").arg(QDir::toNativeSeparators(path)));
+    return false;
+}
+
+bool MainWindow::exportHistogram(const QString &path)
+{
+    if (m_resultsPage->saveHistogram(path))
+        return true;
+    m_messageBar->showMessage(
+        MessageBar::Level::Error, tr("Cannot write %1.").arg(QDir::toNativeSeparators(path)));
+    return false;
+}
+
+void MainWindow::askExport(const QString &title, const QString &filter, const QString &suffix,
+    const std::function<bool(const QString &)> &write)
+{
+    const QString dir
+        = QSettings().value(QStringLiteral("paths/exports"), QDir::homePath()).toString();
+    auto *dialog = new QFileDialog(this, title, dir, filter);
+    dialog->setAcceptMode(QFileDialog::AcceptSave);
+    dialog->setDefaultSuffix(suffix);
+    dialog->selectFile(
+        QStringLiteral("ioprism-%1.%2")
+            .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")), suffix));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QFileDialog::filterSelected, dialog, [dialog](const QString &selected) {
+        if (selected.contains(QLatin1String("*.pdf")))
+            dialog->setDefaultSuffix(QStringLiteral("pdf"));
+        else if (selected.contains(QLatin1String("*.png")))
+            dialog->setDefaultSuffix(QStringLiteral("png"));
+    });
+    connect(dialog, &QFileDialog::fileSelected, this, [this, write](const QString &file) {
+        QSettings().setValue(QStringLiteral("paths/exports"), QFileInfo(file).absolutePath());
+        if (write(file))
+            statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(file)), 4000);
+    });
+    dialog->open();
+}
+
+void MainWindow::saveScreenshots(const QString &directory, const std::function<void()> &done)
+{
+    QDir().mkpath(directory);
+    // Each page is shown, laid out and painted by the event loop before it is grabbed.
+    showPage(LiveTab);
+    QTimer::singleShot(500, this, [this, directory, done] {
+        for (int p = 0; p < LivePlots::PlotCount; ++p)
+            m_livePage->plots()->plot(static_cast<LivePlots::PlotId>(p))->replot();
+        grab().save(QDir(directory).filePath(QStringLiteral("live.png")));
+        showPage(ResultsTab);
+        QTimer::singleShot(500, this, [this, directory, done] {
+            m_resultsPage->histogram()->replot();
+            grab().save(QDir(directory).filePath(QStringLiteral("results.png")));
+            if (done)
+                done();
+        });
+    });
 }
 
 } // namespace ioprism::ui

@@ -1,14 +1,169 @@
+// The main window: topology dock, pages (Targets, Access Specifications, Test Setup,
+// Live, Results), menus, toolbar, status bar and the message bar.
+//
+// Every dialog is opened with open() (window-modal, asynchronous), never exec(): the
+// GUI thread runs no nested event loop. Errors go to the non-modal message bar.
 #pragma once
 
+#include "ui/live_plots.h"
+#include "ui/metatypes.h"
+#include "ui/platform_services.h"
+
+#include <QElapsedTimer>
 #include <QMainWindow>
 
+#include <functional>
+
+class QAction;
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QTabWidget;
+class QTimer;
+
 namespace ioprism::ui {
+
+class LivePage;
+class MessageBar;
+class ProfileDocument;
+class ResultsPage;
+class RunController;
+class SetupPage;
+class SpecsPage;
+class TargetsPage;
+class WorkerPanel;
+
+struct MainWindowOptions {
+    // Restore the last session (window layout, the last profile) from QSettings; a
+    // first launch (nothing saved) starts from the quick preset.
+    bool restoreSession = true;
+    // Where the first launch puts its test file; "" = QStandardPaths::AppDataLocation.
+    QString dataDirectory;
+};
 
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
-    explicit MainWindow(QWidget *parent = nullptr);
+    enum Page { TargetsTab, SpecsTab, SetupTab, LiveTab, ResultsTab };
+
+    explicit MainWindow(
+        PlatformServices services, MainWindowOptions options = {}, QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    // ---- what the menus do, callable directly (tests, command line)
+    bool openFile(const QString &path); // .json profile, or .icf import
+    bool saveFile(const QString &path); // .json, or .icf export (warnings in the message bar)
+    void newProfile();
+    bool applyPreset(const std::string &name);
+    // Starts the profile (after the raw-device confirmation when one is written).
+    // Returns false when the profile cannot run (the message bar says why).
+    bool startRun();
+    void stopRun();
+    bool exportResultsCsv(const QString &path);
+    bool exportTimeSeriesCsv(const QString &path);
+    bool exportResultsJson(const QString &path);
+    bool exportPlot(LivePlots::PlotId plot, const QString &path);
+    bool exportHistogram(const QString &path);
+    // Saves the window of the Live and Results pages (after a run) into `directory`.
+    void saveScreenshots(const QString &directory, const std::function<void()> &done);
+    void showPage(Page page);
+    // Tests: stop each step after this many I/Os per target (0 = no limit).
+    void setIoLimitPerTarget(std::uint64_t limit) { m_ioLimitPerTarget = limit; }
+
+    ProfileDocument *document() const { return m_document; }
+    RunController *runController() const { return m_controller; }
+    WorkerPanel *workerPanel() const { return m_workerPanel; }
+    TargetsPage *targetsPage() const { return m_targetsPage; }
+    SpecsPage *specsPage() const { return m_specsPage; }
+    SetupPage *setupPage() const { return m_setupPage; }
+    LivePage *livePage() const { return m_livePage; }
+    ResultsPage *resultsPage() const { return m_resultsPage; }
+    MessageBar *messageBar() const { return m_messageBar; }
+    QAction *startAction() const { return m_start; }
+    QAction *stopAction() const { return m_stop; }
+    QString statusText() const;
+    int progressValue() const;
+    QStringList recentFiles() const;
+    const RunResultPtr &lastResult() const { return m_lastResult; }
+
+signals:
+    void runFinished(ioprism::ui::RunResultPtr result);
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    void createActions();
+    void createMenus();
+    void createToolBar();
+    void createStatusBar();
+    void restoreSession();
+    void saveSession() const;
+    void refreshTargets();
+    void updateTitle();
+    void updateRunActions();
+    void updateRecentMenu();
+    void addRecentFile(const QString &path);
+    QString dataDirectory() const;
+    QString defaultTestFile() const;
+
+    void beginRun(bool allowDeviceWrites);
+    void onPhase(quint64 runId, core::RunPhase phase, int step, const QString &stepName);
+    void onPrepareProgress(quint64 runId, const QString &path, quint64 done, quint64 total);
+    void onFinished(RunResultPtr result);
+    void tickStatus();
+
+    // Asynchronous file dialogs (open(), no nested event loop).
+    void askOpenFile();
+    void askSaveFile(bool forceDialog);
+    void askExport(const QString &title, const QString &filter, const QString &suffix,
+        const std::function<bool(const QString &)> &write);
+    void askDiscardChanges(const std::function<void()> &then);
+    core::Environment environmentFor(const core::RunResult &result) const;
+    bool writeTextFile(const QString &path, const std::string &text);
+
+    PlatformServices m_services;
+    MainWindowOptions m_options;
+    ProfileDocument *m_document;
+    RunController *m_controller;
+    MessageBar *m_messageBar;
+    QTabWidget *m_tabs;
+    WorkerPanel *m_workerPanel;
+    TargetsPage *m_targetsPage;
+    SpecsPage *m_specsPage;
+    SetupPage *m_setupPage;
+    LivePage *m_livePage;
+    ResultsPage *m_resultsPage;
+
+    QAction *m_new = nullptr;
+    QAction *m_open = nullptr;
+    QAction *m_save = nullptr;
+    QAction *m_saveAs = nullptr;
+    QAction *m_start = nullptr;
+    QAction *m_stop = nullptr;
+    QAction *m_exportCsv = nullptr;
+    QAction *m_exportTimeSeries = nullptr;
+    QAction *m_exportJson = nullptr;
+    QList<QAction *> m_exportPlots;
+    QAction *m_quit = nullptr;
+    QMenu *m_recentMenu = nullptr;
+    QMenu *m_presetsMenu = nullptr;
+    QMenu *m_exportMenu = nullptr;
+
+    QLabel *m_statusLabel = nullptr;
+    QProgressBar *m_progress = nullptr;
+    QTimer *m_statusTimer = nullptr;
+
+    RunResultPtr m_lastResult;
+    std::uint64_t m_ioLimitPerTarget = 0;
+    // The run shown: its phase and clock, for the status bar.
+    core::RunPhase m_phase = core::RunPhase::Idle;
+    int m_step = 0;
+    int m_stepCount = 0;
+    QString m_stepName;
+    QElapsedTimer m_phaseClock;
+    double m_stepSeconds = 0; // ramp-up + run time of a step, 0 = until stopped
 };
 
 } // namespace ioprism::ui

@@ -1,7 +1,141 @@
 // ioprism: the desktop application.
+//
+// The only place where the GUI meets the platform layer: it fills ui::PlatformServices
+// with the engines, OS counters and device discovery of this machine, so ui/ stays free
+// of OS code.
+#include "platform/common/backend_factory.h"
+#include "platform/common/system.h"
+#include "platform/common/target_resolution.h"
 #include "ui/main_window.h"
+#include "ui/profile_defaults.h"
+#include "ui/results_page.h"
+#include "ui/setup_page.h"
 
 #include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QTimer>
+
+#include <filesystem>
+#include <functional>
+#include <iostream>
+#include <memory>
+
+namespace {
+
+using namespace ioprism;
+
+platform::EngineKind engineKindOf(ui::EngineChoice choice)
+{
+    switch (choice) {
+    case ui::EngineChoice::Auto:
+        return platform::EngineKind::Auto;
+    case ui::EngineChoice::IoUring:
+        return platform::EngineKind::IoUring;
+    case ui::EngineChoice::Sync:
+        return platform::EngineKind::Sync;
+    case ui::EngineChoice::Null:
+        return platform::EngineKind::Null;
+    }
+    return platform::EngineKind::Auto;
+}
+
+// Disks, partitions and a test-file location on every writable mounted file system.
+std::vector<ui::TargetCandidate> listTargets()
+{
+    std::vector<ui::TargetCandidate> candidates;
+    const auto disks = platform::listBlockDevices();
+    const auto mounts = platform::listMounts();
+
+    // The model and media of the disk holding a device path ("/dev/vda1" -> vda).
+    auto diskOf = [&](const std::string &devicePath) -> const platform::BlockDeviceInfo * {
+        for (const auto &d : disks) {
+            if (d.devicePath == devicePath)
+                return &d;
+            for (const auto &p : d.partitions)
+                if (p.devicePath == devicePath)
+                    return &d;
+        }
+        return nullptr;
+    };
+
+    for (const auto &m : mounts) {
+        if (m.readOnly)
+            continue;
+        ui::TargetCandidate c;
+        c.kind = core::TargetKind::TestFile;
+        c.path = (std::filesystem::path(m.mountPoint) / ui::kTestFileName).string();
+        c.name = m.mountPoint + " (" + m.fsType + ")";
+        c.sizeBytes = m.totalBytes;
+        c.freeBytes = m.freeBytes;
+        c.fsType = m.fsType;
+        c.mountPoints = {m.mountPoint};
+        if (const auto *disk = diskOf(m.device)) {
+            c.model = disk->model;
+            c.rotational = disk->rotational;
+        }
+        candidates.push_back(c);
+    }
+    for (const auto &d : disks) {
+        ui::TargetCandidate disk;
+        disk.kind = core::TargetKind::BlockDevice;
+        disk.path = d.devicePath;
+        disk.name = d.name;
+        disk.model = d.model;
+        disk.sizeBytes = d.sizeBytes;
+        disk.rotational = d.rotational;
+        disk.readOnly = d.readOnly;
+        disk.mountPoints = d.mountPoints;
+        for (const auto &h : d.holders)
+            disk.inUse.push_back("used by " + h);
+        for (const auto &p : d.partitions) {
+            // Writing the whole disk overwrites its partitions: their mounts count too.
+            disk.mountPoints.insert(
+                disk.mountPoints.end(), p.mountPoints.begin(), p.mountPoints.end());
+            for (const auto &h : p.holders)
+                disk.inUse.push_back(p.name + " used by " + h);
+        }
+        candidates.push_back(disk);
+        for (const auto &p : d.partitions) {
+            ui::TargetCandidate part;
+            part.kind = core::TargetKind::Partition;
+            part.path = p.devicePath;
+            part.name = p.name;
+            part.model = d.model;
+            part.sizeBytes = p.sizeBytes;
+            part.rotational = d.rotational;
+            part.readOnly = d.readOnly;
+            part.mountPoints = p.mountPoints;
+            for (const auto &h : p.holders)
+                part.inUse.push_back("used by " + h);
+            candidates.push_back(part);
+        }
+    }
+    return candidates;
+}
+
+ui::PlatformServices platformServices()
+{
+    ui::PlatformServices services;
+    services.makeBackend = [](ui::EngineChoice choice) {
+        return platform::makeBackend({.kind = engineKindOf(choice)});
+    };
+    services.makeCounters = [] { return platform::makeCounterSource(); };
+    services.listTargets = listTargets;
+    services.targetExists = [](const core::Target &t) { return platform::targetExists(t); };
+    services.detectTargetKind
+        = [](const std::string &path) { return platform::detectTargetKind(path); };
+    services.describeSystem = [] {
+        auto environment = platform::describeSystem();
+        environment.toolVersion = IOPRISM_VERSION;
+        return environment;
+    };
+    services.describeDevice
+        = [](const std::string &path) { return platform::describeDevice(path); };
+    return services;
+}
+
+} // namespace
 
 int main(int argc, char **argv)
 {
@@ -9,8 +143,115 @@ int main(int argc, char **argv)
     QApplication::setApplicationName(QStringLiteral("IOPrism"));
     QApplication::setOrganizationName(QStringLiteral("IOPrism"));
     QApplication::setApplicationVersion(QStringLiteral(IOPRISM_VERSION));
+    QApplication::setDesktopFileName(QStringLiteral("ioprism"));
 
-    ioprism::ui::MainWindow window;
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("IOPrism: storage benchmark"));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(
+        QStringLiteral("profile"), QStringLiteral("Profile to open (.json or Iometer .icf)"));
+    const QCommandLineOption run(
+        QStringLiteral("run"), QStringLiteral("Start the profile at once."));
+    const QCommandLineOption engine(QStringLiteral("engine"),
+        QStringLiteral("I/O engine: auto, io_uring, sync, null."), QStringLiteral("kind"));
+    const QCommandLineOption screenshots(QStringLiteral("screenshots"),
+        QStringLiteral(
+            "Save screenshots of the pages into DIR: the setup pages, then (after running "
+            "the profile) the Live and Results pages; then quit."),
+        QStringLiteral("dir"));
+    const QCommandLineOption quitAfterRun(
+        QStringLiteral("quit-after-run"), QStringLiteral("Quit when the run ends."));
+    const QCommandLineOption resultsJson(QStringLiteral("results-json"),
+        QStringLiteral("When the run ends, write its JSON results to FILE "
+                       "(for benchmarks of the GUI against the CLI)."),
+        QStringLiteral("file"));
+    const QCommandLineOption windowSize(QStringLiteral("window-size"),
+        QStringLiteral("Window size, e.g. 1500x940 (the default for screenshots)."),
+        QStringLiteral("WxH"));
+    parser.addOptions({run, engine, screenshots, quitAfterRun, resultsJson, windowSize});
+    parser.process(app);
+
+    ui::MainWindow window(platformServices());
+    if (parser.isSet(engine)) {
+        const std::string name = parser.value(engine).toStdString();
+        const auto kind = platform::parseEngineKind(name);
+        if (!kind) {
+            std::cerr << "ioprism: --engine: \"" << name
+                      << "\" is not one of auto, io_uring, sync, null\n";
+            return 2;
+        }
+        const ui::EngineChoice choices[] = {ui::EngineChoice::Auto, ui::EngineChoice::IoUring,
+            ui::EngineChoice::Sync, ui::EngineChoice::Null};
+        for (auto c : choices)
+            if (engineKindOf(c) == *kind)
+                window.setupPage()->setEngine(c);
+    }
+    if (!parser.positionalArguments().isEmpty()
+        && !window.openFile(parser.positionalArguments().first())) {
+        std::cerr << "ioprism: cannot open " << parser.positionalArguments().first().toStdString()
+                  << "\n";
+        if (parser.isSet(screenshots) || parser.isSet(run))
+            return 2;
+    }
+
+    const QString shotDir = parser.value(screenshots);
+    if (!shotDir.isEmpty())
+        window.resize(1500, 940);
+    if (parser.isSet(windowSize)) {
+        const QStringList wh = parser.value(windowSize).split(QLatin1Char('x'));
+        if (wh.size() == 2)
+            window.resize(wh[0].toInt(), wh[1].toInt());
+    }
     window.show();
+
+    const bool quitWhenDone = parser.isSet(quitAfterRun) || !shotDir.isEmpty();
+    QObject::connect(&window, &ui::MainWindow::runFinished, &window, [&](ui::RunResultPtr result) {
+        if (result && result->error)
+            std::cerr << "ioprism: the run failed: " << result->error->toString() << "\n";
+        if (parser.isSet(resultsJson) && !window.exportResultsJson(parser.value(resultsJson)))
+            std::cerr << "ioprism: cannot write " << parser.value(resultsJson).toStdString()
+                      << "\n";
+        if (!shotDir.isEmpty() && result && !result->steps.empty())
+            window.resultsPage()->setStep(
+                static_cast<int>(result->steps.size()) - 1); // the last (mixed) step
+        if (!shotDir.isEmpty()) {
+            window.saveScreenshots(
+                shotDir, [&app, result] { app.exit(result && !result->error ? 0 : 1); });
+            return;
+        }
+        if (quitWhenDone)
+            app.exit(result && !result->error ? 0 : 1);
+    });
+
+    std::function<void(std::size_t)> next; // in main's scope: it outlasts the event loop
+    if (!shotDir.isEmpty()) {
+        QDir().mkpath(shotDir);
+        // Pages are grabbed one after another, each shown and painted by the event loop
+        // first; then the run starts, and runFinished saves the Live and Results pages.
+        static const std::vector<std::pair<ui::MainWindow::Page, const char *>> pages = {
+            {ui::MainWindow::SetupTab, "setup.png"},
+            {ui::MainWindow::SpecsTab, "specs.png"},
+            {ui::MainWindow::TargetsTab, "targets.png"},
+        };
+        next = [&](std::size_t i) {
+            if (i == pages.size()) {
+                if (!window.startRun())
+                    app.exit(1);
+                return;
+            }
+            window.showPage(pages[i].first);
+            QTimer::singleShot(400, &window, [&, i] {
+                window.grab().save(QDir(shotDir).filePath(QLatin1String(pages[i].second)));
+                next(i + 1);
+            });
+        };
+        QTimer::singleShot(600, &window, [&] { next(0); });
+    } else if (parser.isSet(run)) {
+        QTimer::singleShot(0, &window, [&] {
+            if (!window.startRun() && quitWhenDone)
+                app.exit(1);
+        });
+    }
     return QApplication::exec();
 }

@@ -1,0 +1,136 @@
+// The live plots: follow mode, the user's zoom pausing it, the sliding window of points,
+// the device-overlay hook; and the results page's column choice.
+#include "ui/live_page.h"
+#include "ui/live_plots.h"
+#include "ui/results_model.h"
+#include "ui/results_page.h"
+
+#include <QSettings>
+#include <qcustomplot.h>
+
+#include <gtest/gtest.h>
+
+#include "ui_test_support.h"
+
+namespace ioprism::ui {
+namespace {
+
+core::IntervalSample sampleAt(double endSeconds, std::size_t step = 0)
+{
+    core::IntervalSample s;
+    s.runId = 1;
+    s.step = step;
+    s.stepName = "step";
+    s.startSeconds = endSeconds - 0.1;
+    s.endSeconds = endSeconds;
+    core::ScopeFigures all;
+    all.figures.total.ios = 1000;
+    all.figures.total.iops = 10000 + endSeconds;
+    all.figures.read.megabytesPerSecond = 40;
+    all.figures.total.latency.p50Us = 80;
+    all.figures.total.latency.p99Us = 300;
+    all.figures.total.latency.p99_9Us = 900;
+    s.scopes.push_back(all);
+    s.cpu.valid = true;
+    s.cpu.userPercent = 10;
+    return s;
+}
+
+TEST(LivePlots, FollowingSlidesTheTimeAxisAndTheUsersZoomPausesIt)
+{
+    test::ensureApp();
+    LivePlots plots;
+    for (int i = 1; i <= 2000; ++i) // 200 s at 100 ms
+        plots.addSample(sampleAt(i * 0.1));
+    const QCPRange following = plots.plot(LivePlots::IopsPlot)->xAxis->range();
+    EXPECT_NEAR(following.upper, 200.0, 1e-6);
+    EXPECT_NEAR(following.lower, 200.0 - LivePlots::kFollowWindowSeconds, 1e-6);
+    // The y axis fits the visible data.
+    EXPECT_GT(plots.plot(LivePlots::IopsPlot)->yAxis->range().upper, 10200.0);
+
+    // The user pans one plot: following pauses, every time axis moves with it.
+    plots.setFollowing(false);
+    plots.plot(LivePlots::LatencyPlot)->xAxis->setRange(10, 20);
+    for (int p = 0; p < LivePlots::PlotCount; ++p)
+        EXPECT_EQ(plots.plot(static_cast<LivePlots::PlotId>(p))->xAxis->range(), QCPRange(10, 20))
+            << p;
+    plots.addSample(sampleAt(200.1));
+    EXPECT_EQ(plots.plot(LivePlots::IopsPlot)->xAxis->range(), QCPRange(10, 20));
+
+    plots.setFollowing(true);
+    EXPECT_NEAR(plots.plot(LivePlots::IopsPlot)->xAxis->range().upper, 200.1, 1e-6);
+}
+
+TEST(LivePlots, EachGraphKeepsASlidingWindowOfPoints)
+{
+    test::ensureApp();
+    LivePlots plots;
+    const int total = LivePlots::kMaxPointsPerGraph * 2;
+    for (int i = 1; i <= total; ++i)
+        plots.addSample(sampleAt(i * 0.1));
+    const int kept = plots.pointCount(LivePlots::IopsPlot, LivePlots::TotalIops);
+    EXPECT_GE(kept, LivePlots::kMaxPointsPerGraph);
+    EXPECT_LE(kept, LivePlots::kMaxPointsPerGraph + LivePlots::kMaxPointsPerGraph / 10);
+    // The newest points are the ones kept.
+    auto data = plots.plot(LivePlots::IopsPlot)->graph(LivePlots::TotalIops)->data();
+    EXPECT_NEAR((data->constEnd() - 1)->key, total * 0.1, 1e-6);
+    plots.clear();
+    EXPECT_EQ(plots.pointCount(LivePlots::IopsPlot, LivePlots::TotalIops), 0);
+}
+
+TEST(LivePlots, DeviceOverlaysAppearOnlyWhenDeviceFiguresArrive)
+{
+    test::ensureApp();
+    LivePlots plots;
+    const int deviceGraph = 2; // after read and write MB/s
+    QCPGraph *graph = plots.plot(LivePlots::ThroughputPlot)->graph(deviceGraph);
+    plots.addSample(sampleAt(0.1));
+    EXPECT_FALSE(graph->visible());
+    EXPECT_EQ(plots.pointCount(LivePlots::ThroughputPlot, deviceGraph), 0);
+
+    DeviceOverlayPoint point;
+    point.startSeconds = 0;
+    point.endSeconds = 0.1;
+    point.readMegabytesPerSecond = 39;
+    point.iops = 9000;
+    point.awaitMs = 0.2;
+    point.utilPercent = 55;
+    plots.addDeviceInterval(point);
+    EXPECT_TRUE(graph->visible());
+    EXPECT_EQ(plots.pointCount(LivePlots::ThroughputPlot, deviceGraph), 1);
+    EXPECT_DOUBLE_EQ(
+        plots.plot(LivePlots::LatencyPlot)->graph(3)->data()->constBegin()->value, 200.0); // µs
+    EXPECT_EQ(graph->pen().style(), Qt::DashLine);
+}
+
+TEST(LivePage, BigFiguresShowTheLastIntervalWithUnits)
+{
+    test::ensureApp();
+    LivePage page;
+    EXPECT_EQ(page.figureText(LivePage::IopsFigure), QStringLiteral("—"));
+    page.addSample(sampleAt(0.1));
+    EXPECT_EQ(page.figureText(LivePage::IopsFigure), QStringLiteral("10,000 IOPS"));
+    EXPECT_EQ(page.figureText(LivePage::ReadFigure), QStringLiteral("40.0 MB/s"));
+    EXPECT_EQ(page.figureText(LivePage::P99LatencyFigure), QStringLiteral("300.0 µs"));
+    EXPECT_TRUE(page.verdictText().contains(QStringLiteral("no device counters")));
+}
+
+TEST(ResultsPage, TheColumnChoiceIsKeptForTheNextWindow)
+{
+    test::ensureApp();
+    QSettings().remove(QStringLiteral("results/hiddenColumns"));
+    {
+        ResultsPage page;
+        EXPECT_FALSE(page.isColumnShown(ResultsModel::P90Column)); // not shown by default
+        EXPECT_TRUE(page.isColumnShown(ResultsModel::P99Column));
+        page.setColumnShown(ResultsModel::P90Column, true);
+        page.setColumnShown(ResultsModel::P99Column, false);
+        EXPECT_TRUE(page.isColumnShown(ResultsModel::P90Column));
+    }
+    ResultsPage again;
+    EXPECT_TRUE(again.isColumnShown(ResultsModel::P90Column));
+    EXPECT_FALSE(again.isColumnShown(ResultsModel::P99Column));
+}
+
+} // namespace
+} // namespace ioprism::ui

@@ -1,0 +1,229 @@
+// The window as a user drives it: first launch, a full run on the null engine that fills
+// the Live and Results pages, exports, and the raw-device safety rules.
+#include "core/spec/presets.h"
+#include "support/test_support.h"
+#include "ui/live_page.h"
+#include "ui/main_window.h"
+#include "ui/message_bar.h"
+#include "ui/profile_document.h"
+#include "ui/results_model.h"
+#include "ui/results_page.h"
+#include "ui/run_controller.h"
+
+#include <QAbstractButton>
+#include <QAction>
+#include <QMessageBox>
+#include <QSettings>
+
+#include <filesystem>
+#include <gtest/gtest.h>
+
+#include "ui_test_support.h"
+
+namespace ioprism::ui {
+namespace {
+
+using namespace std::chrono_literals;
+
+MainWindowOptions isolated(const test::TempDir &dir, bool restore = false)
+{
+    MainWindowOptions options;
+    options.restoreSession = restore;
+    options.dataDirectory = QString::fromStdString(dir.path().string());
+    return options;
+}
+
+TEST(MainWindow, FirstLaunchStartsFromTheQuickPresetWithATestFileInTheDataFolder)
+{
+    test::ensureApp();
+    QSettings().clear(); // nothing saved: a first launch
+    test::TempDir dir;
+    MainWindow window(nullPlatformServices(), isolated(dir, true));
+    const auto &profile = window.document()->profile();
+    core::Problems problems;
+    const auto quick = core::loadPreset("quick", problems);
+    ASSERT_TRUE(quick);
+    EXPECT_EQ(profile.specs, quick->specs);
+    ASSERT_EQ(window.document()->workerCount(), 1);
+    const auto &targets = window.document()->worker(0)->targets;
+    ASSERT_EQ(targets.size(), 1u);
+    EXPECT_EQ(std::filesystem::path(targets[0].path).parent_path(), dir.path());
+    EXPECT_FALSE(window.document()->hasErrors());
+    EXPECT_TRUE(window.startAction()->isEnabled());
+    EXPECT_FALSE(window.stopAction()->isEnabled());
+}
+
+TEST(MainWindow, TheLastProfileIsRestoredOnTheNextLaunch)
+{
+    test::ensureApp();
+    QSettings().clear();
+    test::TempDir dir;
+    core::Profile edited;
+    {
+        MainWindow window(nullPlatformServices(), isolated(dir, true));
+        window.document()->mutableProfile().setup.description = "kept for next time";
+        window.document()->commitValues(nullptr);
+        edited = window.document()->profile();
+        window.close();
+    }
+    MainWindow again(nullPlatformServices(), isolated(dir, true));
+    EXPECT_EQ(again.document()->profile(), edited);
+    EXPECT_TRUE(again.document()->isModified());
+}
+
+TEST(MainWindow, AFullRunOnTheNullEngineFillsLiveAndResultsAndExports)
+{
+    test::ensureApp();
+    test::TempDir dir;
+    MainWindow window(nullPlatformServices(), isolated(dir));
+    window.document()->setProfile(test::smallProfile(1s, 100ms));
+    RunResultPtr finished;
+    QObject::connect(&window, &MainWindow::runFinished, [&](RunResultPtr r) { finished = r; });
+
+    ASSERT_TRUE(window.startRun());
+    EXPECT_TRUE(window.runController()->isRunning());
+    EXPECT_FALSE(window.startAction()->isEnabled());
+    EXPECT_TRUE(window.stopAction()->isEnabled());
+    ASSERT_TRUE(test::waitUntil([&] { return finished != nullptr; }, 30s));
+    ASSERT_FALSE(finished->error) << finished->error->toString();
+
+    auto *plots = window.livePage()->plots();
+    EXPECT_GT(plots->pointCount(LivePlots::ThroughputPlot, LivePlots::ReadMegabytes), 0);
+    EXPECT_GT(plots->pointCount(LivePlots::IopsPlot, LivePlots::TotalIops), 0);
+    EXPECT_GT(plots->pointCount(LivePlots::LatencyPlot, LivePlots::P99), 0);
+    EXPECT_NE(window.livePage()->figureText(LivePage::IopsFigure), QStringLiteral("—"));
+
+    auto *results = window.resultsPage()->model();
+    ASSERT_EQ(results->rowCount(), 3);
+    for (int row = 0; row < 3; ++row)
+        EXPECT_GT(
+            results->index(row, ResultsModel::IopsColumn).data(ResultsModel::ValueRole).toDouble(),
+            0.0);
+    EXPECT_NEAR(window.resultsPage()->histogramTotal(), 100.0, 0.01); // % of I/Os in the bins
+    EXPECT_TRUE(window.statusText().startsWith(QStringLiteral("Idle")));
+    EXPECT_EQ(window.progressValue(), 100);
+    EXPECT_TRUE(window.startAction()->isEnabled());
+
+    const auto csv = dir.path() / "r.csv";
+    const auto series = dir.path() / "t.csv";
+    const auto json = dir.path() / "r.json";
+    const auto png = dir.path() / "iops.png";
+    const auto pdf = dir.path() / "latency.pdf";
+    const auto histogram = dir.path() / "histogram.png";
+    EXPECT_TRUE(window.exportResultsCsv(QString::fromStdString(csv.string())));
+    EXPECT_TRUE(window.exportTimeSeriesCsv(QString::fromStdString(series.string())));
+    EXPECT_TRUE(window.exportResultsJson(QString::fromStdString(json.string())));
+    EXPECT_TRUE(window.exportPlot(LivePlots::IopsPlot, QString::fromStdString(png.string())));
+    EXPECT_TRUE(window.exportPlot(LivePlots::LatencyPlot, QString::fromStdString(pdf.string())));
+    EXPECT_TRUE(window.exportHistogram(QString::fromStdString(histogram.string())));
+    for (const auto &file : {csv, series, json, png, pdf, histogram})
+        EXPECT_GT(std::filesystem::file_size(file), 100u) << file;
+}
+
+TEST(MainWindow, AnInvalidProfileDoesNotStartAndSaysWhy)
+{
+    test::ensureApp();
+    test::TempDir dir;
+    MainWindow window(nullPlatformServices(), isolated(dir));
+    core::Profile profile = test::smallProfile();
+    profile.specs[0].lines[0].percentRead = 140;
+    window.document()->setProfile(profile);
+    EXPECT_FALSE(window.startRun());
+    EXPECT_FALSE(window.runController()->isRunning());
+    EXPECT_EQ(window.messageBar()->currentLevel(), MessageBar::Level::Error);
+    EXPECT_TRUE(window.messageBar()->currentDetails().contains(
+        QStringLiteral("specs[0].lines[0].percentRead: 140 is above 100")));
+}
+
+PlatformServices servicesWithDevice(bool mounted)
+{
+    PlatformServices services = nullPlatformServices();
+    services.listTargets = [mounted] {
+        TargetCandidate disk;
+        disk.kind = core::TargetKind::BlockDevice;
+        disk.path = "/dev/fakedisk";
+        disk.model = "Fake SSD 1000";
+        disk.sizeBytes = 8 * core::kGiB;
+        if (mounted)
+            disk.mountPoints = {"/mnt/fake"};
+        return std::vector<TargetCandidate> {disk};
+    };
+    return services;
+}
+
+core::Profile writingToDevice()
+{
+    core::Profile profile = test::smallProfile(1s, 100ms);
+    auto &target = profile.hosts[0].workers[0].targets[0];
+    target.kind = core::TargetKind::BlockDevice;
+    target.path = "/dev/fakedisk";
+    target.region.sizeBytes = 64 * core::kMiB; // the null backend sizes a device by its region
+    return profile; // the spec is 70 % read: it writes
+}
+
+TEST(MainWindow, WritingToAMountedDeviceIsRefused)
+{
+    test::ensureApp();
+    test::TempDir dir;
+    MainWindow window(servicesWithDevice(true), isolated(dir));
+    window.document()->setProfile(writingToDevice());
+    EXPECT_FALSE(window.startRun());
+    EXPECT_FALSE(window.runController()->isRunning());
+    EXPECT_EQ(window.messageBar()->currentLevel(), MessageBar::Level::Error);
+    EXPECT_TRUE(window.messageBar()->currentDetails().contains(
+        QStringLiteral("/dev/fakedisk: mounted at /mnt/fake")));
+}
+
+TEST(MainWindow, WritingToADeviceAsksFirstNamingItAndItsSize)
+{
+    test::ensureApp();
+    test::TempDir dir;
+    MainWindow window(servicesWithDevice(false), isolated(dir));
+    window.document()->setProfile(writingToDevice());
+    RunResultPtr finished;
+    QObject::connect(&window, &MainWindow::runFinished, [&](RunResultPtr r) { finished = r; });
+
+    ASSERT_TRUE(window.startRun());
+    EXPECT_FALSE(window.runController()->isRunning()); // waiting for the answer
+    QMessageBox *box = nullptr;
+    ASSERT_TRUE(test::waitUntil(
+        [&] {
+            box = window.findChild<QMessageBox *>();
+            return box && box->isVisible();
+        },
+        5s));
+    EXPECT_TRUE(box->text().contains(QStringLiteral("/dev/fakedisk")));
+    EXPECT_TRUE(box->text().contains(QStringLiteral("8 GiB")));
+    EXPECT_TRUE(box->text().contains(QStringLiteral("Fake SSD 1000")));
+    QAbstractButton *destroy = nullptr;
+    for (auto *button : box->buttons())
+        if (box->buttonRole(button) == QMessageBox::DestructiveRole)
+            destroy = button;
+    ASSERT_NE(destroy, nullptr);
+    destroy->click();
+    ASSERT_TRUE(test::waitUntil([&] { return finished != nullptr; }, 30s));
+    EXPECT_FALSE(finished->error) << finished->error->toString();
+}
+
+TEST(MainWindow, DecliningTheDeviceWriteConfirmationDoesNotRun)
+{
+    test::ensureApp();
+    test::TempDir dir;
+    MainWindow window(servicesWithDevice(false), isolated(dir));
+    window.document()->setProfile(writingToDevice());
+    ASSERT_TRUE(window.startRun());
+    QMessageBox *box = nullptr;
+    ASSERT_TRUE(test::waitUntil(
+        [&] {
+            box = window.findChild<QMessageBox *>();
+            return box && box->isVisible();
+        },
+        5s));
+    box->button(QMessageBox::Cancel)->click();
+    QCoreApplication::processEvents();
+    EXPECT_FALSE(window.runController()->isRunning());
+    EXPECT_EQ(window.runController()->activeRunCount(), 0);
+}
+
+} // namespace
+} // namespace ioprism::ui

@@ -1,0 +1,197 @@
+// RunController on core's null engine: runs off the GUI thread, samples arrive on it,
+// plots and results fill, stale samples are dropped, Stop never blocks.
+#include "core/null_engine.h"
+#include "ui/live_plots.h"
+#include "ui/results_model.h"
+#include "ui/run_controller.h"
+
+#include <QThread>
+
+#include <gtest/gtest.h>
+#include <thread>
+
+#include "ui_test_support.h"
+
+namespace ioprism::ui {
+namespace {
+
+using namespace std::chrono_literals;
+
+struct Recorder {
+    std::vector<core::IntervalSample> samples;
+    std::vector<RunResultPtr> finished;
+    std::vector<core::RunPhase> phases;
+    bool allOnGuiThread = true;
+
+    void attach(RunController &controller)
+    {
+        QObject::connect(
+            &controller, &RunController::intervalReady, [this](const core::IntervalSample &s) {
+                allOnGuiThread &= QThread::currentThread() == qApp->thread();
+                samples.push_back(s);
+            });
+        QObject::connect(&controller, &RunController::finished,
+            [this](RunResultPtr r) { finished.push_back(r); });
+        QObject::connect(&controller, &RunController::phaseChanged,
+            [this](
+                quint64, core::RunPhase phase, int, const QString &) { phases.push_back(phase); });
+    }
+};
+
+TEST(RunController, ANullEngineRunFillsThePlotsAndTheResults)
+{
+    test::ensureApp();
+    RunController controller(nullPlatformServices());
+    Recorder recorder;
+    recorder.attach(controller);
+    LivePlots plots;
+    ResultsModel results;
+    QObject::connect(&controller, &RunController::intervalReady, &plots, &LivePlots::addSample);
+    QObject::connect(&controller, &RunController::finished, &results, &ResultsModel::setResult);
+
+    RunRequest request;
+    request.profile = test::smallProfile(1s, 100ms);
+    const auto id = controller.start(request);
+    EXPECT_TRUE(controller.isRunning());
+    EXPECT_EQ(controller.shownRunId(), id);
+    ASSERT_TRUE(test::waitUntil([&] { return !recorder.finished.empty(); }, 30s));
+
+    const RunResultPtr &result = recorder.finished.front();
+    ASSERT_TRUE(result);
+    EXPECT_FALSE(result->error) << result->error->toString();
+    EXPECT_EQ(result->runId, id);
+    ASSERT_EQ(result->steps.size(), 1u);
+    EXPECT_FALSE(controller.isRunning());
+    EXPECT_EQ(controller.activeRunCount(), 0); // joined when its last report arrived
+
+    // About ten 100 ms intervals, every one delivered on the GUI thread.
+    EXPECT_GE(recorder.samples.size(), 5u);
+    EXPECT_TRUE(recorder.allOnGuiThread);
+    EXPECT_EQ(recorder.samples.size(), result->intervals.size());
+    EXPECT_NE(std::find(recorder.phases.begin(), recorder.phases.end(), core::RunPhase::Measuring),
+        recorder.phases.end());
+
+    for (int p = 0; p < LivePlots::PlotCount; ++p) {
+        if (p == LivePlots::CpuPlot)
+            continue; // the null counter source has no CPU figures
+        EXPECT_GT(plots.pointCount(static_cast<LivePlots::PlotId>(p), 0), 0) << p;
+    }
+    EXPECT_EQ(plots.pointCount(LivePlots::ThroughputPlot, LivePlots::ReadMegabytes),
+        static_cast<int>(recorder.samples.size()));
+    // The device overlays draw nothing until samples carry device figures.
+    EXPECT_EQ(plots.pointCount(LivePlots::ThroughputPlot, 2), 0);
+
+    ASSERT_EQ(results.rowCount(), 3);
+    const core::Scope::Kind kinds[]
+        = {core::Scope::Kind::All, core::Scope::Kind::Worker, core::Scope::Kind::Target};
+    for (int row = 0; row < 3; ++row) {
+        EXPECT_EQ(results.index(row, 0).data(ResultsModel::ScopeKindRole).toInt(),
+            static_cast<int>(kinds[row]));
+        EXPECT_GT(
+            results.index(row, ResultsModel::IopsColumn).data(ResultsModel::ValueRole).toDouble(),
+            0.0)
+            << row;
+    }
+}
+
+TEST(RunController, SamplesOfARunNoLongerShownAreDropped)
+{
+    test::ensureApp();
+    RunController controller(nullPlatformServices());
+    Recorder recorder;
+    recorder.attach(controller);
+
+    // Run A runs until stopped; wait for its first sample.
+    RunRequest untilStopped;
+    untilStopped.profile = test::smallProfile(0s, 100ms);
+    const auto a = controller.start(untilStopped);
+    ASSERT_TRUE(test::waitUntil([&] { return !recorder.samples.empty(); }, 20s));
+    EXPECT_EQ(recorder.samples.front().runId, a);
+
+    // Run B replaces it: A is asked to stop and is no longer shown.
+    RunRequest shortRun;
+    shortRun.profile = test::smallProfile(1s, 100ms);
+    const auto b = controller.start(shortRun);
+    ASSERT_NE(a, b);
+    recorder.samples.clear();
+    recorder.finished.clear();
+
+    // A late report of A (posted from another thread, as its sink would) is dropped;
+    // one of B goes through.
+    core::IntervalSample late;
+    late.runId = a;
+    late.scopes.push_back({});
+    core::IntervalSample current = late;
+    current.runId = b;
+    std::thread([&] {
+        controller.postInterval(late);
+        controller.postInterval(current);
+    }).join();
+
+    ASSERT_TRUE(test::waitUntil([&] { return !recorder.finished.empty(); }, 30s));
+    ASSERT_EQ(recorder.finished.size(), 1u); // A's end is not reported: not shown
+    EXPECT_EQ(recorder.finished.front()->runId, b);
+    for (const auto &s : recorder.samples)
+        EXPECT_EQ(s.runId, b);
+    EXPECT_GE(recorder.samples.size(), 2u);
+    // A's thread is joined once its final report arrives (or at the next start).
+    EXPECT_TRUE(test::waitUntil([&] { return controller.activeRunCount() == 0; }, 20s));
+}
+
+TEST(RunController, StopReturnsAtOnceAndKeepsWhatWasMeasured)
+{
+    test::ensureApp();
+    RunController controller(nullPlatformServices());
+    Recorder recorder;
+    recorder.attach(controller);
+    RunRequest request;
+    request.profile = test::smallProfile(0s, 100ms);
+    controller.start(request);
+    ASSERT_TRUE(test::waitUntil([&] { return recorder.samples.size() >= 3; }, 20s));
+
+    const auto before = std::chrono::steady_clock::now();
+    controller.stop();
+    EXPECT_LT(std::chrono::steady_clock::now() - before, 50ms); // asks, never waits
+    EXPECT_TRUE(controller.isRunning()); // until the run reports its end
+
+    ASSERT_TRUE(test::waitUntil([&] { return !recorder.finished.empty(); }, 20s));
+    const auto &result = recorder.finished.front();
+    EXPECT_TRUE(result->stoppedByUser);
+    ASSERT_EQ(result->steps.size(), 1u);
+    EXPECT_GT(result->steps[0].measuredSeconds, 0.0);
+    EXPECT_GT(result->steps[0].scopes[0].figures.total.ios, 0u);
+}
+
+TEST(RunController, AMissingEngineEndsTheRunWithAnError)
+{
+    test::ensureApp();
+    PlatformServices services = nullPlatformServices();
+    services.makeBackend = [](EngineChoice) { return std::unique_ptr<core::IoBackend>(); };
+    RunController controller(services);
+    Recorder recorder;
+    recorder.attach(controller);
+    RunRequest request;
+    request.profile = test::smallProfile();
+    controller.start(request);
+    ASSERT_TRUE(test::waitUntil([&] { return !recorder.finished.empty(); }, 10s));
+    ASSERT_TRUE(recorder.finished.front()->error.has_value());
+    EXPECT_FALSE(controller.isRunning());
+}
+
+TEST(RunController, DestroyingTheControllerStopsAndJoinsARunningRun)
+{
+    test::ensureApp();
+    auto controller = std::make_unique<RunController>(nullPlatformServices());
+    RunRequest request;
+    request.profile = test::smallProfile(0s, 100ms);
+    controller->start(request);
+    std::this_thread::sleep_for(200ms);
+    const auto before = std::chrono::steady_clock::now();
+    controller.reset(); // stop, drain, join: the window closing mid-run
+    EXPECT_LT(std::chrono::steady_clock::now() - before, 5s);
+    // Reports the run's thread posted to the dead controller went with it.
+    QCoreApplication::processEvents();
+}
+
+} // namespace
+} // namespace ioprism::ui

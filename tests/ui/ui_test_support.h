@@ -1,0 +1,91 @@
+// Helpers for the GUI tests: one QApplication for the whole test executable (made on
+// first use, offscreen unless the caller chose a platform), isolated settings, and
+// small profiles.
+#pragma once
+
+#include "core/spec/profile.h"
+
+#include <QApplication>
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QLocale>
+#include <QStandardPaths>
+
+#include <chrono>
+#include <cstdlib>
+#include <functional>
+#include <string>
+
+namespace ioprism::test {
+
+// The application object the widgets need. Intentionally never destroyed: tests run
+// in one process and QApplication must outlive every widget, including statics.
+inline QApplication &ensureApp()
+{
+    static QApplication *app = [] {
+        if (!std::getenv("QT_QPA_PLATFORM"))
+            setenv("QT_QPA_PLATFORM", "offscreen", 0);
+        static int argc = 1;
+        static char name[] = "ui_tests";
+        static char *argv[] = {name, nullptr};
+        QStandardPaths::setTestModeEnabled(true); // settings and data under ~/.qttest
+        auto *a = new QApplication(argc, argv);
+        // Figures are formatted in the user's locale: tests expect English grouping.
+        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+        QCoreApplication::setOrganizationName(QStringLiteral("IOPrismTests"));
+        QCoreApplication::setApplicationName(QStringLiteral("ui_tests"));
+        return a;
+    }();
+    return *app;
+}
+
+// A base for fixtures whose members are widgets: the application exists before them.
+struct WithApp {
+    WithApp() { ensureApp(); }
+};
+
+// Runs the event loop until `done` or the timeout; true when done. For tests only (the
+// application itself never spins a nested loop).
+inline bool waitUntil(const std::function<bool()> &done, std::chrono::milliseconds timeout)
+{
+    QElapsedTimer clock;
+    clock.start();
+    while (!done()) {
+        if (clock.elapsed() > timeout.count())
+            return false;
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+    }
+    return true;
+}
+
+// One worker, one test-file target, one 4 KiB random-read spec: runs on the null engine.
+inline core::Profile smallProfile(std::chrono::seconds runTime = std::chrono::seconds(1),
+    std::chrono::milliseconds interval = std::chrono::milliseconds(100))
+{
+    core::Profile p;
+    p.setup.runTime = runTime;
+    p.setup.interval = interval;
+    core::AccessSpec spec;
+    spec.name = "RND4K QD4";
+    core::SpecLine line;
+    line.transferSizeBytes = 4096;
+    line.alignmentBytes = 4096;
+    line.percentRead = 70;
+    line.percentRandom = 100;
+    spec.lines.push_back(line);
+    spec.queueDepth = 4;
+    p.specs.push_back(spec);
+    core::Worker w;
+    w.name = "Worker 1";
+    w.assignedSpecs = {spec.name};
+    core::Target t;
+    t.path = "/nonexistent/ioprism-null-target.dat";
+    t.testFileSizeBytes = 64 * core::kMiB;
+    w.targets.push_back(t);
+    core::Host h;
+    h.workers.push_back(w);
+    p.hosts.push_back(h);
+    return p;
+}
+
+} // namespace ioprism::test

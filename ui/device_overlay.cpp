@@ -1,0 +1,204 @@
+#include "ui/device_overlay.h"
+
+#include "ui/format.h"
+
+#include <QCoreApplication>
+#include <QLocale>
+#include <QStringList>
+
+namespace ioprism::ui {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("Verdict", text);
+}
+
+QString megabytesText(std::uint64_t bytes)
+{
+    return QCoreApplication::translate("Verdict", "%1 MB").arg(
+        QLocale().toString(static_cast<double>(bytes) / 1e6, 'f', 1));
+}
+
+// "reads: agree (application 512.3 MB, device 512.0 MB, device/application 1.00)"
+QString directionText(const QString &name, const core::DirectionVerdict &d)
+{
+    QString text = QStringLiteral("%1: %2 (%3 %4, %5 %6")
+                       .arg(name, toQString(core::toString(d.verdict)), tr("application"),
+                           megabytesText(d.appBytes), tr("device"), megabytesText(d.deviceBytes));
+    if (d.appBytes > 0)
+        text += QStringLiteral(", %1 %2").arg(tr("device/application"),
+            QLocale().toString(d.ratio, 'f', 2));
+    return text + QLatin1Char(')');
+}
+
+QString meaningOf(core::Verdict verdict)
+{
+    switch (verdict) {
+    case core::Verdict::Agree:
+    case core::Verdict::Idle:
+        return tr("The devices moved the bytes the application measured: the figures are "
+                  "the device's.");
+    case core::Verdict::ServedFromCache:
+        return tr("The application read more than the devices did: a cache (the page cache "
+                  "in buffered mode, or one in between) served the rest. These are not the "
+                  "device's figures.");
+    case core::Verdict::WriteBackPending:
+        return tr("The devices have written less than the application: the rest sits in a "
+                  "cache waiting to be written back. These are not the device's figures.");
+    case core::Verdict::OtherTraffic:
+        return tr("The devices did more than the application asked, in a direction it did "
+                  "not use: another process is using them.");
+    case core::Verdict::Amplified:
+        return tr("The devices moved far more than the application: journaling, read-ahead "
+                  "or read-modify-write of misaligned or partial blocks (or another process "
+                  "in the same direction).");
+    case core::Verdict::NoDeviceCounters:
+        break;
+    }
+    return tr("Device counters are not available for these targets: the device's own "
+              "figures cannot confirm the application's.");
+}
+
+BadgeTone toneOf(core::Verdict verdict)
+{
+    switch (verdict) {
+    case core::Verdict::Agree:
+    case core::Verdict::Idle:
+        return BadgeTone::Good;
+    case core::Verdict::ServedFromCache:
+    case core::Verdict::WriteBackPending:
+        return BadgeTone::Notice;
+    case core::Verdict::OtherTraffic:
+    case core::Verdict::Amplified:
+        return BadgeTone::Bad;
+    case core::Verdict::NoDeviceCounters:
+        break;
+    }
+    return BadgeTone::Neutral;
+}
+
+QString verdictDetails(const core::DeviceVerdict &v)
+{
+    return directionText(tr("reads"), v.read) + QStringLiteral("<br>")
+        + directionText(tr("writes"), v.write);
+}
+
+QString number(double value, int decimals)
+{
+    return QLocale().toString(value, 'f', decimals);
+}
+
+QString deviceRow(const QString &name, const QString &role, const core::DeviceFigures &f)
+{
+    auto cell = [](const QString &text) {
+        return QStringLiteral("<td align=\"right\">%1</td>").arg(text);
+    };
+    QString row = QStringLiteral("<tr><td>%1</td><td>%2</td>")
+                      .arg(name.toHtmlEscaped(), role.toHtmlEscaped());
+    row += cell(number(f.readsPerSecond, 1)) + cell(number(f.writesPerSecond, 1))
+        + cell(number(f.readMegabytesPerSecond, 2)) + cell(number(f.writeMegabytesPerSecond, 2))
+        + cell(number(f.averageRequestBytes / 1024.0, 1));
+    if (f.hasTimes)
+        row += cell(number(f.readAwaitMs, 2)) + cell(number(f.writeAwaitMs, 2))
+            + cell(number(f.queueSize, 2)) + cell(number(f.utilPercent, 1));
+    else
+        row += cell(QStringLiteral("—")).repeated(4);
+    return row + QStringLiteral("</tr>");
+}
+
+QString deviceTable(const core::DeviceMap &map, const std::vector<core::DeviceFigures> &devices,
+    const core::DeviceFigures &total)
+{
+    QString html = QStringLiteral("<table cellspacing=\"0\" cellpadding=\"3\"><tr>");
+    for (const char *head : {"device", "role", "r/s", "w/s", "rMB/s", "wMB/s", "areq-sz KiB",
+             "r_await ms", "w_await ms", "aqu-sz", "%util"})
+        html += QStringLiteral("<th>%1</th>").arg(tr(head));
+    html += QStringLiteral("</tr>");
+    for (std::size_t i = 0; i < devices.size() && i < map.devices.size(); ++i) {
+        QString name = toQString(map.devices[i].name);
+        if (!map.devices[i].via.empty())
+            name += QStringLiteral(" (%1 %2)").arg(tr("via"), toQString(map.devices[i].via));
+        html += deviceRow(name, toQString(core::toString(map.devices[i].role)), devices[i]);
+    }
+    html += deviceRow(tr("targets total"), QString(), total);
+    return html + QStringLiteral("</table>");
+}
+
+} // namespace
+
+std::optional<DeviceOverlayPoint> deviceOverlayOf(const core::IntervalSample &sample)
+{
+    const core::DeviceReport &report = sample.devices;
+    if (!report.available || !report.total.valid)
+        return std::nullopt;
+    const core::DeviceFigures &t = report.total;
+    DeviceOverlayPoint point;
+    point.startSeconds = sample.startSeconds;
+    point.endSeconds = sample.endSeconds;
+    point.readMegabytesPerSecond = t.readMegabytesPerSecond;
+    point.writeMegabytesPerSecond = t.writeMegabytesPerSecond;
+    point.iops = t.readsPerSecond + t.writesPerSecond;
+    // iostat's await over reads and writes together: weighted by the number of requests.
+    const double requests = static_cast<double>(t.readIos + t.writeIos);
+    if (t.hasTimes && requests > 0)
+        point.awaitMs = (t.readAwaitMs * static_cast<double>(t.readIos)
+                            + t.writeAwaitMs * static_cast<double>(t.writeIos))
+            / requests;
+    point.utilPercent = t.hasTimes ? t.utilPercent : 0;
+    return point;
+}
+
+VerdictBadge verdictBadgeOf(const core::IntervalSample &sample)
+{
+    const core::DeviceReport &report = sample.devices;
+    if (!report.available || report.verdict.verdict == core::Verdict::NoDeviceCounters)
+        return {tr("no device counters"), meaningOf(core::Verdict::NoDeviceCounters),
+            BadgeTone::Neutral};
+    const core::Verdict headline = report.verdict.verdict == core::Verdict::Idle
+        ? core::Verdict::Agree
+        : report.verdict.verdict;
+    return {toQString(core::toString(headline)),
+        meaningOf(headline) + QStringLiteral("<br><br>") + tr("This interval:") + QStringLiteral("<br>")
+            + verdictDetails(report.verdict),
+        toneOf(headline)};
+}
+
+QString deviceSummaryHtml(const core::RunResult &result, int step)
+{
+    QStringList parts;
+    const core::StepResult *s = step >= 0 && static_cast<std::size_t>(step) < result.steps.size()
+        ? &result.steps[static_cast<std::size_t>(step)]
+        : nullptr;
+    if (s && (s->devices.available || !result.deviceMap.empty())) {
+        const core::DeviceVerdict &v = s->devices.verdict;
+        const core::Verdict headline
+            = v.verdict == core::Verdict::Idle ? core::Verdict::Agree : v.verdict;
+        parts << QStringLiteral("<b>%1: %2</b>")
+                     .arg(tr("Device verdict"), toQString(core::toString(headline)).toHtmlEscaped());
+        parts << meaningOf(headline).toHtmlEscaped();
+        if (v.verdict != core::Verdict::NoDeviceCounters)
+            parts << verdictDetails(v);
+        if (s->devices.available)
+            parts << tr("Devices (iostat's figures over the measured time):")
+                    + deviceTable(result.deviceMap, s->devices.devices, s->devices.total);
+    }
+    for (const auto &t : result.deviceMap.targets)
+        if (!t.device)
+            parts << QStringLiteral("%1: %2").arg(
+                toQString(t.targetPath).toHtmlEscaped(), toQString(t.note).toHtmlEscaped());
+    const core::DeviceTail &tail = result.deviceTail;
+    if (tail.sampled && (tail.pendingWriteBytes > 0 || tail.flushedWriteBytes > 0)) {
+        parts << tr("After the run: %1 written by the application were not on the devices "
+                    "yet; the devices wrote %2 in the %3 s after the end (%4).")
+                     .arg(megabytesText(tail.pendingWriteBytes), megabytesText(tail.flushedWriteBytes),
+                         number(tail.seconds, 1),
+                         tail.idle ? tr("then idle")
+                                   : tr("%1 still not written when sampling stopped")
+                                         .arg(megabytesText(tail.remainingWriteBytes)));
+    }
+    return parts.join(QStringLiteral("<br>"));
+}
+
+} // namespace ioprism::ui

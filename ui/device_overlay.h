@@ -1,0 +1,52 @@
+// Hooks for the device counters beside the application's figures.
+//
+// The Live plots draw the device's view of each interval over the application's
+// (dashed): device read/write MB/s on the throughput plot, device I/O per second on the
+// IOPS plot, device await on the latency plot and %util on the CPU plot; the verdict
+// badge says whether the device confirms the application's numbers. This file is the
+// one place that turns core's device reports into what the screens show:
+// deviceOverlayOf() an interval sample into the figures the plots take, verdictBadgeOf()
+// into the badge, deviceSummaryHtml() a step's devices into the Results page's summary.
+// Without device counters (a tmpfs file, a platform without them) nothing is drawn and
+// the badge says "no device counters".
+#pragma once
+
+#include "core/run/results.h"
+
+#include <QString>
+
+#include <optional>
+
+namespace ioprism::ui {
+
+// What the devices carrying the targets did over one interval (their total).
+struct DeviceOverlayPoint {
+    double startSeconds = 0; // the interval, on the samples' clock
+    double endSeconds = 0;
+    double readMegabytesPerSecond = 0; // decimal MB, like the application's
+    double writeMegabytesPerSecond = 0;
+    double iops = 0; // device reads + writes per second
+    double awaitMs = 0; // mean time a request spent at the device (iostat's await)
+    double utilPercent = 0; // iostat's %util of the busiest target device
+};
+
+enum class BadgeTone { Neutral, Good, Notice, Bad };
+
+struct VerdictBadge {
+    QString text; // "agree", "served from cache", ...
+    QString tooltip; // what it means, with the byte counts
+    BadgeTone tone = BadgeTone::Neutral;
+};
+
+// The device figures of an interval, or nullopt when the sample has none.
+std::optional<DeviceOverlayPoint> deviceOverlayOf(const core::IntervalSample &sample);
+
+// The badge for an interval: "no device counters" when the sample carries none.
+VerdictBadge verdictBadgeOf(const core::IntervalSample &sample);
+
+// The Results page's device section for one step: the verdict with the bytes behind it,
+// iostat's figures per device and their total, targets without a device and why, and
+// the write-back seen after the run. Empty when the run had no device counters.
+QString deviceSummaryHtml(const core::RunResult &result, int step);
+
+} // namespace ioprism::ui

@@ -1,0 +1,122 @@
+// Cell editors: a size with a unit picker, the spec-line extension editors, and the
+// delegates that choose them per column of the spec-line and target tables.
+#pragma once
+
+#include "core/spec/profile.h"
+#include "ui/metatypes.h"
+
+#include <QStyledItemDelegate>
+#include <QWidget>
+
+#include <cstdint>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLineEdit;
+class QSpinBox;
+class QStackedWidget;
+
+namespace ioprism::ui {
+
+// A byte count as a number and a binary unit (B, KiB, MiB, GiB, TiB).
+class SizeEditor : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit SizeEditor(QWidget *parent = nullptr);
+    void setBytes(std::uint64_t bytes);
+    std::uint64_t bytes() const;
+    // Text the number shows for 0 ("sector", "none", "to the end"); "" shows "0".
+    void setZeroText(const QString &text);
+
+signals:
+    void bytesChanged(std::uint64_t bytes);
+
+private:
+    QSpinBox *m_number;
+    QComboBox *m_unit;
+};
+
+class DistributionEditor : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit DistributionEditor(QWidget *parent = nullptr);
+    void setDistribution(const core::RandomDistribution &distribution);
+    core::RandomDistribution distribution() const;
+
+private:
+    void updateFields();
+    QComboBox *m_kind;
+    QDoubleSpinBox *m_parameter;
+    QLineEdit *m_zones;
+    core::RandomDistribution m_value;
+};
+
+class RateLimitEditor : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit RateLimitEditor(QWidget *parent = nullptr);
+    void setRateLimit(const core::RateLimit &limit);
+    core::RateLimit rateLimit() const;
+
+private:
+    QDoubleSpinBox *m_iops;
+    QDoubleSpinBox *m_megabytes;
+};
+
+// A data pattern; with allowInherit the first choice is "the worker's".
+class DataPatternEditor : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit DataPatternEditor(bool allowInherit, QWidget *parent = nullptr);
+    void setPattern(const LinePattern &pattern);
+    LinePattern pattern() const;
+
+signals:
+    void patternChanged();
+
+private:
+    void updateFields();
+    bool m_allowInherit;
+    QComboBox *m_kind;
+    QSpinBox *m_parameter;
+};
+
+// Editors of the spec-line table (SpecLinesModel columns).
+class SpecLineDelegate : public QStyledItemDelegate
+{
+    Q_OBJECT
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+    QWidget *createEditor(QWidget *parent, const QStyleOptionViewItem &option,
+        const QModelIndex &index) const override;
+    void setEditorData(QWidget *editor, const QModelIndex &index) const override;
+    void setModelData(
+        QWidget *editor, QAbstractItemModel *model, const QModelIndex &index) const override;
+    void updateEditorGeometry(QWidget *editor, const QStyleOptionViewItem &option,
+        const QModelIndex &index) const override;
+};
+
+// Editors of the targets table (TargetsModel columns).
+class TargetDelegate : public QStyledItemDelegate
+{
+    Q_OBJECT
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+    QWidget *createEditor(QWidget *parent, const QStyleOptionViewItem &option,
+        const QModelIndex &index) const override;
+    void setEditorData(QWidget *editor, const QModelIndex &index) const override;
+    void setModelData(
+        QWidget *editor, QAbstractItemModel *model, const QModelIndex &index) const override;
+    void updateEditorGeometry(QWidget *editor, const QStyleOptionViewItem &option,
+        const QModelIndex &index) const override;
+};
+
+// Parses "50:10 30:20 20:70" (access % : region %, space separated) into hot zones.
+bool parseHotZones(const QString &text, std::vector<core::HotZone> &zones);
+QString hotZonesText(const std::vector<core::HotZone> &zones);
+
+} // namespace ioprism::ui

@@ -1,0 +1,135 @@
+#include "ui/format.h"
+
+#include "core/spec/units.h"
+
+#include <QCoreApplication>
+#include <QLocale>
+#include <QStringList>
+
+#include <array>
+#include <cmath>
+
+namespace ioprism::ui {
+
+QString exactSizeText(std::uint64_t bytes)
+{
+    // formatSize gives "4KiB" / "2000"; the screen wants "4 KiB" / "2000 B".
+    const std::string text = core::formatSize(bytes);
+    std::size_t unit = 0;
+    while (unit < text.size() && text[unit] >= '0' && text[unit] <= '9')
+        ++unit;
+    if (unit == text.size())
+        return toQString(text) + QStringLiteral(" B");
+    return toQString(text.substr(0, unit)) + QLatin1Char(' ') + toQString(text.substr(unit));
+}
+
+QString capacityText(std::uint64_t bytes)
+{
+    static constexpr std::array<const char *, 6> units = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    double value = static_cast<double>(bytes);
+    std::size_t unit = 0;
+    while (value >= 1024.0 && unit + 1 < units.size()) {
+        value /= 1024.0;
+        ++unit;
+    }
+    const QLocale locale;
+    const bool whole = std::abs(value - std::round(value)) < 0.05;
+    return locale.toString(value, 'f', whole || unit == 0 ? 0 : 1) + QLatin1Char(' ')
+        + QLatin1String(units[unit]);
+}
+
+QString megabytesPerSecondText(double megabytesPerSecond)
+{
+    const QLocale locale;
+    const int decimals = megabytesPerSecond >= 100 ? 0 : (megabytesPerSecond >= 10 ? 1 : 2);
+    return locale.toString(megabytesPerSecond, 'f', decimals) + QStringLiteral(" MB/s");
+}
+
+QString iopsText(double iops)
+{
+    const QLocale locale;
+    return locale.toString(iops, 'f', iops >= 100 ? 0 : 1);
+}
+
+QString latencyText(double microseconds)
+{
+    const QLocale locale;
+    if (microseconds <= 0)
+        return QStringLiteral("0 µs");
+    if (microseconds < 1000)
+        return locale.toString(microseconds, 'f', microseconds < 10 ? 2 : 1)
+            + QStringLiteral(" µs");
+    if (microseconds < 1'000'000)
+        return locale.toString(microseconds / 1000.0, 'f', microseconds < 10'000 ? 2 : 1)
+            + QStringLiteral(" ms");
+    return locale.toString(microseconds / 1e6, 'f', 2) + QStringLiteral(" s");
+}
+
+QString percentText(double percent)
+{
+    const QLocale locale;
+    return locale.toString(percent, 'f', 1) + QStringLiteral(" %");
+}
+
+QString durationText(std::chrono::seconds duration)
+{
+    return toQString(core::formatDuration(duration));
+}
+QString durationText(std::chrono::milliseconds duration)
+{
+    return toQString(core::formatDuration(duration));
+}
+QString durationText(std::chrono::microseconds duration)
+{
+    return toQString(core::formatDuration(duration));
+}
+
+QString clockText(double seconds)
+{
+    const auto total = static_cast<long long>(seconds < 0 ? 0 : seconds);
+    const long long h = total / 3600, m = (total / 60) % 60, s = total % 60;
+    if (h > 0)
+        return QStringLiteral("%1:%2:%3")
+            .arg(h)
+            .arg(m, 2, 10, QLatin1Char('0'))
+            .arg(s, 2, 10, QLatin1Char('0'));
+    return QStringLiteral("%1:%2").arg(m).arg(s, 2, 10, QLatin1Char('0'));
+}
+
+std::optional<std::uint64_t> sizeFromVariant(const QVariant &value)
+{
+    if (value.typeId() == QMetaType::QString)
+        return core::parseSize(toStdString(value.toString().trimmed()));
+    bool ok = false;
+    const qulonglong bytes = value.toULongLong(&ok);
+    if (!ok)
+        return std::nullopt;
+    return static_cast<std::uint64_t>(bytes);
+}
+
+std::optional<std::uint64_t> countFromVariant(const QVariant &value)
+{
+    bool ok = false;
+    if (value.typeId() == QMetaType::QString) {
+        const qulonglong n = value.toString().trimmed().toULongLong(&ok);
+        return ok ? std::optional<std::uint64_t>(n) : std::nullopt;
+    }
+    const qlonglong n = value.toLongLong(&ok);
+    if (!ok || n < 0)
+        return std::nullopt;
+    return static_cast<std::uint64_t>(n);
+}
+
+QString problemsText(const core::Problems &problems)
+{
+    QStringList lines;
+    for (const auto &p : problems) {
+        const QString message = toQString(p.message);
+        lines << (p.severity == core::Severity::Warning
+                ? QCoreApplication::translate("Format", "Warning: %1").arg(message)
+                : message);
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+} // namespace ioprism::ui

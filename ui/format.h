@@ -1,0 +1,60 @@
+// Text for figures on screen: every number with its unit, in the user's locale.
+//
+// One place for the spelling of sizes, rates, latencies and durations, so the tables,
+// plots, tooltips and status bar agree. Decimal MB (10^6 bytes) for throughput, as in
+// the reports; binary units (KiB, MiB) for transfer sizes, as storage tools write them.
+#pragma once
+
+#include "core/spec/problem.h"
+
+#include <QString>
+#include <QVariant>
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace ioprism::ui {
+
+inline QString toQString(std::string_view text)
+{
+    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
+}
+inline std::string toStdString(const QString &text)
+{
+    return text.toUtf8().toStdString();
+}
+
+// Exact size with a binary unit and a space: "4 KiB", "1 MiB", "2000 B"; "0 B".
+QString exactSizeText(std::uint64_t bytes);
+// Rounded size for capacities: "476.9 GiB", "512 MiB", "12 KiB".
+QString capacityText(std::uint64_t bytes);
+// "123.4 MB/s" (decimal megabytes).
+QString megabytesPerSecondText(double megabytesPerSecond);
+// "12,345" (grouped, no decimals above 100; one decimal below).
+QString iopsText(double iops);
+// Latency from microseconds with an adaptive unit: "85.2 µs", "1.25 ms", "2.10 s".
+QString latencyText(double microseconds);
+// "12.3 %".
+QString percentText(double percent);
+// The profile's duration spelling: "30s", "1m30s", "500ms".
+QString durationText(std::chrono::seconds duration);
+QString durationText(std::chrono::milliseconds duration);
+QString durationText(std::chrono::microseconds duration);
+// A clock for the status bar: "0:05", "12:34", "1:02:03".
+QString clockText(double seconds);
+
+// A size from an editor's value: a number of bytes, or text as parseSize reads it
+// ("64k", "1 MiB"). nullopt when it is neither.
+std::optional<std::uint64_t> sizeFromVariant(const QVariant &value);
+// A whole number from an editor's value (number or text); nullopt when it is not one or
+// is negative.
+std::optional<std::uint64_t> countFromVariant(const QVariant &value);
+
+// Problems as a tooltip: one line per problem, core's message verbatim, warnings
+// prefixed so they read differently from errors.
+QString problemsText(const core::Problems &problems);
+
+} // namespace ioprism::ui

@@ -1,0 +1,101 @@
+#include "ui/icons.h"
+
+#include <QHash>
+
+// Q_INIT_RESOURCE must be used outside any namespace. Calling it here links the
+// compiled resources into every executable that uses ioprism_ui (a static library's
+// resource initialiser is otherwise dropped by the linker).
+static void initIoprismResources()
+{
+    Q_INIT_RESOURCE(ioprism);
+}
+
+namespace ioprism::ui {
+
+namespace {
+
+struct IconNames {
+    const char *theme; // freedesktop icon name, "" when the theme has no fitting one
+    const char *file; // ours, under :/icons/
+};
+
+IconNames namesOf(IconId id)
+{
+    switch (id) {
+    case IconId::App:
+        return {"", "ioprism"};
+    case IconId::New:
+        return {"document-new", "new"};
+    case IconId::Open:
+        return {"document-open", "open"};
+    case IconId::Save:
+        return {"document-save", "save"};
+    case IconId::SaveAs:
+        return {"document-save-as", "save-as"};
+    case IconId::Start:
+        return {"media-playback-start", "start"};
+    case IconId::Stop:
+        return {"media-playback-stop", "stop"};
+    case IconId::Export:
+        return {"document-export", "export"};
+    case IconId::Host:
+        return {"computer", "host"};
+    case IconId::Worker:
+        return {"", "worker"};
+    case IconId::Disk:
+        return {"drive-harddisk", "disk"};
+    case IconId::TestFile:
+        return {"text-x-generic", "test-file"};
+    case IconId::Add:
+        return {"list-add", "add"};
+    case IconId::Remove:
+        return {"list-remove", "remove"};
+    case IconId::Duplicate:
+        return {"edit-copy", "duplicate"};
+    case IconId::Up:
+        return {"go-up", "up"};
+    case IconId::Down:
+        return {"go-down", "down"};
+    case IconId::Preset:
+        return {"", "preset"};
+    case IconId::Follow:
+        return {"", "follow"};
+    case IconId::Refresh:
+        return {"view-refresh", "refresh"};
+    case IconId::Assign:
+        return {"go-next", "assign"};
+    case IconId::Unassign:
+        return {"go-previous", "unassign"};
+    case IconId::Plot:
+        return {"", "plot"};
+    case IconId::Results:
+        return {"", "results"};
+    case IconId::Setup:
+        return {"", "setup"};
+    case IconId::Specs:
+        return {"", "specs"};
+    }
+    return {"", "ioprism"};
+}
+
+} // namespace
+
+QIcon icon(IconId id)
+{
+    static const bool initialised = [] {
+        initIoprismResources();
+        return true;
+    }();
+    (void)initialised;
+    static QHash<int, QIcon> cache;
+    const int key = static_cast<int>(id);
+    if (auto it = cache.constFind(key); it != cache.constEnd())
+        return *it;
+    const IconNames names = namesOf(id);
+    const QIcon ours(QStringLiteral(":/icons/%1.svg").arg(QLatin1String(names.file)));
+    const QIcon result = *names.theme ? QIcon::fromTheme(QLatin1String(names.theme), ours) : ours;
+    cache.insert(key, result);
+    return result;
+}
+
+} // namespace ioprism::ui

@@ -1,0 +1,234 @@
+#include "ui/live_page.h"
+
+#include "ui/format.h"
+#include "ui/icons.h"
+
+#include <QFrame>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace ioprism::ui {
+
+namespace {
+
+// Splits "12.3 ms" into the number and its unit for the big figures.
+std::pair<QString, QString> splitUnit(const QString &text)
+{
+    const int space = text.lastIndexOf(QLatin1Char(' '));
+    if (space < 0)
+        return {text, QString()};
+    return {text.left(space), text.mid(space + 1)};
+}
+
+} // namespace
+
+LivePage::LivePage(QWidget *parent)
+    : QWidget(parent)
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+
+    auto *header = new QHBoxLayout;
+    m_headline = new QLabel(tr("Idle: press Start (F5) to run the profile"), this);
+    QFont headlineFont = m_headline->font();
+    headlineFont.setPointSizeF(headlineFont.pointSizeF() * 1.1);
+    headlineFont.setBold(true);
+    m_headline->setFont(headlineFont);
+    m_headline->setToolTip(tr("The step running now and its phase"));
+    header->addWidget(m_headline, 1);
+
+    m_verdict = new QLabel(this);
+    m_verdict->setAlignment(Qt::AlignCenter);
+    m_verdict->setMinimumWidth(170);
+    header->addWidget(m_verdict);
+
+    m_follow = new QToolButton(this);
+    m_follow->setIcon(icon(IconId::Follow));
+    m_follow->setText(tr("Follow"));
+    m_follow->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_follow->setCheckable(true);
+    m_follow->setChecked(true);
+    m_follow->setToolTip(tr("Keep the newest sample in view. Dragging or zooming a plot pauses "
+                            "this; click here or double-click a plot to resume."));
+    header->addWidget(m_follow);
+    layout->addLayout(header);
+
+    m_figureGrid = new QGridLayout;
+    m_figureGrid->setSpacing(6);
+    m_figureFrames = {
+        makeFigure(IopsFigure, tr("IOPS"), tr("I/Os per second, reads and writes, last interval")),
+        makeFigure(ReadFigure, tr("Read"), tr("Read throughput, last interval (MB = 10^6 bytes)")),
+        makeFigure(
+            WriteFigure, tr("Write"), tr("Write throughput, last interval (MB = 10^6 bytes)")),
+        makeFigure(
+            MeanLatencyFigure, tr("Mean latency"), tr("Mean completion time, last interval")),
+        makeFigure(P99LatencyFigure, tr("p99 latency"),
+            tr("99th percentile completion time, last interval")),
+        makeFigure(CpuFigure, tr("CPU busy"), tr("Busy CPU time, % of all CPUs of the machine")),
+    };
+    arrangeFigures(FigureCount);
+    layout->addLayout(m_figureGrid);
+
+    m_plots = new LivePlots(this);
+    layout->addWidget(m_plots, 1);
+
+    connect(m_follow, &QToolButton::toggled, m_plots, &LivePlots::setFollowing);
+    connect(m_plots, &LivePlots::followingChanged, m_follow, &QToolButton::setChecked);
+    clear();
+}
+
+QWidget *LivePage::makeFigure(Figure figure, const QString &caption, const QString &tooltip)
+{
+    auto *frame = new QFrame(this);
+    frame->setFrameShape(QFrame::StyledPanel);
+    frame->setToolTip(tooltip);
+    frame->setBackgroundRole(QPalette::Base);
+    frame->setAutoFillBackground(true);
+    auto *layout = new QVBoxLayout(frame);
+    layout->setContentsMargins(10, 4, 10, 6);
+    layout->setSpacing(0);
+    auto *title = new QLabel(caption, frame);
+    QFont small = title->font();
+    small.setPointSizeF(small.pointSizeF() * 0.9);
+    title->setFont(small);
+    title->setForegroundRole(QPalette::PlaceholderText);
+    layout->addWidget(title);
+    auto *row = new QHBoxLayout;
+    row->setSpacing(4);
+    auto *value = new QLabel(frame);
+    QFont big = value->font();
+    big.setPointSizeF(big.pointSizeF() * 1.9);
+    big.setBold(true);
+    value->setFont(big);
+    value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *unit = new QLabel(frame);
+    // Room for the widest usual value and unit, so figures never clip (the rows reflow
+    // instead); the unit stays right after the number.
+    frame->setMinimumWidth(QFontMetrics(big).horizontalAdvance(QStringLiteral("888,888"))
+        + unit->fontMetrics().horizontalAdvance(QStringLiteral(" IOPS")) + 28);
+    unit->setAlignment(Qt::AlignBottom | Qt::AlignLeft);
+    row->addWidget(value);
+    row->addWidget(unit, 1, Qt::AlignBottom);
+    layout->addLayout(row);
+    m_figures[static_cast<std::size_t>(figure)] = {value, unit};
+    return frame;
+}
+
+void LivePage::arrangeFigures(int columns)
+{
+    if (columns == m_figureColumns)
+        return;
+    m_figureColumns = columns;
+    for (auto *frame : m_figureFrames)
+        m_figureGrid->removeWidget(frame);
+    for (int i = 0; i < FigureCount; ++i)
+        m_figureGrid->addWidget(
+            m_figureFrames[static_cast<std::size_t>(i)], i / columns, i % columns);
+    for (int c = 0; c < FigureCount; ++c)
+        m_figureGrid->setColumnStretch(c, c < columns ? 1 : 0);
+}
+
+void LivePage::resizeEvent(QResizeEvent *event)
+{
+    // Six figures in a row need room for "123,456 IOPS" each; narrower, two rows of three.
+    const int needed = FigureCount * (m_figureFrames[0]->minimumWidth() + 6) + 12;
+    arrangeFigures(width() >= needed ? FigureCount : FigureCount / 2);
+    QWidget::resizeEvent(event);
+}
+
+void LivePage::setFigure(Figure figure, const QString &value, const QString &unit)
+{
+    auto &f = m_figures[static_cast<std::size_t>(figure)];
+    f.value->setText(value);
+    f.unit->setText(unit);
+}
+
+void LivePage::clear()
+{
+    m_plots->clear();
+    setFigure(IopsFigure, QStringLiteral("—"), QString());
+    setFigure(ReadFigure, QStringLiteral("—"), QStringLiteral("MB/s"));
+    setFigure(WriteFigure, QStringLiteral("—"), QStringLiteral("MB/s"));
+    setFigure(MeanLatencyFigure, QStringLiteral("—"), QString());
+    setFigure(P99LatencyFigure, QStringLiteral("—"), QString());
+    setFigure(CpuFigure, QStringLiteral("—"), QStringLiteral("%"));
+    setVerdict({tr("no device counters"), tr("No run yet"), BadgeTone::Neutral});
+}
+
+void LivePage::addSample(const core::IntervalSample &sample)
+{
+    m_plots->addSample(sample);
+    if (const auto device = deviceOverlayOf(sample))
+        m_plots->addDeviceInterval(*device);
+    setVerdict(verdictBadgeOf(sample));
+    if (sample.scopes.empty())
+        return;
+    const core::Figures &f = sample.scopes.front().figures;
+    setFigure(IopsFigure, iopsText(f.total.iops), tr("IOPS"));
+    auto [read, readUnit] = splitUnit(megabytesPerSecondText(f.read.megabytesPerSecond));
+    setFigure(ReadFigure, read, readUnit);
+    auto [write, writeUnit] = splitUnit(megabytesPerSecondText(f.write.megabytesPerSecond));
+    setFigure(WriteFigure, write, writeUnit);
+    if (f.total.ios > 0) {
+        auto [mean, meanUnit] = splitUnit(latencyText(f.total.latency.meanUs));
+        setFigure(MeanLatencyFigure, mean, meanUnit);
+        auto [p99, p99Unit] = splitUnit(latencyText(f.total.latency.p99Us));
+        setFigure(P99LatencyFigure, p99, p99Unit);
+    } else {
+        setFigure(MeanLatencyFigure, QStringLiteral("—"), QString());
+        setFigure(P99LatencyFigure, QStringLiteral("—"), QString());
+    }
+    if (sample.cpu.valid)
+        setFigure(
+            CpuFigure, QLocale().toString(sample.cpu.busyPercent, 'f', 1), QStringLiteral("%"));
+    else
+        setFigure(CpuFigure, QStringLiteral("—"), QStringLiteral("%"));
+}
+
+void LivePage::setHeadline(const QString &text)
+{
+    m_headline->setText(text);
+}
+
+void LivePage::setVerdict(const VerdictBadge &badge)
+{
+    QString background;
+    switch (badge.tone) {
+    case BadgeTone::Good:
+        background = QStringLiteral("#2f9e44");
+        break;
+    case BadgeTone::Notice:
+        background = QStringLiteral("#e8a317");
+        break;
+    case BadgeTone::Bad:
+        background = QStringLiteral("#d9480f");
+        break;
+    case BadgeTone::Neutral:
+        background = QStringLiteral("#6c7a89");
+        break;
+    }
+    m_verdict->setStyleSheet(
+        QStringLiteral("QLabel { background: %1; color: white; border-radius: 9px;"
+                       " padding: 3px 12px; font-weight: bold; }")
+            .arg(background));
+    m_verdict->setText(tr("Device: %1").arg(badge.text));
+    m_verdict->setToolTip(badge.tooltip);
+}
+
+QString LivePage::figureText(Figure figure) const
+{
+    const auto &f = m_figures[static_cast<std::size_t>(figure)];
+    return f.unit->text().isEmpty() ? f.value->text()
+                                    : f.value->text() + QLatin1Char(' ') + f.unit->text();
+}
+
+QString LivePage::verdictText() const
+{
+    return m_verdict->text();
+}
+
+} // namespace ioprism::ui

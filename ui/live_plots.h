@@ -1,0 +1,94 @@
+// The four live plots, time on x: throughput (MB/s), IOPS, latency percentiles (log
+// scale) and CPU, each with room for the device's own figures (dashed overlays).
+//
+// Cost per sample on the GUI thread: a handful of QCPGraph::addData calls and one queued
+// replot per plot (rpQueuedReplot merges replots within an event-loop turn). Each graph
+// keeps at most kMaxPointsPerGraph points (a sliding window; the run result keeps every
+// interval), so a long run at 100 ms sampling costs the same per frame as a short one.
+//
+// Interaction: drag to pan, wheel to zoom, on any plot; the x axes are linked. While
+// "following", the x range slides with the newest sample; a drag or zoom pauses that
+// (followingChanged), a double-click or setFollowing(true) resumes. Hovering shows the
+// values of every series at that time.
+#pragma once
+
+#include "ui/device_overlay.h"
+
+#include <QWidget>
+
+#include <array>
+
+class QCustomPlot;
+class QCPGraph;
+class QCPItemStraightLine;
+class QCPItemRect;
+
+namespace ioprism::ui {
+
+class LivePlots : public QWidget
+{
+    Q_OBJECT
+public:
+    enum PlotId { ThroughputPlot, IopsPlot, LatencyPlot, CpuPlot, PlotCount };
+    // Application series of each plot, in graph order; device series follow them.
+    enum ThroughputSeries { ReadMegabytes, WriteMegabytes };
+    enum IopsSeries { TotalIops, ReadIops, WriteIops };
+    enum LatencySeries { P50, P99, P999 };
+    enum CpuSeries { CpuUser, CpuSystem, CpuIowait };
+
+    static constexpr int kMaxPointsPerGraph = 6000; // 10 min at 100 ms
+    static constexpr double kFollowWindowSeconds = 120;
+
+    explicit LivePlots(QWidget *parent = nullptr);
+
+    void clear();
+    // Application figures (the All scope) and CPU of one interval.
+    void addSample(const core::IntervalSample &sample);
+    // Hook: the device's figures of one interval, drawn dashed over the application's.
+    // LivePage calls it for every sample that carries device figures (device_overlay.h).
+    void addDeviceInterval(const DeviceOverlayPoint &point);
+
+    bool isFollowing() const { return m_following; }
+    void setFollowing(bool following);
+
+    QCustomPlot *plot(PlotId id) const { return m_series[static_cast<std::size_t>(id)].plot; }
+    QString plotTitle(PlotId id) const;
+    // Number of points in a graph (application series first, then device series).
+    int pointCount(PlotId id, int graph) const;
+    bool savePlot(PlotId id, const QString &fileName); // .png or .pdf by extension
+
+signals:
+    void followingChanged(bool following);
+    // The user asked to save a plot (context menu); the window picks the file.
+    void exportRequested(ioprism::ui::LivePlots::PlotId id);
+
+private:
+    struct Plot {
+        QCustomPlot *plot = nullptr;
+        std::vector<QCPGraph *> app;
+        std::vector<QCPGraph *> device;
+        QCPItemStraightLine *tracer = nullptr;
+        QString unit;
+        bool logScale = false;
+    };
+    QCustomPlot *makePlot(PlotId id, const QString &title, const QString &yLabel);
+    QCPGraph *addGraph(QCustomPlot *plot, const QString &name, const QColor &color, bool dashed);
+    void addPoint(QCPGraph *graph, double key, double value);
+    void markStep(const core::IntervalSample &sample);
+    void extendRampUp(const core::IntervalSample &sample);
+    void follow();
+    void replotAll();
+    void showHover(PlotId id, const QPoint &pos);
+    void hideHover(PlotId id);
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
+    std::array<Plot, PlotCount> m_series {};
+    bool m_following = true;
+    bool m_syncingRanges = false;
+    double m_lastKey = 0;
+    int m_lastStep = -1;
+    double m_stepStart = 0;
+    std::array<QCPItemRect *, PlotCount> m_rampRects {};
+};
+
+} // namespace ioprism::ui

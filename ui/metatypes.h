@@ -1,0 +1,29 @@
+// Core value types carried in QVariant (editor values of the spec-line extensions) and
+// in signals.
+#pragma once
+
+#include "core/run/results.h"
+#include "core/spec/profile.h"
+
+#include <QMetaType>
+
+#include <memory>
+
+namespace ioprism::ui {
+
+// A line's data pattern: its own, or (own == false) the worker's.
+struct LinePattern {
+    bool own = false;
+    core::DataPattern pattern;
+};
+
+using RunResultPtr = std::shared_ptr<const core::RunResult>;
+
+} // namespace ioprism::ui
+
+Q_DECLARE_METATYPE(ioprism::core::RandomDistribution)
+Q_DECLARE_METATYPE(ioprism::core::RateLimit)
+Q_DECLARE_METATYPE(ioprism::core::RunPhase)
+Q_DECLARE_METATYPE(ioprism::core::IntervalSample)
+Q_DECLARE_METATYPE(ioprism::ui::LinePattern)
+Q_DECLARE_METATYPE(ioprism::ui::RunResultPtr)

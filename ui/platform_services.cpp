@@ -1,0 +1,32 @@
+#include "ui/platform_services.h"
+
+#include "core/null_engine.h"
+
+namespace ioprism::ui {
+
+PlatformServices nullPlatformServices()
+{
+    PlatformServices services;
+    services.makeBackend = [](EngineChoice) -> std::unique_ptr<core::IoBackend> {
+        return std::make_unique<core::NullBackend>();
+    };
+    services.makeCounters = []() -> std::unique_ptr<core::CounterSource> {
+        return std::make_unique<core::NullCounterSource>();
+    };
+    services.listTargets = [] { return std::vector<TargetCandidate> {}; };
+    services.targetExists = [](const core::Target &) { return true; };
+    services.detectTargetKind = [](const std::string &) { return core::TargetKind::TestFile; };
+    services.describeSystem = [] {
+        core::Environment environment;
+        environment.toolVersion = IOPRISM_VERSION;
+        return environment;
+    };
+    services.describeDevice = [](const std::string &path) {
+        core::DeviceFacts facts;
+        facts.path = path;
+        return facts;
+    };
+    return services;
+}
+
+} // namespace ioprism::ui

@@ -1,0 +1,69 @@
+// What the desktop application needs from the machine, as plain functions and values.
+//
+// ui/ links core only: the platform layer (engines, counters, device discovery) reaches
+// the UI through this struct, which app/gui/main.cpp fills from platform/. Tests fill it
+// with core's null backend (nullPlatformServices). Every function may be called from
+// any thread unless noted; an empty std::function means "not available here".
+#pragma once
+
+#include "core/counters.h"
+#include "core/engine.h"
+#include "core/report/environment.h"
+#include "core/spec/profile.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ioprism::ui {
+
+enum class EngineChoice {
+    Auto, // the best engine that works here (io_uring, else sync on Linux)
+    IoUring, // io_uring only
+    Sync, // pread/pwrite on a pool of threads
+    Null, // completes every request at once: measures IOPrism's own overhead
+};
+
+// A place a target can be: a whole disk, a partition, or a test file on a mounted file
+// system. Value type, filled by the platform layer.
+struct TargetCandidate {
+    core::TargetKind kind = core::TargetKind::TestFile;
+    std::string path; // the device path, or the test file's full path
+    std::string name; // short name: "vda", "vda1", "/home (ext4)"
+    std::string model; // device model, or "" when unknown
+    std::uint64_t sizeBytes = 0; // device size, or the file system's size for a test file
+    std::optional<bool> rotational; // HDD (true) / SSD (false); unset when unknown
+    std::vector<std::string> mountPoints; // where it (or a partition of this disk) is mounted
+    // Other reasons a raw device is in use ("swap", "used by dm-0"); writing is refused
+    // while this or mountPoints is not empty.
+    std::vector<std::string> inUse;
+    std::string fsType; // for test-file locations
+    std::uint64_t freeBytes = 0; // for test-file locations: free space there
+    bool readOnly = false;
+};
+
+struct PlatformServices {
+    // A new backend for one run; called on the run's thread. Null when the engine does
+    // not exist on this platform.
+    std::function<std::unique_ptr<core::IoBackend>(EngineChoice)> makeBackend;
+    // The OS counter source for one run; called on the run's thread.
+    std::function<std::unique_ptr<core::CounterSource>()> makeCounters;
+    // Disks, partitions and test-file locations (GUI thread; may take a few ms).
+    std::function<std::vector<TargetCandidate>()> listTargets;
+    // True when an imported target can be found here (.icf import).
+    std::function<bool(const core::Target &)> targetExists;
+    // The kind of target a path is on this machine (a device, a partition, else a file).
+    std::function<core::TargetKind(const std::string &)> detectTargetKind;
+    // The machine and the target's devices, for result files.
+    std::function<core::Environment()> describeSystem;
+    std::function<core::DeviceFacts(const std::string &)> describeDevice;
+};
+
+// The null backend, no OS counters, no target discovery: tests, and machines without a
+// platform layer.
+PlatformServices nullPlatformServices();
+
+} // namespace ioprism::ui

@@ -1,0 +1,212 @@
+#include "ui/profile_defaults.h"
+
+#include "core/spec/presets.h"
+#include "ui/format.h"
+
+#include <QCoreApplication>
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+namespace ioprism::ui {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("Presets", text);
+}
+
+core::Target testFileTarget(const std::string &path, std::uint64_t sizeBytes)
+{
+    core::Target target;
+    target.kind = core::TargetKind::TestFile;
+    target.path = path;
+    target.testFileSizeBytes = sizeBytes;
+    return target;
+}
+
+} // namespace
+
+core::Profile firstLaunchProfile(const std::string &testFilePath)
+{
+    core::Problems problems;
+    auto preset = core::loadPreset("quick", problems);
+    core::Profile profile = preset ? *preset : core::Profile {};
+    return applyPreset(core::Profile {}, profile, testFilePath);
+}
+
+core::Profile newProfile(int workers, const std::string &testFilePath)
+{
+    core::Profile profile;
+    core::AccessSpec spec;
+    spec.name = "Default";
+    spec.defaultAssignment = core::SpecAssignment::All;
+    spec.lines.push_back(core::SpecLine {}); // Iometer's new-line defaults
+    profile.specs.push_back(spec);
+    core::Host host;
+    for (int i = 0; i < std::max(workers, 1); ++i) {
+        core::Worker worker;
+        worker.name = "Worker " + std::to_string(i + 1);
+        worker.assignedSpecs = {spec.name};
+        worker.targets.push_back(testFileTarget(testFilePath, 1 * core::kGiB));
+        host.workers.push_back(worker);
+    }
+    profile.hosts.push_back(host);
+    return profile;
+}
+
+core::Profile applyPreset(
+    const core::Profile &current, const core::Profile &preset, const std::string &defaultTestFile)
+{
+    core::Profile result = current;
+    result.setup = preset.setup;
+    result.specs = preset.specs;
+    result.icfResultsDisplay = preset.icfResultsDisplay;
+
+    const core::Worker *model = nullptr;
+    if (!preset.hosts.empty() && !preset.hosts.front().workers.empty())
+        model = &preset.hosts.front().workers.front();
+    std::vector<std::string> assignment;
+    if (model)
+        assignment = model->assignedSpecs;
+    else
+        for (const auto &spec : preset.specs)
+            assignment.push_back(spec.name);
+
+    const bool haveWorkers = !result.hosts.empty() && !result.hosts.front().workers.empty();
+    if (haveWorkers) {
+        for (auto &worker : result.hosts.front().workers) {
+            worker.assignedSpecs = assignment;
+            if (model)
+                worker.outstandingIos = model->outstandingIos;
+        }
+        return result;
+    }
+
+    result.hosts = preset.hosts;
+    if (result.hosts.empty())
+        result.hosts.emplace_back();
+    auto &workers = result.hosts.front().workers;
+    if (workers.empty()) {
+        core::Worker worker;
+        worker.name = "Worker 1";
+        worker.assignedSpecs = assignment;
+        workers.push_back(worker);
+    }
+    const std::filesystem::path folder = std::filesystem::path(defaultTestFile).parent_path();
+    for (auto &worker : workers) {
+        if (worker.targets.empty())
+            worker.targets.push_back(testFileTarget(defaultTestFile, 1 * core::kGiB));
+        for (auto &target : worker.targets)
+            if (target.kind == core::TargetKind::TestFile
+                && std::filesystem::path(target.path).is_relative())
+                target.path = (folder / target.path).string();
+    }
+    return result;
+}
+
+std::vector<PresetInfo> presetCatalogue()
+{
+    std::vector<PresetInfo> list;
+    for (const auto &embedded : core::embeddedPresets()) {
+        PresetInfo info;
+        info.name = embedded.name;
+        core::Problems problems;
+        if (auto profile = core::loadPreset(info.name, problems))
+            info.description = toQString(profile->setup.description);
+        const QString name = toQString(info.name);
+        if (name.startsWith(QLatin1String("cdm-"))) {
+            info.group = tr("CrystalDiskMark");
+            const QString variant = name.mid(4);
+            info.title = tr("CrystalDiskMark %1").arg(variant);
+        } else if (name == QLatin1String("iometer")) {
+            info.group = tr("Iometer");
+            info.title = tr("Iometer access specifications");
+        } else if (info.description.startsWith(QLatin1String("Workload pattern"))) {
+            info.group = tr("Workload patterns");
+            QString title = name;
+            title.replace(QLatin1Char('-'), QLatin1Char(' '));
+            title[0] = title[0].toUpper();
+            info.title = title;
+        } else {
+            info.group = tr("General");
+            QString title = name;
+            title.replace(QLatin1Char('-'), QLatin1Char(' '));
+            title[0] = title[0].toUpper();
+            info.title = title;
+        }
+        list.push_back(info);
+    }
+    const QStringList order
+        = {tr("General"), tr("CrystalDiskMark"), tr("Workload patterns"), tr("Iometer")};
+    std::stable_sort(list.begin(), list.end(), [&](const PresetInfo &a, const PresetInfo &b) {
+        const bool aQuick = a.name == "quick", bQuick = b.name == "quick";
+        if (aQuick != bQuick)
+            return aQuick;
+        return order.indexOf(a.group) < order.indexOf(b.group);
+    });
+    return list;
+}
+
+const std::vector<PresetSpec> &presetSpecLibrary()
+{
+    static const std::vector<PresetSpec> library = [] {
+        std::vector<PresetSpec> specs;
+        std::set<std::string> seen;
+        for (const auto &embedded : core::embeddedPresets()) {
+            core::Problems problems;
+            auto profile = core::loadPreset(embedded.name, problems);
+            if (!profile)
+                continue;
+            for (const auto &spec : profile->specs)
+                if (seen.insert(spec.name).second)
+                    specs.push_back({spec, embedded.name});
+        }
+        return specs;
+    }();
+    return library;
+}
+
+QString specSummary(const core::AccessSpec &spec)
+{
+    QString text;
+    if (spec.lines.size() == 1) {
+        const auto &line = spec.lines.front();
+        text = tr("%1, %2 % read, %3 % random")
+                   .arg(exactSizeText(line.transferSizeBytes))
+                   .arg(line.percentRead)
+                   .arg(line.percentRandom);
+    } else {
+        text = tr("%1 lines").arg(spec.lines.size());
+    }
+    if (spec.queueDepth)
+        text += tr(", QD%1").arg(*spec.queueDepth);
+    if (spec.threads && *spec.threads > 1)
+        text += tr(", %1 threads").arg(*spec.threads);
+    return text;
+}
+
+std::string uniqueSpecName(const core::Profile &profile, const std::string &base)
+{
+    if (!core::findSpec(profile, base))
+        return base;
+    for (int n = 2;; ++n) {
+        const std::string candidate = base + " (" + std::to_string(n) + ")";
+        if (!core::findSpec(profile, candidate))
+            return candidate;
+    }
+}
+
+std::string uniqueWorkerName(const core::Host &host)
+{
+    for (std::size_t n = host.workers.size() + 1;; ++n) {
+        const std::string candidate = "Worker " + std::to_string(n);
+        if (std::none_of(host.workers.begin(), host.workers.end(),
+                [&](const core::Worker &w) { return w.name == candidate; }))
+            return candidate;
+    }
+}
+
+} // namespace ioprism::ui

@@ -1,0 +1,61 @@
+// The profiles the application makes by itself: the first launch, File > New, and a
+// preset applied over what the user already set up.
+#pragma once
+
+#include "core/spec/problem.h"
+#include "core/spec/profile.h"
+
+#include <QString>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ioprism::ui {
+
+// The test file's name when the user picks a folder (Iometer's iobw.tst, named for us).
+inline constexpr const char *kTestFileName = "ioprism-test.dat";
+
+// The first launch: the "quick" preset, one worker, its test file at testFilePath.
+// Start works with nothing else set up.
+core::Profile firstLaunchProfile(const std::string &testFilePath);
+
+// File > New, as Iometer starts: `workers` disk workers (one per CPU is Iometer's
+// default), each on the test file at testFilePath, running Iometer's default spec
+// (2 KiB, 67 % read, 100 % random).
+core::Profile newProfile(int workers, const std::string &testFilePath);
+
+// A preset applied over the current profile: its setup and specs replace the current
+// ones and every worker runs the preset's assignment, while the user's workers and
+// their targets stay (they chose the disk; the preset chooses the workload). With no
+// worker yet, the preset's workers come along, their relative test-file paths placed
+// at defaultTestFile's folder.
+core::Profile applyPreset(
+    const core::Profile &current, const core::Profile &preset, const std::string &defaultTestFile);
+
+struct PresetInfo {
+    std::string name; // "cdm-default"
+    QString title; // "CrystalDiskMark default"
+    QString group; // "CrystalDiskMark", "Workload patterns", "Iometer", "General"
+    QString description; // the preset's own description
+};
+
+// Every embedded preset, grouped for the Presets menu, in menu order.
+std::vector<PresetInfo> presetCatalogue();
+
+// Every spec of every embedded preset (first one of each name), with its preset's name.
+struct PresetSpec {
+    core::AccessSpec spec;
+    std::string preset;
+};
+const std::vector<PresetSpec> &presetSpecLibrary();
+
+// A one-line summary of a spec: "4 KiB, 100 % read, 100 % random, QD32" or "3 lines".
+QString specSummary(const core::AccessSpec &spec);
+
+// A name not used by any spec of the profile: `base`, else "base (2)", "base (3)", ...
+std::string uniqueSpecName(const core::Profile &profile, const std::string &base);
+// A worker name not used yet: "Worker N".
+std::string uniqueWorkerName(const core::Host &host);
+
+} // namespace ioprism::ui

@@ -1,0 +1,349 @@
+#include "ui/results_page.h"
+
+#include "core/stats/histogram.h"
+#include "ui/device_overlay.h"
+#include "ui/format.h"
+#include "ui/results_model.h"
+#include "ui/style.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QContextMenuEvent>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenu>
+#include <QSettings>
+#include <QSplitter>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+namespace ioprism::ui {
+
+namespace {
+const char *kHiddenColumnsKey = "results/hiddenColumns";
+}
+
+ResultsPage::ResultsPage(QWidget *parent)
+    : QWidget(parent)
+    , m_model(new ResultsModel(this))
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+
+    auto *bar = new QHBoxLayout;
+    auto *stepLabel = new QLabel(tr("&Step:"), this);
+    m_step = new QComboBox(this);
+    m_step->setMinimumContentsLength(28);
+    m_step->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_step->setToolTip(
+        tr("One result set per step: the access specification(s) the workers ran together"));
+    stepLabel->setBuddy(m_step);
+    bar->addWidget(stepLabel);
+    bar->addWidget(m_step);
+    m_summary = new QLabel(this);
+    m_summary->setToolTip(tr("Engine, measured time and how the step ended"));
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    bar->addWidget(m_summary, 1);
+    m_columns = new QToolButton(this);
+    m_columns->setText(tr("Columns"));
+    m_columns->setPopupMode(QToolButton::InstantPopup);
+    m_columns->setToolTip(tr("Choose the figures the table shows (also: right-click the header)"));
+    bar->addWidget(m_columns);
+    layout->addLayout(bar);
+
+    m_table = new QTableView(this);
+    m_table->setModel(m_model);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->verticalHeader()->hide();
+    m_table->setAlternatingRowColors(true);
+    m_table->horizontalHeader()->setStretchLastSection(false);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
+    m_table->setToolTip(tr("Results of the selected step: All, each worker, each target. "
+                           "Select a row to see its latency histogram."));
+
+    auto *columnMenu = new QMenu(this);
+    for (int c = ResultsModel::ScopeColumn + 1; c < ResultsModel::ColumnCount; ++c) {
+        auto *action = columnMenu->addAction(m_model->headerData(c, Qt::Horizontal).toString());
+        action->setCheckable(true);
+        action->setToolTip(m_model->headerData(c, Qt::Horizontal, Qt::ToolTipRole).toString());
+        action->setData(c);
+        connect(action, &QAction::toggled, this, [this, c](bool on) {
+            m_table->setColumnHidden(c, !on);
+            saveColumnSettings();
+        });
+    }
+    m_columns->setMenu(columnMenu);
+    connect(m_table->horizontalHeader(), &QWidget::customContextMenuRequested, this,
+        [this, columnMenu](const QPoint &pos) {
+            columnMenu->popup(m_table->horizontalHeader()->mapToGlobal(pos));
+        });
+
+    // Hidden columns: the user's choice, else the defaults.
+    QSettings settings;
+    QList<int> hidden;
+    if (settings.contains(QLatin1String(kHiddenColumnsKey))) {
+        for (const auto &v : settings.value(QLatin1String(kHiddenColumnsKey)).toList())
+            hidden << v.toInt();
+    } else {
+        for (int c = 0; c < ResultsModel::ColumnCount; ++c)
+            if (!ResultsModel::shownByDefault(c))
+                hidden << c;
+    }
+    for (auto *action : columnMenu->actions()) {
+        const int c = action->data().toInt();
+        const QSignalBlocker block(action);
+        action->setChecked(!hidden.contains(c));
+        m_table->setColumnHidden(c, hidden.contains(c));
+    }
+
+    auto *lower = new QWidget(this);
+    auto *lowerLayout = new QHBoxLayout(lower);
+    lowerLayout->setContentsMargins(0, 0, 0, 0);
+    m_histogramBox = new QGroupBox(tr("Latency histogram (Iometer bins)"), lower);
+    auto *histLayout = new QVBoxLayout(m_histogramBox);
+    m_histogram = new QCustomPlot(m_histogramBox);
+    m_histogram->setMinimumHeight(220);
+    m_histogram->setToolTip(tr("Share of the selected row's I/Os in each latency bin (Iometer's "
+                               "21 bins, lower edge inclusive). Right-click to save."));
+    m_histogram->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_histogram, &QWidget::customContextMenuRequested, this, [this](const QPoint &pos) {
+        auto *menu = new QMenu(this);
+        menu->setAttribute(Qt::WA_DeleteOnClose);
+        menu->addAction(
+            tr("Save histogram as PNG or PDF…"), this, &ResultsPage::exportHistogramRequested);
+        menu->popup(m_histogram->mapToGlobal(pos));
+    });
+    histLayout->addWidget(m_histogram);
+    lowerLayout->addWidget(m_histogramBox, 3);
+
+    auto *deviceBox = new QGroupBox(tr("Device summary and verdict"), lower);
+    auto *deviceLayout = new QVBoxLayout(deviceBox);
+    m_device = new QLabel(deviceBox);
+    m_device->setWordWrap(true);
+    m_device->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_device->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_device->setToolTip(tr("What the devices carrying the targets did over the measured time, "
+                            "and whether that confirms the application's figures"));
+    deviceLayout->addWidget(m_device);
+    lowerLayout->addWidget(deviceBox, 1);
+
+    auto *splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(m_table);
+    splitter->addWidget(lower);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 1);
+    layout->addWidget(splitter, 1);
+
+    // Histogram: read and write bars stacked, Iometer's bin labels on x.
+    const QColor text = palette().color(QPalette::WindowText);
+    m_histogram->setBackground(palette().brush(QPalette::Base));
+    for (QCPAxis *axis : {m_histogram->xAxis, m_histogram->yAxis}) {
+        axis->setBasePen(QPen(text));
+        axis->setTickPen(QPen(text));
+        axis->setSubTickPen(QPen(text));
+        axis->setTickLabelColor(text);
+        axis->setLabelColor(text);
+    }
+    m_histogram->legend->setBrush(palette().brush(QPalette::Base));
+    m_histogram->legend->setTextColor(text);
+    m_readBars = new QCPBars(m_histogram->xAxis, m_histogram->yAxis);
+    m_readBars->setName(tr("read"));
+    m_readBars->setBrush(series::read());
+    m_readBars->setPen(Qt::NoPen);
+    m_readBars->setWidth(0.8);
+    m_writeBars = new QCPBars(m_histogram->xAxis, m_histogram->yAxis);
+    m_writeBars->setName(tr("write"));
+    m_writeBars->setBrush(series::write());
+    m_writeBars->setPen(Qt::NoPen);
+    m_writeBars->setWidth(0.8);
+    m_writeBars->moveAbove(m_readBars);
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    for (std::size_t b = 0; b < core::IometerBins::kBinCount; ++b)
+        ticker->addTick(static_cast<double>(b), toQString(core::IometerBins::label(b)));
+    m_histogram->xAxis->setTicker(ticker);
+    m_histogram->xAxis->setTickLabelRotation(50);
+    m_histogram->installEventFilter(this); // label rotation follows the plot's width
+    m_histogram->xAxis->setSubTicks(false);
+    m_histogram->xAxis->grid()->setVisible(false);
+    m_histogram->xAxis->setRange(-0.7, core::IometerBins::kBinCount - 0.3);
+    m_histogram->xAxis->setLabel(tr("latency"));
+    m_histogram->yAxis->setLabel(tr("% of I/Os"));
+    m_histogram->yAxis->setRange(0, 100);
+    m_histogram->legend->setVisible(true);
+    m_histogram->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+
+    connect(m_step, &QComboBox::currentIndexChanged, this, [this](int step) {
+        m_model->setStep(step);
+        refreshSummary();
+        if (m_model->rowCount() > 0)
+            m_table->selectRow(0);
+        refreshHistogram();
+    });
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+        &ResultsPage::refreshHistogram);
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
+        // The selection model is reset with the model; keep the histogram on a row.
+        if (m_model->rowCount() > 0)
+            m_table->selectRow(0);
+        refreshHistogram();
+    });
+    setDeviceSummary({});
+    setResult(nullptr);
+}
+
+const RunResultPtr &ResultsPage::result() const
+{
+    return m_model->result();
+}
+
+void ResultsPage::setResult(RunResultPtr result)
+{
+    m_model->setResult(std::move(result));
+    const QSignalBlocker block(m_step);
+    m_step->clear();
+    if (const auto &r = m_model->result())
+        for (const auto &step : r->steps)
+            m_step->addItem(tr("%1. %2").arg(step.step + 1).arg(toQString(step.stepName)));
+    m_step->setEnabled(m_step->count() > 1);
+    m_step->setCurrentIndex(m_model->step());
+    refreshSummary();
+    refreshHistogram();
+}
+
+void ResultsPage::setStep(int step)
+{
+    m_step->setCurrentIndex(step);
+}
+
+void ResultsPage::refreshSummary()
+{
+    const auto &r = m_model->result();
+    if (!r) {
+        m_summary->setText(tr("No results yet: run the profile (F5)."));
+        setDeviceSummary({});
+        return;
+    }
+    setDeviceSummary(deviceSummaryHtml(*r, m_model->step()));
+    QStringList parts;
+    if (!r->engine.empty())
+        parts << tr("engine %1").arg(toQString(r->engine));
+    const int step = m_model->step();
+    if (step >= 0) {
+        const auto &s = r->steps[static_cast<std::size_t>(step)];
+        parts << tr("%1 s measured").arg(QLocale().toString(s.measuredSeconds, 'f', 1));
+        parts << (s.complete ? tr("complete") : tr("ended early"));
+    } else {
+        parts << tr("no step completed");
+    }
+    if (r->stoppedByUser)
+        parts << tr("stopped by the user");
+    QString text = parts.join(QStringLiteral(" · "));
+    if (r->error)
+        text += QStringLiteral(" · <span style=\"color:%1\">%2</span>")
+                    .arg(errorColor().name(),
+                        tr("error: %1").arg(toQString(r->error->toString())).toHtmlEscaped());
+    m_summary->setText(text);
+}
+
+void ResultsPage::refreshHistogram()
+{
+    int row = 0;
+    const auto selected = m_table->selectionModel()->selectedRows();
+    if (!selected.isEmpty())
+        row = selected.first().row();
+    const core::ScopeResult *scope = m_model->scopeAt(row);
+    QVector<double> keys, reads, writes;
+    double total = 0;
+    if (scope)
+        total = static_cast<double>(
+            scope->measurement.read.bins.total() + scope->measurement.write.bins.total());
+    for (std::size_t b = 0; b < core::IometerBins::kBinCount; ++b) {
+        keys << static_cast<double>(b);
+        const double r = scope ? static_cast<double>(scope->measurement.read.bins.counts[b]) : 0;
+        const double w = scope ? static_cast<double>(scope->measurement.write.bins.counts[b]) : 0;
+        reads << (total > 0 ? 100.0 * r / total : 0);
+        writes << (total > 0 ? 100.0 * w / total : 0);
+    }
+    m_readBars->setData(keys, reads, true);
+    m_writeBars->setData(keys, writes, true);
+    double highest = 0;
+    for (int i = 0; i < keys.size(); ++i)
+        highest = std::max(highest, reads[i] + writes[i]);
+    m_histogram->yAxis->setRange(0, highest > 0 ? std::min(100.0, highest * 1.15) : 100);
+    m_histogramBox->setTitle(scope ? tr("Latency histogram (Iometer bins): %1, %L2 I/Os")
+                                         .arg(toQString(scope->scope.label))
+                                         .arg(static_cast<qulonglong>(total))
+                                   : tr("Latency histogram (Iometer bins)"));
+    m_histogram->replot(QCustomPlot::rpQueuedReplot);
+}
+
+bool ResultsPage::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_histogram && event->type() == QEvent::Resize) {
+        // 21 bin labels: slanted when there is room, upright (one line height each) when not.
+        const double perBin
+            = m_histogram->width() / static_cast<double>(core::IometerBins::kBinCount);
+        m_histogram->xAxis->setTickLabelRotation(perBin < 48 ? 90 : 50);
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+double ResultsPage::histogramTotal() const
+{
+    double sum = 0;
+    for (auto *bars : {m_readBars, m_writeBars})
+        for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it)
+            sum += it->value;
+    return sum;
+}
+
+bool ResultsPage::saveHistogram(const QString &fileName)
+{
+    if (fileName.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive))
+        return m_histogram->savePdf(
+            fileName, 0, 0, QCP::epNoCosmetic, QStringLiteral("IOPrism"), tr("Latency histogram"));
+    return m_histogram->savePng(fileName, 0, 0, 2.0);
+}
+
+void ResultsPage::setDeviceSummary(const QString &html)
+{
+    m_device->setText(html.isEmpty()
+            ? tr("<b>No device counters.</b><br>The device's own figures (iostat's "
+                 "view) are not available for this run, so they cannot confirm "
+                 "the application's numbers.")
+            : html);
+}
+
+QString ResultsPage::deviceSummaryText() const
+{
+    return m_device->text();
+}
+
+void ResultsPage::setColumnShown(int column, bool shown)
+{
+    for (auto *action : m_columns->menu()->actions())
+        if (action->data().toInt() == column)
+            action->setChecked(shown);
+}
+
+bool ResultsPage::isColumnShown(int column) const
+{
+    return !m_table->isColumnHidden(column);
+}
+
+void ResultsPage::saveColumnSettings() const
+{
+    QVariantList hidden;
+    for (int c = 0; c < ResultsModel::ColumnCount; ++c)
+        if (m_table->isColumnHidden(c))
+            hidden << c;
+    QSettings().setValue(QLatin1String(kHiddenColumnsKey), hidden);
+}
+
+} // namespace ioprism::ui

@@ -1,0 +1,90 @@
+// Runs benchmarks off the GUI thread and brings what they report to it.
+//
+// Each run is a core::Run executed on its own std::thread (Run::execute blocks; its
+// workers are core's own threads). The run's sink copies every report (phase, prepare
+// progress, interval sample, notice) into a functor posted to this object with
+// QMetaObject::invokeMethod(..., Qt::QueuedConnection), tagged with the run's id; on the
+// GUI thread the functor emits the signal only if that run is still the one shown, so
+// samples of a run that was stopped and replaced are dropped, never drawn.
+//
+// Nothing here blocks the GUI thread on a run: stop() only asks (Run::requestStop);
+// a run's thread is joined when its final report arrives (it has finished by then),
+// when the next run starts, or when the controller is destroyed (the window closing).
+// No nested event loops.
+#pragma once
+
+#include "ui/metatypes.h"
+#include "ui/platform_services.h"
+
+#include <QObject>
+#include <QString>
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace ioprism::ui {
+
+struct RunRequest {
+    core::Profile profile;
+    EngineChoice engine = EngineChoice::Auto;
+    bool allowDeviceWrites = false; // the user confirmed writing to a raw device
+    std::uint64_t ioLimitPerTarget = 0; // tests: stop each step after this many I/Os
+};
+
+class RunController : public QObject
+{
+    Q_OBJECT
+public:
+    explicit RunController(PlatformServices services, QObject *parent = nullptr);
+    ~RunController() override; // stops every run and joins its thread
+
+    // Starts a run and shows it (a run still going is asked to stop and is no longer
+    // shown). Returns the new run's id.
+    std::uint64_t start(RunRequest request);
+    // Asks the shown run to stop; returns at once. What was measured is kept.
+    void stop();
+    bool isRunning() const { return m_running; }
+    std::uint64_t shownRunId() const { return m_shownRunId; }
+    // Runs whose threads have not been joined yet (the shown one and stopping ones).
+    int activeRunCount() const { return static_cast<int>(m_runs.size()); }
+
+    // Thread-safe: how the runs' sinks report. Public so tests can inject late reports.
+    void postPhase(
+        std::uint64_t runId, core::RunPhase phase, std::size_t step, std::string stepName);
+    void postPrepareProgress(
+        std::uint64_t runId, std::string path, std::uint64_t doneBytes, std::uint64_t totalBytes);
+    void postInterval(core::IntervalSample sample);
+    void postNotice(std::uint64_t runId, std::string text);
+    void postFinished(std::uint64_t runId, RunResultPtr result);
+
+signals:
+    void started(quint64 runId);
+    void phaseChanged(
+        quint64 runId, ioprism::core::RunPhase phase, int step, const QString &stepName);
+    void prepareProgress(quint64 runId, const QString &path, quint64 doneBytes, quint64 totalBytes);
+    void intervalReady(const ioprism::core::IntervalSample &sample);
+    void notice(quint64 runId, const QString &text);
+    void finished(ioprism::ui::RunResultPtr result);
+    void runningChanged(bool running);
+
+private:
+    struct Handle; // shared between the GUI thread and the run's thread
+    struct ActiveRun {
+        std::uint64_t id = 0;
+        std::shared_ptr<Handle> handle;
+        std::thread thread;
+    };
+    void joinFinished(std::uint64_t runId);
+    void setRunning(bool running);
+
+    PlatformServices m_services;
+    std::vector<ActiveRun> m_runs;
+    std::uint64_t m_nextRunId = 1;
+    std::uint64_t m_shownRunId = 0; // GUI thread only
+    bool m_running = false;
+};
+
+} // namespace ioprism::ui

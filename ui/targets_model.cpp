@@ -1,0 +1,585 @@
+#include "ui/targets_model.h"
+
+#include "ui/format.h"
+#include "ui/icons.h"
+#include "ui/profile_document.h"
+#include "ui/style.h"
+
+#include <QFont>
+
+#include <algorithm>
+
+namespace ioprism::ui {
+
+namespace {
+
+QString kindText(core::TargetKind kind)
+{
+    switch (kind) {
+    case core::TargetKind::TestFile:
+        return TargetsModel::tr("Test file");
+    case core::TargetKind::BlockDevice:
+        return TargetsModel::tr("Disk");
+    case core::TargetKind::Partition:
+        return TargetsModel::tr("Partition");
+    case core::TargetKind::Volume:
+        return TargetsModel::tr("Volume");
+    case core::TargetKind::PhysicalDrive:
+        return TargetsModel::tr("Physical drive");
+    }
+    return {};
+}
+
+bool isRaw(core::TargetKind kind)
+{
+    return kind != core::TargetKind::TestFile;
+}
+
+// The field of a target a column edits, as validation paths name it.
+const char *fieldOf(int column)
+{
+    switch (column) {
+    case TargetsModel::TargetColumn:
+        return "path";
+    case TargetsModel::OutstandingColumn:
+        return "outstandingIos";
+    case TargetsModel::RegionStartColumn:
+        return "region.offset";
+    case TargetsModel::RegionSizeColumn:
+        return "region.size";
+    case TargetsModel::FileSizeColumn:
+        return "fileSize";
+    case TargetsModel::CacheColumn:
+        return "cache";
+    case TargetsModel::WriteThroughColumn:
+        return "writeThrough";
+    default:
+        return nullptr;
+    }
+}
+
+} // namespace
+
+TargetsModel::TargetsModel(ProfileDocument *document, QObject *parent)
+    : QAbstractTableModel(parent)
+    , m_document(document)
+{
+    connect(document, &ProfileDocument::profileReset, this, [this] {
+        m_worker = std::min(m_worker, m_document->workerCount() - 1);
+        if (m_worker < 0 && m_document->workerCount() > 0)
+            m_worker = 0;
+        rebuild();
+    });
+    connect(document, &ProfileDocument::structureChanged, this, [this](const QObject *origin) {
+        if (origin == this)
+            return;
+        if (m_worker >= m_document->workerCount())
+            m_worker = m_document->workerCount() - 1;
+        rebuild();
+    });
+    connect(document, &ProfileDocument::valuesChanged, this, [this](const QObject *origin) {
+        if (origin != this)
+            refreshAll();
+    });
+    connect(document, &ProfileDocument::problemsChanged, this, &TargetsModel::refreshAll);
+}
+
+void TargetsModel::setCandidates(std::vector<TargetCandidate> candidates)
+{
+    m_candidates = std::move(candidates);
+    rebuild();
+}
+
+const TargetCandidate *TargetsModel::candidateFor(const std::string &path) const
+{
+    for (const auto &c : m_candidates)
+        if (c.path == path)
+            return &c;
+    return nullptr;
+}
+
+void TargetsModel::setWorker(int worker)
+{
+    if (worker == m_worker)
+        return;
+    m_worker = worker;
+    rebuild();
+}
+
+int TargetsModel::addPath(const std::string &path, core::TargetKind kind)
+{
+    auto found = std::find_if(
+        m_rows.begin(), m_rows.end(), [&](const Row &r) { return r.candidate.path == path; });
+    int row = static_cast<int>(found - m_rows.begin());
+    if (found == m_rows.end()) {
+        Row extra;
+        extra.candidate.path = path;
+        extra.candidate.name = path;
+        extra.candidate.kind = kind;
+        beginInsertRows({}, row, row);
+        m_rows.push_back(extra);
+        endInsertRows();
+    }
+    setData(index(row, TargetColumn), Qt::Checked, Qt::CheckStateRole);
+    return row;
+}
+
+void TargetsModel::rebuild()
+{
+    beginResetModel();
+    m_rows.clear();
+    for (const auto &c : m_candidates)
+        m_rows.push_back({c, true});
+    if (const auto *worker = m_document->worker(m_worker)) {
+        for (const auto &t : worker->targets) {
+            const bool known = std::any_of(m_rows.begin(), m_rows.end(),
+                [&](const Row &r) { return r.candidate.path == t.path; });
+            if (known)
+                continue;
+            Row extra;
+            extra.candidate.path = t.path;
+            extra.candidate.name = t.path;
+            extra.candidate.kind = t.kind;
+            m_rows.push_back(extra);
+        }
+    }
+    endResetModel();
+}
+
+int TargetsModel::targetIndex(int row) const
+{
+    const auto *worker = m_document->worker(m_worker);
+    if (!worker || row < 0 || row >= static_cast<int>(m_rows.size()))
+        return -1;
+    const std::string &path = m_rows[static_cast<std::size_t>(row)].candidate.path;
+    for (std::size_t i = 0; i < worker->targets.size(); ++i)
+        if (worker->targets[i].path == path)
+            return static_cast<int>(i);
+    return -1;
+}
+
+const core::Target *TargetsModel::target(int row) const
+{
+    const int t = targetIndex(row);
+    return t < 0 ? nullptr : &m_document->worker(m_worker)->targets[static_cast<std::size_t>(t)];
+}
+
+core::Target *TargetsModel::mutableTarget(int row)
+{
+    const int t = targetIndex(row);
+    return t < 0 ? nullptr
+                 : &m_document->mutableWorker(m_worker)->targets[static_cast<std::size_t>(t)];
+}
+
+int TargetsModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+int TargetsModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant TargetsModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Row &row = m_rows[static_cast<std::size_t>(index.row())];
+    const TargetCandidate &c = row.candidate;
+    const core::Target *t = target(index.row());
+    const int column = index.column();
+
+    if (role == AssignedRole)
+        return t != nullptr;
+    if (role == RawDeviceRole)
+        return isRaw(c.kind);
+    if (role == PathRole)
+        return toQString(c.path);
+    if (role == InUseRole) {
+        QStringList reasons;
+        for (const auto &m : c.mountPoints)
+            reasons << tr("mounted at %1").arg(toQString(m));
+        for (const auto &u : c.inUse)
+            reasons << toQString(u);
+        return isRaw(c.kind) ? reasons.join(QStringLiteral(", ")) : QString();
+    }
+
+    core::Problems problems;
+    if (t) {
+        if (const char *field = fieldOf(column)) {
+            const std::string base = ProfileDocument::targetPath(static_cast<std::size_t>(m_worker),
+                static_cast<std::size_t>(targetIndex(index.row())));
+            problems = m_document->problemsAt(base + "." + field);
+            if (column == TargetColumn)
+                for (const auto &p : m_document->problemsAt(base, false))
+                    problems.push_back(p);
+            if (column == RegionStartColumn || column == RegionSizeColumn) {
+                const std::string region
+                    = ProfileDocument::workerPath(static_cast<std::size_t>(m_worker))
+                    + ".defaultRegion" + (column == RegionStartColumn ? ".offset" : ".size");
+                for (const auto &p : m_document->problemsAt(region))
+                    problems.push_back(p);
+            }
+        }
+    }
+
+    if (role == Qt::BackgroundRole)
+        return problemBrush(problems);
+    if (role == Qt::FontRole && !row.listed && column == TargetColumn) {
+        QFont font;
+        font.setItalic(true);
+        return font;
+    }
+
+    switch (column) {
+    case TargetColumn:
+        switch (role) {
+        case Qt::DisplayRole:
+            return toQString(c.path);
+        case Qt::CheckStateRole:
+            return t ? Qt::Checked : Qt::Unchecked;
+        case Qt::DecorationRole:
+            return icon(isRaw(c.kind) ? IconId::Disk : IconId::TestFile);
+        case Qt::ToolTipRole: {
+            QString tip = isRaw(c.kind)
+                ? tr("Tick to let the selected worker use %1 raw. Writing to a raw device "
+                     "destroys its data: IOPrism asks before it writes and refuses while the "
+                     "device is mounted.")
+                      .arg(toQString(c.path))
+                : tr("Tick to let the selected worker use the test file %1. IOPrism creates "
+                     "and fills it (never sparse) before the first run.")
+                      .arg(toQString(c.path));
+            if (!problems.empty())
+                tip += QLatin1Char('\n') + problemsText(problems);
+            return tip;
+        }
+        default:
+            return {};
+        }
+    case KindColumn:
+        if (role == Qt::DisplayRole)
+            return kindText(c.kind);
+        if (role == Qt::ToolTipRole)
+            return tr("Whole disk, partition, or a test file on a mounted file system");
+        return {};
+    case ModelColumn:
+        if (role == Qt::DisplayRole || role == Qt::ToolTipRole)
+            return toQString(c.model);
+        return {};
+    case SizeColumn:
+        if (role == Qt::DisplayRole)
+            return c.sizeBytes ? capacityText(c.sizeBytes) : QString();
+        if (role == Qt::ToolTipRole)
+            return isRaw(c.kind) ? tr("Device size: %L1 bytes").arg(c.sizeBytes)
+                                 : tr("Size of the file system holding the test file");
+        if (role == Qt::TextAlignmentRole)
+            return int(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    case MediaColumn:
+        if (role == Qt::DisplayRole && c.rotational)
+            return *c.rotational ? tr("HDD") : tr("SSD");
+        if (role == Qt::ToolTipRole)
+            return tr("HDD: rotational; SSD: not rotational (as the kernel reports it)");
+        return {};
+    case MountColumn:
+        if (role == Qt::DisplayRole || role == Qt::ToolTipRole) {
+            QStringList mounts;
+            for (const auto &m : c.mountPoints)
+                mounts << toQString(m);
+            QString text = mounts.join(QStringLiteral(", "));
+            if (!c.fsType.empty())
+                text += QStringLiteral(" (%1)").arg(toQString(c.fsType));
+            return text;
+        }
+        return {};
+    case FreeColumn:
+        if (role == Qt::DisplayRole && !isRaw(c.kind) && c.freeBytes)
+            return capacityText(c.freeBytes);
+        if (role == Qt::ToolTipRole)
+            return tr("Free space where the test file goes");
+        if (role == Qt::TextAlignmentRole)
+            return int(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    default:
+        break;
+    }
+
+    // Per-target settings: shown and editable on assigned rows only.
+    if (role == Qt::ToolTipRole) {
+        QString tip;
+        switch (column) {
+        case OutstandingColumn:
+            tip = tr("Outstanding I/Os (queue depth) on this target; empty = the worker's "
+                     "value. A spec's queue depth (QD in its name) overrides both.");
+            break;
+        case RegionStartColumn:
+            tip = tr("Where the tested region starts (bytes; 4k, 1M, 2G...)");
+            break;
+        case RegionSizeColumn:
+            tip = tr("Size of the tested region; 0 = to the end of the target");
+            break;
+        case FileSizeColumn:
+            tip = tr("Size of the test file IOPrism creates and fills");
+            break;
+        case CacheColumn:
+            tip = tr("Direct: bypass the OS cache (O_DIRECT), to measure the device. Buffered: "
+                     "through the OS cache.");
+            break;
+        case WriteThroughColumn:
+            tip = tr("Write-through: every write reaches stable storage (O_DSYNC)");
+            break;
+        default:
+            break;
+        }
+        if (!problems.empty())
+            tip += QLatin1Char('\n') + problemsText(problems);
+        return tip;
+    }
+    if (!t)
+        return {};
+    const auto *worker = m_document->worker(m_worker);
+    switch (column) {
+    case OutstandingColumn:
+        if (role == Qt::DisplayRole)
+            return t->outstandingIos ? QString::number(*t->outstandingIos)
+                                     : tr("worker (%1)").arg(worker->outstandingIos);
+        if (role == Qt::EditRole)
+            return t->outstandingIos ? int(*t->outstandingIos) : 0;
+        if (role == Qt::TextAlignmentRole)
+            return int(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    case RegionStartColumn:
+        if (role == Qt::DisplayRole)
+            return exactSizeText(t->region.offsetBytes);
+        if (role == Qt::EditRole)
+            return qulonglong(t->region.offsetBytes);
+        if (role == Qt::TextAlignmentRole)
+            return int(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    case RegionSizeColumn:
+        if (role == Qt::DisplayRole)
+            return t->region.sizeBytes ? exactSizeText(t->region.sizeBytes) : tr("to the end");
+        if (role == Qt::EditRole)
+            return qulonglong(t->region.sizeBytes);
+        if (role == Qt::TextAlignmentRole)
+            return int(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    case FileSizeColumn:
+        if (t->kind != core::TargetKind::TestFile)
+            return {};
+        if (role == Qt::DisplayRole)
+            return exactSizeText(t->testFileSizeBytes);
+        if (role == Qt::EditRole)
+            return qulonglong(t->testFileSizeBytes);
+        if (role == Qt::TextAlignmentRole)
+            return int(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    case CacheColumn:
+        if (role == Qt::DisplayRole)
+            return t->cacheMode == core::CacheMode::Direct ? tr("Direct") : tr("Buffered");
+        if (role == Qt::EditRole)
+            return static_cast<int>(t->cacheMode);
+        return {};
+    case WriteThroughColumn:
+        if (role == Qt::CheckStateRole)
+            return t->writeThrough ? Qt::Checked : Qt::Unchecked;
+        return {};
+    default:
+        return {};
+    }
+}
+
+bool TargetsModel::setData(const QModelIndex &index, const QVariant &value, int role)
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return false;
+    auto *worker = m_document->mutableWorker(m_worker);
+    if (!worker)
+        return false;
+    const Row &row = m_rows[static_cast<std::size_t>(index.row())];
+
+    if (index.column() == TargetColumn && role == Qt::CheckStateRole) {
+        const bool assign = value.toInt() == Qt::Checked;
+        const int existing = targetIndex(index.row());
+        if (assign == (existing >= 0))
+            return false;
+        if (assign) {
+            core::Target t;
+            t.kind = row.candidate.kind;
+            t.path = row.candidate.path;
+            if (t.kind == core::TargetKind::TestFile && row.candidate.freeBytes > 0) {
+                // Leave room on small file systems: at most half the free space.
+                const std::uint64_t half = row.candidate.freeBytes / 2 / core::kMiB * core::kMiB;
+                if (half >= core::kMiB)
+                    t.testFileSizeBytes = std::min(t.testFileSizeBytes, half);
+            }
+            worker->targets.push_back(t);
+        } else {
+            worker->targets.erase(worker->targets.begin() + existing);
+        }
+        emit dataChanged(this->index(index.row(), 0), this->index(index.row(), ColumnCount - 1));
+        m_document->commitStructure(this);
+        return true;
+    }
+
+    core::Target *t = mutableTarget(index.row());
+    if (!t)
+        return false;
+    bool changed = false;
+    switch (index.column()) {
+    case OutstandingColumn: {
+        if (role != Qt::EditRole)
+            return false;
+        const auto n = countFromVariant(value);
+        if (!n || *n > UINT32_MAX)
+            return false;
+        if (*n == 0)
+            t->outstandingIos.reset();
+        else
+            t->outstandingIos = static_cast<std::uint32_t>(*n);
+        changed = true;
+        break;
+    }
+    case RegionStartColumn:
+    case RegionSizeColumn:
+    case FileSizeColumn: {
+        if (role != Qt::EditRole)
+            return false;
+        const auto bytes = sizeFromVariant(value);
+        if (!bytes)
+            return false;
+        if (index.column() == RegionStartColumn)
+            t->region.offsetBytes = *bytes;
+        else if (index.column() == RegionSizeColumn)
+            t->region.sizeBytes = *bytes;
+        else if (t->kind == core::TargetKind::TestFile)
+            t->testFileSizeBytes = *bytes;
+        else
+            return false;
+        changed = true;
+        break;
+    }
+    case CacheColumn:
+        if (role != Qt::EditRole)
+            return false;
+        t->cacheMode = value.toInt() == static_cast<int>(core::CacheMode::Buffered)
+            ? core::CacheMode::Buffered
+            : core::CacheMode::Direct;
+        changed = true;
+        break;
+    case WriteThroughColumn:
+        if (role != Qt::CheckStateRole)
+            return false;
+        t->writeThrough = value.toInt() == Qt::Checked;
+        changed = true;
+        break;
+    default:
+        return false;
+    }
+    if (changed) {
+        emit dataChanged(index, index);
+        m_document->commitValues(this);
+    }
+    return changed;
+}
+
+Qt::ItemFlags TargetsModel::flags(const QModelIndex &index) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return Qt::NoItemFlags;
+    Qt::ItemFlags f = Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemNeverHasChildren;
+    if (m_worker < 0)
+        return f;
+    const core::Target *t = target(index.row());
+    switch (index.column()) {
+    case TargetColumn:
+        f |= Qt::ItemIsUserCheckable;
+        break;
+    case OutstandingColumn:
+    case RegionStartColumn:
+    case RegionSizeColumn:
+    case CacheColumn:
+        if (t)
+            f |= Qt::ItemIsEditable;
+        break;
+    case FileSizeColumn:
+        if (t && t->kind == core::TargetKind::TestFile)
+            f |= Qt::ItemIsEditable;
+        break;
+    case WriteThroughColumn:
+        if (t)
+            f |= Qt::ItemIsUserCheckable;
+        break;
+    default:
+        break;
+    }
+    return f;
+}
+
+QVariant TargetsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
+        return {};
+    if (role == Qt::DisplayRole) {
+        switch (section) {
+        case TargetColumn:
+            return tr("Target");
+        case KindColumn:
+            return tr("Kind");
+        case ModelColumn:
+            return tr("Model");
+        case SizeColumn:
+            return tr("Size");
+        case MediaColumn:
+            return tr("Media");
+        case MountColumn:
+            return tr("Mounted at");
+        case FreeColumn:
+            return tr("Free");
+        case OutstandingColumn:
+            return tr("Outstanding I/Os");
+        case RegionStartColumn:
+            return tr("Region start");
+        case RegionSizeColumn:
+            return tr("Region size");
+        case FileSizeColumn:
+            return tr("Test-file size");
+        case CacheColumn:
+            return tr("Cache");
+        case WriteThroughColumn:
+            return tr("Write-through");
+        default:
+            return {};
+        }
+    }
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case TargetColumn:
+            return tr("Tick the targets the selected worker uses");
+        case OutstandingColumn:
+            return tr("Queue depth per target (empty: the worker's)");
+        case RegionStartColumn:
+            return tr("Offset where the tested region starts");
+        case RegionSizeColumn:
+            return tr("Length of the tested region (0: to the end)");
+        case FileSizeColumn:
+            return tr("Size of the test file to create");
+        case CacheColumn:
+            return tr("Direct I/O (bypass the OS cache) or buffered");
+        case WriteThroughColumn:
+            return tr("Writes reach stable storage before they complete");
+        default:
+            return headerData(section, orientation, Qt::DisplayRole);
+        }
+    }
+    return {};
+}
+
+void TargetsModel::refreshAll()
+{
+    if (!m_rows.empty())
+        emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+}
+
+} // namespace ioprism::ui

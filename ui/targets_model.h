@@ -1,0 +1,86 @@
+// The targets of the selected worker, Iometer's "Disk Targets" tab: every disk, partition
+// and test-file location this machine offers, ticked when the worker uses it, with the
+// per-target settings editable on the ticked rows.
+//
+// Rows: the candidates (setCandidates, from the platform's listing), then the worker's
+// targets that are not among them (a file elsewhere, an imported path), then paths added
+// with addPath(). Rows stay put when unticked, so a mistaken click is undone by another.
+#pragma once
+
+#include "ui/platform_services.h"
+
+#include <QAbstractTableModel>
+
+#include <vector>
+
+namespace ioprism::ui {
+
+class ProfileDocument;
+
+class TargetsModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column {
+        TargetColumn, // path, checkable (assigned to the worker)
+        KindColumn,
+        ModelColumn,
+        SizeColumn,
+        MediaColumn, // SSD / HDD
+        MountColumn,
+        FreeColumn,
+        OutstandingColumn, // per-target outstanding I/Os (empty: the worker's)
+        RegionStartColumn,
+        RegionSizeColumn,
+        FileSizeColumn,
+        CacheColumn,
+        WriteThroughColumn,
+        ColumnCount
+    };
+    enum Roles {
+        AssignedRole = Qt::UserRole + 1, // bool
+        RawDeviceRole, // bool: a disk or partition, written raw
+        InUseRole, // QString: why writing is refused ("" when free)
+        PathRole, // QString
+    };
+
+    explicit TargetsModel(ProfileDocument *document, QObject *parent = nullptr);
+
+    void setCandidates(std::vector<TargetCandidate> candidates);
+    const std::vector<TargetCandidate> &candidates() const { return m_candidates; }
+    // The candidate for a path, or nullptr.
+    const TargetCandidate *candidateFor(const std::string &path) const;
+
+    void setWorker(int worker);
+    int worker() const { return m_worker; }
+
+    // Adds a row for a path (a test file the user chose) and assigns it. Returns its row.
+    int addPath(const std::string &path, core::TargetKind kind);
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    bool setData(const QModelIndex &index, const QVariant &value, int role = Qt::EditRole) override;
+    Qt::ItemFlags flags(const QModelIndex &index) const override;
+    QVariant headerData(
+        int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    struct Row {
+        TargetCandidate candidate; // for extra rows: path and kind only
+        bool listed = false; // from the platform's listing
+    };
+    void rebuild();
+    // Index of the worker's target with this row's path, or -1.
+    int targetIndex(int row) const;
+    const core::Target *target(int row) const;
+    core::Target *mutableTarget(int row);
+    void refreshAll();
+
+    ProfileDocument *m_document;
+    std::vector<TargetCandidate> m_candidates;
+    std::vector<Row> m_rows;
+    int m_worker = -1;
+};
+
+} // namespace ioprism::ui

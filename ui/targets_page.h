@@ -1,0 +1,40 @@
+// The Targets page (Iometer's "Disk Targets"): disks, partitions and test-file locations
+// of this machine, ticked for the selected worker, with per-target settings.
+#pragma once
+
+#include <QWidget>
+
+#include <functional>
+
+class QLabel;
+class QTableView;
+
+namespace ioprism::ui {
+
+class ProfileDocument;
+class TargetsModel;
+
+class TargetsPage : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit TargetsPage(ProfileDocument *document, QWidget *parent = nullptr);
+
+    TargetsModel *model() const { return m_model; }
+    QTableView *table() const { return m_table; }
+    void setWorker(int worker);
+
+signals:
+    void refreshRequested();
+    void addTestFileRequested();
+
+private:
+    void updateTitle();
+
+    ProfileDocument *m_document;
+    TargetsModel *m_model;
+    QTableView *m_table;
+    QLabel *m_title;
+};
+
+} // namespace ioprism::ui

@@ -1,0 +1,49 @@
+// The topology tree, as Iometer shows it: this host, its workers, each worker's targets.
+//
+// Rows: one host at the top level (the first host of the profile: the one that runs);
+// its children are the workers; a worker's children are its targets. Worker names are
+// editable. Problems of a worker or target colour the row and fill its tooltip.
+#pragma once
+
+#include <QAbstractItemModel>
+
+namespace ioprism::ui {
+
+class ProfileDocument;
+
+class TopologyModel : public QAbstractItemModel
+{
+    Q_OBJECT
+public:
+    enum Roles {
+        WorkerIndexRole = Qt::UserRole + 1, // int, -1 for the host
+        TargetIndexRole, // int, -1 for a host or worker
+    };
+
+    explicit TopologyModel(ProfileDocument *document, QObject *parent = nullptr);
+
+    QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
+    QModelIndex parent(const QModelIndex &child) const override;
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    bool setData(const QModelIndex &index, const QVariant &value, int role = Qt::EditRole) override;
+    Qt::ItemFlags flags(const QModelIndex &index) const override;
+    QVariant headerData(
+        int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    QModelIndex hostIndex() const;
+    QModelIndex workerIndex(int worker) const;
+
+    // Worker operations (Iometer's buttons). Each returns the new worker's row or -1.
+    int addWorker();
+    int duplicateWorker(int worker);
+    bool removeWorker(int worker);
+
+private:
+    void refreshProblems();
+
+    ProfileDocument *m_document;
+};
+
+} // namespace ioprism::ui

@@ -1,0 +1,289 @@
+#include "ui/worker_panel.h"
+
+#include "core/spec/validation.h"
+#include "ui/editors.h"
+#include "ui/field_marks.h"
+#include "ui/format.h"
+#include "ui/icons.h"
+#include "ui/profile_document.h"
+#include "ui/topology_model.h"
+
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QRegularExpressionValidator>
+#include <QSpinBox>
+#include <QToolButton>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace ioprism::ui {
+
+bool parseCpuList(const QString &text, std::vector<std::uint32_t> &cpus)
+{
+    cpus.clear();
+    const QStringList parts = text.split(QLatin1Char(','), Qt::SkipEmptyParts);
+    for (const QString &raw : parts) {
+        const QString part = raw.trimmed();
+        bool ok1 = false, ok2 = false;
+        const int dash = part.indexOf(QLatin1Char('-'));
+        if (dash < 0) {
+            const uint cpu = part.toUInt(&ok1);
+            if (!ok1)
+                return false;
+            cpus.push_back(cpu);
+            continue;
+        }
+        const uint first = part.left(dash).trimmed().toUInt(&ok1);
+        const uint last = part.mid(dash + 1).trimmed().toUInt(&ok2);
+        if (!ok1 || !ok2 || last < first || last - first > 4096)
+            return false;
+        for (uint cpu = first; cpu <= last; ++cpu)
+            cpus.push_back(cpu);
+    }
+    return true;
+}
+
+QString cpuListText(const std::vector<std::uint32_t> &cpus)
+{
+    QStringList parts;
+    std::size_t i = 0;
+    while (i < cpus.size()) {
+        std::size_t j = i;
+        while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1)
+            ++j;
+        parts << (j > i + 1 ? QStringLiteral("%1-%2").arg(cpus[i]).arg(cpus[j])
+                            : QString::number(cpus[i]));
+        if (j == i + 1)
+            parts << QString::number(cpus[j]);
+        i = j + 1;
+    }
+    return parts.join(QLatin1Char(','));
+}
+
+WorkerPanel::WorkerPanel(ProfileDocument *document, QWidget *parent)
+    : QWidget(parent)
+    , m_document(document)
+    , m_model(new TopologyModel(document, this))
+    , m_tree(new QTreeView(this))
+    , m_add(new QToolButton(this))
+    , m_duplicate(new QToolButton(this))
+    , m_remove(new QToolButton(this))
+    , m_settings(new QGroupBox(this))
+    , m_name(new QLineEdit(this))
+    , m_outstanding(new QSpinBox(this))
+    , m_affinity(new QLineEdit(this))
+    , m_seed(new QLineEdit(this))
+    , m_pattern(new DataPatternEditor(false, this))
+    , m_regionStart(new SizeEditor(this))
+    , m_regionSize(new SizeEditor(this))
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+
+    m_tree->setModel(m_model);
+    m_tree->setHeaderHidden(true);
+    m_tree->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_tree->setEditTriggers(QAbstractItemView::EditKeyPressed | QAbstractItemView::DoubleClicked);
+    m_tree->setToolTip(tr("This host, its workers and each worker's targets. Select a worker to "
+                          "edit its targets, specs and settings."));
+    m_tree->expandAll();
+    layout->addWidget(m_tree, 2);
+
+    auto *buttons = new QHBoxLayout;
+    auto setup = [&](QToolButton *b, IconId id, const QString &text, const QString &tip) {
+        b->setIcon(icon(id));
+        b->setText(text);
+        b->setToolTip(tip);
+        b->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+        buttons->addWidget(b);
+    };
+    setup(m_add, IconId::Add, tr("Add"),
+        tr("Add a disk worker (a thread that runs I/O on its targets)"));
+    setup(m_duplicate, IconId::Duplicate, tr("Duplicate"),
+        tr("Add a copy of the selected worker with the same targets and specs"));
+    setup(m_remove, IconId::Remove, tr("Remove"), tr("Remove the selected worker"));
+    buttons->addStretch();
+    layout->addLayout(buttons);
+
+    auto *form = new QFormLayout(m_settings);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->addRow(tr("&Name:"), m_name);
+    m_outstanding->setRange(0, 99999);
+    form->addRow(tr("&Outstanding I/Os:"), m_outstanding);
+    m_affinity->setPlaceholderText(tr("any CPU"));
+    form->addRow(tr("CPU &affinity:"), m_affinity);
+    m_seed->setPlaceholderText(tr("random each run"));
+    m_seed->setValidator(
+        new QRegularExpressionValidator(QRegularExpression(QStringLiteral("\\d{0,20}")), m_seed));
+    form->addRow(tr("&Seed:"), m_seed);
+    form->addRow(tr("&Data pattern:"), m_pattern);
+    m_regionSize->setZeroText(tr("to the end"));
+    form->addRow(tr("Region &start:"), m_regionStart);
+    form->addRow(tr("Region si&ze:"), m_regionSize);
+    layout->addWidget(m_settings, 1);
+
+    connect(m_add, &QToolButton::clicked, this, [this] { setCurrentWorker(m_model->addWorker()); });
+    connect(m_duplicate, &QToolButton::clicked, this,
+        [this] { setCurrentWorker(m_model->duplicateWorker(m_worker)); });
+    connect(m_remove, &QToolButton::clicked, this, [this] {
+        const int worker = m_worker;
+        if (m_model->removeWorker(worker))
+            setCurrentWorker(std::min(worker, m_document->workerCount() - 1));
+    });
+    connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this,
+        [this](const QModelIndex &current) {
+            const int worker = current.data(TopologyModel::WorkerIndexRole).toInt();
+            if (current.isValid() && worker >= 0 && worker != m_worker) {
+                m_worker = worker;
+                loadWorker();
+                emit currentWorkerChanged(worker);
+            }
+        });
+    connect(m_model, &QAbstractItemModel::modelReset, this, &WorkerPanel::restoreSelection);
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, [this] { m_tree->expandAll(); });
+    connect(document, &ProfileDocument::valuesChanged, this, [this](const QObject *origin) {
+        if (origin != this)
+            loadWorker();
+    });
+    connect(document, &ProfileDocument::problemsChanged, this, &WorkerPanel::loadWorker);
+
+    connect(m_name, &QLineEdit::editingFinished, this, &WorkerPanel::commit);
+    connect(m_outstanding, &QSpinBox::valueChanged, this, &WorkerPanel::commit);
+    connect(m_affinity, &QLineEdit::editingFinished, this, &WorkerPanel::commit);
+    connect(m_seed, &QLineEdit::editingFinished, this, &WorkerPanel::commit);
+    connect(m_pattern, &DataPatternEditor::patternChanged, this, &WorkerPanel::commit);
+    connect(m_regionStart, &SizeEditor::bytesChanged, this, &WorkerPanel::commit);
+    connect(m_regionSize, &SizeEditor::bytesChanged, this, &WorkerPanel::commit);
+
+    setCurrentWorker(document->workerCount() > 0 ? 0 : -1);
+}
+
+void WorkerPanel::setCurrentWorker(int worker)
+{
+    if (worker >= m_document->workerCount())
+        worker = m_document->workerCount() - 1;
+    const bool changed = worker != m_worker;
+    m_worker = worker;
+    if (worker >= 0)
+        m_tree->setCurrentIndex(m_model->workerIndex(worker));
+    loadWorker();
+    if (changed)
+        emit currentWorkerChanged(worker);
+}
+
+void WorkerPanel::restoreSelection()
+{
+    m_tree->expandAll();
+    int worker = m_worker;
+    if (worker >= m_document->workerCount())
+        worker = m_document->workerCount() - 1;
+    if (worker < 0 && m_document->workerCount() > 0)
+        worker = 0;
+    const bool changed = worker != m_worker;
+    m_worker = worker;
+    if (worker >= 0) {
+        const QSignalBlocker block(m_tree->selectionModel());
+        m_tree->setCurrentIndex(m_model->workerIndex(worker));
+    }
+    loadWorker();
+    if (changed)
+        emit currentWorkerChanged(worker);
+}
+
+void WorkerPanel::updateButtons()
+{
+    m_duplicate->setEnabled(m_worker >= 0);
+    m_remove->setEnabled(m_worker >= 0);
+    m_add->setEnabled(m_document->workerCount() < static_cast<int>(core::kMaxWorkersPerHost));
+}
+
+void WorkerPanel::loadWorker()
+{
+    updateButtons();
+    const core::Worker *worker = m_document->worker(m_worker);
+    m_settings->setEnabled(worker != nullptr);
+    if (!worker) {
+        m_settings->setTitle(tr("No worker selected"));
+        return;
+    }
+    m_loading = true;
+    m_settings->setTitle(tr("Settings of %1").arg(toQString(worker->name)));
+    if (!m_name->hasFocus())
+        m_name->setText(toQString(worker->name));
+    {
+        const QSignalBlocker block(m_outstanding);
+        m_outstanding->setValue(
+            static_cast<int>(std::min<std::uint32_t>(worker->outstandingIos, 99999)));
+    }
+    if (!m_affinity->hasFocus())
+        m_affinity->setText(cpuListText(worker->cpuAffinity));
+    if (!m_seed->hasFocus())
+        m_seed->setText(worker->seed ? QString::number(*worker->seed) : QString());
+    {
+        const QSignalBlocker block(m_pattern);
+        m_pattern->setPattern({true, worker->dataPattern});
+    }
+    {
+        const QSignalBlocker a(m_regionStart), b(m_regionSize);
+        m_regionStart->setBytes(worker->defaultRegion.offsetBytes);
+        m_regionSize->setBytes(worker->defaultRegion.sizeBytes);
+    }
+    const std::string path = ProfileDocument::workerPath(static_cast<std::size_t>(m_worker));
+    markField(m_name, m_document->problemsAt(path + ".name"),
+        tr("The worker's name, as results label it"));
+    markField(m_outstanding, m_document->problemsAt(path + ".outstandingIos"),
+        tr("I/Os kept in flight on each target (queue depth), 1 to %1. A spec's QD overrides it.")
+            .arg(core::kMaxOutstandingIos));
+    markField(m_affinity, m_document->problemsAt(path + ".cpuAffinity"),
+        tr("CPUs this worker's thread may run on, e.g. 0-3,8; empty = any"));
+    markField(m_seed, m_document->problemsAt(path + ".seed"),
+        tr("Fixed seed for repeatable offsets; empty = a new random seed each run (recorded in "
+           "the results)"));
+    markField(m_pattern, m_document->problemsAt(path + ".dataPattern"),
+        tr("What this worker's writes contain, for spec lines without their own pattern"));
+    markField(m_regionStart, m_document->problemsAt(path + ".defaultRegion.offset"),
+        tr("Where the tested region of each target starts (targets may set their own)"));
+    markField(m_regionSize, m_document->problemsAt(path + ".defaultRegion.size"),
+        tr("Size of the tested region of each target; 0 = to the end"));
+    m_loading = false;
+}
+
+void WorkerPanel::commit()
+{
+    if (m_loading)
+        return;
+    core::Worker *worker = m_document->mutableWorker(m_worker);
+    if (!worker)
+        return;
+    core::Worker edited = *worker;
+    const std::string name = toStdString(m_name->text().trimmed());
+    if (!name.empty())
+        edited.name = name;
+    edited.outstandingIos = static_cast<std::uint32_t>(m_outstanding->value());
+    std::vector<std::uint32_t> cpus;
+    const bool cpusOk = parseCpuList(m_affinity->text(), cpus);
+    if (cpusOk)
+        edited.cpuAffinity = cpus;
+    if (m_seed->text().isEmpty())
+        edited.seed.reset();
+    else
+        edited.seed = m_seed->text().toULongLong();
+    edited.dataPattern = m_pattern->pattern().pattern;
+    edited.defaultRegion = {m_regionStart->bytes(), m_regionSize->bytes()};
+    if (edited == *worker) {
+        if (!cpusOk)
+            markUnreadable(m_affinity, tr("\"%1\" is not a CPU list").arg(m_affinity->text()),
+                tr("CPUs, e.g. 0-3,8"));
+        return;
+    }
+    *worker = edited;
+    m_document->commitValues(this); // the tree refreshes its rows (names) on it
+    if (!cpusOk)
+        markUnreadable(m_affinity, tr("\"%1\" is not a CPU list").arg(m_affinity->text()),
+            tr("CPUs, e.g. 0-3,8"));
+}
+
+} // namespace ioprism::ui

@@ -1,0 +1,65 @@
+// The topology dock: the host, its workers and their targets as a tree with Iometer's
+// worker buttons (add, duplicate, remove), and the selected worker's settings below.
+#pragma once
+
+#include <QWidget>
+
+#include <cstdint>
+#include <vector>
+
+class QLineEdit;
+class QSpinBox;
+class QToolButton;
+class QTreeView;
+class QGroupBox;
+
+namespace ioprism::ui {
+
+class DataPatternEditor;
+class ProfileDocument;
+class SizeEditor;
+class TopologyModel;
+
+class WorkerPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit WorkerPanel(ProfileDocument *document, QWidget *parent = nullptr);
+
+    TopologyModel *model() const { return m_model; }
+    QTreeView *tree() const { return m_tree; }
+    int currentWorker() const { return m_worker; }
+    void setCurrentWorker(int worker);
+
+signals:
+    void currentWorkerChanged(int worker);
+
+private:
+    void loadWorker();
+    void restoreSelection();
+    void commit();
+    void updateButtons();
+
+    ProfileDocument *m_document;
+    TopologyModel *m_model;
+    QTreeView *m_tree;
+    QToolButton *m_add;
+    QToolButton *m_duplicate;
+    QToolButton *m_remove;
+    QGroupBox *m_settings;
+    QLineEdit *m_name;
+    QSpinBox *m_outstanding;
+    QLineEdit *m_affinity;
+    QLineEdit *m_seed;
+    DataPatternEditor *m_pattern;
+    SizeEditor *m_regionStart;
+    SizeEditor *m_regionSize;
+    int m_worker = -1;
+    bool m_loading = false;
+};
+
+// "0-3,8" -> {0,1,2,3,8}; false when the text is not such a list.
+bool parseCpuList(const QString &text, std::vector<std::uint32_t> &cpus);
+QString cpuListText(const std::vector<std::uint32_t> &cpus);
+
+} // namespace ioprism::ui
