@@ -1,5 +1,12 @@
 # Every dependency comes from Debian's packages (see README "Quick start"); nothing is
 # downloaded at build time.
+if(CMAKE_CROSSCOMPILING AND WIN32)
+    # MinGW-w64 cross build (windows-mingw preset): same targets, from a symlinked
+    # header directory and GoogleTest's sources.
+    include(${CMAKE_CURRENT_LIST_DIR}/cross_header_libraries.cmake)
+    return()
+endif()
+
 find_package(nlohmann_json 3.11 REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(fmt REQUIRED)

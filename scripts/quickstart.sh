@@ -6,7 +6,9 @@
 #                                        CLI's default quick benchmark on a test file in
 #                                        the current directory (ARGS go to the program)
 #   scripts/quickstart.sh test           every test: dev build (all suites, under Xvfb for
-#                                        the GUI), core + CLI tests again under ASan/UBSan
+#                                        the GUI), core + CLI tests again under ASan/UBSan,
+#                                        the Windows cross build (MinGW-w64) with its tests
+#                                        under Wine, and the Windows CLI installer (NSIS)
 #
 # Running it twice is fast: packages are installed only when missing and the builds are
 # incremental. Environment: CI=true adds -Werror; IOPRISM_NO_SKIP=1 turns tests that skip
@@ -23,6 +25,8 @@ build_packages=(cmake ninja-build g++ pkg-config git
     libboost1.81-dev liburing-dev libgtest-dev libgmock-dev
     nlohmann-json3-dev libcli11-dev libfmt-dev)
 test_packages=(xvfb xauth imagemagick util-linux e2fsprogs fdisk fio)
+windows_packages=(g++-mingw-w64-x86-64-posix gcc-mingw-w64-x86-64-posix mingw-w64-x86_64-dev
+    mingw-w64-tools wine wine64 nsis)
 
 as_root() {
     if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
@@ -60,7 +64,7 @@ run)
     exec "$bin/ioprism-cli" run "$@"
     ;;
 test)
-    install_missing "${build_packages[@]}" "${test_packages[@]}"
+    install_missing "${build_packages[@]}" "${test_packages[@]}" "${windows_packages[@]}"
     build dev
     echo "== tests (dev build)"
     # A real X server for the GUI tests that open a window; the rest are offscreen.
@@ -68,6 +72,12 @@ test)
     build asan
     echo "== core and CLI tests under ASan + UBSan"
     ctest --preset asan --timeout 900
+    build windows-mingw
+    echo "== Windows build: tests under Wine"
+    scripts/wine-ctest.sh --timeout 900
+    echo "== Windows CLI installer (NSIS)"
+    cpack --config build/windows-mingw/CPackConfig.cmake -B build/windows-mingw/package >/dev/null
+    ls build/windows-mingw/package/ioprism-cli-*-win64.exe
     ;;
 *)
     sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'

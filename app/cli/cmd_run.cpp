@@ -299,7 +299,7 @@ int runCommand(const RunArgs &a)
 
     const auto kind = platform::parseEngineKind(a.engine);
     if (!kind) {
-        std::cerr << "error: --engine: \"" << a.engine << "\" is not one of auto, io_uring, sync, null\n";
+        std::cerr << "error: --engine: \"" << a.engine << "\" is not one of auto, io_uring, iocp, sync, null\n";
         return 2;
     }
     auto backend = platform::makeBackend({.kind = *kind});
@@ -415,7 +415,7 @@ void registerRunCommands(CLI::App &app, int &exitCode, const std::vector<std::st
     run->add_option("--duration", a->duration, "Measured time per spec (90, 90s, 1m30s; 0 = until Ctrl-C)");
     run->add_option("--ramp", a->ramp, "Ramp-up before measuring, not recorded (e.g. 5s)");
     run->add_option("--interval", a->interval, "Sampling interval, 100ms to 60s (default 1s)");
-    run->add_option("--engine", a->engine, "I/O engine: auto (io_uring, else sync), io_uring, sync, null")
+    run->add_option("--engine", a->engine, "I/O engine: auto (io_uring on Linux, else sync; iocp on Windows), io_uring, iocp, sync, null")
         ->capture_default_str();
     run->add_flag("--buffered", a->buffered, "Use the OS cache (default: direct I/O, O_DIRECT)");
     run->add_option("--file-size", a->fileSize, "Size of test files (e.g. 1GiB)");

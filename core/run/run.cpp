@@ -11,7 +11,6 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include <algorithm>
-#include <latch>
 #include <map>
 #include <random>
 #include <thread>
@@ -314,8 +313,8 @@ RunResult Run::execute()
         std::vector<WorkerStep> steps(active.size());
         std::atomic<bool> stepStop{false};
         std::atomic<std::size_t> finishedWorkers{0};
-        std::latch ready(std::ptrdiff_t(active.size()) + 1);
-        std::latch start(1);
+        Latch ready(std::ptrdiff_t(active.size()) + 1);
+        Latch start(1);
 
         for (std::size_t a = 0; a < active.size(); ++a) {
             const std::size_t wi = active[a];

@@ -3,13 +3,13 @@
 #pragma once
 
 #include "core/engine.h"
+#include "core/run/latch.h"
 #include "core/spec/profile.h"
 #include "core/stats/live_counters.h"
 
 #include <atomic>
 #include <cstdint>
 #include <functional>
-#include <latch>
 #include <string>
 #include <vector>
 
@@ -36,8 +36,8 @@ struct WorkerStep {
 
     // Control: set by the run before the thread starts.
     const std::atomic<bool> *stop = nullptr; // the step is over: stop issuing, drain
-    std::latch *ready = nullptr;             // arrive after init (also on failure)
-    std::latch *start = nullptr;             // wait for every worker to be ready
+    Latch *ready = nullptr;                  // arrive after init (also on failure)
+    Latch *start = nullptr;                  // wait for every worker to be ready
     std::function<void(const OpError &)> fail; // first error stops the run
     std::function<void()> finished;          // reached ioLimitPerTarget on every target
 };

@@ -5,6 +5,13 @@
 #ifdef __linux__
 #include "platform/linux/linux_backend.h"
 #endif
+#ifdef _WIN32
+#include "platform/windows/windows_backend.h"
+#endif
+
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace ioprism::platform {
 
@@ -19,6 +26,8 @@ std::string_view engineKindName(EngineKind kind)
         return "sync";
     case EngineKind::Null:
         return "null";
+    case EngineKind::Iocp:
+        return "iocp";
     }
     return "auto";
 }
@@ -33,17 +42,56 @@ std::optional<EngineKind> parseEngineKind(std::string_view name)
         return EngineKind::Sync;
     if (name == "null")
         return EngineKind::Null;
+    if (name == "iocp")
+        return EngineKind::Iocp;
     return std::nullopt;
 }
+
+namespace {
+
+// An engine of another operating system: a backend that refuses, so the caller reports
+// it like any other refusal (see makeBackend).
+class UnavailableBackend final : public core::IoBackend
+{
+public:
+    UnavailableBackend(std::string engine, std::string detail)
+        : m_engine(std::move(engine))
+        , m_error {std::make_error_code(std::errc::not_supported), "choose engine", {},
+              std::move(detail)}
+    { }
+    std::string engineName() const override { return m_engine; }
+    std::vector<std::string> notices() const override { return {}; }
+    core::Result<core::TargetInfo> prepareTarget(
+        const core::Target &, const core::PrepareOptions &, const core::PrepareProgress &) override
+    {
+        return m_error;
+    }
+    core::Result<std::unique_ptr<core::IoEngine>> makeEngine() override { return m_error; }
+
+private:
+    std::string m_engine;
+    core::OpError m_error;
+};
+
+} // namespace
 
 std::unique_ptr<core::IoBackend> makeBackend(const BackendOptions &options)
 {
     if (options.kind == EngineKind::Null)
         return std::make_unique<core::NullBackend>();
 #ifdef __linux__
+    if (options.kind == EngineKind::Iocp)
+        return std::make_unique<UnavailableBackend>("iocp",
+            "the iocp engine (I/O completion ports) is Windows only: on Linux choose auto, "
+            "io_uring or sync");
     return std::make_unique<LinuxBackend>(options);
+#elif defined(_WIN32)
+    if (options.kind == EngineKind::IoUring || options.kind == EngineKind::Sync)
+        return std::make_unique<UnavailableBackend>(std::string(engineKindName(options.kind)),
+            "the " + std::string(engineKindName(options.kind))
+                + " engine is Linux only: on Windows choose auto or iocp");
+    return std::make_unique<WindowsBackend>(options);
 #else
-    // The Windows backend plugs in here when it lands.
     return nullptr;
 #endif
 }

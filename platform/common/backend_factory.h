@@ -17,6 +17,7 @@ enum class EngineKind {
     IoUring, // io_uring only: an error when the kernel or a sandbox refuses it
     Sync, // pread/pwrite on a pool of threads, one per outstanding I/O
     Null, // completes every request at once: tests and overhead measurements
+    Iocp, // overlapped I/O on a completion port (Windows)
 };
 
 struct BackendOptions {
@@ -29,7 +30,7 @@ struct BackendOptions {
     bool skipFreeSpaceCheck = false;
 };
 
-// "auto", "io_uring", "sync", "null".
+// "auto", "io_uring", "sync", "null", "iocp".
 std::string_view engineKindName(EngineKind kind);
 // Inverse of engineKindName (also accepts "uring"); nullopt for anything else.
 std::optional<EngineKind> parseEngineKind(std::string_view name);

@@ -6,6 +6,9 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #endif
+#ifdef _WIN32
+#include "platform/windows/win_util.h"
+#endif
 
 namespace ioprism::platform {
 
@@ -42,6 +45,11 @@ bool targetExists(const core::Target &target)
     if (fs::exists(target.path, ec))
         return true;
     return target.path.find('/') == std::string::npos && fs::exists("/dev/" + target.path, ec);
+#elif defined(_WIN32)
+    // Volumes and drives have no file attributes: they exist when they open.
+    if (win::physicalDriveNumber(target.path) || win::isVolumeDevicePath(target.path))
+        return win::deviceExists(target.path);
+    return fs::exists(target.path, ec);
 #else
     return fs::exists(target.path, ec);
 #endif
@@ -53,10 +61,10 @@ core::TargetKind detectTargetKind(const std::string &path)
     std::error_code ec;
     if (fs::is_block_file(path, ec))
         return isPartition(path) ? core::TargetKind::Partition : core::TargetKind::BlockDevice;
-#else
-    if (path.rfind("\\\\.\\PhysicalDrive", 0) == 0)
+#elif defined(_WIN32)
+    if (win::physicalDriveNumber(path))
         return core::TargetKind::PhysicalDrive;
-    if (path.rfind("\\\\.\\", 0) == 0)
+    if (win::isVolumeDevicePath(path))
         return core::TargetKind::Volume;
 #endif
     return core::TargetKind::TestFile;

@@ -1,0 +1,64 @@
+// A single-use countdown latch: the part of std::latch the run uses (count_down, wait,
+// arrive_and_wait), on a mutex and a condition variable.
+//
+// Why not std::latch: on platforms without futexes (MinGW-w64, so the Windows build)
+// libstdc++ 12 implements its wait with a shared condition variable that the notifying
+// side signals without holding the mutex the waiter checks under, so a count_down that
+// lands between the waiter's check and its wait is lost and the waiter sleeps forever
+// (reproduced under Wine within a few thousand start/stop cycles; fixed in GCC 13).
+// This latch checks and sleeps under the same mutex the counter changes under. It is
+// used twice per step, never on the I/O path, so a mutex costs nothing that matters.
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <mutex>
+
+namespace ioprism::core {
+
+class Latch
+{
+public:
+    explicit Latch(std::ptrdiff_t expected)
+        : m_count(expected)
+    { }
+    Latch(const Latch &) = delete;
+    Latch &operator=(const Latch &) = delete;
+
+    void count_down(std::ptrdiff_t n = 1)
+    {
+        std::lock_guard lock(m_mutex);
+        m_count -= n;
+        if (m_count <= 0)
+            m_zero.notify_all(); // under the lock: no waiter can miss it
+    }
+
+    void wait() const
+    {
+        std::unique_lock lock(m_mutex);
+        m_zero.wait(lock, [this] { return m_count <= 0; });
+    }
+
+    void arrive_and_wait(std::ptrdiff_t n = 1)
+    {
+        std::unique_lock lock(m_mutex);
+        m_count -= n;
+        if (m_count <= 0)
+            m_zero.notify_all();
+        else
+            m_zero.wait(lock, [this] { return m_count <= 0; });
+    }
+
+    bool try_wait() const noexcept
+    {
+        std::lock_guard lock(m_mutex);
+        return m_count <= 0;
+    }
+
+private:
+    mutable std::mutex m_mutex;
+    mutable std::condition_variable m_zero;
+    std::ptrdiff_t m_count; // guarded by m_mutex
+};
+
+} // namespace ioprism::core

@@ -1,0 +1,79 @@
+// The Windows backend: the IOCP engine, and targets prepared safely.
+//
+// Safety rules enforced by prepareTarget (docs/windows.md explains them to users):
+//  * a test file is created and filled completely (never sparse): its size is reserved
+//    first (SetEndOfFile: a full volume fails at once), its valid data length set with
+//    SetFileValidData when the account holds SeManageVolumePrivilege (so NTFS does not
+//    zero-fill ahead of the writes), then every byte is written with the fill pattern,
+//    unbuffered where aligned;
+//  * a test file is marked ours with the NTFS alternate data stream
+//    "<file>:ioprism.testfile" on volumes with named streams; elsewhere (FAT32, exFAT,
+//    network shares, Wine) a file is ours only in the process that created it. An
+//    existing file that is not ours is never written or extended;
+//  * volumes (\\.\X:, \\?\Volume{GUID}) and physical drives (\\.\PhysicalDriveN) are
+//    written only with allowDeviceWrites, and never while they hold a mounted file
+//    system (for a drive: any volume with an extent on it); when that cannot be
+//    determined, writing is refused too;
+//  * every refusal happens here, before any worker starts, with a message that says
+//    what to do.
+#pragma once
+
+#include "core/engine.h"
+#include "platform/common/backend_factory.h"
+#include "platform/windows/iocp_engine.h"
+
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace ioprism::platform {
+
+class WindowsBackend final : public core::IoBackend
+{
+public:
+    explicit WindowsBackend(const BackendOptions &options, const IocpOptions &engineOptions = {});
+
+    std::string engineName() const override { return "iocp"; }
+    std::vector<std::string> notices() const override { return m_notices; }
+    core::Result<core::TargetInfo> prepareTarget(const core::Target &target,
+        const core::PrepareOptions &options, const core::PrepareProgress &progress) override;
+    core::Result<std::unique_ptr<core::IoEngine>> makeEngine() override;
+    // SetThreadAffinityMask (one processor group) or SetThreadGroupAffinity; the CPUs
+    // of one worker must lie in one group, as a thread runs in one group at a time.
+    core::Status pinCurrentThread(std::span<const std::uint32_t> cpus) override;
+
+private:
+    core::Result<core::TargetInfo> prepareTestFile(const core::Target &target,
+        const core::PrepareOptions &options, const core::PrepareProgress &progress);
+    core::Result<core::TargetInfo> prepareDevice(
+        const core::Target &target, const core::PrepareOptions &options);
+
+    BackendOptions m_options;
+    IocpOptions m_engineOptions;
+    std::vector<std::string> m_notices;
+};
+
+// Name of the alternate data stream that marks a test file as created by IOPrism.
+inline constexpr const wchar_t *kTestFileStream = L":ioprism.testfile";
+
+// True when `path` is a test file IOPrism created: it carries the stream, or (on volumes
+// without named streams) this process created it.
+bool isOurTestFile(const std::string &path);
+
+// Removes a test file only if it is marked ours; refuses (ERROR_ACCESS_DENIED) otherwise.
+core::Status removeTestFile(const std::string &path);
+
+// True when the volume holding `path` supports named streams (FILE_NAMED_STREAMS).
+bool volumeHasNamedStreams(const std::string &path);
+
+// Maps worker CPU numbers (0..N-1 over all processor groups, in group order) to one
+// group and a mask in it. Pure, for tests: groupSizes[g] is the CPU count of group g.
+struct GroupAffinity {
+    std::uint16_t group = 0;
+    std::uint64_t mask = 0;
+};
+core::Result<GroupAffinity> groupAffinityOf(
+    std::span<const std::uint32_t> cpus, std::span<const std::uint32_t> groupSizes);
+
+} // namespace ioprism::platform
