@@ -156,9 +156,16 @@ RunResult Run::execute()
     result.runId = m_options.runId;
     result.startedAt = std::chrono::system_clock::now();
     result.engine = m_backend.engineName();
-    result.notices = m_backend.notices();
-    for (const auto &n : result.notices)
-        m_sink.onNotice(n);
+    // The backend adds notices when it is made (an engine fallback) and while it prepares
+    // targets (a test file too small and grown): report each one once, as it appears.
+    auto reportNewNotices = [&] {
+        const auto all = m_backend.notices();
+        for (std::size_t i = result.notices.size(); i < all.size(); ++i) {
+            result.notices.push_back(all[i]);
+            m_sink.onNotice(all[i]);
+        }
+    };
+    reportNewNotices();
 
     auto finish = [&](RunResult &r) -> RunResult {
         std::lock_guard lock(shared.errorMutex);
@@ -225,6 +232,7 @@ RunResult Run::execute()
             return finish(result);
         }
         p.info = *info;
+        reportNewNotices();
     }
 
     // ---- resolve regions and check sizes and alignment before any I/O

@@ -54,6 +54,8 @@ Profile makeProfile(std::vector<AccessSpec> specs, std::vector<std::string> assi
 struct RecordingSink : RunSink {
     std::vector<IntervalSample> samples;
     std::vector<RunPhase> phases;
+    std::vector<std::string> notices;
+    void onNotice(const std::string &text) override { notices.push_back(text); }
     void onInterval(const IntervalSample &s) override { samples.push_back(s); }
     void onPhase(RunPhase p, std::size_t, const std::string &) override { phases.push_back(p); }
 };
@@ -92,10 +94,16 @@ class TestBackend final : public IoBackend
 public:
     std::uint32_t alignment = 512;
     std::uint64_t failAt = 0;
+    // Notices so far: set before the run as a backend made with a fallback has them;
+    // noticeWhilePreparing adds one per prepared target, as a grown test file does.
+    std::vector<std::string> noticeLog;
+    bool noticeWhilePreparing = false;
     std::string engineName() const override { return "test"; }
-    std::vector<std::string> notices() const override { return {}; }
+    std::vector<std::string> notices() const override { return noticeLog; }
     Result<TargetInfo> prepareTarget(const Target &t, const PrepareOptions &, const PrepareProgress &) override
     {
+        if (noticeWhilePreparing)
+            noticeLog.push_back("prepared " + t.path);
         TargetInfo info;
         info.path = t.path;
         info.sizeBytes = t.testFileSizeBytes;
@@ -194,6 +202,23 @@ TEST(Run, SpecThreadsMakeWorkerCopies)
     ASSERT_EQ(r.steps[0].scopes.size(), 9u);
     EXPECT_EQ(r.steps[0].scopes[0].figures.read.ios, 400u);
     EXPECT_EQ(r.steps[0].scopes[3].scope.label, "Worker 1 #2");
+}
+
+TEST(Run, BackendNoticesFromMakingAndPreparingReachTheSinkAndTheResultOnce)
+{
+    auto profile = makeProfile({makeSpec("4K read", 4096, 100, 100)}, {"4K read"}, 2);
+    TestBackend backend;
+    backend.noticeLog = {"io_uring unavailable (EPERM): using the sync engine"};
+    backend.noticeWhilePreparing = true;
+    NullCounterSource counters;
+    RecordingSink sink;
+    const RunResult r = BenchRun(profile, backend, counters, sink, {.ioLimitPerTarget = 10}).execute();
+    ASSERT_FALSE(r.error) << r.error->toString();
+    ASSERT_EQ(r.notices.size(), 3u);
+    EXPECT_EQ(r.notices[0], "io_uring unavailable (EPERM): using the sync engine");
+    EXPECT_EQ(r.notices[1].rfind("prepared ", 0), 0u) << r.notices[1];
+    EXPECT_EQ(r.notices[2].rfind("prepared ", 0), 0u) << r.notices[2];
+    EXPECT_EQ(sink.notices, r.notices);
 }
 
 TEST(Run, StopKeepsWhatWasMeasured)
