@@ -39,9 +39,8 @@ CpuFigures cpuFigures(const CpuTimes &a, const CpuTimes &b)
     f.softirqPercent = 100 * softirq / total;
     f.stealPercent = 100 * steal / total;
     f.busyPercent = 100 - f.idlePercent - f.iowaitPercent;
-    f.processPercent
-        = 100 * (d(a.processUserNs, b.processUserNs) + d(a.processSystemNs, b.processSystemNs))
-        / total;
+    f.processPercent = 100
+        * (d(a.processUserNs, b.processUserNs) + d(a.processSystemNs, b.processSystemNs)) / total;
     return f;
 }
 

@@ -42,7 +42,7 @@ struct CpuFigures {
     double softirqPercent = 0;
     double stealPercent = 0;
     double idlePercent = 0;
-    double busyPercent = 0;    // 100 - idle - iowait
+    double busyPercent = 0; // 100 - idle - iowait
     double processPercent = 0; // this process, user + system, % of all CPUs
 };
 

@@ -34,8 +34,8 @@ namespace ioprism::core {
 
 // What an engine can do, checked once when it is made.
 struct EngineCapabilities {
-    bool async = false;             // many I/Os in flight from one thread
-    bool directIo = false;          // honours O_DIRECT / FILE_FLAG_NO_BUFFERING
+    bool async = false; // many I/Os in flight from one thread
+    bool directIo = false; // honours O_DIRECT / FILE_FLAG_NO_BUFFERING
     bool registeredBuffers = false; // buffers registered with the kernel
     bool registeredFiles = false;
     bool polledCompletions = false;
@@ -47,12 +47,12 @@ struct EngineCapabilities {
 struct IoRequest {
     // Set by the worker before queue().
     IoDirection direction = IoDirection::Read;
-    std::uint32_t fileIndex = 0;   // index into the files given to init()
+    std::uint32_t fileIndex = 0; // index into the files given to init()
     std::uint32_t bufferIndex = 0; // index into the engine's buffers
     std::uint32_t lengthBytes = 0;
     std::uint64_t offsetBytes = 0;
     std::uint64_t userData = 0; // the worker's own bookkeeping (slot index etc.)
-    std::int64_t submitNs = 0;  // worker's monotonic clock, stamped just before commit
+    std::int64_t submitNs = 0; // worker's monotonic clock, stamped just before commit
     // Set by the engine on completion.
     std::int64_t resultBytes = 0; // bytes transferred
     int error = 0; // 0, or a system error code (errno / GetLastError), system_category
@@ -66,7 +66,7 @@ struct EngineFile {
 };
 
 struct EngineConfig {
-    std::uint32_t queueDepth = 1;  // total requests in flight for this engine
+    std::uint32_t queueDepth = 1; // total requests in flight for this engine
     std::uint32_t bufferCount = 1; // usually == queueDepth
     std::uint32_t bufferBytes = 4096;
     std::uint32_t bufferAlignmentBytes = 4096;
@@ -92,27 +92,26 @@ public:
     // Writes up to completed.size() finished requests into `completed`; blocks until at
     // least minCompletions are done or the timeout passes; returns how many it wrote.
     virtual Result<std::uint32_t> reap(std::span<IoRequest *> completed,
-                                       std::uint32_t minCompletions,
-                                       std::chrono::nanoseconds timeout)
+        std::uint32_t minCompletions, std::chrono::nanoseconds timeout)
         = 0;
 };
 
 // What the platform learnt about a target before the run.
 struct TargetInfo {
-    std::string path;            // as opened
+    std::string path; // as opened
     std::uint64_t sizeBytes = 0; // file size or device size
     std::uint32_t logicalBlockBytes = 512;
     std::uint32_t directIoOffsetAlignBytes = 512; // offsets and sizes (statx / BLKSSZGET)
-    std::uint32_t directIoMemAlignBytes = 4096;   // buffer addresses
+    std::uint32_t directIoMemAlignBytes = 4096; // buffer addresses
     bool isDevice = false;
     bool readOnly = false;
     bool createdTestFile = false; // we made (and filled) it in this run
 };
 
 struct PrepareOptions {
-    bool needWrite = false;         // the assigned specs write to this target
+    bool needWrite = false; // the assigned specs write to this target
     bool allowDeviceWrites = false; // the user confirmed writing to a raw device
-    DataPattern fillPattern;        // content of a new test file
+    DataPattern fillPattern; // content of a new test file
     std::uint64_t seed = 0;
 };
 
@@ -135,8 +134,8 @@ public:
     // Safety checks (mounted devices, read-only targets, write confirmation), creates
     // and fills test files (never sparse), and reports size and alignment. Called once
     // per target before any worker starts. Refusals are OpErrors with a clear detail.
-    virtual Result<TargetInfo> prepareTarget(const Target &target, const PrepareOptions &options,
-                                             const PrepareProgress &progress)
+    virtual Result<TargetInfo> prepareTarget(
+        const Target &target, const PrepareOptions &options, const PrepareProgress &progress)
         = 0;
 
     // A new engine for one worker; called on that worker's thread.
@@ -147,8 +146,8 @@ public:
     virtual Status pinCurrentThread(std::span<const std::uint32_t> cpus)
     {
         if (cpus.empty())
-            return Ok{};
-        return OpError{{}, "set CPU affinity", {}, "not supported by this backend"};
+            return Ok {};
+        return OpError {{}, "set CPU affinity", {}, "not supported by this backend"};
     }
 };
 

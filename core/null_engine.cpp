@@ -15,7 +15,7 @@ Status NullEngine::init(const EngineConfig &config, std::span<const EngineFile> 
     m_bufferBytes = config.bufferBytes;
     // Buffers exist so write paths that fill data behave as with a real engine.
     m_buffers = std::make_unique<std::byte[]>(std::size_t(config.bufferBytes) * config.bufferCount);
-    return Ok{};
+    return Ok {};
 }
 
 std::span<std::byte> NullEngine::buffer(std::uint32_t index)
@@ -35,12 +35,11 @@ bool NullEngine::queue(IoRequest *request)
 Status NullEngine::commit()
 {
     m_submitted = m_count;
-    return Ok{};
+    return Ok {};
 }
 
 Result<std::uint32_t> NullEngine::reap(std::span<IoRequest *> completed,
-                                       std::uint32_t /*minCompletions*/,
-                                       std::chrono::nanoseconds /*timeout*/)
+    std::uint32_t /*minCompletions*/, std::chrono::nanoseconds /*timeout*/)
 {
     // Only committed requests complete, as with a real kernel.
     std::uint32_t n = 0;
@@ -56,8 +55,8 @@ Result<std::uint32_t> NullEngine::reap(std::span<IoRequest *> completed,
     return n;
 }
 
-Result<TargetInfo> NullBackend::prepareTarget(const Target &target, const PrepareOptions &,
-                                              const PrepareProgress &progress)
+Result<TargetInfo> NullBackend::prepareTarget(
+    const Target &target, const PrepareOptions &, const PrepareProgress &progress)
 {
     TargetInfo info;
     info.path = target.path;

@@ -20,7 +20,7 @@ public:
     bool queue(IoRequest *request) override;
     Status commit() override;
     Result<std::uint32_t> reap(std::span<IoRequest *> completed, std::uint32_t minCompletions,
-                               std::chrono::nanoseconds timeout) override;
+        std::chrono::nanoseconds timeout) override;
 
 private:
     // Ring of queued-but-not-reaped requests; capacity = queue depth.
@@ -40,7 +40,7 @@ public:
     std::string engineName() const override { return "null"; }
     std::vector<std::string> notices() const override { return {}; }
     Result<TargetInfo> prepareTarget(const Target &target, const PrepareOptions &options,
-                                     const PrepareProgress &progress) override;
+        const PrepareProgress &progress) override;
     Result<std::unique_ptr<IoEngine>> makeEngine() override;
 };
 

@@ -13,8 +13,8 @@ namespace ioprism::core {
 struct OpError {
     std::error_code code;
     std::string operation; // e.g. "open", "io_uring_queue_init", "fallocate"
-    std::string path;      // the file or device involved, "" if none
-    std::string detail;    // optional human hint ("device is mounted at /mnt")
+    std::string path; // the file or device involved, "" if none
+    std::string detail; // optional human hint ("device is mounted at /mnt")
 
     // "open /dev/loop3: Device or resource busy (device is mounted at /mnt)"
     std::string toString() const
@@ -30,25 +30,22 @@ struct OpError {
     }
 };
 
-inline OpError makeOpError(int errnoValue, std::string operation, std::string path = {},
-                           std::string detail = {})
+inline OpError makeOpError(
+    int errnoValue, std::string operation, std::string path = {}, std::string detail = {})
 {
     return {std::error_code(errnoValue, std::system_category()), std::move(operation),
-            std::move(path), std::move(detail)};
+        std::move(path), std::move(detail)};
 }
 
-template<typename T>
-class [[nodiscard]] Result
+template<typename T> class [[nodiscard]] Result
 {
 public:
     Result(T value)
         : m_v(std::move(value))
-    {
-    }
+    { }
     Result(OpError error)
         : m_v(std::move(error))
-    {
-    }
+    { }
     bool ok() const { return m_v.index() == 0; }
     explicit operator bool() const { return ok(); }
     T &value() { return std::get<0>(m_v); }
@@ -61,7 +58,8 @@ private:
     std::variant<T, OpError> m_v;
 };
 
-struct Ok {};
+struct Ok {
+};
 using Status = Result<Ok>;
 
 } // namespace ioprism::core

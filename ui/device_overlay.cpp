@@ -17,8 +17,8 @@ QString tr(const char *text)
 
 QString megabytesText(std::uint64_t bytes)
 {
-    return QCoreApplication::translate("Verdict", "%1 MB").arg(
-        QLocale().toString(static_cast<double>(bytes) / 1e6, 'f', 1));
+    return QCoreApplication::translate("Verdict", "%1 MB")
+        .arg(QLocale().toString(static_cast<double>(bytes) / 1e6, 'f', 1));
 }
 
 // "reads: agree (application 512.3 MB, device 512.0 MB, device/application 1.00)"
@@ -28,8 +28,8 @@ QString directionText(const QString &name, const core::DirectionVerdict &d)
                        .arg(name, toQString(core::toString(d.verdict)), tr("application"),
                            megabytesText(d.appBytes), tr("device"), megabytesText(d.deviceBytes));
     if (d.appBytes > 0)
-        text += QStringLiteral(", %1 %2").arg(tr("device/application"),
-            QLocale().toString(d.ratio, 'f', 2));
+        text += QStringLiteral(", %1 %2").arg(
+            tr("device/application"), QLocale().toString(d.ratio, 'f', 2));
     return text + QLatin1Char(')');
 }
 
@@ -160,8 +160,8 @@ VerdictBadge verdictBadgeOf(const core::IntervalSample &sample)
         ? core::Verdict::Agree
         : report.verdict.verdict;
     return {toQString(core::toString(headline)),
-        meaningOf(headline) + QStringLiteral("<br><br>") + tr("This interval:") + QStringLiteral("<br>")
-            + verdictDetails(report.verdict),
+        meaningOf(headline) + QStringLiteral("<br><br>") + tr("This interval:")
+            + QStringLiteral("<br>") + verdictDetails(report.verdict),
         toneOf(headline)};
 }
 
@@ -176,7 +176,8 @@ QString deviceSummaryHtml(const core::RunResult &result, int step)
         const core::Verdict headline
             = v.verdict == core::Verdict::Idle ? core::Verdict::Agree : v.verdict;
         parts << QStringLiteral("<b>%1: %2</b>")
-                     .arg(tr("Device verdict"), toQString(core::toString(headline)).toHtmlEscaped());
+                     .arg(
+                         tr("Device verdict"), toQString(core::toString(headline)).toHtmlEscaped());
         parts << meaningOf(headline).toHtmlEscaped();
         if (v.verdict != core::Verdict::NoDeviceCounters)
             parts << verdictDetails(v);
@@ -192,8 +193,8 @@ QString deviceSummaryHtml(const core::RunResult &result, int step)
     if (tail.sampled && (tail.pendingWriteBytes > 0 || tail.flushedWriteBytes > 0)) {
         parts << tr("After the run: %1 written by the application were not on the devices "
                     "yet; the devices wrote %2 in the %3 s after the end (%4).")
-                     .arg(megabytesText(tail.pendingWriteBytes), megabytesText(tail.flushedWriteBytes),
-                         number(tail.seconds, 1),
+                     .arg(megabytesText(tail.pendingWriteBytes),
+                         megabytesText(tail.flushedWriteBytes), number(tail.seconds, 1),
                          tail.idle ? tr("then idle")
                                    : tr("%1 still not written when sampling stopped")
                                          .arg(megabytesText(tail.remainingWriteBytes)));

@@ -14,13 +14,12 @@
 #include "platform/common/target_resolution.h"
 
 #include <CLI/CLI.hpp>
+#include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
-#include <fmt/format.h>
-
-#include <atomic>
 #include <csignal>
 #include <filesystem>
+#include <fmt/format.h>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -55,11 +54,12 @@ struct RunArgs {
 constexpr const char *kDefaultTestFile = "ioprism-test.dat";
 
 bool parseDurationArg(const std::string &text, DurationUnit bare, std::chrono::microseconds &out,
-                      const char *option, Problems &problems)
+    const char *option, Problems &problems)
 {
     auto d = parseDuration(text, bare);
     if (!d) {
-        problems.push_back({Severity::Error, option, "\"" + text + "\" is not a duration (e.g. 90, 90s, 1m30s)"});
+        problems.push_back(
+            {Severity::Error, option, "\"" + text + "\" is not a duration (e.g. 90, 90s, 1m30s)"});
         return false;
     }
     out = *d;
@@ -80,7 +80,8 @@ bool applyOptions(Profile &p, const RunArgs &a, Problems &problems)
     // --workers N: copies of the first worker, as Iometer adds workers.
     if (a.workers) {
         if (*a.workers < 1 || *a.workers > 1024) {
-            problems.push_back({Severity::Error, "--workers", std::to_string(*a.workers) + " is not in 1..1024"});
+            problems.push_back(
+                {Severity::Error, "--workers", std::to_string(*a.workers) + " is not in 1..1024"});
             return false;
         }
         const Worker first = host.workers[0];
@@ -107,7 +108,8 @@ bool applyOptions(Profile &p, const RunArgs &a, Problems &problems)
         if (!a.bs.empty()) {
             auto size = parseSize(a.bs);
             if (!size || *size == 0) {
-                problems.push_back({Severity::Error, "--bs", "\"" + a.bs + "\" is not a size (e.g. 4k, 64KiB, 1M)"});
+                problems.push_back({Severity::Error, "--bs",
+                    "\"" + a.bs + "\" is not a size (e.g. 4k, 64KiB, 1M)"});
                 return false;
             }
             if (line.alignmentBytes == line.transferSizeBytes)
@@ -119,8 +121,8 @@ bool applyOptions(Profile &p, const RunArgs &a, Problems &problems)
         if (a.random)
             line.percentRandom = *a.random;
         AccessSpec spec;
-        spec.name = fmt::format("{} {}% read {}% random", formatSize(line.transferSizeBytes), line.percentRead,
-                                line.percentRandom);
+        spec.name = fmt::format("{} {}% read {}% random", formatSize(line.transferSizeBytes),
+            line.percentRead, line.percentRandom);
         spec.lines.push_back(line);
         std::erase_if(p.specs, [&](const AccessSpec &s) { return s.name == spec.name; });
         p.specs.push_back(spec);
@@ -171,7 +173,8 @@ bool applyOptions(Profile &p, const RunArgs &a, Problems &problems)
             if (!a.fileSize.empty()) {
                 auto size = parseSize(a.fileSize);
                 if (!size || *size == 0) {
-                    problems.push_back({Severity::Error, "--file-size", "\"" + a.fileSize + "\" is not a size"});
+                    problems.push_back(
+                        {Severity::Error, "--file-size", "\"" + a.fileSize + "\" is not a size"});
                     return false;
                 }
                 t.testFileSizeBytes = *size;
@@ -180,7 +183,7 @@ bool applyOptions(Profile &p, const RunArgs &a, Problems &problems)
         if (a.seed)
             w.seed = *a.seed;
     }
-    std::chrono::microseconds d{};
+    std::chrono::microseconds d {};
     if (!a.duration.empty()) {
         if (!parseDurationArg(a.duration, DurationUnit::Seconds, d, "--duration", problems))
             return false;
@@ -205,8 +208,7 @@ public:
     TerminalSink(bool quiet, std::ofstream *timeseries)
         : m_quiet(quiet)
         , m_timeseries(timeseries)
-    {
-    }
+    { }
     void onPhase(RunPhase phase, std::size_t, const std::string &stepName) override
     {
         if (m_progressShown) {
@@ -221,7 +223,8 @@ public:
             std::cout << "-- " << stepName << ": measuring\n";
         std::cout.flush();
     }
-    void onPrepareProgress(const std::string &path, std::uint64_t done, std::uint64_t total) override
+    void onPrepareProgress(
+        const std::string &path, std::uint64_t done, std::uint64_t total) override
     {
         if (m_quiet || total == 0)
             return;
@@ -231,8 +234,9 @@ public:
         m_lastPercent = percent;
         m_lastPath = path;
         const int width = 30, filled = percent * width / 100;
-        std::cerr << fmt::format("\rpreparing {} [{}{}] {:3}% of {}", path, std::string(std::size_t(filled), '#'),
-                                 std::string(std::size_t(width - filled), '.'), percent, formatSize(total));
+        std::cerr << fmt::format("\rpreparing {} [{}{}] {:3}% of {}", path,
+            std::string(std::size_t(filled), '#'), std::string(std::size_t(width - filled), '.'),
+            percent, formatSize(total));
         m_progressShown = true;
     }
     void onInterval(const IntervalSample &s) override
@@ -299,7 +303,8 @@ int runCommand(const RunArgs &a)
 
     const auto kind = platform::parseEngineKind(a.engine);
     if (!kind) {
-        std::cerr << "error: --engine: \"" << a.engine << "\" is not one of auto, io_uring, iocp, sync, null\n";
+        std::cerr << "error: --engine: \"" << a.engine
+                  << "\" is not one of auto, io_uring, iocp, sync, null\n";
         return 2;
     }
     auto backend = platform::makeBackend({.kind = *kind});
@@ -311,7 +316,8 @@ int runCommand(const RunArgs &a)
 
     std::unique_ptr<std::ofstream> timeseries;
     if (!a.timeseriesPath.empty()) {
-        timeseries = std::make_unique<std::ofstream>(a.timeseriesPath, std::ios::binary | std::ios::trunc);
+        timeseries
+            = std::make_unique<std::ofstream>(a.timeseriesPath, std::ios::binary | std::ios::trunc);
         if (!*timeseries) {
             std::cerr << "error: cannot write " << a.timeseriesPath << "\n";
             return 1;
@@ -319,16 +325,18 @@ int runCommand(const RunArgs &a)
         *timeseries << timeSeriesHeader();
     }
 
-    RunOptions options{.allowDeviceWrites = a.allowDeviceWrites};
+    RunOptions options {.allowDeviceWrites = a.allowDeviceWrites};
     if (!(a.deviceTolerancePercent >= 0 && a.deviceTolerancePercent <= 100)) {
-        std::cerr << "error: --device-tolerance: " << a.deviceTolerancePercent << " is not in 0..100 (percent)\n";
+        std::cerr << "error: --device-tolerance: " << a.deviceTolerancePercent
+                  << " is not in 0..100 (percent)\n";
         return 2;
     }
     options.verdict.tolerance = a.deviceTolerancePercent / 100;
     {
         Problems tailProblems;
-        std::chrono::microseconds tail{};
-        if (!parseDurationArg(a.deviceTail, DurationUnit::Seconds, tail, "--device-tail", tailProblems)) {
+        std::chrono::microseconds tail {};
+        if (!parseDurationArg(
+                a.deviceTail, DurationUnit::Seconds, tail, "--device-tail", tailProblems)) {
             printProblems(tailProblems);
             return 2;
         }
@@ -341,17 +349,18 @@ int runCommand(const RunArgs &a)
     // SIGINT / SIGTERM: stop, drain, write what was measured; a second one exits at once.
     boost::asio::io_context signalContext;
     boost::asio::signal_set signals(signalContext, SIGINT, SIGTERM);
-    std::atomic<int> caught{0};
-    std::function<void(const boost::system::error_code &, int)> onSignal = [&](const boost::system::error_code &ec,
-                                                                               int number) {
-        if (ec)
-            return;
-        if (caught.exchange(number) != 0)
-            std::_Exit(128 + number);
-        std::cerr << "\nstopping (signal " << number << "): finishing in-flight I/O and writing results...\n";
-        run.requestStop();
-        signals.async_wait(onSignal);
-    };
+    std::atomic<int> caught {0};
+    std::function<void(const boost::system::error_code &, int)> onSignal
+        = [&](const boost::system::error_code &ec, int number) {
+              if (ec)
+                  return;
+              if (caught.exchange(number) != 0)
+                  std::_Exit(128 + number);
+              std::cerr << "\nstopping (signal " << number
+                        << "): finishing in-flight I/O and writing results...\n";
+              run.requestStop();
+              signals.async_wait(onSignal);
+          };
     signals.async_wait(onSignal);
     std::jthread signalThread([&] { signalContext.run(); });
 
@@ -399,39 +408,52 @@ void registerRunCommands(CLI::App &app, int &exitCode, const std::vector<std::st
 {
     auto a = std::make_shared<RunArgs>();
     a->rawArgs = rawArgs;
-    auto *run = app.add_subcommand("run", "Run a benchmark: a profile file, a preset, or options alone "
-                                          "(no arguments: the quick preset on ./ioprism-test.dat)");
+    auto *run = app.add_subcommand("run",
+        "Run a benchmark: a profile file, a preset, or options alone "
+        "(no arguments: the quick preset on ./ioprism-test.dat)");
     run->add_option("PROFILE", a->profilePath, "Profile file (.json or Iometer .icf)");
-    run->add_option("--preset", a->preset, "Built-in preset to start from (default: quick; see `presets`)");
+    run->add_option(
+        "--preset", a->preset, "Built-in preset to start from (default: quick; see `presets`)");
     run->add_option("--target", a->targets,
-                    "Target path, repeatable: a test file, a directory (ioprism-test.dat inside it), "
-                    "or a block device / partition. Replaces the profile's targets");
-    run->add_option("--spec", a->specs, "Access specification to run, repeatable, in order (by name)");
-    run->add_option("--bs", a->bs, "Transfer size (4k, 64KiB, 1M; binary units): runs one custom spec");
+        "Target path, repeatable: a test file, a directory (ioprism-test.dat inside it), "
+        "or a block device / partition. Replaces the profile's targets");
+    run->add_option(
+        "--spec", a->specs, "Access specification to run, repeatable, in order (by name)");
+    run->add_option(
+        "--bs", a->bs, "Transfer size (4k, 64KiB, 1M; binary units): runs one custom spec");
     run->add_option("--read", a->read, "Percent reads, 0-100 (custom spec)");
     run->add_option("--random", a->random, "Percent random, 0-100 (custom spec)");
-    run->add_option("--qd", a->qd, "Outstanding I/Os per target per worker (overrides presets' queue depths)");
+    run->add_option(
+        "--qd", a->qd, "Outstanding I/Os per target per worker (overrides presets' queue depths)");
     run->add_option("--workers", a->workers, "Number of workers (copies of the first worker)");
-    run->add_option("--duration", a->duration, "Measured time per spec (90, 90s, 1m30s; 0 = until Ctrl-C)");
+    run->add_option(
+        "--duration", a->duration, "Measured time per spec (90, 90s, 1m30s; 0 = until Ctrl-C)");
     run->add_option("--ramp", a->ramp, "Ramp-up before measuring, not recorded (e.g. 5s)");
     run->add_option("--interval", a->interval, "Sampling interval, 100ms to 60s (default 1s)");
-    run->add_option("--engine", a->engine, "I/O engine: auto (io_uring on Linux, else sync; iocp on Windows), io_uring, iocp, sync, null")
+    run->add_option("--engine", a->engine,
+           "I/O engine: auto (io_uring on Linux, else sync; iocp on Windows), io_uring, iocp, "
+           "sync, null")
         ->capture_default_str();
     run->add_flag("--buffered", a->buffered, "Use the OS cache (default: direct I/O, O_DIRECT)");
     run->add_option("--file-size", a->fileSize, "Size of test files (e.g. 1GiB)");
-    run->add_option("--seed", a->seed, "Fixed random seed for every worker (default: random, recorded)");
+    run->add_option(
+        "--seed", a->seed, "Fixed random seed for every worker (default: random, recorded)");
     run->add_option("--csv", a->csvPath, "Write Iometer-layout results CSV here");
-    run->add_option("--timeseries", a->timeseriesPath, "Write one CSV row per interval per scope here");
+    run->add_option(
+        "--timeseries", a->timeseriesPath, "Write one CSV row per interval per scope here");
     run->add_option("--json", a->jsonPath, "Write full JSON results here");
     run->add_flag("--allow-device-writes", a->allowDeviceWrites,
-                  "Confirm writing to a raw block device or partition (destroys its data; refused while mounted)");
-    run->add_flag("--remove-test-files", a->removeTestFiles, "Remove the test files IOPrism created, after the run");
+        "Confirm writing to a raw block device or partition (destroys its data; refused while "
+        "mounted)");
+    run->add_flag("--remove-test-files", a->removeTestFiles,
+        "Remove the test files IOPrism created, after the run");
     run->add_flag("--quiet,-q", a->quiet, "No progress or interval lines; only the summary");
     run->add_option("--device-tolerance", a->deviceTolerancePercent,
-                    "Percent by which the device's bytes may differ from the application's and still agree")
+           "Percent by which the device's bytes may differ from the application's and still agree")
         ->capture_default_str();
     run->add_option("--device-tail", a->deviceTail,
-                    "After the last step, watch the devices this long at most for pending write-back (0 = not)")
+           "After the last step, watch the devices this long at most for pending write-back (0 = "
+           "not)")
         ->capture_default_str();
     run->callback([&exitCode, a] { exitCode = runCommand(*a); });
 }

@@ -7,7 +7,6 @@
 #include "core/spec/validation.h"
 
 #include <CLI/CLI.hpp>
-
 #include <iostream>
 #include <memory>
 
@@ -30,14 +29,15 @@ int validateFile(const std::string &path)
         std::size_t errors = 0;
         for (const auto &p : problems)
             errors += p.severity == Severity::Error;
-        std::cerr << path << ": invalid (" << errors << " error" << (errors == 1 ? "" : "s") << ")\n";
+        std::cerr << path << ": invalid (" << errors << " error" << (errors == 1 ? "" : "s")
+                  << ")\n";
         return 2;
     }
     std::size_t workers = 0;
     for (const auto &h : profile->hosts)
         workers += h.workers.size();
-    std::cout << path << ": valid (" << profile->specs.size() << " access specifications, " << workers
-              << " workers)\n";
+    std::cout << path << ": valid (" << profile->specs.size() << " access specifications, "
+              << workers << " workers)\n";
     return 0;
 }
 
@@ -88,11 +88,13 @@ void registerSpecCommands(CLI::App &app, int &exitCode)
     auto path = std::make_shared<std::string>();
     auto out = std::make_shared<std::string>();
 
-    auto *validate = app.add_subcommand("validate", "Check a profile (.json or Iometer .icf): lists every problem");
+    auto *validate = app.add_subcommand(
+        "validate", "Check a profile (.json or Iometer .icf): lists every problem");
     validate->add_option("FILE", *path, "Profile file")->required();
     validate->callback([&exitCode, path] { exitCode = validateFile(*path); });
 
-    auto *convert = app.add_subcommand("convert", "Convert a profile between .icf and .json (by extension)");
+    auto *convert
+        = app.add_subcommand("convert", "Convert a profile between .icf and .json (by extension)");
     convert->add_option("IN", *path, "Input profile (.json or .icf)")->required();
     convert->add_option("OUT", *out, "Output file (.json or .icf)")->required();
     convert->callback([&exitCode, path, out] { exitCode = convertFile(*path, *out); });

@@ -5,12 +5,11 @@
 #include "app/cli/commands.h"
 
 #include <CLI/CLI.hpp>
-
 #include <iostream>
 
 int main(int argc, char **argv)
 {
-    CLI::App app{"IOPrism storage benchmark (headless)", "ioprism-cli"};
+    CLI::App app {"IOPrism storage benchmark (headless)", "ioprism-cli"};
     app.set_version_flag("--version", std::string("ioprism-cli ") + IOPRISM_VERSION);
     app.require_subcommand(1);
     app.footer("Exit codes: 0 success, 2 invalid input, 1 other failure, 130/143 interrupted.\n"

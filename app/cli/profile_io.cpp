@@ -15,7 +15,8 @@ namespace ioprism::cli {
 std::optional<ProfileFileFormat> profileFileFormat(const std::string &path)
 {
     std::string ext = std::filesystem::path(path).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    std::transform(
+        ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
     if (ext == ".json")
         return ProfileFileFormat::Json;
     if (ext == ".icf")
@@ -28,7 +29,8 @@ std::optional<core::Profile> loadProfileFile(const std::string &path, core::Prob
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         std::error_code ec(errno, std::generic_category());
-        problems.push_back({core::Severity::Error, {}, "cannot read " + path + ": " + ec.message()});
+        problems.push_back(
+            {core::Severity::Error, {}, "cannot read " + path + ": " + ec.message()});
         return std::nullopt;
     }
     std::ostringstream text;
@@ -38,21 +40,21 @@ std::optional<core::Profile> loadProfileFile(const std::string &path, core::Prob
     if (!format) {
         const auto first = content.find_first_not_of(" \t\r\n");
         format = first != std::string::npos && content[first] == '{' ? ProfileFileFormat::Json
-                                                                      : ProfileFileFormat::Icf;
+                                                                     : ProfileFileFormat::Icf;
     }
     if (*format == ProfileFileFormat::Json)
         return core::parseProfileJson(content, problems);
     auto profile = core::parseIcf(content, problems);
     if (profile) {
-        auto flagged = core::markUnresolvedTargets(*profile, [](const core::Target &t) {
-            return platform::targetExists(t);
-        });
+        auto flagged = core::markUnresolvedTargets(
+            *profile, [](const core::Target &t) { return platform::targetExists(t); });
         problems.insert(problems.end(), flagged.begin(), flagged.end());
     }
     return profile;
 }
 
-bool saveProfileFile(const core::Profile &profile, const std::string &path, core::Problems &problems)
+bool saveProfileFile(
+    const core::Profile &profile, const std::string &path, core::Problems &problems)
 {
     const auto format = profileFileFormat(path).value_or(ProfileFileFormat::Json);
     const std::string text = format == ProfileFileFormat::Json ? core::writeProfileJson(profile)
@@ -62,7 +64,8 @@ bool saveProfileFile(const core::Profile &profile, const std::string &path, core
     out.close();
     if (!out) {
         std::error_code ec(errno, std::generic_category());
-        problems.push_back({core::Severity::Error, {}, "cannot write " + path + ": " + ec.message()});
+        problems.push_back(
+            {core::Severity::Error, {}, "cannot write " + path + ": " + ec.message()});
         return false;
     }
     return true;

@@ -22,7 +22,8 @@ std::optional<core::Profile> loadProfileFile(const std::string &path, core::Prob
 
 // Writes by extension. Export warnings (what .icf cannot carry) go to `problems`;
 // returns false (with an error problem) when the file cannot be written.
-bool saveProfileFile(const core::Profile &profile, const std::string &path, core::Problems &problems);
+bool saveProfileFile(
+    const core::Profile &profile, const std::string &path, core::Problems &problems);
 
 // Prints problems to stderr as "error: path: message" / "warning: ..." lines.
 void printProblems(const core::Problems &problems, const std::string &source = {});

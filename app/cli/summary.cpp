@@ -18,20 +18,28 @@ std::string formatLatencyUs(double us)
     return fmt::format("{:.0f} µs", us);
 }
 
-static std::string rwText(std::uint32_t read) { return fmt::format("{}% read", read); }
+static std::string rwText(std::uint32_t read)
+{
+    return fmt::format("{}% read", read);
+}
 
 namespace {
 
-std::string megabytes(std::uint64_t bytes) { return fmt::format("{:.1f} MB", double(bytes) / 1e6); }
+std::string megabytes(std::uint64_t bytes)
+{
+    return fmt::format("{:.1f} MB", double(bytes) / 1e6);
+}
 
 // "reads: agree (app 512.3 MB, device 512.0 MB, device/app 1.00)"
 std::string directionText(const char *name, const DirectionVerdict &d)
 {
     if (d.verdict == Verdict::Idle)
-        return fmt::format("{}: idle (app {}, device {})", name, megabytes(d.appBytes), megabytes(d.deviceBytes));
-    const std::string ratio = d.appBytes ? fmt::format(", device/app {:.2f}", d.ratio) : std::string();
-    return fmt::format("{}: {} (app {}, device {}{})", name, toString(d.verdict), megabytes(d.appBytes),
-                       megabytes(d.deviceBytes), ratio);
+        return fmt::format(
+            "{}: idle (app {}, device {})", name, megabytes(d.appBytes), megabytes(d.deviceBytes));
+    const std::string ratio
+        = d.appBytes ? fmt::format(", device/app {:.2f}", d.ratio) : std::string();
+    return fmt::format("{}: {} (app {}, device {}{})", name, toString(d.verdict),
+        megabytes(d.appBytes), megabytes(d.deviceBytes), ratio);
 }
 
 std::string deviceRow(const std::string &label, std::string_view role, const DeviceFigures &f)
@@ -41,19 +49,22 @@ std::string deviceRow(const std::string &label, std::string_view role, const Dev
     const auto timed = [&](double v, int decimals) {
         return f.hasTimes ? fmt::format("{:.{}f}", v, decimals) : std::string("-");
     };
-    return fmt::format("  {:<16.16} {:<8} {:>9.0f} {:>9.0f} {:>8.1f} {:>8.1f} {:>9} {:>8} {:>8} {:>7} {:>6} {:>7} {:>7}\n",
-                       label, role, f.readsPerSecond, f.writesPerSecond, f.readMegabytesPerSecond,
-                       f.writeMegabytesPerSecond, fmt::format("{:.1f}", f.averageRequestBytes / 1024),
-                       timed(f.readAwaitMs, 2), timed(f.writeAwaitMs, 2), timed(f.queueSize, 2),
-                       timed(f.utilPercent, 1), f.hasDiscards ? fmt::format("{:.0f}", f.discardsPerSecond) : "-",
-                       f.hasFlushes ? fmt::format("{:.0f}", f.flushesPerSecond) : "-");
+    return fmt::format("  {:<16.16} {:<8} {:>9.0f} {:>9.0f} {:>8.1f} {:>8.1f} {:>9} {:>8} {:>8} "
+                       "{:>7} {:>6} {:>7} {:>7}\n",
+        label, role, f.readsPerSecond, f.writesPerSecond, f.readMegabytesPerSecond,
+        f.writeMegabytesPerSecond, fmt::format("{:.1f}", f.averageRequestBytes / 1024),
+        timed(f.readAwaitMs, 2), timed(f.writeAwaitMs, 2), timed(f.queueSize, 2),
+        timed(f.utilPercent, 1), f.hasDiscards ? fmt::format("{:.0f}", f.discardsPerSecond) : "-",
+        f.hasFlushes ? fmt::format("{:.0f}", f.flushesPerSecond) : "-");
 }
 
-std::string deviceTable(const DeviceMap &map, const std::vector<DeviceFigures> &devices, const DeviceFigures &total)
+std::string deviceTable(
+    const DeviceMap &map, const std::vector<DeviceFigures> &devices, const DeviceFigures &total)
 {
-    std::string out = fmt::format("  {:<16} {:<8} {:>9} {:>9} {:>8} {:>8} {:>9} {:>8} {:>8} {:>7} {:>6} {:>7} {:>7}\n",
-                                  "device", "role", "r/s", "w/s", "rMB/s", "wMB/s", "areq-KiB", "r_await", "w_await",
-                                  "aqu-sz", "%util", "disc/s", "flush/s");
+    std::string out = fmt::format(
+        "  {:<16} {:<8} {:>9} {:>9} {:>8} {:>8} {:>9} {:>8} {:>8} {:>7} {:>6} {:>7} {:>7}\n",
+        "device", "role", "r/s", "w/s", "rMB/s", "wMB/s", "areq-KiB", "r_await", "w_await",
+        "aqu-sz", "%util", "disc/s", "flush/s");
     for (std::size_t i = 0; i < devices.size() && i < map.devices.size(); ++i)
         out += deviceRow(map.devices[i].name, toString(map.devices[i].role), devices[i]);
     out += deviceRow("targets total", "", total);
@@ -67,7 +78,7 @@ std::string verdictText(const DeviceVerdict &v)
     if (v.verdict == Verdict::NoDeviceCounters)
         return std::string(toString(v.verdict));
     return fmt::format("{} — {}; {}", toString(v.verdict), directionText("reads", v.read),
-                       directionText("writes", v.write));
+        directionText("writes", v.write));
 }
 
 std::string describeProfile(const Profile &p)
@@ -76,9 +87,10 @@ std::string describeProfile(const Profile &p)
     const auto &s = p.setup;
     if (!s.description.empty())
         out += fmt::format("{}\n\n", s.description);
-    out += fmt::format("Run time {} (0 = until stopped), ramp-up {}, sampling every {}, test type {}\n",
-                       formatDuration(s.runTime), formatDuration(s.rampUp), formatDuration(s.interval),
-                       toString(s.testType));
+    out += fmt::format(
+        "Run time {} (0 = until stopped), ramp-up {}, sampling every {}, test type {}\n",
+        formatDuration(s.runTime), formatDuration(s.rampUp), formatDuration(s.interval),
+        toString(s.testType));
     out += fmt::format("\nAccess specifications ({}):\n", p.specs.size());
     for (const auto &spec : p.specs) {
         out += fmt::format("  {}", spec.name);
@@ -88,9 +100,10 @@ std::string describeProfile(const Profile &p)
             out += fmt::format("  [{} threads]", *spec.threads);
         out += "\n";
         for (const auto &l : spec.lines) {
-            out += fmt::format("    {:>7} {:>3}% of spec, {}, {}% random, align {}", formatSize(l.transferSizeBytes),
-                               l.sharePercent, rwText(l.percentRead), l.percentRandom,
-                               l.alignmentBytes ? formatSize(l.alignmentBytes) : std::string("sector"));
+            out += fmt::format("    {:>7} {:>3}% of spec, {}, {}% random, align {}",
+                formatSize(l.transferSizeBytes), l.sharePercent, rwText(l.percentRead),
+                l.percentRandom,
+                l.alignmentBytes ? formatSize(l.alignmentBytes) : std::string("sector"));
             if (l.delay.count() || l.burstLength != 1)
                 out += fmt::format(", burst {} every {}", l.burstLength, formatDuration(l.delay));
             if (l.replySizeBytes)
@@ -109,22 +122,23 @@ std::string describeProfile(const Profile &p)
         }
     }
     for (const auto &h : p.hosts) {
-        out += fmt::format("\nHost {} ({} workers):\n", h.name.empty() ? std::string("this machine") : h.name,
-                           h.workers.size());
+        out += fmt::format("\nHost {} ({} workers):\n",
+            h.name.empty() ? std::string("this machine") : h.name, h.workers.size());
         for (const auto &w : h.workers) {
             std::string specs;
             for (const auto &n : w.assignedSpecs)
                 specs += (specs.empty() ? "" : ", ") + n;
-            out += fmt::format("  {}: {} outstanding I/Os per target, seed {}, data {}, runs: {}\n", w.name,
-                               w.outstandingIos, w.seed ? std::to_string(*w.seed) : std::string("random"),
-                               toString(w.dataPattern.kind), specs.empty() ? std::string("(nothing)") : specs);
+            out += fmt::format("  {}: {} outstanding I/Os per target, seed {}, data {}, runs: {}\n",
+                w.name, w.outstandingIos, w.seed ? std::to_string(*w.seed) : std::string("random"),
+                toString(w.dataPattern.kind), specs.empty() ? std::string("(nothing)") : specs);
             for (const auto &t : w.targets) {
-                out += fmt::format("    {} {} ({}", toString(t.kind), t.path, toString(t.cacheMode));
+                out += fmt::format(
+                    "    {} {} ({}", toString(t.kind), t.path, toString(t.cacheMode));
                 if (t.kind == TargetKind::TestFile)
                     out += fmt::format(", file {}", formatSize(t.testFileSizeBytes));
                 if (t.region.offsetBytes || t.region.sizeBytes)
                     out += fmt::format(", region {} + {}", formatSize(t.region.offsetBytes),
-                                       t.region.sizeBytes ? formatSize(t.region.sizeBytes) : std::string("rest"));
+                        t.region.sizeBytes ? formatSize(t.region.sizeBytes) : std::string("rest"));
                 if (t.writeThrough)
                     out += ", write-through";
                 if (t.unresolved)
@@ -139,15 +153,16 @@ std::string describeProfile(const Profile &p)
 std::string intervalLine(const IntervalSample &s)
 {
     const auto &f = s.scopes.front().figures;
-    std::string line = fmt::format("[{:7.1f}s] {:<22.22} {:>10.0f} IOPS {:>9.1f} MB/s  lat mean {:>9} p99 {:>9}",
-                                   s.endSeconds, s.stepName, f.total.iops, f.total.megabytesPerSecond,
-                                   formatLatencyUs(f.total.latency.meanUs), formatLatencyUs(f.total.latency.p99Us));
+    std::string line
+        = fmt::format("[{:7.1f}s] {:<22.22} {:>10.0f} IOPS {:>9.1f} MB/s  lat mean {:>9} p99 {:>9}",
+            s.endSeconds, s.stepName, f.total.iops, f.total.megabytesPerSecond,
+            formatLatencyUs(f.total.latency.meanUs), formatLatencyUs(f.total.latency.p99Us));
     if (s.cpu.valid)
         line += fmt::format("  CPU {:5.1f}%", s.cpu.busyPercent);
     if (s.devices.available)
         line += fmt::format("  dev {:>7.1f} MB/s {}",
-                            s.devices.total.readMegabytesPerSecond + s.devices.total.writeMegabytesPerSecond,
-                            toString(s.devices.verdict.verdict));
+            s.devices.total.readMegabytesPerSecond + s.devices.total.writeMegabytesPerSecond,
+            toString(s.devices.verdict.verdict));
     if (s.phase == RunPhase::RampUp)
         line += "  (ramp-up, not counted)";
     return line;
@@ -158,9 +173,10 @@ std::string resultTable(const RunResult &r)
     std::string out;
     for (const auto &step : r.steps) {
         out += fmt::format("\n== {}: {:.1f} s measured{}\n", step.stepName, step.measuredSeconds,
-                           step.complete ? "" : " (incomplete: stopped early)");
-        out += fmt::format("{:<34} {:>11} {:>11} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>7}\n", "scope",
-                           "read IOPS", "write IOPS", "MB/s", "MiB/s", "mean", "p99", "p99.9", "max", "errors");
+            step.complete ? "" : " (incomplete: stopped early)");
+        out += fmt::format("{:<34} {:>11} {:>11} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>7}\n",
+            "scope", "read IOPS", "write IOPS", "MB/s", "MiB/s", "mean", "p99", "p99.9", "max",
+            "errors");
         for (const auto &sc : step.scopes) {
             const auto &f = sc.figures;
             std::string label = sc.scope.label;
@@ -168,18 +184,20 @@ std::string resultTable(const RunResult &r)
                 label = "  " + label;
             else if (sc.scope.kind == Scope::Kind::Target)
                 label = "    " + sc.scope.targetPath;
-            out += fmt::format("{:<34.34} {:>11.0f} {:>11.0f} {:>10.1f} {:>10.1f} {:>10} {:>10} {:>10} {:>10} {:>7}\n",
-                               label, f.read.iops, f.write.iops, f.total.megabytesPerSecond, f.total.mebibytesPerSecond,
-                               formatLatencyUs(f.total.latency.meanUs), formatLatencyUs(f.total.latency.p99Us),
-                               formatLatencyUs(f.total.latency.p99_9Us), formatLatencyUs(f.total.latency.maxUs),
-                               f.total.errors);
+            out += fmt::format("{:<34.34} {:>11.0f} {:>11.0f} {:>10.1f} {:>10.1f} {:>10} {:>10} "
+                               "{:>10} {:>10} {:>7}\n",
+                label, f.read.iops, f.write.iops, f.total.megabytesPerSecond,
+                f.total.mebibytesPerSecond, formatLatencyUs(f.total.latency.meanUs),
+                formatLatencyUs(f.total.latency.p99Us), formatLatencyUs(f.total.latency.p99_9Us),
+                formatLatencyUs(f.total.latency.maxUs), f.total.errors);
         }
         if (step.cpu.valid)
-            out += fmt::format("CPU: {:.1f}% busy (user {:.1f}%, system {:.1f}%, iowait {:.1f}%, irq {:.1f}%, "
-                               "softirq {:.1f}%), IOPrism itself {:.1f}%; {:.0f} IOPS per CPU %\n",
-                               step.cpu.busyPercent, step.cpu.userPercent, step.cpu.systemPercent,
-                               step.cpu.iowaitPercent, step.cpu.irqPercent, step.cpu.softirqPercent,
-                               step.cpu.processPercent, step.cpuEffectiveness);
+            out += fmt::format(
+                "CPU: {:.1f}% busy (user {:.1f}%, system {:.1f}%, iowait {:.1f}%, irq {:.1f}%, "
+                "softirq {:.1f}%), IOPrism itself {:.1f}%; {:.0f} IOPS per CPU %\n",
+                step.cpu.busyPercent, step.cpu.userPercent, step.cpu.systemPercent,
+                step.cpu.iowaitPercent, step.cpu.irqPercent, step.cpu.softirqPercent,
+                step.cpu.processPercent, step.cpuEffectiveness);
         if (step.devices.available) {
             out += "Devices (iostat figures over the measured time):\n";
             out += deviceTable(r.deviceMap, step.devices.devices, step.devices.total);
@@ -194,14 +212,16 @@ std::string resultTable(const RunResult &r)
     // Only when the run had to wait for the devices, or they wrote after the end: a few
     // KiB owed at a sample boundary are not worth a line.
     if (tail.sampled && (tail.seconds > 0 || tail.flushedWriteBytes > 0)) {
-        out += fmt::format("After the run: {} written by the application (ramp-up included) were not on the device "
+        out += fmt::format("After the run: {} written by the application (ramp-up included) were "
+                           "not on the device "
                            "yet; the device wrote {} in the {:.1f} s after the end ({})",
-                           megabytes(tail.pendingWriteBytes), megabytes(tail.flushedWriteBytes), tail.seconds,
-                           tail.idle ? "then idle" : "sampling stopped at the limit");
+            megabytes(tail.pendingWriteBytes), megabytes(tail.flushedWriteBytes), tail.seconds,
+            tail.idle ? "then idle" : "sampling stopped at the limit");
         if (tail.remainingWriteBytes > 0)
-            out += fmt::format("; {} never reached it while sampled (still dirty in the cache, or overwritten "
-                               "there before it was written)",
-                               megabytes(tail.remainingWriteBytes));
+            out += fmt::format(
+                "; {} never reached it while sampled (still dirty in the cache, or overwritten "
+                "there before it was written)",
+                megabytes(tail.remainingWriteBytes));
         out += "\n";
         if (tail.flushedWriteBytes > 0 && !tail.devices.empty())
             out += deviceTable(r.deviceMap, tail.devices, tail.total);

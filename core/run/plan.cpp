@@ -15,7 +15,8 @@ std::uint64_t mix(std::uint64_t x)
 }
 } // namespace
 
-std::uint32_t RunPlan::outstandingIos(const Profile &p, std::size_t w, std::size_t t, std::size_t s) const
+std::uint32_t RunPlan::outstandingIos(
+    const Profile &p, std::size_t w, std::size_t t, std::size_t s) const
 {
     const auto &worker = workers.at(w);
     const int spec = worker.specPerStep.at(s);
@@ -24,7 +25,8 @@ std::uint32_t RunPlan::outstandingIos(const Profile &p, std::size_t w, std::size
     return worker.targets.at(t).outstandingIos;
 }
 
-std::optional<RunPlan> makeRunPlan(const Profile &profile, std::uint64_t randomSeed, Problems &problems)
+std::optional<RunPlan> makeRunPlan(
+    const Profile &profile, std::uint64_t randomSeed, Problems &problems)
 {
     if (profile.hosts.empty() || profile.hosts[0].workers.empty()) {
         problems.push_back({Severity::Error, "hosts", "no workers: add a worker"});
@@ -32,7 +34,7 @@ std::optional<RunPlan> makeRunPlan(const Profile &profile, std::uint64_t randomS
     }
     for (std::size_t h = 1; h < profile.hosts.size(); ++h)
         problems.push_back({Severity::Warning, "hosts[" + std::to_string(h) + "]",
-                            "only the local host runs; \"" + profile.hosts[h].name + "\" is ignored"});
+            "only the local host runs; \"" + profile.hosts[h].name + "\" is ignored"});
 
     RunPlan plan;
     plan.effectiveProfile = profile;
@@ -57,8 +59,8 @@ std::optional<RunPlan> makeRunPlan(const Profile &profile, std::uint64_t randomS
             const int idx = specIndex(w.assignedSpecs[s]);
             if (idx < 0) {
                 problems.push_back({Severity::Error,
-                                    "hosts[0].workers[" + std::to_string(wi) + "].specs[" + std::to_string(s) + "]",
-                                    "\"" + w.assignedSpecs[s] + "\" is not a defined access specification"});
+                    "hosts[0].workers[" + std::to_string(wi) + "].specs[" + std::to_string(s) + "]",
+                    "\"" + w.assignedSpecs[s] + "\" is not a defined access specification"});
                 continue;
             }
             specs[s] = idx;
@@ -73,10 +75,10 @@ std::optional<RunPlan> makeRunPlan(const Profile &profile, std::uint64_t randomS
             pw.dataPattern = w.dataPattern;
             pw.cpuAffinity = w.cpuAffinity;
             for (const auto &t : w.targets) {
-                PlannedTarget planned{t, t.outstandingIos.value_or(w.outstandingIos)};
+                PlannedTarget planned {t, t.outstandingIos.value_or(w.outstandingIos)};
                 // A target without a region of its own runs on the worker's (Iometer's
                 // per-worker disk size and starting sector).
-                if (t.region == Region{})
+                if (t.region == Region {})
                     planned.target.region = w.defaultRegion;
                 pw.targets.push_back(std::move(planned));
             }

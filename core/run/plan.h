@@ -22,9 +22,9 @@ struct PlannedTarget {
 };
 
 struct PlannedWorker {
-    std::string name;          // "Worker 1", a copy: "Worker 1 #2"
+    std::string name; // "Worker 1", a copy: "Worker 1 #2"
     std::size_t profileWorker = 0; // index in hosts[0].workers
-    std::uint32_t copyIndex = 0;   // 0 = the worker itself
+    std::uint32_t copyIndex = 0; // 0 = the worker itself
     std::vector<PlannedTarget> targets;
     // Per step: the spec this worker runs, or -1 when it idles in that step.
     std::vector<int> specPerStep;
@@ -40,11 +40,13 @@ struct RunPlan {
     Profile effectiveProfile; // with the seeds actually used filled in
 
     // Outstanding I/Os of worker w on target t in step s (spec queueDepth override).
-    std::uint32_t outstandingIos(const Profile &p, std::size_t w, std::size_t t, std::size_t s) const;
+    std::uint32_t outstandingIos(
+        const Profile &p, std::size_t w, std::size_t t, std::size_t s) const;
 };
 
 // Builds the plan; problems (errors) when the profile cannot run, e.g. no host.
 // randomSeed supplies seeds for workers without a fixed one.
-std::optional<RunPlan> makeRunPlan(const Profile &profile, std::uint64_t randomSeed, Problems &problems);
+std::optional<RunPlan> makeRunPlan(
+    const Profile &profile, std::uint64_t randomSeed, Problems &problems);
 
 } // namespace ioprism::core

@@ -6,11 +6,10 @@
 #include "core/stats/live_counters.h"
 #include "core/stats/verdict.h"
 
+#include <algorithm>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
-
-#include <algorithm>
 #include <map>
 #include <random>
 #include <thread>
@@ -22,7 +21,7 @@ using SteadyClock = std::chrono::steady_clock;
 
 struct Run::Shared {
     asio::io_context io;
-    std::atomic<bool> stopRequested{false};
+    std::atomic<bool> stopRequested {false};
     std::mutex errorMutex; // guards firstError (errors are rare: never on the hot path)
     std::optional<OpError> firstError;
     std::function<void()> wakeControl; // set while a step runs; called on io's thread
@@ -56,19 +55,22 @@ struct Run::Shared {
     }
 };
 
-Run::Run(Profile profile, IoBackend &backend, CounterSource &counters, RunSink &sink, RunOptions options)
+Run::Run(
+    Profile profile, IoBackend &backend, CounterSource &counters, RunSink &sink, RunOptions options)
     : m_profile(std::move(profile))
     , m_backend(backend)
     , m_counters(counters)
     , m_sink(sink)
     , m_options(options)
     , m_shared(std::make_unique<Shared>())
-{
-}
+{ }
 
 Run::~Run() = default;
 
-void Run::requestStop() { m_shared->requestStop(); }
+void Run::requestStop()
+{
+    m_shared->requestStop();
+}
 
 namespace {
 
@@ -80,15 +82,19 @@ bool writesTo(const AccessSpec &spec)
     return false;
 }
 
-std::string sizeText(std::uint64_t bytes) { return std::to_string(bytes) + " B"; }
+std::string sizeText(std::uint64_t bytes)
+{
+    return std::to_string(bytes) + " B";
+}
 
 // Problems with direct-I/O alignment of one line on one target, as a message or "".
 std::string alignmentProblem(const SpecLine &line, std::size_t lineIndex, const AccessSpec &spec,
-                             const TargetInfo &info, const Region &region)
+    const TargetInfo &info, const Region &region)
 {
     const std::uint64_t a = info.directIoOffsetAlignBytes;
     auto where = [&] {
-        return "spec \"" + spec.name + "\" line " + std::to_string(lineIndex + 1) + " on " + info.path;
+        return "spec \"" + spec.name + "\" line " + std::to_string(lineIndex + 1) + " on "
+            + info.path;
     };
     if (line.transferSizeBytes % a)
         return where() + ": transfer size " + sizeText(line.transferSizeBytes)
@@ -109,8 +115,8 @@ std::string alignmentProblem(const SpecLine &line, std::size_t lineIndex, const 
 // The devices over one span: every watched device, the total of the target devices
 // (each once), and the verdict against the application's bytes in `app`.
 DeviceReport makeDeviceReport(const DeviceMap &map, const std::vector<std::size_t> &totalDevices,
-                              const CounterSnapshot &a, const CounterSnapshot &b, std::chrono::nanoseconds elapsed,
-                              VerdictInput app, const VerdictPolicy &policy)
+    const CounterSnapshot &a, const CounterSnapshot &b, std::chrono::nanoseconds elapsed,
+    VerdictInput app, const VerdictPolicy &policy)
 {
     DeviceReport r;
     const std::size_t n = map.devices.size();
@@ -217,15 +223,16 @@ RunResult Run::execute()
         if (shared.stopRequested)
             return finish(result);
         auto &p = prepared[t->target.path];
-        PrepareOptions opts{.needWrite = p.needWrite,
-                            .allowDeviceWrites = m_options.allowDeviceWrites,
-                            .fillPattern = w->dataPattern,
-                            .seed = w->seed};
+        PrepareOptions opts {.needWrite = p.needWrite,
+            .allowDeviceWrites = m_options.allowDeviceWrites,
+            .fillPattern = w->dataPattern,
+            .seed = w->seed};
         const std::string path = t->target.path;
-        auto info = m_backend.prepareTarget(t->target, opts, [&](std::uint64_t done, std::uint64_t total) {
-            m_sink.onPrepareProgress(path, done, total);
-            return !shared.stopRequested.load();
-        });
+        auto info = m_backend.prepareTarget(
+            t->target, opts, [&](std::uint64_t done, std::uint64_t total) {
+                m_sink.onPrepareProgress(path, done, total);
+                return !shared.stopRequested.load();
+            });
         if (!info) {
             if (!shared.stopRequested)
                 shared.fail(info.error());
@@ -248,8 +255,8 @@ RunResult Run::execute()
             Region r = t.target.region;
             if (r.offsetBytes >= size) {
                 shared.fail({{}, "check region", info.path,
-                             "region offset " + sizeText(r.offsetBytes) + " is beyond the target's size "
-                                 + sizeText(size)});
+                    "region offset " + sizeText(r.offsetBytes) + " is beyond the target's size "
+                        + sizeText(size)});
                 return finish(result);
             }
             if (r.sizeBytes == 0 || r.offsetBytes + r.sizeBytes > size)
@@ -263,9 +270,10 @@ RunResult Run::execute()
                     const auto &line = spec.lines[li];
                     std::string problem;
                     if (std::max(line.transferSizeBytes, line.replySizeBytes) > r.sizeBytes)
-                        problem = "spec \"" + spec.name + "\" line " + std::to_string(li + 1) + ": transfer size "
-                            + sizeText(line.transferSizeBytes) + " is larger than the region "
-                            + sizeText(r.sizeBytes) + " of " + info.path;
+                        problem = "spec \"" + spec.name + "\" line " + std::to_string(li + 1)
+                            + ": transfer size " + sizeText(line.transferSizeBytes)
+                            + " is larger than the region " + sizeText(r.sizeBytes) + " of "
+                            + info.path;
                     else if (t.target.cacheMode == CacheMode::Direct)
                         problem = alignmentProblem(line, li, spec, info, r);
                     if (!problem.empty()) {
@@ -289,7 +297,8 @@ RunResult Run::execute()
     bool comparedBuffered = false;
     for (std::size_t i = 0; i < order.size(); ++i) {
         const auto &target = order[i].first->target;
-        const bool has = i < result.deviceMap.targets.size() && result.deviceMap.targets[i].device.has_value();
+        const bool has
+            = i < result.deviceMap.targets.size() && result.deviceMap.targets[i].device.has_value();
         comparedPath[target.path] = has;
         comparedBuffered |= has && target.cacheMode == CacheMode::Buffered;
     }
@@ -302,9 +311,12 @@ RunResult Run::execute()
     std::uint64_t writeBacklog = 0;
 
     // ---- the steps
-    const auto interval = std::max<std::chrono::milliseconds>(m_profile.setup.interval, std::chrono::milliseconds(10));
+    const auto interval = std::max<std::chrono::milliseconds>(
+        m_profile.setup.interval, std::chrono::milliseconds(10));
     const auto runStart = SteadyClock::now();
-    auto seconds = [&](SteadyClock::time_point t) { return std::chrono::duration<double>(t - runStart).count(); };
+    auto seconds = [&](SteadyClock::time_point t) {
+        return std::chrono::duration<double>(t - runStart).count();
+    };
 
     for (std::size_t step = 0; step < plan->stepCount && !shared.stopRequested; ++step) {
         const std::string &stepName = plan->stepNames[step];
@@ -319,8 +331,8 @@ RunResult Run::execute()
 
         std::vector<std::vector<std::unique_ptr<LiveTargetCounters>>> live(plan->workers.size());
         std::vector<WorkerStep> steps(active.size());
-        std::atomic<bool> stepStop{false};
-        std::atomic<std::size_t> finishedWorkers{0};
+        std::atomic<bool> stepStop {false};
+        std::atomic<std::size_t> finishedWorkers {0};
         Latch ready(std::ptrdiff_t(active.size()) + 1);
         Latch start(1);
 
@@ -349,7 +361,8 @@ RunResult Run::execute()
                 wt.sectorBytes = info.logicalBlockBytes;
                 wt.outstandingIos = plan->outstandingIos(m_profile, wi, ti, step);
                 wt.counters = live[wi].back().get();
-                ws.bufferAlignBytes = std::max({ws.bufferAlignBytes, info.directIoMemAlignBytes, 4096u});
+                ws.bufferAlignBytes
+                    = std::max({ws.bufferAlignBytes, info.directIoMemAlignBytes, 4096u});
                 ws.targets.push_back(wt);
             }
             ws.stop = &stepStop;
@@ -375,30 +388,32 @@ RunResult Run::execute()
         }
 
         // ---- sampling: scopes are All, each active worker, each of its targets
-        std::vector<Scope> scopes{{Scope::Kind::All, -1, -1, "All", {}}};
+        std::vector<Scope> scopes {{Scope::Kind::All, -1, -1, "All", {}}};
         for (std::size_t wi : active) {
             const auto &pw = plan->workers[wi];
             scopes.push_back({Scope::Kind::Worker, int(wi), -1, pw.name, {}});
             for (std::size_t ti = 0; ti < pw.targets.size(); ++ti)
-                scopes.push_back({Scope::Kind::Target, int(wi), int(ti), pw.name + " / " + pw.targets[ti].target.path,
-                                  pw.targets[ti].target.path});
+                scopes.push_back({Scope::Kind::Target, int(wi), int(ti),
+                    pw.name + " / " + pw.targets[ti].target.path, pw.targets[ti].target.path});
         }
         std::vector<std::vector<Measurement>> previous(plan->workers.size());
         for (std::size_t wi : active)
             previous[wi].resize(live[wi].size());
         std::vector<Measurement> totals(scopes.size());
-        std::chrono::nanoseconds measured{0};
+        std::chrono::nanoseconds measured {0};
 
         const auto t0 = SteadyClock::now();
         const auto rampEnd = t0 + m_profile.setup.rampUp;
-        const auto measureEnd = m_profile.setup.runTime.count() > 0 ? rampEnd + m_profile.setup.runTime
-                                                                    : SteadyClock::time_point::max();
+        const auto measureEnd = m_profile.setup.runTime.count() > 0
+            ? rampEnd + m_profile.setup.runTime
+            : SteadyClock::time_point::max();
         CounterSnapshot cpuPrev = m_counters.sample(), cpuMeasureStart = cpuPrev;
         std::uint64_t measureBacklog = writeBacklog;
         // Target scopes whose bytes are compared with the devices.
         std::vector<bool> comparedScope(scopes.size(), false);
         for (std::size_t i = 0; i < scopes.size(); ++i)
-            comparedScope[i] = scopes[i].kind == Scope::Kind::Target && comparedPath[scopes[i].targetPath];
+            comparedScope[i]
+                = scopes[i].kind == Scope::Kind::Target && comparedPath[scopes[i].targetPath];
         auto appBytes = [&](const std::vector<Measurement> &m) {
             VerdictInput in;
             in.buffered = comparedBuffered;
@@ -425,7 +440,8 @@ RunResult Run::execute()
             sample.phase = phase;
             sample.startSeconds = seconds(lastTick);
             sample.endSeconds = seconds(now);
-            const auto elapsed = std::chrono::duration_cast<std::chrono::nanoseconds>(now - lastTick);
+            const auto elapsed
+                = std::chrono::duration_cast<std::chrono::nanoseconds>(now - lastTick);
             std::vector<Measurement> deltas(scopes.size());
             std::size_t si = 1;
             for (std::size_t wi : active) {
@@ -443,8 +459,8 @@ RunResult Run::execute()
             sample.cpu = cpuFigures(cpuPrev.cpu, cpuNow.cpu);
             VerdictInput app = appBytes(deltas);
             app.writeBacklogBytes = writeBacklog;
-            sample.devices = makeDeviceReport(result.deviceMap, totalDevices, cpuPrev, cpuNow, elapsed, app,
-                                              m_options.verdict);
+            sample.devices = makeDeviceReport(
+                result.deviceMap, totalDevices, cpuPrev, cpuNow, elapsed, app, m_options.verdict);
             if (sample.devices.available)
                 writeBacklog = sample.devices.verdict.writeBacklogBytes;
             cpuPrev = std::move(cpuNow);
@@ -453,7 +469,8 @@ RunResult Run::execute()
                 sample.scopes.push_back({scopes[i], computeFigures(deltas[i])});
             }
             if (sample.cpu.valid && sample.cpu.busyPercent > 0)
-                sample.cpuEffectiveness = sample.scopes[0].figures.total.iops / sample.cpu.busyPercent;
+                sample.cpuEffectiveness
+                    = sample.scopes[0].figures.total.iops / sample.cpu.busyPercent;
             if (phase == RunPhase::Measuring) {
                 measured += elapsed;
                 for (std::size_t i = 0; i < scopes.size(); ++i) {
@@ -536,14 +553,15 @@ RunResult Run::execute()
         {
             VerdictInput app = appBytes(totals);
             app.writeBacklogBytes = measureBacklog;
-            sr.devices = makeDeviceReport(result.deviceMap, totalDevices, cpuMeasureStart, cpuPrev, measured, app,
-                                          m_options.verdict);
+            sr.devices = makeDeviceReport(result.deviceMap, totalDevices, cpuMeasureStart, cpuPrev,
+                measured, app, m_options.verdict);
         }
         result.steps.push_back(std::move(sr));
     }
 
     // ---- the tail: what the devices still do after the last step (write-back)
-    if (!shared.failed() && !totalDevices.empty() && !result.steps.empty() && m_options.deviceTailLimit.count() > 0) {
+    if (!shared.failed() && !totalDevices.empty() && !result.steps.empty()
+        && m_options.deviceTailLimit.count() > 0) {
         auto &tail = result.deviceTail;
         tail.sampled = true;
         tail.pendingWriteBytes = writeBacklog;
@@ -557,8 +575,10 @@ RunResult Run::execute()
         const auto written = [&](const CounterSnapshot &a, const CounterSnapshot &b) {
             std::uint64_t bytes = 0;
             for (std::size_t i : totalDevices)
-                if (i < a.disks.size() && i < b.disks.size() && a.disks[i].valid && b.disks[i].valid)
-                    bytes += counterDelta(a.disks[i].counters, b.disks[i].counters).writeSectors * 512;
+                if (i < a.disks.size() && i < b.disks.size() && a.disks[i].valid
+                    && b.disks[i].valid)
+                    bytes += counterDelta(a.disks[i].counters, b.disks[i].counters).writeSectors
+                        * 512;
             return bytes;
         };
         const auto tailStart = SteadyClock::now();
@@ -570,9 +590,9 @@ RunResult Run::execute()
         } else {
             if (writeBacklog > floor)
                 m_sink.onNotice(megabytesText(writeBacklog)
-                                + " written by the application not yet seen at the device: sampling the device "
-                                  "for up to "
-                                + std::to_string(m_options.deviceTailLimit.count()) + " ms");
+                    + " written by the application not yet seen at the device: sampling the device "
+                      "for up to "
+                    + std::to_string(m_options.deviceTailLimit.count()) + " ms");
             const auto tailEnd = tailStart + m_options.deviceTailLimit;
             bool flushSeen = false;
             while (true) {
@@ -586,7 +606,9 @@ RunResult Run::execute()
                 lastTime = now;
                 // Idle: nothing in flight and nothing written for one interval, and either
                 // nothing was owed or the flush that paid it has been seen to finish.
-                if (quiet && (flushSeen || nextWriteBacklog(writeBacklog, 0, written(first, last)) <= floor)) {
+                if (quiet
+                    && (flushSeen
+                        || nextWriteBacklog(writeBacklog, 0, written(first, last)) <= floor)) {
                     tail.idle = true;
                     break;
                 }
@@ -594,11 +616,12 @@ RunResult Run::execute()
                     break;
             }
         }
-        const auto elapsed = std::chrono::duration_cast<std::chrono::nanoseconds>(lastTime - tailStart);
+        const auto elapsed
+            = std::chrono::duration_cast<std::chrono::nanoseconds>(lastTime - tailStart);
         tail.seconds = std::chrono::duration<double>(elapsed).count();
         if (elapsed.count() > 0) {
-            const DeviceReport r
-                = makeDeviceReport(result.deviceMap, totalDevices, first, last, elapsed, {}, m_options.verdict);
+            const DeviceReport r = makeDeviceReport(
+                result.deviceMap, totalDevices, first, last, elapsed, {}, m_options.verdict);
             tail.devices = r.devices;
             tail.total = r.total;
         }

@@ -31,13 +31,13 @@ class RunSink
 {
 public:
     virtual ~RunSink() = default;
-    virtual void onPhase(RunPhase /*phase*/, std::size_t /*step*/, const std::string & /*stepName*/) {}
-    virtual void onPrepareProgress(const std::string & /*path*/, std::uint64_t /*doneBytes*/,
-                                   std::uint64_t /*totalBytes*/)
-    {
-    }
-    virtual void onInterval(const IntervalSample & /*sample*/) {}
-    virtual void onNotice(const std::string & /*text*/) {}
+    virtual void onPhase(RunPhase /*phase*/, std::size_t /*step*/, const std::string & /*stepName*/)
+    { }
+    virtual void onPrepareProgress(
+        const std::string & /*path*/, std::uint64_t /*doneBytes*/, std::uint64_t /*totalBytes*/)
+    { }
+    virtual void onInterval(const IntervalSample & /*sample*/) { }
+    virtual void onNotice(const std::string & /*text*/) { }
 };
 
 struct RunOptions {
@@ -50,7 +50,7 @@ struct RunOptions {
     VerdictPolicy verdict;
     // Longest time the devices are sampled after the last step for pending write-back
     // (0 = no tail).
-    std::chrono::milliseconds deviceTailLimit{5000};
+    std::chrono::milliseconds deviceTailLimit {5000};
 };
 
 class Run
@@ -77,7 +77,7 @@ private:
     CounterSource &m_counters;
     RunSink &m_sink;
     RunOptions m_options;
-    std::atomic<RunPhase> m_phase{RunPhase::Idle};
+    std::atomic<RunPhase> m_phase {RunPhase::Idle};
     std::unique_ptr<Shared> m_shared;
 };
 

@@ -20,7 +20,7 @@ using namespace std::chrono_literals;
 inline std::int64_t nowNs()
 {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(
-               std::chrono::steady_clock::now().time_since_epoch())
+        std::chrono::steady_clock::now().time_since_epoch())
         .count();
 }
 
@@ -37,21 +37,21 @@ std::uint64_t mixSeed(std::uint64_t seed, std::uint64_t salt)
 struct Slot {
     IoRequest request;
     std::uint32_t target = 0;
-    bool hasStep = false;     // `step` is planned but not yet issued
+    bool hasStep = false; // `step` is planned but not yet issued
     bool inFlight = false;
-    IoStep step;              // the I/O being issued or in flight
+    IoStep step; // the I/O being issued or in flight
     std::optional<IoStep> reply; // the reply to issue after `step` completes
     std::int64_t readyAtNs = 0; // think time / delay / rate limit: not before this
-    int preparedPattern = -1;   // which pattern the write buffer holds
+    int preparedPattern = -1; // which pattern the write buffer holds
 };
 
 struct TargetState {
     std::optional<IoGenerator> generator;
     std::vector<RateLimiter> limiters; // per spec line
-    std::int64_t gateNs = 0;           // burst delay: no new I/O on this target before
-    std::uint64_t issued = 0;          // for ioLimitPerTarget
+    std::int64_t gateNs = 0; // burst delay: no new I/O on this target before
+    std::uint64_t issued = 0; // for ioLimitPerTarget
     std::uint32_t outstanding = 0;
-    bool retired = false;              // issued the I/O limit: no new I/O
+    bool retired = false; // issued the I/O limit: no new I/O
 };
 
 class WorkerLoop
@@ -60,8 +60,7 @@ public:
     WorkerLoop(WorkerStep &step, IoBackend &backend)
         : m_ws(step)
         , m_backend(backend)
-    {
-    }
+    { }
 
     void run()
     {
@@ -114,15 +113,16 @@ private:
         }
         if (slotCount > m_engine->capabilities().maxQueueDepth) {
             fail({{}, "start worker", m_ws.workerName,
-                  "the " + std::string(m_engine->name()) + " engine supports at most "
-                      + std::to_string(m_engine->capabilities().maxQueueDepth) + " outstanding I/Os per worker, "
-                      + std::to_string(slotCount) + " were asked for"});
+                "the " + std::string(m_engine->name()) + " engine supports at most "
+                    + std::to_string(m_engine->capabilities().maxQueueDepth)
+                    + " outstanding I/Os per worker, " + std::to_string(slotCount)
+                    + " were asked for"});
             return false;
         }
-        EngineConfig config{.queueDepth = slotCount,
-                            .bufferCount = slotCount * 2,
-                            .bufferBytes = m_ws.bufferBytes,
-                            .bufferAlignmentBytes = m_ws.bufferAlignBytes};
+        EngineConfig config {.queueDepth = slotCount,
+            .bufferCount = slotCount * 2,
+            .bufferBytes = m_ws.bufferBytes,
+            .bufferAlignmentBytes = m_ws.bufferAlignBytes};
         if (auto st = m_engine->init(config, files); !st) {
             fail(st.error());
             return false;
@@ -133,7 +133,7 @@ private:
             for (std::size_t t = 0; t < m_ws.targets.size(); ++t) {
                 auto &ts = m_targets.emplace_back();
                 ts.generator.emplace(spec, m_ws.targets[t].region, m_ws.targets[t].sectorBytes,
-                                     mixSeed(m_ws.seed, t + 1));
+                    mixSeed(m_ws.seed, t + 1));
                 for (const auto &line : spec.lines) {
                     ts.limiters.emplace_back(line.rateLimit);
                     m_anyLimiter |= !ts.limiters.back().unlimited();
@@ -209,7 +209,9 @@ private:
                 }
                 if (m_anyLimiter) {
                     auto &limiter = ts.limiters[io.lineIndex];
-                    const auto at = limiter.earliestStart(std::chrono::nanoseconds(now), io.sizeBytes).count();
+                    const auto at
+                        = limiter.earliestStart(std::chrono::nanoseconds(now), io.sizeBytes)
+                              .count();
                     if (at > now) {
                         slot.readyAtNs = at;
                         nextReadyNs = std::min(nextReadyNs, at);
@@ -231,7 +233,8 @@ private:
                     m_fillers[std::size_t(pattern)].prepare(buffer);
                     slot.preparedPattern = pattern;
                 }
-                m_fillers[std::size_t(pattern)].beforeWrite(buffer.first(io.sizeBytes), io.offsetBytes);
+                m_fillers[std::size_t(pattern)].beforeWrite(
+                    buffer.first(io.sizeBytes), io.offsetBytes);
             }
             if (!m_engine->queue(&r))
                 break; // cannot happen: the ring holds every slot; retry next round
@@ -263,11 +266,14 @@ private:
             const std::string where = "offset " + std::to_string(r->offsetBytes) + ", "
                 + std::to_string(r->lengthBytes) + " bytes";
             if (r->error != 0)
-                fail({std::error_code(r->error, std::system_category()), op, m_ws.targets[slot.target].file.path, where});
+                fail({std::error_code(r->error, std::system_category()), op,
+                    m_ws.targets[slot.target].file.path, where});
             else
-                fail({std::make_error_code(std::errc::io_error), op, m_ws.targets[slot.target].file.path,
-                      "short transfer: " + std::to_string(r->resultBytes) + " of " + std::to_string(r->lengthBytes)
-                          + " bytes at offset " + std::to_string(r->offsetBytes)});
+                fail({std::make_error_code(std::errc::io_error), op,
+                    m_ws.targets[slot.target].file.path,
+                    "short transfer: " + std::to_string(r->resultBytes) + " of "
+                        + std::to_string(r->lengthBytes) + " bytes at offset "
+                        + std::to_string(r->offsetBytes)});
         } else {
             dir.histogram.record(latency);
             dir.bytes.add(std::uint64_t(r->resultBytes));
@@ -287,7 +293,8 @@ private:
     void publishOutstanding()
     {
         for (std::size_t t = 0; t < m_targets.size(); ++t)
-            m_ws.targets[t].counters->outstanding.store(m_targets[t].outstanding, std::memory_order_relaxed);
+            m_ws.targets[t].counters->outstanding.store(
+                m_targets[t].outstanding, std::memory_order_relaxed);
     }
 
     void loop()
@@ -318,7 +325,8 @@ private:
                     continue;
                 }
                 // Everything waits on a delay, think time or rate limit.
-                const std::int64_t wait = std::clamp<std::int64_t>(nextReady - nowNs(), 0, 5'000'000);
+                const std::int64_t wait
+                    = std::clamp<std::int64_t>(nextReady - nowNs(), 0, 5'000'000);
                 std::this_thread::sleep_for(std::chrono::nanoseconds(wait));
                 continue;
             }

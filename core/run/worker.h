@@ -17,9 +17,9 @@ namespace ioprism::core {
 
 struct WorkerTarget {
     EngineFile file;
-    Region region;                      // resolved: sizeBytes > 0
-    std::uint32_t sectorBytes = 512;    // alignment 0 in a spec line means this
-    std::uint32_t outstandingIos = 1;   // for this step
+    Region region; // resolved: sizeBytes > 0
+    std::uint32_t sectorBytes = 512; // alignment 0 in a spec line means this
+    std::uint32_t outstandingIos = 1; // for this step
     LiveTargetCounters *counters = nullptr; // owned by the run; read by the sampler
 };
 
@@ -29,17 +29,17 @@ struct WorkerStep {
     DataPattern workerPattern;
     std::vector<std::uint32_t> cpuAffinity;
     std::vector<WorkerTarget> targets;
-    std::uint32_t bufferBytes = 4096;     // the largest transfer or reply of the spec
+    std::uint32_t bufferBytes = 4096; // the largest transfer or reply of the spec
     std::uint32_t bufferAlignBytes = 4096;
     std::uint64_t seed = 0;
-    std::uint64_t ioLimitPerTarget = 0;   // 0 = until stopped
+    std::uint64_t ioLimitPerTarget = 0; // 0 = until stopped
 
     // Control: set by the run before the thread starts.
     const std::atomic<bool> *stop = nullptr; // the step is over: stop issuing, drain
-    Latch *ready = nullptr;                  // arrive after init (also on failure)
-    Latch *start = nullptr;                  // wait for every worker to be ready
+    Latch *ready = nullptr; // arrive after init (also on failure)
+    Latch *start = nullptr; // wait for every worker to be ready
     std::function<void(const OpError &)> fail; // first error stops the run
-    std::function<void()> finished;          // reached ioLimitPerTarget on every target
+    std::function<void()> finished; // reached ioLimitPerTarget on every target
 };
 
 // The worker thread's body for one step. Never throws.

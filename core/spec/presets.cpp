@@ -19,7 +19,8 @@ std::optional<Profile> loadPreset(const std::string &name, Problems &problems)
         std::string known;
         for (const auto &p : embeddedPresets())
             known += (known.empty() ? "" : ", ") + std::string(p.name);
-        problems.push_back({Severity::Error, "preset", "\"" + name + "\" is not a preset; known presets: " + known});
+        problems.push_back({Severity::Error, "preset",
+            "\"" + name + "\" is not a preset; known presets: " + known});
         return std::nullopt;
     }
     Problems parseProblems;

@@ -10,13 +10,13 @@
 namespace ioprism::core {
 
 enum class Severity {
-    Error,   // the input cannot be used as it is
+    Error, // the input cannot be used as it is
     Warning, // usable, but the user should look (e.g. an .icf target to re-point)
 };
 
 struct Problem {
     Severity severity = Severity::Error;
-    std::string path;    // e.g. "specs[1].lines[0].percentRead"; "" = the whole input
+    std::string path; // e.g. "specs[1].lines[0].percentRead"; "" = the whole input
     std::string message; // e.g. "140 is above 100"
 
     // "path: message" (or just the message when there is no path).

@@ -24,10 +24,10 @@ inline constexpr std::uint64_t kGiB = 1024 * kMiB;
 // ---------------------------------------------------------------- access specs
 
 enum class DistributionKind {
-    Uniform,  // Iometer: uniform over the region, then aligned
-    Zipf,     // fio zipf:theta
-    Pareto,   // fio pareto:h
-    Normal,   // fio normal:sigma (sigma as % of the region, centred on the region)
+    Uniform, // Iometer: uniform over the region, then aligned
+    Zipf, // fio zipf:theta
+    Pareto, // fio pareto:h
+    Normal, // fio normal:sigma (sigma as % of the region, centred on the region)
     HotZones, // fio zoned: [% of accesses -> % of region] pairs, in order from offset 0
 };
 
@@ -39,23 +39,23 @@ struct HotZone {
 
 struct RandomDistribution {
     DistributionKind kind = DistributionKind::Uniform;
-    double zipfTheta = 1.2;           // used when kind == Zipf; fio's usual value
-    double paretoH = 0.2;             // used when kind == Pareto
+    double zipfTheta = 1.2; // used when kind == Zipf; fio's usual value
+    double paretoH = 0.2; // used when kind == Pareto
     double normalSigmaPercent = 10.0; // used when kind == Normal
-    std::vector<HotZone> hotZones;    // used when kind == HotZones; sums are 100
+    std::vector<HotZone> hotZones; // used when kind == HotZones; sums are 100
     friend bool operator==(const RandomDistribution &, const RandomDistribution &) = default;
 };
 
 struct RateLimit {
-    double iops = 0;          // 0 = unlimited
+    double iops = 0; // 0 = unlimited
     double megabytesPerSecond = 0; // decimal MB/s (10^6 bytes); 0 = unlimited
     friend bool operator==(const RateLimit &, const RateLimit &) = default;
 };
 
 enum class DataPatternKind {
     RepeatingBytes, // Iometer 0: one byte value repeated
-    PseudoRandom,   // Iometer 1: one random buffer reused for every write
-    FullRandom,     // Iometer 2: incompressible and non-dedupable
+    PseudoRandom, // Iometer 1: one random buffer reused for every write
+    FullRandom, // Iometer 2: incompressible and non-dedupable
     Zeros,
     Compressible, // compresses to about compressiblePercent of its size
 };
@@ -75,14 +75,14 @@ struct SpecLine {
     std::uint32_t sharePercent = 100;
     std::uint32_t percentRead = 67;
     std::uint32_t percentRandom = 100;
-    std::chrono::milliseconds delay{0}; // before each burst
-    std::uint32_t burstLength = 1;      // I/Os per burst
+    std::chrono::milliseconds delay {0}; // before each burst
+    std::uint32_t burstLength = 1; // I/Os per burst
     std::uint64_t alignmentBytes = 2048; // 0 = the device's logical sector
-    std::uint64_t replySizeBytes = 0;    // 0 = no reply I/O
+    std::uint64_t replySizeBytes = 0; // 0 = no reply I/O
     // Extensions (fio), defaulting to Iometer's behaviour:
     RandomDistribution distribution;
     RateLimit rateLimit;
-    std::chrono::microseconds thinkTime{0}; // after each I/O completes, before the next
+    std::chrono::microseconds thinkTime {0}; // after each I/O completes, before the next
     std::optional<DataPattern> dataPattern; // unset = the worker's data pattern
     friend bool operator==(const SpecLine &, const SpecLine &) = default;
 };
@@ -107,15 +107,15 @@ struct AccessSpec {
 // ---------------------------------------------------------------- targets / workers
 
 enum class TargetKind {
-    TestFile,      // a file we create, size and remove
-    BlockDevice,   // a whole disk, used raw (Linux /dev/sdX, nvme0n1, loopN, zramN)
-    Partition,     // a partition, used raw
-    Volume,        // Windows \\.\X:
+    TestFile, // a file we create, size and remove
+    BlockDevice, // a whole disk, used raw (Linux /dev/sdX, nvme0n1, loopN, zramN)
+    Partition, // a partition, used raw
+    Volume, // Windows \\.\X:
     PhysicalDrive, // Windows \\.\PhysicalDriveN
 };
 
 enum class CacheMode {
-    Direct,   // O_DIRECT / FILE_FLAG_NO_BUFFERING (default)
+    Direct, // O_DIRECT / FILE_FLAG_NO_BUFFERING (default)
     Buffered, // through the OS cache
 };
 
@@ -147,10 +147,10 @@ struct Worker {
     std::vector<Target> targets;
     std::uint32_t outstandingIos = 1; // per target (Iometer's default)
     std::vector<std::string> assignedSpecs; // run in order
-    std::vector<std::uint32_t> cpuAffinity;  // empty = no affinity
-    std::optional<std::uint64_t> seed;       // unset = a fresh random seed per run
-    DataPattern dataPattern;                 // for lines without their own pattern
-    Region defaultRegion;                    // Iometer's per-worker disk size / start
+    std::vector<std::uint32_t> cpuAffinity; // empty = no affinity
+    std::optional<std::uint64_t> seed; // unset = a fresh random seed per run
+    DataPattern dataPattern; // for lines without their own pattern
+    Region defaultRegion; // Iometer's per-worker disk size / start
     // Iometer network-worker fields, carried for .icf round trips only.
     bool testConnectionRate = false;
     std::uint32_t transactionsPerConnection = 1;
@@ -160,7 +160,7 @@ struct Worker {
 // Iometer calls it a manager: one host process with its workers.
 struct Host {
     std::uint32_t id = 1;
-    std::string name;           // "" = this machine
+    std::string name; // "" = this machine
     std::string networkAddress; // "" = local
     std::vector<Worker> workers;
     friend bool operator==(const Host &, const Host &) = default;
@@ -194,9 +194,9 @@ enum class RecordFilter { All, NoTargets, NoWorkers, NoTargetsNoWorkers, None };
 
 struct TestSetup {
     std::string description;
-    std::chrono::seconds runTime{30};     // 0 = until stopped
-    std::chrono::seconds rampUp{0};       // I/O done but not recorded
-    std::chrono::milliseconds interval{1000}; // sampling interval, 100 ms .. 60 s
+    std::chrono::seconds runTime {30}; // 0 = until stopped
+    std::chrono::seconds rampUp {0}; // I/O done but not recorded
+    std::chrono::milliseconds interval {1000}; // sampling interval, 100 ms .. 60 s
     RecordFilter recordFilter = RecordFilter::All;
     // Iometer's "Default Disk Workers to Spawn": unset = NUMBER_OF_CPUS.
     std::optional<std::uint32_t> defaultDiskWorkers;

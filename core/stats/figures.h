@@ -27,8 +27,8 @@ struct Measurement {
     DirectionMeasurement read;
     DirectionMeasurement write;
     std::uint64_t transactions = 0; // a request with its reply counts once
-    std::uint32_t outstanding = 0;  // I/Os in flight at the end of the span
-    std::chrono::nanoseconds elapsed{0};
+    std::uint32_t outstanding = 0; // I/Os in flight at the end of the span
+    std::chrono::nanoseconds elapsed {0};
 
     // Adds another scope's measurement over the SAME span (elapsed is kept).
     void add(const Measurement &other);
@@ -64,8 +64,8 @@ struct Figures {
     std::uint32_t outstanding = 0;
 };
 
-LatencyFigures latencyFigures(const LatencyHistogram &histogram, std::uint64_t minNs,
-                              std::uint64_t maxNs);
+LatencyFigures latencyFigures(
+    const LatencyHistogram &histogram, std::uint64_t minNs, std::uint64_t maxNs);
 Figures computeFigures(const Measurement &m);
 
 } // namespace ioprism::core

@@ -19,8 +19,8 @@ void takeSnapshot(LiveTargetCounters &live, Measurement &out)
     out.outstanding = live.outstanding.load(std::memory_order_relaxed);
 }
 
-static DirectionMeasurement deltaDirection(const DirectionMeasurement &a,
-                                           const DirectionMeasurement &b)
+static DirectionMeasurement deltaDirection(
+    const DirectionMeasurement &a, const DirectionMeasurement &b)
 {
     DirectionMeasurement d = b;
     d.histogram.subtract(a.histogram);

@@ -22,11 +22,14 @@ namespace ioprism::core {
 class RelaxedCounter
 {
 public:
-    void add(std::uint64_t d) { m_v.store(m_v.load(std::memory_order_relaxed) + d, std::memory_order_relaxed); }
+    void add(std::uint64_t d)
+    {
+        m_v.store(m_v.load(std::memory_order_relaxed) + d, std::memory_order_relaxed);
+    }
     std::uint64_t load() const { return m_v.load(std::memory_order_relaxed); }
 
 private:
-    std::atomic<std::uint64_t> m_v{0};
+    std::atomic<std::uint64_t> m_v {0};
 };
 
 struct LiveDirection {
@@ -40,11 +43,10 @@ struct LiveTargetCounters {
     LiveDirection read;
     LiveDirection write;
     RelaxedCounter transactions;
-    std::atomic<std::uint32_t> outstanding{0};
+    std::atomic<std::uint32_t> outstanding {0};
 
     LiveDirection &direction(IoDirection d) { return d == IoDirection::Read ? read : write; }
 };
-
 
 // Reads the cumulative counters and takes (resets) the interval extremes.
 void takeSnapshot(LiveTargetCounters &live, Measurement &out);

@@ -18,11 +18,12 @@ namespace {
 #ifdef __linux__
 bool isPartition(const std::string &path)
 {
-    struct stat st {};
+    struct stat st {
+    };
     if (::stat(path.c_str(), &st) != 0 || !S_ISBLK(st.st_mode))
         return false;
-    const auto sys = "/sys/dev/block/" + std::to_string(major(st.st_rdev)) + ":" + std::to_string(minor(st.st_rdev))
-        + "/partition";
+    const auto sys = "/sys/dev/block/" + std::to_string(major(st.st_rdev)) + ":"
+        + std::to_string(minor(st.st_rdev)) + "/partition";
     std::error_code ec;
     return fs::exists(sys, ec);
 }

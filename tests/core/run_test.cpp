@@ -4,7 +4,6 @@
 #include "core/run/run.h"
 
 #include <gtest/gtest.h>
-
 #include <thread>
 
 using namespace ioprism::core;
@@ -27,8 +26,8 @@ AccessSpec makeSpec(std::string name, std::uint64_t size, std::uint32_t read, st
     return s;
 }
 
-Profile makeProfile(std::vector<AccessSpec> specs, std::vector<std::string> assigned, int targets = 1,
-                    std::uint32_t qd = 4)
+Profile makeProfile(std::vector<AccessSpec> specs, std::vector<std::string> assigned,
+    int targets = 1, std::uint32_t qd = 4)
 {
     Profile p;
     p.setup.runTime = 0s; // until stopped (or the I/O limit)
@@ -66,15 +65,18 @@ class FailingEngine final : public IoEngine
 public:
     explicit FailingEngine(std::uint64_t failAt)
         : m_failAt(failAt)
-    {
-    }
+    { }
     std::string_view name() const override { return "failing"; }
     EngineCapabilities capabilities() const override { return m_inner.capabilities(); }
-    Status init(const EngineConfig &c, std::span<const EngineFile> f) override { return m_inner.init(c, f); }
+    Status init(const EngineConfig &c, std::span<const EngineFile> f) override
+    {
+        return m_inner.init(c, f);
+    }
     std::span<std::byte> buffer(std::uint32_t i) override { return m_inner.buffer(i); }
     bool queue(IoRequest *r) override { return m_inner.queue(r); }
     Status commit() override { return m_inner.commit(); }
-    Result<std::uint32_t> reap(std::span<IoRequest *> out, std::uint32_t min, std::chrono::nanoseconds t) override
+    Result<std::uint32_t> reap(
+        std::span<IoRequest *> out, std::uint32_t min, std::chrono::nanoseconds t) override
     {
         auto n = m_inner.reap(out, min, t);
         for (std::uint32_t i = 0; n && i < *n; ++i)
@@ -100,7 +102,8 @@ public:
     bool noticeWhilePreparing = false;
     std::string engineName() const override { return "test"; }
     std::vector<std::string> notices() const override { return noticeLog; }
-    Result<TargetInfo> prepareTarget(const Target &t, const PrepareOptions &, const PrepareProgress &) override
+    Result<TargetInfo> prepareTarget(
+        const Target &t, const PrepareOptions &, const PrepareProgress &) override
     {
         if (noticeWhilePreparing)
             noticeLog.push_back("prepared " + t.path);
@@ -163,7 +166,8 @@ TEST(Run, MixedReadWriteAddsUp)
     NullBackend backend;
     NullCounterSource counters;
     RecordingSink sink;
-    const RunResult r = BenchRun(profile, backend, counters, sink, {.ioLimitPerTarget = 50000}).execute();
+    const RunResult r
+        = BenchRun(profile, backend, counters, sink, {.ioLimitPerTarget = 50000}).execute();
     ASSERT_FALSE(r.error);
     const auto &all = r.steps[0].scopes[0].figures;
     EXPECT_EQ(all.read.ios + all.write.ios, 50000u);
@@ -174,11 +178,13 @@ TEST(Run, MixedReadWriteAddsUp)
 
 TEST(Run, AssignedSpecsRunInOrderAsSteps)
 {
-    auto profile = makeProfile({makeSpec("A", 4096, 100, 0), makeSpec("B", 65536, 0, 0)}, {"A", "B"});
+    auto profile
+        = makeProfile({makeSpec("A", 4096, 100, 0), makeSpec("B", 65536, 0, 0)}, {"A", "B"});
     NullBackend backend;
     NullCounterSource counters;
     RecordingSink sink;
-    const RunResult r = BenchRun(profile, backend, counters, sink, {.ioLimitPerTarget = 1000}).execute();
+    const RunResult r
+        = BenchRun(profile, backend, counters, sink, {.ioLimitPerTarget = 1000}).execute();
     ASSERT_FALSE(r.error);
     ASSERT_EQ(r.steps.size(), 2u);
     EXPECT_EQ(r.steps[0].stepName, "A");
@@ -196,7 +202,8 @@ TEST(Run, SpecThreadsMakeWorkerCopies)
     NullBackend backend;
     NullCounterSource counters;
     RecordingSink sink;
-    const RunResult r = BenchRun(profile, backend, counters, sink, {.ioLimitPerTarget = 100}).execute();
+    const RunResult r
+        = BenchRun(profile, backend, counters, sink, {.ioLimitPerTarget = 100}).execute();
     ASSERT_FALSE(r.error);
     // All + 4 workers + 4 targets.
     ASSERT_EQ(r.steps[0].scopes.size(), 9u);
@@ -212,7 +219,8 @@ TEST(Run, BackendNoticesFromMakingAndPreparingReachTheSinkAndTheResultOnce)
     backend.noticeWhilePreparing = true;
     NullCounterSource counters;
     RecordingSink sink;
-    const RunResult r = BenchRun(profile, backend, counters, sink, {.ioLimitPerTarget = 10}).execute();
+    const RunResult r
+        = BenchRun(profile, backend, counters, sink, {.ioLimitPerTarget = 10}).execute();
     ASSERT_FALSE(r.error) << r.error->toString();
     ASSERT_EQ(r.notices.size(), 3u);
     EXPECT_EQ(r.notices[0], "io_uring unavailable (EPERM): using the sync engine");
@@ -289,7 +297,8 @@ TEST(Run, MisalignedDirectIoIsRefusedBeforeAnyIo)
     RecordingSink sink;
     const RunResult r = BenchRun(profile, backend, counters, sink).execute();
     ASSERT_TRUE(r.error);
-    EXPECT_NE(r.error->toString().find("not a multiple of the direct-I/O alignment 4096"), std::string::npos)
+    EXPECT_NE(r.error->toString().find("not a multiple of the direct-I/O alignment 4096"),
+        std::string::npos)
         << r.error->toString();
     EXPECT_TRUE(r.steps.empty());
     EXPECT_TRUE(r.intervals.empty());
@@ -303,7 +312,8 @@ TEST(Run, BufferedModeSkipsTheAlignmentCheck)
     backend.alignment = 4096;
     NullCounterSource counters;
     RecordingSink sink;
-    const RunResult r = BenchRun(profile, backend, counters, sink, {.ioLimitPerTarget = 10}).execute();
+    const RunResult r
+        = BenchRun(profile, backend, counters, sink, {.ioLimitPerTarget = 10}).execute();
     EXPECT_FALSE(r.error);
 }
 
@@ -313,7 +323,8 @@ TEST(RunPlan, UndefinedSpecIsAnError)
     Problems problems;
     EXPECT_FALSE(makeRunPlan(profile, 1, problems));
     ASSERT_EQ(problems.size(), 1u);
-    EXPECT_EQ(problems[0].toString(), "hosts[0].workers[0].specs[1]: \"nope\" is not a defined access specification");
+    EXPECT_EQ(problems[0].toString(),
+        "hosts[0].workers[0].specs[1]: \"nope\" is not a defined access specification");
 }
 
 TEST(RunPlan, RandomSeedIsRecordedFixedSeedKept)

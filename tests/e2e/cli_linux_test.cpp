@@ -1,18 +1,16 @@
 // ioprism-cli end to end on Linux: real io_uring runs on files and loop devices,
 // signals. Root-only tests skip with a reason (fail under IOPRISM_NO_SKIP=1).
-#include "e2e/cli_support.h"
-
+#include <chrono>
+#include <csignal>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-
-#include <csignal>
 #include <spawn.h>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
-#include <chrono>
-#include <thread>
+#include "e2e/cli_support.h"
 
 using namespace ioprism::test;
 using ::testing::HasSubstr;
@@ -21,7 +19,10 @@ extern char **environ;
 
 namespace {
 
-bool isRoot() { return ::geteuid() == 0; }
+bool isRoot()
+{
+    return ::geteuid() == 0;
+}
 
 std::string shell(const std::string &cmd)
 {
@@ -38,7 +39,10 @@ std::string shell(const std::string &cmd)
 }
 
 // A directory on a real (non-tmpfs) file system, so O_DIRECT means direct.
-std::filesystem::path realFsDir() { return std::filesystem::exists("/var/tmp") ? "/var/tmp" : "."; }
+std::filesystem::path realFsDir()
+{
+    return std::filesystem::exists("/var/tmp") ? "/var/tmp" : ".";
+}
 
 class LoopDevice
 {
@@ -98,17 +102,19 @@ TEST(CliLinux, WriteSpecLeavesItsPatternOnDisk)
 TEST(CliLinux, IoUringRunOnAFileReportsRealIo)
 {
     TempDir dir(realFsDir());
-    auto r = runCli("run --engine io_uring --target . --file-size 32MiB --bs 4k --read 100 --random 100 --qd 16 "
+    auto r = runCli("run --engine io_uring --target . --file-size 32MiB --bs 4k --read 100 "
+                    "--random 100 --qd 16 "
                     "--duration 1 --json r.json -q",
-                    dir.path());
+        dir.path());
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto json = nlohmann::json::parse(readFile(dir.path() / "r.json"));
     EXPECT_GT(json.at("summary").at("read_iops").get<double>(), 100);
     EXPECT_EQ(json.at("summary").at("errors").get<double>(), 0);
     EXPECT_TRUE(std::filesystem::exists(dir.path() / "ioprism-test.dat"));
     // The test file is ours: removed on request.
-    auto again = runCli("run --engine io_uring --target . --file-size 32MiB --duration 1 --bs 4k -q --remove-test-files",
-                        dir.path());
+    auto again = runCli("run --engine io_uring --target . --file-size 32MiB --duration 1 --bs 4k "
+                        "-q --remove-test-files",
+        dir.path());
     EXPECT_EQ(again.exitCode, 0) << again.err;
     EXPECT_FALSE(std::filesystem::exists(dir.path() / "ioprism-test.dat"));
 }
@@ -117,10 +123,9 @@ TEST(CliLinux, SigintStopsCleanlyAndWritesPartialOutputs)
 {
     TempDir dir;
     const std::string cli = cliPath().string();
-    std::vector<std::string> args{cli, "run", "--engine", "null", "--bs", "4k", "--duration", "0",
-                                  "--interval", "200ms", "--csv", (dir.path() / "r.csv").string(),
-                                  "--timeseries", (dir.path() / "t.csv").string(), "--json",
-                                  (dir.path() / "r.json").string(), "-q"};
+    std::vector<std::string> args {cli, "run", "--engine", "null", "--bs", "4k", "--duration", "0",
+        "--interval", "200ms", "--csv", (dir.path() / "r.csv").string(), "--timeseries",
+        (dir.path() / "t.csv").string(), "--json", (dir.path() / "r.json").string(), "-q"};
     std::vector<char *> argv;
     for (auto &a : args)
         argv.push_back(a.data());
@@ -145,8 +150,8 @@ TEST(CliLinux, SigtermExits143)
 {
     TempDir dir;
     const std::string cli = cliPath().string();
-    std::vector<std::string> args{cli, "run", "--engine", "null", "--duration", "0", "-q", "--json",
-                                  (dir.path() / "r.json").string()};
+    std::vector<std::string> args {cli, "run", "--engine", "null", "--duration", "0", "-q",
+        "--json", (dir.path() / "r.json").string()};
     std::vector<char *> argv;
     for (auto &a : args)
         argv.push_back(a.data());
@@ -170,9 +175,9 @@ TEST(CliLinux, LoopDeviceSectorsMatchApplicationBytes)
     IOPRISM_REQUIRE(!loop.path().empty(), "losetup could not attach a loop device");
     const auto before = blockStat(loop.name());
     auto r = runCli("run --engine io_uring --target " + loop.path()
-                        + " --bs 64k --read 50 --random 100 --qd 8 --duration 2 --ramp 0 --json r.json -q "
-                          "--allow-device-writes",
-                    dir.path());
+            + " --bs 64k --read 50 --random 100 --qd 8 --duration 2 --ramp 0 --json r.json -q "
+              "--allow-device-writes",
+        dir.path());
     const auto after = blockStat(loop.name());
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto json = nlohmann::json::parse(readFile(dir.path() / "r.json"));
@@ -192,10 +197,12 @@ TEST(CliLinux, RawDeviceWritesNeedConfirmation)
     TempDir dir(realFsDir());
     LoopDevice loop(dir.path() / "img", "64M");
     IOPRISM_REQUIRE(!loop.path().empty(), "losetup could not attach a loop device");
-    auto refused = runCli("run --target " + loop.path() + " --bs 4k --read 0 --duration 1 -q", dir.path());
+    auto refused
+        = runCli("run --target " + loop.path() + " --bs 4k --read 0 --duration 1 -q", dir.path());
     EXPECT_EQ(refused.exitCode, 1);
     EXPECT_THAT(refused.err, HasSubstr("--allow-device-writes"));
-    auto reads = runCli("run --target " + loop.path() + " --bs 4k --read 100 --duration 1 -q", dir.path());
+    auto reads
+        = runCli("run --target " + loop.path() + " --bs 4k --read 100 --duration 1 -q", dir.path());
     EXPECT_EQ(reads.exitCode, 0) << reads.err;
 }
 
@@ -206,7 +213,9 @@ TEST(CliLinux, EnospcWhilePreparingIsClearAndLeavesNoFile)
     const auto mnt = dir.path() / "small";
     std::filesystem::create_directories(mnt);
     ASSERT_EQ(std::system(("mount -t tmpfs -o size=8M tmpfs '" + mnt.string() + "'").c_str()), 0);
-    auto r = runCli("run --target '" + mnt.string() + "' --file-size 64MiB --buffered --duration 1 -q", dir.path());
+    auto r
+        = runCli("run --target '" + mnt.string() + "' --file-size 64MiB --buffered --duration 1 -q",
+            dir.path());
     EXPECT_EQ(r.exitCode, 1);
     EXPECT_THAT(r.err, HasSubstr("space"));
     EXPECT_FALSE(std::filesystem::exists(mnt / "ioprism-test.dat"));

@@ -30,14 +30,17 @@ inline void writeFile(const std::filesystem::path &p, const std::string &text)
     out << text;
 }
 
-inline std::filesystem::path cliPath() { return binDir() / "ioprism-cli"; }
+inline std::filesystem::path cliPath()
+{
+    return binDir() / "ioprism-cli";
+}
 
 // Runs `ioprism-cli ARGS` through the shell (ARGS is shell text) in `cwd`.
 inline CliResult runCli(const std::string &args, const std::filesystem::path &cwd)
 {
     const auto out = cwd / ".cli-out.txt", err = cwd / ".cli-err.txt";
-    const std::string cmd = "cd '" + cwd.string() + "' && '" + cliPath().string() + "' " + args + " >'"
-        + out.string() + "' 2>'" + err.string() + "'";
+    const std::string cmd = "cd '" + cwd.string() + "' && '" + cliPath().string() + "' " + args
+        + " >'" + out.string() + "' 2>'" + err.string() + "'";
     const int status = std::system(cmd.c_str());
     CliResult r;
     r.exitCode = (status >= 0 && (status & 0x7f) == 0) ? (status >> 8) & 0xff : -1;

@@ -1,9 +1,9 @@
 // ioprism-cli end to end: exit codes, messages, outputs, real runs on files.
-#include "e2e/cli_support.h"
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+
+#include "e2e/cli_support.h"
 
 using namespace ioprism::test;
 using ::testing::HasSubstr;
@@ -37,7 +37,8 @@ TEST(Cli, UnknownOptionIsInvalidInput)
 TEST(Cli, ValidateAcceptsEveryPreset)
 {
     TempDir dir;
-    for (const auto &entry : std::filesystem::directory_iterator(sourceDir() / "resources/presets")) {
+    for (const auto &entry :
+        std::filesystem::directory_iterator(sourceDir() / "resources/presets")) {
         auto r = runCli("validate '" + entry.path().string() + "'", dir.path());
         EXPECT_EQ(r.exitCode, 0) << entry.path() << "\n" << r.err;
         EXPECT_THAT(r.out, HasSubstr("valid"));
@@ -58,7 +59,8 @@ TEST(Cli, ValidateReportsRuleViolations)
 {
     TempDir dir;
     std::string text = kBadProfile;
-    text.replace(text.find(", \"percentRandm\": 5"), std::string(", \"percentRandm\": 5").size(), "");
+    text.replace(
+        text.find(", \"percentRandm\": 5"), std::string(", \"percentRandm\": 5").size(), "");
     writeFile(dir.path() / "bad.json", text);
     auto r = runCli("validate bad.json", dir.path());
     EXPECT_EQ(r.exitCode, 2);
@@ -91,7 +93,7 @@ TEST(Cli, ConvertIcfToJsonAndBack)
         auto again = runCli("convert p.icf q.json", dir.path());
         ASSERT_EQ(again.exitCode, 0) << again.err;
         EXPECT_EQ(nlohmann::json::parse(readFile(dir.path() / "p.json")),
-                  nlohmann::json::parse(readFile(dir.path() / "q.json")))
+            nlohmann::json::parse(readFile(dir.path() / "q.json")))
             << entry.path();
         ++converted;
     }
@@ -103,7 +105,8 @@ TEST(Cli, ShowAndPresets)
     TempDir dir;
     auto list = runCli("presets", dir.path());
     EXPECT_EQ(list.exitCode, 0);
-    for (const char *name : {"quick", "cdm-default", "cdm-nvme", "iometer", "file-server", "storage-study"})
+    for (const char *name :
+        {"quick", "cdm-default", "cdm-nvme", "iometer", "file-server", "storage-study"})
         EXPECT_THAT(list.out, HasSubstr(name));
     auto show = runCli("presets show cdm-nvme", dir.path());
     EXPECT_EQ(show.exitCode, 0);
@@ -117,15 +120,16 @@ TEST(Cli, ShowAndPresets)
 TEST(Cli, RunOnNullEngineWritesEveryOutput)
 {
     TempDir dir;
-    auto r = runCli("run --engine null --duration 1 --ramp 0 --interval 250ms --csv r.csv --timeseries t.csv --json r.json",
-                    dir.path());
+    auto r = runCli("run --engine null --duration 1 --ramp 0 --interval 250ms --csv r.csv "
+                    "--timeseries t.csv --json r.json",
+        dir.path());
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_THAT(r.out, HasSubstr("SEQ1M Q8T1 Read"));
     EXPECT_THAT(r.out, HasSubstr("RND4K Q32T1 Write"));
     const auto json = nlohmann::json::parse(readFile(dir.path() / "r.json"));
     const auto &s = json.at("summary");
-    for (const char *key : {"iops", "read_iops", "write_iops", "mbps", "read_mbps", "write_mbps", "bytes_read",
-                            "bytes_written", "latency_us", "cpu_percent", "errors"})
+    for (const char *key : {"iops", "read_iops", "write_iops", "mbps", "read_mbps", "write_mbps",
+             "bytes_read", "bytes_written", "latency_us", "cpu_percent", "errors"})
         EXPECT_TRUE(s.contains(key)) << key;
     for (const char *key : {"mean", "max", "p50", "p90", "p99", "p99_9", "p99_99"})
         EXPECT_TRUE(s.at("latency_us").contains(key)) << key;
@@ -139,9 +143,10 @@ TEST(Cli, RunOnNullEngineWritesEveryOutput)
 TEST(Cli, CustomSpecFromOptionsIsRecordedInResults)
 {
     TempDir dir;
-    auto r = runCli("run --engine null --bs 16k --read 70 --random 50 --qd 4 --workers 2 --duration 1 --seed 9 "
-                    "--json r.json -q",
-                    dir.path());
+    auto r = runCli(
+        "run --engine null --bs 16k --read 70 --random 50 --qd 4 --workers 2 --duration 1 --seed 9 "
+        "--json r.json -q",
+        dir.path());
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto json = nlohmann::json::parse(readFile(dir.path() / "r.json"));
     const auto &profile = json.at("profile");

@@ -1,10 +1,9 @@
 // Shared helpers for the test executables.
 #pragma once
 
-#include <gtest/gtest.h>
-
 #include <cstdlib>
 #include <filesystem>
+#include <gtest/gtest.h>
 #include <random>
 #include <string>
 
@@ -18,11 +17,18 @@ inline bool noSkip()
     return v && std::string(v) == "1";
 }
 
-inline std::filesystem::path sourceDir() { return IOPRISM_SOURCE_DIR; }
-inline std::filesystem::path binDir() { return IOPRISM_BIN_DIR; }
+inline std::filesystem::path sourceDir()
+{
+    return IOPRISM_SOURCE_DIR;
+}
+inline std::filesystem::path binDir()
+{
+    return IOPRISM_BIN_DIR;
+}
 
 // A directory removed at scope exit.
-class TempDir {
+class TempDir
+{
 public:
     explicit TempDir(const std::filesystem::path &parent = std::filesystem::temp_directory_path())
     {
@@ -47,12 +53,12 @@ private:
 
 // Skip the current test with a reason when a precondition (root, a device, a display)
 // is missing; under IOPRISM_NO_SKIP=1 that is a failure instead.
-#define IOPRISM_REQUIRE(condition, reason)                                                \
-    do {                                                                                   \
-        if (!(condition)) {                                                                \
-            if (::ioprism::test::noSkip())                                                 \
-                FAIL() << "required: " << (reason);                                        \
-            else                                                                           \
-                GTEST_SKIP() << (reason);                                                  \
-        }                                                                                  \
+#define IOPRISM_REQUIRE(condition, reason)                                                         \
+    do {                                                                                           \
+        if (!(condition)) {                                                                        \
+            if (::ioprism::test::noSkip())                                                         \
+                FAIL() << "required: " << (reason);                                                \
+            else                                                                                   \
+                GTEST_SKIP() << (reason);                                                          \
+        }                                                                                          \
     } while (0)

@@ -9,7 +9,6 @@
 #include <qcustomplot.h>
 
 #include <gtest/gtest.h>
-
 #include <memory>
 
 #include "ui_test_support.h"
@@ -142,7 +141,8 @@ TEST(DeviceOverlay, TheResultsPageSummarisesTheStepsDevices)
     EXPECT_TRUE(page.deviceSummaryText().contains(QStringLiteral("No device counters")));
     page.setResult(result);
     const QString text = page.deviceSummaryText();
-    EXPECT_TRUE(text.contains(QStringLiteral("Device verdict: served from cache"))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("Device verdict: served from cache")))
+        << text.toStdString();
     EXPECT_TRUE(text.contains(QStringLiteral("loop7")));
     EXPECT_TRUE(text.contains(QStringLiteral("vda1 (via loop7)")));
     EXPECT_TRUE(text.contains(QStringLiteral("backing")));
