@@ -130,6 +130,9 @@ public:
     virtual std::string engineName() const = 0;
     // Notices for the user, e.g. "io_uring unavailable (EPERM): using the sync engine".
     virtual std::vector<std::string> notices() const = 0;
+    // False when the backend's I/O never reaches a device (the null engine): the run then
+    // watches no device, since a device has nothing to confirm, and says so per target.
+    virtual bool reachesDevices() const { return true; }
 
     // Safety checks (mounted devices, read-only targets, write confirmation), creates
     // and fills test files (never sparse), and reports size and alignment. Called once

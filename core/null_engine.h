@@ -39,6 +39,7 @@ class NullBackend final : public IoBackend
 public:
     std::string engineName() const override { return "null"; }
     std::vector<std::string> notices() const override { return {}; }
+    bool reachesDevices() const override { return false; }
     Result<TargetInfo> prepareTarget(const Target &target, const PrepareOptions &options,
         const PrepareProgress &progress) override;
     Result<std::unique_ptr<IoEngine>> makeEngine() override;

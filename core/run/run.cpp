@@ -289,7 +289,13 @@ RunResult Run::execute()
     std::vector<std::string> watchPaths;
     for (const auto &[t, w] : order)
         watchPaths.push_back(prepared[t->target.path].info.path);
-    result.deviceMap = m_counters.watchTargets(watchPaths);
+    if (m_backend.reachesDevices()) {
+        result.deviceMap = m_counters.watchTargets(watchPaths);
+    } else {
+        for (const auto &path : watchPaths)
+            result.deviceMap.targets.push_back({path, std::nullopt,
+                "the " + m_backend.engineName() + " engine does no device I/O"});
+    }
     // Results name targets by their profile path (scopes, reports): so does the map.
     for (std::size_t i = 0; i < order.size() && i < result.deviceMap.targets.size(); ++i)
         result.deviceMap.targets[i].targetPath = order[i].first->target.path;

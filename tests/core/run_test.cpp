@@ -229,6 +229,60 @@ TEST(Run, BackendNoticesFromMakingAndPreparingReachTheSinkAndTheResultOnce)
     EXPECT_EQ(sink.notices, r.notices);
 }
 
+// A counter source that would report a device for every target.
+class OneDiskCounterSource final : public CounterSource
+{
+public:
+    int watchCalls = 0;
+    CounterSnapshot sample() override
+    {
+        CounterSnapshot s;
+        s.disks.resize(m_map.devices.size());
+        for (auto &d : s.disks)
+            d.valid = true;
+        return s;
+    }
+    DeviceMap watchTargets(const std::vector<std::string> &paths) override
+    {
+        ++watchCalls;
+        m_map = {};
+        m_map.devices.push_back({"sda", DeviceRole::Target, "", true});
+        for (const auto &p : paths)
+            m_map.targets.push_back({p, 0, ""});
+        return m_map;
+    }
+
+private:
+    DeviceMap m_map;
+};
+
+TEST(Run, TheNullEngineWatchesNoDeviceAndSaysWhy)
+{
+    auto profile = makeProfile({makeSpec("4K read", 4096, 100, 100)}, {"4K read"});
+    NullBackend backend;
+    OneDiskCounterSource counters;
+    RecordingSink sink;
+    const RunResult r
+        = BenchRun(profile, backend, counters, sink, {.ioLimitPerTarget = 1000}).execute();
+    ASSERT_FALSE(r.error) << r.error->toString();
+    EXPECT_EQ(counters.watchCalls, 0);
+    EXPECT_TRUE(r.deviceMap.devices.empty());
+    ASSERT_EQ(r.deviceMap.targets.size(), 1u);
+    EXPECT_FALSE(r.deviceMap.targets[0].device);
+    EXPECT_EQ(r.deviceMap.targets[0].note, "the null engine does no device I/O");
+    EXPECT_FALSE(r.steps[0].devices.available);
+    EXPECT_EQ(r.steps[0].devices.verdict.verdict, Verdict::NoDeviceCounters);
+
+    // A backend that does device I/O is compared with the device.
+    TestBackend real;
+    OneDiskCounterSource watched;
+    const RunResult d
+        = BenchRun(profile, real, watched, sink, {.ioLimitPerTarget = 1000}).execute();
+    ASSERT_FALSE(d.error) << d.error->toString();
+    EXPECT_EQ(watched.watchCalls, 1);
+    EXPECT_EQ(d.deviceMap.devices.size(), 1u);
+}
+
 TEST(Run, StopKeepsWhatWasMeasured)
 {
     auto profile = makeProfile({makeSpec("A", 4096, 100, 100)}, {"A"});
