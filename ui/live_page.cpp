@@ -1,6 +1,7 @@
 #include "ui/live_page.h"
 
 #include "ui/format.h"
+#include "ui/frame_pacer.h"
 #include "ui/icons.h"
 
 #include <QFrame>
@@ -74,6 +75,7 @@ LivePage::LivePage(QWidget *parent)
     layout->addLayout(m_figureGrid);
 
     m_plots = new LivePlots(this);
+    m_pacer = new FramePacer(this, [this] { showLatest(); });
     layout->addWidget(m_plots, 1);
 
     connect(m_follow, &QToolButton::toggled, m_plots, &LivePlots::setFollowing);
@@ -150,13 +152,16 @@ void LivePage::setFigure(Figure figure, const QString &value, const QString &uni
 void LivePage::clear()
 {
     m_plots->clear();
+    m_latestFigures.reset();
+    m_latestBadge = {tr("no device counters"), tr("No run yet"), BadgeTone::Neutral};
+    m_pacer->cancel(); // nothing pending from the last run
     setFigure(IopsFigure, QStringLiteral("—"), QString());
     setFigure(ReadFigure, QStringLiteral("—"), QStringLiteral("MB/s"));
     setFigure(WriteFigure, QStringLiteral("—"), QStringLiteral("MB/s"));
     setFigure(MeanLatencyFigure, QStringLiteral("—"), QString());
     setFigure(P99LatencyFigure, QStringLiteral("—"), QString());
     setFigure(CpuFigure, QStringLiteral("—"), QStringLiteral("%"));
-    setVerdict({tr("no device counters"), tr("No run yet"), BadgeTone::Neutral});
+    setVerdict(m_latestBadge);
 }
 
 void LivePage::addSample(const core::IntervalSample &sample)
@@ -164,10 +169,21 @@ void LivePage::addSample(const core::IntervalSample &sample)
     m_plots->addSample(sample);
     if (const auto device = deviceOverlayOf(sample))
         m_plots->addDeviceInterval(*device);
-    setVerdict(verdictBadgeOf(sample));
-    if (sample.scopes.empty())
+    // The figures and the badge show the latest interval, redrawn at the plots' pace.
+    m_latestBadge = verdictBadgeOf(sample);
+    m_latestFigures.reset();
+    if (!sample.scopes.empty())
+        m_latestFigures = sample.scopes.front().figures;
+    m_latestCpu = sample.cpu;
+    m_pacer->request();
+}
+
+void LivePage::showLatest()
+{
+    setVerdict(m_latestBadge);
+    if (!m_latestFigures)
         return;
-    const core::Figures &f = sample.scopes.front().figures;
+    const core::Figures &f = *m_latestFigures;
     setFigure(IopsFigure, iopsText(f.total.iops), tr("IOPS"));
     auto [read, readUnit] = splitUnit(megabytesPerSecondText(f.read.megabytesPerSecond));
     setFigure(ReadFigure, read, readUnit);
@@ -182,9 +198,9 @@ void LivePage::addSample(const core::IntervalSample &sample)
         setFigure(MeanLatencyFigure, QStringLiteral("—"), QString());
         setFigure(P99LatencyFigure, QStringLiteral("—"), QString());
     }
-    if (sample.cpu.valid)
+    if (m_latestCpu.valid)
         setFigure(
-            CpuFigure, QLocale().toString(sample.cpu.busyPercent, 'f', 1), QStringLiteral("%"));
+            CpuFigure, QLocale().toString(m_latestCpu.busyPercent, 'f', 1), QStringLiteral("%"));
     else
         setFigure(CpuFigure, QStringLiteral("—"), QStringLiteral("%"));
 }
@@ -196,6 +212,12 @@ void LivePage::setHeadline(const QString &text)
 
 void LivePage::setVerdict(const VerdictBadge &badge)
 {
+    m_verdict->setText(tr("Device: %1").arg(badge.text));
+    m_verdict->setToolTip(badge.tooltip);
+    // A style sheet re-polishes the widget: set it only when the tone changes.
+    if (m_verdictTone == badge.tone)
+        return;
+    m_verdictTone = badge.tone;
     QString background;
     switch (badge.tone) {
     case BadgeTone::Good:
@@ -215,8 +237,6 @@ void LivePage::setVerdict(const VerdictBadge &badge)
         QStringLiteral("QLabel { background: %1; color: white; border-radius: 9px;"
                        " padding: 3px 12px; font-weight: bold; }")
             .arg(background));
-    m_verdict->setText(tr("Device: %1").arg(badge.text));
-    m_verdict->setToolTip(badge.tooltip);
 }
 
 QString LivePage::figureText(Figure figure) const

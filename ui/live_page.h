@@ -8,12 +8,15 @@
 #include <QWidget>
 
 #include <array>
+#include <optional>
 
 class QGridLayout;
 class QLabel;
 class QToolButton;
 
 namespace ioprism::ui {
+
+class FramePacer;
 
 class LivePage : public QWidget
 {
@@ -33,6 +36,7 @@ public:
 
     void clear();
     // One interval: figures, plots, device overlays (when the sample has them), badge.
+    // Drawn at most four times a second, and when the page is shown (FramePacer).
     void addSample(const core::IntervalSample &sample);
     void setHeadline(const QString &text);
     void setVerdict(const VerdictBadge &badge);
@@ -52,6 +56,7 @@ private:
     };
     QWidget *makeFigure(Figure figure, const QString &caption, const QString &tooltip);
     void setFigure(Figure figure, const QString &value, const QString &unit);
+    void showLatest(); // the figures and badge of the latest sample
 
     LivePlots *m_plots = nullptr;
     QLabel *m_headline = nullptr;
@@ -61,6 +66,11 @@ private:
     std::array<QWidget *, FigureCount> m_figureFrames {};
     QGridLayout *m_figureGrid = nullptr;
     int m_figureColumns = 0;
+    FramePacer *m_pacer = nullptr;
+    std::optional<core::Figures> m_latestFigures; // of the All scope
+    core::CpuFigures m_latestCpu;
+    VerdictBadge m_latestBadge;
+    std::optional<BadgeTone> m_verdictTone; // the badge's style sheet
 };
 
 } // namespace ioprism::ui

@@ -1,10 +1,11 @@
 // The four live plots, time on x: throughput (MB/s), IOPS, latency percentiles (log
 // scale) and CPU, each with room for the device's own figures (dashed overlays).
 //
-// Cost per sample on the GUI thread: a handful of QCPGraph::addData calls and one queued
-// replot per plot (rpQueuedReplot merges replots within an event-loop turn). Each graph
-// keeps at most kMaxPointsPerGraph points (a sliding window; the run result keeps every
-// interval), so a long run at 100 ms sampling costs the same per frame as a short one.
+// Cost per sample on the GUI thread: a handful of QCPGraph::addData calls. Replots are
+// paced by a FramePacer: at most four frames per second (a 1 s sampling interval is drawn
+// at once), none while the plots are hidden. Lines are 1 px (see addGraph) so a frame
+// costs the same with 10 points in view as with 1200. Each graph keeps at most
+// kMaxPointsPerGraph points (a sliding window; the run result keeps every interval).
 //
 // Interaction: drag to pan, wheel to zoom, on any plot; the x axes are linked. While
 // "following", the x range slides with the newest sample; a drag or zoom pauses that
@@ -24,6 +25,8 @@ class QCPItemStraightLine;
 class QCPItemRect;
 
 namespace ioprism::ui {
+
+class FramePacer;
 
 class LivePlots : public QWidget
 {
@@ -77,7 +80,8 @@ private:
     void markStep(const core::IntervalSample &sample);
     void extendRampUp(const core::IntervalSample &sample);
     void follow();
-    void replotAll();
+    void replotAll(); // now (the user moved or cleared the plots)
+    void requestReplot(); // new data: paced
     void showHover(PlotId id, const QPoint &pos);
     void hideHover(PlotId id);
     bool eventFilter(QObject *watched, QEvent *event) override;
@@ -89,6 +93,7 @@ private:
     int m_lastStep = -1;
     double m_stepStart = 0;
     std::array<QCPItemRect *, PlotCount> m_rampRects {};
+    FramePacer *m_pacer = nullptr;
 };
 
 } // namespace ioprism::ui

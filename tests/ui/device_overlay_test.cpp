@@ -110,6 +110,7 @@ TEST(DeviceOverlay, TheLivePageDrawsTheDeviceAndShowsTheVerdict)
 {
     test::ensureApp();
     LivePage page;
+    page.show();
     page.addSample(sampleWithDevices(core::Verdict::ServedFromCache));
     EXPECT_TRUE(page.verdictText().contains(QStringLiteral("served from cache")));
     const int deviceRead = 2; // after the application's read and write MB/s

@@ -1,11 +1,13 @@
 // The live plots: follow mode, the user's zoom pausing it, the sliding window of points,
 // the device-overlay hook; and the results page's column choice.
+#include "ui/frame_pacer.h"
 #include "ui/live_page.h"
 #include "ui/live_plots.h"
 #include "ui/results_model.h"
 #include "ui/results_page.h"
 
 #include <QSettings>
+#include <QTest>
 #include <qcustomplot.h>
 
 #include <gtest/gtest.h>
@@ -103,16 +105,77 @@ TEST(LivePlots, DeviceOverlaysAppearOnlyWhenDeviceFiguresArrive)
     EXPECT_EQ(graph->pen().style(), Qt::DashLine);
 }
 
+// Frames are paced: a burst of samples is drawn once now and once more when the pacing
+// interval has passed, never once per sample; hidden plots are drawn when shown.
+TEST(LivePlots, ReplotsArePacedAndSkippedWhileHidden)
+{
+    test::ensureApp();
+    LivePlots plots;
+    plots.resize(800, 600);
+    plots.show();
+    QCustomPlot *iops = plots.plot(LivePlots::IopsPlot);
+    int replots = 0;
+    QObject::connect(iops, &QCustomPlot::afterReplot, [&replots] { ++replots; });
+    QCoreApplication::processEvents();
+    QTest::qWait(FramePacer::kDefaultInterval.count() + 50);
+    replots = 0;
+
+    plots.addSample(sampleAt(0.1));
+    QCoreApplication::processEvents();
+    EXPECT_EQ(replots, 1) << "the first sample after a quiet spell is drawn at once";
+    for (int i = 2; i <= 6; ++i)
+        plots.addSample(sampleAt(i * 0.1));
+    QCoreApplication::processEvents();
+    EXPECT_EQ(replots, 1) << "samples within the pacing interval wait for the next frame";
+    EXPECT_TRUE(QTest::qWaitFor([&] { return replots == 2; }, 5000));
+    QTest::qWait(FramePacer::kDefaultInterval.count() + 50);
+    EXPECT_EQ(replots, 2) << "one frame shows the whole burst";
+
+    plots.hide();
+    replots = 0;
+    for (int i = 7; i <= 20; ++i)
+        plots.addSample(sampleAt(i * 0.1));
+    QTest::qWait(FramePacer::kDefaultInterval.count() + 50);
+    EXPECT_EQ(replots, 0) << "nothing is drawn while the plots are hidden";
+    plots.show();
+    EXPECT_TRUE(QTest::qWaitFor([&] { return replots >= 1; }, 5000));
+    EXPECT_NEAR(iops->xAxis->range().upper, 10.0, 1e-9); // following: at least 10 s shown
+    EXPECT_EQ(plots.pointCount(LivePlots::IopsPlot, LivePlots::TotalIops), 20);
+}
+
+TEST(LivePlots, LinesAreOnePixelWide)
+{
+    // Wider pens go through Qt's path stroker, whose cost grows with the points in view
+    // (docs/performance.md, "The desktop application's cost").
+    test::ensureApp();
+    LivePlots plots;
+    for (int p = 0; p < LivePlots::PlotCount; ++p) {
+        QCustomPlot *plot = plots.plot(static_cast<LivePlots::PlotId>(p));
+        for (int g = 0; g < plot->graphCount(); ++g)
+            EXPECT_EQ(plot->graph(g)->pen().widthF(), 1.0) << p << "/" << g;
+    }
+}
+
 TEST(LivePage, BigFiguresShowTheLastIntervalWithUnits)
 {
     test::ensureApp();
     LivePage page;
+    page.show(); // a hidden page draws its figures when shown
     EXPECT_EQ(page.figureText(LivePage::IopsFigure), QStringLiteral("—"));
     page.addSample(sampleAt(0.1));
     EXPECT_EQ(page.figureText(LivePage::IopsFigure), QStringLiteral("10,000 IOPS"));
     EXPECT_EQ(page.figureText(LivePage::ReadFigure), QStringLiteral("40.0 MB/s"));
     EXPECT_EQ(page.figureText(LivePage::P99LatencyFigure), QStringLiteral("300.0 µs"));
     EXPECT_TRUE(page.verdictText().contains(QStringLiteral("no device counters")));
+
+    // A hidden page keeps the latest interval and shows it when shown again.
+    page.hide();
+    auto later = sampleAt(5.0);
+    later.scopes.front().figures.total.iops = 77777;
+    page.addSample(later);
+    EXPECT_EQ(page.figureText(LivePage::IopsFigure), QStringLiteral("10,000 IOPS"));
+    page.show();
+    EXPECT_EQ(page.figureText(LivePage::IopsFigure), QStringLiteral("77,777 IOPS"));
 }
 
 TEST(ResultsPage, TheColumnChoiceIsKeptForTheNextWindow)

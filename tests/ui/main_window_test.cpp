@@ -91,6 +91,8 @@ TEST(MainWindow, AFullRunOnTheNullEngineFillsLiveAndResultsAndExports)
     EXPECT_GT(plots->pointCount(LivePlots::ThroughputPlot, LivePlots::ReadMegabytes), 0);
     EXPECT_GT(plots->pointCount(LivePlots::IopsPlot, LivePlots::TotalIops), 0);
     EXPECT_GT(plots->pointCount(LivePlots::LatencyPlot, LivePlots::P99), 0);
+    window.show();
+    window.showPage(MainWindow::LiveTab); // the Live page draws the latest figures when shown
     EXPECT_NE(window.livePage()->figureText(LivePage::IopsFigure), QStringLiteral("—"));
 
     auto *results = window.resultsPage()->model();
