@@ -462,6 +462,25 @@ Profile deviceProfile(std::uint32_t percentRead, CacheMode mode = CacheMode::Dir
     return p;
 }
 
+// The null engine, posing as one whose I/O reaches the scripted device: the run compares
+// its exact counts with the script's (a real null-engine run watches no device).
+class DeviceNullBackend final : public IoBackend
+{
+public:
+    std::string engineName() const override { return m_null.engineName(); }
+    std::vector<std::string> notices() const override { return m_null.notices(); }
+    bool reachesDevices() const override { return true; }
+    Result<TargetInfo> prepareTarget(const Target &target, const PrepareOptions &options,
+        const PrepareProgress &progress) override
+    {
+        return m_null.prepareTarget(target, options, progress);
+    }
+    Result<std::unique_ptr<IoEngine>> makeEngine() override { return m_null.makeEngine(); }
+
+private:
+    NullBackend m_null;
+};
+
 struct NoticeSink : RunSink {
     std::function<void(const std::string &)> notice = [](const std::string &) {};
     std::vector<IntervalSample> samples;
@@ -490,7 +509,7 @@ TEST(RunDevices, WithoutDeviceCountersTheVerdictSaysSo)
 
 TEST(RunDevices, IntervalsCarryEveryDeviceAndATotalWithoutTheDisk)
 {
-    NullBackend backend;
+    DeviceNullBackend backend;
     ScriptedCounters counters;
     counters.script = [](DiskCounters &c) {
         c.readIos += 10;
@@ -519,7 +538,7 @@ TEST(RunDevices, IntervalsCarryEveryDeviceAndATotalWithoutTheDisk)
 
 TEST(RunDevices, StepReadsNotSeenAtTheDeviceAreServedFromCache)
 {
-    NullBackend backend;
+    DeviceNullBackend backend;
     ScriptedCounters counters; // the device does nothing
     NoticeSink sink;
     BenchRun run(deviceProfile(100, CacheMode::Buffered), backend, counters, sink,
@@ -536,7 +555,7 @@ TEST(RunDevices, StepReadsNotSeenAtTheDeviceAreServedFromCache)
 
 TEST(RunDevices, WritesTheDeviceDidNotMakeArePendingAndTheTailSeesTheFlush)
 {
-    NullBackend backend;
+    DeviceNullBackend backend;
     ScriptedCounters counters;
     std::atomic<int> flushSamples {-1}; // >= 0 once the tail has started
     counters.script = [&](DiskCounters &c) {
@@ -574,7 +593,7 @@ TEST(RunDevices, WritesTheDeviceDidNotMakeArePendingAndTheTailSeesTheFlush)
 
 TEST(RunDevices, TailStopsAtTheLimitWhenNothingIsFlushed)
 {
-    NullBackend backend;
+    DeviceNullBackend backend;
     ScriptedCounters counters; // never writes
     NoticeSink sink;
     BenchRun run(deviceProfile(0), backend, counters, sink,
@@ -591,7 +610,7 @@ TEST(RunDevices, TailStopsAtTheLimitWhenNothingIsFlushed)
 
 TEST(RunDevices, WritesInADirectionWeDidNotUseAreOtherTraffic)
 {
-    NullBackend backend;
+    DeviceNullBackend backend;
     ScriptedCounters counters;
     counters.script = [](DiskCounters &c) { c.writeSectors += 16384; }; // 8 MiB per sample
     NoticeSink sink;
