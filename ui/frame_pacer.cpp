@@ -16,7 +16,8 @@ FramePacer::FramePacer(
 {
     m_timer->setSingleShot(true);
     connect(m_timer, &QTimer::timeout, this, [this] {
-        if (m_pending)
+        // A frame due while the widget was hidden waits for the Show event.
+        if (m_pending && m_widget->isVisible())
             drawNow();
     });
     widget->installEventFilter(this);
@@ -38,7 +39,7 @@ void FramePacer::drawNow()
 {
     m_timer->stop();
     m_pending = false;
-    m_sinceDraw.restart();
+    m_sinceDraw.start(); // restart() on a timer never started is undefined
     m_draw();
 }
 

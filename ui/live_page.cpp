@@ -166,9 +166,7 @@ void LivePage::clear()
 
 void LivePage::addSample(const core::IntervalSample &sample)
 {
-    m_plots->addSample(sample);
-    if (const auto device = deviceOverlayOf(sample))
-        m_plots->addDeviceInterval(*device);
+    m_plots->addSample(sample, deviceOverlayOf(sample));
     // The figures and the badge show the latest interval, redrawn at the plots' pace.
     m_latestBadge = verdictBadgeOf(sample);
     m_latestFigures.reset();

@@ -180,7 +180,9 @@ QCPGraph *LivePlots::addGraph(
     QCPGraph *graph = plot->addGraph();
     graph->setName(name);
     // One pixel wide: the raster engine draws such lines (antialiased, solid or dashed)
-    // on its fast path, at a cost that does not grow with the width of the line. Wider
+    // on its fast path, at a cost that does not grow with the width of the line. (At a
+    // device pixel ratio above 1 the pen is scaled and may leave that path; measured
+    // at a ratio of 1 only.) Wider
     // pens go through the path stroker: measured with bench/gui-vs-cli, 2 px lines made
     // the GUI thread's cost grow with the points in view, to 61 % of a core after 30 s
     // at 100 ms sampling; 1 px lines stay at about 6 % (docs/performance.md).
@@ -253,7 +255,8 @@ void LivePlots::addPoint(QCPGraph *graph, double key, double value)
     }
 }
 
-void LivePlots::addSample(const core::IntervalSample &sample)
+void LivePlots::addSample(
+    const core::IntervalSample &sample, const std::optional<DeviceOverlayPoint> &device)
 {
     if (sample.scopes.empty())
         return;
@@ -287,12 +290,14 @@ void LivePlots::addSample(const core::IntervalSample &sample)
         addPoint(c[CpuSystem], key, sample.cpu.systemPercent);
         addPoint(c[CpuIowait], key, sample.cpu.iowaitPercent);
     }
+    if (device)
+        addDevicePoint(*device);
     if (m_following)
         follow();
     requestReplot();
 }
 
-void LivePlots::addDeviceInterval(const DeviceOverlayPoint &point)
+void LivePlots::addDevicePoint(const DeviceOverlayPoint &point)
 {
     const double key = point.endSeconds;
     auto show = [&](QCPGraph *graph, double value) {
@@ -309,7 +314,6 @@ void LivePlots::addDeviceInterval(const DeviceOverlayPoint &point)
     show(m_series[LatencyPlot].device[0],
         point.awaitMs > 0 ? point.awaitMs * 1000.0 : std::numeric_limits<double>::quiet_NaN());
     show(m_series[CpuPlot].device[0], point.utilPercent);
-    requestReplot();
 }
 
 void LivePlots::markStep(const core::IntervalSample &sample)

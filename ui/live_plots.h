@@ -1,10 +1,11 @@
 // The four live plots, time on x: throughput (MB/s), IOPS, latency percentiles (log
 // scale) and CPU, each with room for the device's own figures (dashed overlays).
 //
-// Cost per sample on the GUI thread: a handful of QCPGraph::addData calls. Replots are
-// paced by a FramePacer: at most four frames per second (a 1 s sampling interval is drawn
-// at once), none while the plots are hidden. Lines are 1 px (see addGraph) so a frame
-// costs the same with 10 points in view as with 1200. Each graph keeps at most
+// Cost per sample on the GUI thread: a handful of QCPGraph::addData calls and, while
+// following, a scan of the points in view to fit the y axes. Replots are paced by a
+// FramePacer: at most four frames per second (a 1 s sampling interval is drawn at once),
+// none while the plots are hidden. Lines are 1 px (see addGraph), so at a device pixel
+// ratio of 1 a frame costs the same with 10 points in view as with 1200. Each graph keeps at most
 // kMaxPointsPerGraph points (a sliding window; the run result keeps every interval).
 //
 // Interaction: drag to pan, wheel to zoom, on any plot; the x axes are linked. While
@@ -18,6 +19,7 @@
 #include <QWidget>
 
 #include <array>
+#include <optional>
 
 class QCustomPlot;
 class QCPGraph;
@@ -45,11 +47,11 @@ public:
     explicit LivePlots(QWidget *parent = nullptr);
 
     void clear();
-    // Application figures (the All scope) and CPU of one interval.
-    void addSample(const core::IntervalSample &sample);
-    // Hook: the device's figures of one interval, drawn dashed over the application's.
-    // LivePage calls it for every sample that carries device figures (device_overlay.h).
-    void addDeviceInterval(const DeviceOverlayPoint &point);
+    // Application figures (the All scope) and CPU of one interval and, when the sample
+    // carries device figures (deviceOverlayOf, device_overlay.h), the device's, drawn
+    // dashed over the application's. One paced frame per call.
+    void addSample(const core::IntervalSample &sample,
+        const std::optional<DeviceOverlayPoint> &device = std::nullopt);
 
     bool isFollowing() const { return m_following; }
     void setFollowing(bool following);
@@ -77,6 +79,7 @@ private:
     QCustomPlot *makePlot(PlotId id, const QString &title, const QString &yLabel);
     QCPGraph *addGraph(QCustomPlot *plot, const QString &name, const QColor &color, bool dashed);
     void addPoint(QCPGraph *graph, double key, double value);
+    void addDevicePoint(const DeviceOverlayPoint &point);
     void markStep(const core::IntervalSample &sample);
     void extendRampUp(const core::IntervalSample &sample);
     void follow();

@@ -492,7 +492,7 @@ struct NoticeSink : RunSink {
 
 TEST(RunDevices, WithoutDeviceCountersTheVerdictSaysSo)
 {
-    NullBackend backend;
+    DeviceNullBackend backend; // a backend that reaches devices, but no counters
     NullCounterSource counters;
     NoticeSink sink;
     BenchRun run(deviceProfile(100), backend, counters, sink, {.ioLimitPerTarget = 256});

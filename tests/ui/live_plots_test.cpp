@@ -91,13 +91,13 @@ TEST(LivePlots, DeviceOverlaysAppearOnlyWhenDeviceFiguresArrive)
     EXPECT_EQ(plots.pointCount(LivePlots::ThroughputPlot, deviceGraph), 0);
 
     DeviceOverlayPoint point;
-    point.startSeconds = 0;
-    point.endSeconds = 0.1;
+    point.startSeconds = 0.1;
+    point.endSeconds = 0.2;
     point.readMegabytesPerSecond = 39;
     point.iops = 9000;
     point.awaitMs = 0.2;
     point.utilPercent = 55;
-    plots.addDeviceInterval(point);
+    plots.addSample(sampleAt(0.2), point);
     EXPECT_TRUE(graph->visible());
     EXPECT_EQ(plots.pointCount(LivePlots::ThroughputPlot, deviceGraph), 1);
     EXPECT_DOUBLE_EQ(
@@ -138,9 +138,47 @@ TEST(LivePlots, ReplotsArePacedAndSkippedWhileHidden)
     QTest::qWait(FramePacer::kDefaultInterval.count() + 50);
     EXPECT_EQ(replots, 0) << "nothing is drawn while the plots are hidden";
     plots.show();
-    EXPECT_TRUE(QTest::qWaitFor([&] { return replots >= 1; }, 5000));
+    QCoreApplication::processEvents();
+    EXPECT_EQ(replots, 1) << "the pending frame is drawn when the plots are shown";
     EXPECT_NEAR(iops->xAxis->range().upper, 10.0, 1e-9); // following: at least 10 s shown
     EXPECT_EQ(plots.pointCount(LivePlots::IopsPlot, LivePlots::TotalIops), 20);
+}
+
+// The pacer itself, with an interval long enough that a loaded machine cannot blur it.
+TEST(FramePacer, DrawsAtOnceThenAtThePaceAndNeverWhileHidden)
+{
+    test::ensureApp();
+    constexpr std::chrono::milliseconds interval {600};
+    QWidget widget;
+    int draws = 0;
+    auto *pacer = new FramePacer(
+        &widget, [&draws] { ++draws; }, interval);
+    widget.show();
+
+    pacer->request();
+    EXPECT_EQ(draws, 1) << "the first request after a quiet spell draws at once";
+    for (int i = 0; i < 5; ++i)
+        pacer->request();
+    EXPECT_EQ(draws, 1) << "requests within the interval wait for one frame";
+    EXPECT_TRUE(pacer->isPending());
+
+    widget.hide(); // before the frame is due
+    QTest::qWait(interval.count() + 200);
+    EXPECT_EQ(draws, 1) << "a frame that falls due while hidden is not drawn";
+    EXPECT_TRUE(pacer->isPending());
+    widget.show();
+    EXPECT_EQ(draws, 2) << "it is drawn when the widget is shown";
+    EXPECT_FALSE(pacer->isPending());
+
+    pacer->request();
+    EXPECT_EQ(draws, 2) << "a request just after a frame waits for the interval";
+    EXPECT_TRUE(QTest::qWaitFor([&] { return draws == 3; }, 5000));
+
+    pacer->request(); // within the interval after frame 3: scheduled...
+    pacer->cancel(); // ...then the data is reset by the owner
+    QTest::qWait(interval.count() + 200);
+    EXPECT_EQ(draws, 3) << "a cancelled frame is not drawn";
+    EXPECT_FALSE(pacer->isPending());
 }
 
 TEST(LivePlots, LinesAreOnePixelWide)
@@ -168,12 +206,22 @@ TEST(LivePage, BigFiguresShowTheLastIntervalWithUnits)
     EXPECT_EQ(page.figureText(LivePage::P99LatencyFigure), QStringLiteral("300.0 µs"));
     EXPECT_TRUE(page.verdictText().contains(QStringLiteral("no device counters")));
 
+    // The visible page does not relayout its figures for every sample: the next one
+    // within the pacing interval shows with the next frame.
+    auto next = sampleAt(0.2);
+    next.scopes.front().figures.total.iops = 55555;
+    page.addSample(next);
+    EXPECT_EQ(page.figureText(LivePage::IopsFigure), QStringLiteral("10,000 IOPS"));
+    EXPECT_TRUE(QTest::qWaitFor(
+        [&] { return page.figureText(LivePage::IopsFigure) == QStringLiteral("55,555 IOPS"); },
+        5000));
+
     // A hidden page keeps the latest interval and shows it when shown again.
     page.hide();
     auto later = sampleAt(5.0);
     later.scopes.front().figures.total.iops = 77777;
     page.addSample(later);
-    EXPECT_EQ(page.figureText(LivePage::IopsFigure), QStringLiteral("10,000 IOPS"));
+    EXPECT_EQ(page.figureText(LivePage::IopsFigure), QStringLiteral("55,555 IOPS"));
     page.show();
     EXPECT_EQ(page.figureText(LivePage::IopsFigure), QStringLiteral("77,777 IOPS"));
 }

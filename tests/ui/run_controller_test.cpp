@@ -46,7 +46,8 @@ TEST(RunController, ANullEngineRunFillsThePlotsAndTheResults)
     recorder.attach(controller);
     LivePlots plots;
     ResultsModel results;
-    QObject::connect(&controller, &RunController::intervalReady, &plots, &LivePlots::addSample);
+    QObject::connect(&controller, &RunController::intervalReady, &plots,
+        [&plots](const core::IntervalSample &sample) { plots.addSample(sample); });
     QObject::connect(&controller, &RunController::finished, &results, &ResultsModel::setResult);
 
     RunRequest request;
