@@ -142,6 +142,7 @@ DeviceReport makeDeviceReport(const DeviceMap &map, const std::vector<std::size_
         }
     }
     app.deviceCounters = r.available;
+    app.seconds = std::chrono::duration<double>(elapsed).count();
     app.deviceReadBytes = r.total.readBytes;
     app.deviceWriteBytes = r.total.writeBytes;
     r.verdict = judgeDevice(app, policy);

@@ -1,5 +1,6 @@
 #include "core/stats/verdict.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace ioprism::core {
@@ -78,12 +79,18 @@ DeviceVerdict judgeDevice(const VerdictInput &in, const VerdictPolicy &p)
     }
     const double floor = double(p.noiseFloorBytes);
     const auto below = [&](std::uint64_t bytes) { return double(bytes) <= floor; };
+    // A direction the application did not use: the device's own background is idle.
+    const double quiet
+        = std::max(floor, double(p.backgroundBytesPerSecond) * std::max(in.seconds, 0.0));
+    const auto idle = [&](std::uint64_t app, std::uint64_t device) {
+        return below(app) && double(device) <= quiet;
+    };
     const bool appMoved = !below(in.appReadBytes) || !below(in.appWriteBytes);
 
     // Reads.
     {
         const double a = double(in.appReadBytes), d = double(in.deviceReadBytes);
-        if (below(in.appReadBytes) && below(in.deviceReadBytes))
+        if (idle(in.appReadBytes, in.deviceReadBytes))
             v.read.verdict = Verdict::Idle;
         else if (std::abs(d - a) <= slack(in.appReadBytes, p))
             v.read.verdict = Verdict::Agree;
@@ -95,7 +102,7 @@ DeviceVerdict judgeDevice(const VerdictInput &in, const VerdictPolicy &p)
     // Writes.
     {
         const double a = double(in.appWriteBytes), d = double(in.deviceWriteBytes);
-        if (below(in.appWriteBytes) && below(in.deviceWriteBytes))
+        if (idle(in.appWriteBytes, in.deviceWriteBytes))
             v.write.verdict = Verdict::Idle;
         else if (std::abs(d - a) <= slack(in.appWriteBytes, p))
             v.write.verdict = Verdict::Agree;

@@ -59,6 +59,10 @@ std::string_view toString(Verdict verdict);
 struct VerdictPolicy {
     double tolerance = 0.05; // of the application's bytes
     std::uint64_t noiseFloorBytes = 256 * 1024; // per comparison
+    // A direction the application did not use stays idle while the device moves no more
+    // than this per second of the span (and no more than the floor): what a quiet system
+    // disk does on its own (journal commits, logs), not another process's workload.
+    std::uint64_t backgroundBytesPerSecond = 256 * 1024;
 };
 
 struct VerdictInput {
@@ -70,6 +74,7 @@ struct VerdictInput {
     // Application writes the device had not shown when the span began.
     std::uint64_t writeBacklogBytes = 0;
     bool buffered = false; // some of the application's I/O went through the OS cache
+    double seconds = 0; // length of the span
 };
 
 struct DirectionVerdict {
