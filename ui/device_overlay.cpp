@@ -190,8 +190,9 @@ QString deviceSummaryHtml(const core::RunResult &result, int step)
             parts << QStringLiteral("%1: %2").arg(
                 toQString(t.targetPath).toHtmlEscaped(), toQString(t.note).toHtmlEscaped());
     const core::DeviceTail &tail = result.deviceTail;
-    if (tail.sampled && (tail.pendingWriteBytes > 0 || tail.flushedWriteBytes > 0)) {
-        parts << tr("After the run: %1 written by the application were not on the devices "
+    if (tail.worthReporting()) {
+        parts << tr("After the run: %1 written by the application (ramp-up included) were "
+                    "not on the devices "
                     "yet; the devices wrote %2 in the %3 s after the end (%4).")
                      .arg(megabytesText(tail.pendingWriteBytes),
                          megabytesText(tail.flushedWriteBytes), number(tail.seconds, 1),

@@ -209,9 +209,7 @@ std::string resultTable(const RunResult &r)
         if (!t.device)
             out += fmt::format("Device counters: {}: {}\n", t.targetPath, t.note);
     const auto &tail = r.deviceTail;
-    // Only when the run had to wait for the devices, or they wrote after the end: a few
-    // KiB owed at a sample boundary are not worth a line.
-    if (tail.sampled && (tail.seconds > 0 || tail.flushedWriteBytes > 0)) {
+    if (tail.worthReporting()) {
         out += fmt::format("After the run: {} written by the application (ramp-up included) were "
                            "not on the device "
                            "yet; the device wrote {} in the {:.1f} s after the end ({})",

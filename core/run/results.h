@@ -58,6 +58,10 @@ struct DeviceTail {
     std::uint64_t remainingWriteBytes = 0; // backlog still not seen at the devices after it
     std::vector<DeviceFigures> devices; // over the whole tail, per watched device
     DeviceFigures total;
+
+    // Worth a line for the user: the run had to wait for the devices, or they wrote after
+    // the end. A few KiB owed at a sample boundary (direct I/O in flight) are not.
+    bool worthReporting() const { return sampled && (seconds > 0 || flushedWriteBytes > 0); }
 };
 
 struct IntervalSample {

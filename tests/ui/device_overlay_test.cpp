@@ -150,6 +150,16 @@ TEST(DeviceOverlay, TheResultsPageSummarisesTheStepsDevices)
     EXPECT_TRUE(text.contains(QStringLiteral("87.5"))); // %util
     EXPECT_TRUE(text.contains(QStringLiteral("/dev/shm/x: on tmpfs")));
     EXPECT_TRUE(text.contains(QStringLiteral("8.0 MB"))); // the write-back after the run
+
+    // Direct I/O: a few KiB owed at the last sample and the devices idle at once is not
+    // write-back, and is not reported as such.
+    result->deviceTail = {};
+    result->deviceTail.sampled = true;
+    result->deviceTail.pendingWriteBytes = 100'000;
+    result->deviceTail.idle = true;
+    page.setResult(result);
+    EXPECT_FALSE(page.deviceSummaryText().contains(QStringLiteral("After the run")))
+        << page.deviceSummaryText().toStdString();
     page.setResult(nullptr);
     EXPECT_TRUE(page.deviceSummaryText().contains(QStringLiteral("No device counters")));
 }
