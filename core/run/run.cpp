@@ -313,9 +313,9 @@ RunResult Run::execute()
     for (std::size_t i = 0; i < result.deviceMap.devices.size(); ++i)
         if (result.deviceMap.devices[i].inTotal)
             totalDevices.push_back(i);
-    // Application writes the devices have not shown yet, carried across intervals and
-    // steps (core/stats/verdict.h).
-    std::uint64_t writeBacklog = 0;
+    // Application writes the devices have not shown yet and the devices' credit, carried
+    // across intervals and steps (core/stats/verdict.h).
+    WriteBalance writeBalance;
 
     // ---- the steps
     const auto interval = std::max<std::chrono::milliseconds>(
@@ -343,6 +343,9 @@ RunResult Run::execute()
         Latch ready(std::ptrdiff_t(active.size()) + 1);
         Latch start(1);
 
+        // The most write bytes in flight on the compared targets: the limit of the
+        // devices' credit (core/stats/verdict.h).
+        std::uint64_t inFlightWriteBytes = 0;
         for (std::size_t a = 0; a < active.size(); ++a) {
             const std::size_t wi = active[a];
             const auto &pw = plan->workers[wi];
@@ -367,6 +370,8 @@ RunResult Run::execute()
                 wt.region = regions[wi][ti];
                 wt.sectorBytes = info.logicalBlockBytes;
                 wt.outstandingIos = plan->outstandingIos(m_profile, wi, ti, step);
+                if (wt.file.write && comparedPath[t.target.path])
+                    inFlightWriteBytes += largest * wt.outstandingIos;
                 wt.counters = live[wi].back().get();
                 ws.bufferAlignBytes
                     = std::max({ws.bufferAlignBytes, info.directIoMemAlignBytes, 4096u});
@@ -415,7 +420,7 @@ RunResult Run::execute()
             ? rampEnd + m_profile.setup.runTime
             : SteadyClock::time_point::max();
         CounterSnapshot cpuPrev = m_counters.sample(), cpuMeasureStart = cpuPrev;
-        std::uint64_t measureBacklog = writeBacklog;
+        WriteBalance measureBalance = writeBalance;
         // Target scopes whose bytes are compared with the devices.
         std::vector<bool> comparedScope(scopes.size(), false);
         for (std::size_t i = 0; i < scopes.size(); ++i)
@@ -465,11 +470,14 @@ RunResult Run::execute()
             CounterSnapshot cpuNow = m_counters.sample();
             sample.cpu = cpuFigures(cpuPrev.cpu, cpuNow.cpu);
             VerdictInput app = appBytes(deltas);
-            app.writeBacklogBytes = writeBacklog;
+            app.writeBacklogBytes = writeBalance.backlogBytes;
+            app.writeCreditBytes = writeBalance.creditBytes;
+            app.inFlightWriteBytes = inFlightWriteBytes;
             sample.devices = makeDeviceReport(
                 result.deviceMap, totalDevices, cpuPrev, cpuNow, elapsed, app, m_options.verdict);
             if (sample.devices.available)
-                writeBacklog = sample.devices.verdict.writeBacklogBytes;
+                writeBalance = {sample.devices.verdict.writeBacklogBytes,
+                    sample.devices.verdict.writeCreditBytes};
             cpuPrev = std::move(cpuNow);
             for (std::size_t i = 0; i < scopes.size(); ++i) {
                 deltas[i].elapsed = elapsed;
@@ -502,7 +510,7 @@ RunResult Run::execute()
                 phase = RunPhase::Measuring;
                 m_phase = phase;
                 cpuMeasureStart = cpuPrev;
-                measureBacklog = writeBacklog;
+                measureBalance = writeBalance;
                 m_sink.onPhase(phase, step, stepName);
             }
             if (stopNow || shared.stopRequested || now >= measureEnd) {
@@ -559,7 +567,9 @@ RunResult Run::execute()
             sr.cpuEffectiveness = sr.scopes[0].figures.total.iops / sr.cpu.busyPercent;
         {
             VerdictInput app = appBytes(totals);
-            app.writeBacklogBytes = measureBacklog;
+            app.writeBacklogBytes = measureBalance.backlogBytes;
+            app.writeCreditBytes = measureBalance.creditBytes;
+            app.inFlightWriteBytes = inFlightWriteBytes;
             sr.devices = makeDeviceReport(result.deviceMap, totalDevices, cpuMeasureStart, cpuPrev,
                 measured, app, m_options.verdict);
         }
@@ -571,7 +581,7 @@ RunResult Run::execute()
         && m_options.deviceTailLimit.count() > 0) {
         auto &tail = result.deviceTail;
         tail.sampled = true;
-        tail.pendingWriteBytes = writeBacklog;
+        tail.pendingWriteBytes = writeBalance.backlogBytes;
         const std::uint64_t floor = m_options.verdict.noiseFloorBytes;
         const auto busy = [&](const CounterSnapshot &s) {
             for (std::size_t i : totalDevices)
@@ -592,11 +602,11 @@ RunResult Run::execute()
         const CounterSnapshot first = m_counters.sample();
         CounterSnapshot last = first;
         auto lastTime = tailStart;
-        if (writeBacklog <= floor && !busy(first)) {
+        if (writeBalance.backlogBytes <= floor && !busy(first)) {
             tail.idle = true; // nothing in flight, nothing owed: no need to wait
         } else {
-            if (writeBacklog > floor)
-                m_sink.onNotice(megabytesText(writeBacklog)
+            if (writeBalance.backlogBytes > floor)
+                m_sink.onNotice(megabytesText(writeBalance.backlogBytes)
                     + " written by the application not yet seen at the device: sampling the device "
                       "for up to "
                     + std::to_string(m_options.deviceTailLimit.count()) + " ms");
@@ -615,7 +625,8 @@ RunResult Run::execute()
                 // nothing was owed or the flush that paid it has been seen to finish.
                 if (quiet
                     && (flushSeen
-                        || nextWriteBacklog(writeBacklog, 0, written(first, last)) <= floor)) {
+                        || nextWriteBalance(writeBalance, 0, written(first, last), 0).backlogBytes
+                            <= floor)) {
                     tail.idle = true;
                     break;
                 }
@@ -633,7 +644,8 @@ RunResult Run::execute()
             tail.total = r.total;
         }
         tail.flushedWriteBytes = tail.total.writeBytes;
-        tail.remainingWriteBytes = nextWriteBacklog(writeBacklog, 0, tail.flushedWriteBytes);
+        tail.remainingWriteBytes
+            = nextWriteBalance(writeBalance, 0, tail.flushedWriteBytes, 0).backlogBytes;
     }
     return finish(result);
 }

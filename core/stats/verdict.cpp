@@ -26,11 +26,14 @@ std::string_view toString(Verdict v)
     return "";
 }
 
-std::uint64_t nextWriteBacklog(
-    std::uint64_t backlog, std::uint64_t appWrite, std::uint64_t deviceWrite)
+WriteBalance nextWriteBalance(WriteBalance before, std::uint64_t appWriteBytes,
+    std::uint64_t deviceWriteBytes, std::uint64_t creditLimitBytes)
 {
-    const std::uint64_t owed = backlog + appWrite;
-    return owed > deviceWrite ? owed - deviceWrite : 0;
+    const std::uint64_t owed = before.backlogBytes + appWriteBytes;
+    const std::uint64_t paid = before.creditBytes + deviceWriteBytes;
+    if (owed > paid)
+        return {owed - paid, 0};
+    return {0, std::min(paid - owed, creditLimitBytes)};
 }
 
 namespace {
@@ -75,6 +78,7 @@ DeviceVerdict judgeDevice(const VerdictInput &in, const VerdictPolicy &p)
     v.write = compare(in.appWriteBytes, in.deviceWriteBytes);
     if (!in.deviceCounters) {
         v.writeBacklogBytes = in.writeBacklogBytes;
+        v.writeCreditBytes = in.writeCreditBytes;
         return v; // NoDeviceCounters everywhere
     }
     const double floor = double(p.noiseFloorBytes);
@@ -113,8 +117,10 @@ DeviceVerdict judgeDevice(const VerdictInput &in, const VerdictPolicy &p)
         else
             v.write.verdict = below(in.appWriteBytes) ? Verdict::OtherTraffic : Verdict::Amplified;
     }
-    v.writeBacklogBytes
-        = nextWriteBacklog(in.writeBacklogBytes, in.appWriteBytes, in.deviceWriteBytes);
+    const WriteBalance next = nextWriteBalance({in.writeBacklogBytes, in.writeCreditBytes},
+        in.appWriteBytes, in.deviceWriteBytes, in.inFlightWriteBytes);
+    v.writeBacklogBytes = next.backlogBytes;
+    v.writeCreditBytes = next.creditBytes;
     v.verdict
         = severity(v.read.verdict) >= severity(v.write.verdict) ? v.read.verdict : v.write.verdict;
     if (v.verdict == Verdict::Idle)

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <functional>
 #include <gtest/gtest.h>
+#include <random>
 #include <sstream>
 
 using namespace ioprism::core;
@@ -381,6 +382,54 @@ TEST(Verdict, Table)
         EXPECT_EQ(v.write.appBytes, c.in.appWriteBytes);
         EXPECT_EQ(v.write.deviceBytes, c.in.deviceWriteBytes);
     }
+}
+
+// Sampling the application and the device a moment apart: the device is ahead at one
+// boundary and behind at another. The backlog must stay within that jitter; without the
+// credit, the largest lead ever seen would stay in the backlog for good.
+TEST(Verdict, SamplingJitterDoesNotPileUpAsBacklog)
+{
+    constexpr std::int64_t perInterval = 8'000'000, jitter = 64 * 1024;
+    constexpr std::uint64_t inFlight = 32 * 4096; // QD32 x 4 KiB, more than the jitter
+    auto worstBacklog = [&](std::uint64_t creditLimit) {
+        WriteBalance balance;
+        std::int64_t appTotal = 0, deviceTotal = 0;
+        std::uint64_t worst = 0;
+        std::mt19937_64 rng(7);
+        for (int i = 0; i < 600; ++i) {
+            appTotal += perInterval;
+            // The device's total is off the application's by -jitter..+jitter.
+            const std::int64_t deviceNow = appTotal + std::int64_t(rng() % (2 * jitter)) - jitter;
+            balance = nextWriteBalance(balance, std::uint64_t(perInterval),
+                std::uint64_t(deviceNow - deviceTotal), creditLimit);
+            deviceTotal = deviceNow;
+            worst = std::max(worst, balance.backlogBytes);
+            EXPECT_LE(balance.creditBytes, creditLimit);
+        }
+        return worst;
+    };
+    EXPECT_LE(worstBacklog(inFlight), std::uint64_t(jitter))
+        << "the backlog is at most what one boundary lags";
+    EXPECT_GT(worstBacklog(0), std::uint64_t(jitter * 3 / 2)) << "without the credit, leads stay";
+}
+
+// The credit is capped by what can be in flight: journaling ahead of the application
+// does not pay for writes that then stay in a cache.
+TEST(Verdict, TheCreditNeverCoversMoreThanTheBytesInFlight)
+{
+    constexpr std::uint64_t MB = 1'000'000, inFlight = 128 * 1024;
+    WriteBalance b = nextWriteBalance({}, 0, 10 * MB, inFlight); // journal: 10 MB ahead
+    EXPECT_EQ(b.backlogBytes, 0u);
+    EXPECT_EQ(b.creditBytes, inFlight);
+    b = nextWriteBalance(b, 20 * MB, 0, inFlight); // 20 MB into the cache
+    EXPECT_EQ(b.backlogBytes, 20 * MB - inFlight);
+    EXPECT_EQ(b.creditBytes, 0u);
+
+    const DeviceVerdict v = judgeDevice({.appWriteBytes = 4 * MB,
+        .deviceWriteBytes = 4 * MB + 100'000,
+        .inFlightWriteBytes = inFlight});
+    EXPECT_EQ(v.writeBacklogBytes, 0u);
+    EXPECT_EQ(v.writeCreditBytes, 100'000u);
 }
 
 TEST(Verdict, RatioIsDeviceOverApplication)
