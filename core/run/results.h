@@ -59,9 +59,13 @@ struct DeviceTail {
     std::vector<DeviceFigures> devices; // over the whole tail, per watched device
     DeviceFigures total;
 
-    // Worth a line for the user: the run had to wait for the devices, or they wrote after
-    // the end. A few KiB owed at a sample boundary (direct I/O in flight) are not.
-    bool worthReporting() const { return sampled && (seconds > 0 || flushedWriteBytes > 0); }
+    // Worth a line for the user: the run waited for the devices, and there is something
+    // to say in the 0.1 MB the text shows (owed or written after the end). A few KiB owed
+    // at a sample boundary, or a wait for another process's I/O, are not.
+    bool worthReporting() const
+    {
+        return sampled && seconds > 0 && pendingWriteBytes + flushedWriteBytes >= 100'000;
+    }
 };
 
 struct IntervalSample {

@@ -105,7 +105,10 @@ DeviceVerdict judgeDevice(const VerdictInput &in, const VerdictPolicy &p)
     }
     // Writes.
     {
-        const double a = double(in.appWriteBytes), d = double(in.deviceWriteBytes);
+        // The credit: device writes counted before the span for application writes
+        // counted in it (sampling a moment apart).
+        const double a = double(in.appWriteBytes),
+                     d = double(in.deviceWriteBytes) + double(in.writeCreditBytes);
         if (idle(in.appWriteBytes, in.deviceWriteBytes))
             v.write.verdict = Verdict::Idle;
         else if (std::abs(d - a) <= slack(in.appWriteBytes, p))

@@ -29,8 +29,11 @@
 // is not taken for amplification. The application and the device are sampled a moment
 // apart, so at one boundary the device may already count writes the application reaps
 // just after it: device writes beyond what was owed are kept as a credit toward later
-// application writes, up to the bytes the application can have in flight, and no more
-// (journaling or another writer must not pay for data still in a cache):
+// application writes (and in their comparison), up to the bytes the application can have
+// in flight on direct or write-through targets (buffered writes complete before the
+// device sees them), so journaling or another writer pays for at most that much of the
+// data still in a cache. The credit ends with each step (what was in flight was drained
+// and counted by no step):
 //   owed = backlog + a_write, paid = credit + d_write
 //   backlog' = max(0, owed - paid), credit' = min(in-flight limit, max(0, paid - owed))
 // Without the credit, the largest lead the device ever had at a boundary would stay in the
@@ -70,7 +73,7 @@ struct VerdictPolicy {
     double tolerance = 0.05; // of the application's bytes
     std::uint64_t noiseFloorBytes = 256 * 1024; // per comparison
     // A direction the application did not use stays idle while the device moves no more
-    // than this per second of the span (and no more than the floor): what a quiet system
+    // than this per second of the span (or the floor, if larger): what a quiet system
     // disk does on its own (journal commits, logs), not another process's workload.
     std::uint64_t backgroundBytesPerSecond = 256 * 1024;
 };

@@ -344,6 +344,12 @@ TEST(Verdict, Table)
                 .deviceWriteBytes = 24 * MB,
                 .seconds = 4},
             V::Agree, V::OtherTraffic, V::OtherTraffic, 0},
+        {"writes the device counted before the span (the credit) agree",
+            {.appWriteBytes = 100 * MB,
+                .deviceWriteBytes = 60 * MB,
+                .writeCreditBytes = 40 * MB,
+                .inFlightWriteBytes = 64 * MB},
+            V::Idle, V::Agree, V::Agree, 0},
         {"another process writes during a read run",
             {.appReadBytes = 100 * MB, .deviceReadBytes = 100 * MB, .deviceWriteBytes = 50 * MB},
             V::Agree, V::OtherTraffic, V::OtherTraffic, 0},
@@ -659,6 +665,38 @@ TEST(RunDevices, WritesTheDeviceDidNotMakeArePendingAndTheTailSeesTheFlush)
     EXPECT_LT(t.seconds, 4.0);
     ASSERT_EQ(t.devices.size(), 2u);
     EXPECT_EQ(t.total.writeBytes, 4 * kMiB);
+}
+
+// The devices' lead at a sample boundary becomes a credit, capped by the bytes the run can
+// have in flight (QD4 x 4 KiB here), and nothing is left owed at the end.
+TEST(RunDevices, TheDevicesLeadIsACreditCappedByTheBytesInFlight)
+{
+    DeviceNullBackend backend;
+    ScriptedCounters counters;
+    int calls = 0;
+    counters.script = [&](DiskCounters &c) {
+        // Call 1 is the step's start; call 2 ends the first interval, by which the null
+        // engine has long done its 1024 writes. The device shows them and 64 KiB more.
+        if (++calls == 2) {
+            c.writeIos += 1024 + 16;
+            c.writeSectors += (4 * kMiB + 64 * 1024) / 512;
+        }
+    };
+    NoticeSink sink;
+    BenchRun run(deviceProfile(0), backend, counters, sink, {.ioLimitPerTarget = 1024});
+    const RunResult r = run.execute();
+    ASSERT_FALSE(r.error);
+    ASSERT_FALSE(r.intervals.empty());
+    const auto &first = r.intervals.front().devices.verdict;
+    ASSERT_EQ(first.write.appBytes, 4 * kMiB) << "all writes in the first interval";
+    EXPECT_EQ(first.write.verdict, Verdict::Agree);
+    EXPECT_EQ(first.writeBacklogBytes, 0u);
+    EXPECT_EQ(first.writeCreditBytes, 4u * 4096) << "the lead, capped at QD x transfer";
+    for (const auto &s : r.intervals)
+        EXPECT_LE(s.devices.verdict.writeCreditBytes, 4u * 4096);
+    EXPECT_EQ(r.deviceTail.pendingWriteBytes, 0u);
+    EXPECT_TRUE(r.deviceTail.idle);
+    EXPECT_FALSE(r.deviceTail.worthReporting());
 }
 
 TEST(RunDevices, TailStopsAtTheLimitWhenNothingIsFlushed)
