@@ -5,6 +5,7 @@
 #include "core/stats/device_figures.h"
 #include "core/stats/diskstats.h"
 #include "core/stats/verdict.h"
+#include "support/test_backend.h"
 #include "support/test_support.h"
 
 #include <atomic>
@@ -17,6 +18,7 @@
 using namespace ioprism::core;
 using namespace std::chrono_literals;
 using BenchRun = ioprism::core::Run; // testing::Test has a member named Run
+using ioprism::test::TestBackend;
 
 namespace {
 
@@ -538,25 +540,6 @@ Profile deviceProfile(std::uint32_t percentRead, CacheMode mode = CacheMode::Dir
     return p;
 }
 
-// The null engine, posing as one whose I/O reaches the scripted device: the run compares
-// its exact counts with the script's (a real null-engine run watches no device).
-class DeviceNullBackend final : public IoBackend
-{
-public:
-    std::string engineName() const override { return m_null.engineName(); }
-    std::vector<std::string> notices() const override { return m_null.notices(); }
-    bool reachesDevices() const override { return true; }
-    Result<TargetInfo> prepareTarget(const Target &target, const PrepareOptions &options,
-        const PrepareProgress &progress) override
-    {
-        return m_null.prepareTarget(target, options, progress);
-    }
-    Result<std::unique_ptr<IoEngine>> makeEngine() override { return m_null.makeEngine(); }
-
-private:
-    NullBackend m_null;
-};
-
 struct NoticeSink : RunSink {
     std::function<void(const std::string &)> notice = [](const std::string &) {};
     std::vector<IntervalSample> samples;
@@ -568,7 +551,7 @@ struct NoticeSink : RunSink {
 
 TEST(RunDevices, WithoutDeviceCountersTheVerdictSaysSo)
 {
-    DeviceNullBackend backend; // a backend that reaches devices, but no counters
+    TestBackend backend; // reaches devices, but there are no counters
     NullCounterSource counters;
     NoticeSink sink;
     BenchRun run(deviceProfile(100), backend, counters, sink, {.ioLimitPerTarget = 256});
@@ -585,7 +568,7 @@ TEST(RunDevices, WithoutDeviceCountersTheVerdictSaysSo)
 
 TEST(RunDevices, IntervalsCarryEveryDeviceAndATotalWithoutTheDisk)
 {
-    DeviceNullBackend backend;
+    TestBackend backend;
     ScriptedCounters counters;
     counters.script = [](DiskCounters &c) {
         c.readIos += 10;
@@ -614,7 +597,7 @@ TEST(RunDevices, IntervalsCarryEveryDeviceAndATotalWithoutTheDisk)
 
 TEST(RunDevices, StepReadsNotSeenAtTheDeviceAreServedFromCache)
 {
-    DeviceNullBackend backend;
+    TestBackend backend;
     ScriptedCounters counters; // the device does nothing
     NoticeSink sink;
     BenchRun run(deviceProfile(100, CacheMode::Buffered), backend, counters, sink,
@@ -631,7 +614,7 @@ TEST(RunDevices, StepReadsNotSeenAtTheDeviceAreServedFromCache)
 
 TEST(RunDevices, WritesTheDeviceDidNotMakeArePendingAndTheTailSeesTheFlush)
 {
-    DeviceNullBackend backend;
+    TestBackend backend;
     ScriptedCounters counters;
     std::atomic<int> flushSamples {-1}; // >= 0 once the tail has started
     counters.script = [&](DiskCounters &c) {
@@ -671,7 +654,7 @@ TEST(RunDevices, WritesTheDeviceDidNotMakeArePendingAndTheTailSeesTheFlush)
 // have in flight (QD4 x 4 KiB here), and nothing is left owed at the end.
 TEST(RunDevices, TheDevicesLeadIsACreditCappedByTheBytesInFlight)
 {
-    DeviceNullBackend backend;
+    TestBackend backend;
     ScriptedCounters counters;
     int calls = 0;
     counters.script = [&](DiskCounters &c) {
@@ -701,7 +684,7 @@ TEST(RunDevices, TheDevicesLeadIsACreditCappedByTheBytesInFlight)
 
 TEST(RunDevices, TailStopsAtTheLimitWhenNothingIsFlushed)
 {
-    DeviceNullBackend backend;
+    TestBackend backend;
     ScriptedCounters counters; // never writes
     NoticeSink sink;
     BenchRun run(deviceProfile(0), backend, counters, sink,
@@ -718,7 +701,7 @@ TEST(RunDevices, TailStopsAtTheLimitWhenNothingIsFlushed)
 
 TEST(RunDevices, WritesInADirectionWeDidNotUseAreOtherTraffic)
 {
-    DeviceNullBackend backend;
+    TestBackend backend;
     ScriptedCounters counters;
     counters.script = [](DiskCounters &c) { c.writeSectors += 16384; }; // 8 MiB per sample
     NoticeSink sink;

@@ -2,6 +2,7 @@
 #include "core/null_engine.h"
 #include "core/run/plan.h"
 #include "core/run/run.h"
+#include "support/test_backend.h"
 
 #include <gtest/gtest.h>
 #include <thread>
@@ -10,6 +11,7 @@ using namespace ioprism::core;
 using namespace std::chrono_literals;
 // testing::Test has a member named Run.
 using BenchRun = ioprism::core::Run;
+using ioprism::test::TestBackend;
 
 namespace {
 
@@ -57,69 +59,6 @@ struct RecordingSink : RunSink {
     void onNotice(const std::string &text) override { notices.push_back(text); }
     void onInterval(const IntervalSample &s) override { samples.push_back(s); }
     void onPhase(RunPhase p, std::size_t, const std::string &) override { phases.push_back(p); }
-};
-
-// Completes I/O like the null engine, but fails the Nth request with EIO.
-class FailingEngine final : public IoEngine
-{
-public:
-    explicit FailingEngine(std::uint64_t failAt)
-        : m_failAt(failAt)
-    { }
-    std::string_view name() const override { return "failing"; }
-    EngineCapabilities capabilities() const override { return m_inner.capabilities(); }
-    Status init(const EngineConfig &c, std::span<const EngineFile> f) override
-    {
-        return m_inner.init(c, f);
-    }
-    std::span<std::byte> buffer(std::uint32_t i) override { return m_inner.buffer(i); }
-    bool queue(IoRequest *r) override { return m_inner.queue(r); }
-    Status commit() override { return m_inner.commit(); }
-    Result<std::uint32_t> reap(
-        std::span<IoRequest *> out, std::uint32_t min, std::chrono::nanoseconds t) override
-    {
-        auto n = m_inner.reap(out, min, t);
-        for (std::uint32_t i = 0; n && i < *n; ++i)
-            if (++m_count == m_failAt)
-                out[i]->error = 5; // EIO
-        return n;
-    }
-
-private:
-    NullEngine m_inner;
-    std::uint64_t m_failAt;
-    std::uint64_t m_count = 0;
-};
-
-class TestBackend final : public IoBackend
-{
-public:
-    std::uint32_t alignment = 512;
-    std::uint64_t failAt = 0;
-    // Notices so far: set before the run as a backend made with a fallback has them;
-    // noticeWhilePreparing adds one per prepared target, as a grown test file does.
-    std::vector<std::string> noticeLog;
-    bool noticeWhilePreparing = false;
-    std::string engineName() const override { return "test"; }
-    std::vector<std::string> notices() const override { return noticeLog; }
-    Result<TargetInfo> prepareTarget(
-        const Target &t, const PrepareOptions &, const PrepareProgress &) override
-    {
-        if (noticeWhilePreparing)
-            noticeLog.push_back("prepared " + t.path);
-        TargetInfo info;
-        info.path = t.path;
-        info.sizeBytes = t.testFileSizeBytes;
-        info.directIoOffsetAlignBytes = alignment;
-        info.logicalBlockBytes = alignment;
-        return info;
-    }
-    Result<std::unique_ptr<IoEngine>> makeEngine() override
-    {
-        if (failAt)
-            return std::unique_ptr<IoEngine>(std::make_unique<FailingEngine>(failAt));
-        return std::unique_ptr<IoEngine>(std::make_unique<NullEngine>());
-    }
 };
 
 std::uint64_t sumIntervals(const RunResult &r, std::size_t step, bool reads)

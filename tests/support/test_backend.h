@@ -1,0 +1,80 @@
+// A backend for core's run tests: I/O completes at once as with the null engine, but,
+// unlike the null backend, it counts as reaching devices, so a run compares it with
+// (scripted) device counters. Targets are as large as their test-file size, with a
+// chosen alignment; the engine can fail the Nth request, and the backend can add
+// notices while preparing.
+#pragma once
+
+#include "core/engine.h"
+#include "core/null_engine.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ioprism::test {
+
+// Completes I/O like the null engine, but fails the Nth request with EIO.
+class FailingEngine final : public core::IoEngine
+{
+public:
+    explicit FailingEngine(std::uint64_t failAt)
+        : m_failAt(failAt)
+    { }
+    std::string_view name() const override { return "failing"; }
+    core::EngineCapabilities capabilities() const override { return m_inner.capabilities(); }
+    core::Status init(const core::EngineConfig &c, std::span<const core::EngineFile> f) override
+    {
+        return m_inner.init(c, f);
+    }
+    std::span<std::byte> buffer(std::uint32_t i) override { return m_inner.buffer(i); }
+    bool queue(core::IoRequest *r) override { return m_inner.queue(r); }
+    core::Status commit() override { return m_inner.commit(); }
+    core::Result<std::uint32_t> reap(
+        std::span<core::IoRequest *> out, std::uint32_t min, std::chrono::nanoseconds t) override
+    {
+        auto n = m_inner.reap(out, min, t);
+        for (std::uint32_t i = 0; n && i < *n; ++i)
+            if (++m_count == m_failAt)
+                out[i]->error = 5; // EIO
+        return n;
+    }
+
+private:
+    core::NullEngine m_inner;
+    std::uint64_t m_failAt;
+    std::uint64_t m_count = 0;
+};
+
+class TestBackend final : public core::IoBackend
+{
+public:
+    std::uint32_t alignment = 512;
+    std::uint64_t failAt = 0;
+    // Notices so far: set before the run as a backend made with a fallback has them;
+    // noticeWhilePreparing adds one per prepared target, as a grown test file does.
+    std::vector<std::string> noticeLog;
+    bool noticeWhilePreparing = false;
+    std::string engineName() const override { return "test"; }
+    std::vector<std::string> notices() const override { return noticeLog; }
+    core::Result<core::TargetInfo> prepareTarget(
+        const core::Target &t, const core::PrepareOptions &, const core::PrepareProgress &) override
+    {
+        if (noticeWhilePreparing)
+            noticeLog.push_back("prepared " + t.path);
+        core::TargetInfo info;
+        info.path = t.path;
+        info.sizeBytes = t.testFileSizeBytes;
+        info.directIoOffsetAlignBytes = alignment;
+        info.logicalBlockBytes = alignment;
+        return info;
+    }
+    core::Result<std::unique_ptr<core::IoEngine>> makeEngine() override
+    {
+        if (failAt)
+            return std::unique_ptr<core::IoEngine>(std::make_unique<FailingEngine>(failAt));
+        return std::unique_ptr<core::IoEngine>(std::make_unique<core::NullEngine>());
+    }
+};
+
+} // namespace ioprism::test
