@@ -2,12 +2,16 @@
 
 #include <algorithm>
 #include <charconv>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <linux/loop.h>
 #include <sstream>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 namespace fs = std::filesystem;
 
@@ -393,6 +397,105 @@ std::vector<BlockDeviceInfo> listBlockDevices()
         devices.push_back(std::move(d));
     }
     return devices;
+}
+
+} // namespace ioprism::platform
+
+namespace ioprism::platform {
+
+bool LoopBacking::sameStorage(const LoopBacking &other) const
+{
+    // A block device can have many nodes (/dev/sdb, a copy made with mknod): compare
+    // the device, not the node. A file is its inode, whatever path or link reaches it.
+    if (blockDevice != DeviceNumber {} || other.blockDevice != DeviceNumber {})
+        return blockDevice == other.blockDevice;
+    return inode != 0 && fileDevice == other.fileDevice && inode == other.inode;
+}
+
+std::optional<LoopBacking> loopBackingOf(const std::string &name)
+{
+    const fs::path dir = fs::path("/sys/class/block") / name / "loop";
+    std::error_code ec;
+    if (!fs::exists(dir, ec))
+        return std::nullopt; // not a loop device, or one with nothing attached
+    LoopBacking b;
+    b.file = readAttribute(dir / "backing_file");
+    // The kernel's own numbers first: the path may have been deleted, renamed or be in
+    // another mount namespace. The path is the fallback.
+    const int fd = ::open(("/dev/" + name).c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    loop_info64 info {};
+    if (fd >= 0 && ::ioctl(fd, LOOP_GET_STATUS64, &info) == 0) {
+        b.fileDevice = {major(info.lo_device), minor(info.lo_device)};
+        b.inode = info.lo_inode;
+        if (info.lo_rdevice != 0)
+            b.blockDevice = {major(info.lo_rdevice), minor(info.lo_rdevice)};
+    } else {
+        struct stat st {
+        };
+        if (::stat(b.file.c_str(), &st) == 0) {
+            b.fileDevice = {major(st.st_dev), minor(st.st_dev)};
+            b.inode = st.st_ino;
+            if (S_ISBLK(st.st_mode))
+                b.blockDevice = {major(st.st_rdev), minor(st.st_rdev)};
+        }
+    }
+    if (fd >= 0)
+        ::close(fd);
+    return b;
+}
+
+std::vector<StorageAlias> storageAliasesOf(const std::string &name)
+{
+    using Kind = StorageAlias::Kind;
+    std::vector<std::pair<std::string, LoopBacking>> loops; // every attached loop device
+    for (const auto &entry : listDir("/sys/block"))
+        if (auto b = loopBackingOf(entry))
+            loops.emplace_back(entry, std::move(*b));
+
+    std::vector<StorageAlias> aliases;
+    std::vector<std::size_t> todo;
+    const auto add = [&](const std::string &n, Kind kind, std::string relation) {
+        if (n.empty() || std::any_of(aliases.begin(), aliases.end(), [&](const auto &a) {
+                return a.name == n;
+            }))
+            return;
+        aliases.push_back({n, kind, std::move(relation)});
+        todo.push_back(aliases.size() - 1);
+    };
+    add(name, Kind::Itself, {});
+    while (!todo.empty()) {
+        const StorageAlias current = aliases[todo.back()];
+        todo.pop_back();
+        const std::string &n = current.name;
+        // A whole disk reached from one partition overlaps that partition only: its other
+        // partitions are not aliases of the target.
+        if (current.kind != Kind::WholeDisk)
+            for (const auto &p : partitionsOf(n))
+                add(p, Kind::Partition, p + " is a partition of " + n);
+        for (const auto &h : holdersOf(n))
+            add(h, Kind::Holder, n + " is held by " + h);
+        if (const auto whole = wholeDiskOf(n); whole && *whole != n)
+            add(*whole, Kind::WholeDisk, *whole + " is the whole disk of " + n);
+
+        const auto number = parseDeviceNumber(readText(fs::path("/sys/class/block") / n / "dev"));
+        const auto self
+            = std::find_if(loops.begin(), loops.end(), [&](const auto &l) { return l.first == n; });
+        for (const auto &[loop, backing] : loops) {
+            if (loop == n)
+                continue;
+            if (self != loops.end() && backing.sameStorage(self->second))
+                add(loop, Kind::SameBacking,
+                    loop + " has the same backing "
+                        + (backing.blockDevice != DeviceNumber {} ? "device " : "file ")
+                        + backing.file + " as " + n);
+            else if (number && backing.blockDevice == *number)
+                add(loop, Kind::LoopOver, loop + " is a loop device over " + n);
+        }
+        if (self != loops.end() && self->second.blockDevice != DeviceNumber {})
+            if (const auto backingName = blockNameOf(self->second.blockDevice))
+                add(*backingName, Kind::Backing, n + " is a loop device over " + *backingName);
+    }
+    return aliases;
 }
 
 } // namespace ioprism::platform

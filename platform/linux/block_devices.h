@@ -133,4 +133,41 @@ std::vector<std::string> partitionsOf(const std::string &name);
 // The device paths currently used as swap (/proc/swaps).
 std::vector<std::string> activeSwaps();
 
+// What a loop device's I/O goes to (LOOP_GET_STATUS64 and /sys/block/loopN/loop).
+struct LoopBacking {
+    std::string file; // the backing file's path as the kernel shows it
+    DeviceNumber fileDevice; // st_dev of the backing file
+    std::uint64_t inode = 0; // st_ino of the backing file
+    DeviceNumber blockDevice; // st_rdev when the backing is a block device, else 0:0
+    bool sameStorage(const LoopBacking &other) const;
+};
+// nullopt when `name` is not an attached loop device.
+std::optional<LoopBacking> loopBackingOf(const std::string &name);
+
+// A block device whose storage overlaps that of the device being checked, and how.
+struct StorageAlias {
+    enum class Kind {
+        Itself,
+        Partition, // a partition of a device already in the set
+        WholeDisk, // the whole disk of a partition in the set
+        Holder, // device-mapper, md or bcache built on a device in the set
+        SameBacking, // a loop device over the same backing file or device
+        LoopOver, // a loop device whose backing is a device in the set
+        Backing, // the block device behind a loop device in the set
+    };
+    std::string name; // kernel name, e.g. "loop4", "sda", "dm-0"
+    Kind kind = Kind::Itself;
+    std::string relation; // e.g. "loop4 has the same backing file /img as loop5"; "" for itself
+    // False for the whole disk of a partition: the kernel refuses an exclusive open of a
+    // disk while any of its partitions is claimed, so that test would blame a sibling.
+    bool exclusiveOpenTells() const { return kind != Kind::WholeDisk; }
+};
+
+// Every block device through which the storage of `name` can also be reached, starting
+// with `name` itself: its partitions (or, for a partition, its whole disk), what holds
+// any of them (device-mapper, md, bcache), loop devices over the same backing file or
+// over one of these devices, and the block device behind a loop device. Writing `name`
+// writes all of them, so each is checked for mounts, swap, holders and claims.
+std::vector<StorageAlias> storageAliasesOf(const std::string &name);
+
 } // namespace ioprism::platform

@@ -628,6 +628,67 @@ core::Result<core::TargetInfo> LinuxBackend::prepareTestFile(const core::Target 
     return info;
 }
 
+std::optional<OpError> LinuxBackend::aliasRefusal(
+    const std::string &path, const std::string &name) const
+{
+    // Everything that would be corrupted: every device through which the same storage
+    // can be reached (partitions, whole disk, holders, loop devices sharing a backing
+    // file or built on it), each checked as if it were the target.
+    const auto aliases = storageAliasesOf(name);
+    std::vector<DeviceNumber> numbers(aliases.size());
+    for (std::size_t i = 0; i < aliases.size(); ++i) {
+        std::ifstream in("/sys/class/block/" + aliases[i].name + "/dev");
+        std::string text;
+        in >> text;
+        numbers[i] = parseDeviceNumber(text).value_or(DeviceNumber {});
+    }
+    const auto aliasOf = [&](DeviceNumber d) -> const StorageAlias * {
+        for (std::size_t i = 0; i < aliases.size(); ++i)
+            if (numbers[i] == d && d != DeviceNumber {})
+                return &aliases[i];
+        return nullptr;
+    };
+    const auto how = [](const StorageAlias &a) {
+        return a.relation.empty() ? std::string() : " (" + a.relation + ")";
+    };
+    for (const auto &m : readMountTable())
+        if (const auto *a = aliasOf(m.device))
+            return makeOpError(EBUSY, "open device for writing", path,
+                a->name + " is mounted at " + m.mountPoint + how(*a)
+                    + ": writing would destroy that file system; unmount it first");
+    for (const auto &swap : activeSwaps()) {
+        struct stat sst {
+        };
+        if (::stat(swap.c_str(), &sst) == 0 && S_ISBLK(sst.st_mode))
+            if (const auto *a = aliasOf({major(sst.st_rdev), minor(sst.st_rdev)}))
+                return makeOpError(EBUSY, "open device for writing", path,
+                    swap + " is used as swap" + how(*a) + ": swapoff it first");
+    }
+    for (const auto &a : aliases)
+        if (a.kind == StorageAlias::Kind::Holder)
+            return makeOpError(EBUSY, "open device for writing", path,
+                a.relation
+                    + " (device-mapper, LVM, RAID or bcache): writing would destroy it; "
+                      "remove that first");
+    // The kernel's answer for every other name of the storage: an exclusive open fails
+    // while anything (a file system, swap, another program) claims it.
+    for (const auto &a : aliases) {
+        if (a.kind == StorageAlias::Kind::Itself || !a.exclusiveOpenTells())
+            continue;
+        const int fd
+            = ::open(("/dev/" + a.name).c_str(), O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
+        if (fd >= 0) {
+            ::close(fd);
+        } else if (errno == EBUSY) {
+            return makeOpError(EBUSY, "open device for writing", path,
+                a.name + " is in use" + how(a)
+                    + " (a file system, swap, LVM/RAID or another program holds it): writing "
+                      "would corrupt what uses it");
+        }
+    }
+    return std::nullopt;
+}
+
 core::Result<core::TargetInfo> LinuxBackend::prepareDevice(
     const core::Target &target, const core::PrepareOptions &options)
 {
@@ -679,58 +740,23 @@ core::Result<core::TargetInfo> LinuxBackend::prepareDevice(
             return makeOpError(EPERM, "open device for writing", path,
                 "writing to " + what + " destroys its data: pass --allow-device-writes to confirm");
 
-        // Everything that would be corrupted: the device, its partitions, and whatever is
-        // built on any of them (dm, md, bcache), recursively.
-        std::vector<std::string> names {name};
-        for (const auto &p : partitionsOf(name))
-            names.push_back(p);
-        std::vector<std::string> holderNames;
-        for (std::size_t i = 0; i < names.size(); ++i)
-            for (const auto &h : holdersOf(names[i]))
-                if (std::find(names.begin(), names.end(), h) == names.end()) {
-                    names.push_back(h);
-                    holderNames.push_back(names[i] + " is held by " + h);
-                }
-        std::vector<DeviceNumber> numbers;
-        for (const auto &n : names) {
-            std::ifstream in("/sys/class/block/" + n + "/dev");
-            std::string text;
-            in >> text;
-            if (auto d = parseDeviceNumber(text))
-                numbers.push_back(*d);
+        if (auto refusal = aliasRefusal(path, name))
+            return *refusal;
+        // Hold an exclusive claim for the whole run: from now on the kernel refuses to
+        // mount the device or let another program claim it while we write. (Our own
+        // engines open it without O_EXCL, which an exclusive claim allows.)
+        const std::pair claimKey {devno.major, devno.minor};
+        if (!m_deviceClaims.contains(claimKey)) {
+            const int excl = ::open(path.c_str(), O_RDONLY | O_EXCL | O_CLOEXEC);
+            if (excl < 0) {
+                const int err = errno;
+                return makeOpError(err, "open device exclusively", path,
+                    err == EBUSY ? "the device is in use (held by a file system, swap, "
+                                   "LVM/RAID or another program)"
+                                 : "");
+            }
+            m_deviceClaims.emplace(claimKey, UniqueFd(excl));
         }
-        const auto isOurs = [&](DeviceNumber d) {
-            return std::find(numbers.begin(), numbers.end(), d) != numbers.end();
-        };
-        for (const auto &m : readMountTable())
-            if (isOurs(m.device))
-                return makeOpError(EBUSY, "open device for writing", path,
-                    blockNameOf(m.device).value_or(m.source) + " is mounted at " + m.mountPoint
-                        + ": writing would destroy that file system; unmount it "
-                          "first");
-        for (const auto &swap : activeSwaps()) {
-            struct stat sst {
-            };
-            if (::stat(swap.c_str(), &sst) == 0 && S_ISBLK(sst.st_mode)
-                && isOurs({major(sst.st_rdev), minor(sst.st_rdev)}))
-                return makeOpError(EBUSY, "open device for writing", path,
-                    swap + " is used as swap: swapoff it first");
-        }
-        if (!holderNames.empty())
-            return makeOpError(EBUSY, "open device for writing", path,
-                holderNames.front()
-                    + " (device-mapper, LVM, RAID or bcache): writing would destroy "
-                      "it; remove that first");
-        // The kernel's own answer: an exclusive open fails while anything claims the device.
-        const int excl = ::open(path.c_str(), O_RDONLY | O_EXCL | O_CLOEXEC);
-        if (excl < 0) {
-            const int err = errno;
-            return makeOpError(err, "open device exclusively", path,
-                err == EBUSY ? "the device is in use (held by a file system, swap, "
-                               "LVM/RAID or another program)"
-                             : "");
-        }
-        ::close(excl);
     }
 
     const Alignment a = queryAlignment(path, static_cast<std::uint32_t>(logical));

@@ -5,9 +5,11 @@
 //    the xattr user.ioprism.testfile (where user xattrs are missing, a file is ours only
 //    in the process that created it);
 //    an existing file that is not ours is never written or extended;
-//  * a raw device is written only with allowDeviceWrites, and never while it, one of
-//    its partitions or one of its holders is mounted, used as swap or held open
-//    exclusively; read-only devices and files are refused for write specs;
+//  * a raw device is written only with allowDeviceWrites, and never while its storage,
+//    under any name (the device, its partitions or whole disk, its holders, loop
+//    devices sharing its backing file or built on it), is mounted, used as swap, held
+//    or claimed exclusively; the backend then holds its own exclusive claim until it is
+//    destroyed; read-only devices and files are refused for write specs;
 //  * every refusal happens here, before any worker starts.
 #pragma once
 
@@ -16,6 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -120,11 +123,18 @@ private:
         const core::PrepareOptions &options, const core::PrepareProgress &progress);
     core::Result<core::TargetInfo> prepareDevice(
         const core::Target &target, const core::PrepareOptions &options);
+    // Why writing the device `name` (opened as `path`) would corrupt storage in use
+    // under another name, or nullopt.
+    std::optional<core::OpError> aliasRefusal(
+        const std::string &path, const std::string &name) const;
 
     BackendOptions m_options;
     bool m_useUring = false;
     std::optional<core::OpError> m_engineError;
     std::vector<std::string> m_notices;
+    // Exclusive opens of the raw devices this backend will write, held until it is
+    // destroyed (after the run), so nothing can mount or claim them meanwhile.
+    std::map<std::pair<std::uint32_t, std::uint32_t>, UniqueFd> m_deviceClaims;
 };
 
 // Probes io_uring with a tiny ring: 0 when it works, else the errno (ENOSYS, EPERM,

@@ -221,3 +221,34 @@ TEST(CliLinux, EnospcWhilePreparingIsClearAndLeavesNoFile)
     EXPECT_FALSE(std::filesystem::exists(mnt / "ioprism-test.dat"));
     std::system(("umount '" + mnt.string() + "'").c_str());
 }
+
+// The data loss this guards against: a file system mounted through one loop device and
+// written through another over the same image. The image must not change by one byte.
+TEST(CliLinux, AMountedFileSystemIsNeverWrittenThroughAnAlias)
+{
+    IOPRISM_REQUIRE(isRoot(), "needs root for losetup and mount");
+    TempDir dir(realFsDir());
+    const auto image = dir.path() / "img";
+    LoopDevice mounted(image, "64M");
+    IOPRISM_REQUIRE(!mounted.path().empty(), "losetup could not attach a loop device");
+    ASSERT_EQ(std::system(("mkfs.ext4 -q -F " + mounted.path() + " >/dev/null 2>&1").c_str()), 0);
+    LoopDevice alias(image, "64M");
+    ASSERT_FALSE(alias.path().empty());
+    const auto mnt = dir.path() / "mnt";
+    std::filesystem::create_directories(mnt);
+    ASSERT_EQ(
+        std::system(("mount -o ro " + mounted.path() + " '" + mnt.string() + "'").c_str()), 0);
+    const std::string sum = "sha256sum '" + image.string() + "' | cut -d' ' -f1";
+    const std::string before = shell(sum);
+    auto r = runCli("run --target " + alias.path()
+            + " --bs 4k --read 0 --random 100 --qd 4 --duration 1 --ramp 0 -q "
+              "--allow-device-writes --json r.json",
+        dir.path());
+    const std::string after = shell(sum);
+    std::system(("umount '" + mnt.string() + "'").c_str());
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_THAT(r.err, HasSubstr(mounted.name() + " is mounted at " + mnt.string()));
+    EXPECT_THAT(r.err, HasSubstr("same backing file"));
+    EXPECT_EQ(before.size(), 64u);
+    EXPECT_EQ(after, before) << "the mounted file system's image was written";
+}

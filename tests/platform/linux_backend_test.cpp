@@ -619,6 +619,85 @@ TEST_F(DevicePrepare, ADeviceHeldOpenExclusivelyIsRefused)
     EXPECT_NE(refused.error().detail.find("in use"), std::string::npos);
 }
 
+// Data loss seen before: two loop devices over one image, the first mounted, the
+// second written. Every name of the same storage must be refused.
+TEST_F(DevicePrepare, AMountedLoopDeviceOverTheSameImageMakesTheOtherOneUnwritable)
+{
+    IOPRISM_REQUIRE(haveTool("mkfs.ext4"), "mkfs.ext4 is missing");
+    ASSERT_EQ(run("mkfs.ext4 -q -F '" + m_image.string() + "'"), 0);
+    LoopDevice mounted(m_image);
+    LoopDevice alias(m_image);
+    ASSERT_TRUE(mounted.ok() && alias.ok());
+    ScopedMount mount(mounted.path(), m_dir.path() / "mnt", "-t ext4 -o ro");
+    ASSERT_TRUE(mount.ok());
+    auto refused = m_backend.prepareTarget(device(alias.path()), writing(true), {});
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.error().code.value(), EBUSY);
+    EXPECT_NE(refused.error().detail.find(mounted.name() + " is mounted at " + mount.dir().string()
+                  + " (" + mounted.name() + " has the same backing file " + m_image.string()
+                  + " as " + alias.name() + ")"),
+        std::string::npos)
+        << refused.error().toString();
+    // Reading through the alias harms nothing.
+    EXPECT_TRUE(m_backend.prepareTarget(device(alias.path()), reading(), {}).ok());
+}
+
+TEST_F(DevicePrepare, ALoopDeviceBuiltOnTheTargetOrUnderItIsAnAlias)
+{
+    IOPRISM_REQUIRE(haveTool("mkfs.ext4"), "mkfs.ext4 is missing");
+    LoopDevice lower(m_image);
+    ASSERT_TRUE(lower.ok());
+    LoopDevice upper(lower.path()); // a loop device whose backing is a block device
+    ASSERT_TRUE(upper.ok());
+    ASSERT_EQ(run("mkfs.ext4 -q -F " + upper.path()), 0);
+    {
+        ScopedMount mount(upper.path(), m_dir.path() / "mnt", "-t ext4");
+        ASSERT_TRUE(mount.ok());
+        auto refused = m_backend.prepareTarget(device(lower.path()), writing(true), {});
+        ASSERT_FALSE(refused.ok());
+        EXPECT_NE(
+            refused.error().detail.find(upper.name() + " is a loop device over " + lower.name()),
+            std::string::npos)
+            << refused.error().toString();
+    }
+    {
+        ScopedMount mount(lower.path(), m_dir.path() / "mnt", "-t ext4");
+        ASSERT_TRUE(mount.ok());
+        auto refused = m_backend.prepareTarget(device(upper.path()), writing(true), {});
+        ASSERT_FALSE(refused.ok());
+        EXPECT_NE(refused.error().detail.find(lower.name() + " is mounted at"), std::string::npos)
+            << refused.error().toString();
+    }
+}
+
+TEST_F(DevicePrepare, ADeviceToBeWrittenStaysClaimedUntilTheBackendIsGone)
+{
+    LoopDevice loop(m_image);
+    ASSERT_TRUE(loop.ok());
+    {
+        LinuxBackend backend {BackendOptions {}};
+        ASSERT_TRUE(backend.prepareTarget(device(loop.path()), writing(true), {}).ok());
+        // Preparing it again (a second worker on the same device) reuses the claim.
+        ASSERT_TRUE(backend.prepareTarget(device(loop.path()), writing(true), {}).ok());
+        const int other = ::open(loop.path().c_str(), O_RDONLY | O_EXCL | O_CLOEXEC);
+        const int err = errno;
+        if (other >= 0)
+            ::close(other);
+        EXPECT_LT(other, 0) << "nothing else may claim (or mount) the device meanwhile";
+        EXPECT_EQ(err, EBUSY);
+        // Our own engines still open it for writing.
+        auto engine = backend.makeEngine();
+        ASSERT_TRUE(engine.ok());
+        const std::vector<core::EngineFile> files {
+            {loop.path(), true, core::CacheMode::Direct, false}};
+        EXPECT_TRUE((*engine)->init({.queueDepth = 1, .bufferCount = 1}, files).ok());
+    }
+    const int after = ::open(loop.path().c_str(), O_RDONLY | O_EXCL | O_CLOEXEC);
+    EXPECT_GE(after, 0) << "the claim ends with the backend";
+    if (after >= 0)
+        ::close(after);
+}
+
 TEST_F(DevicePrepare, ARegularFileIsNotADevice)
 {
     auto refused = m_backend.prepareTarget(device(m_image.string()), reading(), {});
