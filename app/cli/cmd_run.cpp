@@ -47,6 +47,8 @@ struct RunArgs {
     std::string csvPath, timeseriesPath, jsonPath;
     double deviceTolerancePercent = 5;
     std::string deviceTail = "5s";
+    std::string stallThreshold = "5s";
+    std::string stopTimeout = "15s";
     std::vector<std::string> rawArgs;
 };
 
@@ -341,24 +343,43 @@ int runCommand(const RunArgs &a)
             return 2;
         }
         options.deviceTailLimit = std::chrono::duration_cast<std::chrono::milliseconds>(tail);
+        std::chrono::microseconds stall {}, stopWait {};
+        if (!parseDurationArg(
+                a.stallThreshold, DurationUnit::Seconds, stall, "--stall-threshold", tailProblems)
+            || !parseDurationArg(
+                a.stopTimeout, DurationUnit::Seconds, stopWait, "--stop-timeout", tailProblems)) {
+            printProblems(tailProblems);
+            return 2;
+        }
+        options.stallThreshold = std::chrono::duration_cast<std::chrono::milliseconds>(stall);
+        options.stopTimeout = std::chrono::duration_cast<std::chrono::milliseconds>(stopWait);
     }
 
     TerminalSink sink(a.quiet, timeseries.get());
     Run run(*profile, *backend, *counters, sink, options);
 
-    // SIGINT / SIGTERM: stop, drain, write what was measured; a second one exits at once.
+    // SIGINT / SIGTERM: stop, drain, write what was measured. A second one stops waiting
+    // for in-flight I/O (a stuck device) and writes the results at once; a third exits.
     boost::asio::io_context signalContext;
     boost::asio::signal_set signals(signalContext, SIGINT, SIGTERM);
     std::atomic<int> caught {0};
+    int repeated = 0; // signals after the first; only the signal thread touches it
     std::function<void(const boost::system::error_code &, int)> onSignal
         = [&](const boost::system::error_code &ec, int number) {
               if (ec)
                   return;
-              if (caught.exchange(number) != 0)
-                  std::_Exit(128 + number);
-              std::cerr << "\nstopping (signal " << number
-                        << "): finishing in-flight I/O and writing results...\n";
-              run.requestStop();
+              if (caught.exchange(number) != 0) {
+                  if (++repeated > 1)
+                      std::_Exit(128 + number);
+                  std::cerr << "\nstopping now (signal " << number
+                            << " again): not waiting for in-flight I/O; writing results...\n";
+                  run.requestStopNow();
+              } else {
+                  std::cerr << "\nstopping (signal " << number
+                            << "): finishing in-flight I/O and writing results (again to "
+                               "stop waiting)...\n";
+                  run.requestStop();
+              }
               signals.async_wait(onSignal);
           };
     signals.async_wait(onSignal);
@@ -454,6 +475,13 @@ void registerRunCommands(CLI::App &app, int &exitCode, const std::vector<std::st
     run->add_option("--device-tail", a->deviceTail,
            "After the last step, watch the devices this long at most for pending write-back (0 = "
            "not)")
+        ->capture_default_str();
+    run->add_option("--stall-threshold", a->stallThreshold,
+           "Report I/O in flight longer than this as stalled, while the run goes (0 = never)")
+        ->capture_default_str();
+    run->add_option("--stop-timeout", a->stopTimeout,
+           "After a step or Stop, wait this long at most for in-flight I/O; then write the "
+           "results with the stuck I/O named (a second Ctrl-C: at once)")
         ->capture_default_str();
     run->callback([&exitCode, a] { exitCode = runCommand(*a); });
 }

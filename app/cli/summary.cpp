@@ -165,6 +165,9 @@ std::string intervalLine(const IntervalSample &s)
             toString(s.devices.verdict.verdict));
     if (s.phase == RunPhase::RampUp)
         line += "  (ramp-up, not counted)";
+    if (f.total.stalledIos > 0)
+        line += fmt::format("  STALLED: {} I/O in flight for {}", f.total.stalledIos,
+            formatLatencyUs(f.total.oldestInFlightUs));
     return line;
 }
 

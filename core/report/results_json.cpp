@@ -122,11 +122,13 @@ Json optionalIndex(int index)
 }
 
 // Latency exists only where I/O completed: every field is null for a span without any
-// (0 would read as "infinitely fast").
+// (0 would read as "infinitely fast"), except the max when an I/O was still in flight:
+// it has taken that long already.
 Json latencyJson(const LatencyFigures &l, std::uint64_t ios)
 {
     if (ios == 0)
-        return Json {{"min", nullptr}, {"mean", nullptr}, {"max", nullptr}, {"p50", nullptr},
+        return Json {{"min", nullptr}, {"mean", nullptr},
+            {"max", l.maxUs > 0 ? number(l.maxUs) : Json(nullptr)}, {"p50", nullptr},
             {"p90", nullptr}, {"p99", nullptr}, {"p99_9", nullptr}, {"p99_99", nullptr}};
     return Json {{"min", number(l.minUs)}, {"mean", number(l.meanUs)}, {"max", number(l.maxUs)},
         {"p50", number(l.p50Us)}, {"p90", number(l.p90Us)}, {"p99", number(l.p99Us)},
@@ -332,6 +334,8 @@ Json intervalScopeJson(const ScopeFigures &s)
     j["write_bytes"] = f.write.bytes;
     j["errors"] = f.total.errors;
     j["outstanding"] = f.outstanding;
+    j["stalled_ios"] = f.total.stalledIos;
+    j["oldest_in_flight_us"] = number(f.total.oldestInFlightUs);
     j["latency_us"] = latencyJson(f.total.latency, f.total.ios);
     return j;
 }
@@ -441,6 +445,10 @@ nlohmann::ordered_json resultsToJson(const RunResult &result, const Environment 
     doc["device_counters"] = deviceCountersJson(result);
     doc["error"] = errorJson(result.error);
     doc["stoppedByUser"] = result.stoppedByUser;
+    doc["stuck_io"] = result.stuckIo ? Json {{"ios", result.stuckIo->ios},
+                          {"oldest_seconds", number(result.stuckIo->oldestSeconds)},
+                          {"targets", result.stuckIo->targets}}
+                                     : Json(nullptr);
     return doc;
 }
 

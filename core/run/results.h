@@ -98,6 +98,15 @@ struct StepResult {
     DeviceReport devices; // over the measured time (ramp-up excluded)
 };
 
+// I/O a device never completed: still in flight when the run stopped waiting for it
+// (the stop deadline passed, or the user asked twice). It is in no count, but its age is
+// in the latency maxima of the intervals it spanned.
+struct StuckIo {
+    std::uint32_t ios = 0;
+    double oldestSeconds = 0;
+    std::vector<std::string> targets; // profile paths, each once
+};
+
 struct RunResult {
     std::uint64_t runId = 0;
     Profile effectiveProfile; // with the seeds actually used
@@ -111,6 +120,7 @@ struct RunResult {
     DeviceTail deviceTail;
     std::optional<OpError> error; // the first error; the run stopped because of it
     bool stoppedByUser = false;
+    std::optional<StuckIo> stuckIo;
 };
 
 } // namespace ioprism::core

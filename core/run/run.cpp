@@ -10,8 +10,11 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <cmath>
+#include <condition_variable>
 #include <map>
 #include <random>
+#include <system_error>
 #include <thread>
 
 namespace ioprism::core {
@@ -22,6 +25,7 @@ using SteadyClock = std::chrono::steady_clock;
 struct Run::Shared {
     asio::io_context io;
     std::atomic<bool> stopRequested {false};
+    std::atomic<bool> stopNow {false}; // stop waiting for in-flight I/O (asked twice)
     std::mutex errorMutex; // guards firstError (errors are rare: never on the hot path)
     std::optional<OpError> firstError;
     std::function<void()> wakeControl; // set while a step runs; called on io's thread
@@ -62,13 +66,19 @@ Run::Run(
     , m_counters(counters)
     , m_sink(sink)
     , m_options(options)
-    , m_shared(std::make_unique<Shared>())
+    , m_shared(std::make_shared<Shared>())
 { }
 
 Run::~Run() = default;
 
 void Run::requestStop()
 {
+    m_shared->requestStop();
+}
+
+void Run::requestStopNow()
+{
+    m_shared->stopNow = true;
     m_shared->requestStop();
 }
 
@@ -154,12 +164,157 @@ std::string megabytesText(std::uint64_t bytes)
     return std::to_string(bytes / 1000000) + "." + std::to_string(bytes / 100000 % 10) + " MB";
 }
 
+std::int64_t steadyNs(SteadyClock::time_point t)
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
+}
+
+// What one step's workers share with the run. The run and every worker thread hold it
+// by shared_ptr, so a worker the run leaves behind (stuck on a device that does not
+// complete its I/O) keeps its counters, latches and spec alive until it ends.
+struct StepState {
+    StepState(std::size_t planWorkers, std::size_t activeWorkers)
+        : live(planWorkers)
+        , steps(activeWorkers)
+        , specs(activeWorkers)
+        , ready(std::ptrdiff_t(activeWorkers) + 1)
+        , exited(activeWorkers, false)
+    { }
+    std::vector<std::vector<std::unique_ptr<LiveTargetCounters>>> live; // per plan worker
+    std::vector<WorkerStep> steps; // per active worker
+    std::vector<AccessSpec> specs; // copies: a worker left behind may outlive the Run
+    std::atomic<bool> stop {false};
+    std::atomic<std::size_t> finishedWorkers {0};
+    Latch ready;
+    Latch start {1};
+    std::mutex exitMutex;
+    std::condition_variable exitChanged;
+    std::vector<bool> exited; // guarded by exitMutex
+};
+
+// Starts one thread per worker step. A thread that cannot be made (a limit on threads
+// or address space) fails the run with a message that names the limit; the workers
+// already started are released through `ready` and end at once.
+std::vector<std::thread> startWorkers(const std::shared_ptr<StepState> &state, IoBackend &backend,
+    const std::function<void(const OpError &)> &fail)
+{
+    std::vector<std::thread> threads;
+    const std::size_t n = state->steps.size();
+    threads.reserve(n);
+    for (std::size_t a = 0; a < n; ++a) {
+        try {
+            threads.emplace_back([state, a, &backend] {
+                runWorkerStep(state->steps[a], backend);
+                std::lock_guard lock(state->exitMutex);
+                state->exited[a] = true;
+                state->exitChanged.notify_all();
+            });
+        } catch (const std::system_error &e) {
+            fail({e.code(), "start worker thread", state->steps[a].workerName,
+                "could not start worker thread " + std::to_string(a + 1) + " of "
+                    + std::to_string(n) + " (" + e.what()
+                    + "): the limit on processes and threads (ulimit -u) or on address space "
+                      "(ulimit -v) is too low for this many workers"});
+            state->ready.count_down(std::ptrdiff_t(n - a));
+            break;
+        }
+    }
+    return threads;
+}
+
+// Joins the workers that end by the deadline (or until stopNow); leaves the others to
+// end on their own. Returns true when every worker ended.
+bool finishWorkers(StepState &state, std::vector<std::thread> &threads,
+    SteadyClock::time_point deadline, const std::atomic<bool> &stopNow)
+{
+    std::vector<bool> exited;
+    {
+        std::unique_lock lock(state.exitMutex);
+        const auto allExited = [&] {
+            return std::all_of(state.exited.begin(),
+                state.exited.begin() + std::ptrdiff_t(threads.size()), [](bool e) { return e; });
+        };
+        // Poll stopNow a few times a second: it is set from a signal or the GUI thread.
+        while (!allExited() && !stopNow && SteadyClock::now() < deadline)
+            state.exitChanged.wait_until(
+                lock, std::min(deadline, SteadyClock::now() + std::chrono::milliseconds(100)));
+        exited = state.exited;
+    }
+    bool all = true;
+    for (std::size_t i = 0; i < threads.size(); ++i) {
+        if (exited[i]) {
+            threads[i].join();
+        } else {
+            threads[i].detach(); // it holds the step's state; it ends when its I/O does
+            all = false;
+        }
+    }
+    return all;
+}
+
+// The I/O still in flight on a step's targets (LiveTargetCounters::inFlightSince).
+StuckIo stuckIoOf(
+    const StepState &state, const std::vector<std::vector<std::string>> &paths, std::int64_t nowNs)
+{
+    StuckIo stuck;
+    for (std::size_t wi = 0; wi < state.live.size(); ++wi)
+        for (std::size_t ti = 0; ti < state.live[wi].size(); ++ti) {
+            bool any = false;
+            for (const auto &slot : state.live[wi][ti]->inFlightSince) {
+                const std::int64_t since = slot.load(std::memory_order_relaxed);
+                if (since == 0)
+                    continue;
+                any = true;
+                ++stuck.ios;
+                stuck.oldestSeconds = std::max(
+                    stuck.oldestSeconds, double(nowNs - (since & ~std::int64_t(1))) / 1e9);
+            }
+            const std::string &path = paths[wi][ti];
+            if (any
+                && std::find(stuck.targets.begin(), stuck.targets.end(), path)
+                    == stuck.targets.end())
+                stuck.targets.push_back(path);
+        }
+    return stuck;
+}
+
+std::string joined(const std::vector<std::string> &items)
+{
+    std::string text;
+    for (const auto &i : items)
+        text += (text.empty() ? "" : ", ") + i;
+    return text;
+}
+
+std::string secondsText(double seconds)
+{
+    const auto tenths = std::llround(seconds * 10);
+    return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + " s";
+}
+
 } // namespace
 
 RunResult Run::execute()
 {
-    auto &shared = *m_shared;
     RunResult result;
+    try {
+        executeInto(result);
+    } catch (const std::exception &e) {
+        // Nothing may end the process: an allocation that fails or a thread that cannot
+        // be made becomes the run's error, and what was measured is kept.
+        m_shared->fail({{}, "run", {}, e.what()});
+    }
+    std::lock_guard lock(m_shared->errorMutex);
+    result.error = m_shared->firstError;
+    result.stoppedByUser = m_shared->stopRequested && !m_shared->firstError;
+    m_phase = RunPhase::Done;
+    m_sink.onPhase(RunPhase::Done, result.steps.size(), {});
+    return result;
+}
+
+void Run::executeInto(RunResult &result)
+{
+    auto &shared = *m_shared;
     result.runId = m_options.runId;
     result.startedAt = std::chrono::system_clock::now();
     result.engine = m_backend.engineName();
@@ -174,15 +329,6 @@ RunResult Run::execute()
     };
     reportNewNotices();
 
-    auto finish = [&](RunResult &r) -> RunResult {
-        std::lock_guard lock(shared.errorMutex);
-        r.error = shared.firstError;
-        r.stoppedByUser = shared.stopRequested && !shared.firstError;
-        m_phase = RunPhase::Done;
-        m_sink.onPhase(RunPhase::Done, r.steps.size(), {});
-        return std::move(r);
-    };
-
     Problems problems;
     std::random_device rd;
     const std::uint64_t randomSeed = (std::uint64_t(rd()) << 32) ^ rd();
@@ -196,7 +342,7 @@ RunResult Run::execute()
             if (p.severity == Severity::Error)
                 text += (text.empty() ? "" : "; ") + p.toString();
         shared.fail({{}, "plan the run", {}, text});
-        return finish(result);
+        return;
     }
     result.effectiveProfile = plan->effectiveProfile;
 
@@ -222,7 +368,7 @@ RunResult Run::execute()
         }
     for (const auto &[t, w] : order) {
         if (shared.stopRequested)
-            return finish(result);
+            return;
         auto &p = prepared[t->target.path];
         PrepareOptions opts {.needWrite = p.needWrite,
             .allowDeviceWrites = m_options.allowDeviceWrites,
@@ -237,7 +383,7 @@ RunResult Run::execute()
         if (!info) {
             if (!shared.stopRequested)
                 shared.fail(info.error());
-            return finish(result);
+            return;
         }
         p.info = *info;
         reportNewNotices();
@@ -258,7 +404,7 @@ RunResult Run::execute()
                 shared.fail({{}, "check region", info.path,
                     "region offset " + sizeText(r.offsetBytes) + " is beyond the target's size "
                         + sizeText(size)});
-                return finish(result);
+                return;
             }
             if (r.sizeBytes == 0 || r.offsetBytes + r.sizeBytes > size)
                 r.sizeBytes = size - r.offsetBytes;
@@ -279,7 +425,7 @@ RunResult Run::execute()
                         problem = alignmentProblem(line, li, spec, info, r);
                     if (!problem.empty()) {
                         shared.fail({{}, "check alignment", info.path, problem});
-                        return finish(result);
+                        return;
                     }
                 }
             }
@@ -336,21 +482,20 @@ RunResult Run::execute()
         if (active.empty())
             continue;
 
-        std::vector<std::vector<std::unique_ptr<LiveTargetCounters>>> live(plan->workers.size());
-        std::vector<WorkerStep> steps(active.size());
-        std::atomic<bool> stepStop {false};
-        std::atomic<std::size_t> finishedWorkers {0};
-        Latch ready(std::ptrdiff_t(active.size()) + 1);
-        Latch start(1);
+        auto state = std::make_shared<StepState>(plan->workers.size(), active.size());
+        auto &live = state->live;
+        auto &stepStop = state->stop;
 
         // The most write bytes in flight on the compared targets: the limit of the
         // devices' credit (core/stats/verdict.h).
         std::uint64_t inFlightWriteBytes = 0;
+        std::vector<std::vector<std::string>> targetPaths(plan->workers.size());
         for (std::size_t a = 0; a < active.size(); ++a) {
             const std::size_t wi = active[a];
             const auto &pw = plan->workers[wi];
-            const auto &spec = m_profile.specs[std::size_t(pw.specPerStep[step])];
-            auto &ws = steps[a];
+            state->specs[a] = m_profile.specs[std::size_t(pw.specPerStep[step])];
+            const auto &spec = state->specs[a];
+            auto &ws = state->steps[a];
             ws.workerName = pw.name;
             ws.spec = &spec;
             ws.workerPattern = pw.dataPattern;
@@ -364,12 +509,15 @@ RunResult Run::execute()
             for (std::size_t ti = 0; ti < pw.targets.size(); ++ti) {
                 const auto &t = pw.targets[ti];
                 const TargetInfo &info = prepared[t.target.path].info;
-                live[wi].push_back(std::make_unique<LiveTargetCounters>());
                 WorkerTarget wt;
                 wt.file = {info.path, writesTo(spec), t.target.cacheMode, t.target.writeThrough};
                 wt.region = regions[wi][ti];
                 wt.sectorBytes = info.logicalBlockBytes;
                 wt.outstandingIos = plan->outstandingIos(m_profile, wi, ti, step);
+                live[wi].push_back(std::make_unique<LiveTargetCounters>());
+                live[wi].back()->inFlightSince
+                    = std::vector<std::atomic<std::int64_t>>(wt.outstandingIos);
+                targetPaths[wi].push_back(t.target.path);
                 // Only where the device can be ahead: a buffered write completes when it
                 // reaches the page cache, before the device sees it.
                 const bool completesAtDevice
@@ -381,25 +529,26 @@ RunResult Run::execute()
                     = std::max({ws.bufferAlignBytes, info.directIoMemAlignBytes, 4096u});
                 ws.targets.push_back(wt);
             }
-            ws.stop = &stepStop;
-            ws.ready = &ready;
-            ws.start = &start;
-            ws.fail = [&shared](const OpError &e) { shared.fail(e); };
-            ws.finished = [&shared, &finishedWorkers, n = active.size()] {
-                if (++finishedWorkers == n)
-                    shared.wake();
+            ws.stop = &state->stop;
+            ws.ready = &state->ready;
+            ws.start = &state->start;
+            // Workers may outlive this Run (left stuck on a device): they hold what they
+            // call by shared_ptr or point into their StepState, never into the Run.
+            ws.fail = [shared = m_shared](const OpError &e) { shared->fail(e); };
+            ws.finished = [shared = m_shared, count = &state->finishedWorkers, n = active.size()] {
+                if (++*count == n)
+                    shared->wake();
             };
         }
 
-        std::vector<std::jthread> threads;
-        threads.reserve(active.size());
-        for (auto &ws : steps)
-            threads.emplace_back([&ws, this] { runWorkerStep(ws, m_backend); });
-        ready.arrive_and_wait();
+        std::vector<std::thread> threads
+            = startWorkers(state, m_backend, [&shared](const OpError &e) { shared.fail(e); });
+        const auto stopDeadline = [&] { return SteadyClock::now() + m_options.stopTimeout; };
+        state->ready.arrive_and_wait();
         if (shared.failed()) {
             stepStop = true;
-            start.count_down();
-            threads.clear();
+            state->start.count_down();
+            finishWorkers(*state, threads, stopDeadline(), shared.stopNow);
             break;
         }
 
@@ -445,9 +594,41 @@ RunResult Run::execute()
         RunPhase phase = rampEnd > t0 ? RunPhase::RampUp : RunPhase::Measuring;
         m_phase = phase;
         m_sink.onPhase(phase, step, stepName);
-        start.count_down(); // every worker starts now
+        state->start.count_down(); // every worker starts now
 
         asio::steady_timer timer(shared.io);
+        const std::int64_t stallNs
+            = std::chrono::duration_cast<std::chrono::nanoseconds>(m_options.stallThreshold)
+                  .count();
+        // Said once per stall (again after the I/O moved), beside the interval figures
+        // that carry it (stalledIos, oldestInFlightUs) for the CLI line and the GUI badge.
+        bool stallReported = false;
+        auto reportStall = [&](const IntervalSample &sample) {
+            std::uint32_t stalled = 0;
+            double oldestUs = 0;
+            std::vector<std::string> where;
+            for (const auto &sc : sample.scopes) {
+                const auto &total = sc.figures.total;
+                if (sc.scope.kind == Scope::Kind::All) {
+                    stalled = total.stalledIos;
+                    oldestUs = total.oldestInFlightUs;
+                } else if (sc.scope.kind == Scope::Kind::Target && total.stalledIos > 0
+                    && std::find(where.begin(), where.end(), sc.scope.targetPath) == where.end())
+                    where.push_back(sc.scope.targetPath);
+            }
+            if (stalled == 0) {
+                stallReported = false;
+                return;
+            }
+            if (stallReported)
+                return;
+            stallReported = true;
+            m_sink.onNotice(std::to_string(stalled) + " I/O" + (stalled == 1 ? "" : "s")
+                + " in flight for more than " + secondsText(double(stallNs) / 1e9) + " (oldest "
+                + secondsText(oldestUs / 1e6) + ") on " + joined(where)
+                + ": the device is not completing I/O (a frozen file system, a failing or "
+                  "disconnected device?)");
+        };
         auto takeSample = [&](SteadyClock::time_point now) {
             IntervalSample sample;
             sample.runId = m_options.runId;
@@ -465,6 +646,7 @@ RunResult Run::execute()
                 for (std::size_t ti = 0; ti < live[wi].size(); ++ti, ++si) {
                     Measurement current;
                     takeSnapshot(*live[wi][ti], current);
+                    takeInFlight(*live[wi][ti], steadyNs(now), stallNs, current);
                     deltas[si] = deltaOf(previous[wi][ti], current);
                     previous[wi][ti] = std::move(current);
                     deltas[workerScope].add(deltas[si]);
@@ -493,12 +675,10 @@ RunResult Run::execute()
             if (phase == RunPhase::Measuring) {
                 measured += elapsed;
                 for (std::size_t i = 0; i < scopes.size(); ++i) {
-                    totals[i].read.add(deltas[i].read);
-                    totals[i].write.add(deltas[i].write);
-                    totals[i].transactions += deltas[i].transactions;
-                    totals[i].outstanding = deltas[i].outstanding;
+                    totals[i].append(deltas[i]);
                 }
             }
+            reportStall(sample);
             lastTick = now;
             m_sink.onInterval(sample);
             result.intervals.push_back(std::move(sample));
@@ -555,7 +735,35 @@ RunResult Run::execute()
 
         m_phase = RunPhase::Stopping;
         m_sink.onPhase(RunPhase::Stopping, step, stepName);
-        threads.clear(); // joins: workers drain their in-flight I/O
+        // Workers drain their in-flight I/O; a device that does not complete it by the
+        // stop deadline (or a second Stop) is reported, and its workers are left behind.
+        const bool allEnded = finishWorkers(*state, threads, stopDeadline(), shared.stopNow);
+        if (const StuckIo stuck = stuckIoOf(*state, targetPaths, steadyNs(SteadyClock::now()));
+            stuck.ios > 0) {
+            auto &total = result.stuckIo ? *result.stuckIo : result.stuckIo.emplace();
+            total.ios += stuck.ios;
+            total.oldestSeconds = std::max(total.oldestSeconds, stuck.oldestSeconds);
+            for (const auto &t : stuck.targets)
+                if (std::find(total.targets.begin(), total.targets.end(), t) == total.targets.end())
+                    total.targets.push_back(t);
+            const std::string text = std::to_string(stuck.ios) + " I/O"
+                + (stuck.ios == 1 ? "" : "s") + " still in flight at the end of step \"" + stepName
+                + "\", oldest " + secondsText(stuck.oldestSeconds) + ", on " + joined(stuck.targets)
+                + ": the device did not complete them; they are in no count, and their age is "
+                  "in the maximum latency";
+            m_sink.onNotice(text);
+            result.notices.push_back(text);
+            // A device that does not complete I/O ends the run: the next step would
+            // measure the same stall. Asked twice, the user already chose to stop.
+            if (!shared.stopNow)
+                shared.fail({std::make_error_code(std::errc::timed_out), "stop",
+                    joined(stuck.targets),
+                    std::to_string(stuck.ios) + " I/O" + (stuck.ios == 1 ? "" : "s")
+                        + " not completed by the device "
+                        + (allEnded ? "within the workers' drain limit"
+                                    : "within the stop deadline of "
+                                    + secondsText(double(m_options.stopTimeout.count()) / 1e3))});
+        }
         // The devices' lead at the last sample was I/O the workers have just drained,
         // which no step counts: it pays for nothing later.
         writeBalance.creditBytes = 0;
@@ -654,7 +862,6 @@ RunResult Run::execute()
         tail.remainingWriteBytes
             = nextWriteBalance(writeBalance, 0, tail.flushedWriteBytes, 0).backlogBytes;
     }
-    return finish(result);
 }
 
 } // namespace ioprism::core

@@ -3,13 +3,16 @@
 // made, and the result keeps every interval and the totals of each step.
 //
 // Threads: execute() runs the control plane on the calling thread (a Boost.Asio
-// io_context: the sampling timer and the phase timers); each worker is a std::jthread
-// that owns its engine, buffers and counters. The sampler pulls cumulative counters
-// from the workers (core/stats/live_counters.h): the hot path takes no lock.
+// io_context: the sampling timer and the phase timers); each worker is a std::thread
+// that owns its engine, buffers and counters, and shares the step's state (counters,
+// latches) by shared_ptr, so a worker stuck on a device can be left behind safely. The sampler
+// pulls cumulative counters from the workers (core/stats/live_counters.h): the hot path takes no
+// lock.
 //
-// Failure behaviour: the first error (a refused target, an engine that cannot start,
-// an I/O error) is stored in the result and stops the run cleanly; everything measured
-// until then is kept. requestStop() does the same without an error.
+// Failure behaviour: the first error (a refused target, an engine that cannot start, a
+// worker thread that cannot be made, an I/O error) is stored in the result and stops the
+// run cleanly; everything measured until then is kept; no exception leaves execute().
+// requestStop() does the same without an error.
 #pragma once
 
 #include "core/counters.h"
@@ -51,6 +54,13 @@ struct RunOptions {
     // Longest time the devices are sampled after the last step for pending write-back
     // (0 = no tail).
     std::chrono::milliseconds deviceTailLimit {5000};
+    // An I/O in flight longer than this is reported as stalled in every sample (0 = no
+    // reports; its age still counts in the maximum latency).
+    std::chrono::milliseconds stallThreshold {5000};
+    // After a step ends or Stop, how long to wait for the workers to finish their
+    // in-flight I/O before giving up on it: the results are then reported with the
+    // stuck I/O named (RunResult::stuckIo) and the workers are left to finish alone.
+    std::chrono::milliseconds stopTimeout {15000};
 };
 
 class Run
@@ -66,6 +76,9 @@ public:
     RunResult execute();
     // Thread-safe; may be called before or during execute().
     void requestStop();
+    // Thread-safe: stop, and stop waiting for in-flight I/O now (a second Ctrl-C, a
+    // second Stop) instead of at the stop deadline.
+    void requestStopNow();
     RunPhase phase() const { return m_phase.load(); }
 
     // Shared with the worker threads (defined in run.cpp).
@@ -78,7 +91,9 @@ private:
     RunSink &m_sink;
     RunOptions m_options;
     std::atomic<RunPhase> m_phase {RunPhase::Idle};
-    std::unique_ptr<Shared> m_shared;
+    std::shared_ptr<Shared> m_shared; // also held by the workers
+    // The body of execute(); throws only what execute() turns into the run's error.
+    void executeInto(RunResult &result);
 };
 
 } // namespace ioprism::core

@@ -43,6 +43,21 @@ struct Slot {
     std::optional<IoStep> reply; // the reply to issue after `step` completes
     std::int64_t readyAtNs = 0; // think time / delay / rate limit: not before this
     int preparedPattern = -1; // which pattern the write buffer holds
+    // This slot's entry in its target's LiveTargetCounters::inFlightSince, or null.
+    std::atomic<std::int64_t> *published = nullptr;
+
+    void publishSubmit(std::int64_t stampNs)
+    {
+        if (published)
+            published->store(
+                (stampNs & ~std::int64_t(1)) | (request.direction == IoDirection::Write ? 1 : 0),
+                std::memory_order_relaxed);
+    }
+    void publishDone()
+    {
+        if (published)
+            published->store(0, std::memory_order_relaxed);
+    }
 };
 
 struct TargetState {
@@ -162,6 +177,8 @@ private:
         std::uint32_t s = 0;
         for (std::uint32_t t = 0; t < m_ws.targets.size(); ++t)
             for (std::uint32_t q = 0; q < m_ws.targets[t].outstandingIos; ++q, ++s) {
+                if (auto *live = m_ws.targets[t].counters; live && q < live->inFlightSince.size())
+                    m_slots[s].published = &live->inFlightSince[q];
                 m_slots[s].target = t;
                 m_slots[s].request.fileIndex = t;
                 m_slots[s].request.userData = s;
@@ -258,6 +275,7 @@ private:
         LiveTargetCounters &live = *m_ws.targets[slot.target].counters;
         LiveDirection &dir = live.direction(r->direction);
         slot.inFlight = false;
+        slot.publishDone();
         --ts.outstanding;
         const auto latency = std::uint64_t(std::max<std::int64_t>(reapNs - r->submitNs, 0));
         if (r->error != 0 || r->resultBytes != std::int64_t(r->lengthBytes)) {
@@ -306,8 +324,11 @@ private:
             const std::uint32_t queued = issue(now, nextReady);
             if (queued > 0) {
                 const std::int64_t stamp = nowNs();
-                for (std::uint32_t q = 0; q < queued; ++q)
-                    m_slots[m_queued[q]].request.submitNs = stamp;
+                for (std::uint32_t q = 0; q < queued; ++q) {
+                    Slot &slot = m_slots[m_queued[q]];
+                    slot.request.submitNs = stamp;
+                    slot.publishSubmit(stamp);
+                }
                 if (auto st = m_engine->commit(); !st) {
                     fail(st.error());
                     break;
@@ -356,7 +377,8 @@ private:
     }
 
     // Waits for every in-flight I/O (their buffers belong to the engine). They are not
-    // counted in the step: the run took its last sample when it said stop.
+    // counted in the step: the run took its last sample when it said stop. I/O that
+    // never completes stays published in inFlightSince, where the run finds and names it.
     void drain()
     {
         if (!m_engine)
@@ -370,6 +392,7 @@ private:
             for (std::uint32_t c = 0; c < *got; ++c) {
                 auto &slot = m_slots[std::uint32_t(m_completed[c]->userData)];
                 slot.inFlight = false;
+                slot.publishDone();
                 --m_targets[slot.target].outstanding;
                 --inFlight;
             }

@@ -12,6 +12,15 @@ void DirectionMeasurement::add(const DirectionMeasurement &o)
     bins.merge(o.bins);
     minNs = std::min(minNs, o.minNs);
     maxNs = std::max(maxNs, o.maxNs);
+    oldestInFlightNs = std::max(oldestInFlightNs, o.oldestInFlightNs);
+    stalledIos += o.stalledIos;
+}
+
+void DirectionMeasurement::append(const DirectionMeasurement &later)
+{
+    const std::uint32_t stalled = std::max(stalledIos, later.stalledIos);
+    add(later);
+    stalledIos = stalled;
 }
 
 void Measurement::add(const Measurement &o)
@@ -23,11 +32,23 @@ void Measurement::add(const Measurement &o)
     elapsed = std::max(elapsed, o.elapsed);
 }
 
+void Measurement::append(const Measurement &later)
+{
+    read.append(later.read);
+    write.append(later.write);
+    transactions += later.transactions;
+    outstanding = later.outstanding;
+    elapsed += later.elapsed;
+}
+
 LatencyFigures latencyFigures(const LatencyHistogram &h, std::uint64_t minNs, std::uint64_t maxNs)
 {
     LatencyFigures f;
-    if (h.count() == 0)
+    if (h.count() == 0) {
+        // Nothing completed: only an I/O still in flight has a latency to show.
+        f.maxUs = maxNs != 0 ? double(maxNs) * 1e-3 : 0;
         return f;
+    }
     constexpr double us = 1e-3;
     // The exact extremes of the span when the caller has them (interval extremes are
     // taken, not subtracted); otherwise the histogram's own.
@@ -56,7 +77,10 @@ static DirectionFigures directionFigures(const DirectionMeasurement &m, double s
         f.megabytesPerSecond = double(f.bytes) / 1e6 / seconds;
         f.mebibytesPerSecond = double(f.bytes) / 1048576.0 / seconds;
     }
-    f.latency = latencyFigures(m.histogram, m.minNs, m.maxNs);
+    f.oldestInFlightUs = double(m.oldestInFlightNs) * 1e-3;
+    f.stalledIos = m.stalledIos;
+    const std::uint64_t completedMaxNs = m.maxNs != 0 ? m.maxNs : m.histogram.maxNs();
+    f.latency = latencyFigures(m.histogram, m.minNs, std::max(completedMaxNs, m.oldestInFlightNs));
     return f;
 }
 

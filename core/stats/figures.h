@@ -19,8 +19,19 @@ struct DirectionMeasurement {
     // Exact extremes over the span; minNs == UINT64_MAX when nothing completed.
     std::uint64_t minNs = UINT64_MAX;
     std::uint64_t maxNs = 0;
+    // I/O still in flight when the span ended: the age of the oldest (0: none) and how
+    // many had been in flight longer than the run's stall threshold. An I/O the device
+    // has not completed has already taken that long, so the oldest age counts in the
+    // span's maximum latency (figures.cpp), and a stalled device is never hidden.
+    std::uint64_t oldestInFlightNs = 0;
+    std::uint32_t stalledIos = 0;
 
+    // Adds another scope's measurement over the SAME span.
     void add(const DirectionMeasurement &other);
+    // Adds the measurement of the span that FOLLOWS this one: counts add up, extremes
+    // and the in-flight figures keep the worst seen (a stuck I/O is one I/O, however
+    // many spans it stays stuck).
+    void append(const DirectionMeasurement &later);
 };
 
 struct Measurement {
@@ -32,6 +43,9 @@ struct Measurement {
 
     // Adds another scope's measurement over the SAME span (elapsed is kept).
     void add(const Measurement &other);
+    // Adds the measurement of the span that follows (elapsed adds up; outstanding is
+    // the later one's).
+    void append(const Measurement &later);
 };
 
 struct LatencyFigures {
@@ -50,6 +64,8 @@ struct DirectionFigures {
     std::uint64_t bytes = 0;
     std::uint64_t errors = 0;
     double iops = 0;
+    double oldestInFlightUs = 0; // see DirectionMeasurement::oldestInFlightNs
+    std::uint32_t stalledIos = 0;
     double megabytesPerSecond = 0; // decimal: 10^6 bytes
     double mebibytesPerSecond = 0; // binary: 2^20 bytes
     LatencyFigures latency;

@@ -1,5 +1,7 @@
 #include "core/stats/live_counters.h"
 
+#include <algorithm>
+
 namespace ioprism::core {
 
 static void takeDirection(LiveDirection &live, DirectionMeasurement &out)
@@ -17,6 +19,25 @@ void takeSnapshot(LiveTargetCounters &live, Measurement &out)
     takeDirection(live.write, out.write);
     out.transactions = live.transactions.load();
     out.outstanding = live.outstanding.load(std::memory_order_relaxed);
+}
+
+void takeInFlight(
+    const LiveTargetCounters &live, std::int64_t nowNs, std::int64_t stallNs, Measurement &out)
+{
+    for (auto *d : {&out.read, &out.write}) {
+        d->oldestInFlightNs = 0;
+        d->stalledIos = 0;
+    }
+    for (const auto &slot : live.inFlightSince) {
+        const std::int64_t since = slot.load(std::memory_order_relaxed);
+        if (since == 0)
+            continue;
+        auto &d = (since & 1) ? out.write : out.read;
+        const std::int64_t age = std::max<std::int64_t>(nowNs - (since & ~std::int64_t(1)), 0);
+        d.oldestInFlightNs = std::max(d.oldestInFlightNs, std::uint64_t(age));
+        if (stallNs > 0 && age >= stallNs)
+            ++d.stalledIos;
+    }
 }
 
 static DirectionMeasurement deltaDirection(

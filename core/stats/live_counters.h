@@ -16,6 +16,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <vector>
 
 namespace ioprism::core {
 
@@ -44,6 +45,12 @@ struct LiveTargetCounters {
     LiveDirection write;
     RelaxedCounter transactions;
     std::atomic<std::uint32_t> outstanding {0};
+    // One entry per outstanding-I/O slot of this target: 0 while the slot is idle, else
+    // the submit time (the worker's steady clock, ns) with the lowest bit set for a
+    // write. The worker stores at submit and at completion; the sampler reads it to see
+    // how long the oldest I/O has been in flight (takeInFlight), which the completions
+    // alone never show while a device is stuck.
+    std::vector<std::atomic<std::int64_t>> inFlightSince;
 
     LiveDirection &direction(IoDirection d) { return d == IoDirection::Read ? read : write; }
 };
@@ -51,8 +58,13 @@ struct LiveTargetCounters {
 // Reads the cumulative counters and takes (resets) the interval extremes.
 void takeSnapshot(LiveTargetCounters &live, Measurement &out);
 
+// The I/O in flight at `nowNs` (same clock as the worker's stamps): the oldest age per
+// direction and how many are older than stallNs (0: count none).
+void takeInFlight(
+    const LiveTargetCounters &live, std::int64_t nowNs, std::int64_t stallNs, Measurement &out);
+
 // later - earlier for counts, bytes and histograms; extremes come from `later` (they
-// were taken per interval); outstanding from `later`.
+// were taken per interval); outstanding and the in-flight figures from `later`.
 Measurement deltaOf(const Measurement &earlier, const Measurement &later);
 
 } // namespace ioprism::core
