@@ -7,6 +7,7 @@
 
 using namespace ioprism::test;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 namespace {
 
@@ -154,4 +155,20 @@ TEST(Cli, CustomSpecFromOptionsIsRecordedInResults)
     EXPECT_EQ(profile.at("hosts")[0].at("workers")[0].at("outstandingIos"), 4);
     EXPECT_EQ(profile.at("hosts")[0].at("workers")[0].at("seed"), 9);
     EXPECT_EQ(profile.at("hosts")[0].at("workers")[0].at("specs")[0], "16KiB 70% read 50% random");
+}
+
+// The ramp-up comes before the measured time: a ramp-up as long as the duration is no
+// reason for a warning, and the whole duration is measured.
+TEST(Cli, ARampUpAsLongAsTheDurationIsMeasuredInFullWithoutWarning)
+{
+    TempDir dir;
+    auto r = runCli("run --engine null --bs 4k --ramp 1 --duration 1 --interval 250ms -q "
+                    "--json r.json",
+        dir.path());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_THAT(r.err, Not(HasSubstr("warning")));
+    EXPECT_THAT(r.err, Not(HasSubstr("nothing would be recorded")));
+    const auto json = nlohmann::json::parse(readFile(dir.path() / "r.json"));
+    EXPECT_GE(json.at("steps")[0].at("measured_seconds").get<double>(), 0.9);
+    EXPECT_GT(json.at("summary").at("read_iops").get<double>(), 0);
 }
