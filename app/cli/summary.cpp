@@ -153,16 +153,25 @@ std::string describeProfile(const Profile &p)
 std::string intervalLine(const IntervalSample &s)
 {
     const auto &f = s.scopes.front().figures;
-    std::string line
-        = fmt::format("[{:7.1f}s] {:<22.22} {:>10.0f} IOPS {:>9.1f} MB/s  lat mean {:>9} p99 {:>9}",
-            s.endSeconds, s.stepName, f.total.iops, f.total.megabytesPerSecond,
-            formatLatencyUs(f.total.latency.meanUs), formatLatencyUs(f.total.latency.p99Us));
+    std::string line = fmt::format("[{:7.1f}s] {:<22.22} {:>10.0f} IOPS {:>9.1f} MB/s  ",
+        s.endSeconds, s.stepName, f.total.iops, f.total.megabytesPerSecond);
+    // No I/O completed: there is no latency to show (the figures would read 0 µs).
+    if (f.total.ios == 0)
+        line += fmt::format("{:<32}", "no I/O");
+    else
+        line += fmt::format("lat mean {:>9} p99 {:>9}", formatLatencyUs(f.total.latency.meanUs),
+            formatLatencyUs(f.total.latency.p99Us));
     if (s.cpu.valid)
         line += fmt::format("  CPU {:5.1f}%", s.cpu.busyPercent);
-    if (s.devices.available)
+    if (s.devices.available) {
+        // Both directions idle: nothing was compared, so the headline "agree" (the core's
+        // neutral headline for an idle span) would claim a confirmation that was not made.
+        const auto &v = s.devices.verdict;
+        const bool idle = v.read.verdict == Verdict::Idle && v.write.verdict == Verdict::Idle;
         line += fmt::format("  dev {:>7.1f} MB/s {}",
             s.devices.total.readMegabytesPerSecond + s.devices.total.writeMegabytesPerSecond,
-            toString(s.devices.verdict.verdict));
+            idle ? std::string_view("idle") : toString(v.verdict));
+    }
     if (s.phase == RunPhase::RampUp)
         line += "  (ramp-up, not counted)";
     return line;
