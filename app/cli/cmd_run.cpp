@@ -199,6 +199,25 @@ bool applyOptions(Profile &p, const RunArgs &a, Problems &problems)
             return false;
         p.setup.interval = std::chrono::duration_cast<std::chrono::milliseconds>(d);
     }
+    // The description came with the preset or the profile file: once options change what
+    // runs, it describes another run, and it is what the CSV's Test Description and the
+    // JSON's profile carry. It then describes the run made, and where it came from.
+    std::vector<std::string> changed;
+    for (const auto &[option, given] : {std::pair {"--target", !a.targets.empty()},
+             std::pair {"--spec", !a.specs.empty()}, std::pair {"--bs", !a.bs.empty()},
+             std::pair {"--read", a.read.has_value()}, std::pair {"--random", a.random.has_value()},
+             std::pair {"--qd", a.qd.has_value()}, std::pair {"--workers", a.workers.has_value()},
+             std::pair {"--duration", !a.duration.empty()}, std::pair {"--ramp", !a.ramp.empty()},
+             std::pair {"--file-size", !a.fileSize.empty()}, std::pair {"--buffered", a.buffered}})
+        if (given)
+            changed.push_back(option);
+    if (!changed.empty()) {
+        const std::string origin = !a.profilePath.empty()
+            ? "profile " + fs::path(a.profilePath).filename().string()
+            : "the " + (a.preset.empty() ? std::string("quick") : a.preset) + " preset";
+        p.setup.description
+            = fmt::format("{} ({} changed by {})", describeRun(p), origin, fmt::join(changed, " "));
+    }
     return true;
 }
 

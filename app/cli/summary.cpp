@@ -150,6 +150,44 @@ std::string describeProfile(const Profile &p)
     return out;
 }
 
+std::string describeRun(const Profile &p)
+{
+    if (p.hosts.empty() || p.hosts[0].workers.empty())
+        return "no workers";
+    const auto &workers = p.hosts[0].workers;
+    const auto &w = workers[0];
+    std::string specs;
+    for (const auto &name : w.assignedSpecs) {
+        const auto *spec = findSpec(p, name);
+        std::uint32_t qd = w.outstandingIos;
+        if (!w.targets.empty() && w.targets[0].outstandingIos)
+            qd = *w.targets[0].outstandingIos;
+        if (spec && spec->queueDepth)
+            qd = *spec->queueDepth;
+        specs += fmt::format("{}{} at QD {}", specs.empty() ? "" : ", ", name, qd);
+        if (spec && spec->threads.value_or(1) > 1)
+            specs += fmt::format(" x{} threads", *spec->threads);
+    }
+    std::string targets;
+    for (const auto &t : w.targets) {
+        targets
+            += fmt::format("{}{} ({}", targets.empty() ? "" : ", ", t.path, toString(t.cacheMode));
+        if (t.kind == TargetKind::TestFile)
+            targets += fmt::format(", {} test file", formatSize(t.testFileSizeBytes));
+        targets += ")";
+    }
+    const auto &s = p.setup;
+    const std::string time = s.runTime.count() > 0
+        ? fmt::format("{} measured per spec", formatDuration(s.runTime))
+        : std::string("until stopped");
+    const std::string ramp = s.rampUp.count() > 0
+        ? fmt::format(" after {} ramp-up", formatDuration(s.rampUp))
+        : std::string();
+    return fmt::format("{}; {} worker{}; {}{}; on {}", specs.empty() ? "no specs" : specs,
+        workers.size(), workers.size() == 1 ? "" : "s", time, ramp,
+        targets.empty() ? "no targets" : targets);
+}
+
 std::string intervalLine(const IntervalSample &s)
 {
     const auto &f = s.scopes.front().figures;

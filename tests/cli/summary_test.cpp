@@ -1,10 +1,12 @@
-// The CLI's text: interval lines.
+// The CLI's text: interval lines and the description of a run made from options.
 #include "app/cli/summary.h"
+#include "core/spec/presets.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 using namespace ioprism::core;
+using ioprism::cli::describeRun;
 using ioprism::cli::intervalLine;
 using ::testing::HasSubstr;
 using ::testing::Not;
@@ -58,4 +60,25 @@ TEST(IntervalLine, DeviceTrafficWithoutOursIsStillReported)
     auto s = sample(0, Verdict::OtherTraffic, Verdict::Idle);
     s.devices.verdict.verdict = Verdict::OtherTraffic;
     EXPECT_THAT(intervalLine(s), HasSubstr("other traffic"));
+}
+
+TEST(DescribeRun, SaysWhatRunsWhereAndForHowLong)
+{
+    Problems problems;
+    auto p = loadPreset("quick", problems);
+    ASSERT_TRUE(p) << problems.size();
+    auto &w = p->hosts[0].workers[0];
+    w.assignedSpecs.resize(1);
+    w.outstandingIos = 4;
+    for (auto &s : p->specs)
+        s.queueDepth.reset();
+    p->setup.runTime = std::chrono::seconds(10);
+    p->setup.rampUp = std::chrono::seconds(2);
+    const Worker first = w;
+    p->hosts[0].workers.push_back(first);
+    const std::string text = describeRun(*p);
+    EXPECT_EQ(text,
+        first.assignedSpecs[0]
+            + " at QD 4; 2 workers; 10s measured per spec after 2s ramp-up; on "
+              "ioprism-test.dat (direct, 512MiB test file)");
 }

@@ -172,3 +172,29 @@ TEST(Cli, ARampUpAsLongAsTheDurationIsMeasuredInFullWithoutWarning)
     EXPECT_GE(json.at("steps")[0].at("measured_seconds").get<double>(), 0.9);
     EXPECT_GT(json.at("summary").at("read_iops").get<double>(), 0);
 }
+
+// Options that change the workload change the description the results carry: the
+// quick preset's text ("sequential 1 MiB QD8 and random 4 KiB QD32...") would describe
+// another run.
+TEST(Cli, TheCsvDescribesACustomRunNotThePresetItCameFrom)
+{
+    TempDir dir;
+    auto r = runCli("run --engine null --bs 4k --qd 4 --duration 1 --ramp 0 -q --csv r.csv "
+                    "--json r.json",
+        dir.path());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    std::istringstream csv(readFile(dir.path() / "r.csv"));
+    std::string header, values;
+    std::getline(csv, header);
+    std::getline(csv, values);
+    EXPECT_EQ(header, "'Test Type,Test Description");
+    EXPECT_THAT(values, Not(HasSubstr("Quick check")));
+    // --bs alone keeps the first line of the preset's first spec (sequential reads).
+    EXPECT_THAT(values,
+        HasSubstr("4KiB 100% read 0% random at QD 4; 1 worker; 1s measured per spec; on "
+                  "ioprism-test.dat (direct, 512MiB test file)"));
+    EXPECT_THAT(values, HasSubstr("(the quick preset changed by --bs --qd --duration --ramp)"));
+    const auto json = nlohmann::json::parse(readFile(dir.path() / "r.json"));
+    EXPECT_THAT(json.at("profile").at("setup").at("description").get<std::string>(),
+        HasSubstr("4KiB 100% read 0% random at QD 4"));
+}
