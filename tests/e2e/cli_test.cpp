@@ -157,6 +157,46 @@ TEST(Cli, CustomSpecFromOptionsIsRecordedInResults)
     EXPECT_EQ(profile.at("hosts")[0].at("workers")[0].at("specs")[0], "16KiB 70% read 50% random");
 }
 
+TEST(Cli, AnUnwritableOutputIsRefusedBeforeTheRun)
+{
+    TempDir dir;
+    // A real engine on a real test file: had the run started, the file would exist.
+    auto r = runCli("run --engine sync --buffered --target . --file-size 1MiB --bs 4k "
+                    "--duration 1 -q --json no-such-dir/r.json",
+        dir.path());
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(
+        r.err, HasSubstr("--json: cannot write no-such-dir/r.json: No such file or directory"));
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "ioprism-test.dat"));
+    EXPECT_THAT(r.out, Not(HasSubstr("measured")));
+}
+
+TEST(Cli, EveryOutputIsCheckedAndAWritableOneLeftAsItWas)
+{
+    TempDir dir;
+    writeFile(dir.path() / "keep.json", "keep");
+    auto r = runCli("run --engine sync --buffered --target . --file-size 1MiB --bs 4k "
+                    "--duration 1 -q --json keep.json --csv no-such-dir/r.csv "
+                    "--timeseries /proc/nonexistent/t.csv",
+        dir.path());
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(r.err, HasSubstr("--csv: cannot write no-such-dir/r.csv"));
+    EXPECT_THAT(r.err, HasSubstr("--timeseries: cannot write /proc/nonexistent/t.csv"));
+    EXPECT_THAT(r.err, Not(HasSubstr("keep.json")));
+    EXPECT_EQ(readFile(dir.path() / "keep.json"), "keep");
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "ioprism-test.dat"));
+}
+
+TEST(Cli, TwoOutputsInOneFileAreRefused)
+{
+    TempDir dir;
+    auto r = runCli(
+        "run --engine null --bs 4k --duration 1 -q --csv r.out --json ./r.out", dir.path());
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(r.err, HasSubstr("--json: ./r.out is also the --csv file"));
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "r.out"));
+}
+
 // The ramp-up comes before the measured time: a ramp-up as long as the duration is no
 // reason for a warning, and the whole duration is measured.
 TEST(Cli, ARampUpAsLongAsTheDurationIsMeasuredInFullWithoutWarning)
