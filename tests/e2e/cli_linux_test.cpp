@@ -144,7 +144,7 @@ TEST(CliLinux, IoUringRunOnAFileReportsRealIo)
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto json = nlohmann::json::parse(readFile(dir.path() / "r.json"));
     EXPECT_GT(json.at("summary").at("read_iops").get<double>(), 100);
-    EXPECT_EQ(json.at("summary").at("errors").get<double>(), 0);
+    EXPECT_EQ(json.at("summary").at("errors").get<std::uint64_t>(), 0u);
     EXPECT_TRUE(std::filesystem::exists(dir.path() / "ioprism-test.dat"));
     // The test file is ours: removed on request.
     auto again = runCli("run --engine io_uring --target . --file-size 32MiB --duration 1 --bs 4k "
