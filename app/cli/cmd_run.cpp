@@ -1,5 +1,6 @@
 // ioprism-cli run: one run of the engine from a profile, a preset and/or options.
 #include "app/cli/commands.h"
+#include "app/cli/output_files.h"
 #include "app/cli/profile_io.h"
 #include "app/cli/summary.h"
 #include "core/report/csv.h"
@@ -17,12 +18,14 @@
 #include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
+#include <cerrno>
 #include <csignal>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <system_error>
 #include <thread>
 
 namespace ioprism::cli {
@@ -201,6 +204,25 @@ bool applyOptions(Profile &p, const RunArgs &a, Problems &problems)
             return false;
         p.setup.interval = std::chrono::duration_cast<std::chrono::milliseconds>(d);
     }
+    // The description came with the preset or the profile file: once options change what
+    // runs, it describes another run, and it is what the CSV's Test Description and the
+    // JSON's profile carry. It then describes the run made, and where it came from.
+    std::vector<std::string> changed;
+    for (const auto &[option, given] : {std::pair {"--target", !a.targets.empty()},
+             std::pair {"--spec", !a.specs.empty()}, std::pair {"--bs", !a.bs.empty()},
+             std::pair {"--read", a.read.has_value()}, std::pair {"--random", a.random.has_value()},
+             std::pair {"--qd", a.qd.has_value()}, std::pair {"--workers", a.workers.has_value()},
+             std::pair {"--duration", !a.duration.empty()}, std::pair {"--ramp", !a.ramp.empty()},
+             std::pair {"--file-size", !a.fileSize.empty()}, std::pair {"--buffered", a.buffered}})
+        if (given)
+            changed.push_back(option);
+    if (!changed.empty()) {
+        const std::string origin = !a.profilePath.empty()
+            ? "profile " + fs::path(a.profilePath).filename().string()
+            : "the " + (a.preset.empty() ? std::string("quick") : a.preset) + " preset";
+        p.setup.description
+            = fmt::format("{} ({} changed by {})", describeRun(p), origin, fmt::join(changed, " "));
+    }
     return true;
 }
 
@@ -244,8 +266,11 @@ public:
     void onInterval(const IntervalSample &s) override
     {
         if (m_timeseries) {
+            errno = 0;
             *m_timeseries << timeSeriesRows(s);
             m_timeseries->flush();
+            if (!*m_timeseries && m_timeseriesError.empty())
+                m_timeseriesError = errno ? std::generic_category().message(errno) : "write failed";
         }
         if (!m_quiet) {
             std::cout << intervalLine(s) << "\n";
@@ -253,25 +278,26 @@ public:
         }
     }
     void onNotice(const std::string &text) override { std::cerr << "notice: " << text << "\n"; }
+    // Why the time series stopped being written ("" while it is fine).
+    const std::string &timeseriesError() const { return m_timeseriesError; }
 
 private:
     bool m_quiet;
     std::ofstream *m_timeseries;
+    std::string m_timeseriesError;
     bool m_progressShown = false;
     int m_lastPercent = -1;
     std::string m_lastPath;
 };
 
-bool writeText(const std::string &path, const std::string &text)
+std::vector<OutputFile> requestedOutputs(const RunArgs &a)
 {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.close();
-    if (!out) {
-        std::cerr << "error: cannot write " << path << "\n";
-        return false;
-    }
-    return true;
+    std::vector<OutputFile> outputs;
+    for (const auto &[option, path] : {std::pair {"--csv", &a.csvPath},
+             std::pair {"--timeseries", &a.timeseriesPath}, std::pair {"--json", &a.jsonPath}})
+        if (!path->empty())
+            outputs.push_back({option, *path});
+    return outputs;
 }
 
 int runCommand(const RunArgs &a)
@@ -316,14 +342,17 @@ int runCommand(const RunArgs &a)
     }
     auto counters = platform::makeCounterSource();
 
+    // Every output path is checked here, before any I/O: a typo must not cost a run.
+    const std::vector<OutputFile> outputs = requestedOutputs(a);
+    if (const auto bad = checkOutputFiles(outputs); !bad.empty()) {
+        for (const auto &message : bad)
+            std::cerr << "error: " << message << "\n";
+        return 2;
+    }
     std::unique_ptr<std::ofstream> timeseries;
     if (!a.timeseriesPath.empty()) {
         timeseries
             = std::make_unique<std::ofstream>(a.timeseriesPath, std::ios::binary | std::ios::trunc);
-        if (!*timeseries) {
-            std::cerr << "error: cannot write " << a.timeseriesPath << "\n";
-            return 1;
-        }
         *timeseries << timeSeriesHeader();
     }
 
@@ -398,13 +427,29 @@ int runCommand(const RunArgs &a)
     for (const auto &t : result.targets)
         env.devices.push_back(platform::describeDevice(t.path));
 
+    // A write that fails now (a full disk, a directory removed during the run) saves the
+    // results elsewhere and says where: the run is not lost, but the exit code is 1.
+    const std::string fallback = fallbackStem(result.startedAt);
     bool wrote = true;
     if (!a.csvPath.empty())
-        wrote &= writeText(a.csvPath, writeIometerCsv(result, env, profile->setup.recordFilter));
+        wrote &= writeOutputFile({"--csv", a.csvPath},
+            writeIometerCsv(result, env, profile->setup.recordFilter), fallback + ".csv");
     if (!a.jsonPath.empty())
-        wrote &= writeText(a.jsonPath, writeResultsJson(result, env));
-    if (timeseries)
+        wrote &= writeOutputFile(
+            {"--json", a.jsonPath}, writeResultsJson(result, env), fallback + ".json");
+    if (timeseries) {
+        errno = 0;
         timeseries->close();
+        if (!*timeseries) {
+            // Written as the run went; whatever was lost is rebuilt from the intervals.
+            std::string reason = sink.timeseriesError();
+            if (reason.empty())
+                reason = errno ? std::generic_category().message(errno) : "write failed";
+            reportAndSaveElsewhere({"--timeseries", a.timeseriesPath}, reason,
+                writeTimeSeriesCsv(result), fallback + "-timeseries.csv");
+            wrote = false;
+        }
+    }
 
     if (a.removeTestFiles)
         for (const auto &t : result.targets)
@@ -459,10 +504,14 @@ void registerRunCommands(CLI::App &app, int &exitCode, const std::vector<std::st
     run->add_option("--file-size", a->fileSize, "Size of test files (e.g. 1GiB)");
     run->add_option(
         "--seed", a->seed, "Fixed random seed for every worker (default: random, recorded)");
-    run->add_option("--csv", a->csvPath, "Write Iometer-layout results CSV here");
+    run->add_option("--csv", a->csvPath,
+        "Write Iometer-layout results CSV here (all output paths are checked before the run; "
+        "if writing fails at the end, results go to ./ioprism-results-<time>.csv)");
     run->add_option(
         "--timeseries", a->timeseriesPath, "Write one CSV row per interval per scope here");
-    run->add_option("--json", a->jsonPath, "Write full JSON results here");
+    run->add_option("--json", a->jsonPath,
+        "Write full JSON results here (if writing fails at the end: "
+        "./ioprism-results-<time>.json)");
     run->add_flag("--allow-device-writes", a->allowDeviceWrites,
         "Confirm writing to a raw block device or partition (destroys its data; refused while "
         "mounted)");

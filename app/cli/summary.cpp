@@ -150,19 +150,66 @@ std::string describeProfile(const Profile &p)
     return out;
 }
 
+std::string describeRun(const Profile &p)
+{
+    if (p.hosts.empty() || p.hosts[0].workers.empty())
+        return "no workers";
+    const auto &workers = p.hosts[0].workers;
+    const auto &w = workers[0];
+    std::string specs;
+    for (const auto &name : w.assignedSpecs) {
+        const auto *spec = findSpec(p, name);
+        std::uint32_t qd = w.outstandingIos;
+        if (!w.targets.empty() && w.targets[0].outstandingIos)
+            qd = *w.targets[0].outstandingIos;
+        if (spec && spec->queueDepth)
+            qd = *spec->queueDepth;
+        specs += fmt::format("{}{} at QD {}", specs.empty() ? "" : ", ", name, qd);
+        if (spec && spec->threads.value_or(1) > 1)
+            specs += fmt::format(" x{} threads", *spec->threads);
+    }
+    std::string targets;
+    for (const auto &t : w.targets) {
+        targets
+            += fmt::format("{}{} ({}", targets.empty() ? "" : ", ", t.path, toString(t.cacheMode));
+        if (t.kind == TargetKind::TestFile)
+            targets += fmt::format(", {} test file", formatSize(t.testFileSizeBytes));
+        targets += ")";
+    }
+    const auto &s = p.setup;
+    const std::string time = s.runTime.count() > 0
+        ? fmt::format("{} measured per spec", formatDuration(s.runTime))
+        : std::string("until stopped");
+    const std::string ramp = s.rampUp.count() > 0
+        ? fmt::format(" after {} ramp-up", formatDuration(s.rampUp))
+        : std::string();
+    return fmt::format("{}; {} worker{}; {}{}; on {}", specs.empty() ? "no specs" : specs,
+        workers.size(), workers.size() == 1 ? "" : "s", time, ramp,
+        targets.empty() ? "no targets" : targets);
+}
+
 std::string intervalLine(const IntervalSample &s)
 {
     const auto &f = s.scopes.front().figures;
-    std::string line
-        = fmt::format("[{:7.1f}s] {:<22.22} {:>10.0f} IOPS {:>9.1f} MB/s  lat mean {:>9} p99 {:>9}",
-            s.endSeconds, s.stepName, f.total.iops, f.total.megabytesPerSecond,
-            formatLatencyUs(f.total.latency.meanUs), formatLatencyUs(f.total.latency.p99Us));
+    std::string line = fmt::format("[{:7.1f}s] {:<22.22} {:>10.0f} IOPS {:>9.1f} MB/s  ",
+        s.endSeconds, s.stepName, f.total.iops, f.total.megabytesPerSecond);
+    // No I/O completed: there is no latency to show (the figures would read 0 µs).
+    if (f.total.ios == 0)
+        line += fmt::format("{:<32}", "no I/O");
+    else
+        line += fmt::format("lat mean {:>9} p99 {:>9}", formatLatencyUs(f.total.latency.meanUs),
+            formatLatencyUs(f.total.latency.p99Us));
     if (s.cpu.valid)
         line += fmt::format("  CPU {:5.1f}%", s.cpu.busyPercent);
-    if (s.devices.available)
+    if (s.devices.available) {
+        // Both directions idle: nothing was compared, so the headline "agree" (the core's
+        // neutral headline for an idle span) would claim a confirmation that was not made.
+        const auto &v = s.devices.verdict;
+        const bool idle = v.read.verdict == Verdict::Idle && v.write.verdict == Verdict::Idle;
         line += fmt::format("  dev {:>7.1f} MB/s {}",
             s.devices.total.readMegabytesPerSecond + s.devices.total.writeMegabytesPerSecond,
-            toString(s.devices.verdict.verdict));
+            idle ? std::string_view("idle") : toString(v.verdict));
+    }
     if (s.phase == RunPhase::RampUp)
         line += "  (ramp-up, not counted)";
     if (f.total.stalledIos > 0)

@@ -10,6 +10,11 @@
 namespace ioprism::cli {
 
 std::string describeProfile(const core::Profile &profile);
+// What a profile runs, in one line, for a description that must match the run: "16KiB
+// 70% read 50% random at QD 4; 2 workers; 1s measured per spec after 1s ramp-up; on
+// ioprism-test.dat (direct, 512MiB test file)". The first worker stands for all (the
+// command-line options give every worker the same specs and targets).
+std::string describeRun(const core::Profile &profile);
 std::string intervalLine(const core::IntervalSample &sample);
 std::string resultTable(const core::RunResult &result);
 // "write-back pending — reads: idle (...); writes: write-back pending (app 300.0 MB,

@@ -135,10 +135,8 @@ private:
         if (checkNotNegative("setup.rampUp", s.rampUp) && s.rampUp > kMaxRampUp)
             error("setup.rampUp",
                 formatDuration(s.rampUp) + " is above " + formatDuration(kMaxRampUp) + " (1 day)");
-        if (s.runTime.count() > 0 && s.rampUp >= s.runTime)
-            warning("setup.rampUp",
-                formatDuration(s.rampUp) + " is not shorter than the run time "
-                    + formatDuration(s.runTime) + ": nothing would be recorded");
+        // No rule between rampUp and runTime: the ramp-up comes before the run time (as in
+        // Iometer), so any ramp-up leaves the whole run time measured.
         if (s.interval < kMinInterval)
             error("setup.interval",
                 formatDuration(s.interval) + " is below " + formatDuration(kMinInterval));

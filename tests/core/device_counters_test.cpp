@@ -592,7 +592,7 @@ TEST(RunDevices, IntervalsCarryEveryDeviceAndATotalWithoutTheDisk)
     }
     EXPECT_TRUE(r.deviceTail.sampled);
     EXPECT_TRUE(r.deviceTail.idle); // nothing owed, nothing in flight
-    EXPECT_EQ(r.deviceTail.seconds, 0);
+    EXPECT_DOUBLE_EQ(r.deviceTail.seconds, 0.0);
 }
 
 TEST(RunDevices, StepReadsNotSeenAtTheDeviceAreServedFromCache)

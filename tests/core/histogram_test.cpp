@@ -126,10 +126,11 @@ TEST_P(LatencyHistogramPercentiles, WithinRelativeErrorBoundOfExactPercentiles)
     for (int i = 0; i < 50; ++i)
         ps.push_back(rng.uniformDouble() * 100);
     for (const double p : ps) {
-        const double exact = static_cast<double>(exactPercentile(values, p));
+        const auto exactNs = exactPercentile(values, p);
+        const double exact = static_cast<double>(exactNs);
         const double estimate = h.percentileNs(p);
-        if (exact == 0) {
-            EXPECT_EQ(estimate, 0) << "p=" << p;
+        if (exactNs == 0) {
+            EXPECT_DOUBLE_EQ(estimate, 0.0) << "p=" << p;
         } else {
             EXPECT_LE(std::abs(estimate - exact) / exact, LatencyHistogram::kRelativeErrorBound)
                 << "p=" << p << " exact=" << exact << " estimate=" << estimate;
@@ -177,8 +178,8 @@ TEST(LatencyHistogram, EmptyReportsZeros)
     EXPECT_EQ(h.count(), 0u);
     EXPECT_EQ(h.minNs(), 0u);
     EXPECT_EQ(h.maxNs(), 0u);
-    EXPECT_EQ(h.meanNs(), 0.0);
-    EXPECT_EQ(h.percentileNs(50), 0.0);
+    EXPECT_DOUBLE_EQ(h.meanNs(), 0.0);
+    EXPECT_DOUBLE_EQ(h.percentileNs(50), 0.0);
     EXPECT_TRUE(h.nonEmptyBuckets().empty());
 }
 
@@ -191,7 +192,7 @@ TEST(LatencyHistogram, ValuesBeyondRangeKeepExactMaxSumAndMean)
     EXPECT_EQ(h.maxNs(), huge);
     EXPECT_EQ(h.sumNs(), huge + 100);
     EXPECT_DOUBLE_EQ(h.meanNs(), static_cast<double>(huge + 100) / 2);
-    EXPECT_EQ(h.percentileNs(100), static_cast<double>(huge));
+    EXPECT_DOUBLE_EQ(h.percentileNs(100), static_cast<double>(huge));
     EXPECT_EQ(h.bucketCount(LatencyHistogram::kBucketCount - 1), 1u);
 }
 

@@ -934,7 +934,7 @@ TEST(ProfileJson, HandWrittenProfileLoads)
     ASSERT_EQ(p->specs[0].lines.size(), 2u);
     EXPECT_EQ(p->specs[0].lines[0].alignmentBytes, 8 * kKiB);
     EXPECT_EQ(p->specs[0].lines[1].distribution.kind, DistributionKind::Zipf);
-    EXPECT_EQ(p->specs[0].lines[1].distribution.zipfTheta, 1.1);
+    EXPECT_DOUBLE_EQ(p->specs[0].lines[1].distribution.zipfTheta, 1.1);
     EXPECT_EQ(p->hosts[0].workers[0].targets[0].path, "/dev/sdb");
     EXPECT_EQ(p->hosts[0].workers[0].seed, 42u);
     EXPECT_TRUE(validateProfile(*p).empty()) << problemsText(validateProfile(*p));

@@ -155,9 +155,9 @@ TEST(ReportDevices, JsonMarksFiguresTheKernelDoesNotHaveAsNull)
     const auto &tail = doc.at("device_counters").at("tail").at("total");
     EXPECT_TRUE(tail.at("discard_iops").is_null());
     EXPECT_TRUE(tail.at("flush_iops").is_null());
-    EXPECT_EQ(tail.at("read_await_ms"), 0.25);
+    EXPECT_DOUBLE_EQ(tail.at("read_await_ms").get<double>(), 0.25);
     const auto &step = doc.at("steps").at(0).at("devices").at("total");
-    EXPECT_EQ(step.at("discard_iops"), 0.0);
+    EXPECT_DOUBLE_EQ(step.at("discard_iops").get<double>(), 0.0);
 }
 
 TEST(ReportDevices, JsonIntervalsWithoutCountersSaySoWithNullNumbers)
@@ -189,7 +189,7 @@ TEST(ReportDevices, JsonRecordsTheDeviceMapAndTheTail)
     EXPECT_EQ(t.at("flushed_write_bytes"), 4'000'000u);
     EXPECT_EQ(t.at("remaining_write_bytes"), 1'000'000u);
     EXPECT_TRUE(t.at("idle").get<bool>());
-    EXPECT_EQ(t.at("seconds"), 1.25);
+    EXPECT_DOUBLE_EQ(t.at("seconds").get<double>(), 1.25);
 
     RunResult none;
     EXPECT_TRUE(resultsToJson(none, Environment {}).at("device_counters").at("tail").is_null());

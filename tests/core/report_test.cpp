@@ -553,7 +553,7 @@ TEST(ResultsJson, LatencyIsNullWhereNoIoCompleted)
     EXPECT_DOUBLE_EQ(loop0.at("read").at("latency_us").at("max").get<double>(), 2000.0);
     const auto &idle = doc.at("intervals")[0].at("scopes")[3]; // the idle test file
     EXPECT_TRUE(idle.at("latency_us").at("mean").is_null());
-    EXPECT_EQ(idle.at("iops"), 0.0);
+    EXPECT_DOUBLE_EQ(idle.at("iops").get<double>(), 0.0);
 }
 
 TEST(ResultsJson, StepsCarryBinsAndTheAllScopeHistogram)

@@ -91,7 +91,10 @@ TEST(Run, NullEngineExactCountsPerScope)
     EXPECT_EQ(step.scopes[1].figures.read.ios, 40000u);
     EXPECT_EQ(step.scopes[2].figures.read.ios, 20000u);
     EXPECT_EQ(step.scopes[3].figures.read.ios, 20000u);
-    EXPECT_EQ(step.scopes[0].figures.transactionsPerSecond * step.measuredSeconds, 40000.0);
+    // The rate is the count over the measured time: multiplied back, it gives the count
+    // to within rounding (a product of doubles is rarely exact; under Wine one run in four
+    // was off in the last bit). Half an I/O still catches a rate taken over another span.
+    EXPECT_NEAR(step.scopes[0].figures.transactionsPerSecond * step.measuredSeconds, 40000.0, 0.5);
     // Intervals add up to the totals: nothing lost between samples.
     EXPECT_EQ(sumIntervals(r, 0, true), 40000u);
     EXPECT_EQ(sink.samples.size(), r.intervals.size());

@@ -7,6 +7,7 @@
 
 using namespace ioprism::test;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 namespace {
 
@@ -154,4 +155,86 @@ TEST(Cli, CustomSpecFromOptionsIsRecordedInResults)
     EXPECT_EQ(profile.at("hosts")[0].at("workers")[0].at("outstandingIos"), 4);
     EXPECT_EQ(profile.at("hosts")[0].at("workers")[0].at("seed"), 9);
     EXPECT_EQ(profile.at("hosts")[0].at("workers")[0].at("specs")[0], "16KiB 70% read 50% random");
+}
+
+TEST(Cli, AnUnwritableOutputIsRefusedBeforeTheRun)
+{
+    TempDir dir;
+    // A real engine on a real test file: had the run started, the file would exist.
+    auto r = runCli("run --engine sync --buffered --target . --file-size 1MiB --bs 4k "
+                    "--duration 1 -q --json no-such-dir/r.json",
+        dir.path());
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(
+        r.err, HasSubstr("--json: cannot write no-such-dir/r.json: No such file or directory"));
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "ioprism-test.dat"));
+    EXPECT_THAT(r.out, Not(HasSubstr("measured")));
+}
+
+TEST(Cli, EveryOutputIsCheckedAndAWritableOneLeftAsItWas)
+{
+    TempDir dir;
+    writeFile(dir.path() / "keep.json", "keep");
+    auto r = runCli("run --engine sync --buffered --target . --file-size 1MiB --bs 4k "
+                    "--duration 1 -q --json keep.json --csv no-such-dir/r.csv "
+                    "--timeseries /proc/nonexistent/t.csv",
+        dir.path());
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(r.err, HasSubstr("--csv: cannot write no-such-dir/r.csv"));
+    EXPECT_THAT(r.err, HasSubstr("--timeseries: cannot write /proc/nonexistent/t.csv"));
+    EXPECT_THAT(r.err, Not(HasSubstr("keep.json")));
+    EXPECT_EQ(readFile(dir.path() / "keep.json"), "keep");
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "ioprism-test.dat"));
+}
+
+TEST(Cli, TwoOutputsInOneFileAreRefused)
+{
+    TempDir dir;
+    auto r = runCli(
+        "run --engine null --bs 4k --duration 1 -q --csv r.out --json ./r.out", dir.path());
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(r.err, HasSubstr("--json: ./r.out is also the --csv file"));
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "r.out"));
+}
+
+// The ramp-up comes before the measured time: a ramp-up as long as the duration is no
+// reason for a warning, and the whole duration is measured.
+TEST(Cli, ARampUpAsLongAsTheDurationIsMeasuredInFullWithoutWarning)
+{
+    TempDir dir;
+    auto r = runCli("run --engine null --bs 4k --ramp 1 --duration 1 --interval 250ms -q "
+                    "--json r.json",
+        dir.path());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_THAT(r.err, Not(HasSubstr("warning")));
+    EXPECT_THAT(r.err, Not(HasSubstr("nothing would be recorded")));
+    const auto json = nlohmann::json::parse(readFile(dir.path() / "r.json"));
+    EXPECT_GE(json.at("steps")[0].at("measured_seconds").get<double>(), 0.9);
+    EXPECT_GT(json.at("summary").at("read_iops").get<double>(), 0);
+}
+
+// Options that change the workload change the description the results carry: the
+// quick preset's text ("sequential 1 MiB QD8 and random 4 KiB QD32...") would describe
+// another run.
+TEST(Cli, TheCsvDescribesACustomRunNotThePresetItCameFrom)
+{
+    TempDir dir;
+    auto r = runCli("run --engine null --bs 4k --qd 4 --duration 1 --ramp 0 -q --csv r.csv "
+                    "--json r.json",
+        dir.path());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    std::istringstream csv(readFile(dir.path() / "r.csv"));
+    std::string header, values;
+    std::getline(csv, header);
+    std::getline(csv, values);
+    EXPECT_EQ(header, "'Test Type,Test Description");
+    EXPECT_THAT(values, Not(HasSubstr("Quick check")));
+    // --bs alone keeps the first line of the preset's first spec (sequential reads).
+    EXPECT_THAT(values,
+        HasSubstr("4KiB 100% read 0% random at QD 4; 1 worker; 1s measured per spec; on "
+                  "ioprism-test.dat (direct, 512MiB test file)"));
+    EXPECT_THAT(values, HasSubstr("(the quick preset changed by --bs --qd --duration --ramp)"));
+    const auto json = nlohmann::json::parse(readFile(dir.path() / "r.json"));
+    EXPECT_THAT(json.at("profile").at("setup").at("description").get<std::string>(),
+        HasSubstr("4KiB 100% read 0% random at QD 4"));
 }

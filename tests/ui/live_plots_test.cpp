@@ -190,7 +190,7 @@ TEST(LivePlots, LinesAreOnePixelWide)
     for (int p = 0; p < LivePlots::PlotCount; ++p) {
         QCustomPlot *plot = plots.plot(static_cast<LivePlots::PlotId>(p));
         for (int g = 0; g < plot->graphCount(); ++g)
-            EXPECT_EQ(plot->graph(g)->pen().widthF(), 1.0) << p << "/" << g;
+            EXPECT_DOUBLE_EQ(plot->graph(g)->pen().widthF(), 1.0) << p << "/" << g;
     }
 }
 

@@ -1,0 +1,84 @@
+// The CLI's text: interval lines and the description of a run made from options.
+#include "app/cli/summary.h"
+#include "core/spec/presets.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+using namespace ioprism::core;
+using ioprism::cli::describeRun;
+using ioprism::cli::intervalLine;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+namespace {
+
+// One interval of "4K read" with `ios` reads, compared with a device.
+IntervalSample sample(std::uint64_t ios, Verdict read, Verdict write)
+{
+    IntervalSample s;
+    s.stepName = "4K read";
+    s.endSeconds = 3;
+    Figures f;
+    f.seconds = 1;
+    f.read.ios = f.total.ios = ios;
+    f.total.iops = double(ios);
+    f.total.latency.meanUs = ios ? 120 : 0;
+    f.total.latency.p99Us = ios ? 900 : 0;
+    s.scopes.push_back({Scope {Scope::Kind::All, -1, -1, "All", {}}, f});
+    s.devices.available = true;
+    s.devices.verdict.read.verdict = read;
+    s.devices.verdict.write.verdict = write;
+    // The core's headline for agree and idle alike (core/stats/verdict.h).
+    s.devices.verdict.verdict = Verdict::Agree;
+    return s;
+}
+
+} // namespace
+
+TEST(IntervalLine, AnIntervalWithIoShowsItsLatencyAndVerdict)
+{
+    const std::string line = intervalLine(sample(1000, Verdict::Agree, Verdict::Idle));
+    EXPECT_THAT(line, HasSubstr("lat mean    120 µs p99    900 µs"));
+    EXPECT_THAT(line, HasSubstr("agree"));
+    EXPECT_THAT(line, Not(HasSubstr("no I/O")));
+}
+
+TEST(IntervalLine, AnIntervalWithoutIoSaysSoAndClaimsNoAgreement)
+{
+    const std::string line = intervalLine(sample(0, Verdict::Idle, Verdict::Idle));
+    EXPECT_THAT(line, HasSubstr("no I/O"));
+    EXPECT_THAT(line, Not(HasSubstr("lat mean")));
+    EXPECT_THAT(line, Not(HasSubstr("µs")));
+    EXPECT_THAT(line, Not(HasSubstr("agree")));
+    EXPECT_THAT(line, HasSubstr("MB/s idle"));
+}
+
+TEST(IntervalLine, DeviceTrafficWithoutOursIsStillReported)
+{
+    // Nothing from us, but the device moved data: the verdict says so.
+    auto s = sample(0, Verdict::OtherTraffic, Verdict::Idle);
+    s.devices.verdict.verdict = Verdict::OtherTraffic;
+    EXPECT_THAT(intervalLine(s), HasSubstr("other traffic"));
+}
+
+TEST(DescribeRun, SaysWhatRunsWhereAndForHowLong)
+{
+    Problems problems;
+    auto p = loadPreset("quick", problems);
+    ASSERT_TRUE(p) << problems.size();
+    auto &w = p->hosts[0].workers[0];
+    w.assignedSpecs.resize(1);
+    w.outstandingIos = 4;
+    for (auto &s : p->specs)
+        s.queueDepth.reset();
+    p->setup.runTime = std::chrono::seconds(10);
+    p->setup.rampUp = std::chrono::seconds(2);
+    const Worker first = w;
+    p->hosts[0].workers.push_back(first);
+    const std::string text = describeRun(*p);
+    EXPECT_EQ(text,
+        first.assignedSpecs[0]
+            + " at QD 4; 2 workers; 10s measured per spec after 2s ramp-up; on "
+              "ioprism-test.dat (direct, 512MiB test file)");
+}
