@@ -286,85 +286,83 @@ TEST(CliLinux, AMountedFileSystemIsNeverWrittenThroughAnAlias)
     EXPECT_THAT(r.err, HasSubstr("same backing file"));
     EXPECT_EQ(before.size(), 64u);
     EXPECT_EQ(after, before) << "the mounted file system's image was written";
+}
 
-    TEST(CliLinux, AReadOnlyOutputDirectoryIsRefusedBeforeTheRun)
-    {
-        IOPRISM_REQUIRE(isRoot(), "needs root to mount a read-only tmpfs");
-        TempDir dir;
-        TmpfsMount ro(dir.path() / "ro", "ro,size=1M");
-        ASSERT_TRUE(ro.mounted());
-        auto r = runCli("run --engine sync --buffered --target . --file-size 1MiB --bs 4k "
-                        "--duration 1 -q --json ro/r.json",
-            dir.path());
-        EXPECT_EQ(r.exitCode, 2);
-        EXPECT_THAT(r.err, HasSubstr("--json: cannot write ro/r.json: Read-only file system"));
-        EXPECT_FALSE(std::filesystem::exists(dir.path() / "ioprism-test.dat"));
-    }
+TEST(CliLinux, AReadOnlyOutputDirectoryIsRefusedBeforeTheRun)
+{
+    IOPRISM_REQUIRE(isRoot(), "needs root to mount a read-only tmpfs");
+    TempDir dir;
+    TmpfsMount ro(dir.path() / "ro", "ro,size=1M");
+    ASSERT_TRUE(ro.mounted());
+    auto r = runCli("run --engine sync --buffered --target . --file-size 1MiB --bs 4k "
+                    "--duration 1 -q --json ro/r.json",
+        dir.path());
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(r.err, HasSubstr("--json: cannot write ro/r.json: Read-only file system"));
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "ioprism-test.dat"));
+}
 
-    // A disk that is full when the results are written: empty files can still be created
-    // there (so the check before the run passes), but not one byte written. The results go
-    // to the working directory instead, and the exit code says something failed.
-    TEST(CliLinux, OutputsThatCannotBeWrittenAtTheEndAreSavedInTheWorkingDirectory)
-    {
-        IOPRISM_REQUIRE(isRoot(), "needs root to mount a small tmpfs");
-        TempDir dir;
-        TmpfsMount full(dir.path() / "full", "size=1M");
-        ASSERT_TRUE(full.mounted());
-        std::system(
-            ("head -c 2M /dev/zero > '" + (dir.path() / "full/fill").string() + "' 2>/dev/null")
-                .c_str());
-        auto r = runCli("run --engine null --bs 4k --duration 1 --ramp 0 --interval 250ms -q "
-                        "--json full/r.json --csv full/r.csv --timeseries full/t.csv",
-            dir.path());
-        EXPECT_EQ(r.exitCode, 1) << r.err;
-        for (const char *what : {"--json: cannot write full/r.json: No space left on device",
-                 "--csv: cannot write full/r.csv: No space left on device",
-                 "--timeseries: cannot write full/t.csv: No space left on device"})
-            EXPECT_THAT(r.err, HasSubstr(what));
-        // Nothing half-written is left where the results were asked for.
-        EXPECT_FALSE(std::filesystem::exists(dir.path() / "full/r.json"));
-        EXPECT_FALSE(std::filesystem::exists(dir.path() / "full/r.csv"));
+// A disk that is full when the results are written: empty files can still be created
+// there (so the check before the run passes), but not one byte written. The results go
+// to the working directory instead, and the exit code says something failed.
+TEST(CliLinux, OutputsThatCannotBeWrittenAtTheEndAreSavedInTheWorkingDirectory)
+{
+    IOPRISM_REQUIRE(isRoot(), "needs root to mount a small tmpfs");
+    TempDir dir;
+    TmpfsMount full(dir.path() / "full", "size=1M");
+    ASSERT_TRUE(full.mounted());
+    std::system(("head -c 2M /dev/zero > '" + (dir.path() / "full/fill").string() + "' 2>/dev/null")
+                    .c_str());
+    auto r = runCli("run --engine null --bs 4k --duration 1 --ramp 0 --interval 250ms -q "
+                    "--json full/r.json --csv full/r.csv --timeseries full/t.csv",
+        dir.path());
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    for (const char *what : {"--json: cannot write full/r.json: No space left on device",
+             "--csv: cannot write full/r.csv: No space left on device",
+             "--timeseries: cannot write full/t.csv: No space left on device"})
+        EXPECT_THAT(r.err, HasSubstr(what));
+    // Nothing half-written is left where the results were asked for.
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "full/r.json"));
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "full/r.csv"));
 
-        const auto files = fallbackFiles(dir.path());
-        ASSERT_EQ(files.size(), 3u) << r.err;
-        // ioprism-results-<time>-timeseries.csv, ioprism-results-<time>.csv, .json
-        EXPECT_THAT(files[0].filename().string(), ::testing::EndsWith("-timeseries.csv"));
-        EXPECT_EQ(files[1].extension(), ".csv");
-        EXPECT_EQ(files[2].extension(), ".json");
-        for (const auto &f : files)
-            EXPECT_THAT(r.err, HasSubstr("saved to " + f.string())) << f;
-        const auto json = nlohmann::json::parse(readFile(files[2]));
-        EXPECT_GT(json.at("summary").at("iops").get<double>(), 0);
-        EXPECT_THAT(readFile(files[1]), HasSubstr("ALL"));
-        const std::string ts = readFile(files[0]);
-        EXPECT_EQ(ts.rfind("run_id,", 0), 0u) << ts.substr(0, 80);
-        EXPECT_GT(std::count(ts.begin(), ts.end(), '\n'), 4);
-    }
+    const auto files = fallbackFiles(dir.path());
+    ASSERT_EQ(files.size(), 3u) << r.err;
+    // ioprism-results-<time>-timeseries.csv, ioprism-results-<time>.csv, .json
+    EXPECT_THAT(files[0].filename().string(), ::testing::EndsWith("-timeseries.csv"));
+    EXPECT_EQ(files[1].extension(), ".csv");
+    EXPECT_EQ(files[2].extension(), ".json");
+    for (const auto &f : files)
+        EXPECT_THAT(r.err, HasSubstr("saved to " + f.string())) << f;
+    const auto json = nlohmann::json::parse(readFile(files[2]));
+    EXPECT_GT(json.at("summary").at("iops").get<double>(), 0);
+    EXPECT_THAT(readFile(files[1]), HasSubstr("ALL"));
+    const std::string ts = readFile(files[0]);
+    EXPECT_EQ(ts.rfind("run_id,", 0), 0u) << ts.substr(0, 80);
+    EXPECT_GT(std::count(ts.begin(), ts.end(), '\n'), 4);
+}
 
-    // When the working directory cannot take them either, the results go to the temp
-    // directory.
-    TEST(CliLinux, OutputsGoToTheTempDirectoryWhenTheWorkingDirectoryIsFullToo)
-    {
-        IOPRISM_REQUIRE(isRoot(), "needs root to mount a small tmpfs");
-        TempDir dir;
-        TmpfsMount full(dir.path() / "full", "size=1M");
-        ASSERT_TRUE(full.mounted());
-        std::system(
-            ("head -c 2M /dev/zero > '" + (dir.path() / "full/fill").string() + "' 2>/dev/null")
-                .c_str());
-        const auto tmp = dir.path() / "tmp";
-        std::filesystem::create_directories(tmp);
-        const std::string cmd = "cd '" + (dir.path() / "full").string() + "' && TMPDIR='"
-            + tmp.string() + "' '" + cliPath().string()
-            + "' run --engine null --bs 4k --duration 1 --ramp 0 -q --json r.json >'"
-            + (dir.path() / "out.txt").string() + "' 2>'" + (dir.path() / "err.txt").string() + "'";
-        const int status = std::system(cmd.c_str());
-        ASSERT_TRUE(WIFEXITED(status));
-        EXPECT_EQ(WEXITSTATUS(status), 1);
-        const auto files = fallbackFiles(tmp);
-        ASSERT_EQ(files.size(), 1u) << readFile(dir.path() / "err.txt");
-        EXPECT_EQ(files[0].extension(), ".json");
-        EXPECT_THAT(readFile(dir.path() / "err.txt"), HasSubstr("saved to " + files[0].string()));
-        EXPECT_GT(
-            nlohmann::json::parse(readFile(files[0])).at("summary").at("iops").get<double>(), 0);
-    }
+// When the working directory cannot take them either, the results go to the temp
+// directory.
+TEST(CliLinux, OutputsGoToTheTempDirectoryWhenTheWorkingDirectoryIsFullToo)
+{
+    IOPRISM_REQUIRE(isRoot(), "needs root to mount a small tmpfs");
+    TempDir dir;
+    TmpfsMount full(dir.path() / "full", "size=1M");
+    ASSERT_TRUE(full.mounted());
+    std::system(("head -c 2M /dev/zero > '" + (dir.path() / "full/fill").string() + "' 2>/dev/null")
+                    .c_str());
+    const auto tmp = dir.path() / "tmp";
+    std::filesystem::create_directories(tmp);
+    const std::string cmd = "cd '" + (dir.path() / "full").string() + "' && TMPDIR='" + tmp.string()
+        + "' '" + cliPath().string()
+        + "' run --engine null --bs 4k --duration 1 --ramp 0 -q --json r.json >'"
+        + (dir.path() / "out.txt").string() + "' 2>'" + (dir.path() / "err.txt").string() + "'";
+    const int status = std::system(cmd.c_str());
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 1);
+    const auto files = fallbackFiles(tmp);
+    ASSERT_EQ(files.size(), 1u) << readFile(dir.path() / "err.txt");
+    EXPECT_EQ(files[0].extension(), ".json");
+    EXPECT_THAT(readFile(dir.path() / "err.txt"), HasSubstr("saved to " + files[0].string()));
+    EXPECT_GT(nlohmann::json::parse(readFile(files[0])).at("summary").at("iops").get<double>(), 0);
+}
