@@ -143,6 +143,11 @@ public:
 
     // A new engine for one worker; called on that worker's thread.
     virtual Result<std::unique_ptr<IoEngine>> makeEngine() = 0;
+    // When an engine from makeEngine() failed its init() with `why`: another engine to
+    // try for that worker (e.g. the sync engine when io_uring ran out of locked memory),
+    // with a notice saying so, or `why` itself when there is no fallback. Called on the
+    // worker's thread; notices() must then be safe to call from any thread.
+    virtual Result<std::unique_ptr<IoEngine>> makeFallbackEngine(const OpError &why) { return why; }
 
     // Pins the calling thread to these CPUs (a worker's optional affinity). The default
     // does nothing and says so, for backends without affinity support.

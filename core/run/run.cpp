@@ -545,6 +545,7 @@ void Run::executeInto(RunResult &result)
             = startWorkers(state, m_backend, [&shared](const OpError &e) { shared.fail(e); });
         const auto stopDeadline = [&] { return SteadyClock::now() + m_options.stopTimeout; };
         state->ready.arrive_and_wait();
+        reportNewNotices(); // a worker's engine may have fallen back (and said why)
         if (shared.failed()) {
             stepStop = true;
             state->start.count_down();

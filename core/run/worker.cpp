@@ -139,8 +139,22 @@ private:
             .bufferBytes = m_ws.bufferBytes,
             .bufferAlignmentBytes = m_ws.bufferAlignBytes};
         if (auto st = m_engine->init(config, files); !st) {
-            fail(st.error());
-            return false;
+            // One fallback, where the backend has one for this failure (it says so).
+            m_engine.reset();
+            auto other = m_backend.makeFallbackEngine(st.error());
+            if (!other) {
+                fail(other.error());
+                return false;
+            }
+            m_engine = std::move(*other);
+            if (slotCount > m_engine->capabilities().maxQueueDepth) {
+                fail(st.error());
+                return false;
+            }
+            if (auto again = m_engine->init(config, files); !again) {
+                fail(again.error());
+                return false;
+            }
         }
 
         const AccessSpec &spec = *m_ws.spec;

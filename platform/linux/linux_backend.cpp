@@ -21,6 +21,7 @@
 #include <set>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
@@ -64,6 +65,18 @@ std::string formatBytes(std::uint64_t bytes)
 namespace {
 
 constexpr std::uint32_t kMinBufferAlign = 4096; // ENVIRONMENT.md: never less for O_DIRECT
+constexpr int kCapIpcLock = 14; // CAP_IPC_LOCK in linux/capability.h
+
+// True when the process has the capability in its effective set (/proc/self/status).
+bool hasCapability(int capability)
+{
+    std::ifstream in("/proc/self/status");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind("CapEff:", 0) == 0)
+            return (std::stoull(line.substr(7), nullptr, 16) >> capability) & 1u;
+    return false;
+}
 constexpr std::uint32_t kFillChunkBytes = 1u << 20;
 constexpr const char *kXattrValue = "1";
 
@@ -405,6 +418,13 @@ int probeIoUring()
 LinuxBackend::LinuxBackend(const BackendOptions &options)
     : m_options(options)
 {
+    // Without CAP_IPC_LOCK, registered buffers and (on recent kernels) rings are charged
+    // to RLIMIT_MEMLOCK: registered buffers may take half of it, the rings the rest.
+    rlimit memlock {};
+    if (::getrlimit(RLIMIT_MEMLOCK, &memlock) == 0 && memlock.rlim_cur != RLIM_INFINITY
+        && !hasCapability(kCapIpcLock))
+        m_lockedBudget
+            = std::make_shared<std::atomic<std::int64_t>>(std::int64_t(memlock.rlim_cur / 2));
     if (options.kind == EngineKind::Sync)
         return;
     const int err = options.simulateUringUnavailable ? EPERM : probeIoUring();
@@ -424,8 +444,7 @@ LinuxBackend::LinuxBackend(const BackendOptions &options)
             "choose the sync engine or auto");
         return;
     }
-    m_notices.push_back(
-        "io_uring unavailable (" + why + "): using the sync engine (pread/pwrite threads)");
+    addNotice("io_uring unavailable (" + why + "): using the sync engine (pread/pwrite threads)");
 }
 
 std::string LinuxBackend::engineName() const
@@ -435,7 +454,14 @@ std::string LinuxBackend::engineName() const
 
 std::vector<std::string> LinuxBackend::notices() const
 {
+    std::lock_guard lock(m_noticesMutex);
     return m_notices;
+}
+
+void LinuxBackend::addNotice(std::string text)
+{
+    std::lock_guard lock(m_noticesMutex);
+    m_notices.push_back(std::move(text));
 }
 
 core::Result<std::unique_ptr<core::IoEngine>> LinuxBackend::makeEngine()
@@ -443,7 +469,24 @@ core::Result<std::unique_ptr<core::IoEngine>> LinuxBackend::makeEngine()
     if (m_engineError)
         return *m_engineError;
     if (m_useUring)
-        return std::unique_ptr<core::IoEngine>(std::make_unique<UringEngine>());
+        return std::unique_ptr<core::IoEngine>(
+            std::make_unique<UringEngine>(UringOptions {.lockedBudgetBytes = m_lockedBudget}));
+    return std::unique_ptr<core::IoEngine>(std::make_unique<SyncEngine>());
+}
+
+core::Result<std::unique_ptr<core::IoEngine>> LinuxBackend::makeFallbackEngine(
+    const core::OpError &why)
+{
+    // Only `auto` falls back, and only for what the sync engine does not share: io_uring
+    // running out of locked memory (RLIMIT_MEMLOCK) with many workers.
+    if (!m_useUring || m_options.kind != EngineKind::Auto || why.operation != "io_uring_queue_init"
+        || why.code != std::errc::not_enough_memory)
+        return why;
+    if (m_fallbacks++ == 0)
+        addNotice("io_uring could not set up a ring for every worker (" + why.code.message()
+            + "): those workers use the sync engine (pread/pwrite threads), so this run mixes "
+              "engines. "
+            + lockedMemoryAdvice());
     return std::unique_ptr<core::IoEngine>(std::make_unique<SyncEngine>());
 }
 
@@ -553,9 +596,9 @@ core::Result<core::TargetInfo> LinuxBackend::prepareTestFile(const core::Target 
     if (needFill && exists && !canWrite) {
         // A read-only spec on our own, smaller file that cannot grow: read what is there.
         needFill = false;
-        m_notices.push_back(path + " is " + formatBytes(current) + ", smaller than the "
-            + formatBytes(wanted) + " asked for, and cannot be extended (" + errnoText(werr)
-            + "): reading the existing " + formatBytes(current));
+        addNotice(path + " is " + formatBytes(current) + ", smaller than the " + formatBytes(wanted)
+            + " asked for, and cannot be extended (" + errnoText(werr) + "): reading the existing "
+            + formatBytes(current));
     }
     if (needFill) {
         // Extend from a chunk boundary so the direct writes stay aligned.
@@ -593,7 +636,7 @@ core::Result<core::TargetInfo> LinuxBackend::prepareTestFile(const core::Target 
             }
             // Mark it before filling, so even a crash mid-fill leaves a file we know.
             if (const std::string why = markOurs(fd); !why.empty())
-                m_notices.push_back("could not mark " + path + " as an IOPrism test file (" + why
+                addNotice("could not mark " + path + " as an IOPrism test file (" + why
                     + "): later runs will only read it, never write it; "
                       "delete it yourself when done");
         }
@@ -708,8 +751,15 @@ core::Result<core::TargetInfo> LinuxBackend::prepareDevice(
     const std::string name = blockNameOf(devno).value_or(fs::path(path).filename().string());
 
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return makeOpError(errno, "open device", path);
+    if (fd < 0) {
+        const int err = errno;
+        return makeOpError(err, "open device", path,
+            err == EACCES || err == EPERM
+                ? "raw devices are readable by root and the group that owns them (usually "
+                  "'disk'): add yourself to it (usermod -aG disk USER, then log in again) or "
+                  "run as root"
+                : "");
+    }
     UniqueFd dev(fd);
     core::TargetInfo info;
     info.path = path;

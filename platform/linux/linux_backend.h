@@ -16,9 +16,12 @@
 #include "core/engine.h"
 #include "platform/common/backend_factory.h"
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -112,6 +115,8 @@ public:
     core::Result<core::TargetInfo> prepareTarget(const core::Target &target,
         const core::PrepareOptions &options, const core::PrepareProgress &progress) override;
     core::Result<std::unique_ptr<core::IoEngine>> makeEngine() override;
+    core::Result<std::unique_ptr<core::IoEngine>> makeFallbackEngine(
+        const core::OpError &why) override;
     core::Status pinCurrentThread(std::span<const std::uint32_t> cpus) override;
 
     // Set when the engine asked for cannot run here (explicit IoUring refused).
@@ -131,7 +136,13 @@ private:
     BackendOptions m_options;
     bool m_useUring = false;
     std::optional<core::OpError> m_engineError;
-    std::vector<std::string> m_notices;
+    mutable std::mutex m_noticesMutex; // workers add notices (engine fallbacks)
+    std::vector<std::string> m_notices; // guarded by m_noticesMutex
+    void addNotice(std::string text);
+    // Locked memory left for registered buffers, when RLIMIT_MEMLOCK binds us (null
+    // otherwise): see UringOptions::lockedBudgetBytes.
+    std::shared_ptr<std::atomic<std::int64_t>> m_lockedBudget;
+    std::atomic<std::uint32_t> m_fallbacks {0}; // workers moved to the sync engine
     // Exclusive opens of the raw devices this backend will write, held until it is
     // destroyed (after the run), so nothing can mount or claim them meanwhile.
     std::map<std::pair<std::uint32_t, std::uint32_t>, UniqueFd> m_deviceClaims;

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <sys/resource.h>
 #include <sys/uio.h>
 
 namespace ioprism::platform {
@@ -70,6 +71,21 @@ UringEngine::~UringEngine()
         drainBeforeExit();
         io_uring_queue_exit(&m_ring);
     }
+    if (m_budgetTakenBytes > 0 && m_options.lockedBudgetBytes)
+        m_options.lockedBudgetBytes->fetch_add(m_budgetTakenBytes);
+}
+
+std::string lockedMemoryAdvice()
+{
+    rlimit limit {};
+    if (::getrlimit(RLIMIT_MEMLOCK, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY)
+        return {};
+    return "io_uring's rings and registered buffers count against the locked-memory limit "
+           "(RLIMIT_MEMLOCK, "
+        + formatBytes(limit.rlim_cur)
+        + " here), which this many workers use up: raise it (ulimit -l; memlock in "
+          "/etc/security/limits.conf; LimitMEMLOCK= for a service), run as root, use fewer "
+          "workers, or the sync engine";
 }
 
 void UringEngine::drainBeforeExit()
@@ -125,6 +141,8 @@ core::Status UringEngine::setupRing(const core::EngineConfig &config)
         else if (ret == -EPERM || ret == -EACCES || ret == -ENOSYS)
             detail = "io_uring is disabled here (seccomp or kernel.io_uring_disabled): "
                      "use the sync engine";
+        else if (ret == -ENOMEM)
+            detail = lockedMemoryAdvice();
         return core::makeOpError(-ret, "io_uring_queue_init", {}, detail);
     }
     m_ringReady = true;
@@ -180,17 +198,29 @@ core::Status UringEngine::init(
         if (m_buffers.count() > kMaxRegisteredBuffers) {
             m_registrationNote
                 = "buffers not registered: more than " + std::to_string(kMaxRegisteredBuffers);
+        } else if (const std::int64_t bytes
+                   = std::int64_t(m_buffers.count()) * std::int64_t(m_buffers.bufferBytes() + 4096);
+                   m_options.lockedBudgetBytes
+                   && m_options.lockedBudgetBytes->fetch_sub(bytes) < bytes) {
+            m_options.lockedBudgetBytes->fetch_add(bytes);
+            m_registrationNote = "buffers not registered: the locked-memory limit "
+                                 "(RLIMIT_MEMLOCK) is kept for the other workers' rings";
         } else {
+            m_budgetTakenBytes = m_options.lockedBudgetBytes ? bytes : 0;
             std::vector<iovec> iov(m_buffers.count());
             for (std::uint32_t i = 0; i < m_buffers.count(); ++i)
                 iov[i] = {m_buffers.at(i).data(), m_buffers.at(i).size()};
             const int ret
                 = io_uring_register_buffers(&m_ring, iov.data(), static_cast<unsigned>(iov.size()));
-            if (ret == 0)
+            if (ret == 0) {
                 m_fixedBuffers = true;
-            else
+            } else {
+                if (m_budgetTakenBytes > 0)
+                    m_options.lockedBudgetBytes->fetch_add(m_budgetTakenBytes);
+                m_budgetTakenBytes = 0;
                 m_registrationNote = "buffers not registered (" + errnoName(-ret) + ": "
                     + std::strerror(-ret) + "; RLIMIT_MEMLOCK too low?): using plain reads/writes";
+            }
         }
     } else {
         m_registrationNote = "buffer registration turned off";

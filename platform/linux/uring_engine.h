@@ -24,7 +24,9 @@
 #include "core/engine.h"
 #include "platform/linux/linux_backend.h"
 
+#include <atomic>
 #include <liburing.h>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -33,7 +35,17 @@ namespace ioprism::platform {
 struct UringOptions {
     bool registerBuffers = true; // false: plain read/write (benchmarks, tests)
     bool registerFiles = true;
+    // Locked memory the engines of one backend may still take for registered buffers,
+    // shared by them (null: no limit, e.g. with CAP_IPC_LOCK). Registered buffers count
+    // against RLIMIT_MEMLOCK, and so do rings on recent kernels: the backend keeps part
+    // of the limit for the rings, so that many workers get rings without registered
+    // buffers rather than no rings at all.
+    std::shared_ptr<std::atomic<std::int64_t>> lockedBudgetBytes;
 };
+
+// The detail of an error when io_uring cannot get memory: RLIMIT_MEMLOCK and how to
+// raise it ("" when the limit is not the likely cause).
+std::string lockedMemoryAdvice();
 
 class UringEngine : public core::IoEngine
 {
@@ -85,6 +97,7 @@ private:
     std::uint32_t m_inKernel = 0; // accepted by the kernel, completion not reaped
     core::EngineCapabilities m_caps;
     std::string m_registrationNote;
+    std::int64_t m_budgetTakenBytes = 0; // from m_options.lockedBudgetBytes
 };
 
 } // namespace ioprism::platform

@@ -241,3 +241,68 @@ TEST(CliFaults, AWorkerThreadThatCannotStartIsAClearErrorNotAnAbort)
     EXPECT_THAT(cli.err(), HasSubstr("ulimit -u"));
     EXPECT_TRUE(nonEmpty(dir.path() / "r.json")) << "the outputs are written";
 }
+
+// Seen before: past ~64 io_uring workers a user without CAP_IPC_LOCK got
+// "io_uring_queue_init: Cannot allocate memory" and `auto` did not fall back.
+TEST(CliFaults, RunningOutOfLockedMemoryFallsBackAndNamesTheLimit)
+{
+    IOPRISM_REQUIRE(::geteuid() == 0, "needs root to run the CLI as another user");
+    IOPRISM_REQUIRE(
+        sh("command -v prlimit && command -v setpriv") == 0, "prlimit or setpriv missing");
+    TempDir dir("/var/tmp");
+    std::filesystem::permissions(dir.path(), std::filesystem::perms::all);
+    // 128 KiB of locked memory: rings for a few of the 32 workers, not for all.
+    const std::string asNobody = "prlimit --memlock=131072:131072 setpriv --reuid=65534 "
+                                 "--regid=65534 --clear-groups";
+    const std::vector<std::string> args {"--workers", "32", "--bs", "4k", "--read", "100", "--qd",
+        "4", "--file-size", "16MiB", "--duration", "1", "--ramp", "0", "-q", "--json",
+        (dir.path() / "r.json").string()};
+    std::vector<std::string> automatic {"run", "--engine", "auto"};
+    automatic.insert(automatic.end(), args.begin(), args.end());
+    {
+        CliProcess cli(dir.path(), automatic, asNobody);
+        ASSERT_TRUE(cli.started());
+        EXPECT_EQ(cli.wait(), 0) << cli.err();
+        EXPECT_THAT(cli.err(), HasSubstr("those workers use the sync engine"));
+        EXPECT_THAT(cli.err(), HasSubstr("RLIMIT_MEMLOCK, 128 KiB here"));
+        const auto j = nlohmann::json::parse(readFile(dir.path() / "r.json"));
+        EXPECT_GT(j.at("summary").at("iops").get<double>(), 0) << "every worker did I/O";
+    }
+    std::vector<std::string> explicitUring {"run", "--engine", "io_uring"};
+    explicitUring.insert(explicitUring.end(), args.begin(), args.end());
+    CliProcess cli(dir.path(), explicitUring, asNobody);
+    ASSERT_TRUE(cli.started());
+    EXPECT_EQ(cli.wait(), 1) << cli.err();
+    EXPECT_THAT(cli.err(), HasSubstr("io_uring_queue_init: Cannot allocate memory"));
+    EXPECT_THAT(cli.err(), HasSubstr("raise it (ulimit -l"));
+}
+
+TEST(CliFaults, NoPermissionOnARawDeviceNamesTheFix)
+{
+    IOPRISM_REQUIRE(::geteuid() == 0, "needs root for losetup and to run as another user");
+    TempDir dir("/var/tmp");
+    std::filesystem::permissions(dir.path(), std::filesystem::perms::all);
+    sh("truncate -s 16M '" + (dir.path() / "img").string() + "'");
+    std::string loop;
+    {
+        FILE *p
+            = ::popen(("losetup -f --show '" + (dir.path() / "img").string() + "'").c_str(), "r");
+        char buf[64] = {};
+        if (p && std::fgets(buf, sizeof buf, p))
+            loop = buf;
+        if (p)
+            ::pclose(p);
+        while (!loop.empty() && loop.back() == '\n')
+            loop.pop_back();
+    }
+    IOPRISM_REQUIRE(!loop.empty(), "losetup could not attach a loop device");
+    CliProcess cli(dir.path(),
+        {"run", "--target", loop, "--bs", "4k", "--read", "100", "--duration", "1", "-q"},
+        "setpriv --reuid=65534 --regid=65534 --clear-groups");
+    ASSERT_TRUE(cli.started());
+    const int code = cli.wait();
+    sh("losetup -d " + loop);
+    EXPECT_EQ(code, 1) << cli.err();
+    EXPECT_THAT(cli.err(), HasSubstr("Permission denied"));
+    EXPECT_THAT(cli.err(), HasSubstr("usermod -aG disk"));
+}
