@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -115,6 +116,14 @@ struct PrepareOptions {
     std::uint64_t seed = 0;
 };
 
+// What creating or growing one test file would take from its file system.
+struct TestFileSpace {
+    std::string fileSystem; // identifies the file system (e.g. its device number), to group by
+    std::string where; // its mount point or volume, for messages
+    std::uint64_t needBytes = 0; // still to be written for this test file (0: none)
+    std::uint64_t freeBytes = 0; // available to this process
+};
+
 // Progress while a test file is written: return false to cancel (Ctrl-C, Stop).
 using PrepareProgress = std::function<bool(std::uint64_t doneBytes, std::uint64_t totalBytes)>;
 
@@ -140,6 +149,17 @@ public:
     virtual Result<TargetInfo> prepareTarget(
         const Target &target, const PrepareOptions &options, const PrepareProgress &progress)
         = 0;
+
+    // The space a test file target would take, so that the run can check the test files
+    // of each file system together before creating any. nullopt when unknown (then the
+    // per-file check in prepareTarget is all there is).
+    virtual std::optional<TestFileSpace> testFileSpace(const Target & /*target*/)
+    {
+        return std::nullopt;
+    }
+    // Removes a test file this backend created in this run (the run refused to start
+    // after creating it). Refuses anything else, like removeTestFile.
+    virtual Status discardTestFile(const std::string & /*path*/) { return Ok {}; }
 
     // A new engine for one worker; called on that worker's thread.
     virtual Result<std::unique_ptr<IoEngine>> makeEngine() = 0;

@@ -2,6 +2,7 @@
 
 #include "core/run/plan.h"
 #include "core/run/worker.h"
+#include "core/spec/units.h"
 #include "core/stats/device_figures.h"
 #include "core/stats/live_counters.h"
 #include "core/stats/verdict.h"
@@ -366,6 +367,44 @@ void Run::executeInto(RunResult &result)
             if (inserted)
                 order.emplace_back(&t, &w);
         }
+    // Test files this run creates are removed again when it refuses to start after all.
+    std::vector<std::string> created;
+    auto refuse = [&](const OpError &e) {
+        shared.fail(e);
+        for (const auto &path : created)
+            if (auto st = m_backend.discardTestFile(path); !st)
+                m_sink.onNotice("could not remove " + path + ": " + st.error().toString());
+    };
+    // Free space per file system for all test files together, before any is created:
+    // two files that fit one by one may not fit together.
+    {
+        struct Need {
+            TestFileSpace space;
+            std::uint64_t needBytes = 0;
+            std::vector<std::string> files;
+        };
+        std::map<std::string, Need> perFileSystem;
+        for (const auto &[t, w] : order) {
+            if (t->target.kind != TargetKind::TestFile)
+                continue;
+            const auto space = m_backend.testFileSpace(t->target);
+            if (!space || space->needBytes == 0)
+                continue;
+            auto &need = perFileSystem[space->fileSystem];
+            need.space = *space;
+            need.needBytes += space->needBytes;
+            need.files.push_back(t->target.path + " " + formatSize(space->needBytes));
+        }
+        for (const auto &[id, need] : perFileSystem)
+            if (need.files.size() > 1 && need.needBytes > need.space.freeBytes) {
+                refuse({std::make_error_code(std::errc::no_space_on_device), "create test files",
+                    need.space.where,
+                    "not enough space on " + need.space.where
+                        + " for the test files together: need " + formatSize(need.needBytes) + " ("
+                        + joined(need.files) + "), have " + formatSize(need.space.freeBytes)});
+                return;
+            }
+    }
     for (const auto &[t, w] : order) {
         if (shared.stopRequested)
             return;
@@ -382,10 +421,12 @@ void Run::executeInto(RunResult &result)
             });
         if (!info) {
             if (!shared.stopRequested)
-                shared.fail(info.error());
+                refuse(info.error());
             return;
         }
         p.info = *info;
+        if (info->createdTestFile)
+            created.push_back(info->path);
         reportNewNotices();
     }
 
@@ -393,20 +434,36 @@ void Run::executeInto(RunResult &result)
     std::vector<std::vector<Region>> regions(plan->workers.size());
     for (std::size_t wi = 0; wi < plan->workers.size(); ++wi) {
         const auto &w = plan->workers[wi];
-        for (const auto &t : w.targets) {
+        for (std::size_t ti = 0; ti < w.targets.size(); ++ti) {
+            const auto &t = w.targets[ti];
             const TargetInfo &info = prepared[t.target.path].info;
             result.targets.push_back(info);
             const std::uint64_t size = t.target.kind == TargetKind::TestFile
                 ? std::min(info.sizeBytes, t.target.testFileSizeBytes)
                 : info.sizeBytes;
             Region r = t.target.region;
+            // A region is the user's statement of where I/O may land: one that does not fit
+            // is refused, never silently shortened.
+            const std::string regionPath = "hosts[0].workers[" + std::to_string(w.profileWorker)
+                + "].targets[" + std::to_string(ti) + "].region";
             if (r.offsetBytes >= size) {
-                shared.fail({{}, "check region", info.path,
-                    "region offset " + sizeText(r.offsetBytes) + " is beyond the target's size "
-                        + sizeText(size)});
+                refuse(
+                    {std::make_error_code(std::errc::invalid_argument), "check region", info.path,
+                        regionPath + ": offset " + formatSize(r.offsetBytes)
+                            + " is beyond the end of the target (" + formatSize(size) + ")"});
                 return;
             }
-            if (r.sizeBytes == 0 || r.offsetBytes + r.sizeBytes > size)
+            if (r.sizeBytes > size - r.offsetBytes) {
+                refuse(
+                    {std::make_error_code(std::errc::invalid_argument), "check region", info.path,
+                        regionPath + ": offset " + formatSize(r.offsetBytes) + " + size "
+                            + formatSize(r.sizeBytes) + " ends "
+                            + formatSize(r.offsetBytes + r.sizeBytes - size)
+                            + " beyond the end of the target (" + formatSize(size)
+                            + "): make it fit, or give size 0 for \"to the end\""});
+                return;
+            }
+            if (r.sizeBytes == 0)
                 r.sizeBytes = size - r.offsetBytes;
             regions[wi].push_back(r);
             for (int s : w.specPerStep) {
@@ -424,7 +481,7 @@ void Run::executeInto(RunResult &result)
                     else if (t.target.cacheMode == CacheMode::Direct)
                         problem = alignmentProblem(line, li, spec, info, r);
                     if (!problem.empty()) {
-                        shared.fail({{}, "check alignment", info.path, problem});
+                        refuse({{}, "check alignment", info.path, problem});
                         return;
                     }
                 }

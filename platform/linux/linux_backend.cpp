@@ -536,6 +536,42 @@ core::Result<core::TargetInfo> LinuxBackend::prepareTarget(const core::Target &t
         "block device, a partition or a test file");
 }
 
+std::optional<core::TestFileSpace> LinuxBackend::testFileSpace(const core::Target &target)
+{
+    if (m_options.skipFreeSpaceCheck || target.kind != core::TargetKind::TestFile)
+        return std::nullopt;
+    // The same rule as prepareTestFile: a new file is written whole; our own, smaller
+    // file is extended from a chunk boundary; any other existing file is never written.
+    struct stat st {
+    };
+    const bool exists = ::stat(target.path.c_str(), &st) == 0;
+    std::uint64_t need = target.testFileSizeBytes;
+    if (exists) {
+        const auto current = static_cast<std::uint64_t>(st.st_size);
+        need = S_ISREG(st.st_mode) && isOurTestFile(target.path) && need > current
+            ? need - current / kFillChunkBytes * kFillChunkBytes
+            : 0;
+    }
+    const std::string parent = parentOf(target.path);
+    struct stat pst {
+    };
+    struct statvfs sv {
+    };
+    if (::stat(parent.c_str(), &pst) != 0 || ::statvfs(parent.c_str(), &sv) != 0
+        || sv.f_blocks == 0)
+        return std::nullopt; // no such directory (prepareTarget says so) or no size known
+    const std::string mount = mountPointOfPath(parent);
+    return core::TestFileSpace {.fileSystem = std::to_string(pst.st_dev),
+        .where = mount.empty() ? parent : mount,
+        .needBytes = need,
+        .freeBytes = static_cast<std::uint64_t>(sv.f_bavail) * sv.f_frsize};
+}
+
+core::Status LinuxBackend::discardTestFile(const std::string &path)
+{
+    return removeTestFile(path);
+}
+
 core::Result<core::TargetInfo> LinuxBackend::prepareTestFile(const core::Target &target,
     const core::PrepareOptions &options, const core::PrepareProgress &progress)
 {

@@ -115,6 +115,8 @@ public:
     core::Result<core::TargetInfo> prepareTarget(const core::Target &target,
         const core::PrepareOptions &options, const core::PrepareProgress &progress) override;
     core::Result<std::unique_ptr<core::IoEngine>> makeEngine() override;
+    std::optional<core::TestFileSpace> testFileSpace(const core::Target &target) override;
+    core::Status discardTestFile(const std::string &path) override;
     core::Result<std::unique_ptr<core::IoEngine>> makeFallbackEngine(
         const core::OpError &why) override;
     core::Status pinCurrentThread(std::span<const std::uint32_t> cpus) override;

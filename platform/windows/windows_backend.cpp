@@ -306,6 +306,11 @@ core::Status removeTestFile(const std::string &path)
     return core::Ok {};
 }
 
+core::Status WindowsBackend::discardTestFile(const std::string &path)
+{
+    return removeTestFile(path);
+}
+
 // ---------------------------------------------------------------- affinity
 
 core::Result<GroupAffinity> groupAffinityOf(

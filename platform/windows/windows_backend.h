@@ -39,6 +39,8 @@ public:
     core::Result<core::TargetInfo> prepareTarget(const core::Target &target,
         const core::PrepareOptions &options, const core::PrepareProgress &progress) override;
     core::Result<std::unique_ptr<core::IoEngine>> makeEngine() override;
+    // Removes a test file this run created (it refused to start after creating it).
+    core::Status discardTestFile(const std::string &path) override;
     // SetThreadAffinityMask (one processor group) or SetThreadGroupAffinity; the CPUs
     // of one worker must lie in one group, as a thread runs in one group at a time.
     core::Status pinCurrentThread(std::span<const std::uint32_t> cpus) override;

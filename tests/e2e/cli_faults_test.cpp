@@ -306,3 +306,38 @@ TEST(CliFaults, NoPermissionOnARawDeviceNamesTheFix)
     EXPECT_THAT(cli.err(), HasSubstr("Permission denied"));
     EXPECT_THAT(cli.err(), HasSubstr("usermod -aG disk"));
 }
+
+// Seen before: two 30 MiB test files with 51 MiB free: the first was created, the second
+// refused, and the first stayed even with --remove-test-files.
+TEST(CliFaults, TestFilesThatDoNotFitTogetherAreRefusedBeforeAnyIsCreated)
+{
+    IOPRISM_REQUIRE(::geteuid() == 0, "needs root to mount a small tmpfs");
+    TempDir dir;
+    const auto mnt = dir.path() / "small";
+    std::filesystem::create_directories(mnt);
+    ASSERT_EQ(sh("mount -t tmpfs -o size=51M tmpfs '" + mnt.string() + "'"), 0);
+    auto r = runCli("run --target '" + (mnt / "a.dat").string() + "' --target '"
+            + (mnt / "b.dat").string()
+            + "' --file-size 30MiB --buffered --bs 4k --read 100 --duration 1 -q "
+              "--remove-test-files",
+        dir.path());
+    const bool empty = std::filesystem::is_empty(mnt);
+    sh("umount '" + mnt.string() + "'");
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_THAT(r.err, HasSubstr("for the test files together: need 60MiB"));
+    EXPECT_TRUE(empty) << "nothing was created";
+}
+
+TEST(CliFaults, ATestFileThisRunCreatedIsRemovedWhenALaterTargetIsRefused)
+{
+    TempDir dir("/var/tmp");
+    const auto foreign = dir.path() / "foreign.dat";
+    writeFile(foreign, std::string(1 << 20, 'x')); // not IOPrism's: never written
+    auto r = runCli("run --target '" + (dir.path() / "new.dat").string() + "' --target '"
+            + foreign.string() + "' --file-size 4MiB --bs 4k --read 0 --duration 1 -q",
+        dir.path());
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_THAT(r.err, HasSubstr("not created by IOPrism"));
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "new.dat"))
+        << "the test file made for a run that did not start is removed";
+}
