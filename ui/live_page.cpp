@@ -42,6 +42,21 @@ LivePage::LivePage(QWidget *parent)
     m_headline->setToolTip(tr("The step running now and its phase"));
     header->addWidget(m_headline, 1);
 
+    // Shown only while the device holds I/O past the stall threshold: the figures then
+    // say little (nothing completes), so the badge says why.
+    m_stall = new QLabel(this);
+    m_stall->setAlignment(Qt::AlignCenter);
+    m_stall->setStyleSheet(QStringLiteral("QLabel { background: #c92a2a; color: white; "
+                                          "border-radius: 9px; padding: 3px 12px; "
+                                          "font-weight: bold; }"));
+    m_stall->setToolTip(
+        tr("I/O in flight for longer than the stall threshold: the device is not completing "
+           "I/O (a frozen file system, a failing or disconnected device?). Its age counts in "
+           "the maximum latency; Stop waits for it until the stop deadline, Stop twice does "
+           "not wait."));
+    m_stall->hide();
+    header->addWidget(m_stall);
+
     m_verdict = new QLabel(this);
     m_verdict->setAlignment(Qt::AlignCenter);
     m_verdict->setMinimumWidth(170);
@@ -179,9 +194,18 @@ void LivePage::addSample(const core::IntervalSample &sample)
 void LivePage::showLatest()
 {
     setVerdict(m_latestBadge);
-    if (!m_latestFigures)
+    if (!m_latestFigures) {
+        m_stall->hide();
         return;
+    }
     const core::Figures &f = *m_latestFigures;
+    if (const auto stalled = int(f.total.stalledIos); stalled > 0) {
+        m_stall->setText(tr("Stalled: %n I/O(s) in flight for %1", nullptr, stalled)
+                             .arg(latencyText(f.total.oldestInFlightUs)));
+        m_stall->show();
+    } else {
+        m_stall->hide();
+    }
     setFigure(IopsFigure, iopsText(f.total.iops), tr("IOPS"));
     auto [read, readUnit] = splitUnit(megabytesPerSecondText(f.read.megabytesPerSecond));
     setFigure(ReadFigure, read, readUnit);
@@ -247,6 +271,11 @@ QString LivePage::figureText(Figure figure) const
 QString LivePage::verdictText() const
 {
     return m_verdict->text();
+}
+
+QString LivePage::stallText() const
+{
+    return m_stall->isHidden() ? QString() : m_stall->text();
 }
 
 } // namespace ioprism::ui

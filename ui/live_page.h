@@ -44,6 +44,8 @@ public:
     LivePlots *plots() const { return m_plots; }
     QString figureText(Figure figure) const;
     QString verdictText() const;
+    // The stall badge's text, "" while hidden (no I/O in flight past the threshold).
+    QString stallText() const;
 
 protected:
     void resizeEvent(QResizeEvent *event) override;
@@ -67,6 +69,7 @@ private:
     QGridLayout *m_figureGrid = nullptr;
     int m_figureColumns = 0;
     FramePacer *m_pacer = nullptr;
+    QLabel *m_stall = nullptr; // shown while I/O is stalled (IntervalSample figures)
     std::optional<core::Figures> m_latestFigures; // of the All scope
     core::CpuFigures m_latestCpu;
     VerdictBadge m_latestBadge;

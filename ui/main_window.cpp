@@ -230,7 +230,9 @@ void MainWindow::createActions()
         tr("Save the profile as .json, or export it as an Iometer .icf"));
     m_start = make(IconId::Start, tr("&Start"), QKeySequence(Qt::Key_F5), tr("Run the profile"));
     m_stop = make(IconId::Stop, tr("S&top"), QKeySequence(Qt::SHIFT | Qt::Key_F5),
-        tr("Stop the run; what was measured is kept"));
+        tr("Stop the run; what was measured is kept. In-flight I/O is waited for until the "
+           "stop deadline; press Stop again to stop waiting for a device that does not "
+           "complete it"));
     m_exportCsv = make(IconId::Export, tr("Results &CSV (Iometer layout)…"), {},
         tr("Save the results as an Iometer-layout CSV file"));
     m_exportTimeSeries = make(IconId::Export, tr("&Time series CSV…"), {},

@@ -16,12 +16,23 @@ struct RunController::Handle {
     core::Run *run = nullptr;
     bool stopRequested = false;
 
+    // A second Stop does not wait for I/O a stuck device never completes.
     void requestStop()
+    {
+        std::lock_guard lock(mutex);
+        const bool again = stopRequested;
+        stopRequested = true;
+        if (run && again)
+            run->requestStopNow();
+        else if (run)
+            run->requestStop();
+    }
+    void requestStopNow()
     {
         std::lock_guard lock(mutex);
         stopRequested = true;
         if (run)
-            run->requestStop();
+            run->requestStopNow();
     }
 };
 
@@ -85,8 +96,9 @@ RunController::RunController(PlatformServices services, QObject *parent)
 
 RunController::~RunController()
 {
+    // Closing the window does not wait for a device that stopped completing I/O.
     for (auto &run : m_runs)
-        run.handle->requestStop();
+        run.handle->requestStopNow();
     // The window is closing: waiting here is what the user asked for. The threads'
     // last posts target this object and are discarded with it.
     for (auto &run : m_runs)

@@ -243,5 +243,26 @@ TEST(ResultsPage, TheColumnChoiceIsKeptForTheNextWindow)
     EXPECT_FALSE(again.isColumnShown(ResultsModel::P99Column));
 }
 
+TEST(LivePage, AStallShowsABadgeUntilTheIoMovesAgain)
+{
+    test::ensureApp();
+    LivePage page;
+    page.show();
+    page.addSample(sampleAt(0.1));
+    EXPECT_EQ(page.stallText(), QString());
+    auto stuck = sampleAt(6.0);
+    auto &f = stuck.scopes.front().figures;
+    f.total.ios = 0;
+    f.total.stalledIos = 32;
+    f.total.oldestInFlightUs = 20e6;
+    page.addSample(stuck); // shown with the next frame
+    const QString expected = QStringLiteral("Stalled: 32 I/O(s) in flight for 20.00 s");
+    EXPECT_TRUE(QTest::qWaitFor([&] { return page.stallText() == expected; }, 5000))
+        << page.stallText().toStdString();
+    EXPECT_EQ(page.figureText(LivePage::MeanLatencyFigure), QStringLiteral("—"));
+    page.addSample(sampleAt(7.0));
+    EXPECT_TRUE(QTest::qWaitFor([&] { return page.stallText().isEmpty(); }, 5000));
+}
+
 } // namespace
 } // namespace ioprism::ui
