@@ -1,6 +1,8 @@
 #include "core/run/run.h"
 
+#include "core/run/device_tail.h"
 #include "core/run/plan.h"
+#include "core/run/sampler.h"
 #include "core/run/worker.h"
 #include "core/spec/units.h"
 #include "core/stats/device_figures.h"
@@ -121,48 +123,6 @@ std::string alignmentProblem(const SpecLine &line, std::size_t lineIndex, const 
         return where() + ": region offset " + sizeText(region.offsetBytes)
             + " is not a multiple of the direct-I/O alignment " + sizeText(a);
     return {};
-}
-
-// The devices over one span: every watched device, the total of the target devices
-// (each once), and the verdict against the application's bytes in `app`.
-DeviceReport makeDeviceReport(const DeviceMap &map, const std::vector<std::size_t> &totalDevices,
-    const CounterSnapshot &a, const CounterSnapshot &b, std::chrono::nanoseconds elapsed,
-    VerdictInput app, const VerdictPolicy &policy)
-{
-    DeviceReport r;
-    const std::size_t n = map.devices.size();
-    if (n > 0 && a.disks.size() == n && b.disks.size() == n) {
-        r.devices.reserve(n);
-        for (std::size_t i = 0; i < n; ++i)
-            r.devices.push_back(deviceFigures(a.disks[i], b.disks[i], elapsed));
-        DiskCounters sum;
-        bool ok = !totalDevices.empty();
-        double busiest = 0;
-        for (std::size_t i : totalDevices) {
-            if (!a.disks[i].valid || !b.disks[i].valid) {
-                ok = false;
-                break;
-            }
-            addDelta(sum, counterDelta(a.disks[i].counters, b.disks[i].counters));
-            busiest = std::max(busiest, r.devices[i].utilPercent);
-        }
-        if (ok) {
-            r.total = deviceFigures(sum, elapsed);
-            r.total.utilPercent = busiest;
-            r.available = r.total.valid;
-        }
-    }
-    app.deviceCounters = r.available;
-    app.seconds = std::chrono::duration<double>(elapsed).count();
-    app.deviceReadBytes = r.total.readBytes;
-    app.deviceWriteBytes = r.total.writeBytes;
-    r.verdict = judgeDevice(app, policy);
-    return r;
-}
-
-std::string megabytesText(std::uint64_t bytes)
-{
-    return std::to_string(bytes / 1000000) + "." + std::to_string(bytes / 100000 % 10) + " MB";
 }
 
 std::int64_t steadyNs(SteadyClock::time_point t)
@@ -512,10 +472,6 @@ void Run::executeInto(RunResult &result)
         comparedPath[target.path] = has;
         comparedBuffered |= has && target.cacheMode == CacheMode::Buffered;
     }
-    std::vector<std::size_t> totalDevices;
-    for (std::size_t i = 0; i < result.deviceMap.devices.size(); ++i)
-        if (result.deviceMap.devices[i].inTotal)
-            totalDevices.push_back(i);
     // Application writes the devices have not shown yet and the devices' credit, carried
     // across intervals and steps (core/stats/verdict.h).
     WriteBalance writeBalance;
@@ -524,9 +480,6 @@ void Run::executeInto(RunResult &result)
     const auto interval = std::max<std::chrono::milliseconds>(
         m_profile.setup.interval, std::chrono::milliseconds(10));
     const auto runStart = SteadyClock::now();
-    auto seconds = [&](SteadyClock::time_point t) {
-        return std::chrono::duration<double>(t - runStart).count();
-    };
 
     for (std::size_t step = 0; step < plan->stepCount && !shared.stopRequested; ++step) {
         const std::string &stepName = plan->stepNames[step];
@@ -611,43 +564,32 @@ void Run::executeInto(RunResult &result)
         }
 
         // ---- sampling: scopes are All, each active worker, each of its targets
-        std::vector<Scope> scopes {{Scope::Kind::All, -1, -1, "All", {}}};
+        Sampler::Config samplerConfig;
+        samplerConfig.runId = m_options.runId;
+        samplerConfig.step = step;
+        samplerConfig.stepName = stepName;
         for (std::size_t wi : active) {
             const auto &pw = plan->workers[wi];
-            scopes.push_back({Scope::Kind::Worker, int(wi), -1, pw.name, {}});
-            for (std::size_t ti = 0; ti < pw.targets.size(); ++ti)
-                scopes.push_back({Scope::Kind::Target, int(wi), int(ti),
-                    pw.name + " / " + pw.targets[ti].target.path, pw.targets[ti].target.path});
+            Sampler::WorkerCounters counters {int(wi), pw.name, {}};
+            for (std::size_t ti = 0; ti < pw.targets.size(); ++ti) {
+                const std::string &path = pw.targets[ti].target.path;
+                counters.targets.push_back({path, live[wi][ti].get(), comparedPath[path]});
+            }
+            samplerConfig.workers.push_back(std::move(counters));
         }
-        std::vector<std::vector<Measurement>> previous(plan->workers.size());
-        for (std::size_t wi : active)
-            previous[wi].resize(live[wi].size());
-        std::vector<Measurement> totals(scopes.size());
-        std::chrono::nanoseconds measured {0};
+        samplerConfig.comparedBuffered = comparedBuffered;
+        samplerConfig.inFlightWriteBytes = inFlightWriteBytes;
+        samplerConfig.deviceMap = result.deviceMap;
+        samplerConfig.verdict = m_options.verdict;
+        samplerConfig.stallThreshold = m_options.stallThreshold;
+        samplerConfig.runStart = runStart;
 
         const auto t0 = SteadyClock::now();
         const auto rampEnd = t0 + m_profile.setup.rampUp;
         const auto measureEnd = m_profile.setup.runTime.count() > 0
             ? rampEnd + m_profile.setup.runTime
             : SteadyClock::time_point::max();
-        CounterSnapshot cpuPrev = m_counters.sample(), cpuMeasureStart = cpuPrev;
-        WriteBalance measureBalance = writeBalance;
-        // Target scopes whose bytes are compared with the devices.
-        std::vector<bool> comparedScope(scopes.size(), false);
-        for (std::size_t i = 0; i < scopes.size(); ++i)
-            comparedScope[i]
-                = scopes[i].kind == Scope::Kind::Target && comparedPath[scopes[i].targetPath];
-        auto appBytes = [&](const std::vector<Measurement> &m) {
-            VerdictInput in;
-            in.buffered = comparedBuffered;
-            for (std::size_t i = 0; i < m.size(); ++i)
-                if (comparedScope[i]) {
-                    in.appReadBytes += m[i].read.bytes;
-                    in.appWriteBytes += m[i].write.bytes;
-                }
-            return in;
-        };
-        auto lastTick = t0;
+        Sampler sampler(std::move(samplerConfig), m_counters, writeBalance, t0);
         std::int64_t tickNumber = 0;
         RunPhase phase = rampEnd > t0 ? RunPhase::RampUp : RunPhase::Measuring;
         m_phase = phase;
@@ -688,56 +630,8 @@ void Run::executeInto(RunResult &result)
                   "disconnected device?)");
         };
         auto takeSample = [&](SteadyClock::time_point now) {
-            IntervalSample sample;
-            sample.runId = m_options.runId;
-            sample.step = step;
-            sample.stepName = stepName;
-            sample.phase = phase;
-            sample.startSeconds = seconds(lastTick);
-            sample.endSeconds = seconds(now);
-            const auto elapsed
-                = std::chrono::duration_cast<std::chrono::nanoseconds>(now - lastTick);
-            std::vector<Measurement> deltas(scopes.size());
-            std::size_t si = 1;
-            for (std::size_t wi : active) {
-                const std::size_t workerScope = si++;
-                for (std::size_t ti = 0; ti < live[wi].size(); ++ti, ++si) {
-                    Measurement current;
-                    takeSnapshot(*live[wi][ti], current);
-                    takeInFlight(*live[wi][ti], steadyNs(now), stallNs, current);
-                    deltas[si] = deltaOf(previous[wi][ti], current);
-                    previous[wi][ti] = std::move(current);
-                    deltas[workerScope].add(deltas[si]);
-                    deltas[0].add(deltas[si]);
-                }
-            }
-            CounterSnapshot cpuNow = m_counters.sample();
-            sample.cpu = cpuFigures(cpuPrev.cpu, cpuNow.cpu);
-            VerdictInput app = appBytes(deltas);
-            app.writeBacklogBytes = writeBalance.backlogBytes;
-            app.writeCreditBytes = writeBalance.creditBytes;
-            app.inFlightWriteBytes = inFlightWriteBytes;
-            sample.devices = makeDeviceReport(
-                result.deviceMap, totalDevices, cpuPrev, cpuNow, elapsed, app, m_options.verdict);
-            if (sample.devices.available)
-                writeBalance = {sample.devices.verdict.writeBacklogBytes,
-                    sample.devices.verdict.writeCreditBytes};
-            cpuPrev = std::move(cpuNow);
-            for (std::size_t i = 0; i < scopes.size(); ++i) {
-                deltas[i].elapsed = elapsed;
-                sample.scopes.push_back({scopes[i], computeFigures(deltas[i])});
-            }
-            if (sample.cpu.valid && sample.cpu.busyPercent > 0)
-                sample.cpuEffectiveness
-                    = sample.scopes[0].figures.total.iops / sample.cpu.busyPercent;
-            if (phase == RunPhase::Measuring) {
-                measured += elapsed;
-                for (std::size_t i = 0; i < scopes.size(); ++i) {
-                    totals[i].append(deltas[i]);
-                }
-            }
+            IntervalSample sample = sampler.tick(now, phase);
             reportStall(sample);
-            lastTick = now;
             m_sink.onInterval(sample);
             result.intervals.push_back(std::move(sample));
         };
@@ -751,8 +645,7 @@ void Run::executeInto(RunResult &result)
             if (phase == RunPhase::RampUp && now >= rampEnd) {
                 phase = RunPhase::Measuring;
                 m_phase = phase;
-                cpuMeasureStart = cpuPrev;
-                measureBalance = writeBalance;
+                sampler.startMeasuring();
                 m_sink.onPhase(phase, step, stepName);
             }
             if (stopNow || shared.stopRequested || now >= measureEnd) {
@@ -765,7 +658,7 @@ void Run::executeInto(RunResult &result)
         scheduleNext = [&] {
             ++tickNumber;
             auto next = t0 + interval * tickNumber;
-            while (next <= lastTick)
+            while (next <= sampler.lastTick())
                 next = t0 + interval * ++tickNumber;
             if (phase == RunPhase::RampUp)
                 next = std::min(next, rampEnd);
@@ -822,104 +715,19 @@ void Run::executeInto(RunResult &result)
                                     : "within the stop deadline of "
                                     + secondsText(double(m_options.stopTimeout.count()) / 1e3))});
         }
-        // The devices' lead at the last sample was I/O the workers have just drained,
-        // which no step counts: it pays for nothing later.
-        writeBalance.creditBytes = 0;
-
-        StepResult sr;
-        sr.step = step;
-        sr.stepName = stepName;
-        sr.measuredSeconds = std::chrono::duration<double>(measured).count();
-        sr.complete = !shared.stopRequested;
-        sr.cpu = cpuFigures(cpuMeasureStart.cpu, cpuPrev.cpu);
-        for (std::size_t i = 0; i < scopes.size(); ++i) {
-            totals[i].elapsed = measured;
-            sr.scopes.push_back({scopes[i], totals[i], computeFigures(totals[i])});
-        }
-        if (sr.cpu.valid && sr.cpu.busyPercent > 0)
-            sr.cpuEffectiveness = sr.scopes[0].figures.total.iops / sr.cpu.busyPercent;
-        {
-            VerdictInput app = appBytes(totals);
-            app.writeBacklogBytes = measureBalance.backlogBytes;
-            app.writeCreditBytes = measureBalance.creditBytes;
-            app.inFlightWriteBytes = inFlightWriteBytes;
-            sr.devices = makeDeviceReport(result.deviceMap, totalDevices, cpuMeasureStart, cpuPrev,
-                measured, app, m_options.verdict);
-        }
-        result.steps.push_back(std::move(sr));
+        writeBalance = sampler.balanceForNextStep();
+        result.steps.push_back(sampler.stepResult(!shared.stopRequested));
     }
 
     // ---- the tail: what the devices still do after the last step (write-back)
-    if (!shared.failed() && !totalDevices.empty() && !result.steps.empty()
-        && m_options.deviceTailLimit.count() > 0) {
-        auto &tail = result.deviceTail;
-        tail.sampled = true;
-        tail.pendingWriteBytes = writeBalance.backlogBytes;
-        const std::uint64_t floor = m_options.verdict.noiseFloorBytes;
-        const auto busy = [&](const CounterSnapshot &s) {
-            for (std::size_t i : totalDevices)
-                if (i < s.disks.size() && s.disks[i].valid && s.disks[i].counters.inFlight > 0)
-                    return true;
-            return false;
-        };
-        const auto written = [&](const CounterSnapshot &a, const CounterSnapshot &b) {
-            std::uint64_t bytes = 0;
-            for (std::size_t i : totalDevices)
-                if (i < a.disks.size() && i < b.disks.size() && a.disks[i].valid
-                    && b.disks[i].valid)
-                    bytes += counterDelta(a.disks[i].counters, b.disks[i].counters).writeSectors
-                        * 512;
-            return bytes;
-        };
-        const auto tailStart = SteadyClock::now();
-        const CounterSnapshot first = m_counters.sample();
-        CounterSnapshot last = first;
-        auto lastTime = tailStart;
-        if (writeBalance.backlogBytes <= floor && !busy(first)) {
-            tail.idle = true; // nothing in flight, nothing owed: no need to wait
-        } else {
-            if (writeBalance.backlogBytes > floor)
-                m_sink.onNotice(megabytesText(writeBalance.backlogBytes)
-                    + " written by the application not yet seen at the device: sampling the device "
-                      "for up to "
-                    + std::to_string(m_options.deviceTailLimit.count()) + " ms");
-            const auto tailEnd = tailStart + m_options.deviceTailLimit;
-            bool flushSeen = false;
-            while (true) {
-                std::this_thread::sleep_until(std::min(lastTime + interval, tailEnd));
-                const auto now = SteadyClock::now();
-                CounterSnapshot current = m_counters.sample();
-                const std::uint64_t wrote = written(last, current);
-                flushSeen |= wrote > 0;
-                const bool quiet = wrote == 0 && !busy(current);
-                last = std::move(current);
-                lastTime = now;
-                // Idle: nothing in flight and nothing written for one interval, and either
-                // nothing was owed or the flush that paid it has been seen to finish.
-                if (quiet
-                    && (flushSeen
-                        || nextWriteBalance(writeBalance, 0, written(first, last), 0).backlogBytes
-                            <= floor)) {
-                    tail.idle = true;
-                    break;
-                }
-                if (now >= tailEnd)
-                    break;
-            }
-        }
-        const auto elapsed
-            = std::chrono::duration_cast<std::chrono::nanoseconds>(lastTime - tailStart);
-        tail.seconds = std::chrono::duration<double>(elapsed).count();
-        if (elapsed.count() > 0) {
-            const DeviceReport r = makeDeviceReport(
-                result.deviceMap, totalDevices, first, last, elapsed, {}, m_options.verdict);
-            tail.devices = r.devices;
-            tail.total = r.total;
-        }
-        tail.flushedWriteBytes = tail.total.writeBytes;
-        tail.remainingWriteBytes
-            = nextWriteBalance(writeBalance, 0, tail.flushedWriteBytes, 0).backlogBytes;
-    }
+    if (!shared.failed() && !result.steps.empty())
+        result.deviceTail = watchDeviceTail(m_counters, result.deviceMap, writeBalance,
+            {.interval = interval,
+                .limit = m_options.deviceTailLimit,
+                .verdict = m_options.verdict},
+            {[] { return SteadyClock::now(); },
+                [](SteadyClock::time_point t) { std::this_thread::sleep_until(t); }},
+            [this](const std::string &text) { m_sink.onNotice(text); });
 }
 
 } // namespace ioprism::core

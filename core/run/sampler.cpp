@@ -1,0 +1,153 @@
+#include "core/run/sampler.h"
+
+#include "core/run/device_report.h"
+
+namespace ioprism::core {
+
+namespace {
+
+double secondsBetween(Sampler::Clock::time_point from, Sampler::Clock::time_point to)
+{
+    return std::chrono::duration<double>(to - from).count();
+}
+
+std::int64_t steadyNs(Sampler::Clock::time_point t)
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
+}
+
+} // namespace
+
+Sampler::Sampler(
+    Config config, CounterSource &counters, WriteBalance balance, Clock::time_point start)
+    : m_config(std::move(config))
+    , m_counters(counters)
+    , m_lastTick(start)
+    , m_balance(balance)
+    , m_measureBalance(balance)
+{
+    m_scopes.push_back({Scope::Kind::All, -1, -1, "All", {}});
+    m_live.push_back(nullptr);
+    m_comparedScope.push_back(false);
+    for (const auto &w : m_config.workers) {
+        m_scopes.push_back({Scope::Kind::Worker, w.planWorker, -1, w.name, {}});
+        m_live.push_back(nullptr);
+        m_comparedScope.push_back(false);
+        for (std::size_t t = 0; t < w.targets.size(); ++t) {
+            const auto &target = w.targets[t];
+            m_scopes.push_back({Scope::Kind::Target, w.planWorker, int(t),
+                w.name + " / " + target.path, target.path});
+            m_live.push_back(target.counters);
+            m_comparedScope.push_back(target.compared);
+        }
+    }
+    m_previous.resize(m_scopes.size());
+    m_deltas.resize(m_scopes.size());
+    m_totals.resize(m_scopes.size());
+    m_last = m_counters.sample();
+    m_measureStart = m_last;
+}
+
+VerdictInput Sampler::appBytes(const std::vector<Measurement> &m, WriteBalance balance) const
+{
+    VerdictInput in;
+    in.buffered = m_config.comparedBuffered;
+    for (std::size_t i = 0; i < m.size(); ++i)
+        if (m_comparedScope[i]) {
+            in.appReadBytes += m[i].read.bytes;
+            in.appWriteBytes += m[i].write.bytes;
+        }
+    in.writeBacklogBytes = balance.backlogBytes;
+    in.writeCreditBytes = balance.creditBytes;
+    in.inFlightWriteBytes = m_config.inFlightWriteBytes;
+    return in;
+}
+
+IntervalSample Sampler::tick(Clock::time_point now, RunPhase phase)
+{
+    IntervalSample sample;
+    sample.runId = m_config.runId;
+    sample.step = m_config.step;
+    sample.stepName = m_config.stepName;
+    sample.phase = phase;
+    sample.startSeconds = secondsBetween(m_config.runStart, m_lastTick);
+    sample.endSeconds = secondsBetween(m_config.runStart, now);
+    const auto elapsed = std::chrono::duration_cast<std::chrono::nanoseconds>(now - m_lastTick);
+    const std::int64_t nowNs = steadyNs(now);
+    const std::int64_t stallNs = m_config.stallThreshold.count();
+
+    // Targets first, then each worker and All as sums over the same span. The buffers
+    // are the sampler's own, reused: a tick allocates only what the sample keeps.
+    std::size_t workerScope = 0;
+    for (std::size_t i = 0; i < m_scopes.size(); ++i) {
+        Measurement &d = m_deltas[i];
+        d = Measurement {};
+        switch (m_scopes[i].kind) {
+        case Scope::Kind::All:
+            break;
+        case Scope::Kind::Worker:
+            workerScope = i;
+            break;
+        case Scope::Kind::Target:
+            takeSnapshot(*m_live[i], m_current);
+            takeInFlight(*m_live[i], nowNs, stallNs, m_current);
+            d = deltaOf(m_previous[i], m_current);
+            std::swap(m_previous[i], m_current);
+            m_deltas[workerScope].add(d);
+            m_deltas[0].add(d);
+            break;
+        }
+    }
+
+    CounterSnapshot counters = m_counters.sample();
+    sample.cpu = cpuFigures(m_last.cpu, counters.cpu);
+    sample.devices = makeDeviceReport(m_config.deviceMap, m_last, counters, elapsed,
+        appBytes(m_deltas, m_balance), m_config.verdict);
+    if (sample.devices.available)
+        m_balance
+            = {sample.devices.verdict.writeBacklogBytes, sample.devices.verdict.writeCreditBytes};
+    m_last = std::move(counters);
+
+    sample.scopes.reserve(m_scopes.size());
+    for (std::size_t i = 0; i < m_scopes.size(); ++i) {
+        m_deltas[i].elapsed = elapsed;
+        sample.scopes.push_back({m_scopes[i], computeFigures(m_deltas[i])});
+    }
+    if (sample.cpu.valid && sample.cpu.busyPercent > 0)
+        sample.cpuEffectiveness = sample.scopes[0].figures.total.iops / sample.cpu.busyPercent;
+    if (phase == RunPhase::Measuring) {
+        m_measured += elapsed;
+        for (std::size_t i = 0; i < m_scopes.size(); ++i)
+            m_totals[i].append(m_deltas[i]);
+    }
+    m_lastTick = now;
+    return sample;
+}
+
+void Sampler::startMeasuring()
+{
+    m_measureStart = m_last;
+    m_measureBalance = m_balance;
+}
+
+StepResult Sampler::stepResult(bool complete) const
+{
+    StepResult sr;
+    sr.step = m_config.step;
+    sr.stepName = m_config.stepName;
+    sr.measuredSeconds = std::chrono::duration<double>(m_measured).count();
+    sr.complete = complete;
+    sr.cpu = cpuFigures(m_measureStart.cpu, m_last.cpu);
+    for (std::size_t i = 0; i < m_scopes.size(); ++i) {
+        Measurement total = m_totals[i];
+        total.elapsed = m_measured;
+        sr.scopes.push_back({m_scopes[i], total, computeFigures(total)});
+    }
+    if (sr.cpu.valid && sr.cpu.busyPercent > 0)
+        sr.cpuEffectiveness = sr.scopes[0].figures.total.iops / sr.cpu.busyPercent;
+    sr.devices = makeDeviceReport(m_config.deviceMap, m_measureStart, m_last, m_measured,
+        appBytes(m_totals, m_measureBalance), m_config.verdict);
+    return sr;
+}
+
+} // namespace ioprism::core
