@@ -16,13 +16,14 @@ struct RunController::Handle {
     core::Run *run = nullptr;
     bool stopRequested = false;
 
-    // A second Stop does not wait for I/O a stuck device never completes.
-    void requestStop()
+    // The user's Stop: a second one does not wait for I/O a stuck device never
+    // completes. A run being replaced by a new one is only asked once (escalate false).
+    void requestStop(bool escalate = true)
     {
         std::lock_guard lock(mutex);
         const bool again = stopRequested;
         stopRequested = true;
-        if (run && again)
+        if (run && again && escalate)
             run->requestStopNow();
         else if (run)
             run->requestStop();
@@ -111,7 +112,7 @@ std::uint64_t RunController::start(RunRequest request)
     // A run still going is replaced: ask it to stop; its thread is joined when its
     // final report arrives. Its samples no longer reach the screen.
     for (auto &run : m_runs)
-        run.handle->requestStop();
+        run.handle->requestStop(false);
 
     const std::uint64_t id = m_nextRunId++;
     m_shownRunId = id;

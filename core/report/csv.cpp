@@ -768,6 +768,8 @@ constexpr std::string_view kTimeSeriesColumns[] = {
     "read_lat_mean_us",
     "write_lat_mean_us",
     "outstanding",
+    "stalled_ios",
+    "oldest_in_flight_us",
     "cpu_user_pct",
     "cpu_system_pct",
     "cpu_iowait_pct",
@@ -904,12 +906,15 @@ std::string timeSeriesRows(const IntervalSample &sample)
             fixed(f.read.megabytesPerSecond, 3), fixed(f.write.megabytesPerSecond, 3),
             fixed(f.total.megabytesPerSecond, 3), f.read.bytes, f.write.bytes, f.read.errors,
             f.write.errors, f.total.errors);
+        // I/O still in flight has a latency already: its age is the maximum, even in an
+        // interval where nothing completed (a stalled device).
+        const std::string maxUs = f.total.ios || l.maxUs > 0 ? fixed(l.maxUs, 3) : std::string();
         out += fmt::format(",{},{},{},{},{},{},{},{},{},{}", lat(f.total, l.minUs),
-            lat(f.total, l.meanUs), lat(f.total, l.maxUs), lat(f.total, l.p50Us),
-            lat(f.total, l.p90Us), lat(f.total, l.p99Us), lat(f.total, l.p99_9Us),
-            lat(f.total, l.p99_99Us), lat(f.read, f.read.latency.meanUs),
-            lat(f.write, f.write.latency.meanUs));
-        out += fmt::format(",{},{}", f.outstanding, cpuColumns);
+            lat(f.total, l.meanUs), maxUs, lat(f.total, l.p50Us), lat(f.total, l.p90Us),
+            lat(f.total, l.p99Us), lat(f.total, l.p99_9Us), lat(f.total, l.p99_99Us),
+            lat(f.read, f.read.latency.meanUs), lat(f.write, f.write.latency.meanUs));
+        out += fmt::format(",{},{},{},{}", f.outstanding, f.total.stalledIos,
+            fixed(f.total.oldestInFlightUs, 3), cpuColumns);
         out += deviceColumns;
         out += '\n';
     }

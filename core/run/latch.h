@@ -10,6 +10,7 @@
 // used twice per step, never on the I/O path, so a mutex costs nothing that matters.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <mutex>
@@ -37,6 +38,25 @@ public:
     {
         std::unique_lock lock(m_mutex);
         m_zero.wait(lock, [this] { return m_count <= 0; });
+    }
+
+    // arrive_and_wait that gives up when `abandon` becomes true (checked every `poll`):
+    // returns false then. For a wait on threads that may never arrive (a worker stuck
+    // opening a hung device).
+    template<typename Duration>
+    bool arrive_and_wait_unless(const std::atomic<bool> &abandon, Duration poll)
+    {
+        std::unique_lock lock(m_mutex);
+        if (--m_count <= 0) {
+            m_zero.notify_all();
+            return true;
+        }
+        while (m_count > 0) {
+            if (abandon)
+                return false;
+            m_zero.wait_for(lock, poll);
+        }
+        return true;
     }
 
     void arrive_and_wait(std::ptrdiff_t n = 1)

@@ -170,8 +170,10 @@ std::vector<std::thread> startWorkers(const std::shared_ptr<StepState> &state, I
                 state->exited[a] = true;
                 state->exitChanged.notify_all();
             });
-        } catch (const std::system_error &e) {
-            fail({e.code(), "start worker thread", state->steps[a].workerName,
+        } catch (const std::exception &e) { // system_error, or bad_alloc for its state
+            const auto *se = dynamic_cast<const std::system_error *>(&e);
+            fail({se ? se->code() : std::make_error_code(std::errc::not_enough_memory),
+                "start worker thread", state->steps[a].workerName,
                 "could not start worker thread " + std::to_string(a + 1) + " of "
                     + std::to_string(n) + " (" + e.what()
                     + "): the limit on processes and threads (ulimit -u) or on address space "
@@ -187,6 +189,7 @@ std::vector<std::thread> startWorkers(const std::shared_ptr<StepState> &state, I
 // end on their own. Returns true when every worker ended.
 bool finishWorkers(StepState &state, std::vector<std::thread> &threads,
     SteadyClock::time_point deadline, const std::atomic<bool> &stopNow)
+
 {
     std::vector<bool> exited;
     {
@@ -196,9 +199,17 @@ bool finishWorkers(StepState &state, std::vector<std::thread> &threads,
                 state.exited.begin() + std::ptrdiff_t(threads.size()), [](bool e) { return e; });
         };
         // Poll stopNow a few times a second: it is set from a signal or the GUI thread.
-        while (!allExited() && !stopNow && SteadyClock::now() < deadline)
+        // Asked to stop now, healthy workers still get a moment to reap what they have
+        // in flight, so that only I/O a device really holds is reported as stuck.
+        bool graceGiven = false;
+        while (!allExited() && SteadyClock::now() < deadline) {
+            if (stopNow && !graceGiven) {
+                deadline = std::min(deadline, SteadyClock::now() + std::chrono::milliseconds(500));
+                graceGiven = true;
+            }
             state.exitChanged.wait_until(
                 lock, std::min(deadline, SteadyClock::now() + std::chrono::milliseconds(100)));
+        }
         exited = state.exited;
     }
     bool all = true;
@@ -512,6 +523,9 @@ void Run::executeInto(RunResult &result)
             ws.cpuAffinity = pw.cpuAffinity;
             ws.seed = pw.seed + 0x9E3779B97F4A7C15ull * (step + 1);
             ws.ioLimitPerTarget = m_options.ioLimitPerTarget;
+            // Past the run's stop deadline, so that the run, not the worker, decides
+            // when in-flight I/O counts as stuck.
+            ws.drainLimit = m_options.stopTimeout + std::chrono::seconds(5);
             std::uint64_t largest = 512;
             for (const auto &l : spec.lines)
                 largest = std::max({largest, l.transferSizeBytes, l.replySizeBytes});
@@ -554,13 +568,31 @@ void Run::executeInto(RunResult &result)
         std::vector<std::thread> threads
             = startWorkers(state, m_backend, [&shared](const OpError &e) { shared.fail(e); });
         const auto stopDeadline = [&] { return SteadyClock::now() + m_options.stopTimeout; };
-        state->ready.arrive_and_wait();
+        // Whatever ends this step early (a failure, an exception below) stops and
+        // collects its workers: none is left waiting on a latch or joinable on unwinding.
+        struct StepGuard {
+            StepState &state;
+            std::vector<std::thread> &threads;
+            const std::atomic<bool> &stopNow;
+            SteadyClock::time_point deadline;
+            bool done = false;
+            ~StepGuard()
+            {
+                if (done)
+                    return;
+                state.stop = true;
+                state.start.count_down();
+                finishWorkers(state, threads, deadline, stopNow);
+            }
+        } guard {*state, threads, shared.stopNow, stopDeadline()};
+        // A second Stop gives up on workers that never get ready (an open that hangs on
+        // a dead device or mount).
+        const bool ready
+            = state->ready.arrive_and_wait_unless(shared.stopNow, std::chrono::milliseconds(100));
         reportNewNotices(); // a worker's engine may have fallen back (and said why)
-        if (shared.failed()) {
-            stepStop = true;
-            state->start.count_down();
-            finishWorkers(*state, threads, stopDeadline(), shared.stopNow);
-            break;
+        if (!ready || shared.failed()) {
+            guard.deadline = stopDeadline();
+            break; // the guard stops the workers
         }
 
         // ---- sampling: scopes are All, each active worker, each of its targets
@@ -688,6 +720,7 @@ void Run::executeInto(RunResult &result)
         m_sink.onPhase(RunPhase::Stopping, step, stepName);
         // Workers drain their in-flight I/O; a device that does not complete it by the
         // stop deadline (or a second Stop) is reported, and its workers are left behind.
+        guard.done = true;
         const bool allEnded = finishWorkers(*state, threads, stopDeadline(), shared.stopNow);
         if (const StuckIo stuck = stuckIoOf(*state, targetPaths, steadyNs(SteadyClock::now()));
             stuck.ios > 0) {

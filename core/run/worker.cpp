@@ -397,7 +397,7 @@ private:
     {
         if (!m_engine)
             return;
-        const auto deadline = nowNs() + 30'000'000'000ll;
+        const auto deadline = nowNs() + m_ws.drainLimit.count();
         std::size_t inFlight = m_slots.size() - m_idle.size();
         while (inFlight > 0 && nowNs() < deadline) {
             auto got = m_engine->reap(m_completed, 1, 100ms);

@@ -8,6 +8,7 @@
 #include "core/stats/live_counters.h"
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -33,6 +34,10 @@ struct WorkerStep {
     std::uint32_t bufferAlignBytes = 4096;
     std::uint64_t seed = 0;
     std::uint64_t ioLimitPerTarget = 0; // 0 = until stopped
+    // How long the worker waits for its in-flight I/O after the step (then it gives up
+    // on it, leaving it published as stuck). The run's stop deadline is shorter and
+    // decides first; this bounds a worker the run left behind.
+    std::chrono::nanoseconds drainLimit {std::chrono::seconds(30)};
 
     // Control: set by the run before the thread starts.
     const std::atomic<bool> *stop = nullptr; // the step is over: stop issuing, drain

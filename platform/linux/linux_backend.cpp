@@ -749,6 +749,14 @@ std::optional<OpError> LinuxBackend::aliasRefusal(
                 a.relation
                     + " (device-mapper, LVM, RAID or bcache): writing would destroy it; "
                       "remove that first");
+    // Another target of this run on the same storage: our own claim would answer
+    // "busy" below, and two targets writing the same bytes is not a benchmark.
+    for (std::size_t i = 0; i < aliases.size(); ++i)
+        if (m_deviceClaims.contains({numbers[i].major, numbers[i].minor})
+            && aliases[i].kind != StorageAlias::Kind::Itself)
+            return makeOpError(EBUSY, "open device for writing", path,
+                aliases[i].name + how(aliases[i])
+                    + " is also written by this run: its targets must not overlap");
     // The kernel's answer for every other name of the storage: an exclusive open fails
     // while anything (a file system, swap, another program) claims it.
     for (const auto &a : aliases) {

@@ -698,6 +698,21 @@ TEST_F(DevicePrepare, ADeviceToBeWrittenStaysClaimedUntilTheBackendIsGone)
         ::close(after);
 }
 
+TEST_F(DevicePrepare, TwoTargetsOfOneRunOnTheSameStorageAreRefusedAsOverlapping)
+{
+    LoopDevice first(m_image);
+    LoopDevice second(m_image);
+    ASSERT_TRUE(first.ok() && second.ok());
+    ASSERT_TRUE(m_backend.prepareTarget(device(first.path()), writing(true), {}).ok());
+    auto refused = m_backend.prepareTarget(device(second.path()), writing(true), {});
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.error().detail.find(first.name() + " (" + first.name()
+                  + " has the same backing file " + m_image.string() + " as " + second.name()
+                  + ") is also written by this run"),
+        std::string::npos)
+        << refused.error().toString();
+}
+
 TEST_F(DevicePrepare, ARegularFileIsNotADevice)
 {
     auto refused = m_backend.prepareTarget(device(m_image.string()), reading(), {});
