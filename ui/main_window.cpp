@@ -53,14 +53,6 @@ namespace {
 
 constexpr int kMaxRecentFiles = 8;
 
-// True when a spec writes (Iometer: any line with writes, or a reply to a read).
-bool specWrites(const core::AccessSpec &spec)
-{
-    return std::any_of(spec.lines.begin(), spec.lines.end(), [](const core::SpecLine &l) {
-        return l.percentRead < 100 || (l.replySizeBytes > 0 && l.percentRead > 0);
-    });
-}
-
 // "1 step" / "3 steps": English plurals without a translation file (tr's %n needs one).
 QString countText(std::size_t n, const char *singular, const char *plural)
 {
@@ -760,7 +752,7 @@ bool MainWindow::startRun()
         const auto *worker = m_document->worker(w);
         bool writes = false;
         for (const auto &name : worker->assignedSpecs)
-            if (const auto *spec = core::findSpec(profile, name); spec && specWrites(*spec))
+            if (const auto *spec = core::findSpec(profile, name); spec && core::specWrites(*spec))
                 writes = true;
         if (!writes)
             continue;
@@ -1015,7 +1007,7 @@ core::Environment MainWindow::environmentFor(const core::RunResult &result) cons
         environment.toolVersion = IOPRISM_VERSION;
     environment.engine = result.engine;
     environment.notices = result.notices;
-    for (const auto &t : result.targets) {
+    for (const auto &t : result.plan.targetInfos()) {
         if (m_services.describeDevice)
             environment.devices.push_back(m_services.describeDevice(t.path));
         else
@@ -1030,7 +1022,7 @@ bool MainWindow::exportResultsCsv(const QString &path)
         return false;
     return writeTextFile(path,
         core::writeIometerCsv(*m_lastResult, environmentFor(*m_lastResult),
-            m_lastResult->effectiveProfile.setup.recordFilter));
+            m_lastResult->plan.profile.setup.recordFilter));
 }
 
 bool MainWindow::exportTimeSeriesCsv(const QString &path)

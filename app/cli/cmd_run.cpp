@@ -424,7 +424,7 @@ int runCommand(const RunArgs &a)
     env.engine = result.engine;
     env.notices = result.notices;
     env.commandLine = fmt::format("{}", fmt::join(a.rawArgs, " "));
-    for (const auto &t : result.targets)
+    for (const auto &t : result.plan.targetInfos())
         env.devices.push_back(platform::describeDevice(t.path));
 
     // A write that fails now (a full disk, a directory removed during the run) saves the
@@ -452,7 +452,7 @@ int runCommand(const RunArgs &a)
     }
 
     if (a.removeTestFiles)
-        for (const auto &t : result.targets)
+        for (const auto &t : result.plan.targetInfos())
             if (!t.isDevice)
                 if (auto st = platform::removeTestFile(t.path); !st)
                     std::cerr << "warning: " << st.error().toString() << "\n";

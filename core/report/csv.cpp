@@ -1,7 +1,6 @@
 #include "core/report/csv.h"
 
 #include "core/report/results_json.h"
-#include "core/run/plan.h"
 
 #include <algorithm>
 #include <array>
@@ -452,57 +451,31 @@ void fillCpu(Row &row, const CpuFigures &cpu)
 
 // ---------------------------------------------------------------- plan-derived facts
 
-// What the rows need from the plan: which spec each worker ran, and each target's
-// region and queue depth. The plan is rebuilt from the effective profile (its seeds
-// are fixed, so it is the plan that ran); without one (a hand-made result) those
-// columns are left empty.
+// What the rows need from the resolved plan that ran: which spec each worker ran, and
+// each target's region and queue depth. A result whose plan has no workers (a run
+// refused before its targets were prepared) leaves those columns empty.
 class PlanFacts
 {
 public:
     explicit PlanFacts(const RunResult &result)
-        : m_result(result)
-    {
-        Problems ignored;
-        m_plan = makeRunPlan(result.effectiveProfile, 0, ignored);
-        if (m_plan) {
-            std::size_t flat = 0;
-            for (const auto &w : m_plan->workers) {
-                m_firstTarget.push_back(flat);
-                flat += w.targets.size();
-            }
-        }
-    }
+        : m_plan(result.plan)
+    { }
 
-    const Profile &profile() const { return m_result.effectiveProfile; }
+    const Profile &profile() const { return m_plan.profile; }
 
     const AccessSpec *specOf(int worker, std::size_t step) const
     {
-        const PlannedWorker *w = plannedWorker(worker);
-        if (!w || step >= w->specPerStep.size() || w->specPerStep[step] < 0)
-            return nullptr;
-        return &profile().specs[std::size_t(w->specPerStep[step])];
+        return worker < 0 ? nullptr : m_plan.specOf(std::size_t(worker), step);
     }
 
     // The specs of a step in the order workers use them.
     std::vector<const AccessSpec *> specsOfStep(const StepResult &step) const
     {
         std::vector<const AccessSpec *> specs;
-        if (m_plan) {
-            for (std::size_t w = 0; w < m_plan->workers.size(); ++w)
-                if (const AccessSpec *s = specOf(int(w), step.step))
-                    if (std::find(specs.begin(), specs.end(), s) == specs.end())
-                        specs.push_back(s);
-            return specs;
-        }
-        // No plan: the step's name is "A" or "A + B".
-        std::string_view rest = step.stepName;
-        while (!rest.empty()) {
-            const auto cut = rest.find(" + ");
-            const std::string name(rest.substr(0, cut));
-            if (const AccessSpec *s = findSpec(profile(), name))
-                specs.push_back(s);
-            rest = cut == std::string_view::npos ? std::string_view() : rest.substr(cut + 3);
-        }
+        for (std::size_t w = 0; w < m_plan.workers.size(); ++w)
+            if (const AccessSpec *s = m_plan.specOf(w, step.step))
+                if (std::find(specs.begin(), specs.end(), s) == specs.end())
+                    specs.push_back(s);
         return specs;
     }
 
@@ -514,15 +487,16 @@ public:
 
     std::optional<TargetFacts> targetFacts(int worker, int target, std::size_t step) const
     {
-        const PlannedWorker *w = plannedWorker(worker);
-        if (!w || target < 0 || std::size_t(target) >= w->targets.size()
-            || step >= w->specPerStep.size())
+        if (worker < 0 || std::size_t(worker) >= m_plan.workers.size())
             return std::nullopt;
-        const Target &t = w->targets[std::size_t(target)].target;
-        const std::size_t flat = m_firstTarget[std::size_t(worker)] + std::size_t(target);
-        std::uint64_t sector = 512;
-        if (flat < m_result.targets.size() && m_result.targets[flat].logicalBlockBytes > 0)
-            sector = m_result.targets[flat].logicalBlockBytes;
+        const ResolvedWorker &w = m_plan.workers[std::size_t(worker)];
+        if (target < 0 || std::size_t(target) >= w.targets.size()
+            || step >= w.outstandingIos.size())
+            return std::nullopt;
+        const ResolvedTarget &rt = w.targets[std::size_t(target)];
+        const Target &t = rt.target;
+        const std::uint64_t sector
+            = rt.info.logicalBlockBytes > 0 ? rt.info.logicalBlockBytes : 512;
         TargetFacts f;
         f.startingSector = t.region.offsetBytes / sector;
         // Iometer's "Maximum Size" of a test file is the size it was prepared with.
@@ -530,22 +504,12 @@ public:
             ? t.testFileSizeBytes
             : t.region.sizeBytes;
         f.maximumSize = sizeBytes / sector;
-        f.queueDepth
-            = m_plan->outstandingIos(profile(), std::size_t(worker), std::size_t(target), step);
+        f.queueDepth = w.outstandingIos[step][std::size_t(target)];
         return f;
     }
 
 private:
-    const PlannedWorker *plannedWorker(int worker) const
-    {
-        if (!m_plan || worker < 0 || std::size_t(worker) >= m_plan->workers.size())
-            return nullptr;
-        return &m_plan->workers[std::size_t(worker)];
-    }
-
-    const RunResult &m_result;
-    std::optional<RunPlan> m_plan;
-    std::vector<std::size_t> m_firstTarget; // flat index of each plan worker's target 0
+    const ResolvedPlan &m_plan;
 };
 
 // Iometer writes a setting for a group of targets only when they all share it.
@@ -664,9 +628,9 @@ std::string resultRows(const RunResult &result, const Environment &env, const St
 
     // MANAGER: this host, the only manager; the same figures with the raw columns.
     row = Row {};
-    const std::string &hostName = !result.effectiveProfile.hosts.empty()
-            && !result.effectiveProfile.hosts.front().name.empty()
-        ? result.effectiveProfile.hosts.front().name
+    const std::string &hostName
+        = !result.plan.profile.hosts.empty() && !result.plan.profile.hosts.front().name.empty()
+        ? result.plan.profile.hosts.front().name
         : env.hostName;
     row[TargetType] = "MANAGER";
     row[TargetName] = hostName;
@@ -840,8 +804,8 @@ std::string writeIometerCsv(
     const PlanFacts plan(result);
     std::string out;
     out += "'Test Type,Test Description\n";
-    out += integer(static_cast<std::uint64_t>(result.effectiveProfile.setup.testType)) + ","
-        + csvField(result.effectiveProfile.setup.description) + "\n";
+    out += integer(static_cast<std::uint64_t>(result.plan.profile.setup.testType)) + ","
+        + csvField(result.plan.profile.setup.description) + "\n";
     out += "'Version\n";
     out += csvField(environment.toolVersion.empty() ? std::string("IOPrism")
                                                     : "IOPrism " + environment.toolVersion)
@@ -859,8 +823,8 @@ std::string writeIometerCsv(
 
     // Iometer ends a completed test with "'End Test" and an aborted one with "Aborted
     // test". A stop is the normal end of a run without a time limit.
-    const bool aborted = result.error
-        || (result.stoppedByUser && result.effectiveProfile.setup.runTime.count() != 0);
+    const bool aborted
+        = result.error || (result.stoppedByUser && result.plan.profile.setup.runTime.count() != 0);
     out += aborted ? "Aborted test\n" : "'End Test\n";
     return out;
 }

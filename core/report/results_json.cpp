@@ -376,7 +376,7 @@ Json environmentJson(const RunResult &result, const Environment &env)
     for (const auto &d : env.devices)
         devices.push_back(deviceJson(d));
     Json targets = Json::array();
-    for (const auto &t : result.targets)
+    for (const auto &t : result.plan.targetInfos())
         targets.push_back(targetJson(t));
     // The result's engine and notices are authoritative; the environment's are what
     // the caller copied, used when the result has none (a run that failed early).
@@ -438,7 +438,7 @@ nlohmann::ordered_json resultsToJson(const RunResult &result, const Environment 
     doc["started_at"] = isoTimestamp(result.startedAt);
     doc["tool"] = Json {{"name", "IOPrism"}, {"version", environment.toolVersion}};
     doc["environment"] = environmentJson(result, environment);
-    doc["profile"] = profileToOrderedJson(result.effectiveProfile);
+    doc["profile"] = profileToOrderedJson(result.plan.profile);
     doc["summary"] = summaryJson(result);
     doc["steps"] = std::move(steps);
     doc["intervals"] = std::move(intervals);

@@ -4,6 +4,7 @@
 
 #include "core/counters.h"
 #include "core/engine.h"
+#include "core/run/resolved_plan.h"
 #include "core/spec/profile.h"
 #include "core/stats/device_figures.h"
 #include "core/stats/figures.h"
@@ -109,10 +110,12 @@ struct StuckIo {
 
 struct RunResult {
     std::uint64_t runId = 0;
-    Profile effectiveProfile; // with the seeds actually used
+    // What ran: the effective profile (with the seeds actually used), the steps, and
+    // every worker's targets with what preparing them found, their regions, specs and
+    // queue depths. Before preparation ends (a refusal) only profile and steps are set.
+    ResolvedPlan plan;
     std::string engine;
     std::vector<std::string> notices;
-    std::vector<TargetInfo> targets; // per plan worker, per target (flattened in order)
     std::chrono::system_clock::time_point startedAt; // wall clock, for reports only
     std::vector<StepResult> steps;
     std::vector<IntervalSample> intervals;

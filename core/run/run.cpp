@@ -2,6 +2,7 @@
 
 #include "core/run/device_tail.h"
 #include "core/run/plan.h"
+#include "core/run/resolved_plan.h"
 #include "core/run/sampler.h"
 #include "core/run/worker.h"
 #include "core/spec/units.h"
@@ -86,44 +87,6 @@ void Run::requestStopNow()
 }
 
 namespace {
-
-bool writesTo(const AccessSpec &spec)
-{
-    for (const auto &l : spec.lines)
-        if (l.percentRead < 100 || (l.replySizeBytes > 0 && l.percentRead > 0))
-            return true;
-    return false;
-}
-
-std::string sizeText(std::uint64_t bytes)
-{
-    return std::to_string(bytes) + " B";
-}
-
-// Problems with direct-I/O alignment of one line on one target, as a message or "".
-std::string alignmentProblem(const SpecLine &line, std::size_t lineIndex, const AccessSpec &spec,
-    const TargetInfo &info, const Region &region)
-{
-    const std::uint64_t a = info.directIoOffsetAlignBytes;
-    auto where = [&] {
-        return "spec \"" + spec.name + "\" line " + std::to_string(lineIndex + 1) + " on "
-            + info.path;
-    };
-    if (line.transferSizeBytes % a)
-        return where() + ": transfer size " + sizeText(line.transferSizeBytes)
-            + " is not a multiple of the direct-I/O alignment " + sizeText(a)
-            + " (use a multiple of it, or buffered mode)";
-    if (line.alignmentBytes % a)
-        return where() + ": alignment " + sizeText(line.alignmentBytes)
-            + " is not a multiple of the direct-I/O alignment " + sizeText(a);
-    if (line.replySizeBytes % a)
-        return where() + ": reply size " + sizeText(line.replySizeBytes)
-            + " is not a multiple of the direct-I/O alignment " + sizeText(a);
-    if (region.offsetBytes % a)
-        return where() + ": region offset " + sizeText(region.offsetBytes)
-            + " is not a multiple of the direct-I/O alignment " + sizeText(a);
-    return {};
-}
 
 std::int64_t steadyNs(SteadyClock::time_point t)
 {
@@ -316,7 +279,9 @@ void Run::executeInto(RunResult &result)
         shared.fail({{}, "plan the run", {}, text});
         return;
     }
-    result.effectiveProfile = plan->effectiveProfile;
+    // Until the targets are prepared, the plan has its profile and steps only.
+    result.plan.profile = plan->effectiveProfile;
+    result.plan.stepNames = plan->stepNames;
 
     // ---- prepare every distinct target once (a path shared by workers is one target)
     m_phase = RunPhase::Preparing;
@@ -331,7 +296,7 @@ void Run::executeInto(RunResult &result)
         for (const auto &t : w.targets) {
             bool write = false;
             for (int s : w.specPerStep)
-                if (s >= 0 && writesTo(m_profile.specs[std::size_t(s)]))
+                if (s >= 0 && specWrites(m_profile.specs[std::size_t(s)]))
                     write = true;
             auto [it, inserted] = prepared.try_emplace(t.target.path);
             it->second.needWrite |= write;
@@ -401,64 +366,13 @@ void Run::executeInto(RunResult &result)
         reportNewNotices();
     }
 
-    // ---- resolve regions and check sizes and alignment before any I/O
-    std::vector<std::vector<Region>> regions(plan->workers.size());
-    for (std::size_t wi = 0; wi < plan->workers.size(); ++wi) {
-        const auto &w = plan->workers[wi];
-        for (std::size_t ti = 0; ti < w.targets.size(); ++ti) {
-            const auto &t = w.targets[ti];
-            const TargetInfo &info = prepared[t.target.path].info;
-            result.targets.push_back(info);
-            const std::uint64_t size = t.target.kind == TargetKind::TestFile
-                ? std::min(info.sizeBytes, t.target.testFileSizeBytes)
-                : info.sizeBytes;
-            Region r = t.target.region;
-            // A region is the user's statement of where I/O may land: one that does not fit
-            // is refused, never silently shortened.
-            const std::string regionPath = "hosts[0].workers[" + std::to_string(w.profileWorker)
-                + "].targets[" + std::to_string(ti) + "].region";
-            if (r.offsetBytes >= size) {
-                refuse(
-                    {std::make_error_code(std::errc::invalid_argument), "check region", info.path,
-                        regionPath + ": offset " + formatSize(r.offsetBytes)
-                            + " is beyond the end of the target (" + formatSize(size) + ")"});
-                return;
-            }
-            if (r.sizeBytes > size - r.offsetBytes) {
-                refuse(
-                    {std::make_error_code(std::errc::invalid_argument), "check region", info.path,
-                        regionPath + ": offset " + formatSize(r.offsetBytes) + " + size "
-                            + formatSize(r.sizeBytes) + " ends "
-                            + formatSize(r.offsetBytes + r.sizeBytes - size)
-                            + " beyond the end of the target (" + formatSize(size)
-                            + "): make it fit, or give size 0 for \"to the end\""});
-                return;
-            }
-            if (r.sizeBytes == 0)
-                r.sizeBytes = size - r.offsetBytes;
-            regions[wi].push_back(r);
-            for (int s : w.specPerStep) {
-                if (s < 0)
-                    continue;
-                const auto &spec = m_profile.specs[std::size_t(s)];
-                for (std::size_t li = 0; li < spec.lines.size(); ++li) {
-                    const auto &line = spec.lines[li];
-                    std::string problem;
-                    if (std::max(line.transferSizeBytes, line.replySizeBytes) > r.sizeBytes)
-                        problem = "spec \"" + spec.name + "\" line " + std::to_string(li + 1)
-                            + ": transfer size " + sizeText(line.transferSizeBytes)
-                            + " is larger than the region " + sizeText(r.sizeBytes) + " of "
-                            + info.path;
-                    else if (t.target.cacheMode == CacheMode::Direct)
-                        problem = alignmentProblem(line, li, spec, info, r);
-                    if (!problem.empty()) {
-                        refuse({{}, "check alignment", info.path, problem});
-                        return;
-                    }
-                }
-            }
-        }
+    // ---- the plan with its targets' facts, checked against them before any I/O
+    result.plan = describePlan(*plan, [&](const std::string &path) { return prepared[path].info; });
+    if (auto problem = checkPlan(result.plan)) {
+        refuse(*problem);
+        return;
     }
+    const ResolvedPlan &resolved = result.plan;
 
     // ---- the devices carrying the targets: their counters are compared with ours
     std::vector<std::string> watchPaths;
@@ -514,7 +428,7 @@ void Run::executeInto(RunResult &result)
         for (std::size_t a = 0; a < active.size(); ++a) {
             const std::size_t wi = active[a];
             const auto &pw = plan->workers[wi];
-            state->specs[a] = m_profile.specs[std::size_t(pw.specPerStep[step])];
+            state->specs[a] = *resolved.specOf(wi, step);
             const auto &spec = state->specs[a];
             auto &ws = state->steps[a];
             ws.workerName = pw.name;
@@ -534,10 +448,10 @@ void Run::executeInto(RunResult &result)
                 const auto &t = pw.targets[ti];
                 const TargetInfo &info = prepared[t.target.path].info;
                 WorkerTarget wt;
-                wt.file = {info.path, writesTo(spec), t.target.cacheMode, t.target.writeThrough};
-                wt.region = regions[wi][ti];
+                wt.file = {info.path, specWrites(spec), t.target.cacheMode, t.target.writeThrough};
+                wt.region = resolved.workers[wi].targets[ti].region;
                 wt.sectorBytes = info.logicalBlockBytes;
-                wt.outstandingIos = plan->outstandingIos(m_profile, wi, ti, step);
+                wt.outstandingIos = resolved.workers[wi].outstandingIos[step][ti];
                 live[wi].push_back(std::make_unique<LiveTargetCounters>());
                 live[wi].back()->inFlightSince
                     = std::vector<std::atomic<std::int64_t>>(wt.outstandingIos);

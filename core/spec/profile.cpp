@@ -1,5 +1,7 @@
 #include "core/spec/profile.h"
 
+#include <algorithm>
+
 namespace ioprism::core {
 
 const AccessSpec *findSpec(const Profile &profile, const std::string &name)
@@ -8,6 +10,13 @@ const AccessSpec *findSpec(const Profile &profile, const std::string &name)
         if (spec.name == name)
             return &spec;
     return nullptr;
+}
+
+bool specWrites(const AccessSpec &spec)
+{
+    return std::any_of(spec.lines.begin(), spec.lines.end(), [](const SpecLine &l) {
+        return l.percentRead < 100 || (l.replySizeBytes > 0 && l.percentRead > 0);
+    });
 }
 
 } // namespace ioprism::core

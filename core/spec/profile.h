@@ -225,4 +225,8 @@ struct Profile {
 // Lookup helper: the spec of that name, or nullptr.
 const AccessSpec *findSpec(const Profile &profile, const std::string &name);
 
+// True when the spec writes: a line with writes, or a read line with a reply (Iometer's
+// reply is a transfer in the other direction).
+bool specWrites(const AccessSpec &spec);
+
 } // namespace ioprism::core

@@ -8,6 +8,7 @@
 // then review the diff of tests/golden/report before committing it.
 #include "core/report/csv.h"
 #include "core/report/results_json.h"
+#include "core/run/plan.h"
 #include "core/spec/profile_json.h"
 #include "support/test_support.h"
 
@@ -176,7 +177,6 @@ RunResult goldenResult()
 {
     RunResult r;
     r.runId = 7;
-    r.effectiveProfile = goldenProfile();
     r.engine = "io_uring";
     r.notices = {"io_uring: registered buffers unavailable, using plain buffers"};
     TargetInfo dev;
@@ -189,7 +189,11 @@ RunResult goldenResult()
     file.sizeBytes = 256 * kMiB;
     file.logicalBlockBytes = 4096;
     file.createdTestFile = true;
-    r.targets = {dev, file};
+    // The plan that ran: as the run resolves it, from the golden profile and these facts.
+    Problems problems;
+    const auto plan = makeRunPlan(goldenProfile(), 0, problems);
+    r.plan = describePlan(
+        *plan, [&](const std::string &path) { return path == dev.path ? dev : file; });
     r.startedAt
         = std::chrono::sys_days {std::chrono::year {2024} / 5 / 1} + 12h + 30min + 15s + 250ms;
 
@@ -582,7 +586,7 @@ TEST(ResultsJson, EmbeddedProfileReadsBackAsTheEffectiveProfile)
     Problems problems;
     const auto profile = profileFromJson(doc.at("profile"), problems);
     ASSERT_TRUE(profile.has_value());
-    EXPECT_EQ(*profile, r.effectiveProfile);
+    EXPECT_EQ(*profile, r.plan.profile);
 }
 
 TEST(ResultsJson, ErrorNamesOperationPathAndCode)
@@ -756,7 +760,7 @@ TEST(IometerCsv, EndsWithEndTestOrAbortedTest)
     r.stoppedByUser = true; // stopped before its 60 s
     EXPECT_TRUE(
         writeIometerCsv(r, goldenEnvironment(), RecordFilter::All).ends_with("\nAborted test\n"));
-    r.effectiveProfile.setup.runTime = 0s; // runs until stopped: a stop is its normal end
+    r.plan.profile.setup.runTime = 0s; // runs until stopped: a stop is its normal end
     EXPECT_TRUE(
         writeIometerCsv(r, goldenEnvironment(), RecordFilter::All).ends_with("\n'End Test\n"));
 }
@@ -764,14 +768,15 @@ TEST(IometerCsv, EndsWithEndTestOrAbortedTest)
 TEST(IometerCsv, ResultWithoutPlanStillWritesRowsWithEmptySettings)
 {
     RunResult r = goldenResult();
-    r.effectiveProfile.hosts.clear(); // no plan can be made
+    // A run refused before its targets were prepared: no workers resolved.
+    r.plan.profile.hosts.clear();
+    r.plan.workers.clear();
     const std::string csv = writeIometerCsv(r, goldenEnvironment(), RecordFilter::All);
     const auto header = iometerHeader(csv);
     const auto rows = iometerRows(csv);
     ASSERT_EQ(rows.size(), 12u);
     EXPECT_EQ(rows[4][columnOf(header, "Queue Depth")], "");
     EXPECT_EQ(rows[1][1], "golden-host"); // the manager is this machine
-    EXPECT_THAT(csv, HasSubstr("\n\"64K, mixed\",2\n")); // specs found by the step name
 }
 
 // ------------------------------------------------------------------ csvField

@@ -73,3 +73,37 @@ TEST(RunRefusal, ARegionThatFitsOrRunsToTheEndIsKept)
         EXPECT_EQ(r.steps[0].scopes[0].figures.read.ios, 100u);
     }
 }
+
+TEST(ResolvedPlan, TheResultCarriesWhatRanPerWorkerTargetAndStep)
+{
+    Profile p = deviceProfile({.offsetBytes = 16 * kMiB, .sizeBytes = 0});
+    AccessSpec deep = p.specs[0];
+    deep.name = "deep";
+    deep.queueDepth = 32;
+    p.specs.push_back(deep);
+    p.hosts[0].workers[0].assignedSpecs = {"4K read", "deep"};
+    p.hosts[0].workers[0].outstandingIos = 4;
+    ioprism::test::TestBackend backend;
+    NullCounterSource counters;
+    NoSink sink;
+    RunOptions options;
+    options.ioLimitPerTarget = 10;
+    BenchRun run(p, backend, counters, sink, options);
+    const RunResult r = run.execute();
+    ASSERT_FALSE(r.error.has_value()) << r.error->toString();
+    const ResolvedPlan &plan = r.plan;
+    ASSERT_EQ(plan.stepCount(), 2u);
+    ASSERT_EQ(plan.workers.size(), 1u);
+    const auto &w = plan.workers[0];
+    ASSERT_EQ(w.targets.size(), 1u);
+    EXPECT_EQ(w.targets[0].target.region.sizeBytes, 0u) << "as asked";
+    EXPECT_EQ(w.targets[0].region.offsetBytes, 16 * kMiB);
+    EXPECT_EQ(w.targets[0].region.sizeBytes, 48 * kMiB) << "resolved: to the end";
+    EXPECT_EQ(w.targets[0].info.sizeBytes, 64 * kMiB);
+    EXPECT_EQ(w.outstandingIos[0][0], 4u);
+    EXPECT_EQ(w.outstandingIos[1][0], 32u) << "the spec's queue depth";
+    EXPECT_EQ(plan.specOf(0, 1)->name, "deep");
+    EXPECT_EQ(plan.specOf(0, 2), nullptr);
+    ASSERT_TRUE(plan.profile.hosts[0].workers[0].seed.has_value()) << "the seed used is kept";
+    EXPECT_EQ(plan.targetInfos().size(), 1u);
+}

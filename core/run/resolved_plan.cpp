@@ -1,0 +1,150 @@
+#include "core/run/resolved_plan.h"
+
+#include "core/spec/units.h"
+
+#include <algorithm>
+#include <system_error>
+
+namespace ioprism::core {
+
+const AccessSpec *ResolvedPlan::specOf(std::size_t worker, std::size_t step) const
+{
+    if (worker >= workers.size() || step >= workers[worker].specPerStep.size())
+        return nullptr;
+    const int spec = workers[worker].specPerStep[step];
+    return spec >= 0 && std::size_t(spec) < profile.specs.size() ? &profile.specs[std::size_t(spec)]
+                                                                 : nullptr;
+}
+
+std::vector<TargetInfo> ResolvedPlan::targetInfos() const
+{
+    std::vector<TargetInfo> infos;
+    for (const auto &w : workers)
+        for (const auto &t : w.targets)
+            infos.push_back(t.info);
+    return infos;
+}
+
+namespace {
+
+// The size I/O may use: a test file as asked (or smaller, when an existing file could
+// not grow); a device or partition whole.
+std::uint64_t usableSize(const ResolvedTarget &t)
+{
+    return t.target.kind == TargetKind::TestFile
+        ? std::min(t.info.sizeBytes, t.target.testFileSizeBytes)
+        : t.info.sizeBytes;
+}
+
+std::string sizeText(std::uint64_t bytes)
+{
+    return std::to_string(bytes) + " B";
+}
+
+// Problems with direct-I/O alignment of one line on one target, as a message or "".
+std::string alignmentProblem(const SpecLine &line, std::size_t lineIndex, const AccessSpec &spec,
+    const TargetInfo &info, const Region &region)
+{
+    const std::uint64_t a = info.directIoOffsetAlignBytes;
+    auto where = [&] {
+        return "spec \"" + spec.name + "\" line " + std::to_string(lineIndex + 1) + " on "
+            + info.path;
+    };
+    if (line.transferSizeBytes % a)
+        return where() + ": transfer size " + sizeText(line.transferSizeBytes)
+            + " is not a multiple of the direct-I/O alignment " + sizeText(a)
+            + " (use a multiple of it, or buffered mode)";
+    if (line.alignmentBytes % a)
+        return where() + ": alignment " + sizeText(line.alignmentBytes)
+            + " is not a multiple of the direct-I/O alignment " + sizeText(a);
+    if (line.replySizeBytes % a)
+        return where() + ": reply size " + sizeText(line.replySizeBytes)
+            + " is not a multiple of the direct-I/O alignment " + sizeText(a);
+    if (region.offsetBytes % a)
+        return where() + ": region offset " + sizeText(region.offsetBytes)
+            + " is not a multiple of the direct-I/O alignment " + sizeText(a);
+    return {};
+}
+
+} // namespace
+
+ResolvedPlan describePlan(
+    const RunPlan &plan, const std::function<TargetInfo(const std::string &path)> &infoOf)
+{
+    ResolvedPlan r;
+    r.profile = plan.effectiveProfile;
+    r.stepNames = plan.stepNames;
+    for (std::size_t wi = 0; wi < plan.workers.size(); ++wi) {
+        const auto &pw = plan.workers[wi];
+        ResolvedWorker w;
+        w.name = pw.name;
+        w.profileWorker = pw.profileWorker;
+        w.copyIndex = pw.copyIndex;
+        w.seed = pw.seed;
+        w.dataPattern = pw.dataPattern;
+        w.cpuAffinity = pw.cpuAffinity;
+        w.specPerStep = pw.specPerStep;
+        for (const auto &pt : pw.targets) {
+            ResolvedTarget t {pt.target, infoOf(pt.target.path), pt.target.region};
+            const std::uint64_t size = usableSize(t);
+            if (t.region.sizeBytes == 0 && t.region.offsetBytes < size)
+                t.region.sizeBytes = size - t.region.offsetBytes;
+            w.targets.push_back(std::move(t));
+        }
+        for (std::size_t s = 0; s < plan.stepCount; ++s) {
+            std::vector<std::uint32_t> depths;
+            for (std::size_t ti = 0; ti < pw.targets.size(); ++ti)
+                depths.push_back(plan.outstandingIos(plan.effectiveProfile, wi, ti, s));
+            w.outstandingIos.push_back(std::move(depths));
+        }
+        r.workers.push_back(std::move(w));
+    }
+    return r;
+}
+
+std::optional<OpError> checkPlan(const ResolvedPlan &plan)
+{
+    const auto invalid = std::make_error_code(std::errc::invalid_argument);
+    for (const auto &w : plan.workers)
+        for (std::size_t ti = 0; ti < w.targets.size(); ++ti) {
+            const ResolvedTarget &t = w.targets[ti];
+            const std::uint64_t size = usableSize(t);
+            // A region is the user's statement of where I/O may land: one that does not
+            // fit is refused, never silently shortened.
+            const Region &asked = t.target.region;
+            const std::string regionPath = "hosts[0].workers[" + std::to_string(w.profileWorker)
+                + "].targets[" + std::to_string(ti) + "].region";
+            if (asked.offsetBytes >= size)
+                return OpError {invalid, "check region", t.info.path,
+                    regionPath + ": offset " + formatSize(asked.offsetBytes)
+                        + " is beyond the end of the target (" + formatSize(size) + ")"};
+            if (asked.sizeBytes > size - asked.offsetBytes)
+                return OpError {invalid, "check region", t.info.path,
+                    regionPath + ": offset " + formatSize(asked.offsetBytes) + " + size "
+                        + formatSize(asked.sizeBytes) + " ends "
+                        + formatSize(asked.offsetBytes + asked.sizeBytes - size)
+                        + " beyond the end of the target (" + formatSize(size)
+                        + "): make it fit, or give size 0 for \"to the end\""};
+            for (std::size_t step = 0; step < w.specPerStep.size(); ++step) {
+                if (w.specPerStep[step] < 0)
+                    continue;
+                const auto &spec = plan.profile.specs[std::size_t(w.specPerStep[step])];
+                for (std::size_t li = 0; li < spec.lines.size(); ++li) {
+                    const auto &line = spec.lines[li];
+                    std::string problem;
+                    if (std::max(line.transferSizeBytes, line.replySizeBytes) > t.region.sizeBytes)
+                        problem = "spec \"" + spec.name + "\" line " + std::to_string(li + 1)
+                            + ": transfer size " + sizeText(line.transferSizeBytes)
+                            + " is larger than the region " + sizeText(t.region.sizeBytes) + " of "
+                            + t.info.path;
+                    else if (t.target.cacheMode == CacheMode::Direct)
+                        problem = alignmentProblem(line, li, spec, t.info, t.region);
+                    if (!problem.empty())
+                        return OpError {{}, "check alignment", t.info.path, problem};
+                }
+            }
+        }
+    return std::nullopt;
+}
+
+} // namespace ioprism::core
