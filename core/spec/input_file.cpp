@@ -1,5 +1,6 @@
 #include "core/spec/input_file.h"
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <fmt/format.h>
@@ -70,8 +71,9 @@ std::optional<std::string> readAtMost(std::istream &in, std::uint64_t maxBytes)
 {
     std::string text;
     std::array<char, 64 * 1024> chunk {};
-    // One byte more than allowed tells "exactly the limit" from "over it".
-    std::uint64_t wanted = maxBytes + 1;
+    // One byte more than allowed tells "exactly the limit" from "over it" (no limit at
+    // all when maxBytes is the largest value: then + 1 would wrap to reading nothing).
+    std::uint64_t wanted = maxBytes == UINT64_MAX ? maxBytes : maxBytes + 1;
     while (wanted > 0 && in) {
         const auto n = static_cast<std::streamsize>(
             std::min<std::uint64_t>(wanted, static_cast<std::uint64_t>(chunk.size())));

@@ -140,6 +140,14 @@ TEST(InputFile, AStreamWithinTheLimitIsReadWhole)
     EXPECT_EQ(*text, std::string(5000, 'y'));
 }
 
+TEST(InputFile, TheLargestLimitMeansNoLimit)
+{
+    std::istringstream in("abc");
+    const auto text = readAtMost(in, UINT64_MAX);
+    ASSERT_TRUE(text);
+    EXPECT_EQ(*text, "abc");
+}
+
 TEST(InputFile, SizesAreShownInBinaryUnits)
 {
     EXPECT_EQ(describeSize(0), "0 bytes");
