@@ -7,8 +7,10 @@
 #                                        the current directory (ARGS go to the program)
 #   scripts/quickstart.sh test           every test: dev build (all suites, under Xvfb for
 #                                        the GUI), core + CLI tests again under ASan/UBSan,
-#                                        the Windows cross build (MinGW-w64) with its tests
-#                                        under Wine, and the Windows CLI installer (NSIS)
+#                                        the profile and .icf readers fuzzed for 60 s each
+#                                        (clang libFuzzer, scripts/fuzz.sh), the Windows
+#                                        cross build (MinGW-w64) with its tests under Wine,
+#                                        and the Windows CLI installer (NSIS)
 #
 # Running it twice is fast: packages are installed only when missing and the builds are
 # incremental. Environment: CI=true adds -Werror; IOPRISM_NO_SKIP=1 turns tests that skip
@@ -24,7 +26,7 @@ build_packages=(cmake ninja-build g++ pkg-config git
     qt6-base-dev qt6-svg-dev libqcustomplot-dev libqcustomplot2.1-qt6
     libboost1.81-dev liburing-dev libgtest-dev libgmock-dev
     nlohmann-json3-dev libcli11-dev libfmt-dev)
-test_packages=(xvfb xauth imagemagick util-linux e2fsprogs fdisk fio)
+test_packages=(xvfb xauth imagemagick util-linux e2fsprogs fdisk fio clang)
 windows_packages=(g++-mingw-w64-x86-64-posix gcc-mingw-w64-x86-64-posix mingw-w64-x86-64-dev
     mingw-w64-tools wine wine64 nsis)
 
@@ -72,6 +74,9 @@ test)
     build asan
     echo "== core and CLI tests under ASan + UBSan"
     ctest --preset asan --timeout 900
+    build fuzz
+    echo "== fuzzing the readers of outside data (60 s per target)"
+    scripts/fuzz.sh 60
     build windows-mingw
     echo "== Windows build: tests under Wine"
     scripts/wine-ctest.sh --timeout 900
@@ -80,7 +85,7 @@ test)
     ls build/windows-mingw/package/ioprism-cli-*-win64.exe
     ;;
 *)
-    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

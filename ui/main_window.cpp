@@ -3,6 +3,7 @@
 #include "core/report/csv.h"
 #include "core/report/results_json.h"
 #include "core/spec/icf.h"
+#include "core/spec/input_file.h"
 #include "core/spec/presets.h"
 #include "core/spec/profile_json.h"
 #include "ui/format.h"
@@ -25,7 +26,6 @@
 #include <QDateTime>
 #include <QDir>
 #include <QDockWidget>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
@@ -561,10 +561,15 @@ bool MainWindow::applyPreset(const std::string &name)
 
 bool MainWindow::openFile(const QString &path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
+    // The same bounded reader as the CLI: a directory, a device or a huge file is refused
+    // before it is read, and nothing reads more than the limit.
+    auto file = core::readInputFile(
+        QFileInfo(path).filesystemFilePath(), core::kMaxProfileFileBytes, "profiles");
+    if (file.problem) {
         m_messageBar->showMessage(MessageBar::Level::Error,
-            tr("Cannot open %1.").arg(QDir::toNativeSeparators(path)), file.errorString());
+            tr("Cannot open %1.").arg(QDir::toNativeSeparators(path)),
+            QStringLiteral("%1: %2").arg(
+                QFileInfo(path).fileName(), toQString(file.problem->toString())));
         QStringList files = recentFiles();
         if (files.removeAll(QFileInfo(path).absoluteFilePath()) > 0) {
             QSettings().setValue(QStringLiteral("recentFiles"), files);
@@ -572,8 +577,7 @@ bool MainWindow::openFile(const QString &path)
         }
         return false;
     }
-    const QByteArray bytes = file.readAll();
-    const std::string text(bytes.constData(), static_cast<std::size_t>(bytes.size()));
+    const std::string &text = file.text;
     core::Problems problems;
     std::optional<core::Profile> profile;
     const bool icf = path.endsWith(QLatin1String(".icf"), Qt::CaseInsensitive);

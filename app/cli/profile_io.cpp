@@ -1,6 +1,7 @@
 #include "app/cli/profile_io.h"
 
 #include "core/spec/icf.h"
+#include "core/spec/input_file.h"
 #include "core/spec/profile_json.h"
 #include "platform/common/target_resolution.h"
 
@@ -8,7 +9,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 
 namespace ioprism::cli {
 
@@ -26,16 +26,12 @@ std::optional<ProfileFileFormat> profileFileFormat(const std::string &path)
 
 std::optional<core::Profile> loadProfileFile(const std::string &path, core::Problems &problems)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        std::error_code ec(errno, std::generic_category());
-        problems.push_back(
-            {core::Severity::Error, {}, "cannot read " + path + ": " + ec.message()});
+    auto file = core::readInputFile(path, core::kMaxProfileFileBytes, "profiles");
+    if (file.problem) {
+        problems.push_back(*file.problem);
         return std::nullopt;
     }
-    std::ostringstream text;
-    text << in.rdbuf();
-    const std::string content = text.str();
+    const std::string &content = file.text;
     auto format = profileFileFormat(path);
     if (!format) {
         const auto first = content.find_first_not_of(" \t\r\n");

@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <set>
 #include <utility>
 #include <vector>
@@ -780,69 +781,139 @@ void reportSyntaxError(Reader &r, std::string_view text, const std::string &fall
         r.error("", "not valid JSON: " + syntaxDetail(fallbackWhat));
 }
 
-// Reports keys that appear twice in one object: nlohmann keeps the last silently, which
-// hides edits. Follows the parser's callback events; the path is only built when a
-// duplicate is found, so deep nesting costs linear time.
-class DuplicateKeyFinder
+// No profile nests deeper than 8 (hosts[0].workers[0].targets[0].region); a document
+// nested far deeper is not a profile, and refusing it early bounds what a 4 MiB file of
+// '[' can make the parser allocate (about 170 bytes per level).
+constexpr std::size_t kMaxJsonDepth = 64;
+
+// Builds the document from nlohmann's SAX events, and on the way reports keys that
+// appear twice in one object (nlohmann keeps the last silently, which hides edits) and
+// stops at nesting deeper than kMaxJsonDepth. The path is only built when a problem is
+// found, so deep nesting costs linear time.
+//
+// This replaces Json::parse with a callback, whose DOM builder (nlohmann 3.11.2,
+// json_sax.hpp end_object) searches the enclosing container for discarded values after
+// every object: quadratic in the number of elements, 2.4 s for an array of 100,000 {}
+// and minutes for the million a 4 MiB file can hold.
+class DocumentBuilder : public nlohmann::json_sax<Json>
 {
 public:
-    explicit DuplicateKeyFinder(Reader &reader)
-        : m_reader(reader)
+    DocumentBuilder(Json &root, Reader &reader)
+        : m_root(root)
+        , m_reader(reader)
     { }
 
-    bool onEvent(Json::parse_event_t event, const Json &parsed)
+    bool null() override { return value(nullptr); }
+    bool boolean(bool v) override { return value(v); }
+    bool number_integer(number_integer_t v) override { return value(v); }
+    bool number_unsigned(number_unsigned_t v) override { return value(v); }
+    bool number_float(number_float_t v, const string_t &) override { return value(v); }
+    bool string(string_t &v) override { return value(std::move(v)); }
+    bool binary(binary_t &v) override { return value(Json::binary(std::move(v))); }
+
+    bool start_object(std::size_t) override { return open(Json::object()); }
+    bool start_array(std::size_t) override { return open(Json::array()); }
+    bool end_object() override { return close(); }
+    bool end_array() override { return close(); }
+
+    bool key(string_t &key) override
     {
-        using Event = Json::parse_event_t;
-        switch (event) {
-        case Event::object_start:
-        case Event::array_start:
-            m_frames.push_back({event == Event::object_start, {}, {}, 0});
-            break;
-        case Event::key: {
-            Frame &top = m_frames.back();
-            top.pendingKey = parsed.get<std::string>();
-            if (!top.keys.insert(top.pendingKey).second)
-                m_reader.error(
-                    currentPath(), "duplicate field: it appears more than once in this object");
-            break;
-        }
-        case Event::object_end:
-        case Event::array_end:
-            m_frames.pop_back();
-            elementDone();
-            break;
-        case Event::value:
-            elementDone();
-            break;
-        }
+        Frame &top = m_frames.back();
+        top.pendingKey = key;
+        if (!top.keys.insert(key).second)
+            m_reader.error(
+                currentPath(), "duplicate field: it appears more than once in this object");
+        m_objectElement = &(*top.container)[key];
         return true;
     }
 
+    bool parse_error(
+        std::size_t, const std::string &, const nlohmann::detail::exception &ex) override
+    {
+        m_syntaxError = ex.what();
+        return false;
+    }
+
+    // Set when the text is not JSON: nlohmann's message (the caller locates it).
+    const std::optional<std::string> &syntaxError() const { return m_syntaxError; }
+    bool tooDeep() const { return m_tooDeep; }
+
 private:
     struct Frame {
-        bool isObject;
-        std::set<std::string> keys;
+        Json *container;
+        std::set<std::string> keys; // objects: the keys seen
         std::string pendingKey; // objects: the key being read
-        std::size_t nextIndex; // arrays: the index of the element being read
+        std::size_t nextIndex = 0; // arrays: the index of the element being read
     };
+
+    // Places a value where the parser is: the root, the next array element, or the
+    // value of the last key. Pointers stay valid: a container is only appended to
+    // after the child it holds has been closed, and object members live in a std::map.
+    Json *place(Json &&v)
+    {
+        if (m_frames.empty()) {
+            m_root = std::move(v);
+            return &m_root;
+        }
+        Json &parent = *m_frames.back().container;
+        if (parent.is_array()) {
+            parent.push_back(std::move(v));
+            return &parent.back();
+        }
+        *m_objectElement = std::move(v);
+        return m_objectElement;
+    }
+
+    template<typename T> bool value(T &&v)
+    {
+        place(Json(std::forward<T>(v)));
+        elementDone();
+        return true;
+    }
+
+    bool open(Json &&container)
+    {
+        if (m_frames.size() >= kMaxJsonDepth) {
+            m_tooDeep = true;
+            // No path: it would be kMaxJsonDepth components long.
+            m_reader.error("",
+                "nested more than " + std::to_string(kMaxJsonDepth)
+                    + " levels deep; a profile needs at most 8");
+            return false;
+        }
+        Json *placed = place(std::move(container));
+        m_frames.push_back({placed, {}, {}, 0});
+        return true;
+    }
+
+    bool close()
+    {
+        m_frames.pop_back();
+        elementDone();
+        return true;
+    }
+
+    void elementDone()
+    {
+        if (!m_frames.empty() && m_frames.back().container->is_array())
+            ++m_frames.back().nextIndex;
+    }
 
     std::string currentPath() const
     {
         std::string path;
         for (const Frame &frame : m_frames)
-            path = frame.isObject ? joinPath(path, frame.pendingKey)
-                                  : indexPath(path, frame.nextIndex);
+            path = frame.container->is_object() ? joinPath(path, frame.pendingKey)
+                                                : indexPath(path, frame.nextIndex);
         return path;
     }
 
-    void elementDone()
-    {
-        if (!m_frames.empty() && !m_frames.back().isObject)
-            ++m_frames.back().nextIndex;
-    }
-
+    Json &m_root;
     Reader &m_reader;
     std::vector<Frame> m_frames;
+    Json *m_objectElement = nullptr;
+    std::optional<std::string> m_syntaxError;
+    bool m_tooDeep = false;
 };
 
 // ------------------------------------------------------------------ writer
@@ -1065,15 +1136,16 @@ std::optional<Profile> parseProfileJson(std::string_view text, Problems &problem
     Reader reader(problems);
     Json document;
     try {
-        DuplicateKeyFinder duplicates(reader);
-        document = Json::parse(
-            text.begin(), text.end(),
-            [&duplicates](int, Json::parse_event_t event, Json &parsed) {
-                return duplicates.onEvent(event, parsed);
-            },
-            /*allow_exceptions=*/true, /*ignore_comments=*/false);
+        DocumentBuilder builder(document, reader);
+        if (!Json::sax_parse(text.begin(), text.end(), &builder)) {
+            if (builder.tooDeep())
+                return std::nullopt;
+            // Duplicate keys found before a syntax error are real but secondary.
+            problems.resize(first);
+            reportSyntaxError(reader, text, builder.syntaxError().value_or("not JSON"));
+            return std::nullopt;
+        }
     } catch (const Json::exception &e) {
-        // Problems the key finder added before the error are real but secondary.
         problems.resize(first);
         reportSyntaxError(reader, text, e.what());
         return std::nullopt;

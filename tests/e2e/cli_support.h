@@ -35,12 +35,16 @@ inline std::filesystem::path cliPath()
     return binDir() / "ioprism-cli";
 }
 
-// Runs `ioprism-cli ARGS` through the shell (ARGS is shell text) in `cwd`.
-inline CliResult runCli(const std::string &args, const std::filesystem::path &cwd)
+// Runs `ioprism-cli ARGS` through the shell (ARGS is shell text) in `cwd`. A `wrapper`
+// (shell text, e.g. "timeout -s KILL 120") goes before the program: a guard for tests of
+// input that once made the CLI run away, so that a regression fails instead of eating
+// the machine's memory.
+inline CliResult runCli(
+    const std::string &args, const std::filesystem::path &cwd, const std::string &wrapper = {})
 {
     const auto out = cwd / ".cli-out.txt", err = cwd / ".cli-err.txt";
-    const std::string cmd = "cd '" + cwd.string() + "' && '" + cliPath().string() + "' " + args
-        + " >'" + out.string() + "' 2>'" + err.string() + "'";
+    const std::string cmd = "cd '" + cwd.string() + "' && " + wrapper + " '" + cliPath().string()
+        + "' " + args + " >'" + out.string() + "' 2>'" + err.string() + "'";
     const int status = std::system(cmd.c_str());
     CliResult r;
     r.exitCode = (status >= 0 && (status & 0x7f) == 0) ? (status >> 8) & 0xff : -1;

@@ -76,6 +76,38 @@ TEST(Cli, MissingFileIsInvalidInput)
     EXPECT_THAT(r.err, HasSubstr("cannot read nope.json"));
 }
 
+TEST(Cli, ValidateRefusesADeviceUnread)
+{
+    // Reading /dev/zero whole grew the CLI to 14 GB before it was killed. The guard makes
+    // a regression a failure (exit 137) rather than the whole machine's problem.
+    TempDir dir;
+    auto r = runCli("validate /dev/zero", dir.path(), "timeout -s KILL 120");
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(r.err, HasSubstr("/dev/zero: is a character device; only regular files are read"));
+}
+
+TEST(Cli, ValidateRefusesAnOversizeFileNamingTheLimit)
+{
+    TempDir dir;
+    {
+        std::ofstream create(dir.path() / "profile.icf");
+    }
+    std::filesystem::resize_file(dir.path() / "profile.icf", std::uintmax_t(1) << 30); // sparse
+    auto r = runCli("validate profile.icf", dir.path(), "timeout -s KILL 120");
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(r.err, HasSubstr("profile.icf: 1 GiB is larger than the 4 MiB limit for profiles"));
+}
+
+TEST(Cli, ValidateSaysADirectoryIsADirectory)
+{
+    TempDir dir;
+    std::filesystem::create_directory(dir.path() / "profiles");
+    auto r = runCli("validate profiles", dir.path());
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(r.err, HasSubstr("profiles: is a directory, not a file"));
+    EXPECT_THAT(r.err, ::testing::Not(HasSubstr("Iometer")));
+}
+
 TEST(Cli, ConvertIcfToJsonAndBack)
 {
     TempDir dir;

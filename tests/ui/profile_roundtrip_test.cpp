@@ -152,5 +152,22 @@ TEST(ProfileRoundTrip, AFileThatDoesNotParseIsRefusedWithItsProblems)
     EXPECT_EQ(window.document()->profile(), before);
 }
 
+TEST(ProfileRoundTrip, AnOversizeFileIsRefusedUnreadWithTheLimitNamed)
+{
+    test::ensureApp();
+    test::TempDir dir;
+    MainWindow window(nullPlatformServices(), isolated(dir));
+    const core::Profile before = window.document()->profile();
+    const auto huge = dir.path() / "huge.icf";
+    writeText(huge, "");
+    std::filesystem::resize_file(huge, std::uintmax_t(1) << 30); // sparse
+    EXPECT_FALSE(window.openFile(QString::fromStdString(huge.string())));
+    EXPECT_EQ(window.messageBar()->currentLevel(), MessageBar::Level::Error);
+    EXPECT_TRUE(window.messageBar()->currentDetails().contains(
+        QStringLiteral("huge.icf: 1 GiB is larger than the 4 MiB limit for profiles")))
+        << window.messageBar()->currentDetails().toStdString();
+    EXPECT_EQ(window.document()->profile(), before);
+}
+
 } // namespace
 } // namespace ioprism::ui

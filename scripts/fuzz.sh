@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Runs every libFuzzer target built by the `fuzz` preset for a bounded time, each from its
+# seed corpus in the repository (docs/testing.md, "Fuzzing"). Exits non-zero as soon as a
+# target finds a crash, a sanitizer report, a failed round trip, a leak, an input slower
+# than 10 s or one that needs more than 2 GiB; the input is saved in build/fuzz/artifacts.
+#
+#   scripts/fuzz.sh [SECONDS]    seconds per target (default 60); build first with
+#                                cmake --preset fuzz && cmake --build --preset fuzz
+#
+# What each target discovers is kept in build/fuzz/corpus/<target> (the seeds are read in
+# place, never copied), so later runs start from where the last one stopped.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$here"
+seconds=${1:-60}
+out=build/fuzz
+mkdir -p "$out/artifacts"
+
+fuzz() { # target [libFuzzer options...] -- seed directories...
+    local target=$1
+    shift
+    local options=()
+    while [ "$1" != "--" ]; do
+        options+=("$1")
+        shift
+    done
+    shift
+    mkdir -p "$out/corpus/$target"
+    echo "== fuzzing $target for ${seconds}s"
+    local log="$out/$target.log"
+    if ! "$out/bin/$target" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
+        -artifact_prefix="$out/artifacts/$target-" "${options[@]}" \
+        "$out/corpus/$target" "$@" >"$log" 2>&1; then
+        tail -n 60 "$log"
+        echo "== $target FAILED: the input is in $out/artifacts (full log: $log)"
+        exit 1
+    fi
+    grep -E '^Done|#[0-9]+.*(DONE|pulse)' "$log" | tail -n 1 || true
+}
+
+fuzz profile_json_fuzzer -dict=tests/fuzz/profile_json.dict -- resources/presets
+fuzz icf_fuzzer -- tests/fixtures/icf tests/golden/icf
