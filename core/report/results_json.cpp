@@ -347,7 +347,7 @@ Json intervalJson(const IntervalSample &s, const DeviceMap &map)
         scopes.push_back(intervalScopeJson(scope));
     return Json {{"step", s.step}, {"step_name", s.stepName}, {"phase", runPhaseName(s.phase)},
         {"start_s", number(s.startSeconds)}, {"end_s", number(s.endSeconds)},
-        {"cpu", cpuJson(s.cpu)},
+        {"merged_intervals", s.mergedIntervals}, {"cpu", cpuJson(s.cpu)},
         {"cpu_effectiveness", effectivenessJson(s.cpu, s.cpuEffectiveness)},
         {"devices", deviceReportJson(s.devices, map)}, {"scopes", std::move(scopes)}};
 }

@@ -76,6 +76,9 @@ struct IntervalSample {
     RunPhase phase = RunPhase::Measuring; // RampUp or Measuring
     double startSeconds = 0; // since the first step started (our monotonic clock)
     double endSeconds = 0;
+    // Sampling intervals this sample covers: 1 as sampled; more once a long run's kept
+    // history was merged to stay within its memory budget (core/run/interval_history.h).
+    std::uint32_t mergedIntervals = 1;
     std::vector<ScopeFigures> scopes; // [0] is All
     CpuFigures cpu;
     double cpuEffectiveness = 0; // IOPS per busy CPU %

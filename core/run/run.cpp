@@ -71,6 +71,7 @@ Run::Run(
     , m_sink(sink)
     , m_options(options)
     , m_shared(std::make_shared<Shared>())
+    , m_history(m_options.intervalHistoryBytes)
 { }
 
 Run::~Run() = default;
@@ -239,6 +240,7 @@ RunResult Run::execute()
         // be made becomes the run's error, and what was measured is kept.
         m_shared->fail({{}, "run", {}, e.what()});
     }
+    result.intervals = m_history.take();
     std::lock_guard lock(m_shared->errorMutex);
     result.error = m_shared->firstError;
     result.stoppedByUser = m_shared->stopRequested && !m_shared->firstError;
@@ -579,7 +581,7 @@ void Run::executeInto(RunResult &result)
             IntervalSample sample = sampler.tick(now, phase);
             reportStall(sample);
             m_sink.onInterval(sample);
-            result.intervals.push_back(std::move(sample));
+            m_history.add(std::move(sample));
         };
 
         std::function<void()> scheduleNext;

@@ -17,6 +17,7 @@
 
 #include "core/counters.h"
 #include "core/engine.h"
+#include "core/run/interval_history.h"
 #include "core/run/results.h"
 #include "core/spec/profile.h"
 
@@ -61,6 +62,9 @@ struct RunOptions {
     // in-flight I/O before giving up on it: the results are then reported with the
     // stuck I/O named (RunResult::stuckIo) and the workers are left to finish alone.
     std::chrono::milliseconds stopTimeout {15000};
+    // Memory for the intervals RunResult keeps (the sink sees every one as it is made):
+    // past it, older intervals are merged pairwise (core/run/interval_history.h).
+    std::size_t intervalHistoryBytes = 64u << 20;
 };
 
 class Run
@@ -92,6 +96,7 @@ private:
     RunOptions m_options;
     std::atomic<RunPhase> m_phase {RunPhase::Idle};
     std::shared_ptr<Shared> m_shared; // also held by the workers
+    IntervalHistory m_history; // the intervals the result keeps, within their budget
     // The body of execute(); throws only what execute() turns into the run's error.
     void executeInto(RunResult &result);
 };
