@@ -3,8 +3,8 @@
 #include "core/report/csv.h"
 #include "core/report/results_json.h"
 #include "core/spec/icf.h"
-#include "core/spec/input_file.h"
 #include "core/spec/presets.h"
+#include "core/spec/profile_file.h"
 #include "core/spec/profile_json.h"
 #include "ui/format.h"
 #include "ui/icons.h"
@@ -561,38 +561,22 @@ bool MainWindow::applyPreset(const std::string &name)
 
 bool MainWindow::openFile(const QString &path)
 {
-    // The same bounded reader as the CLI: a directory, a device or a huge file is refused
-    // before it is read, and nothing reads more than the limit.
-    auto file = core::readInputFile(
-        QFileInfo(path).filesystemFilePath(), core::kMaxProfileFileBytes, "profiles");
-    if (file.problem) {
-        m_messageBar->showMessage(MessageBar::Level::Error,
-            tr("Cannot open %1.").arg(QDir::toNativeSeparators(path)),
-            QStringLiteral("%1: %2").arg(
-                QFileInfo(path).fileName(), toQString(file.problem->toString())));
+    // The loader the CLI uses: bounded reading (a directory, a device or a huge file is
+    // refused unread) and the format told by the content, not the name.
+    core::Problems problems;
+    std::optional<core::Profile> profile = core::loadProfileFile(
+        QFileInfo(path).filesystemFilePath(), m_services.targetExists, problems);
+    if (!profile && problems.size() == 1 && !QFileInfo(path).isFile()) {
         QStringList files = recentFiles();
         if (files.removeAll(QFileInfo(path).absoluteFilePath()) > 0) {
             QSettings().setValue(QStringLiteral("recentFiles"), files);
             updateRecentMenu();
         }
-        return false;
-    }
-    const std::string &text = file.text;
-    core::Problems problems;
-    std::optional<core::Profile> profile;
-    const bool icf = path.endsWith(QLatin1String(".icf"), Qt::CaseInsensitive);
-    if (icf) {
-        profile = core::parseIcf(text, problems);
-        if (profile && m_services.targetExists) {
-            auto unresolved = core::markUnresolvedTargets(*profile, m_services.targetExists);
-            problems.insert(problems.end(), unresolved.begin(), unresolved.end());
-        }
-    } else {
-        profile = core::parseProfileJson(text, problems);
     }
     QStringList details;
-    for (const auto &p : problems)
-        details << toQString(p.toString());
+    for (const auto &p : problems) // a problem of the whole file is named after the file
+        details << (p.path.empty() ? QFileInfo(path).fileName() + QStringLiteral(": ") : QString())
+                + toQString(p.toString());
     if (!profile) {
         m_messageBar->showMessage(MessageBar::Level::Error,
             tr("%1 cannot be opened: %2.")

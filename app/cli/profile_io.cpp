@@ -2,6 +2,7 @@
 
 #include "core/spec/icf.h"
 #include "core/spec/input_file.h"
+#include "core/spec/profile_file.h"
 #include "core/spec/profile_json.h"
 #include "platform/common/target_resolution.h"
 
@@ -26,27 +27,8 @@ std::optional<ProfileFileFormat> profileFileFormat(const std::string &path)
 
 std::optional<core::Profile> loadProfileFile(const std::string &path, core::Problems &problems)
 {
-    auto file = core::readInputFile(path, core::kMaxProfileFileBytes, "profiles");
-    if (file.problem) {
-        problems.push_back(*file.problem);
-        return std::nullopt;
-    }
-    const std::string &content = file.text;
-    auto format = profileFileFormat(path);
-    if (!format) {
-        const auto first = content.find_first_not_of(" \t\r\n");
-        format = first != std::string::npos && content[first] == '{' ? ProfileFileFormat::Json
-                                                                     : ProfileFileFormat::Icf;
-    }
-    if (*format == ProfileFileFormat::Json)
-        return core::parseProfileJson(content, problems);
-    auto profile = core::parseIcf(content, problems);
-    if (profile) {
-        auto flagged = core::markUnresolvedTargets(
-            *profile, [](const core::Target &t) { return platform::targetExists(t); });
-        problems.insert(problems.end(), flagged.begin(), flagged.end());
-    }
-    return profile;
+    return core::loadProfileFile(
+        path, [](const core::Target &t) { return platform::targetExists(t); }, problems);
 }
 
 bool saveProfileFile(

@@ -1,0 +1,36 @@
+#include "core/spec/profile_file.h"
+
+#include "core/spec/icf.h"
+#include "core/spec/input_file.h"
+#include "core/spec/profile_json.h"
+
+namespace ioprism::core {
+
+ProfileFormat sniffProfileFormat(std::string_view text)
+{
+    if (text.starts_with("\xEF\xBB\xBF"))
+        text.remove_prefix(3);
+    const auto first = text.find_first_not_of(" \t\r\n");
+    return first != std::string_view::npos && text[first] == '{' ? ProfileFormat::Json
+                                                                 : ProfileFormat::Icf;
+}
+
+std::optional<Profile> loadProfileFile(const std::filesystem::path &path,
+    const std::function<bool(const Target &)> &targetExists, Problems &problems)
+{
+    auto file = readInputFile(path, kMaxProfileFileBytes, "profiles");
+    if (file.problem) {
+        problems.push_back(*file.problem);
+        return std::nullopt;
+    }
+    if (sniffProfileFormat(file.text) == ProfileFormat::Json)
+        return parseProfileJson(file.text, problems);
+    auto profile = parseIcf(file.text, problems);
+    if (profile && targetExists) {
+        auto flagged = markUnresolvedTargets(*profile, targetExists);
+        problems.insert(problems.end(), flagged.begin(), flagged.end());
+    }
+    return profile;
+}
+
+} // namespace ioprism::core

@@ -1,0 +1,30 @@
+// Loading a profile from a file, the one way the CLI and the GUI both do it.
+//
+// The format is told by the content, not the file name: a JSON profile starts with '{'
+// (after white space or a UTF-8 byte-order mark); anything else is read as an Iometer
+// .icf, whose parser says clearly when it is not one. So a profile saved as ".txt", or
+// an .icf renamed, opens the same everywhere. The file is read through the bounded
+// reader (input_file.h): directories, devices and huge files are refused unread.
+#pragma once
+
+#include "core/spec/problem.h"
+#include "core/spec/profile.h"
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string_view>
+
+namespace ioprism::core {
+
+enum class ProfileFormat { Json, Icf };
+
+ProfileFormat sniffProfileFormat(std::string_view text);
+
+// The profile in `path`, or nullopt with the reasons in `problems` (warnings may come
+// with a profile). Targets of an imported .icf that `targetExists` does not find on this
+// machine are flagged unresolved (icf.h, markUnresolvedTargets); pass null to skip that.
+std::optional<Profile> loadProfileFile(const std::filesystem::path &path,
+    const std::function<bool(const Target &)> &targetExists, Problems &problems);
+
+} // namespace ioprism::core

@@ -1,0 +1,52 @@
+// One profile loader for the CLI and the GUI: the format comes from the content.
+#include "core/spec/profile_file.h"
+#include "support/test_support.h"
+
+#include <filesystem>
+#include <gtest/gtest.h>
+
+using namespace ioprism::core;
+using ioprism::test::sourceDir;
+using ioprism::test::TempDir;
+namespace fs = std::filesystem;
+
+TEST(ProfileFile, TheFormatIsToldByTheContentNotTheName)
+{
+    EXPECT_EQ(sniffProfileFormat("  \n{\"format\": 1}"), ProfileFormat::Json);
+    EXPECT_EQ(sniffProfileFormat("\xEF\xBB\xBF{}"), ProfileFormat::Json);
+    EXPECT_EQ(sniffProfileFormat("Version 1.1.0 \n'TEST SETUP"), ProfileFormat::Icf);
+    EXPECT_EQ(sniffProfileFormat(""), ProfileFormat::Icf);
+
+    TempDir dir;
+    const fs::path jsonAsIcf = dir.path() / "renamed.icf";
+    fs::copy_file(sourceDir() / "resources/presets/cdm-default.json", jsonAsIcf);
+    Problems problems;
+    auto json = loadProfileFile(jsonAsIcf, nullptr, problems);
+    ASSERT_TRUE(json.has_value()) << (problems.empty() ? "" : problems[0].toString());
+    EXPECT_FALSE(json->specs.empty());
+
+    const fs::path icfAsTxt = dir.path() / "iometer.txt";
+    fs::copy_file(sourceDir() / "tests/fixtures/icf/full-1.1.0.icf", icfAsTxt);
+    problems.clear();
+    int asked = 0;
+    auto icf = loadProfileFile(
+        icfAsTxt,
+        [&](const Target &) {
+            ++asked;
+            return false;
+        },
+        problems);
+    ASSERT_TRUE(icf.has_value());
+    EXPECT_GT(asked, 0) << "an imported .icf's targets are checked on this machine";
+    EXPECT_TRUE(
+        icf->hosts[0].workers[0].targets.empty() || icf->hosts[0].workers[0].targets[0].unresolved);
+}
+
+TEST(ProfileFile, ADirectoryIsRefusedUnread)
+{
+    TempDir dir;
+    Problems problems;
+    EXPECT_FALSE(loadProfileFile(dir.path(), nullptr, problems).has_value());
+    ASSERT_EQ(problems.size(), 1u);
+    EXPECT_NE(problems[0].message.find("is a directory"), std::string::npos);
+}
