@@ -1,6 +1,7 @@
 #include "platform/linux/sync_engine.h"
 
 #include "engine_conformance.h"
+#include "platform_test_util.h"
 
 namespace ioprism::test {
 namespace {
