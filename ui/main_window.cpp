@@ -159,7 +159,7 @@ MainWindow::MainWindow(PlatformServices services, MainWindowOptions options, QWi
         });
         dialog->open();
     });
-    connect(m_setupPage, &SetupPage::engineChanged, this, [](EngineChoice engine) {
+    connect(m_setupPage, &SetupPage::engineChanged, this, [](core::EngineKind engine) {
         QSettings().setValue(QStringLiteral("run/engine"), int(engine));
     });
     connect(m_document, &ProfileDocument::modifiedChanged, this, &MainWindow::updateTitle);
@@ -405,8 +405,11 @@ QString MainWindow::defaultTestFile() const
 void MainWindow::restoreSession()
 {
     QSettings settings;
-    m_setupPage->setEngine(static_cast<EngineChoice>(
-        settings.value(QStringLiteral("run/engine"), int(EngineChoice::Auto)).toInt()));
+    // A stored kind this page does not offer (an old or foreign settings file) falls back
+    // to Automatic, the page's first entry.
+    if (!m_setupPage->setEngine(static_cast<core::EngineKind>(
+            settings.value(QStringLiteral("run/engine"), int(core::EngineKind::Auto)).toInt())))
+        m_setupPage->setEngine(core::EngineKind::Auto);
     if (m_options.restoreSession) {
         restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
         restoreState(settings.value(QStringLiteral("window/state")).toByteArray());

@@ -7,7 +7,7 @@ namespace ioprism::ui {
 PlatformServices nullPlatformServices()
 {
     PlatformServices services;
-    services.makeBackend = [](EngineChoice) -> std::unique_ptr<core::IoBackend> {
+    services.makeBackend = [](core::EngineKind) -> std::unique_ptr<core::IoBackend> {
         return std::make_unique<core::NullBackend>();
     };
     services.makeCounters = []() -> std::unique_ptr<core::CounterSource> {

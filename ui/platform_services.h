@@ -8,6 +8,7 @@
 
 #include "core/counters.h"
 #include "core/engine.h"
+#include "core/engine_kind.h"
 #include "core/report/environment.h"
 #include "core/spec/profile.h"
 
@@ -19,13 +20,6 @@
 #include <vector>
 
 namespace ioprism::ui {
-
-enum class EngineChoice {
-    Auto, // the best engine that works here (io_uring, else sync on Linux)
-    IoUring, // io_uring only
-    Sync, // pread/pwrite on a pool of threads
-    Null, // completes every request at once: measures IOPrism's own overhead
-};
 
 // A place a target can be: a whole disk, a partition, or a test file on a mounted file
 // system. Value type, filled by the platform layer.
@@ -48,7 +42,7 @@ struct TargetCandidate {
 struct PlatformServices {
     // A new backend for one run; called on the run's thread. Null when the engine does
     // not exist on this platform.
-    std::function<std::unique_ptr<core::IoBackend>(EngineChoice)> makeBackend;
+    std::function<std::unique_ptr<core::IoBackend>(core::EngineKind)> makeBackend;
     // The OS counter source for one run; called on the run's thread.
     std::function<std::unique_ptr<core::CounterSource>()> makeCounters;
     // Disks, partitions and test-file locations (GUI thread; may take a few ms).

@@ -29,7 +29,7 @@ namespace ioprism::ui {
 
 struct RunRequest {
     core::Profile profile;
-    EngineChoice engine = EngineChoice::Auto;
+    core::EngineKind engine = core::EngineKind::Auto;
     bool allowDeviceWrites = false; // the user confirmed writing to a raw device
     std::uint64_t ioLimitPerTarget = 0; // tests: stop each step after this many I/Os
 };

@@ -89,10 +89,10 @@ SetupPage::SetupPage(ProfileDocument *document, QWidget *parent)
 
     auto *engineBox = new QGroupBox(tr("Engine (this computer)"), this);
     auto *engineForm = new QFormLayout(engineBox);
-    m_engine->addItem(tr("Automatic: io_uring, else sync"), int(EngineChoice::Auto));
-    m_engine->addItem(tr("io_uring only"), int(EngineChoice::IoUring));
-    m_engine->addItem(tr("sync: pread/pwrite threads"), int(EngineChoice::Sync));
-    m_engine->addItem(tr("null: no I/O (IOPrism's own overhead)"), int(EngineChoice::Null));
+    m_engine->addItem(tr("Automatic: io_uring, else sync"), int(core::EngineKind::Auto));
+    m_engine->addItem(tr("io_uring only"), int(core::EngineKind::IoUring));
+    m_engine->addItem(tr("sync: pread/pwrite threads"), int(core::EngineKind::Sync));
+    m_engine->addItem(tr("null: no I/O (IOPrism's own overhead)"), int(core::EngineKind::Null));
     m_engine->setToolTip(
         tr("How I/O is issued. Saved with the application's settings, not in the profile."));
     engineForm->addRow(tr("&I/O engine:"), m_engine);
@@ -125,14 +125,18 @@ SetupPage::SetupPage(ProfileDocument *document, QWidget *parent)
     load();
 }
 
-EngineChoice SetupPage::engine() const
+core::EngineKind SetupPage::engine() const
 {
-    return static_cast<EngineChoice>(m_engine->currentData().toInt());
+    return static_cast<core::EngineKind>(m_engine->currentData().toInt());
 }
 
-void SetupPage::setEngine(EngineChoice engine)
+bool SetupPage::setEngine(core::EngineKind engine)
 {
-    m_engine->setCurrentIndex(std::max(0, m_engine->findData(int(engine))));
+    const int index = m_engine->findData(int(engine));
+    if (index < 0)
+        return false;
+    m_engine->setCurrentIndex(index);
+    return true;
 }
 
 void SetupPage::load()

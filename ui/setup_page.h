@@ -21,14 +21,16 @@ class SetupPage : public QWidget
 public:
     explicit SetupPage(ProfileDocument *document, QWidget *parent = nullptr);
 
-    EngineChoice engine() const;
-    void setEngine(EngineChoice engine);
+    core::EngineKind engine() const;
+    // Selects `engine` when the page offers it and returns true; otherwise leaves the
+    // choice as it is and returns false.
+    bool setEngine(core::EngineKind engine);
 
     QLineEdit *runTimeField() const { return m_runTime; }
     QLineEdit *descriptionField() const { return m_description; }
 
 signals:
-    void engineChanged(ioprism::ui::EngineChoice engine);
+    void engineChanged(ioprism::core::EngineKind engine);
 
 private:
     void load();

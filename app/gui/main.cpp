@@ -25,21 +25,6 @@ namespace {
 
 using namespace ioprism;
 
-platform::EngineKind engineKindOf(ui::EngineChoice choice)
-{
-    switch (choice) {
-    case ui::EngineChoice::Auto:
-        return platform::EngineKind::Auto;
-    case ui::EngineChoice::IoUring:
-        return platform::EngineKind::IoUring;
-    case ui::EngineChoice::Sync:
-        return platform::EngineKind::Sync;
-    case ui::EngineChoice::Null:
-        return platform::EngineKind::Null;
-    }
-    return platform::EngineKind::Auto;
-}
-
 // Disks, partitions and a test-file location on every writable mounted file system.
 std::vector<ui::TargetCandidate> listTargets()
 {
@@ -117,9 +102,8 @@ std::vector<ui::TargetCandidate> listTargets()
 ui::PlatformServices platformServices()
 {
     ui::PlatformServices services;
-    services.makeBackend = [](ui::EngineChoice choice) {
-        return platform::makeBackend({.kind = engineKindOf(choice)});
-    };
+    services.makeBackend
+        = [](core::EngineKind kind) { return platform::makeBackend({.kind = kind}); };
     services.makeCounters = [] { return platform::makeCounterSource(); };
     services.listTargets = listTargets;
     services.targetExists = [](const core::Target &t) { return platform::targetExists(t); };
@@ -181,11 +165,8 @@ int main(int argc, char **argv)
                       << "\" is not one of auto, io_uring, sync, null\n";
             return 2;
         }
-        const ui::EngineChoice choices[] = {ui::EngineChoice::Auto, ui::EngineChoice::IoUring,
-            ui::EngineChoice::Sync, ui::EngineChoice::Null};
-        for (auto c : choices)
-            if (engineKindOf(c) == *kind)
-                window.setupPage()->setEngine(c);
+        // A kind the page does not offer (iocp) leaves the saved choice, as before.
+        window.setupPage()->setEngine(*kind);
     }
     if (!parser.positionalArguments().isEmpty()
         && !window.openFile(parser.positionalArguments().first())) {

@@ -5,20 +5,17 @@
 #pragma once
 
 #include "core/engine.h"
+#include "core/engine_kind.h"
 
 #include <memory>
-#include <optional>
-#include <string_view>
 
 namespace ioprism::platform {
 
-enum class EngineKind {
-    Auto, // the best engine that works here: io_uring, else sync (Linux); IOCP (Windows)
-    IoUring, // io_uring only: an error when the kernel or a sandbox refuses it
-    Sync, // pread/pwrite on a pool of threads, one per outstanding I/O
-    Null, // completes every request at once: tests and overhead measurements
-    Iocp, // overlapped I/O on a completion port (Windows)
-};
+// The kinds are declared in core (core/engine_kind.h) so that the GUI, which links core
+// only, offers the same ones; they are named here too for the platform's callers.
+using core::EngineKind;
+using core::engineKindName;
+using core::parseEngineKind;
 
 struct BackendOptions {
     EngineKind kind = EngineKind::Auto;
@@ -29,11 +26,6 @@ struct BackendOptions {
     // ENOSPC-while-writing path can be exercised on a small file system.
     bool skipFreeSpaceCheck = false;
 };
-
-// "auto", "io_uring", "sync", "null", "iocp".
-std::string_view engineKindName(EngineKind kind);
-// Inverse of engineKindName (also accepts "uring"); nullopt for anything else.
-std::optional<EngineKind> parseEngineKind(std::string_view name);
 
 // Never null for Null; for the other kinds null only where the platform has no backend
 // (neither Linux nor Windows). An explicit kind this machine cannot run (IoUring in a

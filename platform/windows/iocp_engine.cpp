@@ -13,6 +13,32 @@ namespace ioprism::platform {
 
 using win::win32Error;
 
+namespace {
+
+// IoRequest::error is read as a std::errc condition through system_category, the same
+// way on every platform (the engine conformance suite compares it so). MinGW's and
+// MSVC's system_category map most Win32 codes (87 -> invalid_argument, 2 ->
+// no_such_file_or_directory, 5 -> permission_denied) but not these two, so the engine
+// reports what they mean in a code that does map:
+//  * ERROR_HANDLE_EOF: a read at or past the end of a file transfers nothing. pread
+//    returns 0 bytes and no error there, and so does this engine (0 = no error).
+//  * ERROR_OFFSET_ALIGNMENT_VIOLATION (327, newer Windows, for a NO_BUFFERING offset off
+//    the sector): ERROR_INVALID_PARAMETER, which older Windows gives for the same request
+//    and which maps to invalid_argument, like EINVAL from O_DIRECT on Linux.
+int portableError(DWORD error)
+{
+    switch (error) {
+    case ERROR_HANDLE_EOF:
+        return 0;
+    case ERROR_OFFSET_ALIGNMENT_VIOLATION:
+        return ERROR_INVALID_PARAMETER;
+    default:
+        return static_cast<int>(error);
+    }
+}
+
+} // namespace
+
 core::Result<win::UniqueHandle> openEngineFile(const core::EngineFile &file)
 {
     const std::wstring path = win::widen(file.path);
@@ -201,17 +227,13 @@ void IocpEngine::issue(core::IoRequest *request)
     std::byte *data = m_bufferBase + std::size_t(request->bufferIndex) * m_strideBytes;
     if (file.direct) {
         // What real Windows enforces for FILE_FLAG_NO_BUFFERING, checked before the call
-        // so the error is the same everywhere (Wine would perform the request).
+        // so the error is the same everywhere (Wine would perform the request). One code
+        // for offset, length and buffer address: see portableError.
         const std::uint32_t sector = file.sectorBytes;
-        int error = 0;
-        if (request->offsetBytes % sector != 0)
-            error = ERROR_OFFSET_ALIGNMENT_VIOLATION;
-        else if (request->lengthBytes % sector != 0
-            || reinterpret_cast<std::uintptr_t>(data) % sector != 0)
-            error = ERROR_INVALID_PARAMETER;
-        if (error != 0) [[unlikely]] {
+        if (request->offsetBytes % sector != 0 || request->lengthBytes % sector != 0
+            || reinterpret_cast<std::uintptr_t>(data) % sector != 0) [[unlikely]] {
             ++m_immediateFailures;
-            finishNow(request, 0, error);
+            finishNow(request, 0, ERROR_INVALID_PARAMETER);
             return;
         }
     }
@@ -244,10 +266,15 @@ void IocpEngine::issue(core::IoRequest *request)
         ++m_inPort;
         return;
     }
-    // Failed at once: no packet is queued for it.
-    ++m_immediateFailures;
+    // Failed at once (or hit the end of the file, which is no failure): no packet is
+    // queued for it.
     m_freeOps.push_back(static_cast<std::uint32_t>(&op - m_ops.get()));
-    finishNow(request, 0, static_cast<int>(err));
+    const int error = portableError(err);
+    if (error == 0)
+        ++m_syncCompletions;
+    else
+        ++m_immediateFailures;
+    finishNow(request, 0, error);
 }
 
 core::Status IocpEngine::commit()
@@ -265,7 +292,8 @@ void IocpEngine::complete(Op *op, DWORD bytes)
 {
     core::IoRequest *request = op->request;
     // Internal holds the NTSTATUS; GetOverlappedResult turns a failure into the Win32
-    // code (STATUS_END_OF_FILE -> ERROR_HANDLE_EOF) the way ReadFile would report it.
+    // code (STATUS_END_OF_FILE -> ERROR_HANDLE_EOF) the way ReadFile would report it, and
+    // portableError into one every platform reads alike (EOF: 0 bytes, no error).
     if (op->overlapped.Internal == 0) {
         request->resultBytes = bytes;
         request->error = 0;
@@ -277,7 +305,7 @@ void IocpEngine::complete(Op *op, DWORD bytes)
             request->error = 0;
         } else {
             request->resultBytes = transferred;
-            request->error = static_cast<int>(::GetLastError());
+            request->error = portableError(::GetLastError());
         }
     }
     m_freeOps.push_back(static_cast<std::uint32_t>(op - m_ops.get()));

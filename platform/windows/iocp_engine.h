@@ -12,17 +12,23 @@
 //    packet comes through the port as for ERROR_IO_PENDING. A request that fails at
 //    once never queues a packet. Either way every request is reaped exactly once.
 //  * Alignment: unbuffered requests are checked against the volume's sector size (see
-//    sector_size.h) before they are issued, and complete with the error real Windows
-//    gives: ERROR_OFFSET_ALIGNMENT_VIOLATION (327) for the offset, ERROR_INVALID_PARAMETER
-//    (87) for the length or the buffer address. Wine ignores NO_BUFFERING and would
-//    accept them, so this check is what tests exercise there.
+//    sector_size.h) before they are issued, and a misaligned offset, length or buffer
+//    address completes with ERROR_INVALID_PARAMETER (87), what real Windows gives (newer
+//    versions say ERROR_OFFSET_ALIGNMENT_VIOLATION for the offset, which no C++ runtime
+//    maps to std::errc). Wine ignores NO_BUFFERING and would accept them, so this check
+//    is what tests exercise there.
 //  * Buffers come from VirtualAlloc: page-aligned, committed and touched before use.
 //
 // queue() only records the request; commit() issues everything queued, so that the
 // worker's submit timestamp (taken just before commit) precedes the system call and the
-// measured latency covers the whole request. Error codes in IoRequest::error are Win32
-// codes (GetLastError), e.g. ERROR_HANDLE_EOF (38) for a read at or past the end of a
-// file, ERROR_ACCESS_DENIED (5) for a write on a file opened read-only.
+// measured latency covers the whole request.
+//
+// IoRequest::error holds Win32 codes (GetLastError) that system_category maps to the
+// same std::errc conditions the Linux engines' errno values give, e.g.
+// ERROR_INVALID_PARAMETER (invalid_argument) for a misaligned unbuffered request or a bad
+// index, ERROR_ACCESS_DENIED (permission_denied) for a write on a file opened read-only.
+// A read at or past the end of a file completes with 0 bytes and no error, as pread
+// does, not with ERROR_HANDLE_EOF.
 //
 // Threads: one engine per worker thread, used from that thread only. Nothing is
 // allocated or locked on the hot path.

@@ -11,12 +11,13 @@
 #include <cstdio>
 #include <fcntl.h>
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
 #include <vector>
+
+#include "engine_test_util.h" // writeFile, readAll
 
 namespace ioprism::test {
 
@@ -53,21 +54,6 @@ inline bool haveTool(const std::string &name)
 inline std::filesystem::path realFsDir()
 {
     return "/var/tmp";
-}
-
-// A file of `bytes` bytes, written (not sparse) with a simple byte pattern.
-inline void writeFile(const std::filesystem::path &path, std::uint64_t bytes, std::uint8_t seed = 1)
-{
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    std::vector<char> chunk(1 << 16);
-    for (std::size_t i = 0; i < chunk.size(); ++i)
-        chunk[i] = static_cast<char>((i * 31 + seed) & 0xff);
-    for (std::uint64_t done = 0; done < bytes;) {
-        const auto n
-            = static_cast<std::streamsize>(std::min<std::uint64_t>(chunk.size(), bytes - done));
-        out.write(chunk.data(), n);
-        done += static_cast<std::uint64_t>(n);
-    }
 }
 
 // A sparse image file for a loop device.

@@ -1,6 +1,10 @@
 #include "platform/linux/sync_engine.h"
 
+#include <memory>
+#include <thread>
+
 #include "engine_conformance.h"
+#include "platform_test_util.h"
 
 namespace ioprism::test {
 namespace {
@@ -53,20 +57,50 @@ TEST_F(SyncEngineTest, PolledCompletionsAreRefused)
 
 TEST_F(SyncEngineTest, DestroyingWithIoStillQueuedJoinsCleanly)
 {
+    // The destructor stops and joins 64 threads, some mid-I/O, and drops the requests no
+    // thread has started. Afterwards no thread may still touch a request: each one is
+    // either untouched (the sentinel) or fully done, and stays so.
+    constexpr std::int64_t kUntouched = -1;
     const auto path = file(8 << 20);
+    const auto before = readAll(path);
     std::vector<core::IoRequest> reqs(64);
-    {
-        SyncEngine engine;
-        const std::vector<core::EngineFile> files {{path, false, core::CacheMode::Direct, false}};
-        ASSERT_TRUE(engine.init({.queueDepth = 64, .bufferCount = 64}, files).ok());
-        for (std::uint32_t i = 0; i < reqs.size(); ++i) {
-            reqs[i].bufferIndex = i;
-            reqs[i].lengthBytes = 4096;
-            reqs[i].offsetBytes = std::uint64_t(i) * 4096;
-            ASSERT_TRUE(engine.queue(&reqs[i]));
+    auto engine = std::make_unique<SyncEngine>();
+    const std::vector<core::EngineFile> files {{path, false, core::CacheMode::Direct, false}};
+    ASSERT_TRUE(engine->init({.queueDepth = 64, .bufferCount = 64}, files).ok());
+    ASSERT_EQ(engine->threadCount(), 64u);
+    for (std::uint32_t i = 0; i < reqs.size(); ++i) {
+        reqs[i].bufferIndex = i;
+        reqs[i].lengthBytes = 4096;
+        reqs[i].offsetBytes = std::uint64_t(i) * 4096;
+        reqs[i].resultBytes = kUntouched;
+        reqs[i].error = -1;
+        ASSERT_TRUE(engine->queue(&reqs[i]));
+    }
+    const auto start = std::chrono::steady_clock::now();
+    engine.reset();
+    EXPECT_LT(std::chrono::steady_clock::now() - start, 10s)
+        << "the destructor waited for more than the I/O in progress";
+
+    std::size_t done = 0;
+    for (std::uint32_t i = 0; i < reqs.size(); ++i) {
+        SCOPED_TRACE("request " + std::to_string(i));
+        if (reqs[i].resultBytes == kUntouched) {
+            EXPECT_EQ(reqs[i].error, -1) << "a dropped request was half completed";
+        } else {
+            EXPECT_EQ(reqs[i].error, 0);
+            EXPECT_EQ(reqs[i].resultBytes, 4096);
+            ++done;
         }
-    } // the destructor stops and joins 64 threads, some mid-I/O
-    SUCCEED();
+    }
+    const auto snapshot = reqs;
+    std::this_thread::sleep_for(100ms);
+    for (std::uint32_t i = 0; i < reqs.size(); ++i) {
+        EXPECT_EQ(reqs[i].resultBytes, snapshot[i].resultBytes)
+            << "request " << i << " changed after the join";
+        EXPECT_EQ(reqs[i].error, snapshot[i].error) << "request " << i;
+    }
+    EXPECT_EQ(readAll(path), before) << "reads only: the file must be as it was";
+    RecordProperty("completedBeforeTheJoin", static_cast<int>(done));
 }
 
 TEST_F(SyncEngineTest, CompletionsArriveAsSoonAsMinimumIsReached)

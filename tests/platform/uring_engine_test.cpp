@@ -3,6 +3,7 @@
 #include <sys/utsname.h>
 
 #include "engine_conformance.h"
+#include "platform_test_util.h"
 
 namespace ioprism::test {
 namespace {

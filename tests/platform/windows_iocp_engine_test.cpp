@@ -1,13 +1,15 @@
-// The IOCP engine on real files (under Wine in CI): data round trips at QD 32 over two
-// files, synchronous completions with and without FILE_SKIP_COMPLETION_PORT_ON_SUCCESS,
-// pending requests and timeouts (a named pipe), Win32 error codes, and our own alignment
-// check for unbuffered I/O, which Wine itself would not enforce.
+// What is particular to the IOCP engine, on real files (under Wine in CI): data round
+// trips in every mode, synchronous completions with and without
+// FILE_SKIP_COMPLETION_PORT_ON_SUCCESS, pending requests (a named pipe), Win32 errors as
+// portable conditions, and our own alignment check for unbuffered I/O, which Wine itself
+// would not enforce. The engine contract shared with the Linux engines is tested by the
+// conformance suite (windows_engine_conformance.cpp).
 #include "platform/windows/iocp_engine.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>
 #include <random>
-#include <thread>
+#include <system_error>
 
 #include "windows_test_util.h"
 
@@ -32,40 +34,6 @@ std::unique_ptr<IocpEngine> makeEngine(const std::vector<core::EngineFile> &file
     EXPECT_TRUE(st.ok()) << (st.ok() ? "" : st.error().toString());
     return st.ok() ? std::move(engine) : nullptr;
 }
-
-// A server end of a named pipe the engine opens as its "file": reads on it stay pending
-// until the test writes, the one reliable way to get ERROR_IO_PENDING and a late
-// completion on any Windows, Wine included.
-class PipeServer
-{
-public:
-    PipeServer()
-    {
-        std::random_device rd;
-        m_name = "\\\\.\\pipe\\ioprism-test-" + std::to_string(rd())
-            + std::to_string(::GetCurrentProcessId());
-        m_handle = ::CreateNamedPipeA(m_name.c_str(), PIPE_ACCESS_DUPLEX,
-            PIPE_TYPE_BYTE | PIPE_READMODE_BYTE | PIPE_WAIT, 1, 65536, 65536, 0, nullptr);
-    }
-    ~PipeServer()
-    {
-        if (m_handle != INVALID_HANDLE_VALUE)
-            ::CloseHandle(m_handle);
-    }
-    bool ok() const { return m_handle != INVALID_HANDLE_VALUE; }
-    const std::string &name() const { return m_name; }
-    bool write(std::string_view text)
-    {
-        DWORD written = 0;
-        return ::WriteFile(
-                   m_handle, text.data(), static_cast<DWORD>(text.size()), &written, nullptr)
-            && written == text.size();
-    }
-
-private:
-    std::string m_name;
-    HANDLE m_handle = INVALID_HANDLE_VALUE;
-};
 
 struct RoundTripCase {
     const char *name;
@@ -234,7 +202,7 @@ TEST(IocpEngine, DestroyingWithARequestInFlightCancelsAndReturns)
     EXPECT_LT(std::chrono::steady_clock::now() - start, 5s);
 }
 
-TEST(IocpEngine, ErrorsSurfaceWithTheirWin32Codes)
+TEST(IocpEngine, ErrorsSurfaceAsPortableConditions)
 {
     test::TempDir dir;
     writeFile(dir.path() / "a.dat", 65536 + 1024);
@@ -243,18 +211,18 @@ TEST(IocpEngine, ErrorsSurfaceWithTheirWin32Codes)
         bool openForWrite;
         CacheMode mode;
         TestOp op;
-        int error;
+        std::error_condition error; // default: none
         std::int64_t bytes;
     };
     const Case cases[] = {
         {"write on a file opened read-only", false, CacheMode::Buffered,
-            {0, 0, IoDirection::Write, 4096}, ERROR_ACCESS_DENIED, 0},
-        {"read past the end", false, CacheMode::Buffered, {0, 1 << 20, IoDirection::Read, 4096},
-            ERROR_HANDLE_EOF, 0},
+            {0, 0, IoDirection::Write, 4096}, std::errc::permission_denied, 0},
+        {"read past the end transfers nothing, not an error (ERROR_HANDLE_EOF)", false,
+            CacheMode::Buffered, {0, 1 << 20, IoDirection::Read, 4096}, {}, 0},
         {"unbuffered read past the end", false, CacheMode::Direct,
-            {0, 1 << 20, IoDirection::Read, 4096}, ERROR_HANDLE_EOF, 0},
+            {0, 1 << 20, IoDirection::Read, 4096}, {}, 0},
         {"read across the end is short, not an error", false, CacheMode::Buffered,
-            {0, 65536, IoDirection::Read, 4096}, 0, 1024},
+            {0, 65536, IoDirection::Read, 4096}, {}, 1024},
     };
     for (const auto &c : cases) {
         SCOPED_TRACE(c.what);
@@ -268,7 +236,10 @@ TEST(IocpEngine, ErrorsSurfaceWithTheirWin32Codes)
                 error = r.error;
                 bytes = r.resultBytes;
             }));
-        EXPECT_EQ(error, c.error) << std::system_category().message(error);
+        if (c.error)
+            EXPECT_EQ(systemError(error), c.error) << systemError(error).message();
+        else
+            EXPECT_EQ(error, 0) << systemError(error).message();
         EXPECT_EQ(bytes, c.bytes);
     }
 }
@@ -283,17 +254,16 @@ TEST(IocpEngine, MisalignedUnbufferedRequestsAreRefusedBeforeTheyAreIssued)
     ASSERT_TRUE(engine);
     const std::uint32_t sector = engine->sectorBytes(0);
     ASSERT_GE(sector, 512u);
+    // All three are invalid_argument, as EINVAL is for O_DIRECT on Linux (see
+    // portableError in iocp_engine.cpp for why not ERROR_OFFSET_ALIGNMENT_VIOLATION).
     struct Case {
         const char *what;
         TestOp op;
-        int error;
     };
     const Case cases[] = {
-        {"offset off the sector", {0, 100, IoDirection::Write, 4096},
-            ERROR_OFFSET_ALIGNMENT_VIOLATION},
-        {"length off the sector", {0, 0, IoDirection::Write, 1000}, ERROR_INVALID_PARAMETER},
-        {"read with a misaligned offset", {0, sector / 2, IoDirection::Read, 4096},
-            ERROR_OFFSET_ALIGNMENT_VIOLATION},
+        {"offset off the sector", {0, 100, IoDirection::Write, 4096}},
+        {"length off the sector", {0, 0, IoDirection::Write, 1000}},
+        {"read with a misaligned offset", {0, sector / 2, IoDirection::Read, 4096}},
     };
     for (const auto &c : cases) {
         SCOPED_TRACE(c.what);
@@ -307,7 +277,7 @@ TEST(IocpEngine, MisalignedUnbufferedRequestsAreRefusedBeforeTheyAreIssued)
                 error = r.error;
                 EXPECT_EQ(r.resultBytes, 0);
             }));
-        EXPECT_EQ(error, c.error);
+        EXPECT_EQ(systemError(error), std::errc::invalid_argument) << systemError(error).message();
     }
     EXPECT_EQ(engine->immediateFailures(), 3u);
     EXPECT_EQ(engine->portCompletions() + engine->synchronousCompletions(), 0u)
@@ -332,19 +302,6 @@ TEST(IocpEngine, BufferedRequestsNeedNoAlignment)
         }));
     EXPECT_EQ(error, 0);
     EXPECT_EQ(bytes, 1000);
-}
-
-TEST(IocpEngine, ReapReturnsAtOnceWhenNothingIsInFlight)
-{
-    auto engine = makeEngine({{"NUL", false, CacheMode::Buffered, false}}, 4);
-    ASSERT_TRUE(engine);
-    std::vector<core::IoRequest *> completed(4);
-    const auto start = std::chrono::steady_clock::now();
-    auto got = engine->reap(completed, 1, 5s);
-    ASSERT_TRUE(got.ok());
-    EXPECT_EQ(*got, 0u);
-    EXPECT_LT(std::chrono::steady_clock::now() - start, 1s)
-        << "reap waited for completions that could never come";
 }
 
 TEST(IocpEngine, QueueSaysFullAtTheQueueDepth)
@@ -372,48 +329,14 @@ TEST(IocpEngine, QueueSaysFullAtTheQueueDepth)
     EXPECT_TRUE(engine->queue(&reqs[4]));
 }
 
-TEST(IocpEngine, RequestWithABadIndexCompletesWithInvalidParameter)
+TEST(IocpEngine, BufferBeyondTheLastIsEmpty)
 {
-    auto engine = makeEngine({{"NUL", true, CacheMode::Buffered, false}}, 4);
-    ASSERT_TRUE(engine);
-    core::IoRequest bad {};
-    bad.fileIndex = 5; // only one file
-    bad.lengthBytes = 4096;
-    ASSERT_TRUE(engine->queue(&bad));
-    ASSERT_TRUE(engine->commit().ok());
-    std::vector<core::IoRequest *> completed(4);
-    auto got = engine->reap(completed, 1, 5s);
-    ASSERT_TRUE(got.ok());
-    ASSERT_EQ(*got, 1u);
-    EXPECT_EQ(completed[0], &bad);
-    EXPECT_EQ(bad.error, ERROR_INVALID_PARAMETER);
-}
-
-TEST(IocpEngine, BuffersComeAlignedAndDistinct)
-{
+    // Alignment and spacing are in the conformance suite; an index past the end gives an
+    // empty span rather than memory past the region.
     auto engine = makeEngine({{"NUL", false, CacheMode::Buffered, false}}, 8, 6000);
     ASSERT_TRUE(engine);
-    for (std::uint32_t i = 0; i < 8; ++i) {
-        const auto b = engine->buffer(i);
-        EXPECT_EQ(b.size(), 6000u);
-        EXPECT_EQ(reinterpret_cast<std::uintptr_t>(b.data()) % 4096, 0u) << "buffer " << i;
-        if (i > 0) {
-            EXPECT_GE(b.data(), engine->buffer(i - 1).data() + 6000);
-        }
-    }
+    EXPECT_EQ(engine->buffer(7).size(), 6000u);
     EXPECT_TRUE(engine->buffer(8).empty());
-}
-
-TEST(IocpEngine, InitNamesTheMissingFile)
-{
-    test::TempDir dir;
-    IocpEngine engine;
-    const std::vector<core::EngineFile> files {
-        {(dir.path() / "does-not-exist.dat").string(), false, CacheMode::Direct, false}};
-    auto st = engine.init({.queueDepth = 4, .bufferCount = 4}, files);
-    ASSERT_FALSE(st.ok());
-    EXPECT_EQ(st.error().code.value(), ERROR_FILE_NOT_FOUND);
-    EXPECT_EQ(st.error().path, files[0].path);
 }
 
 TEST(IocpEngine, InitRefusesAnImpossibleQueueDepth)

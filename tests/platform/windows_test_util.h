@@ -1,161 +1,54 @@
 // Helpers for the Windows platform tests (compiled only on Windows, run under Wine in
-// CI): scratch files, block patterns that identify their file and offset, and a driver
-// that keeps a given number of requests in flight on an engine.
+// CI): the portable engine helpers (engine_test_util.h), reachable as test::win::… as
+// before, and a named pipe whose reads stay pending until the test writes.
 #pragma once
 
-#include "core/engine.h"
-#include "support/test_support.h"
+#include "platform/windows/win_util.h"
 
-#include <algorithm>
-#include <chrono>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <functional>
-#include <gtest/gtest.h>
-#include <numeric>
-#include <span>
+#include <random>
 #include <string>
-#include <vector>
+#include <string_view>
+
+#include "engine_test_util.h"
 
 namespace ioprism::test::win {
 
-using namespace std::chrono_literals;
+using namespace ioprism::test;
 
-// A file of `bytes` bytes with a simple byte pattern (never sparse).
-inline void writeFile(const std::filesystem::path &path, std::uint64_t bytes, std::uint8_t seed = 1)
+// The server end of a named pipe that an engine opens as its "file": reads on it stay
+// pending until the test writes, the one reliable way to get ERROR_IO_PENDING and a late
+// completion on any Windows, Wine included.
+class PipeServer
 {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    std::vector<char> chunk(1 << 16);
-    for (std::size_t i = 0; i < chunk.size(); ++i)
-        chunk[i] = static_cast<char>((i * 31 + seed) & 0xff);
-    for (std::uint64_t done = 0; done < bytes;) {
-        const auto n
-            = static_cast<std::streamsize>(std::min<std::uint64_t>(chunk.size(), bytes - done));
-        out.write(chunk.data(), n);
-        done += static_cast<std::uint64_t>(n);
+public:
+    PipeServer()
+    {
+        std::random_device rd;
+        m_name = "\\\\.\\pipe\\ioprism-test-" + std::to_string(rd())
+            + std::to_string(::GetCurrentProcessId());
+        m_handle = ::CreateNamedPipeA(m_name.c_str(), PIPE_ACCESS_DUPLEX,
+            PIPE_TYPE_BYTE | PIPE_READMODE_BYTE | PIPE_WAIT, 1, 65536, 65536, 0, nullptr);
     }
-}
-
-inline std::vector<char> readAll(const std::filesystem::path &path)
-{
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-// The 8-byte word at `index` of the block at (file, offset): every block differs, so a
-// read that lands on the wrong file or offset is caught.
-inline std::uint64_t patternWord(std::uint32_t file, std::uint64_t offset, std::size_t index)
-{
-    std::uint64_t z
-        = (std::uint64_t(file) << 48) ^ offset ^ (std::uint64_t(index) * 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-inline void fillPattern(std::span<std::byte> buf, std::uint32_t file, std::uint64_t offset)
-{
-    for (std::size_t i = 0; i + 8 <= buf.size(); i += 8) {
-        const std::uint64_t w = patternWord(file, offset, i / 8);
-        std::memcpy(buf.data() + i, &w, 8);
+    ~PipeServer()
+    {
+        if (m_handle != INVALID_HANDLE_VALUE)
+            ::CloseHandle(m_handle);
     }
-}
-
-inline bool matchesPattern(std::span<const std::byte> buf, std::uint32_t file, std::uint64_t offset)
-{
-    for (std::size_t i = 0; i + 8 <= buf.size(); i += 8) {
-        std::uint64_t w;
-        std::memcpy(&w, buf.data() + i, 8);
-        if (w != patternWord(file, offset, i / 8))
-            return false;
+    PipeServer(const PipeServer &) = delete;
+    PipeServer &operator=(const PipeServer &) = delete;
+    bool ok() const { return m_handle != INVALID_HANDLE_VALUE; }
+    const std::string &name() const { return m_name; }
+    bool write(std::string_view text)
+    {
+        DWORD written = 0;
+        return ::WriteFile(
+                   m_handle, text.data(), static_cast<DWORD>(text.size()), &written, nullptr)
+            && written == text.size();
     }
-    return true;
-}
 
-struct TestOp {
-    std::uint32_t file = 0;
-    std::uint64_t offset = 0;
-    core::IoDirection direction = core::IoDirection::Read;
-    std::uint32_t length = 4096;
+private:
+    std::string m_name;
+    HANDLE m_handle = INVALID_HANDLE_VALUE;
 };
-
-struct RunStats {
-    std::uint32_t maxInFlight = 0;
-    std::vector<int> timesCompleted; // per op: must end at exactly 1
-};
-
-// Runs `ops` keeping up to `depth` in flight: queue as many as fit, commit, reap at least
-// one. `before` fills a write buffer; `after` checks each completion. Fails the test (and
-// returns false) when the engine stalls for 10 s, refuses a slot it has, or completes an
-// op twice.
-inline bool runOps(core::IoEngine &engine, const std::vector<TestOp> &ops, std::uint32_t depth,
-    const std::function<void(const TestOp &, std::span<std::byte>)> &before,
-    const std::function<void(const TestOp &, const core::IoRequest &, std::span<std::byte>)> &after,
-    RunStats *stats = nullptr)
-{
-    std::vector<core::IoRequest> slots(depth);
-    std::vector<std::uint32_t> freeSlots(depth);
-    std::iota(freeSlots.rbegin(), freeSlots.rend(), 0u);
-    std::vector<core::IoRequest *> completed(depth);
-    std::vector<int> times(ops.size(), 0);
-    std::size_t next = 0;
-    std::uint32_t inFlight = 0, maxInFlight = 0;
-    while (next < ops.size() || inFlight > 0) {
-        while (next < ops.size() && !freeSlots.empty()) {
-            const std::uint32_t s = freeSlots.back();
-            core::IoRequest &r = slots[s];
-            const TestOp &op = ops[next];
-            r = {};
-            r.direction = op.direction;
-            r.fileIndex = op.file;
-            r.bufferIndex = s;
-            r.lengthBytes = op.length;
-            r.offsetBytes = op.offset;
-            r.userData = next;
-            if (before)
-                before(op, engine.buffer(s).first(op.length));
-            if (!engine.queue(&r)) {
-                ADD_FAILURE() << "queue() refused slot " << s << " with " << inFlight
-                              << " in flight";
-                return false;
-            }
-            freeSlots.pop_back();
-            ++next;
-            ++inFlight;
-        }
-        maxInFlight = std::max(maxInFlight, inFlight);
-        if (auto st = engine.commit(); !st) {
-            ADD_FAILURE() << st.error().toString();
-            return false;
-        }
-        auto got = engine.reap(completed, 1, 10s);
-        if (!got) {
-            ADD_FAILURE() << got.error().toString();
-            return false;
-        }
-        if (*got == 0) {
-            ADD_FAILURE() << "no completion within 10 s with " << inFlight << " in flight";
-            return false;
-        }
-        for (std::uint32_t i = 0; i < *got; ++i) {
-            core::IoRequest *r = completed[i];
-            const TestOp &op = ops[r->userData];
-            if (++times[r->userData] != 1) {
-                ADD_FAILURE() << "op " << r->userData << " completed twice";
-                return false;
-            }
-            if (after)
-                after(op, *r, engine.buffer(r->bufferIndex).first(op.length));
-            freeSlots.push_back(r->bufferIndex);
-            --inFlight;
-        }
-    }
-    if (stats) {
-        stats->maxInFlight = maxInFlight;
-        stats->timesCompleted = std::move(times);
-    }
-    return true;
-}
 
 } // namespace ioprism::test::win

@@ -9,6 +9,7 @@
 #include "ui/results_model.h"
 #include "ui/results_page.h"
 #include "ui/run_controller.h"
+#include "ui/setup_page.h"
 
 #include <QAbstractButton>
 #include <QAction>
@@ -69,6 +70,32 @@ TEST(MainWindow, TheLastProfileIsRestoredOnTheNextLaunch)
     MainWindow again(nullPlatformServices(), isolated(dir, true));
     EXPECT_EQ(again.document()->profile(), edited);
     EXPECT_TRUE(again.document()->isModified());
+}
+
+TEST(MainWindow, TheEngineIsSavedAsItsKindAndRestoredOnTheNextLaunch)
+{
+    // The page offers core::EngineKind values (one declaration for platform and GUI);
+    // their numbers are what the settings hold.
+    test::ensureApp();
+    QSettings().clear();
+    test::TempDir dir;
+    {
+        MainWindow window(nullPlatformServices(), isolated(dir));
+        EXPECT_EQ(window.setupPage()->engine(), core::EngineKind::Auto);
+        EXPECT_TRUE(window.setupPage()->setEngine(core::EngineKind::Sync));
+        EXPECT_FALSE(window.setupPage()->setEngine(core::EngineKind::Iocp))
+            << "the page offers Linux's engines and null";
+        EXPECT_EQ(window.setupPage()->engine(), core::EngineKind::Sync);
+    }
+    EXPECT_EQ(QSettings().value(QStringLiteral("run/engine")).toInt(), int(core::EngineKind::Sync));
+    {
+        MainWindow window(nullPlatformServices(), isolated(dir));
+        EXPECT_EQ(window.setupPage()->engine(), core::EngineKind::Sync);
+    }
+    QSettings().setValue(QStringLiteral("run/engine"), int(core::EngineKind::Iocp));
+    MainWindow window(nullPlatformServices(), isolated(dir));
+    EXPECT_EQ(window.setupPage()->engine(), core::EngineKind::Auto)
+        << "a kind the page does not offer falls back to Automatic";
 }
 
 TEST(MainWindow, AFullRunOnTheNullEngineFillsLiveAndResultsAndExports)

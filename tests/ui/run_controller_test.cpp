@@ -167,7 +167,7 @@ TEST(RunController, AMissingEngineEndsTheRunWithAnError)
 {
     test::ensureApp();
     PlatformServices services = nullPlatformServices();
-    services.makeBackend = [](EngineChoice) { return std::unique_ptr<core::IoBackend>(); };
+    services.makeBackend = [](core::EngineKind) { return std::unique_ptr<core::IoBackend>(); };
     RunController controller(services);
     Recorder recorder;
     recorder.attach(controller);
