@@ -50,23 +50,6 @@ std::string tooLarge(std::uint64_t size, std::uint64_t maxBytes, std::string_vie
 
 } // namespace
 
-std::string describeSize(std::uint64_t bytes)
-{
-    static constexpr std::array<std::string_view, 6> kUnits
-        = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-    if (bytes < 1024)
-        return fmt::format("{} bytes", bytes);
-    std::size_t unit = 0;
-    std::uint64_t scale = 1024;
-    while (unit + 1 < kUnits.size() && bytes / scale >= 1024) {
-        scale *= 1024;
-        ++unit;
-    }
-    if (bytes % scale == 0)
-        return fmt::format("{} {}", bytes / scale, kUnits[unit]);
-    return fmt::format("{:.1f} {}", double(bytes) / double(scale), kUnits[unit]);
-}
-
 std::optional<std::string> readAtMost(std::istream &in, std::uint64_t maxBytes)
 {
     std::string text;

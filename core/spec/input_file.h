@@ -9,6 +9,7 @@
 #pragma once
 
 #include "core/spec/problem.h"
+#include "core/spec/units.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -43,9 +44,5 @@ InputFileText readInputFile(
 // nullopt when it holds more (then exactly maxBytes + 1 bytes were consumed) or a read
 // failed. An endless stream is therefore safe to pass.
 std::optional<std::string> readAtMost(std::istream &in, std::uint64_t maxBytes);
-
-// A size for people: the largest binary unit with one decimal ("1.0 GiB", "4.5 MiB"),
-// whole units without one ("4 MiB"), bytes below 1 KiB ("512 bytes").
-std::string describeSize(std::uint64_t bytes);
 
 } // namespace ioprism::core

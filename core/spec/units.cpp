@@ -1,6 +1,7 @@
 #include "core/spec/units.h"
 
 #include <array>
+#include <fmt/format.h>
 #include <limits>
 
 namespace ioprism::core {
@@ -438,6 +439,23 @@ std::string formatDuration(std::chrono::minutes duration)
 std::string formatDuration(std::chrono::hours duration)
 {
     return formatComponents(duration.count() < 0, magnitude(duration.count()), 0, 0, 0, 0);
+}
+
+std::string describeSize(std::uint64_t bytes)
+{
+    static constexpr std::array<std::string_view, 6> kUnits
+        = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    if (bytes < 1024)
+        return fmt::format("{} bytes", bytes);
+    std::size_t unit = 0;
+    std::uint64_t scale = 1024;
+    while (unit + 1 < kUnits.size() && bytes / scale >= 1024) {
+        scale *= 1024;
+        ++unit;
+    }
+    if (bytes % scale == 0)
+        return fmt::format("{} {}", bytes / scale, kUnits[unit]);
+    return fmt::format("{:.1f} {}", double(bytes) / double(scale), kUnits[unit]);
 }
 
 } // namespace ioprism::core

@@ -30,6 +30,11 @@ std::optional<std::uint64_t> parseSize(std::string_view text);
 // parseSize(formatSize(x)) == x for every x.
 std::string formatSize(std::uint64_t bytes);
 
+// A size for people, in messages (the one formatter of sizes for text; formatSize above
+// is for values that are read back): the largest binary unit with one decimal
+// ("4.5 MiB"), whole units without one ("4 MiB"), bytes below 1 KiB ("512 bytes").
+std::string describeSize(std::uint64_t bytes);
+
 // The unit of a number written without a unit.
 enum class DurationUnit { Microseconds, Milliseconds, Seconds };
 

@@ -1,5 +1,6 @@
 #include "platform/linux/linux_backend.h"
 
+#include "core/spec/units.h"
 #include "core/workload/data_pattern.h"
 #include "platform/linux/block_devices.h"
 #include "platform/linux/sync_engine.h"
@@ -42,24 +43,6 @@ void UniqueFd::reset(int fd)
     if (m_fd >= 0)
         ::close(m_fd);
     m_fd = fd;
-}
-
-std::string formatBytes(std::uint64_t bytes)
-{
-    static constexpr const char *kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-    double value = static_cast<double>(bytes);
-    int unit = 0;
-    while (value >= 1024.0 && unit < 5) {
-        value /= 1024.0;
-        ++unit;
-    }
-    char text[32];
-    if (unit == 0 || value >= 100.0
-        || value == static_cast<double>(static_cast<std::uint64_t>(value)))
-        std::snprintf(text, sizeof text, "%.0f %s", value, kUnits[unit]);
-    else
-        std::snprintf(text, sizeof text, "%.1f %s", value, kUnits[unit]);
-    return text;
 }
 
 namespace {
@@ -352,8 +335,8 @@ core::Status AlignedBufferPool::allocate(
     void *p = ::mmap(nullptr, m_mappedBytes, PROT_READ | PROT_WRITE,
         MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
     if (p == MAP_FAILED)
-        return makeOpError(
-            errno, "mmap", {}, "cannot allocate " + formatBytes(m_mappedBytes) + " of I/O buffers");
+        return makeOpError(errno, "mmap", {},
+            "cannot allocate " + core::describeSize(m_mappedBytes) + " of I/O buffers");
     const auto start = reinterpret_cast<std::uintptr_t>(p);
     const std::uintptr_t aligned = (start + align - 1) / align * align;
     if (aligned != start) {
@@ -632,9 +615,9 @@ core::Result<core::TargetInfo> LinuxBackend::prepareTestFile(const core::Target 
     if (needFill && exists && !canWrite) {
         // A read-only spec on our own, smaller file that cannot grow: read what is there.
         needFill = false;
-        addNotice(path + " is " + formatBytes(current) + ", smaller than the " + formatBytes(wanted)
-            + " asked for, and cannot be extended (" + errnoText(werr) + "): reading the existing "
-            + formatBytes(current));
+        addNotice(path + " is " + core::describeSize(current) + ", smaller than the "
+            + core::describeSize(wanted) + " asked for, and cannot be extended (" + errnoText(werr)
+            + "): reading the existing " + core::describeSize(current));
     }
     if (needFill) {
         // Extend from a chunk boundary so the direct writes stay aligned.
@@ -652,7 +635,8 @@ core::Result<core::TargetInfo> LinuxBackend::prepareTestFile(const core::Target 
         }
         const std::string mount = mountPointOfPath(parent);
         const std::string spaceDetail = "not enough space on " + (mount.empty() ? parent : mount)
-            + ": need " + formatBytes(need) + (sizeKnown ? ", have " + formatBytes(freeBytes) : "");
+            + ": need " + core::describeSize(need)
+            + (sizeKnown ? ", have " + core::describeSize(freeBytes) : "");
         if (!m_options.skipFreeSpaceCheck && sizeKnown && freeBytes < need)
             return makeOpError(ENOSPC, "create test file", path, spaceDetail);
 
@@ -826,7 +810,7 @@ core::Result<core::TargetInfo> LinuxBackend::prepareDevice(
             "the device has no media or size 0 (an unattached loop device?)");
 
     if (options.needWrite) {
-        const std::string what = path + " (" + formatBytes(size) + ")";
+        const std::string what = path + " (" + core::describeSize(size) + ")";
         if (info.readOnly)
             return makeOpError(EROFS, "open device for writing", path,
                 "the profile writes to " + what + " but the device is read-only");

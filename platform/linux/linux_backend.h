@@ -164,7 +164,4 @@ bool isOurTestFile(const std::string &path);
 // Removes a test file only if it is marked ours; refuses (EPERM) otherwise.
 core::Status removeTestFile(const std::string &path);
 
-// "1.5 GiB", "512 MiB", "4 KiB", "100 B": sizes in messages.
-std::string formatBytes(std::uint64_t bytes);
-
 } // namespace ioprism::platform

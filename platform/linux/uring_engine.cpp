@@ -1,5 +1,6 @@
 #include "platform/linux/uring_engine.h"
 
+#include "core/spec/units.h"
 #include "platform/linux/block_devices.h"
 
 #include <algorithm>
@@ -82,7 +83,7 @@ std::string lockedMemoryAdvice()
         return {};
     return "io_uring's rings and registered buffers count against the locked-memory limit "
            "(RLIMIT_MEMLOCK, "
-        + formatBytes(limit.rlim_cur)
+        + core::describeSize(limit.rlim_cur)
         + " here), which this many workers use up: raise it (ulimit -l; memlock in "
           "/etc/security/limits.conf; LimitMEMLOCK= for a service), run as root, use fewer "
           "workers, or the sync engine";

@@ -1,5 +1,6 @@
 #include "platform/windows/iocp_engine.h"
 
+#include "core/spec/units.h"
 #include "platform/windows/sector_size.h"
 
 #include <algorithm>
@@ -176,7 +177,7 @@ core::Status IocpEngine::init(
     m_bufferBase = static_cast<std::byte *>(
         ::VirtualAlloc(nullptr, total, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE));
     if (!m_bufferBase)
-        return win::lastError("VirtualAlloc", {}, win::formatBytes(total) + " of I/O buffers");
+        return win::lastError("VirtualAlloc", {}, core::describeSize(total) + " of I/O buffers");
     std::memset(m_bufferBase, 0, total); // fault every page in now, not during the run
 
     m_depth = config.queueDepth;

@@ -51,24 +51,6 @@ core::OpError lastError(std::string operation, std::string path, std::string det
     return win32Error(::GetLastError(), std::move(operation), std::move(path), std::move(detail));
 }
 
-std::string formatBytes(std::uint64_t bytes)
-{
-    static constexpr const char *kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-    double value = static_cast<double>(bytes);
-    int unit = 0;
-    while (value >= 1024.0 && unit < 5) {
-        value /= 1024.0;
-        ++unit;
-    }
-    char text[32];
-    if (unit == 0 || value >= 100.0
-        || value == static_cast<double>(static_cast<std::uint64_t>(value)))
-        std::snprintf(text, sizeof text, "%.0f %s", value, kUnits[unit]);
-    else
-        std::snprintf(text, sizeof text, "%.1f %s", value, kUnits[unit]);
-    return text;
-}
-
 namespace {
 
 bool startsWithNoCase(std::string_view text, std::string_view prefix)

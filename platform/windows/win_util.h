@@ -73,9 +73,6 @@ core::OpError win32Error(
     DWORD code, std::string operation, std::string path = {}, std::string detail = {});
 core::OpError lastError(std::string operation, std::string path = {}, std::string detail = {});
 
-// "1.5 GiB", "512 MiB", "4 KiB", "100 B": sizes in messages.
-std::string formatBytes(std::uint64_t bytes);
-
 // "\\.\PhysicalDrive3" -> 3; nullopt for anything else (case-insensitive prefix).
 std::optional<std::uint32_t> physicalDriveNumber(std::string_view path);
 

@@ -1,5 +1,6 @@
 #include "platform/windows/windows_backend.h"
 
+#include "core/spec/units.h"
 #include "core/workload/data_pattern.h"
 #include "platform/windows/sector_size.h"
 #include "platform/windows/windows_devices.h"
@@ -459,9 +460,9 @@ core::Result<core::TargetInfo> WindowsBackend::prepareTestFile(const core::Targe
     if (needFill && exists && !canWrite) {
         // A read-only spec on our own, smaller file that cannot grow: read what is there.
         needFill = false;
-        m_notices.push_back(path + " is " + win::formatBytes(current) + ", smaller than the "
-            + win::formatBytes(wanted) + " asked for, and cannot be extended ("
-            + errorText(writeErr) + "): reading the existing " + win::formatBytes(current));
+        m_notices.push_back(path + " is " + core::describeSize(current) + ", smaller than the "
+            + core::describeSize(wanted) + " asked for, and cannot be extended ("
+            + errorText(writeErr) + "): reading the existing " + core::describeSize(current));
     }
     if (needFill) {
         // Extend from a chunk boundary so the unbuffered writes stay aligned.
@@ -472,8 +473,8 @@ core::Result<core::TargetInfo> WindowsBackend::prepareTestFile(const core::Targe
             = ::GetDiskFreeSpaceExW(parent.c_str(), &avail, &total, &free) ? avail.QuadPart : 0;
         const std::wstring root = win::volumeRootOf(parent);
         const std::string spaceDetail = "not enough space on "
-            + win::narrow(root.empty() ? parent : root) + ": need " + win::formatBytes(need)
-            + ", have " + win::formatBytes(freeBytes);
+            + win::narrow(root.empty() ? parent : root) + ": need " + core::describeSize(need)
+            + ", have " + core::describeSize(freeBytes);
         if (!m_options.skipFreeSpaceCheck && freeBytes < need)
             return win32Error(ERROR_DISK_FULL, "create test file", path, spaceDetail);
 
@@ -593,7 +594,7 @@ core::Result<core::TargetInfo> WindowsBackend::prepareDevice(
     if (!options.needWrite)
         return info;
 
-    const std::string what = path + " (" + win::formatBytes(info.sizeBytes) + ")";
+    const std::string what = path + " (" + core::describeSize(info.sizeBytes) + ")";
     if (info.readOnly)
         return win32Error(ERROR_WRITE_PROTECT, "open device for writing", path,
             "the profile writes to " + what + " but the device is write-protected");
