@@ -992,18 +992,11 @@ void MainWindow::showPage(Page page)
 
 core::Environment MainWindow::environmentFor(const core::RunResult &result) const
 {
-    core::Environment environment
-        = m_services.describeSystem ? m_services.describeSystem() : core::Environment {};
+    // Described by the run when it started (core::RunOptions::describeSystem); a result
+    // made elsewhere (tests) may have none, and then still names the tool.
+    core::Environment environment = result.environment;
     if (environment.toolVersion.empty())
         environment.toolVersion = IOPRISM_VERSION;
-    environment.engine = result.engine;
-    environment.notices = result.notices;
-    for (const auto &t : result.plan.targetInfos()) {
-        if (m_services.describeDevice)
-            environment.devices.push_back(m_services.describeDevice(t.path));
-        else
-            environment.devices.push_back(core::DeviceFacts {t.path});
-    }
     return environment;
 }
 

@@ -140,6 +140,8 @@ std::uint64_t RunController::start(RunRequest request)
                       options.runId = id;
                       options.allowDeviceWrites = request.allowDeviceWrites;
                       options.ioLimitPerTarget = request.ioLimitPerTarget;
+                      options.describeSystem = services.describeSystem;
+                      options.describeDevice = services.describeDevice;
                       core::Run run(std::move(request.profile), *backend, *counters, sink, options);
                       {
                           std::lock_guard lock(handle->mutex);

@@ -357,6 +357,12 @@ int runCommand(const RunArgs &a)
     }
 
     RunOptions options {.allowDeviceWrites = a.allowDeviceWrites};
+    options.describeSystem = [&a] {
+        auto env = platform::describeSystem();
+        env.commandLine = fmt::format("{}", fmt::join(a.rawArgs, " "));
+        return env;
+    };
+    options.describeDevice = [](const std::string &path) { return platform::describeDevice(path); };
     if (!(a.deviceTolerancePercent >= 0 && a.deviceTolerancePercent <= 100)) {
         std::cerr << "error: --device-tolerance: " << a.deviceTolerancePercent
                   << " is not in 0..100 (percent)\n";
@@ -420,12 +426,7 @@ int runCommand(const RunArgs &a)
 
     std::cout << resultTable(result);
 
-    auto env = platform::describeSystem();
-    env.engine = result.engine;
-    env.notices = result.notices;
-    env.commandLine = fmt::format("{}", fmt::join(a.rawArgs, " "));
-    for (const auto &t : result.plan.targetInfos())
-        env.devices.push_back(platform::describeDevice(t.path));
+    const core::Environment &env = result.environment;
 
     // A write that fails now (a full disk, a directory removed during the run) saves the
     // results elsewhere and says where: the run is not lost, but the exit code is 1.

@@ -4,6 +4,7 @@
 
 #include "core/counters.h"
 #include "core/engine.h"
+#include "core/report/environment.h"
 #include "core/run/resolved_plan.h"
 #include "core/spec/profile.h"
 #include "core/stats/device_figures.h"
@@ -127,6 +128,9 @@ struct RunResult {
     std::optional<OpError> error; // the first error; the run stopped because of it
     bool stoppedByUser = false;
     std::optional<StuckIo> stuckIo;
+    // Where it ran, described when it started (the engine and notices as they ended):
+    // what the reports write, whenever they are written.
+    Environment environment;
 };
 
 } // namespace ioprism::core

@@ -33,17 +33,20 @@ struct Run::Shared {
     std::mutex errorMutex; // guards firstError (errors are rare: never on the hot path)
     std::optional<OpError> firstError;
     std::function<void()> wakeControl; // set while a step runs; called on io's thread
+    std::size_t currentStep = 0; // the step running; read and written on io's thread only
 
     void requestStop()
     {
         stopRequested = true;
         wake();
     }
-    // Ends the current step (its workers are done) without stopping the run.
-    void wake()
+    // Ends the current step without stopping the run: a step's workers are done
+    // (`step` names it, so a wake that arrives late cannot end the next step), or a
+    // stop (no step: whichever runs).
+    void wake(std::optional<std::size_t> step = std::nullopt)
     {
-        asio::post(io, [this] {
-            if (wakeControl)
+        asio::post(io, [this, step] {
+            if (wakeControl && (!step || *step == currentStep))
                 wakeControl();
         });
     }
@@ -241,6 +244,8 @@ RunResult Run::execute()
         m_shared->fail({{}, "run", {}, e.what()});
     }
     result.intervals = m_history.take();
+    result.environment.engine = result.engine;
+    result.environment.notices = result.notices;
     std::lock_guard lock(m_shared->errorMutex);
     result.error = m_shared->firstError;
     result.stoppedByUser = m_shared->stopRequested && !m_shared->firstError;
@@ -255,6 +260,10 @@ void Run::executeInto(RunResult &result)
     result.runId = m_options.runId;
     result.startedAt = std::chrono::system_clock::now();
     result.engine = m_backend.engineName();
+    if (m_options.describeSystem)
+        result.environment = m_options.describeSystem();
+    if (result.environment.toolVersion.empty())
+        result.environment.toolVersion = IOPRISM_VERSION;
     // The backend adds notices when it is made (an engine fallback) and while it prepares
     // targets (a test file too small and grown): report each one once, as it appears.
     auto reportNewNotices = [&] {
@@ -375,6 +384,10 @@ void Run::executeInto(RunResult &result)
         return;
     }
     const ResolvedPlan &resolved = result.plan;
+    for (const auto &info : resolved.targetInfos())
+        result.environment.devices.push_back(m_options.describeDevice
+                ? m_options.describeDevice(info.path)
+                : DeviceFacts {info.path});
 
     // ---- the devices carrying the targets: their counters are compared with ours
     std::vector<std::string> watchPaths;
@@ -475,10 +488,11 @@ void Run::executeInto(RunResult &result)
             // Workers may outlive this Run (left stuck on a device): they hold what they
             // call by shared_ptr or point into their StepState, never into the Run.
             ws.fail = [shared = m_shared](const OpError &e) { shared->fail(e); };
-            ws.finished = [shared = m_shared, count = &state->finishedWorkers, n = active.size()] {
-                if (++*count == n)
-                    shared->wake();
-            };
+            ws.finished
+                = [shared = m_shared, count = &state->finishedWorkers, n = active.size(), step] {
+                      if (++*count == n)
+                          shared->wake(step);
+                  };
         }
 
         std::vector<std::thread> threads
@@ -613,11 +627,16 @@ void Run::executeInto(RunResult &result)
             next = std::min(next, measureEnd);
             timer.expires_at(next);
             timer.async_wait([&](const boost::system::error_code &ec) {
-                if (ec == asio::error::operation_aborted)
-                    return; // woken by wakeControl, which samples itself
+                // Cancelled: woken by wakeControl, which sampled itself. Ended: the wake
+                // ran first while this completion was already queued (cancel cannot
+                // recall it), so the step is over and must not schedule another tick:
+                // with no run time and no workers left, nothing else would end it.
+                if (ec == asio::error::operation_aborted || stepStop)
+                    return;
                 onTick(false);
             });
         };
+        shared.currentStep = step;
         shared.wakeControl = [&] {
             if (!stepStop) {
                 timer.cancel();

@@ -17,6 +17,7 @@
 
 #include "core/counters.h"
 #include "core/engine.h"
+#include "core/report/environment.h"
 #include "core/run/interval_history.h"
 #include "core/run/results.h"
 #include "core/spec/profile.h"
@@ -65,6 +66,11 @@ struct RunOptions {
     // Memory for the intervals RunResult keeps (the sink sees every one as it is made):
     // past it, older intervals are merged pairwise (core/run/interval_history.h).
     std::size_t intervalHistoryBytes = 64u << 20;
+    // Where the run happens, taken when it starts (RunResult::environment): the system
+    // before the first target is prepared, each target's device once it is. Unset
+    // (tests), the environment names only the tool's version, the engine and targets.
+    std::function<Environment()> describeSystem;
+    std::function<DeviceFacts(const std::string &path)> describeDevice;
 };
 
 class Run
