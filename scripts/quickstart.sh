@@ -5,8 +5,11 @@
 #   scripts/quickstart.sh run [ARGS...]  GUI when a display is available; otherwise the
 #                                        CLI's default quick benchmark on a test file in
 #                                        the current directory (ARGS go to the program)
-#   scripts/quickstart.sh test           every test: dev build (all suites, under Xvfb for
-#                                        the GUI), core + CLI tests again under ASan/UBSan,
+#   scripts/quickstart.sh test           every test: dev build, clang-tidy on the sources
+#                                        changed in the last 12 hours (scripts/lint.sh),
+#                                        the dev build's suites (under Xvfb for the GUI),
+#                                        core + CLI tests again under ASan/UBSan, the
+#                                        core's run and stats tests under ThreadSanitizer,
 #                                        the profile and .icf readers fuzzed for 60 s each
 #                                        (clang libFuzzer, scripts/fuzz.sh), the Windows
 #                                        cross build (MinGW-w64) with its tests under Wine,
@@ -46,6 +49,10 @@ install_missing() {
     fi
 }
 
+# The core tests that start threads: the run (workers, sampler, stall watch, refusals),
+# its latch, and the interval and tail bookkeeping the sampler thread feeds.
+tsan_tests='^(Run|RunStall|RunRefusal|RunDevices|Sampler|Latch|AtomicLatencyHistogram|ResolvedPlan|IntervalHistory|DeviceTail)\.'
+
 werror=OFF
 [ "${CI:-}" = "true" ] && werror=ON
 
@@ -68,12 +75,18 @@ run)
 test)
     install_missing "${build_packages[@]}" "${test_packages[@]}" "${windows_packages[@]}"
     build dev
+    scripts/lint.sh
     echo "== tests (dev build)"
     # A real X server for the GUI tests that open a window; the rest are offscreen.
     xvfb-run -a -s "-screen 0 1600x1000x24" ctest --preset dev --timeout 600
     build asan
     echo "== core and CLI tests under ASan + UBSan"
     ctest --preset asan --timeout 900
+    echo "== the run's threads under ThreadSanitizer (core tests of run, sampler, latch)"
+    cmake --preset tsan -DIOPRISM_WERROR="$werror" >/dev/null
+    cmake --build --preset tsan --target core_tests
+    TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
+        ctest --preset tsan --timeout 900 -R "$tsan_tests"
     build fuzz
     echo "== fuzzing the readers of outside data (60 s per target)"
     scripts/fuzz.sh 60
@@ -85,7 +98,7 @@ test)
     ls build/windows-mingw/package/ioprism-cli-*-win64.exe
     ;;
 *)
-    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

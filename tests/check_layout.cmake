@@ -1,5 +1,10 @@
-# Fails when an OS #if appears outside platform/, or core/ includes Qt or OS headers.
+# Fails when an OS #if appears outside platform/, when core/ includes Qt or OS headers,
+# or when core/ includes a project header from outside core/ (platform/, ui/, app/, ...).
 # Run by ctest as layout.portability.
+#
+# core's include directory is the project root (core/CMakeLists.txt) because every
+# target includes by "core/...", "platform/..." from there; the check below is what makes
+# core see core/ only, as if its include directory were core/ alone.
 set(failures "")
 file(GLOB_RECURSE sources ${ROOT}/core/*.h ${ROOT}/core/*.cpp ${ROOT}/ui/*.h ${ROOT}/ui/*.cpp
      ${ROOT}/app/*.h ${ROOT}/app/*.cpp ${ROOT}/tests/*.h ${ROOT}/tests/*.cpp)
@@ -20,6 +25,11 @@ foreach(f ${core_sources})
     foreach(line IN LISTS lines)
         if(line MATCHES "^[ \t]*#[ \t]*include[ \t]*[<\"](Q[A-Za-z]+|Qt[A-Za-z]*/|unistd\\.h|fcntl\\.h|windows\\.h|liburing|linux/|sys/)")
             list(APPEND failures "${f}: Qt or OS header in core/: ${line}")
+        endif()
+        if(line MATCHES "^[ \t]*#[ \t]*include[ \t]*[<\"](platform|ui|app)/")
+            list(APPEND failures "${f}: ${CMAKE_MATCH_1}/ header in core/ (core depends on nothing above it): ${line}")
+        elseif(line MATCHES "^[ \t]*#[ \t]*include[ \t]*\"" AND NOT line MATCHES "^[ \t]*#[ \t]*include[ \t]*\"core/")
+            list(APPEND failures "${f}: core/ includes its own headers as \"core/...\" and nothing else quoted: ${line}")
         endif()
     endforeach()
 endforeach()

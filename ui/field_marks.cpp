@@ -15,7 +15,7 @@ void tint(QWidget *field, const QColor *color)
     QPalette palette = field->parentWidget() ? field->parentWidget()->palette() : field->palette();
     if (color) {
         const QColor base = palette.color(QPalette::Base);
-        const double a = color->alphaF();
+        const float a = color->alphaF();
         palette.setColor(QPalette::Base,
             QColor::fromRgbF(base.redF() * (1 - a) + color->redF() * a,
                 base.greenF() * (1 - a) + color->greenF() * a,

@@ -93,7 +93,7 @@ QIcon icon(IconId id)
         return *it;
     const IconNames names = namesOf(id);
     const QIcon ours(QStringLiteral(":/icons/%1.svg").arg(QLatin1String(names.file)));
-    const QIcon result = *names.theme ? QIcon::fromTheme(QLatin1String(names.theme), ours) : ours;
+    QIcon result = *names.theme ? QIcon::fromTheme(QLatin1String(names.theme), ours) : ours;
     cache.insert(key, result);
     return result;
 }

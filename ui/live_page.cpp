@@ -19,7 +19,7 @@ namespace {
 // Splits "12.3 ms" into the number and its unit for the big figures.
 std::pair<QString, QString> splitUnit(const QString &text)
 {
-    const int space = text.lastIndexOf(QLatin1Char(' '));
+    const qsizetype space = text.lastIndexOf(QLatin1Char(' '));
     if (space < 0)
         return {text, QString()};
     return {text.left(space), text.mid(space + 1)};

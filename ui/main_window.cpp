@@ -512,7 +512,7 @@ void MainWindow::updateRecentMenu()
         auto *action
             = m_recentMenu->addAction(tr("&%1 %2").arg(i + 1).arg(QFileInfo(files[i]).fileName()));
         action->setToolTip(files[i]);
-        const QString path = files[i];
+        const QString &path = files[i];
         connect(action, &QAction::triggered, this,
             [this, path] { askDiscardChanges([this, path] { openFile(path); }); });
     }
@@ -876,7 +876,8 @@ void MainWindow::onPrepareProgress(quint64, const QString &path, quint64 done, q
 
 void MainWindow::tickStatus()
 {
-    const double t = m_phaseClock.isValid() ? m_phaseClock.elapsed() / 1000.0 : 0;
+    const double t
+        = m_phaseClock.isValid() ? static_cast<double>(m_phaseClock.elapsed()) / 1000.0 : 0;
     const auto &setup = m_document->profile().setup;
     const double ramp = static_cast<double>(setup.rampUp.count());
     const double runTime = static_cast<double>(setup.runTime.count());
@@ -927,7 +928,7 @@ void MainWindow::tickStatus()
     }
 }
 
-void MainWindow::onFinished(RunResultPtr result)
+void MainWindow::onFinished(const RunResultPtr &result)
 {
     m_statusTimer->stop();
     m_phase = core::RunPhase::Done;

@@ -111,7 +111,7 @@ private:
     void beginRun(bool allowDeviceWrites);
     void onPhase(quint64 runId, core::RunPhase phase, int step, const QString &stepName);
     void onPrepareProgress(quint64 runId, const QString &path, quint64 done, quint64 total);
-    void onFinished(RunResultPtr result);
+    void onFinished(const RunResultPtr &result);
     void tickStatus();
 
     // Asynchronous file dialogs (open(), no nested event loop).

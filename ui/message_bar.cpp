@@ -111,7 +111,7 @@ void MessageBar::showFront()
     QColor base = parentWidget() ? parentWidget()->palette().color(QPalette::Window)
                                  : p.color(QPalette::Window);
     // Blend the tint over the window colour so the bar reads on light and dark palettes.
-    const double a = tint.alphaF();
+    const float a = tint.alphaF();
     QColor blended = QColor::fromRgbF(base.redF() * (1 - a) + tint.redF() * a,
         base.greenF() * (1 - a) + tint.greenF() * a, base.blueF() * (1 - a) + tint.blueF() * a);
     p.setColor(QPalette::Window, blended);

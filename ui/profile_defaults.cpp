@@ -193,7 +193,7 @@ std::string uniqueSpecName(const core::Profile &profile, const std::string &base
     if (!core::findSpec(profile, base))
         return base;
     for (int n = 2;; ++n) {
-        const std::string candidate = base + " (" + std::to_string(n) + ")";
+        std::string candidate = base + " (" + std::to_string(n) + ")";
         if (!core::findSpec(profile, candidate))
             return candidate;
     }
@@ -202,7 +202,7 @@ std::string uniqueSpecName(const core::Profile &profile, const std::string &base
 std::string uniqueWorkerName(const core::Host &host)
 {
     for (std::size_t n = host.workers.size() + 1;; ++n) {
-        const std::string candidate = "Worker " + std::to_string(n);
+        std::string candidate = "Worker " + std::to_string(n);
         if (std::none_of(host.workers.begin(), host.workers.end(),
                 [&](const core::Worker &w) { return w.name == candidate; }))
             return candidate;

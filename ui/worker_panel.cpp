@@ -28,7 +28,7 @@ bool parseCpuList(const QString &text, std::vector<std::uint32_t> &cpus)
     for (const QString &raw : parts) {
         const QString part = raw.trimmed();
         bool ok1 = false, ok2 = false;
-        const int dash = part.indexOf(QLatin1Char('-'));
+        const qsizetype dash = part.indexOf(QLatin1Char('-'));
         if (dash < 0) {
             const uint cpu = part.toUInt(&ok1);
             if (!ok1)

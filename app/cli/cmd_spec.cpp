@@ -119,7 +119,7 @@ void registerSpecCommands(CLI::App &app, int &exitCode)
         std::cout << (*asJson ? writeProfileJson(*profile) : describeProfile(*profile));
         exitCode = 0;
     });
-    presets->callback([&exitCode, presets, presetShow] {
+    presets->callback([&exitCode, presetShow] {
         if (presetShow->parsed())
             return;
         for (const auto &p : embeddedPresets())

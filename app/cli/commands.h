@@ -5,7 +5,8 @@
 #include <string>
 #include <vector>
 
-namespace CLI {
+// CLI11's namespace: its name is CLI11's, not ours.
+namespace CLI { // NOLINT(readability-identifier-naming)
 class App;
 }
 

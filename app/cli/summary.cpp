@@ -229,11 +229,14 @@ std::string resultTable(const RunResult &r)
             "errors");
         for (const auto &sc : step.scopes) {
             const auto &f = sc.figures;
-            std::string label = sc.scope.label;
+            // Workers indented under the host, targets under their worker.
+            std::string label;
             if (sc.scope.kind == Scope::Kind::Worker)
-                label = "  " + label;
+                label.append(2, ' ').append(sc.scope.label);
             else if (sc.scope.kind == Scope::Kind::Target)
-                label = "    " + sc.scope.targetPath;
+                label.append(4, ' ').append(sc.scope.targetPath);
+            else
+                label = sc.scope.label;
             out += fmt::format("{:<34.34} {:>11.0f} {:>11.0f} {:>10.1f} {:>10.1f} {:>10} {:>10} "
                                "{:>10} {:>10} {:>7}\n",
                 label, f.read.iops, f.write.iops, f.total.megabytesPerSecond,

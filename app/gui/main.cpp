@@ -187,23 +187,24 @@ int main(int argc, char **argv)
     window.show();
 
     const bool quitWhenDone = parser.isSet(quitAfterRun) || !shotDir.isEmpty();
-    QObject::connect(&window, &ui::MainWindow::runFinished, &window, [&](ui::RunResultPtr result) {
-        if (result && result->error)
-            std::cerr << "ioprism: the run failed: " << result->error->toString() << "\n";
-        if (parser.isSet(resultsJson) && !window.exportResultsJson(parser.value(resultsJson)))
-            std::cerr << "ioprism: cannot write " << parser.value(resultsJson).toStdString()
-                      << "\n";
-        if (!shotDir.isEmpty() && result && !result->steps.empty())
-            window.resultsPage()->setStep(
-                static_cast<int>(result->steps.size()) - 1); // the last (mixed) step
-        if (!shotDir.isEmpty()) {
-            window.saveScreenshots(
-                shotDir, [&app, result] { app.exit(result && !result->error ? 0 : 1); });
-            return;
-        }
-        if (quitWhenDone)
-            app.exit(result && !result->error ? 0 : 1);
-    });
+    QObject::connect(
+        &window, &ui::MainWindow::runFinished, &window, [&](const ui::RunResultPtr &result) {
+            if (result && result->error)
+                std::cerr << "ioprism: the run failed: " << result->error->toString() << "\n";
+            if (parser.isSet(resultsJson) && !window.exportResultsJson(parser.value(resultsJson)))
+                std::cerr << "ioprism: cannot write " << parser.value(resultsJson).toStdString()
+                          << "\n";
+            if (!shotDir.isEmpty() && result && !result->steps.empty())
+                window.resultsPage()->setStep(
+                    static_cast<int>(result->steps.size()) - 1); // the last (mixed) step
+            if (!shotDir.isEmpty()) {
+                window.saveScreenshots(
+                    shotDir, [&app, result] { app.exit(result && !result->error ? 0 : 1); });
+                return;
+            }
+            if (quitWhenDone)
+                app.exit(result && !result->error ? 0 : 1);
+        });
 
     std::function<void(std::size_t)> next; // in main's scope: it outlasts the event loop
     if (!shotDir.isEmpty()) {

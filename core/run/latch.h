@@ -26,6 +26,10 @@ public:
     Latch(const Latch &) = delete;
     Latch &operator=(const Latch &) = delete;
 
+    // The member functions keep std::latch's names (snake_case, not the house camelBack)
+    // so that code reads the same as with std::latch and could switch back to it.
+    // NOLINTBEGIN(readability-identifier-naming)
+
     void count_down(std::ptrdiff_t n = 1)
     {
         std::lock_guard lock(m_mutex);
@@ -74,6 +78,7 @@ public:
         std::lock_guard lock(m_mutex);
         return m_count <= 0;
     }
+    // NOLINTEND(readability-identifier-naming)
 
 private:
     mutable std::mutex m_mutex;

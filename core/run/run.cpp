@@ -391,6 +391,7 @@ void Run::executeInto(RunResult &result)
 
     // ---- the devices carrying the targets: their counters are compared with ours
     std::vector<std::string> watchPaths;
+    watchPaths.reserve(order.size());
     for (const auto &[t, w] : order)
         watchPaths.push_back(prepared[t->target.path].info.path);
     if (m_backend.reachesDevices()) {

@@ -96,7 +96,7 @@ public:
     }
 
 private:
-    void fail(OpError e)
+    void fail(const OpError &e)
     {
         if (!m_failed) {
             m_failed = true;

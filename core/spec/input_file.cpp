@@ -53,7 +53,7 @@ std::string tooLarge(std::uint64_t size, std::uint64_t maxBytes, std::string_vie
 std::optional<std::string> readAtMost(std::istream &in, std::uint64_t maxBytes)
 {
     std::string text;
-    std::array<char, 64 * 1024> chunk {};
+    std::array<char, std::size_t {64} * 1024> chunk {};
     // One byte more than allowed tells "exactly the limit" from "over it" (no limit at
     // all when maxBytes is the largest value: then + 1 would wrap to reading nothing).
     std::uint64_t wanted = maxBytes == UINT64_MAX ? maxBytes : maxBytes + 1;

@@ -1,6 +1,7 @@
 #include "core/stats/perfmon.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ioprism::core {
 
@@ -53,7 +54,7 @@ void accumulateCpu(CpuTimes &times, const ProcessorPercents &p, std::chrono::nan
     const double dpc = std::min(clampPercent(p.dpc), privileged - interrupt);
     const double idle = p.idle ? clampPercent(*p.idle) : std::max(0.0, 100.0 - user - privileged);
     const auto add = [&](std::uint64_t &field, double percent) {
-        field += std::uint64_t(percent * all + 0.5);
+        field += std::uint64_t(std::llround(percent * all));
     };
     add(times.userNs, user);
     add(times.systemNs, privileged - interrupt - dpc);

@@ -113,9 +113,10 @@ DeviceVerdict judgeDevice(const VerdictInput &in, const VerdictPolicy &p)
             v.write.verdict = Verdict::Idle;
         else if (std::abs(d - a) <= slack(in.appWriteBytes, p))
             v.write.verdict = Verdict::Agree;
-        else if (d < a)
-            v.write.verdict = Verdict::WriteBackPending;
-        else if (d - a <= double(in.writeBacklogBytes) + slack(in.appWriteBytes, p))
+        // Write-back pending both when the device wrote less (the data is still in a
+        // cache) and when it wrote more but no more than the backlog (it is catching up
+        // on earlier writes and, cumulatively, still behind): docs/device-counters.md.
+        else if (d < a || d - a <= double(in.writeBacklogBytes) + slack(in.appWriteBytes, p))
             v.write.verdict = Verdict::WriteBackPending;
         else
             v.write.verdict = below(in.appWriteBytes) ? Verdict::OtherTraffic : Verdict::Amplified;

@@ -71,11 +71,11 @@ std::string_view toString(Verdict verdict);
 
 struct VerdictPolicy {
     double tolerance = 0.05; // of the application's bytes
-    std::uint64_t noiseFloorBytes = 256 * 1024; // per comparison
+    std::uint64_t noiseFloorBytes = 256 * 1024ULL; // per comparison
     // A direction the application did not use stays idle while the device moves no more
     // than this per second of the span (or the floor, if larger): what a quiet system
     // disk does on its own (journal commits, logs), not another process's workload.
-    std::uint64_t backgroundBytesPerSecond = 256 * 1024;
+    std::uint64_t backgroundBytesPerSecond = 256 * 1024ULL;
 };
 
 struct VerdictInput {

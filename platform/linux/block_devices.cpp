@@ -4,6 +4,7 @@
 #include <charconv>
 #include <fcntl.h>
 #include <filesystem>
+#include <fmt/format.h>
 #include <fstream>
 #include <linux/loop.h>
 #include <sstream>
@@ -471,11 +472,11 @@ std::vector<StorageAlias> storageAliasesOf(const std::string &name)
         // partitions are not aliases of the target.
         if (current.kind != Kind::WholeDisk)
             for (const auto &p : partitionsOf(n))
-                add(p, Kind::Partition, p + " is a partition of " + n);
+                add(p, Kind::Partition, fmt::format("{} is a partition of {}", p, n));
         for (const auto &h : holdersOf(n))
-            add(h, Kind::Holder, n + " is held by " + h);
+            add(h, Kind::Holder, fmt::format("{} is held by {}", n, h));
         if (const auto whole = wholeDiskOf(n); whole && *whole != n)
-            add(*whole, Kind::WholeDisk, *whole + " is the whole disk of " + n);
+            add(*whole, Kind::WholeDisk, fmt::format("{} is the whole disk of {}", *whole, n));
 
         const auto number = parseDeviceNumber(readText(fs::path("/sys/class/block") / n / "dev"));
         const auto self
@@ -485,15 +486,16 @@ std::vector<StorageAlias> storageAliasesOf(const std::string &name)
                 continue;
             if (self != loops.end() && backing.sameStorage(self->second))
                 add(loop, Kind::SameBacking,
-                    loop + " has the same backing "
-                        + (backing.blockDevice != DeviceNumber {} ? "device " : "file ")
-                        + backing.file + " as " + n);
+                    fmt::format("{} has the same backing {} {} as {}", loop,
+                        backing.blockDevice != DeviceNumber {} ? "device" : "file", backing.file,
+                        n));
             else if (number && backing.blockDevice == *number)
-                add(loop, Kind::LoopOver, loop + " is a loop device over " + n);
+                add(loop, Kind::LoopOver, fmt::format("{} is a loop device over {}", loop, n));
         }
         if (self != loops.end() && self->second.blockDevice != DeviceNumber {})
             if (const auto backingName = blockNameOf(self->second.blockDevice))
-                add(*backingName, Kind::Backing, n + " is a loop device over " + *backingName);
+                add(*backingName, Kind::Backing,
+                    fmt::format("{} is a loop device over {}", n, *backingName));
     }
     return aliases;
 }

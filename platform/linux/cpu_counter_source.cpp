@@ -106,7 +106,7 @@ core::CpuTimes parseProcStat(std::string_view text, long ticksPerSecond)
 LinuxCounterSource::LinuxCounterSource()
     : m_statFd(::open("/proc/stat", O_RDONLY | O_CLOEXEC))
     , m_ticksPerSecond(::sysconf(_SC_CLK_TCK))
-    , m_buffer(16 * 1024)
+    , m_buffer(std::size_t {16} * 1024)
 {
     if (m_ticksPerSecond <= 0)
         m_ticksPerSecond = 100; // USER_HZ has been 100 on every Linux architecture since 2.6
@@ -124,7 +124,7 @@ std::size_t LinuxCounterSource::readProcStat()
         return 0;
     // A machine with hundreds of CPUs has a long cpu section; grow until it fits, up
     // to a bound far above any real /proc/stat's cpu lines.
-    constexpr std::size_t kMaxBytes = 4 * 1024 * 1024;
+    constexpr std::size_t kMaxBytes = std::size_t {4} * 1024 * 1024;
     for (;;) {
         std::size_t total = 0;
         while (total < m_buffer.size()) {

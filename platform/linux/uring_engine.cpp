@@ -12,6 +12,7 @@
 #include <string>
 #include <sys/resource.h>
 #include <sys/uio.h>
+#include <system_error>
 
 namespace ioprism::platform {
 
@@ -220,7 +221,8 @@ core::Status UringEngine::init(
                     m_options.lockedBudgetBytes->fetch_add(m_budgetTakenBytes);
                 m_budgetTakenBytes = 0;
                 m_registrationNote = "buffers not registered (" + errnoName(-ret) + ": "
-                    + std::strerror(-ret) + "; RLIMIT_MEMLOCK too low?): using plain reads/writes";
+                    + std::system_category().message(-ret)
+                    + "; RLIMIT_MEMLOCK too low?): using plain reads/writes";
             }
         }
     } else {
