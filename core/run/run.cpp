@@ -72,7 +72,7 @@ Run::Run(
     , m_backend(backend)
     , m_counters(counters)
     , m_sink(sink)
-    , m_options(options)
+    , m_options(std::move(options))
     , m_shared(std::make_shared<Shared>())
     , m_history(m_options.intervalHistoryBytes)
 { }
