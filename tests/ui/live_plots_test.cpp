@@ -256,7 +256,7 @@ TEST(LivePage, AStallShowsABadgeUntilTheIoMovesAgain)
     f.total.stalledIos = 32;
     f.total.oldestInFlightUs = 20e6;
     page.addSample(stuck); // shown with the next frame
-    const QString expected = QStringLiteral("Stalled: 32 I/O(s) in flight for 20.00 s");
+    const QString expected = QStringLiteral("Stalled: 32 I/Os in flight for 20.00 s");
     EXPECT_TRUE(QTest::qWaitFor([&] { return page.stallText() == expected; }, 5000))
         << page.stallText().toStdString();
     EXPECT_EQ(page.figureText(LivePage::MeanLatencyFigure), QStringLiteral("—"));
