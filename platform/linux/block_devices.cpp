@@ -1,5 +1,7 @@
 #include "platform/linux/block_devices.h"
 
+#include "platform/linux/sysfs.h"
+
 #include <algorithm>
 #include <charconv>
 #include <fcntl.h>
@@ -20,16 +22,6 @@ namespace ioprism::platform {
 
 namespace {
 
-std::string readText(const fs::path &path)
-{
-    std::ifstream in(path);
-    if (!in)
-        return {};
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 std::string_view trim(std::string_view s)
 {
     while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n'))
@@ -37,19 +29,6 @@ std::string_view trim(std::string_view s)
     while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n'))
         s.remove_suffix(1);
     return s;
-}
-
-std::string readAttribute(const fs::path &path)
-{
-    return std::string(trim(readText(path)));
-}
-
-template<typename T> T readNumber(const fs::path &path, T fallback = 0)
-{
-    const std::string text = readAttribute(path);
-    T value {};
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    return ec == std::errc() ? value : fallback;
 }
 
 std::vector<std::string_view> splitWords(std::string_view line)
@@ -241,12 +220,12 @@ bool isPseudoFileSystem(std::string_view fsType)
 
 std::vector<MountEntry> readMountTable()
 {
-    return parseMountInfo(readText("/proc/self/mountinfo"));
+    return parseMountInfo(readTextFile("/proc/self/mountinfo"));
 }
 
 std::vector<std::string> activeSwaps()
 {
-    return parseSwaps(readText("/proc/swaps"));
+    return parseSwaps(readTextFile("/proc/swaps"));
 }
 
 std::vector<std::string> holdersOf(const std::string &name)
@@ -362,7 +341,7 @@ std::vector<BlockDeviceInfo> listBlockDevices()
         // Unattached loop devices and unconfigured zram have size 0: nothing to test.
         if (d.sizeBytes == 0)
             continue;
-        if (auto dn = parseDeviceNumber(readText(dir / "dev")))
+        if (auto dn = parseDeviceNumber(readTextFile(dir / "dev")))
             d.deviceNumber = *dn;
         d.model = readAttribute(dir / "device/model");
         if (d.model.empty())
@@ -377,7 +356,7 @@ std::vector<BlockDeviceInfo> listBlockDevices()
         d.readOnly = readNumber<int>(dir / "ro") != 0;
         d.logicalBlockBytes = readNumber<std::uint32_t>(dir / "queue/logical_block_size", 512);
         d.physicalBlockBytes = readNumber<std::uint32_t>(dir / "queue/physical_block_size", 512);
-        d.scheduler = parseActiveScheduler(readText(dir / "queue/scheduler"));
+        d.scheduler = parseActiveScheduler(readTextFile(dir / "queue/scheduler"));
         d.nrRequests = readNumber<std::uint32_t>(dir / "queue/nr_requests");
         d.writeCache = readAttribute(dir / "queue/write_cache");
         d.holders = holdersOf(name);
@@ -387,7 +366,7 @@ std::vector<BlockDeviceInfo> listBlockDevices()
             PartitionInfo p;
             p.name = part;
             p.devicePath = "/dev/" + part;
-            if (auto dn = parseDeviceNumber(readText(pdir / "dev")))
+            if (auto dn = parseDeviceNumber(readTextFile(pdir / "dev")))
                 p.deviceNumber = *dn;
             p.sizeBytes = readNumber<std::uint64_t>(pdir / "size") * 512;
             p.startBytes = readNumber<std::uint64_t>(pdir / "start") * 512;
@@ -478,7 +457,8 @@ std::vector<StorageAlias> storageAliasesOf(const std::string &name)
         if (const auto whole = wholeDiskOf(n); whole && *whole != n)
             add(*whole, Kind::WholeDisk, fmt::format("{} is the whole disk of {}", *whole, n));
 
-        const auto number = parseDeviceNumber(readText(fs::path("/sys/class/block") / n / "dev"));
+        const auto number
+            = parseDeviceNumber(readTextFile(fs::path("/sys/class/block") / n / "dev"));
         const auto self
             = std::find_if(loops.begin(), loops.end(), [&](const auto &l) { return l.first == n; });
         for (const auto &[loop, backing] : loops) {

@@ -2,6 +2,7 @@
 
 #include "core/stats/diskstats.h"
 #include "platform/linux/block_devices.h"
+#include "platform/linux/sysfs.h"
 
 #include <array>
 #include <fcntl.h>
@@ -20,18 +21,10 @@ namespace {
 
 constexpr int kMaxStackDepth = 8; // loops on loops on dm...: far more than real stacks
 
-std::string readFirstLine(const fs::path &path)
-{
-    std::ifstream in(path);
-    std::string line;
-    std::getline(in, line);
-    return line;
-}
-
 // The file a loop device reads and writes; "" for anything else or a detached loop.
 std::string loopBackingFile(const std::string &name)
 {
-    std::string file = readFirstLine(fs::path("/sys/class/block") / name / "loop/backing_file");
+    std::string file = readAttribute(fs::path("/sys/class/block") / name / "loop/backing_file");
     constexpr std::string_view kDeleted = " (deleted)";
     if (file.ends_with(kDeleted))
         file.resize(file.size() - kDeleted.size());

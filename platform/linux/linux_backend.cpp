@@ -4,10 +4,12 @@
 #include "core/workload/data_pattern.h"
 #include "platform/linux/block_devices.h"
 #include "platform/linux/sync_engine.h"
+#include "platform/linux/sysfs.h"
 #include "platform/linux/uring_engine.h"
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <climits>
 #include <cstdio>
 #include <cstring>
@@ -20,6 +22,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <set>
+#include <sstream>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -53,7 +56,7 @@ constexpr int kCapIpcLock = 14; // CAP_IPC_LOCK in linux/capability.h
 // True when the process has the capability in its effective set (/proc/self/status).
 bool hasCapability(int capability)
 {
-    std::ifstream in("/proc/self/status");
+    std::istringstream in(readTextFile("/proc/self/status"));
     std::string line;
     while (std::getline(in, line))
         if (line.rfind("CapEff:", 0) == 0)
@@ -147,12 +150,10 @@ Alignment queryAlignment(const std::string &path, std::uint32_t logicalBytes)
 std::uint32_t logicalBlockOfFile(const std::string &path)
 {
     if (const auto name = blockDeviceOfPath(path)) {
-        std::ifstream in("/sys/class/block/" + *name + "/queue/logical_block_size");
-        if (!in) // a partition: its queue is its disk's
-            if (const auto disk = wholeDiskOf(*name))
-                in.open("/sys/class/block/" + *disk + "/queue/logical_block_size");
+        const std::string text = readQueueAttribute(*name, "logical_block_size");
         std::uint32_t v = 0;
-        if (in >> v && v >= 512)
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+        if (ec == std::errc() && v >= 512)
             return v;
     }
     return 512;
@@ -700,10 +701,9 @@ std::optional<OpError> LinuxBackend::aliasRefusal(
     const auto aliases = storageAliasesOf(name);
     std::vector<DeviceNumber> numbers(aliases.size());
     for (std::size_t i = 0; i < aliases.size(); ++i) {
-        std::ifstream in("/sys/class/block/" + aliases[i].name + "/dev");
-        std::string text;
-        in >> text;
-        numbers[i] = parseDeviceNumber(text).value_or(DeviceNumber {});
+        numbers[i]
+            = parseDeviceNumber(readAttribute("/sys/class/block/" + aliases[i].name + "/dev"))
+                  .value_or(DeviceNumber {});
     }
     const auto aliasOf = [&](DeviceNumber d) -> const StorageAlias * {
         for (std::size_t i = 0; i < aliases.size(); ++i)

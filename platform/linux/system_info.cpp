@@ -1,6 +1,7 @@
 #include "platform/linux/system_info.h"
 
 #include "platform/linux/block_devices.h"
+#include "platform/linux/sysfs.h"
 
 #include <charconv>
 #include <filesystem>
@@ -14,16 +15,6 @@ namespace fs = std::filesystem;
 namespace ioprism::platform {
 
 namespace {
-
-std::string readText(const fs::path &path)
-{
-    std::ifstream in(path);
-    if (!in)
-        return {};
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 std::string_view trim(std::string_view s)
 {
@@ -78,12 +69,12 @@ template<typename F> void forEachCpuInfoField(std::string_view text, F &&f)
 
 std::optional<std::uint64_t> readSysfsNumber(const fs::path &path)
 {
-    return parseSysfsNumber(readText(path));
+    return parseSysfsNumber(readTextFile(path));
 }
 
 std::string readSysfsText(const fs::path &path)
 {
-    return parseSysfsText(readText(path));
+    return parseSysfsText(readTextFile(path));
 }
 
 // The mount source device of a file on a device-less file system (btrfs subvolumes
@@ -185,13 +176,13 @@ core::Environment describeEnvironment()
         env.hostName = u.nodename;
         env.kernel = u.release;
     }
-    env.osName = parseOsRelease(readText("/etc/os-release"));
+    env.osName = parseOsRelease(readTextFile("/etc/os-release"));
     if (env.osName.empty())
-        env.osName = parseOsRelease(readText("/usr/lib/os-release"));
+        env.osName = parseOsRelease(readTextFile("/usr/lib/os-release"));
     if (env.osName.empty() && u.sysname[0] != '\0')
         env.osName = u.sysname;
 
-    const std::string cpuinfo = readText("/proc/cpuinfo");
+    const std::string cpuinfo = readTextFile("/proc/cpuinfo");
     env.cpuModel = parseCpuModel(cpuinfo);
     const long online = ::sysconf(_SC_NPROCESSORS_ONLN);
     env.cpuCount
@@ -249,7 +240,7 @@ core::DeviceFacts describeDevice(const std::string &targetPath)
             facts.model = driver.filename().string();
     }
     facts.rotational = readSysfsNumber(dir / "queue/rotational").value_or(0) != 0;
-    facts.scheduler = parseActiveScheduler(readText(dir / "queue/scheduler"));
+    facts.scheduler = parseActiveScheduler(readTextFile(dir / "queue/scheduler"));
     facts.logicalSectorBytes
         = static_cast<std::uint32_t>(readSysfsNumber(dir / "queue/logical_block_size").value_or(0));
     facts.physicalSectorBytes = static_cast<std::uint32_t>(

@@ -2,6 +2,7 @@
 
 #include "core/spec/units.h"
 #include "platform/linux/block_devices.h"
+#include "platform/linux/sysfs.h"
 
 #include <algorithm>
 #include <array>
@@ -52,9 +53,7 @@ bool deviceHasPollQueues(const std::string &path, std::string *disk)
         return false;
     const auto whole = wholeDiskOf(*name);
     *disk = whole.value_or(*name);
-    std::ifstream in("/sys/block/" + *disk + "/queue/io_poll");
-    int value = 0;
-    return (in >> value) && value == 1;
+    return readQueueAttribute(*disk, "io_poll") == "1";
 }
 
 } // namespace
