@@ -191,6 +191,94 @@ bool finishWorkers(StepState &state, std::vector<std::thread> &threads,
     return all;
 }
 
+// One step's workers: what each runs (spec, targets, regions, queue depths), their live
+// counters with one in-flight slot per outstanding I/O, and the callbacks by which they
+// reach the run. Also the write bytes that can be in flight on compared targets (the
+// limit of the devices' credit) and each target's profile path, per plan worker.
+std::shared_ptr<StepState> makeStepState(std::size_t step, const std::vector<std::size_t> &active,
+    const ResolvedPlan &resolved, const std::map<std::string, bool> &comparedPath,
+    const RunOptions &options, const std::shared_ptr<Run::Shared> &shared,
+    std::uint64_t &inFlightWriteBytes, std::vector<std::vector<std::string>> &targetPaths)
+{
+    auto state = std::make_shared<StepState>(resolved.workers.size(), active.size());
+    for (std::size_t a = 0; a < active.size(); ++a) {
+        const std::size_t wi = active[a];
+        const ResolvedWorker &rw = resolved.workers[wi];
+        state->specs[a] = *resolved.specOf(wi, step);
+        const auto &spec = state->specs[a];
+        auto &ws = state->steps[a];
+        ws.workerName = rw.name;
+        ws.spec = &spec;
+        ws.workerPattern = rw.dataPattern;
+        ws.cpuAffinity = rw.cpuAffinity;
+        ws.seed = rw.seed + 0x9E3779B97F4A7C15ull * (step + 1);
+        ws.ioLimitPerTarget = options.ioLimitPerTarget;
+        // Past the run's stop deadline, so that the run, not the worker, decides when
+        // in-flight I/O counts as stuck.
+        ws.drainLimit = options.stopTimeout + std::chrono::seconds(5);
+        std::uint64_t largest = 512;
+        for (const auto &l : spec.lines)
+            largest = std::max({largest, l.transferSizeBytes, l.replySizeBytes});
+        ws.bufferBytes = std::uint32_t(largest);
+        for (std::size_t ti = 0; ti < rw.targets.size(); ++ti) {
+            const ResolvedTarget &t = rw.targets[ti];
+            WorkerTarget wt;
+            wt.file = {t.info.path, specWrites(spec), t.target.cacheMode, t.target.writeThrough};
+            wt.region = t.region;
+            wt.sectorBytes = t.info.logicalBlockBytes;
+            wt.outstandingIos = rw.outstandingIos[step][ti];
+            auto &live = state->live[wi].emplace_back(std::make_unique<LiveTargetCounters>());
+            live->inFlightSince = std::vector<std::atomic<std::int64_t>>(wt.outstandingIos);
+            targetPaths[wi].push_back(t.target.path);
+            // Only where the device can be ahead: a buffered write completes when it
+            // reaches the page cache, before the device sees it.
+            const bool completesAtDevice
+                = t.target.cacheMode == CacheMode::Direct || t.target.writeThrough;
+            if (wt.file.write && completesAtDevice && comparedPath.at(t.target.path))
+                inFlightWriteBytes += largest * wt.outstandingIos;
+            wt.counters = live.get();
+            ws.bufferAlignBytes
+                = std::max({ws.bufferAlignBytes, t.info.directIoMemAlignBytes, 4096u});
+            ws.targets.push_back(wt);
+        }
+        ws.stop = &state->stop;
+        ws.ready = &state->ready;
+        ws.start = &state->start;
+        // Workers may outlive the Run (left stuck on a device): they hold what they call
+        // by shared_ptr or point into their StepState, never into the Run.
+        ws.fail = [shared](const OpError &e) { shared->fail(e); };
+        ws.finished = [shared, count = &state->finishedWorkers, n = active.size(), step] {
+            if (++*count == n)
+                shared->wake(step);
+        };
+    }
+    return state;
+}
+
+// What the step's sampler reads: every active worker's targets, in plan order, with
+// their live counters and whether a watched device carries each.
+Sampler::Config samplerConfigFor(std::size_t step, const std::string &stepName,
+    const std::vector<std::size_t> &active, const ResolvedPlan &resolved, StepState &state,
+    const std::map<std::string, bool> &comparedPath, const RunOptions &options)
+{
+    Sampler::Config config;
+    config.runId = options.runId;
+    config.step = step;
+    config.stepName = stepName;
+    config.verdict = options.verdict;
+    config.stallThreshold = options.stallThreshold;
+    for (std::size_t wi : active) {
+        const ResolvedWorker &rw = resolved.workers[wi];
+        Sampler::WorkerCounters counters {int(wi), rw.name, {}};
+        for (std::size_t ti = 0; ti < rw.targets.size(); ++ti) {
+            const std::string &path = rw.targets[ti].target.path;
+            counters.targets.push_back({path, state.live[wi][ti].get(), comparedPath.at(path)});
+        }
+        config.workers.push_back(std::move(counters));
+    }
+    return config;
+}
+
 // The I/O still in flight on a step's targets (LiveTargetCounters::inFlightSince).
 StuckIo stuckIoOf(
     const StepState &state, const std::vector<std::vector<std::string>> &paths, std::int64_t nowNs)
@@ -229,6 +317,89 @@ std::string secondsText(double seconds)
 {
     const auto tenths = std::llround(seconds * 10);
     return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + " s";
+}
+
+// I/O a step's device never completed: added to the result, said, and (unless the user
+// asked twice to stop) the run's error, since the next step would measure the same stall.
+void recordStuckIo(RunResult &result, Run::Shared &shared, RunSink &sink, const StuckIo &stuck,
+    const std::string &stepName, bool allEnded, std::chrono::milliseconds stopTimeout)
+{
+    if (stuck.ios == 0)
+        return;
+    auto &total = result.stuckIo ? *result.stuckIo : result.stuckIo.emplace();
+    total.ios += stuck.ios;
+    total.oldestSeconds = std::max(total.oldestSeconds, stuck.oldestSeconds);
+    for (const auto &t : stuck.targets)
+        if (std::find(total.targets.begin(), total.targets.end(), t) == total.targets.end())
+            total.targets.push_back(t);
+    const std::string ios = std::to_string(stuck.ios) + " I/O" + (stuck.ios == 1 ? "" : "s");
+    const std::string text = ios + " still in flight at the end of step \"" + stepName
+        + "\", oldest " + secondsText(stuck.oldestSeconds) + ", on " + joined(stuck.targets)
+        + ": the device did not complete them; they are in no count, and their age is in the "
+          "maximum latency";
+    sink.onNotice(text);
+    result.notices.push_back(text);
+    if (!shared.stopNow)
+        shared.fail({std::make_error_code(std::errc::timed_out), "stop", joined(stuck.targets),
+            ios + " not completed by the device "
+                + (allEnded ? "within the workers' drain limit"
+                            : "within the stop deadline of "
+                            + secondsText(double(stopTimeout.count()) / 1e3))});
+}
+
+// The file systems whose free space the test files about to be created do not fit in
+// together (each alone was checked by prepareTarget), as a refusal, or nullopt.
+std::optional<OpError> testFileSpaceProblem(
+    IoBackend &backend, const std::vector<const Target *> &targets)
+{
+    struct Need {
+        TestFileSpace space;
+        std::uint64_t needBytes = 0;
+        std::vector<std::string> files;
+    };
+    std::map<std::string, Need> perFileSystem;
+    for (const Target *t : targets) {
+        if (t->kind != TargetKind::TestFile)
+            continue;
+        const auto space = backend.testFileSpace(*t);
+        if (!space || space->needBytes == 0)
+            continue;
+        auto &need = perFileSystem[space->fileSystem];
+        need.space = *space;
+        need.needBytes += space->needBytes;
+        need.files.push_back(t->path + " " + formatSize(space->needBytes));
+    }
+    for (const auto &[id, need] : perFileSystem)
+        if (need.files.size() > 1 && need.needBytes > need.space.freeBytes)
+            return OpError {std::make_error_code(std::errc::no_space_on_device),
+                "create test files", need.space.where,
+                "not enough space on " + need.space.where + " for the test files together: need "
+                    + formatSize(need.needBytes) + " (" + joined(need.files) + "), have "
+                    + formatSize(need.space.freeBytes)};
+    return std::nullopt;
+}
+
+// The devices carrying each target (in order), named by the targets' profile paths as
+// the results name them; none when the backend's I/O reaches no device, and why.
+DeviceMap watchDevices(IoBackend &backend, CounterSource &counters,
+    const std::vector<const Target *> &targets,
+    const std::function<std::string(const std::string &)> &openedPathOf)
+{
+    std::vector<std::string> watchPaths;
+    watchPaths.reserve(targets.size());
+    for (const Target *t : targets)
+        watchPaths.push_back(openedPathOf(t->path));
+    DeviceMap map;
+    if (backend.reachesDevices()) {
+        map = counters.watchTargets(watchPaths);
+    } else {
+        for (const auto &path : watchPaths)
+            map.targets.push_back(
+                {path, std::nullopt, "the " + backend.engineName() + " engine does no device I/O"});
+    }
+    for (std::size_t i = 0; i < targets.size() && i < map.targets.size(); ++i)
+        map.targets[i].targetPath = targets[i]->path;
+    return map;
 }
 
 } // namespace
@@ -324,33 +495,13 @@ void Run::executeInto(RunResult &result)
     };
     // Free space per file system for all test files together, before any is created:
     // two files that fit one by one may not fit together.
-    {
-        struct Need {
-            TestFileSpace space;
-            std::uint64_t needBytes = 0;
-            std::vector<std::string> files;
-        };
-        std::map<std::string, Need> perFileSystem;
-        for (const auto &[t, w] : order) {
-            if (t->target.kind != TargetKind::TestFile)
-                continue;
-            const auto space = m_backend.testFileSpace(t->target);
-            if (!space || space->needBytes == 0)
-                continue;
-            auto &need = perFileSystem[space->fileSystem];
-            need.space = *space;
-            need.needBytes += space->needBytes;
-            need.files.push_back(t->target.path + " " + formatSize(space->needBytes));
-        }
-        for (const auto &[id, need] : perFileSystem)
-            if (need.files.size() > 1 && need.needBytes > need.space.freeBytes) {
-                refuse({std::make_error_code(std::errc::no_space_on_device), "create test files",
-                    need.space.where,
-                    "not enough space on " + need.space.where
-                        + " for the test files together: need " + formatSize(need.needBytes) + " ("
-                        + joined(need.files) + "), have " + formatSize(need.space.freeBytes)});
-                return;
-            }
+    std::vector<const Target *> targets; // each distinct target once, in order
+    targets.reserve(order.size());
+    for (const auto &[t, w] : order)
+        targets.push_back(&t->target);
+    if (auto problem = testFileSpaceProblem(m_backend, targets)) {
+        refuse(*problem);
+        return;
     }
     for (const auto &[t, w] : order) {
         if (shared.stopRequested)
@@ -390,28 +541,15 @@ void Run::executeInto(RunResult &result)
                 : DeviceFacts {info.path});
 
     // ---- the devices carrying the targets: their counters are compared with ours
-    std::vector<std::string> watchPaths;
-    watchPaths.reserve(order.size());
-    for (const auto &[t, w] : order)
-        watchPaths.push_back(prepared[t->target.path].info.path);
-    if (m_backend.reachesDevices()) {
-        result.deviceMap = m_counters.watchTargets(watchPaths);
-    } else {
-        for (const auto &path : watchPaths)
-            result.deviceMap.targets.push_back({path, std::nullopt,
-                "the " + m_backend.engineName() + " engine does no device I/O"});
-    }
-    // Results name targets by their profile path (scopes, reports): so does the map.
-    for (std::size_t i = 0; i < order.size() && i < result.deviceMap.targets.size(); ++i)
-        result.deviceMap.targets[i].targetPath = order[i].first->target.path;
+    result.deviceMap = watchDevices(m_backend, m_counters, targets,
+        [&](const std::string &path) { return prepared[path].info.path; });
     std::map<std::string, bool> comparedPath; // profile target path -> carried by a watched device
     bool comparedBuffered = false;
-    for (std::size_t i = 0; i < order.size(); ++i) {
-        const auto &target = order[i].first->target;
+    for (std::size_t i = 0; i < targets.size(); ++i) {
         const bool has
             = i < result.deviceMap.targets.size() && result.deviceMap.targets[i].device.has_value();
-        comparedPath[target.path] = has;
-        comparedBuffered |= has && target.cacheMode == CacheMode::Buffered;
+        comparedPath[targets[i]->path] = has;
+        comparedBuffered |= has && targets[i]->cacheMode == CacheMode::Buffered;
     }
     // Application writes the devices have not shown yet and the devices' credit, carried
     // across intervals and steps (core/stats/verdict.h).
@@ -433,68 +571,13 @@ void Run::executeInto(RunResult &result)
         if (active.empty())
             continue;
 
-        auto state = std::make_shared<StepState>(plan->workers.size(), active.size());
-        auto &live = state->live;
-        auto &stepStop = state->stop;
-
         // The most write bytes in flight on the compared targets: the limit of the
         // devices' credit (core/stats/verdict.h).
         std::uint64_t inFlightWriteBytes = 0;
         std::vector<std::vector<std::string>> targetPaths(plan->workers.size());
-        for (std::size_t a = 0; a < active.size(); ++a) {
-            const std::size_t wi = active[a];
-            const auto &pw = plan->workers[wi];
-            state->specs[a] = *resolved.specOf(wi, step);
-            const auto &spec = state->specs[a];
-            auto &ws = state->steps[a];
-            ws.workerName = pw.name;
-            ws.spec = &spec;
-            ws.workerPattern = pw.dataPattern;
-            ws.cpuAffinity = pw.cpuAffinity;
-            ws.seed = pw.seed + 0x9E3779B97F4A7C15ull * (step + 1);
-            ws.ioLimitPerTarget = m_options.ioLimitPerTarget;
-            // Past the run's stop deadline, so that the run, not the worker, decides
-            // when in-flight I/O counts as stuck.
-            ws.drainLimit = m_options.stopTimeout + std::chrono::seconds(5);
-            std::uint64_t largest = 512;
-            for (const auto &l : spec.lines)
-                largest = std::max({largest, l.transferSizeBytes, l.replySizeBytes});
-            ws.bufferBytes = std::uint32_t(largest);
-            for (std::size_t ti = 0; ti < pw.targets.size(); ++ti) {
-                const auto &t = pw.targets[ti];
-                const TargetInfo &info = prepared[t.target.path].info;
-                WorkerTarget wt;
-                wt.file = {info.path, specWrites(spec), t.target.cacheMode, t.target.writeThrough};
-                wt.region = resolved.workers[wi].targets[ti].region;
-                wt.sectorBytes = info.logicalBlockBytes;
-                wt.outstandingIos = resolved.workers[wi].outstandingIos[step][ti];
-                live[wi].push_back(std::make_unique<LiveTargetCounters>());
-                live[wi].back()->inFlightSince
-                    = std::vector<std::atomic<std::int64_t>>(wt.outstandingIos);
-                targetPaths[wi].push_back(t.target.path);
-                // Only where the device can be ahead: a buffered write completes when it
-                // reaches the page cache, before the device sees it.
-                const bool completesAtDevice
-                    = t.target.cacheMode == CacheMode::Direct || t.target.writeThrough;
-                if (wt.file.write && completesAtDevice && comparedPath[t.target.path])
-                    inFlightWriteBytes += largest * wt.outstandingIos;
-                wt.counters = live[wi].back().get();
-                ws.bufferAlignBytes
-                    = std::max({ws.bufferAlignBytes, info.directIoMemAlignBytes, 4096u});
-                ws.targets.push_back(wt);
-            }
-            ws.stop = &state->stop;
-            ws.ready = &state->ready;
-            ws.start = &state->start;
-            // Workers may outlive this Run (left stuck on a device): they hold what they
-            // call by shared_ptr or point into their StepState, never into the Run.
-            ws.fail = [shared = m_shared](const OpError &e) { shared->fail(e); };
-            ws.finished
-                = [shared = m_shared, count = &state->finishedWorkers, n = active.size(), step] {
-                      if (++*count == n)
-                          shared->wake(step);
-                  };
-        }
+        auto state = makeStepState(step, active, resolved, comparedPath, m_options, m_shared,
+            inFlightWriteBytes, targetPaths);
+        auto &stepStop = state->stop;
 
         std::vector<std::thread> threads
             = startWorkers(state, m_backend, [&shared](const OpError &e) { shared.fail(e); });
@@ -527,24 +610,11 @@ void Run::executeInto(RunResult &result)
         }
 
         // ---- sampling: scopes are All, each active worker, each of its targets
-        Sampler::Config samplerConfig;
-        samplerConfig.runId = m_options.runId;
-        samplerConfig.step = step;
-        samplerConfig.stepName = stepName;
-        for (std::size_t wi : active) {
-            const auto &pw = plan->workers[wi];
-            Sampler::WorkerCounters counters {int(wi), pw.name, {}};
-            for (std::size_t ti = 0; ti < pw.targets.size(); ++ti) {
-                const std::string &path = pw.targets[ti].target.path;
-                counters.targets.push_back({path, live[wi][ti].get(), comparedPath[path]});
-            }
-            samplerConfig.workers.push_back(std::move(counters));
-        }
+        Sampler::Config samplerConfig
+            = samplerConfigFor(step, stepName, active, resolved, *state, comparedPath, m_options);
         samplerConfig.comparedBuffered = comparedBuffered;
         samplerConfig.inFlightWriteBytes = inFlightWriteBytes;
         samplerConfig.deviceMap = result.deviceMap;
-        samplerConfig.verdict = m_options.verdict;
-        samplerConfig.stallThreshold = m_options.stallThreshold;
         samplerConfig.runStart = runStart;
 
         const auto t0 = SteadyClock::now();
@@ -658,32 +728,9 @@ void Run::executeInto(RunResult &result)
         // stop deadline (or a second Stop) is reported, and its workers are left behind.
         guard.done = true;
         const bool allEnded = finishWorkers(*state, threads, stopDeadline(), shared.stopNow);
-        if (const StuckIo stuck = stuckIoOf(*state, targetPaths, steadyNs(SteadyClock::now()));
-            stuck.ios > 0) {
-            auto &total = result.stuckIo ? *result.stuckIo : result.stuckIo.emplace();
-            total.ios += stuck.ios;
-            total.oldestSeconds = std::max(total.oldestSeconds, stuck.oldestSeconds);
-            for (const auto &t : stuck.targets)
-                if (std::find(total.targets.begin(), total.targets.end(), t) == total.targets.end())
-                    total.targets.push_back(t);
-            const std::string text = std::to_string(stuck.ios) + " I/O"
-                + (stuck.ios == 1 ? "" : "s") + " still in flight at the end of step \"" + stepName
-                + "\", oldest " + secondsText(stuck.oldestSeconds) + ", on " + joined(stuck.targets)
-                + ": the device did not complete them; they are in no count, and their age is "
-                  "in the maximum latency";
-            m_sink.onNotice(text);
-            result.notices.push_back(text);
-            // A device that does not complete I/O ends the run: the next step would
-            // measure the same stall. Asked twice, the user already chose to stop.
-            if (!shared.stopNow)
-                shared.fail({std::make_error_code(std::errc::timed_out), "stop",
-                    joined(stuck.targets),
-                    std::to_string(stuck.ios) + " I/O" + (stuck.ios == 1 ? "" : "s")
-                        + " not completed by the device "
-                        + (allEnded ? "within the workers' drain limit"
-                                    : "within the stop deadline of "
-                                    + secondsText(double(m_options.stopTimeout.count()) / 1e3))});
-        }
+        recordStuckIo(result, shared, m_sink,
+            stuckIoOf(*state, targetPaths, steadyNs(SteadyClock::now())), stepName, allEnded,
+            m_options.stopTimeout);
         writeBalance = sampler.balanceForNextStep();
         result.steps.push_back(sampler.stepResult(!shared.stopRequested));
     }
