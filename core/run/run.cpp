@@ -6,7 +6,6 @@
 #include "core/run/sampler.h"
 #include "core/run/worker.h"
 #include "core/spec/units.h"
-#include "core/stats/device_figures.h"
 #include "core/stats/live_counters.h"
 #include "core/stats/verdict.h"
 
@@ -293,8 +292,8 @@ StuckIo stuckIoOf(
                     continue;
                 any = true;
                 ++stuck.ios;
-                stuck.oldestSeconds = std::max(
-                    stuck.oldestSeconds, double(nowNs - (since & ~std::int64_t(1))) / 1e9);
+                stuck.oldestSeconds
+                    = std::max(stuck.oldestSeconds, double(nowNs - inFlightSubmitNs(since)) / 1e9);
             }
             const std::string &path = paths[wi][ti];
             if (any

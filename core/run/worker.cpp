@@ -49,9 +49,7 @@ struct Slot {
     void publishSubmit(std::int64_t stampNs)
     {
         if (published)
-            published->store(
-                (stampNs & ~std::int64_t(1)) | (request.direction == IoDirection::Write ? 1 : 0),
-                std::memory_order_relaxed);
+            published->store(encodeInFlight(stampNs, request.direction), std::memory_order_relaxed);
     }
     void publishDone()
     {

@@ -32,8 +32,8 @@ void takeInFlight(
         const std::int64_t since = slot.load(std::memory_order_relaxed);
         if (since == 0)
             continue;
-        auto &d = (since & 1) ? out.write : out.read;
-        const std::int64_t age = std::max<std::int64_t>(nowNs - (since & ~std::int64_t(1)), 0);
+        auto &d = inFlightDirection(since) == IoDirection::Write ? out.write : out.read;
+        const std::int64_t age = std::max<std::int64_t>(nowNs - inFlightSubmitNs(since), 0);
         d.oldestInFlightNs = std::max(d.oldestInFlightNs, std::uint64_t(age));
         if (stallNs > 0 && age >= stallNs)
             ++d.stalledIos;

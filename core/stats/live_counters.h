@@ -58,6 +58,22 @@ struct LiveTargetCounters {
 // Reads the cumulative counters and takes (resets) the interval extremes.
 void takeSnapshot(LiveTargetCounters &live, Measurement &out);
 
+// The encoding of an inFlightSince entry, in one place: 0 is an idle slot; otherwise the
+// submit time with its lowest bit replaced by the direction (1 = write). A submit time
+// is never 0 or 1 on the steady clock, and losing its lowest nanosecond costs nothing.
+inline std::int64_t encodeInFlight(std::int64_t submitNs, IoDirection direction)
+{
+    return (submitNs & ~std::int64_t(1)) | (direction == IoDirection::Write ? 1 : 0);
+}
+inline std::int64_t inFlightSubmitNs(std::int64_t entry)
+{
+    return entry & ~std::int64_t(1);
+}
+inline IoDirection inFlightDirection(std::int64_t entry)
+{
+    return (entry & 1) ? IoDirection::Write : IoDirection::Read;
+}
+
 // The I/O in flight at `nowNs` (same clock as the worker's stamps): the oldest age per
 // direction and how many are older than stallNs (0: count none).
 void takeInFlight(

@@ -51,6 +51,7 @@ void UniqueFd::reset(int fd)
 namespace {
 
 constexpr std::uint32_t kMinBufferAlign = 4096; // ENVIRONMENT.md: never less for O_DIRECT
+
 constexpr int kCapIpcLock = 14; // CAP_IPC_LOCK in linux/capability.h
 
 // True when the process has the capability in its effective set (/proc/self/status).
@@ -64,6 +65,14 @@ bool hasCapability(int capability)
     return false;
 }
 constexpr std::uint32_t kFillChunkBytes = 1u << 20;
+
+// Where filling a test file starts (prepareTestFile writes from here, testFileSpace counts
+// from here): a new file from 0; our own, smaller file from the chunk boundary below its
+// end, so the direct writes that extend it stay aligned.
+std::uint64_t fillStartBytes(bool exists, std::uint64_t currentBytes)
+{
+    return exists ? currentBytes / kFillChunkBytes * kFillChunkBytes : 0;
+}
 constexpr const char *kXattrValue = "1";
 
 std::string errnoText(int err)
@@ -533,7 +542,7 @@ std::optional<core::TestFileSpace> LinuxBackend::testFileSpace(const core::Targe
     if (exists) {
         const auto current = static_cast<std::uint64_t>(st.st_size);
         need = S_ISREG(st.st_mode) && isOurTestFile(target.path) && need > current
-            ? need - current / kFillChunkBytes * kFillChunkBytes
+            ? need - fillStartBytes(true, current)
             : 0;
     }
     const std::string parent = parentOf(target.path);
@@ -622,7 +631,7 @@ core::Result<core::TargetInfo> LinuxBackend::prepareTestFile(const core::Target 
     }
     if (needFill) {
         // Extend from a chunk boundary so the direct writes stay aligned.
-        const std::uint64_t from = exists ? current / kFillChunkBytes * kFillChunkBytes : 0;
+        const std::uint64_t from = fillStartBytes(exists, current);
         const std::uint64_t need = wanted - from;
         struct statvfs sv {
         };

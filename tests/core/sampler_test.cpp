@@ -183,8 +183,8 @@ TEST(Sampler, IoStuckInFlightIsStalledAndItsAgeIsTheMaximum)
     const std::int64_t ns
         = std::chrono::duration_cast<std::chrono::nanoseconds>(submitted.time_since_epoch())
               .count();
-    f.a.inFlightSince[0] = ns | 1; // a write
-    f.a.inFlightSince[2] = ns; // a read
+    f.a.inFlightSince[0] = encodeInFlight(ns, IoDirection::Write);
+    f.a.inFlightSince[2] = encodeInFlight(ns, IoDirection::Read);
     // At 600 ms: in flight for 0.5 s, under the 1 s threshold: in the maximum, not stalled.
     const auto early = sampler.tick(f.start + 600ms, RunPhase::Measuring);
     EXPECT_EQ(scope(early, 0).figures.total.ios, 0u);
