@@ -6,8 +6,8 @@
 // first host runs (the local machine); the others are reported as ignored.
 #pragma once
 
-#include "core/spec/problem.h"
-#include "core/spec/profile.h"
+#include "core/profile/problem.h"
+#include "core/profile/profile.h"
 
 #include <cstdint>
 #include <optional>

@@ -1,6 +1,6 @@
 #include "core/run/resolved_plan.h"
 
-#include "core/spec/units.h"
+#include "core/profile/units.h"
 
 #include <algorithm>
 #include <system_error>

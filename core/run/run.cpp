@@ -5,7 +5,7 @@
 #include "core/run/resolved_plan.h"
 #include "core/run/sampler.h"
 #include "core/run/worker.h"
-#include "core/spec/units.h"
+#include "core/profile/units.h"
 #include "core/stats/live_counters.h"
 #include "core/stats/verdict.h"
 
@@ -401,7 +401,412 @@ DeviceMap watchDevices(IoBackend &backend, CounterSource &counters,
     return map;
 }
 
+// One step's control loop on the run's io_context: a sample at every interval boundary
+// (and at the end of the ramp), the switch from ramp-up to measuring, and the end of
+// the step (time up, the workers done, or a stop). The timer only calls the sampler.
+class StepLoop
+{
+public:
+    struct Times {
+        SteadyClock::time_point start, rampEnd, measureEnd;
+        std::chrono::milliseconds interval;
+    };
+
+    StepLoop(Run::Shared &shared, Sampler &sampler, RunSink &sink, IntervalHistory &history,
+        std::atomic<RunPhase> &runPhase, std::atomic<bool> &stepStop, Times times,
+        std::chrono::milliseconds stallThreshold)
+        : m_shared(shared)
+        , m_sampler(sampler)
+        , m_sink(sink)
+        , m_history(history)
+        , m_runPhase(runPhase)
+        , m_stepStop(stepStop)
+        , m_times(times)
+        , m_stallNs(std::chrono::duration_cast<std::chrono::nanoseconds>(stallThreshold).count())
+        , m_timer(shared.io)
+    { }
+
+    // Announces the step's phase, releases its workers (`start`) and runs the step to
+    // its end on the calling thread (the run's control thread).
+    void run(std::size_t step, const std::string &stepName, Latch &start)
+    {
+        m_step = step;
+        m_stepName = stepName;
+        m_phase = m_times.rampEnd > m_times.start ? RunPhase::RampUp : RunPhase::Measuring;
+        m_runPhase = m_phase;
+        m_sink.onPhase(m_phase, step, stepName);
+        start.count_down(); // every worker starts now
+        m_shared.currentStep = step;
+        m_shared.wakeControl = [this] {
+            if (!m_stepStop) {
+                m_timer.cancel();
+                onTick(true);
+            }
+        };
+        if (m_shared.stopRequested)
+            m_shared.wakeControl();
+        else
+            scheduleNext();
+        m_shared.io.restart();
+        m_shared.io.run();
+        m_shared.wakeControl = nullptr;
+    }
+
+private:
+    void onTick(bool stopNow)
+    {
+        auto now = SteadyClock::now();
+        if (m_phase == RunPhase::RampUp && now >= m_times.rampEnd - std::chrono::milliseconds(1))
+            now = std::max(now, m_times.rampEnd);
+        IntervalSample sample = m_sampler.tick(now, m_phase);
+        reportStall(sample);
+        m_sink.onInterval(sample);
+        m_history.add(std::move(sample));
+        if (m_phase == RunPhase::RampUp && now >= m_times.rampEnd) {
+            m_phase = RunPhase::Measuring;
+            m_runPhase = m_phase;
+            m_sampler.startMeasuring();
+            m_sink.onPhase(m_phase, m_step, m_stepName);
+        }
+        if (stopNow || m_shared.stopRequested || now >= m_times.measureEnd) {
+            m_stepStop = true;
+            m_timer.cancel();
+            return;
+        }
+        scheduleNext();
+    }
+
+    void scheduleNext()
+    {
+        ++m_tickNumber;
+        auto next = m_times.start + m_times.interval * m_tickNumber;
+        while (next <= m_sampler.lastTick())
+            next = m_times.start + m_times.interval * ++m_tickNumber;
+        if (m_phase == RunPhase::RampUp)
+            next = std::min(next, m_times.rampEnd);
+        next = std::min(next, m_times.measureEnd);
+        m_timer.expires_at(next);
+        m_timer.async_wait([this](const boost::system::error_code &ec) {
+            // Cancelled: woken by wakeControl, which sampled itself. Ended: the wake ran
+            // first while this completion was already queued (cancel cannot recall it),
+            // so the step is over and must not schedule another tick: with no run time
+            // and no workers left, nothing else would end it.
+            if (ec == asio::error::operation_aborted || m_stepStop)
+                return;
+            onTick(false);
+        });
+    }
+
+    // Said once per stall (again after the I/O moved), beside the interval figures that
+    // carry it (stalledIos, oldestInFlightUs) for the CLI line and the GUI badge.
+    void reportStall(const IntervalSample &sample)
+    {
+        std::uint32_t stalled = 0;
+        double oldestUs = 0;
+        std::vector<std::string> where;
+        for (const auto &sc : sample.scopes) {
+            const auto &total = sc.figures.total;
+            if (sc.scope.kind == Scope::Kind::All) {
+                stalled = total.stalledIos;
+                oldestUs = total.oldestInFlightUs;
+            } else if (sc.scope.kind == Scope::Kind::Target && total.stalledIos > 0
+                && std::find(where.begin(), where.end(), sc.scope.targetPath) == where.end())
+                where.push_back(sc.scope.targetPath);
+        }
+        if (stalled == 0) {
+            m_stallReported = false;
+            return;
+        }
+        if (m_stallReported)
+            return;
+        m_stallReported = true;
+        m_sink.onNotice(std::to_string(stalled) + " I/O" + (stalled == 1 ? "" : "s")
+            + " in flight for more than " + secondsText(double(m_stallNs) / 1e9) + " (oldest "
+            + secondsText(oldestUs / 1e6) + ") on " + joined(where)
+            + ": the device is not completing I/O (a frozen file system, a failing or "
+              "disconnected device?)");
+    }
+
+    Run::Shared &m_shared;
+    Sampler &m_sampler;
+    RunSink &m_sink;
+    IntervalHistory &m_history;
+    std::atomic<RunPhase> &m_runPhase;
+    std::atomic<bool> &m_stepStop;
+    const Times m_times;
+    const std::int64_t m_stallNs;
+    asio::steady_timer m_timer;
+    std::size_t m_step = 0;
+    std::string m_stepName;
+    RunPhase m_phase = RunPhase::Measuring;
+    std::int64_t m_tickNumber = 0;
+    bool m_stallReported = false;
+};
+
+// Whatever ends a step early (a failure, an exception) stops and collects its workers:
+// none is left waiting on a latch or joinable on unwinding.
+struct StepGuard {
+    StepState &state;
+    std::vector<std::thread> &threads;
+    const std::atomic<bool> &stopNow;
+    SteadyClock::time_point deadline;
+    bool done = false;
+    ~StepGuard()
+    {
+        if (done)
+            return;
+        state.stop = true;
+        state.start.count_down();
+        finishWorkers(state, threads, deadline, stopNow);
+    }
+};
+
 } // namespace
+
+// One execution of a run, in the order it happens: plan, prepare the targets, resolve
+// and check the plan against them, watch their devices, run the steps, watch the tail.
+// Each part is a function; they share the run's parts and the result being filled.
+struct Run::Execution {
+    struct Prepared {
+        TargetInfo info;
+        bool needWrite = false;
+    };
+
+    Run &run;
+    RunResult &result;
+    Shared &shared;
+    std::optional<RunPlan> plan;
+    std::map<std::string, Prepared> prepared; // by the profile's target path
+    std::vector<const Target *> targets; // each distinct target once, in plan order
+    std::vector<const PlannedWorker *> fillingWorker; // per target: whose pattern fills it
+    std::vector<std::string> created; // test files this run created
+    std::map<std::string, bool> comparedPath; // target path -> carried by a watched device
+    bool comparedBuffered = false;
+    // Application writes the devices have not shown yet and the devices' credit, carried
+    // across intervals and steps (core/stats/verdict.h).
+    WriteBalance writeBalance;
+
+    SteadyClock::time_point stopDeadline() const
+    {
+        return SteadyClock::now() + run.m_options.stopTimeout;
+    }
+
+    std::chrono::milliseconds interval() const
+    {
+        return std::max<std::chrono::milliseconds>(
+            run.m_profile.setup.interval, std::chrono::milliseconds(10));
+    }
+
+    // The backend adds notices when it is made (an engine fallback) and while it
+    // prepares targets (a test file too small and grown): each is reported once.
+    void reportNewNotices()
+    {
+        const auto all = run.m_backend.notices();
+        for (std::size_t i = result.notices.size(); i < all.size(); ++i) {
+            result.notices.push_back(all[i]);
+            run.m_sink.onNotice(all[i]);
+        }
+    }
+
+    void begin()
+    {
+        result.runId = run.m_options.runId;
+        result.startedAt = std::chrono::system_clock::now();
+        result.engine = run.m_backend.engineName();
+        if (run.m_options.describeSystem)
+            result.environment = run.m_options.describeSystem();
+        if (result.environment.toolVersion.empty())
+            result.environment.toolVersion = IOPRISM_VERSION;
+        reportNewNotices();
+    }
+
+    // The plan from the profile; until the targets are prepared, the result's plan has
+    // its profile and steps only.
+    bool makePlan()
+    {
+        Problems problems;
+        std::random_device rd;
+        const std::uint64_t randomSeed = (std::uint64_t(rd()) << 32) ^ rd();
+        plan = makeRunPlan(run.m_profile, randomSeed, problems);
+        std::string errors;
+        for (const auto &p : problems) {
+            if (p.severity == Severity::Warning)
+                run.m_sink.onNotice(p.toString());
+            else
+                errors += (errors.empty() ? "" : "; ") + p.toString();
+        }
+        if (!plan) {
+            shared.fail({{}, "plan the run", {}, errors});
+            return false;
+        }
+        result.plan.profile = plan->effectiveProfile;
+        result.plan.stepNames = plan->stepNames;
+        // Every distinct target once (a path shared by workers is one target), written
+        // when any step of any worker on it writes.
+        for (const auto &w : plan->workers)
+            for (const auto &t : w.targets) {
+                bool write = false;
+                for (int s : w.specPerStep)
+                    if (s >= 0 && specWrites(run.m_profile.specs[std::size_t(s)]))
+                        write = true;
+                auto [it, inserted] = prepared.try_emplace(t.target.path);
+                it->second.needWrite |= write;
+                if (inserted) {
+                    targets.push_back(&t.target);
+                    fillingWorker.push_back(&w);
+                }
+            }
+        return true;
+    }
+
+    // Refuses to start after all: the run's error, and the test files it made removed.
+    void refuse(const OpError &e)
+    {
+        shared.fail(e);
+        for (const auto &path : created)
+            if (auto st = run.m_backend.discardTestFile(path); !st)
+                run.m_sink.onNotice("could not remove " + path + ": " + st.error().toString());
+    }
+
+    bool prepareTargets()
+    {
+        run.m_phase = RunPhase::Preparing;
+        run.m_sink.onPhase(RunPhase::Preparing, 0, {});
+        // Free space per file system for all test files together, before any is
+        // created: two files that fit one by one may not fit together.
+        if (auto problem = testFileSpaceProblem(run.m_backend, targets)) {
+            refuse(*problem);
+            return false;
+        }
+        for (std::size_t i = 0; i < targets.size(); ++i) {
+            if (shared.stopRequested)
+                return false;
+            const Target &target = *targets[i];
+            auto &p = prepared[target.path];
+            PrepareOptions opts {.needWrite = p.needWrite,
+                .allowDeviceWrites = run.m_options.allowDeviceWrites,
+                .fillPattern = fillingWorker[i]->dataPattern,
+                .seed = fillingWorker[i]->seed};
+            auto info = run.m_backend.prepareTarget(
+                target, opts, [&](std::uint64_t done, std::uint64_t total) {
+                    run.m_sink.onPrepareProgress(target.path, done, total);
+                    return !shared.stopRequested.load();
+                });
+            if (!info) {
+                if (!shared.stopRequested)
+                    refuse(info.error());
+                return false;
+            }
+            p.info = *info;
+            if (info->createdTestFile)
+                created.push_back(info->path);
+            reportNewNotices();
+        }
+        return true;
+    }
+
+    // The plan with its targets' facts, checked against them before any I/O; the
+    // devices carrying the targets, whose counters are compared with ours.
+    bool resolve()
+    {
+        result.plan
+            = describePlan(*plan, [&](const std::string &path) { return prepared[path].info; });
+        if (auto problem = checkPlan(result.plan)) {
+            refuse(*problem);
+            return false;
+        }
+        for (const auto &info : result.plan.targetInfos())
+            result.environment.devices.push_back(run.m_options.describeDevice
+                    ? run.m_options.describeDevice(info.path)
+                    : DeviceFacts {info.path});
+        result.deviceMap = watchDevices(run.m_backend, run.m_counters, targets,
+            [&](const std::string &path) { return prepared[path].info.path; });
+        for (std::size_t i = 0; i < targets.size(); ++i) {
+            const bool has = i < result.deviceMap.targets.size()
+                && result.deviceMap.targets[i].device.has_value();
+            comparedPath[targets[i]->path] = has;
+            comparedBuffered |= has && targets[i]->cacheMode == CacheMode::Buffered;
+        }
+        return true;
+    }
+
+    // One step: its workers started together, sampled until the step ends, then
+    // collected (or left behind on a device that does not complete their I/O). False
+    // when the run cannot go on.
+    bool runStep(std::size_t step, SteadyClock::time_point runStart)
+    {
+        const ResolvedPlan &resolved = result.plan;
+        const std::string &stepName = resolved.stepNames[step];
+        std::vector<std::size_t> active; // plan worker indices taking part
+        for (std::size_t wi = 0; wi < resolved.workers.size(); ++wi)
+            if (resolved.specOf(wi, step))
+                active.push_back(wi);
+        if (active.empty())
+            return true;
+
+        std::uint64_t inFlightWriteBytes = 0;
+        std::vector<std::vector<std::string>> targetPaths(resolved.workers.size());
+        auto state = makeStepState(step, active, resolved, comparedPath, run.m_options,
+            run.m_shared, inFlightWriteBytes, targetPaths);
+        std::vector<std::thread> threads = startWorkers(
+            state, run.m_backend, [this](const OpError &e) { shared.fail(e); });
+        StepGuard guard {*state, threads, shared.stopNow, stopDeadline()};
+        // A second Stop gives up on workers that never get ready (an open that hangs on
+        // a dead device or mount).
+        const bool ready
+            = state->ready.arrive_and_wait_unless(shared.stopNow, std::chrono::milliseconds(100));
+        reportNewNotices(); // a worker's engine may have fallen back (and said why)
+        if (!ready || shared.failed()) {
+            guard.deadline = stopDeadline();
+            return false; // the guard stops the workers
+        }
+
+        Sampler::Config config = samplerConfigFor(
+            step, stepName, active, resolved, *state, comparedPath, run.m_options);
+        config.comparedBuffered = comparedBuffered;
+        config.inFlightWriteBytes = inFlightWriteBytes;
+        config.deviceMap = result.deviceMap;
+        config.runStart = runStart;
+        const auto &setup = run.m_profile.setup;
+        StepLoop::Times times;
+        times.start = SteadyClock::now();
+        times.rampEnd = times.start + setup.rampUp;
+        times.measureEnd = setup.runTime.count() > 0 ? times.rampEnd + setup.runTime
+                                                     : SteadyClock::time_point::max();
+        times.interval = interval();
+        Sampler sampler(std::move(config), run.m_counters, writeBalance, times.start);
+        StepLoop loop(shared, sampler, run.m_sink, run.m_history, run.m_phase, state->stop, times,
+            run.m_options.stallThreshold);
+        loop.run(step, stepName, state->start);
+
+        run.m_phase = RunPhase::Stopping;
+        run.m_sink.onPhase(RunPhase::Stopping, step, stepName);
+        // Workers drain their in-flight I/O; a device that does not complete it by the
+        // stop deadline (or a second Stop) is reported, and its workers are left behind.
+        guard.done = true;
+        const bool allEnded = finishWorkers(*state, threads, stopDeadline(), shared.stopNow);
+        recordStuckIo(result, shared, run.m_sink,
+            stuckIoOf(*state, targetPaths, steadyNs(SteadyClock::now())), stepName, allEnded,
+            run.m_options.stopTimeout);
+        writeBalance = sampler.balanceForNextStep();
+        result.steps.push_back(sampler.stepResult(!shared.stopRequested));
+        return true;
+    }
+
+    // What the devices still do after the last step (write-back).
+    void watchTail()
+    {
+        if (shared.failed() || result.steps.empty())
+            return;
+        result.deviceTail = watchDeviceTail(run.m_counters, result.deviceMap, writeBalance,
+            {.interval = interval(),
+                .limit = run.m_options.deviceTailLimit,
+                .verdict = run.m_options.verdict},
+            {[] { return SteadyClock::now(); },
+                [](SteadyClock::time_point t) { std::this_thread::sleep_until(t); }},
+            [this](const std::string &text) { run.m_sink.onNotice(text); });
+    }
+};
 
 RunResult Run::execute()
 {
@@ -426,323 +831,15 @@ RunResult Run::execute()
 
 void Run::executeInto(RunResult &result)
 {
-    auto &shared = *m_shared;
-    result.runId = m_options.runId;
-    result.startedAt = std::chrono::system_clock::now();
-    result.engine = m_backend.engineName();
-    if (m_options.describeSystem)
-        result.environment = m_options.describeSystem();
-    if (result.environment.toolVersion.empty())
-        result.environment.toolVersion = IOPRISM_VERSION;
-    // The backend adds notices when it is made (an engine fallback) and while it prepares
-    // targets (a test file too small and grown): report each one once, as it appears.
-    auto reportNewNotices = [&] {
-        const auto all = m_backend.notices();
-        for (std::size_t i = result.notices.size(); i < all.size(); ++i) {
-            result.notices.push_back(all[i]);
-            m_sink.onNotice(all[i]);
-        }
-    };
-    reportNewNotices();
-
-    Problems problems;
-    std::random_device rd;
-    const std::uint64_t randomSeed = (std::uint64_t(rd()) << 32) ^ rd();
-    auto plan = makeRunPlan(m_profile, randomSeed, problems);
-    for (const auto &p : problems)
-        if (p.severity == Severity::Warning)
-            m_sink.onNotice(p.toString());
-    if (!plan) {
-        std::string text;
-        for (const auto &p : problems)
-            if (p.severity == Severity::Error)
-                text += (text.empty() ? "" : "; ") + p.toString();
-        shared.fail({{}, "plan the run", {}, text});
+    Execution run {*this, result, *m_shared};
+    run.begin();
+    if (!run.makePlan() || !run.prepareTargets() || !run.resolve())
         return;
-    }
-    // Until the targets are prepared, the plan has its profile and steps only.
-    result.plan.profile = plan->effectiveProfile;
-    result.plan.stepNames = plan->stepNames;
-
-    // ---- prepare every distinct target once (a path shared by workers is one target)
-    m_phase = RunPhase::Preparing;
-    m_sink.onPhase(RunPhase::Preparing, 0, {});
-    struct Prepared {
-        TargetInfo info;
-        bool needWrite = false;
-    };
-    std::map<std::string, Prepared> prepared;
-    std::vector<std::pair<const PlannedTarget *, const PlannedWorker *>> order;
-    for (const auto &w : plan->workers)
-        for (const auto &t : w.targets) {
-            bool write = false;
-            for (int s : w.specPerStep)
-                if (s >= 0 && specWrites(m_profile.specs[std::size_t(s)]))
-                    write = true;
-            auto [it, inserted] = prepared.try_emplace(t.target.path);
-            it->second.needWrite |= write;
-            if (inserted)
-                order.emplace_back(&t, &w);
-        }
-    // Test files this run creates are removed again when it refuses to start after all.
-    std::vector<std::string> created;
-    auto refuse = [&](const OpError &e) {
-        shared.fail(e);
-        for (const auto &path : created)
-            if (auto st = m_backend.discardTestFile(path); !st)
-                m_sink.onNotice("could not remove " + path + ": " + st.error().toString());
-    };
-    // Free space per file system for all test files together, before any is created:
-    // two files that fit one by one may not fit together.
-    std::vector<const Target *> targets; // each distinct target once, in order
-    targets.reserve(order.size());
-    for (const auto &[t, w] : order)
-        targets.push_back(&t->target);
-    if (auto problem = testFileSpaceProblem(m_backend, targets)) {
-        refuse(*problem);
-        return;
-    }
-    for (const auto &[t, w] : order) {
-        if (shared.stopRequested)
-            return;
-        auto &p = prepared[t->target.path];
-        PrepareOptions opts {.needWrite = p.needWrite,
-            .allowDeviceWrites = m_options.allowDeviceWrites,
-            .fillPattern = w->dataPattern,
-            .seed = w->seed};
-        const std::string path = t->target.path;
-        auto info = m_backend.prepareTarget(
-            t->target, opts, [&](std::uint64_t done, std::uint64_t total) {
-                m_sink.onPrepareProgress(path, done, total);
-                return !shared.stopRequested.load();
-            });
-        if (!info) {
-            if (!shared.stopRequested)
-                refuse(info.error());
-            return;
-        }
-        p.info = *info;
-        if (info->createdTestFile)
-            created.push_back(info->path);
-        reportNewNotices();
-    }
-
-    // ---- the plan with its targets' facts, checked against them before any I/O
-    result.plan = describePlan(*plan, [&](const std::string &path) { return prepared[path].info; });
-    if (auto problem = checkPlan(result.plan)) {
-        refuse(*problem);
-        return;
-    }
-    const ResolvedPlan &resolved = result.plan;
-    for (const auto &info : resolved.targetInfos())
-        result.environment.devices.push_back(m_options.describeDevice
-                ? m_options.describeDevice(info.path)
-                : DeviceFacts {info.path});
-
-    // ---- the devices carrying the targets: their counters are compared with ours
-    result.deviceMap = watchDevices(m_backend, m_counters, targets,
-        [&](const std::string &path) { return prepared[path].info.path; });
-    std::map<std::string, bool> comparedPath; // profile target path -> carried by a watched device
-    bool comparedBuffered = false;
-    for (std::size_t i = 0; i < targets.size(); ++i) {
-        const bool has
-            = i < result.deviceMap.targets.size() && result.deviceMap.targets[i].device.has_value();
-        comparedPath[targets[i]->path] = has;
-        comparedBuffered |= has && targets[i]->cacheMode == CacheMode::Buffered;
-    }
-    // Application writes the devices have not shown yet and the devices' credit, carried
-    // across intervals and steps (core/stats/verdict.h).
-    WriteBalance writeBalance;
-
-    // ---- the steps
-    const auto interval = std::max<std::chrono::milliseconds>(
-        m_profile.setup.interval, std::chrono::milliseconds(10));
     const auto runStart = SteadyClock::now();
-
-    for (std::size_t step = 0; step < plan->stepCount && !shared.stopRequested; ++step) {
-        const std::string &stepName = plan->stepNames[step];
-
-        // Counters and per-worker step descriptions.
-        std::vector<std::size_t> active; // plan worker indices taking part
-        for (std::size_t wi = 0; wi < plan->workers.size(); ++wi)
-            if (plan->workers[wi].specPerStep[step] >= 0)
-                active.push_back(wi);
-        if (active.empty())
-            continue;
-
-        // The most write bytes in flight on the compared targets: the limit of the
-        // devices' credit (core/stats/verdict.h).
-        std::uint64_t inFlightWriteBytes = 0;
-        std::vector<std::vector<std::string>> targetPaths(plan->workers.size());
-        auto state = makeStepState(step, active, resolved, comparedPath, m_options, m_shared,
-            inFlightWriteBytes, targetPaths);
-        auto &stepStop = state->stop;
-
-        std::vector<std::thread> threads
-            = startWorkers(state, m_backend, [&shared](const OpError &e) { shared.fail(e); });
-        const auto stopDeadline = [&] { return SteadyClock::now() + m_options.stopTimeout; };
-        // Whatever ends this step early (a failure, an exception below) stops and
-        // collects its workers: none is left waiting on a latch or joinable on unwinding.
-        struct StepGuard {
-            StepState &state;
-            std::vector<std::thread> &threads;
-            const std::atomic<bool> &stopNow;
-            SteadyClock::time_point deadline;
-            bool done = false;
-            ~StepGuard()
-            {
-                if (done)
-                    return;
-                state.stop = true;
-                state.start.count_down();
-                finishWorkers(state, threads, deadline, stopNow);
-            }
-        } guard {*state, threads, shared.stopNow, stopDeadline()};
-        // A second Stop gives up on workers that never get ready (an open that hangs on
-        // a dead device or mount).
-        const bool ready
-            = state->ready.arrive_and_wait_unless(shared.stopNow, std::chrono::milliseconds(100));
-        reportNewNotices(); // a worker's engine may have fallen back (and said why)
-        if (!ready || shared.failed()) {
-            guard.deadline = stopDeadline();
-            break; // the guard stops the workers
-        }
-
-        // ---- sampling: scopes are All, each active worker, each of its targets
-        Sampler::Config samplerConfig
-            = samplerConfigFor(step, stepName, active, resolved, *state, comparedPath, m_options);
-        samplerConfig.comparedBuffered = comparedBuffered;
-        samplerConfig.inFlightWriteBytes = inFlightWriteBytes;
-        samplerConfig.deviceMap = result.deviceMap;
-        samplerConfig.runStart = runStart;
-
-        const auto t0 = SteadyClock::now();
-        const auto rampEnd = t0 + m_profile.setup.rampUp;
-        const auto measureEnd = m_profile.setup.runTime.count() > 0
-            ? rampEnd + m_profile.setup.runTime
-            : SteadyClock::time_point::max();
-        Sampler sampler(std::move(samplerConfig), m_counters, writeBalance, t0);
-        std::int64_t tickNumber = 0;
-        RunPhase phase = rampEnd > t0 ? RunPhase::RampUp : RunPhase::Measuring;
-        m_phase = phase;
-        m_sink.onPhase(phase, step, stepName);
-        state->start.count_down(); // every worker starts now
-
-        asio::steady_timer timer(shared.io);
-        const std::int64_t stallNs
-            = std::chrono::duration_cast<std::chrono::nanoseconds>(m_options.stallThreshold)
-                  .count();
-        // Said once per stall (again after the I/O moved), beside the interval figures
-        // that carry it (stalledIos, oldestInFlightUs) for the CLI line and the GUI badge.
-        bool stallReported = false;
-        auto reportStall = [&](const IntervalSample &sample) {
-            std::uint32_t stalled = 0;
-            double oldestUs = 0;
-            std::vector<std::string> where;
-            for (const auto &sc : sample.scopes) {
-                const auto &total = sc.figures.total;
-                if (sc.scope.kind == Scope::Kind::All) {
-                    stalled = total.stalledIos;
-                    oldestUs = total.oldestInFlightUs;
-                } else if (sc.scope.kind == Scope::Kind::Target && total.stalledIos > 0
-                    && std::find(where.begin(), where.end(), sc.scope.targetPath) == where.end())
-                    where.push_back(sc.scope.targetPath);
-            }
-            if (stalled == 0) {
-                stallReported = false;
-                return;
-            }
-            if (stallReported)
-                return;
-            stallReported = true;
-            m_sink.onNotice(std::to_string(stalled) + " I/O" + (stalled == 1 ? "" : "s")
-                + " in flight for more than " + secondsText(double(stallNs) / 1e9) + " (oldest "
-                + secondsText(oldestUs / 1e6) + ") on " + joined(where)
-                + ": the device is not completing I/O (a frozen file system, a failing or "
-                  "disconnected device?)");
-        };
-        auto takeSample = [&](SteadyClock::time_point now) {
-            IntervalSample sample = sampler.tick(now, phase);
-            reportStall(sample);
-            m_sink.onInterval(sample);
-            m_history.add(std::move(sample));
-        };
-
-        std::function<void()> scheduleNext;
-        auto onTick = [&](bool stopNow) {
-            auto now = SteadyClock::now();
-            if (phase == RunPhase::RampUp && now >= rampEnd - std::chrono::milliseconds(1))
-                now = std::max(now, rampEnd);
-            takeSample(now);
-            if (phase == RunPhase::RampUp && now >= rampEnd) {
-                phase = RunPhase::Measuring;
-                m_phase = phase;
-                sampler.startMeasuring();
-                m_sink.onPhase(phase, step, stepName);
-            }
-            if (stopNow || shared.stopRequested || now >= measureEnd) {
-                stepStop = true;
-                timer.cancel();
-                return;
-            }
-            scheduleNext();
-        };
-        scheduleNext = [&] {
-            ++tickNumber;
-            auto next = t0 + interval * tickNumber;
-            while (next <= sampler.lastTick())
-                next = t0 + interval * ++tickNumber;
-            if (phase == RunPhase::RampUp)
-                next = std::min(next, rampEnd);
-            next = std::min(next, measureEnd);
-            timer.expires_at(next);
-            timer.async_wait([&](const boost::system::error_code &ec) {
-                // Cancelled: woken by wakeControl, which sampled itself. Ended: the wake
-                // ran first while this completion was already queued (cancel cannot
-                // recall it), so the step is over and must not schedule another tick:
-                // with no run time and no workers left, nothing else would end it.
-                if (ec == asio::error::operation_aborted || stepStop)
-                    return;
-                onTick(false);
-            });
-        };
-        shared.currentStep = step;
-        shared.wakeControl = [&] {
-            if (!stepStop) {
-                timer.cancel();
-                onTick(true);
-            }
-        };
-        if (shared.stopRequested)
-            shared.wakeControl();
-        else
-            scheduleNext();
-        shared.io.restart();
-        shared.io.run();
-        shared.wakeControl = nullptr;
-
-        m_phase = RunPhase::Stopping;
-        m_sink.onPhase(RunPhase::Stopping, step, stepName);
-        // Workers drain their in-flight I/O; a device that does not complete it by the
-        // stop deadline (or a second Stop) is reported, and its workers are left behind.
-        guard.done = true;
-        const bool allEnded = finishWorkers(*state, threads, stopDeadline(), shared.stopNow);
-        recordStuckIo(result, shared, m_sink,
-            stuckIoOf(*state, targetPaths, steadyNs(SteadyClock::now())), stepName, allEnded,
-            m_options.stopTimeout);
-        writeBalance = sampler.balanceForNextStep();
-        result.steps.push_back(sampler.stepResult(!shared.stopRequested));
-    }
-
-    // ---- the tail: what the devices still do after the last step (write-back)
-    if (!shared.failed() && !result.steps.empty())
-        result.deviceTail = watchDeviceTail(m_counters, result.deviceMap, writeBalance,
-            {.interval = interval,
-                .limit = m_options.deviceTailLimit,
-                .verdict = m_options.verdict},
-            {[] { return SteadyClock::now(); },
-                [](SteadyClock::time_point t) { std::this_thread::sleep_until(t); }},
-            [this](const std::string &text) { m_sink.onNotice(text); });
+    for (std::size_t step = 0; step < result.plan.stepCount() && !m_shared->stopRequested; ++step)
+        if (!run.runStep(step, runStart))
+            break;
+    run.watchTail();
 }
 
 } // namespace ioprism::core

@@ -20,7 +20,7 @@
 #include "core/report/environment.h"
 #include "core/run/interval_history.h"
 #include "core/run/results.h"
-#include "core/spec/profile.h"
+#include "core/profile/profile.h"
 
 #include <atomic>
 #include <functional>
@@ -105,6 +105,7 @@ private:
     IntervalHistory m_history; // the intervals the result keeps, within their budget
     // The body of execute(); throws only what execute() turns into the run's error.
     void executeInto(RunResult &result);
+    struct Execution; // its parts, in run.cpp
 };
 
 } // namespace ioprism::core

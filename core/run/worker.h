@@ -4,7 +4,7 @@
 
 #include "core/engine.h"
 #include "core/run/latch.h"
-#include "core/spec/profile.h"
+#include "core/profile/profile.h"
 #include "core/stats/live_counters.h"
 
 #include <atomic>
