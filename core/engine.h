@@ -18,7 +18,7 @@
 
 #include "core/io_direction.h"
 #include "core/result.h"
-#include "core/spec/profile.h"
+#include "core/profile/profile.h"
 
 #include <chrono>
 #include <cstddef>

@@ -2,9 +2,9 @@
 # or when core/ includes a project header from outside core/ (platform/, ui/, app/, ...).
 # Run by ctest as layout.portability.
 #
-# core's include directory is the project root (core/CMakeLists.txt) because every
-# target includes by "core/...", "platform/..." from there; the check below is what makes
-# core see core/ only, as if its include directory were core/ alone.
+# core's include directory holds core/ alone (core/CMakeLists.txt), so the compiler
+# already refuses "platform/..." in core; the check below says why, and also catches
+# headers found by other means (a system path that happens to have a platform/).
 set(failures "")
 file(GLOB_RECURSE sources ${ROOT}/core/*.h ${ROOT}/core/*.cpp ${ROOT}/ui/*.h ${ROOT}/ui/*.cpp
      ${ROOT}/app/*.h ${ROOT}/app/*.cpp ${ROOT}/tests/*.h ${ROOT}/tests/*.cpp)

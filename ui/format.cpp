@@ -1,6 +1,6 @@
 #include "ui/format.h"
 
-#include "core/spec/units.h"
+#include "core/profile/units.h"
 
 #include <QCoreApplication>
 #include <QLocale>

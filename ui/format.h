@@ -5,7 +5,7 @@
 // the reports; binary units (KiB, MiB) for transfer sizes, as storage tools write them.
 #pragma once
 
-#include "core/spec/problem.h"
+#include "core/profile/problem.h"
 
 #include <QString>
 #include <QVariant>

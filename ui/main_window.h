@@ -5,7 +5,7 @@
 // GUI thread runs no nested event loop. Errors go to the non-modal message bar.
 #pragma once
 
-#include "ui/live_plots.h"
+#include "ui/plots/live_plots.h"
 #include "ui/metatypes.h"
 #include "ui/platform_services.h"
 

@@ -10,7 +10,7 @@
 #include "core/engine.h"
 #include "core/engine_kind.h"
 #include "core/report/environment.h"
-#include "core/spec/profile.h"
+#include "core/profile/profile.h"
 
 #include <cstdint>
 #include <functional>

@@ -2,7 +2,7 @@
 // and dark system palettes alike: tints with alpha over the palette's own base colour.
 #pragma once
 
-#include "core/spec/problem.h"
+#include "core/profile/problem.h"
 
 #include <QColor>
 #include <QVariant>

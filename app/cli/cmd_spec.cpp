@@ -2,9 +2,9 @@
 #include "app/cli/commands.h"
 #include "app/cli/profile_io.h"
 #include "app/cli/summary.h"
-#include "core/spec/presets.h"
-#include "core/spec/profile_json.h"
-#include "core/spec/validation.h"
+#include "core/profile/presets.h"
+#include "core/profile/profile_json.h"
+#include "core/profile/validation.h"
 
 #include <CLI/CLI.hpp>
 #include <iostream>

@@ -1,6 +1,6 @@
 // ioprism-cli list-targets: what can be benchmarked on this machine.
 #include "app/cli/commands.h"
-#include "core/spec/units.h"
+#include "core/profile/units.h"
 #include "platform/common/system.h"
 
 #include <CLI/CLI.hpp>

@@ -1,9 +1,9 @@
 #include "app/cli/profile_io.h"
 
-#include "core/spec/icf.h"
-#include "core/spec/input_file.h"
-#include "core/spec/profile_file.h"
-#include "core/spec/profile_json.h"
+#include "core/profile/icf.h"
+#include "core/profile/input_file.h"
+#include "core/profile/profile_file.h"
+#include "core/profile/profile_json.h"
 #include "platform/common/target_resolution.h"
 
 #include <algorithm>

@@ -2,8 +2,8 @@
 // commands. Problems are collected, never thrown.
 #pragma once
 
-#include "core/spec/problem.h"
-#include "core/spec/profile.h"
+#include "core/profile/problem.h"
+#include "core/profile/profile.h"
 
 #include <optional>
 #include <string>

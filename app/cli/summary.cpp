@@ -1,7 +1,7 @@
 #include "app/cli/summary.h"
 
-#include "core/spec/names.h"
-#include "core/spec/units.h"
+#include "core/profile/names.h"
+#include "core/profile/units.h"
 
 #include <fmt/format.h>
 

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "core/run/results.h"
-#include "core/spec/profile.h"
+#include "core/profile/profile.h"
 
 #include <string>
 

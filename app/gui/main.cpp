@@ -7,9 +7,9 @@
 #include "platform/common/system.h"
 #include "platform/common/target_resolution.h"
 #include "ui/main_window.h"
-#include "ui/profile_defaults.h"
-#include "ui/results_page.h"
-#include "ui/setup_page.h"
+#include "ui/models/profile_defaults.h"
+#include "ui/pages/results_page.h"
+#include "ui/pages/setup_page.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

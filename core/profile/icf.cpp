@@ -1,7 +1,7 @@
 // Iometer .icf import and export. The keywords and layouts follow what Iometer's own
 // reader accepts and its writer produces (CPageSetup, AccessSpecList, Manager and
 // Worker SaveConfig/LoadConfig in Iometer 1.1.0 and 2006.07.27); docs/icf.md lists them.
-#include "core/spec/icf.h"
+#include "core/profile/icf.h"
 
 #include <algorithm>
 #include <array>

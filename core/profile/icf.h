@@ -12,8 +12,8 @@
 // platform layer supplies. No function here throws.
 #pragma once
 
-#include "core/spec/problem.h"
-#include "core/spec/profile.h"
+#include "core/profile/problem.h"
+#include "core/profile/profile.h"
 
 #include <cstdint>
 #include <functional>

@@ -1,4 +1,4 @@
-#include "core/spec/input_file.h"
+#include "core/profile/input_file.h"
 
 #include <algorithm>
 #include <array>

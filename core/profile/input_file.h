@@ -8,8 +8,8 @@
 // Nothing here throws.
 #pragma once
 
-#include "core/spec/problem.h"
-#include "core/spec/units.h"
+#include "core/profile/problem.h"
+#include "core/profile/units.h"
 
 #include <cstdint>
 #include <filesystem>

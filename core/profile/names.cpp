@@ -1,4 +1,4 @@
-#include "core/spec/names.h"
+#include "core/profile/names.h"
 
 #include <array>
 

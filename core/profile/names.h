@@ -6,7 +6,7 @@
 // "DIRECT" works, while writers always emit the canonical spelling.
 #pragma once
 
-#include "core/spec/profile.h"
+#include "core/profile/profile.h"
 
 #include <optional>
 #include <span>

@@ -1,6 +1,6 @@
-#include "core/spec/presets.h"
+#include "core/profile/presets.h"
 
-#include "core/spec/profile_json.h"
+#include "core/profile/profile_json.h"
 
 namespace ioprism::core {
 

@@ -2,8 +2,8 @@
 // time (cmake/embed_presets.cmake) and parsed at run time like any user profile.
 #pragma once
 
-#include "core/spec/problem.h"
-#include "core/spec/profile.h"
+#include "core/profile/problem.h"
+#include "core/profile/profile.h"
 
 #include <optional>
 #include <string>

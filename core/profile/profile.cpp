@@ -1,4 +1,4 @@
-#include "core/spec/profile.h"
+#include "core/profile/profile.h"
 
 #include <algorithm>
 

@@ -1,8 +1,8 @@
-#include "core/spec/profile_file.h"
+#include "core/profile/profile_file.h"
 
-#include "core/spec/icf.h"
-#include "core/spec/input_file.h"
-#include "core/spec/profile_json.h"
+#include "core/profile/icf.h"
+#include "core/profile/input_file.h"
+#include "core/profile/profile_json.h"
 
 namespace ioprism::core {
 

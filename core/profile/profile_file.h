@@ -7,8 +7,8 @@
 // reader (input_file.h): directories, devices and huge files are refused unread.
 #pragma once
 
-#include "core/spec/problem.h"
-#include "core/spec/profile.h"
+#include "core/profile/problem.h"
+#include "core/profile/profile.h"
 
 #include <filesystem>
 #include <functional>

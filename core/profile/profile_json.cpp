@@ -1,7 +1,7 @@
-#include "core/spec/profile_json.h"
+#include "core/profile/profile_json.h"
 
-#include "core/spec/names.h"
-#include "core/spec/units.h"
+#include "core/profile/names.h"
+#include "core/profile/units.h"
 
 #include <algorithm>
 #include <cctype>

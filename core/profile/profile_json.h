@@ -7,8 +7,8 @@
 // No function here throws.
 #pragma once
 
-#include "core/spec/problem.h"
-#include "core/spec/profile.h"
+#include "core/profile/problem.h"
+#include "core/profile/profile.h"
 
 #include <nlohmann/json.hpp>
 #include <optional>

@@ -1,4 +1,4 @@
-#include "core/spec/units.h"
+#include "core/profile/units.h"
 
 #include <array>
 #include <fmt/format.h>

@@ -1,6 +1,6 @@
-#include "core/spec/validation.h"
+#include "core/profile/validation.h"
 
-#include "core/spec/units.h"
+#include "core/profile/units.h"
 
 #include <cmath>
 #include <fmt/format.h>

@@ -6,8 +6,8 @@
 // are listed in docs/profile-format.md ("Validation").
 #pragma once
 
-#include "core/spec/problem.h"
-#include "core/spec/profile.h"
+#include "core/profile/problem.h"
+#include "core/profile/profile.h"
 
 #include <cstdint>
 

@@ -14,7 +14,7 @@
 
 #include "core/report/environment.h"
 #include "core/run/results.h"
-#include "core/spec/profile.h"
+#include "core/profile/profile.h"
 
 #include <string>
 #include <string_view>

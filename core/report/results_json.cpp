@@ -1,6 +1,6 @@
 #include "core/report/results_json.h"
 
-#include "core/spec/profile_json.h"
+#include "core/profile/profile_json.h"
 
 #include <cmath>
 #include <fmt/format.h>

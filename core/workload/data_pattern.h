@@ -3,7 +3,7 @@
 // random data, so the pattern is part of the workload.
 #pragma once
 
-#include "core/spec/profile.h"
+#include "core/profile/profile.h"
 #include "core/workload/rng.h"
 
 #include <cstddef>

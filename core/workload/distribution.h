@@ -6,7 +6,7 @@
 // offset (IoGenerator: region start + index * alignment).
 #pragma once
 
-#include "core/spec/profile.h"
+#include "core/profile/profile.h"
 #include "core/workload/rng.h"
 
 #include <cstdint>

@@ -8,7 +8,7 @@
 #pragma once
 
 #include "core/io_direction.h"
-#include "core/spec/profile.h"
+#include "core/profile/profile.h"
 #include "core/workload/distribution.h"
 #include "core/workload/rng.h"
 

@@ -2,7 +2,7 @@
 // caller supplies, so it is tested with a fake clock and costs no system call.
 #pragma once
 
-#include "core/spec/profile.h"
+#include "core/profile/profile.h"
 
 #include <chrono>
 #include <cstdint>

@@ -1,7 +1,7 @@
 // Where a target named in a profile lives on this machine.
 #pragma once
 
-#include "core/spec/profile.h"
+#include "core/profile/profile.h"
 
 #include <string>
 

@@ -1,6 +1,6 @@
 #include "platform/linux/linux_backend.h"
 
-#include "core/spec/units.h"
+#include "core/profile/units.h"
 #include "core/workload/data_pattern.h"
 #include "platform/linux/block_devices.h"
 #include "platform/linux/sync_engine.h"

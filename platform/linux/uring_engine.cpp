@@ -1,6 +1,6 @@
 #include "platform/linux/uring_engine.h"
 
-#include "core/spec/units.h"
+#include "core/profile/units.h"
 #include "platform/linux/block_devices.h"
 #include "platform/linux/sysfs.h"
 

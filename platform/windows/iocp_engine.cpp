@@ -1,6 +1,6 @@
 #include "platform/windows/iocp_engine.h"
 
-#include "core/spec/units.h"
+#include "core/profile/units.h"
 #include "platform/windows/sector_size.h"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #include "platform/windows/windows_backend.h"
 
-#include "core/spec/units.h"
+#include "core/profile/units.h"
 #include "core/workload/data_pattern.h"
 #include "platform/windows/sector_size.h"
 #include "platform/windows/windows_devices.h"

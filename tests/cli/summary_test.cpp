@@ -1,6 +1,6 @@
 // The CLI's text: interval lines and the description of a run made from options.
 #include "app/cli/summary.h"
-#include "core/spec/presets.h"
+#include "core/profile/presets.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

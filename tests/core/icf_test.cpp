@@ -5,7 +5,7 @@
 // the writer, run the tests with IOPRISM_UPDATE_GOLDEN=1:
 //   IOPRISM_UPDATE_GOLDEN=1 build/dev/bin/core_tests --gtest_filter='IcfExport.Golden*'
 // then review the diff of tests/golden/icf before committing it.
-#include "core/spec/icf.h"
+#include "core/profile/icf.h"
 #include "support/test_support.h"
 
 #include <algorithm>

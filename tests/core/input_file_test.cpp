@@ -1,6 +1,6 @@
 // The bounded reader of profile and .icf files: only regular files, never more than the
 // limit + 1 bytes, and messages that say what is wrong with the file.
-#include "core/spec/input_file.h"
+#include "core/profile/input_file.h"
 #include "support/test_support.h"
 
 #include <filesystem>

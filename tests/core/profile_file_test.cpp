@@ -1,5 +1,5 @@
 // One profile loader for the CLI and the GUI: the format comes from the content.
-#include "core/spec/profile_file.h"
+#include "core/profile/profile_file.h"
 #include "support/test_support.h"
 
 #include <filesystem>

@@ -1,6 +1,6 @@
-#include "core/spec/names.h"
-#include "core/spec/profile_json.h"
-#include "core/spec/validation.h"
+#include "core/profile/names.h"
+#include "core/profile/profile_json.h"
+#include "core/profile/validation.h"
 #include "support/test_support.h"
 
 #include <bit>

@@ -9,7 +9,7 @@
 #include "core/report/csv.h"
 #include "core/report/results_json.h"
 #include "core/run/plan.h"
-#include "core/spec/profile_json.h"
+#include "core/profile/profile_json.h"
 #include "support/test_support.h"
 
 #include <cmath>

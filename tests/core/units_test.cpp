@@ -1,5 +1,5 @@
-#include "core/spec/profile.h"
-#include "core/spec/units.h"
+#include "core/profile/profile.h"
+#include "core/profile/units.h"
 
 #include <gtest/gtest.h>
 #include <limits>

@@ -1,5 +1,5 @@
-#include "core/spec/profile_json.h"
-#include "core/spec/validation.h"
+#include "core/profile/profile_json.h"
+#include "core/profile/validation.h"
 
 #include <functional>
 #include <gmock/gmock.h>

@@ -2,7 +2,7 @@
 // which libFuzzer reports as a crash and saves the input that caused it.
 #pragma once
 
-#include "core/spec/problem.h"
+#include "core/profile/problem.h"
 
 #include <cstdio>
 #include <cstdlib>

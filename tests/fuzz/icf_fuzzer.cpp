@@ -4,9 +4,9 @@
 // back and exports to the same text (icf.h: a file IOPrism wrote is reproduced byte for
 // byte), and the imported profile must survive the JSON round trip unchanged (when the
 // file is valid UTF-8; otherwise its JSON must at least be written back the same).
-#include "core/spec/icf.h"
-#include "core/spec/profile_json.h"
-#include "core/spec/validation.h"
+#include "core/profile/icf.h"
+#include "core/profile/profile_json.h"
+#include "core/profile/validation.h"
 
 #include <cstddef>
 #include <cstdint>

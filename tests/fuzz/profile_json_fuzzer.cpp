@@ -3,9 +3,9 @@
 // Beyond "does not crash": a profile the reader accepts must be written and read back
 // to the same profile (the round trip profile_json.h promises), must go through
 // validation and, when valid, must export to an .icf that the .icf reader accepts.
-#include "core/spec/icf.h"
-#include "core/spec/profile_json.h"
-#include "core/spec/validation.h"
+#include "core/profile/icf.h"
+#include "core/profile/profile_json.h"
+#include "core/profile/validation.h"
 
 #include <cstddef>
 #include <cstdint>

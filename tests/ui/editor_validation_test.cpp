@@ -1,12 +1,12 @@
 // Live validation in the editors: what is typed is stored and checked by core at once;
 // a cell or field with a problem turns red and shows core's own message.
-#include "core/spec/validation.h"
-#include "ui/editors.h"
-#include "ui/field_marks.h"
+#include "core/profile/validation.h"
+#include "ui/editors/editors.h"
+#include "ui/editors/field_marks.h"
 #include "ui/format.h"
-#include "ui/profile_document.h"
-#include "ui/setup_page.h"
-#include "ui/spec_lines_model.h"
+#include "ui/models/profile_document.h"
+#include "ui/pages/setup_page.h"
+#include "ui/models/spec_lines_model.h"
 #include "ui/style.h"
 
 #include <QBrush>

@@ -1,10 +1,10 @@
 // The live plots: follow mode, the user's zoom pausing it, the sliding window of points,
 // the device-overlay hook; and the results page's column choice.
-#include "ui/frame_pacer.h"
-#include "ui/live_page.h"
-#include "ui/live_plots.h"
-#include "ui/results_model.h"
-#include "ui/results_page.h"
+#include "ui/plots/frame_pacer.h"
+#include "ui/pages/live_page.h"
+#include "ui/plots/live_plots.h"
+#include "ui/models/results_model.h"
+#include "ui/pages/results_page.h"
 
 #include <QSettings>
 #include <QTest>

@@ -1,15 +1,15 @@
 // The window as a user drives it: first launch, a full run on the null engine that fills
 // the Live and Results pages, exports, and the raw-device safety rules.
-#include "core/spec/presets.h"
+#include "core/profile/presets.h"
 #include "support/test_support.h"
-#include "ui/live_page.h"
+#include "ui/pages/live_page.h"
 #include "ui/main_window.h"
 #include "ui/message_bar.h"
-#include "ui/profile_document.h"
-#include "ui/results_model.h"
-#include "ui/results_page.h"
-#include "ui/run_controller.h"
-#include "ui/setup_page.h"
+#include "ui/models/profile_document.h"
+#include "ui/models/results_model.h"
+#include "ui/pages/results_page.h"
+#include "ui/run/run_controller.h"
+#include "ui/pages/setup_page.h"
 
 #include <QAbstractButton>
 #include <QAction>

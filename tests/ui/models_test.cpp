@@ -1,13 +1,13 @@
 // Every item model of the window under QAbstractItemModelTester, through the edits the
 // window makes (inserts, removals, moves, resets, value changes).
-#include "core/spec/presets.h"
-#include "ui/assigned_specs_model.h"
-#include "ui/profile_document.h"
-#include "ui/results_model.h"
-#include "ui/spec_library_model.h"
-#include "ui/spec_lines_model.h"
-#include "ui/targets_model.h"
-#include "ui/topology_model.h"
+#include "core/profile/presets.h"
+#include "ui/models/assigned_specs_model.h"
+#include "ui/models/profile_document.h"
+#include "ui/models/results_model.h"
+#include "ui/models/spec_library_model.h"
+#include "ui/models/spec_lines_model.h"
+#include "ui/models/targets_model.h"
+#include "ui/models/topology_model.h"
 
 #include <QAbstractItemModelTester>
 #include <QLoggingCategory>

@@ -3,7 +3,7 @@
 // small profiles.
 #pragma once
 
-#include "core/spec/profile.h"
+#include "core/profile/profile.h"
 
 #include <QApplication>
 #include <QCoreApplication>

@@ -1,8 +1,8 @@
-#include "ui/editors.h"
+#include "ui/editors/editors.h"
 
 #include "ui/format.h"
-#include "ui/spec_lines_model.h"
-#include "ui/targets_model.h"
+#include "ui/models/spec_lines_model.h"
+#include "ui/models/targets_model.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>

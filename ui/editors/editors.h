@@ -2,7 +2,7 @@
 // delegates that choose them per column of the spec-line and target tables.
 #pragma once
 
-#include "core/spec/profile.h"
+#include "core/profile/profile.h"
 #include "ui/metatypes.h"
 
 #include <QStyledItemDelegate>

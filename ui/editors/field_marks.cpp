@@ -1,4 +1,4 @@
-#include "ui/field_marks.h"
+#include "ui/editors/field_marks.h"
 
 #include "ui/format.h"
 #include "ui/style.h"

@@ -3,7 +3,7 @@
 // table cell.
 #pragma once
 
-#include "core/spec/problem.h"
+#include "core/profile/problem.h"
 
 #include <QString>
 

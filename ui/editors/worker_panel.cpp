@@ -1,12 +1,12 @@
-#include "ui/worker_panel.h"
+#include "ui/editors/worker_panel.h"
 
-#include "core/spec/validation.h"
-#include "ui/editors.h"
-#include "ui/field_marks.h"
+#include "core/profile/validation.h"
+#include "ui/editors/editors.h"
+#include "ui/editors/field_marks.h"
 #include "ui/format.h"
 #include "ui/icons.h"
-#include "ui/profile_document.h"
-#include "ui/topology_model.h"
+#include "ui/models/profile_document.h"
+#include "ui/models/topology_model.h"
 
 #include <QFormLayout>
 #include <QGroupBox>

@@ -1,8 +1,8 @@
-#include "ui/assigned_specs_model.h"
+#include "ui/models/assigned_specs_model.h"
 
 #include "ui/format.h"
-#include "ui/profile_defaults.h"
-#include "ui/profile_document.h"
+#include "ui/models/profile_defaults.h"
+#include "ui/models/profile_document.h"
 #include "ui/style.h"
 
 namespace ioprism::ui {

@@ -1,6 +1,6 @@
-#include "ui/profile_defaults.h"
+#include "ui/models/profile_defaults.h"
 
-#include "core/spec/presets.h"
+#include "core/profile/presets.h"
 #include "ui/format.h"
 
 #include <QCoreApplication>

@@ -2,8 +2,8 @@
 // preset applied over what the user already set up.
 #pragma once
 
-#include "core/spec/problem.h"
-#include "core/spec/profile.h"
+#include "core/profile/problem.h"
+#include "core/profile/profile.h"
 
 #include <QString>
 

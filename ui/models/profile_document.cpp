@@ -1,6 +1,6 @@
-#include "ui/profile_document.h"
+#include "ui/models/profile_document.h"
 
-#include "core/spec/validation.h"
+#include "core/profile/validation.h"
 
 namespace ioprism::ui {
 

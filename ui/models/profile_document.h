@@ -10,8 +10,8 @@
 // everything (New, Open, a preset) and every model resets.
 #pragma once
 
-#include "core/spec/problem.h"
-#include "core/spec/profile.h"
+#include "core/profile/problem.h"
+#include "core/profile/profile.h"
 
 #include <QObject>
 #include <QString>

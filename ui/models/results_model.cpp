@@ -1,4 +1,4 @@
-#include "ui/results_model.h"
+#include "ui/models/results_model.h"
 
 #include "ui/format.h"
 

@@ -1,8 +1,8 @@
-#include "ui/spec_library_model.h"
+#include "ui/models/spec_library_model.h"
 
 #include "ui/format.h"
-#include "ui/profile_defaults.h"
-#include "ui/profile_document.h"
+#include "ui/models/profile_defaults.h"
+#include "ui/models/profile_document.h"
 #include "ui/style.h"
 
 #include <QFont>

@@ -1,10 +1,10 @@
-#include "ui/spec_lines_model.h"
+#include "ui/models/spec_lines_model.h"
 
-#include "core/spec/units.h"
-#include "core/spec/validation.h"
+#include "core/profile/units.h"
+#include "core/profile/validation.h"
 #include "ui/format.h"
 #include "ui/metatypes.h"
-#include "ui/profile_document.h"
+#include "ui/models/profile_document.h"
 #include "ui/style.h"
 
 #include <QLocale>

@@ -8,7 +8,7 @@
 // sum to 100) show on every share cell.
 #pragma once
 
-#include "core/spec/profile.h"
+#include "core/profile/profile.h"
 
 #include <QAbstractTableModel>
 #include <QString>

@@ -1,8 +1,8 @@
-#include "ui/targets_model.h"
+#include "ui/models/targets_model.h"
 
 #include "ui/format.h"
 #include "ui/icons.h"
-#include "ui/profile_document.h"
+#include "ui/models/profile_document.h"
 #include "ui/style.h"
 
 #include <QFont>

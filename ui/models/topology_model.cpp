@@ -1,10 +1,10 @@
-#include "ui/topology_model.h"
+#include "ui/models/topology_model.h"
 
-#include "core/spec/names.h"
+#include "core/profile/names.h"
 #include "ui/format.h"
 #include "ui/icons.h"
-#include "ui/profile_defaults.h"
-#include "ui/profile_document.h"
+#include "ui/models/profile_defaults.h"
+#include "ui/models/profile_document.h"
 #include "ui/style.h"
 
 #include <QSysInfo>

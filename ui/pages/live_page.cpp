@@ -1,7 +1,7 @@
-#include "ui/live_page.h"
+#include "ui/pages/live_page.h"
 
 #include "ui/format.h"
-#include "ui/frame_pacer.h"
+#include "ui/plots/frame_pacer.h"
 #include "ui/icons.h"
 
 #include <QFrame>

@@ -2,8 +2,8 @@
 // CPU) and the verdict badge above the four live plots.
 #pragma once
 
-#include "ui/device_overlay.h"
-#include "ui/live_plots.h"
+#include "ui/plots/device_overlay.h"
+#include "ui/plots/live_plots.h"
 
 #include <QWidget>
 

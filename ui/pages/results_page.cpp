@@ -1,9 +1,9 @@
-#include "ui/results_page.h"
+#include "ui/pages/results_page.h"
 
 #include "core/stats/histogram.h"
-#include "ui/device_overlay.h"
+#include "ui/plots/device_overlay.h"
 #include "ui/format.h"
-#include "ui/results_model.h"
+#include "ui/models/results_model.h"
 #include "ui/style.h"
 
 #include <QAction>

@@ -1,9 +1,9 @@
-#include "ui/setup_page.h"
+#include "ui/pages/setup_page.h"
 
-#include "core/spec/units.h"
-#include "ui/field_marks.h"
+#include "core/profile/units.h"
+#include "ui/editors/field_marks.h"
 #include "ui/format.h"
-#include "ui/profile_document.h"
+#include "ui/models/profile_document.h"
 
 #include <QCheckBox>
 #include <QComboBox>

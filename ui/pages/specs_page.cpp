@@ -1,14 +1,14 @@
-#include "ui/specs_page.h"
+#include "ui/pages/specs_page.h"
 
-#include "core/spec/validation.h"
-#include "ui/assigned_specs_model.h"
-#include "ui/editors.h"
-#include "ui/field_marks.h"
+#include "core/profile/validation.h"
+#include "ui/models/assigned_specs_model.h"
+#include "ui/editors/editors.h"
+#include "ui/editors/field_marks.h"
 #include "ui/format.h"
 #include "ui/icons.h"
-#include "ui/profile_document.h"
-#include "ui/spec_library_model.h"
-#include "ui/spec_lines_model.h"
+#include "ui/models/profile_document.h"
+#include "ui/models/spec_library_model.h"
+#include "ui/models/spec_lines_model.h"
 
 #include <QGroupBox>
 #include <QHBoxLayout>

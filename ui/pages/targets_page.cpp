@@ -1,10 +1,10 @@
-#include "ui/targets_page.h"
+#include "ui/pages/targets_page.h"
 
-#include "ui/editors.h"
+#include "ui/editors/editors.h"
 #include "ui/format.h"
 #include "ui/icons.h"
-#include "ui/profile_document.h"
-#include "ui/targets_model.h"
+#include "ui/models/profile_document.h"
+#include "ui/models/targets_model.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>

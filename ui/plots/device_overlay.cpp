@@ -1,4 +1,4 @@
-#include "ui/device_overlay.h"
+#include "ui/plots/device_overlay.h"
 
 #include "ui/format.h"
 

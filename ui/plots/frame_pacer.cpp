@@ -1,4 +1,4 @@
-#include "ui/frame_pacer.h"
+#include "ui/plots/frame_pacer.h"
 
 #include <QEvent>
 #include <QTimer>

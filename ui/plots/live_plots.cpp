@@ -1,7 +1,7 @@
-#include "ui/live_plots.h"
+#include "ui/plots/live_plots.h"
 
 #include "ui/format.h"
-#include "ui/frame_pacer.h"
+#include "ui/plots/frame_pacer.h"
 #include "ui/style.h"
 
 #include <QContextMenuEvent>

@@ -14,7 +14,7 @@
 // values of every series at that time.
 #pragma once
 
-#include "ui/device_overlay.h"
+#include "ui/plots/device_overlay.h"
 
 #include <QWidget>
 

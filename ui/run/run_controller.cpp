@@ -1,4 +1,4 @@
-#include "ui/run_controller.h"
+#include "ui/run/run_controller.h"
 
 #include "core/run/run.h"
 
