@@ -41,28 +41,24 @@ std::string sizeText(std::uint64_t bytes)
     return std::to_string(bytes) + " B";
 }
 
-// Problems with direct-I/O alignment of one line on one target, as a message or "".
-std::string alignmentProblem(const SpecLine &line, std::size_t lineIndex, const AccessSpec &spec,
-    const TargetInfo &info, const Region &region)
+// Problems with direct-I/O alignment of one line on one target, as "field: message"
+// or "". `linePath` is the line's field path ("specs[1].lines[0]"), so that the refusal
+// names the field like every other validation message.
+std::string alignmentProblem(const SpecLine &line, const std::string &linePath,
+    const std::string &regionPath, const TargetInfo &info, const Region &region)
 {
     const std::uint64_t a = info.directIoOffsetAlignBytes;
-    auto where = [&] {
-        return "spec \"" + spec.name + "\" line " + std::to_string(lineIndex + 1) + " on "
-            + info.path;
-    };
+    const std::string rule = " is not a multiple of the direct-I/O alignment " + sizeText(a)
+        + " of " + info.path;
     if (line.transferSizeBytes % a)
-        return where() + ": transfer size " + sizeText(line.transferSizeBytes)
-            + " is not a multiple of the direct-I/O alignment " + sizeText(a)
+        return linePath + ".transferSize: " + sizeText(line.transferSizeBytes) + rule
             + " (use a multiple of it, or buffered mode)";
     if (line.alignmentBytes % a)
-        return where() + ": alignment " + sizeText(line.alignmentBytes)
-            + " is not a multiple of the direct-I/O alignment " + sizeText(a);
+        return linePath + ".alignment: " + sizeText(line.alignmentBytes) + rule;
     if (line.replySizeBytes % a)
-        return where() + ": reply size " + sizeText(line.replySizeBytes)
-            + " is not a multiple of the direct-I/O alignment " + sizeText(a);
+        return linePath + ".reply: " + sizeText(line.replySizeBytes) + rule;
     if (region.offsetBytes % a)
-        return where() + ": region offset " + sizeText(region.offsetBytes)
-            + " is not a multiple of the direct-I/O alignment " + sizeText(a);
+        return regionPath + ".offset: " + sizeText(region.offsetBytes) + rule;
     return {};
 }
 
@@ -128,17 +124,23 @@ std::optional<OpError> checkPlan(const ResolvedPlan &plan)
             for (std::size_t step = 0; step < w.specPerStep.size(); ++step) {
                 if (w.specPerStep[step] < 0)
                     continue;
-                const auto &spec = plan.profile.specs[std::size_t(w.specPerStep[step])];
+                const std::size_t si = std::size_t(w.specPerStep[step]);
+                const auto &spec = plan.profile.specs[si];
                 for (std::size_t li = 0; li < spec.lines.size(); ++li) {
                     const auto &line = spec.lines[li];
+                    const std::string linePath
+                        = "specs[" + std::to_string(si) + "].lines[" + std::to_string(li) + "]";
                     std::string problem;
-                    if (std::max(line.transferSizeBytes, line.replySizeBytes) > t.region.sizeBytes)
-                        problem = "spec \"" + spec.name + "\" line " + std::to_string(li + 1)
-                            + ": transfer size " + sizeText(line.transferSizeBytes)
-                            + " is larger than the region " + sizeText(t.region.sizeBytes) + " of "
-                            + t.info.path;
+                    if (line.transferSizeBytes > t.region.sizeBytes)
+                        problem = linePath + ".transferSize: " + sizeText(line.transferSizeBytes)
+                            + " is larger than the region " + sizeText(t.region.sizeBytes)
+                            + " of " + t.info.path + " (" + regionPath + ")";
+                    else if (line.replySizeBytes > t.region.sizeBytes)
+                        problem = linePath + ".reply: " + sizeText(line.replySizeBytes)
+                            + " is larger than the region " + sizeText(t.region.sizeBytes)
+                            + " of " + t.info.path + " (" + regionPath + ")";
                     else if (t.target.cacheMode == CacheMode::Direct)
-                        problem = alignmentProblem(line, li, spec, t.info, t.region);
+                        problem = alignmentProblem(line, linePath, regionPath, t.info, t.region);
                     if (!problem.empty())
                         return OpError {{}, "check alignment", t.info.path, problem};
                 }
