@@ -111,19 +111,29 @@ private:
                 return false;
             }
         }
+        std::uint32_t slotCount = 0;
+        for (const auto &t : m_ws.targets)
+            slotCount += t.outstandingIos;
+        if (!startEngine(slotCount) || !makeGenerators())
+            return false;
+        makeFillers();
+        makeSlots(slotCount);
+        return true;
+    }
+
+    // The backend's engine for this worker's targets, or its one fallback where the
+    // backend has one for the failure (it says so).
+    bool startEngine(std::uint32_t slotCount)
+    {
         auto engine = m_backend.makeEngine();
         if (!engine) {
             fail(engine.error());
             return false;
         }
         m_engine = std::move(*engine);
-
-        std::uint32_t slotCount = 0;
         std::vector<EngineFile> files;
-        for (const auto &t : m_ws.targets) {
+        for (const auto &t : m_ws.targets)
             files.push_back(t.file);
-            slotCount += t.outstandingIos;
-        }
         if (slotCount > m_engine->capabilities().maxQueueDepth) {
             fail({{}, "start worker", m_ws.workerName,
                 "the " + std::string(m_engine->name()) + " engine supports at most "
@@ -136,25 +146,30 @@ private:
             .bufferCount = slotCount * 2,
             .bufferBytes = m_ws.bufferBytes,
             .bufferAlignmentBytes = m_ws.bufferAlignBytes};
-        if (auto st = m_engine->init(config, files); !st) {
-            // One fallback, where the backend has one for this failure (it says so).
-            m_engine.reset();
-            auto other = m_backend.makeFallbackEngine(st.error());
-            if (!other) {
-                fail(other.error());
-                return false;
-            }
-            m_engine = std::move(*other);
-            if (slotCount > m_engine->capabilities().maxQueueDepth) {
-                fail(st.error());
-                return false;
-            }
-            if (auto again = m_engine->init(config, files); !again) {
-                fail(again.error());
-                return false;
-            }
+        auto st = m_engine->init(config, files);
+        if (st)
+            return true;
+        m_engine.reset();
+        auto other = m_backend.makeFallbackEngine(st.error());
+        if (!other) {
+            fail(other.error());
+            return false;
         }
+        m_engine = std::move(*other);
+        if (slotCount > m_engine->capabilities().maxQueueDepth) {
+            fail(st.error());
+            return false;
+        }
+        if (auto again = m_engine->init(config, files); !again) {
+            fail(again.error());
+            return false;
+        }
+        return true;
+    }
 
+    // One I/O generator per target, and a rate limiter per spec line on each.
+    bool makeGenerators()
+    {
         const AccessSpec &spec = *m_ws.spec;
         try {
             for (std::size_t t = 0; t < m_ws.targets.size(); ++t) {
@@ -172,9 +187,13 @@ private:
             return false;
         }
         m_timed |= m_anyLimiter;
+        return true;
+    }
 
-        // One filler per distinct data pattern of the spec's lines.
-        for (const auto &line : spec.lines) {
+    // One filler per distinct data pattern of the spec's lines.
+    void makeFillers()
+    {
+        for (const auto &line : m_ws.spec->lines) {
             const DataPattern p = line.dataPattern.value_or(m_ws.workerPattern);
             auto it = std::find(m_patterns.begin(), m_patterns.end(), p);
             if (it == m_patterns.end()) {
@@ -184,7 +203,12 @@ private:
             }
             m_linePattern.push_back(int(it - m_patterns.begin()));
         }
+    }
 
+    // One slot per outstanding I/O, each publishing its submit time to its target's
+    // in-flight slot (LiveTargetCounters::inFlightSince).
+    void makeSlots(std::uint32_t slotCount)
+    {
         m_slots.resize(slotCount);
         std::uint32_t s = 0;
         for (std::uint32_t t = 0; t < m_ws.targets.size(); ++t)
@@ -200,7 +224,6 @@ private:
             m_idle.push_back(i);
         m_completed.resize(slotCount);
         m_queued.resize(slotCount);
-        return true;
     }
 
     // Plans and queues every idle slot that may go now; returns how many were queued.

@@ -430,14 +430,19 @@ LinuxBackend::LinuxBackend(const BackendOptions &options)
                                     : err == ENOSYS  ? "ENOSYS"
                                                      : std::to_string(err))
         + ": " + errnoText(err);
+    // ENOMEM is the locked-memory limit used up (by this user's other processes: the
+    // kernel charges rings per user), not io_uring missing: say which limit.
+    const std::string memlockAdvice = err == ENOMEM ? lockedMemoryAdvice() : std::string();
     if (options.kind == EngineKind::IoUring) {
         m_engineError = makeOpError(err, "io_uring_queue_init", {},
-            "io_uring is unavailable here (blocked by seccomp, the "
-            "kernel.io_uring_disabled sysctl, or an old kernel): "
-            "choose the sync engine or auto");
+            !memlockAdvice.empty() ? memlockAdvice
+                             : "io_uring is unavailable here (blocked by seccomp, the "
+                               "kernel.io_uring_disabled sysctl, or an old kernel): "
+                               "choose the sync engine or auto");
         return;
     }
-    addNotice("io_uring unavailable (" + why + "): using the sync engine (pread/pwrite threads)");
+    addNotice("io_uring unavailable (" + why + (memlockAdvice.empty() ? "" : "; " + memlockAdvice)
+        + "): using the sync engine (pread/pwrite threads)");
 }
 
 std::string LinuxBackend::engineName() const

@@ -251,9 +251,11 @@ TEST(CliFaults, RunningOutOfLockedMemoryFallsBackAndNamesTheLimit)
         sh("command -v prlimit && command -v setpriv") == 0, "prlimit or setpriv missing");
     TempDir dir("/var/tmp");
     std::filesystem::permissions(dir.path(), std::filesystem::perms::all);
-    // 128 KiB of locked memory: rings for a few of the 32 workers, not for all.
-    const std::string asNobody = "prlimit --memlock=131072:131072 setpriv --reuid=65534 "
-                                 "--regid=65534 --clear-groups";
+    // 128 KiB of locked memory: rings for a few of the 32 workers, not for all. The
+    // kernel charges io_uring's locked memory per user, so this test has a uid of its
+    // own: another test running as nobody at the same time would use up its share.
+    const std::string asNobody = "prlimit --memlock=131072:131072 setpriv --reuid=64999 "
+                                 "--regid=64999 --clear-groups";
     const std::vector<std::string> args {"--workers", "32", "--bs", "4k", "--read", "100", "--qd",
         "4", "--file-size", "16MiB", "--duration", "1", "--ramp", "0", "-q", "--json",
         (dir.path() / "r.json").string()};
