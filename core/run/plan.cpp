@@ -1,5 +1,7 @@
 #include "core/run/plan.h"
 
+#include "core/run/cycling.h"
+
 #include <algorithm>
 
 namespace ioprism::core {
@@ -13,17 +15,54 @@ std::uint64_t mix(std::uint64_t x)
     x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
     return x ^ (x >> 31);
 }
-} // namespace
 
-std::uint32_t RunPlan::outstandingIos(
-    const Profile &p, std::size_t w, std::size_t t, std::size_t s) const
+// The steps of spec index `index`: one per cycling step (core/run/cycling.h), each with
+// every worker's spec and target depths, named after the specs its workers run.
+void addSteps(RunPlan &plan, const Profile &profile, const std::vector<std::vector<int>> &specAt,
+    std::size_t index)
 {
-    const auto &worker = workers.at(w);
-    const int spec = worker.specPerStep.at(s);
-    if (spec >= 0 && p.specs[std::size_t(spec)].queueDepth)
-        return *p.specs[std::size_t(spec)].queueDepth;
-    return worker.targets.at(t).outstandingIos;
+    const bool normal = profile.setup.testType == TestType::Normal;
+    std::vector<CyclingWorker> workers;
+    for (std::size_t w = 0; w < plan.workers.size(); ++w) {
+        const PlannedWorker &pw = plan.workers[w];
+        const int spec = specAt[w][index];
+        const Worker &source = profile.hosts[0].workers[pw.profileWorker];
+        CyclingWorker cw;
+        cw.eligible = spec >= 0
+            && (normal || (source.type == WorkerType::Disk && !pw.targets.empty()));
+        for (const auto &t : pw.targets)
+            cw.depths.push_back(spec >= 0 && profile.specs[std::size_t(spec)].queueDepth
+                    ? *profile.specs[std::size_t(spec)].queueDepth
+                    : t.outstandingIos);
+        workers.push_back(std::move(cw));
+    }
+    for (auto &step : cyclingSteps(profile.setup, workers)) {
+        std::vector<std::string> names;
+        for (std::size_t w = 0; w < plan.workers.size(); ++w) {
+            const auto &depths = step.depths[w];
+            const bool active = std::any_of(
+                depths.begin(), depths.end(), [](std::uint32_t d) { return d > 0; })
+                || (normal && specAt[w][index] >= 0 && depths.empty());
+            const int spec = active ? specAt[w][index] : -1;
+            plan.workers[w].specPerStep.push_back(spec);
+            plan.workers[w].depthPerStep.push_back(std::move(step.depths[w]));
+            if (spec >= 0) {
+                const auto &n = profile.specs[std::size_t(spec)].name;
+                if (std::find(names.begin(), names.end(), n) == names.end())
+                    names.push_back(n);
+            }
+        }
+        PlannedStep planned;
+        for (const auto &n : names)
+            planned.specName += (planned.specName.empty() ? "" : " + ") + n;
+        planned.specIndex = index;
+        planned.cycle = step.label;
+        planned.name = planned.cycle.empty() ? planned.specName
+                                             : planned.specName + ", " + planned.cycle;
+        plan.steps.push_back(std::move(planned));
+    }
 }
+} // namespace
 
 std::optional<RunPlan> makeRunPlan(
     const Profile &profile, std::uint64_t randomSeed, Problems &problems)
@@ -39,8 +78,9 @@ std::optional<RunPlan> makeRunPlan(
     RunPlan plan;
     plan.effectiveProfile = profile;
     auto &host = plan.effectiveProfile.hosts[0];
+    std::size_t specIndexCount = 0;
     for (const auto &w : host.workers)
-        plan.stepCount = std::max(plan.stepCount, w.assignedSpecs.size());
+        specIndexCount = std::max(specIndexCount, w.assignedSpecs.size());
 
     auto specIndex = [&](const std::string &name) -> int {
         for (std::size_t i = 0; i < profile.specs.size(); ++i)
@@ -49,11 +89,13 @@ std::optional<RunPlan> makeRunPlan(
         return -1;
     };
 
+    // Per planned worker: the spec it runs at each spec index (-1: idle).
+    std::vector<std::vector<int>> specAt;
     for (std::size_t wi = 0; wi < host.workers.size(); ++wi) {
         auto &w = host.workers[wi];
         if (!w.seed)
             w.seed = mix(randomSeed + wi);
-        std::vector<int> specs(plan.stepCount, -1);
+        std::vector<int> specs(specIndexCount, -1);
         std::uint32_t copies = 1;
         for (std::size_t s = 0; s < w.assignedSpecs.size(); ++s) {
             const int idx = specIndex(w.assignedSpecs[s]);
@@ -82,30 +124,19 @@ std::optional<RunPlan> makeRunPlan(
                     planned.target.region = w.defaultRegion;
                 pw.targets.push_back(std::move(planned));
             }
-            pw.specPerStep = specs;
             // A copy only takes part in steps whose spec asks for that many threads.
-            for (auto &s : pw.specPerStep)
+            std::vector<int> mine = specs;
+            for (auto &s : mine)
                 if (s >= 0 && c >= profile.specs[std::size_t(s)].threads.value_or(1))
                     s = -1;
+            specAt.push_back(std::move(mine));
             plan.workers.push_back(std::move(pw));
         }
     }
     if (hasErrors(problems))
         return std::nullopt;
-
-    for (std::size_t s = 0; s < plan.stepCount; ++s) {
-        std::vector<std::string> names;
-        for (const auto &w : plan.workers)
-            if (w.specPerStep[s] >= 0) {
-                const auto &n = profile.specs[std::size_t(w.specPerStep[s])].name;
-                if (std::find(names.begin(), names.end(), n) == names.end())
-                    names.push_back(n);
-            }
-        std::string label;
-        for (const auto &n : names)
-            label += (label.empty() ? "" : " + ") + n;
-        plan.stepNames.push_back(label);
-    }
+    for (std::size_t i = 0; i < specIndexCount; ++i)
+        addSteps(plan, profile, specAt, i);
     return plan;
 }
 

@@ -1,9 +1,12 @@
 // From a profile to what the run executes: the workers (with CrystalDiskMark-style
-// "threads" copies), their targets, and the spec each worker runs in each step.
+// "threads" copies), their targets, and per step the spec each worker runs and the
+// depth of each of its targets.
 //
 // Iometer's rule: specs assigned to a worker run in order, and all workers run their
-// Nth spec together (step N). A worker with fewer specs idles in later steps. Only the
-// first host runs (the local machine); the others are reported as ignored.
+// Nth spec together (spec index N). A worker with fewer specs idles at later indices.
+// The test type's cycling (core/run/cycling.h) makes one or more steps of each index:
+// which workers and targets take part, at which depth. Only the first host runs (the
+// local machine); the others are reported as ignored.
 #pragma once
 
 #include "core/profile/problem.h"
@@ -18,7 +21,7 @@ namespace ioprism::core {
 
 struct PlannedTarget {
     Target target;
-    std::uint32_t outstandingIos = 1; // effective for this worker (before spec overrides)
+    std::uint32_t outstandingIos = 1; // as configured (before spec overrides and cycling)
 };
 
 struct PlannedWorker {
@@ -28,20 +31,28 @@ struct PlannedWorker {
     std::vector<PlannedTarget> targets;
     // Per step: the spec this worker runs, or -1 when it idles in that step.
     std::vector<int> specPerStep;
+    // Per step, per target: the outstanding I/Os it runs at; 0 = not used in that step.
+    std::vector<std::vector<std::uint32_t>> depthPerStep;
     std::uint64_t seed = 0; // effective (a fixed seed, or the random one drawn for this run)
     DataPattern dataPattern;
     std::vector<std::uint32_t> cpuAffinity;
 };
 
+struct PlannedStep {
+    // "spec A", or "spec A + spec B" when workers differ, then what the step cycles:
+    // "spec A, QD 8". Unique within a plan only with cycling; never empty.
+    std::string name;
+    std::string specName; // the spec(s) alone: Iometer's "Access Specification Name"
+    std::size_t specIndex = 0; // the Nth assigned spec of every worker
+    std::string cycle; // what this step cycles ("QD 8", "2 workers"); "" in a normal test
+};
+
 struct RunPlan {
     std::vector<PlannedWorker> workers;
-    std::size_t stepCount = 0;
-    std::vector<std::string> stepNames; // "spec A" or "spec A + spec B" when workers differ
+    std::vector<PlannedStep> steps;
     Profile effectiveProfile; // with the seeds actually used filled in
 
-    // Outstanding I/Os of worker w on target t in step s (spec queueDepth override).
-    std::uint32_t outstandingIos(
-        const Profile &p, std::size_t w, std::size_t t, std::size_t s) const;
+    std::size_t stepCount() const { return steps.size(); }
 };
 
 // Builds the plan; problems (errors) when the profile cannot run, e.g. no host.

@@ -69,7 +69,7 @@ ResolvedPlan describePlan(
 {
     ResolvedPlan r;
     r.profile = plan.effectiveProfile;
-    r.stepNames = plan.stepNames;
+    r.steps = plan.steps;
     for (std::size_t wi = 0; wi < plan.workers.size(); ++wi) {
         const auto &pw = plan.workers[wi];
         ResolvedWorker w;
@@ -87,12 +87,7 @@ ResolvedPlan describePlan(
                 t.region.sizeBytes = size - t.region.offsetBytes;
             w.targets.push_back(std::move(t));
         }
-        for (std::size_t s = 0; s < plan.stepCount; ++s) {
-            std::vector<std::uint32_t> depths;
-            for (std::size_t ti = 0; ti < pw.targets.size(); ++ti)
-                depths.push_back(plan.outstandingIos(plan.effectiveProfile, wi, ti, s));
-            w.outstandingIos.push_back(std::move(depths));
-        }
+        w.outstandingIos = pw.depthPerStep;
         r.workers.push_back(std::move(w));
     }
     return r;

@@ -35,15 +35,15 @@ struct ResolvedWorker {
     std::vector<std::uint32_t> cpuAffinity;
     std::vector<ResolvedTarget> targets;
     std::vector<int> specPerStep; // index in the profile's specs; -1: idle in that step
-    std::vector<std::vector<std::uint32_t>> outstandingIos; // [step][target]
+    std::vector<std::vector<std::uint32_t>> outstandingIos; // [step][target]; 0 = not used
 };
 
 struct ResolvedPlan {
     Profile profile; // the effective profile: the seeds used filled in (held here only)
-    std::vector<std::string> stepNames; // "spec A" or "spec A + spec B"
+    std::vector<PlannedStep> steps; // names, spec index and what each step cycles
     std::vector<ResolvedWorker> workers;
 
-    std::size_t stepCount() const { return stepNames.size(); }
+    std::size_t stepCount() const { return steps.size(); }
     // The spec a worker runs in a step, or null when it idles (or out of range).
     const AccessSpec *specOf(std::size_t worker, std::size_t step) const;
     // Every target's info, per worker per target, in order.

@@ -221,14 +221,16 @@ std::shared_ptr<StepState> makeStepState(std::size_t step, const std::vector<std
         ws.bufferBytes = std::uint32_t(largest);
         for (std::size_t ti = 0; ti < rw.targets.size(); ++ti) {
             const ResolvedTarget &t = rw.targets[ti];
+            targetPaths[wi].push_back(t.target.path);
+            auto &live = state->live[wi].emplace_back(std::make_unique<LiveTargetCounters>());
+            if (rw.outstandingIos[step][ti] == 0)
+                continue; // not used in this step (cycling): counters stay at zero
             WorkerTarget wt;
             wt.file = {t.info.path, specWrites(spec), t.target.cacheMode, t.target.writeThrough};
             wt.region = t.region;
             wt.sectorBytes = t.info.logicalBlockBytes;
             wt.outstandingIos = rw.outstandingIos[step][ti];
-            auto &live = state->live[wi].emplace_back(std::make_unique<LiveTargetCounters>());
             live->inFlightSince = std::vector<std::atomic<std::int64_t>>(wt.outstandingIos);
-            targetPaths[wi].push_back(t.target.path);
             // Only where the device can be ahead: a buffered write completes when it
             // reaches the page cache, before the device sees it.
             const bool completesAtDevice
@@ -270,8 +272,11 @@ Sampler::Config samplerConfigFor(std::size_t step, const std::string &stepName,
         const ResolvedWorker &rw = resolved.workers[wi];
         Sampler::WorkerCounters counters {int(wi), rw.name, {}};
         for (std::size_t ti = 0; ti < rw.targets.size(); ++ti) {
+            if (rw.outstandingIos[step][ti] == 0)
+                continue; // not used in this step (cycling)
             const std::string &path = rw.targets[ti].target.path;
-            counters.targets.push_back({path, state.live[wi][ti].get(), comparedPath.at(path)});
+            counters.targets.push_back(
+                {path, state.live[wi][ti].get(), comparedPath.at(path), int(ti)});
         }
         config.workers.push_back(std::move(counters));
     }
@@ -640,7 +645,7 @@ struct Run::Execution {
             return false;
         }
         result.plan.profile = plan->effectiveProfile;
-        result.plan.stepNames = plan->stepNames;
+        result.plan.steps = plan->steps;
         // Every distinct target once (a path shared by workers is one target), written
         // when any step of any worker on it writes.
         for (const auto &w : plan->workers)
@@ -736,7 +741,7 @@ struct Run::Execution {
     bool runStep(std::size_t step, SteadyClock::time_point runStart)
     {
         const ResolvedPlan &resolved = result.plan;
-        const std::string &stepName = resolved.stepNames[step];
+        const std::string &stepName = resolved.steps[step].name;
         std::vector<std::size_t> active; // plan worker indices taking part
         for (std::size_t wi = 0; wi < resolved.workers.size(); ++wi)
             if (resolved.specOf(wi, step))

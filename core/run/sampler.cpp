@@ -35,7 +35,7 @@ Sampler::Sampler(
         m_comparedScope.push_back(false);
         for (std::size_t t = 0; t < w.targets.size(); ++t) {
             const auto &target = w.targets[t];
-            m_scopes.push_back({Scope::Kind::Target, w.planWorker, int(t),
+            m_scopes.push_back({Scope::Kind::Target, w.planWorker, target.planTarget,
                 w.name + " / " + target.path, target.path});
             m_live.push_back(target.counters);
             m_comparedScope.push_back(target.compared);

@@ -35,6 +35,7 @@ public:
         LiveTargetCounters *counters
             = nullptr; // owned by the step; read (and its interval extremes taken) here
         bool compared = false; // carried by a watched device: its bytes meet the device's
+        int planTarget = 0; // index in the plan worker's targets (Scope::target)
     };
     struct WorkerCounters {
         int planWorker = 0; // index in the plan (Scope::worker)

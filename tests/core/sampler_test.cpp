@@ -76,7 +76,7 @@ struct Fixture {
         cfg.runId = 7;
         cfg.step = 2;
         cfg.stepName = "4K";
-        cfg.workers = {{0, "Worker 1", {{"a", &a, compared}, {"b", &b, false}}},
+        cfg.workers = {{0, "Worker 1", {{"a", &a, compared, 0}, {"b", &b, false, 1}}},
             {3, "Worker 2", {{"c", &c, false}}}};
         cfg.runStart = start - 5s;
         cfg.stallThreshold = 1s;
