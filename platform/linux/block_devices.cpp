@@ -77,6 +77,25 @@ std::vector<std::string> mountPointsOf(const std::vector<MountEntry> &mounts, De
     return points;
 }
 
+// The longest mount point of `mounts` under which the canonical `path` lies; "" if none.
+std::string mountPointIn(const std::vector<MountEntry> &mounts, const std::string &path)
+{
+    std::error_code ec;
+    fs::path p = fs::weakly_canonical(path, ec);
+    if (ec)
+        p = path;
+    const std::string s = p.string();
+    std::string best;
+    for (const auto &m : mounts) {
+        const std::string &mp = m.mountPoint;
+        const bool under = s == mp || mp == "/"
+            || (s.size() > mp.size() && s.compare(0, mp.size(), mp) == 0 && s[mp.size()] == '/');
+        if (under && mp.size() >= best.size())
+            best = mp;
+    }
+    return best;
+}
+
 } // namespace
 
 // ---------------------------------------------------------------- pure parsers
@@ -289,20 +308,31 @@ std::optional<std::string> wholeDiskOf(const std::string &name)
 
 std::string mountPointOfPath(const std::string &path)
 {
+    return mountPointIn(readMountTable(), path);
+}
+
+std::optional<std::string> blockDeviceCarrying(const std::string &path)
+{
     std::error_code ec;
-    fs::path p = fs::weakly_canonical(path, ec);
-    if (ec)
-        p = path;
-    const std::string s = p.string();
-    std::string best;
-    for (const auto &m : readMountTable()) {
-        const std::string &mp = m.mountPoint;
-        const bool under = s == mp || mp == "/"
-            || (s.size() > mp.size() && s.compare(0, mp.size(), mp) == 0 && s[mp.size()] == '/');
-        if (under && mp.size() >= best.size())
-            best = mp;
+    fs::path existing = path;
+    if (!fs::exists(existing, ec)) {
+        // A test file the run has not created yet will live where its directory does.
+        existing = fs::absolute(existing, ec).parent_path();
+        if (ec || existing.empty() || !fs::exists(existing, ec))
+            return std::nullopt;
     }
-    return best;
+    if (auto name = blockDeviceOfPath(existing.string()))
+        return name;
+    // An anonymous st_dev: the mount's source device, found by mount point and not by
+    // st_dev, because a btrfs subvolume's number is not the one the mount table shows.
+    const auto mounts = readMountTable();
+    const std::string mountPoint = mountPointIn(mounts, existing.string());
+    // Of several mounts on one mount point, the last one mounted is the one visible.
+    const auto visible = std::find_if(mounts.rbegin(), mounts.rend(),
+        [&](const MountEntry &m) { return m.mountPoint == mountPoint; });
+    if (mountPoint.empty() || visible == mounts.rend() || !visible->source.starts_with("/dev/"))
+        return std::nullopt;
+    return blockDeviceOfPath(visible->source);
 }
 
 std::vector<MountInfo> listMounts()

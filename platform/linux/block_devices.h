@@ -107,10 +107,25 @@ std::vector<BlockDeviceInfo> listBlockDevices();
 std::vector<MountInfo> listMounts();
 std::vector<MountEntry> readMountTable(); // /proc/self/mountinfo, parsed
 
-// The kernel name of the block device holding `path` ("vda1", "loop3"), from st_dev
-// through /sys/dev/block/MAJ:MIN; a device node names itself (/dev/loop3 -> "loop3").
-// nullopt for files on anonymous devices (tmpfs, btrfs subvolumes, overlay) or when
-// the path does not exist.
+// The kernel name of the block device that carries `path`: the one path-to-device
+// mapping of the Linux backend, so that the device counters, the device described in
+// results and the io_poll check name the same device.
+//   * A block device node names itself (/dev/loop3 -> "loop3", /dev/vda1 -> "vda1").
+//   * A file or directory: the device of its file system, from st_dev through
+//     /sys/dev/block/MAJ:MIN (a partition, a dm device such as an LVM volume, a loop
+//     device). Where st_dev is anonymous (btrfs gives each subvolume a number of its
+//     own), the source of the visible mount holding it, when that source is a block
+//     device (/dev/...).
+//   * A path that does not exist yet (a test file the run will create): its directory,
+//     the same way. The run creates no directories, so a path whose directory is missing
+//     is carried by nothing.
+// nullopt when no block device carries it: memory, network, FUSE and overlay file
+// systems, a missing directory.
+std::optional<std::string> blockDeviceCarrying(const std::string &path);
+
+// The block device named by st_dev alone (st_rdev for a device node), without the mount
+// table or the missing-file rule of blockDeviceCarrying: nullopt for files on anonymous
+// devices (tmpfs, btrfs, overlay) or when the path does not exist.
 std::optional<std::string> blockDeviceOfPath(const std::string &path);
 
 // The whole disk a kernel block name belongs to ("vda1" -> "vda", "vda" -> "vda").

@@ -2,7 +2,6 @@
 
 #include "core/stats/diskstats.h"
 #include "platform/linux/block_devices.h"
-#include "platform/linux/sysfs.h"
 
 #include <array>
 #include <fcntl.h>
@@ -21,37 +20,24 @@ namespace {
 
 constexpr int kMaxStackDepth = 8; // loops on loops on dm...: far more than real stacks
 
-// The file a loop device reads and writes; "" for anything else or a detached loop.
-std::string loopBackingFile(const std::string &name)
+// The device a loop device's I/O goes to: the backing block device, or the device
+// carrying the backing file; nullopt for anything but an attached loop device.
+std::optional<std::string> loopBackingDevice(const std::string &name)
 {
-    std::string file = readAttribute(fs::path("/sys/class/block") / name / "loop/backing_file");
+    const auto backing = loopBackingOf(name);
+    if (!backing)
+        return std::nullopt;
+    if (backing->blockDevice != DeviceNumber {})
+        return blockNameOf(backing->blockDevice);
+    // The kernel's number first (the path may be gone or in another mount namespace);
+    // the path where that number is anonymous (btrfs), through the mount table.
+    if (auto device = blockNameOf(backing->fileDevice))
+        return device;
+    std::string file = backing->file;
     constexpr std::string_view kDeleted = " (deleted)";
     if (file.ends_with(kDeleted))
         file.resize(file.size() - kDeleted.size());
-    return file;
-}
-
-// The block device of a path, with the mount source as a fallback for file systems whose
-// st_dev is anonymous (btrfs); nullopt when there is none.
-std::optional<std::string> deviceOfPath(const std::string &path)
-{
-    std::error_code ec;
-    std::string p = path;
-    // A test file the run has not created yet lives where its directory does.
-    if (!fs::exists(p, ec)) {
-        p = fs::path(path).parent_path().string();
-        if (p.empty())
-            p = ".";
-    }
-    if (auto name = blockDeviceOfPath(p))
-        return name;
-    const std::string mountPoint = mountPointOfPath(p);
-    if (mountPoint.empty())
-        return std::nullopt;
-    for (const auto &m : readMountTable())
-        if (m.mountPoint == mountPoint && m.source.starts_with("/dev/"))
-            return blockDeviceOfPath(m.source);
-    return std::nullopt;
+    return blockDeviceCarrying(file);
 }
 
 class MapBuilder
@@ -90,9 +76,8 @@ public:
             link(*disk, core::DeviceRole::Disk);
         for (const auto &slave : slavesOf(name))
             link(slave, core::DeviceRole::Slave);
-        if (const std::string backing = loopBackingFile(name); !backing.empty())
-            if (auto dev = deviceOfPath(backing); dev && *dev != name)
-                link(*dev, core::DeviceRole::Backing);
+        if (auto backing = loopBackingDevice(name); backing && *backing != name)
+            link(*backing, core::DeviceRole::Backing);
     }
 
     // Marks the devices counted in the total (see the header: no double count).
@@ -132,7 +117,7 @@ core::DeviceMap resolveTargetDevices(const std::vector<std::string> &targetPaths
     for (const auto &path : targetPaths) {
         core::TargetDevices t;
         t.targetPath = path;
-        if (auto name = deviceOfPath(path);
+        if (auto name = blockDeviceCarrying(path);
             name && fs::exists(fs::path("/sys/class/block") / *name / "stat")) {
             t.device = b.add(*name, core::DeviceRole::Target, "");
             b.addStack(*name);

@@ -1,16 +1,15 @@
 // Device counters on Linux: which block devices carry the targets, and their block-layer
 // statistics (/sys/class/block/<name>/stat), sampled beside the CPU counters.
 //
-// Resolution (resolveTargetDevices): a target lives on one block device, found from
-// st_dev (a file) or st_rdev (a device node) through /sys/dev/block/MAJ:MIN. Below it
-// the whole stack is listed, each device once:
+// Resolution (resolveTargetDevices): a target lives on one block device, the one
+// blockDeviceCarrying (block_devices.h) names, as the device description and the io_poll
+// check do. Below it the whole stack is listed, each device once:
 //   * a partition -> its whole disk (role Disk);
 //   * a dm or md device -> its slaves, recursively (role Slave);
 //   * a loop device -> the device holding its backing file (role Backing), and that
 //     device's own stack.
 // nvme namespaces and their partitions, virtio disks and zram are plain disks or
-// partitions. A file on a file system with an anonymous st_dev (btrfs) is mapped through
-// its mount's source device; tmpfs, overlay and network file systems have none.
+// partitions. tmpfs, overlay and network file systems have no device.
 //
 // Counting rule (no double count): the verdict compares the application's bytes with the
 // device each target lives on, at the level the target's I/O enters the block layer (the

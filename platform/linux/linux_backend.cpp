@@ -158,7 +158,7 @@ Alignment queryAlignment(const std::string &path, std::uint32_t logicalBytes)
 
 std::uint32_t logicalBlockOfFile(const std::string &path)
 {
-    if (const auto name = blockDeviceOfPath(path)) {
+    if (const auto name = blockDeviceCarrying(path)) {
         const std::string text = readQueueAttribute(*name, "logical_block_size");
         std::uint32_t v = 0;
         const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);

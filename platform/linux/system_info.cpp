@@ -77,23 +77,6 @@ std::string readSysfsText(const fs::path &path)
     return parseSysfsText(readTextFile(path));
 }
 
-// The mount source device of a file on a device-less file system (btrfs subvolumes
-// and the like report an anonymous st_dev).
-std::optional<std::string> blockDeviceOfMountSource(const std::string &path)
-{
-    // Only for a path that exists: any other one would match the root mount.
-    std::error_code ec;
-    if (!fs::exists(path, ec))
-        return std::nullopt;
-    const std::string mountPoint = mountPointOfPath(path);
-    if (mountPoint.empty())
-        return std::nullopt;
-    for (const auto &m : readMountTable())
-        if (m.mountPoint == mountPoint && m.source.starts_with("/dev/"))
-            return blockDeviceOfPath(m.source);
-    return std::nullopt;
-}
-
 } // namespace
 
 // ---------------------------------------------------------------- pure parsers
@@ -195,19 +178,7 @@ core::DeviceFacts describeDevice(const std::string &targetPath)
     core::DeviceFacts facts;
     facts.path = targetPath;
 
-    std::optional<std::string> name = blockDeviceOfPath(targetPath);
-    if (!name)
-        name = blockDeviceOfMountSource(targetPath);
-    if (!name) {
-        // A test file that is not there (any more): its directory is on the same device.
-        std::error_code ec;
-        const fs::path parent = fs::absolute(targetPath, ec).parent_path();
-        if (!ec && !parent.empty() && !fs::exists(targetPath, ec)) {
-            name = blockDeviceOfPath(parent.string());
-            if (!name)
-                name = blockDeviceOfMountSource(parent.string());
-        }
-    }
+    const std::optional<std::string> name = blockDeviceCarrying(targetPath);
     if (!name)
         return facts;
 

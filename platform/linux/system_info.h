@@ -40,9 +40,10 @@ core::Environment describeEnvironment();
 
 // The device that holds `targetPath` (a file, or a block device given directly): its
 // kernel name and size, then model, rotational, scheduler, sector sizes, nr_requests
-// and write cache of its whole disk (a partition's parent). A file on a device-less
-// file system (btrfs, overlay) is followed to its mount's source device. Unknown
-// fields stay empty; `path` is always set.
+// and write cache of its whole disk (a partition's parent). The device is the one
+// blockDeviceCarrying names (block_devices.h), as for the counters and the io_poll
+// check: a file on btrfs is followed to its mount's source device, a test file not
+// made yet to its directory's. Unknown fields stay empty; `path` is always set.
 core::DeviceFacts describeDevice(const std::string &targetPath);
 
 } // namespace ioprism::platform

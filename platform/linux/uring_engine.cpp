@@ -45,18 +45,18 @@ std::string errnoName(int err)
     }
 }
 
-// True when the disk under `path` has poll queues (IOPOLL can complete its I/O).
-bool deviceHasPollQueues(const std::string &path, std::string *disk)
-{
-    const auto name = blockDeviceOfPath(path);
-    if (!name)
-        return false;
-    const auto whole = wholeDiskOf(*name);
-    *disk = whole.value_or(*name);
-    return readQueueAttribute(*disk, "io_poll") == "1";
-}
-
 } // namespace
+
+PollQueues pollQueuesOf(const std::string &path)
+{
+    PollQueues q;
+    const auto name = blockDeviceCarrying(path);
+    if (!name)
+        return q;
+    q.disk = wholeDiskOf(*name).value_or(*name);
+    q.available = readQueueAttribute(q.disk, "io_poll") == "1";
+    return q;
+}
 
 UringEngine::UringEngine(const UringOptions &options)
     : m_options(options)
@@ -169,12 +169,13 @@ core::Status UringEngine::init(
             if (f.cacheMode != core::CacheMode::Direct)
                 return core::makeOpError(EINVAL, "io_uring IOPOLL", f.path,
                     "polled completions need direct (unbuffered) I/O");
-            std::string disk;
-            if (!deviceHasPollQueues(f.path, &disk))
+            const PollQueues poll = pollQueuesOf(f.path);
+            if (!poll.available)
                 return core::makeOpError(EOPNOTSUPP, "io_uring IOPOLL", f.path,
                     "polled completions need a device with poll queues (e.g. NVMe with "
                     "nvme.poll_queues=N); "
-                        + (disk.empty() ? std::string("this target") : disk) + " has none");
+                        + (poll.disk.empty() ? std::string("this target") : poll.disk)
+                        + " has none");
         }
     }
 

@@ -43,6 +43,15 @@ struct UringOptions {
     std::shared_ptr<std::atomic<std::int64_t>> lockedBudgetBytes;
 };
 
+// Whether polled completions (IOPOLL) can work for `path`: the request queue that
+// decides is the whole disk of the device carrying it (blockDeviceCarrying, as for the
+// counters and the device description; a partition has no queue of its own).
+struct PollQueues {
+    std::string disk; // e.g. "nvme0n1" for a file on nvme0n1p2; "" when no device carries it
+    bool available = false; // its queue/io_poll is 1
+};
+PollQueues pollQueuesOf(const std::string &path);
+
 // The detail of an error when io_uring cannot get memory: RLIMIT_MEMLOCK and how to
 // raise it ("" when the limit is not the likely cause).
 std::string lockedMemoryAdvice();

@@ -1,6 +1,7 @@
 #include "platform/common/backend_factory.h"
 #include "platform/linux/block_devices.h"
 #include "platform/linux/linux_backend.h"
+#include "platform/linux/sysfs.h"
 
 #include <cstring>
 #include <fcntl.h>
@@ -744,6 +745,25 @@ TEST_F(DevicePrepare, DeviceTargetRoundTripsThroughTheEngine)
     engine->reset();
     // The bytes are on the image behind the loop device.
     EXPECT_EQ(readAt(m_image, 1 << 20, 4096), std::string(4096, '\xab'));
+}
+
+// btrfs gives its files an anonymous st_dev: the logical block size is still the one of
+// the device that carries the file system (blockDeviceCarrying), not 512 by default.
+TEST_F(DevicePrepare, AFileOnBtrfsTakesTheLogicalBlockOfTheDeviceBeneath)
+{
+    IOPRISM_REQUIRE(haveTool("mkfs.btrfs"), "btrfs-progs is missing");
+    IOPRISM_REQUIRE(
+        platform::readTextFile("/proc/filesystems").find("\tbtrfs\n") != std::string::npos,
+        "the kernel has no btrfs");
+    makeImage(m_image, 256 << 20); // above mkfs.btrfs's minimum
+    LoopDevice loop(m_image, "--sector-size 4096");
+    ASSERT_TRUE(loop.ok());
+    ASSERT_EQ(run("mkfs.btrfs -q -f " + loop.path()), 0);
+    ScopedMount mount(loop.path(), m_dir.path() / "mnt", "-t btrfs");
+    ASSERT_TRUE(mount.ok());
+    auto info = m_backend.prepareTarget(testFile(mount.dir() / "test.dat", 1 << 20), writing(), {});
+    ASSERT_TRUE(info.ok()) << info.error().toString();
+    EXPECT_EQ(info->logicalBlockBytes, 4096u);
 }
 
 } // namespace
