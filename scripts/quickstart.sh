@@ -29,7 +29,7 @@ build_packages=(cmake ninja-build g++ pkg-config git
     qt6-base-dev qt6-svg-dev libqcustomplot-dev libqcustomplot2.1-qt6
     libboost1.81-dev liburing-dev libgtest-dev libgmock-dev
     nlohmann-json3-dev libcli11-dev libfmt-dev)
-test_packages=(xvfb xauth imagemagick util-linux e2fsprogs fdisk btrfs-progs lvm2 fio clang)
+test_packages=(xvfb xauth imagemagick util-linux e2fsprogs fdisk btrfs-progs fio clang)
 windows_packages=(g++-mingw-w64-x86-64-posix gcc-mingw-w64-x86-64-posix mingw-w64-x86-64-dev
     mingw-w64-tools wine wine64 nsis)
 
