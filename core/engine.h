@@ -17,8 +17,8 @@
 #pragma once
 
 #include "core/io_direction.h"
-#include "core/result.h"
 #include "core/profile/profile.h"
+#include "core/result.h"
 
 #include <chrono>
 #include <cstddef>

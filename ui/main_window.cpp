@@ -1,24 +1,25 @@
 #include "ui/main_window.h"
 
-#include "core/report/csv.h"
-#include "core/report/results_json.h"
 #include "core/profile/icf.h"
 #include "core/profile/presets.h"
 #include "core/profile/profile_file.h"
 #include "core/profile/profile_json.h"
+#include "core/report/csv.h"
+#include "core/report/results_json.h"
+#include "core/run/plan.h"
+#include "ui/editors/worker_panel.h"
 #include "ui/format.h"
 #include "ui/icons.h"
-#include "ui/pages/live_page.h"
 #include "ui/message_bar.h"
 #include "ui/models/profile_defaults.h"
 #include "ui/models/profile_document.h"
+#include "ui/models/targets_model.h"
+#include "ui/pages/live_page.h"
 #include "ui/pages/results_page.h"
-#include "ui/run/run_controller.h"
 #include "ui/pages/setup_page.h"
 #include "ui/pages/specs_page.h"
-#include "ui/models/targets_model.h"
 #include "ui/pages/targets_page.h"
-#include "ui/editors/worker_panel.h"
+#include "ui/run/run_controller.h"
 
 #include <QAction>
 #include <QApplication>
@@ -809,10 +810,8 @@ void MainWindow::beginRun(bool allowDeviceWrites)
     request.allowDeviceWrites = allowDeviceWrites;
     request.ioLimitPerTarget = m_ioLimitPerTarget;
 
-    m_stepCount = 0;
-    if (!profile.hosts.empty())
-        for (const auto &worker : profile.hosts.front().workers)
-            m_stepCount = std::max(m_stepCount, static_cast<int>(worker.assignedSpecs.size()));
+    // Cycling makes several steps of one spec: count what the plan will run.
+    m_stepCount = static_cast<int>(core::plannedSteps(profile).size());
     m_stepSeconds = profile.setup.runTime.count() > 0
         ? static_cast<double>(profile.setup.runTime.count() + profile.setup.rampUp.count())
         : 0;

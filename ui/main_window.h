@@ -5,9 +5,9 @@
 // GUI thread runs no nested event loop. Errors go to the non-modal message bar.
 #pragma once
 
-#include "ui/plots/live_plots.h"
 #include "ui/metatypes.h"
 #include "ui/platform_services.h"
+#include "ui/plots/live_plots.h"
 
 #include <QElapsedTimer>
 #include <QMainWindow>

@@ -2,8 +2,8 @@
 // in signals.
 #pragma once
 
-#include "core/run/results.h"
 #include "core/profile/profile.h"
+#include "core/run/results.h"
 
 #include <QMetaType>
 

@@ -9,8 +9,8 @@
 #include "core/counters.h"
 #include "core/engine.h"
 #include "core/engine_kind.h"
-#include "core/report/environment.h"
 #include "core/profile/profile.h"
+#include "core/report/environment.h"
 
 #include <cstdint>
 #include <functional>

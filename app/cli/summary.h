@@ -2,8 +2,8 @@
 // tables. Units on every figure.
 #pragma once
 
-#include "core/run/results.h"
 #include "core/profile/profile.h"
+#include "core/run/results.h"
 
 #include <string>
 

@@ -612,9 +612,13 @@ std::string resultRows(const RunResult &result, const Environment &env, const St
 
     // ALL: the whole test; Iometer leaves its raw columns empty.
     Row row {};
+    // Iometer names the spec; the step's counts and queue depth tell cycling steps apart.
+    const std::string &specName = step.step < result.plan.steps.size()
+        ? result.plan.steps[step.step].specName
+        : step.stepName;
     row[TargetType] = "ALL";
     row[TargetName] = "All";
-    row[AccessSpecName] = step.stepName;
+    row[AccessSpecName] = specName;
     row[Managers] = "1";
     row[Workers] = integer(workerCount);
     row[Disks] = integer(diskCount);
@@ -634,7 +638,7 @@ std::string resultRows(const RunResult &result, const Environment &env, const St
         : env.hostName;
     row[TargetType] = "MANAGER";
     row[TargetName] = hostName;
-    row[AccessSpecName] = step.stepName;
+    row[AccessSpecName] = specName;
     row[Workers] = integer(workerCount);
     row[Disks] = integer(diskCount);
     fillFigures(row, total, true);
@@ -671,7 +675,7 @@ std::string resultRows(const RunResult &result, const Environment &env, const St
             const AccessSpec *spec = plan.specOf(s.scope.worker, step.step);
             row[TargetType] = "WORKER";
             row[TargetName] = s.scope.label;
-            row[AccessSpecName] = spec ? spec->name : step.stepName;
+            row[AccessSpecName] = spec ? spec->name : specName;
             row[Disks] = integer(disks);
             fillFigures(row, s, true);
             mine.fill(row);
@@ -813,8 +817,16 @@ std::string writeIometerCsv(
     out += "'Time Stamp\n" + iometerTimestamp(result.startedAt) + "\n";
 
     const std::string header = iometerHeaderLine();
+    // Iometer writes the access specifications once per spec index, then one 'Results
+    // block per step (cycling makes several steps of one index).
+    std::optional<std::size_t> specIndex;
     for (const auto &step : result.steps) {
-        out += accessSpecsBlock(plan.specsOfStep(step));
+        const PlannedStep *planned
+            = step.step < result.plan.steps.size() ? &result.plan.steps[step.step] : nullptr;
+        if (!planned || planned->specIndex != specIndex)
+            out += accessSpecsBlock(plan.specsOfStep(step));
+        if (planned)
+            specIndex = planned->specIndex;
         out += "'Results\n";
         out += header;
         out += resultRows(result, environment, step, plan, filter);

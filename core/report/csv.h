@@ -12,9 +12,9 @@
 // is enclosed in double quotes, with inner quotes doubled). Lines end with "\n".
 #pragma once
 
+#include "core/profile/profile.h"
 #include "core/report/environment.h"
 #include "core/run/results.h"
-#include "core/profile/profile.h"
 
 #include <string>
 #include <string_view>

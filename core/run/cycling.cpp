@@ -9,8 +9,8 @@ namespace {
 using Depths = std::vector<std::vector<std::uint32_t>>;
 
 // The next value of a cycling after `value`, the k-th step from `start`.
-std::uint64_t nextValue(std::uint64_t start, std::uint64_t step, bool exponential,
-    std::uint64_t value, std::uint32_t k)
+std::uint64_t nextValue(
+    std::uint64_t start, std::uint64_t step, bool exponential, std::uint64_t value, std::uint32_t k)
 {
     if (!exponential || step <= 1)
         return value + step;
@@ -134,7 +134,8 @@ std::vector<std::uint32_t> queueDepthValues(const Cycling &cycling)
     return values;
 }
 
-std::vector<CyclingStep> cyclingSteps(const TestSetup &setup, const std::vector<CyclingWorker> &workers)
+std::vector<CyclingStep> cyclingSteps(
+    const TestSetup &setup, const std::vector<CyclingWorker> &workers)
 {
     std::vector<CyclingStep> steps;
     const std::size_t eligible = eligibleCount(workers);
@@ -146,7 +147,8 @@ std::vector<CyclingStep> cyclingSteps(const TestSetup &setup, const std::vector<
         steps.push_back({all, {}});
         break;
     case TestType::CycleTargets:
-        for (std::uint32_t n : cyclingCounts(setup.targetCycling, std::uint32_t(mostTargets(workers, SIZE_MAX))))
+        for (std::uint32_t n :
+            cyclingCounts(setup.targetCycling, std::uint32_t(mostTargets(workers, SIZE_MAX))))
             steps.push_back({firstTargets(workers, n), plural(n, "target each", "targets each")});
         break;
     case TestType::CycleWorkers:
@@ -155,7 +157,8 @@ std::vector<CyclingStep> cyclingSteps(const TestSetup &setup, const std::vector<
         break;
     case TestType::IncrementTargetsParallel:
     case TestType::IncrementTargetsSerial: // the same with one manager
-        for (std::uint32_t n : cyclingCounts(setup.targetCycling, std::uint32_t(totalTargets(workers))))
+        for (std::uint32_t n :
+            cyclingCounts(setup.targetCycling, std::uint32_t(totalTargets(workers))))
             steps.push_back({targetBudget(workers, n), plural(n, "target", "targets")});
         break;
     case TestType::CycleWorkersAndTargets:
@@ -171,7 +174,8 @@ std::vector<CyclingStep> cyclingSteps(const TestSetup &setup, const std::vector<
             steps.push_back({withDepth(all, q), qdLabel(q)});
         break;
     case TestType::CycleOutstandingIosAndTargets:
-        for (std::uint32_t n : cyclingCounts(setup.targetCycling, std::uint32_t(mostTargets(workers, SIZE_MAX))))
+        for (std::uint32_t n :
+            cyclingCounts(setup.targetCycling, std::uint32_t(mostTargets(workers, SIZE_MAX))))
             for (std::uint32_t q : queueDepthValues(setup.queueDepthCycling))
                 steps.push_back({withDepth(firstTargets(workers, n), q),
                     plural(n, "target each", "targets each") + ", " + qdLabel(q)});

@@ -36,7 +36,8 @@ struct CyclingStep {
 // The steps of one spec index, in the order Iometer runs them. No eligible worker: no
 // step (NORMAL: one step, every worker at its own depths, eligible or not, as a plain
 // run has always done).
-std::vector<CyclingStep> cyclingSteps(const TestSetup &setup, const std::vector<CyclingWorker> &workers);
+std::vector<CyclingStep> cyclingSteps(
+    const TestSetup &setup, const std::vector<CyclingWorker> &workers);
 
 // The values a worker or target cycling takes, up to `limit` (what "all" is): start,
 // then linear (+step) or exponential (start x step^k) steps, capped at `limit`; the

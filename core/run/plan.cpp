@@ -28,8 +28,8 @@ void addSteps(RunPlan &plan, const Profile &profile, const std::vector<std::vect
         const int spec = specAt[w][index];
         const Worker &source = profile.hosts[0].workers[pw.profileWorker];
         CyclingWorker cw;
-        cw.eligible = spec >= 0
-            && (normal || (source.type == WorkerType::Disk && !pw.targets.empty()));
+        cw.eligible
+            = spec >= 0 && (normal || (source.type == WorkerType::Disk && !pw.targets.empty()));
         for (const auto &t : pw.targets)
             cw.depths.push_back(spec >= 0 && profile.specs[std::size_t(spec)].queueDepth
                     ? *profile.specs[std::size_t(spec)].queueDepth
@@ -40,8 +40,8 @@ void addSteps(RunPlan &plan, const Profile &profile, const std::vector<std::vect
         std::vector<std::string> names;
         for (std::size_t w = 0; w < plan.workers.size(); ++w) {
             const auto &depths = step.depths[w];
-            const bool active = std::any_of(
-                depths.begin(), depths.end(), [](std::uint32_t d) { return d > 0; })
+            const bool active
+                = std::any_of(depths.begin(), depths.end(), [](std::uint32_t d) { return d > 0; })
                 || (normal && specAt[w][index] >= 0 && depths.empty());
             const int spec = active ? specAt[w][index] : -1;
             plan.workers[w].specPerStep.push_back(spec);
@@ -57,8 +57,8 @@ void addSteps(RunPlan &plan, const Profile &profile, const std::vector<std::vect
             planned.specName += (planned.specName.empty() ? "" : " + ") + n;
         planned.specIndex = index;
         planned.cycle = step.label;
-        planned.name = planned.cycle.empty() ? planned.specName
-                                             : planned.specName + ", " + planned.cycle;
+        planned.name
+            = planned.cycle.empty() ? planned.specName : planned.specName + ", " + planned.cycle;
         plan.steps.push_back(std::move(planned));
     }
 }
@@ -138,6 +138,13 @@ std::optional<RunPlan> makeRunPlan(
     for (std::size_t i = 0; i < specIndexCount; ++i)
         addSteps(plan, profile, specAt, i);
     return plan;
+}
+
+std::vector<PlannedStep> plannedSteps(const Profile &profile)
+{
+    Problems problems;
+    auto plan = makeRunPlan(profile, 0, problems);
+    return plan ? std::move(plan->steps) : std::vector<PlannedStep> {};
 }
 
 } // namespace ioprism::core

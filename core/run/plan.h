@@ -60,4 +60,8 @@ struct RunPlan {
 std::optional<RunPlan> makeRunPlan(
     const Profile &profile, std::uint64_t randomSeed, Problems &problems);
 
+// The steps a profile runs (names, spec index, what each cycles), or none when it cannot
+// be planned: for "step 3 of 12" and the time a run will take, before it starts.
+std::vector<PlannedStep> plannedSteps(const Profile &profile);
+
 } // namespace ioprism::core

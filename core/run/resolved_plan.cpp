@@ -48,8 +48,8 @@ std::string alignmentProblem(const SpecLine &line, const std::string &linePath,
     const std::string &regionPath, const TargetInfo &info, const Region &region)
 {
     const std::uint64_t a = info.directIoOffsetAlignBytes;
-    const std::string rule = " is not a multiple of the direct-I/O alignment " + sizeText(a)
-        + " of " + info.path;
+    const std::string rule
+        = " is not a multiple of the direct-I/O alignment " + sizeText(a) + " of " + info.path;
     if (line.transferSizeBytes % a)
         return linePath + ".transferSize: " + sizeText(line.transferSizeBytes) + rule
             + " (use a multiple of it, or buffered mode)";
@@ -128,12 +128,12 @@ std::optional<OpError> checkPlan(const ResolvedPlan &plan)
                     std::string problem;
                     if (line.transferSizeBytes > t.region.sizeBytes)
                         problem = linePath + ".transferSize: " + sizeText(line.transferSizeBytes)
-                            + " is larger than the region " + sizeText(t.region.sizeBytes)
-                            + " of " + t.info.path + " (" + regionPath + ")";
+                            + " is larger than the region " + sizeText(t.region.sizeBytes) + " of "
+                            + t.info.path + " (" + regionPath + ")";
                     else if (line.replySizeBytes > t.region.sizeBytes)
                         problem = linePath + ".reply: " + sizeText(line.replySizeBytes)
-                            + " is larger than the region " + sizeText(t.region.sizeBytes)
-                            + " of " + t.info.path + " (" + regionPath + ")";
+                            + " is larger than the region " + sizeText(t.region.sizeBytes) + " of "
+                            + t.info.path + " (" + regionPath + ")";
                     else if (t.target.cacheMode == CacheMode::Direct)
                         problem = alignmentProblem(line, linePath, regionPath, t.info, t.region);
                     if (!problem.empty())

@@ -4,9 +4,9 @@
 
 #include "core/counters.h"
 #include "core/engine.h"
+#include "core/profile/profile.h"
 #include "core/report/environment.h"
 #include "core/run/resolved_plan.h"
-#include "core/profile/profile.h"
 #include "core/stats/device_figures.h"
 #include "core/stats/figures.h"
 #include "core/stats/verdict.h"

@@ -1,11 +1,11 @@
 #include "core/run/run.h"
 
+#include "core/profile/units.h"
 #include "core/run/device_tail.h"
 #include "core/run/plan.h"
 #include "core/run/resolved_plan.h"
 #include "core/run/sampler.h"
 #include "core/run/worker.h"
-#include "core/profile/units.h"
 #include "core/stats/live_counters.h"
 #include "core/stats/verdict.h"
 
@@ -753,8 +753,8 @@ struct Run::Execution {
         std::vector<std::vector<std::string>> targetPaths(resolved.workers.size());
         auto state = makeStepState(step, active, resolved, comparedPath, run.m_options,
             run.m_shared, inFlightWriteBytes, targetPaths);
-        std::vector<std::thread> threads = startWorkers(
-            state, run.m_backend, [this](const OpError &e) { shared.fail(e); });
+        std::vector<std::thread> threads
+            = startWorkers(state, run.m_backend, [this](const OpError &e) { shared.fail(e); });
         StepGuard guard {*state, threads, shared.stopNow, stopDeadline()};
         // A second Stop gives up on workers that never get ready (an open that hangs on
         // a dead device or mount).

@@ -17,10 +17,10 @@
 
 #include "core/counters.h"
 #include "core/engine.h"
+#include "core/profile/profile.h"
 #include "core/report/environment.h"
 #include "core/run/interval_history.h"
 #include "core/run/results.h"
-#include "core/profile/profile.h"
 
 #include <atomic>
 #include <functional>

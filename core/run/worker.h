@@ -3,8 +3,8 @@
 #pragma once
 
 #include "core/engine.h"
-#include "core/run/latch.h"
 #include "core/profile/profile.h"
+#include "core/run/latch.h"
 #include "core/stats/live_counters.h"
 
 #include <atomic>

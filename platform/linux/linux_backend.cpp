@@ -436,9 +436,9 @@ LinuxBackend::LinuxBackend(const BackendOptions &options)
     if (options.kind == EngineKind::IoUring) {
         m_engineError = makeOpError(err, "io_uring_queue_init", {},
             !memlockAdvice.empty() ? memlockAdvice
-                             : "io_uring is unavailable here (blocked by seccomp, the "
-                               "kernel.io_uring_disabled sysctl, or an old kernel): "
-                               "choose the sync engine or auto");
+                                   : "io_uring is unavailable here (blocked by seccomp, the "
+                                     "kernel.io_uring_disabled sysctl, or an old kernel): "
+                                     "choose the sync engine or auto");
         return;
     }
     addNotice("io_uring unavailable (" + why + (memlockAdvice.empty() ? "" : "; " + memlockAdvice)

@@ -6,10 +6,10 @@
 // a writer, regenerate them with IOPRISM_UPDATE_GOLDEN=1:
 //   IOPRISM_UPDATE_GOLDEN=1 build/dev/bin/core_tests --gtest_filter='ReportGolden.*'
 // then review the diff of tests/golden/report before committing it.
+#include "core/profile/profile_json.h"
 #include "core/report/csv.h"
 #include "core/report/results_json.h"
 #include "core/run/plan.h"
-#include "core/profile/profile_json.h"
 #include "support/test_support.h"
 
 #include <cmath>

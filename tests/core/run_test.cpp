@@ -1,5 +1,6 @@
 // The run on the null engine: exact counts, steps, stop, errors, refusals before I/O.
 #include "core/null_engine.h"
+#include "core/report/csv.h"
 #include "core/run/plan.h"
 #include "core/run/run.h"
 #include "support/test_backend.h"
@@ -335,4 +336,89 @@ TEST(RunPlan, RandomSeedIsRecordedFixedSeedKept)
     EXPECT_EQ(plan->effectiveProfile.hosts[0].workers[0].seed, 42u);
     ASSERT_TRUE(plan->effectiveProfile.hosts[0].workers[1].seed);
     EXPECT_EQ(plan->workers[1].seed, *plan->effectiveProfile.hosts[0].workers[1].seed);
+}
+
+// Iometer's cycling runs: each cycling step is a step of its own, with only its workers
+// and targets, at its depth; the Iometer CSV has one 'Access specifications block per
+// spec and one 'Results block per step, told apart by # Workers, # Disks and Queue Depth.
+TEST(RunCycling, OutstandingIosCycleRunsEveryDepthOfEverySpecWithIometersBlocks)
+{
+    auto profile = makeProfile(
+        {makeSpec("A", 4096, 100, 100), makeSpec("B", 4096, 0, 100)}, {"A", "B"}, 2, 1);
+    profile.setup.testType = TestType::CycleOutstandingIos;
+    profile.setup.queueDepthCycling = {1, 2, 32, StepType::Exponential};
+    NullBackend backend;
+    NullCounterSource counters;
+    RecordingSink sink;
+    const RunResult r
+        = BenchRun(profile, backend, counters, sink, {.ioLimitPerTarget = 50}).execute();
+    ASSERT_FALSE(r.error) << r.error->toString();
+    ASSERT_EQ(r.steps.size(), 12u);
+    for (std::size_t s = 0; s < 12; ++s) {
+        const auto &step = r.steps[s];
+        EXPECT_EQ(step.stepName,
+            (s < 6 ? "A" : "B") + std::string(", QD ") + std::to_string(1u << (s % 6)));
+        EXPECT_EQ(step.scopes.size(), 4u) << "All, the worker and its two targets";
+        EXPECT_EQ(step.scopes[0].figures.read.ios + step.scopes[0].figures.write.ios, 100u);
+    }
+    const std::string csv = writeIometerCsv(r, r.environment, RecordFilter::All);
+    std::size_t specBlocks = 0, resultBlocks = 0, pos = 0;
+    while ((pos = csv.find("'Access specifications\n", pos)) != std::string::npos)
+        ++specBlocks, ++pos;
+    pos = 0;
+    while ((pos = csv.find("'Results\n", pos)) != std::string::npos)
+        ++resultBlocks, ++pos;
+    EXPECT_EQ(specBlocks, 2u);
+    EXPECT_EQ(resultBlocks, 12u);
+    EXPECT_TRUE(csv.starts_with("'Test Type,Test Description\n6,")) << csv.substr(0, 60);
+    // The ALL rows: spec name, 1 manager, 1 worker, 2 disks, then the step's queue depth.
+    const std::vector<std::string> header = [&] {
+        std::vector<std::string> cols;
+        const auto start = csv.find("'Target Type");
+        std::string line = csv.substr(start, csv.find('\n', start) - start);
+        for (std::size_t b = 0, e; b <= line.size(); b = e + 1) {
+            e = std::min(line.find(',', b), line.size());
+            cols.push_back(line.substr(b, e - b));
+        }
+        return cols;
+    }();
+    const auto column = [&](const std::string &name) {
+        return std::size_t(std::find(header.begin(), header.end(), name) - header.begin());
+    };
+    std::vector<std::string> depths;
+    for (pos = csv.find("\nALL,"); pos != std::string::npos; pos = csv.find("\nALL,", pos + 1)) {
+        const std::string line = csv.substr(pos + 1, csv.find('\n', pos + 1) - pos - 1);
+        std::vector<std::string> cells;
+        for (std::size_t b = 0, e; b <= line.size(); b = e + 1) {
+            e = std::min(line.find(',', b), line.size());
+            cells.push_back(line.substr(b, e - b));
+        }
+        ASSERT_GT(cells.size(), column("Queue Depth"));
+        EXPECT_EQ(cells[column("# Disks")], "2");
+        depths.push_back(
+            cells[column("Access Specification Name")] + "@" + cells[column("Queue Depth")]);
+    }
+    EXPECT_EQ(depths,
+        (std::vector<std::string> {"A@1", "A@2", "A@4", "A@8", "A@16", "A@32", "B@1", "B@2", "B@4",
+            "B@8", "B@16", "B@32"}));
+}
+
+TEST(RunCycling, TargetsNotInAStepAreNeitherOpenedNorReported)
+{
+    auto profile = makeProfile({makeSpec("A", 4096, 100, 100)}, {"A"}, 3, 2);
+    profile.setup.testType = TestType::CycleTargets;
+    profile.setup.targetCycling = {1, 1, 1, StepType::Linear};
+    NullBackend backend;
+    NullCounterSource counters;
+    RecordingSink sink;
+    const RunResult r
+        = BenchRun(profile, backend, counters, sink, {.ioLimitPerTarget = 10}).execute();
+    ASSERT_FALSE(r.error) << r.error->toString();
+    ASSERT_EQ(r.steps.size(), 3u);
+    for (std::size_t s = 0; s < 3; ++s) {
+        EXPECT_EQ(r.steps[s].scopes.size(), 2 + (s + 1)) << "All, the worker, its targets";
+        EXPECT_EQ(r.steps[s].scopes[0].figures.read.ios, 10 * (s + 1));
+        EXPECT_EQ(r.steps[s].scopes.back().scope.target, int(s))
+            << "a target scope names its index in the worker's targets";
+    }
 }

@@ -1,10 +1,10 @@
 // The device counters on screen: an interval's device total becomes the dashed overlay
 // points and the verdict badge; a step's device report becomes the Results page's
 // device summary with the verdict, the bytes behind it and the per-device table.
-#include "ui/plots/device_overlay.h"
 #include "ui/pages/live_page.h"
-#include "ui/plots/live_plots.h"
 #include "ui/pages/results_page.h"
+#include "ui/plots/device_overlay.h"
+#include "ui/plots/live_plots.h"
 
 #include <qcustomplot.h>
 

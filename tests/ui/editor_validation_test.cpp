@@ -5,8 +5,8 @@
 #include "ui/editors/field_marks.h"
 #include "ui/format.h"
 #include "ui/models/profile_document.h"
-#include "ui/pages/setup_page.h"
 #include "ui/models/spec_lines_model.h"
+#include "ui/pages/setup_page.h"
 #include "ui/style.h"
 
 #include <QBrush>

@@ -1,10 +1,10 @@
 // The live plots: follow mode, the user's zoom pausing it, the sliding window of points,
 // the device-overlay hook; and the results page's column choice.
-#include "ui/plots/frame_pacer.h"
-#include "ui/pages/live_page.h"
-#include "ui/plots/live_plots.h"
 #include "ui/models/results_model.h"
+#include "ui/pages/live_page.h"
 #include "ui/pages/results_page.h"
+#include "ui/plots/frame_pacer.h"
+#include "ui/plots/live_plots.h"
 
 #include <QSettings>
 #include <QTest>

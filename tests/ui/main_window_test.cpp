@@ -2,14 +2,14 @@
 // the Live and Results pages, exports, and the raw-device safety rules.
 #include "core/profile/presets.h"
 #include "support/test_support.h"
-#include "ui/pages/live_page.h"
 #include "ui/main_window.h"
 #include "ui/message_bar.h"
 #include "ui/models/profile_document.h"
 #include "ui/models/results_model.h"
+#include "ui/pages/live_page.h"
 #include "ui/pages/results_page.h"
-#include "ui/run/run_controller.h"
 #include "ui/pages/setup_page.h"
+#include "ui/run/run_controller.h"
 
 #include <QAbstractButton>
 #include <QAction>

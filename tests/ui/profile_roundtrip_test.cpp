@@ -4,18 +4,18 @@
 #include "core/profile/presets.h"
 #include "core/profile/profile_json.h"
 #include "support/test_support.h"
-#include "ui/models/assigned_specs_model.h"
+#include "ui/editors/worker_panel.h"
 #include "ui/main_window.h"
 #include "ui/message_bar.h"
+#include "ui/models/assigned_specs_model.h"
 #include "ui/models/profile_document.h"
-#include "ui/pages/setup_page.h"
 #include "ui/models/spec_library_model.h"
 #include "ui/models/spec_lines_model.h"
-#include "ui/pages/specs_page.h"
 #include "ui/models/targets_model.h"
-#include "ui/pages/targets_page.h"
 #include "ui/models/topology_model.h"
-#include "ui/editors/worker_panel.h"
+#include "ui/pages/setup_page.h"
+#include "ui/pages/specs_page.h"
+#include "ui/pages/targets_page.h"
 
 #include <QLineEdit>
 

@@ -1,8 +1,8 @@
 // RunController on core's null engine: runs off the GUI thread, samples arrive on it,
 // plots and results fill, stale samples are dropped, Stop never blocks.
 #include "core/null_engine.h"
-#include "ui/plots/live_plots.h"
 #include "ui/models/results_model.h"
+#include "ui/plots/live_plots.h"
 #include "ui/run/run_controller.h"
 
 #include <QThread>

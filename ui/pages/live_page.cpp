@@ -1,8 +1,8 @@
 #include "ui/pages/live_page.h"
 
 #include "ui/format.h"
-#include "ui/plots/frame_pacer.h"
 #include "ui/icons.h"
+#include "ui/plots/frame_pacer.h"
 
 #include <QFrame>
 #include <QGridLayout>

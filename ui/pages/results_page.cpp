@@ -1,9 +1,9 @@
 #include "ui/pages/results_page.h"
 
 #include "core/stats/histogram.h"
-#include "ui/plots/device_overlay.h"
 #include "ui/format.h"
 #include "ui/models/results_model.h"
+#include "ui/plots/device_overlay.h"
 #include "ui/style.h"
 
 #include <QAction>

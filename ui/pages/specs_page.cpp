@@ -1,11 +1,11 @@
 #include "ui/pages/specs_page.h"
 
 #include "core/profile/validation.h"
-#include "ui/models/assigned_specs_model.h"
 #include "ui/editors/editors.h"
 #include "ui/editors/field_marks.h"
 #include "ui/format.h"
 #include "ui/icons.h"
+#include "ui/models/assigned_specs_model.h"
 #include "ui/models/profile_document.h"
 #include "ui/models/spec_library_model.h"
 #include "ui/models/spec_lines_model.h"

@@ -1,0 +1,234 @@
+// Iometer's cycling: the step sequence of every test type, against the steps Iometer
+// 1.1.0's code runs (REFERENCE.md, "Iometer cycling"), and the plan built from them.
+#include "core/run/cycling.h"
+#include "core/run/plan.h"
+
+#include <gtest/gtest.h>
+
+namespace ioprism::core {
+namespace {
+
+// "2,2|0,0": each worker's target depths, workers separated by '|'.
+std::string depthsText(const std::vector<std::vector<std::uint32_t>> &depths)
+{
+    std::string text;
+    for (std::size_t w = 0; w < depths.size(); ++w) {
+        if (w > 0)
+            text += "|";
+        for (std::size_t t = 0; t < depths[w].size(); ++t)
+            text += (t > 0 ? "," : "") + std::to_string(depths[w][t]);
+    }
+    return text;
+}
+
+std::vector<std::string> stepsText(const TestSetup &setup, const std::vector<CyclingWorker> &workers)
+{
+    std::vector<std::string> out;
+    for (const auto &s : cyclingSteps(setup, workers))
+        out.push_back(depthsText(s.depths) + " " + s.label);
+    return out;
+}
+
+Cycling linear(std::uint32_t start, std::uint32_t step, std::uint32_t end = 1)
+{
+    return {start, step, end, StepType::Linear};
+}
+
+Cycling exponential(std::uint32_t start, std::uint32_t step, std::uint32_t end = 1)
+{
+    return {start, step, end, StepType::Exponential};
+}
+
+struct CountCase {
+    Cycling cycling;
+    std::uint32_t limit;
+    std::vector<std::uint32_t> expected;
+};
+
+class CyclingCounts : public testing::TestWithParam<CountCase> { };
+
+TEST_P(CyclingCounts, StepToTheLimitAndEndWithAll)
+{
+    EXPECT_EQ(cyclingCounts(GetParam().cycling, GetParam().limit), GetParam().expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(Iometer, CyclingCounts,
+    testing::Values(CountCase {linear(1, 1), 3, {1, 2, 3}},
+        CountCase {linear(2, 2), 5, {2, 4, 5}}, // the last step is "all", off the grid
+        CountCase {exponential(1, 2), 5, {1, 2, 4, 5}},
+        CountCase {exponential(3, 2), 20, {3, 6, 12, 20}},
+        CountCase {exponential(1, 1), 3, {1, 2, 3}}, // exponential x1 steps by +1
+        CountCase {linear(0, 0), 2, {1, 2}}, // 0 counts as 1
+        CountCase {linear(7, 1), 3, {3}}, // a start past the limit: one step, all
+        CountCase {linear(1, 1), 0, {}}));
+
+struct DepthCase {
+    Cycling cycling;
+    std::vector<std::uint32_t> expected;
+};
+
+class QueueDepthValues : public testing::TestWithParam<DepthCase> { };
+
+TEST_P(QueueDepthValues, EndIsInclusiveAndAValuePastItIsNotRun)
+{
+    EXPECT_EQ(queueDepthValues(GetParam().cycling), GetParam().expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(Iometer, QueueDepthValues,
+    testing::Values(DepthCase {exponential(1, 2, 100), {1, 2, 4, 8, 16, 32, 64}},
+        DepthCase {exponential(3, 2, 100), {3, 6, 12, 24, 48, 96}},
+        DepthCase {linear(1, 4, 10), {1, 5, 9}},
+        DepthCase {exponential(1, 2, 32), {1, 2, 4, 8, 16, 32}},
+        DepthCase {linear(4, 1, 4), {4}},
+        DepthCase {exponential(2, 4, 256), {2, 8, 32, 128}}));
+
+struct TypeCase {
+    const char *name;
+    TestType type;
+    Cycling workers, targets, queueDepth;
+    std::vector<CyclingWorker> list;
+    std::vector<std::string> expected;
+};
+
+class CyclingSteps : public testing::TestWithParam<TypeCase> { };
+
+TEST_P(CyclingSteps, RunIometersStepsInIometersOrder)
+{
+    const auto &c = GetParam();
+    TestSetup setup;
+    setup.testType = c.type;
+    setup.workerCycling = c.workers;
+    setup.targetCycling = c.targets;
+    setup.queueDepthCycling = c.queueDepth;
+    EXPECT_EQ(stepsText(setup, c.list), c.expected);
+}
+
+// Two workers with two targets each at depth 1 and 2; a third one-target worker that is
+// not eligible (no spec at this index) never takes part.
+const std::vector<CyclingWorker> kTwoByTwo {{true, {1, 2}}, {true, {1, 2}}, {false, {5}}};
+const std::vector<CyclingWorker> kThreeSingle {{true, {1}}, {true, {1}}, {true, {1}}};
+const std::vector<CyclingWorker> kUneven {{true, {1, 1, 1}}, {true, {1}}};
+
+INSTANTIATE_TEST_SUITE_P(Iometer, CyclingSteps,
+    testing::Values(
+        TypeCase {"Normal", TestType::Normal, {}, {}, {}, kTwoByTwo, {"1,2|1,2|0 "}},
+        TypeCase {"CycleTargets", TestType::CycleTargets, {}, linear(1, 1), {}, kUneven,
+            {"1,0,0|1 1 target each", "1,1,0|1 2 targets each", "1,1,1|1 3 targets each"}},
+        TypeCase {"CycleTargetsExponential", TestType::CycleTargets, {}, exponential(1, 2), {},
+            {{true, {1, 1, 1, 1, 1}}},
+            {"1,0,0,0,0 1 target each", "1,1,0,0,0 2 targets each", "1,1,1,1,0 4 targets each",
+                "1,1,1,1,1 5 targets each"}},
+        TypeCase {"CycleWorkers", TestType::CycleWorkers, linear(1, 1), {}, {}, kThreeSingle,
+            {"1|0|0 1 worker", "1|1|0 2 workers", "1|1|1 3 workers"}},
+        TypeCase {"CycleWorkersSkipsIneligible", TestType::CycleWorkers, linear(1, 1), {}, {},
+            {{false, {1}}, {true, {1}}, {true, {1}}}, {"0|1|0 1 worker", "0|1|1 2 workers"}},
+        TypeCase {"IncrementTargetsParallel", TestType::IncrementTargetsParallel, {},
+            linear(1, 1), {}, kTwoByTwo,
+            {"1,0|0,0|0 1 target", "1,2|0,0|0 2 targets", "1,2|1,0|0 3 targets",
+                "1,2|1,2|0 4 targets"}},
+        TypeCase {"IncrementTargetsSerialWithOneManager", TestType::IncrementTargetsSerial, {},
+            linear(2, 2), {}, kTwoByTwo, {"1,2|0,0|0 2 targets", "1,2|1,2|0 4 targets"}},
+        TypeCase {"CycleWorkersAndTargets", TestType::CycleWorkersAndTargets, linear(1, 1),
+            linear(1, 1), {}, kTwoByTwo,
+            {"1,0|0,0|0 1 worker x 1 target each", "1,2|0,0|0 1 worker x 2 targets each",
+                "1,0|1,0|0 2 workers x 1 target each", "1,2|1,2|0 2 workers x 2 targets each"}},
+        TypeCase {"CycleOutstandingIos", TestType::CycleOutstandingIos, {}, {},
+            exponential(1, 2, 8), kTwoByTwo,
+            {"1,1|1,1|0 QD 1", "2,2|2,2|0 QD 2", "4,4|4,4|0 QD 4", "8,8|8,8|0 QD 8"}},
+        TypeCase {"CycleOutstandingIosAndTargets", TestType::CycleOutstandingIosAndTargets, {},
+            linear(1, 1), linear(1, 3, 4), kTwoByTwo,
+            {"1,0|1,0|0 1 target each, QD 1", "4,0|4,0|0 1 target each, QD 4",
+                "1,1|1,1|0 2 targets each, QD 1", "4,4|4,4|0 2 targets each, QD 4"}},
+        TypeCase {"NoEligibleWorkerNoStep", TestType::CycleWorkers, linear(1, 1), {}, {},
+            {{false, {1}}}, {}}),
+    [](const testing::TestParamInfo<TypeCase> &info) { return std::string(info.param.name); });
+
+// ---- the plan: specs in order, each with the whole cycling sequence
+
+AccessSpec spec(const std::string &name)
+{
+    AccessSpec s;
+    s.name = name;
+    s.lines.push_back({});
+    return s;
+}
+
+Worker worker(const std::string &name, std::size_t targets, std::vector<std::string> specs)
+{
+    Worker w;
+    w.name = name;
+    for (std::size_t t = 0; t < targets; ++t)
+        w.targets.push_back({.path = name + "-t" + std::to_string(t)});
+    w.assignedSpecs = std::move(specs);
+    return w;
+}
+
+TEST(CyclingPlan, OutstandingIosOneToThirtyTwoRunsSixStepsPerSpecInSpecOrder)
+{
+    // REFERENCE.md's worked example: W1 and W2 with two targets each, specs A then B.
+    Profile p;
+    p.specs = {spec("A"), spec("B")};
+    p.hosts.push_back({});
+    p.hosts[0].workers = {worker("W1", 2, {"A", "B"}), worker("W2", 2, {"A", "B"})};
+    p.setup.testType = TestType::CycleOutstandingIos;
+    p.setup.queueDepthCycling = exponential(1, 2, 32);
+    Problems problems;
+    const auto plan = makeRunPlan(p, 1, problems);
+    ASSERT_TRUE(plan) << (problems.empty() ? "" : problems[0].toString());
+    ASSERT_EQ(plan->stepCount(), 12u);
+    const std::uint32_t q[] = {1, 2, 4, 8, 16, 32};
+    for (std::size_t s = 0; s < 12; ++s) {
+        const auto &step = plan->steps[s];
+        EXPECT_EQ(step.specName, s < 6 ? "A" : "B");
+        EXPECT_EQ(step.specIndex, s < 6 ? 0u : 1u);
+        EXPECT_EQ(step.name, step.specName + ", QD " + std::to_string(q[s % 6]));
+        std::uint32_t outstanding = 0;
+        for (const auto &w : plan->workers) {
+            EXPECT_EQ(w.specPerStep[s], s < 6 ? 0 : 1);
+            for (std::uint32_t d : w.depthPerStep[s])
+                outstanding += d;
+        }
+        EXPECT_EQ(outstanding, 4 * q[s % 6]) << "step " << s;
+    }
+}
+
+TEST(CyclingPlan, AWorkerWithNoTargetInUseIdlesInThatStep)
+{
+    Profile p;
+    p.specs = {spec("A")};
+    p.hosts.push_back({});
+    p.hosts[0].workers
+        = {worker("W1", 1, {"A"}), worker("W2", 1, {"A"}), worker("W3", 1, {"A"})};
+    p.setup.testType = TestType::CycleWorkers;
+    Problems problems;
+    const auto plan = makeRunPlan(p, 1, problems);
+    ASSERT_TRUE(plan);
+    ASSERT_EQ(plan->stepCount(), 3u);
+    for (std::size_t s = 0; s < 3; ++s)
+        for (std::size_t w = 0; w < 3; ++w)
+            EXPECT_EQ(plan->workers[w].specPerStep[s], w <= s ? 0 : -1)
+                << "step " << s << " worker " << w;
+    EXPECT_EQ(plan->steps[1].name, "A, 2 workers");
+}
+
+TEST(CyclingPlan, ANormalTestIsOneStepPerSpecAsBefore)
+{
+    Profile p;
+    p.specs = {spec("A"), spec("B")};
+    p.specs[1].queueDepth = 32;
+    p.hosts.push_back({});
+    p.hosts[0].workers = {worker("W1", 2, {"A", "B"})};
+    p.hosts[0].workers[0].outstandingIos = 4;
+    Problems problems;
+    const auto plan = makeRunPlan(p, 1, problems);
+    ASSERT_TRUE(plan);
+    ASSERT_EQ(plan->stepCount(), 2u);
+    EXPECT_EQ(plan->steps[0].name, "A");
+    EXPECT_EQ(plan->steps[1].cycle, "");
+    EXPECT_EQ(plan->workers[0].depthPerStep[0], (std::vector<std::uint32_t> {4, 4}));
+    EXPECT_EQ(plan->workers[0].depthPerStep[1], (std::vector<std::uint32_t> {32, 32}))
+        << "the spec's queue depth overrides the worker's";
+}
+
+} // namespace
+} // namespace ioprism::core
