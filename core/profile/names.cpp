@@ -71,6 +71,14 @@ constexpr std::array<EnumName<RecordFilter>, 5> kRecordFilters {{
     {RecordFilter::None, "none"},
 }};
 
+constexpr std::array<EnumName<SweepParameter>, 5> kSweepParameters {{
+    {SweepParameter::TransferSize, "transferSize"},
+    {SweepParameter::OutstandingIos, "outstandingIos"},
+    {SweepParameter::Workers, "workers"},
+    {SweepParameter::PercentRead, "percentRead"},
+    {SweepParameter::PercentRandom, "percentRandom"},
+}};
+
 } // namespace
 
 template<> std::span<const EnumName<DistributionKind>> enumNames<DistributionKind>()
@@ -108,6 +116,10 @@ template<> std::span<const EnumName<TestType>> enumNames<TestType>()
 template<> std::span<const EnumName<RecordFilter>> enumNames<RecordFilter>()
 {
     return kRecordFilters;
+}
+template<> std::span<const EnumName<SweepParameter>> enumNames<SweepParameter>()
+{
+    return kSweepParameters;
 }
 
 } // namespace ioprism::core

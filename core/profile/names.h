@@ -32,6 +32,7 @@ template<> std::span<const EnumName<WorkerType>> enumNames<WorkerType>();
 template<> std::span<const EnumName<StepType>> enumNames<StepType>();
 template<> std::span<const EnumName<TestType>> enumNames<TestType>();
 template<> std::span<const EnumName<RecordFilter>> enumNames<RecordFilter>();
+template<> std::span<const EnumName<SweepParameter>> enumNames<SweepParameter>();
 
 // The canonical name; "" for a value outside the enum (a cast gone wrong).
 template<typename E> std::string_view enumToString(E value)
@@ -104,6 +105,10 @@ inline std::string_view toString(TestType v)
     return enumToString(v);
 }
 inline std::string_view toString(RecordFilter v)
+{
+    return enumToString(v);
+}
+inline std::string_view toString(SweepParameter v)
 {
     return enumToString(v);
 }

@@ -192,6 +192,42 @@ enum class TestType {
 // Which result rows are recorded (Iometer's "Record Results").
 enum class RecordFilter { All, NoTargets, NoWorkers, NoTargetsNoWorkers, None };
 
+// ---------------------------------------------------------------- series (IOPrism)
+
+// A parameter a series sweeps. Each point sets it on every spec line (transfer size,
+// % read, % random), every target in use (outstanding I/Os) or every worker (workers:
+// how many copies of each worker run, CrystalDiskMark's "threads").
+enum class SweepParameter { TransferSize, OutstandingIos, Workers, PercentRead, PercentRandom };
+
+// The values of one axis: listed, or generated from `from` by x`multiply` or +`add`
+// while at most `to` (inclusive; core/profile/series.h).
+struct SweepAxis {
+    SweepParameter parameter = SweepParameter::TransferSize;
+    std::vector<std::uint64_t> values; // listed (bytes for transferSize); empty = generated
+    std::uint64_t from = 0;
+    std::uint64_t to = 0;
+    std::uint32_t multiply = 0; // x n (at least 2), or
+    std::uint64_t add = 0; // + n (at least 1)
+    friend bool operator==(const SweepAxis &, const SweepAxis &) = default;
+};
+
+// A series: every point of one axis (a curve) or of two (a matrix, the first axis
+// outer), each point a complete step (ramp-up, then the run time or a fixed number of
+// I/Os), for every spec index in turn; the whole series `repeat` times over.
+struct Series {
+    std::vector<SweepAxis> axes; // one or two
+    std::uint32_t repeat = 1; // trials: the whole series again, each trial kept
+    // Per point, per worker and target: this many I/Os instead of the run time
+    // (io_profile's mode); 0 = the run time.
+    std::uint64_t ios = 0;
+    // Each point runs on each target alone, in turn (target A, target B, then the next
+    // point): stacks compared in one run.
+    bool targetsInTurn = false;
+    // Worker n of a point starts n x this after the first (the RAM-SAN study's 5 s).
+    std::chrono::milliseconds workerStagger {0};
+    friend bool operator==(const Series &, const Series &) = default;
+};
+
 struct TestSetup {
     std::string description;
     std::chrono::seconds runTime {30}; // 0 = until stopped
@@ -205,6 +241,7 @@ struct TestSetup {
     Cycling targetCycling;
     Cycling queueDepthCycling;
     TestType testType = TestType::Normal;
+    std::optional<Series> series; // IOPrism's sweeps; unset = Iometer's steps (and cycling)
     friend bool operator==(const TestSetup &, const TestSetup &) = default;
 };
 

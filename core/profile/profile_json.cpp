@@ -571,6 +571,42 @@ void readCycling(ObjectReader &o, Cycling &c)
     o.enumeration("stepType", c.stepType);
 }
 
+// A value of a sweep: a size for transferSize ("4KiB"), else a whole number.
+void readSweepValue(ObjectReader &o, SweepParameter parameter, const Json &v,
+    const std::string &path, std::uint64_t &out)
+{
+    if (parameter == SweepParameter::TransferSize)
+        readSize(o.reader(), v, path, out);
+    else
+        readUint(o.reader(), v, path, out);
+}
+
+void readSweepAxis(ObjectReader &o, SweepAxis &axis)
+{
+    o.enumeration("parameter", axis.parameter);
+    const auto value = [&](std::string_view key, std::uint64_t &out) {
+        o.field(key, [&](const Json &v, const std::string &p) {
+            readSweepValue(o, axis.parameter, v, p, out);
+        });
+    };
+    o.array("values", [&](const Json &v, const std::string &p) {
+        readSweepValue(o, axis.parameter, v, p, axis.values.emplace_back());
+    });
+    value("from", axis.from);
+    value("to", axis.to);
+    o.uint("multiply", axis.multiply);
+    value("add", axis.add);
+}
+
+void readSeries(ObjectReader &o, Series &series)
+{
+    o.objects("axes", series.axes, readSweepAxis);
+    o.uint("repeat", series.repeat);
+    o.uint("ios", series.ios);
+    o.boolean("targetsInTurn", series.targetsInTurn);
+    o.milliseconds("workerStagger", DurationUnit::Seconds, series.workerStagger);
+}
+
 void readSetup(ObjectReader &o, TestSetup &s)
 {
     o.string("description", s.description);
@@ -596,6 +632,17 @@ void readSetup(ObjectReader &o, TestSetup &s)
     o.object("targetCycling", [&](ObjectReader &c) { readCycling(c, s.targetCycling); });
     o.object("queueDepthCycling", [&](ObjectReader &c) { readCycling(c, s.queueDepthCycling); });
     o.enumeration("testType", s.testType);
+    o.field("series", [&](const Json &v, const std::string &p) {
+        if (v.is_null()) {
+            s.series.reset();
+            return;
+        }
+        ObjectReader nested(o.reader(), v, p);
+        if (!nested.ok())
+            return;
+        readSeries(nested, s.series.emplace());
+        nested.finish();
+    });
 }
 
 // Reads the document into `profile`; false when the document is not a profile at all
@@ -1065,6 +1112,41 @@ template<typename J> J cyclingJson(const Cycling &c)
     return j;
 }
 
+template<typename J> J sweepValueJson(SweepParameter parameter, std::uint64_t v)
+{
+    return parameter == SweepParameter::TransferSize ? sizeJson<J>(v) : J(v);
+}
+
+template<typename J> J seriesJson(const Series &series)
+{
+    J j = J::object();
+    J axes = J::array();
+    for (const auto &axis : series.axes) {
+        J a = J::object();
+        a["parameter"] = std::string(toString(axis.parameter));
+        if (!axis.values.empty()) {
+            J values = J::array();
+            for (auto v : axis.values)
+                values.push_back(sweepValueJson<J>(axis.parameter, v));
+            a["values"] = std::move(values);
+        } else {
+            a["from"] = sweepValueJson<J>(axis.parameter, axis.from);
+            a["to"] = sweepValueJson<J>(axis.parameter, axis.to);
+            if (axis.multiply > 0)
+                a["multiply"] = axis.multiply;
+            if (axis.add > 0)
+                a["add"] = sweepValueJson<J>(axis.parameter, axis.add);
+        }
+        axes.push_back(std::move(a));
+    }
+    j["axes"] = std::move(axes);
+    j["repeat"] = series.repeat;
+    j["ios"] = series.ios;
+    j["targetsInTurn"] = series.targetsInTurn;
+    j["workerStagger"] = formatDuration(series.workerStagger);
+    return j;
+}
+
 template<typename J> J setupJson(const TestSetup &s)
 {
     J j = J::object();
@@ -1079,6 +1161,8 @@ template<typename J> J setupJson(const TestSetup &s)
     j["targetCycling"] = cyclingJson<J>(s.targetCycling);
     j["queueDepthCycling"] = cyclingJson<J>(s.queueDepthCycling);
     j["testType"] = std::string(toString(s.testType));
+    if (s.series)
+        j["series"] = seriesJson<J>(*s.series);
     return j;
 }
 

@@ -1,5 +1,7 @@
 #include "core/profile/validation.h"
 
+#include "core/profile/names.h"
+#include "core/profile/series.h"
 #include "core/profile/units.h"
 
 #include <cmath>
@@ -149,6 +151,91 @@ private:
         checkCycling("setup.workerCycling", s.workerCycling, false);
         checkCycling("setup.targetCycling", s.targetCycling, false);
         checkCycling("setup.queueDepthCycling", s.queueDepthCycling, true);
+        if (s.series)
+            checkSeries(*s.series, s.testType);
+    }
+
+    // ---------------------------------------------------------------- series
+
+    void checkSeries(const Series &series, TestType testType)
+    {
+        const std::string path = "setup.series";
+        if (testType != TestType::Normal)
+            error(join(path, "axes"),
+                "a series and Iometer's cycling (setup.testType " + std::string(toString(testType))
+                    + ") cannot run together: keep one (the test type \"normal\" with a "
+                      "series)");
+        if (series.axes.empty() || series.axes.size() > 2)
+            error(join(path, "axes"),
+                fmt::format(
+                    "{} axes: a series has one (a curve) or two (a matrix)", series.axes.size()));
+        if (series.axes.size() == 2 && series.axes[0].parameter == series.axes[1].parameter)
+            error(at(join(path, "axes"), 1) + ".parameter",
+                "the same parameter as axes[0]: a matrix sweeps two different ones");
+        for (std::size_t i = 0; i < series.axes.size(); ++i)
+            checkSweepAxis(series.axes[i], at(join(path, "axes"), i));
+        checkRange(join(path, "repeat"), series.repeat, 1, kMaxSeriesRepeat);
+        checkNotNegative(join(path, "workerStagger"), series.workerStagger);
+        const std::size_t steps = seriesPointCount(series) * series.repeat;
+        if (steps > kMaxSeriesSteps)
+            error(path,
+                fmt::format("{} points x {} trials = {} steps per spec, more than {}",
+                    seriesPointCount(series), series.repeat, steps, kMaxSeriesSteps));
+    }
+
+    void checkSweepAxis(const SweepAxis &axis, const std::string &path)
+    {
+        const auto checkValue = [&](const std::string &valuePath, std::uint64_t v) {
+            switch (axis.parameter) {
+            case SweepParameter::TransferSize:
+                if (v == 0)
+                    error(valuePath, "must not be 0");
+                else
+                    for (const auto &[name, refs] : m_targetsBySpec)
+                        for (const auto &ref : refs) {
+                            SpecLine line;
+                            line.transferSizeBytes = v;
+                            line.alignmentBytes = 0;
+                            checkLineOnTarget(line, valuePath, ref, false);
+                        }
+                break;
+            case SweepParameter::OutstandingIos:
+                checkRange(valuePath, v, 1, kMaxOutstandingIos);
+                break;
+            case SweepParameter::Workers:
+                checkRange(valuePath, v, 1, kMaxWorkersPerHost);
+                break;
+            case SweepParameter::PercentRead:
+            case SweepParameter::PercentRandom:
+                checkRange(valuePath, v, 0, 100);
+                break;
+            }
+        };
+        if (!axis.values.empty()) {
+            if (axis.values.size() > kMaxSweepValues)
+                error(join(path, "values"),
+                    fmt::format("{} values, more than {}", axis.values.size(), kMaxSweepValues));
+            for (std::size_t j = 0; j < axis.values.size(); ++j)
+                checkValue(at(join(path, "values"), j), axis.values[j]);
+            return;
+        }
+        if ((axis.multiply == 0) == (axis.add == 0)) {
+            error(path, "give the values, or from, to and one step: multiply (x2 ...) or add (+n)");
+            return;
+        }
+        if (axis.multiply == 1 || axis.multiply > 1024)
+            error(join(path, "multiply"),
+                fmt::format("{}: a multiplying step is 2 ... 1024", axis.multiply));
+        if (axis.multiply >= 2 && axis.from == 0)
+            error(join(path, "from"), "must not be 0 when the step multiplies");
+        if (axis.to < axis.from)
+            error(join(path, "to"), fmt::format("{} is below from ({})", axis.to, axis.from));
+        checkValue(join(path, "from"), axis.from);
+        checkValue(
+            join(path, "to"), sweepValues(axis).empty() ? axis.to : sweepValues(axis).back());
+        const auto values = sweepValues(axis);
+        if (values.size() >= kMaxSweepValues)
+            error(path, fmt::format("more than {} values", kMaxSweepValues));
     }
 
     // Iometer's files carry all three cyclings whatever the test type, so all are
@@ -313,12 +400,14 @@ private:
 
     // Rules that depend on where the line runs: the region bounds the transfer size, and
     // direct I/O needs sector multiples.
-    void checkLineOnTarget(const SpecLine &line, const std::string &path, const TargetRef &ref)
+    void checkLineOnTarget(
+        const SpecLine &line, const std::string &path, const TargetRef &ref, bool isLine = true)
     {
         const Target &target = *ref.target;
         const Region &region = effectiveRegion(*ref.worker, target);
         const std::string name = quoted(target.path);
-        const std::string transferPath = join(path, "transferSize");
+        // A sweep value is checked as a transfer size, under its own path.
+        const std::string transferPath = isLine ? join(path, "transferSize") : path;
         const std::uint64_t transfer = line.transferSizeBytes;
         if (transfer > 0) {
             if (region.sizeBytes > 0 && transfer > region.sizeBytes) {
@@ -352,6 +441,8 @@ private:
                         sizeText(value), sector, name, ref.path));
         };
         checkMultiple(transferPath, transfer);
+        if (!isLine)
+            return;
         checkMultiple(join(path, "alignment"), line.alignmentBytes); // 0 = sector: fine
         checkMultiple(join(path, "reply"), line.replySizeBytes); // 0 = no reply: fine
     }

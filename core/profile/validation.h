@@ -24,6 +24,9 @@ struct ValidationOptions {
 inline constexpr std::uint32_t kMaxOutstandingIos = 4096;
 inline constexpr std::uint32_t kMaxSpecThreads = 1024;
 inline constexpr std::size_t kMaxWorkersPerHost = 1024;
+// A series: trials of the whole series, and steps per spec (points x trials).
+inline constexpr std::uint32_t kMaxSeriesRepeat = 1000;
+inline constexpr std::size_t kMaxSeriesSteps = 100'000;
 inline constexpr std::uint32_t kMaxCpuIndex = 1023;
 
 // Every problem of the profile, errors and warnings, in field order. A target runs on

@@ -1,5 +1,6 @@
 #include "core/run/plan.h"
 
+#include "core/profile/series.h"
 #include "core/run/cycling.h"
 
 #include <algorithm>
@@ -16,50 +17,195 @@ std::uint64_t mix(std::uint64_t x)
     return x ^ (x >> 31);
 }
 
-// The steps of spec index `index`: one per cycling step (core/run/cycling.h), each with
-// every worker's spec and target depths, named after the specs its workers run.
-void addSteps(RunPlan &plan, const Profile &profile, const std::vector<std::vector<int>> &specAt,
-    std::size_t index)
+// Copy `copy` of a worker runs `spec` at a spec index when the spec asks for that many
+// threads (or the series point for that many workers): else -1.
+int specOfCopy(const Profile &profile, int spec, std::uint32_t copy,
+    std::optional<std::uint64_t> workers = std::nullopt)
+{
+    if (spec < 0)
+        return -1;
+    const std::uint64_t copies
+        = workers.value_or(profile.specs[std::size_t(spec)].threads.value_or(1));
+    return copy < copies ? spec : -1;
+}
+
+// The depth a target runs at unless cycling or a series sets one: the spec's queue depth
+// (CrystalDiskMark's Q32), else the target's or its worker's.
+std::uint32_t configuredDepth(const RunPlan &plan, int spec, const PlannedTarget &t)
+{
+    return spec >= 0 && plan.specs[std::size_t(spec)].queueDepth
+        ? *plan.specs[std::size_t(spec)].queueDepth
+        : t.outstandingIos;
+}
+
+// Adds a step: each worker's spec (-1: idle) and target depths (0: not used); a worker
+// with no target in use idles. Names the step after the specs its workers run.
+void pushStep(RunPlan &plan, std::vector<int> specs, std::vector<std::vector<std::uint32_t>> depths,
+    PlannedStep step, bool keepIdleTargets)
+{
+    std::vector<std::string> names;
+    for (std::size_t w = 0; w < plan.workers.size(); ++w) {
+        const bool used = std::any_of(
+            depths[w].begin(), depths[w].end(), [](std::uint32_t d) { return d > 0; });
+        if (!used && !(keepIdleTargets && depths[w].empty()))
+            specs[w] = -1;
+        plan.workers[w].specPerStep.push_back(specs[w]);
+        plan.workers[w].depthPerStep.push_back(std::move(depths[w]));
+        if (specs[w] >= 0) {
+            const auto &n = plan.specs[std::size_t(specs[w])].name;
+            if (std::find(names.begin(), names.end(), n) == names.end())
+                names.push_back(n);
+        }
+    }
+    for (const auto &n : names)
+        step.specName += (step.specName.empty() ? "" : " + ") + n;
+    step.name = step.cycle.empty() ? step.specName : step.specName + ", " + step.cycle;
+    plan.steps.push_back(std::move(step));
+}
+
+// The steps of spec index `index` in an Iometer test: one per cycling step
+// (core/run/cycling.h), each with every worker's spec and target depths.
+void addCyclingSteps(RunPlan &plan, const Profile &profile,
+    const std::vector<std::vector<int>> &specAt, std::size_t index)
 {
     const bool normal = profile.setup.testType == TestType::Normal;
     std::vector<CyclingWorker> workers;
+    std::vector<int> specs;
     for (std::size_t w = 0; w < plan.workers.size(); ++w) {
         const PlannedWorker &pw = plan.workers[w];
-        const int spec = specAt[w][index];
+        const int spec = specOfCopy(profile, specAt[w][index], pw.copyIndex);
         const Worker &source = profile.hosts[0].workers[pw.profileWorker];
         CyclingWorker cw;
         cw.eligible
             = spec >= 0 && (normal || (source.type == WorkerType::Disk && !pw.targets.empty()));
         for (const auto &t : pw.targets)
-            cw.depths.push_back(spec >= 0 && profile.specs[std::size_t(spec)].queueDepth
-                    ? *profile.specs[std::size_t(spec)].queueDepth
-                    : t.outstandingIos);
+            cw.depths.push_back(configuredDepth(plan, spec, t));
         workers.push_back(std::move(cw));
+        specs.push_back(spec);
     }
     for (auto &step : cyclingSteps(profile.setup, workers)) {
-        std::vector<std::string> names;
-        for (std::size_t w = 0; w < plan.workers.size(); ++w) {
-            const auto &depths = step.depths[w];
-            const bool active
-                = std::any_of(depths.begin(), depths.end(), [](std::uint32_t d) { return d > 0; })
-                || (normal && specAt[w][index] >= 0 && depths.empty());
-            const int spec = active ? specAt[w][index] : -1;
-            plan.workers[w].specPerStep.push_back(spec);
-            plan.workers[w].depthPerStep.push_back(std::move(step.depths[w]));
-            if (spec >= 0) {
-                const auto &n = profile.specs[std::size_t(spec)].name;
-                if (std::find(names.begin(), names.end(), n) == names.end())
-                    names.push_back(n);
-            }
-        }
         PlannedStep planned;
-        for (const auto &n : names)
-            planned.specName += (planned.specName.empty() ? "" : " + ") + n;
         planned.specIndex = index;
         planned.cycle = step.label;
-        planned.name
-            = planned.cycle.empty() ? planned.specName : planned.specName + ", " + planned.cycle;
-        plan.steps.push_back(std::move(planned));
+        pushStep(plan, specs, std::move(step.depths), std::move(planned), normal);
+    }
+}
+
+// `spec` with a series point's values set on every line, as an index into plan.specs
+// (the same variant is kept once).
+int specVariant(RunPlan &plan, int spec, const std::vector<SweepAxis> &axes,
+    const std::vector<std::uint64_t> &values)
+{
+    AccessSpec variant = plan.specs[std::size_t(spec)];
+    for (std::size_t a = 0; a < axes.size(); ++a)
+        for (auto &line : variant.lines)
+            switch (axes[a].parameter) {
+            case SweepParameter::TransferSize:
+                // A line aligned on its transfer size (Iometer's default) stays so.
+                if (line.alignmentBytes == line.transferSizeBytes)
+                    line.alignmentBytes = values[a];
+                line.transferSizeBytes = values[a];
+                break;
+            case SweepParameter::PercentRead:
+                line.percentRead = std::uint32_t(values[a]);
+                break;
+            case SweepParameter::PercentRandom:
+                line.percentRandom = std::uint32_t(values[a]);
+                break;
+            case SweepParameter::OutstandingIos:
+            case SweepParameter::Workers:
+                break;
+            }
+    const auto it = std::find(plan.specs.begin(), plan.specs.end(), variant);
+    if (it != plan.specs.end())
+        return int(it - plan.specs.begin());
+    plan.specs.push_back(std::move(variant));
+    return int(plan.specs.size() - 1);
+}
+
+std::optional<std::uint64_t> valueOf(const std::vector<SweepAxis> &axes,
+    const std::vector<std::uint64_t> &values, SweepParameter parameter)
+{
+    for (std::size_t a = 0; a < axes.size(); ++a)
+        if (axes[a].parameter == parameter)
+            return values[a];
+    return std::nullopt;
+}
+
+// The distinct targets of the plan's workers, in order (a series' targets in turn).
+std::vector<std::string> distinctTargets(const RunPlan &plan)
+{
+    std::vector<std::string> paths;
+    for (const auto &w : plan.workers)
+        for (const auto &t : w.targets)
+            if (std::find(paths.begin(), paths.end(), t.target.path) == paths.end())
+                paths.push_back(t.target.path);
+    return paths;
+}
+
+// One step of a series: every worker at this point's values (on one target in turn,
+// or all).
+void addSeriesPoint(RunPlan &plan, const Profile &profile,
+    const std::vector<std::vector<int>> &specAt, std::size_t index,
+    const std::vector<std::uint64_t> &values, StepPoint point)
+{
+    const Series &series = *profile.setup.series;
+    const auto workers = valueOf(series.axes, values, SweepParameter::Workers);
+    const auto depth = valueOf(series.axes, values, SweepParameter::OutstandingIos);
+    std::vector<int> specs;
+    std::vector<std::vector<std::uint32_t>> depths;
+    for (std::size_t w = 0; w < plan.workers.size(); ++w) {
+        const PlannedWorker &pw = plan.workers[w];
+        int spec = specOfCopy(profile, specAt[w][index], pw.copyIndex, workers);
+        if (spec >= 0)
+            spec = specVariant(plan, spec, series.axes, values);
+        auto &row = depths.emplace_back();
+        for (const auto &t : pw.targets)
+            row.push_back(spec < 0 || (!point.target.empty() && t.target.path != point.target) ? 0
+                    : depth ? std::uint32_t(*depth)
+                            : configuredDepth(plan, spec, t));
+        specs.push_back(spec);
+    }
+    PlannedStep step;
+    step.specIndex = index;
+    for (std::size_t a = 0; a < values.size(); ++a)
+        step.cycle += (a ? ", " : "") + describeSweepValue(series.axes[a].parameter, values[a]);
+    if (!point.target.empty())
+        step.cycle += " on " + point.target;
+    if (series.repeat > 1)
+        step.cycle
+            += ", trial " + std::to_string(point.trial + 1) + "/" + std::to_string(series.repeat);
+    point.values = values;
+    step.point = std::move(point);
+    step.ioLimit = series.ios;
+    step.workerStagger = series.workerStagger;
+    pushStep(plan, std::move(specs), std::move(depths), std::move(step), false);
+}
+
+// The steps of spec index `index` in a series: every trial of every point (the first
+// axis outer), each point on every target in turn when asked.
+void addSeriesSteps(RunPlan &plan, const Profile &profile,
+    const std::vector<std::vector<int>> &specAt, std::size_t index)
+{
+    const Series &series = *profile.setup.series;
+    std::vector<std::vector<std::uint64_t>> grid {{}};
+    for (const auto &axis : series.axes) {
+        std::vector<std::vector<std::uint64_t>> next;
+        for (const auto &prefix : grid)
+            for (auto v : sweepValues(axis)) {
+                next.push_back(prefix);
+                next.back().push_back(v);
+            }
+        grid = std::move(next);
+    }
+    const std::vector<std::string> turns
+        = series.targetsInTurn ? distinctTargets(plan) : std::vector<std::string> {""};
+    for (std::uint32_t trial = 0; trial < std::max<std::uint32_t>(series.repeat, 1); ++trial) {
+        std::size_t pointIndex = 0;
+        for (const auto &values : grid)
+            for (const auto &turn : turns)
+                addSeriesPoint(plan, profile, specAt, index, values,
+                    {.index = pointIndex++, .trial = trial, .values = {}, .target = turn});
     }
 }
 } // namespace
@@ -89,7 +235,7 @@ std::optional<RunPlan> makeRunPlan(
         return -1;
     };
 
-    // Per planned worker: the spec it runs at each spec index (-1: idle).
+    // Per planned worker: the spec its worker runs at each spec index (-1: idle).
     std::vector<std::vector<int>> specAt;
     for (std::size_t wi = 0; wi < host.workers.size(); ++wi) {
         auto &w = host.workers[wi];
@@ -108,6 +254,12 @@ std::optional<RunPlan> makeRunPlan(
             specs[s] = idx;
             copies = std::max(copies, profile.specs[std::size_t(idx)].threads.value_or(1));
         }
+        // A series over workers runs up to its largest value of copies.
+        if (profile.setup.series)
+            for (const auto &axis : profile.setup.series->axes)
+                if (axis.parameter == SweepParameter::Workers)
+                    for (auto v : sweepValues(axis))
+                        copies = std::max(copies, std::uint32_t(std::min<std::uint64_t>(v, 1024)));
         for (std::uint32_t c = 0; c < copies; ++c) {
             PlannedWorker pw;
             pw.name = c == 0 ? w.name : w.name + " #" + std::to_string(c + 1);
@@ -124,19 +276,19 @@ std::optional<RunPlan> makeRunPlan(
                     planned.target.region = w.defaultRegion;
                 pw.targets.push_back(std::move(planned));
             }
-            // A copy only takes part in steps whose spec asks for that many threads.
-            std::vector<int> mine = specs;
-            for (auto &s : mine)
-                if (s >= 0 && c >= profile.specs[std::size_t(s)].threads.value_or(1))
-                    s = -1;
-            specAt.push_back(std::move(mine));
+            specAt.push_back(specs); // which copies run is the step's choice (specOfCopy)
             plan.workers.push_back(std::move(pw));
         }
     }
     if (hasErrors(problems))
         return std::nullopt;
-    for (std::size_t i = 0; i < specIndexCount; ++i)
-        addSteps(plan, profile, specAt, i);
+    plan.specs = profile.specs;
+    for (std::size_t i = 0; i < specIndexCount; ++i) {
+        if (profile.setup.series)
+            addSeriesSteps(plan, profile, specAt, i);
+        else
+            addCyclingSteps(plan, profile, specAt, i);
+    }
     return plan;
 }
 

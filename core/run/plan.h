@@ -12,6 +12,7 @@
 #include "core/profile/problem.h"
 #include "core/profile/profile.h"
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -38,6 +39,17 @@ struct PlannedWorker {
     std::vector<std::uint32_t> cpuAffinity;
 };
 
+// A step of a series: which point, which trial, the values of its axes.
+struct StepPoint {
+    // The point within its spec index's series: the same in every trial; targets in
+    // turn are points of their own.
+    std::size_t index = 0;
+    std::uint32_t trial = 0; // 0-based
+    std::vector<std::uint64_t> values; // per axis of setup.series
+    std::string target; // targets in turn: the one this point runs on; "" = all
+    friend bool operator==(const StepPoint &, const StepPoint &) = default;
+};
+
 struct PlannedStep {
     // "spec A", or "spec A + spec B" when workers differ, then what the step cycles:
     // "spec A, QD 8". Unique within a plan only with cycling; never empty.
@@ -45,10 +57,18 @@ struct PlannedStep {
     std::string specName; // the spec(s) alone: Iometer's "Access Specification Name"
     std::size_t specIndex = 0; // the Nth assigned spec of every worker
     std::string cycle; // what this step cycles ("QD 8", "2 workers"); "" in a normal test
+    std::optional<StepPoint> point; // a series' step: its point
+    // Per worker and target: stop after this many I/Os (0 = the run time), and worker n
+    // starts n x workerStagger after the first (a series' ios and workerStagger).
+    std::uint64_t ioLimit = 0;
+    std::chrono::milliseconds workerStagger {0};
 };
 
 struct RunPlan {
     std::vector<PlannedWorker> workers;
+    // The specs steps run (specPerStep indexes it): the profile's, then the variants a
+    // series makes (a spec at a point's transfer size, % read or % random).
+    std::vector<AccessSpec> specs;
     std::vector<PlannedStep> steps;
     Profile effectiveProfile; // with the seeds actually used filled in
 

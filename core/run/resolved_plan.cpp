@@ -12,8 +12,7 @@ const AccessSpec *ResolvedPlan::specOf(std::size_t worker, std::size_t step) con
     if (worker >= workers.size() || step >= workers[worker].specPerStep.size())
         return nullptr;
     const int spec = workers[worker].specPerStep[step];
-    return spec >= 0 && std::size_t(spec) < profile.specs.size() ? &profile.specs[std::size_t(spec)]
-                                                                 : nullptr;
+    return spec >= 0 && std::size_t(spec) < specs.size() ? &specs[std::size_t(spec)] : nullptr;
 }
 
 std::vector<TargetInfo> ResolvedPlan::targetInfos() const
@@ -70,6 +69,7 @@ ResolvedPlan describePlan(
     ResolvedPlan r;
     r.profile = plan.effectiveProfile;
     r.steps = plan.steps;
+    r.specs = plan.specs;
     for (std::size_t wi = 0; wi < plan.workers.size(); ++wi) {
         const auto &pw = plan.workers[wi];
         ResolvedWorker w;
@@ -120,11 +120,14 @@ std::optional<OpError> checkPlan(const ResolvedPlan &plan)
                 if (w.specPerStep[step] < 0)
                     continue;
                 const std::size_t si = std::size_t(w.specPerStep[step]);
-                const auto &spec = plan.profile.specs[si];
+                const auto &spec = plan.specs[si];
                 for (std::size_t li = 0; li < spec.lines.size(); ++li) {
                     const auto &line = spec.lines[li];
-                    const std::string linePath
-                        = "specs[" + std::to_string(si) + "].lines[" + std::to_string(li) + "]";
+                    // A series' variant of a spec is named by the series and its line.
+                    const std::string linePath = si < plan.profile.specs.size()
+                        ? "specs[" + std::to_string(si) + "].lines[" + std::to_string(li) + "]"
+                        : "setup.series (step \"" + plan.steps[step].name + "\", line "
+                            + std::to_string(li + 1) + ")";
                     std::string problem;
                     if (line.transferSizeBytes > t.region.sizeBytes)
                         problem = linePath + ".transferSize: " + sizeText(line.transferSizeBytes)

@@ -40,6 +40,8 @@ struct ResolvedWorker {
 
 struct ResolvedPlan {
     Profile profile; // the effective profile: the seeds used filled in (held here only)
+    // The specs steps run: the profile's, then a series' variants (RunPlan::specs).
+    std::vector<AccessSpec> specs;
     std::vector<PlannedStep> steps; // names, spec index and what each step cycles
     std::vector<ResolvedWorker> workers;
 

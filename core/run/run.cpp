@@ -211,7 +211,9 @@ std::shared_ptr<StepState> makeStepState(std::size_t step, const std::vector<std
         ws.workerPattern = rw.dataPattern;
         ws.cpuAffinity = rw.cpuAffinity;
         ws.seed = rw.seed + 0x9E3779B97F4A7C15ull * (step + 1);
-        ws.ioLimitPerTarget = options.ioLimitPerTarget;
+        const PlannedStep &planned = resolved.steps[step];
+        ws.ioLimitPerTarget = planned.ioLimit > 0 ? planned.ioLimit : options.ioLimitPerTarget;
+        ws.startDelay = planned.workerStagger * a;
         // Past the run's stop deadline, so that the run, not the worker, decides when
         // in-flight I/O counts as stuck.
         ws.drainLimit = options.stopTimeout + std::chrono::seconds(5);
@@ -652,7 +654,7 @@ struct Run::Execution {
             for (const auto &t : w.targets) {
                 bool write = false;
                 for (int s : w.specPerStep)
-                    if (s >= 0 && specWrites(run.m_profile.specs[std::size_t(s)]))
+                    if (s >= 0 && specWrites(plan->specs[std::size_t(s)]))
                         write = true;
                 auto [it, inserted] = prepared.try_emplace(t.target.path);
                 it->second.needWrite |= write;
@@ -776,8 +778,10 @@ struct Run::Execution {
         StepLoop::Times times;
         times.start = SteadyClock::now();
         times.rampEnd = times.start + setup.rampUp;
-        times.measureEnd = setup.runTime.count() > 0 ? times.rampEnd + setup.runTime
-                                                     : SteadyClock::time_point::max();
+        // A step with a number of I/Os (a series' ios) runs until its workers did them.
+        times.measureEnd = setup.runTime.count() > 0 && resolved.steps[step].ioLimit == 0
+            ? times.rampEnd + setup.runTime
+            : SteadyClock::time_point::max();
         times.interval = interval();
         Sampler sampler(std::move(config), run.m_counters, writeBalance, times.start);
         StepLoop loop(shared, sampler, run.m_sink, run.m_history, run.m_phase, state->stop, times,

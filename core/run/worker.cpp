@@ -88,12 +88,22 @@ public:
         if (!ready)
             return;
         m_ws.start->wait();
-        if (!m_ws.stop->load())
+        if (waitStartDelay())
             loop();
         drain();
     }
 
 private:
+    // False when the step stopped before the worker's start delay passed.
+    bool waitStartDelay() const
+    {
+        const auto until = std::chrono::steady_clock::now() + m_ws.startDelay;
+        while (!m_ws.stop->load() && std::chrono::steady_clock::now() < until)
+            std::this_thread::sleep_for(std::min<std::chrono::nanoseconds>(
+                until - std::chrono::steady_clock::now(), std::chrono::milliseconds(10)));
+        return !m_ws.stop->load();
+    }
+
     void fail(const OpError &e)
     {
         if (!m_failed) {

@@ -34,6 +34,9 @@ struct WorkerStep {
     std::uint32_t bufferAlignBytes = 4096;
     std::uint64_t seed = 0;
     std::uint64_t ioLimitPerTarget = 0; // 0 = until stopped
+    // Waits this long after the step starts before its first I/O (a series' staggered
+    // workers); a stop during the wait ends the step for this worker at once.
+    std::chrono::nanoseconds startDelay {0};
     // How long the worker waits for its in-flight I/O after the step (then it gives up
     // on it, leaving it published as stuck). The run's stop deadline is shorter and
     // decides first; this bounds a worker the run left behind.

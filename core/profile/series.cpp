@@ -1,0 +1,214 @@
+#include "core/profile/series.h"
+
+#include "core/profile/names.h"
+#include "core/profile/units.h"
+
+#include <array>
+#include <charconv>
+
+namespace ioprism::core {
+
+std::vector<std::uint64_t> sweepValues(const SweepAxis &axis)
+{
+    if (!axis.values.empty())
+        return std::vector<std::uint64_t>(axis.values.begin(),
+            axis.values.begin() + std::ptrdiff_t(std::min(axis.values.size(), kMaxSweepValues)));
+    std::vector<std::uint64_t> values;
+    const bool multiply = axis.multiply >= 2;
+    if ((!multiply && axis.add == 0) || (multiply && axis.from == 0) || axis.to < axis.from)
+        return values;
+    for (std::uint64_t v = axis.from; v <= axis.to && values.size() < kMaxSweepValues;) {
+        values.push_back(v);
+        const std::uint64_t next = multiply ? v * axis.multiply : v + axis.add;
+        if (next <= v) // overflow
+            break;
+        v = next;
+    }
+    return values;
+}
+
+std::string describeSweepValue(SweepParameter parameter, std::uint64_t value)
+{
+    switch (parameter) {
+    case SweepParameter::TransferSize:
+        return describeSize(value);
+    case SweepParameter::OutstandingIos:
+        return "QD " + std::to_string(value);
+    case SweepParameter::Workers:
+        return std::to_string(value) + (value == 1 ? " worker" : " workers");
+    case SweepParameter::PercentRead:
+        return std::to_string(value) + " % read";
+    case SweepParameter::PercentRandom:
+        return std::to_string(value) + " % random";
+    }
+    return std::to_string(value);
+}
+
+namespace {
+
+struct Alias {
+    std::string_view name;
+    SweepParameter parameter;
+};
+
+constexpr std::array<Alias, 14> kAliases {{
+    {"bs", SweepParameter::TransferSize},
+    {"size", SweepParameter::TransferSize},
+    {"transfersize", SweepParameter::TransferSize},
+    {"qd", SweepParameter::OutstandingIos},
+    {"iodepth", SweepParameter::OutstandingIos},
+    {"outstandingios", SweepParameter::OutstandingIos},
+    {"workers", SweepParameter::Workers},
+    {"threads", SweepParameter::Workers},
+    {"numjobs", SweepParameter::Workers},
+    {"read", SweepParameter::PercentRead},
+    {"rwmixread", SweepParameter::PercentRead},
+    {"percentread", SweepParameter::PercentRead},
+    {"random", SweepParameter::PercentRandom},
+    {"percentrandom", SweepParameter::PercentRandom},
+}};
+
+std::string_view shortName(SweepParameter p)
+{
+    switch (p) {
+    case SweepParameter::TransferSize:
+        return "bs";
+    case SweepParameter::OutstandingIos:
+        return "qd";
+    case SweepParameter::Workers:
+        return "workers";
+    case SweepParameter::PercentRead:
+        return "read";
+    case SweepParameter::PercentRandom:
+        return "random";
+    }
+    return "bs";
+}
+
+std::string lowered(std::string_view text)
+{
+    std::string out(text);
+    for (auto &c : out)
+        if (c >= 'A' && c <= 'Z')
+            c = char(c - 'A' + 'a');
+    return out;
+}
+
+std::string valueText(SweepParameter p, std::uint64_t v)
+{
+    return p == SweepParameter::TransferSize ? formatSize(v) : std::to_string(v);
+}
+
+std::optional<std::uint64_t> parseValue(SweepParameter p, std::string_view text)
+{
+    if (p == SweepParameter::TransferSize)
+        return parseSize(text);
+    std::uint64_t v = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || end != text.data() + text.size() || text.empty())
+        return std::nullopt;
+    return v;
+}
+
+} // namespace
+
+std::string formatSweep(const SweepAxis &axis)
+{
+    std::string text = std::string(shortName(axis.parameter)) + "=";
+    if (!axis.values.empty()) {
+        for (std::size_t i = 0; i < axis.values.size(); ++i)
+            text += (i ? "," : "") + valueText(axis.parameter, axis.values[i]);
+        return text;
+    }
+    text += valueText(axis.parameter, axis.from) + ".." + valueText(axis.parameter, axis.to);
+    text += axis.multiply >= 2 ? ":x" + std::to_string(axis.multiply)
+                               : ":+" + valueText(axis.parameter, axis.add);
+    return text;
+}
+
+std::optional<SweepAxis> parseSweep(std::string_view text, std::string &error)
+{
+    const auto eq = text.find('=');
+    if (eq == std::string_view::npos) {
+        error = "expected PARAM=FROM..TO:xM, PARAM=FROM..TO:+N or PARAM=V1,V2,... "
+                "(PARAM: bs, qd, workers, read, random), got \""
+            + std::string(text) + "\"";
+        return std::nullopt;
+    }
+    const std::string name = lowered(text.substr(0, eq));
+    SweepAxis axis;
+    bool known = false;
+    for (const auto &a : kAliases)
+        if (a.name == name) {
+            axis.parameter = a.parameter;
+            known = true;
+        }
+    if (!known) {
+        error
+            = "\"" + name + "\" is not a parameter a series sweeps (bs, qd, workers, read, random)";
+        return std::nullopt;
+    }
+    const std::string_view rest = text.substr(eq + 1);
+    const auto bad = [&](std::string_view what) {
+        error = "\"" + std::string(what) + "\" is not a value of "
+            + std::string(toString(axis.parameter))
+            + (axis.parameter == SweepParameter::TransferSize ? " (a size such as 512, 4k, 1MiB)"
+                                                              : " (a whole number)");
+        return std::nullopt;
+    };
+    const auto range = rest.find("..");
+    if (range == std::string_view::npos) {
+        for (std::size_t b = 0; b <= rest.size();) {
+            const std::size_t e = std::min(rest.find(',', b), rest.size());
+            const auto v = parseValue(axis.parameter, rest.substr(b, e - b));
+            if (!v)
+                return bad(rest.substr(b, e - b));
+            axis.values.push_back(*v);
+            b = e + 1;
+        }
+        return axis;
+    }
+    const auto colon = rest.find(':', range);
+    const auto from = parseValue(axis.parameter, rest.substr(0, range));
+    const auto to = parseValue(axis.parameter,
+        rest.substr(range + 2,
+            colon == std::string_view::npos ? std::string_view::npos : colon - range - 2));
+    if (!from)
+        return bad(rest.substr(0, range));
+    if (!to)
+        return bad(rest.substr(range + 2, colon - range - 2));
+    axis.from = *from;
+    axis.to = *to;
+    const std::string_view step = colon == std::string_view::npos ? "x2" : rest.substr(colon + 1);
+    if (!step.empty() && (step[0] == 'x' || step[0] == '*')) {
+        const auto m = parseValue(SweepParameter::Workers, step.substr(1));
+        if (!m || *m < 2 || *m > 1024) {
+            error = "\"" + std::string(step) + "\": a multiplying step is x2 ... x1024";
+            return std::nullopt;
+        }
+        axis.multiply = std::uint32_t(*m);
+    } else if (!step.empty() && step[0] == '+') {
+        const auto n = parseValue(axis.parameter, step.substr(1));
+        if (!n || *n == 0) {
+            error = "\"" + std::string(step) + "\": an adding step is +1 or more";
+            return std::nullopt;
+        }
+        axis.add = *n;
+    } else {
+        error = "\"" + std::string(step) + "\": the step is xM (multiply) or +N (add)";
+        return std::nullopt;
+    }
+    return axis;
+}
+
+std::size_t seriesPointCount(const Series &series)
+{
+    if (series.axes.empty())
+        return 0;
+    std::size_t n = 1;
+    for (const auto &axis : series.axes)
+        n *= sweepValues(axis).size();
+    return n;
+}
+
+} // namespace ioprism::core

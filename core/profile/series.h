@@ -1,0 +1,39 @@
+// Series (IOPrism's sweeps): the values of an axis, how they read, and the CLI's
+// compact form of an axis ("bs=512..16M:x2", "qd=1,4,32").
+#pragma once
+
+#include "core/profile/profile.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ioprism::core {
+
+// More values than this on one axis is a mistake (x1.0001 steps), not a series.
+inline constexpr std::size_t kMaxSweepValues = 1024;
+
+// The values of an axis in order: the listed ones, or from, from x m (or + n), ... while
+// at most `to`. At most kMaxSweepValues; none for an axis that cannot step (validation
+// says why).
+std::vector<std::uint64_t> sweepValues(const SweepAxis &axis);
+
+// A value as people read it: "4 KiB", "QD 32", "8 workers", "70 % read", "30 % random".
+std::string describeSweepValue(SweepParameter parameter, std::uint64_t value);
+
+// The axis in the CLI's form: "bs=512B..16MiB:x2", "qd=1,4,32".
+std::string formatSweep(const SweepAxis &axis);
+
+// Reads the CLI's form: PARAM=FROM..TO:xM, PARAM=FROM..TO:+N or PARAM=V1,V2,...
+// PARAM is bs (transferSize), qd (outstandingIos, iodepth), workers (threads, numjobs),
+// read (percentRead, rwmixread) or random (percentRandom); sizes take units (4k, 1MiB).
+// On failure, nullopt and `error` says what is wrong.
+std::optional<SweepAxis> parseSweep(std::string_view text, std::string &error);
+
+// The number of points of a series (the product of its axes' value counts), for each
+// trial and spec index; 0 when an axis has no value.
+std::size_t seriesPointCount(const Series &series);
+
+} // namespace ioprism::core

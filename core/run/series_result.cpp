@@ -1,0 +1,119 @@
+#include "core/run/series_result.h"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+
+namespace ioprism::core {
+
+TrialStat trialStat(std::vector<double> values)
+{
+    TrialStat s;
+    if (values.empty())
+        return s;
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    s.min = values.front();
+    s.max = values.back();
+    s.median = n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+    return s;
+}
+
+namespace {
+
+// The most notable verdict first (verdict.h's headline order).
+bool moreNotable(Verdict a, Verdict b)
+{
+    const auto rank = [](Verdict v) {
+        switch (v) {
+        case Verdict::OtherTraffic:
+            return 5;
+        case Verdict::Amplified:
+            return 4;
+        case Verdict::WriteBackPending:
+            return 3;
+        case Verdict::ServedFromCache:
+            return 2;
+        case Verdict::Agree:
+        case Verdict::Idle:
+            return 1;
+        case Verdict::NoDeviceCounters:
+            return 0;
+        }
+        return 0;
+    };
+    return rank(a) > rank(b);
+}
+
+void summarise(SeriesPointResult &p, const RunResult &result)
+{
+    std::vector<double> iops, mb, mib, mean, p50, p99, p999, cpu, perCpu, devRead, devWrite;
+    for (std::size_t i : p.trials) {
+        const StepResult &step = result.steps[i];
+        p.complete = p.complete && step.complete;
+        if (step.scopes.empty())
+            continue;
+        const DirectionFigures &total = step.scopes.front().figures.total;
+        iops.push_back(total.iops);
+        mb.push_back(total.megabytesPerSecond);
+        mib.push_back(total.mebibytesPerSecond);
+        mean.push_back(total.latency.meanUs);
+        p50.push_back(total.latency.p50Us);
+        p99.push_back(total.latency.p99Us);
+        p999.push_back(total.latency.p99_9Us);
+        if (step.cpu.valid) {
+            p.cpuValid = true;
+            cpu.push_back(step.cpu.busyPercent);
+            perCpu.push_back(step.cpuEffectiveness);
+        }
+        if (step.devices.available) {
+            p.deviceValid = true;
+            devRead.push_back(step.devices.total.readMegabytesPerSecond);
+            devWrite.push_back(step.devices.total.writeMegabytesPerSecond);
+        }
+        if (p.trials.front() == i || moreNotable(step.devices.verdict.verdict, p.verdict))
+            p.verdict = step.devices.verdict.verdict;
+    }
+    p.iops = trialStat(iops);
+    p.megabytesPerSecond = trialStat(mb);
+    p.mebibytesPerSecond = trialStat(mib);
+    p.meanLatencyUs = trialStat(mean);
+    p.p50LatencyUs = trialStat(p50);
+    p.p99LatencyUs = trialStat(p99);
+    p.p99_9LatencyUs = trialStat(p999);
+    p.cpuBusyPercent = trialStat(cpu);
+    p.iopsPerCpuPercent = trialStat(perCpu);
+    p.deviceReadMegabytesPerSecond = trialStat(devRead);
+    p.deviceWriteMegabytesPerSecond = trialStat(devWrite);
+}
+
+} // namespace
+
+std::vector<SeriesPointResult> seriesPoints(const RunResult &result)
+{
+    std::vector<SeriesPointResult> points;
+    std::map<std::pair<std::size_t, std::size_t>, std::size_t> index; // (spec, point) -> i
+    for (std::size_t i = 0; i < result.steps.size(); ++i) {
+        const std::size_t s = result.steps[i].step;
+        if (s >= result.plan.steps.size() || !result.plan.steps[s].point)
+            continue;
+        const PlannedStep &planned = result.plan.steps[s];
+        const StepPoint &point = *planned.point;
+        auto [it, added] = index.try_emplace({planned.specIndex, point.index}, points.size());
+        if (added) {
+            SeriesPointResult p;
+            p.specIndex = planned.specIndex;
+            p.point = point.index;
+            p.specName = planned.specName;
+            p.values = point.values;
+            p.target = point.target;
+            points.push_back(std::move(p));
+        }
+        points[it->second].trials.push_back(i);
+    }
+    for (auto &p : points)
+        summarise(p, result);
+    return points;
+}
+
+} // namespace ioprism::core

@@ -1,0 +1,50 @@
+// The points of a series, from a run's steps: each point's swept values, the steps of
+// its trials (each a full StepResult: intervals, histograms, CPU, devices, verdict) and
+// its headline figures as the median of the trials with their min and max.
+//
+// What the tidy CSV, the results JSON, the CLI's point lines and the GUI's Series view
+// read: one home for "what a point measured".
+#pragma once
+
+#include "core/run/results.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ioprism::core {
+
+// A figure over the trials of a point: the median (the mean of the two middle ones for
+// an even count), the smallest and the largest.
+struct TrialStat {
+    double median = 0;
+    double min = 0;
+    double max = 0;
+};
+
+TrialStat trialStat(std::vector<double> values);
+
+struct SeriesPointResult {
+    std::size_t specIndex = 0;
+    std::size_t point = 0; // StepPoint::index
+    std::string specName;
+    std::vector<std::uint64_t> values; // per axis of setup.series
+    std::string target; // targets in turn: the target; "" = all
+    std::vector<std::size_t> trials; // indices into RunResult::steps, in trial order
+    bool complete = true; // every trial ran to its end
+    TrialStat iops, megabytesPerSecond, mebibytesPerSecond;
+    TrialStat meanLatencyUs, p50LatencyUs, p99LatencyUs, p99_9LatencyUs;
+    TrialStat cpuBusyPercent, iopsPerCpuPercent;
+    TrialStat deviceReadMegabytesPerSecond, deviceWriteMegabytesPerSecond;
+    bool cpuValid = false;
+    bool deviceValid = false;
+    // The most notable verdict among the trials (the headline order of verdict.h).
+    Verdict verdict = Verdict::NoDeviceCounters;
+};
+
+// The points of the run's series in the order they first ran (spec index, then point),
+// or none when the run was no series.
+std::vector<SeriesPointResult> seriesPoints(const RunResult &result);
+
+} // namespace ioprism::core

@@ -1,0 +1,299 @@
+// Series (IOPrism's sweeps): axis values, the CLI's form, validation with field paths,
+// the profile JSON, the steps a series plans, and the points a run's steps make.
+#include "core/null_engine.h"
+#include "core/profile/profile_json.h"
+#include "core/profile/series.h"
+#include "core/profile/validation.h"
+#include "core/run/plan.h"
+#include "core/run/run.h"
+#include "core/run/series_result.h"
+
+#include <gtest/gtest.h>
+
+namespace ioprism::core {
+namespace {
+
+using namespace std::chrono_literals;
+
+SweepAxis generated(SweepParameter p, std::uint64_t from, std::uint64_t to, std::uint32_t multiply,
+    std::uint64_t add = 0)
+{
+    SweepAxis a;
+    a.parameter = p;
+    a.from = from;
+    a.to = to;
+    a.multiply = multiply;
+    a.add = add;
+    return a;
+}
+
+TEST(SweepValues, MultiplyAddAndListAreInclusiveOfTheEnd)
+{
+    using P = SweepParameter;
+    EXPECT_EQ(sweepValues(generated(P::TransferSize, 512, 16 * kMiB, 2)).size(), 16u)
+        << "512 B ... 16 MiB by doubling: the iops tool's 16 sizes";
+    EXPECT_EQ(sweepValues(generated(P::OutstandingIos, 1, 256, 2)),
+        (std::vector<std::uint64_t> {1, 2, 4, 8, 16, 32, 64, 128, 256}));
+    EXPECT_EQ(sweepValues(generated(P::PercentRead, 0, 100, 0, 25)),
+        (std::vector<std::uint64_t> {0, 25, 50, 75, 100}));
+    EXPECT_EQ(sweepValues(generated(P::OutstandingIos, 3, 100, 2)),
+        (std::vector<std::uint64_t> {3, 6, 12, 24, 48, 96}));
+    SweepAxis listed;
+    listed.values = {4096, 65536};
+    EXPECT_EQ(sweepValues(listed), listed.values);
+    EXPECT_TRUE(sweepValues(generated(P::TransferSize, 0, 4096, 2)).empty())
+        << "0 cannot be multiplied";
+    EXPECT_EQ(sweepValues(generated(P::TransferSize, 1, UINT64_MAX, 2)).size(), 64u)
+        << "stops before it overflows";
+}
+
+struct ParseCase {
+    const char *text;
+    const char *formatted; // "" = a parse error
+};
+
+class ParseSweep : public testing::TestWithParam<ParseCase>
+{
+};
+
+TEST_P(ParseSweep, ReadsTheCliFormAndWritesItBack)
+{
+    std::string error;
+    const auto axis = parseSweep(GetParam().text, error);
+    if (std::string(GetParam().formatted).empty()) {
+        EXPECT_FALSE(axis) << formatSweep(*axis);
+        EXPECT_FALSE(error.empty());
+        return;
+    }
+    ASSERT_TRUE(axis) << error;
+    EXPECT_EQ(formatSweep(*axis), GetParam().formatted);
+}
+
+INSTANTIATE_TEST_SUITE_P(Cli, ParseSweep,
+    testing::Values(ParseCase {"bs=512..16M:x2", "bs=512..16MiB:x2"},
+        ParseCase {"bs=512..16M", "bs=512..16MiB:x2"}, // x2 unless told
+        ParseCase {"qd=1..256:x2", "qd=1..256:x2"}, ParseCase {"iodepth=1..32:+1", "qd=1..32:+1"},
+        ParseCase {"read=0..100:+25", "read=0..100:+25"},
+        ParseCase {"numjobs=1,2,4", "workers=1,2,4"},
+        ParseCase {"bs=4k,64k,1m", "bs=4KiB,64KiB,1MiB"},
+        ParseCase {"random=0,100", "random=0,100"}, ParseCase {"bs", ""},
+        ParseCase {"colour=1..2", ""}, ParseCase {"bs=4k..1m:x1", ""},
+        ParseCase {"bs=4k..1m:/2", ""}, ParseCase {"qd=1..x:x2", ""}, ParseCase {"qd=1,,2", ""},
+        ParseCase {"qd=1..8:+0", ""}));
+
+Profile seriesProfile(std::vector<SweepAxis> axes, int targets = 1)
+{
+    Profile p;
+    p.setup.runTime = 1s;
+    AccessSpec spec;
+    spec.name = "rand read";
+    SpecLine line;
+    line.transferSizeBytes = 4096;
+    line.alignmentBytes = 4096;
+    line.percentRead = 100;
+    line.percentRandom = 100;
+    spec.lines.push_back(line);
+    p.specs.push_back(spec);
+    Host h;
+    Worker w;
+    w.name = "Worker 1";
+    w.outstandingIos = 4;
+    w.assignedSpecs = {"rand read"};
+    for (int t = 0; t < targets; ++t) {
+        Target target;
+        target.path = "t" + std::to_string(t);
+        target.testFileSizeBytes = 64 * kMiB;
+        w.targets.push_back(target);
+    }
+    h.workers.push_back(w);
+    p.hosts.push_back(h);
+    p.setup.series = Series {};
+    p.setup.series->axes = std::move(axes);
+    return p;
+}
+
+TEST(SeriesPlan, ATransferSizeCurveRunsOneStepPerSizeWithTheSpecAtThatSize)
+{
+    const auto p = seriesProfile({generated(SweepParameter::TransferSize, 512, 4096, 2)});
+    Problems problems;
+    const auto plan = makeRunPlan(p, 1, problems);
+    ASSERT_TRUE(plan);
+    ASSERT_EQ(plan->stepCount(), 4u);
+    const std::uint64_t sizes[] = {512, 1024, 2048, 4096};
+    for (std::size_t s = 0; s < 4; ++s) {
+        const auto &spec = plan->specs[std::size_t(plan->workers[0].specPerStep[s])];
+        EXPECT_EQ(spec.lines[0].transferSizeBytes, sizes[s]);
+        EXPECT_EQ(spec.lines[0].alignmentBytes, sizes[s]) << "aligned on its size, as it was";
+        EXPECT_EQ(spec.name, "rand read");
+        ASSERT_TRUE(plan->steps[s].point);
+        EXPECT_EQ(plan->steps[s].point->values, (std::vector<std::uint64_t> {sizes[s]}));
+        EXPECT_EQ(plan->workers[0].depthPerStep[s], (std::vector<std::uint32_t> {4}));
+    }
+    EXPECT_EQ(plan->steps[0].name, "rand read, 512 bytes");
+    EXPECT_EQ(plan->steps[3].name, "rand read, 4 KiB");
+    EXPECT_EQ(plan->specs.size(), 4u) << "the profile's spec (4 KiB) is reused for 4 KiB";
+}
+
+TEST(SeriesPlan, AMatrixRunsTheFirstAxisOuterAndEveryTrialInTurn)
+{
+    auto p = seriesProfile({generated(SweepParameter::TransferSize, 4096, 8192, 2),
+        generated(SweepParameter::OutstandingIos, 1, 4, 0, 3)});
+    p.setup.series->repeat = 2;
+    Problems problems;
+    const auto plan = makeRunPlan(p, 1, problems);
+    ASSERT_TRUE(plan);
+    ASSERT_EQ(plan->stepCount(), 8u) << "2 sizes x 2 depths x 2 trials";
+    std::vector<std::string> names;
+    for (const auto &s : plan->steps)
+        names.push_back(s.cycle);
+    EXPECT_EQ(names,
+        (std::vector<std::string> {"4 KiB, QD 1, trial 1/2", "4 KiB, QD 4, trial 1/2",
+            "8 KiB, QD 1, trial 1/2", "8 KiB, QD 4, trial 1/2", "4 KiB, QD 1, trial 2/2",
+            "4 KiB, QD 4, trial 2/2", "8 KiB, QD 1, trial 2/2", "8 KiB, QD 4, trial 2/2"}));
+    EXPECT_EQ(plan->workers[0].depthPerStep[1], (std::vector<std::uint32_t> {4}));
+    EXPECT_EQ(plan->steps[5].point->index, 1u);
+    EXPECT_EQ(plan->steps[5].point->trial, 1u);
+}
+
+TEST(SeriesPlan, TargetsInTurnRunEachPointOnEachTargetAlone)
+{
+    auto p = seriesProfile({generated(SweepParameter::OutstandingIos, 1, 2, 2)}, 2);
+    p.setup.series->targetsInTurn = true;
+    Problems problems;
+    const auto plan = makeRunPlan(p, 1, problems);
+    ASSERT_TRUE(plan);
+    ASSERT_EQ(plan->stepCount(), 4u);
+    EXPECT_EQ(plan->workers[0].depthPerStep[0], (std::vector<std::uint32_t> {1, 0}));
+    EXPECT_EQ(plan->workers[0].depthPerStep[1], (std::vector<std::uint32_t> {0, 1}));
+    EXPECT_EQ(plan->workers[0].depthPerStep[2], (std::vector<std::uint32_t> {2, 0}));
+    EXPECT_EQ(plan->steps[1].point->target, "t1");
+    EXPECT_EQ(plan->steps[1].cycle, "QD 1 on t1");
+}
+
+TEST(SeriesPlan, AWorkersSeriesRunsThatManyCopiesOfEachWorker)
+{
+    const auto p = seriesProfile({generated(SweepParameter::Workers, 1, 4, 2)});
+    Problems problems;
+    const auto plan = makeRunPlan(p, 1, problems);
+    ASSERT_TRUE(plan);
+    ASSERT_EQ(plan->workers.size(), 4u);
+    ASSERT_EQ(plan->stepCount(), 3u);
+    for (std::size_t s = 0; s < 3; ++s) {
+        std::size_t active = 0;
+        for (const auto &w : plan->workers)
+            active += w.specPerStep[s] >= 0;
+        EXPECT_EQ(active, std::size_t(1) << s);
+    }
+}
+
+TEST(SeriesValidation, ProblemsNameTheSeriesFieldPath)
+{
+    auto p = seriesProfile({generated(SweepParameter::OutstandingIos, 0, 8, 2)});
+    p.setup.series->axes.push_back(generated(SweepParameter::OutstandingIos, 1, 2, 0, 1));
+    p.setup.series->repeat = 0;
+    p.setup.testType = TestType::CycleWorkers;
+    std::vector<std::string> texts;
+    for (const auto &problem : validateProfile(p))
+        texts.push_back(problem.toString());
+    const auto has = [&](const std::string &prefix) {
+        return std::any_of(texts.begin(), texts.end(),
+            [&](const std::string &t) { return t.starts_with(prefix); });
+    };
+    EXPECT_TRUE(has("setup.series.axes: a series and Iometer's cycling")) << texts.size();
+    EXPECT_TRUE(has("setup.series.axes[0].from: must not be 0 when the step multiplies"));
+    EXPECT_TRUE(has("setup.series.axes[1].parameter: the same parameter as axes[0]"));
+    EXPECT_TRUE(has("setup.series.repeat: 0 is below 1"));
+}
+
+TEST(SeriesValidation, ASizeLargerThanATestFileIsRefusedAtItsValue)
+{
+    auto p = seriesProfile({});
+    SweepAxis listed;
+    listed.values = {4096, 128 * kMiB};
+    p.setup.series->axes.push_back(listed);
+    std::vector<std::string> texts;
+    for (const auto &problem : validateProfile(p))
+        texts.push_back(problem.toString());
+    ASSERT_EQ(texts.size(), 1u);
+    EXPECT_TRUE(texts[0].starts_with("setup.series.axes[0].values[1]: 128MiB is larger than"))
+        << texts[0];
+}
+
+TEST(SeriesJson, RoundTripsAndReadsSizesWithUnits)
+{
+    auto p = seriesProfile({generated(SweepParameter::TransferSize, 512, 16 * kMiB, 2)});
+    p.setup.series->axes.push_back(SweepAxis {SweepParameter::PercentRead, {0, 70, 100}});
+    p.setup.series->repeat = 3;
+    p.setup.series->ios = 1000;
+    p.setup.series->targetsInTurn = true;
+    p.setup.series->workerStagger = 5s;
+    const std::string text = writeProfileJson(p);
+    EXPECT_NE(text.find("\"to\": \"16MiB\""), std::string::npos) << text;
+    Problems problems;
+    const auto back = parseProfileJson(text, problems);
+    ASSERT_TRUE(back) << (problems.empty() ? "" : problems[0].toString());
+    EXPECT_EQ(back->setup.series, p.setup.series);
+    const auto without = parseProfileJson(writeProfileJson(seriesProfile({})), problems);
+    ASSERT_TRUE(without);
+}
+
+TEST(SeriesJson, AWrongFieldNamesItsPath)
+{
+    auto p = seriesProfile({generated(SweepParameter::TransferSize, 512, 4096, 2)});
+    std::string text = writeProfileJson(p);
+    const auto at = text.find("\"from\": 512");
+    ASSERT_NE(at, std::string::npos) << text;
+    text.replace(at, 11, "\"from\": \"lots\"");
+    Problems problems;
+    EXPECT_FALSE(parseProfileJson(text, problems));
+    ASSERT_FALSE(problems.empty());
+    EXPECT_EQ(problems[0].path, "setup.series.axes[0].from");
+}
+
+struct NullSink : RunSink {
+};
+
+TEST(SeriesRun, EveryPointIsAStepWithItsOwnIosAndThePointsSummariseTheTrials)
+{
+    auto p = seriesProfile({generated(SweepParameter::TransferSize, 512, 2048, 2)}, 2);
+    p.setup.runTime = 0s;
+    p.setup.interval = 100ms;
+    p.setup.series->ios = 200;
+    p.setup.series->repeat = 3;
+    NullBackend backend;
+    NullCounterSource counters;
+    NullSink sink;
+    const RunResult r = ioprism::core::Run(p, backend, counters, sink).execute();
+    ASSERT_FALSE(r.error) << r.error->toString();
+    ASSERT_EQ(r.steps.size(), 9u);
+    for (const auto &step : r.steps) {
+        EXPECT_EQ(step.scopes[0].figures.read.ios, 400u) << step.stepName << ": 200 per target";
+        EXPECT_TRUE(step.complete);
+    }
+    const auto points = seriesPoints(r);
+    ASSERT_EQ(points.size(), 3u);
+    for (std::size_t i = 0; i < 3; ++i) {
+        EXPECT_EQ(points[i].values, (std::vector<std::uint64_t> {512u << i}));
+        EXPECT_EQ(points[i].trials, (std::vector<std::size_t> {i, i + 3, i + 6}));
+        EXPECT_GT(points[i].iops.median, 0);
+        EXPECT_LE(points[i].iops.min, points[i].iops.median);
+        EXPECT_GE(points[i].iops.max, points[i].iops.median);
+        // MB/s = IOPS x size on every trial, so on the median too.
+        EXPECT_NEAR(points[i].megabytesPerSecond.median,
+            points[i].iops.median * double(512u << i) / 1e6,
+            points[i].megabytesPerSecond.median * 1e-9);
+    }
+}
+
+TEST(TrialStat, MedianOfOddAndEvenCounts)
+{
+    const auto odd = trialStat({5, 1, 3});
+    EXPECT_EQ(odd.median, 3);
+    EXPECT_EQ(odd.min, 1);
+    EXPECT_EQ(odd.max, 5);
+    EXPECT_EQ(trialStat({4, 1, 3, 2}).median, 2.5);
+    EXPECT_EQ(trialStat({}).median, 0);
+}
+
+} // namespace
+} // namespace ioprism::core
