@@ -1,5 +1,7 @@
 #include "core/report/csv.h"
 
+#include "core/run/series_result.h"
+
 #include "core/report/results_json.h"
 
 #include <algorithm>
@@ -902,6 +904,65 @@ std::string writeTimeSeriesCsv(const RunResult &result)
     std::string out = timeSeriesHeader();
     for (const auto &sample : result.intervals)
         out += timeSeriesRows(sample);
+    return out;
+}
+
+// ---------------------------------------------------------------- series
+
+namespace {
+
+std::string_view sweepColumn(SweepParameter p)
+{
+    switch (p) {
+    case SweepParameter::TransferSize:
+        return "transfer_size_bytes";
+    case SweepParameter::OutstandingIos:
+        return "outstanding_ios";
+    case SweepParameter::Workers:
+        return "workers";
+    case SweepParameter::PercentRead:
+        return "percent_read";
+    case SweepParameter::PercentRandom:
+        return "percent_random";
+    }
+    return "value";
+}
+
+} // namespace
+
+std::string writeSeriesCsv(const RunResult &result)
+{
+    const auto &series = result.plan.profile.setup.series;
+    std::string out = "run_id,spec_index,spec,point,target";
+    if (series)
+        for (const auto &axis : series->axes)
+            out += "," + std::string(sweepColumn(axis.parameter));
+    out += ",trials,complete,iops,iops_min,iops_max,mb_per_s,mib_per_s,mbit_per_s,"
+           "mean_latency_us,p50_latency_us,p99_latency_us,p99_9_latency_us,p99_latency_us_min,"
+           "p99_latency_us_max,cpu_busy_percent,iops_per_cpu_percent,device_read_mb_per_s,"
+           "device_write_mb_per_s,device_verdict\n";
+    if (!series)
+        return out;
+    for (const auto &p : seriesPoints(result)) {
+        std::string row = fmt::format(
+            "{},{},{},{},{}", result.runId, p.specIndex, csvField(p.specName), p.point, csvField(p.target));
+        for (std::size_t a = 0; a < series->axes.size(); ++a)
+            row += "," + (a < p.values.size() ? integer(p.values[a]) : std::string());
+        const auto optional = [](bool valid, double v) { return valid ? fixed(v, 3) : std::string(); };
+        row += fmt::format(",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+            p.trials.size(), p.complete ? 1 : 0, fixed(p.iops.median, 3), fixed(p.iops.min, 3),
+            fixed(p.iops.max, 3), fixed(p.megabytesPerSecond.median, 3),
+            fixed(p.mebibytesPerSecond.median, 3), fixed(p.megabytesPerSecond.median * 8, 3),
+            fixed(p.meanLatencyUs.median, 3), fixed(p.p50LatencyUs.median, 3),
+            fixed(p.p99LatencyUs.median, 3), fixed(p.p99_9LatencyUs.median, 3),
+            fixed(p.p99LatencyUs.min, 3), fixed(p.p99LatencyUs.max, 3),
+            optional(p.cpuValid, p.cpuBusyPercent.median),
+            optional(p.cpuValid, p.iopsPerCpuPercent.median),
+            optional(p.deviceValid, p.deviceReadMegabytesPerSecond.median),
+            optional(p.deviceValid, p.deviceWriteMegabytesPerSecond.median),
+            p.deviceValid ? std::string(toString(p.verdict)) : std::string());
+        out += row;
+    }
     return out;
 }
 

@@ -6,7 +6,9 @@
 //    MANAGER, PROCESSOR, WORKER, DISK), then "'End Test" (or "Aborted test");
 //  * the tidy time series: one header line, then one row per interval per scope, which
 //    the CLI streams while the run goes (timeSeriesHeader + timeSeriesRows) and
-//    writeTimeSeriesCsv produces at once, through the same code.
+//    writeTimeSeriesCsv produces at once, through the same code;
+//  * the tidy series: one row per point of a series (core/run/series_result.h), its
+//    swept values as columns, then its figures as the median of its trials.
 //
 // Fields are quoted as RFC 4180 says (a field holding a comma, a double quote, CR or LF
 // is enclosed in double quotes, with inner quotes doubled). Lines end with "\n".
@@ -35,5 +37,9 @@ std::string writeIometerCsv(
 std::string timeSeriesHeader();
 std::string timeSeriesRows(const IntervalSample &sample);
 std::string writeTimeSeriesCsv(const RunResult &result);
+
+// The series: a header line, then one row per point (seriesPoints); only the header
+// when the run was no series.
+std::string writeSeriesCsv(const RunResult &result);
 
 } // namespace ioprism::core
