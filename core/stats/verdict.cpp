@@ -12,6 +12,8 @@ std::string_view toString(Verdict v)
         return "no device counters";
     case Verdict::Idle:
         return "idle";
+    case Verdict::Background:
+        return "background";
     case Verdict::Agree:
         return "agree";
     case Verdict::ServedFromCache:
@@ -121,13 +123,32 @@ DeviceVerdict judgeDevice(const VerdictInput &in, const VerdictPolicy &p)
         else
             v.write.verdict = below(in.appWriteBytes) ? Verdict::OtherTraffic : Verdict::Amplified;
     }
+    // A direction the application did not use, while it moved data in the other: what the
+    // device did there on its own is background when it is within the allowance, the
+    // larger of the absolute one and a share of the application's traffic. Agreement with
+    // a tiny application amount and write-back of the backlog keep their own names.
+    if (appMoved) {
+        const double allowance = std::max(
+            quiet, p.backgroundShare * (double(in.appReadBytes) + double(in.appWriteBytes)));
+        const auto background = [&](DirectionVerdict &dir) {
+            const bool replaceable = dir.verdict == Verdict::Idle
+                || dir.verdict == Verdict::OtherTraffic || dir.verdict == Verdict::Amplified;
+            if (!replaceable || !below(dir.appBytes) || below(dir.deviceBytes))
+                return;
+            const double excess = double(dir.deviceBytes) - double(dir.appBytes);
+            if (excess <= allowance)
+                dir.verdict = Verdict::Background;
+        };
+        background(v.read);
+        background(v.write);
+    }
     const WriteBalance next = nextWriteBalance({in.writeBacklogBytes, in.writeCreditBytes},
         in.appWriteBytes, in.deviceWriteBytes, in.inFlightWriteBytes);
     v.writeBacklogBytes = next.backlogBytes;
     v.writeCreditBytes = next.creditBytes;
     v.verdict
         = severity(v.read.verdict) >= severity(v.write.verdict) ? v.read.verdict : v.write.verdict;
-    if (v.verdict == Verdict::Idle)
+    if (v.verdict == Verdict::Idle || v.verdict == Verdict::Background)
         v.verdict = Verdict::Agree;
     return v;
 }

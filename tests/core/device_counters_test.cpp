@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 #include <random>
 #include <sstream>
+#include <string>
 
 using namespace ioprism::core;
 using namespace std::chrono_literals;
@@ -333,10 +334,16 @@ TEST(Verdict, Table)
                 .deviceReadBytes = 3472 * MB,
                 .deviceWriteBytes = 300'000,
                 .seconds = 4},
-            V::Agree, V::Idle, V::Agree, 0},
-        {"the same journal writes within one 100 ms interval are other traffic",
+            V::Agree, V::Background, V::Agree, 0},
+        {"the same journal writes within one 100 ms interval reading 100 MB are background",
             {.appReadBytes = 100 * MB,
                 .deviceReadBytes = 100 * MB,
+                .deviceWriteBytes = 300'000,
+                .seconds = 0.1},
+            V::Agree, V::Background, V::Agree, 0},
+        {"the same journal writes within one 100 ms interval reading 10 MB are other traffic",
+            {.appReadBytes = 10 * MB,
+                .deviceReadBytes = 10 * MB,
                 .deviceWriteBytes = 300'000,
                 .seconds = 0.1},
             V::Agree, V::OtherTraffic, V::OtherTraffic, 0},
@@ -459,8 +466,156 @@ TEST(Verdict, ToleranceIsConfigurable)
         Verdict::Agree);
 }
 
+// Issue 12: a trickle of background I/O in a direction the run did not use is named as
+// background beside "agree" when it is a tiny share of the run's bytes; a real second
+// workload is still other traffic. Staged background amounts against one 5 s step that
+// reads 2 GB (direct): the absolute allowance is 1.25 MiB (256 KiB/s), the relative one
+// 1 % of 2 GB = 20 MB, so 20 MB is the line.
+TEST(Verdict, StagedBackgroundWritesDuringABigReadStep)
+{
+    constexpr std::uint64_t MB = 1'000'000, app = 2'000 * MB;
+    using V = Verdict;
+    const struct {
+        std::uint64_t deviceWrites;
+        V write, headline;
+    } cases[] = {
+        {0, V::Idle, V::Agree},
+        {100'000, V::Idle, V::Agree}, // within the noise floor: nothing to name
+        {1 * MB, V::Background, V::Agree}, // within the absolute allowance
+        {6 * MB, V::Background, V::Agree}, // the issue's journal after a build
+        {20 * MB, V::Background, V::Agree}, // exactly 1 %
+        {20 * MB + 1, V::OtherTraffic, V::OtherTraffic}, // one byte over
+        {60 * MB, V::OtherTraffic, V::OtherTraffic}, // 3 %: another process
+        {400 * MB, V::OtherTraffic, V::OtherTraffic}, // 20 %: another workload
+    };
+    for (const auto &c : cases) {
+        SCOPED_TRACE(c.deviceWrites);
+        const VerdictInput in {.appReadBytes = app,
+            .deviceReadBytes = app,
+            .deviceWriteBytes = c.deviceWrites,
+            .seconds = 5};
+        const auto v = judgeDevice(in);
+        EXPECT_EQ(toString(v.read.verdict), "agree");
+        EXPECT_EQ(toString(v.write.verdict), toString(c.write));
+        EXPECT_EQ(toString(v.verdict), toString(c.headline));
+        EXPECT_EQ(v.write.appBytes, 0u);
+        EXPECT_EQ(v.write.deviceBytes, c.deviceWrites) << "the background amount is named";
+        EXPECT_EQ(v.writeBacklogBytes, 0u);
+    }
+}
+
+// The same line for device reads during a step that writes 2 GB: direct writes meet
+// other traffic beyond it, buffered ones amplification (read-modify-write of pages).
+TEST(Verdict, StagedBackgroundReadsDuringABigWriteStep)
+{
+    constexpr std::uint64_t MB = 1'000'000, app = 2'000 * MB;
+    using V = Verdict;
+    const struct {
+        std::uint64_t deviceReads;
+        bool buffered;
+        V read;
+    } cases[] = {
+        {200'000, false, V::Idle},
+        {6 * MB, false, V::Background},
+        {20 * MB, false, V::Background},
+        {20 * MB + 1, false, V::OtherTraffic},
+        {400 * MB, false, V::OtherTraffic},
+        {6 * MB, true, V::Background},
+        {20 * MB + 1, true, V::Amplified},
+    };
+    for (const auto &c : cases) {
+        SCOPED_TRACE(std::to_string(c.deviceReads) + (c.buffered ? " buffered" : " direct"));
+        const auto v = judgeDevice({.appWriteBytes = app,
+            .deviceReadBytes = c.deviceReads,
+            .deviceWriteBytes = app,
+            .buffered = c.buffered,
+            .seconds = 5});
+        EXPECT_EQ(toString(v.write.verdict), "agree");
+        EXPECT_EQ(toString(v.read.verdict), toString(c.read));
+        EXPECT_EQ(v.read.deviceBytes, c.deviceReads);
+    }
+}
+
+// Where the application moves little (short intervals, slow runs, idle spans), 1 % of
+// its bytes is below the absolute allowance, which then decides as it always did.
+TEST(Verdict, LittleApplicationTrafficKeepsTheAbsoluteAllowance)
+{
+    constexpr std::uint64_t MB = 1'000'000;
+    using V = Verdict;
+    const struct {
+        const char *name;
+        VerdictInput in;
+        V write, headline;
+    } cases[] = {
+        {"100 ms reading 10 MB, 200 KB written: noise",
+            {.appReadBytes = 10 * MB,
+                .deviceReadBytes = 10 * MB,
+                .deviceWriteBytes = 200'000,
+                .seconds = 0.1},
+            V::Idle, V::Agree},
+        {"100 ms reading 10 MB, 300 KB written: over 256 KiB, 3 % of the reads",
+            {.appReadBytes = 10 * MB,
+                .deviceReadBytes = 10 * MB,
+                .deviceWriteBytes = 300'000,
+                .seconds = 0.1},
+            V::OtherTraffic, V::OtherTraffic},
+        {"1 s reading 20 MB, 300 KB written: over the 256 KiB allowance",
+            {.appReadBytes = 20 * MB,
+                .deviceReadBytes = 20 * MB,
+                .deviceWriteBytes = 300'000,
+                .seconds = 1},
+            V::OtherTraffic, V::OtherTraffic},
+        {"5 s reading 20 MB, 1.2 MB written: within 5 x 256 KiB",
+            {.appReadBytes = 20 * MB,
+                .deviceReadBytes = 20 * MB,
+                .deviceWriteBytes = 1'200'000,
+                .seconds = 5},
+            V::Background, V::Agree},
+        {"5 s reading 20 MB, 2 MB written: over both allowances",
+            {.appReadBytes = 20 * MB,
+                .deviceReadBytes = 20 * MB,
+                .deviceWriteBytes = 2 * MB,
+                .seconds = 5},
+            V::OtherTraffic, V::OtherTraffic},
+        {"an idle span: 1 MB written in 5 s is the disk's own",
+            {.deviceWriteBytes = 1 * MB, .seconds = 5}, V::Idle, V::Agree},
+        {"an idle span: 2 MB written in 5 s is someone else's",
+            {.deviceWriteBytes = 2 * MB, .seconds = 5}, V::OtherTraffic, V::OtherTraffic},
+        {"the run's own write-back is named as such, however small a share",
+            {.appReadBytes = 2'000 * MB,
+                .deviceReadBytes = 2'000 * MB,
+                .deviceWriteBytes = 10 * MB,
+                .writeBacklogBytes = 10 * MB,
+                .seconds = 5},
+            V::WriteBackPending, V::WriteBackPending},
+    };
+    for (const auto &c : cases) {
+        SCOPED_TRACE(c.name);
+        const auto v = judgeDevice(c.in);
+        EXPECT_EQ(toString(v.write.verdict), toString(c.write));
+        EXPECT_EQ(toString(v.verdict), toString(c.headline));
+    }
+}
+
+TEST(Verdict, BackgroundShareIsConfigurable)
+{
+    constexpr std::uint64_t MB = 1'000'000;
+    const VerdictInput in {.appReadBytes = 2'000 * MB,
+        .deviceReadBytes = 2'000 * MB,
+        .deviceWriteBytes = 60 * MB,
+        .seconds = 5};
+    EXPECT_EQ(judgeDevice(in).write.verdict, Verdict::OtherTraffic); // 3 % > 1 %
+    EXPECT_EQ(judgeDevice(in, {.backgroundShare = 0.05}).write.verdict, Verdict::Background);
+    // Without a relative part, the absolute allowance alone decides (1.25 MiB in 5 s).
+    VerdictInput six = in;
+    six.deviceWriteBytes = 6 * MB;
+    EXPECT_EQ(judgeDevice(six, {.backgroundShare = 0}).write.verdict, Verdict::OtherTraffic);
+}
+
 TEST(Verdict, NamesAreTheIssueWords)
 {
+    EXPECT_EQ(toString(Verdict::Idle), "idle");
+    EXPECT_EQ(toString(Verdict::Background), "background");
     EXPECT_EQ(toString(Verdict::Agree), "agree");
     EXPECT_EQ(toString(Verdict::ServedFromCache), "served from cache");
     EXPECT_EQ(toString(Verdict::WriteBackPending), "write-back pending");

@@ -38,6 +38,7 @@ QString meaningOf(core::Verdict verdict)
     switch (verdict) {
     case core::Verdict::Agree:
     case core::Verdict::Idle:
+    case core::Verdict::Background: // never a headline
         return tr("The devices moved the bytes the application measured: the figures are "
                   "the device's.");
     case core::Verdict::ServedFromCache:
@@ -66,6 +67,7 @@ BadgeTone toneOf(core::Verdict verdict)
     switch (verdict) {
     case core::Verdict::Agree:
     case core::Verdict::Idle:
+    case core::Verdict::Background:
         return BadgeTone::Good;
     case core::Verdict::ServedFromCache:
     case core::Verdict::WriteBackPending:
