@@ -1,5 +1,9 @@
 #include "core/report/results_json.h"
 
+#include "core/profile/names.h"
+#include "core/profile/series.h"
+#include "core/run/series_result.h"
+
 #include "core/profile/profile_json.h"
 
 #include <cmath>
@@ -307,16 +311,66 @@ Json stepScopeJson(const ScopeResult &s)
     return j;
 }
 
-Json stepJson(const StepResult &step, const DeviceMap &map)
+Json stepJson(const StepResult &step, const DeviceMap &map, const PlannedStep *planned)
 {
     Json scopes = Json::array();
     for (const auto &s : step.scopes)
         scopes.push_back(stepScopeJson(s));
-    return Json {{"step", step.step}, {"name", step.stepName},
+    Json j {{"step", step.step}, {"name", step.stepName},
         {"measured_seconds", number(step.measuredSeconds)}, {"complete", step.complete},
         {"cpu", cpuJson(step.cpu)},
         {"cpu_effectiveness", effectivenessJson(step.cpu, step.cpuEffectiveness)},
         {"devices", deviceReportJson(step.devices, map)}, {"scopes", std::move(scopes)}};
+    // Cycling and series steps say what they are (a normal test's steps need not).
+    if (planned && !planned->cycle.empty()) {
+        j["spec"] = planned->specName;
+        j["spec_index"] = planned->specIndex;
+        j["cycle"] = planned->cycle;
+    }
+    if (planned && planned->point)
+        j["point"] = Json {{"index", planned->point->index}, {"trial", planned->point->trial},
+            {"values", planned->point->values}, {"target", planned->point->target}};
+    return j;
+}
+
+Json trialStatJson(const TrialStat &s, bool valid = true)
+{
+    if (!valid)
+        return nullptr;
+    return Json {{"median", number(s.median)}, {"min", number(s.min)}, {"max", number(s.max)}};
+}
+
+// The series: its axes and, per point, its values, the steps of its trials and the
+// median, min and max of their figures (core/run/series_result.h).
+Json seriesJson(const RunResult &result)
+{
+    const Series &series = *result.plan.profile.setup.series;
+    Json axes = Json::array();
+    for (const auto &axis : series.axes)
+        axes.push_back(Json {{"parameter", std::string(toString(axis.parameter))},
+            {"values", sweepValues(axis)}});
+    Json points = Json::array();
+    for (const auto &p : seriesPoints(result)) {
+        Json values = Json::object();
+        for (std::size_t a = 0; a < series.axes.size() && a < p.values.size(); ++a)
+            values[std::string(toString(series.axes[a].parameter))] = p.values[a];
+        points.push_back(Json {{"spec_index", p.specIndex}, {"spec", p.specName},
+            {"point", p.point}, {"values", std::move(values)}, {"target", p.target},
+            {"trials", p.trials}, {"complete", p.complete}, {"iops", trialStatJson(p.iops)},
+            {"mbps", trialStatJson(p.megabytesPerSecond)},
+            {"mibps", trialStatJson(p.mebibytesPerSecond)},
+            {"mean_latency_us", trialStatJson(p.meanLatencyUs)},
+            {"p50_latency_us", trialStatJson(p.p50LatencyUs)},
+            {"p99_latency_us", trialStatJson(p.p99LatencyUs)},
+            {"p99_9_latency_us", trialStatJson(p.p99_9LatencyUs)},
+            {"cpu_busy_percent", trialStatJson(p.cpuBusyPercent, p.cpuValid)},
+            {"iops_per_cpu_percent", trialStatJson(p.iopsPerCpuPercent, p.cpuValid)},
+            {"device_read_mbps", trialStatJson(p.deviceReadMegabytesPerSecond, p.deviceValid)},
+            {"device_write_mbps", trialStatJson(p.deviceWriteMegabytesPerSecond, p.deviceValid)},
+            {"device_verdict", p.deviceValid ? Json(std::string(toString(p.verdict))) : Json(nullptr)}});
+    }
+    return Json {{"axes", std::move(axes)}, {"repeat", series.repeat}, {"ios", series.ios},
+        {"targets_in_turn", series.targetsInTurn}, {"points", std::move(points)}};
 }
 
 Json intervalScopeJson(const ScopeFigures &s)
@@ -426,7 +480,8 @@ nlohmann::ordered_json resultsToJson(const RunResult &result, const Environment 
 {
     Json steps = Json::array();
     for (const auto &step : result.steps)
-        steps.push_back(stepJson(step, result.deviceMap));
+        steps.push_back(stepJson(step, result.deviceMap,
+            step.step < result.plan.steps.size() ? &result.plan.steps[step.step] : nullptr));
     Json intervals = Json::array();
     for (const auto &interval : result.intervals)
         intervals.push_back(intervalJson(interval, result.deviceMap));
@@ -441,6 +496,8 @@ nlohmann::ordered_json resultsToJson(const RunResult &result, const Environment 
     doc["profile"] = profileToOrderedJson(result.plan.profile);
     doc["summary"] = summaryJson(result);
     doc["steps"] = std::move(steps);
+    if (result.plan.profile.setup.series)
+        doc["series"] = seriesJson(result);
     doc["intervals"] = std::move(intervals);
     doc["device_counters"] = deviceCountersJson(result);
     doc["error"] = errorJson(result.error);

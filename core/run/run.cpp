@@ -416,7 +416,7 @@ class StepLoop
 public:
     struct Times {
         SteadyClock::time_point start, rampEnd, measureEnd;
-        std::chrono::milliseconds interval;
+        std::chrono::milliseconds interval {};
     };
 
     StepLoop(Run::Shared &shared, Sampler &sampler, RunSink &sink, IntervalHistory &history,
@@ -799,6 +799,7 @@ struct Run::Execution {
             run.m_options.stopTimeout);
         writeBalance = sampler.balanceForNextStep();
         result.steps.push_back(sampler.stepResult(!shared.stopRequested));
+        run.m_sink.onStepResult(result.steps.back(), resolved.steps[step]);
         return true;
     }
 

@@ -42,6 +42,9 @@ public:
         const std::string & /*path*/, std::uint64_t /*doneBytes*/, std::uint64_t /*totalBytes*/)
     { }
     virtual void onInterval(const IntervalSample & /*sample*/) { }
+    // A step ended, with its totals (a series' point, a cycling step): said as it ends,
+    // so that curves grow point by point.
+    virtual void onStepResult(const StepResult & /*step*/, const PlannedStep & /*planned*/) { }
     virtual void onNotice(const std::string & /*text*/) { }
 };
 

@@ -21,30 +21,6 @@ TrialStat trialStat(std::vector<double> values)
 
 namespace {
 
-// The most notable verdict first (verdict.h's headline order).
-bool moreNotable(Verdict a, Verdict b)
-{
-    const auto rank = [](Verdict v) {
-        switch (v) {
-        case Verdict::OtherTraffic:
-            return 5;
-        case Verdict::Amplified:
-            return 4;
-        case Verdict::WriteBackPending:
-            return 3;
-        case Verdict::ServedFromCache:
-            return 2;
-        case Verdict::Agree:
-        case Verdict::Idle:
-            return 1;
-        case Verdict::NoDeviceCounters:
-            return 0;
-        }
-        return 0;
-    };
-    return rank(a) > rank(b);
-}
-
 void summarise(SeriesPointResult &p, const RunResult &result)
 {
     std::vector<double> iops, mb, mib, mean, p50, p99, p999, cpu, perCpu, devRead, devWrite;
@@ -71,7 +47,7 @@ void summarise(SeriesPointResult &p, const RunResult &result)
             devRead.push_back(step.devices.total.readMegabytesPerSecond);
             devWrite.push_back(step.devices.total.writeMegabytesPerSecond);
         }
-        if (p.trials.front() == i || moreNotable(step.devices.verdict.verdict, p.verdict))
+        if (p.trials.front() == i || notability(step.devices.verdict.verdict) > notability(p.verdict))
             p.verdict = step.devices.verdict.verdict;
     }
     p.iops = trialStat(iops);

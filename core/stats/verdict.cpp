@@ -55,7 +55,9 @@ DirectionVerdict compare(std::uint64_t app, std::uint64_t device)
     return d;
 }
 
-int severity(Verdict v)
+} // namespace
+
+int notability(Verdict v)
 {
     switch (v) {
     case Verdict::OtherTraffic:
@@ -66,12 +68,12 @@ int severity(Verdict v)
         return 3;
     case Verdict::ServedFromCache:
         return 2;
+    case Verdict::NoDeviceCounters:
+        return 0;
     default:
-        return 1;
+        return 1; // agree, background, idle
     }
 }
-
-} // namespace
 
 DeviceVerdict judgeDevice(const VerdictInput &in, const VerdictPolicy &p)
 {
@@ -147,7 +149,7 @@ DeviceVerdict judgeDevice(const VerdictInput &in, const VerdictPolicy &p)
     v.writeBacklogBytes = next.backlogBytes;
     v.writeCreditBytes = next.creditBytes;
     v.verdict
-        = severity(v.read.verdict) >= severity(v.write.verdict) ? v.read.verdict : v.write.verdict;
+        = notability(v.read.verdict) >= notability(v.write.verdict) ? v.read.verdict : v.write.verdict;
     if (v.verdict == Verdict::Idle || v.verdict == Verdict::Background)
         v.verdict = Verdict::Agree;
     return v;

@@ -145,6 +145,11 @@ struct DeviceVerdict {
 
 DeviceVerdict judgeDevice(const VerdictInput &input, const VerdictPolicy &policy = {});
 
+// The headline order: other traffic 5, amplified 4, write-back pending 3, served from
+// cache 2, agree/background/idle 1, no device counters 0. A span's headline is its most
+// notable direction; a series point's, its most notable trial.
+int notability(Verdict verdict);
+
 // The backlog and credit after a span (the rule above).
 struct WriteBalance {
     std::uint64_t backlogBytes = 0;

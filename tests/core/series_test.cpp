@@ -4,6 +4,8 @@
 #include "core/profile/profile_json.h"
 #include "core/profile/series.h"
 #include "core/profile/validation.h"
+#include "core/report/csv.h"
+#include "core/report/results_json.h"
 #include "core/run/plan.h"
 #include "core/run/run.h"
 #include "core/run/series_result.h"
@@ -293,6 +295,52 @@ TEST(TrialStat, MedianOfOddAndEvenCounts)
     EXPECT_EQ(odd.max, 5);
     EXPECT_EQ(trialStat({4, 1, 3, 2}).median, 2.5);
     EXPECT_EQ(trialStat({}).median, 0);
+}
+
+} // namespace
+} // namespace ioprism::core
+
+namespace ioprism::core {
+namespace {
+
+TEST(SeriesOutputs, TheTidyCsvHasOneRowPerPointAndTheJsonItsPoints)
+{
+    auto p = seriesProfile({generated(SweepParameter::TransferSize, 4096, 16384, 2),
+        generated(SweepParameter::OutstandingIos, 1, 2, 2)});
+    p.setup.runTime = std::chrono::seconds(0);
+    p.setup.interval = std::chrono::milliseconds(100);
+    p.setup.series->ios = 100;
+    NullBackend backend;
+    NullCounterSource counters;
+    NullSink sink;
+    const RunResult r = ioprism::core::Run(p, backend, counters, sink).execute();
+    ASSERT_FALSE(r.error) << r.error->toString();
+    const std::string csv = writeSeriesCsv(r);
+    std::vector<std::string> lines;
+    for (std::size_t b = 0, e; (e = csv.find('\n', b)) != std::string::npos; b = e + 1)
+        lines.push_back(csv.substr(b, e - b));
+    ASSERT_EQ(lines.size(), 7u) << csv;
+    EXPECT_TRUE(lines[0].starts_with(
+        "run_id,spec_index,spec,point,target,transfer_size_bytes,outstanding_ios,trials,"
+        "complete,iops,"))
+        << lines[0];
+    EXPECT_TRUE(lines[1].starts_with("1,0,rand read,0,,4096,1,1,1,")) << lines[1];
+    EXPECT_TRUE(lines[6].starts_with("1,0,rand read,5,,16384,2,1,1,")) << lines[6];
+
+    const auto j = nlohmann::json::parse(writeResultsJson(r, r.environment));
+    const auto &points = j.at("series").at("points");
+    ASSERT_EQ(points.size(), 6u);
+    EXPECT_EQ(points[3].at("values").at("transferSize"), 8192);
+    EXPECT_EQ(points[3].at("values").at("outstandingIos"), 2);
+    EXPECT_EQ(points[3].at("trials"), nlohmann::json::array({3}));
+    EXPECT_EQ(j.at("steps")[3].at("point").at("index"), 3);
+    EXPECT_EQ(j.at("steps")[3].at("cycle"), "8 KiB, QD 2");
+    for (const auto &pt : points) {
+        const double iops = pt.at("iops").at("median").get<double>();
+        const double size = pt.at("values").at("transferSize").get<double>();
+        EXPECT_NEAR(pt.at("mbps").at("median").get<double>(), iops * size / 1e6, 1e-3)
+            << "IOPS x size = MB/s";
+    }
 }
 
 } // namespace
