@@ -5,10 +5,12 @@
 #include "app/cli/summary.h"
 #include "core/profile/names.h"
 #include "core/profile/presets.h"
+#include "core/profile/series.h"
 #include "core/profile/units.h"
 #include "core/profile/validation.h"
 #include "core/report/csv.h"
 #include "core/report/results_json.h"
+#include "core/run/plan.h"
 #include "core/run/run.h"
 #include "platform/common/backend_factory.h"
 #include "platform/common/system.h"
@@ -47,7 +49,12 @@ struct RunArgs {
     bool allowDeviceWrites = false;
     bool quiet = false;
     bool removeTestFiles = false;
-    std::string csvPath, timeseriesPath, jsonPath;
+    std::string csvPath, timeseriesPath, jsonPath, seriesCsvPath;
+    std::vector<std::string> sweeps;
+    std::optional<std::uint32_t> repeat;
+    std::optional<std::uint64_t> ops;
+    std::string stagger;
+    bool targetsInTurn = false;
     double deviceTolerancePercent = 5;
     std::string deviceTail = "5s";
     std::string stallThreshold = "5s";
@@ -68,6 +75,55 @@ bool parseDurationArg(const std::string &text, DurationUnit bare, std::chrono::m
         return false;
     }
     out = *d;
+    return true;
+}
+
+// --sweep (one or two: a curve or a matrix), --repeat, --ops, --stagger and
+// --targets-in-turn: the profile's series, made or changed. Documented in docs/cli.md.
+bool applySeriesOptions(Profile &p, const RunArgs &a, Problems &problems)
+{
+    const bool seriesOption = a.repeat || a.ops || !a.stagger.empty() || a.targetsInTurn;
+    if (a.sweeps.empty() && !seriesOption)
+        return true;
+    if (a.sweeps.size() > 2) {
+        problems.push_back({Severity::Error, "--sweep",
+            "given " + std::to_string(a.sweeps.size())
+                + " times: one sweeps a curve, two a matrix"});
+        return false;
+    }
+    if (a.sweeps.empty() && !p.setup.series) {
+        problems.push_back({Severity::Error, "--sweep",
+            "--repeat, --ops, --stagger and --targets-in-turn shape a series: give --sweep (e.g. "
+            "--sweep bs=512..16M:x2) or a profile with one"});
+        return false;
+    }
+    Series &series = p.setup.series ? *p.setup.series : p.setup.series.emplace();
+    if (!a.sweeps.empty()) {
+        series.axes.clear();
+        for (const auto &text : a.sweeps) {
+            std::string error;
+            const auto axis = parseSweep(text, error);
+            if (!axis) {
+                problems.push_back({Severity::Error, "--sweep", error});
+                return false;
+            }
+            series.axes.push_back(*axis);
+        }
+        // A sweep runs the points of one spec: Iometer's cycling is not run beside it.
+        p.setup.testType = TestType::Normal;
+    }
+    if (a.repeat)
+        series.repeat = *a.repeat;
+    if (a.ops)
+        series.ios = *a.ops;
+    if (a.targetsInTurn)
+        series.targetsInTurn = true;
+    if (!a.stagger.empty()) {
+        std::chrono::microseconds d {};
+        if (!parseDurationArg(a.stagger, DurationUnit::Seconds, d, "--stagger", problems))
+            return false;
+        series.workerStagger = std::chrono::duration_cast<std::chrono::milliseconds>(d);
+    }
     return true;
 }
 
@@ -125,9 +181,25 @@ bool applyOptions(Profile &p, const RunArgs &a, Problems &problems)
             line.percentRead = *a.read;
         if (a.random)
             line.percentRandom = *a.random;
+        // Named by what it sets, leaving out what a --sweep varies ("100% read 100%
+        // random" in a block-size series, not a size only its first point has).
+        const auto swept = [&](SweepParameter parameter) {
+            return std::any_of(a.sweeps.begin(), a.sweeps.end(), [&](const std::string &text) {
+                std::string error;
+                const auto axis = parseSweep(text, error);
+                return axis && axis->parameter == parameter;
+            });
+        };
+        std::vector<std::string> parts;
+        if (!swept(SweepParameter::TransferSize))
+            parts.push_back(formatSize(line.transferSizeBytes));
+        if (!swept(SweepParameter::PercentRead))
+            parts.push_back(fmt::format("{}% read", line.percentRead));
+        if (!swept(SweepParameter::PercentRandom))
+            parts.push_back(fmt::format("{}% random", line.percentRandom));
         AccessSpec spec;
-        spec.name = fmt::format("{} {}% read {}% random", formatSize(line.transferSizeBytes),
-            line.percentRead, line.percentRandom);
+        spec.name
+            = parts.empty() ? std::string("custom") : fmt::format("{}", fmt::join(parts, " "));
         spec.lines.push_back(line);
         std::erase_if(p.specs, [&](const AccessSpec &s) { return s.name == spec.name; });
         p.specs.push_back(spec);
@@ -204,6 +276,8 @@ bool applyOptions(Profile &p, const RunArgs &a, Problems &problems)
             return false;
         p.setup.interval = std::chrono::duration_cast<std::chrono::milliseconds>(d);
     }
+    if (!applySeriesOptions(p, a, problems))
+        return false;
     // The description came with the preset or the profile file: once options change what
     // runs, it describes another run, and it is what the CSV's Test Description and the
     // JSON's profile carry. It then describes the run made, and where it came from.
@@ -213,7 +287,10 @@ bool applyOptions(Profile &p, const RunArgs &a, Problems &problems)
              std::pair {"--read", a.read.has_value()}, std::pair {"--random", a.random.has_value()},
              std::pair {"--qd", a.qd.has_value()}, std::pair {"--workers", a.workers.has_value()},
              std::pair {"--duration", !a.duration.empty()}, std::pair {"--ramp", !a.ramp.empty()},
-             std::pair {"--file-size", !a.fileSize.empty()}, std::pair {"--buffered", a.buffered}})
+             std::pair {"--file-size", !a.fileSize.empty()}, std::pair {"--buffered", a.buffered},
+             std::pair {"--sweep", !a.sweeps.empty()}, std::pair {"--repeat", a.repeat.has_value()},
+             std::pair {"--ops", a.ops.has_value()}, std::pair {"--stagger", !a.stagger.empty()},
+             std::pair {"--targets-in-turn", a.targetsInTurn}})
         if (given)
             changed.push_back(option);
     if (!changed.empty()) {
@@ -229,24 +306,48 @@ bool applyOptions(Profile &p, const RunArgs &a, Problems &problems)
 class TerminalSink final : public RunSink
 {
 public:
-    TerminalSink(bool quiet, std::ofstream *timeseries)
+    TerminalSink(bool quiet, std::ofstream *timeseries, const Profile &profile)
         : m_quiet(quiet)
         , m_timeseries(timeseries)
+        , m_setup(profile.setup)
+        , m_stepCount(plannedSteps(profile).size())
+        , m_started(std::chrono::steady_clock::now())
     { }
-    void onPhase(RunPhase phase, std::size_t, const std::string &stepName) override
+    void onPhase(RunPhase phase, std::size_t step, const std::string &stepName) override
     {
         if (m_progressShown) {
             std::cerr << "\n";
             m_progressShown = false;
         }
+        if (phase == RunPhase::RampUp || phase == RunPhase::Measuring)
+            m_currentStep = step;
         if (m_quiet)
             return;
+        // One step: its name. Several (cycling, a series): which of how many, and the time
+        // left (from the run time, or, for points of a number of I/Os, the pace so far).
+        const std::string where = m_stepCount > 1
+            ? fmt::format(
+                "{} {}/{} {}", m_setup.series ? "point" : "step", step + 1, m_stepCount, stepName)
+            : stepName;
         if (phase == RunPhase::RampUp)
-            std::cout << "-- " << stepName << ": ramp-up\n";
+            std::cout << "-- " << where << ": ramp-up" << eta(step) << "\n";
+        else if (phase == RunPhase::Measuring && !(m_setup.rampUp.count() > 0))
+            std::cout << "-- " << where << ": measuring" << eta(step) << "\n";
         else if (phase == RunPhase::Measuring)
-            std::cout << "-- " << stepName << ": measuring\n";
+            std::cout << "-- " << where << ": measuring\n";
         std::cout.flush();
     }
+    void onStepResult(const StepResult &step, const PlannedStep &planned) override
+    {
+        ++m_stepsDone;
+        if (m_quiet || !m_setup.series)
+            return;
+        std::cout << pointLine(step, planned, *m_setup.series, m_stepsDone, m_stepCount) << "\n";
+        std::cout.flush();
+    }
+    // The step that was running (or last ran), for the message when a stop cuts it.
+    std::size_t currentStep() const { return m_currentStep; }
+    std::size_t stepCount() const { return m_stepCount; }
     void onPrepareProgress(
         const std::string &path, std::uint64_t done, std::uint64_t total) override
     {
@@ -282,8 +383,29 @@ public:
     const std::string &timeseriesError() const { return m_timeseriesError; }
 
 private:
+    std::string eta(std::size_t step) const
+    {
+        if (m_stepCount < 2 || step == 0)
+            return {};
+        const auto left = m_stepCount - step;
+        double seconds = 0;
+        if (m_setup.runTime.count() > 0 && !(m_setup.series && m_setup.series->ios > 0))
+            seconds = double(left) * double((m_setup.runTime + m_setup.rampUp).count());
+        else
+            seconds = double(left)
+                * std::chrono::duration<double>(std::chrono::steady_clock::now() - m_started)
+                      .count()
+                / double(step);
+        return ", ETA " + etaText(std::chrono::seconds(std::llround(seconds)));
+    }
+
     bool m_quiet;
     std::ofstream *m_timeseries;
+    TestSetup m_setup;
+    std::size_t m_stepCount = 0;
+    std::size_t m_stepsDone = 0;
+    std::size_t m_currentStep = 0;
+    std::chrono::steady_clock::time_point m_started;
     std::string m_timeseriesError;
     bool m_progressShown = false;
     int m_lastPercent = -1;
@@ -293,8 +415,9 @@ private:
 std::vector<OutputFile> requestedOutputs(const RunArgs &a)
 {
     std::vector<OutputFile> outputs;
-    for (const auto &[option, path] : {std::pair {"--csv", &a.csvPath},
-             std::pair {"--timeseries", &a.timeseriesPath}, std::pair {"--json", &a.jsonPath}})
+    for (const auto &[option, path] :
+        {std::pair {"--csv", &a.csvPath}, std::pair {"--timeseries", &a.timeseriesPath},
+            std::pair {"--json", &a.jsonPath}, std::pair {"--series-csv", &a.seriesCsvPath}})
         if (!path->empty())
             outputs.push_back({option, *path});
     return outputs;
@@ -390,7 +513,7 @@ int runCommand(const RunArgs &a)
         options.stopTimeout = std::chrono::duration_cast<std::chrono::milliseconds>(stopWait);
     }
 
-    TerminalSink sink(a.quiet, timeseries.get());
+    TerminalSink sink(a.quiet, timeseries.get(), *profile);
     Run run(*profile, *backend, *counters, sink, options);
 
     // SIGINT / SIGTERM: stop, drain, write what was measured. A second one stops waiting
@@ -425,6 +548,13 @@ int runCommand(const RunArgs &a)
     signalContext.stop();
 
     std::cout << resultTable(result);
+    std::cout << seriesTable(result);
+    // A stop keeps every finished step; the one it cut is kept too, marked incomplete.
+    if (caught && sink.stepCount() > 1 && !result.steps.empty() && !result.steps.back().complete)
+        std::cerr << fmt::format("stopped during {} {}/{} ({}): kept, marked incomplete; the {} "
+                                 "before it are complete\n",
+            profile->setup.series ? "point" : "step", result.steps.back().step + 1,
+            sink.stepCount(), result.steps.back().stepName, result.steps.size() - 1);
 
     const core::Environment &env = result.environment;
 
@@ -438,6 +568,9 @@ int runCommand(const RunArgs &a)
     if (!a.jsonPath.empty())
         wrote &= writeOutputFile(
             {"--json", a.jsonPath}, writeResultsJson(result, env), fallback + ".json");
+    if (!a.seriesCsvPath.empty())
+        wrote &= writeOutputFile(
+            {"--series-csv", a.seriesCsvPath}, writeSeriesCsv(result), fallback + "-series.csv");
     if (timeseries) {
         errno = 0;
         timeseries->close();
@@ -513,6 +646,18 @@ void registerRunCommands(CLI::App &app, int &exitCode, const std::vector<std::st
     run->add_option("--json", a->jsonPath,
         "Write full JSON results here (if writing fails at the end: "
         "./ioprism-results-<time>.json)");
+    run->add_option("--series-csv", a->seriesCsvPath,
+        "Write the series here: one row per point, its swept values, then IOPS, MB/s, latency "
+        "percentiles, CPU and the device's figures (median of the trials)");
+    run->add_option("--sweep", a->sweeps,
+        "Run a series: PARAM=FROM..TO:xM, PARAM=FROM..TO:+N or PARAM=V1,V2,... with PARAM bs, "
+        "qd, workers, read or random (e.g. bs=512..16M:x2, qd=1..256:x2); twice for a matrix");
+    run->add_option("--repeat", a->repeat, "Series: run the whole series N times (trials)");
+    run->add_option("--ops", a->ops,
+        "Series: each point does N I/Os per worker and target instead of --duration");
+    run->add_option("--stagger", a->stagger, "Series: worker n starts n x this after the first");
+    run->add_flag("--targets-in-turn", a->targetsInTurn,
+        "Series: each point runs on each target alone, one after the other");
     run->add_flag("--allow-device-writes", a->allowDeviceWrites,
         "Confirm writing to a raw block device or partition (destroys its data; refused while "
         "mounted)");

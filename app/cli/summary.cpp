@@ -1,7 +1,9 @@
 #include "app/cli/summary.h"
 
 #include "core/profile/names.h"
+#include "core/profile/series.h"
 #include "core/profile/units.h"
+#include "core/run/series_result.h"
 
 #include <fmt/format.h>
 
@@ -278,6 +280,106 @@ std::string resultTable(const RunResult &r)
             out += deviceTable(r.deviceMap, tail.devices, tail.total);
     }
     return out;
+}
+
+namespace {
+
+std::string_view columnTitle(SweepParameter parameter)
+{
+    switch (parameter) {
+    case SweepParameter::TransferSize:
+        return "size";
+    case SweepParameter::OutstandingIos:
+        return "QD";
+    case SweepParameter::Workers:
+        return "workers";
+    case SweepParameter::PercentRead:
+        return "% read";
+    case SweepParameter::PercentRandom:
+        return "% random";
+    }
+    return "value";
+}
+
+std::string pointValues(const Series &series, const std::vector<std::uint64_t> &values)
+{
+    std::string out;
+    for (std::size_t a = 0; a < series.axes.size() && a < values.size(); ++a)
+        out += fmt::format("{:>11}", describeSweepValue(series.axes[a].parameter, values[a]));
+    return out;
+}
+
+} // namespace
+
+std::string pointLine(const StepResult &step, const PlannedStep &planned, const Series &series,
+    std::size_t done, std::size_t total)
+{
+    std::string line = fmt::format("point {}/{} ", done, total);
+    if (planned.point) {
+        line += pointValues(series, planned.point->values);
+        if (!planned.point->target.empty())
+            line += "  on " + planned.point->target;
+        if (series.repeat > 1)
+            line += fmt::format("  trial {}/{}", planned.point->trial + 1, series.repeat);
+    }
+    if (step.scopes.empty())
+        return line + "  | no I/O";
+    const auto &f = step.scopes.front().figures.total;
+    line += fmt::format("  | {:>12.0f} IO/s {:>10.1f} MiB/s {:>10.1f} Mbit/s  p99 {:>9}", f.iops,
+        f.mebibytesPerSecond, f.megabytesPerSecond * 8, formatLatencyUs(f.latency.p99Us));
+    if (step.devices.available)
+        line += fmt::format("  device: {}", toString(step.devices.verdict.verdict));
+    if (!step.complete)
+        line += "  (cut short: stopped)";
+    return line;
+}
+
+std::string seriesTable(const RunResult &result)
+{
+    const auto &series = result.plan.profile.setup.series;
+    if (!series)
+        return {};
+    const auto points = seriesPoints(result);
+    if (points.empty())
+        return {};
+    std::string out = "\n== Series";
+    if (series->repeat > 1)
+        out += fmt::format(" (median of {} trials, IO/s min-max)", series->repeat);
+    out += "\n";
+    std::string header;
+    for (const auto &axis : series->axes)
+        header += fmt::format("{:>11}", columnTitle(axis.parameter));
+    out += fmt::format("{:<24}{}  {:>12} {:>10} {:>10} {:>10} {:>10}  {}\n", "spec", header, "IO/s",
+        "MiB/s", "Mbit/s", "mean", "p99", "device");
+    std::size_t specIndex = points.front().specIndex;
+    for (const auto &p : points) {
+        if (p.specIndex != specIndex) {
+            out += "\n";
+            specIndex = p.specIndex;
+        }
+        out += fmt::format("{:<24.24}{}  {:>12.0f} {:>10.1f} {:>10.1f} {:>10} {:>10}  {}",
+            p.target.empty() ? p.specName : p.specName + " " + p.target,
+            pointValues(*series, p.values), p.iops.median, p.mebibytesPerSecond.median,
+            p.megabytesPerSecond.median * 8, formatLatencyUs(p.meanLatencyUs.median),
+            formatLatencyUs(p.p99LatencyUs.median),
+            p.deviceValid ? std::string(toString(p.verdict)) : std::string("-"));
+        if (p.trials.size() > 1)
+            out += fmt::format("  [{:.0f}-{:.0f}]", p.iops.min, p.iops.max);
+        if (!p.complete)
+            out += "  (incomplete)";
+        out += "\n";
+    }
+    return out;
+}
+
+std::string etaText(std::chrono::seconds seconds)
+{
+    const auto s = std::max<std::int64_t>(seconds.count(), 0);
+    if (s >= 3600)
+        return fmt::format("{}h{}m", s / 3600, s % 3600 / 60);
+    if (s >= 60)
+        return fmt::format("{}m{}s", s / 60, s % 60);
+    return fmt::format("{}s", s);
 }
 
 } // namespace ioprism::cli

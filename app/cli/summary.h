@@ -5,6 +5,7 @@
 #include "core/profile/profile.h"
 #include "core/run/results.h"
 
+#include <chrono>
 #include <string>
 
 namespace ioprism::cli {
@@ -22,5 +23,15 @@ std::string resultTable(const core::RunResult &result);
 std::string verdictText(const core::DeviceVerdict &verdict);
 // "1.23 ms", "456 µs", "2.5 s"
 std::string formatLatencyUs(double us);
+
+// A finished step of a series, in the `iops` tool's manner: "point 3/16  4 KiB  | 91,234
+// IO/s  356.4 MiB/s  2990.0 Mbit/s  p99 412 µs  device: agree". `done`/`total` count steps.
+std::string pointLine(const core::StepResult &step, const core::PlannedStep &planned,
+    const core::Series &series, std::size_t done, std::size_t total);
+// The series of a finished run: one line per point (the median of its trials, min-max
+// when repeated), its swept values first; "" when the run was no series.
+std::string seriesTable(const core::RunResult &result);
+// "1h2m", "1m10s", "42s": an estimate of time left, to the second.
+std::string etaText(std::chrono::seconds seconds);
 
 } // namespace ioprism::cli

@@ -1,8 +1,7 @@
 #include "core/report/csv.h"
 
-#include "core/run/series_result.h"
-
 #include "core/report/results_json.h"
+#include "core/run/series_result.h"
 
 #include <algorithm>
 #include <array>
@@ -944,11 +943,12 @@ std::string writeSeriesCsv(const RunResult &result)
     if (!series)
         return out;
     for (const auto &p : seriesPoints(result)) {
-        std::string row = fmt::format(
-            "{},{},{},{},{}", result.runId, p.specIndex, csvField(p.specName), p.point, csvField(p.target));
+        std::string row = fmt::format("{},{},{},{},{}", result.runId, p.specIndex,
+            csvField(p.specName), p.point, csvField(p.target));
         for (std::size_t a = 0; a < series->axes.size(); ++a)
             row += "," + (a < p.values.size() ? integer(p.values[a]) : std::string());
-        const auto optional = [](bool valid, double v) { return valid ? fixed(v, 3) : std::string(); };
+        const auto optional
+            = [](bool valid, double v) { return valid ? fixed(v, 3) : std::string(); };
         row += fmt::format(",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
             p.trials.size(), p.complete ? 1 : 0, fixed(p.iops.median, 3), fixed(p.iops.min, 3),
             fixed(p.iops.max, 3), fixed(p.megabytesPerSecond.median, 3),

@@ -1,10 +1,9 @@
 #include "core/report/results_json.h"
 
 #include "core/profile/names.h"
+#include "core/profile/profile_json.h"
 #include "core/profile/series.h"
 #include "core/run/series_result.h"
-
-#include "core/profile/profile_json.h"
 
 #include <cmath>
 #include <fmt/format.h>
@@ -347,8 +346,8 @@ Json seriesJson(const RunResult &result)
     const Series &series = *result.plan.profile.setup.series;
     Json axes = Json::array();
     for (const auto &axis : series.axes)
-        axes.push_back(Json {{"parameter", std::string(toString(axis.parameter))},
-            {"values", sweepValues(axis)}});
+        axes.push_back(Json {
+            {"parameter", std::string(toString(axis.parameter))}, {"values", sweepValues(axis)}});
     Json points = Json::array();
     for (const auto &p : seriesPoints(result)) {
         Json values = Json::object();
@@ -367,7 +366,8 @@ Json seriesJson(const RunResult &result)
             {"iops_per_cpu_percent", trialStatJson(p.iopsPerCpuPercent, p.cpuValid)},
             {"device_read_mbps", trialStatJson(p.deviceReadMegabytesPerSecond, p.deviceValid)},
             {"device_write_mbps", trialStatJson(p.deviceWriteMegabytesPerSecond, p.deviceValid)},
-            {"device_verdict", p.deviceValid ? Json(std::string(toString(p.verdict))) : Json(nullptr)}});
+            {"device_verdict",
+                p.deviceValid ? Json(std::string(toString(p.verdict))) : Json(nullptr)}});
     }
     return Json {{"axes", std::move(axes)}, {"repeat", series.repeat}, {"ios", series.ios},
         {"targets_in_turn", series.targetsInTurn}, {"points", std::move(points)}};

@@ -47,7 +47,8 @@ void summarise(SeriesPointResult &p, const RunResult &result)
             devRead.push_back(step.devices.total.readMegabytesPerSecond);
             devWrite.push_back(step.devices.total.writeMegabytesPerSecond);
         }
-        if (p.trials.front() == i || notability(step.devices.verdict.verdict) > notability(p.verdict))
+        if (p.trials.front() == i
+            || notability(step.devices.verdict.verdict) > notability(p.verdict))
             p.verdict = step.devices.verdict.verdict;
     }
     p.iops = trialStat(iops);

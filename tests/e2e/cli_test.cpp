@@ -270,3 +270,56 @@ TEST(Cli, TheCsvDescribesACustomRunNotThePresetItCameFrom)
     EXPECT_THAT(json.at("profile").at("setup").at("description").get<std::string>(),
         HasSubstr("4KiB 100% read 0% random at QD 4"));
 }
+
+// Issue 12: an .icf whose Test Setup cycles outstanding I/Os 1 -> 32 exponentially runs
+// 6 steps per spec (it used to run as one normal test), and the CSV has Iometer's blocks:
+// the access specifications once, then a 'Results block per step with its queue depth.
+TEST(Cli, AnIcfThatCyclesOutstandingIosRunsEveryDepthWithIometersBlocks)
+{
+    TempDir dir;
+    std::string icf = readFile(sourceDir() / "tests/fixtures/icf/reference.icf");
+    const std::string from = "\t1          64         2          EXPONENTIAL";
+    const auto at = icf.find(from);
+    ASSERT_NE(at, std::string::npos);
+    icf.replace(at, from.size(), "\t1          32         2          EXPONENTIAL");
+    {
+        std::ofstream out(dir.path() / "cycle.icf", std::ios::binary);
+        out << icf;
+    }
+    auto r = runCli("run cycle.icf --target t.dat --file-size 1GiB --engine null --duration 1 "
+                    "--ramp 0 --csv r.csv",
+        dir.path());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_THAT(r.out, HasSubstr("step 6/6 OLTP mix, QD 32"));
+    const std::string csv = readFile(dir.path() / "r.csv");
+    const auto count = [&](const std::string &what) {
+        std::size_t n = 0;
+        for (std::size_t p = csv.find(what); p != std::string::npos; p = csv.find(what, p + 1))
+            ++n;
+        return n;
+    };
+    EXPECT_EQ(count("'Access specifications\n"), 1u);
+    EXPECT_EQ(count("'Results\n"), 6u);
+    EXPECT_TRUE(csv.starts_with("'Test Type,Test Description\n6,")) << csv.substr(0, 80);
+    // Each ALL row names the spec and the step's queue depth (one worker, one target).
+    std::vector<std::string> depths;
+    const auto header = csv.substr(csv.find("'Target Type"),
+        csv.find('\n', csv.find("'Target Type")) - csv.find("'Target Type"));
+    std::size_t qdColumn = 0;
+    for (std::size_t b = 0, e, i = 0; b <= header.size(); b = e + 1, ++i) {
+        e = std::min(header.find(',', b), header.size());
+        if (header.substr(b, e - b) == "Queue Depth")
+            qdColumn = i;
+    }
+    ASSERT_GT(qdColumn, 0u);
+    for (std::size_t p = csv.find("\nALL,"); p != std::string::npos;
+         p = csv.find("\nALL,", p + 1)) {
+        const std::string row = csv.substr(p + 1, csv.find('\n', p + 1) - p - 1);
+        std::size_t b = 0;
+        for (std::size_t i = 0; i < qdColumn; ++i)
+            b = row.find(',', b) + 1;
+        depths.push_back(row.substr(b, row.find(',', b) - b));
+        EXPECT_TRUE(row.starts_with("ALL,All,OLTP mix,1,1,1,")) << row;
+    }
+    EXPECT_EQ(depths, (std::vector<std::string> {"1", "2", "4", "8", "16", "32"}));
+}
