@@ -14,7 +14,9 @@ Status NullEngine::init(const EngineConfig &config, std::span<const EngineFile> 
     m_ring.assign(std::max<std::uint32_t>(config.queueDepth, 1), nullptr);
     m_bufferBytes = config.bufferBytes;
     // Buffers exist so write paths that fill data behave as with a real engine.
-    m_buffers = std::make_unique<std::byte[]>(std::size_t(config.bufferBytes) * config.bufferCount);
+    // Not zeroed: nothing reads what the null engine "reads" (zeroing 1 GiB takes 0.3 s).
+    m_buffers = std::make_unique_for_overwrite<std::byte[]>(
+        std::size_t(config.bufferBytes) * config.bufferCount);
     return Ok {};
 }
 

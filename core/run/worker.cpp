@@ -152,8 +152,15 @@ private:
                     + " were asked for"});
             return false;
         }
+        // A slot needs a read and a write buffer only when its spec does both: the write
+        // buffer keeps its prepared pattern across reads. One direction, one buffer (at
+        // 16 MiB x QD 32 that halves the 1 GiB a point allocates and pins).
+        const AccessSpec &spec = *m_ws.spec;
+        const bool reads = std::any_of(spec.lines.begin(), spec.lines.end(),
+            [](const SpecLine &l) { return l.percentRead > 0 || l.replySizeBytes > 0; });
+        m_buffersPerSlot = reads && specWrites(spec) ? 2 : 1;
         EngineConfig config {.queueDepth = slotCount,
-            .bufferCount = slotCount * 2,
+            .bufferCount = slotCount * m_buffersPerSlot,
             .bufferBytes = m_ws.bufferBytes,
             .bufferAlignmentBytes = m_ws.bufferAlignBytes};
         auto st = m_engine->init(config, files);
@@ -287,7 +294,8 @@ private:
             r.direction = io.direction;
             r.offsetBytes = io.offsetBytes;
             r.lengthBytes = io.sizeBytes;
-            r.bufferIndex = i * 2 + (io.direction == IoDirection::Write ? 1 : 0);
+            r.bufferIndex = i * m_buffersPerSlot
+                + (m_buffersPerSlot == 2 && io.direction == IoDirection::Write ? 1 : 0);
             if (io.direction == IoDirection::Write) {
                 auto buffer = m_engine->buffer(r.bufferIndex);
                 const int pattern = m_linePattern[io.lineIndex];
@@ -457,6 +465,7 @@ private:
     std::vector<DataPatternFiller> m_fillers;
     std::vector<int> m_linePattern;
     bool m_timed = false;
+    std::uint32_t m_buffersPerSlot = 2; // read and write buffers, or one (startEngine)
     bool m_anyLimiter = false;
     bool m_failed = false;
 };
