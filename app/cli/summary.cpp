@@ -3,6 +3,7 @@
 #include "core/profile/names.h"
 #include "core/profile/series.h"
 #include "core/profile/units.h"
+#include "core/run/plan.h"
 #include "core/run/series_result.h"
 
 #include <fmt/format.h>
@@ -147,6 +148,26 @@ std::string describeProfile(const Profile &p)
                     out += ", NOT FOUND on this machine: re-point it";
                 out += ")\n";
             }
+        }
+    }
+    // Cycling and series make several steps of a spec: say how many, and which.
+    if (s.testType != TestType::Normal || s.series) {
+        const auto steps = plannedSteps(p);
+        out += fmt::format("\n{} {}", steps.size(), steps.size() == 1 ? "step" : "steps");
+        if (s.series) {
+            std::string axes;
+            for (const auto &axis : s.series->axes)
+                axes += (axes.empty() ? "" : " x ") + formatSweep(axis);
+            out += fmt::format(" (series {}; {} trial{})", axes, s.series->repeat,
+                s.series->repeat == 1 ? "" : "s");
+        }
+        out += ":\n";
+        for (std::size_t i = 0; i < steps.size(); ++i) {
+            if (steps.size() > 12 && i == 6) {
+                out += fmt::format("  ... {} more ...\n", steps.size() - 11);
+                i = steps.size() - 6;
+            }
+            out += fmt::format("  {:>3}. {}\n", i + 1, steps[i].name);
         }
     }
     return out;
