@@ -337,6 +337,7 @@ public:
             std::cout << "-- " << where << ": measuring\n";
         std::cout.flush();
     }
+    void onPlan(const ResolvedPlan &plan) override { m_stepCount = plan.stepCount(); }
     void onStepResult(const StepResult &step, const PlannedStep &planned) override
     {
         ++m_stepsDone;

@@ -93,58 +93,113 @@ ResolvedPlan describePlan(
     return r;
 }
 
-std::optional<OpError> checkPlan(const ResolvedPlan &plan)
+namespace {
+
+std::string regionPathOf(const ResolvedWorker &w, std::size_t ti)
+{
+    return "hosts[0].workers[" + std::to_string(w.profileWorker) + "].targets[" + std::to_string(ti)
+        + "].region";
+}
+
+// A region is the user's statement of where I/O may land: one that does not fit is
+// refused, never silently shortened.
+std::optional<OpError> regionProblem(const ResolvedWorker &w, std::size_t ti)
 {
     const auto invalid = std::make_error_code(std::errc::invalid_argument);
-    for (const auto &w : plan.workers)
-        for (std::size_t ti = 0; ti < w.targets.size(); ++ti) {
-            const ResolvedTarget &t = w.targets[ti];
-            const std::uint64_t size = usableSize(t);
-            // A region is the user's statement of where I/O may land: one that does not
-            // fit is refused, never silently shortened.
-            const Region &asked = t.target.region;
-            const std::string regionPath = "hosts[0].workers[" + std::to_string(w.profileWorker)
-                + "].targets[" + std::to_string(ti) + "].region";
-            if (asked.offsetBytes >= size)
-                return OpError {invalid, "check region", t.info.path,
-                    regionPath + ": offset " + formatSize(asked.offsetBytes)
-                        + " is beyond the end of the target (" + formatSize(size) + ")"};
-            if (asked.sizeBytes > size - asked.offsetBytes)
-                return OpError {invalid, "check region", t.info.path,
-                    regionPath + ": offset " + formatSize(asked.offsetBytes) + " + size "
-                        + formatSize(asked.sizeBytes) + " ends "
-                        + formatSize(asked.offsetBytes + asked.sizeBytes - size)
-                        + " beyond the end of the target (" + formatSize(size)
-                        + "): make it fit, or give size 0 for \"to the end\""};
-            for (std::size_t step = 0; step < w.specPerStep.size(); ++step) {
-                if (w.specPerStep[step] < 0)
-                    continue;
-                const std::size_t si = std::size_t(w.specPerStep[step]);
-                const auto &spec = plan.specs[si];
-                for (std::size_t li = 0; li < spec.lines.size(); ++li) {
-                    const auto &line = spec.lines[li];
-                    // A series' variant of a spec is named by the series and its line.
-                    const std::string linePath = si < plan.profile.specs.size()
-                        ? "specs[" + std::to_string(si) + "].lines[" + std::to_string(li) + "]"
-                        : "setup.series (step \"" + plan.steps[step].name + "\", line "
-                            + std::to_string(li + 1) + ")";
-                    std::string problem;
-                    if (line.transferSizeBytes > t.region.sizeBytes)
-                        problem = linePath + ".transferSize: " + sizeText(line.transferSizeBytes)
-                            + " is larger than the region " + sizeText(t.region.sizeBytes) + " of "
-                            + t.info.path + " (" + regionPath + ")";
-                    else if (line.replySizeBytes > t.region.sizeBytes)
-                        problem = linePath + ".reply: " + sizeText(line.replySizeBytes)
-                            + " is larger than the region " + sizeText(t.region.sizeBytes) + " of "
-                            + t.info.path + " (" + regionPath + ")";
-                    else if (t.target.cacheMode == CacheMode::Direct)
-                        problem = alignmentProblem(line, linePath, regionPath, t.info, t.region);
-                    if (!problem.empty())
-                        return OpError {{}, "check alignment", t.info.path, problem};
-                }
-            }
-        }
+    const ResolvedTarget &t = w.targets[ti];
+    const std::uint64_t size = usableSize(t);
+    const Region &asked = t.target.region;
+    const std::string regionPath = regionPathOf(w, ti);
+    if (asked.offsetBytes >= size)
+        return OpError {invalid, "check region", t.info.path,
+            regionPath + ": offset " + formatSize(asked.offsetBytes)
+                + " is beyond the end of the target (" + formatSize(size) + ")"};
+    if (asked.sizeBytes > size - asked.offsetBytes)
+        return OpError {invalid, "check region", t.info.path,
+            regionPath + ": offset " + formatSize(asked.offsetBytes) + " + size "
+                + formatSize(asked.sizeBytes) + " ends "
+                + formatSize(asked.offsetBytes + asked.sizeBytes - size)
+                + " beyond the end of the target (" + formatSize(size)
+                + "): make it fit, or give size 0 for \"to the end\""};
     return std::nullopt;
+}
+
+// The first line of a step's spec that target `ti` of worker `w` cannot run (a transfer
+// larger than its region, direct I/O off its alignment), or nullopt; nothing when the
+// worker idles in the step or does not use the target in it.
+std::optional<OpError> stepProblem(
+    const ResolvedPlan &plan, const ResolvedWorker &w, std::size_t ti, std::size_t step)
+{
+    if (step >= w.specPerStep.size() || w.specPerStep[step] < 0 || w.outstandingIos[step][ti] == 0)
+        return std::nullopt;
+    const ResolvedTarget &t = w.targets[ti];
+    const std::string regionPath = regionPathOf(w, ti);
+    const std::size_t si = std::size_t(w.specPerStep[step]);
+    const auto &spec = plan.specs[si];
+    for (std::size_t li = 0; li < spec.lines.size(); ++li) {
+        const auto &line = spec.lines[li];
+        // A series' variant of a spec is named by the series and its line.
+        const std::string linePath = si < plan.profile.specs.size()
+            ? "specs[" + std::to_string(si) + "].lines[" + std::to_string(li) + "]"
+            : "setup.series (step \"" + plan.steps[step].name + "\", line " + std::to_string(li + 1)
+                + ")";
+        std::string problem;
+        if (line.transferSizeBytes > t.region.sizeBytes)
+            problem = linePath + ".transferSize: " + sizeText(line.transferSizeBytes)
+                + " is larger than the region " + sizeText(t.region.sizeBytes) + " of "
+                + t.info.path + " (" + regionPath + ")";
+        else if (line.replySizeBytes > t.region.sizeBytes)
+            problem = linePath + ".reply: " + sizeText(line.replySizeBytes)
+                + " is larger than the region " + sizeText(t.region.sizeBytes) + " of "
+                + t.info.path + " (" + regionPath + ")";
+        else if (t.target.cacheMode == CacheMode::Direct)
+            problem = alignmentProblem(line, linePath, regionPath, t.info, t.region);
+        if (!problem.empty())
+            return OpError {{}, "check alignment", t.info.path, problem};
+    }
+    return std::nullopt;
+}
+
+std::optional<OpError> stepProblem(const ResolvedPlan &plan, std::size_t step)
+{
+    for (const auto &w : plan.workers)
+        for (std::size_t ti = 0; ti < w.targets.size(); ++ti)
+            if (auto problem = stepProblem(plan, w, ti, step))
+                return problem;
+    return std::nullopt;
+}
+
+} // namespace
+
+std::optional<OpError> checkPlan(const ResolvedPlan &plan)
+{
+    for (const auto &w : plan.workers)
+        for (std::size_t ti = 0; ti < w.targets.size(); ++ti)
+            if (auto problem = regionProblem(w, ti))
+                return problem;
+    for (std::size_t step = 0; step < plan.stepCount(); ++step)
+        if (auto problem = stepProblem(plan, step))
+            return problem;
+    return std::nullopt;
+}
+
+std::vector<SkippedPoint> skipPointsTargetsCannotRun(ResolvedPlan &plan)
+{
+    std::vector<SkippedPoint> skipped;
+    for (std::size_t step = plan.stepCount(); step-- > 0;) {
+        if (!plan.steps[step].point)
+            continue;
+        const auto problem = stepProblem(plan, step);
+        if (!problem)
+            continue;
+        skipped.insert(skipped.begin(), {plan.steps[step].name, *problem});
+        plan.steps.erase(plan.steps.begin() + std::ptrdiff_t(step));
+        for (auto &w : plan.workers) {
+            w.specPerStep.erase(w.specPerStep.begin() + std::ptrdiff_t(step));
+            w.outstandingIos.erase(w.outstandingIos.begin() + std::ptrdiff_t(step));
+        }
+    }
+    return skipped;
 }
 
 } // namespace ioprism::core

@@ -60,4 +60,13 @@ ResolvedPlan describePlan(
 // The first rule the real targets break, or nullopt.
 std::optional<OpError> checkPlan(const ResolvedPlan &plan);
 
+// A series may reach sizes some target cannot do (512 B on a device with 4 KiB sectors,
+// 16 MiB on a 4 MiB region): those points are taken out of the plan, each with why,
+// so the rest of the curve runs. Steps that are not series points are left to checkPlan.
+struct SkippedPoint {
+    std::string step; // the step's name
+    OpError why;
+};
+std::vector<SkippedPoint> skipPointsTargetsCannotRun(ResolvedPlan &plan);
+
 } // namespace ioprism::core

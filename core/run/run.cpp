@@ -592,6 +592,8 @@ struct Run::Execution {
     // Application writes the devices have not shown yet and the devices' credit, carried
     // across intervals and steps (core/stats/verdict.h).
     WriteBalance writeBalance;
+    // The backend's notices already reported (the result has the run's own as well).
+    std::size_t backendNoticesSeen = 0;
 
     SteadyClock::time_point stopDeadline() const
     {
@@ -609,9 +611,9 @@ struct Run::Execution {
     void reportNewNotices()
     {
         const auto all = run.m_backend.notices();
-        for (std::size_t i = result.notices.size(); i < all.size(); ++i) {
-            result.notices.push_back(all[i]);
-            run.m_sink.onNotice(all[i]);
+        for (; backendNoticesSeen < all.size(); ++backendNoticesSeen) {
+            result.notices.push_back(all[backendNoticesSeen]);
+            run.m_sink.onNotice(all[backendNoticesSeen]);
         }
     }
 
@@ -718,6 +720,12 @@ struct Run::Execution {
     {
         result.plan
             = describePlan(*plan, [&](const std::string &path) { return prepared[path].info; });
+        reportSkippedPoints(skipPointsTargetsCannotRun(result.plan));
+        if (result.plan.stepCount() == 0 && plan->stepCount() > 0) {
+            refuse({std::make_error_code(std::errc::invalid_argument), "check alignment", {},
+                "no point of the series can run on these targets (see the notices)"});
+            return false;
+        }
         if (auto problem = checkPlan(result.plan)) {
             refuse(*problem);
             return false;
@@ -734,7 +742,23 @@ struct Run::Execution {
             comparedPath[targets[i]->path] = has;
             comparedBuffered |= has && targets[i]->cacheMode == CacheMode::Buffered;
         }
+        run.m_sink.onPlan(result.plan);
         return true;
+    }
+
+    // Series points a target cannot run, said once (as a notice, and in the result).
+    void reportSkippedPoints(const std::vector<SkippedPoint> &skipped)
+    {
+        if (skipped.empty())
+            return;
+        std::string names;
+        for (const auto &p : skipped)
+            names += (names.empty() ? "" : "; ") + p.step;
+        const std::string text = "skipped " + std::to_string(skipped.size()) + " point"
+            + (skipped.size() == 1 ? "" : "s") + " the targets cannot run (" + names
+            + "): " + skipped.front().why.toString();
+        result.notices.push_back(text);
+        run.m_sink.onNotice(text);
     }
 
     // One step: its workers started together, sampled until the step ends, then

@@ -41,6 +41,9 @@ public:
     virtual void onPrepareProgress(
         const std::string & /*path*/, std::uint64_t /*doneBytes*/, std::uint64_t /*totalBytes*/)
     { }
+    // The targets are prepared and the plan checked against them: the steps that will
+    // run (a series' points a target cannot do are gone from it, with a notice).
+    virtual void onPlan(const ResolvedPlan & /*plan*/) { }
     virtual void onInterval(const IntervalSample & /*sample*/) { }
     // A step ended, with its totals (a series' point, a cycling step): said as it ends,
     // so that curves grow point by point.

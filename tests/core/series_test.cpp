@@ -9,6 +9,7 @@
 #include "core/run/plan.h"
 #include "core/run/run.h"
 #include "core/run/series_result.h"
+#include "support/test_backend.h"
 
 #include <gtest/gtest.h>
 
@@ -341,6 +342,51 @@ TEST(SeriesOutputs, TheTidyCsvHasOneRowPerPointAndTheJsonItsPoints)
         EXPECT_NEAR(pt.at("mbps").at("median").get<double>(), iops * size / 1e6, 1e-3)
             << "IOPS x size = MB/s";
     }
+}
+
+} // namespace
+} // namespace ioprism::core
+
+namespace ioprism::core {
+namespace {
+
+struct NoticeSink : RunSink {
+    std::vector<std::string> notices;
+    std::size_t plannedSteps = 0;
+    void onNotice(const std::string &text) override { notices.push_back(text); }
+    void onPlan(const ResolvedPlan &plan) override { plannedSteps = plan.stepCount(); }
+};
+
+// A spectrum from 512 B on a target whose direct I/O needs 4 KiB: the points it cannot
+// run are skipped with a notice naming them and why, and the rest of the curve runs.
+TEST(SeriesRun, PointsATargetCannotRunAreSkippedAndSaid)
+{
+    auto p = seriesProfile({generated(SweepParameter::TransferSize, 512, 8192, 2)});
+    p.setup.runTime = std::chrono::seconds(0);
+    p.setup.interval = std::chrono::milliseconds(100);
+    p.setup.series->ios = 50;
+    ioprism::test::TestBackend backend;
+    backend.alignment = 4096;
+    NullCounterSource counters;
+    NoticeSink sink;
+    const RunResult r = ioprism::core::Run(p, backend, counters, sink).execute();
+    ASSERT_FALSE(r.error) << r.error->toString();
+    ASSERT_EQ(r.steps.size(), 2u);
+    EXPECT_EQ(sink.plannedSteps, 2u);
+    EXPECT_EQ(r.steps[0].stepName, "rand read, 4 KiB");
+    ASSERT_EQ(r.notices.size(), 1u);
+    EXPECT_TRUE(r.notices[0].starts_with("skipped 3 points the targets cannot run (rand read, "
+                                         "512 bytes; rand read, 1 KiB; rand read, 2 KiB): "))
+        << r.notices[0];
+    EXPECT_NE(
+        r.notices[0].find("not a multiple of the direct-I/O alignment 4096 B"), std::string::npos);
+
+    // Nothing left to run is a refusal, not an empty run.
+    auto none = seriesProfile({generated(SweepParameter::TransferSize, 512, 2048, 2)});
+    none.setup.series->ios = 50;
+    const RunResult refused = ioprism::core::Run(none, backend, counters, sink).execute();
+    ASSERT_TRUE(refused.error);
+    EXPECT_NE(refused.error->toString().find("no point of the series can run"), std::string::npos);
 }
 
 } // namespace
