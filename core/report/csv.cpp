@@ -819,15 +819,20 @@ std::string writeIometerCsv(
 
     const std::string header = iometerHeaderLine();
     // Iometer writes the access specifications once per spec index, then one 'Results
-    // block per step (cycling makes several steps of one index).
-    std::optional<std::size_t> specIndex;
+    // block per step (cycling makes several steps of one index). A series' points run
+    // variants of a spec (another size, % read...): each new set of specs is written.
+    std::vector<const AccessSpec *> written;
+    std::optional<std::size_t> writtenIndex;
     for (const auto &step : result.steps) {
-        const PlannedStep *planned
-            = step.step < result.plan.steps.size() ? &result.plan.steps[step.step] : nullptr;
-        if (!planned || planned->specIndex != specIndex)
-            out += accessSpecsBlock(plan.specsOfStep(step));
-        if (planned)
-            specIndex = planned->specIndex;
+        const auto specs = plan.specsOfStep(step);
+        const std::optional<std::size_t> index = step.step < result.plan.steps.size()
+            ? std::optional(result.plan.steps[step.step].specIndex)
+            : std::nullopt;
+        if (specs != written || !index || index != writtenIndex) {
+            out += accessSpecsBlock(specs);
+            written = specs;
+            writtenIndex = index;
+        }
         out += "'Results\n";
         out += header;
         out += resultRows(result, environment, step, plan, filter);
