@@ -391,3 +391,39 @@ TEST(SeriesRun, PointsATargetCannotRunAreSkippedAndSaid)
 
 } // namespace
 } // namespace ioprism::core
+
+namespace ioprism::core {
+namespace {
+
+// Staggered workers: worker 2 of a point starts 2 s after worker 1, so no interval that
+// ends before then has I/O of it, and a later one has.
+TEST(SeriesRun, AStaggeredWorkerDoesNoIoBeforeItsDelay)
+{
+    auto p = seriesProfile({SweepAxis {SweepParameter::OutstandingIos, {1}}});
+    p.hosts[0].workers.push_back(p.hosts[0].workers[0]);
+    p.hosts[0].workers[1].name = "Worker 2";
+    p.setup.runTime = std::chrono::seconds(3);
+    p.setup.interval = std::chrono::milliseconds(250);
+    p.setup.series->workerStagger = std::chrono::seconds(2);
+    NullBackend backend;
+    NullCounterSource counters;
+    NullSink sink;
+    const RunResult r = ioprism::core::Run(p, backend, counters, sink).execute();
+    ASSERT_FALSE(r.error) << r.error->toString();
+    bool before = false, after = false;
+    for (const auto &interval : r.intervals)
+        for (const auto &sc : interval.scopes)
+            if (sc.scope.kind == Scope::Kind::Worker && sc.scope.worker == 1) {
+                if (interval.endSeconds < 1.9) {
+                    EXPECT_EQ(sc.figures.total.ios, 0u) << "at " << interval.endSeconds << " s";
+                    before = true;
+                } else if (interval.startSeconds > 2.1 && sc.figures.total.ios > 0) {
+                    after = true;
+                }
+            }
+    EXPECT_TRUE(before);
+    EXPECT_TRUE(after) << "worker 2 did I/O once its delay passed";
+}
+
+} // namespace
+} // namespace ioprism::core
