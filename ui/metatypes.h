@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/profile/profile.h"
+#include "core/run/plan.h"
 #include "core/run/results.h"
 
 #include <QMetaType>
@@ -25,5 +26,7 @@ Q_DECLARE_METATYPE(ioprism::core::RandomDistribution)
 Q_DECLARE_METATYPE(ioprism::core::RateLimit)
 Q_DECLARE_METATYPE(ioprism::core::RunPhase)
 Q_DECLARE_METATYPE(ioprism::core::IntervalSample)
+Q_DECLARE_METATYPE(ioprism::core::StepResult)
+Q_DECLARE_METATYPE(ioprism::core::PlannedStep)
 Q_DECLARE_METATYPE(ioprism::ui::LinePattern)
 Q_DECLARE_METATYPE(ioprism::ui::RunResultPtr)

@@ -66,6 +66,10 @@ public:
     {
         m_controller->postInterval(sample);
     }
+    void onStepResult(const core::StepResult &step, const core::PlannedStep &planned) override
+    {
+        m_controller->postStepResult(m_runId, step, planned);
+    }
     void onNotice(const std::string &text) override { m_controller->postNotice(m_runId, text); }
 
 private:
@@ -92,6 +96,8 @@ RunController::RunController(PlatformServices services, QObject *parent)
 {
     qRegisterMetaType<core::RunPhase>();
     qRegisterMetaType<core::IntervalSample>();
+    qRegisterMetaType<core::StepResult>();
+    qRegisterMetaType<core::PlannedStep>();
     qRegisterMetaType<RunResultPtr>();
 }
 
@@ -211,6 +217,19 @@ void RunController::postInterval(core::IntervalSample sample)
         [this, sample = std::move(sample)] {
             if (sample.runId == m_shownRunId)
                 emit intervalReady(sample);
+        },
+        Qt::QueuedConnection);
+}
+
+void RunController::postStepResult(
+    std::uint64_t runId, core::StepResult step, core::PlannedStep planned)
+{
+    // Once per step (not per interval): the copy of its histograms is not on a hot path.
+    QMetaObject::invokeMethod(
+        this,
+        [this, runId, step = std::move(step), planned = std::move(planned)] {
+            if (runId == m_shownRunId)
+                emit stepFinished(runId, step, planned);
         },
         Qt::QueuedConnection);
 }

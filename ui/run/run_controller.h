@@ -2,10 +2,10 @@
 //
 // Each run is a core::Run executed on its own std::thread (Run::execute blocks; its
 // workers are core's own threads). The run's sink copies every report (phase, prepare
-// progress, interval sample, notice) into a functor posted to this object with
-// QMetaObject::invokeMethod(..., Qt::QueuedConnection), tagged with the run's id; on the
-// GUI thread the functor emits the signal only if that run is still the one shown, so
-// samples of a run that was stopped and replaced are dropped, never drawn.
+// progress, interval sample, a step's result as it ends, notice) into a functor posted to this
+// object with QMetaObject::invokeMethod(..., Qt::QueuedConnection), tagged with the run's id; on
+// the GUI thread the functor emits the signal only if that run is still the one shown, so samples
+// of a run that was stopped and replaced are dropped, never drawn.
 //
 // Nothing here blocks the GUI thread on a run: stop() only asks (Run::requestStop);
 // a run's thread is joined when its final report arrives (it has finished by then),
@@ -57,6 +57,7 @@ public:
     void postPrepareProgress(
         std::uint64_t runId, std::string path, std::uint64_t doneBytes, std::uint64_t totalBytes);
     void postInterval(core::IntervalSample sample);
+    void postStepResult(std::uint64_t runId, core::StepResult step, core::PlannedStep planned);
     void postNotice(std::uint64_t runId, std::string text);
     void postFinished(std::uint64_t runId, RunResultPtr result);
 
@@ -66,6 +67,10 @@ signals:
         quint64 runId, ioprism::core::RunPhase phase, int step, const QString &stepName);
     void prepareProgress(quint64 runId, const QString &path, quint64 doneBytes, quint64 totalBytes);
     void intervalReady(const ioprism::core::IntervalSample &sample);
+    // A step ended (a series' point, a cycling step), with its totals and what it ran:
+    // the Series view draws each point as it finishes.
+    void stepFinished(quint64 runId, const ioprism::core::StepResult &step,
+        const ioprism::core::PlannedStep &planned);
     void notice(quint64 runId, const QString &text);
     void finished(ioprism::ui::RunResultPtr result);
     void runningChanged(bool running);
