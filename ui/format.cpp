@@ -51,6 +51,38 @@ QString iopsText(double iops)
     return locale.toString(iops, 'f', iops >= 100 ? 0 : 1);
 }
 
+QString sweepValueText(core::SweepParameter parameter, std::uint64_t value)
+{
+    switch (parameter) {
+    case core::SweepParameter::TransferSize:
+        return exactSizeText(value);
+    case core::SweepParameter::PercentRead:
+    case core::SweepParameter::PercentRandom:
+        return QStringLiteral("%1 %").arg(value);
+    case core::SweepParameter::OutstandingIos:
+    case core::SweepParameter::Workers:
+        break;
+    }
+    return QLocale().toString(static_cast<qulonglong>(value));
+}
+
+QString sweepParameterText(core::SweepParameter parameter)
+{
+    switch (parameter) {
+    case core::SweepParameter::TransferSize:
+        return QCoreApplication::translate("Format", "transfer size");
+    case core::SweepParameter::OutstandingIos:
+        return QCoreApplication::translate("Format", "outstanding I/Os per target");
+    case core::SweepParameter::Workers:
+        return QCoreApplication::translate("Format", "workers");
+    case core::SweepParameter::PercentRead:
+        return QCoreApplication::translate("Format", "% read");
+    case core::SweepParameter::PercentRandom:
+        return QCoreApplication::translate("Format", "% random");
+    }
+    return {};
+}
+
 QString latencyText(double microseconds)
 {
     const QLocale locale;

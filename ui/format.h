@@ -6,6 +6,7 @@
 #pragma once
 
 #include "core/profile/problem.h"
+#include "core/profile/profile.h"
 
 #include <QString>
 #include <QVariant>
@@ -45,6 +46,12 @@ QString durationText(std::chrono::milliseconds duration);
 QString durationText(std::chrono::microseconds duration);
 // A clock for the status bar: "0:05", "12:34", "1:02:03".
 QString clockText(double seconds);
+
+// A swept value on screen: "4 KiB" for sizes, "32" for depths and workers, "70 %"
+// for the percentages.
+QString sweepValueText(core::SweepParameter parameter, std::uint64_t value);
+// What a series axis sweeps, as an axis title: "transfer size", "outstanding I/Os".
+QString sweepParameterText(core::SweepParameter parameter);
 
 // A size from an editor's value: a number of bytes, or text as parseSize reads it
 // ("64k", "1 MiB"). nullopt when it is neither.

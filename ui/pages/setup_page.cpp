@@ -1,6 +1,9 @@
 #include "ui/pages/setup_page.h"
 
+#include "core/profile/series.h"
 #include "core/profile/units.h"
+#include "core/profile/validation.h"
+#include "core/run/plan.h"
 #include "ui/editors/field_marks.h"
 #include "ui/format.h"
 #include "ui/models/profile_document.h"
@@ -8,12 +11,17 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QRegularExpressionValidator>
+#include <QScrollArea>
+#include <QSpinBox>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace ioprism::ui {
 
@@ -33,6 +41,161 @@ QString intervalHelp()
     return SetupPage::tr(
         "How often the live figures and the time series are sampled: 100ms to 60s");
 }
+QString testTypeHelp()
+{
+    return SetupPage::tr(
+        "Iometer's test types: Normal runs each access specification once with every worker "
+        "and target; the others repeat it while adding workers, targets or outstanding I/Os "
+        "(the cycling fields below), one step each. A series needs the type Normal.");
+}
+QString axisValuesHelp()
+{
+    return SetupPage::tr("The values of this axis: FROM..TO:xN (multiplied by N while at most TO), "
+                         "FROM..TO:+N (N added), or a list V1,V2,…. Sizes take units: 512..16M:x2, "
+                         "4k,64k,1m; depths 1..256:x2; percentages 0..100:+25.");
+}
+QString repeatHelp()
+{
+    return SetupPage::tr(
+        "Trials: the whole series runs this many times; each point shows the median with "
+        "the smallest and largest trial as whiskers");
+}
+QString iosHelp()
+{
+    return SetupPage::tr(
+        "Each point stops after this many I/Os per worker and target instead of after the "
+        "run time (0 = the run time)");
+}
+QString staggerHelp()
+{
+    return SetupPage::tr(
+        "Worker n of each point starts n × this after the first (e.g. 5s); 0 = all together");
+}
+
+QString cyclingThing(int cycling)
+{
+    switch (cycling) {
+    case SetupPage::WorkerCycling:
+        return SetupPage::tr("workers");
+    case SetupPage::TargetCycling:
+        return SetupPage::tr("targets");
+    default:
+        return SetupPage::tr("outstanding I/Os per target");
+    }
+}
+QString cyclingStartHelp(int cycling)
+{
+    return SetupPage::tr("The first step's number of %1 (at least 1)").arg(cyclingThing(cycling));
+}
+QString cyclingStepHelp(int cycling)
+{
+    return SetupPage::tr("How the %1 grow from step to step: added (linear, at least 1) or "
+                         "multiplied (exponential, at least 2)")
+        .arg(cyclingThing(cycling));
+}
+QString cyclingEndHelp()
+{
+    return SetupPage::tr("The largest queue depth run (inclusive; a step past it is not run)");
+}
+QString axisParameterHelp(int axis)
+{
+    return axis == 0
+        ? SetupPage::tr("What the first axis sweeps: it is set on every line of every spec "
+                        "(size, % read, % random), on every target (outstanding I/Os) or runs "
+                        "that many copies of each worker (workers)")
+        : SetupPage::tr("What the second axis sweeps (not the first axis's parameter)");
+}
+
+// The name parseSweep reads before the '=' of an axis.
+const char *cliName(core::SweepParameter parameter)
+{
+    switch (parameter) {
+    case core::SweepParameter::TransferSize:
+        return "bs";
+    case core::SweepParameter::OutstandingIos:
+        return "qd";
+    case core::SweepParameter::Workers:
+        return "workers";
+    case core::SweepParameter::PercentRead:
+        return "read";
+    case core::SweepParameter::PercentRandom:
+        return "random";
+    }
+    return "bs";
+}
+
+// What an axis starts with when the user first picks its parameter.
+QString defaultAxisText(core::SweepParameter parameter)
+{
+    switch (parameter) {
+    case core::SweepParameter::TransferSize:
+        return QStringLiteral("512..1M:x2");
+    case core::SweepParameter::OutstandingIos:
+        return QStringLiteral("1..32:x2");
+    case core::SweepParameter::Workers:
+        return QStringLiteral("1..8:x2");
+    case core::SweepParameter::PercentRead:
+    case core::SweepParameter::PercentRandom:
+        return QStringLiteral("0..100:+25");
+    }
+    return {};
+}
+
+// The axis's values as the field shows them: the CLI form after "PARAM=".
+QString axisText(const core::SweepAxis &axis)
+{
+    const std::string text = core::formatSweep(axis);
+    const auto eq = text.find('=');
+    return toQString(eq == std::string::npos ? text : text.substr(eq + 1));
+}
+
+bool usesWorkerCycling(core::TestType type)
+{
+    return type == core::TestType::CycleWorkers || type == core::TestType::CycleWorkersAndTargets;
+}
+bool usesTargetCycling(core::TestType type)
+{
+    switch (type) {
+    case core::TestType::CycleTargets:
+    case core::TestType::IncrementTargetsParallel:
+    case core::TestType::IncrementTargetsSerial:
+    case core::TestType::CycleWorkersAndTargets:
+    case core::TestType::CycleOutstandingIosAndTargets:
+        return true;
+    default:
+        return false;
+    }
+}
+bool usesQueueDepthCycling(core::TestType type)
+{
+    return type == core::TestType::CycleOutstandingIos
+        || type == core::TestType::CycleOutstandingIosAndTargets;
+}
+
+core::Problems concat(core::Problems a, const core::Problems &b)
+{
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+}
+
+core::Problems without(core::Problems problems, std::string_view suffix)
+{
+    problems.erase(std::remove_if(problems.begin(), problems.end(),
+                       [&](const core::Problem &p) { return p.path.ends_with(suffix); }),
+        problems.end());
+    return problems;
+}
+
+QSpinBox *cyclingSpin(QWidget *parent, const QString &tip)
+{
+    auto *spin = new QSpinBox(parent);
+    // 0 and values past the limits are shown (an imported file may hold them) and marked
+    // by validation rather than silently changed.
+    spin->setRange(0, 1'000'000);
+    spin->setToolTip(tip);
+    spin->setMinimumWidth(72);
+    return spin;
+}
 
 } // namespace
 
@@ -48,9 +211,118 @@ SetupPage::SetupPage(ProfileDocument *document, QWidget *parent)
     , m_seed(new QLineEdit(this))
     , m_engine(new QComboBox(this))
 {
-    auto *outer = new QVBoxLayout(this);
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto *content = new QWidget(scroll);
+    scroll->setWidget(content);
+    auto *pageLayout = new QVBoxLayout(this);
+    pageLayout->setContentsMargins(0, 0, 0, 0);
+    pageLayout->addWidget(scroll);
+
+    auto *outer = new QVBoxLayout(content);
     outer->setContentsMargins(12, 12, 12, 12);
 
+    m_plan = new QLabel(content);
+    m_plan->setObjectName(QStringLiteral("planLabel"));
+    m_plan->setWordWrap(true);
+    m_plan->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_plan->setToolTip(tr("What Start will run: the number of steps (every access specification "
+                          "index, cycling step, series point and trial) and the time they take, "
+                          "preparation of the targets aside"));
+    QFont planFont = m_plan->font();
+    planFont.setBold(true);
+    m_plan->setFont(planFont);
+    outer->addWidget(m_plan);
+
+    auto *columns = new QHBoxLayout;
+    auto *left = new QVBoxLayout;
+    auto *right = new QVBoxLayout;
+    columns->addLayout(left, 1);
+    columns->addLayout(right, 1);
+    outer->addLayout(columns);
+
+    left->addWidget(makeTestBox());
+    auto *engineBox = new QGroupBox(tr("Engine (this computer)"), content);
+    auto *engineForm = new QFormLayout(engineBox);
+    m_engine->addItem(tr("Automatic: io_uring, else sync"), int(core::EngineKind::Auto));
+    m_engine->addItem(tr("io_uring only"), int(core::EngineKind::IoUring));
+    m_engine->addItem(tr("sync: pread/pwrite threads"), int(core::EngineKind::Sync));
+    m_engine->addItem(tr("null: no I/O (IOPrism's own overhead)"), int(core::EngineKind::Null));
+    m_engine->setToolTip(
+        tr("How I/O is issued. Saved with the application's settings, not in the profile."));
+    engineForm->addRow(tr("&I/O engine:"), m_engine);
+    left->addWidget(engineBox);
+    left->addWidget(makeCyclingBox());
+    left->addStretch();
+    right->addWidget(makeSeriesBox());
+    right->addStretch();
+    outer->addStretch();
+
+    connect(m_description, &QLineEdit::editingFinished, this, &SetupPage::commit);
+    connect(m_runTime, &QLineEdit::editingFinished, this, &SetupPage::commit);
+    connect(m_rampUp, &QLineEdit::editingFinished, this, &SetupPage::commit);
+    connect(m_interval, &QComboBox::currentTextChanged, this, &SetupPage::commit);
+    connect(m_record, &QComboBox::currentIndexChanged, this, &SetupPage::commit);
+    connect(m_fixedSeed, &QCheckBox::toggled, this, [this](bool on) {
+        m_seed->setEnabled(on);
+        if (on && m_seed->text().isEmpty())
+            m_seed->setText(QStringLiteral("1"));
+        commit();
+    });
+    connect(m_seed, &QLineEdit::editingFinished, this, &SetupPage::commit);
+    connect(m_testType, &QComboBox::currentIndexChanged, this, [this] {
+        updateEnabled();
+        commit();
+    });
+    for (const auto &c : m_cycling) {
+        for (QSpinBox *spin : {c.start, c.step, c.end})
+            if (spin)
+                connect(spin, &QSpinBox::valueChanged, this, &SetupPage::commit);
+        connect(c.stepType, &QComboBox::currentIndexChanged, this, &SetupPage::commit);
+    }
+    connect(m_seriesBox, &QGroupBox::toggled, this, [this] {
+        updateEnabled();
+        commit();
+    });
+    for (int a = 0; a < 2; ++a) {
+        auto &axis = m_axes[std::size_t(a)];
+        connect(axis.parameter, &QComboBox::currentIndexChanged, this, [this, a] {
+            // Each parameter keeps its own text: switching back restores what was typed.
+            auto &axis = m_axes[std::size_t(a)];
+            const int p = axis.parameter->currentData().toInt();
+            const QString text = m_axisTexts[std::size_t(a)][std::size_t(p)];
+            axis.values->setText(
+                text.isEmpty() ? defaultAxisText(static_cast<core::SweepParameter>(p)) : text);
+            updatePreview(a);
+            commit();
+        });
+        connect(axis.values, &QLineEdit::textChanged, this, [this, a](const QString &text) {
+            auto &axis = m_axes[std::size_t(a)];
+            m_axisTexts[std::size_t(a)][std::size_t(axis.parameter->currentData().toInt())] = text;
+            updatePreview(a);
+        });
+        connect(axis.values, &QLineEdit::editingFinished, this, &SetupPage::commit);
+    }
+    connect(m_secondAxis, &QCheckBox::toggled, this, [this] {
+        updateEnabled();
+        commit();
+    });
+    connect(m_repeat, &QSpinBox::valueChanged, this, &SetupPage::commit);
+    connect(m_ios, &QLineEdit::editingFinished, this, &SetupPage::commit);
+    connect(m_targetsInTurn, &QCheckBox::toggled, this, &SetupPage::commit);
+    connect(m_stagger, &QLineEdit::editingFinished, this, &SetupPage::commit);
+    connect(
+        m_engine, &QComboBox::currentIndexChanged, this, [this] { emit engineChanged(engine()); });
+    connect(document, &ProfileDocument::profileReset, this, &SetupPage::load);
+    connect(document, &ProfileDocument::problemsChanged, this, &SetupPage::load);
+    // Every commit (of any page: workers, targets and specs change the steps too) ends
+    // with problemsChanged, so load() keeps the marks and the plan current.
+    load();
+}
+
+QWidget *SetupPage::makeTestBox()
+{
     auto *testBox = new QGroupBox(tr("Test"), this);
     auto *form = new QFormLayout(testBox);
     form->setFieldGrowthPolicy(QFormLayout::ExpandingFieldsGrow);
@@ -85,44 +357,166 @@ SetupPage::SetupPage(ProfileDocument *document, QWidget *parent)
     seedRow->addWidget(m_seed);
     seedRow->addStretch();
     form->addRow(tr("Seed:"), seedRow);
-    outer->addWidget(testBox);
+    return testBox;
+}
 
-    auto *engineBox = new QGroupBox(tr("Engine (this computer)"), this);
-    auto *engineForm = new QFormLayout(engineBox);
-    m_engine->addItem(tr("Automatic: io_uring, else sync"), int(core::EngineKind::Auto));
-    m_engine->addItem(tr("io_uring only"), int(core::EngineKind::IoUring));
-    m_engine->addItem(tr("sync: pread/pwrite threads"), int(core::EngineKind::Sync));
-    m_engine->addItem(tr("null: no I/O (IOPrism's own overhead)"), int(core::EngineKind::Null));
-    m_engine->setToolTip(
-        tr("How I/O is issued. Saved with the application's settings, not in the profile."));
-    engineForm->addRow(tr("&I/O engine:"), m_engine);
-    outer->addWidget(engineBox);
-    auto *note
-        = new QLabel(tr("Iometer's cycling test types (workers, targets, queue depth) are kept "
-                        "in profiles and .icf files; this version runs them as a normal test."),
-            this);
-    note->setWordWrap(true);
-    note->setForegroundRole(QPalette::PlaceholderText);
-    outer->addWidget(note);
-    outer->addStretch();
+QWidget *SetupPage::makeCyclingBox()
+{
+    auto *box = new QGroupBox(tr("Cycling (Iometer)"), this);
+    auto *layout = new QVBoxLayout(box);
+    auto *typeRow = new QFormLayout;
+    m_testType = new QComboBox(box);
+    m_testType->setObjectName(QStringLiteral("testType"));
+    const std::pair<core::TestType, QString> types[] = {
+        {core::TestType::Normal, tr("Normal")},
+        {core::TestType::CycleTargets, tr("Cycle targets")},
+        {core::TestType::CycleWorkers, tr("Cycle workers")},
+        {core::TestType::IncrementTargetsParallel, tr("Increment targets parallel")},
+        {core::TestType::IncrementTargetsSerial, tr("Increment targets serial")},
+        {core::TestType::CycleWorkersAndTargets, tr("Cycle workers and targets")},
+        {core::TestType::CycleOutstandingIos, tr("Cycle outstanding I/Os")},
+        {core::TestType::CycleOutstandingIosAndTargets, tr("Cycle outstanding I/Os and targets")},
+    };
+    for (const auto &[type, name] : types)
+        m_testType->addItem(name, int(type));
+    m_testType->setToolTip(testTypeHelp());
+    typeRow->addRow(tr("Test &type:"), m_testType);
+    layout->addLayout(typeRow);
 
-    connect(m_description, &QLineEdit::editingFinished, this, &SetupPage::commit);
-    connect(m_runTime, &QLineEdit::editingFinished, this, &SetupPage::commit);
-    connect(m_rampUp, &QLineEdit::editingFinished, this, &SetupPage::commit);
-    connect(m_interval, &QComboBox::currentTextChanged, this, &SetupPage::commit);
-    connect(m_record, &QComboBox::currentIndexChanged, this, &SetupPage::commit);
-    connect(m_fixedSeed, &QCheckBox::toggled, this, [this](bool on) {
-        m_seed->setEnabled(on);
-        if (on && m_seed->text().isEmpty())
-            m_seed->setText(QStringLiteral("1"));
-        commit();
-    });
-    connect(m_seed, &QLineEdit::editingFinished, this, &SetupPage::commit);
-    connect(
-        m_engine, &QComboBox::currentIndexChanged, this, [this] { emit engineChanged(engine()); });
-    connect(document, &ProfileDocument::profileReset, this, &SetupPage::load);
-    connect(document, &ProfileDocument::problemsChanged, this, &SetupPage::load);
-    load();
+    auto *grid = new QGridLayout;
+    grid->addWidget(new QLabel(tr("Start"), box), 0, 1);
+    grid->addWidget(new QLabel(tr("Step"), box), 0, 2);
+    grid->addWidget(new QLabel(tr("End"), box), 0, 3);
+    grid->addWidget(new QLabel(tr("Step type"), box), 0, 4);
+    const std::array<QString, CyclingCount> names
+        = {tr("Workers:"), tr("Targets:"), tr("Outstanding I/Os:")};
+    const std::array<const char *, CyclingCount> ids
+        = {"workerCycling", "targetCycling", "queueDepthCycling"};
+    for (int c = 0; c < CyclingCount; ++c) {
+        auto &f = m_cycling[std::size_t(c)];
+        auto *label = new QLabel(names[std::size_t(c)], box);
+        m_cyclingLabels[std::size_t(c)] = label;
+        grid->addWidget(label, c + 1, 0);
+        const QString id = QLatin1String(ids[std::size_t(c)]);
+        f.start = cyclingSpin(box, cyclingStartHelp(c));
+        f.start->setObjectName(id + QStringLiteral(".start"));
+        label->setBuddy(f.start);
+        grid->addWidget(f.start, c + 1, 1);
+        f.step = cyclingSpin(box, cyclingStepHelp(c));
+        f.step->setObjectName(id + QStringLiteral(".step"));
+        grid->addWidget(f.step, c + 1, 2);
+        if (c == QueueDepthCycling) {
+            f.end = cyclingSpin(box, cyclingEndHelp());
+            f.end->setObjectName(id + QStringLiteral(".end"));
+            grid->addWidget(f.end, c + 1, 3);
+        } else {
+            auto *all = new QLabel(tr("all"), box);
+            all->setToolTip(tr("Worker and target cycling end when every %1 takes part: "
+                               "the last step is all of them")
+                                .arg(c == WorkerCycling ? tr("worker") : tr("target")));
+            grid->addWidget(all, c + 1, 3);
+        }
+        f.stepType = new QComboBox(box);
+        f.stepType->setObjectName(id + QStringLiteral(".stepType"));
+        f.stepType->addItem(tr("linear (+ step)"), int(core::StepType::Linear));
+        f.stepType->addItem(tr("exponential (× step)"), int(core::StepType::Exponential));
+        f.stepType->setToolTip(tr("Linear adds the step each time (1, 2, 3 …); exponential "
+                                  "multiplies by it (1, 2, 4 …)"));
+        grid->addWidget(f.stepType, c + 1, 4);
+    }
+    grid->setColumnStretch(5, 1);
+    layout->addLayout(grid);
+    return box;
+}
+
+QWidget *SetupPage::makeSeriesBox()
+{
+    m_seriesBox = new QGroupBox(tr("Run a series (IOPrism)"), this);
+    m_seriesBox->setObjectName(QStringLiteral("series"));
+    m_seriesBox->setCheckable(true);
+    m_seriesBox->setChecked(false);
+    m_seriesBox->setToolTip(
+        tr("Sweep one parameter (a curve) or two (a matrix): every point is a step of its own, "
+           "for every access specification in turn. The Series page draws the curves and the "
+           "heat map as the points finish."));
+    auto *form = new QFormLayout(m_seriesBox);
+    form->setFieldGrowthPolicy(QFormLayout::ExpandingFieldsGrow);
+
+    const std::pair<core::SweepParameter, QString> parameters[] = {
+        {core::SweepParameter::TransferSize, tr("Transfer size")},
+        {core::SweepParameter::OutstandingIos, tr("Outstanding I/Os")},
+        {core::SweepParameter::Workers, tr("Workers")},
+        {core::SweepParameter::PercentRead, tr("% read")},
+        {core::SweepParameter::PercentRandom, tr("% random")},
+    };
+    m_secondAxis = new QCheckBox(tr("Second a&xis (a matrix):"), m_seriesBox);
+    m_secondAxis->setObjectName(QStringLiteral("secondAxis"));
+    m_secondAxis->setToolTip(tr("Sweep a second parameter for every value of the first: a "
+                                "matrix, shown as a heat map and a family of curves"));
+    for (int a = 0; a < 2; ++a) {
+        auto &axis = m_axes[std::size_t(a)];
+        auto *row = new QHBoxLayout;
+        axis.parameter = new QComboBox(m_seriesBox);
+        axis.parameter->setObjectName(QStringLiteral("axis%1.parameter").arg(a));
+        for (const auto &[p, name] : parameters)
+            axis.parameter->addItem(name, int(p));
+        axis.parameter->setToolTip(axisParameterHelp(a));
+        axis.values = new QLineEdit(m_seriesBox);
+        axis.values->setObjectName(QStringLiteral("axis%1.values").arg(a));
+        axis.values->setPlaceholderText(QStringLiteral("512..16M:x2"));
+        axis.values->setToolTip(axisValuesHelp());
+        axis.preview = new QLabel(m_seriesBox);
+        axis.preview->setObjectName(QStringLiteral("axis%1.preview").arg(a));
+        axis.preview->setForegroundRole(QPalette::PlaceholderText);
+        axis.preview->setWordWrap(true);
+        axis.preview->setToolTip(tr("The values this axis takes, in the order they run"));
+        row->addWidget(axis.parameter);
+        row->addWidget(axis.values, 1);
+        const core::SweepParameter initial
+            = a == 0 ? core::SweepParameter::TransferSize : core::SweepParameter::OutstandingIos;
+        axis.parameter->setCurrentIndex(axis.parameter->findData(int(initial)));
+        axis.values->setText(defaultAxisText(initial));
+        m_axisTexts[std::size_t(a)][std::size_t(initial)] = axis.values->text();
+        if (a == 0) {
+            auto *label = new QLabel(tr("&First axis:"), m_seriesBox);
+            label->setBuddy(axis.parameter);
+            label->setToolTip(axis.parameter->toolTip());
+            form->addRow(label, row);
+        } else {
+            form->addRow(m_secondAxis, row);
+        }
+        form->addRow(QString(), axis.preview);
+    }
+
+    m_repeat = new QSpinBox(m_seriesBox);
+    m_repeat->setObjectName(QStringLiteral("repeat"));
+    m_repeat->setRange(0, int(core::kMaxSeriesRepeat) * 10);
+    m_repeat->setValue(1);
+    m_repeat->setMaximumWidth(100);
+    m_repeat->setToolTip(repeatHelp());
+    form->addRow(tr("R&epetitions:"), m_repeat);
+
+    m_ios = new QLineEdit(QStringLiteral("0"), m_seriesBox);
+    m_ios->setObjectName(QStringLiteral("ios"));
+    m_ios->setValidator(
+        new QRegularExpressionValidator(QRegularExpression(QStringLiteral("\\d{1,19}")), m_ios));
+    m_ios->setMaximumWidth(160);
+    m_ios->setToolTip(iosHelp());
+    form->addRow(tr("I/&Os per point:"), m_ios);
+
+    m_targetsInTurn = new QCheckBox(tr("Each point on each target in &turn"), m_seriesBox);
+    m_targetsInTurn->setObjectName(QStringLiteral("targetsInTurn"));
+    m_targetsInTurn->setToolTip(
+        tr("Run each point on one target at a time (target A, target B, then the next point): "
+           "one curve per target, to compare devices or stacks in one run"));
+    form->addRow(QString(), m_targetsInTurn);
+
+    m_stagger = new QLineEdit(QStringLiteral("0s"), m_seriesBox);
+    m_stagger->setObjectName(QStringLiteral("workerStagger"));
+    m_stagger->setMaximumWidth(160);
+    m_stagger->setToolTip(staggerHelp());
+    form->addRow(tr("Worker sta&gger:"), m_stagger);
+    return m_seriesBox;
 }
 
 core::EngineKind SetupPage::engine() const
@@ -137,6 +531,11 @@ bool SetupPage::setEngine(core::EngineKind engine)
         return false;
     m_engine->setCurrentIndex(index);
     return true;
+}
+
+QString SetupPage::planText() const
+{
+    return m_plan->text();
 }
 
 void SetupPage::load()
@@ -183,7 +582,251 @@ void SetupPage::load()
     markField(m_runTime, m_document->problemsAt("setup.runTime"), runTimeHelp());
     markField(m_rampUp, m_document->problemsAt("setup.rampUp"), rampHelp());
     markField(m_interval, m_document->problemsAt("setup.interval"), intervalHelp());
+    loadCycling();
+    loadSeries();
+    updateEnabled();
+    updatePlan();
     m_loading = false;
+}
+
+void SetupPage::loadCycling()
+{
+    const auto &setup = m_document->profile().setup;
+    {
+        const QSignalBlocker block(m_testType);
+        m_testType->setCurrentIndex(m_testType->findData(int(setup.testType)));
+    }
+    // A series with a cycling type is refused at the series' axes: say it here too.
+    core::Problems typeProblems = m_document->problemsAt("setup.testType");
+    if (setup.series && setup.testType != core::TestType::Normal)
+        typeProblems = concat(typeProblems, m_document->problemsAt("setup.series.axes", false));
+    markField(m_testType, typeProblems, testTypeHelp());
+
+    const std::array<const core::Cycling *, CyclingCount> values
+        = {&setup.workerCycling, &setup.targetCycling, &setup.queueDepthCycling};
+    const std::array<const char *, CyclingCount> paths
+        = {"setup.workerCycling", "setup.targetCycling", "setup.queueDepthCycling"};
+    for (std::size_t c = 0; c < CyclingCount; ++c) {
+        const auto &f = m_cycling[c];
+        const core::Cycling &v = *values[c];
+        const std::string path = paths[c];
+        const auto setSpin
+            = [&](QSpinBox *spin, std::uint32_t value, const char *field, const QString &help) {
+                  if (!spin)
+                      return;
+                  const int shown = static_cast<int>(std::min<std::uint32_t>(value, 1'000'000));
+                  if (spin->value() != shown) {
+                      const QSignalBlocker block(spin);
+                      spin->setValue(shown);
+                  }
+                  markField(spin, m_document->problemsAt(path + "." + field), help);
+              };
+        setSpin(f.start, v.start, "start", cyclingStartHelp(int(c)));
+        setSpin(f.step, v.step, "step", cyclingStepHelp(int(c)));
+        setSpin(f.end, v.end, "end", cyclingEndHelp());
+        const QSignalBlocker block(f.stepType);
+        f.stepType->setCurrentIndex(f.stepType->findData(int(v.stepType)));
+    }
+}
+
+void SetupPage::loadSeries()
+{
+    const auto &series = m_document->profile().setup.series;
+    {
+        const QSignalBlocker block(m_seriesBox);
+        m_seriesBox->setChecked(series.has_value());
+    }
+    if (series) {
+        for (std::size_t a = 0; a < 2 && a < series->axes.size(); ++a) {
+            const auto &axis = m_axes[a];
+            const core::SweepAxis &value = series->axes[a];
+            {
+                const QSignalBlocker block(axis.parameter);
+                axis.parameter->setCurrentIndex(axis.parameter->findData(int(value.parameter)));
+            }
+            if (!axis.values->hasFocus())
+                axis.values->setText(axisText(value));
+        }
+        {
+            const QSignalBlocker block(m_secondAxis);
+            m_secondAxis->setChecked(series->axes.size() >= 2);
+        }
+        if (m_repeat->value() != int(series->repeat)) {
+            const QSignalBlocker block(m_repeat);
+            m_repeat->setValue(int(std::min<std::uint32_t>(series->repeat, 10'000)));
+        }
+        if (!m_ios->hasFocus())
+            m_ios->setText(QString::number(series->ios));
+        {
+            const QSignalBlocker block(m_targetsInTurn);
+            m_targetsInTurn->setChecked(series->targetsInTurn);
+        }
+        if (!m_stagger->hasFocus())
+            m_stagger->setText(durationText(series->workerStagger));
+    }
+    // Problems of an axis show on its values, its parameter's on the combo; the series'
+    // own (too many steps) on the repetitions, which multiply them.
+    for (int a = 0; a < 2; ++a) {
+        const std::string path = "setup.series.axes[" + std::to_string(a) + "]";
+        core::Problems problems = without(m_document->problemsAt(path), ".parameter");
+        if (a == 0)
+            problems = concat(problems, m_document->problemsAt("setup.series.axes", false));
+        const auto &axis = m_axes[std::size_t(a)];
+        markField(axis.values, problems, axisValuesHelp());
+        markField(
+            axis.parameter, m_document->problemsAt(path + ".parameter"), axisParameterHelp(a));
+        updatePreview(a);
+    }
+    markField(m_repeat,
+        concat(m_document->problemsAt("setup.series.repeat"),
+            m_document->problemsAt("setup.series", false)),
+        repeatHelp());
+    markField(m_ios, m_document->problemsAt("setup.series.ios"), iosHelp());
+    markField(m_stagger, m_document->problemsAt("setup.series.workerStagger"), staggerHelp());
+}
+
+void SetupPage::updateEnabled()
+{
+    const auto type = static_cast<core::TestType>(m_testType->currentData().toInt());
+    const std::array<bool, CyclingCount> used
+        = {usesWorkerCycling(type), usesTargetCycling(type), usesQueueDepthCycling(type)};
+    for (std::size_t c = 0; c < CyclingCount; ++c) {
+        const auto &f = m_cycling[c];
+        for (QWidget *w : std::initializer_list<QWidget *> {f.start, f.step, f.end, f.stepType})
+            if (w)
+                w->setEnabled(used[c]);
+        m_cyclingLabels[c]->setEnabled(used[c]);
+    }
+    const bool second = m_secondAxis->isChecked();
+    m_axes[1].parameter->setEnabled(second);
+    m_axes[1].values->setEnabled(second);
+    m_axes[1].preview->setVisible(second);
+}
+
+void SetupPage::updatePreview(int a)
+{
+    const auto &axis = m_axes[std::size_t(a)];
+    const auto parameter = static_cast<core::SweepParameter>(axis.parameter->currentData().toInt());
+    std::string error;
+    const auto parsed = core::parseSweep(
+        std::string(cliName(parameter)) + "=" + toStdString(axis.values->text().trimmed()), error);
+    if (!parsed) {
+        axis.preview->setText(tr("Not readable: %1").arg(toQString(error)));
+        return;
+    }
+    const auto values = core::sweepValues(*parsed);
+    if (values.empty()) {
+        axis.preview->setText(tr("No value: see the field's tooltip"));
+        return;
+    }
+    QStringList shown;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        if (values.size() > 8 && i == 3) {
+            shown << QStringLiteral("…");
+            i = values.size() - 2;
+            continue;
+        }
+        // A value is never broken over two lines ("1 KiB").
+        shown << sweepValueText(parameter, values[i]).replace(QLatin1Char(' '), QChar::Nbsp);
+    }
+    axis.preview->setText(values.size() == 1
+            ? tr("1 value: %1").arg(shown.join(QString()))
+            : tr("%1 values: %2").arg(values.size()).arg(shown.join(QStringLiteral(", "))));
+}
+
+void SetupPage::updatePlan()
+{
+    const core::Profile &profile = m_document->profile();
+    const auto steps = core::plannedSteps(profile);
+    const auto &setup = profile.setup;
+    if (steps.empty()) {
+        m_plan->setText(tr("Nothing to run yet: give a worker a target and an access "
+                           "specification (the problems are marked where they are)."));
+        return;
+    }
+    const std::size_t n = steps.size();
+    const QString count = n == 1 ? tr("1 step") : tr("%1 steps").arg(n);
+    QString how;
+    if (setup.series && setup.series->ios > 0) {
+        how = tr("%1, each until its I/Os are done (%2 per worker and target)")
+                  .arg(count, QLocale().toString(static_cast<qulonglong>(setup.series->ios)));
+        if (setup.rampUp.count() > 0)
+            how += tr(" after a %1 ramp-up").arg(durationText(setup.rampUp));
+    } else if (setup.runTime.count() == 0) {
+        how = tr("%1, each until you press Stop").arg(count);
+    } else {
+        const std::chrono::seconds total {
+            (setup.runTime + setup.rampUp).count() * static_cast<std::chrono::seconds::rep>(n)};
+        how = setup.rampUp.count() > 0
+            ? tr("%1 × (%2 ramp-up + %3) = %4")
+                  .arg(count, durationText(setup.rampUp), durationText(setup.runTime),
+                      durationText(total))
+            : tr("%1 × %2 = %3").arg(count, durationText(setup.runTime), durationText(total));
+    }
+    if (setup.series && setup.series->workerStagger.count() > 0)
+        how += tr(", plus the worker stagger");
+    if (setup.series) {
+        const std::size_t points = core::seriesPointCount(*setup.series);
+        const std::size_t perSpec = points * setup.series->repeat;
+        if (perSpec > 0 && n % perSpec == 0) {
+            const std::size_t specs = n / perSpec;
+            how += tr(": %1 points × %2 %3 × %4")
+                       .arg(points)
+                       .arg(setup.series->repeat)
+                       .arg(setup.series->repeat == 1 ? tr("trial") : tr("trials"))
+                       .arg(specs == 1 ? tr("1 access specification")
+                                       : tr("%1 access specifications").arg(specs));
+        }
+    }
+    m_plan->setText(tr("Start runs %1").arg(how));
+}
+
+bool SetupPage::readSeries(core::Series &series)
+{
+    bool readable = true;
+    const int axes = m_secondAxis->isChecked() ? 2 : 1;
+    for (int a = 0; a < axes; ++a) {
+        const auto &axis = m_axes[std::size_t(a)];
+        const auto parameter
+            = static_cast<core::SweepParameter>(axis.parameter->currentData().toInt());
+        std::string error;
+        const auto parsed = core::parseSweep(
+            std::string(cliName(parameter)) + "=" + toStdString(axis.values->text().trimmed()),
+            error);
+        if (!parsed) {
+            markUnreadable(axis.values, toQString(error), axisValuesHelp());
+            readable = false;
+            continue;
+        }
+        if (series.axes.size() <= std::size_t(a))
+            series.axes.resize(std::size_t(a) + 1);
+        series.axes[std::size_t(a)] = *parsed;
+    }
+    if (series.axes.size() > std::size_t(axes))
+        series.axes.resize(std::size_t(axes));
+    series.repeat = static_cast<std::uint32_t>(m_repeat->value());
+    bool ok = false;
+    const QString ios = m_ios->text().trimmed();
+    const qulonglong count = ios.isEmpty() ? 0 : ios.toULongLong(&ok);
+    if (ios.isEmpty() || ok)
+        series.ios = count;
+    else {
+        markUnreadable(m_ios, tr("\"%1\" is not a whole number").arg(ios), iosHelp());
+        readable = false;
+    }
+    series.targetsInTurn = m_targetsInTurn->isChecked();
+    const auto stagger = core::parseDuration(
+        toStdString(m_stagger->text().trimmed()), core::DurationUnit::Milliseconds);
+    if (stagger && stagger->count() % 1000 == 0)
+        series.workerStagger = std::chrono::duration_cast<std::chrono::milliseconds>(*stagger);
+    else {
+        markUnreadable(m_stagger,
+            tr("\"%1\" is not a whole number of milliseconds (e.g. 500ms, 5s)")
+                .arg(m_stagger->text()),
+            staggerHelp());
+        readable = false;
+    }
+    return readable;
 }
 
 void SetupPage::commit()
@@ -193,7 +836,6 @@ void SetupPage::commit()
     auto &profile = m_document->mutableProfile();
     core::TestSetup setup = profile.setup;
     setup.description = toStdString(m_description->text());
-    bool readable = true;
     auto seconds = [&](QLineEdit *field, std::chrono::seconds &out, const QString &help) {
         const auto d = core::parseDuration(
             toStdString(field->text().trimmed()), core::DurationUnit::Seconds);
@@ -202,7 +844,6 @@ void SetupPage::commit()
                 tr("\"%1\" is not a whole number of seconds (e.g. 30, 90s, 1m30s)")
                     .arg(field->text()),
                 help);
-            readable = false;
             return;
         }
         out = std::chrono::duration_cast<std::chrono::seconds>(*d);
@@ -213,13 +854,32 @@ void SetupPage::commit()
         toStdString(m_interval->currentText().trimmed()), core::DurationUnit::Seconds);
     if (interval && interval->count() % 1000 == 0)
         setup.interval = std::chrono::duration_cast<std::chrono::milliseconds>(*interval);
-    else {
+    else
         markUnreadable(m_interval,
             tr("\"%1\" is not a duration (e.g. 100ms, 1s)").arg(m_interval->currentText()),
             intervalHelp());
-        readable = false;
-    }
     setup.recordFilter = static_cast<core::RecordFilter>(m_record->currentData().toInt());
+
+    setup.testType = static_cast<core::TestType>(m_testType->currentData().toInt());
+    const std::array<core::Cycling *, CyclingCount> cyclings
+        = {&setup.workerCycling, &setup.targetCycling, &setup.queueDepthCycling};
+    for (std::size_t c = 0; c < CyclingCount; ++c) {
+        const auto &f = m_cycling[c];
+        core::Cycling &v = *cyclings[c];
+        v.start = static_cast<std::uint32_t>(f.start->value());
+        v.step = static_cast<std::uint32_t>(f.step->value());
+        if (f.end)
+            v.end = static_cast<std::uint32_t>(f.end->value());
+        v.stepType = static_cast<core::StepType>(f.stepType->currentData().toInt());
+    }
+
+    if (m_seriesBox->isChecked()) {
+        core::Series series = setup.series.value_or(core::Series {});
+        readSeries(series);
+        setup.series = std::move(series);
+    } else {
+        setup.series.reset();
+    }
 
     bool changed = !(setup == profile.setup);
     profile.setup = setup;
@@ -234,10 +894,8 @@ void SetupPage::commit()
                     changed = true;
                 }
     }
-    if (changed) {
+    if (changed)
         m_document->commitValues(this);
-    }
-    (void)readable;
 }
 
 } // namespace ioprism::ui

@@ -1,15 +1,26 @@
 // The Test setup page: description, run time, ramp-up, sampling interval, which result
-// rows are recorded, the seed, and the I/O engine (an application setting, not part of
-// the profile: the same profile runs with any engine).
+// rows are recorded, the seed; Iometer's test type with its three cyclings; IOPrism's
+// series (one or two swept axes, trials, a fixed number of I/Os per point, targets in
+// turn, worker stagger); what the profile will run (steps and time); and the I/O engine
+// (an application setting, not part of the profile: the same profile runs with any
+// engine).
+//
+// Every field goes through the profile document like the other editors, so it is saved
+// in the profile JSON and marked by the validation problems at its field path.
 #pragma once
 
 #include "ui/platform_services.h"
 
 #include <QWidget>
 
+#include <array>
+
 class QCheckBox;
 class QComboBox;
+class QGroupBox;
+class QLabel;
 class QLineEdit;
+class QSpinBox;
 
 namespace ioprism::ui {
 
@@ -26,15 +37,51 @@ public:
     // choice as it is and returns false.
     bool setEngine(core::EngineKind engine);
 
+    // The fields, for tests and the window.
+    enum CyclingId { WorkerCycling, TargetCycling, QueueDepthCycling, CyclingCount };
+    struct CyclingFields {
+        QSpinBox *start = nullptr;
+        QSpinBox *step = nullptr;
+        QSpinBox *end = nullptr; // queue depth only
+        QComboBox *stepType = nullptr;
+    };
+    struct AxisFields {
+        QComboBox *parameter = nullptr;
+        QLineEdit *values = nullptr; // the CLI's form without "PARAM=": "512..1M:x2", "4k,64k"
+        QLabel *preview = nullptr; // the values it gives
+    };
     QLineEdit *runTimeField() const { return m_runTime; }
+    QLineEdit *rampUpField() const { return m_rampUp; }
     QLineEdit *descriptionField() const { return m_description; }
+    QComboBox *testTypeField() const { return m_testType; }
+    const CyclingFields &cyclingFields(CyclingId id) const { return m_cycling[id]; }
+    QGroupBox *seriesBox() const { return m_seriesBox; }
+    const AxisFields &axisFields(int axis) const { return m_axes[std::size_t(axis)]; }
+    QCheckBox *secondAxisField() const { return m_secondAxis; }
+    QSpinBox *repeatField() const { return m_repeat; }
+    QLineEdit *iosField() const { return m_ios; }
+    QCheckBox *targetsInTurnField() const { return m_targetsInTurn; }
+    QLineEdit *workerStaggerField() const { return m_stagger; }
+    // What the profile will run: "12 steps × (1s ramp-up + 30s) = 6m12s".
+    QString planText() const;
 
 signals:
     void engineChanged(ioprism::core::EngineKind engine);
 
 private:
+    QWidget *makeTestBox();
+    QWidget *makeCyclingBox();
+    QWidget *makeSeriesBox();
     void load();
+    void loadCycling();
+    void loadSeries();
     void commit();
+    // The series as the fields give it; false (and the unreadable fields marked) when a
+    // field cannot be read, leaving `series` as it was for those fields.
+    bool readSeries(core::Series &series);
+    void updateEnabled();
+    void updatePlan();
+    void updatePreview(int axis);
 
     ProfileDocument *m_document;
     QLineEdit *m_description;
@@ -44,7 +91,21 @@ private:
     QComboBox *m_record;
     QCheckBox *m_fixedSeed;
     QLineEdit *m_seed;
+    QComboBox *m_testType = nullptr;
+    std::array<CyclingFields, CyclingCount> m_cycling {};
+    std::array<QLabel *, CyclingCount> m_cyclingLabels {};
+    QGroupBox *m_seriesBox = nullptr;
+    std::array<AxisFields, 2> m_axes {};
+    QCheckBox *m_secondAxis = nullptr;
+    QSpinBox *m_repeat = nullptr;
+    QLineEdit *m_ios = nullptr;
+    QCheckBox *m_targetsInTurn = nullptr;
+    QLineEdit *m_stagger = nullptr;
+    QLabel *m_plan = nullptr;
     QComboBox *m_engine;
+    // The text each axis had for each parameter, so switching the parameter back and
+    // forth keeps what was typed: [axis][SweepParameter].
+    std::array<std::array<QString, 5>, 2> m_axisTexts {};
     bool m_loading = false;
 };
 
