@@ -16,9 +16,11 @@
 #include "ui/models/targets_model.h"
 #include "ui/pages/live_page.h"
 #include "ui/pages/results_page.h"
+#include "ui/pages/series_page.h"
 #include "ui/pages/setup_page.h"
 #include "ui/pages/specs_page.h"
 #include "ui/pages/targets_page.h"
+#include "ui/plots/series_data.h"
 #include "ui/run/run_controller.h"
 
 #include <QAction>
@@ -95,6 +97,7 @@ MainWindow::MainWindow(PlatformServices services, MainWindowOptions options, QWi
     , m_setupPage(new SetupPage(m_document, this))
     , m_livePage(new LivePage(this))
     , m_resultsPage(new ResultsPage(this))
+    , m_seriesPage(new SeriesPage(this))
 {
     setWindowIcon(icon(IconId::App));
     setMinimumSize(960, 640);
@@ -115,13 +118,18 @@ MainWindow::MainWindow(PlatformServices services, MainWindowOptions options, QWi
     m_tabs->addTab(m_setupPage, icon(IconId::Setup), tr("Test Set&up"));
     m_tabs->addTab(m_livePage, icon(IconId::Plot), tr("&Live"));
     m_tabs->addTab(m_resultsPage, icon(IconId::Results), tr("&Results"));
+    m_tabs->addTab(m_seriesPage, icon(IconId::Plot), tr("Ser&ies"));
     m_tabs->setTabToolTip(
         TargetsTab, tr("Disks, partitions and test files of the selected worker"));
     m_tabs->setTabToolTip(
         SpecsTab, tr("Access specifications and the selected worker's run order"));
-    m_tabs->setTabToolTip(SetupTab, tr("Run time, ramp-up, sampling interval, seed, engine"));
+    m_tabs->setTabToolTip(SetupTab,
+        tr("Run time, ramp-up, sampling interval, seed, Iometer's cycling, series, engine"));
     m_tabs->setTabToolTip(LiveTab, tr("Live figures and plots of the running test"));
     m_tabs->setTabToolTip(ResultsTab, tr("Results of the last run, step by step"));
+    m_tabs->setTabToolTip(
+        SeriesTab, tr("The series' curves or heat map over the swept parameters, point by point"));
+    m_tabs->setTabVisible(SeriesTab, false);
 
     auto *dock = new QDockWidget(tr("Topology"), this);
     dock->setObjectName(QStringLiteral("topologyDock"));
@@ -169,6 +177,11 @@ MainWindow::MainWindow(PlatformServices services, MainWindowOptions options, QWi
     connect(m_controller, &RunController::phaseChanged, this, &MainWindow::onPhase);
     connect(m_controller, &RunController::prepareProgress, this, &MainWindow::onPrepareProgress);
     connect(m_controller, &RunController::intervalReady, m_livePage, &LivePage::addSample);
+    connect(m_controller, &RunController::stepFinished, this,
+        [this](quint64, const core::StepResult &step, const core::PlannedStep &planned) {
+            if (m_seriesRun)
+                m_seriesPage->addStep(step, planned);
+        });
     connect(m_controller, &RunController::notice, this, [this](quint64, const QString &text) {
         m_messageBar->showMessage(MessageBar::Level::Information, text);
     });
@@ -179,6 +192,12 @@ MainWindow::MainWindow(PlatformServices services, MainWindowOptions options, QWi
             tr("PNG image (*.png);;PDF document (*.pdf)"), QStringLiteral("png"),
             [this, id](const QString &path) { return exportPlot(id, path); });
     });
+    connect(
+        m_seriesPage->plots(), &SeriesPlots::exportRequested, this, [this](SeriesPlots::PlotId id) {
+            askExport(tr("Save the %1").arg(m_seriesPage->plots()->plotTitle(id).toLower()),
+                tr("PNG image (*.png);;PDF document (*.pdf)"), QStringLiteral("png"),
+                [this, id](const QString &path) { return exportSeriesPlot(id, path); });
+        });
     connect(m_resultsPage, &ResultsPage::exportHistogramRequested, this, [this] {
         askExport(tr("Save the latency histogram"), tr("PNG image (*.png);;PDF document (*.pdf)"),
             QStringLiteral("png"), [this](const QString &path) { return exportHistogram(path); });
@@ -269,6 +288,15 @@ void MainWindow::createActions()
     histogram->setToolTip(tr("Save the results' latency histogram as PNG or PDF"));
     connect(histogram, &QAction::triggered, m_resultsPage, &ResultsPage::exportHistogramRequested);
     m_exportPlots << histogram;
+    for (int p = 0; p < SeriesPlots::PlotCount; ++p) {
+        const auto id = static_cast<SeriesPlots::PlotId>(p);
+        const QString title = m_seriesPage->plots()->plotTitle(id);
+        auto *action = new QAction(tr("%1…").arg(title), this);
+        action->setToolTip(tr("Save the %1 plot as PNG or PDF").arg(title.toLower()));
+        connect(action, &QAction::triggered, this,
+            [this, id] { emit m_seriesPage->plots()->exportRequested(id); });
+        m_exportSeriesPlots << action;
+    }
 }
 
 void MainWindow::createMenus()
@@ -289,6 +317,9 @@ void MainWindow::createMenus()
     m_exportMenu->addAction(m_exportJson);
     m_exportMenu->addSeparator();
     for (auto *action : m_exportPlots)
+        m_exportMenu->addAction(action);
+    m_exportMenu->addSeparator();
+    for (auto *action : m_exportSeriesPlots)
         m_exportMenu->addAction(action);
     file->addSeparator();
     file->addAction(m_quit);
@@ -321,12 +352,17 @@ void MainWindow::createMenus()
     connect(follow, &QAction::toggled, m_livePage->plots(), &LivePlots::setFollowing);
     connect(m_livePage->plots(), &LivePlots::followingChanged, follow, &QAction::setChecked);
     view->addSeparator();
-    const QStringList pages
-        = {tr("Targets"), tr("Access Specifications"), tr("Test Setup"), tr("Live"), tr("Results")};
+    const QStringList pages = {tr("Targets"), tr("Access Specifications"), tr("Test Setup"),
+        tr("Live"), tr("Results"), tr("Series")};
     for (int p = 0; p < pages.size(); ++p) {
         auto *action = view->addAction(pages[p]);
         action->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + p)));
         connect(action, &QAction::triggered, this, [this, p] { showPage(static_cast<Page>(p)); });
+        if (p == SeriesTab) {
+            m_showSeries = action;
+            action->setToolTip(tr("The series' curves or heat map (after a series run)"));
+            action->setEnabled(false);
+        }
     }
 
     auto *help = menuBar()->addMenu(tr("&Help"));
@@ -824,6 +860,14 @@ void MainWindow::beginRun(bool allowDeviceWrites)
     m_livePage->setHeadline(tr("Preparing the targets…"));
     m_lastResult.reset();
     m_resultsPage->setResult(nullptr);
+    // A series (or queue-depth cycling) is drawn point by point on its own page.
+    m_seriesRun = showsAsSeries(profile);
+    if (m_seriesRun)
+        m_seriesPage->beginRun(profile);
+    else
+        m_seriesPage->clear();
+    m_tabs->setTabVisible(SeriesTab, m_seriesRun);
+    m_showSeries->setEnabled(m_seriesRun);
     m_controller->start(std::move(request));
     showPage(LiveTab);
     m_statusTimer->start();
@@ -933,6 +977,8 @@ void MainWindow::onFinished(const RunResultPtr &result)
     m_phase = core::RunPhase::Done;
     m_lastResult = result;
     m_resultsPage->setResult(result);
+    if (m_seriesRun)
+        m_seriesPage->setResult(result);
     m_progress->setRange(0, 100);
     m_progress->setValue(
         result && !result->error && !result->stoppedByUser ? 100 : m_progress->value());
@@ -956,7 +1002,7 @@ void MainWindow::onFinished(const RunResultPtr &result)
     m_livePage->setHeadline(headline);
     m_statusLabel->setText(tr("Idle · %1").arg(headline));
     if (!result->error && !result->steps.empty() && m_tabs->currentIndex() == LiveTab)
-        showPage(ResultsTab);
+        showPage(m_seriesRun ? SeriesTab : ResultsTab);
     updateRunActions();
     emit runFinished(result);
 }
@@ -971,6 +1017,11 @@ void MainWindow::updateRunActions()
     m_exportTimeSeries->setEnabled(results);
     m_exportJson->setEnabled(results);
     m_exportPlots.last()->setEnabled(results);
+    const auto shown = m_seriesPage->plots()->shownPlots();
+    for (int p = 0; p < m_exportSeriesPlots.size(); ++p)
+        m_exportSeriesPlots[p]->setEnabled(m_seriesRun
+            && std::find(shown.begin(), shown.end(), static_cast<SeriesPlots::PlotId>(p))
+                != shown.end());
 }
 
 QString MainWindow::statusText() const
@@ -985,7 +1036,14 @@ int MainWindow::progressValue() const
 
 void MainWindow::showPage(Page page)
 {
+    if (!m_tabs->isTabVisible(page))
+        return; // the Series page without a series
     m_tabs->setCurrentIndex(page);
+}
+
+bool MainWindow::isPageShown(Page page) const
+{
+    return m_tabs->isTabVisible(page) && m_tabs->currentIndex() == page;
 }
 
 // ---------------------------------------------------------------- exports
@@ -1027,6 +1085,15 @@ bool MainWindow::exportResultsJson(const QString &path)
 bool MainWindow::exportPlot(LivePlots::PlotId plot, const QString &path)
 {
     if (m_livePage->plots()->savePlot(plot, path))
+        return true;
+    m_messageBar->showMessage(
+        MessageBar::Level::Error, tr("Cannot write %1.").arg(QDir::toNativeSeparators(path)));
+    return false;
+}
+
+bool MainWindow::exportSeriesPlot(SeriesPlots::PlotId plot, const QString &path)
+{
+    if (m_seriesPage->plots()->savePlot(plot, path))
         return true;
     m_messageBar->showMessage(
         MessageBar::Level::Error, tr("Cannot write %1.").arg(QDir::toNativeSeparators(path)));
@@ -1081,8 +1148,19 @@ void MainWindow::saveScreenshots(const QString &directory, const std::function<v
         QTimer::singleShot(500, this, [this, directory, done] {
             m_resultsPage->histogram()->replot();
             grab().save(QDir(directory).filePath(QStringLiteral("results.png")));
-            if (done)
-                done();
+            if (!m_seriesRun) {
+                if (done)
+                    done();
+                return;
+            }
+            showPage(SeriesTab);
+            QTimer::singleShot(500, this, [this, directory, done] {
+                for (int p = 0; p < SeriesPlots::PlotCount; ++p)
+                    m_seriesPage->plots()->plot(static_cast<SeriesPlots::PlotId>(p))->replot();
+                grab().save(QDir(directory).filePath(QStringLiteral("series.png")));
+                if (done)
+                    done();
+            });
         });
     });
 }

@@ -8,6 +8,7 @@
 #include "ui/metatypes.h"
 #include "ui/platform_services.h"
 #include "ui/plots/live_plots.h"
+#include "ui/plots/series_plot.h"
 
 #include <QElapsedTimer>
 #include <QMainWindow>
@@ -28,6 +29,7 @@ class MessageBar;
 class ProfileDocument;
 class ResultsPage;
 class RunController;
+class SeriesPage;
 class SetupPage;
 class SpecsPage;
 class TargetsPage;
@@ -45,7 +47,9 @@ class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
-    enum Page { TargetsTab, SpecsTab, SetupTab, LiveTab, ResultsTab };
+    // The Series tab is shown while the last run started is a series (or Iometer's
+    // queue-depth cycling), hidden otherwise.
+    enum Page { TargetsTab, SpecsTab, SetupTab, LiveTab, ResultsTab, SeriesTab };
 
     explicit MainWindow(
         PlatformServices services, MainWindowOptions options = {}, QWidget *parent = nullptr);
@@ -65,7 +69,9 @@ public:
     bool exportResultsJson(const QString &path);
     bool exportPlot(LivePlots::PlotId plot, const QString &path);
     bool exportHistogram(const QString &path);
-    // Saves the window of the Live and Results pages (after a run) into `directory`.
+    bool exportSeriesPlot(SeriesPlots::PlotId plot, const QString &path);
+    // Saves the window of the Live and Results pages (after a run) into `directory`, and
+    // of the Series page (series.png) when the run was a series.
     void saveScreenshots(const QString &directory, const std::function<void()> &done);
     void showPage(Page page);
     // Tests: stop each step after this many I/Os per target (0 = no limit).
@@ -79,6 +85,8 @@ public:
     SetupPage *setupPage() const { return m_setupPage; }
     LivePage *livePage() const { return m_livePage; }
     ResultsPage *resultsPage() const { return m_resultsPage; }
+    SeriesPage *seriesPage() const { return m_seriesPage; }
+    bool isPageShown(Page page) const;
     MessageBar *messageBar() const { return m_messageBar; }
     QAction *startAction() const { return m_start; }
     QAction *stopAction() const { return m_stop; }
@@ -135,6 +143,7 @@ private:
     SetupPage *m_setupPage;
     LivePage *m_livePage;
     ResultsPage *m_resultsPage;
+    SeriesPage *m_seriesPage;
 
     QAction *m_new = nullptr;
     QAction *m_open = nullptr;
@@ -146,6 +155,8 @@ private:
     QAction *m_exportTimeSeries = nullptr;
     QAction *m_exportJson = nullptr;
     QList<QAction *> m_exportPlots;
+    QList<QAction *> m_exportSeriesPlots; // per SeriesPlots::PlotId
+    QAction *m_showSeries = nullptr; // View > Series
     QAction *m_quit = nullptr;
     QMenu *m_recentMenu = nullptr;
     QMenu *m_presetsMenu = nullptr;
@@ -164,6 +175,7 @@ private:
     QString m_stepName;
     QElapsedTimer m_phaseClock;
     double m_stepSeconds = 0; // ramp-up + run time of a step, 0 = until stopped
+    bool m_seriesRun = false; // the run shown is a series: the Series page draws it
 };
 
 } // namespace ioprism::ui

@@ -1,0 +1,135 @@
+// The plots of a series (IOPrism's sweeps), the swept parameter on x.
+//
+// One axis (a curve): IOPS (left y) and MB/s (right y) with the device's read and write
+// MB/s dashed beside the application's; below, the latency percentiles (mean, p50, p99,
+// p99.9) on a logarithmic axis whose unit follows the magnitude (µs, ms, s). Sizes are
+// on a log₂ axis labelled in binary units; depths and workers too when they double,
+// else linearly. Each point is the median of its trials; with several trials, whiskers
+// span the smallest to the largest. One curve family per spec index (and per target
+// when the targets run in turn).
+//
+// Two axes (a matrix): a heat map of IOPS, MB/s or p99 latency (a combo chooses) over
+// both parameters, each cell labelled and its exact figures shown on hover, beside the
+// family of curves over the first parameter, one curve per value of the second.
+//
+// setData() redraws everything: a series has at most a few thousand points, so the
+// page calls it again as each point finishes and the curves grow point by point.
+#pragma once
+
+#include "ui/plots/series_data.h"
+
+#include <QWidget>
+
+#include <array>
+#include <vector>
+
+class QComboBox;
+class QCustomPlot;
+class QCPColorMap;
+class QCPColorScale;
+class QCPErrorBars;
+class QCPGraph;
+class QCPItemStraightLine;
+class QCPTextElement;
+class QLabel;
+class QStackedWidget;
+
+namespace ioprism::ui {
+
+class SeriesPlots : public QWidget
+{
+    Q_OBJECT
+public:
+    enum PlotId { ThroughputPlot, LatencyPlot, HeatMapPlot, CurvesPlot, PlotCount };
+    // What the heat map and the matrix's curves show.
+    enum Metric { IopsMetric, MegabytesMetric, P99Metric };
+    enum Latency { MeanLatency, P50Latency, P99Latency, P999Latency, LatencyCount };
+
+    explicit SeriesPlots(QWidget *parent = nullptr);
+
+    void clear();
+    void setData(SeriesData data);
+    const SeriesData &data() const { return m_data; }
+
+    Metric heatMetric() const { return m_metric; }
+    void setHeatMetric(Metric metric);
+    // A matrix shows one family (spec index, target) at a time.
+    int family() const { return m_family; }
+    void setFamily(int family);
+
+    QCustomPlot *plot(PlotId id) const { return m_plots[std::size_t(id)].plot; }
+    QString plotTitle(PlotId id) const;
+    // The plots of the current mode: throughput and latency for a curve, the heat map
+    // and the curves for a matrix.
+    std::vector<PlotId> shownPlots() const;
+    bool savePlot(PlotId id, const QString &fileName); // .png or .pdf by extension
+
+    // Graphs of a curve, per family (nullptr when absent); the matrix's curves per value
+    // of the second axis. For tests and the hover read-out.
+    QCPGraph *iopsGraph(int family) const;
+    QCPGraph *megabytesGraph(int family) const;
+    QCPGraph *deviceReadGraph(int family) const;
+    QCPGraph *latencyGraph(int family, Latency which) const;
+    QCPErrorBars *iopsWhiskers(int family) const;
+    QCPGraph *matrixCurve(int secondAxisValue) const;
+    QCPColorMap *colorMap() const { return m_colorMap; }
+    QComboBox *metricField() const { return m_metricCombo; }
+    QComboBox *familyField() const { return m_familyCombo; }
+    // The heat map's hover text for a cell (column: first axis, row: second axis).
+    QString cellText(int column, int row) const;
+    // The hover text at a position of a plot ("" outside the data).
+    QString hoverText(PlotId id, const QPoint &pos) const;
+
+signals:
+    // The user asked to save a plot (context menu); the window picks the file.
+    void exportRequested(ioprism::ui::SeriesPlots::PlotId id);
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
+private:
+    struct Plot {
+        QCustomPlot *plot = nullptr;
+        QCPTextElement *title = nullptr;
+        QCPItemStraightLine *tracer = nullptr;
+    };
+    struct FamilyGraphs {
+        QCPGraph *iops = nullptr;
+        QCPGraph *megabytes = nullptr;
+        QCPGraph *deviceRead = nullptr;
+        QCPGraph *deviceWrite = nullptr;
+        std::array<QCPGraph *, LatencyCount> latency {};
+        QCPErrorBars *iopsBars = nullptr;
+    };
+    QCustomPlot *makePlot(PlotId id, bool legend);
+    void resetPlot(PlotId id);
+    void drawCurves();
+    void drawMatrix();
+    void drawHeatMap(const SeriesFamily &family);
+    void drawMatrixCurves(const SeriesFamily &family);
+    void showHover(PlotId id, const QPoint &pos);
+    void hideHover(PlotId id);
+    double metricValue(const core::SeriesPointResult &point) const;
+    QString metricLabel() const;
+
+    SeriesData m_data;
+    Metric m_metric = IopsMetric;
+    int m_family = 0;
+    std::array<Plot, PlotCount> m_plots {};
+    std::vector<FamilyGraphs> m_familyGraphs;
+    std::vector<QCPGraph *> m_matrixCurves;
+    // The latency plots' unit: values are divided by this many µs.
+    double m_latencyDivisor = 1;
+    double m_curvesDivisor = 1; // the matrix curves' (p99)
+    QCPColorMap *m_colorMap = nullptr;
+    QCPColorScale *m_colorScale = nullptr;
+    // [column][row] -> index into m_data.points, -1 where no point ran yet.
+    std::vector<std::vector<int>> m_cells;
+    QStackedWidget *m_stack = nullptr;
+    QLabel *m_empty = nullptr;
+    QComboBox *m_metricCombo = nullptr;
+    QComboBox *m_familyCombo = nullptr;
+    QLabel *m_familyLabel = nullptr;
+};
+
+} // namespace ioprism::ui
