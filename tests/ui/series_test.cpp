@@ -1,0 +1,507 @@
+// Series and Iometer's cycling in the GUI: the Test Setup page writes the test type, the
+// cyclings and the series into the profile (and reads them back from its JSON), says
+// what Start will run, and marks bad series fields; the Series view draws a series that
+// really ran on core's null engine (a point per series point, the swept values on x,
+// whiskers for trials, a heat map cell per point of a matrix with its hover text), and
+// grows point by point as the run reports each step.
+#include "core/counters.h"
+#include "core/null_engine.h"
+#include "core/profile/profile_json.h"
+#include "core/run/run.h"
+#include "core/run/series_result.h"
+#include "support/test_support.h"
+#include "ui/format.h"
+#include "ui/main_window.h"
+#include "ui/models/profile_document.h"
+#include "ui/pages/series_page.h"
+#include "ui/pages/setup_page.h"
+#include "ui/plots/series_data.h"
+#include "ui/plots/series_plot.h"
+#include "ui/run/run_controller.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileInfo>
+#include <QGroupBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMouseEvent>
+#include <QSettings>
+#include <QSpinBox>
+#include <QToolTip>
+#include <qcustomplot.h>
+
+#include <gtest/gtest.h>
+
+#include "ui_test_support.h"
+
+namespace ioprism::ui {
+namespace {
+
+using namespace std::chrono_literals;
+
+void type(QLineEdit *field, const QString &text)
+{
+    field->setText(text);
+    emit field->editingFinished();
+}
+
+void choose(QComboBox *combo, int data)
+{
+    const int index = combo->findData(data);
+    ASSERT_GE(index, 0) << data;
+    combo->setCurrentIndex(index);
+}
+
+bool marked(const QWidget *field)
+{
+    return field->property("ioprismInvalid").toBool();
+}
+
+core::SweepAxis generated(
+    core::SweepParameter p, std::uint64_t from, std::uint64_t to, std::uint32_t multiply)
+{
+    core::SweepAxis a;
+    a.parameter = p;
+    a.from = from;
+    a.to = to;
+    a.multiply = multiply;
+    return a;
+}
+
+// The small profile with a series: each point stops after `ios` I/Os per target, so a
+// run on the null engine takes milliseconds.
+core::Profile seriesProfile(
+    std::vector<core::SweepAxis> axes, std::uint32_t repeat = 1, std::uint64_t ios = 200)
+{
+    core::Profile p = test::smallProfile(0s, 100ms);
+    p.setup.series = core::Series {};
+    p.setup.series->axes = std::move(axes);
+    p.setup.series->repeat = repeat;
+    p.setup.series->ios = ios;
+    return p;
+}
+
+core::RunResult runOnNullEngine(const core::Profile &profile, core::RunOptions options = {})
+{
+    core::NullBackend backend;
+    core::NullCounterSource counters;
+    core::RunSink sink;
+    core::RunResult r = core::Run(profile, backend, counters, sink, options).execute();
+    EXPECT_FALSE(r.error) << r.error->toString();
+    return r;
+}
+
+// ---------------------------------------------------------------- the Test Setup page
+
+TEST(SetupPageSeries, TheTestTypeCyclingAndSeriesGoIntoTheProfileAndComeBackFromItsJson)
+{
+    test::ensureApp();
+    ProfileDocument document;
+    document.setProfile(test::smallProfile());
+    SetupPage page(&document);
+
+    // Iometer's cycling: only the fields the type uses are enabled.
+    const auto &qd = page.cyclingFields(SetupPage::QueueDepthCycling);
+    const auto &workers = page.cyclingFields(SetupPage::WorkerCycling);
+    EXPECT_EQ(page.testTypeField()->count(), 8);
+    EXPECT_FALSE(qd.start->isEnabled()) << "Normal uses no cycling";
+    choose(page.testTypeField(), int(core::TestType::CycleOutstandingIos));
+    EXPECT_EQ(document.profile().setup.testType, core::TestType::CycleOutstandingIos);
+    EXPECT_TRUE(qd.start->isEnabled());
+    EXPECT_TRUE(qd.end->isEnabled());
+    EXPECT_FALSE(workers.start->isEnabled());
+    qd.start->setValue(1);
+    qd.step->setValue(2);
+    qd.end->setValue(64);
+    choose(qd.stepType, int(core::StepType::Exponential));
+    const core::Cycling expected {1, 2, 64, core::StepType::Exponential};
+    EXPECT_EQ(document.profile().setup.queueDepthCycling, expected);
+    choose(page.testTypeField(), int(core::TestType::CycleWorkersAndTargets));
+    EXPECT_TRUE(workers.start->isEnabled());
+    EXPECT_TRUE(page.cyclingFields(SetupPage::TargetCycling).step->isEnabled());
+    EXPECT_FALSE(qd.end->isEnabled());
+    workers.step->setValue(3);
+    EXPECT_EQ(document.profile().setup.workerCycling.step, 3u);
+    choose(page.testTypeField(), int(core::TestType::Normal));
+
+    // A series: off until ticked; then its axes, trials, I/Os, targets in turn, stagger.
+    EXPECT_FALSE(document.profile().setup.series);
+    page.seriesBox()->setChecked(true);
+    ASSERT_TRUE(document.profile().setup.series);
+    ASSERT_EQ(document.profile().setup.series->axes.size(), 1u);
+    EXPECT_EQ(document.profile().setup.series->axes[0],
+        generated(core::SweepParameter::TransferSize, 512, core::kMiB, 2))
+        << "the first axis starts as 512 B ... 1 MiB, doubling";
+    type(page.axisFields(0).values, QStringLiteral("4k,64k,1m"));
+    page.secondAxisField()->setChecked(true);
+    choose(page.axisFields(1).parameter, int(core::SweepParameter::OutstandingIos));
+    type(page.axisFields(1).values, QStringLiteral("1..8:x2"));
+    page.repeatField()->setValue(3);
+    type(page.iosField(), QStringLiteral("1000"));
+    page.targetsInTurnField()->setChecked(true);
+    type(page.workerStaggerField(), QStringLiteral("5s"));
+
+    const core::Series &series = *document.profile().setup.series;
+    ASSERT_EQ(series.axes.size(), 2u);
+    EXPECT_EQ(series.axes[0].values, (std::vector<std::uint64_t> {4096, 65536, core::kMiB}));
+    EXPECT_EQ(series.axes[1], generated(core::SweepParameter::OutstandingIos, 1, 8, 2));
+    EXPECT_EQ(series.repeat, 3u);
+    EXPECT_EQ(series.ios, 1000u);
+    EXPECT_TRUE(series.targetsInTurn);
+    EXPECT_EQ(series.workerStagger, 5s);
+    EXPECT_EQ(page.axisFields(1).preview->text(), QStringLiteral("4 values: 1, 2, 4, 8"));
+
+    // Saved as JSON and opened in another window, the page shows the same.
+    core::Problems problems;
+    auto back = core::parseProfileJson(core::writeProfileJson(document.profile()), problems);
+    ASSERT_TRUE(back) << (problems.empty() ? "" : problems[0].toString());
+    EXPECT_EQ(back->setup, document.profile().setup);
+    ProfileDocument other;
+    SetupPage shown(&other);
+    other.setProfile(*back);
+    EXPECT_TRUE(shown.seriesBox()->isChecked());
+    EXPECT_EQ(shown.axisFields(0).parameter->currentData().toInt(),
+        int(core::SweepParameter::TransferSize));
+    EXPECT_EQ(shown.axisFields(0).values->text(), QStringLiteral("4KiB,64KiB,1MiB"));
+    EXPECT_TRUE(shown.secondAxisField()->isChecked());
+    EXPECT_EQ(shown.axisFields(1).parameter->currentData().toInt(),
+        int(core::SweepParameter::OutstandingIos));
+    EXPECT_EQ(shown.axisFields(1).values->text(), QStringLiteral("1..8:x2"));
+    EXPECT_EQ(shown.repeatField()->value(), 3);
+    EXPECT_EQ(shown.iosField()->text(), QStringLiteral("1000"));
+    EXPECT_TRUE(shown.targetsInTurnField()->isChecked());
+    EXPECT_EQ(shown.workerStaggerField()->text(), QStringLiteral("5s"));
+    EXPECT_EQ(shown.cyclingFields(SetupPage::QueueDepthCycling).end->value(), 64);
+    EXPECT_EQ(shown.cyclingFields(SetupPage::WorkerCycling).step->value(), 3);
+    EXPECT_EQ(shown.testTypeField()->currentData().toInt(), int(core::TestType::Normal));
+
+    // Unticking the series removes it (and the second axis alone is dropped likewise).
+    page.secondAxisField()->setChecked(false);
+    EXPECT_EQ(document.profile().setup.series->axes.size(), 1u);
+    page.seriesBox()->setChecked(false);
+    EXPECT_FALSE(document.profile().setup.series);
+}
+
+TEST(SetupPageSeries, ThePlanSaysHowManyStepsStartRunsAndHowLong)
+{
+    test::ensureApp();
+    ProfileDocument document;
+    core::Profile p
+        = seriesProfile({generated(core::SweepParameter::TransferSize, 512, 4096, 2)}, 2, 0);
+    p.setup.runTime = 30s;
+    p.setup.rampUp = 1s;
+    document.setProfile(p);
+    SetupPage page(&document);
+    EXPECT_EQ(page.planText(),
+        QStringLiteral("Start runs 8 steps × (1s ramp-up + 30s) = 4m8s: 4 points × 2 trials × 1 "
+                       "access specification"));
+
+    page.repeatField()->setValue(3);
+    EXPECT_TRUE(page.planText().startsWith(QStringLiteral("Start runs 12 steps × (1s ramp-up + "
+                                                          "30s) = 6m12s")))
+        << page.planText().toStdString();
+
+    type(page.iosField(), QStringLiteral("5000"));
+    EXPECT_EQ(page.planText(),
+        QStringLiteral("Start runs 12 steps, each until its I/Os are done (5,000 per worker and "
+                       "target) after a 1s ramp-up: 4 points × 3 trials × 1 access "
+                       "specification"));
+
+    // No series: Iometer's steps, one per spec (and per cycling step).
+    page.seriesBox()->setChecked(false);
+    EXPECT_EQ(page.planText(), QStringLiteral("Start runs 1 step × (1s ramp-up + 30s) = 31s"));
+    choose(page.testTypeField(), int(core::TestType::CycleOutstandingIos));
+    page.cyclingFields(SetupPage::QueueDepthCycling).end->setValue(4);
+    EXPECT_EQ(page.planText(), QStringLiteral("Start runs 4 steps × (1s ramp-up + 30s) = 2m4s"))
+        << "QD 1, 2, 3, 4";
+}
+
+TEST(SetupPageSeries, BadSeriesFieldsAreMarkedWithCoresMessage)
+{
+    test::ensureApp();
+    ProfileDocument document;
+    document.setProfile(
+        seriesProfile({generated(core::SweepParameter::TransferSize, 512, 4096, 2)}));
+    SetupPage page(&document);
+    QLineEdit *values = page.axisFields(0).values;
+    EXPECT_FALSE(marked(values));
+
+    // Readable, but core refuses it: marked with the message at its field path.
+    choose(page.axisFields(0).parameter, int(core::SweepParameter::OutstandingIos));
+    type(values, QStringLiteral("0..8:x2"));
+    EXPECT_EQ(document.profile().setup.series->axes[0].from, 0u);
+    EXPECT_TRUE(marked(values));
+    EXPECT_TRUE(
+        values->toolTip().contains(QStringLiteral("must not be 0 when the step multiplies")))
+        << values->toolTip().toStdString();
+
+    // Not readable at all: marked with the reader's message, the profile keeps its axis.
+    type(values, QStringLiteral("1..lots"));
+    EXPECT_TRUE(marked(values));
+    EXPECT_EQ(document.profile().setup.series->axes[0].from, 0u);
+    EXPECT_TRUE(page.axisFields(0).preview->text().startsWith(QStringLiteral("Not readable")));
+
+    type(values, QStringLiteral("1..8:x2"));
+    EXPECT_FALSE(marked(values)) << values->toolTip().toStdString();
+
+    // The same parameter twice is marked on the second axis's parameter.
+    page.secondAxisField()->setChecked(true);
+    choose(page.axisFields(1).parameter, int(core::SweepParameter::OutstandingIos));
+    EXPECT_TRUE(marked(page.axisFields(1).parameter));
+    choose(page.axisFields(1).parameter, int(core::SweepParameter::PercentRead));
+    EXPECT_FALSE(marked(page.axisFields(1).parameter));
+
+    // A series with a cycling test type: both places say so.
+    choose(page.testTypeField(), int(core::TestType::CycleWorkers));
+    EXPECT_TRUE(marked(page.testTypeField()));
+    EXPECT_TRUE(marked(values));
+    EXPECT_TRUE(page.testTypeField()->toolTip().contains(QStringLiteral("cannot run together")));
+    choose(page.testTypeField(), int(core::TestType::Normal));
+    EXPECT_FALSE(marked(page.testTypeField()));
+
+    // Zero trials: the repetitions.
+    page.repeatField()->setValue(0);
+    EXPECT_TRUE(marked(page.repeatField()));
+    EXPECT_TRUE(page.repeatField()->toolTip().contains(QStringLiteral("0 is below 1")));
+
+    // A cycling step that cannot grow.
+    choose(page.testTypeField(), int(core::TestType::CycleOutstandingIos));
+    page.seriesBox()->setChecked(false);
+    const auto &qd = page.cyclingFields(SetupPage::QueueDepthCycling);
+    choose(qd.stepType, int(core::StepType::Exponential));
+    qd.step->setValue(1);
+    EXPECT_TRUE(marked(qd.step));
+    EXPECT_TRUE(qd.step->toolTip().contains(QStringLiteral("the smallest exponential step")));
+}
+
+// ---------------------------------------------------------------- the Series view
+
+TEST(SeriesView, ACurveHasAPointPerSeriesPointAtItsValueWithWhiskersForTrials)
+{
+    test::ensureApp();
+    const auto r = runOnNullEngine(
+        seriesProfile({generated(core::SweepParameter::TransferSize, 512, 8192, 2)}, 3));
+    const auto points = core::seriesPoints(r);
+    ASSERT_EQ(points.size(), 5u);
+
+    SeriesPlots plots;
+    plots.setData(makeSeriesData(r));
+    EXPECT_EQ(plots.shownPlots(),
+        (std::vector<SeriesPlots::PlotId> {SeriesPlots::ThroughputPlot, SeriesPlots::LatencyPlot}));
+    QCPGraph *iops = plots.iopsGraph(0);
+    ASSERT_TRUE(iops);
+    EXPECT_FALSE(plots.iopsGraph(1)) << "one spec, one target: one family";
+    ASSERT_EQ(iops->data()->size(), 5);
+    ASSERT_EQ(plots.megabytesGraph(0)->data()->size(), 5);
+    ASSERT_EQ(plots.latencyGraph(0, SeriesPlots::P99Latency)->data()->size(), 5);
+    for (int i = 0; i < 5; ++i) {
+        const auto &p = points[std::size_t(i)];
+        EXPECT_EQ(iops->data()->at(i)->key, double(512u << i));
+        EXPECT_EQ(iops->data()->at(i)->value, p.iops.median);
+        EXPECT_EQ(plots.megabytesGraph(0)->data()->at(i)->value, p.megabytesPerSecond.median);
+    }
+    // Sizes on a log₂ axis, labelled in binary units.
+    QCustomPlot *tp = plots.plot(SeriesPlots::ThroughputPlot);
+    EXPECT_EQ(tp->xAxis->scaleType(), QCPAxis::stLogarithmic);
+    auto ticker = tp->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+    ASSERT_TRUE(ticker);
+    EXPECT_EQ(ticker->ticks().value(512), QStringLiteral("512 B"));
+    EXPECT_EQ(ticker->ticks().value(8192), QStringLiteral("8 KiB"));
+    EXPECT_TRUE(tp->yAxis2->visible()) << "MB/s on the right";
+    EXPECT_EQ(plots.megabytesGraph(0)->valueAxis(), tp->yAxis2);
+
+    // Three trials: whiskers from the smallest to the largest.
+    QCPErrorBars *whiskers = plots.iopsWhiskers(0);
+    ASSERT_TRUE(whiskers);
+    ASSERT_EQ(whiskers->dataCount(), 5);
+    for (int i = 0; i < 5; ++i) {
+        const auto &p = points[std::size_t(i)];
+        const QCPErrorBarsData bar = whiskers->data()->at(i);
+        EXPECT_DOUBLE_EQ(bar.errorMinus, p.iops.median - p.iops.min);
+        EXPECT_DOUBLE_EQ(bar.errorPlus, p.iops.max - p.iops.median);
+    }
+
+    // One trial: no whiskers.
+    const auto once = runOnNullEngine(
+        seriesProfile({generated(core::SweepParameter::TransferSize, 512, 8192, 2)}, 1));
+    plots.setData(makeSeriesData(once));
+    EXPECT_FALSE(plots.iopsWhiskers(0));
+    EXPECT_EQ(plots.iopsGraph(0)->data()->size(), 5);
+}
+
+TEST(SeriesView, DepthsThatDoubleAreOnALogAxisAndPercentagesOnALinearOne)
+{
+    test::ensureApp();
+    SeriesData data;
+    data.axes.push_back({core::SweepParameter::OutstandingIos, {1, 2, 4, 8}});
+    SeriesPlots plots;
+    plots.setData(data);
+    EXPECT_EQ(plots.plot(SeriesPlots::ThroughputPlot)->xAxis->scaleType(), QCPAxis::stLogarithmic);
+    data.axes[0].values = {1, 2, 3, 4};
+    plots.setData(data);
+    EXPECT_EQ(plots.plot(SeriesPlots::ThroughputPlot)->xAxis->scaleType(), QCPAxis::stLinear);
+    data.axes[0] = {core::SweepParameter::PercentRead, {0, 50, 100}};
+    plots.setData(data);
+    EXPECT_EQ(plots.plot(SeriesPlots::ThroughputPlot)->xAxis->scaleType(), QCPAxis::stLinear);
+}
+
+TEST(SeriesView, AMatrixHasAHeatMapCellPerPointWithItsFiguresOnHover)
+{
+    test::ensureApp();
+    const auto r = runOnNullEngine(
+        seriesProfile({generated(core::SweepParameter::TransferSize, 4096, 16384, 2),
+            generated(core::SweepParameter::OutstandingIos, 1, 2, 2)}));
+    const auto points = core::seriesPoints(r);
+    ASSERT_EQ(points.size(), 6u);
+
+    SeriesPlots plots;
+    plots.resize(1400, 700);
+    plots.setData(makeSeriesData(r));
+    EXPECT_EQ(plots.shownPlots(),
+        (std::vector<SeriesPlots::PlotId> {SeriesPlots::HeatMapPlot, SeriesPlots::CurvesPlot}));
+    QCPColorMap *map = plots.colorMap();
+    ASSERT_TRUE(map);
+    EXPECT_EQ(map->data()->keySize(), 3) << "columns: the sizes";
+    EXPECT_EQ(map->data()->valueSize(), 2) << "rows: the depths";
+    // The cell of 8 KiB at QD 2 is point 3 (the first axis outer).
+    const auto &p = points[3];
+    ASSERT_EQ(p.values, (std::vector<std::uint64_t> {8192, 2}));
+    EXPECT_DOUBLE_EQ(map->data()->cell(1, 1), p.iops.median);
+    for (int x = 0; x < 3; ++x)
+        for (int y = 0; y < 2; ++y)
+            EXPECT_FALSE(std::isnan(map->data()->cell(x, y))) << x << "," << y;
+
+    const QString text = plots.cellText(1, 1);
+    EXPECT_TRUE(text.contains(QStringLiteral("transfer size 8 KiB"))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("outstanding I/Os per target 2")));
+    EXPECT_TRUE(text.contains(QStringLiteral("IOPS: ") + iopsText(p.iops.median)));
+    EXPECT_TRUE(text.contains(QStringLiteral("p99 ") + latencyText(p.p99LatencyUs.median)));
+
+    // The hover: the cell under the pointer, and the tooltip shows it.
+    plots.show();
+    ASSERT_TRUE(test::waitUntil([&] { return plots.isVisible(); }, 5s));
+    QCustomPlot *heat = plots.plot(SeriesPlots::HeatMapPlot);
+    heat->replot();
+    const QPoint centre(int(heat->xAxis->coordToPixel(1)), int(heat->yAxis->coordToPixel(1)));
+    EXPECT_EQ(plots.hoverText(SeriesPlots::HeatMapPlot, centre), text);
+    QMouseEvent move(QEvent::MouseMove, QPointF(centre), heat->mapToGlobal(QPointF(centre)),
+        Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(heat, &move);
+    EXPECT_EQ(QToolTip::text(), text);
+    plots.hide();
+
+    // One curve per depth, each over the sizes.
+    ASSERT_TRUE(plots.matrixCurve(0));
+    ASSERT_TRUE(plots.matrixCurve(1));
+    EXPECT_FALSE(plots.matrixCurve(2));
+    EXPECT_EQ(plots.matrixCurve(1)->name(), QStringLiteral("QD 2"));
+    ASSERT_EQ(plots.matrixCurve(1)->data()->size(), 3);
+    EXPECT_EQ(plots.matrixCurve(1)->data()->at(1)->key, 8192.0);
+    EXPECT_EQ(plots.matrixCurve(1)->data()->at(1)->value, p.iops.median);
+
+    // The heat map of p99 latency.
+    plots.metricField()->setCurrentIndex(plots.metricField()->findData(SeriesPlots::P99Metric));
+    EXPECT_EQ(plots.heatMetric(), SeriesPlots::P99Metric);
+    ASSERT_TRUE(plots.colorMap());
+    EXPECT_DOUBLE_EQ(plots.colorMap()->data()->cell(1, 1), p.p99LatencyUs.median)
+        << "null-engine latencies are below 1 ms: in µs";
+}
+
+TEST(SeriesView, QueueDepthCyclingIsShownAsACurveOverTheDepths)
+{
+    test::ensureApp();
+    core::Profile p = test::smallProfile(0s, 100ms);
+    p.specs[0].queueDepth.reset();
+    p.setup.testType = core::TestType::CycleOutstandingIos;
+    p.setup.queueDepthCycling = {1, 2, 8, core::StepType::Exponential};
+    core::RunOptions options;
+    options.ioLimitPerTarget = 200;
+    const auto r = runOnNullEngine(p, options);
+    ASSERT_EQ(r.steps.size(), 4u);
+    EXPECT_TRUE(showsAsSeries(p));
+    const SeriesData data = makeSeriesData(r);
+    ASSERT_TRUE(data.isSeries());
+    EXPECT_TRUE(data.cycling);
+    ASSERT_EQ(data.points.size(), 4u);
+    SeriesPlots plots;
+    plots.setData(data);
+    ASSERT_EQ(plots.iopsGraph(0)->data()->size(), 4);
+    for (int i = 0; i < 4; ++i)
+        EXPECT_EQ(plots.iopsGraph(0)->data()->at(i)->key, double(1 << i)) << "QD 1, 2, 4, 8";
+}
+
+TEST(SeriesView, PointsAppearOneByOneAsTheRunReportsEachStep)
+{
+    test::ensureApp();
+    const core::Profile profile
+        = seriesProfile({generated(core::SweepParameter::TransferSize, 512, 8192, 2)}, 2);
+    RunController controller(nullPlatformServices());
+    SeriesPage page;
+    page.beginRun(profile);
+    EXPECT_EQ(page.pointCount(), 0u);
+    EXPECT_EQ(page.plots()->shownPlots().size(), 2u) << "the axes are there before any point";
+    std::vector<std::size_t> pointsSeen;
+    QObject::connect(&controller, &RunController::stepFinished, &page,
+        [&](quint64, const core::StepResult &step, const core::PlannedStep &planned) {
+            page.addStep(step, planned);
+            pointsSeen.push_back(std::size_t(page.plots()->iopsGraph(0)->data()->size()));
+        });
+    RunResultPtr result;
+    QObject::connect(&controller, &RunController::finished, [&](RunResultPtr r) { result = r; });
+    RunRequest request;
+    request.profile = profile;
+    controller.start(request);
+    ASSERT_TRUE(test::waitUntil([&] { return result != nullptr; }, 30s));
+    ASSERT_FALSE(result->error) << result->error->toString();
+    // Five points, twice: the curve grows to five, then the second trial adds none.
+    EXPECT_EQ(pointsSeen, (std::vector<std::size_t> {1, 2, 3, 4, 5, 5, 5, 5, 5, 5}));
+    EXPECT_TRUE(page.plots()->iopsWhiskers(0)) << "two trials";
+    EXPECT_TRUE(page.headline().contains(QStringLiteral("10 of 10 steps done")))
+        << page.headline().toStdString();
+
+    page.setResult(result);
+    EXPECT_EQ(page.pointCount(), 5u);
+    EXPECT_TRUE(page.headline().contains(QStringLiteral("10 steps done")));
+}
+
+TEST(SeriesView, TheWindowShowsTheSeriesPageForASeriesRunOnly)
+{
+    test::ensureApp();
+    QSettings().clear();
+    test::TempDir dir;
+    MainWindowOptions options;
+    options.restoreSession = false;
+    options.dataDirectory = QString::fromStdString(dir.path().string());
+    MainWindow window(nullPlatformServices(), options);
+    window.setupPage()->setEngine(core::EngineKind::Null);
+    RunResultPtr finished;
+    QObject::connect(&window, &MainWindow::runFinished, [&](RunResultPtr r) { finished = r; });
+
+    window.document()->setProfile(
+        seriesProfile({generated(core::SweepParameter::TransferSize, 4096, 8192, 2),
+            generated(core::SweepParameter::OutstandingIos, 1, 4, 2)}));
+    ASSERT_TRUE(window.startRun());
+    ASSERT_TRUE(test::waitUntil([&] { return finished != nullptr; }, 30s));
+    ASSERT_FALSE(finished->error) << finished->error->toString();
+    EXPECT_TRUE(window.isPageShown(MainWindow::SeriesTab)) << "a series ends on its page";
+    EXPECT_EQ(window.seriesPage()->pointCount(), 6u);
+    ASSERT_TRUE(window.seriesPage()->plots()->colorMap());
+    EXPECT_EQ(window.seriesPage()->plots()->colorMap()->data()->keySize(), 2);
+    EXPECT_EQ(window.seriesPage()->plots()->colorMap()->data()->valueSize(), 3);
+    const QString png = QString::fromStdString((dir.path() / "heat.png").string());
+    EXPECT_TRUE(window.exportSeriesPlot(SeriesPlots::HeatMapPlot, png));
+    EXPECT_GT(QFileInfo(png).size(), 1000);
+
+    finished.reset();
+    window.document()->setProfile(test::smallProfile(1s, 100ms));
+    ASSERT_TRUE(window.startRun());
+    ASSERT_TRUE(test::waitUntil([&] { return finished != nullptr; }, 30s));
+    EXPECT_FALSE(window.isPageShown(MainWindow::SeriesTab));
+    window.showPage(MainWindow::SeriesTab);
+    EXPECT_FALSE(window.isPageShown(MainWindow::SeriesTab)) << "hidden without a series";
+    EXPECT_TRUE(window.isPageShown(MainWindow::ResultsTab));
+}
+
+} // namespace
+} // namespace ioprism::ui
