@@ -177,6 +177,13 @@ MainWindow::MainWindow(PlatformServices services, MainWindowOptions options, QWi
     connect(m_controller, &RunController::phaseChanged, this, &MainWindow::onPhase);
     connect(m_controller, &RunController::prepareProgress, this, &MainWindow::onPrepareProgress);
     connect(m_controller, &RunController::intervalReady, m_livePage, &LivePage::addSample);
+    connect(m_controller, &RunController::planReady, this,
+        [this](quint64, const std::vector<core::PlannedStep> &steps) {
+            // The checked plan may leave out series points a target cannot run.
+            m_stepCount = static_cast<int>(steps.size());
+            if (m_seriesRun)
+                m_seriesPage->setPlan(steps);
+        });
     connect(m_controller, &RunController::stepFinished, this,
         [this](quint64, const core::StepResult &step, const core::PlannedStep &planned) {
             if (m_seriesRun)

@@ -9,6 +9,7 @@
 #include <QMetaType>
 
 #include <memory>
+#include <vector>
 
 namespace ioprism::ui {
 
@@ -28,5 +29,6 @@ Q_DECLARE_METATYPE(ioprism::core::RunPhase)
 Q_DECLARE_METATYPE(ioprism::core::IntervalSample)
 Q_DECLARE_METATYPE(ioprism::core::StepResult)
 Q_DECLARE_METATYPE(ioprism::core::PlannedStep)
+Q_DECLARE_METATYPE(std::vector<ioprism::core::PlannedStep>)
 Q_DECLARE_METATYPE(ioprism::ui::LinePattern)
 Q_DECLARE_METATYPE(ioprism::ui::RunResultPtr)

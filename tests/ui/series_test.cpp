@@ -441,6 +441,12 @@ TEST(SeriesView, PointsAppearOneByOneAsTheRunReportsEachStep)
     page.beginRun(profile);
     EXPECT_EQ(page.pointCount(), 0u);
     EXPECT_EQ(page.plots()->shownPlots().size(), 2u) << "the axes are there before any point";
+    std::size_t planned = 0;
+    QObject::connect(&controller, &RunController::planReady, &page,
+        [&](quint64, const std::vector<core::PlannedStep> &steps) {
+            planned = steps.size();
+            page.setPlan(steps);
+        });
     std::vector<std::size_t> pointsSeen;
     QObject::connect(&controller, &RunController::stepFinished, &page,
         [&](quint64, const core::StepResult &step, const core::PlannedStep &planned) {
@@ -454,6 +460,7 @@ TEST(SeriesView, PointsAppearOneByOneAsTheRunReportsEachStep)
     controller.start(request);
     ASSERT_TRUE(test::waitUntil([&] { return result != nullptr; }, 30s));
     ASSERT_FALSE(result->error) << result->error->toString();
+    EXPECT_EQ(planned, 10u) << "the checked plan arrives before the steps";
     // Five points, twice: the curve grows to five, then the second trial adds none.
     EXPECT_EQ(pointsSeen, (std::vector<std::size_t> {1, 2, 3, 4, 5, 5, 5, 5, 5, 5}));
     EXPECT_TRUE(page.plots()->iopsWhiskers(0)) << "two trials";

@@ -45,6 +45,13 @@ void SeriesPage::beginRun(const core::Profile &profile)
     redraw(m_partial, false);
 }
 
+void SeriesPage::setPlan(const std::vector<core::PlannedStep> &steps)
+{
+    m_partial.plan.steps = steps;
+    m_plannedSteps = steps.size();
+    redraw(m_partial, false);
+}
+
 void SeriesPage::addStep(const core::StepResult &step, const core::PlannedStep &planned)
 {
     // What the run planned wins over what was planned before it started.

@@ -3,7 +3,8 @@
 // the finished result.
 //
 // While a run goes the page keeps a partial result of its own: the profile and the
-// planned steps (core::plannedSteps, corrected by each step's PlannedStep as it ends)
+// planned steps (core::plannedSteps, then the run's checked plan, and each step's
+// PlannedStep as it ends)
 // and, per finished step, its All figures, CPU and devices (no histograms), from which
 // core::seriesPoints makes the points.
 #pragma once
@@ -26,6 +27,9 @@ public:
 
     // A run of `profile` starts: the axes are drawn empty, the points come with addStep.
     void beginRun(const core::Profile &profile);
+    // The run's checked plan (RunController::planReady): the steps that will run, which
+    // may be fewer than planned before (points a target cannot do are left out).
+    void setPlan(const std::vector<core::PlannedStep> &steps);
     // A step ended (RunController::stepFinished).
     void addStep(const core::StepResult &step, const core::PlannedStep &planned);
     // The finished result (or one opened later): drawn the same way. Null clears.

@@ -62,6 +62,10 @@ public:
         m_lastPath = path;
         m_controller->postPrepareProgress(m_runId, path, done, total);
     }
+    void onPlan(const core::ResolvedPlan &plan) override
+    {
+        m_controller->postPlan(m_runId, plan.steps);
+    }
     void onInterval(const core::IntervalSample &sample) override
     {
         m_controller->postInterval(sample);
@@ -98,6 +102,7 @@ RunController::RunController(PlatformServices services, QObject *parent)
     qRegisterMetaType<core::IntervalSample>();
     qRegisterMetaType<core::StepResult>();
     qRegisterMetaType<core::PlannedStep>();
+    qRegisterMetaType<std::vector<core::PlannedStep>>();
     qRegisterMetaType<RunResultPtr>();
 }
 
@@ -204,6 +209,17 @@ void RunController::postPrepareProgress(
         [this, runId, path = std::move(path), doneBytes, totalBytes] {
             if (runId == m_shownRunId)
                 emit prepareProgress(runId, QString::fromStdString(path), doneBytes, totalBytes);
+        },
+        Qt::QueuedConnection);
+}
+
+void RunController::postPlan(std::uint64_t runId, std::vector<core::PlannedStep> steps)
+{
+    QMetaObject::invokeMethod(
+        this,
+        [this, runId, steps = std::move(steps)] {
+            if (runId == m_shownRunId)
+                emit planReady(runId, steps);
         },
         Qt::QueuedConnection);
 }

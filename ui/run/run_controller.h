@@ -2,10 +2,10 @@
 //
 // Each run is a core::Run executed on its own std::thread (Run::execute blocks; its
 // workers are core's own threads). The run's sink copies every report (phase, prepare
-// progress, interval sample, a step's result as it ends, notice) into a functor posted to this
-// object with QMetaObject::invokeMethod(..., Qt::QueuedConnection), tagged with the run's id; on
-// the GUI thread the functor emits the signal only if that run is still the one shown, so samples
-// of a run that was stopped and replaced are dropped, never drawn.
+// progress, the checked plan, interval sample, a step's result as it ends, notice) into a functor
+// posted to this object with QMetaObject::invokeMethod(..., Qt::QueuedConnection), tagged with the
+// run's id; on the GUI thread the functor emits the signal only if that run is still the one shown,
+// so samples of a run that was stopped and replaced are dropped, never drawn.
 //
 // Nothing here blocks the GUI thread on a run: stop() only asks (Run::requestStop);
 // a run's thread is joined when its final report arrives (it has finished by then),
@@ -56,6 +56,7 @@ public:
         std::uint64_t runId, core::RunPhase phase, std::size_t step, std::string stepName);
     void postPrepareProgress(
         std::uint64_t runId, std::string path, std::uint64_t doneBytes, std::uint64_t totalBytes);
+    void postPlan(std::uint64_t runId, std::vector<core::PlannedStep> steps);
     void postInterval(core::IntervalSample sample);
     void postStepResult(std::uint64_t runId, core::StepResult step, core::PlannedStep planned);
     void postNotice(std::uint64_t runId, std::string text);
@@ -66,6 +67,9 @@ signals:
     void phaseChanged(
         quint64 runId, ioprism::core::RunPhase phase, int step, const QString &stepName);
     void prepareProgress(quint64 runId, const QString &path, quint64 doneBytes, quint64 totalBytes);
+    // The targets are prepared and the plan checked against them: the steps that will
+    // run (a series' points a target cannot do are left out, with a notice).
+    void planReady(quint64 runId, const std::vector<ioprism::core::PlannedStep> &steps);
     void intervalReady(const ioprism::core::IntervalSample &sample);
     // A step ended (a series' point, a cycling step), with its totals and what it ran:
     // the Series view draws each point as it finishes.
