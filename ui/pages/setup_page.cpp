@@ -468,7 +468,8 @@ QWidget *SetupPage::makeSeriesBox()
         axis.preview = new QLabel(m_seriesBox);
         axis.preview->setObjectName(QStringLiteral("axis%1.preview").arg(a));
         axis.preview->setForegroundRole(QPalette::PlaceholderText);
-        axis.preview->setWordWrap(true);
+        // One line: at most eight values are listed (the middle ones elided).
+        axis.preview->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
         axis.preview->setToolTip(tr("The values this axis takes, in the order they run"));
         row->addWidget(axis.parameter);
         row->addWidget(axis.values, 1);

@@ -362,6 +362,7 @@ SeriesPlots::SeriesPlots(QWidget *parent)
     split->addWidget(makePlot(CurvesPlot, true));
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
+    split->setSizes({1000, 1000}); // halves, whatever the plots' size hints
     matrixLayout->addWidget(split, 1);
     m_stack->addWidget(matrix);
 
