@@ -330,6 +330,54 @@ TEST(SeriesView, ACurveHasAPointPerSeriesPointAtItsValueWithWhiskersForTrials)
     EXPECT_EQ(plots.iopsGraph(0)->data()->size(), 5);
 }
 
+TEST(SeriesView, EachSpecAndEachTargetInTurnIsAFamilyOfCurvesAndHoverReadsThemAll)
+{
+    test::ensureApp();
+    core::Profile p
+        = seriesProfile({generated(core::SweepParameter::OutstandingIos, 1, 4, 2)}, 1, 100);
+    p.specs[0].queueDepth.reset(); // the series sets the depth
+    core::AccessSpec writes = p.specs[0];
+    writes.name = "RND4K write";
+    writes.lines[0].percentRead = 0;
+    p.specs.push_back(writes);
+    auto &worker = p.hosts[0].workers[0];
+    worker.assignedSpecs.push_back(writes.name);
+    core::Target second = worker.targets[0];
+    second.path = "/nonexistent/ioprism-null-target-2.dat";
+    worker.targets.push_back(second);
+    p.setup.series->targetsInTurn = true;
+    const auto r = runOnNullEngine(p);
+    const SeriesData data = makeSeriesData(r);
+    ASSERT_EQ(data.families.size(), 4u) << "2 specs x 2 targets";
+    EXPECT_EQ(data.families[1].name,
+        QStringLiteral("RND4K QD4 on /nonexistent/ioprism-null-target-2.dat"));
+    EXPECT_EQ(data.families[2].specIndex, 1u);
+
+    SeriesPlots plots;
+    plots.resize(1200, 800);
+    plots.setData(data);
+    for (int f = 0; f < 4; ++f) {
+        ASSERT_TRUE(plots.iopsGraph(f)) << f;
+        EXPECT_EQ(plots.iopsGraph(f)->data()->size(), 3) << "QD 1, 2, 4";
+        EXPECT_EQ(plots.iopsGraph(f)->name(),
+            QStringLiteral("IOPS · ") + data.families[std::size_t(f)].name);
+    }
+    EXPECT_FALSE(plots.iopsGraph(4));
+
+    plots.show();
+    ASSERT_TRUE(test::waitUntil([&] { return plots.isVisible(); }, 5s));
+    QCustomPlot *tp = plots.plot(SeriesPlots::ThroughputPlot);
+    tp->replot();
+    const QPoint at(int(tp->xAxis->coordToPixel(2)) + 3, tp->axisRect()->center().y());
+    const QString text = plots.hoverText(SeriesPlots::ThroughputPlot, at);
+    EXPECT_TRUE(text.startsWith(QStringLiteral("<b>QD 2</b>"))) << text.toStdString();
+    for (const auto &f : data.families)
+        EXPECT_TRUE(text.contains(QStringLiteral("IOPS · ") + f.name)) << f.name.toStdString();
+    const auto &point = data.points[data.families[0].points[1]];
+    EXPECT_TRUE(text.contains(iopsText(point.iops.median) + QStringLiteral(" IOPS")));
+    plots.hide();
+}
+
 TEST(SeriesView, DepthsThatDoubleAreOnALogAxisAndPercentagesOnALinearOne)
 {
     test::ensureApp();
