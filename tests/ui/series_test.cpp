@@ -26,7 +26,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMouseEvent>
-#include <QSettings>
 #include <QSpinBox>
 #include <QToolTip>
 #include <qcustomplot.h>
@@ -522,14 +521,15 @@ TEST(SeriesView, PointsAppearOneByOneAsTheRunReportsEachStep)
 
 TEST(SeriesView, TheWindowShowsTheSeriesPageForASeriesRunOnly)
 {
+    // Neither clears nor writes the settings (the engine choice is not touched: the null
+    // services run every engine on the null backend), so the window tests that check
+    // what the settings keep are not disturbed when ctest runs them alongside.
     test::ensureApp();
-    QSettings().clear();
     test::TempDir dir;
     MainWindowOptions options;
     options.restoreSession = false;
     options.dataDirectory = QString::fromStdString(dir.path().string());
     MainWindow window(nullPlatformServices(), options);
-    window.setupPage()->setEngine(core::EngineKind::Null);
     RunResultPtr finished;
     QObject::connect(&window, &MainWindow::runFinished, [&](RunResultPtr r) { finished = r; });
 
