@@ -9,7 +9,9 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QLocale>
+#include <QSettings>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 
 #include <chrono>
 #include <cstdlib>
@@ -28,7 +30,13 @@ inline QApplication &ensureApp()
         static int argc = 1;
         static char name[] = "ui_tests";
         static char *argv[] = {name, nullptr};
-        QStandardPaths::setTestModeEnabled(true); // settings and data under ~/.qttest
+        QStandardPaths::setTestModeEnabled(true); // data under ~/.qttest
+        // Settings in a directory of this process's own: ctest runs each test in its own
+        // process, two at a time, and a shared settings file let one test's clear() or
+        // write land in the middle of another's (a flaky engine-setting test).
+        static QTemporaryDir settingsDir;
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settingsDir.path());
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settingsDir.path());
         auto *a = new QApplication(argc, argv);
         // Figures are formatted in the user's locale: tests expect English grouping.
         QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
