@@ -49,6 +49,11 @@ struct RunArgs {
     bool allowDeviceWrites = false;
     bool quiet = false;
     bool removeTestFiles = false;
+    // fio's --rw and --rwmixread / --rwmixwrite: resolved onto read and random by
+    // resolveFioReadWrite.
+    std::string rw;
+    std::optional<std::uint32_t> rwmixread, rwmixwrite;
+    std::optional<std::uint32_t> rwRead, rwRandom;
     std::string csvPath, timeseriesPath, jsonPath, seriesCsvPath;
     std::vector<std::string> sweeps;
     std::optional<std::uint32_t> repeat;
@@ -75,6 +80,67 @@ bool parseDurationArg(const std::string &text, DurationUnit bare, std::chrono::m
         return false;
     }
     out = *d;
+    return true;
+}
+
+// fio's --rw (with --rwmixread / --rwmixwrite for a mix) onto percent read and percent
+// random, as fio means them. --read and --random say the same thing another way, so
+// giving both is refused rather than one silently winning. Documented in docs/cli.md.
+bool resolveFioReadWrite(RunArgs &a, Problems &problems)
+{
+    const auto fail = [&](const char *option, std::string text) {
+        problems.push_back({Severity::Error, option, std::move(text)});
+        return false;
+    };
+    for (const auto &[option, value] :
+        {std::pair {"--rwmixread", a.rwmixread}, std::pair {"--rwmixwrite", a.rwmixwrite}})
+        if (value && *value > 100)
+            return fail(option, std::to_string(*value) + " is not in 0..100 (percent)");
+    if (a.rwmixread && a.rwmixwrite)
+        return fail("--rwmixwrite",
+            "given with --rwmixread: both set the same mix (reads = 100 - writes); give one");
+    if (a.rw.empty()) {
+        if (a.rwmixread || a.rwmixwrite)
+            return fail(a.rwmixread ? "--rwmixread" : "--rwmixwrite",
+                "sets the mix of --rw rw, readwrite or randrw; give one of those, or --read PCT");
+        return true;
+    }
+    struct Mode {
+        const char *name;
+        std::uint32_t read; // percent reads, unless mixed
+        std::uint32_t random;
+        bool mixed;
+    };
+    static constexpr Mode kModes[] = {{"read", 100, 0, false}, {"write", 0, 0, false},
+        {"randread", 100, 100, false}, {"randwrite", 0, 100, false}, {"rw", 50, 0, true},
+        {"readwrite", 50, 0, true}, {"randrw", 50, 100, true}};
+    const Mode *mode = nullptr;
+    for (const auto &m : kModes)
+        if (a.rw == m.name)
+            mode = &m;
+    if (!mode)
+        return fail("--rw",
+            "\"" + a.rw
+                + "\" is not one of read, write, randread, randwrite, rw, readwrite, randrw (fio's "
+                  "trim modes and :N suffixes are not supported)");
+    if (a.read)
+        return fail("--read",
+            fmt::format("conflicts with --rw {}, which sets the percent reads; give one of them{}",
+                a.rw, mode->mixed ? " (the mix of --rw " + a.rw + " is --rwmixread)" : ""));
+    if (a.random)
+        return fail("--random",
+            fmt::format("conflicts with --rw {}, which makes the access {}; give one of them", a.rw,
+                mode->random ? "random" : "sequential"));
+    if (!mode->mixed && (a.rwmixread || a.rwmixwrite))
+        return fail(a.rwmixread ? "--rwmixread" : "--rwmixwrite",
+            fmt::format("--rw {} {}: a mix needs --rw rw, readwrite or randrw", a.rw,
+                mode->read == 100 ? "only reads" : "only writes"));
+    a.rwRead = mode->read;
+    if (a.rwmixread)
+        a.rwRead = *a.rwmixread;
+    if (a.rwmixwrite)
+        a.rwRead = 100 - *a.rwmixwrite;
+    a.rwRandom = mode->random;
     return true;
 }
 
@@ -155,8 +221,11 @@ bool applyOptions(Profile &p, const RunArgs &a, Problems &problems)
             host.workers.push_back(w);
         }
     }
-    // --bs / --read / --random: one custom spec derived from the first assigned line.
-    if (!a.bs.empty() || a.read || a.random) {
+    // --bs / --read / --random (or fio's --rw): one custom spec derived from the first
+    // assigned line.
+    const auto percentRead = a.read ? a.read : a.rwRead;
+    const auto percentRandom = a.random ? a.random : a.rwRandom;
+    if (!a.bs.empty() || percentRead || percentRandom) {
         SpecLine line;
         line.percentRandom = 100;
         line.percentRead = 100;
@@ -177,10 +246,10 @@ bool applyOptions(Profile &p, const RunArgs &a, Problems &problems)
                 line.alignmentBytes = *size;
             line.transferSizeBytes = *size;
         }
-        if (a.read)
-            line.percentRead = *a.read;
-        if (a.random)
-            line.percentRandom = *a.random;
+        if (percentRead)
+            line.percentRead = *percentRead;
+        if (percentRandom)
+            line.percentRandom = *percentRandom;
         // Named by what it sets, leaving out what a --sweep varies ("100% read 100%
         // random" in a block-size series, not a size only its first point has).
         const auto swept = [&](SweepParameter parameter) {
@@ -285,6 +354,8 @@ bool applyOptions(Profile &p, const RunArgs &a, Problems &problems)
     for (const auto &[option, given] : {std::pair {"--target", !a.targets.empty()},
              std::pair {"--spec", !a.specs.empty()}, std::pair {"--bs", !a.bs.empty()},
              std::pair {"--read", a.read.has_value()}, std::pair {"--random", a.random.has_value()},
+             std::pair {"--rw", !a.rw.empty()}, std::pair {"--rwmixread", a.rwmixread.has_value()},
+             std::pair {"--rwmixwrite", a.rwmixwrite.has_value()},
              std::pair {"--qd", a.qd.has_value()}, std::pair {"--workers", a.workers.has_value()},
              std::pair {"--duration", !a.duration.empty()}, std::pair {"--ramp", !a.ramp.empty()},
              std::pair {"--file-size", !a.fileSize.empty()}, std::pair {"--buffered", a.buffered},
@@ -424,9 +495,13 @@ std::vector<OutputFile> requestedOutputs(const RunArgs &a)
     return outputs;
 }
 
-int runCommand(const RunArgs &a)
+int runCommand(RunArgs a)
 {
     Problems problems;
+    if (!resolveFioReadWrite(a, problems)) {
+        printProblems(problems);
+        return 2;
+    }
     std::optional<Profile> profile;
     if (!a.profilePath.empty()) {
         profile = loadProfileFile(a.profilePath, problems);
@@ -624,11 +699,19 @@ void registerRunCommands(CLI::App &app, int &exitCode, const std::vector<std::st
         "--bs", a->bs, "Transfer size (4k, 64KiB, 1M; binary units): runs one custom spec");
     run->add_option("--read", a->read, "Percent reads, 0-100 (custom spec)");
     run->add_option("--random", a->random, "Percent random, 0-100 (custom spec)");
+    run->add_option("--rw", a->rw,
+        "fio's access mode: read, write, randread, randwrite, rw (readwrite), randrw; sets "
+        "--read and --random (custom spec)");
     run->add_option(
-        "--qd", a->qd, "Outstanding I/Os per target per worker (overrides presets' queue depths)");
-    run->add_option("--workers", a->workers, "Number of workers (copies of the first worker)");
+        "--rwmixread", a->rwmixread, "With --rw rw or randrw: percent reads (fio's; default 50)");
+    run->add_option("--rwmixwrite", a->rwmixwrite,
+        "With --rw rw or randrw: percent writes (fio's; reads = 100 - this)");
+    run->add_option("--qd,--iodepth", a->qd,
+        "Outstanding I/Os per target per worker (overrides presets' queue depths)");
     run->add_option(
-        "--duration", a->duration, "Measured time per spec (90, 90s, 1m30s; 0 = until Ctrl-C)");
+        "--workers,--numjobs", a->workers, "Number of workers (copies of the first worker)");
+    run->add_option("--duration,--runtime", a->duration,
+        "Measured time per spec (90, 90s, 1m30s; 0 = until Ctrl-C)");
     run->add_option("--ramp", a->ramp, "Ramp-up before measuring, not recorded (e.g. 5s)");
     run->add_option("--interval", a->interval, "Sampling interval, 100ms to 60s (default 1s)");
     run->add_option("--engine", a->engine,
@@ -636,7 +719,7 @@ void registerRunCommands(CLI::App &app, int &exitCode, const std::vector<std::st
            "sync, null")
         ->capture_default_str();
     run->add_flag("--buffered", a->buffered, "Use the OS cache (default: direct I/O, O_DIRECT)");
-    run->add_option("--file-size", a->fileSize, "Size of test files (e.g. 1GiB)");
+    run->add_option("--file-size,--size", a->fileSize, "Size of test files (e.g. 1GiB)");
     run->add_option(
         "--seed", a->seed, "Fixed random seed for every worker (default: random, recorded)");
     run->add_option("--csv", a->csvPath,

@@ -1,0 +1,132 @@
+// ioprism-cli's conventions (docs/cli.md): fio's option names, giving the profiles their
+// IOPrism options give, and what contradicts itself refused.
+#include <algorithm>
+#include <cstdlib>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "e2e/cli_support.h"
+
+using namespace ioprism::test;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using ::testing::StartsWith;
+
+namespace {
+
+// A short run that does no device I/O.
+const std::string kNullRun = "run --engine null --bs 4k --duration 1 --ramp 0 --interval 250ms ";
+
+} // namespace
+
+// fio's option names against IOPrism's: the effective profile the results carry must be
+// the same. Each runs on the null engine with a fixed seed.
+struct AliasCase {
+    const char *name;
+    std::string fio;
+    std::string native;
+    friend void PrintTo(const AliasCase &c, std::ostream *os)
+    {
+        *os << c.fio << " vs " << c.native;
+    }
+};
+
+class CliFioAlias : public ::testing::TestWithParam<AliasCase>
+{
+};
+
+TEST_P(CliFioAlias, GivesTheSameProfileAsTheNativeOption)
+{
+    const auto &c = GetParam();
+    TempDir dir;
+    const std::string base = "run --engine null --bs 4k --ramp 0 --seed 7 -q ";
+    auto fio = runCli(base + c.fio + " --json fio.json", dir.path());
+    ASSERT_EQ(fio.exitCode, 0) << fio.err;
+    auto native = runCli(base + c.native + " --json native.json", dir.path());
+    ASSERT_EQ(native.exitCode, 0) << native.err;
+    auto a = nlohmann::json::parse(readFile(dir.path() / "fio.json")).at("profile");
+    auto b = nlohmann::json::parse(readFile(dir.path() / "native.json")).at("profile");
+    // The description names the options given (--rw rather than --read --random); what it
+    // says the run is must be the same.
+    auto &da = a.at("setup").at("description");
+    auto &db = b.at("setup").at("description");
+    const auto runPart = [](const std::string &text) { return text.substr(0, text.rfind(" (")); };
+    EXPECT_EQ(runPart(da.get<std::string>()), runPart(db.get<std::string>()));
+    da = db = "";
+    EXPECT_EQ(a, b) << a.dump(1) << "\n" << b.dump(1);
+}
+
+INSTANTIATE_TEST_SUITE_P(Options, CliFioAlias,
+    ::testing::Values(AliasCase {"iodepth", "--duration 1 --iodepth 16", "--duration 1 --qd 16"},
+        AliasCase {"numjobs", "--duration 1 --numjobs 3", "--duration 1 --workers 3"},
+        AliasCase {"size", "--duration 1 --size 8MiB", "--duration 1 --file-size 8MiB"},
+        AliasCase {"runtime", "--runtime 2", "--duration 2"},
+        AliasCase {"rw_read", "--duration 1 --rw read", "--duration 1 --read 100 --random 0"},
+        AliasCase {"rw_write", "--duration 1 --rw write", "--duration 1 --read 0 --random 0"},
+        AliasCase {
+            "rw_randread", "--duration 1 --rw randread", "--duration 1 --read 100 --random 100"},
+        AliasCase {
+            "rw_randwrite", "--duration 1 --rw randwrite", "--duration 1 --read 0 --random 100"},
+        AliasCase {"rw_rw", "--duration 1 --rw rw", "--duration 1 --read 50 --random 0"},
+        AliasCase {"rw_readwrite", "--duration 1 --rw readwrite --rwmixread 30",
+            "--duration 1 --read 30 --random 0"},
+        AliasCase {"rw_randrw", "--duration 1 --rw randrw --rwmixread 70",
+            "--duration 1 --read 70 --random 100"},
+        AliasCase {"rw_randrw_rwmixwrite", "--duration 1 --rw randrw --rwmixwrite 30",
+            "--duration 1 --read 70 --random 100"}),
+    [](const ::testing::TestParamInfo<AliasCase> &info) { return std::string(info.param.name); });
+
+TEST(CliFioAliases, HelpShowsThemBesideTheirOptions)
+{
+    TempDir dir;
+    auto r = runCli("run --help", dir.path());
+    ASSERT_EQ(r.exitCode, 0);
+    for (const char *names : {"--qd,--iodepth", "--workers,--numjobs", "--file-size,--size",
+             "--duration,--runtime", "--rw", "--rwmixread", "--rwmixwrite"})
+        EXPECT_THAT(r.out, HasSubstr(names));
+}
+
+// What contradicts itself is refused (exit 2) with the option and the reason, before
+// anything runs.
+struct ConflictCase {
+    const char *name;
+    std::string args;
+    std::string message;
+    friend void PrintTo(const ConflictCase &c, std::ostream *os) { *os << c.args; }
+};
+
+class CliFioConflict : public ::testing::TestWithParam<ConflictCase>
+{
+};
+
+TEST_P(CliFioConflict, IsRefusedWithAMessage)
+{
+    const auto &c = GetParam();
+    TempDir dir;
+    auto r = runCli(kNullRun + c.args, dir.path());
+    EXPECT_EQ(r.exitCode, 2) << r.out;
+    EXPECT_THAT(r.err, HasSubstr(c.message));
+    EXPECT_THAT(r.out, Not(HasSubstr("measuring")));
+}
+
+INSTANTIATE_TEST_SUITE_P(Options, CliFioConflict,
+    ::testing::Values(
+        ConflictCase {"rw_and_read", "--rw randread --read 50",
+            "error: --read: conflicts with --rw randread, which sets the percent reads"},
+        ConflictCase {"rw_and_random", "--rw randread --random 0",
+            "error: --random: conflicts with --rw randread, which makes the access random"},
+        ConflictCase {"mix_without_mixing_rw", "--rw randread --rwmixread 70",
+            "error: --rwmixread: --rw randread only reads: a mix needs --rw rw, readwrite or "
+            "randrw"},
+        ConflictCase {"mix_without_rw", "--rwmixread 70",
+            "error: --rwmixread: sets the mix of --rw rw, readwrite or randrw"},
+        ConflictCase {"both_mixes", "--rw randrw --rwmixread 70 --rwmixwrite 30",
+            "error: --rwmixwrite: given with --rwmixread"},
+        ConflictCase {"mix_over_100", "--rw randrw --rwmixread 140",
+            "error: --rwmixread: 140 is not in 0..100"},
+        ConflictCase {"unknown_rw", "--rw trim", "error: --rw: \"trim\" is not one of read, write"},
+        ConflictCase {"alias_and_option", "--qd 4 --iodepth 8", "--qd"}),
+    [](const ::testing::TestParamInfo<ConflictCase> &info) {
+        return std::string(info.param.name);
+    });
