@@ -1,5 +1,5 @@
-// ioprism-cli's conventions (docs/cli.md): fio's option names, giving the profiles their
-// IOPrism options give, and what contradicts itself refused.
+// ioprism-cli's conventions (docs/cli.md): list-targets --json, and fio's option names
+// giving the profiles their IOPrism options give.
 #include <algorithm>
 #include <cstdlib>
 #include <gmock/gmock.h>
@@ -130,3 +130,40 @@ INSTANTIATE_TEST_SUITE_P(Options, CliFioConflict,
     [](const ::testing::TestParamInfo<ConflictCase> &info) {
         return std::string(info.param.name);
     });
+
+TEST(CliListTargets, JsonHasTheDocumentedFields)
+{
+    TempDir dir;
+    auto r = runCli("list-targets --json", dir.path());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    nlohmann::json list;
+    ASSERT_NO_THROW(list = nlohmann::json::parse(r.out)) << r.out;
+    ASSERT_TRUE(list.is_array());
+    bool sawFileSystem = false;
+    for (const auto &item : list) {
+        const auto kind = item.at("kind").get<std::string>();
+        if (kind == "block_device") {
+            for (const char *key : {"path", "name", "model", "size_bytes", "media", "rotational",
+                     "removable", "read_only", "logical_block_bytes", "physical_block_bytes",
+                     "mount_points", "holders", "partitions"})
+                EXPECT_TRUE(item.contains(key)) << key << " in " << item;
+            EXPECT_THAT(item.at("media").get<std::string>(), ::testing::AnyOf("SSD", "HDD"));
+            for (const auto &p : item.at("partitions"))
+                for (const char *key :
+                    {"path", "name", "size_bytes", "start_bytes", "mount_points", "holders"})
+                    EXPECT_TRUE(p.contains(key)) << key << " in " << p;
+        } else {
+            EXPECT_EQ(kind, "file_system");
+            sawFileSystem = true;
+            for (const char *key :
+                {"path", "type", "device", "free_bytes", "total_bytes", "read_only"})
+                EXPECT_TRUE(item.contains(key)) << key << " in " << item;
+        }
+    }
+    // This machine has a root file system, and the table lists it too.
+    EXPECT_TRUE(sawFileSystem);
+    auto table = runCli("list-targets", dir.path());
+    ASSERT_EQ(table.exitCode, 0);
+    for (const auto &item : list)
+        EXPECT_THAT(table.out, HasSubstr(item.at("path").get<std::string>()));
+}
