@@ -15,6 +15,7 @@
 #include "platform/common/backend_factory.h"
 #include "platform/common/system.h"
 #include "platform/common/target_resolution.h"
+#include "platform/common/terminal.h"
 
 #include <CLI/CLI.hpp>
 #include <atomic>
@@ -374,12 +375,24 @@ bool applyOptions(Profile &p, const RunArgs &a, Problems &problems)
     return true;
 }
 
+// What the sink prints, and where. The human text (phase, interval and point lines) goes
+// to `human`: stdout, or stderr when a results file goes to stdout.
+// Notices always go to stderr. The preparing bar, redrawn with '\r', is drawn only on a
+// terminal; elsewhere each test file being written is one line.
+struct SinkOptions {
+    std::ostream *human = &std::cout;
+    bool quiet = false;
+    bool progressBar = false; // stderr is a terminal
+    std::ostream *timeseries = nullptr; // written as the run goes; null when not asked
+};
+
+// Called on the run's control thread only, one call at a time.
 class TerminalSink final : public RunSink
 {
 public:
-    TerminalSink(bool quiet, std::ofstream *timeseries, const Profile &profile)
-        : m_quiet(quiet)
-        , m_timeseries(timeseries)
+    TerminalSink(SinkOptions options, const Profile &profile)
+        : m_options(std::move(options))
+        , m_out(*m_options.human)
         , m_setup(profile.setup)
         , m_stepCount(plannedSteps(profile).size())
         , m_started(std::chrono::steady_clock::now())
@@ -392,30 +405,25 @@ public:
         }
         if (phase == RunPhase::RampUp || phase == RunPhase::Measuring)
             m_currentStep = step;
-        if (m_quiet)
+        if (m_options.quiet)
             return;
-        // One step: its name. Several (cycling, a series): which of how many, and the time
-        // left (from the run time, or, for points of a number of I/Os, the pace so far).
-        const std::string where = m_stepCount > 1
-            ? fmt::format(
-                "{} {}/{} {}", m_setup.series ? "point" : "step", step + 1, m_stepCount, stepName)
-            : stepName;
+        const std::string where = stepText(step, stepName);
         if (phase == RunPhase::RampUp)
-            std::cout << "-- " << where << ": ramp-up" << eta(step) << "\n";
+            m_out << "-- " << where << ": ramp-up" << eta(step) << "\n";
         else if (phase == RunPhase::Measuring && !(m_setup.rampUp.count() > 0))
-            std::cout << "-- " << where << ": measuring" << eta(step) << "\n";
+            m_out << "-- " << where << ": measuring" << eta(step) << "\n";
         else if (phase == RunPhase::Measuring)
-            std::cout << "-- " << where << ": measuring\n";
-        std::cout.flush();
+            m_out << "-- " << where << ": measuring\n";
+        m_out.flush();
     }
     void onPlan(const ResolvedPlan &plan) override { m_stepCount = plan.stepCount(); }
     void onStepResult(const StepResult &step, const PlannedStep &planned) override
     {
         ++m_stepsDone;
-        if (m_quiet || !m_setup.series)
+        if (m_options.quiet || !m_setup.series)
             return;
-        std::cout << pointLine(step, planned, *m_setup.series, m_stepsDone, m_stepCount) << "\n";
-        std::cout.flush();
+        m_out << pointLine(step, planned, *m_setup.series, m_stepsDone, m_stepCount) << "\n";
+        m_out.flush();
     }
     // The step that was running (or last ran), for the message when a stop cuts it.
     std::size_t currentStep() const { return m_currentStep; }
@@ -423,8 +431,17 @@ public:
     void onPrepareProgress(
         const std::string &path, std::uint64_t done, std::uint64_t total) override
     {
-        if (m_quiet || total == 0)
+        if (m_options.quiet || total == 0)
             return;
+        if (!m_options.progressBar) {
+            // A log or a pipe: one line per test file, no redraws.
+            if (path != m_lastPath) {
+                m_lastPath = path;
+                m_out << fmt::format("-- preparing {} ({})\n", path, describeSize(total));
+                m_out.flush();
+            }
+            return;
+        }
         const int percent = int(100 * done / total);
         if (percent == m_lastPercent && path == m_lastPath)
             return;
@@ -438,23 +455,41 @@ public:
     }
     void onInterval(const IntervalSample &s) override
     {
-        if (m_timeseries) {
+        if (m_options.timeseries) {
+            auto &timeseries = *m_options.timeseries;
             errno = 0;
-            *m_timeseries << timeSeriesRows(s);
-            m_timeseries->flush();
-            if (!*m_timeseries && m_timeseriesError.empty())
+            timeseries << timeSeriesRows(s);
+            timeseries.flush();
+            if (!timeseries && m_timeseriesError.empty())
                 m_timeseriesError = errno ? std::generic_category().message(errno) : "write failed";
         }
-        if (!m_quiet) {
-            std::cout << intervalLine(s) << "\n";
-            std::cout.flush();
+        if (!m_options.quiet) {
+            m_out << intervalLine(s) << "\n";
+            m_out.flush();
         }
     }
-    void onNotice(const std::string &text) override { std::cerr << "notice: " << text << "\n"; }
+    void onNotice(const std::string &text) override
+    {
+        if (m_progressShown) {
+            std::cerr << "\n";
+            m_progressShown = false;
+        }
+        std::cerr << "notice: " << text << "\n";
+    }
     // Why the time series stopped being written ("" while it is fine).
     const std::string &timeseriesError() const { return m_timeseriesError; }
 
 private:
+    // One step: its name. Several (cycling, a series): which of how many.
+    std::string stepText(std::size_t step, const std::string &stepName) const
+    {
+        return m_stepCount > 1 ? fmt::format("{} {}/{} {}", m_setup.series ? "point" : "step",
+                   step + 1, m_stepCount, stepName)
+                               : stepName;
+    }
+
+    // ", ETA 1m10s": time left from the run time, or, for points of a number of I/Os,
+    // from the pace so far.
     std::string eta(std::size_t step) const
     {
         if (m_stepCount < 2 || step == 0)
@@ -471,8 +506,8 @@ private:
         return ", ETA " + etaText(std::chrono::seconds(std::llround(seconds)));
     }
 
-    bool m_quiet;
-    std::ofstream *m_timeseries;
+    SinkOptions m_options;
+    std::ostream &m_out;
     TestSetup m_setup;
     std::size_t m_stepCount = 0;
     std::size_t m_stepsDone = 0;
@@ -548,12 +583,9 @@ int runCommand(RunArgs a)
             std::cerr << "error: " << message << "\n";
         return 2;
     }
-    std::unique_ptr<std::ofstream> timeseries;
-    if (!a.timeseriesPath.empty()) {
-        timeseries
-            = std::make_unique<std::ofstream>(a.timeseriesPath, std::ios::binary | std::ios::trunc);
-        *timeseries << timeSeriesHeader();
-    }
+    // A results document on stdout is for a pipe (`--json - | jq`): stdout then carries
+    // it alone, and everything said for people goes to stderr.
+    std::ostream &human = anyToStdout(outputs) ? std::cerr : std::cout;
 
     RunOptions options {.allowDeviceWrites = a.allowDeviceWrites};
     options.describeSystem = [&a] {
@@ -589,7 +621,24 @@ int runCommand(RunArgs a)
         options.stopTimeout = std::chrono::duration_cast<std::chrono::milliseconds>(stopWait);
     }
 
-    TerminalSink sink(a.quiet, timeseries.get(), *profile);
+    // Opened once every option is known to be good: a refused command leaves an existing
+    // file as it was, and stdout empty.
+    std::unique_ptr<std::ofstream> timeseriesFile;
+    std::ostream *timeseries = nullptr;
+    if (a.timeseriesPath == OutputFile::kStdoutPath) {
+        timeseries = &std::cout;
+    } else if (!a.timeseriesPath.empty()) {
+        timeseriesFile
+            = std::make_unique<std::ofstream>(a.timeseriesPath, std::ios::binary | std::ios::trunc);
+        timeseries = timeseriesFile.get();
+    }
+    if (timeseries)
+        *timeseries << timeSeriesHeader();
+    TerminalSink sink({.human = &human,
+                          .quiet = a.quiet,
+                          .progressBar = platform::isTerminal(platform::StandardStream::Error),
+                          .timeseries = timeseries},
+        *profile);
     Run run(*profile, *backend, *counters, sink, options);
 
     // SIGINT / SIGTERM: stop, drain, write what was measured. A second one stops waiting
@@ -623,8 +672,9 @@ int runCommand(RunArgs a)
     signals.cancel();
     signalContext.stop();
 
-    std::cout << resultTable(result);
-    std::cout << seriesTable(result);
+    human << resultTable(result);
+    human << seriesTable(result);
+    human.flush();
     // A stop keeps every finished step; the one it cut is kept too, marked incomplete.
     if (caught && sink.stepCount() > 1 && !result.steps.empty() && !result.steps.back().complete)
         std::cerr << fmt::format("stopped during {} {}/{} ({}): kept, marked incomplete; the {} "
@@ -649,7 +699,10 @@ int runCommand(RunArgs a)
             {"--series-csv", a.seriesCsvPath}, writeSeriesCsv(result), fallback + "-series.csv");
     if (timeseries) {
         errno = 0;
-        timeseries->close();
+        if (timeseriesFile)
+            timeseriesFile->close();
+        else
+            timeseries->flush();
         if (!*timeseries) {
             // Written as the run went; whatever was lost is rebuilt from the intervals.
             std::string reason = sink.timeseriesError();
@@ -724,15 +777,17 @@ void registerRunCommands(CLI::App &app, int &exitCode, const std::vector<std::st
         "--seed", a->seed, "Fixed random seed for every worker (default: random, recorded)");
     run->add_option("--csv", a->csvPath,
         "Write Iometer-layout results CSV here (all output paths are checked before the run; "
-        "if writing fails at the end, results go to ./ioprism-results-<time>.csv)");
-    run->add_option(
-        "--timeseries", a->timeseriesPath, "Write one CSV row per interval per scope here");
+        "if writing fails at the end, results go to ./ioprism-results-<time>.csv). For this and "
+        "--json, --timeseries, --series-csv: - is stdout (one of them), and the rest of the "
+        "output then goes to stderr");
+    run->add_option("--timeseries", a->timeseriesPath,
+        "Write one CSV row per interval per scope here (- stdout)");
     run->add_option("--json", a->jsonPath,
-        "Write full JSON results here (if writing fails at the end: "
+        "Write full JSON results here, - for stdout (if writing fails at the end: "
         "./ioprism-results-<time>.json)");
     run->add_option("--series-csv", a->seriesCsvPath,
-        "Write the series here: one row per point, its swept values, then IOPS, MB/s, latency "
-        "percentiles, CPU and the device's figures (median of the trials)");
+        "Write the series here (- stdout): one row per point, its swept values, then IOPS, MB/s, "
+        "latency percentiles, CPU and the device's figures (median of the trials)");
     run->add_option("--sweep", a->sweeps,
         "Run a series: PARAM=FROM..TO:xM, PARAM=FROM..TO:+N or PARAM=V1,V2,... with PARAM bs, "
         "qd, workers, read or random (e.g. bs=512..16M:x2, qd=1..256:x2); twice for a matrix");

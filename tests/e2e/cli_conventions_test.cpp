@@ -1,5 +1,6 @@
-// ioprism-cli's conventions (docs/cli.md): list-targets --json, and fio's option names
-// giving the profiles their IOPrism options give.
+// ioprism-cli's conventions (docs/cli.md): results on stdout with `-` and the human
+// output then on stderr, the progress bar only on a terminal, list-targets --json, and
+// fio's option names giving the profiles their IOPrism options give.
 #include <algorithm>
 #include <cstdlib>
 #include <gmock/gmock.h>
@@ -166,4 +167,134 @@ TEST(CliListTargets, JsonHasTheDocumentedFields)
     ASSERT_EQ(table.exitCode, 0);
     for (const auto &item : list)
         EXPECT_THAT(table.out, HasSubstr(item.at("path").get<std::string>()));
+}
+
+TEST(CliStdout, JsonDashPutsTheDocumentAloneOnStdoutAndTheRunOnStderr)
+{
+    TempDir dir;
+    auto r = runCli(kNullRun + "--json -", dir.path());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    // The whole of stdout is one JSON document: `| jq .summary` works.
+    nlohmann::json json;
+    ASSERT_NO_THROW(json = nlohmann::json::parse(r.out)) << r.out.substr(0, 400);
+    EXPECT_GT(json.at("summary").at("iops").get<double>(), 0);
+    // What people read went to stderr: the step line, interval lines, the summary table.
+    EXPECT_THAT(r.err, HasSubstr("-- 4KiB 100% read 0% random: measuring"));
+    EXPECT_THAT(r.err, HasSubstr(" IOPS "));
+    EXPECT_THAT(r.err, HasSubstr("== 4KiB 100% read 0% random: "));
+    EXPECT_THAT(r.err, HasSubstr("read IOPS"));
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "-"));
+}
+
+TEST(CliStdout, WithoutDashTheSummaryStaysOnStdout)
+{
+    TempDir dir;
+    auto r = runCli(kNullRun + "--json r.json", dir.path());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_THAT(r.out, HasSubstr("== 4KiB 100% read 0% random: "));
+    EXPECT_THAT(r.err, Not(HasSubstr("read IOPS")));
+}
+
+TEST(CliStdout, CsvDashWritesTheIometerCsvToStdout)
+{
+    TempDir dir;
+    auto r = runCli(kNullRun + "-q --csv - --json r.json", dir.path());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_THAT(r.out, StartsWith("'Test Type,Test Description\n"));
+    EXPECT_THAT(r.out, Not(HasSubstr("read IOPS")));
+    EXPECT_THAT(r.err, HasSubstr("read IOPS")); // -q keeps the summary, on stderr now
+    EXPECT_NO_THROW(nlohmann::json::parse(readFile(dir.path() / "r.json")));
+}
+
+TEST(CliStdout, TimeseriesDashStreamsTheRowsToStdout)
+{
+    TempDir dir;
+    auto r = runCli(kNullRun + "--timeseries -", dir.path());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_THAT(r.out, StartsWith("run_id,step,step_name,phase,"));
+    EXPECT_GT(std::count(r.out.begin(), r.out.end(), '\n'), 4);
+    EXPECT_THAT(r.out, Not(HasSubstr("-- 4KiB 100% read 0% random: measuring")));
+    EXPECT_THAT(r.out, Not(HasSubstr("read IOPS")));
+    EXPECT_THAT(r.err, HasSubstr("-- 4KiB 100% read 0% random: measuring"));
+}
+
+TEST(CliStdout, SeriesCsvDashWritesTheSeriesToStdout)
+{
+    TempDir dir;
+    auto r = runCli("run --engine null --bs 4k --duration 1 --ramp 0 --sweep qd=1,2 "
+                    "--series-csv -",
+        dir.path());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    // A header and one row per point, and nothing said for people.
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 3) << r.out;
+    EXPECT_THAT(r.out, Not(HasSubstr("point 1/2")));
+    EXPECT_THAT(r.err, HasSubstr("point 2/2"));
+    EXPECT_THAT(r.err, HasSubstr("== Series"));
+}
+
+TEST(CliStdout, TwoOutputsOnStdoutAreRefusedBeforeTheRun)
+{
+    TempDir dir;
+    auto r = runCli(kNullRun + "--json - --csv -", dir.path());
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(r.err,
+        HasSubstr("error: --json: - (stdout) is also the --csv output: only one output can go to "
+                  "stdout"));
+    EXPECT_EQ(r.out, "");
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "-"));
+}
+
+namespace {
+
+bool hasCarriageReturn(const std::string &text)
+{
+    return text.find('\r') != std::string::npos;
+}
+
+} // namespace
+
+TEST(CliProgress, NoCarriageReturnWhenStderrIsAFile)
+{
+    // A real test file to write (64 MiB): the bar would be drawn while it fills.
+    TempDir dir;
+    auto r = runCli("run --engine sync --buffered --target . --file-size 64MiB --bs 4k "
+                    "--duration 1 --ramp 0 --remove-test-files",
+        dir.path());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_FALSE(hasCarriageReturn(r.err)) << r.err;
+    EXPECT_FALSE(hasCarriageReturn(r.out));
+    EXPECT_THAT(r.err, Not(HasSubstr("preparing ./ioprism-test.dat [")));
+    // One line instead, with the rest of the human output.
+    EXPECT_THAT(r.out, HasSubstr("-- preparing ./ioprism-test.dat (64 MiB)\n"));
+}
+
+TEST(CliProgress, NoCarriageReturnWhenTheHumanOutputGoesToStderrEither)
+{
+    TempDir dir;
+    auto r = runCli("run --engine sync --buffered --target . --file-size 64MiB --bs 4k "
+                    "--duration 1 --ramp 0 --remove-test-files --json -",
+        dir.path());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_FALSE(hasCarriageReturn(r.err)) << r.err;
+    EXPECT_THAT(r.err, HasSubstr("-- preparing ./ioprism-test.dat (64 MiB)\n"));
+    EXPECT_NO_THROW(nlohmann::json::parse(r.out));
+}
+
+TEST(CliProgress, TheBarIsDrawnOnATerminal)
+{
+    // script(1) runs the CLI on a pseudo-terminal: the bar must be there, or the test
+    // above would pass with no bar anywhere.
+    if (std::system("script --version >/dev/null 2>&1") != 0)
+        GTEST_SKIP() << "script(1) (util-linux) is not installed: no pseudo-terminal to run on";
+    TempDir dir;
+    const auto log = dir.path() / "tty.txt";
+    const std::string command = "cd '" + dir.path().string() + "' && script -qec \"'"
+        + cliPath().string()
+        + "' run --engine sync --buffered --target . --file-size 64MiB --bs 4k --duration 1 "
+          "--ramp 0 --remove-test-files\" /dev/null >'"
+        + log.string() + "' 2>&1 </dev/null";
+    ASSERT_EQ(std::system(command.c_str()), 0) << readFile(log);
+    const std::string text = readFile(log);
+    EXPECT_THAT(text, HasSubstr("\rpreparing ./ioprism-test.dat ["));
+    EXPECT_THAT(text, Not(HasSubstr("-- preparing ./ioprism-test.dat (")));
 }
