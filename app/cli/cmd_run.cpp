@@ -27,6 +27,7 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <system_error>
 #include <thread>
@@ -49,6 +50,7 @@ struct RunArgs {
     bool buffered = false;
     bool allowDeviceWrites = false;
     bool quiet = false;
+    bool verbose = false;
     bool removeTestFiles = false;
     // fio's --rw and --rwmixread / --rwmixwrite: resolved onto read and random by
     // resolveFioReadWrite.
@@ -375,15 +377,19 @@ bool applyOptions(Profile &p, const RunArgs &a, Problems &problems)
     return true;
 }
 
-// What the sink prints, and where. The human text (phase, interval and point lines) goes
-// to `human`: stdout, or stderr when a results file goes to stdout.
+// What the sink prints, and where. The human text (phase, interval and point lines, the
+// verbose plan) goes to `human`: stdout, or stderr when a results file goes to stdout.
 // Notices always go to stderr. The preparing bar, redrawn with '\r', is drawn only on a
 // terminal; elsewhere each test file being written is one line.
 struct SinkOptions {
     std::ostream *human = &std::cout;
     bool quiet = false;
+    bool verbose = false;
     bool progressBar = false; // stderr is a terminal
     std::ostream *timeseries = nullptr; // written as the run goes; null when not asked
+    std::string engine; // the engine each worker starts with, for the verbose plan
+    // What describeDevice found per target (by its opened path), for the verbose plan.
+    const std::map<std::string, DeviceFacts> *devices = nullptr;
 };
 
 // Called on the run's control thread only, one call at a time.
@@ -403,6 +409,9 @@ public:
             std::cerr << "\n";
             m_progressShown = false;
         }
+        m_phase = phase;
+        m_phaseStep = step;
+        m_phaseStepName = stepName;
         if (phase == RunPhase::RampUp || phase == RunPhase::Measuring)
             m_currentStep = step;
         if (m_options.quiet)
@@ -416,7 +425,15 @@ public:
             m_out << "-- " << where << ": measuring\n";
         m_out.flush();
     }
-    void onPlan(const ResolvedPlan &plan) override { m_stepCount = plan.stepCount(); }
+    void onPlan(const ResolvedPlan &plan) override
+    {
+        m_stepCount = plan.stepCount();
+        if (!m_options.verbose)
+            return;
+        static const std::map<std::string, DeviceFacts> kNone;
+        m_out << planText(plan, m_options.engine, m_options.devices ? *m_options.devices : kNone);
+        m_out.flush();
+    }
     void onStepResult(const StepResult &step, const PlannedStep &planned) override
     {
         ++m_stepsDone;
@@ -474,7 +491,10 @@ public:
             std::cerr << "\n";
             m_progressShown = false;
         }
-        std::cerr << "notice: " << text << "\n";
+        if (m_options.verbose)
+            std::cerr << "notice (" << noticeSource() << "): " << text << "\n";
+        else
+            std::cerr << "notice: " << text << "\n";
     }
     // Why the time series stopped being written ("" while it is fine).
     const std::string &timeseriesError() const { return m_timeseriesError; }
@@ -486,6 +506,27 @@ private:
         return m_stepCount > 1 ? fmt::format("{} {}/{} {}", m_setup.series ? "point" : "step",
                    step + 1, m_stepCount, stepName)
                                : stepName;
+    }
+
+    // When a notice came, which is where it came from as far as the sink can tell: the
+    // run reports each one as it happens (core/run/run.h has no source field).
+    std::string noticeSource() const
+    {
+        switch (m_phase) {
+        case RunPhase::Idle:
+            return "setting up the engine and the plan";
+        case RunPhase::Preparing:
+            return "preparing the targets";
+        case RunPhase::RampUp:
+            return stepText(m_phaseStep, m_phaseStepName) + ", ramp-up";
+        case RunPhase::Measuring:
+            return stepText(m_phaseStep, m_phaseStepName) + ", measuring";
+        case RunPhase::Stopping:
+            return "end of " + stepText(m_phaseStep, m_phaseStepName);
+        case RunPhase::Done:
+            return "after the run";
+        }
+        return "run";
     }
 
     // ", ETA 1m10s": time left from the run time, or, for points of a number of I/Os,
@@ -512,6 +553,9 @@ private:
     std::size_t m_stepCount = 0;
     std::size_t m_stepsDone = 0;
     std::size_t m_currentStep = 0;
+    RunPhase m_phase = RunPhase::Idle;
+    std::size_t m_phaseStep = 0;
+    std::string m_phaseStepName;
     std::chrono::steady_clock::time_point m_started;
     std::string m_timeseriesError;
     bool m_progressShown = false;
@@ -532,6 +576,11 @@ std::vector<OutputFile> requestedOutputs(const RunArgs &a)
 
 int runCommand(RunArgs a)
 {
+    if (a.quiet && a.verbose) {
+        std::cerr << "error: --quiet and --verbose: give one (-q prints only the summary, -v "
+                     "adds the plan and where each notice came from)\n";
+        return 2;
+    }
     Problems problems;
     if (!resolveFioReadWrite(a, problems)) {
         printProblems(problems);
@@ -593,7 +642,14 @@ int runCommand(RunArgs a)
         env.commandLine = fmt::format("{}", fmt::join(a.rawArgs, " "));
         return env;
     };
-    options.describeDevice = [](const std::string &path) { return platform::describeDevice(path); };
+    // The devices are described as the targets are resolved, before the first step: kept
+    // here for the verbose plan.
+    std::map<std::string, DeviceFacts> devices;
+    options.describeDevice = [&devices](const std::string &path) {
+        auto facts = platform::describeDevice(path);
+        devices[path] = facts;
+        return facts;
+    };
     if (!(a.deviceTolerancePercent >= 0 && a.deviceTolerancePercent <= 100)) {
         std::cerr << "error: --device-tolerance: " << a.deviceTolerancePercent
                   << " is not in 0..100 (percent)\n";
@@ -634,10 +690,30 @@ int runCommand(RunArgs a)
     }
     if (timeseries)
         *timeseries << timeSeriesHeader();
+
+    if (a.verbose) {
+        human << "profile: "
+              << (profile->setup.description.empty() ? std::string("(no description)")
+                                                     : profile->setup.description)
+              << "\n";
+        human << "runs: " << describeRun(*profile) << "\n";
+        human << "engine: " << backend->engineName() << " (--engine " << a.engine << ")\n";
+        std::vector<std::string> where;
+        where.reserve(outputs.size());
+        for (const auto &o : outputs)
+            where.push_back(o.option + " " + o.displayName());
+        human << fmt::format("outputs: {}; this text on {}\n",
+            where.empty() ? std::string("none") : fmt::format("{}", fmt::join(where, ", ")),
+            &human == &std::cerr ? "stderr" : "stdout");
+        human.flush();
+    }
     TerminalSink sink({.human = &human,
                           .quiet = a.quiet,
+                          .verbose = a.verbose,
                           .progressBar = platform::isTerminal(platform::StandardStream::Error),
-                          .timeseries = timeseries},
+                          .timeseries = timeseries,
+                          .engine = backend->engineName(),
+                          .devices = &devices},
         *profile);
     Run run(*profile, *backend, *counters, sink, options);
 
@@ -803,6 +879,9 @@ void registerRunCommands(CLI::App &app, int &exitCode, const std::vector<std::st
     run->add_flag("--remove-test-files", a->removeTestFiles,
         "Remove the test files IOPrism created, after the run");
     run->add_flag("--quiet,-q", a->quiet, "No progress or interval lines; only the summary");
+    run->add_flag("--verbose,-v", a->verbose,
+        "Also print the resolved plan (workers, seeds, targets and their devices, what each step "
+        "runs), the engine, and when each notice came");
     run->add_option("--device-tolerance", a->deviceTolerancePercent,
            "Percent by which the device's bytes may differ from the application's and still agree")
         ->capture_default_str();

@@ -1,6 +1,6 @@
 // ioprism-cli's conventions (docs/cli.md): results on stdout with `-` and the human
-// output then on stderr, the progress bar only on a terminal, list-targets --json, and
-// fio's option names giving the profiles their IOPrism options give.
+// output then on stderr, the progress bar only on a terminal, --verbose, list-targets
+// --json, and fio's option names giving the profiles their IOPrism options give.
 #include <algorithm>
 #include <cstdlib>
 #include <gmock/gmock.h>
@@ -297,4 +297,62 @@ TEST(CliProgress, TheBarIsDrawnOnATerminal)
     const std::string text = readFile(log);
     EXPECT_THAT(text, HasSubstr("\rpreparing ./ioprism-test.dat ["));
     EXPECT_THAT(text, Not(HasSubstr("-- preparing ./ioprism-test.dat (")));
+}
+
+TEST(CliVerbose, PrintsThePlanBeforeTheRun)
+{
+    TempDir dir;
+    auto r = runCli(kNullRun + "--workers 2 --qd 4 --seed 5 -v", dir.path());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_THAT(r.out, HasSubstr("engine: null (--engine null)"));
+    EXPECT_THAT(r.out, HasSubstr("outputs: none; this text on stdout"));
+    EXPECT_THAT(
+        r.out, HasSubstr("plan: 1 step, 2 workers; each worker starts with the null engine"));
+    EXPECT_THAT(r.out, HasSubstr("  Worker 1: seed 5"));
+    EXPECT_THAT(r.out, HasSubstr("  Worker 2: seed 5"));
+    EXPECT_THAT(r.out, HasSubstr("    ioprism-test.dat (test file, direct"));
+    EXPECT_THAT(r.out, HasSubstr("      on device"));
+    EXPECT_THAT(r.out,
+        HasSubstr("  step 1/1 4KiB 100% read 0% random: Worker 1, Worker 2: 4KiB 100% read 0% "
+                  "random at QD 4\n"));
+    // Before the first step.
+    EXPECT_LT(r.out.find("plan: "), r.out.find("-- 4KiB 100% read 0% random: measuring"));
+}
+
+TEST(CliVerbose, SaysWhenEachNoticeCame)
+{
+    // A second host is ignored with a notice, said as the run is planned.
+    TempDir dir;
+    auto preset = runCli("presets show quick --json", dir.path());
+    ASSERT_EQ(preset.exitCode, 0) << preset.err;
+    auto profile = nlohmann::json::parse(preset.out);
+    auto other = profile.at("hosts")[0];
+    other["name"] = "other";
+    profile.at("hosts").push_back(other);
+    writeFile(dir.path() / "two-hosts.json", profile.dump(1));
+    const std::string args = "run two-hosts.json --engine null --bs 4k --duration 1 --ramp 0";
+    auto plain = runCli(args, dir.path());
+    ASSERT_EQ(plain.exitCode, 0) << plain.err;
+    EXPECT_THAT(plain.err, HasSubstr("notice: hosts[1]: only the local host runs"));
+    auto verbose = runCli(args + " -v", dir.path());
+    ASSERT_EQ(verbose.exitCode, 0) << verbose.err;
+    EXPECT_THAT(verbose.err,
+        HasSubstr("notice (setting up the engine and the plan): hosts[1]: only the local host "
+                  "runs; \"other\" is ignored"));
+}
+
+TEST(CliVerbose, IsInTheHelp)
+{
+    TempDir dir;
+    auto r = runCli("run --help", dir.path());
+    EXPECT_THAT(r.out, HasSubstr("-v,--verbose"));
+}
+
+TEST(CliVerbose, QuietAndVerboseTogetherAreRefused)
+{
+    TempDir dir;
+    auto r = runCli(kNullRun + "-q -v", dir.path());
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(r.err, HasSubstr("error: --quiet and --verbose: give one"));
+    EXPECT_THAT(r.out, Not(HasSubstr("measuring")));
 }
