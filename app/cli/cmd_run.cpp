@@ -15,6 +15,7 @@
 #include "platform/common/backend_factory.h"
 #include "platform/common/system.h"
 #include "platform/common/target_resolution.h"
+#include "platform/common/terminal.h"
 
 #include <CLI/CLI.hpp>
 #include <atomic>
@@ -26,6 +27,7 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <system_error>
 #include <thread>
@@ -48,7 +50,13 @@ struct RunArgs {
     bool buffered = false;
     bool allowDeviceWrites = false;
     bool quiet = false;
+    bool verbose = false;
     bool removeTestFiles = false;
+    // fio's --rw and --rwmixread / --rwmixwrite: resolved onto read and random by
+    // resolveFioReadWrite.
+    std::string rw;
+    std::optional<std::uint32_t> rwmixread, rwmixwrite;
+    std::optional<std::uint32_t> rwRead, rwRandom;
     std::string csvPath, timeseriesPath, jsonPath, seriesCsvPath;
     std::vector<std::string> sweeps;
     std::optional<std::uint32_t> repeat;
@@ -75,6 +83,67 @@ bool parseDurationArg(const std::string &text, DurationUnit bare, std::chrono::m
         return false;
     }
     out = *d;
+    return true;
+}
+
+// fio's --rw (with --rwmixread / --rwmixwrite for a mix) onto percent read and percent
+// random, as fio means them. --read and --random say the same thing another way, so
+// giving both is refused rather than one silently winning. Documented in docs/cli.md.
+bool resolveFioReadWrite(RunArgs &a, Problems &problems)
+{
+    const auto fail = [&](const char *option, std::string text) {
+        problems.push_back({Severity::Error, option, std::move(text)});
+        return false;
+    };
+    for (const auto &[option, value] :
+        {std::pair {"--rwmixread", a.rwmixread}, std::pair {"--rwmixwrite", a.rwmixwrite}})
+        if (value && *value > 100)
+            return fail(option, std::to_string(*value) + " is not in 0..100 (percent)");
+    if (a.rwmixread && a.rwmixwrite)
+        return fail("--rwmixwrite",
+            "given with --rwmixread: both set the same mix (reads = 100 - writes); give one");
+    if (a.rw.empty()) {
+        if (a.rwmixread || a.rwmixwrite)
+            return fail(a.rwmixread ? "--rwmixread" : "--rwmixwrite",
+                "sets the mix of --rw rw, readwrite or randrw; give one of those, or --read PCT");
+        return true;
+    }
+    struct Mode {
+        const char *name;
+        std::uint32_t read; // percent reads, unless mixed
+        std::uint32_t random;
+        bool mixed;
+    };
+    static constexpr Mode kModes[] = {{"read", 100, 0, false}, {"write", 0, 0, false},
+        {"randread", 100, 100, false}, {"randwrite", 0, 100, false}, {"rw", 50, 0, true},
+        {"readwrite", 50, 0, true}, {"randrw", 50, 100, true}};
+    const Mode *mode = nullptr;
+    for (const auto &m : kModes)
+        if (a.rw == m.name)
+            mode = &m;
+    if (!mode)
+        return fail("--rw",
+            "\"" + a.rw
+                + "\" is not one of read, write, randread, randwrite, rw, readwrite, randrw (fio's "
+                  "trim modes and :N suffixes are not supported)");
+    if (a.read)
+        return fail("--read",
+            fmt::format("conflicts with --rw {}, which sets the percent reads; give one of them{}",
+                a.rw, mode->mixed ? " (the mix of --rw " + a.rw + " is --rwmixread)" : ""));
+    if (a.random)
+        return fail("--random",
+            fmt::format("conflicts with --rw {}, which makes the access {}; give one of them", a.rw,
+                mode->random ? "random" : "sequential"));
+    if (!mode->mixed && (a.rwmixread || a.rwmixwrite))
+        return fail(a.rwmixread ? "--rwmixread" : "--rwmixwrite",
+            fmt::format("--rw {} {}: a mix needs --rw rw, readwrite or randrw", a.rw,
+                mode->read == 100 ? "only reads" : "only writes"));
+    a.rwRead = mode->read;
+    if (a.rwmixread)
+        a.rwRead = *a.rwmixread;
+    if (a.rwmixwrite)
+        a.rwRead = 100 - *a.rwmixwrite;
+    a.rwRandom = mode->random;
     return true;
 }
 
@@ -155,8 +224,11 @@ bool applyOptions(Profile &p, const RunArgs &a, Problems &problems)
             host.workers.push_back(w);
         }
     }
-    // --bs / --read / --random: one custom spec derived from the first assigned line.
-    if (!a.bs.empty() || a.read || a.random) {
+    // --bs / --read / --random (or fio's --rw): one custom spec derived from the first
+    // assigned line.
+    const auto percentRead = a.read ? a.read : a.rwRead;
+    const auto percentRandom = a.random ? a.random : a.rwRandom;
+    if (!a.bs.empty() || percentRead || percentRandom) {
         SpecLine line;
         line.percentRandom = 100;
         line.percentRead = 100;
@@ -177,10 +249,10 @@ bool applyOptions(Profile &p, const RunArgs &a, Problems &problems)
                 line.alignmentBytes = *size;
             line.transferSizeBytes = *size;
         }
-        if (a.read)
-            line.percentRead = *a.read;
-        if (a.random)
-            line.percentRandom = *a.random;
+        if (percentRead)
+            line.percentRead = *percentRead;
+        if (percentRandom)
+            line.percentRandom = *percentRandom;
         // Named by what it sets, leaving out what a --sweep varies ("100% read 100%
         // random" in a block-size series, not a size only its first point has).
         const auto swept = [&](SweepParameter parameter) {
@@ -285,6 +357,8 @@ bool applyOptions(Profile &p, const RunArgs &a, Problems &problems)
     for (const auto &[option, given] : {std::pair {"--target", !a.targets.empty()},
              std::pair {"--spec", !a.specs.empty()}, std::pair {"--bs", !a.bs.empty()},
              std::pair {"--read", a.read.has_value()}, std::pair {"--random", a.random.has_value()},
+             std::pair {"--rw", !a.rw.empty()}, std::pair {"--rwmixread", a.rwmixread.has_value()},
+             std::pair {"--rwmixwrite", a.rwmixwrite.has_value()},
              std::pair {"--qd", a.qd.has_value()}, std::pair {"--workers", a.workers.has_value()},
              std::pair {"--duration", !a.duration.empty()}, std::pair {"--ramp", !a.ramp.empty()},
              std::pair {"--file-size", !a.fileSize.empty()}, std::pair {"--buffered", a.buffered},
@@ -303,12 +377,28 @@ bool applyOptions(Profile &p, const RunArgs &a, Problems &problems)
     return true;
 }
 
+// What the sink prints, and where. The human text (phase, interval and point lines, the
+// verbose plan) goes to `human`: stdout, or stderr when a results file goes to stdout.
+// Notices always go to stderr. The preparing bar, redrawn with '\r', is drawn only on a
+// terminal; elsewhere each test file being written is one line.
+struct SinkOptions {
+    std::ostream *human = &std::cout;
+    bool quiet = false;
+    bool verbose = false;
+    bool progressBar = false; // stderr is a terminal
+    std::ostream *timeseries = nullptr; // written as the run goes; null when not asked
+    std::string engine; // the engine each worker starts with, for the verbose plan
+    // What describeDevice found per target (by its opened path), for the verbose plan.
+    const std::map<std::string, DeviceFacts> *devices = nullptr;
+};
+
+// Called on the run's control thread only, one call at a time.
 class TerminalSink final : public RunSink
 {
 public:
-    TerminalSink(bool quiet, std::ofstream *timeseries, const Profile &profile)
-        : m_quiet(quiet)
-        , m_timeseries(timeseries)
+    TerminalSink(SinkOptions options, const Profile &profile)
+        : m_options(std::move(options))
+        , m_out(*m_options.human)
         , m_setup(profile.setup)
         , m_stepCount(plannedSteps(profile).size())
         , m_started(std::chrono::steady_clock::now())
@@ -319,32 +409,38 @@ public:
             std::cerr << "\n";
             m_progressShown = false;
         }
+        m_phase = phase;
+        m_phaseStep = step;
+        m_phaseStepName = stepName;
         if (phase == RunPhase::RampUp || phase == RunPhase::Measuring)
             m_currentStep = step;
-        if (m_quiet)
+        if (m_options.quiet)
             return;
-        // One step: its name. Several (cycling, a series): which of how many, and the time
-        // left (from the run time, or, for points of a number of I/Os, the pace so far).
-        const std::string where = m_stepCount > 1
-            ? fmt::format(
-                "{} {}/{} {}", m_setup.series ? "point" : "step", step + 1, m_stepCount, stepName)
-            : stepName;
+        const std::string where = stepText(step, stepName);
         if (phase == RunPhase::RampUp)
-            std::cout << "-- " << where << ": ramp-up" << eta(step) << "\n";
+            m_out << "-- " << where << ": ramp-up" << eta(step) << "\n";
         else if (phase == RunPhase::Measuring && !(m_setup.rampUp.count() > 0))
-            std::cout << "-- " << where << ": measuring" << eta(step) << "\n";
+            m_out << "-- " << where << ": measuring" << eta(step) << "\n";
         else if (phase == RunPhase::Measuring)
-            std::cout << "-- " << where << ": measuring\n";
-        std::cout.flush();
+            m_out << "-- " << where << ": measuring\n";
+        m_out.flush();
     }
-    void onPlan(const ResolvedPlan &plan) override { m_stepCount = plan.stepCount(); }
+    void onPlan(const ResolvedPlan &plan) override
+    {
+        m_stepCount = plan.stepCount();
+        if (!m_options.verbose)
+            return;
+        static const std::map<std::string, DeviceFacts> kNone;
+        m_out << planText(plan, m_options.engine, m_options.devices ? *m_options.devices : kNone);
+        m_out.flush();
+    }
     void onStepResult(const StepResult &step, const PlannedStep &planned) override
     {
         ++m_stepsDone;
-        if (m_quiet || !m_setup.series)
+        if (m_options.quiet || !m_setup.series)
             return;
-        std::cout << pointLine(step, planned, *m_setup.series, m_stepsDone, m_stepCount) << "\n";
-        std::cout.flush();
+        m_out << pointLine(step, planned, *m_setup.series, m_stepsDone, m_stepCount) << "\n";
+        m_out.flush();
     }
     // The step that was running (or last ran), for the message when a stop cuts it.
     std::size_t currentStep() const { return m_currentStep; }
@@ -352,8 +448,17 @@ public:
     void onPrepareProgress(
         const std::string &path, std::uint64_t done, std::uint64_t total) override
     {
-        if (m_quiet || total == 0)
+        if (m_options.quiet || total == 0)
             return;
+        if (!m_options.progressBar) {
+            // A log or a pipe: one line per test file, no redraws.
+            if (path != m_lastPath) {
+                m_lastPath = path;
+                m_out << fmt::format("-- preparing {} ({})\n", path, describeSize(total));
+                m_out.flush();
+            }
+            return;
+        }
         const int percent = int(100 * done / total);
         if (percent == m_lastPercent && path == m_lastPath)
             return;
@@ -367,23 +472,65 @@ public:
     }
     void onInterval(const IntervalSample &s) override
     {
-        if (m_timeseries) {
+        if (m_options.timeseries) {
+            auto &timeseries = *m_options.timeseries;
             errno = 0;
-            *m_timeseries << timeSeriesRows(s);
-            m_timeseries->flush();
-            if (!*m_timeseries && m_timeseriesError.empty())
+            timeseries << timeSeriesRows(s);
+            timeseries.flush();
+            if (!timeseries && m_timeseriesError.empty())
                 m_timeseriesError = errno ? std::generic_category().message(errno) : "write failed";
         }
-        if (!m_quiet) {
-            std::cout << intervalLine(s) << "\n";
-            std::cout.flush();
+        if (!m_options.quiet) {
+            m_out << intervalLine(s) << "\n";
+            m_out.flush();
         }
     }
-    void onNotice(const std::string &text) override { std::cerr << "notice: " << text << "\n"; }
+    void onNotice(const std::string &text) override
+    {
+        if (m_progressShown) {
+            std::cerr << "\n";
+            m_progressShown = false;
+        }
+        if (m_options.verbose)
+            std::cerr << "notice (" << noticeSource() << "): " << text << "\n";
+        else
+            std::cerr << "notice: " << text << "\n";
+    }
     // Why the time series stopped being written ("" while it is fine).
     const std::string &timeseriesError() const { return m_timeseriesError; }
 
 private:
+    // One step: its name. Several (cycling, a series): which of how many.
+    std::string stepText(std::size_t step, const std::string &stepName) const
+    {
+        return m_stepCount > 1 ? fmt::format("{} {}/{} {}", m_setup.series ? "point" : "step",
+                   step + 1, m_stepCount, stepName)
+                               : stepName;
+    }
+
+    // When a notice came, which is where it came from as far as the sink can tell: the
+    // run reports each one as it happens (core/run/run.h has no source field).
+    std::string noticeSource() const
+    {
+        switch (m_phase) {
+        case RunPhase::Idle:
+            return "setting up the engine and the plan";
+        case RunPhase::Preparing:
+            return "preparing the targets";
+        case RunPhase::RampUp:
+            return stepText(m_phaseStep, m_phaseStepName) + ", ramp-up";
+        case RunPhase::Measuring:
+            return stepText(m_phaseStep, m_phaseStepName) + ", measuring";
+        case RunPhase::Stopping:
+            return "end of " + stepText(m_phaseStep, m_phaseStepName);
+        case RunPhase::Done:
+            return "after the run";
+        }
+        return "run";
+    }
+
+    // ", ETA 1m10s": time left from the run time, or, for points of a number of I/Os,
+    // from the pace so far.
     std::string eta(std::size_t step) const
     {
         if (m_stepCount < 2 || step == 0)
@@ -400,12 +547,15 @@ private:
         return ", ETA " + etaText(std::chrono::seconds(std::llround(seconds)));
     }
 
-    bool m_quiet;
-    std::ofstream *m_timeseries;
+    SinkOptions m_options;
+    std::ostream &m_out;
     TestSetup m_setup;
     std::size_t m_stepCount = 0;
     std::size_t m_stepsDone = 0;
     std::size_t m_currentStep = 0;
+    RunPhase m_phase = RunPhase::Idle;
+    std::size_t m_phaseStep = 0;
+    std::string m_phaseStepName;
     std::chrono::steady_clock::time_point m_started;
     std::string m_timeseriesError;
     bool m_progressShown = false;
@@ -424,9 +574,18 @@ std::vector<OutputFile> requestedOutputs(const RunArgs &a)
     return outputs;
 }
 
-int runCommand(const RunArgs &a)
+int runCommand(RunArgs a)
 {
+    if (a.quiet && a.verbose) {
+        std::cerr << "error: --quiet and --verbose: give one (-q prints only the summary, -v "
+                     "adds the plan and where each notice came from)\n";
+        return 2;
+    }
     Problems problems;
+    if (!resolveFioReadWrite(a, problems)) {
+        printProblems(problems);
+        return 2;
+    }
     std::optional<Profile> profile;
     if (!a.profilePath.empty()) {
         profile = loadProfileFile(a.profilePath, problems);
@@ -473,12 +632,9 @@ int runCommand(const RunArgs &a)
             std::cerr << "error: " << message << "\n";
         return 2;
     }
-    std::unique_ptr<std::ofstream> timeseries;
-    if (!a.timeseriesPath.empty()) {
-        timeseries
-            = std::make_unique<std::ofstream>(a.timeseriesPath, std::ios::binary | std::ios::trunc);
-        *timeseries << timeSeriesHeader();
-    }
+    // A results document on stdout is for a pipe (`--json - | jq`): stdout then carries
+    // it alone, and everything said for people goes to stderr.
+    std::ostream &human = anyToStdout(outputs) ? std::cerr : std::cout;
 
     RunOptions options {.allowDeviceWrites = a.allowDeviceWrites};
     options.describeSystem = [&a] {
@@ -486,7 +642,14 @@ int runCommand(const RunArgs &a)
         env.commandLine = fmt::format("{}", fmt::join(a.rawArgs, " "));
         return env;
     };
-    options.describeDevice = [](const std::string &path) { return platform::describeDevice(path); };
+    // The devices are described as the targets are resolved, before the first step: kept
+    // here for the verbose plan.
+    std::map<std::string, DeviceFacts> devices;
+    options.describeDevice = [&devices](const std::string &path) {
+        auto facts = platform::describeDevice(path);
+        devices[path] = facts;
+        return facts;
+    };
     if (!(a.deviceTolerancePercent >= 0 && a.deviceTolerancePercent <= 100)) {
         std::cerr << "error: --device-tolerance: " << a.deviceTolerancePercent
                   << " is not in 0..100 (percent)\n";
@@ -514,7 +677,44 @@ int runCommand(const RunArgs &a)
         options.stopTimeout = std::chrono::duration_cast<std::chrono::milliseconds>(stopWait);
     }
 
-    TerminalSink sink(a.quiet, timeseries.get(), *profile);
+    // Opened once every option is known to be good: a refused command leaves an existing
+    // file as it was, and stdout empty.
+    std::unique_ptr<std::ofstream> timeseriesFile;
+    std::ostream *timeseries = nullptr;
+    if (a.timeseriesPath == OutputFile::kStdoutPath) {
+        timeseries = &std::cout;
+    } else if (!a.timeseriesPath.empty()) {
+        timeseriesFile
+            = std::make_unique<std::ofstream>(a.timeseriesPath, std::ios::binary | std::ios::trunc);
+        timeseries = timeseriesFile.get();
+    }
+    if (timeseries)
+        *timeseries << timeSeriesHeader();
+
+    if (a.verbose) {
+        human << "profile: "
+              << (profile->setup.description.empty() ? std::string("(no description)")
+                                                     : profile->setup.description)
+              << "\n";
+        human << "runs: " << describeRun(*profile) << "\n";
+        human << "engine: " << backend->engineName() << " (--engine " << a.engine << ")\n";
+        std::vector<std::string> where;
+        where.reserve(outputs.size());
+        for (const auto &o : outputs)
+            where.push_back(o.option + " " + o.displayName());
+        human << fmt::format("outputs: {}; this text on {}\n",
+            where.empty() ? std::string("none") : fmt::format("{}", fmt::join(where, ", ")),
+            &human == &std::cerr ? "stderr" : "stdout");
+        human.flush();
+    }
+    TerminalSink sink({.human = &human,
+                          .quiet = a.quiet,
+                          .verbose = a.verbose,
+                          .progressBar = platform::isTerminal(platform::StandardStream::Error),
+                          .timeseries = timeseries,
+                          .engine = backend->engineName(),
+                          .devices = &devices},
+        *profile);
     Run run(*profile, *backend, *counters, sink, options);
 
     // SIGINT / SIGTERM: stop, drain, write what was measured. A second one stops waiting
@@ -548,8 +748,9 @@ int runCommand(const RunArgs &a)
     signals.cancel();
     signalContext.stop();
 
-    std::cout << resultTable(result);
-    std::cout << seriesTable(result);
+    human << resultTable(result);
+    human << seriesTable(result);
+    human.flush();
     // A stop keeps every finished step; the one it cut is kept too, marked incomplete.
     if (caught && sink.stepCount() > 1 && !result.steps.empty() && !result.steps.back().complete)
         std::cerr << fmt::format("stopped during {} {}/{} ({}): kept, marked incomplete; the {} "
@@ -574,7 +775,10 @@ int runCommand(const RunArgs &a)
             {"--series-csv", a.seriesCsvPath}, writeSeriesCsv(result), fallback + "-series.csv");
     if (timeseries) {
         errno = 0;
-        timeseries->close();
+        if (timeseriesFile)
+            timeseriesFile->close();
+        else
+            timeseries->flush();
         if (!*timeseries) {
             // Written as the run went; whatever was lost is rebuilt from the intervals.
             std::string reason = sink.timeseriesError();
@@ -624,11 +828,19 @@ void registerRunCommands(CLI::App &app, int &exitCode, const std::vector<std::st
         "--bs", a->bs, "Transfer size (4k, 64KiB, 1M; binary units): runs one custom spec");
     run->add_option("--read", a->read, "Percent reads, 0-100 (custom spec)");
     run->add_option("--random", a->random, "Percent random, 0-100 (custom spec)");
+    run->add_option("--rw", a->rw,
+        "fio's access mode: read, write, randread, randwrite, rw (readwrite), randrw; sets "
+        "--read and --random (custom spec)");
     run->add_option(
-        "--qd", a->qd, "Outstanding I/Os per target per worker (overrides presets' queue depths)");
-    run->add_option("--workers", a->workers, "Number of workers (copies of the first worker)");
+        "--rwmixread", a->rwmixread, "With --rw rw or randrw: percent reads (fio's; default 50)");
+    run->add_option("--rwmixwrite", a->rwmixwrite,
+        "With --rw rw or randrw: percent writes (fio's; reads = 100 - this)");
+    run->add_option("--qd,--iodepth", a->qd,
+        "Outstanding I/Os per target per worker (overrides presets' queue depths)");
     run->add_option(
-        "--duration", a->duration, "Measured time per spec (90, 90s, 1m30s; 0 = until Ctrl-C)");
+        "--workers,--numjobs", a->workers, "Number of workers (copies of the first worker)");
+    run->add_option("--duration,--runtime", a->duration,
+        "Measured time per spec (90, 90s, 1m30s; 0 = until Ctrl-C)");
     run->add_option("--ramp", a->ramp, "Ramp-up before measuring, not recorded (e.g. 5s)");
     run->add_option("--interval", a->interval, "Sampling interval, 100ms to 60s (default 1s)");
     run->add_option("--engine", a->engine,
@@ -636,20 +848,22 @@ void registerRunCommands(CLI::App &app, int &exitCode, const std::vector<std::st
            "sync, null")
         ->capture_default_str();
     run->add_flag("--buffered", a->buffered, "Use the OS cache (default: direct I/O, O_DIRECT)");
-    run->add_option("--file-size", a->fileSize, "Size of test files (e.g. 1GiB)");
+    run->add_option("--file-size,--size", a->fileSize, "Size of test files (e.g. 1GiB)");
     run->add_option(
         "--seed", a->seed, "Fixed random seed for every worker (default: random, recorded)");
     run->add_option("--csv", a->csvPath,
         "Write Iometer-layout results CSV here (all output paths are checked before the run; "
-        "if writing fails at the end, results go to ./ioprism-results-<time>.csv)");
-    run->add_option(
-        "--timeseries", a->timeseriesPath, "Write one CSV row per interval per scope here");
+        "if writing fails at the end, results go to ./ioprism-results-<time>.csv). For this and "
+        "--json, --timeseries, --series-csv: - is stdout (one of them), and the rest of the "
+        "output then goes to stderr");
+    run->add_option("--timeseries", a->timeseriesPath,
+        "Write one CSV row per interval per scope here (- stdout)");
     run->add_option("--json", a->jsonPath,
-        "Write full JSON results here (if writing fails at the end: "
+        "Write full JSON results here, - for stdout (if writing fails at the end: "
         "./ioprism-results-<time>.json)");
     run->add_option("--series-csv", a->seriesCsvPath,
-        "Write the series here: one row per point, its swept values, then IOPS, MB/s, latency "
-        "percentiles, CPU and the device's figures (median of the trials)");
+        "Write the series here (- stdout): one row per point, its swept values, then IOPS, MB/s, "
+        "latency percentiles, CPU and the device's figures (median of the trials)");
     run->add_option("--sweep", a->sweeps,
         "Run a series: PARAM=FROM..TO:xM, PARAM=FROM..TO:+N or PARAM=V1,V2,... with PARAM bs, "
         "qd, workers, read or random (e.g. bs=512..16M:x2, qd=1..256:x2); twice for a matrix");
@@ -665,6 +879,9 @@ void registerRunCommands(CLI::App &app, int &exitCode, const std::vector<std::st
     run->add_flag("--remove-test-files", a->removeTestFiles,
         "Remove the test files IOPrism created, after the run");
     run->add_flag("--quiet,-q", a->quiet, "No progress or interval lines; only the summary");
+    run->add_flag("--verbose,-v", a->verbose,
+        "Also print the resolved plan (workers, seeds, targets and their devices, what each step "
+        "runs), the engine, and when each notice came");
     run->add_option("--device-tolerance", a->deviceTolerancePercent,
            "Percent by which the device's bytes may differ from the application's and still agree")
         ->capture_default_str();

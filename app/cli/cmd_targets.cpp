@@ -6,6 +6,8 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
 
 namespace ioprism::cli {
 
@@ -54,6 +56,36 @@ int listTargets()
     return 0;
 }
 
+// The same facts as the table, for scripts: one array, block devices then file systems,
+// each object saying its "kind" first (fields in the order of docs/cli.md, hence
+// ordered_json). Sizes are bytes, names are snake_case like the results JSON.
+int listTargetsJson()
+{
+    auto out = nlohmann::ordered_json::array();
+    for (const auto &d : platform::listBlockDevices()) {
+        auto partitions = nlohmann::ordered_json::array();
+        for (const auto &p : d.partitions)
+            partitions.push_back({{"path", p.devicePath}, {"name", p.name},
+                {"size_bytes", p.sizeBytes}, {"start_bytes", p.startBytes},
+                {"mount_points", p.mountPoints}, {"holders", p.holders}});
+        out.push_back(
+            {{"kind", "block_device"}, {"path", d.devicePath}, {"name", d.name}, {"model", d.model},
+                {"size_bytes", d.sizeBytes}, {"media", d.rotational ? "HDD" : "SSD"},
+                {"rotational", d.rotational}, {"removable", d.removable}, {"read_only", d.readOnly},
+                {"logical_block_bytes", d.logicalBlockBytes},
+                {"physical_block_bytes", d.physicalBlockBytes}, {"mount_points", d.mountPoints},
+                {"holders", d.holders}, {"partitions", partitions}});
+    }
+    for (const auto &m : platform::listMounts())
+        out.push_back({{"kind", "file_system"}, {"path", m.mountPoint}, {"type", m.fsType},
+            {"device", m.device}, {"free_bytes", m.freeBytes}, {"total_bytes", m.totalBytes},
+            {"read_only", m.readOnly}});
+    // A model or a path need not be UTF-8 (a loop device's backing file): replaced, not
+    // thrown.
+    std::cout << out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
+    return 0;
+}
+
 } // namespace
 
 void registerTargetCommands(CLI::App &app, int &exitCode)
@@ -61,7 +93,9 @@ void registerTargetCommands(CLI::App &app, int &exitCode)
     auto *cmd = app.add_subcommand("list-targets",
         "List block devices (model, size, SSD/HDD, partitions, mounts) and "
         "mounted file systems with free space");
-    cmd->callback([&exitCode] { exitCode = listTargets(); });
+    auto json = std::make_shared<bool>(false);
+    cmd->add_flag("--json", *json, "Print the same facts as one JSON array (fields: docs/cli.md)");
+    cmd->callback([&exitCode, json] { exitCode = *json ? listTargetsJson() : listTargets(); });
 }
 
 } // namespace ioprism::cli

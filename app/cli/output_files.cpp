@@ -1,5 +1,6 @@
 #include "app/cli/output_files.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <filesystem>
 #include <fmt/format.h>
@@ -49,11 +50,29 @@ fs::path identity(const std::string &path)
 
 } // namespace
 
+bool anyToStdout(const std::vector<OutputFile> &files)
+{
+    return std::any_of(
+        files.begin(), files.end(), [](const OutputFile &f) { return f.isStdout(); });
+}
+
 std::vector<std::string> checkOutputFiles(const std::vector<OutputFile> &files)
 {
     std::vector<std::string> messages;
     for (std::size_t i = 0; i < files.size(); ++i) {
         const auto &f = files[i];
+        if (f.isStdout()) {
+            // Two documents interleaved on one stream could be parsed as neither.
+            for (std::size_t j = 0; j < i; ++j)
+                if (files[j].isStdout()) {
+                    messages.push_back(fmt::format("{}: - (stdout) is also the {} output: only "
+                                                   "one output can go to stdout; give the "
+                                                   "other a file",
+                        f.option, files[j].option));
+                    break;
+                }
+            continue;
+        }
         for (std::size_t j = 0; j < i; ++j)
             if (identity(files[j].path) == identity(f.path)) {
                 messages.push_back(
@@ -119,7 +138,7 @@ void reportAndSaveElsewhere(const OutputFile &output, const std::string &reason,
     const std::string &text, const std::string &fallbackName)
 {
     std::cerr << fmt::format(
-        "error: {}: cannot write {}: {}\n", output.option, output.path, reason);
+        "error: {}: cannot write {}: {}\n", output.option, output.displayName(), reason);
     if (auto saved = saveFallbackFile(fallbackName, text))
         std::cerr << fmt::format(
             "       the {} results were saved to {} instead\n", output.option.substr(2), *saved);
@@ -131,6 +150,15 @@ void reportAndSaveElsewhere(const OutputFile &output, const std::string &reason,
 bool writeOutputFile(
     const OutputFile &output, const std::string &text, const std::string &fallbackName)
 {
+    if (output.isStdout()) {
+        errno = 0;
+        std::cout << text;
+        std::cout.flush();
+        if (std::cout)
+            return true;
+        reportAndSaveElsewhere(output, lastReason(), text, fallbackName);
+        return false;
+    }
     if (auto reason = writeWhole(output.path, text)) {
         reportAndSaveElsewhere(output, *reason, text, fallbackName);
         return false;

@@ -6,6 +6,7 @@
 #include "core/run/plan.h"
 #include "core/run/series_result.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace ioprism::cli {
@@ -388,6 +389,108 @@ std::string seriesTable(const RunResult &result)
             out += fmt::format("  [{:.0f}-{:.0f}]", p.iops.min, p.iops.max);
         if (!p.complete)
             out += "  (incomplete)";
+        out += "\n";
+    }
+    return out;
+}
+
+namespace {
+
+// "QD 8", or "QD 8, 4" when a worker's targets differ; "" when it uses none.
+std::string depthsText(const std::vector<std::uint32_t> &depths)
+{
+    std::vector<std::uint32_t> used;
+    for (auto d : depths)
+        if (d > 0 && std::find(used.begin(), used.end(), d) == used.end())
+            used.push_back(d);
+    return used.empty() ? std::string() : fmt::format("QD {}", fmt::join(used, ", "));
+}
+
+std::string deviceText(const DeviceFacts &d)
+{
+    if (d.name.empty())
+        return "device unknown";
+    std::string text = "device " + d.name;
+    std::vector<std::string> facts;
+    if (!d.model.empty())
+        facts.push_back(d.model);
+    if (d.sizeBytes)
+        facts.push_back(describeSize(d.sizeBytes));
+    facts.emplace_back(d.rotational ? "HDD" : "SSD");
+    if (!d.scheduler.empty())
+        facts.push_back("scheduler " + d.scheduler);
+    if (d.logicalSectorBytes)
+        facts.push_back(
+            fmt::format("sectors {}/{} B", d.logicalSectorBytes, d.physicalSectorBytes));
+    if (!d.writeCache.empty())
+        facts.push_back(d.writeCache);
+    return fmt::format("{} ({})", text, fmt::join(facts, ", "));
+}
+
+} // namespace
+
+std::string planText(const ResolvedPlan &plan, const std::string &engine,
+    const std::map<std::string, DeviceFacts> &devices)
+{
+    std::string out = fmt::format("plan: {} step{}, {} worker{}; each worker starts with the {} "
+                                  "engine (a worker that falls back says so in a notice)\n",
+        plan.stepCount(), plan.stepCount() == 1 ? "" : "s", plan.workers.size(),
+        plan.workers.size() == 1 ? "" : "s", engine);
+    for (const auto &w : plan.workers) {
+        out += fmt::format("  {}: seed {}, data {}", w.name, w.seed, toString(w.dataPattern.kind));
+        if (!w.cpuAffinity.empty())
+            out += fmt::format(", CPUs {}", fmt::join(w.cpuAffinity, ","));
+        out += "\n";
+        for (const auto &t : w.targets) {
+            const auto &info = t.info;
+            out += fmt::format("    {} ({}, {}", t.target.path,
+                info.isDevice ? "raw device" : "test file", toString(t.target.cacheMode));
+            if (info.path != t.target.path && !info.path.empty())
+                out += ", opened as " + info.path;
+            out += fmt::format(", {}", describeSize(info.sizeBytes));
+            if (info.createdTestFile)
+                out += ", created now";
+            if (info.readOnly)
+                out += ", read-only";
+            out += fmt::format(
+                "; I/O at offsets {} to {}; direct-I/O alignment {} B, buffers {} B)",
+                formatSize(t.region.offsetBytes),
+                formatSize(t.region.offsetBytes + t.region.sizeBytes),
+                info.directIoOffsetAlignBytes, info.directIoMemAlignBytes);
+            const auto device = devices.find(info.path);
+            out += "\n      on "
+                + (device != devices.end() ? deviceText(device->second)
+                                           : std::string("device unknown"))
+                + "\n";
+        }
+    }
+    for (std::size_t step = 0; step < plan.steps.size(); ++step) {
+        out += fmt::format("  step {}/{} {}:", step + 1, plan.steps.size(), plan.steps[step].name);
+        // Workers doing the same thing in a step are said once, in order.
+        std::vector<std::pair<std::string, std::vector<std::string>>> groups;
+        for (std::size_t w = 0; w < plan.workers.size(); ++w) {
+            const auto &worker = plan.workers[w];
+            const auto *spec = plan.specOf(w, step);
+            std::string what = "idle";
+            if (spec) {
+                what = spec->name;
+                if (step < worker.outstandingIos.size())
+                    if (auto qd = depthsText(worker.outstandingIos[step]); !qd.empty())
+                        what += " at " + qd;
+            }
+            if (groups.empty() || groups.back().first != what)
+                groups.push_back({what, {}});
+            groups.back().second.push_back(worker.name);
+        }
+        for (std::size_t g = 0; g < groups.size(); ++g) {
+            const auto &[what, names] = groups[g];
+            const std::string who = names.size() <= 3
+                ? fmt::format("{}", fmt::join(names, ", "))
+                : fmt::format("{} .. {} ({} workers)", names.front(), names.back(), names.size());
+            out += fmt::format("{} {}: {}", g == 0 ? "" : ";", who, what);
+        }
+        if (plan.steps[step].ioLimit)
+            out += fmt::format(" ({} I/Os per worker and target)", plan.steps[step].ioLimit);
         out += "\n";
     }
     return out;

@@ -3,9 +3,12 @@
 #pragma once
 
 #include "core/profile/profile.h"
+#include "core/report/environment.h"
+#include "core/run/resolved_plan.h"
 #include "core/run/results.h"
 
 #include <chrono>
+#include <map>
 #include <string>
 
 namespace ioprism::cli {
@@ -31,6 +34,13 @@ std::string pointLine(const core::StepResult &step, const core::PlannedStep &pla
 // The series of a finished run: one line per point (the median of its trials, min-max
 // when repeated), its swept values first; "" when the run was no series.
 std::string seriesTable(const core::RunResult &result);
+// What --verbose prints before the first step: the engine each worker starts with, every
+// worker with its seed and its targets (what preparing them found, the region I/O lands
+// in, the device under each: `devices` by the target's opened path, from describeDevice),
+// then every step with what each worker runs in it and at which queue depth.
+std::string planText(const core::ResolvedPlan &plan, const std::string &engine,
+    const std::map<std::string, core::DeviceFacts> &devices);
+
 // "1h2m", "1m10s", "42s": an estimate of time left, to the second.
 std::string etaText(std::chrono::seconds seconds);
 

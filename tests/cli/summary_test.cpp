@@ -82,3 +82,64 @@ TEST(DescribeRun, SaysWhatRunsWhereAndForHowLong)
             + " at QD 4; 2 workers; 10s measured per spec after 2s ramp-up; on "
               "ioprism-test.dat (direct, 512MiB test file)");
 }
+
+namespace {
+
+// Two steps, five workers: four that do the same, one idle in the first step and at two
+// depths on its two targets in the second.
+ResolvedPlan twoStepPlan()
+{
+    ResolvedPlan plan;
+    plan.specs.resize(2);
+    plan.specs[0].name = "A";
+    plan.specs[1].name = "B";
+    plan.steps.resize(2);
+    plan.steps[0].name = "A";
+    plan.steps[1].name = "B";
+    plan.steps[1].ioLimit = 1000;
+    for (int w = 0; w < 5; ++w) {
+        ResolvedWorker worker;
+        worker.name = "Worker " + std::to_string(w + 1);
+        worker.seed = 40 + std::uint64_t(w);
+        ResolvedTarget t;
+        t.target.path = w == 4 ? "/dev/sdz" : "t.dat";
+        t.info.path = t.target.path;
+        t.info.isDevice = w == 4;
+        t.info.sizeBytes = 1u << 30;
+        t.region = {4096, 1u << 20};
+        worker.targets.push_back(t);
+        worker.specPerStep = {w == 4 ? -1 : 0, 1};
+        worker.outstandingIos = {{8}, {w == 4 ? 2u : 8u}};
+        if (w == 4) {
+            worker.targets.push_back(t);
+            worker.outstandingIos[1].push_back(4);
+        }
+        plan.workers.push_back(worker);
+    }
+    return plan;
+}
+
+} // namespace
+
+TEST(PlanText, ListsWorkersTargetsWithTheirDevicesAndEachStep)
+{
+    DeviceFacts sdz;
+    sdz.name = "sdz";
+    sdz.model = "Test Disk";
+    sdz.rotational = true;
+    const std::string text = ioprism::cli::planText(twoStepPlan(), "io_uring", {{"/dev/sdz", sdz}});
+    EXPECT_THAT(
+        text, HasSubstr("plan: 2 steps, 5 workers; each worker starts with the io_uring engine"));
+    EXPECT_THAT(text, HasSubstr("  Worker 5: seed 44"));
+    EXPECT_THAT(
+        text, HasSubstr("    t.dat (test file, direct, 1 GiB; I/O at offsets 4KiB to 1028KiB; "));
+    EXPECT_THAT(text, HasSubstr("      on device unknown\n"));
+    EXPECT_THAT(text, HasSubstr("    /dev/sdz (raw device, "));
+    EXPECT_THAT(text, HasSubstr("      on device sdz (Test Disk, HDD)\n"));
+    // Workers doing the same are named together; a long run of them by its ends.
+    EXPECT_THAT(text,
+        HasSubstr("  step 1/2 A: Worker 1 .. Worker 4 (4 workers): A at QD 8; Worker 5: idle\n"));
+    EXPECT_THAT(text,
+        HasSubstr("  step 2/2 B: Worker 1 .. Worker 4 (4 workers): B at QD 8; Worker 5: B at QD "
+                  "2, 4 (1000 I/Os per worker and target)\n"));
+}
