@@ -329,8 +329,10 @@ bool applyOptions(Profile &p, const RunArgs &a, Problems &problems)
                 t.testFileSizeBytes = *size;
             }
         }
+        // A fixed seed is offset per worker, as for --workers copies (docs/cli.md): two
+        // workers with one seed would issue the same offsets in lockstep.
         if (a.seed)
-            w.seed = *a.seed;
+            w.seed = *a.seed + std::uint64_t(&w - host.workers.data());
     }
     std::chrono::microseconds d {};
     if (!a.duration.empty()) {

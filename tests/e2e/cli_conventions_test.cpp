@@ -309,7 +309,7 @@ TEST(CliVerbose, PrintsThePlanBeforeTheRun)
     EXPECT_THAT(
         r.out, HasSubstr("plan: 1 step, 2 workers; each worker starts with the null engine"));
     EXPECT_THAT(r.out, HasSubstr("  Worker 1: seed 5"));
-    EXPECT_THAT(r.out, HasSubstr("  Worker 2: seed 5"));
+    EXPECT_THAT(r.out, HasSubstr("  Worker 2: seed 6")) << "--seed offsets each worker";
     EXPECT_THAT(r.out, HasSubstr("    ioprism-test.dat (test file, direct"));
     EXPECT_THAT(r.out, HasSubstr("      on device"));
     EXPECT_THAT(r.out,
