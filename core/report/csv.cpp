@@ -951,7 +951,7 @@ std::string writeSeriesCsv(const RunResult &result)
         std::string row = fmt::format("{},{},{},{},{}", result.runId, p.specIndex,
             csvField(p.specName), p.point, csvField(p.target));
         for (std::size_t a = 0; a < series->axes.size(); ++a)
-            row += "," + (a < p.values.size() ? integer(p.values[a]) : std::string());
+            row += fmt::format(",{}", a < p.values.size() ? integer(p.values[a]) : std::string());
         const auto optional
             = [](bool valid, double v) { return valid ? fixed(v, 3) : std::string(); };
         row += fmt::format(",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",

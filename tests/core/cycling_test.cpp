@@ -16,7 +16,7 @@ std::string depthsText(const std::vector<std::vector<std::uint32_t>> &depths)
         if (w > 0)
             text += "|";
         for (std::size_t t = 0; t < depths[w].size(); ++t)
-            text += (t > 0 ? "," : "") + std::to_string(depths[w][t]);
+            text.append(t > 0 ? "," : "").append(std::to_string(depths[w][t]));
     }
     return text;
 }
