@@ -45,6 +45,7 @@ debs=("$build_dir"/package/*.deb)
 ls -l "${debs[@]}"
 
 echo "== lintian"
-# Info tags and overridden tags are shown too (each override says why, in
-# packaging/lintian/); an error or a warning fails.
-lintian --display-info --show-overrides --fail-on error,warning "${debs[@]}"
+# Info tags are shown too; an error or a warning fails. The overrides, each with its
+# reason, are in packaging/lintian/ (--show-overrides would count them as failures).
+lintian --display-info --fail-on error,warning "${debs[@]}"
+echo "lintian: no errors or warnings"
