@@ -93,11 +93,13 @@ foreach(component cli gui)
 endforeach()
 
 # ---- Man pages, from the programs' --help (help2man; the CLI's page also gets every
-# command's --help through packaging/man/cli-commands.pl). Not when cross-compiling: the
-# programs must run here.
+# command's --help through packaging/man/cli-commands.pl). Not when cross-compiling (the
+# programs must run here), nor in the sanitizer builds, which are not for installing.
 find_program(IOPRISM_HELP2MAN help2man)
 find_program(IOPRISM_PERL perl)
-if(IOPRISM_HELP2MAN AND IOPRISM_PERL AND IOPRISM_GZIP AND NOT CMAKE_CROSSCOMPILING)
+if(CMAKE_CROSSCOMPILING OR CMAKE_CXX_FLAGS MATCHES "-fsanitize")
+    # no man pages
+elseif(IOPRISM_HELP2MAN AND IOPRISM_PERL AND IOPRISM_GZIP)
     set(man_programs ioprism-cli)
     if(IOPRISM_BUILD_GUI)
         list(APPEND man_programs ioprism)
@@ -124,7 +126,7 @@ if(IOPRISM_HELP2MAN AND IOPRISM_PERL AND IOPRISM_GZIP AND NOT CMAKE_CROSSCOMPILI
         list(APPEND IOPRISM_GENERATED_FILES ${page}.gz)
         install(FILES ${page}.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT ${component})
     endforeach()
-elseif(NOT CMAKE_CROSSCOMPILING)
+else()
     message(STATUS "help2man not found: no man pages (Debian: apt-get install help2man)")
 endif()
 
