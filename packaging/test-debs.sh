@@ -38,9 +38,7 @@ done
 [ -f "$cli_deb" ] && [ -f "$gui_deb" ] || fail "no packages: run packaging/build-debs.sh first"
 
 tmp=$(mktemp -d)
-gui_pid=
 cleanup() {
-    [ -n "$gui_pid" ] && kill "$gui_pid" 2>/dev/null
     as_root dpkg --purge ioprism ioprism-cli >/dev/null 2>&1 || true
     rm -rf "$tmp"
 }
