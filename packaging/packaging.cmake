@@ -1,5 +1,5 @@
-# CPack: a .deb on Linux; an NSIS installer for the Windows CLI, built by the
-# windows-mingw cross build with Debian's makensis (docs/windows.md):
+# CPack: two Debian packages on Linux (docs/install.md); an NSIS installer for the Windows
+# CLI, built by the windows-mingw cross build with Debian's makensis (docs/windows.md):
 #   cmake --preset windows-mingw && cmake --build --preset windows-mingw
 #   cpack --config build/windows-mingw/CPackConfig.cmake -B build/windows-mingw/package
 set(CPACK_PACKAGE_NAME ioprism)
@@ -7,12 +7,72 @@ set(CPACK_PACKAGE_VENDOR "IOPrism")
 set(CPACK_PACKAGE_CONTACT "IOPrism developers")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
 if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
+    include(${CMAKE_CURRENT_LIST_DIR}/install.cmake)
+    # packaging/build-debs.sh builds these with Debian's hardening flags and checks them
+    # with lintian; by hand: cpack --config build/release/CPackConfig.cmake.
+    #   ioprism-cli_<version>-1_<arch>.deb  the CLI (no Qt), its man page, presets, docs
+    #   ioprism_<version>-1_<arch>.deb      the GUI and its desktop integration
     set(CPACK_GENERATOR DEB)
+    set(CPACK_DEB_COMPONENT_INSTALL ON)
+    set(CPACK_COMPONENTS_ALL cli)
+    if(IOPRISM_BUILD_GUI)
+        list(APPEND CPACK_COMPONENTS_ALL gui)
+    endif()
+    set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT) # name_version-release_arch.deb
+    set(CPACK_DEBIAN_PACKAGE_RELEASE ${IOPRISM_DEB_RELEASE})
+    set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${IOPRISM_DEB_MAINTAINER}")
+    set(CPACK_DEBIAN_PACKAGE_SECTION utils)
+    set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
+    set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "${IOPRISM_HOMEPAGE}")
+    set(CPACK_DEBIAN_PACKAGE_SOURCE ioprism) # both come from one source, as the changelog says
+    set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
+    # Depends from the libraries the binaries link (dpkg-shlibdeps); stripped binaries.
     set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+    set(CPACK_STRIP_FILES ON)
+
+    # Each package's synopsis is the first line of its description. CPack would put the
+    # project's summary above it unless that summary is CPack's placeholder, so it is.
+    set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${CMAKE_PROJECT_NAME} built using CMake")
+
+    set(CPACK_DEBIAN_CLI_PACKAGE_NAME ioprism-cli)
+    set(CPACK_DEBIAN_CLI_DESCRIPTION "storage benchmark with device-level truth - command line
+IOPrism drives disks, SSDs, arrays and file systems with a controlled workload:
+Iometer-style access specifications (transfer size, % read, % random, queue
+depth, alignment, bursts) plus distributions, rate limits and data patterns,
+through io_uring with direct I/O. It times every I/O on its own monotonic
+clock and reports throughput, IOPS, latency percentiles and CPU use, with the
+device's own counters beside them and a verdict on whether they agree.
+
+This package holds ioprism-cli, the headless front end: it runs profiles,
+presets and Iometer .icf files, validates and converts them, and writes CSV
+(Iometer's layout) and JSON results. It also holds the presets as profiles
+and the documentation. The desktop application is in the package ioprism.")
+
+    set(CPACK_DEBIAN_GUI_PACKAGE_NAME ioprism)
+    # libqt6svg6 holds Qt's SVG icon engine and image plug-ins, which draw the icons;
+    # nothing links it, so dpkg-shlibdeps cannot see it. Qt falls back to X11 (XWayland)
+    # without qt6-wayland, hence only a recommendation.
+    set(CPACK_DEBIAN_GUI_PACKAGE_DEPENDS "ioprism-cli (= ${IOPRISM_DEB_VERSION}), libqt6svg6")
+    set(CPACK_DEBIAN_GUI_PACKAGE_RECOMMENDS "qt6-wayland")
+    set(CPACK_DEBIAN_GUI_DESCRIPTION "storage benchmark with device-level truth - desktop application
+IOPrism drives disks, SSDs, arrays and file systems with a controlled workload:
+Iometer-style access specifications (transfer size, % read, % random, queue
+depth, alignment, bursts) plus distributions, rate limits and data patterns,
+through io_uring with direct I/O. It times every I/O on its own monotonic
+clock and reports throughput, IOPS, latency percentiles and CPU use, with the
+device's own counters beside them and a verdict on whether they agree.
+
+This package holds ioprism, the Qt 6 desktop application, a modern Iometer:
+workers and their targets, access specifications, and live plots of
+throughput, IOPS, latency percentiles and CPU with the device's figures over
+them. It opens IOPrism profiles and Iometer .icf files from the file manager.")
 elseif(WIN32)
     # The CLI is one static .exe (the MinGW toolchain links libstdc++ and winpthread in),
     # so the installer holds just bin\ioprism-cli.exe; it offers to add bin\ to PATH.
     set(CPACK_GENERATOR NSIS)
+    # One installer of everything built (the install rules name components for the
+    # Debian packages; NSIS would otherwise offer them as choices).
+    set(CPACK_MONOLITHIC_INSTALL ON)
     set(CPACK_PACKAGE_INSTALL_DIRECTORY "IOPrism")
     set(CPACK_PACKAGE_FILE_NAME "ioprism-cli-${PROJECT_VERSION}-win64")
     set(CPACK_NSIS_DISPLAY_NAME "IOPrism CLI ${PROJECT_VERSION}")

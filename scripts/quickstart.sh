@@ -13,7 +13,10 @@
 #                                        the profile and .icf readers fuzzed for 60 s each
 #                                        (clang libFuzzer, scripts/fuzz.sh), the Windows
 #                                        cross build (MinGW-w64) with its tests under Wine,
-#                                        and the Windows CLI installer (NSIS)
+#                                        the Windows CLI installer (NSIS), and the Debian
+#                                        packages: built, lintian, installed, checked
+#                                        (menu entry, .icf association, man pages, the GUI
+#                                        under Xvfb) and removed again
 #
 # Running it twice is fast: packages are installed only when missing and the builds are
 # incremental. Environment: CI=true adds -Werror; IOPRISM_NO_SKIP=1 turns tests that skip
@@ -32,6 +35,11 @@ build_packages=(cmake ninja-build g++ pkg-config git
 test_packages=(xvfb xauth imagemagick util-linux e2fsprogs fdisk btrfs-progs fio clang)
 windows_packages=(g++-mingw-w64-x86-64-posix gcc-mingw-w64-x86-64-posix mingw-w64-x86-64-dev
     mingw-w64-tools wine wine64 nsis)
+# The Debian packages: man pages from --help, PNG icons from the SVG, the checks of the
+# desktop entry, the AppStream metadata and the MIME types, lintian, and what
+# packaging/test-debs.sh looks at after installing them.
+deb_packages=(help2man librsvg2-bin dpkg-dev lintian desktop-file-utils appstream
+    shared-mime-info libglib2.0-bin xdg-utils x11-utils man-db)
 
 as_root() {
     if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
@@ -73,7 +81,8 @@ run)
     exec "$bin/ioprism-cli" run "$@"
     ;;
 test)
-    install_missing "${build_packages[@]}" "${test_packages[@]}" "${windows_packages[@]}"
+    install_missing "${build_packages[@]}" "${test_packages[@]}" "${windows_packages[@]}" \
+        "${deb_packages[@]}"
     build dev
     scripts/lint.sh
     echo "== tests (dev build)"
@@ -96,9 +105,13 @@ test)
     echo "== Windows CLI installer (NSIS)"
     cpack --config build/windows-mingw/CPackConfig.cmake -B build/windows-mingw/package >/dev/null
     ls build/windows-mingw/package/ioprism-cli-*-win64.exe
+    echo "== Debian packages: build (release, hardened), lintian"
+    packaging/build-debs.sh
+    echo "== Debian packages: install, check what a user gets, remove"
+    packaging/test-debs.sh # dpkg with sudo when not root
     ;;
 *)
-    sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

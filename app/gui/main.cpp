@@ -20,6 +20,7 @@
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <string_view>
 
 namespace {
 
@@ -119,15 +120,35 @@ ui::PlatformServices platformServices()
     return services;
 }
 
+// True when the command line asks only for --help or --version. Those print and quit
+// before any window, so they need no display: the man page is made from --help at build
+// time, on machines without an X server.
+bool onlyPrints(int argc, char **argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        if (arg == "--")
+            return false;
+        if (arg == "-h" || arg == "-?" || arg == "--help" || arg == "--help-all" || arg == "-v"
+            || arg == "--version")
+            return true;
+    }
+    return false;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
+    if (onlyPrints(argc, argv))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("IOPrism"));
     QApplication::setOrganizationName(QStringLiteral("IOPrism"));
     QApplication::setApplicationVersion(QStringLiteral(IOPRISM_VERSION));
-    QApplication::setDesktopFileName(QStringLiteral("ioprism"));
+    // The installed desktop entry's id (resources/io.github.ioprism.IOPrism.desktop): on
+    // Wayland it ties the window to its menu entry and icon.
+    QApplication::setDesktopFileName(QStringLiteral("io.github.ioprism.IOPrism"));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("IOPrism: storage benchmark"));
