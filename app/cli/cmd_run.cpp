@@ -414,8 +414,11 @@ public:
         m_phase = phase;
         m_phaseStep = step;
         m_phaseStepName = stepName;
-        if (phase == RunPhase::RampUp || phase == RunPhase::Measuring)
+        if (phase == RunPhase::RampUp || phase == RunPhase::Measuring) {
             m_currentStep = step;
+            if (!m_firstStepStarted) // the pace counts steps, not the test files' preparation
+                m_firstStepStarted = true, m_started = std::chrono::steady_clock::now();
+        }
         if (m_options.quiet)
             return;
         const std::string where = stepText(step, stepName);
@@ -555,6 +558,7 @@ private:
     std::size_t m_stepCount = 0;
     std::size_t m_stepsDone = 0;
     std::size_t m_currentStep = 0;
+    bool m_firstStepStarted = false;
     RunPhase m_phase = RunPhase::Idle;
     std::size_t m_phaseStep = 0;
     std::string m_phaseStepName;

@@ -168,8 +168,8 @@ std::string describeProfile(const Profile &p)
         }
         out += ":\n";
         for (std::size_t i = 0; i < steps.size(); ++i) {
-            if (steps.size() > 12 && i == 6) {
-                out += fmt::format("  ... {} more ...\n", steps.size() - 11);
+            if (steps.size() > 12 && i == 6) { // the first six and the last six
+                out += fmt::format("  ... {} more ...\n", steps.size() - 12);
                 i = steps.size() - 6;
             }
             out += fmt::format("  {:>3}. {}\n", i + 1, steps[i].name);
@@ -205,10 +205,23 @@ std::string describeRun(const Profile &p)
         targets += ")";
     }
     const auto &s = p.setup;
-    const std::string time = s.runTime.count() > 0
-        ? fmt::format("{} measured per spec", formatDuration(s.runTime))
+    const bool ios = s.series && s.series->ios > 0;
+    const std::string unit = s.series ? "point" : s.testType != TestType::Normal ? "step" : "spec";
+    std::string time = ios ? fmt::format("{} I/Os per worker and target per point", s.series->ios)
+        : s.runTime.count() > 0
+        ? fmt::format("{} measured per {}", formatDuration(s.runTime), unit)
         : std::string("until stopped");
-    const std::string ramp = s.rampUp.count() > 0
+    if (s.series) {
+        std::string axes;
+        for (const auto &axis : s.series->axes)
+            axes += (axes.empty() ? "" : " x ") + formatSweep(axis);
+        time = fmt::format("series {}{}; {}", axes,
+            s.series->repeat > 1 ? fmt::format(", {} trials", s.series->repeat) : std::string(),
+            time);
+    } else if (s.testType != TestType::Normal) {
+        time = fmt::format("Iometer test type {}; {}", toString(s.testType), time);
+    }
+    const std::string ramp = s.rampUp.count() > 0 && !ios
         ? fmt::format(" after {} ramp-up", formatDuration(s.rampUp))
         : std::string();
     return fmt::format("{}; {} worker{}; {}{}; on {}", specs.empty() ? "no specs" : specs,

@@ -20,12 +20,28 @@ std::vector<std::uint64_t> sweepValues(const SweepAxis &axis)
         return values;
     for (std::uint64_t v = axis.from; v <= axis.to && values.size() < kMaxSweepValues;) {
         values.push_back(v);
-        const std::uint64_t next = multiply ? v * axis.multiply : v + axis.add;
-        if (next <= v) // overflow
+        // The next value, unless it would not fit 64 bits (then this was the last).
+        if (multiply ? v > UINT64_MAX / axis.multiply : v > UINT64_MAX - axis.add)
             break;
-        v = next;
+        v = multiply ? v * axis.multiply : v + axis.add;
     }
     return values;
+}
+
+std::size_t sweepValueCount(const SweepAxis &axis)
+{
+    if (!axis.values.empty())
+        return axis.values.size();
+    const auto values = sweepValues(axis);
+    if (values.size() < kMaxSweepValues)
+        return values.size();
+    // At the limit: would one more value still be generated?
+    const std::uint64_t v = values.back();
+    const bool multiply = axis.multiply >= 2;
+    if (multiply ? v > UINT64_MAX / axis.multiply : v > UINT64_MAX - axis.add)
+        return values.size();
+    const std::uint64_t next = multiply ? v * axis.multiply : v + axis.add;
+    return next <= axis.to ? values.size() + 1 : values.size();
 }
 
 std::string describeSweepValue(SweepParameter parameter, std::uint64_t value)

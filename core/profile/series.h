@@ -20,6 +20,10 @@ inline constexpr std::size_t kMaxSweepValues = 1024;
 // says why).
 std::vector<std::uint64_t> sweepValues(const SweepAxis &axis);
 
+// How many values the axis generates, counted to kMaxSweepValues + 1 at most (so that
+// "more than the limit" can be said without making them).
+std::size_t sweepValueCount(const SweepAxis &axis);
+
 // A value as people read it: "4 KiB", "QD 32", "8 workers", "70 % read", "30 % random".
 std::string describeSweepValue(SweepParameter parameter, std::uint64_t value);
 

@@ -175,12 +175,27 @@ private:
         for (std::size_t i = 0; i < series.axes.size(); ++i)
             checkSweepAxis(series.axes[i], at(join(path, "axes"), i));
         checkRange(join(path, "repeat"), series.repeat, 1, kMaxSeriesRepeat);
-        checkNotNegative(join(path, "workerStagger"), series.workerStagger);
-        const std::size_t steps = seriesPointCount(series) * series.repeat;
+        if (checkNotNegative(join(path, "workerStagger"), series.workerStagger)
+            && series.workerStagger > kMaxWorkerStagger)
+            error(join(path, "workerStagger"),
+                formatDuration(series.workerStagger) + " is above "
+                    + formatDuration(kMaxWorkerStagger));
+        // Each point runs on each target in turn: they multiply the steps too.
+        std::size_t turns = 1;
+        if (series.targetsInTurn && !m_profile.hosts.empty()) {
+            std::set<std::string> paths;
+            for (const auto &w : m_profile.hosts[0].workers)
+                for (const auto &t : w.targets)
+                    paths.insert(t.path);
+            turns = std::max<std::size_t>(paths.size(), 1);
+        }
+        const std::size_t points = seriesPointCount(series);
+        const std::size_t steps = points * series.repeat * turns;
         if (steps > kMaxSeriesSteps)
             error(path,
-                fmt::format("{} points x {} trials = {} steps per spec, more than {}",
-                    seriesPointCount(series), series.repeat, steps, kMaxSeriesSteps));
+                fmt::format("{} points x {} trials x {} targets in turn = {} steps per spec, "
+                            "more than {}",
+                    points, series.repeat, turns, steps, kMaxSeriesSteps));
     }
 
     void checkSweepAxis(const SweepAxis &axis, const std::string &path)
@@ -212,6 +227,8 @@ private:
             }
         };
         if (!axis.values.empty()) {
+            if (axis.from || axis.to || axis.multiply || axis.add)
+                error(path, "give the values, or from, to and a step, not both");
             if (axis.values.size() > kMaxSweepValues)
                 error(join(path, "values"),
                     fmt::format("{} values, more than {}", axis.values.size(), kMaxSweepValues));
@@ -231,25 +248,28 @@ private:
         if (axis.to < axis.from)
             error(join(path, "to"), fmt::format("{} is below from ({})", axis.to, axis.from));
         checkValue(join(path, "from"), axis.from);
-        checkValue(
-            join(path, "to"), sweepValues(axis).empty() ? axis.to : sweepValues(axis).back());
+        // Every generated value, not just the ends: 512 B + 768 B steps reach 1280 B,
+        // off a 512-byte sector although both ends are on it.
         const auto values = sweepValues(axis);
-        if (values.size() >= kMaxSweepValues)
+        for (std::size_t j = 1; j < values.size(); ++j)
+            checkValue(values[j] == values.back() ? join(path, "to") : path, values[j]);
+        if (sweepValueCount(axis) > kMaxSweepValues)
             error(path, fmt::format("more than {} values", kMaxSweepValues));
     }
 
     // Iometer's files carry all three cyclings whatever the test type, so all are
-    // checked: a value that cannot step would hang or do nothing if the type changed.
+    // checked. Iometer's code runs a start or step of 0 as 1 and an exponential step of
+    // 1 as +1 (core/run/cycling.h): an .icf with them runs as it would in Iometer, with a
+    // warning that says how.
     void checkCycling(const std::string &path, const Cycling &c, bool hasEnd)
     {
         if (c.start < 1)
-            error(join(path, "start"), fmt::format("{} is below 1", c.start));
-        const std::uint32_t minStep = c.stepType == StepType::Exponential ? 2 : 1;
-        if (c.step < minStep)
-            error(join(path, "step"),
-                c.stepType == StepType::Exponential
-                    ? fmt::format("{} is below 2, the smallest exponential step", c.step)
-                    : fmt::format("{} is below 1", c.step));
+            warning(join(path, "start"), fmt::format("{} runs as 1, as in Iometer", c.start));
+        if (c.step < 1)
+            warning(join(path, "step"), fmt::format("{} runs as 1, as in Iometer", c.step));
+        else if (c.stepType == StepType::Exponential && c.step == 1)
+            warning(join(path, "step"),
+                "an exponential step of 1 runs as a linear step of 1, as in Iometer");
         if (hasEnd) {
             if (c.end < c.start)
                 error(join(path, "end"), fmt::format("{} is below the start {}", c.end, c.start));

@@ -9,6 +9,7 @@
 #include "core/profile/problem.h"
 #include "core/profile/profile.h"
 
+#include <chrono>
 #include <cstdint>
 
 namespace ioprism::core {
@@ -26,7 +27,9 @@ inline constexpr std::uint32_t kMaxSpecThreads = 1024;
 inline constexpr std::size_t kMaxWorkersPerHost = 1024;
 // A series: trials of the whole series, and steps per spec (points x trials).
 inline constexpr std::uint32_t kMaxSeriesRepeat = 1000;
-inline constexpr std::size_t kMaxSeriesSteps = 100'000;
+inline constexpr std::size_t kMaxSeriesSteps = 10'000;
+// Worker n of a series point starts n x this after the first.
+inline constexpr std::chrono::hours kMaxWorkerStagger {1};
 inline constexpr std::uint32_t kMaxCpuIndex = 1023;
 
 // Every problem of the profile, errors and warnings, in field order. A target runs on

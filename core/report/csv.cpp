@@ -480,6 +480,24 @@ public:
         return specs;
     }
 
+    // Every spec any worker runs in any step of the step's spec index, in worker order:
+    // Iometer's one block of access specifications per index (a cycling step that leaves
+    // some workers out still ran under the same specs).
+    std::vector<const AccessSpec *> specsOfIndex(const StepResult &step) const
+    {
+        if (step.step >= m_plan.steps.size())
+            return specsOfStep(step);
+        const std::size_t index = m_plan.steps[step.step].specIndex;
+        std::vector<const AccessSpec *> specs;
+        for (std::size_t w = 0; w < m_plan.workers.size(); ++w)
+            for (std::size_t s = 0; s < m_plan.steps.size(); ++s)
+                if (m_plan.steps[s].specIndex == index)
+                    if (const AccessSpec *spec = m_plan.specOf(w, s))
+                        if (std::find(specs.begin(), specs.end(), spec) == specs.end())
+                            specs.push_back(spec);
+        return specs;
+    }
+
     struct TargetFacts {
         std::uint64_t startingSector = 0;
         std::uint64_t maximumSize = 0; // sectors; 0 = the whole target
@@ -524,12 +542,21 @@ public:
         else if (*m_value != v)
             m_mixed = true;
     }
-    void unknown() { m_mixed = true; }
+    void unknown() { m_unknown = m_mixed = true; }
     std::string text() const { return m_value && !m_mixed ? integer(*m_value) : std::string(); }
+    // Iometer writes -1 for a queue depth its targets do not share (a cycling step's
+    // workers at different depths): the step is then told apart by its other columns.
+    std::string depthText() const
+    {
+        return m_value && !m_mixed  ? integer(*m_value)
+            : m_mixed && !m_unknown ? std::string("-1")
+                                    : std::string();
+    }
 
 private:
     std::optional<std::uint64_t> m_value;
     bool m_mixed = false;
+    bool m_unknown = false; // a target without facts (a result without its plan)
 };
 
 struct CommonSettings {
@@ -550,7 +577,7 @@ struct CommonSettings {
     {
         row[StartingSector] = startingSector.text();
         row[MaximumSize] = maximumSize.text();
-        row[QueueDepth] = queueDepth.text();
+        row[QueueDepth] = queueDepth.depthText();
     }
 };
 
@@ -824,10 +851,12 @@ std::string writeIometerCsv(
     std::vector<const AccessSpec *> written;
     std::optional<std::size_t> writtenIndex;
     for (const auto &step : result.steps) {
-        const auto specs = plan.specsOfStep(step);
-        const std::optional<std::size_t> index = step.step < result.plan.steps.size()
-            ? std::optional(result.plan.steps[step.step].specIndex)
-            : std::nullopt;
+        const PlannedStep *planned
+            = step.step < result.plan.steps.size() ? &result.plan.steps[step.step] : nullptr;
+        const auto specs
+            = planned && planned->point ? plan.specsOfStep(step) : plan.specsOfIndex(step);
+        const std::optional<std::size_t> index
+            = planned ? std::optional(planned->specIndex) : std::nullopt;
         if (specs != written || !index || index != writtenIndex) {
             out += accessSpecsBlock(specs);
             written = specs;
@@ -841,8 +870,10 @@ std::string writeIometerCsv(
 
     // Iometer ends a completed test with "'End Test" and an aborted one with "Aborted
     // test". A stop is the normal end of a run without a time limit.
-    const bool aborted
-        = result.error || (result.stoppedByUser && result.plan.profile.setup.runTime.count() != 0);
+    const bool aborted = result.error
+        || (result.stoppedByUser
+            && (result.plan.profile.setup.runTime.count() != 0
+                || result.steps.size() < result.plan.stepCount()));
     out += aborted ? "Aborted test\n" : "'End Test\n";
     return out;
 }

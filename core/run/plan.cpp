@@ -4,6 +4,7 @@
 #include "core/run/cycling.h"
 
 #include <algorithm>
+#include <map>
 
 namespace ioprism::core {
 
@@ -93,9 +94,16 @@ void addCyclingSteps(RunPlan &plan, const Profile &profile,
 
 // `spec` with a series point's values set on every line, as an index into plan.specs
 // (the same variant is kept once).
-int specVariant(RunPlan &plan, int spec, const std::vector<SweepAxis> &axes,
+// Variants already made, by base spec and the point's values: a matrix of 1000 x 100
+// points must not compare every new variant with every earlier one.
+using VariantIndex = std::map<std::pair<int, std::vector<std::uint64_t>>, int>;
+
+int specVariant(RunPlan &plan, VariantIndex &made, int spec, const std::vector<SweepAxis> &axes,
     const std::vector<std::uint64_t> &values)
 {
+    auto [found, added] = made.try_emplace({spec, values}, -1);
+    if (!added)
+        return found->second;
     AccessSpec variant = plan.specs[std::size_t(spec)];
     for (std::size_t a = 0; a < axes.size(); ++a)
         for (auto &line : variant.lines)
@@ -116,11 +124,10 @@ int specVariant(RunPlan &plan, int spec, const std::vector<SweepAxis> &axes,
             case SweepParameter::Workers:
                 break;
             }
-    const auto it = std::find(plan.specs.begin(), plan.specs.end(), variant);
-    if (it != plan.specs.end())
-        return int(it - plan.specs.begin());
+    if (variant == plan.specs[std::size_t(spec)]) // the point is the spec as it is
+        return found->second = spec;
     plan.specs.push_back(std::move(variant));
-    return int(plan.specs.size() - 1);
+    return found->second = int(plan.specs.size() - 1);
 }
 
 std::optional<std::uint64_t> valueOf(const std::vector<SweepAxis> &axes,
@@ -132,20 +139,23 @@ std::optional<std::uint64_t> valueOf(const std::vector<SweepAxis> &axes,
     return std::nullopt;
 }
 
-// The distinct targets of the plan's workers, in order (a series' targets in turn).
-std::vector<std::string> distinctTargets(const RunPlan &plan)
+// The distinct targets of the workers that run a spec at `index`, in order (a series'
+// targets in turn): a target no such worker uses would make an empty step.
+std::vector<std::string> distinctTargets(
+    const RunPlan &plan, const std::vector<std::vector<int>> &specAt, std::size_t index)
 {
     std::vector<std::string> paths;
-    for (const auto &w : plan.workers)
-        for (const auto &t : w.targets)
-            if (std::find(paths.begin(), paths.end(), t.target.path) == paths.end())
-                paths.push_back(t.target.path);
+    for (std::size_t w = 0; w < plan.workers.size(); ++w)
+        if (specAt[w][index] >= 0)
+            for (const auto &t : plan.workers[w].targets)
+                if (std::find(paths.begin(), paths.end(), t.target.path) == paths.end())
+                    paths.push_back(t.target.path);
     return paths;
 }
 
 // One step of a series: every worker at this point's values (on one target in turn,
 // or all).
-void addSeriesPoint(RunPlan &plan, const Profile &profile,
+void addSeriesPoint(RunPlan &plan, VariantIndex &made, const Profile &profile,
     const std::vector<std::vector<int>> &specAt, std::size_t index,
     const std::vector<std::uint64_t> &values, StepPoint point)
 {
@@ -158,7 +168,7 @@ void addSeriesPoint(RunPlan &plan, const Profile &profile,
         const PlannedWorker &pw = plan.workers[w];
         int spec = specOfCopy(profile, specAt[w][index], pw.copyIndex, workers);
         if (spec >= 0)
-            spec = specVariant(plan, spec, series.axes, values);
+            spec = specVariant(plan, made, spec, series.axes, values);
         auto &row = depths.emplace_back();
         for (const auto &t : pw.targets)
             row.push_back(spec < 0 || (!point.target.empty() && t.target.path != point.target) ? 0
@@ -179,7 +189,12 @@ void addSeriesPoint(RunPlan &plan, const Profile &profile,
     step.point = std::move(point);
     step.ioLimit = series.ios;
     step.workerStagger = series.workerStagger;
-    pushStep(plan, std::move(specs), std::move(depths), std::move(step), false);
+    // A point no worker takes part in (none of them on this target) is no step.
+    bool any = false;
+    for (const auto &row : depths)
+        any = any || std::any_of(row.begin(), row.end(), [](std::uint32_t d) { return d > 0; });
+    if (any)
+        pushStep(plan, std::move(specs), std::move(depths), std::move(step), false);
 }
 
 // The steps of spec index `index` in a series: every trial of every point (the first
@@ -199,12 +214,13 @@ void addSeriesSteps(RunPlan &plan, const Profile &profile,
         grid = std::move(next);
     }
     const std::vector<std::string> turns
-        = series.targetsInTurn ? distinctTargets(plan) : std::vector<std::string> {""};
+        = series.targetsInTurn ? distinctTargets(plan, specAt, index) : std::vector<std::string> {""};
+    VariantIndex made;
     for (std::uint32_t trial = 0; trial < std::max<std::uint32_t>(series.repeat, 1); ++trial) {
         std::size_t pointIndex = 0;
         for (const auto &values : grid)
             for (const auto &turn : turns)
-                addSeriesPoint(plan, profile, specAt, index, values,
+                addSeriesPoint(plan, made, profile, specAt, index, values,
                     {.index = pointIndex++, .trial = trial, .values = {}, .target = turn});
     }
 }

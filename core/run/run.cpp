@@ -801,7 +801,10 @@ struct Run::Execution {
         const auto &setup = run.m_profile.setup;
         StepLoop::Times times;
         times.start = SteadyClock::now();
-        times.rampEnd = times.start + setup.rampUp;
+        // A point of a number of I/Os is measured from its first I/O: a ramp-up would
+        // take I/Os from the count (on a fast device, all of them).
+        times.rampEnd = times.start
+            + (resolved.steps[step].ioLimit > 0 ? std::chrono::seconds(0) : setup.rampUp);
         // A step with a number of I/Os (a series' ios) runs until its workers did them.
         times.measureEnd = setup.runTime.count() > 0 && resolved.steps[step].ioLimit == 0
             ? times.rampEnd + setup.runTime

@@ -88,8 +88,13 @@ std::vector<SeriesPointResult> seriesPoints(const RunResult &result)
         }
         points[it->second].trials.push_back(i);
     }
-    for (auto &p : points)
+    // A point whose trials did not all run (a stop in a later trial) is not complete.
+    const auto &series = result.plan.profile.setup.series;
+    const std::size_t trials = series ? std::max<std::uint32_t>(series->repeat, 1) : 1;
+    for (auto &p : points) {
         summarise(p, result);
+        p.complete = p.complete && p.trials.size() >= trials;
+    }
     return points;
 }
 

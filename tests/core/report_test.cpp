@@ -686,9 +686,11 @@ TEST(IometerCsv, TargetSettingsComeFromThePlan)
     EXPECT_EQ(rows[5][start], "0");
     EXPECT_EQ(rows[5][size], "65536");
     EXPECT_EQ(rows[5][qd], "4");
-    // The worker and ALL rows only write a setting their targets share.
-    EXPECT_EQ(rows[3][qd], "");
-    EXPECT_EQ(rows[0][qd], "");
+    // The worker and ALL rows only write a setting their targets share; a queue depth
+    // they do not share is -1, as Iometer writes it (a step is told apart by it).
+    EXPECT_EQ(rows[3][qd], "-1");
+    EXPECT_EQ(rows[0][qd], "-1");
+    EXPECT_EQ(rows[3][start], "") << "starting sectors differ: empty, as Iometer leaves it";
     EXPECT_EQ(rows[3][columnOf(header, "Access Specification Name")], "4K read");
 }
 

@@ -427,3 +427,58 @@ TEST(SeriesRun, AStaggeredWorkerDoesNoIoBeforeItsDelay)
 
 } // namespace
 } // namespace ioprism::core
+
+namespace ioprism::core {
+namespace {
+
+TEST(SeriesValidation, EveryGeneratedValueAndTheLimitsAreChecked)
+{
+    const auto texts = [](const Profile &p) {
+        std::vector<std::string> out;
+        for (const auto &problem : validateProfile(p, {.sectorSizeBytes = 512}))
+            out.push_back(problem.toString());
+        return out;
+    };
+    // 512 B + 768 B reaches 1280 B: off the 512-byte sector although both ends are on it.
+    auto p = seriesProfile({generated(SweepParameter::TransferSize, 512, 2048, 0, 768)});
+    auto t = texts(p);
+    ASSERT_EQ(t.size(), 1u);
+    EXPECT_TRUE(t[0].starts_with("setup.series.axes[0]: 1280 bytes is not a multiple")) << t[0];
+    // Exactly 1024 values is within the limit; 1025 is not.
+    p = seriesProfile({generated(SweepParameter::OutstandingIos, 1, 1024, 0, 1)});
+    p.setup.series->axes[0].to = 1024;
+    EXPECT_TRUE(texts(p).empty());
+    p.setup.series->axes[0].to = 1025;
+    p.setup.series->axes[0].parameter = SweepParameter::Workers;
+    p.setup.series->axes[0].to = 1025;
+    EXPECT_FALSE(texts(p).empty());
+    // Values and a range together are one or the other.
+    p = seriesProfile({SweepAxis {SweepParameter::OutstandingIos, {1, 2}, 1, 8, 2, 0}});
+    t = texts(p);
+    ASSERT_FALSE(t.empty());
+    EXPECT_EQ(t[0], "setup.series.axes[0]: give the values, or from, to and a step, not both");
+    // Targets in turn multiply the steps: 2 x 5000 points x 2 targets is over 10 000.
+    p = seriesProfile({generated(SweepParameter::OutstandingIos, 1, 1000, 0, 1)}, 2);
+    p.setup.series->repeat = 6;
+    p.setup.series->targetsInTurn = true;
+    t = texts(p);
+    ASSERT_FALSE(t.empty());
+    EXPECT_TRUE(t[0].starts_with("setup.series: 1000 points x 6 trials x 2 targets in turn"))
+        << t[0];
+    // A stagger is at most an hour (n x it must not overflow).
+    p = seriesProfile({SweepAxis {SweepParameter::OutstandingIos, {1}}});
+    p.setup.series->workerStagger = std::chrono::hours(2);
+    t = texts(p);
+    ASSERT_EQ(t.size(), 1u);
+    EXPECT_EQ(t[0], "setup.series.workerStagger: 2h is above 1h");
+}
+
+TEST(SweepValues, AMultiplyThatWouldOverflowEndsTheValues)
+{
+    const auto v = sweepValues(generated(SweepParameter::TransferSize, 10'000'000'000'000'000'000u,
+        UINT64_MAX, 3));
+    EXPECT_EQ(v, (std::vector<std::uint64_t> {10'000'000'000'000'000'000u}));
+}
+
+} // namespace
+} // namespace ioprism::core

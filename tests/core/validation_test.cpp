@@ -409,15 +409,17 @@ const std::vector<RuleCase> kRuleCases = {
             p.setup.rampUp = 24h + 1s;
         },
         {"E setup.rampUp: 24h1s is above 24h (1 day)"}},
-    {"cycling start at least 1", [](Profile &p) { p.setup.workerCycling.start = 0; },
-        {"E setup.workerCycling.start: 0 is below 1"}},
-    {"cycling step at least 1", [](Profile &p) { p.setup.targetCycling.step = 0; },
-        {"E setup.targetCycling.step: 0 is below 1"}},
-    {"exponential cycling step at least 2",
+    // Iometer's code runs these as 1 and +1: an .icf with them runs as in Iometer.
+    {"cycling start 0 runs as 1", [](Profile &p) { p.setup.workerCycling.start = 0; },
+        {"W setup.workerCycling.start: 0 runs as 1, as in Iometer"}},
+    {"cycling step 0 runs as 1", [](Profile &p) { p.setup.targetCycling.step = 0; },
+        {"W setup.targetCycling.step: 0 runs as 1, as in Iometer"}},
+    {"exponential cycling step 1 runs as +1",
         [](Profile &p) {
             p.setup.queueDepthCycling = {1, 1, 64, StepType::Exponential};
         },
-        {"E setup.queueDepthCycling.step: 1 is below 2, the smallest exponential step"}},
+        {"W setup.queueDepthCycling.step: an exponential step of 1 runs as a linear step of 1, "
+         "as in Iometer"}},
     {"queue depth cycling end not below start",
         [](Profile &p) {
             p.setup.queueDepthCycling = {8, 2, 4, StepType::Linear};

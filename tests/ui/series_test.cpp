@@ -264,14 +264,16 @@ TEST(SetupPageSeries, BadSeriesFieldsAreMarkedWithCoresMessage)
     EXPECT_TRUE(marked(page.repeatField()));
     EXPECT_TRUE(page.repeatField()->toolTip().contains(QStringLiteral("0 is below 1")));
 
-    // A cycling step that cannot grow.
+    // An exponential cycling step of 1 runs as +1, as in Iometer: marked with a warning
+    // that says so.
     choose(page.testTypeField(), int(core::TestType::CycleOutstandingIos));
     page.seriesBox()->setChecked(false);
     const auto &qd = page.cyclingFields(SetupPage::QueueDepthCycling);
     choose(qd.stepType, int(core::StepType::Exponential));
     qd.step->setValue(1);
     EXPECT_TRUE(marked(qd.step));
-    EXPECT_TRUE(qd.step->toolTip().contains(QStringLiteral("the smallest exponential step")));
+    EXPECT_TRUE(qd.step->toolTip().contains(QStringLiteral("runs as a linear step of 1")))
+        << qd.step->toolTip().toStdString();
 }
 
 // ---------------------------------------------------------------- the Series view
