@@ -1648,6 +1648,10 @@ private:
             std::find(kTestTypes.begin(), kTestTypes.end(), s.testType) - kTestTypes.begin());
         value(index < kTestTypeNames.size() ? kTestTypeNames[index] : kTestTypeNames[0]);
         line("'END test setup");
+        if (s.series)
+            warn("setup.series",
+                "a series is an IOPrism extension; not written (Iometer runs one step per spec, "
+                "or its own cycling)");
 
         if (s.interval != TestSetup {}.interval)
             warn("setup.interval",
