@@ -3,6 +3,7 @@
 #include "core/profile/units.h"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <system_error>
 
 namespace ioprism::core {
@@ -143,15 +144,15 @@ std::optional<OpError> stepProblem(
             ? "specs[" + std::to_string(si) + "].lines[" + std::to_string(li) + "]"
             : "setup.series (step \"" + plan.steps[step].name + "\", line " + std::to_string(li + 1)
                 + ")";
+        const auto tooLarge = [&](const char *field, std::uint64_t bytes) {
+            return fmt::format("{}.{}: {} is larger than the region {} of {} ({})", linePath, field,
+                sizeText(bytes), sizeText(t.region.sizeBytes), t.info.path, regionPath);
+        };
         std::string problem;
         if (line.transferSizeBytes > t.region.sizeBytes)
-            problem = linePath + ".transferSize: " + sizeText(line.transferSizeBytes)
-                + " is larger than the region " + sizeText(t.region.sizeBytes) + " of "
-                + t.info.path + " (" + regionPath + ")";
+            problem = tooLarge("transferSize", line.transferSizeBytes);
         else if (line.replySizeBytes > t.region.sizeBytes)
-            problem = linePath + ".reply: " + sizeText(line.replySizeBytes)
-                + " is larger than the region " + sizeText(t.region.sizeBytes) + " of "
-                + t.info.path + " (" + regionPath + ")";
+            problem = tooLarge("reply", line.replySizeBytes);
         else if (t.target.cacheMode == CacheMode::Direct)
             problem = alignmentProblem(line, linePath, regionPath, t.info, t.region);
         if (!problem.empty())
