@@ -10,7 +10,6 @@
 #include "core/profile/validation.h"
 #include "core/report/csv.h"
 #include "core/report/results_json.h"
-#include "core/run/plan.h"
 #include "core/run/run.h"
 #include "platform/common/backend_factory.h"
 #include "platform/common/system.h"
@@ -402,7 +401,6 @@ public:
         : m_options(std::move(options))
         , m_out(*m_options.human)
         , m_setup(profile.setup)
-        , m_stepCount(plannedSteps(profile).size())
         , m_started(std::chrono::steady_clock::now())
     { }
     void onPhase(RunPhase phase, std::size_t step, const std::string &stepName) override
@@ -555,7 +553,7 @@ private:
     SinkOptions m_options;
     std::ostream &m_out;
     TestSetup m_setup;
-    std::size_t m_stepCount = 0;
+    std::size_t m_stepCount = 0; // from the checked plan (onPlan), before any step
     std::size_t m_stepsDone = 0;
     std::size_t m_currentStep = 0;
     bool m_firstStepStarted = false;

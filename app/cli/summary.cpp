@@ -89,6 +89,19 @@ std::string verdictText(const DeviceVerdict &v)
         directionText("writes", v.write));
 }
 
+namespace {
+
+// A series' axes in the CLI's form: "bs=512..16MiB:x2 x qd=1..32:x2".
+std::string axesText(const Series &series)
+{
+    std::string axes;
+    for (const auto &axis : series.axes)
+        axes += (axes.empty() ? "" : " x ") + formatSweep(axis);
+    return axes;
+}
+
+} // namespace
+
 std::string describeProfile(const Profile &p)
 {
     std::string out;
@@ -160,10 +173,7 @@ std::string describeProfile(const Profile &p)
         const auto steps = plannedSteps(p);
         out += fmt::format("\n{} {}", steps.size(), steps.size() == 1 ? "step" : "steps");
         if (s.series) {
-            std::string axes;
-            for (const auto &axis : s.series->axes)
-                axes += (axes.empty() ? "" : " x ") + formatSweep(axis);
-            out += fmt::format(" (series {}; {} trial{})", axes, s.series->repeat,
+            out += fmt::format(" (series {}; {} trial{})", axesText(*s.series), s.series->repeat,
                 s.series->repeat == 1 ? "" : "s");
         }
         out += ":\n";
@@ -208,14 +218,10 @@ std::string describeRun(const Profile &p)
     const bool ios = s.series && s.series->ios > 0;
     const std::string unit = s.series ? "point" : s.testType != TestType::Normal ? "step" : "spec";
     std::string time = ios ? fmt::format("{} I/Os per worker and target per point", s.series->ios)
-        : s.runTime.count() > 0
-        ? fmt::format("{} measured per {}", formatDuration(s.runTime), unit)
-        : std::string("until stopped");
+        : s.runTime.count() > 0 ? fmt::format("{} measured per {}", formatDuration(s.runTime), unit)
+                                : std::string("until stopped");
     if (s.series) {
-        std::string axes;
-        for (const auto &axis : s.series->axes)
-            axes += (axes.empty() ? "" : " x ") + formatSweep(axis);
-        time = fmt::format("series {}{}; {}", axes,
+        time = fmt::format("series {}{}; {}", axesText(*s.series),
             s.series->repeat > 1 ? fmt::format(", {} trials", s.series->repeat) : std::string(),
             time);
     } else if (s.testType != TestType::Normal) {

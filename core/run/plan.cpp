@@ -42,13 +42,13 @@ std::uint32_t configuredDepth(const RunPlan &plan, int spec, const PlannedTarget
 // Adds a step: each worker's spec (-1: idle) and target depths (0: not used); a worker
 // with no target in use idles. Names the step after the specs its workers run.
 void pushStep(RunPlan &plan, std::vector<int> specs, std::vector<std::vector<std::uint32_t>> depths,
-    PlannedStep step, bool keepIdleTargets)
+    PlannedStep step)
 {
     std::vector<std::string> names;
     for (std::size_t w = 0; w < plan.workers.size(); ++w) {
         const bool used = std::any_of(
             depths[w].begin(), depths[w].end(), [](std::uint32_t d) { return d > 0; });
-        if (!used && !(keepIdleTargets && depths[w].empty()))
+        if (!used)
             specs[w] = -1;
         plan.workers[w].specPerStep.push_back(specs[w]);
         plan.workers[w].depthPerStep.push_back(std::move(depths[w]));
@@ -88,7 +88,7 @@ void addCyclingSteps(RunPlan &plan, const Profile &profile,
         PlannedStep planned;
         planned.specIndex = index;
         planned.cycle = step.label;
-        pushStep(plan, specs, std::move(step.depths), std::move(planned), normal);
+        pushStep(plan, specs, std::move(step.depths), std::move(planned));
     }
 }
 
@@ -194,7 +194,7 @@ void addSeriesPoint(RunPlan &plan, VariantIndex &made, const Profile &profile,
     for (const auto &row : depths)
         any = any || std::any_of(row.begin(), row.end(), [](std::uint32_t d) { return d > 0; });
     if (any)
-        pushStep(plan, std::move(specs), std::move(depths), std::move(step), false);
+        pushStep(plan, std::move(specs), std::move(depths), std::move(step));
 }
 
 // The steps of spec index `index` in a series: every trial of every point (the first
@@ -213,8 +213,9 @@ void addSeriesSteps(RunPlan &plan, const Profile &profile,
             }
         grid = std::move(next);
     }
-    const std::vector<std::string> turns
-        = series.targetsInTurn ? distinctTargets(plan, specAt, index) : std::vector<std::string> {""};
+    const std::vector<std::string> turns = series.targetsInTurn
+        ? distinctTargets(plan, specAt, index)
+        : std::vector<std::string> {""};
     VariantIndex made;
     for (std::uint32_t trial = 0; trial < std::max<std::uint32_t>(series.repeat, 1); ++trial) {
         std::size_t pointIndex = 0;

@@ -148,8 +148,8 @@ DeviceVerdict judgeDevice(const VerdictInput &in, const VerdictPolicy &p)
         in.appWriteBytes, in.deviceWriteBytes, in.inFlightWriteBytes);
     v.writeBacklogBytes = next.backlogBytes;
     v.writeCreditBytes = next.creditBytes;
-    v.verdict
-        = notability(v.read.verdict) >= notability(v.write.verdict) ? v.read.verdict : v.write.verdict;
+    v.verdict = notability(v.read.verdict) >= notability(v.write.verdict) ? v.read.verdict
+                                                                          : v.write.verdict;
     if (v.verdict == Verdict::Idle || v.verdict == Verdict::Background)
         v.verdict = Verdict::Agree;
     return v;

@@ -21,7 +21,8 @@ std::string depthsText(const std::vector<std::vector<std::uint32_t>> &depths)
     return text;
 }
 
-std::vector<std::string> stepsText(const TestSetup &setup, const std::vector<CyclingWorker> &workers)
+std::vector<std::string> stepsText(
+    const TestSetup &setup, const std::vector<CyclingWorker> &workers)
 {
     std::vector<std::string> out;
     for (const auto &s : cyclingSteps(setup, workers))
@@ -45,7 +46,9 @@ struct CountCase {
     std::vector<std::uint32_t> expected;
 };
 
-class CyclingCounts : public testing::TestWithParam<CountCase> { };
+class CyclingCounts : public testing::TestWithParam<CountCase>
+{
+};
 
 TEST_P(CyclingCounts, StepToTheLimitAndEndWithAll)
 {
@@ -67,7 +70,9 @@ struct DepthCase {
     std::vector<std::uint32_t> expected;
 };
 
-class QueueDepthValues : public testing::TestWithParam<DepthCase> { };
+class QueueDepthValues : public testing::TestWithParam<DepthCase>
+{
+};
 
 TEST_P(QueueDepthValues, EndIsInclusiveAndAValuePastItIsNotRun)
 {
@@ -78,8 +83,7 @@ INSTANTIATE_TEST_SUITE_P(Iometer, QueueDepthValues,
     testing::Values(DepthCase {exponential(1, 2, 100), {1, 2, 4, 8, 16, 32, 64}},
         DepthCase {exponential(3, 2, 100), {3, 6, 12, 24, 48, 96}},
         DepthCase {linear(1, 4, 10), {1, 5, 9}},
-        DepthCase {exponential(1, 2, 32), {1, 2, 4, 8, 16, 32}},
-        DepthCase {linear(4, 1, 4), {4}},
+        DepthCase {exponential(1, 2, 32), {1, 2, 4, 8, 16, 32}}, DepthCase {linear(4, 1, 4), {4}},
         DepthCase {exponential(2, 4, 256), {2, 8, 32, 128}}));
 
 struct TypeCase {
@@ -90,7 +94,9 @@ struct TypeCase {
     std::vector<std::string> expected;
 };
 
-class CyclingSteps : public testing::TestWithParam<TypeCase> { };
+class CyclingSteps : public testing::TestWithParam<TypeCase>
+{
+};
 
 TEST_P(CyclingSteps, RunIometersStepsInIometersOrder)
 {
@@ -110,8 +116,7 @@ const std::vector<CyclingWorker> kThreeSingle {{true, {1}}, {true, {1}}, {true, 
 const std::vector<CyclingWorker> kUneven {{true, {1, 1, 1}}, {true, {1}}};
 
 INSTANTIATE_TEST_SUITE_P(Iometer, CyclingSteps,
-    testing::Values(
-        TypeCase {"Normal", TestType::Normal, {}, {}, {}, kTwoByTwo, {"1,2|1,2|0 "}},
+    testing::Values(TypeCase {"Normal", TestType::Normal, {}, {}, {}, kTwoByTwo, {"1,2|1,2|0 "}},
         TypeCase {"CycleTargets", TestType::CycleTargets, {}, linear(1, 1), {}, kUneven,
             {"1,0,0|1 1 target each", "1,1,0|1 2 targets each", "1,1,1|1 3 targets each"}},
         TypeCase {"CycleTargetsExponential", TestType::CycleTargets, {}, exponential(1, 2), {},
@@ -122,8 +127,8 @@ INSTANTIATE_TEST_SUITE_P(Iometer, CyclingSteps,
             {"1|0|0 1 worker", "1|1|0 2 workers", "1|1|1 3 workers"}},
         TypeCase {"CycleWorkersSkipsIneligible", TestType::CycleWorkers, linear(1, 1), {}, {},
             {{false, {1}}, {true, {1}}, {true, {1}}}, {"0|1|0 1 worker", "0|1|1 2 workers"}},
-        TypeCase {"IncrementTargetsParallel", TestType::IncrementTargetsParallel, {},
-            linear(1, 1), {}, kTwoByTwo,
+        TypeCase {"IncrementTargetsParallel", TestType::IncrementTargetsParallel, {}, linear(1, 1),
+            {}, kTwoByTwo,
             {"1,0|0,0|0 1 target", "1,2|0,0|0 2 targets", "1,2|1,0|0 3 targets",
                 "1,2|1,2|0 4 targets"}},
         TypeCase {"IncrementTargetsSerialWithOneManager", TestType::IncrementTargetsSerial, {},
@@ -197,8 +202,7 @@ TEST(CyclingPlan, AWorkerWithNoTargetInUseIdlesInThatStep)
     Profile p;
     p.specs = {spec("A")};
     p.hosts.push_back({});
-    p.hosts[0].workers
-        = {worker("W1", 1, {"A"}), worker("W2", 1, {"A"}), worker("W3", 1, {"A"})};
+    p.hosts[0].workers = {worker("W1", 1, {"A"}), worker("W2", 1, {"A"}), worker("W3", 1, {"A"})};
     p.setup.testType = TestType::CycleWorkers;
     Problems problems;
     const auto plan = makeRunPlan(p, 1, problems);

@@ -475,8 +475,8 @@ TEST(SeriesValidation, EveryGeneratedValueAndTheLimitsAreChecked)
 
 TEST(SweepValues, AMultiplyThatWouldOverflowEndsTheValues)
 {
-    const auto v = sweepValues(generated(SweepParameter::TransferSize, 10'000'000'000'000'000'000u,
-        UINT64_MAX, 3));
+    const auto v = sweepValues(
+        generated(SweepParameter::TransferSize, 10'000'000'000'000'000'000u, UINT64_MAX, 3));
     EXPECT_EQ(v, (std::vector<std::uint64_t> {10'000'000'000'000'000'000u}));
 }
 

@@ -2,6 +2,7 @@
 
 #include "ui/format.h"
 #include "ui/plots/frame_pacer.h"
+#include "ui/plots/plot_file.h"
 #include "ui/style.h"
 
 #include <QContextMenuEvent>
@@ -456,10 +457,7 @@ bool LivePlots::savePlot(PlotId id, const QString &fileName)
     auto *p = plot(id);
     auto &entry = m_series[static_cast<std::size_t>(id)];
     entry.tracer->setVisible(false);
-    if (fileName.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive))
-        return p->savePdf(
-            fileName, 0, 0, QCP::epNoCosmetic, QStringLiteral("IOPrism"), plotTitle(id));
-    return p->savePng(fileName, 0, 0, 2.0); // 2x for sharp images in reports
+    return savePlotFile(p, fileName, plotTitle(id));
 }
 
 void LivePlots::showHover(PlotId id, const QPoint &pos)

@@ -2,6 +2,7 @@
 
 #include "core/profile/series.h"
 #include "ui/format.h"
+#include "ui/plots/plot_file.h"
 #include "ui/style.h"
 
 #include <QComboBox>
@@ -1133,13 +1134,7 @@ bool SeriesPlots::savePlot(PlotId id, const QString &fileName)
     auto &entry = m_plots[std::size_t(id)];
     if (entry.tracer)
         entry.tracer->setVisible(false);
-    // A plot on a page not shown has no size yet: lay it out at a readable one.
-    const int width = entry.plot->width() > 100 ? 0 : 900;
-    const int height = entry.plot->height() > 100 ? 0 : 560;
-    if (fileName.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive))
-        return entry.plot->savePdf(
-            fileName, width, height, QCP::epNoCosmetic, QStringLiteral("IOPrism"), plotTitle(id));
-    return entry.plot->savePng(fileName, width, height, 2.0); // 2x for sharp images in reports
+    return savePlotFile(entry.plot, fileName, plotTitle(id));
 }
 
 bool SeriesPlots::eventFilter(QObject *watched, QEvent *event)
