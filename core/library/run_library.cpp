@@ -22,7 +22,7 @@ constexpr std::string_view kMetadataExtension = ".meta.json";
 constexpr std::string_view kMetadataFormatName = "ioprism-run-metadata";
 constexpr int kMetadataFormatVersion = 1;
 // The short name in an id: enough to tell runs apart in a list, short enough for a path.
-constexpr std::size_t kMaxShortNameChars = 32;
+constexpr std::size_t kMaxShortNameChars = 24;
 
 OpError fsError(const std::error_code &code, std::string operation, const fs::path &path,
     std::string detail = {})

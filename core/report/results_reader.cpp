@@ -4,6 +4,7 @@
 #include "core/profile/profile_json.h"
 #include "core/report/results_json.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fmt/format.h>
@@ -936,7 +937,8 @@ ResultsHeadlineRead readResultsHeadline(std::string_view text)
         ResultsHeadline h;
         h.startedAt = timestampOf(doc["started_at"]);
         h.toolVersion = doc["tool"]["version"].string();
-        h.profileName = profileName(profileOf(doc["profile"]));
+        const Profile profile = profileOf(doc["profile"]);
+        h.profileName = profileName(profile);
         const Node env = doc["environment"];
         h.engine = env["engine"].string();
         const Node targets = env["targets"];
@@ -950,6 +952,16 @@ ResultsHeadlineRead readResultsHeadline(std::string_view text)
             h.targets.push_back(path);
             h.deviceModels.push_back(model);
         }
+        // A run refused before preparing its targets has no facts of them: its profile's.
+        if (h.targets.empty())
+            for (const auto &host : profile.hosts)
+                for (const auto &worker : host.workers)
+                    for (const auto &target : worker.targets)
+                        if (std::find(h.targets.begin(), h.targets.end(), target.path)
+                            == h.targets.end()) {
+                            h.targets.push_back(target.path);
+                            h.deviceModels.emplace_back();
+                        }
         const Node summary = doc["summary"];
         h.iops = summary["iops"].numberOrNan();
         h.megabytesPerSecond = summary["mbps"].numberOrNan();
