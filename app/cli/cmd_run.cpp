@@ -339,6 +339,14 @@ bool applyOptions(Profile &p, const RunArgs &a, Problems &problems)
     if (!a.duration.empty()) {
         if (!parseDurationArg(a.duration, DurationUnit::Seconds, d, "--duration", problems))
             return false;
+        // The run time is whole seconds and 0 means "until stopped": 300ms must not
+        // silently become a run without end.
+        if (d > std::chrono::microseconds::zero() && d < std::chrono::seconds {1}) {
+            problems.push_back({Severity::Error, "--duration",
+                "\"" + a.duration + "\" is below 1s: the run time is whole seconds (0 runs until "
+                                    "stopped)"});
+            return false;
+        }
         p.setup.runTime = std::chrono::duration_cast<std::chrono::seconds>(d);
     }
     if (!a.ramp.empty()) {
