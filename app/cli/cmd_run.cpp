@@ -580,7 +580,8 @@ private:
 // Every run that got as far as running, complete, stopped or failed (a refusal keeps its
 // profile and error), goes into the run library. A library that cannot be written costs
 // a warning, not the run: the requested outputs are written already.
-void saveToLibrary(const RunResult &result, std::ostream &human, bool quiet)
+void saveToLibrary(
+    const RunResult &result, const std::string &resultsText, std::ostream &human, bool quiet)
 {
     std::string error;
     const auto library = userRunLibrary(error);
@@ -588,7 +589,7 @@ void saveToLibrary(const RunResult &result, std::ostream &human, bool quiet)
         std::cerr << "warning: not saved to the run library: " << error << "\n";
         return;
     }
-    const auto id = library->save(result, writeResultsJson(result, result.environment));
+    const auto id = library->save(result, resultsText);
     if (!id) {
         std::cerr << "warning: not saved to the run library: " << id.error().toString() << "\n";
         return;
@@ -796,13 +797,21 @@ int runCommand(RunArgs a)
     // A write that fails now (a full disk, a directory removed during the run) saves the
     // results elsewhere and says where: the run is not lost, but the exit code is 1.
     const std::string fallback = fallbackStem(result.startedAt);
+    // The results document is made once for --json and the run library: a long run's is
+    // tens of MB (docs/performance.md, "Saving a run").
+    std::optional<std::string> resultsDocument;
+    auto resultsText = [&]() -> const std::string & {
+        if (!resultsDocument)
+            resultsDocument = writeResultsJson(result, env);
+        return *resultsDocument;
+    };
     bool wrote = true;
     if (!a.csvPath.empty())
         wrote &= writeOutputFile({"--csv", a.csvPath},
             writeIometerCsv(result, env, profile->setup.recordFilter), fallback + ".csv");
     if (!a.jsonPath.empty())
         wrote &= writeOutputFile(
-            {"--json", a.jsonPath}, writeResultsJson(result, env), fallback + ".json");
+            {"--json", a.jsonPath}, resultsText(), fallback + ".json");
     if (!a.seriesCsvPath.empty())
         wrote &= writeOutputFile(
             {"--series-csv", a.seriesCsvPath}, writeSeriesCsv(result), fallback + "-series.csv");
@@ -824,7 +833,7 @@ int runCommand(RunArgs a)
     }
 
     if (!a.noSave)
-        saveToLibrary(result, human, a.quiet);
+        saveToLibrary(result, resultsText(), human, a.quiet);
 
     if (a.removeTestFiles)
         for (const auto &t : result.plan.targetInfos())
