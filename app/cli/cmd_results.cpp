@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -114,7 +115,6 @@ bool namesSavedRun(const std::string &argument)
 std::optional<OpenedRun> openSavedRun(const std::string &argument, std::string &error)
 {
     fs::path path = argument;
-    std::string label = argument;
     std::error_code ec;
     if (!fs::exists(path, ec)) {
         std::string why;
@@ -139,7 +139,7 @@ std::optional<OpenedRun> openSavedRun(const std::string &argument, std::string &
         error = fmt::format("{}: {}", path.string(), read.error);
         return std::nullopt;
     }
-    return OpenedRun {std::move(*read.result), label};
+    return OpenedRun {std::move(*read.result), argument};
 }
 
 int showSavedRun(const std::string &argument)
@@ -459,39 +459,29 @@ void registerResultsCommands(CLI::App &app, int &exitCode)
     auto id = std::make_shared<std::string>();
     auto text = std::make_shared<std::string>();
     auto tags = std::make_shared<std::vector<std::string>>();
+    // rename, note and tag change one part of the metadata and keep the rest.
+    auto editMetadata = [&exitCode, id](std::function<void(RunMetadata &)> change) {
+        return [&exitCode, id, change = std::move(change)] {
+            exitCode = editRun(*id, [&](const RunLibrary &l, const std::string &full) -> Status {
+                auto m = l.metadata(full);
+                RunMetadata meta = m ? *m : RunMetadata {};
+                change(meta);
+                return l.setMetadata(full, meta);
+            });
+        };
+    };
     auto *rename = history->add_subcommand("rename", "Give a saved run a name");
     rename->add_option("ID", *id, "The run (id or a unique start of it)")->required();
     rename->add_option("NAME", *text, "The new name (\"\" removes it)")->required();
-    rename->callback([&exitCode, id, text] {
-        exitCode = editRun(*id, [&](const RunLibrary &l, const std::string &full) -> Status {
-            auto m = l.metadata(full);
-            RunMetadata meta = m ? *m : RunMetadata {};
-            meta.name = *text;
-            return l.setMetadata(full, meta);
-        });
-    });
+    rename->callback(editMetadata([text](RunMetadata &m) { m.name = *text; }));
     auto *note = history->add_subcommand("note", "Set the notes of a saved run");
     note->add_option("ID", *id, "The run (id or a unique start of it)")->required();
     note->add_option("TEXT", *text, "The notes (\"\" removes them)")->required();
-    note->callback([&exitCode, id, text] {
-        exitCode = editRun(*id, [&](const RunLibrary &l, const std::string &full) -> Status {
-            auto m = l.metadata(full);
-            RunMetadata meta = m ? *m : RunMetadata {};
-            meta.notes = *text;
-            return l.setMetadata(full, meta);
-        });
-    });
+    note->callback(editMetadata([text](RunMetadata &m) { m.notes = *text; }));
     auto *tag = history->add_subcommand("tag", "Set the tags of a saved run (replacing them)");
     tag->add_option("ID", *id, "The run (id or a unique start of it)")->required();
     tag->add_option("TAGS", *tags, "The tags; none removes them");
-    tag->callback([&exitCode, id, tags] {
-        exitCode = editRun(*id, [&](const RunLibrary &l, const std::string &full) -> Status {
-            auto m = l.metadata(full);
-            RunMetadata meta = m ? *m : RunMetadata {};
-            meta.tags = *tags;
-            return l.setMetadata(full, meta);
-        });
-    });
+    tag->callback(editMetadata([tags](RunMetadata &m) { m.tags = *tags; }));
     auto *remove = history->add_subcommand("delete", "Delete a saved run and its name/notes/tags");
     remove->add_option("ID", *id, "The run (the full id: no prefix, for safety)")->required();
     remove->callback([&exitCode, id] {

@@ -234,6 +234,7 @@ std::vector<SetupDifference> setupDifferences(const std::vector<const RunResult 
     std::vector<SetupDifference> out;
     auto each = [&](auto field) {
         std::vector<std::string> values;
+        values.reserve(runs.size());
         for (const RunResult *r : runs)
             values.push_back(field(*r));
         return values;

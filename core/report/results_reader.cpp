@@ -425,7 +425,7 @@ DirectionMeasurement directionMeasurementOf(
     } else if (f.latency.maxUs > 0) {
         m.oldestInFlightNs = nsFromUs(f.latency.maxUs); // only an I/O in flight had an age
     }
-    m.histogram = std::move(histogram);
+    m.histogram = histogram; // an array of counts: a copy either way
     return m;
 }
 

@@ -17,17 +17,19 @@ core::OpError noDataFolder(std::string why)
         std::move(why)};
 }
 
+// getenv is not thread safe against setenv; IOPrism never sets its environment, and the
+// data folder is looked up from the command's thread.
 #ifdef _WIN32
 // Wide on Windows: a user name outside the ANSI code page must not garble the path.
 std::filesystem::path environmentPath(const wchar_t *name)
 {
-    const wchar_t *value = _wgetenv(name);
+    const wchar_t *value = _wgetenv(name); // NOLINT(concurrency-mt-unsafe)
     return value ? std::filesystem::path(value) : std::filesystem::path();
 }
 #else
 std::filesystem::path environmentPath(const char *name)
 {
-    const char *value = std::getenv(name);
+    const char *value = std::getenv(name); // NOLINT(concurrency-mt-unsafe)
     return value ? std::filesystem::path(value) : std::filesystem::path();
 }
 #endif

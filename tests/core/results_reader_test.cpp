@@ -14,18 +14,12 @@
 #include <sstream>
 
 using namespace ioprism::core;
+using ioprism::test::readFile;
 using namespace std::chrono_literals;
 using testing::HasSubstr;
 
 namespace {
 
-std::string readFile(const std::filesystem::path &path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 std::string goldenResults()
 {

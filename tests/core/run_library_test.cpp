@@ -11,19 +11,13 @@
 #include <sstream>
 
 using namespace ioprism::core;
+using ioprism::test::readFile;
 using namespace std::chrono_literals;
 using ioprism::test::TempDir;
 using testing::HasSubstr;
 
 namespace {
 
-std::string readFile(const std::filesystem::path &path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 // A small finished run: one step that read 1000 x 4 KiB in 1 s.
 RunResult smallRun(std::string description, std::chrono::sys_seconds startedAt)

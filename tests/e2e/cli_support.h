@@ -16,14 +16,6 @@ struct CliResult {
     std::string err;
 };
 
-inline std::string readFile(const std::filesystem::path &p)
-{
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 inline void writeFile(const std::filesystem::path &p, const std::string &text)
 {
     std::ofstream out(p, std::ios::binary | std::ios::trunc);
