@@ -24,7 +24,8 @@ TEST(Cli, HelpListsEveryCommand)
     TempDir dir;
     auto r = runCli("--help", dir.path());
     EXPECT_EQ(r.exitCode, 0);
-    for (const char *cmd : {"run", "validate", "convert", "show", "presets", "list-targets"})
+    for (const char *cmd :
+        {"run", "validate", "convert", "show", "presets", "list-targets", "history", "compare"})
         EXPECT_THAT(r.out, HasSubstr(cmd));
 }
 
