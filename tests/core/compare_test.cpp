@@ -1,6 +1,8 @@
 // Comparing runs (core/report/compare.h) on hand-made results: matching by step name,
 // the sense of each metric's change, unmatched steps kept, setup differences named.
+#include "core/null_engine.h"
 #include "core/report/compare.h"
+#include "core/run/run.h"
 
 #include <cmath>
 #include <gmock/gmock.h>
@@ -137,4 +139,69 @@ TEST(Compare, SetupDifferencesNameCacheModeAndEngineButNotSeeds)
     const std::string csv
         = writeComparisonCsv(c, {&direct, &buffered}, {"direct.json", "buffered.json"});
     EXPECT_THAT(csv, HasSubstr("setup,cache mode,,,profile.hosts[0].workers[0].targets[0].cache,,,,2,buffered.json,0,buffered"));
+}
+
+namespace {
+
+// A series of the null engine over the queue depths `depths`, 300 I/Os per point.
+RunResult nullSeries(std::vector<std::uint64_t> depths)
+{
+    Profile p;
+    p.setup.interval = 100ms;
+    AccessSpec spec;
+    spec.name = "4K read";
+    SpecLine line;
+    line.transferSizeBytes = 4096;
+    line.alignmentBytes = 4096;
+    line.percentRead = 100;
+    spec.lines.push_back(line);
+    p.specs.push_back(spec);
+    Worker w;
+    w.name = "Worker 1";
+    w.assignedSpecs = {"4K read"};
+    w.seed = 3;
+    Target t;
+    t.path = "t.dat";
+    t.testFileSizeBytes = 16 * kMiB;
+    w.targets.push_back(t);
+    Host h;
+    h.workers.push_back(w);
+    p.hosts.push_back(h);
+    Series s;
+    SweepAxis axis;
+    axis.parameter = SweepParameter::OutstandingIos;
+    axis.values = std::move(depths);
+    s.axes.push_back(axis);
+    s.ios = 300;
+    p.setup.series = s;
+    NullBackend backend;
+    NullCounterSource counters;
+    RunSink sink;
+    return Run(p, backend, counters, sink, {}).execute();
+}
+
+} // namespace
+
+TEST(Compare, SeriesPointsAreMatchedBySpecAndSweptValues)
+{
+    const RunResult a = nullSeries({1, 4});
+    const RunResult b = nullSeries({1, 8});
+    ASSERT_FALSE(a.error);
+    ASSERT_FALSE(b.error);
+    const Comparison c = compareRuns({&a, &b}, 0);
+    ASSERT_EQ(c.rows.size(), 3u);
+    for (const auto &row : c.rows)
+        EXPECT_EQ(row.kind, CompareRow::Kind::Point);
+    EXPECT_EQ(c.rows[0].pointValues, "outstandingIos=1");
+    EXPECT_TRUE(c.rows[0].matched());
+    EXPECT_EQ(c.rows[1].pointValues, "outstandingIos=4");
+    EXPECT_FALSE(c.rows[1].runs[1].has_value());
+    EXPECT_EQ(c.rows[2].pointValues, "outstandingIos=8");
+    EXPECT_FALSE(c.rows[2].runs[0].has_value());
+    EXPECT_THAT(c.rows[0].name, HasSubstr("4K read"));
+    // The series axes differ: a setup difference of the profiles.
+    bool axis = false;
+    for (const auto &d : c.differences)
+        axis |= d.path.find("series") != std::string::npos;
+    EXPECT_TRUE(axis);
 }
