@@ -288,6 +288,37 @@ TEST(SeriesRun, EveryPointIsAStepWithItsOwnIosAndThePointsSummariseTheTrials)
     }
 }
 
+TEST(SeriesRun, EachWorkersLargestBuffersAreReservedBeforeTheFirstPointAndReleasedAtTheEnd)
+{
+    // 4 KiB ... 64 KiB reads at QD 4 on two targets: the 64 KiB point needs 8 slots of one
+    // buffer each (reads only), and that is what the backend may allocate before the first
+    // point, so that no point starts by faulting in its buffers.
+    auto p = seriesProfile({generated(SweepParameter::TransferSize, 4096, 65536, 2)}, 2);
+    p.setup.runTime = 0s;
+    p.setup.series->ios = 50;
+    test::TestBackend backend;
+    NullCounterSource counters;
+    NullSink sink;
+    const RunResult r = ioprism::core::Run(p, backend, counters, sink).execute();
+    ASSERT_FALSE(r.error) << r.error->toString();
+    ASSERT_EQ(r.steps.size(), 5u);
+    ASSERT_EQ(backend.reservations.size(), 1u);
+    ASSERT_EQ(backend.reservations[0].size(), 1u) << "one worker";
+    const EngineConfig &c = backend.reservations[0][0];
+    EXPECT_EQ(c.bufferBytes, 65536u);
+    EXPECT_EQ(c.queueDepth, 8u);
+    EXPECT_EQ(c.bufferCount, 8u);
+    EXPECT_EQ(backend.releases, 1);
+
+    // A run that fails in a step gives the reservation back as well.
+    test::TestBackend failing;
+    failing.failAt = 10;
+    const RunResult f = ioprism::core::Run(p, failing, counters, sink).execute();
+    ASSERT_TRUE(f.error);
+    EXPECT_EQ(failing.reservations.size(), 1u);
+    EXPECT_EQ(failing.releases, 1);
+}
+
 TEST(TrialStat, MedianOfOddAndEvenCounts)
 {
     const auto odd = trialStat({5, 1, 3});
