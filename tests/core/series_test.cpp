@@ -208,6 +208,35 @@ TEST(SeriesValidation, ProblemsNameTheSeriesFieldPath)
     EXPECT_TRUE(has("setup.series.repeat: 0 is below 1"));
 }
 
+TEST(SeriesValidation, AStaggerThatKeepsWorkersFromStartingIsAWarningThatCountsThem)
+{
+    // 1 profile worker x up to 4 copies, started 400 ms apart, in points of 1 s: the
+    // copies start at 0, 0.4, 0.8 and 1.2 s, so one of the four does no I/O.
+    SweepAxis copies;
+    copies.parameter = SweepParameter::Workers;
+    copies.values = {1, 2, 4};
+    auto p = seriesProfile({copies});
+    p.setup.runTime = 1s;
+    p.setup.series->workerStagger = 400ms;
+    const auto problems = validateProfile(p);
+    const auto it = std::find_if(problems.begin(), problems.end(),
+        [](const Problem &q) { return q.path == "setup.series.workerStagger"; });
+    ASSERT_NE(it, problems.end());
+    EXPECT_EQ(it->severity, Severity::Warning);
+    EXPECT_NE(it->message.find("4 workers started 400ms apart"), std::string::npos) << it->message;
+    EXPECT_NE(it->message.find("1 of them do no I/O"), std::string::npos) << it->message;
+
+    // Within the point, or a point of a number of I/Os (which waits for every worker):
+    // nothing to say.
+    p.setup.series->workerStagger = 300ms;
+    for (const auto &q : validateProfile(p))
+        EXPECT_NE(q.path, "setup.series.workerStagger") << q.toString();
+    p.setup.series->workerStagger = 2s;
+    p.setup.series->ios = 100;
+    for (const auto &q : validateProfile(p))
+        EXPECT_NE(q.path, "setup.series.workerStagger") << q.toString();
+}
+
 TEST(SeriesValidation, ASizeLargerThanATestFileIsRefusedAtItsValue)
 {
     auto p = seriesProfile({});
