@@ -418,9 +418,9 @@ std::string seriesTable(const RunResult &result)
             specIndex = p.specIndex;
         }
         out += fmt::format("{}{}  {:>12.0f} {:>10.1f} {:>10.1f} {:>10} {:>10}  {}",
-            names(p.specName, p.target), pointValues(*series, p.values), p.iops.median, p.mebibytesPerSecond.median,
-            p.megabytesPerSecond.median * 8, formatLatencyUs(p.meanLatencyUs.median),
-            formatLatencyUs(p.p99LatencyUs.median),
+            names(p.specName, p.target), pointValues(*series, p.values), p.iops.median,
+            p.mebibytesPerSecond.median, p.megabytesPerSecond.median * 8,
+            formatLatencyUs(p.meanLatencyUs.median), formatLatencyUs(p.p99LatencyUs.median),
             p.deviceValid ? std::string(toString(p.verdict)) : std::string("-"));
         if (p.trials.size() > 1)
             out += fmt::format("  [{:.0f}-{:.0f}]", p.iops.min, p.iops.max);

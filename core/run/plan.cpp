@@ -52,6 +52,7 @@ void pushStep(RunPlan &plan, std::vector<int> specs, std::vector<std::vector<std
             specs[w] = -1;
         plan.workers[w].specPerStep.push_back(specs[w]);
         plan.workers[w].depthPerStep.push_back(std::move(depths[w]));
+        step.workers += specs[w] >= 0 ? 1 : 0;
         if (specs[w] >= 0) {
             const auto &n = plan.specs[std::size_t(specs[w])].name;
             if (std::find(names.begin(), names.end(), n) == names.end())

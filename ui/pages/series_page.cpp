@@ -83,7 +83,7 @@ void SeriesPage::redraw(const core::RunResult &result, bool finished)
             axes << tr("%1 (%2 values)")
                         .arg(sweepParameterText(axis.parameter))
                         .arg(axis.values.size());
-        what = data.cycling ? tr("Iometer's queue-depth cycling: %1").arg(axes.join(QString()))
+        what = data.cycling ? tr("Iometer's cycling: %1").arg(axes.join(QString()))
                             : tr("Series over %1").arg(axes.join(tr(" × ")));
         if (data.repeat > 1)
             what += tr(", %1 trials").arg(data.repeat);
