@@ -112,10 +112,10 @@ QString WhatsThisFromToolTip::textFor(QWidget *widget, const QPoint &pos)
     if (auto *view = qobject_cast<QAbstractItemView *>(widget->parentWidget());
         view && view->viewport() == widget) {
         const QModelIndex index = view->indexAt(pos);
-        const QString item = index.data(Qt::WhatsThisRole).toString();
+        QString item = index.data(Qt::WhatsThisRole).toString();
         if (!item.isEmpty())
             return item;
-        const QString tip = index.data(Qt::ToolTipRole).toString();
+        QString tip = index.data(Qt::ToolTipRole).toString();
         if (!tip.isEmpty())
             return tip;
         return view->toolTip();
