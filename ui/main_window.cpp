@@ -9,6 +9,7 @@
 #include "core/run/plan.h"
 #include "ui/editors/worker_panel.h"
 #include "ui/format.h"
+#include "ui/help.h"
 #include "ui/icons.h"
 #include "ui/message_bar.h"
 #include "ui/models/profile_defaults.h"
@@ -27,6 +28,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDateTime>
+#include <QDesktopServices>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -45,7 +47,9 @@
 #include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
+#include <QUrl>
 #include <QVBoxLayout>
+#include <QWhatsThis>
 #include <qcustomplot.h>
 
 #include <algorithm>
@@ -55,12 +59,6 @@ namespace ioprism::ui {
 namespace {
 
 constexpr int kMaxRecentFiles = 8;
-
-// "1 step" / "3 steps": English plurals without a translation file (tr's %n needs one).
-QString countText(std::size_t n, const char *singular, const char *plural)
-{
-    return QStringLiteral("%1 %2").arg(n).arg(MainWindow::tr(n == 1 ? singular : plural));
-}
 
 QString phaseName(core::RunPhase phase)
 {
@@ -373,16 +371,25 @@ void MainWindow::createMenus()
     }
 
     auto *help = menuBar()->addMenu(tr("&Help"));
+    help->setObjectName(QStringLiteral("helpMenu"));
+    m_userGuide = help->addAction(tr("&User Guide"), this, [this] { openUserGuide(); });
+    m_userGuide->setShortcut(QKeySequence::HelpContents); // F1
+    m_userGuide->setStatusTip(tr("Open the user guide, which describes every page and control"));
+    // Shift+F1, then click a control: its "What's this?" text, or else its tooltip.
+    WhatsThisFromToolTip::install();
+    QAction *whatsThis = QWhatsThis::createAction(this);
+    whatsThis->setText(tr("What's &This?"));
+    whatsThis->setObjectName(QStringLiteral("whatsThisAction"));
+    help->addAction(whatsThis);
+    help->addSeparator();
     help->addAction(tr("&About IOPrism"), this, [this] {
-        auto *box = new QMessageBox(QMessageBox::Information, tr("About IOPrism"),
-            tr("<b>IOPrism %1</b><br>An open-source storage benchmark: Iometer's "
-               "workloads, native asynchronous I/O, live latency percentiles and "
-               "the device's own counters beside the application's.")
-                .arg(QStringLiteral(IOPRISM_VERSION)),
-            QMessageBox::Ok, this);
+        auto *box = new AboutDialog(this);
         box->setAttribute(Qt::WA_DeleteOnClose);
         box->open();
     });
+    // Qt's own box runs exec(), the one nested event loop of the GUI: nothing follows it,
+    // so nothing can act on state that changed while it was open.
+    help->addAction(tr("About &Qt"), this, [] { QApplication::aboutQt(); });
     updateRecentMenu();
 }
 
@@ -601,7 +608,7 @@ bool MainWindow::applyPreset(const std::string &name)
     m_workerPanel->setCurrentWorker(std::max(0, worker));
     m_messageBar->showMessage(MessageBar::Level::Information,
         tr("Applied the preset \"%1\": %2; your workers and targets are kept.")
-            .arg(toQString(name), countText(preset->specs.size(), "spec", "specs")),
+            .arg(toQString(name), tr("%n specs", nullptr, int(preset->specs.size()))),
         toQString(preset->setup.description));
     return true;
 }
@@ -627,7 +634,7 @@ bool MainWindow::openFile(const QString &path)
     if (!profile) {
         m_messageBar->showMessage(MessageBar::Level::Error,
             tr("%1 cannot be opened: %2.")
-                .arg(QFileInfo(path).fileName(), countText(problems.size(), "problem", "problems")),
+                .arg(QFileInfo(path).fileName(), tr("%n problems", nullptr, int(problems.size()))),
             details.join(QLatin1Char('\n')));
         return false;
     }
@@ -637,7 +644,7 @@ bool MainWindow::openFile(const QString &path)
     if (!problems.empty())
         m_messageBar->showMessage(MessageBar::Level::Warning,
             tr("%1 was opened with %2.")
-                .arg(QFileInfo(path).fileName(), countText(problems.size(), "warning", "warnings")),
+                .arg(QFileInfo(path).fileName(), tr("%n warnings", nullptr, int(problems.size()))),
             details.join(QLatin1Char('\n')));
     return true;
 }
@@ -661,7 +668,7 @@ bool MainWindow::saveFile(const QString &path)
             tr("Saved as an Iometer file: %1 the .icf format cannot carry were left out (they stay "
                "in "
                "this window; save as .json to keep them).")
-                .arg(countText(warnings.size(), "setting", "settings")),
+                .arg(tr("%n settings", nullptr, int(warnings.size()))),
             details.join(QLatin1Char('\n')));
     }
     statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 4000);
@@ -775,7 +782,7 @@ bool MainWindow::startRun()
         }
         m_messageBar->showMessage(MessageBar::Level::Error,
             tr("The profile cannot run: %1 to fix (red cells show where).")
-                .arg(countText(static_cast<std::size_t>(errors), "problem", "problems")),
+                .arg(tr("%n problems", nullptr, int(errors))),
             details.join(QLatin1Char('\n')));
         return false;
     }
@@ -1004,7 +1011,7 @@ void MainWindow::onFinished(const RunResultPtr &result)
     } else if (result->stoppedByUser) {
         headline = tr("Stopped: the results cover the time measured");
     } else {
-        headline = tr("Done: %1 measured").arg(countText(result->steps.size(), "step", "steps"));
+        headline = tr("Done: %1 measured").arg(tr("%n steps", nullptr, int(result->steps.size())));
     }
     m_livePage->setHeadline(headline);
     m_statusLabel->setText(tr("Idle · %1").arg(headline));
@@ -1051,6 +1058,28 @@ void MainWindow::showPage(Page page)
 bool MainWindow::isPageShown(Page page) const
 {
     return m_tabs->isTabVisible(page) && m_tabs->currentIndex() == page;
+}
+
+// ---------------------------------------------------------------- help
+
+bool MainWindow::openUserGuide(const QStringList &candidates)
+{
+    const QString guide = findUserGuide(candidates);
+    if (guide.isEmpty()) {
+        const QString online = homepageUrl() + QStringLiteral("/blob/main/docs/user-guide.md");
+        m_messageBar->showMessage(MessageBar::Level::Warning,
+            tr("The user guide is not installed. It is online at %1.").arg(online),
+            tr("Looked for it in:\n%1").arg(candidates.join(QLatin1Char('\n'))));
+        return false;
+    }
+    if (!QDesktopServices::openUrl(QUrl::fromLocalFile(guide))) {
+        m_messageBar->showMessage(MessageBar::Level::Warning,
+            tr("No program is set up to open the user guide, %1.")
+                .arg(QDir::toNativeSeparators(guide)));
+        return false;
+    }
+    statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(guide)), 4000);
+    return true;
 }
 
 // ---------------------------------------------------------------- exports

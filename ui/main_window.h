@@ -5,6 +5,7 @@
 // GUI thread runs no nested event loop. Errors go to the non-modal message bar.
 #pragma once
 
+#include "ui/help.h"
 #include "ui/metatypes.h"
 #include "ui/platform_services.h"
 #include "ui/plots/live_plots.h"
@@ -74,6 +75,10 @@ public:
     // of the Series page (series.png) when the run was a series.
     void saveScreenshots(const QString &directory, const std::function<void()> &done);
     void showPage(Page page);
+    // Help > User Guide (F1): opens the installed guide with the desktop's handler, or
+    // says in the message bar where it was looked for. False when it was not opened.
+    bool openUserGuide(const QStringList &candidates);
+    bool openUserGuide() { return openUserGuide(userGuideCandidates()); }
     // Tests: stop each step after this many I/Os per target (0 = no limit).
     void setIoLimitPerTarget(std::uint64_t limit) { m_ioLimitPerTarget = limit; }
 
@@ -90,6 +95,7 @@ public:
     MessageBar *messageBar() const { return m_messageBar; }
     QAction *startAction() const { return m_start; }
     QAction *stopAction() const { return m_stop; }
+    QAction *userGuideAction() const { return m_userGuide; }
     QString statusText() const;
     int progressValue() const;
     QStringList recentFiles() const;
@@ -158,6 +164,7 @@ private:
     QList<QAction *> m_exportSeriesPlots; // per SeriesPlots::PlotId
     QAction *m_showSeries = nullptr; // View > Series
     QAction *m_quit = nullptr;
+    QAction *m_userGuide = nullptr;
     QMenu *m_recentMenu = nullptr;
     QMenu *m_presetsMenu = nullptr;
     QMenu *m_exportMenu = nullptr;

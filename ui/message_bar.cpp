@@ -92,30 +92,12 @@ void MessageBar::showFront()
         return;
     }
     const Message &m = m_queue.front();
-    QColor tint;
     QStyle::StandardPixmap pixmap = QStyle::SP_MessageBoxInformation;
-    switch (m.level) {
-    case Level::Information:
-        tint = QColor(59, 130, 246, 45);
-        break;
-    case Level::Warning:
-        tint = QColor(234, 179, 8, 60);
+    if (m.level == Level::Warning)
         pixmap = QStyle::SP_MessageBoxWarning;
-        break;
-    case Level::Error:
-        tint = QColor(220, 38, 38, 55);
+    else if (m.level == Level::Error)
         pixmap = QStyle::SP_MessageBoxCritical;
-        break;
-    }
-    QPalette p = palette();
-    QColor base = parentWidget() ? parentWidget()->palette().color(QPalette::Window)
-                                 : p.color(QPalette::Window);
-    // Blend the tint over the window colour so the bar reads on light and dark palettes.
-    const float a = tint.alphaF();
-    QColor blended = QColor::fromRgbF(base.redF() * (1 - a) + tint.redF() * a,
-        base.greenF() * (1 - a) + tint.greenF() * a, base.blueF() * (1 - a) + tint.blueF() * a);
-    p.setColor(QPalette::Window, blended);
-    setPalette(p);
+    applyTint();
     const int size = style()->pixelMetric(QStyle::PM_SmallIconSize);
     m_icon->setPixmap(style()->standardIcon(pixmap).pixmap(size, size));
     QString text = m.text;
@@ -128,6 +110,41 @@ void MessageBar::showFront()
     m_detailsButton->setChecked(false);
     m_details->hide();
     show();
+}
+
+void MessageBar::applyTint()
+{
+    QColor tint;
+    switch (currentLevel()) {
+    case Level::Information:
+        tint = QColor(59, 130, 246, 45);
+        break;
+    case Level::Warning:
+        tint = QColor(234, 179, 8, 60);
+        break;
+    case Level::Error:
+        tint = QColor(220, 38, 38, 55);
+        break;
+    }
+    QPalette p = palette();
+    QColor base = parentWidget() ? parentWidget()->palette().color(QPalette::Window)
+                                 : p.color(QPalette::Window);
+    // Blend the tint over the window colour so the bar reads on light and dark palettes.
+    const float a = tint.alphaF();
+    QColor blended = QColor::fromRgbF(base.redF() * (1 - a) + tint.redF() * a,
+        base.greenF() * (1 - a) + tint.greenF() * a, base.blueF() * (1 - a) + tint.blueF() * a);
+    p.setColor(QPalette::Window, blended);
+    m_tinting = true;
+    setPalette(p);
+    m_tinting = false;
+}
+
+void MessageBar::changeEvent(QEvent *event)
+{
+    QFrame::changeEvent(event);
+    // The system switched between light and dark: blend over the new window colour.
+    if (event->type() == QEvent::PaletteChange && !m_tinting && !m_queue.empty())
+        applyTint();
 }
 
 } // namespace ioprism::ui

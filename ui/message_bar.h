@@ -31,6 +31,9 @@ public:
     QString currentDetails() const;
     Level currentLevel() const;
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
     struct Message {
         Level level;
@@ -38,6 +41,8 @@ private:
         QString details;
     };
     void showFront();
+    // The bar's background: the level's tint blended over the window colour.
+    void applyTint();
 
     std::deque<Message> m_queue;
     QLabel *m_icon;
@@ -45,6 +50,7 @@ private:
     QToolButton *m_detailsButton;
     QToolButton *m_close;
     QPlainTextEdit *m_details;
+    bool m_tinting = false; // applyTint() sets the palette: its own change is not news
 };
 
 } // namespace ioprism::ui

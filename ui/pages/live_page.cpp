@@ -200,11 +200,8 @@ void LivePage::showLatest()
     }
     const core::Figures &f = *m_latestFigures;
     if (const auto stalled = int(f.total.stalledIos); stalled > 0) {
-        // English plurals without a translation file (tr's %n needs one).
         const QString age = latencyText(f.total.oldestInFlightUs);
-        m_stall->setText(stalled == 1
-                ? tr("Stalled: 1 I/O in flight for %1").arg(age)
-                : tr("Stalled: %1 I/Os in flight for %2").arg(stalled).arg(age));
+        m_stall->setText(tr("Stalled: %n I/Os in flight for %1", nullptr, stalled).arg(age));
         m_stall->show();
     } else {
         m_stall->hide();

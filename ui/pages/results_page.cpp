@@ -141,17 +141,7 @@ ResultsPage::ResultsPage(QWidget *parent)
     layout->addWidget(splitter, 1);
 
     // Histogram: read and write bars stacked, Iometer's bin labels on x.
-    const QColor text = palette().color(QPalette::WindowText);
-    m_histogram->setBackground(palette().brush(QPalette::Base));
-    for (QCPAxis *axis : {m_histogram->xAxis, m_histogram->yAxis}) {
-        axis->setBasePen(QPen(text));
-        axis->setTickPen(QPen(text));
-        axis->setSubTickPen(QPen(text));
-        axis->setTickLabelColor(text);
-        axis->setLabelColor(text);
-    }
-    m_histogram->legend->setBrush(palette().brush(QPalette::Base));
-    m_histogram->legend->setTextColor(text);
+    followPalette(m_histogram); // light or dark, now and when the system switches
     m_readBars = new QCPBars(m_histogram->xAxis, m_histogram->yAxis);
     m_readBars->setName(tr("read"));
     m_readBars->setBrush(series::read());

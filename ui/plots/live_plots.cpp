@@ -17,31 +17,6 @@
 
 namespace ioprism::ui {
 
-namespace {
-
-// Follows the system palette: plot background, axes and text take the widget's colours.
-void applyPalette(QCustomPlot *plot)
-{
-    const QPalette palette = plot->palette();
-    const QColor text = palette.color(QPalette::WindowText);
-    QColor grid = text;
-    grid.setAlpha(40);
-    plot->setBackground(palette.brush(QPalette::Base));
-    for (QCPAxis *axis : {plot->xAxis, plot->yAxis}) {
-        axis->setBasePen(QPen(text));
-        axis->setTickPen(QPen(text));
-        axis->setSubTickPen(QPen(text));
-        axis->setTickLabelColor(text);
-        axis->setLabelColor(text);
-        axis->grid()->setPen(QPen(grid, 1, Qt::DotLine));
-    }
-    plot->legend->setBrush(palette.brush(QPalette::Base));
-    plot->legend->setBorderPen(QPen(grid));
-    plot->legend->setTextColor(text);
-}
-
-} // namespace
-
 LivePlots::LivePlots(QWidget *parent)
     : QWidget(parent)
 {
@@ -133,7 +108,6 @@ QCustomPlot *LivePlots::makePlot(PlotId id, const QString &title, const QString 
     plot->plotLayout()->insertRow(0);
     auto *titleElement = new QCPTextElement(
         plot, title, QFont(font().family(), font().pointSize() + 1, QFont::Bold));
-    titleElement->setTextColor(palette().color(QPalette::WindowText));
     plot->plotLayout()->addElement(0, 0, titleElement);
 
     plot->xAxis->setLabel(tr("time (s)"));
@@ -144,7 +118,9 @@ QCustomPlot *LivePlots::makePlot(PlotId id, const QString &title, const QString 
     QFont legendFont = font();
     legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9);
     plot->legend->setFont(legendFont);
-    applyPalette(plot);
+    // Background, axes, title and legend text from the palette, and again on every
+    // change of it (light to dark and back).
+    followPalette(plot);
     // The legend goes in a row of its own under the title, so it never hides data.
     plot->axisRect()->insetLayout()->take(plot->legend);
     plot->plotLayout()->insertRow(1);
@@ -158,9 +134,8 @@ QCustomPlot *LivePlots::makePlot(PlotId id, const QString &title, const QString 
     plot->plotLayout()->setRowSpacing(0);
 
     auto *tracer = new QCPItemStraightLine(plot);
-    QColor tracerColor = palette().color(QPalette::WindowText);
-    tracerColor.setAlpha(120);
-    tracer->setPen(QPen(tracerColor, 1, Qt::DashLine));
+    tracer->setPen(QPen(Qt::black, 1, Qt::DashLine));
+    useTextColor(tracer, 120);
     tracer->setVisible(false);
     tracer->setLayer(QStringLiteral("overlay"));
     entry.tracer = tracer;
@@ -324,13 +299,11 @@ void LivePlots::markStep(const core::IntervalSample &sample)
         return;
     m_lastStep = step;
     m_stepStart = sample.startSeconds;
-    const QColor text = palette().color(QPalette::WindowText);
-    QColor line = text;
-    line.setAlpha(110);
     for (auto &entry : m_series) {
         auto *marker = new QCPItemStraightLine(entry.plot);
         marker->setLayer(QStringLiteral("grid"));
-        marker->setPen(QPen(line, 1, Qt::DashDotLine));
+        marker->setPen(QPen(Qt::black, 1, Qt::DashDotLine));
+        useTextColor(marker, 110);
         marker->point1->setCoords(sample.startSeconds, 0);
         marker->point2->setCoords(sample.startSeconds, 1);
         auto *label = new QCPItemText(entry.plot);
@@ -341,7 +314,7 @@ void LivePlots::markStep(const core::IntervalSample &sample)
         label->position->setCoords(sample.startSeconds, 0.0);
         label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
         label->setPadding(QMargins(4, 2, 0, 0));
-        label->setColor(line);
+        useTextColor(label, 110);
         QFont small = font();
         small.setPointSizeF(small.pointSizeF() * 0.85);
         label->setFont(small);
@@ -357,10 +330,8 @@ void LivePlots::extendRampUp(const core::IntervalSample &sample)
         if (!m_rampRects[p]) {
             auto *rect = new QCPItemRect(plot);
             rect->setLayer(QStringLiteral("grid"));
-            QColor shade = palette().color(QPalette::WindowText);
-            shade.setAlpha(22);
-            rect->setBrush(shade);
             rect->setPen(Qt::NoPen);
+            useTextColor(rect, 22);
             rect->topLeft->setTypeY(QCPItemPosition::ptAxisRectRatio);
             rect->bottomRight->setTypeY(QCPItemPosition::ptAxisRectRatio);
             rect->topLeft->setCoords(m_stepStart, 0);
