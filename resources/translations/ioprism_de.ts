@@ -1441,10 +1441,6 @@
         </translation>
     </message>
     <message>
-        <source>Iometer&apos;s queue-depth cycling: %1</source>
-        <translation>Warteschlangentiefen-Zyklus von Iometer: %1</translation>
-    </message>
-    <message>
         <source>Series over %1</source>
         <translation>Serie über %1</translation>
     </message>
@@ -1490,6 +1486,10 @@
     <message>
         <source>This run is no series: the Results page has its steps</source>
         <translation>Dieser Lauf ist keine Serie: Die Seite Ergebnisse zeigt seine Schritte</translation>
+    </message>
+    <message>
+        <source>Iometer&apos;s cycling: %1</source>
+        <translation>Zyklus von Iometer: %1</translation>
     </message>
 </context>
 <context>
