@@ -540,7 +540,8 @@ private:
         if (worker.assignedSpecs.empty())
             error(specsPath, "no access specification assigned");
         for (std::size_t s = 0; s < worker.assignedSpecs.size(); ++s)
-            if (!findSpec(m_profile, worker.assignedSpecs[s]))
+            if (!findSpec(m_profile, worker.assignedSpecs[s])
+                && !isIdleSpec(m_profile, worker.assignedSpecs[s]))
                 error(at(specsPath, s),
                     quoted(worker.assignedSpecs[s]) + " is not a defined access specification");
         const std::string cpusPath = join(path, "cpuAffinity");

@@ -263,6 +263,8 @@ std::optional<RunPlan> makeRunPlan(
         std::uint32_t copies = 1;
         for (std::size_t s = 0; s < w.assignedSpecs.size(); ++s) {
             const int idx = specIndex(w.assignedSpecs[s]);
+            if (idx < 0 && isIdleSpec(profile, w.assignedSpecs[s]))
+                continue; // idle at this spec index
             if (idx < 0) {
                 problems.push_back({Severity::Error,
                     "hosts[0].workers[" + std::to_string(wi) + "].specs[" + std::to_string(s) + "]",
