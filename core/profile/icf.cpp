@@ -1475,9 +1475,9 @@ private:
             if (findSpec(m_profile, name) != nullptr || isIdleSpec(m_profile, name))
                 continue; // "Idle": Iometer's built-in spec, the worker idles
             warning(line,
-                    fmt::format("assigned access specification {} is not defined in "
-                                "this file",
-                        quote(name)));
+                fmt::format("assigned access specification {} is not defined in "
+                            "this file",
+                    quote(name)));
         }
     }
 

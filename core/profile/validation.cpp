@@ -536,6 +536,10 @@ private:
     void checkWorker(const Worker &worker, const std::string &path)
     {
         checkRange(join(path, "outstandingIos"), worker.outstandingIos, 1, kMaxOutstandingIos);
+        if (worker.type == WorkerType::Network)
+            warning(join(path, "type"),
+                "a network worker does no I/O in IOPrism yet (no network targets): it idles "
+                "in every step");
         const std::string specsPath = join(path, "specs");
         if (worker.assignedSpecs.empty())
             error(specsPath, "no access specification assigned");

@@ -75,8 +75,12 @@ void addCyclingSteps(RunPlan &plan, const Profile &profile,
     std::vector<int> specs;
     for (std::size_t w = 0; w < plan.workers.size(); ++w) {
         const PlannedWorker &pw = plan.workers[w];
-        const int spec = specOfCopy(profile, specAt[w][index], pw.copyIndex);
         const Worker &source = profile.hosts[0].workers[pw.profileWorker];
+        // A network worker's targets are network endpoints, which IOPrism does not
+        // drive yet: it idles in every test type rather than do disk I/O.
+        const int spec = source.type == WorkerType::Network
+            ? -1
+            : specOfCopy(profile, specAt[w][index], pw.copyIndex);
         CyclingWorker cw;
         cw.eligible
             = spec >= 0 && (normal || (source.type == WorkerType::Disk && !pw.targets.empty()));

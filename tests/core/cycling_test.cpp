@@ -1,7 +1,7 @@
 // Iometer's cycling: the step sequence of every test type, against the steps Iometer
 // 1.1.0's code runs (REFERENCE.md, "Iometer cycling"), and the plan built from them.
-#include "core/run/cycling.h"
 #include "core/profile/validation.h"
+#include "core/run/cycling.h"
 #include "core/run/plan.h"
 
 #include <gtest/gtest.h>
@@ -244,6 +244,26 @@ TEST(CyclingPlan, AWorkerAssignedIometersIdleSpecIdlesInThatStep)
     p.specs.pop_back();
     p.hosts[0].workers[1].assignedSpecs = {"idle", "B"}; // Iometer's name is "Idle"
     EXPECT_FALSE(validateProfile(p).empty());
+}
+
+TEST(CyclingPlan, ANetworkWorkerIdlesInANormalTestWithAWarning)
+{
+    Profile p;
+    p.specs = {spec("A")};
+    p.hosts.push_back({});
+    p.hosts[0].workers = {worker("W1", 1, {"A"}), worker("N1", 1, {"A"})};
+    p.hosts[0].workers[1].type = WorkerType::Network;
+    const auto problems = validateProfile(p);
+    ASSERT_EQ(problems.size(), 1u);
+    EXPECT_EQ(problems[0].severity, Severity::Warning);
+    EXPECT_EQ(problems[0].path, "hosts[0].workers[1].type");
+    Problems planProblems;
+    const auto plan = makeRunPlan(p, 1, planProblems);
+    ASSERT_TRUE(plan);
+    ASSERT_EQ(plan->stepCount(), 1u);
+    EXPECT_EQ(plan->workers[0].specPerStep, (std::vector<int> {0}));
+    EXPECT_EQ(plan->workers[1].specPerStep, (std::vector<int> {-1})) << "no disk I/O";
+    EXPECT_EQ(plan->steps[0].workers, 1u);
 }
 
 TEST(CyclingPlan, ANormalTestIsOneStepPerSpecAsBefore)
