@@ -7,6 +7,7 @@
 #include "core/report/csv.h"
 #include "core/report/results_json.h"
 #include "core/run/plan.h"
+#include "core/run/run.h"
 #include "ui/editors/worker_panel.h"
 #include "ui/format.h"
 #include "ui/help.h"
@@ -53,6 +54,7 @@
 #include <qcustomplot.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace ioprism::ui {
 
@@ -238,12 +240,16 @@ void MainWindow::createActions()
         action->setStatusTip(tip);
         return action;
     };
-    m_new = make(IconId::New, tr("&New"), QKeySequence::New,
+    // The keys the user guide lists, the same on every platform: QKeySequence::SaveAs
+    // (and Quit on Windows) is empty on some platforms and themes, so Ctrl+Shift+S did
+    // nothing and the menu showed no key.
+    m_new = make(IconId::New, tr("&New"), QKeySequence(Qt::CTRL | Qt::Key_N),
         tr("A new profile: one worker per CPU, Iometer's default spec"));
-    m_open = make(IconId::Open, tr("&Open…"), QKeySequence::Open,
+    m_open = make(IconId::Open, tr("&Open…"), QKeySequence(Qt::CTRL | Qt::Key_O),
         tr("Open a profile (.json) or import an Iometer configuration (.icf)"));
-    m_save = make(IconId::Save, tr("&Save"), QKeySequence::Save, tr("Save the profile"));
-    m_saveAs = make(IconId::SaveAs, tr("Save &As…"), QKeySequence::SaveAs,
+    m_save = make(IconId::Save, tr("&Save"), QKeySequence(Qt::CTRL | Qt::Key_S),
+        tr("Save the profile"));
+    m_saveAs = make(IconId::SaveAs, tr("Save &As…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S),
         tr("Save the profile as .json, or export it as an Iometer .icf"));
     m_start = make(IconId::Start, tr("&Start"), QKeySequence(Qt::Key_F5), tr("Run the profile"));
     m_stop = make(IconId::Stop, tr("S&top"), QKeySequence(Qt::SHIFT | Qt::Key_F5),
@@ -256,10 +262,23 @@ void MainWindow::createActions()
         tr("Save every interval of every scope as one CSV row"));
     m_exportJson = make(
         IconId::Export, tr("Results &JSON…"), {}, tr("Save everything the run produced as JSON"));
-    m_quit = make(IconId::Stop, tr("&Quit"), QKeySequence::Quit,
+    m_quit = make(IconId::Stop, tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q),
         tr("Quit IOPrism (the profile is kept for next time)"));
     m_quit->setIcon(QIcon());
     m_quit->setMenuRole(QAction::QuitRole);
+    m_removeTestFiles = new QAction(tr("&Remove Test Files After the Run"), this);
+    m_removeTestFiles->setCheckable(true);
+    m_removeTestFiles->setChecked(
+        QSettings().value(QStringLiteral("run/removeTestFiles"), false).toBool());
+    m_removeTestFiles->setToolTip(
+        tr("After each run, delete the test files IOPrism made (like the command line's "
+           "--remove-test-files); the next run makes and fills them again. Files IOPrism "
+           "did not make are never deleted."));
+    m_removeTestFiles->setStatusTip(m_removeTestFiles->toolTip());
+    m_removeTestFiles->setEnabled(static_cast<bool>(m_services.removeTestFile));
+    connect(m_removeTestFiles, &QAction::toggled, this, [](bool on) {
+        QSettings().setValue(QStringLiteral("run/removeTestFiles"), on);
+    });
 
     connect(m_new, &QAction::triggered, this, &MainWindow::newProfile);
     connect(m_open, &QAction::triggered, this, &MainWindow::askOpenFile);
@@ -345,8 +364,11 @@ void MainWindow::createMenus()
     }
 
     auto *run = menuBar()->addMenu(tr("&Run"));
+    run->setToolTipsVisible(true);
     run->addAction(m_start);
     run->addAction(m_stop);
+    run->addSeparator();
+    run->addAction(m_removeTestFiles);
 
     auto *view = menuBar()->addMenu(tr("&View"));
     view->setObjectName(QStringLiteral("viewMenu"));
@@ -373,7 +395,7 @@ void MainWindow::createMenus()
     auto *help = menuBar()->addMenu(tr("&Help"));
     help->setObjectName(QStringLiteral("helpMenu"));
     m_userGuide = help->addAction(tr("&User Guide"), this, [this] { openUserGuide(); });
-    m_userGuide->setShortcut(QKeySequence::HelpContents); // F1
+    m_userGuide->setShortcut(QKeySequence(Qt::Key_F1));
     m_userGuide->setStatusTip(tr("Open the user guide, which describes every page and control"));
     // Shift+F1, then click a control: its "What's this?" text, or else its tooltip.
     WhatsThisFromToolTip::install();
@@ -869,6 +891,9 @@ void MainWindow::beginRun(bool allowDeviceWrites)
     m_stepName.clear();
     m_phase = core::RunPhase::Preparing;
     m_phaseClock.start();
+    m_stopClock.invalidate();
+    m_progress->setFormat(QStringLiteral("%p%"));
+    m_progress->setToolTip(tr("Progress of the whole run (all steps)"));
 
     m_livePage->clear();
     m_livePage->setHeadline(tr("Preparing the targets…"));
@@ -893,6 +918,9 @@ void MainWindow::stopRun()
 {
     if (!m_controller->isRunning())
         return;
+    // A second Stop asks the run to stop waiting for in-flight I/O: the countdown stays.
+    if (!m_stopClock.isValid())
+        m_stopClock.start();
     m_controller->stop();
     m_phase = core::RunPhase::Stopping;
     tickStatus();
@@ -903,6 +931,7 @@ void MainWindow::onPhase(quint64, core::RunPhase phase, int step, const QString 
     if (phase == core::RunPhase::Done)
         return; // finished() follows with the result
     m_phase = phase;
+    m_livePage->setPhase(phase, step);
     if (phase == core::RunPhase::RampUp || phase == core::RunPhase::Measuring) {
         m_step = step;
         m_stepName = stepName;
@@ -967,9 +996,26 @@ void MainWindow::tickStatus()
                   .arg(m_step + 1)
                   .arg(m_stepName, clockText(t));
         break;
-    case core::RunPhase::Stopping:
-        text = tr("Stopping: finishing in-flight I/O…");
+    case core::RunPhase::Stopping: {
+        // What Stop waits for, and for how long at most (RunOptions' defaults: the stop
+        // deadline for in-flight I/O, then a tail of device sampling for write-back).
+        const core::RunOptions defaults;
+        const double waited = m_stopClock.isValid()
+            ? static_cast<double>(m_stopClock.elapsed()) / 1000.0
+            : 0;
+        const double deadline = std::chrono::duration<double>(defaults.stopTimeout).count();
+        const double tail = std::chrono::duration<double>(defaults.deviceTailLimit).count();
+        const int left = static_cast<int>(std::ceil(std::max(0.0, deadline - waited)));
+        text = tr("Stopping: waiting for the in-flight I/O to complete (gives up in %n s), "
+                  "then up to %1 s for the device's write-back; press Stop again to stop "
+                  "waiting",
+            nullptr, left)
+                   .arg(QLocale().toString(tail, 'f', 0));
+        m_stop->setToolTip(tr("Stop waiting for in-flight I/O and the device's write-back: "
+                              "the results are reported now, any I/O still in flight is "
+                              "named in them"));
         break;
+    }
     }
     m_statusLabel->setText(text);
     if (m_phase == core::RunPhase::RampUp || m_phase == core::RunPhase::Measuring) {
@@ -996,6 +1042,24 @@ void MainWindow::onFinished(const RunResultPtr &result)
     m_progress->setRange(0, 100);
     m_progress->setValue(
         result && !result->error && !result->stoppedByUser ? 100 : m_progress->value());
+    // A stopped or failed run says so on the bar rather than freezing at a percentage.
+    if (result && result->error) {
+        m_progress->setFormat(tr("failed at %p%"));
+        m_progress->setToolTip(tr("The run stopped with an error at this point of the run"));
+    } else if (result && result->stoppedByUser) {
+        m_progress->setFormat(tr("stopped at %p%"));
+        m_progress->setToolTip(tr("The run was stopped at this point; the results cover "
+                                  "the time measured"));
+    } else {
+        m_progress->setFormat(tr("done"));
+        m_progress->setToolTip(tr("The run measured every step"));
+    }
+    m_stop->setToolTip(tr("Stop the run; what was measured is kept. In-flight I/O is waited "
+                          "for until the stop deadline; press Stop again to stop waiting for "
+                          "a device that does not complete it"));
+    m_stopClock.invalidate();
+    if (result && m_removeTestFiles->isChecked() && m_services.removeTestFile)
+        removeTestFiles(*result);
     QString headline;
     if (result->error) {
         QStringList details;
@@ -1046,6 +1110,34 @@ QString MainWindow::statusText() const
 int MainWindow::progressValue() const
 {
     return m_progress->value();
+}
+
+QString MainWindow::progressText() const
+{
+    return m_progress->text();
+}
+
+void MainWindow::removeTestFiles(const core::RunResult &result)
+{
+    QStringList removed;
+    QStringList failed;
+    for (const auto &t : result.plan.targetInfos()) {
+        if (t.isDevice)
+            continue;
+        if (auto status = m_services.removeTestFile(t.path); status)
+            removed << QDir::toNativeSeparators(toQString(t.path));
+        else
+            failed << toQString(status.error().toString());
+    }
+    if (!failed.isEmpty())
+        m_messageBar->showMessage(MessageBar::Level::Warning,
+            tr("%n test file(s) could not be removed after the run", nullptr,
+                static_cast<int>(failed.size())),
+            failed.join(QLatin1Char('\n')));
+    else if (!removed.isEmpty())
+        m_messageBar->showMessage(MessageBar::Level::Information,
+            tr("Removed %n test file(s) after the run", nullptr, static_cast<int>(removed.size())),
+            removed.join(QLatin1Char('\n')));
 }
 
 void MainWindow::showPage(Page page)

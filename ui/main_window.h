@@ -96,6 +96,10 @@ public:
     QAction *startAction() const { return m_start; }
     QAction *stopAction() const { return m_stop; }
     QAction *userGuideAction() const { return m_userGuide; }
+    // Run > Remove Test Files After the Run (kept in the settings), like the CLI's
+    // --remove-test-files: after a run, the test files IOPrism made are deleted.
+    QAction *removeTestFilesAction() const { return m_removeTestFiles; }
+    QString progressText() const; // what the progress bar shows ("stopped at 40 %")
     QString statusText() const;
     int progressValue() const;
     QStringList recentFiles() const;
@@ -118,6 +122,7 @@ private:
     void updateTitle();
     void updateRunActions();
     void updateRecentMenu();
+    void removeTestFiles(const core::RunResult &result);
     void addRecentFile(const QString &path);
     QString dataDirectory() const;
     QString defaultTestFile() const;
@@ -164,6 +169,7 @@ private:
     QList<QAction *> m_exportSeriesPlots; // per SeriesPlots::PlotId
     QAction *m_showSeries = nullptr; // View > Series
     QAction *m_quit = nullptr;
+    QAction *m_removeTestFiles = nullptr;
     QAction *m_userGuide = nullptr;
     QMenu *m_recentMenu = nullptr;
     QMenu *m_presetsMenu = nullptr;
@@ -181,6 +187,7 @@ private:
     int m_stepCount = 0;
     QString m_stepName;
     QElapsedTimer m_phaseClock;
+    QElapsedTimer m_stopClock; // since Stop was pressed: the countdown to giving up
     double m_stepSeconds = 0; // ramp-up + run time of a step, 0 = until stopped
     bool m_seriesRun = false; // the run shown is a series: the Series page draws it
 };

@@ -118,6 +118,8 @@ ui::PlatformServices platformServices()
     };
     services.describeDevice
         = [](const std::string &path) { return platform::describeDevice(path); };
+    services.removeTestFile
+        = [](const std::string &path) { return platform::removeTestFile(path); };
     return services;
 }
 

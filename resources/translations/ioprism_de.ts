@@ -167,6 +167,10 @@
         <source>%1 still not written when sampling stopped</source>
         <translation>%1 noch nicht geschrieben, als die Messung endete</translation>
     </message>
+    <message>
+        <source>The device&apos;s requests average %1, the application&apos;s I/Os %2: the kernel splits each I/O at the device&apos;s maximum request size into about %3 device requests, so the device counts about %3× the application&apos;s IOPS for the same bytes.</source>
+        <translation>Die Anfragen des Geräts sind im Mittel %1 groß, die I/Os der Anwendung %2: Der Kernel teilt jedes I/O an der maximalen Anfragegröße des Geräts in etwa %3 Geräteanfragen, daher zählt das Gerät für dieselben Bytes etwa %3× die IOPS der Anwendung.</translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::AboutDialog</name>
@@ -401,6 +405,11 @@
         <source>Device: %1</source>
         <translation>Gerät: %1</translation>
     </message>
+    <message>
+        <source>%1 · ramp-up</source>
+        <comment>a big figure&apos;s caption during ramp-up</comment>
+        <translation>%1 · Anlauf</translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::LivePlots</name>
@@ -447,10 +456,6 @@
     <message>
         <source>Latency</source>
         <translation>Latenz</translation>
-    </message>
-    <message>
-        <source>latency (µs)</source>
-        <translation>Latenz (µs)</translation>
     </message>
     <message>
         <source>p50</source>
@@ -511,6 +516,18 @@
     <message>
         <source>Follow the newest sample</source>
         <translation>Dem neuesten Messwert folgen</translation>
+    </message>
+    <message>
+        <source>latency</source>
+        <translation>Latenz</translation>
+    </message>
+    <message>
+        <source>Step %1 (ramp-up)</source>
+        <translation>Schritt %1 (Anlauf)</translation>
+    </message>
+    <message>
+        <source>Step %1</source>
+        <translation>Schritt %1</translation>
     </message>
 </context>
 <context>
@@ -1044,10 +1061,6 @@
         <translation>Schritt %1 · %2 · läuft %3 (bis Stopp)</translation>
     </message>
     <message>
-        <source>Stopping: finishing in-flight I/O…</source>
-        <translation>Anhalten: laufendes I/O wird abgeschlossen…</translation>
-    </message>
-    <message>
         <source>notice: %1</source>
         <translation>Hinweis: %1</translation>
     </message>
@@ -1100,6 +1113,59 @@
         <source>Opened %1</source>
         <translation>%1 geöffnet</translation>
     </message>
+    <message>
+        <source>&amp;Remove Test Files After the Run</source>
+        <translation>Testdateien nach dem Lauf &amp;entfernen</translation>
+    </message>
+    <message>
+        <source>After each run, delete the test files IOPrism made (like the command line&apos;s --remove-test-files); the next run makes and fills them again. Files IOPrism did not make are never deleted.</source>
+        <translation>Nach jedem Lauf die Testdateien löschen, die IOPrism angelegt hat (wie --remove-test-files der Kommandozeile); der nächste Lauf legt sie neu an und füllt sie. Dateien, die IOPrism nicht angelegt hat, werden nie gelöscht.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Stopping: waiting for the in-flight I/O to complete (gives up in %n s), then up to %1 s for the device&apos;s write-back; press Stop again to stop waiting</source>
+        <translation>
+            <numerusform>Anhalten: Warten auf den Abschluss des laufenden I/O (Aufgabe in %n s), dann bis zu %1 s auf das Zurückschreiben des Geräts; erneut Stopp beendet das Warten</numerusform>
+            <numerusform>Anhalten: Warten auf den Abschluss des laufenden I/O (Aufgabe in %n s), dann bis zu %1 s auf das Zurückschreiben des Geräts; erneut Stopp beendet das Warten</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Stop waiting for in-flight I/O and the device&apos;s write-back: the results are reported now, any I/O still in flight is named in them</source>
+        <translation>Nicht länger auf laufendes I/O und das Zurückschreiben des Geräts warten: Die Ergebnisse kommen sofort, noch laufendes I/O wird darin genannt</translation>
+    </message>
+    <message>
+        <source>failed at %p%</source>
+        <translation>gescheitert bei %p%</translation>
+    </message>
+    <message>
+        <source>The run stopped with an error at this point of the run</source>
+        <translation>Der Lauf endete an dieser Stelle mit einem Fehler</translation>
+    </message>
+    <message>
+        <source>stopped at %p%</source>
+        <translation>angehalten bei %p%</translation>
+    </message>
+    <message>
+        <source>The run was stopped at this point; the results cover the time measured</source>
+        <translation>Der Lauf wurde an dieser Stelle angehalten; die Ergebnisse umfassen die gemessene Zeit</translation>
+    </message>
+    <message>
+        <source>The run measured every step</source>
+        <translation>Der Lauf hat jeden Schritt gemessen</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n test file(s) could not be removed after the run</source>
+        <translation>
+            <numerusform>%n Testdatei ließ sich nach dem Lauf nicht entfernen</numerusform>
+            <numerusform>%n Testdateien ließen sich nach dem Lauf nicht entfernen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Removed %n test file(s) after the run</source>
+        <translation>
+            <numerusform>%n Testdatei nach dem Lauf entfernt</numerusform>
+            <numerusform>%n Testdateien nach dem Lauf entfernt</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::MessageBar</name>
@@ -1126,12 +1192,24 @@
             <numerusform>Diese Meldung schließen (%n weitere warten)</numerusform>
         </translation>
     </message>
+    <message>
+        <source>More messages, most severe first; close each on its own</source>
+        <translation>Weitere Meldungen, die schwersten zuerst; jede lässt sich einzeln schließen</translation>
+    </message>
+    <message>
+        <source>Dismiss this message</source>
+        <translation>Diese Meldung schließen</translation>
+    </message>
     <message numerus="yes">
-        <source>  (%n more)</source>
+        <source>%n more message(s): close one to see them</source>
         <translation>
-            <numerusform>  (%n weitere)</numerusform>
-            <numerusform>  (%n weitere)</numerusform>
+            <numerusform>%n weitere Meldung: eine schließen, um sie zu sehen</numerusform>
+            <numerusform>%n weitere Meldungen: eine schließen, um sie zu sehen</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Messages beyond these wait until one above is closed</source>
+        <translation>Weitere Meldungen warten, bis eine darüber geschlossen wird</translation>
     </message>
 </context>
 <context>

@@ -65,6 +65,27 @@
             <numerusform>%n steps</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>Stopping: waiting for the in-flight I/O to complete (gives up in %n s), then up to %1 s for the device&apos;s write-back; press Stop again to stop waiting</source>
+        <translation>
+            <numerusform>Stopping: waiting for the in-flight I/O to complete (gives up in %n s), then up to %1 s for the device&apos;s write-back; press Stop again to stop waiting</numerusform>
+            <numerusform>Stopping: waiting for the in-flight I/O to complete (gives up in %n s), then up to %1 s for the device&apos;s write-back; press Stop again to stop waiting</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n test file(s) could not be removed after the run</source>
+        <translation>
+            <numerusform>%n test file could not be removed after the run</numerusform>
+            <numerusform>%n test files could not be removed after the run</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Removed %n test file(s) after the run</source>
+        <translation>
+            <numerusform>Removed %n test file after the run</numerusform>
+            <numerusform>Removed %n test files after the run</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::MessageBar</name>
@@ -76,10 +97,10 @@
         </translation>
     </message>
     <message numerus="yes">
-        <source>  (%n more)</source>
+        <source>%n more message(s): close one to see them</source>
         <translation>
-            <numerusform>  (%n more)</numerusform>
-            <numerusform>  (%n more)</numerusform>
+            <numerusform>%n more message: close one to see it</numerusform>
+            <numerusform>%n more messages: close one to see them</numerusform>
         </translation>
     </message>
 </context>

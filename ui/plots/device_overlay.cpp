@@ -99,10 +99,12 @@ QString number(double value, int decimals)
 
 QString deviceRow(const QString &name, const QString &role, const core::DeviceFigures &f)
 {
+    // nowrap: a narrow window must widen the table (the view scrolls), never break a
+    // number such as "2,853.5" across two lines.
     auto cell = [](const QString &text) {
-        return QStringLiteral("<td align=\"right\">%1</td>").arg(text);
+        return QStringLiteral("<td align=\"right\" style=\"white-space:nowrap\">%1</td>").arg(text);
     };
-    QString row = QStringLiteral("<tr><td>%1</td><td>%2</td>")
+    QString row = QStringLiteral("<tr><td style=\"white-space:nowrap\">%1</td><td>%2</td>")
                       .arg(name.toHtmlEscaped(), role.toHtmlEscaped());
     row += cell(number(f.readsPerSecond, 1)) + cell(number(f.writesPerSecond, 1))
         + cell(number(f.readMegabytesPerSecond, 2)) + cell(number(f.writeMegabytesPerSecond, 2))
@@ -123,7 +125,7 @@ QString deviceTable(const core::DeviceMap &map, const std::vector<core::DeviceFi
     for (const char *head :
         {QT_TRANSLATE_NOOP("Verdict", "device"), QT_TRANSLATE_NOOP("Verdict", "role"), "r/s", "w/s",
             "rMB/s", "wMB/s", "areq-sz KiB", "r_await ms", "w_await ms", "aqu-sz", "%util"})
-        html += QStringLiteral("<th>%1</th>").arg(QCoreApplication::translate("Verdict", head));
+        html += QStringLiteral("<th style=\"white-space:nowrap\">%1</th>").arg(QCoreApplication::translate("Verdict", head));
     html += QStringLiteral("</tr>");
     for (std::size_t i = 0; i < devices.size() && i < map.devices.size(); ++i) {
         QString name = toQString(map.devices[i].name);
@@ -137,7 +139,29 @@ QString deviceTable(const core::DeviceMap &map, const std::vector<core::DeviceFi
     return html + QStringLiteral("</table>");
 }
 
+double appRequestBytesOf(const core::Figures &f)
+{
+    return f.total.ios > 0 ? static_cast<double>(f.total.bytes) / static_cast<double>(f.total.ios)
+                           : 0.0;
+}
+
 } // namespace
+
+QString requestSplitText(double appRequestBytes, double deviceRequestBytes)
+{
+    // Below 20 % the difference is metadata, journaling or rounding, not a split.
+    if (appRequestBytes <= 0 || deviceRequestBytes <= 0
+        || appRequestBytes < deviceRequestBytes * 1.2)
+        return {};
+    const double parts = appRequestBytes / deviceRequestBytes;
+    return QCoreApplication::translate("Verdict",
+        "The device's requests average %1, the application's I/Os %2: the kernel splits each "
+        "I/O at the device's maximum request size into about %3 device requests, so the "
+        "device counts about %3× the application's IOPS for the same bytes.")
+        .arg(capacityText(static_cast<std::uint64_t>(deviceRequestBytes)),
+            capacityText(static_cast<std::uint64_t>(appRequestBytes)),
+            QLocale().toString(parts, 'f', parts < 10 ? 1 : 0));
+}
 
 std::optional<DeviceOverlayPoint> deviceOverlayOf(const core::IntervalSample &sample)
 {
@@ -158,6 +182,9 @@ std::optional<DeviceOverlayPoint> deviceOverlayOf(const core::IntervalSample &sa
                             + t.writeAwaitMs * static_cast<double>(t.writeIos))
             / requests;
     point.utilPercent = t.hasTimes ? t.utilPercent : 0;
+    point.deviceRequestBytes = t.averageRequestBytes;
+    if (!sample.scopes.empty())
+        point.appRequestBytes = appRequestBytesOf(sample.scopes.front().figures);
     return point;
 }
 
@@ -170,10 +197,16 @@ VerdictBadge verdictBadgeOf(const core::IntervalSample &sample)
     const core::Verdict headline = report.verdict.verdict == core::Verdict::Idle
         ? core::Verdict::Agree
         : report.verdict.verdict;
+    QString tooltip = meaningOf(headline);
+    if (!sample.scopes.empty()) {
+        const QString split = requestSplitText(
+            appRequestBytesOf(sample.scopes.front().figures), report.total.averageRequestBytes);
+        if (!split.isEmpty())
+            tooltip += QStringLiteral("<br><br>") + split.toHtmlEscaped();
+    }
     return {toQString(core::toString(headline)),
-        meaningOf(headline) + QStringLiteral("<br><br>")
-            + QCoreApplication::translate("Verdict", "This interval:") + QStringLiteral("<br>")
-            + verdictDetails(report.verdict),
+        tooltip + QStringLiteral("<br><br>") + QCoreApplication::translate("Verdict", "This interval:")
+            + QStringLiteral("<br>") + verdictDetails(report.verdict),
         toneOf(headline)};
 }
 
@@ -191,6 +224,12 @@ QString deviceSummaryHtml(const core::RunResult &result, int step)
                      .arg(QCoreApplication::translate("Verdict", "Device verdict"),
                          toQString(core::toString(headline)).toHtmlEscaped());
         parts << meaningOf(headline).toHtmlEscaped();
+        if (s->devices.available && !s->scopes.empty()) {
+            const QString split = requestSplitText(appRequestBytesOf(s->scopes.front().figures),
+                s->devices.total.averageRequestBytes);
+            if (!split.isEmpty())
+                parts << split.toHtmlEscaped();
+        }
         if (v.verdict != core::Verdict::NoDeviceCounters)
             parts << verdictDetails(v);
         if (s->devices.available)
