@@ -72,6 +72,44 @@ std::string markdownCell(const std::string &text)
     return out;
 }
 
+std::string htmlEscaped(const std::string &text)
+{
+    std::string out;
+    for (const char c : text)
+        switch (c) {
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
+        default:
+            out += c;
+        }
+    return out;
+}
+
+std::string htmlTable(const std::vector<std::vector<std::string>> &cells)
+{
+    std::string out = "<table>\n";
+    for (std::size_t r = 0; r < cells.size(); ++r) {
+        out += "<tr>";
+        for (std::size_t c = 0; c < cells[r].size(); ++c) {
+            const char *tag = r == 0 ? "th" : "td";
+            out += fmt::format("<{}{}>{}</{}>", tag, c > 0 && r > 0 ? " align=\"right\"" : "",
+                htmlEscaped(cells[r][c]), tag);
+        }
+        out += "</tr>\n";
+    }
+    return out + "</table>\n";
+}
+
 std::string csvTable(const std::vector<StepSummaryRow> &rows)
 {
     std::string out;
@@ -99,6 +137,8 @@ std::string formatStepSummary(const std::vector<StepSummaryRow> &rows, TableForm
     std::vector<std::vector<std::string>> cells {kTitles};
     for (const auto &row : rows)
         cells.push_back(textCells(row));
+    if (format == TableFormat::Html)
+        return htmlTable(cells);
     if (format == TableFormat::Markdown) {
         std::string out;
         for (std::size_t r = 0; r < cells.size(); ++r) {

@@ -31,6 +31,7 @@ enum class TableFormat {
     Text, // columns aligned with spaces, for a terminal or a plain-text mail
     Csv, // RFC 4180, numbers without units (units in the header), for spreadsheets
     Markdown, // a pipe table, for issues, wikis and chats
+    Html, // a <table>, which word processors and spreadsheets paste as a table
 };
 
 // The rows as a table with a header line; text and Markdown give latencies with an

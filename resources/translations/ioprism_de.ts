@@ -1500,6 +1500,38 @@
         <source>&lt;b&gt;No device counters.&lt;/b&gt;&lt;br&gt;The device&apos;s own figures (iostat&apos;s view) are not available for this run, so they cannot confirm the application&apos;s numbers.</source>
         <translation>&lt;b&gt;Keine Gerätezähler.&lt;/b&gt;&lt;br&gt;Die eigenen Zahlen des Geräts (die Sicht von iostat) gibt es für diesen Lauf nicht, daher können sie die Zahlen der Anwendung nicht bestätigen.</translation>
     </message>
+    <message>
+        <source>All steps</source>
+        <translation>Alle Schritte</translation>
+    </message>
+    <message>
+        <source>Every step of the run in one row each: read and write MB/s, IOPS, mean and p99 latency, and the device&apos;s verdict. Click a step to see its details below. Ctrl+C copies the grid; right-click for CSV, Markdown or a file.</source>
+        <translation>Jeder Schritt des Laufs in einer Zeile: Lese- und Schreib-MB/s, IOPS, mittlere und p99-Latenz sowie das Urteil des Geräts. Ein Klick auf einen Schritt zeigt unten seine Einzelheiten. Strg+C kopiert die Übersicht; Rechtsklick für CSV, Markdown oder eine Datei.</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>Kopieren</translation>
+    </message>
+    <message>
+        <source>Copy as CSV</source>
+        <translation>Als CSV kopieren</translation>
+    </message>
+    <message>
+        <source>Copy as Markdown</source>
+        <translation>Als Markdown kopieren</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>Exportieren…</translation>
+    </message>
+    <message>
+        <source>Export the summary</source>
+        <translation>Übersicht exportieren</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv);;Markdown (*.md);;HTML (*.html);;Text (*.txt)</source>
+        <translation>CSV (*.csv);;Markdown (*.md);;HTML (*.html);;Text (*.txt)</translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::SeriesPage</name>
@@ -2575,6 +2607,73 @@
     <message>
         <source>&quot;%1&quot; is already the name of another spec</source>
         <translation>„%1“ ist schon der Name einer anderen Spezifikation</translation>
+    </message>
+</context>
+<context>
+    <name>ioprism::ui::StepSummaryModel</name>
+    <message>
+        <source>%1 (cut short)</source>
+        <translation>%1 (abgebrochen)</translation>
+    </message>
+    <message>
+        <source>No device counters for this step</source>
+        <translation>Keine Gerätezähler für diesen Schritt</translation>
+    </message>
+    <message>
+        <source>Step %1: %2. Click to show its detailed results below; Ctrl+C copies the grid (right-click for CSV, Markdown or a file).</source>
+        <translation>Schritt %1: %2. Klicken zeigt unten seine ausführlichen Ergebnisse; Strg+C kopiert die Übersicht (Rechtsklick für CSV, Markdown oder eine Datei).</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>Schritt</translation>
+    </message>
+    <message>
+        <source>Read</source>
+        <translation>Lesen</translation>
+    </message>
+    <message>
+        <source>Write</source>
+        <translation>Schreiben</translation>
+    </message>
+    <message>
+        <source>IOPS</source>
+        <translation>IOPS</translation>
+    </message>
+    <message>
+        <source>Mean latency</source>
+        <translation>Mittlere Latenz</translation>
+    </message>
+    <message>
+        <source>p99 latency</source>
+        <translation>p99-Latenz</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>Gerät</translation>
+    </message>
+    <message>
+        <source>Read throughput over the step&apos;s measured time (decimal MB/s)</source>
+        <translation>Lesedurchsatz über die gemessene Zeit des Schritts (dezimale MB/s)</translation>
+    </message>
+    <message>
+        <source>Write throughput over the step&apos;s measured time (decimal MB/s)</source>
+        <translation>Schreibdurchsatz über die gemessene Zeit des Schritts (dezimale MB/s)</translation>
+    </message>
+    <message>
+        <source>Read and write I/Os per second together</source>
+        <translation>Lese- und Schreib-I/Os pro Sekunde zusammen</translation>
+    </message>
+    <message>
+        <source>Completion latency of all the step&apos;s I/Os, on IOPrism&apos;s own clock</source>
+        <translation>Abschlusslatenz aller I/Os des Schritts, gemessen mit IOPrisms eigener Uhr</translation>
+    </message>
+    <message>
+        <source>Whether the devices&apos; own counters confirm the application&apos;s figures</source>
+        <translation>Ob die eigenen Zähler der Geräte die Zahlen der Anwendung bestätigen</translation>
+    </message>
+    <message>
+        <source>The step: the access specification(s) the workers ran together</source>
+        <translation>Der Schritt: die Zugriffsspezifikation(en), die die Worker zusammen ausführten</translation>
     </message>
 </context>
 <context>

@@ -94,6 +94,12 @@ TEST(StepSummary, TextCsvAndMarkdownCarryEveryRowAndQuoteTheirSeparators)
         << md;
     EXPECT_NE(md.find("| SEQ1M \\| write |"), std::string::npos) << "a pipe in a name is escaped";
 
+    const std::string html = formatStepSummary(rows, TableFormat::Html);
+    EXPECT_EQ(html.rfind("<table>\n<tr><th>Step</th><th>Read MB/s</th>", 0), 0u) << html;
+    EXPECT_NE(
+        html.find("<tr><td>SEQ1M | write</td><td align=\"right\">0.0</td>"), std::string::npos)
+        << html;
+
     const std::string text = formatStepSummary(rows, TableFormat::Text);
     std::istringstream textLines(text);
     std::vector<std::string> all;

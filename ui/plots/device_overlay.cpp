@@ -31,60 +31,6 @@ QString directionText(const QString &name, const core::DirectionVerdict &d)
     return text + QLatin1Char(')');
 }
 
-QString meaningOf(core::Verdict verdict)
-{
-    switch (verdict) {
-    case core::Verdict::Agree:
-    case core::Verdict::Idle:
-    case core::Verdict::Background: // never a headline
-        return QCoreApplication::translate("Verdict",
-            "The devices moved the bytes the application measured: the figures are "
-            "the device's.");
-    case core::Verdict::ServedFromCache:
-        return QCoreApplication::translate("Verdict",
-            "The application read more than the devices did: a cache (the page cache "
-            "in buffered mode, or one in between) served the rest. These are not the "
-            "device's figures.");
-    case core::Verdict::WriteBackPending:
-        return QCoreApplication::translate("Verdict",
-            "The devices have written less than the application: the rest sits in a "
-            "cache waiting to be written back. These are not the device's figures.");
-    case core::Verdict::OtherTraffic:
-        return QCoreApplication::translate("Verdict",
-            "The devices did more than the application asked, in a direction it did "
-            "not use: another process is using them.");
-    case core::Verdict::Amplified:
-        return QCoreApplication::translate("Verdict",
-            "The devices moved far more than the application: journaling, read-ahead "
-            "or read-modify-write of misaligned or partial blocks (or another process "
-            "in the same direction).");
-    case core::Verdict::NoDeviceCounters:
-        break;
-    }
-    return QCoreApplication::translate("Verdict",
-        "Device counters are not available for these targets: the device's own "
-        "figures cannot confirm the application's.");
-}
-
-BadgeTone toneOf(core::Verdict verdict)
-{
-    switch (verdict) {
-    case core::Verdict::Agree:
-    case core::Verdict::Idle:
-    case core::Verdict::Background:
-        return BadgeTone::Good;
-    case core::Verdict::ServedFromCache:
-    case core::Verdict::WriteBackPending:
-        return BadgeTone::Notice;
-    case core::Verdict::OtherTraffic:
-    case core::Verdict::Amplified:
-        return BadgeTone::Bad;
-    case core::Verdict::NoDeviceCounters:
-        break;
-    }
-    return BadgeTone::Neutral;
-}
-
 QString verdictDetails(const core::DeviceVerdict &v)
 {
     return directionText(QCoreApplication::translate("Verdict", "reads"), v.read)
@@ -125,7 +71,8 @@ QString deviceTable(const core::DeviceMap &map, const std::vector<core::DeviceFi
     for (const char *head :
         {QT_TRANSLATE_NOOP("Verdict", "device"), QT_TRANSLATE_NOOP("Verdict", "role"), "r/s", "w/s",
             "rMB/s", "wMB/s", "areq-sz KiB", "r_await ms", "w_await ms", "aqu-sz", "%util"})
-        html += QStringLiteral("<th style=\"white-space:nowrap\">%1</th>").arg(QCoreApplication::translate("Verdict", head));
+        html += QStringLiteral("<th style=\"white-space:nowrap\">%1</th>")
+                    .arg(QCoreApplication::translate("Verdict", head));
     html += QStringLiteral("</tr>");
     for (std::size_t i = 0; i < devices.size() && i < map.devices.size(); ++i) {
         QString name = toQString(map.devices[i].name);
@@ -146,6 +93,60 @@ double appRequestBytesOf(const core::Figures &f)
 }
 
 } // namespace
+
+QString verdictMeaning(core::Verdict verdict)
+{
+    switch (verdict) {
+    case core::Verdict::Agree:
+    case core::Verdict::Idle:
+    case core::Verdict::Background: // never a headline
+        return QCoreApplication::translate("Verdict",
+            "The devices moved the bytes the application measured: the figures are "
+            "the device's.");
+    case core::Verdict::ServedFromCache:
+        return QCoreApplication::translate("Verdict",
+            "The application read more than the devices did: a cache (the page cache "
+            "in buffered mode, or one in between) served the rest. These are not the "
+            "device's figures.");
+    case core::Verdict::WriteBackPending:
+        return QCoreApplication::translate("Verdict",
+            "The devices have written less than the application: the rest sits in a "
+            "cache waiting to be written back. These are not the device's figures.");
+    case core::Verdict::OtherTraffic:
+        return QCoreApplication::translate("Verdict",
+            "The devices did more than the application asked, in a direction it did "
+            "not use: another process is using them.");
+    case core::Verdict::Amplified:
+        return QCoreApplication::translate("Verdict",
+            "The devices moved far more than the application: journaling, read-ahead "
+            "or read-modify-write of misaligned or partial blocks (or another process "
+            "in the same direction).");
+    case core::Verdict::NoDeviceCounters:
+        break;
+    }
+    return QCoreApplication::translate("Verdict",
+        "Device counters are not available for these targets: the device's own "
+        "figures cannot confirm the application's.");
+}
+
+BadgeTone verdictTone(core::Verdict verdict)
+{
+    switch (verdict) {
+    case core::Verdict::Agree:
+    case core::Verdict::Idle:
+    case core::Verdict::Background:
+        return BadgeTone::Good;
+    case core::Verdict::ServedFromCache:
+    case core::Verdict::WriteBackPending:
+        return BadgeTone::Notice;
+    case core::Verdict::OtherTraffic:
+    case core::Verdict::Amplified:
+        return BadgeTone::Bad;
+    case core::Verdict::NoDeviceCounters:
+        break;
+    }
+    return BadgeTone::Neutral;
+}
 
 QString requestSplitText(double appRequestBytes, double deviceRequestBytes)
 {
@@ -193,11 +194,11 @@ VerdictBadge verdictBadgeOf(const core::IntervalSample &sample)
     const core::DeviceReport &report = sample.devices;
     if (!report.available || report.verdict.verdict == core::Verdict::NoDeviceCounters)
         return {QCoreApplication::translate("Verdict", "no device counters"),
-            meaningOf(core::Verdict::NoDeviceCounters), BadgeTone::Neutral};
+            verdictMeaning(core::Verdict::NoDeviceCounters), BadgeTone::Neutral};
     const core::Verdict headline = report.verdict.verdict == core::Verdict::Idle
         ? core::Verdict::Agree
         : report.verdict.verdict;
-    QString tooltip = meaningOf(headline);
+    QString tooltip = verdictMeaning(headline);
     if (!sample.scopes.empty()) {
         const QString split = requestSplitText(
             appRequestBytesOf(sample.scopes.front().figures), report.total.averageRequestBytes);
@@ -205,9 +206,10 @@ VerdictBadge verdictBadgeOf(const core::IntervalSample &sample)
             tooltip += QStringLiteral("<br><br>") + split.toHtmlEscaped();
     }
     return {toQString(core::toString(headline)),
-        tooltip + QStringLiteral("<br><br>") + QCoreApplication::translate("Verdict", "This interval:")
-            + QStringLiteral("<br>") + verdictDetails(report.verdict),
-        toneOf(headline)};
+        tooltip + QStringLiteral("<br><br>")
+            + QCoreApplication::translate("Verdict", "This interval:") + QStringLiteral("<br>")
+            + verdictDetails(report.verdict),
+        verdictTone(headline)};
 }
 
 QString deviceSummaryHtml(const core::RunResult &result, int step)
@@ -223,10 +225,10 @@ QString deviceSummaryHtml(const core::RunResult &result, int step)
         parts << QStringLiteral("<b>%1: %2</b>")
                      .arg(QCoreApplication::translate("Verdict", "Device verdict"),
                          toQString(core::toString(headline)).toHtmlEscaped());
-        parts << meaningOf(headline).toHtmlEscaped();
+        parts << verdictMeaning(headline).toHtmlEscaped();
         if (s->devices.available && !s->scopes.empty()) {
-            const QString split = requestSplitText(appRequestBytesOf(s->scopes.front().figures),
-                s->devices.total.averageRequestBytes);
+            const QString split = requestSplitText(
+                appRequestBytesOf(s->scopes.front().figures), s->devices.total.averageRequestBytes);
             if (!split.isEmpty())
                 parts << split.toHtmlEscaped();
         }

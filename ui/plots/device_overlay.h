@@ -47,6 +47,10 @@ struct VerdictBadge {
     BadgeTone tone = BadgeTone::Neutral;
 };
 
+// What a verdict means for the figures, in a sentence or two, and the badge tone it gets.
+QString verdictMeaning(core::Verdict verdict);
+BadgeTone verdictTone(core::Verdict verdict);
+
 // The device figures of an interval, or nullopt when the sample has none.
 std::optional<DeviceOverlayPoint> deviceOverlayOf(const core::IntervalSample &sample);
 
