@@ -247,8 +247,8 @@ void MainWindow::createActions()
         tr("A new profile: one worker per CPU, Iometer's default spec"));
     m_open = make(IconId::Open, tr("&Open…"), QKeySequence(Qt::CTRL | Qt::Key_O),
         tr("Open a profile (.json) or import an Iometer configuration (.icf)"));
-    m_save = make(IconId::Save, tr("&Save"), QKeySequence(Qt::CTRL | Qt::Key_S),
-        tr("Save the profile"));
+    m_save = make(
+        IconId::Save, tr("&Save"), QKeySequence(Qt::CTRL | Qt::Key_S), tr("Save the profile"));
     m_saveAs = make(IconId::SaveAs, tr("Save &As…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S),
         tr("Save the profile as .json, or export it as an Iometer .icf"));
     m_start = make(IconId::Start, tr("&Start"), QKeySequence(Qt::Key_F5), tr("Run the profile"));
@@ -276,9 +276,8 @@ void MainWindow::createActions()
            "did not make are never deleted."));
     m_removeTestFiles->setStatusTip(m_removeTestFiles->toolTip());
     m_removeTestFiles->setEnabled(static_cast<bool>(m_services.removeTestFile));
-    connect(m_removeTestFiles, &QAction::toggled, this, [](bool on) {
-        QSettings().setValue(QStringLiteral("run/removeTestFiles"), on);
-    });
+    connect(m_removeTestFiles, &QAction::toggled, this,
+        [](bool on) { QSettings().setValue(QStringLiteral("run/removeTestFiles"), on); });
 
     connect(m_new, &QAction::triggered, this, &MainWindow::newProfile);
     connect(m_open, &QAction::triggered, this, &MainWindow::askOpenFile);
@@ -897,8 +896,8 @@ void MainWindow::beginRun(bool allowDeviceWrites)
 
     m_livePage->clear();
     m_livePage->setHeadline(tr("Preparing the targets…"));
-    m_lastResult.reset();
-    m_resultsPage->setResult(nullptr);
+    // The last run's results stay on the Results page (and exportable) until this run
+    // has measured something: a start that fails before measuring must not lose them.
     // A series (or queue-depth cycling) is drawn point by point on its own page.
     m_seriesRun = showsAsSeries(profile);
     if (m_seriesRun)
@@ -1000,9 +999,8 @@ void MainWindow::tickStatus()
         // What Stop waits for, and for how long at most (RunOptions' defaults: the stop
         // deadline for in-flight I/O, then a tail of device sampling for write-back).
         const core::RunOptions defaults;
-        const double waited = m_stopClock.isValid()
-            ? static_cast<double>(m_stopClock.elapsed()) / 1000.0
-            : 0;
+        const double waited
+            = m_stopClock.isValid() ? static_cast<double>(m_stopClock.elapsed()) / 1000.0 : 0;
         const double deadline = std::chrono::duration<double>(defaults.stopTimeout).count();
         const double tail = std::chrono::duration<double>(defaults.deviceTailLimit).count();
         const int left = static_cast<int>(std::ceil(std::max(0.0, deadline - waited)));
@@ -1035,10 +1033,21 @@ void MainWindow::onFinished(const RunResultPtr &result)
 {
     m_statusTimer->stop();
     m_phase = core::RunPhase::Done;
-    m_lastResult = result;
-    m_resultsPage->setResult(result);
-    if (m_seriesRun)
-        m_seriesPage->setResult(result);
+    // A run that measured nothing (refused while preparing) leaves the previous results
+    // in place, on the Results and Series pages alike.
+    const bool keepPrevious = result && result->steps.empty() && m_lastResult;
+    if (keepPrevious) {
+        m_seriesRun = showsAsSeries(m_lastResult->plan.profile);
+        if (m_seriesRun)
+            m_seriesPage->setResult(m_lastResult);
+        m_tabs->setTabVisible(SeriesTab, m_seriesRun);
+        m_showSeries->setEnabled(m_seriesRun);
+    } else {
+        m_lastResult = result;
+        m_resultsPage->setResult(result);
+        if (m_seriesRun)
+            m_seriesPage->setResult(result);
+    }
     m_progress->setRange(0, 100);
     m_progress->setValue(
         result && !result->error && !result->stoppedByUser ? 100 : m_progress->value());
@@ -1069,9 +1078,11 @@ void MainWindow::onFinished(const RunResultPtr &result)
         m_messageBar->showMessage(MessageBar::Level::Error,
             tr("The run stopped with an error: %1").arg(toQString(result->error->toString())),
             details.join(QLatin1Char('\n')));
-        headline = result->steps.empty()
-            ? tr("The run failed before measuring")
-            : tr("The run stopped with an error; the results cover what was measured");
+        headline = !result->steps.empty()
+            ? tr("The run stopped with an error; the results cover what was measured")
+            : keepPrevious ? tr("The run failed before measuring; the Results page keeps the "
+                                "previous run's results")
+                           : tr("The run failed before measuring");
     } else if (result->stoppedByUser) {
         headline = tr("Stopped: the results cover the time measured");
     } else {

@@ -1166,6 +1166,10 @@
             <numerusform>%n Testdateien nach dem Lauf entfernt</numerusform>
         </translation>
     </message>
+    <message>
+        <source>The run failed before measuring; the Results page keeps the previous run&apos;s results</source>
+        <translation>Der Lauf ist vor dem Messen gescheitert; die Seite Ergebnisse behält die Ergebnisse des vorigen Laufs</translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::MessageBar</name>
