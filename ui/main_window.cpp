@@ -5,6 +5,7 @@
 #include "core/profile/profile_file.h"
 #include "core/profile/profile_json.h"
 #include "core/report/csv.h"
+#include "core/report/html_report.h"
 #include "core/report/results_json.h"
 #include "core/run/plan.h"
 #include "core/run/run.h"
@@ -27,6 +28,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QBuffer>
 #include <QCloseEvent>
 #include <QDateTime>
 #include <QDesktopServices>
@@ -262,6 +264,9 @@ void MainWindow::createActions()
         tr("Save every interval of every scope as one CSV row"));
     m_exportJson = make(
         IconId::Export, tr("Results &JSON…"), {}, tr("Save everything the run produced as JSON"));
+    m_exportReport = make(IconId::Export, tr("&Report (HTML)…"), {},
+        tr("Save the run as one HTML file that opens in any browser: what ran, where, all "
+           "steps, each step's table and the plots"));
     m_quit = make(IconId::Stop, tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q),
         tr("Quit IOPrism (the profile is kept for next time)"));
     m_quit->setIcon(QIcon());
@@ -297,6 +302,10 @@ void MainWindow::createActions()
     connect(m_exportJson, &QAction::triggered, this, [this] {
         askExport(tr("Export results JSON"), tr("JSON files (*.json)"), QStringLiteral("json"),
             [this](const QString &p) { return exportResultsJson(p); });
+    });
+    connect(m_exportReport, &QAction::triggered, this, [this] {
+        askExport(tr("Export a report"), tr("HTML files (*.html)"), QStringLiteral("html"),
+            [this](const QString &p) { return exportReport(p); });
     });
     for (int p = 0; p < LivePlots::PlotCount; ++p) {
         const auto id = static_cast<LivePlots::PlotId>(p);
@@ -338,6 +347,7 @@ void MainWindow::createMenus()
     m_exportMenu->addAction(m_exportCsv);
     m_exportMenu->addAction(m_exportTimeSeries);
     m_exportMenu->addAction(m_exportJson);
+    m_exportMenu->addAction(m_exportReport);
     m_exportMenu->addSeparator();
     for (auto *action : m_exportPlots)
         m_exportMenu->addAction(action);
@@ -895,6 +905,7 @@ void MainWindow::beginRun(bool allowDeviceWrites)
     m_progress->setToolTip(tr("Progress of the whole run (all steps)"));
 
     m_livePage->clear();
+    m_livePlotsShowLastResult = false;
     m_livePage->setHeadline(tr("Preparing the targets…"));
     // The last run's results stay on the Results page (and exportable) until this run
     // has measured something: a start that fails before measuring must not lose them.
@@ -1044,6 +1055,7 @@ void MainWindow::onFinished(const RunResultPtr &result)
         m_showSeries->setEnabled(m_seriesRun);
     } else {
         m_lastResult = result;
+        m_livePlotsShowLastResult = true;
         m_resultsPage->setResult(result);
         if (m_seriesRun)
             m_seriesPage->setResult(result);
@@ -1105,6 +1117,7 @@ void MainWindow::updateRunActions()
     m_exportCsv->setEnabled(results);
     m_exportTimeSeries->setEnabled(results);
     m_exportJson->setEnabled(results);
+    m_exportReport->setEnabled(results);
     m_exportPlots.last()->setEnabled(results);
     const auto shown = m_seriesPage->plots()->shownPlots();
     for (int p = 0; p < m_exportSeriesPlots.size(); ++p)
@@ -1219,6 +1232,43 @@ bool MainWindow::exportResultsJson(const QString &path)
         return false;
     return writeTextFile(
         path, core::writeResultsJson(*m_lastResult, environmentFor(*m_lastResult)));
+}
+
+namespace {
+
+core::ReportImage reportImage(QCustomPlot *plot, const QString &title)
+{
+    // A fixed size, whatever the window's: the report reads the same on every screen.
+    const QPixmap pixmap = plot->toPixmap(960, 480, 1.0);
+    QByteArray png;
+    QBuffer buffer(&png);
+    buffer.open(QIODevice::WriteOnly);
+    pixmap.save(&buffer, "PNG");
+    return {toStdString(title), png.toBase64().toStdString()};
+}
+
+} // namespace
+
+bool MainWindow::exportReport(const QString &path)
+{
+    if (!m_lastResult)
+        return false;
+    std::vector<core::ReportImage> images;
+    if (m_livePlotsShowLastResult)
+        for (int p = 0; p < LivePlots::PlotCount; ++p) {
+            const auto id = static_cast<LivePlots::PlotId>(p);
+            images.push_back(
+                reportImage(m_livePage->plots()->plot(id), m_livePage->plots()->plotTitle(id)));
+        }
+    if (m_seriesRun)
+        for (const auto id : m_seriesPage->plots()->shownPlots())
+            images.push_back(
+                reportImage(m_seriesPage->plots()->plot(id), m_seriesPage->plots()->plotTitle(id)));
+    if (m_resultsPage->histogramTotal() > 0)
+        images.push_back(reportImage(m_resultsPage->histogram(),
+            tr("Latency histogram of the step shown on the Results page")));
+    return writeTextFile(
+        path, core::writeHtmlReport(*m_lastResult, environmentFor(*m_lastResult), images));
 }
 
 bool MainWindow::exportPlot(LivePlots::PlotId plot, const QString &path)

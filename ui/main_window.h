@@ -68,6 +68,9 @@ public:
     bool exportResultsCsv(const QString &path);
     bool exportTimeSeriesCsv(const QString &path);
     bool exportResultsJson(const QString &path);
+    // The run as one self-contained HTML file (core/report/html_report.h) with the plots
+    // of the Live, Results and Series pages embedded as PNG.
+    bool exportReport(const QString &path);
     bool exportPlot(LivePlots::PlotId plot, const QString &path);
     bool exportHistogram(const QString &path);
     bool exportSeriesPlot(SeriesPlots::PlotId plot, const QString &path);
@@ -165,6 +168,7 @@ private:
     QAction *m_exportCsv = nullptr;
     QAction *m_exportTimeSeries = nullptr;
     QAction *m_exportJson = nullptr;
+    QAction *m_exportReport = nullptr;
     QList<QAction *> m_exportPlots;
     QList<QAction *> m_exportSeriesPlots; // per SeriesPlots::PlotId
     QAction *m_showSeries = nullptr; // View > Series
@@ -190,6 +194,7 @@ private:
     QElapsedTimer m_stopClock; // since Stop was pressed: the countdown to giving up
     double m_stepSeconds = 0; // ramp-up + run time of a step, 0 = until stopped
     bool m_seriesRun = false; // the run shown is a series: the Series page draws it
+    bool m_livePlotsShowLastResult = false; // the Live page's plots are m_lastResult's run
 };
 
 } // namespace ioprism::ui

@@ -1170,6 +1170,26 @@
         <source>The run failed before measuring; the Results page keeps the previous run&apos;s results</source>
         <translation>Der Lauf ist vor dem Messen gescheitert; die Seite Ergebnisse behält die Ergebnisse des vorigen Laufs</translation>
     </message>
+    <message>
+        <source>&amp;Report (HTML)…</source>
+        <translation>&amp;Bericht (HTML)…</translation>
+    </message>
+    <message>
+        <source>Save the run as one HTML file that opens in any browser: what ran, where, all steps, each step&apos;s table and the plots</source>
+        <translation>Den Lauf als eine HTML-Datei speichern, die jeder Browser öffnet: was lief, wo, alle Schritte, die Tabelle jedes Schritts und die Diagramme</translation>
+    </message>
+    <message>
+        <source>Export a report</source>
+        <translation>Bericht exportieren</translation>
+    </message>
+    <message>
+        <source>HTML files (*.html)</source>
+        <translation>HTML-Dateien (*.html)</translation>
+    </message>
+    <message>
+        <source>Latency histogram of the step shown on the Results page</source>
+        <translation>Latenzhistogramm des auf der Seite Ergebnisse gezeigten Schritts</translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::MessageBar</name>

@@ -1,6 +1,7 @@
 // The summary grid: one row per step from a real run's steps, and its text, CSV and
 // Markdown forms (what the GUI copies to the clipboard and exports).
 #include "core/null_engine.h"
+#include "core/report/html_report.h"
 #include "core/report/step_summary.h"
 #include "core/run/run.h"
 
@@ -125,6 +126,38 @@ TEST(StepSummary, AStepWithoutIoShowsNoLatencyAndACutStepIsMarked)
     EXPECT_NE(text.find("idle (cut short)"), std::string::npos) << text;
     const std::string csv = formatStepSummary({row}, TableFormat::Csv);
     EXPECT_NE(csv.find("idle,0.000,0.000,0.000,,,,0\r\n"), std::string::npos) << csv;
+}
+
+// The shareable report: every part present, and every text from the run escaped (a spec
+// or host name can hold markup).
+TEST(HtmlReport, HasTheSummaryEachStepThePlotsAndTheMachineAllEscaped)
+{
+    RunResult r = twoStepRun();
+    ASSERT_FALSE(r.error);
+    r.plan.profile.setup.description = "Disk <script>alert(1)</script> & more";
+    Environment e;
+    e.hostName = "host<1>";
+    e.kernel = "6.1.0";
+    e.toolVersion = "0.1.0";
+    DeviceFacts d;
+    d.path = "t0";
+    d.model = "Model \"X\"";
+    e.devices.push_back(d);
+    const std::vector<ReportImage> images {{"T&P", "AAAA"}};
+    const std::string html = writeHtmlReport(r, e, images);
+    EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+    EXPECT_EQ(html.find("<script>"), std::string::npos) << "markup from the run is escaped";
+    EXPECT_NE(
+        html.find("Disk &lt;script&gt;alert(1)&lt;/script&gt; &amp; more"), std::string::npos);
+    EXPECT_NE(html.find("<h2>All steps</h2>\n<table>"), std::string::npos);
+    EXPECT_NE(html.find("<h3>1. SEQ1M, read</h3>"), std::string::npos);
+    EXPECT_NE(html.find("<h3>2. SEQ1M | write</h3>"), std::string::npos);
+    EXPECT_NE(html.find("<td>All</td>"), std::string::npos);
+    EXPECT_NE(html.find("src=\"data:image/png;base64,AAAA\"><figcaption>T&amp;P</figcaption>"),
+        std::string::npos);
+    EXPECT_NE(html.find("host&lt;1&gt;"), std::string::npos);
+    EXPECT_NE(html.find("Model &quot;X&quot;"), std::string::npos);
+    EXPECT_NE(html.find("</html>"), std::string::npos);
 }
 
 } // namespace

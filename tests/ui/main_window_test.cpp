@@ -14,6 +14,8 @@
 
 #include <QAbstractButton>
 #include <QAction>
+#include <QFile>
+#include <QImage>
 #include <QMessageBox>
 #include <QSettings>
 
@@ -148,6 +150,23 @@ TEST(MainWindow, AFullRunOnTheNullEngineFillsLiveAndResultsAndExports)
     EXPECT_TRUE(window.exportHistogram(QString::fromStdString(histogram.string())));
     for (const auto &file : {csv, series, json, png, pdf, histogram})
         EXPECT_GT(std::filesystem::file_size(file), 100u) << file;
+
+    // The report: one HTML file with the plots in it, each a PNG that decodes.
+    const auto html = dir.path() / "report.html";
+    ASSERT_TRUE(window.exportReport(QString::fromStdString(html.string())));
+    QFile file(QString::fromStdString(html.string()));
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(file.readAll());
+    EXPECT_TRUE(text.contains(QStringLiteral("<h2>All steps</h2>")));
+    EXPECT_TRUE(text.contains(QStringLiteral("RND4K QD4")));
+    const QString marker = QStringLiteral("data:image/png;base64,");
+    EXPECT_EQ(text.count(marker), LivePlots::PlotCount + 1) << "four live plots and the histogram";
+    const auto start = text.indexOf(marker) + marker.size();
+    const QByteArray embedded = QByteArray::fromBase64(
+        text.mid(start, text.indexOf(QLatin1Char('"'), start) - start).toLatin1());
+    QImage image;
+    ASSERT_TRUE(image.loadFromData(embedded, "PNG"));
+    EXPECT_EQ(image.width(), 960);
 }
 
 // The null backend, but a test file in a directory that does not exist is refused while
