@@ -21,7 +21,9 @@ endif()
 if(IOPRISM_BUILD_GUI)
     # PrintSupport before QCustomPlotQt6: its target links Qt6::PrintSupport without
     # looking it up.
-    find_package(Qt6 6.4 REQUIRED COMPONENTS Core Gui Widgets PrintSupport Test Svg)
+    # LinguistTools: lupdate and lrelease for the GUI's translations (Debian:
+    # qt6-tools-dev, qt6-l10n-tools).
+    find_package(Qt6 6.4 REQUIRED COMPONENTS Core Gui Widgets PrintSupport Test Svg LinguistTools)
     find_package(QCustomPlotQt6 REQUIRED CONFIG)
 endif()
 

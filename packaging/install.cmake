@@ -16,7 +16,7 @@ include(GNUInstallDirs)
 # package and QGuiApplication::desktopFileName (app/gui/main.cpp).
 set(IOPRISM_APP_ID io.github.ioprism.IOPrism)
 set(IOPRISM_DEB_MAINTAINER "IOPrism developers <ioprism@users.noreply.github.com>")
-set(IOPRISM_HOMEPAGE "https://github.com/ioprism/ioprism")
+set(IOPRISM_HOMEPAGE "${PROJECT_HOMEPAGE_URL}")
 # The date of this version's release: the Debian changelog entry (and, by hand, the
 # AppStream <release> of resources/io.github.ioprism.IOPrism.metainfo.xml).
 set(IOPRISM_RELEASE_DATE_RFC2822 "Tue, 24 Nov 2026 00:00:00 +0000")
@@ -25,8 +25,8 @@ set(IOPRISM_DEB_VERSION "${PROJECT_VERSION}-${IOPRISM_DEB_RELEASE}")
 
 set(src ${PROJECT_SOURCE_DIR})
 set(out ${PROJECT_BINARY_DIR}/packaging)
-set(IOPRISM_CLI_DOC_DIR ${CMAKE_INSTALL_DATADIR}/doc/ioprism-cli)
-set(IOPRISM_GUI_DOC_DIR ${CMAKE_INSTALL_DATADIR}/doc/ioprism)
+# IOPRISM_CLI_DOC_DIR and IOPRISM_GUI_DOC_DIR come from the top CMakeLists.txt: the GUI
+# looks for the user guide and the copyright file there.
 
 # ---- ioprism-cli: presets and documentation
 install(DIRECTORY ${src}/resources/presets/ DESTINATION ${CMAKE_INSTALL_DATADIR}/ioprism/presets

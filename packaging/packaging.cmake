@@ -51,9 +51,11 @@ and the documentation. The desktop application is in the package ioprism.")
     set(CPACK_DEBIAN_GUI_PACKAGE_NAME ioprism)
     # libqt6svg6 holds Qt's SVG icon engine and image plug-ins, which draw the icons;
     # nothing links it, so dpkg-shlibdeps cannot see it. Qt falls back to X11 (XWayland)
-    # without qt6-wayland, hence only a recommendation.
+    # without qt6-wayland, hence only a recommendation; likewise qt6-translations-l10n,
+    # Qt's own texts (file dialogs, message-box buttons) in the user's language beside
+    # IOPrism's translations, which are built in.
     set(CPACK_DEBIAN_GUI_PACKAGE_DEPENDS "ioprism-cli (= ${IOPRISM_DEB_VERSION}), libqt6svg6")
-    set(CPACK_DEBIAN_GUI_PACKAGE_RECOMMENDS "qt6-wayland")
+    set(CPACK_DEBIAN_GUI_PACKAGE_RECOMMENDS "qt6-wayland, qt6-translations-l10n")
     set(CPACK_DEBIAN_GUI_DESCRIPTION "storage benchmark with device-level truth - desktop application
 IOPrism drives disks, SSDs, arrays and file systems with a controlled workload:
 Iometer-style access specifications (transfer size, % read, % random, queue

@@ -8,6 +8,10 @@
 # (the default engine: io_uring, else sync), then saves the Live and Results pages, into
 # docs/screenshots/{targets,specs,live,results}.png. Settings and data go to a temporary
 # home, so the user's own IOPrism settings are neither used nor changed.
+#
+#   IOPRISM_SCREENSHOT_LANGUAGE=de scripts/screenshots.sh
+# runs the application in that language (LANG, LANGUAGE) and saves only the Live and
+# Results pages, as docs/screenshots/{live,results}-de.png.
 # Needs: xvfb, xauth (Debian: apt-get install xvfb xauth).
 set -euo pipefail
 
@@ -53,12 +57,24 @@ cat > "$work/profile.json" <<JSON
 }
 JSON
 
+language=${IOPRISM_SCREENSHOT_LANGUAGE:-}
+pages="targets specs live results"
+suffix=
+locale=()
+if [ -n "$language" ]; then
+    pages="live results"
+    suffix=-$language
+    locale=(LANG="${language}_$(echo "$language" | tr a-z A-Z).UTF-8" LANGUAGE="$language")
+fi
+
 echo "== running IOPrism under Xvfb (about 20 s)"
-XDG_CONFIG_HOME="$work/config" XDG_DATA_HOME="$work/data" XDG_RUNTIME_DIR="$work" \
+env "${locale[@]}" XDG_CONFIG_HOME="$work/config" XDG_DATA_HOME="$work/data" XDG_RUNTIME_DIR="$work" \
     timeout 180 xvfb-run -a -s "-screen 0 1600x1000x24" \
     "$build/bin/ioprism" "$work/profile.json" --screenshots "$work/shots"
 
-for page in targets specs live results; do
-    cp "$work/shots/$page.png" "$out/$page.png"
+saved=()
+for page in $pages; do
+    cp "$work/shots/$page.png" "$out/$page$suffix.png"
+    saved+=("docs/screenshots/$page$suffix.png")
 done
-echo "== saved: $(cd "$out" && ls targets.png specs.png live.png results.png | sed "s|^|docs/screenshots/|" | tr '\n' ' ')"
+echo "== saved: ${saved[*]}"

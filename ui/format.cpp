@@ -6,8 +6,9 @@
 #include <QLocale>
 #include <QStringList>
 
-#include <array>
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace ioprism::ui {
 
@@ -25,17 +26,19 @@ QString exactSizeText(std::uint64_t bytes)
 
 QString capacityText(std::uint64_t bytes)
 {
-    static constexpr std::array<const char *, 6> units = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    // Qt's spelling of a data size in the user's language and number format ("476.9 GiB",
+    // "476,9 GiB", "12 bytes", "12 Byte"), in IEC units as storage tools write them. Only
+    // the precision is ours: whole values without a decimal ("512 MiB", not "512.0 MiB").
     double value = static_cast<double>(bytes);
-    std::size_t unit = 0;
-    while (value >= 1024.0 && unit + 1 < units.size()) {
+    int power = 0;
+    while (value >= 1024.0 && power < 6) {
         value /= 1024.0;
-        ++unit;
+        ++power;
     }
-    const QLocale locale;
     const bool whole = std::abs(value - std::round(value)) < 0.05;
-    return locale.toString(value, 'f', whole || unit == 0 ? 0 : 1) + QLatin1Char(' ')
-        + QLatin1String(units[unit]);
+    return QLocale().formattedDataSize(static_cast<qint64>(std::min<std::uint64_t>(
+                                           bytes, std::numeric_limits<qint64>::max())),
+        whole || power == 0 ? 0 : 1, QLocale::DataSizeIecFormat);
 }
 
 QString megabytesPerSecondText(double megabytesPerSecond)

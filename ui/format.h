@@ -3,6 +3,12 @@
 // One place for the spelling of sizes, rates, latencies and durations, so the tables,
 // plots, tooltips and status bar agree. Decimal MB (10^6 bytes) for throughput, as in
 // the reports; binary units (KiB, MiB) for transfer sizes, as storage tools write them.
+//
+// Capacities (disks, free space, test-file progress) go through
+// QLocale::formattedDataSize, so they follow the user's language and number format.
+// Transfer sizes (exactSizeText) and rates keep IOPrism's own spelling on purpose: a
+// transfer size is exact and reads as the profile writes it ("4 KiB", never "4.0 KiB"),
+// and MB/s is the unit of the reports and CSV columns, whatever the language.
 #pragma once
 
 #include "core/profile/problem.h"
@@ -30,7 +36,7 @@ inline std::string toStdString(const QString &text)
 
 // Exact size with a binary unit and a space: "4 KiB", "1 MiB", "2000 B"; "0 B".
 QString exactSizeText(std::uint64_t bytes);
-// Rounded size for capacities: "476.9 GiB", "512 MiB", "12 KiB".
+// Rounded size for capacities, in the user's locale: "476.9 GiB", "512 MiB", "12 KiB".
 QString capacityText(std::uint64_t bytes);
 // "123.4 MB/s" (decimal megabytes).
 QString megabytesPerSecondText(double megabytesPerSecond);

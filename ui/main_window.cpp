@@ -5,10 +5,13 @@
 #include "core/profile/profile_file.h"
 #include "core/profile/profile_json.h"
 #include "core/report/csv.h"
+#include "core/report/html_report.h"
 #include "core/report/results_json.h"
 #include "core/run/plan.h"
+#include "core/run/run.h"
 #include "ui/editors/worker_panel.h"
 #include "ui/format.h"
+#include "ui/help.h"
 #include "ui/icons.h"
 #include "ui/message_bar.h"
 #include "ui/models/profile_defaults.h"
@@ -25,8 +28,10 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QBuffer>
 #include <QCloseEvent>
 #include <QDateTime>
+#include <QDesktopServices>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -45,22 +50,19 @@
 #include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
+#include <QUrl>
 #include <QVBoxLayout>
+#include <QWhatsThis>
 #include <qcustomplot.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace ioprism::ui {
 
 namespace {
 
 constexpr int kMaxRecentFiles = 8;
-
-// "1 step" / "3 steps": English plurals without a translation file (tr's %n needs one).
-QString countText(std::size_t n, const char *singular, const char *plural)
-{
-    return QStringLiteral("%1 %2").arg(n).arg(MainWindow::tr(n == 1 ? singular : plural));
-}
 
 QString phaseName(core::RunPhase phase)
 {
@@ -240,12 +242,16 @@ void MainWindow::createActions()
         action->setStatusTip(tip);
         return action;
     };
-    m_new = make(IconId::New, tr("&New"), QKeySequence::New,
+    // The keys the user guide lists, the same on every platform: QKeySequence::SaveAs
+    // (and Quit on Windows) is empty on some platforms and themes, so Ctrl+Shift+S did
+    // nothing and the menu showed no key.
+    m_new = make(IconId::New, tr("&New"), QKeySequence(Qt::CTRL | Qt::Key_N),
         tr("A new profile: one worker per CPU, Iometer's default spec"));
-    m_open = make(IconId::Open, tr("&Open…"), QKeySequence::Open,
+    m_open = make(IconId::Open, tr("&Open…"), QKeySequence(Qt::CTRL | Qt::Key_O),
         tr("Open a profile (.json) or import an Iometer configuration (.icf)"));
-    m_save = make(IconId::Save, tr("&Save"), QKeySequence::Save, tr("Save the profile"));
-    m_saveAs = make(IconId::SaveAs, tr("Save &As…"), QKeySequence::SaveAs,
+    m_save = make(
+        IconId::Save, tr("&Save"), QKeySequence(Qt::CTRL | Qt::Key_S), tr("Save the profile"));
+    m_saveAs = make(IconId::SaveAs, tr("Save &As…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S),
         tr("Save the profile as .json, or export it as an Iometer .icf"));
     m_start = make(IconId::Start, tr("&Start"), QKeySequence(Qt::Key_F5), tr("Run the profile"));
     m_stop = make(IconId::Stop, tr("S&top"), QKeySequence(Qt::SHIFT | Qt::Key_F5),
@@ -258,10 +264,25 @@ void MainWindow::createActions()
         tr("Save every interval of every scope as one CSV row"));
     m_exportJson = make(
         IconId::Export, tr("Results &JSON…"), {}, tr("Save everything the run produced as JSON"));
-    m_quit = make(IconId::Stop, tr("&Quit"), QKeySequence::Quit,
+    m_exportReport = make(IconId::Export, tr("&Report (HTML)…"), {},
+        tr("Save the run as one HTML file that opens in any browser: what ran, where, all "
+           "steps, each step's table and the plots"));
+    m_quit = make(IconId::Stop, tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q),
         tr("Quit IOPrism (the profile is kept for next time)"));
     m_quit->setIcon(QIcon());
     m_quit->setMenuRole(QAction::QuitRole);
+    m_removeTestFiles = new QAction(tr("&Remove Test Files After the Run"), this);
+    m_removeTestFiles->setCheckable(true);
+    m_removeTestFiles->setChecked(
+        QSettings().value(QStringLiteral("run/removeTestFiles"), false).toBool());
+    m_removeTestFiles->setToolTip(
+        tr("After each run, delete the test files IOPrism made (like the command line's "
+           "--remove-test-files); the next run makes and fills them again. Files IOPrism "
+           "did not make are never deleted."));
+    m_removeTestFiles->setStatusTip(m_removeTestFiles->toolTip());
+    m_removeTestFiles->setEnabled(static_cast<bool>(m_services.removeTestFile));
+    connect(m_removeTestFiles, &QAction::toggled, this,
+        [](bool on) { QSettings().setValue(QStringLiteral("run/removeTestFiles"), on); });
 
     connect(m_new, &QAction::triggered, this, &MainWindow::newProfile);
     connect(m_open, &QAction::triggered, this, &MainWindow::askOpenFile);
@@ -281,6 +302,10 @@ void MainWindow::createActions()
     connect(m_exportJson, &QAction::triggered, this, [this] {
         askExport(tr("Export results JSON"), tr("JSON files (*.json)"), QStringLiteral("json"),
             [this](const QString &p) { return exportResultsJson(p); });
+    });
+    connect(m_exportReport, &QAction::triggered, this, [this] {
+        askExport(tr("Export a report"), tr("HTML files (*.html)"), QStringLiteral("html"),
+            [this](const QString &p) { return exportReport(p); });
     });
     for (int p = 0; p < LivePlots::PlotCount; ++p) {
         const auto id = static_cast<LivePlots::PlotId>(p);
@@ -322,6 +347,7 @@ void MainWindow::createMenus()
     m_exportMenu->addAction(m_exportCsv);
     m_exportMenu->addAction(m_exportTimeSeries);
     m_exportMenu->addAction(m_exportJson);
+    m_exportMenu->addAction(m_exportReport);
     m_exportMenu->addSeparator();
     for (auto *action : m_exportPlots)
         m_exportMenu->addAction(action);
@@ -347,8 +373,11 @@ void MainWindow::createMenus()
     }
 
     auto *run = menuBar()->addMenu(tr("&Run"));
+    run->setToolTipsVisible(true);
     run->addAction(m_start);
     run->addAction(m_stop);
+    run->addSeparator();
+    run->addAction(m_removeTestFiles);
 
     auto *view = menuBar()->addMenu(tr("&View"));
     view->setObjectName(QStringLiteral("viewMenu"));
@@ -373,16 +402,25 @@ void MainWindow::createMenus()
     }
 
     auto *help = menuBar()->addMenu(tr("&Help"));
+    help->setObjectName(QStringLiteral("helpMenu"));
+    m_userGuide = help->addAction(tr("&User Guide"), this, [this] { openUserGuide(); });
+    m_userGuide->setShortcut(QKeySequence(Qt::Key_F1));
+    m_userGuide->setStatusTip(tr("Open the user guide, which describes every page and control"));
+    // Shift+F1, then click a control: its "What's this?" text, or else its tooltip.
+    WhatsThisFromToolTip::install();
+    QAction *whatsThis = QWhatsThis::createAction(this);
+    whatsThis->setText(tr("What's &This?"));
+    whatsThis->setObjectName(QStringLiteral("whatsThisAction"));
+    help->addAction(whatsThis);
+    help->addSeparator();
     help->addAction(tr("&About IOPrism"), this, [this] {
-        auto *box = new QMessageBox(QMessageBox::Information, tr("About IOPrism"),
-            tr("<b>IOPrism %1</b><br>An open-source storage benchmark: Iometer's "
-               "workloads, native asynchronous I/O, live latency percentiles and "
-               "the device's own counters beside the application's.")
-                .arg(QStringLiteral(IOPRISM_VERSION)),
-            QMessageBox::Ok, this);
+        auto *box = new AboutDialog(this);
         box->setAttribute(Qt::WA_DeleteOnClose);
         box->open();
     });
+    // Qt's own box runs exec(), the one nested event loop of the GUI: nothing follows it,
+    // so nothing can act on state that changed while it was open.
+    help->addAction(tr("About &Qt"), this, [] { QApplication::aboutQt(); });
     updateRecentMenu();
 }
 
@@ -601,7 +639,7 @@ bool MainWindow::applyPreset(const std::string &name)
     m_workerPanel->setCurrentWorker(std::max(0, worker));
     m_messageBar->showMessage(MessageBar::Level::Information,
         tr("Applied the preset \"%1\": %2; your workers and targets are kept.")
-            .arg(toQString(name), countText(preset->specs.size(), "spec", "specs")),
+            .arg(toQString(name), tr("%n specs", nullptr, int(preset->specs.size()))),
         toQString(preset->setup.description));
     return true;
 }
@@ -627,7 +665,7 @@ bool MainWindow::openFile(const QString &path)
     if (!profile) {
         m_messageBar->showMessage(MessageBar::Level::Error,
             tr("%1 cannot be opened: %2.")
-                .arg(QFileInfo(path).fileName(), countText(problems.size(), "problem", "problems")),
+                .arg(QFileInfo(path).fileName(), tr("%n problems", nullptr, int(problems.size()))),
             details.join(QLatin1Char('\n')));
         return false;
     }
@@ -637,7 +675,7 @@ bool MainWindow::openFile(const QString &path)
     if (!problems.empty())
         m_messageBar->showMessage(MessageBar::Level::Warning,
             tr("%1 was opened with %2.")
-                .arg(QFileInfo(path).fileName(), countText(problems.size(), "warning", "warnings")),
+                .arg(QFileInfo(path).fileName(), tr("%n warnings", nullptr, int(problems.size()))),
             details.join(QLatin1Char('\n')));
     return true;
 }
@@ -661,7 +699,7 @@ bool MainWindow::saveFile(const QString &path)
             tr("Saved as an Iometer file: %1 the .icf format cannot carry were left out (they stay "
                "in "
                "this window; save as .json to keep them).")
-                .arg(countText(warnings.size(), "setting", "settings")),
+                .arg(tr("%n settings", nullptr, int(warnings.size()))),
             details.join(QLatin1Char('\n')));
     }
     statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 4000);
@@ -775,7 +813,7 @@ bool MainWindow::startRun()
         }
         m_messageBar->showMessage(MessageBar::Level::Error,
             tr("The profile cannot run: %1 to fix (red cells show where).")
-                .arg(countText(static_cast<std::size_t>(errors), "problem", "problems")),
+                .arg(tr("%n problems", nullptr, int(errors))),
             details.join(QLatin1Char('\n')));
         return false;
     }
@@ -862,11 +900,15 @@ void MainWindow::beginRun(bool allowDeviceWrites)
     m_stepName.clear();
     m_phase = core::RunPhase::Preparing;
     m_phaseClock.start();
+    m_stopClock.invalidate();
+    m_progress->setFormat(QStringLiteral("%p%"));
+    m_progress->setToolTip(tr("Progress of the whole run (all steps)"));
 
     m_livePage->clear();
+    m_livePlotsShowLastResult = false;
     m_livePage->setHeadline(tr("Preparing the targets…"));
-    m_lastResult.reset();
-    m_resultsPage->setResult(nullptr);
+    // The last run's results stay on the Results page (and exportable) until this run
+    // has measured something: a start that fails before measuring must not lose them.
     // A series (or queue-depth cycling) is drawn point by point on its own page.
     m_seriesRun = showsAsSeries(profile);
     if (m_seriesRun)
@@ -886,6 +928,9 @@ void MainWindow::stopRun()
 {
     if (!m_controller->isRunning())
         return;
+    // A second Stop asks the run to stop waiting for in-flight I/O: the countdown stays.
+    if (!m_stopClock.isValid())
+        m_stopClock.start();
     m_controller->stop();
     m_phase = core::RunPhase::Stopping;
     tickStatus();
@@ -896,6 +941,7 @@ void MainWindow::onPhase(quint64, core::RunPhase phase, int step, const QString 
     if (phase == core::RunPhase::Done)
         return; // finished() follows with the result
     m_phase = phase;
+    m_livePage->setPhase(phase, step);
     if (phase == core::RunPhase::RampUp || phase == core::RunPhase::Measuring) {
         m_step = step;
         m_stepName = stepName;
@@ -960,9 +1006,25 @@ void MainWindow::tickStatus()
                   .arg(m_step + 1)
                   .arg(m_stepName, clockText(t));
         break;
-    case core::RunPhase::Stopping:
-        text = tr("Stopping: finishing in-flight I/O…");
+    case core::RunPhase::Stopping: {
+        // What Stop waits for, and for how long at most (RunOptions' defaults: the stop
+        // deadline for in-flight I/O, then a tail of device sampling for write-back).
+        const core::RunOptions defaults;
+        const double waited
+            = m_stopClock.isValid() ? static_cast<double>(m_stopClock.elapsed()) / 1000.0 : 0;
+        const double deadline = std::chrono::duration<double>(defaults.stopTimeout).count();
+        const double tail = std::chrono::duration<double>(defaults.deviceTailLimit).count();
+        const int left = static_cast<int>(std::ceil(std::max(0.0, deadline - waited)));
+        text = tr("Stopping: waiting for the in-flight I/O to complete (gives up in %n s), "
+                  "then up to %1 s for the device's write-back; press Stop again to stop "
+                  "waiting",
+            nullptr, left)
+                   .arg(QLocale().toString(tail, 'f', 0));
+        m_stop->setToolTip(tr("Stop waiting for in-flight I/O and the device's write-back: "
+                              "the results are reported now, any I/O still in flight is "
+                              "named in them"));
         break;
+    }
     }
     m_statusLabel->setText(text);
     if (m_phase == core::RunPhase::RampUp || m_phase == core::RunPhase::Measuring) {
@@ -982,13 +1044,43 @@ void MainWindow::onFinished(const RunResultPtr &result)
 {
     m_statusTimer->stop();
     m_phase = core::RunPhase::Done;
-    m_lastResult = result;
-    m_resultsPage->setResult(result);
-    if (m_seriesRun)
-        m_seriesPage->setResult(result);
+    // A run that measured nothing (refused while preparing) leaves the previous results
+    // in place, on the Results and Series pages alike.
+    const bool keepPrevious = result && result->steps.empty() && m_lastResult;
+    if (keepPrevious) {
+        m_seriesRun = showsAsSeries(m_lastResult->plan.profile);
+        if (m_seriesRun)
+            m_seriesPage->setResult(m_lastResult);
+        m_tabs->setTabVisible(SeriesTab, m_seriesRun);
+        m_showSeries->setEnabled(m_seriesRun);
+    } else {
+        m_lastResult = result;
+        m_livePlotsShowLastResult = true;
+        m_resultsPage->setResult(result);
+        if (m_seriesRun)
+            m_seriesPage->setResult(result);
+    }
     m_progress->setRange(0, 100);
     m_progress->setValue(
         result && !result->error && !result->stoppedByUser ? 100 : m_progress->value());
+    // A stopped or failed run says so on the bar rather than freezing at a percentage.
+    if (result && result->error) {
+        m_progress->setFormat(tr("failed at %p%"));
+        m_progress->setToolTip(tr("The run stopped with an error at this point of the run"));
+    } else if (result && result->stoppedByUser) {
+        m_progress->setFormat(tr("stopped at %p%"));
+        m_progress->setToolTip(tr("The run was stopped at this point; the results cover "
+                                  "the time measured"));
+    } else {
+        m_progress->setFormat(tr("done"));
+        m_progress->setToolTip(tr("The run measured every step"));
+    }
+    m_stop->setToolTip(tr("Stop the run; what was measured is kept. In-flight I/O is waited "
+                          "for until the stop deadline; press Stop again to stop waiting for "
+                          "a device that does not complete it"));
+    m_stopClock.invalidate();
+    if (result && m_removeTestFiles->isChecked() && m_services.removeTestFile)
+        removeTestFiles(*result);
     QString headline;
     if (result->error) {
         QStringList details;
@@ -998,13 +1090,15 @@ void MainWindow::onFinished(const RunResultPtr &result)
         m_messageBar->showMessage(MessageBar::Level::Error,
             tr("The run stopped with an error: %1").arg(toQString(result->error->toString())),
             details.join(QLatin1Char('\n')));
-        headline = result->steps.empty()
-            ? tr("The run failed before measuring")
-            : tr("The run stopped with an error; the results cover what was measured");
+        headline = !result->steps.empty()
+            ? tr("The run stopped with an error; the results cover what was measured")
+            : keepPrevious ? tr("The run failed before measuring; the Results page keeps the "
+                                "previous run's results")
+                           : tr("The run failed before measuring");
     } else if (result->stoppedByUser) {
         headline = tr("Stopped: the results cover the time measured");
     } else {
-        headline = tr("Done: %1 measured").arg(countText(result->steps.size(), "step", "steps"));
+        headline = tr("Done: %1 measured").arg(tr("%n steps", nullptr, int(result->steps.size())));
     }
     m_livePage->setHeadline(headline);
     m_statusLabel->setText(tr("Idle · %1").arg(headline));
@@ -1023,6 +1117,7 @@ void MainWindow::updateRunActions()
     m_exportCsv->setEnabled(results);
     m_exportTimeSeries->setEnabled(results);
     m_exportJson->setEnabled(results);
+    m_exportReport->setEnabled(results);
     m_exportPlots.last()->setEnabled(results);
     const auto shown = m_seriesPage->plots()->shownPlots();
     for (int p = 0; p < m_exportSeriesPlots.size(); ++p)
@@ -1041,6 +1136,34 @@ int MainWindow::progressValue() const
     return m_progress->value();
 }
 
+QString MainWindow::progressText() const
+{
+    return m_progress->text();
+}
+
+void MainWindow::removeTestFiles(const core::RunResult &result)
+{
+    QStringList removed;
+    QStringList failed;
+    for (const auto &t : result.plan.targetInfos()) {
+        if (t.isDevice)
+            continue;
+        if (auto status = m_services.removeTestFile(t.path); status)
+            removed << QDir::toNativeSeparators(toQString(t.path));
+        else
+            failed << toQString(status.error().toString());
+    }
+    if (!failed.isEmpty())
+        m_messageBar->showMessage(MessageBar::Level::Warning,
+            tr("%n test file(s) could not be removed after the run", nullptr,
+                static_cast<int>(failed.size())),
+            failed.join(QLatin1Char('\n')));
+    else if (!removed.isEmpty())
+        m_messageBar->showMessage(MessageBar::Level::Information,
+            tr("Removed %n test file(s) after the run", nullptr, static_cast<int>(removed.size())),
+            removed.join(QLatin1Char('\n')));
+}
+
 void MainWindow::showPage(Page page)
 {
     if (!m_tabs->isTabVisible(page))
@@ -1051,6 +1174,28 @@ void MainWindow::showPage(Page page)
 bool MainWindow::isPageShown(Page page) const
 {
     return m_tabs->isTabVisible(page) && m_tabs->currentIndex() == page;
+}
+
+// ---------------------------------------------------------------- help
+
+bool MainWindow::openUserGuide(const QStringList &candidates)
+{
+    const QString guide = findUserGuide(candidates);
+    if (guide.isEmpty()) {
+        const QString online = homepageUrl() + QStringLiteral("/blob/main/docs/user-guide.md");
+        m_messageBar->showMessage(MessageBar::Level::Warning,
+            tr("The user guide is not installed. It is online at %1.").arg(online),
+            tr("Looked for it in:\n%1").arg(candidates.join(QLatin1Char('\n'))));
+        return false;
+    }
+    if (!QDesktopServices::openUrl(QUrl::fromLocalFile(guide))) {
+        m_messageBar->showMessage(MessageBar::Level::Warning,
+            tr("No program is set up to open the user guide, %1.")
+                .arg(QDir::toNativeSeparators(guide)));
+        return false;
+    }
+    statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(guide)), 4000);
+    return true;
 }
 
 // ---------------------------------------------------------------- exports
@@ -1087,6 +1232,43 @@ bool MainWindow::exportResultsJson(const QString &path)
         return false;
     return writeTextFile(
         path, core::writeResultsJson(*m_lastResult, environmentFor(*m_lastResult)));
+}
+
+namespace {
+
+core::ReportImage reportImage(QCustomPlot *plot, const QString &title)
+{
+    // A fixed size, whatever the window's: the report reads the same on every screen.
+    const QPixmap pixmap = plot->toPixmap(960, 480, 1.0);
+    QByteArray png;
+    QBuffer buffer(&png);
+    buffer.open(QIODevice::WriteOnly);
+    pixmap.save(&buffer, "PNG");
+    return {toStdString(title), png.toBase64().toStdString()};
+}
+
+} // namespace
+
+bool MainWindow::exportReport(const QString &path)
+{
+    if (!m_lastResult)
+        return false;
+    std::vector<core::ReportImage> images;
+    if (m_livePlotsShowLastResult)
+        for (int p = 0; p < LivePlots::PlotCount; ++p) {
+            const auto id = static_cast<LivePlots::PlotId>(p);
+            images.push_back(
+                reportImage(m_livePage->plots()->plot(id), m_livePage->plots()->plotTitle(id)));
+        }
+    if (m_seriesRun)
+        for (const auto id : m_seriesPage->plots()->shownPlots())
+            images.push_back(
+                reportImage(m_seriesPage->plots()->plot(id), m_seriesPage->plots()->plotTitle(id)));
+    if (m_resultsPage->histogramTotal() > 0)
+        images.push_back(reportImage(m_resultsPage->histogram(),
+            tr("Latency histogram of the step shown on the Results page")));
+    return writeTextFile(
+        path, core::writeHtmlReport(*m_lastResult, environmentFor(*m_lastResult), images));
 }
 
 bool MainWindow::exportPlot(LivePlots::PlotId plot, const QString &path)

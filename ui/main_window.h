@@ -5,6 +5,7 @@
 // GUI thread runs no nested event loop. Errors go to the non-modal message bar.
 #pragma once
 
+#include "ui/help.h"
 #include "ui/metatypes.h"
 #include "ui/platform_services.h"
 #include "ui/plots/live_plots.h"
@@ -67,6 +68,9 @@ public:
     bool exportResultsCsv(const QString &path);
     bool exportTimeSeriesCsv(const QString &path);
     bool exportResultsJson(const QString &path);
+    // The run as one self-contained HTML file (core/report/html_report.h) with the plots
+    // of the Live, Results and Series pages embedded as PNG.
+    bool exportReport(const QString &path);
     bool exportPlot(LivePlots::PlotId plot, const QString &path);
     bool exportHistogram(const QString &path);
     bool exportSeriesPlot(SeriesPlots::PlotId plot, const QString &path);
@@ -74,6 +78,10 @@ public:
     // of the Series page (series.png) when the run was a series.
     void saveScreenshots(const QString &directory, const std::function<void()> &done);
     void showPage(Page page);
+    // Help > User Guide (F1): opens the installed guide with the desktop's handler, or
+    // says in the message bar where it was looked for. False when it was not opened.
+    bool openUserGuide(const QStringList &candidates);
+    bool openUserGuide() { return openUserGuide(userGuideCandidates()); }
     // Tests: stop each step after this many I/Os per target (0 = no limit).
     void setIoLimitPerTarget(std::uint64_t limit) { m_ioLimitPerTarget = limit; }
 
@@ -90,6 +98,11 @@ public:
     MessageBar *messageBar() const { return m_messageBar; }
     QAction *startAction() const { return m_start; }
     QAction *stopAction() const { return m_stop; }
+    QAction *userGuideAction() const { return m_userGuide; }
+    // Run > Remove Test Files After the Run (kept in the settings), like the CLI's
+    // --remove-test-files: after a run, the test files IOPrism made are deleted.
+    QAction *removeTestFilesAction() const { return m_removeTestFiles; }
+    QString progressText() const; // what the progress bar shows ("stopped at 40 %")
     QString statusText() const;
     int progressValue() const;
     QStringList recentFiles() const;
@@ -112,6 +125,7 @@ private:
     void updateTitle();
     void updateRunActions();
     void updateRecentMenu();
+    void removeTestFiles(const core::RunResult &result);
     void addRecentFile(const QString &path);
     QString dataDirectory() const;
     QString defaultTestFile() const;
@@ -154,10 +168,13 @@ private:
     QAction *m_exportCsv = nullptr;
     QAction *m_exportTimeSeries = nullptr;
     QAction *m_exportJson = nullptr;
+    QAction *m_exportReport = nullptr;
     QList<QAction *> m_exportPlots;
     QList<QAction *> m_exportSeriesPlots; // per SeriesPlots::PlotId
     QAction *m_showSeries = nullptr; // View > Series
     QAction *m_quit = nullptr;
+    QAction *m_removeTestFiles = nullptr;
+    QAction *m_userGuide = nullptr;
     QMenu *m_recentMenu = nullptr;
     QMenu *m_presetsMenu = nullptr;
     QMenu *m_exportMenu = nullptr;
@@ -174,8 +191,10 @@ private:
     int m_stepCount = 0;
     QString m_stepName;
     QElapsedTimer m_phaseClock;
+    QElapsedTimer m_stopClock; // since Stop was pressed: the countdown to giving up
     double m_stepSeconds = 0; // ramp-up + run time of a step, 0 = until stopped
     bool m_seriesRun = false; // the run shown is a series: the Series page draws it
+    bool m_livePlotsShowLastResult = false; // the Live page's plots are m_lastResult's run
 };
 
 } // namespace ioprism::ui

@@ -9,6 +9,7 @@
 #include "core/counters.h"
 #include "core/engine.h"
 #include "core/engine_kind.h"
+#include "core/result.h"
 #include "core/profile/profile.h"
 #include "core/report/environment.h"
 
@@ -54,6 +55,9 @@ struct PlatformServices {
     // The machine and the target's devices, for result files.
     std::function<core::Environment()> describeSystem;
     std::function<core::DeviceFacts(const std::string &)> describeDevice;
+    // Removes a test file IOPrism made (it carries our mark); anything else is refused
+    // with an error. Empty: the option to remove test files is not offered.
+    std::function<core::Status(const std::string &)> removeTestFile;
 };
 
 // The null backend, no OS counters, no target discovery: tests, and machines without a

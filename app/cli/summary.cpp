@@ -13,19 +13,6 @@ namespace ioprism::cli {
 
 using namespace ioprism::core;
 
-std::string formatLatencyUs(double us)
-{
-    if (us >= 1e6)
-        return fmt::format("{:.2f} s", us / 1e6);
-    if (us >= 1e3)
-        return fmt::format("{:.2f} ms", us / 1e3);
-    // Below 10 µs whole microseconds hide the figure (a mean of 0.6 µs beside a p99 of
-    // 0.4 µs read "1 µs" and "0 µs").
-    if (us < 10)
-        return fmt::format("{:.1f} µs", us);
-    return fmt::format("{:.0f} µs", us);
-}
-
 static std::string rwText(std::uint32_t read)
 {
     return fmt::format("{}% read", read);
@@ -364,7 +351,9 @@ std::string pointValues(const Series &series, const std::vector<std::uint64_t> &
 std::string pointLine(const StepResult &step, const PlannedStep &planned, const Series &series,
     std::size_t done, std::size_t total)
 {
-    std::string line = fmt::format("point {}/{} ", done, total);
+    // The spec too: a series over several specs (io_profile's writes, then reads) runs
+    // the same values once per spec.
+    std::string line = fmt::format("point {}/{}  {}", done, total, planned.specName);
     if (planned.point) {
         line += pointValues(series, planned.point->values);
         if (!planned.point->target.empty())
@@ -399,19 +388,31 @@ std::string seriesTable(const RunResult &result)
     std::string header;
     for (const auto &axis : series->axes)
         header += fmt::format("{:>11}", columnTitle(axis.parameter));
-    out += fmt::format("{:<24}{}  {:>12} {:>10} {:>10} {:>10} {:>10}  {}\n", "spec", header, "IO/s",
-        "MiB/s", "Mbit/s", "mean", "p99", "device");
+    // Names in full: the columns are as wide as the longest spec and target.
+    std::size_t specWidth = 4;
+    std::size_t targetWidth = 0;
+    for (const auto &p : points) {
+        specWidth = std::max(specWidth, p.specName.size());
+        targetWidth = std::max(targetWidth, p.target.size());
+    }
+    const auto names = [&](const std::string &spec, const std::string &target) {
+        std::string text = fmt::format("{:<{}}", spec, specWidth + 2);
+        if (targetWidth > 0)
+            text += fmt::format("{:<{}}", target, targetWidth + 2);
+        return text;
+    };
+    out += fmt::format("{}{}  {:>12} {:>10} {:>10} {:>10} {:>10}  {}\n", names("spec", "target"),
+        header, "IO/s", "MiB/s", "Mbit/s", "mean", "p99", "device");
     std::size_t specIndex = points.front().specIndex;
     for (const auto &p : points) {
         if (p.specIndex != specIndex) {
             out += "\n";
             specIndex = p.specIndex;
         }
-        out += fmt::format("{:<24.24}{}  {:>12.0f} {:>10.1f} {:>10.1f} {:>10} {:>10}  {}",
-            p.target.empty() ? p.specName : p.specName + " " + p.target,
-            pointValues(*series, p.values), p.iops.median, p.mebibytesPerSecond.median,
-            p.megabytesPerSecond.median * 8, formatLatencyUs(p.meanLatencyUs.median),
-            formatLatencyUs(p.p99LatencyUs.median),
+        out += fmt::format("{}{}  {:>12.0f} {:>10.1f} {:>10.1f} {:>10} {:>10}  {}",
+            names(p.specName, p.target), pointValues(*series, p.values), p.iops.median,
+            p.mebibytesPerSecond.median, p.megabytesPerSecond.median * 8,
+            formatLatencyUs(p.meanLatencyUs.median), formatLatencyUs(p.p99LatencyUs.median),
             p.deviceValid ? std::string(toString(p.verdict)) : std::string("-"));
         if (p.trials.size() > 1)
             out += fmt::format("  [{:.0f}-{:.0f}]", p.iops.min, p.iops.max);

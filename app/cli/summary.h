@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/profile/profile.h"
+#include "core/profile/units.h"
 #include "core/report/environment.h"
 #include "core/run/resolved_plan.h"
 #include "core/run/results.h"
@@ -27,8 +28,7 @@ std::string finishedRunTables(const core::RunResult &result);
 // "write-back pending — reads: idle (...); writes: write-back pending (app 300.0 MB,
 // device 12.0 MB, device/app 0.04)"
 std::string verdictText(const core::DeviceVerdict &verdict);
-// "1.23 ms", "456 µs", "2.5 s"
-std::string formatLatencyUs(double us);
+using core::formatLatencyUs; // "1.23 ms", "456 µs", "2.5 s"
 
 // A finished step of a series, in the `iops` tool's manner: "point 3/16  4 KiB  | 91,234
 // IO/s  356.4 MiB/s  2990.0 Mbit/s  p99 412 µs  device: agree". `done`/`total` count steps.

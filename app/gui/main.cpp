@@ -10,6 +10,7 @@
 #include "ui/models/profile_defaults.h"
 #include "ui/pages/results_page.h"
 #include "ui/pages/setup_page.h"
+#include "ui/translations.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -117,6 +118,8 @@ ui::PlatformServices platformServices()
     };
     services.describeDevice
         = [](const std::string &path) { return platform::describeDevice(path); };
+    services.removeTestFile
+        = [](const std::string &path) { return platform::removeTestFile(path); };
     return services;
 }
 
@@ -149,6 +152,9 @@ int main(int argc, char **argv)
     // The installed desktop entry's id (resources/io.github.ioprism.IOPrism.desktop): on
     // Wayland it ties the window to its menu entry and icon.
     QApplication::setDesktopFileName(QStringLiteral("io.github.ioprism.IOPrism"));
+    // The user's language (LANG, LANGUAGE), before any window is made. The command line's
+    // help below stays English: the man page is made from it.
+    ui::installTranslations(QLocale::system());
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("IOPrism: storage benchmark"));

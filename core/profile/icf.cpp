@@ -1472,17 +1472,12 @@ private:
     void checkAssignedSpecs()
     {
         for (const auto &[line, name] : m_assignedRefs) {
-            if (findSpec(m_profile, name) != nullptr)
-                continue;
-            if (equalsNoCase(name, "Idle"))
-                warning(line,
-                    "\"Idle\" is Iometer's built-in spec that does no I/O; IOPrism "
-                    "has no such spec (define one or remove the assignment)");
-            else
-                warning(line,
-                    fmt::format("assigned access specification {} is not defined in "
-                                "this file",
-                        quote(name)));
+            if (findSpec(m_profile, name) != nullptr || isIdleSpec(m_profile, name))
+                continue; // "Idle": Iometer's built-in spec, the worker idles
+            warning(line,
+                fmt::format("assigned access specification {} is not defined in "
+                            "this file",
+                    quote(name)));
         }
     }
 

@@ -12,6 +12,11 @@ const AccessSpec *findSpec(const Profile &profile, const std::string &name)
     return nullptr;
 }
 
+bool isIdleSpec(const Profile &profile, const std::string &name)
+{
+    return name == kIdleSpecName && findSpec(profile, name) == nullptr;
+}
+
 bool specWrites(const AccessSpec &spec)
 {
     return std::any_of(spec.lines.begin(), spec.lines.end(), [](const SpecLine &l) {

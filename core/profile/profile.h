@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ioprism::core {
@@ -146,7 +147,8 @@ struct Worker {
     WorkerType type = WorkerType::Disk;
     std::vector<Target> targets;
     std::uint32_t outstandingIos = 1; // per target (Iometer's default)
-    std::vector<std::string> assignedSpecs; // run in order
+    // Run in order; "Idle" (kIdleSpecName) idles the worker at that spec index.
+    std::vector<std::string> assignedSpecs;
     std::vector<std::uint32_t> cpuAffinity; // empty = no affinity
     std::optional<std::uint64_t> seed; // unset = a fresh random seed per run
     DataPattern dataPattern; // for lines without their own pattern
@@ -261,6 +263,13 @@ struct Profile {
 
 // Lookup helper: the spec of that name, or nullptr.
 const AccessSpec *findSpec(const Profile &profile, const std::string &name);
+
+// Iometer's built-in spec that does no I/O: a worker assigned it idles at that spec
+// index (in that step) while the others run. A spec the profile defines under this name
+// is used instead.
+inline constexpr std::string_view kIdleSpecName = "Idle";
+// True when `name` is the built-in Idle spec in this profile (and not a defined spec).
+bool isIdleSpec(const Profile &profile, const std::string &name);
 
 // True when the spec writes: a line with writes, or a read line with a reply (Iometer's
 // reply is a transfer in the other direction).

@@ -34,6 +34,8 @@ std::string formatSize(std::uint64_t bytes);
 // is for values that are read back): the largest binary unit with one decimal
 // ("4.5 MiB"), whole units without one ("4 MiB"), bytes below 1 KiB ("512 bytes").
 std::string describeSize(std::uint64_t bytes);
+// A latency with the unit following its magnitude: "0.6 µs", "412 µs", "1.25 ms", "2.10 s".
+std::string formatLatencyUs(double us);
 
 // The unit of a number written without a unit.
 enum class DurationUnit { Microseconds, Milliseconds, Seconds };

@@ -180,6 +180,7 @@ private:
             error(join(path, "workerStagger"),
                 formatDuration(series.workerStagger) + " is above "
                     + formatDuration(kMaxWorkerStagger));
+        checkStaggerFitsThePoint(series);
         // Each point runs on each target in turn: they multiply the steps too.
         std::size_t turns = 1;
         if (series.targetsInTurn && !m_profile.hosts.empty()) {
@@ -196,6 +197,38 @@ private:
                 fmt::format("{} points x {} trials x {} targets in turn = {} steps per spec, "
                             "more than {}",
                     points, series.repeat, turns, steps, kMaxSeriesSteps));
+    }
+
+    // Staggered workers that would start only after a timed point has ended do no I/O in
+    // it: a point then measures fewer workers than the profile names, silently.
+    void checkStaggerFitsThePoint(const Series &series)
+    {
+        const TestSetup &s = m_profile.setup;
+        if (series.workerStagger.count() <= 0 || series.ios > 0 || s.runTime.count() == 0
+            || m_profile.hosts.empty())
+            return;
+        std::uint64_t copies = 1;
+        for (const auto &axis : series.axes)
+            if (axis.parameter == SweepParameter::Workers)
+                for (const auto v : sweepValues(axis))
+                    copies = std::max(copies, v);
+        const std::uint64_t workers = m_profile.hosts[0].workers.size() * copies;
+        if (workers < 2)
+            return;
+        const auto lastStart = series.workerStagger * std::int64_t(workers - 1);
+        const std::chrono::milliseconds pointEnd = s.rampUp + s.runTime;
+        if (lastStart < pointEnd)
+            return;
+        // Workers k = 0, 1, ... start at k x stagger; those at or after the end do nothing.
+        const auto starting = std::uint64_t(
+            (pointEnd.count() + series.workerStagger.count() - 1) / series.workerStagger.count());
+        const std::uint64_t idle = workers - starting;
+        warning("setup.series.workerStagger",
+            fmt::format("{} workers started {} apart: the last would start {} into a point that "
+                        "lasts {} (ramp-up and run time), so {} of them do no I/O in the "
+                        "largest point; shorten the stagger or lengthen the run time",
+                workers, formatDuration(series.workerStagger), formatDuration(lastStart),
+                formatDuration(pointEnd), idle));
     }
 
     void checkSweepAxis(const SweepAxis &axis, const std::string &path)
@@ -503,11 +536,16 @@ private:
     void checkWorker(const Worker &worker, const std::string &path)
     {
         checkRange(join(path, "outstandingIos"), worker.outstandingIos, 1, kMaxOutstandingIos);
+        if (worker.type == WorkerType::Network)
+            warning(join(path, "type"),
+                "a network worker does no I/O in IOPrism yet (no network targets): it idles "
+                "in every step");
         const std::string specsPath = join(path, "specs");
         if (worker.assignedSpecs.empty())
             error(specsPath, "no access specification assigned");
         for (std::size_t s = 0; s < worker.assignedSpecs.size(); ++s)
-            if (!findSpec(m_profile, worker.assignedSpecs[s]))
+            if (!findSpec(m_profile, worker.assignedSpecs[s])
+                && !isIdleSpec(m_profile, worker.assignedSpecs[s]))
                 error(at(specsPath, s),
                     quoted(worker.assignedSpecs[s]) + " is not a defined access specification");
         const std::string cpusPath = join(path, "cpuAffinity");

@@ -316,7 +316,8 @@ Json stepJson(const StepResult &step, const DeviceMap &map, const PlannedStep *p
     for (const auto &s : step.scopes)
         scopes.push_back(stepScopeJson(s));
     Json j {{"step", step.step}, {"name", step.stepName},
-        {"measured_seconds", number(step.measuredSeconds)}, {"complete", step.complete},
+        {"measured_seconds", number(step.measuredSeconds)}, {"setup_s", number(step.setupSeconds)},
+        {"drain_s", number(step.drainSeconds)}, {"complete", step.complete},
         {"cpu", cpuJson(step.cpu)},
         {"cpu_effectiveness", effectivenessJson(step.cpu, step.cpuEffectiveness)},
         {"devices", deviceReportJson(step.devices, map)}, {"scopes", std::move(scopes)}};

@@ -52,6 +52,7 @@ void pushStep(RunPlan &plan, std::vector<int> specs, std::vector<std::vector<std
             specs[w] = -1;
         plan.workers[w].specPerStep.push_back(specs[w]);
         plan.workers[w].depthPerStep.push_back(std::move(depths[w]));
+        step.workers += specs[w] >= 0 ? 1 : 0;
         if (specs[w] >= 0) {
             const auto &n = plan.specs[std::size_t(specs[w])].name;
             if (std::find(names.begin(), names.end(), n) == names.end())
@@ -74,8 +75,12 @@ void addCyclingSteps(RunPlan &plan, const Profile &profile,
     std::vector<int> specs;
     for (std::size_t w = 0; w < plan.workers.size(); ++w) {
         const PlannedWorker &pw = plan.workers[w];
-        const int spec = specOfCopy(profile, specAt[w][index], pw.copyIndex);
         const Worker &source = profile.hosts[0].workers[pw.profileWorker];
+        // A network worker's targets are network endpoints, which IOPrism does not
+        // drive yet: it idles in every test type rather than do disk I/O.
+        const int spec = source.type == WorkerType::Network
+            ? -1
+            : specOfCopy(profile, specAt[w][index], pw.copyIndex);
         CyclingWorker cw;
         cw.eligible
             = spec >= 0 && (normal || (source.type == WorkerType::Disk && !pw.targets.empty()));
@@ -262,6 +267,8 @@ std::optional<RunPlan> makeRunPlan(
         std::uint32_t copies = 1;
         for (std::size_t s = 0; s < w.assignedSpecs.size(); ++s) {
             const int idx = specIndex(w.assignedSpecs[s]);
+            if (idx < 0 && isIdleSpec(profile, w.assignedSpecs[s]))
+                continue; // idle at this spec index
             if (idx < 0) {
                 problems.push_back({Severity::Error,
                     "hosts[0].workers[" + std::to_string(wi) + "].specs[" + std::to_string(s) + "]",

@@ -57,6 +57,7 @@ struct PlannedStep {
     std::string specName; // the spec(s) alone: Iometer's "Access Specification Name"
     std::size_t specIndex = 0; // the Nth assigned spec of every worker
     std::string cycle; // what this step cycles ("QD 8", "2 workers"); "" in a normal test
+    std::uint32_t workers = 0; // the workers taking part (not idle)
     std::optional<StepPoint> point; // a series' step: its point
     // Per worker and target: stop after this many I/Os (0 = the run time), and worker n
     // starts n x workerStagger after the first (a series' ios and workerStagger).

@@ -96,6 +96,11 @@ struct StepResult {
     std::size_t step = 0;
     std::string stepName;
     double measuredSeconds = 0;
+    // Around the step, on our clock: from starting its workers until they were ready
+    // (engines, buffers, files opened), and from the end of its measurement until its
+    // in-flight I/O had completed. Together most of the time between two steps.
+    double setupSeconds = 0;
+    double drainSeconds = 0;
     bool complete = true; // false when stopped early or failed
     std::vector<ScopeResult> scopes; // [0] is All
     CpuFigures cpu;

@@ -217,9 +217,7 @@ std::shared_ptr<StepState> makeStepState(std::size_t step, const std::vector<std
         // Past the run's stop deadline, so that the run, not the worker, decides when
         // in-flight I/O counts as stuck.
         ws.drainLimit = options.stopTimeout + std::chrono::seconds(5);
-        std::uint64_t largest = 512;
-        for (const auto &l : spec.lines)
-            largest = std::max({largest, l.transferSizeBytes, l.replySizeBytes});
+        const std::uint64_t largest = largestTransferBytes(spec);
         ws.bufferBytes = std::uint32_t(largest);
         for (std::size_t ti = 0; ti < rw.targets.size(); ++ti) {
             const ResolvedTarget &t = rw.targets[ti];
@@ -668,6 +666,45 @@ struct Run::Execution {
         return true;
     }
 
+    // Each worker's largest engine buffers over the steps, allocated now by backends that
+    // can keep them between steps (IoBackend::reserveBuffers): preparing, not measuring.
+    void reserveBuffers()
+    {
+        const ResolvedPlan &plan = result.plan;
+        std::vector<EngineConfig> largest(plan.workers.size());
+        std::vector<std::uint64_t> largestBytes(plan.workers.size(), 0);
+        for (std::size_t w = 0; w < plan.workers.size(); ++w) {
+            const ResolvedWorker &rw = plan.workers[w];
+            for (std::size_t step = 0; step < plan.stepCount(); ++step) {
+                const AccessSpec *spec = plan.specOf(w, step);
+                if (!spec)
+                    continue;
+                std::uint32_t slots = 0;
+                std::uint32_t align = 4096;
+                for (std::size_t t = 0; t < rw.targets.size(); ++t)
+                    if (const auto qd = rw.outstandingIos[step][t]; qd > 0) {
+                        slots += qd;
+                        align = std::max(align, rw.targets[t].info.directIoMemAlignBytes);
+                    }
+                const auto config
+                    = engineConfigFor(*spec, slots, largestTransferBytes(*spec), align);
+                const std::uint64_t bytes = std::uint64_t(config.bufferCount)
+                    * ((std::uint64_t(config.bufferBytes) + align - 1) / align * align);
+                if (slots > 0 && bytes > largestBytes[w]) {
+                    largestBytes[w] = bytes;
+                    largest[w] = config;
+                }
+            }
+        }
+        std::vector<EngineConfig> used;
+        for (std::size_t w = 0; w < largest.size(); ++w)
+            if (largestBytes[w] > 0)
+                used.push_back(largest[w]);
+        run.m_backend.reserveBuffers(used);
+    }
+
+    ~Execution() { run.m_backend.releaseBuffers(); }
+
     // Refuses to start after all: the run's error, and the test files it made removed.
     void refuse(const OpError &e)
     {
@@ -775,6 +812,7 @@ struct Run::Execution {
         if (active.empty())
             return true;
 
+        const auto setupStart = SteadyClock::now();
         std::uint64_t inFlightWriteBytes = 0;
         std::vector<std::vector<std::string>> targetPaths(resolved.workers.size());
         auto state = makeStepState(step, active, resolved, comparedPath, run.m_options,
@@ -820,12 +858,18 @@ struct Run::Execution {
         // Workers drain their in-flight I/O; a device that does not complete it by the
         // stop deadline (or a second Stop) is reported, and its workers are left behind.
         guard.done = true;
+        const auto drainStart = SteadyClock::now();
         const bool allEnded = finishWorkers(*state, threads, stopDeadline(), shared.stopNow);
+        const auto drainEnd = SteadyClock::now();
         recordStuckIo(result, shared, run.m_sink,
             stuckIoOf(*state, targetPaths, steadyNs(SteadyClock::now())), stepName, allEnded,
             run.m_options.stopTimeout);
         writeBalance = sampler.balanceForNextStep();
         result.steps.push_back(sampler.stepResult(!shared.stopRequested));
+        result.steps.back().setupSeconds
+            = std::chrono::duration<double>(times.start - setupStart).count();
+        result.steps.back().drainSeconds
+            = std::chrono::duration<double>(drainEnd - drainStart).count();
         run.m_sink.onStepResult(result.steps.back(), resolved.steps[step]);
         return true;
     }
@@ -872,6 +916,7 @@ void Run::executeInto(RunResult &result)
     run.begin();
     if (!run.makePlan() || !run.prepareTargets() || !run.resolve())
         return;
+    run.reserveBuffers();
     const auto runStart = SteadyClock::now();
     for (std::size_t step = 0; step < result.plan.stepCount() && !m_shared->stopRequested; ++step)
         if (!run.runStep(step, runStart))

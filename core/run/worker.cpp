@@ -16,6 +16,15 @@ namespace {
 
 using namespace std::chrono_literals;
 
+// A slot needs a read and a write buffer only when its spec does both: the write buffer
+// keeps its prepared pattern across reads.
+std::uint32_t buffersPerSlot(const AccessSpec &spec)
+{
+    const bool reads = std::any_of(spec.lines.begin(), spec.lines.end(),
+        [](const SpecLine &l) { return l.percentRead > 0 || l.replySizeBytes > 0; });
+    return reads && specWrites(spec) ? 2 : 1;
+}
+
 // Our own monotonic clock: every latency is reap time minus submit time on it.
 inline std::int64_t nowNs()
 {
@@ -152,17 +161,9 @@ private:
                     + " were asked for"});
             return false;
         }
-        // A slot needs a read and a write buffer only when its spec does both: the write
-        // buffer keeps its prepared pattern across reads. One direction, one buffer (at
-        // 16 MiB x QD 32 that halves the 1 GiB a point allocates and pins).
-        const AccessSpec &spec = *m_ws.spec;
-        const bool reads = std::any_of(spec.lines.begin(), spec.lines.end(),
-            [](const SpecLine &l) { return l.percentRead > 0 || l.replySizeBytes > 0; });
-        m_buffersPerSlot = reads && specWrites(spec) ? 2 : 1;
-        EngineConfig config {.queueDepth = slotCount,
-            .bufferCount = slotCount * m_buffersPerSlot,
-            .bufferBytes = m_ws.bufferBytes,
-            .bufferAlignmentBytes = m_ws.bufferAlignBytes};
+        const EngineConfig config
+            = engineConfigFor(*m_ws.spec, slotCount, m_ws.bufferBytes, m_ws.bufferAlignBytes);
+        m_buffersPerSlot = buffersPerSlot(*m_ws.spec);
         auto st = m_engine->init(config, files);
         if (st)
             return true;
@@ -471,6 +472,23 @@ private:
 };
 
 } // namespace
+
+EngineConfig engineConfigFor(const AccessSpec &spec, std::uint32_t slotCount,
+    std::uint32_t bufferBytes, std::uint32_t bufferAlignBytes)
+{
+    return {.queueDepth = slotCount,
+        .bufferCount = slotCount * buffersPerSlot(spec),
+        .bufferBytes = bufferBytes,
+        .bufferAlignmentBytes = bufferAlignBytes};
+}
+
+std::uint32_t largestTransferBytes(const AccessSpec &spec)
+{
+    std::uint64_t largest = 512;
+    for (const auto &l : spec.lines)
+        largest = std::max({largest, l.transferSizeBytes, l.replySizeBytes});
+    return std::uint32_t(largest);
+}
 
 void runWorkerStep(WorkerStep &step, IoBackend &backend) noexcept
 {

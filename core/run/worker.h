@@ -50,6 +50,16 @@ struct WorkerStep {
     std::function<void()> finished; // reached ioLimitPerTarget on every target
 };
 
+// What a worker's engine is given for a step: one slot per outstanding I/O, and a
+// buffer per slot, or two when the spec both reads and writes (the write buffer keeps
+// its prepared pattern across reads; one direction, one buffer: at 16 MiB x QD 32 that
+// halves the memory a point allocates and pins).
+EngineConfig engineConfigFor(const AccessSpec &spec, std::uint32_t slotCount,
+    std::uint32_t bufferBytes, std::uint32_t bufferAlignBytes);
+
+// The largest transfer or reply of a spec (at least 512 B): the size of its buffers.
+std::uint32_t largestTransferBytes(const AccessSpec &spec);
+
 // The worker thread's body for one step. Never throws.
 void runWorkerStep(WorkerStep &step, IoBackend &backend) noexcept;
 

@@ -320,42 +320,131 @@ core::Result<UniqueFd> openEngineFile(const core::EngineFile &file)
     return UniqueFd(fd);
 }
 
-AlignedBufferPool::~AlignedBufferPool()
+core::Result<BufferMemory::Mapping> BufferMemory::map(std::size_t bytes)
 {
-    if (m_base)
-        ::munmap(m_base, m_mappedBytes);
+    void *p = ::mmap(
+        nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+    if (p == MAP_FAILED)
+        return makeOpError(
+            errno, "mmap", {}, "cannot allocate " + core::describeSize(bytes) + " of I/O buffers");
+    // A forked child (a helper process) must not share memory the kernel writes into.
+    ::madvise(p, bytes, MADV_DONTFORK);
+    return Mapping {static_cast<std::byte *>(p), bytes};
 }
 
-core::Status AlignedBufferPool::allocate(
+BufferMemory::~BufferMemory()
+{
+    release();
+}
+
+void BufferMemory::keep(std::span<const std::size_t> bytesEach)
+{
+    std::lock_guard lock(m_mutex);
+    m_keeping = true;
+    for (const std::size_t bytes : bytesEach)
+        if (auto m = map(bytes))
+            m_free.push_back(*m);
+}
+
+void BufferMemory::release()
+{
+    std::lock_guard lock(m_mutex);
+    m_keeping = false;
+    for (const auto &m : m_free)
+        ::munmap(m.base, m.bytes);
+    m_free.clear();
+}
+
+std::optional<BufferMemory::Mapping> BufferMemory::take(std::size_t bytes)
+{
+    std::lock_guard lock(m_mutex);
+    auto best = m_free.end();
+    for (auto it = m_free.begin(); it != m_free.end(); ++it)
+        if (it->bytes >= bytes && (best == m_free.end() || it->bytes < best->bytes))
+            best = it;
+    if (best == m_free.end())
+        return std::nullopt;
+    const Mapping m = *best;
+    m_free.erase(best);
+    return m;
+}
+
+void BufferMemory::give(Mapping mapping)
+{
+    std::lock_guard lock(m_mutex);
+    if (m_keeping)
+        m_free.push_back(mapping);
+    else
+        ::munmap(mapping.base, mapping.bytes);
+}
+
+std::size_t BufferMemory::keptBytes() const
+{
+    std::lock_guard lock(m_mutex);
+    std::size_t total = 0;
+    for (const auto &m : m_free)
+        total += m.bytes;
+    return total;
+}
+
+AlignedBufferPool::~AlignedBufferPool()
+{
+    if (!m_mapping.base)
+        return;
+    if (m_memory)
+        m_memory->give(m_mapping);
+    else
+        ::munmap(m_mapping.base, m_mapping.bytes);
+}
+
+namespace {
+
+std::size_t bufferAlignment(std::uint32_t alignmentBytes)
+{
+    return std::max<std::size_t>(alignmentBytes, kMinBufferAlign);
+}
+
+std::size_t bufferStride(std::uint32_t bufferBytes, std::size_t align)
+{
+    return (static_cast<std::size_t>(bufferBytes) + align - 1) / align * align;
+}
+
+} // namespace
+
+std::size_t AlignedBufferPool::mappedBytesFor(
     std::uint32_t count, std::uint32_t bufferBytes, std::uint32_t alignmentBytes)
+{
+    const std::size_t align = bufferAlignment(alignmentBytes);
+    // mmap is page-aligned; a larger alignment needs slack to start the buffers in.
+    const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    return bufferStride(bufferBytes, align) * count + (align > page ? align : 0);
+}
+
+core::Status AlignedBufferPool::allocate(std::uint32_t count, std::uint32_t bufferBytes,
+    std::uint32_t alignmentBytes, std::shared_ptr<BufferMemory> memory)
 {
     if (m_base)
         return makeOpError(EALREADY, "allocate buffers");
-    const std::size_t align = std::max<std::size_t>(alignmentBytes, kMinBufferAlign);
+    const std::size_t align = bufferAlignment(alignmentBytes);
     if (count == 0 || bufferBytes == 0 || (align & (align - 1)) != 0)
         return makeOpError(
             EINVAL, "allocate buffers", {}, "count, size and a power-of-two alignment are needed");
-    m_strideBytes = (static_cast<std::size_t>(bufferBytes) + align - 1) / align * align;
-    const std::size_t bytes = m_strideBytes * count;
-    // mmap is page-aligned; for larger alignments map some slack and unmap the
-    // unaligned head, so m_base is both the buffers' start and the mapping's start.
-    const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-    const std::size_t slack = align > page ? align : 0;
-    m_mappedBytes = bytes + slack;
-    void *p = ::mmap(nullptr, m_mappedBytes, PROT_READ | PROT_WRITE,
-        MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-    if (p == MAP_FAILED)
-        return makeOpError(errno, "mmap", {},
-            "cannot allocate " + core::describeSize(m_mappedBytes) + " of I/O buffers");
-    const auto start = reinterpret_cast<std::uintptr_t>(p);
-    const std::uintptr_t aligned = (start + align - 1) / align * align;
-    if (aligned != start) {
-        ::munmap(p, aligned - start);
-        m_mappedBytes -= aligned - start;
+    const std::size_t bytes = mappedBytesFor(count, bufferBytes, alignmentBytes);
+    std::optional<BufferMemory::Mapping> kept;
+    if (memory)
+        kept = memory->take(bytes);
+    if (kept) {
+        m_mapping = *kept;
+    } else {
+        auto fresh = BufferMemory::map(bytes);
+        if (!fresh)
+            return fresh.error();
+        m_mapping = *fresh;
     }
-    m_base = reinterpret_cast<std::byte *>(aligned);
-    // A forked child (a helper process) must not share memory the kernel writes into.
-    ::madvise(m_base, m_mappedBytes, MADV_DONTFORK);
+    m_memory = std::move(memory);
+    const auto start = reinterpret_cast<std::uintptr_t>(m_mapping.base);
+    m_base = reinterpret_cast<std::byte *>((start + align - 1) / align * align);
+    m_strideBytes = bufferStride(bufferBytes, align);
     m_bufferBytes = bufferBytes;
     m_count = count;
     return core::Ok {};
@@ -467,9 +556,23 @@ core::Result<std::unique_ptr<core::IoEngine>> LinuxBackend::makeEngine()
     if (m_engineError)
         return *m_engineError;
     if (m_useUring)
-        return std::unique_ptr<core::IoEngine>(
-            std::make_unique<UringEngine>(UringOptions {.lockedBudgetBytes = m_lockedBudget}));
-    return std::unique_ptr<core::IoEngine>(std::make_unique<SyncEngine>());
+        return std::unique_ptr<core::IoEngine>(std::make_unique<UringEngine>(
+            UringOptions {.lockedBudgetBytes = m_lockedBudget, .bufferMemory = m_bufferMemory}));
+    return std::unique_ptr<core::IoEngine>(std::make_unique<SyncEngine>(m_bufferMemory));
+}
+
+void LinuxBackend::reserveBuffers(std::span<const core::EngineConfig> largestPerWorker)
+{
+    std::vector<std::size_t> bytes;
+    for (const auto &c : largestPerWorker)
+        bytes.push_back(AlignedBufferPool::mappedBytesFor(
+            std::max<std::uint32_t>(c.bufferCount, 1), c.bufferBytes, c.bufferAlignmentBytes));
+    m_bufferMemory->keep(bytes);
+}
+
+void LinuxBackend::releaseBuffers()
+{
+    m_bufferMemory->release();
 }
 
 core::Result<std::unique_ptr<core::IoEngine>> LinuxBackend::makeFallbackEngine(
@@ -485,7 +588,7 @@ core::Result<std::unique_ptr<core::IoEngine>> LinuxBackend::makeFallbackEngine(
             + "): those workers use the sync engine (pread/pwrite threads), so this run mixes "
               "engines. "
             + lockedMemoryAdvice());
-    return std::unique_ptr<core::IoEngine>(std::make_unique<SyncEngine>());
+    return std::unique_ptr<core::IoEngine>(std::make_unique<SyncEngine>(m_bufferMemory));
 }
 
 core::Status LinuxBackend::pinCurrentThread(std::span<const std::uint32_t> cpus)

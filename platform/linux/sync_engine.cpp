@@ -7,7 +7,8 @@
 
 namespace ioprism::platform {
 
-SyncEngine::SyncEngine()
+SyncEngine::SyncEngine(std::shared_ptr<BufferMemory> memory)
+    : m_memory(std::move(memory))
 {
     m_caps.async = true; // many I/Os in flight from the caller's point of view
     m_caps.directIo = true;
@@ -49,7 +50,7 @@ core::Status SyncEngine::init(
         m_files.push_back(std::move(fd.value()));
     }
     if (auto st = m_buffers.allocate(std::max<std::uint32_t>(config.bufferCount, 1),
-            config.bufferBytes, config.bufferAlignmentBytes);
+            config.bufferBytes, config.bufferAlignmentBytes, m_memory);
         !st)
         return st;
 

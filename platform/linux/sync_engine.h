@@ -23,7 +23,8 @@ class SyncEngine : public core::IoEngine
 public:
     static constexpr std::uint32_t kMaxQueueDepth = 256;
 
-    SyncEngine();
+    // Buffers come from `memory` when given (kept between a run's steps).
+    explicit SyncEngine(std::shared_ptr<BufferMemory> memory = nullptr);
     ~SyncEngine() override; // stops and joins the threads; requests not started are dropped
     SyncEngine(const SyncEngine &) = delete;
     SyncEngine &operator=(const SyncEngine &) = delete;
@@ -78,6 +79,7 @@ private:
 
     std::vector<UniqueFd> m_files;
     std::vector<int> m_fds;
+    std::shared_ptr<BufferMemory> m_memory;
     AlignedBufferPool m_buffers;
     core::EngineCapabilities m_caps;
     std::uint32_t m_capacity = 0;

@@ -188,7 +188,7 @@ core::Status UringEngine::init(
     }
 
     if (auto st = m_buffers.allocate(std::max<std::uint32_t>(config.bufferCount, 1),
-            config.bufferBytes, config.bufferAlignmentBytes);
+            config.bufferBytes, config.bufferAlignmentBytes, m_options.bufferMemory);
         !st)
         return st;
 

@@ -41,6 +41,8 @@ struct UringOptions {
     // of the limit for the rings, so that many workers get rings without registered
     // buffers rather than no rings at all.
     std::shared_ptr<std::atomic<std::int64_t>> lockedBudgetBytes;
+    // Where buffers come from when given: memory kept between a run's steps.
+    std::shared_ptr<BufferMemory> bufferMemory;
 };
 
 // Whether polled completions (IOPOLL) can work for `path`: the request queue that

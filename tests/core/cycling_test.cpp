@@ -1,5 +1,6 @@
 // Iometer's cycling: the step sequence of every test type, against the steps Iometer
 // 1.1.0's code runs (REFERENCE.md, "Iometer cycling"), and the plan built from them.
+#include "core/profile/validation.h"
 #include "core/run/cycling.h"
 #include "core/run/plan.h"
 
@@ -213,6 +214,56 @@ TEST(CyclingPlan, AWorkerWithNoTargetInUseIdlesInThatStep)
             EXPECT_EQ(plan->workers[w].specPerStep[s], w <= s ? 0 : -1)
                 << "step " << s << " worker " << w;
     EXPECT_EQ(plan->steps[1].name, "A, 2 workers");
+}
+
+// Iometer's built-in "Idle" spec: the worker does nothing in that step while the others
+// run; no definition is needed, and a spec the profile defines as "Idle" is used as is.
+TEST(CyclingPlan, AWorkerAssignedIometersIdleSpecIdlesInThatStep)
+{
+    Profile p;
+    p.specs = {spec("A"), spec("B")};
+    p.hosts.push_back({});
+    p.hosts[0].workers = {worker("W1", 1, {"A", "Idle"}), worker("W2", 1, {"Idle", "B"})};
+    EXPECT_TRUE(validateProfile(p).empty()) << validateProfile(p).front().toString();
+    Problems problems;
+    const auto plan = makeRunPlan(p, 1, problems);
+    ASSERT_TRUE(plan) << problems.front().toString();
+    EXPECT_TRUE(problems.empty());
+    ASSERT_EQ(plan->stepCount(), 2u);
+    EXPECT_EQ(plan->workers[0].specPerStep, (std::vector<int> {0, -1}));
+    EXPECT_EQ(plan->workers[1].specPerStep, (std::vector<int> {-1, 1}));
+    EXPECT_EQ(plan->steps[0].name, "A");
+    EXPECT_EQ(plan->steps[1].name, "B");
+    EXPECT_EQ(plan->steps[1].workers, 1u);
+
+    p.specs.push_back(spec("Idle")); // defined: an ordinary spec
+    const auto defined = makeRunPlan(p, 1, problems);
+    ASSERT_TRUE(defined);
+    EXPECT_EQ(defined->workers[0].specPerStep, (std::vector<int> {0, 2}));
+
+    p.specs.pop_back();
+    p.hosts[0].workers[1].assignedSpecs = {"idle", "B"}; // Iometer's name is "Idle"
+    EXPECT_FALSE(validateProfile(p).empty());
+}
+
+TEST(CyclingPlan, ANetworkWorkerIdlesInANormalTestWithAWarning)
+{
+    Profile p;
+    p.specs = {spec("A")};
+    p.hosts.push_back({});
+    p.hosts[0].workers = {worker("W1", 1, {"A"}), worker("N1", 1, {"A"})};
+    p.hosts[0].workers[1].type = WorkerType::Network;
+    const auto problems = validateProfile(p);
+    ASSERT_EQ(problems.size(), 1u);
+    EXPECT_EQ(problems[0].severity, Severity::Warning);
+    EXPECT_EQ(problems[0].path, "hosts[0].workers[1].type");
+    Problems planProblems;
+    const auto plan = makeRunPlan(p, 1, planProblems);
+    ASSERT_TRUE(plan);
+    ASSERT_EQ(plan->stepCount(), 1u);
+    EXPECT_EQ(plan->workers[0].specPerStep, (std::vector<int> {0}));
+    EXPECT_EQ(plan->workers[1].specPerStep, (std::vector<int> {-1})) << "no disk I/O";
+    EXPECT_EQ(plan->steps[0].workers, 1u);
 }
 
 TEST(CyclingPlan, ANormalTestIsOneStepPerSpecAsBefore)

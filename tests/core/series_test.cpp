@@ -208,6 +208,35 @@ TEST(SeriesValidation, ProblemsNameTheSeriesFieldPath)
     EXPECT_TRUE(has("setup.series.repeat: 0 is below 1"));
 }
 
+TEST(SeriesValidation, AStaggerThatKeepsWorkersFromStartingIsAWarningThatCountsThem)
+{
+    // 1 profile worker x up to 4 copies, started 400 ms apart, in points of 1 s: the
+    // copies start at 0, 0.4, 0.8 and 1.2 s, so one of the four does no I/O.
+    SweepAxis copies;
+    copies.parameter = SweepParameter::Workers;
+    copies.values = {1, 2, 4};
+    auto p = seriesProfile({copies});
+    p.setup.runTime = 1s;
+    p.setup.series->workerStagger = 400ms;
+    const auto problems = validateProfile(p);
+    const auto it = std::find_if(problems.begin(), problems.end(),
+        [](const Problem &q) { return q.path == "setup.series.workerStagger"; });
+    ASSERT_NE(it, problems.end());
+    EXPECT_EQ(it->severity, Severity::Warning);
+    EXPECT_NE(it->message.find("4 workers started 400ms apart"), std::string::npos) << it->message;
+    EXPECT_NE(it->message.find("1 of them do no I/O"), std::string::npos) << it->message;
+
+    // Within the point, or a point of a number of I/Os (which waits for every worker):
+    // nothing to say.
+    p.setup.series->workerStagger = 300ms;
+    for (const auto &q : validateProfile(p))
+        EXPECT_NE(q.path, "setup.series.workerStagger") << q.toString();
+    p.setup.series->workerStagger = 2s;
+    p.setup.series->ios = 100;
+    for (const auto &q : validateProfile(p))
+        EXPECT_NE(q.path, "setup.series.workerStagger") << q.toString();
+}
+
 TEST(SeriesValidation, ASizeLargerThanATestFileIsRefusedAtItsValue)
 {
     auto p = seriesProfile({});
@@ -286,6 +315,37 @@ TEST(SeriesRun, EveryPointIsAStepWithItsOwnIosAndThePointsSummariseTheTrials)
             points[i].iops.median * double(512u << i) / 1e6,
             points[i].megabytesPerSecond.median * 1e-9);
     }
+}
+
+TEST(SeriesRun, EachWorkersLargestBuffersAreReservedBeforeTheFirstPointAndReleasedAtTheEnd)
+{
+    // 4 KiB ... 64 KiB reads at QD 4 on two targets: the 64 KiB point needs 8 slots of one
+    // buffer each (reads only), and that is what the backend may allocate before the first
+    // point, so that no point starts by faulting in its buffers.
+    auto p = seriesProfile({generated(SweepParameter::TransferSize, 4096, 65536, 2)}, 2);
+    p.setup.runTime = 0s;
+    p.setup.series->ios = 50;
+    test::TestBackend backend;
+    NullCounterSource counters;
+    NullSink sink;
+    const RunResult r = ioprism::core::Run(p, backend, counters, sink).execute();
+    ASSERT_FALSE(r.error) << r.error->toString();
+    ASSERT_EQ(r.steps.size(), 5u);
+    ASSERT_EQ(backend.reservations.size(), 1u);
+    ASSERT_EQ(backend.reservations[0].size(), 1u) << "one worker";
+    const EngineConfig &c = backend.reservations[0][0];
+    EXPECT_EQ(c.bufferBytes, 65536u);
+    EXPECT_EQ(c.queueDepth, 8u);
+    EXPECT_EQ(c.bufferCount, 8u);
+    EXPECT_EQ(backend.releases, 1);
+
+    // A run that fails in a step gives the reservation back as well.
+    test::TestBackend failing;
+    failing.failAt = 10;
+    const RunResult f = ioprism::core::Run(p, failing, counters, sink).execute();
+    ASSERT_TRUE(f.error);
+    EXPECT_EQ(failing.reservations.size(), 1u);
+    EXPECT_EQ(failing.releases, 1);
 }
 
 TEST(TrialStat, MedianOfOddAndEvenCounts)

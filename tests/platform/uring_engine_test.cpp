@@ -148,5 +148,67 @@ TEST_F(UringEngineTest, DirectOpenOnAFileSystemWithoutODirectIsAClearError)
     EXPECT_NE(st.error().detail.find("O_DIRECT"), std::string::npos);
 }
 
+// A series makes new engines for every point: the memory the run reserved goes from one
+// engine to the next instead of being mapped and faulted in again, goes back when an
+// engine ends, and is unmapped when the run releases it.
+TEST_F(UringEngineTest, BuffersComeFromTheKeptMemoryAndGoBackToItForTheNextEngine)
+{
+    auto memory = std::make_shared<platform::BufferMemory>();
+    const std::size_t need = platform::AlignedBufferPool::mappedBytesFor(8, 65536, 4096);
+    const std::size_t keep[] = {need};
+    memory->keep(keep);
+    ASSERT_EQ(memory->keptBytes(), need);
+    const std::vector<core::EngineFile> files {{file(), true, core::CacheMode::Direct, false}};
+    const std::byte *first = nullptr;
+    {
+        UringEngine engine(UringOptions {.bufferMemory = memory});
+        ASSERT_TRUE(
+            engine.init({.queueDepth = 8, .bufferCount = 8, .bufferBytes = 65536}, files).ok());
+        EXPECT_EQ(memory->keptBytes(), 0u) << "the engine took the kept mapping";
+        first = engine.buffer(0).data();
+        std::vector<TestOp> ops;
+        for (std::uint64_t off = 0; off < (1 << 20); off += 65536)
+            ops.push_back({0, off, core::IoDirection::Write, 65536});
+        ASSERT_TRUE(runOps(
+            engine, ops, 8,
+            [](const TestOp &op, std::span<std::byte> b) { fillPattern(b, 3, op.offset); },
+            [](const TestOp &, const core::IoRequest &r, std::span<std::byte>) {
+                EXPECT_EQ(r.resultBytes, 65536);
+            }));
+    }
+    EXPECT_EQ(memory->keptBytes(), need) << "back when the engine ended";
+    {
+        // A smaller point: the same memory again, with registered buffers.
+        UringEngine engine(UringOptions {.bufferMemory = memory});
+        ASSERT_TRUE(
+            engine.init({.queueDepth = 4, .bufferCount = 4, .bufferBytes = 4096}, files).ok());
+        EXPECT_EQ(engine.buffer(0).data(), first);
+        EXPECT_TRUE(engine.capabilities().registeredBuffers) << engine.registrationNote();
+        // The first 4 KiB of each block the first engine wrote, read into reused memory.
+        std::size_t good = 0;
+        std::vector<TestOp> ops;
+        for (std::uint64_t off = 0; off < (1 << 20); off += 65536)
+            ops.push_back({0, off, core::IoDirection::Read, 4096});
+        ASSERT_TRUE(runOps(engine, ops, 4, nullptr,
+            [&](const TestOp &op, const core::IoRequest &, std::span<std::byte> b) {
+                good += matchesPattern(b, 3, op.offset) ? 1 : 0;
+            }));
+        EXPECT_EQ(good, ops.size());
+        // Larger than anything kept: mapped for this engine, and kept afterwards.
+        UringEngine larger(UringOptions {.bufferMemory = memory});
+        ASSERT_TRUE(
+            larger.init({.queueDepth = 16, .bufferCount = 16, .bufferBytes = 65536}, files).ok());
+        EXPECT_NE(larger.buffer(0).data(), first);
+    }
+    EXPECT_GT(memory->keptBytes(), need);
+    memory->release();
+    EXPECT_EQ(memory->keptBytes(), 0u);
+    {
+        UringEngine engine(UringOptions {.bufferMemory = memory});
+        ASSERT_TRUE(engine.init({.queueDepth = 1, .bufferCount = 1}, files).ok());
+    }
+    EXPECT_EQ(memory->keptBytes(), 0u) << "after release, an engine's memory is unmapped";
+}
+
 } // namespace
 } // namespace ioprism::test

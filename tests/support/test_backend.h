@@ -69,6 +69,14 @@ public:
         info.logicalBlockBytes = alignment;
         return info;
     }
+    // What the run asked to keep between its steps (IoBackend::reserveBuffers).
+    std::vector<std::vector<core::EngineConfig>> reservations;
+    int releases = 0;
+    void reserveBuffers(std::span<const core::EngineConfig> largest) override
+    {
+        reservations.emplace_back(largest.begin(), largest.end());
+    }
+    void releaseBuffers() override { ++releases; }
     core::Result<std::unique_ptr<core::IoEngine>> makeEngine() override
     {
         if (failAt)

@@ -1,5 +1,6 @@
 // The window as a user drives it: first launch, a full run on the null engine that fills
 // the Live and Results pages, exports, and the raw-device safety rules.
+#include "core/null_engine.h"
 #include "core/profile/presets.h"
 #include "support/test_support.h"
 #include "ui/main_window.h"
@@ -13,6 +14,8 @@
 
 #include <QAbstractButton>
 #include <QAction>
+#include <QFile>
+#include <QImage>
 #include <QMessageBox>
 #include <QSettings>
 
@@ -147,6 +150,85 @@ TEST(MainWindow, AFullRunOnTheNullEngineFillsLiveAndResultsAndExports)
     EXPECT_TRUE(window.exportHistogram(QString::fromStdString(histogram.string())));
     for (const auto &file : {csv, series, json, png, pdf, histogram})
         EXPECT_GT(std::filesystem::file_size(file), 100u) << file;
+
+    // The report: one HTML file with the plots in it, each a PNG that decodes.
+    const auto html = dir.path() / "report.html";
+    ASSERT_TRUE(window.exportReport(QString::fromStdString(html.string())));
+    QFile file(QString::fromStdString(html.string()));
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(file.readAll());
+    EXPECT_TRUE(text.contains(QStringLiteral("<h2>All steps</h2>")));
+    EXPECT_TRUE(text.contains(QStringLiteral("RND4K QD4")));
+    const QString marker = QStringLiteral("data:image/png;base64,");
+    EXPECT_EQ(text.count(marker), LivePlots::PlotCount + 1) << "four live plots and the histogram";
+    const auto start = text.indexOf(marker) + marker.size();
+    const QByteArray embedded = QByteArray::fromBase64(
+        text.mid(start, text.indexOf(QLatin1Char('"'), start) - start).toLatin1());
+    QImage image;
+    ASSERT_TRUE(image.loadFromData(embedded, "PNG"));
+    EXPECT_EQ(image.width(), 960);
+}
+
+// The null backend, but a test file in a directory that does not exist is refused while
+// preparing, as the platform backends refuse it.
+class MissingDirectoryBackend final : public core::IoBackend
+{
+public:
+    std::string engineName() const override { return "null"; }
+    std::vector<std::string> notices() const override { return {}; }
+    bool reachesDevices() const override { return false; }
+    core::Result<core::TargetInfo> prepareTarget(const core::Target &target,
+        const core::PrepareOptions &options, const core::PrepareProgress &progress) override
+    {
+        if (target.path.find("/missing/") != std::string::npos)
+            return core::OpError {std::make_error_code(std::errc::no_such_file_or_directory),
+                "create test file", target.path, "the directory does not exist"};
+        return m_null.prepareTarget(target, options, progress);
+    }
+    core::Result<std::unique_ptr<core::IoEngine>> makeEngine() override
+    {
+        return m_null.makeEngine();
+    }
+
+private:
+    core::NullBackend m_null;
+};
+
+// Issue 13 item 7: a Start that fails before measuring (a missing directory) keeps the
+// previous run's results on the Results page, exportable, and says so.
+TEST(MainWindow, AStartThatFailsBeforeMeasuringKeepsThePreviousResults)
+{
+    test::ensureApp();
+    test::TempDir dir;
+    PlatformServices services = nullPlatformServices();
+    services.makeBackend = [](core::EngineKind) -> std::unique_ptr<core::IoBackend> {
+        return std::make_unique<MissingDirectoryBackend>();
+    };
+    MainWindow window(services, isolated(dir));
+    window.document()->setProfile(test::smallProfile(1s, 100ms));
+    RunResultPtr finished;
+    QObject::connect(&window, &MainWindow::runFinished, [&](RunResultPtr r) { finished = r; });
+    ASSERT_TRUE(window.startRun());
+    ASSERT_TRUE(test::waitUntil([&] { return finished != nullptr; }, 30s));
+    ASSERT_FALSE(finished->error) << finished->error->toString();
+    const RunResultPtr first = finished;
+    ASSERT_EQ(window.resultsPage()->model()->rowCount(), 3);
+
+    core::Profile missing = test::smallProfile(1s, 100ms);
+    missing.hosts[0].workers[0].targets[0].path = dir.path().string() + "/missing/t.dat";
+    window.document()->setProfile(missing);
+    finished.reset();
+    ASSERT_TRUE(window.startRun());
+    ASSERT_TRUE(test::waitUntil([&] { return finished != nullptr; }, 30s));
+    ASSERT_TRUE(finished->error);
+    EXPECT_TRUE(finished->steps.empty());
+    EXPECT_EQ(window.resultsPage()->result(), first) << "the previous results are still shown";
+    EXPECT_EQ(window.resultsPage()->model()->rowCount(), 3);
+    const auto json = dir.path() / "kept.json";
+    EXPECT_TRUE(window.exportResultsJson(QString::fromStdString(json.string())));
+    EXPECT_GT(std::filesystem::file_size(json), 100u);
+    EXPECT_TRUE(window.statusText().contains(QStringLiteral("previous run")))
+        << window.statusText().toStdString();
 }
 
 TEST(MainWindow, AnInvalidProfileDoesNotStartAndSaysWhy)

@@ -480,6 +480,37 @@ TEST(SeriesView, QueueDepthCyclingIsShownAsACurveOverTheDepths)
         EXPECT_EQ(plots.iopsGraph(0)->data()->at(i)->key, double(1 << i)) << "QD 1, 2, 4, 8";
 }
 
+TEST(SeriesView, WorkerCyclingIsShownAsACurveOverTheWorkersEachStepRuns)
+{
+    test::ensureApp();
+    core::Profile p = test::smallProfile(0s, 100ms);
+    auto &workers = p.hosts[0].workers;
+    workers.resize(1);
+    for (int i = 2; i <= 4; ++i) {
+        workers.push_back(workers.front());
+        workers.back().name = "Worker " + std::to_string(i);
+    }
+    p.setup.testType = core::TestType::CycleWorkers;
+    p.setup.workerCycling = {1, 2, 4, core::StepType::Exponential};
+    core::RunOptions options;
+    options.ioLimitPerTarget = 200;
+    const auto r = runOnNullEngine(p, options);
+    ASSERT_FALSE(r.error) << r.error->toString();
+    ASSERT_EQ(r.steps.size(), 3u) << "1, 2, 4 workers";
+    EXPECT_TRUE(showsAsSeries(p));
+    const SeriesData data = makeSeriesData(r);
+    ASSERT_TRUE(data.isSeries());
+    EXPECT_TRUE(data.cycling);
+    ASSERT_EQ(data.axes.size(), 1u);
+    EXPECT_EQ(data.axes[0].parameter, core::SweepParameter::Workers);
+    EXPECT_EQ(data.axes[0].values, (std::vector<std::uint64_t> {1, 2, 4}));
+    SeriesPlots plots;
+    plots.setData(data);
+    ASSERT_EQ(plots.iopsGraph(0)->data()->size(), 3);
+    for (int i = 0; i < 3; ++i)
+        EXPECT_EQ(plots.iopsGraph(0)->data()->at(i)->key, double(1 << i)) << "1, 2, 4 workers";
+}
+
 TEST(SeriesView, PointsAppearOneByOneAsTheRunReportsEachStep)
 {
     test::ensureApp();

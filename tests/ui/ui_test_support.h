@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/profile/profile.h"
+#include "ui/translations.h"
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -40,6 +41,8 @@ inline QApplication &ensureApp()
         auto *a = new QApplication(argc, argv);
         // Figures are formatted in the user's locale: tests expect English grouping.
         QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+        // As the application does at start: English texts with their plural forms.
+        ui::installTranslations(QLocale(QLocale::English, QLocale::UnitedStates));
         QCoreApplication::setOrganizationName(QStringLiteral("IOPrismTests"));
         QCoreApplication::setApplicationName(QStringLiteral("ui_tests"));
         return a;

@@ -13,11 +13,6 @@ namespace ioprism::ui {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("Presets", text);
-}
-
 core::Target testFileTarget(const std::string &path, std::uint64_t sizeBytes)
 {
     core::Target target;
@@ -118,20 +113,20 @@ std::vector<PresetInfo> presetCatalogue()
             info.description = toQString(profile->setup.description);
         const QString name = toQString(info.name);
         if (name.startsWith(QLatin1String("cdm-"))) {
-            info.group = tr("CrystalDiskMark");
+            info.group = QCoreApplication::translate("Presets", "CrystalDiskMark");
             const QString variant = name.mid(4);
-            info.title = tr("CrystalDiskMark %1").arg(variant);
+            info.title = QCoreApplication::translate("Presets", "CrystalDiskMark %1").arg(variant);
         } else if (name == QLatin1String("iometer")) {
-            info.group = tr("Iometer");
-            info.title = tr("Iometer access specifications");
+            info.group = QCoreApplication::translate("Presets", "Iometer");
+            info.title = QCoreApplication::translate("Presets", "Iometer access specifications");
         } else if (info.description.startsWith(QLatin1String("Workload pattern"))) {
-            info.group = tr("Workload patterns");
+            info.group = QCoreApplication::translate("Presets", "Workload patterns");
             QString title = name;
             title.replace(QLatin1Char('-'), QLatin1Char(' '));
             title[0] = title[0].toUpper();
             info.title = title;
         } else {
-            info.group = tr("General");
+            info.group = QCoreApplication::translate("Presets", "General");
             QString title = name;
             title.replace(QLatin1Char('-'), QLatin1Char(' '));
             title[0] = title[0].toUpper();
@@ -139,8 +134,10 @@ std::vector<PresetInfo> presetCatalogue()
         }
         list.push_back(info);
     }
-    const QStringList order
-        = {tr("General"), tr("CrystalDiskMark"), tr("Workload patterns"), tr("Iometer")};
+    const QStringList order = {QCoreApplication::translate("Presets", "General"),
+        QCoreApplication::translate("Presets", "CrystalDiskMark"),
+        QCoreApplication::translate("Presets", "Workload patterns"),
+        QCoreApplication::translate("Presets", "Iometer")};
     std::stable_sort(list.begin(), list.end(), [&](const PresetInfo &a, const PresetInfo &b) {
         const bool aQuick = a.name == "quick", bQuick = b.name == "quick";
         if (aQuick != bQuick)
@@ -174,17 +171,17 @@ QString specSummary(const core::AccessSpec &spec)
     QString text;
     if (spec.lines.size() == 1) {
         const auto &line = spec.lines.front();
-        text = tr("%1, %2 % read, %3 % random")
+        text = QCoreApplication::translate("Presets", "%1, %2 % read, %3 % random")
                    .arg(exactSizeText(line.transferSizeBytes))
                    .arg(line.percentRead)
                    .arg(line.percentRandom);
     } else {
-        text = tr("%1 lines").arg(spec.lines.size());
+        text = QCoreApplication::translate("Presets", "%n lines", nullptr, int(spec.lines.size()));
     }
     if (spec.queueDepth)
-        text += tr(", QD%1").arg(*spec.queueDepth);
+        text += QCoreApplication::translate("Presets", ", QD%1").arg(*spec.queueDepth);
     if (spec.threads && *spec.threads > 1)
-        text += tr(", %1 threads").arg(*spec.threads);
+        text += QCoreApplication::translate("Presets", ", %n threads", nullptr, int(*spec.threads));
     return text;
 }
 

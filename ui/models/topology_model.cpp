@@ -112,12 +112,11 @@ QVariant TopologyModel::data(const QModelIndex &index, int role) const
         case Qt::EditRole:
             return toQString(worker->name);
         case Qt::ToolTipRole: {
-            QString tip = tr("%1: %2 target(s), %3 outstanding I/O(s) per target, %4 spec(s) "
-                             "assigned. Double-click or F2 to rename.")
-                              .arg(toQString(worker->name))
-                              .arg(worker->targets.size())
-                              .arg(worker->outstandingIos)
-                              .arg(worker->assignedSpecs.size());
+            QString tip = tr("%1: %2, %3 per target, %4 assigned. Double-click or F2 to rename.")
+                              .arg(toQString(worker->name),
+                                  tr("%n targets", nullptr, int(worker->targets.size())),
+                                  tr("%n outstanding I/Os", nullptr, int(worker->outstandingIos)),
+                                  tr("%n specs", nullptr, int(worker->assignedSpecs.size())));
             const auto problems = m_document->problemsAt(path);
             if (!problems.empty())
                 tip += QLatin1Char('\n') + problemsText(problems);

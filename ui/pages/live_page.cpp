@@ -131,7 +131,7 @@ QWidget *LivePage::makeFigure(Figure figure, const QString &caption, const QStri
     row->addWidget(value);
     row->addWidget(unit, 1, Qt::AlignBottom);
     layout->addLayout(row);
-    m_figures[static_cast<std::size_t>(figure)] = {value, unit};
+    m_figures[static_cast<std::size_t>(figure)] = {title, caption, value, unit};
     return frame;
 }
 
@@ -168,6 +168,8 @@ void LivePage::clear()
 {
     m_plots->clear();
     m_latestFigures.reset();
+    m_latestIsRampUp = false;
+    m_latestStep = -1;
     m_latestBadge = {tr("no device counters"), tr("No run yet"), BadgeTone::Neutral};
     m_pacer->cancel(); // nothing pending from the last run
     setFigure(IopsFigure, QStringLiteral("—"), QString());
@@ -177,6 +179,18 @@ void LivePage::clear()
     setFigure(P99LatencyFigure, QStringLiteral("—"), QString());
     setFigure(CpuFigure, QStringLiteral("—"), QStringLiteral("%"));
     setVerdict(m_latestBadge);
+    showLatest();
+}
+
+void LivePage::setPhase(core::RunPhase phase, int step)
+{
+    if (phase != core::RunPhase::RampUp || step == m_latestStep)
+        return;
+    // A new step ramps up: the previous step's figures say nothing about it.
+    m_latestStep = step;
+    m_latestFigures.reset();
+    m_latestIsRampUp = true;
+    m_pacer->request();
 }
 
 void LivePage::addSample(const core::IntervalSample &sample)
@@ -187,6 +201,8 @@ void LivePage::addSample(const core::IntervalSample &sample)
     m_latestFigures.reset();
     if (!sample.scopes.empty())
         m_latestFigures = sample.scopes.front().figures;
+    m_latestIsRampUp = sample.phase == core::RunPhase::RampUp;
+    m_latestStep = static_cast<int>(sample.step);
     m_latestCpu = sample.cpu;
     m_pacer->request();
 }
@@ -194,17 +210,21 @@ void LivePage::addSample(const core::IntervalSample &sample)
 void LivePage::showLatest()
 {
     setVerdict(m_latestBadge);
+    for (auto &figure : m_figures)
+        figure.caption->setText(m_latestIsRampUp
+                ? tr("%1 · ramp-up", "a big figure's caption during ramp-up").arg(figure.captionText)
+                : figure.captionText);
     if (!m_latestFigures) {
         m_stall->hide();
+        if (m_latestIsRampUp) // no figure of this step yet
+            for (int f = 0; f < FigureCount; ++f)
+                setFigure(static_cast<Figure>(f), QStringLiteral("—"), QString());
         return;
     }
     const core::Figures &f = *m_latestFigures;
     if (const auto stalled = int(f.total.stalledIos); stalled > 0) {
-        // English plurals without a translation file (tr's %n needs one).
         const QString age = latencyText(f.total.oldestInFlightUs);
-        m_stall->setText(stalled == 1
-                ? tr("Stalled: 1 I/O in flight for %1").arg(age)
-                : tr("Stalled: %1 I/Os in flight for %2").arg(stalled).arg(age));
+        m_stall->setText(tr("Stalled: %n I/Os in flight for %1", nullptr, stalled).arg(age));
         m_stall->show();
     } else {
         m_stall->hide();
@@ -269,6 +289,11 @@ QString LivePage::figureText(Figure figure) const
     const auto &f = m_figures[static_cast<std::size_t>(figure)];
     return f.unit->text().isEmpty() ? f.value->text()
                                     : f.value->text() + QLatin1Char(' ') + f.unit->text();
+}
+
+QString LivePage::figureCaption(Figure figure) const
+{
+    return m_figures[static_cast<std::size_t>(figure)].caption->text();
 }
 
 QString LivePage::verdictText() const

@@ -39,10 +39,15 @@ public:
     // Drawn at most four times a second, and when the page is shown (FramePacer).
     void addSample(const core::IntervalSample &sample);
     void setHeadline(const QString &text);
+    // The run's phase (RunController::phaseChanged). When a step's ramp-up begins the
+    // previous step's figures go: until the ramp's first sample the figures read "—",
+    // and ramp-up samples are shown marked "ramp-up" in each caption.
+    void setPhase(core::RunPhase phase, int step);
     void setVerdict(const VerdictBadge &badge);
 
     LivePlots *plots() const { return m_plots; }
     QString figureText(Figure figure) const;
+    QString figureCaption(Figure figure) const;
     QString verdictText() const;
     // The stall badge's text, "" while hidden (no I/O in flight past the threshold).
     QString stallText() const;
@@ -53,6 +58,8 @@ protected:
 private:
     void arrangeFigures(int columns);
     struct BigFigure {
+        QLabel *caption = nullptr;
+        QString captionText;
         QLabel *value = nullptr;
         QLabel *unit = nullptr;
     };
@@ -72,6 +79,8 @@ private:
     QLabel *m_stall = nullptr; // shown while I/O is stalled (IntervalSample figures)
     std::optional<core::Figures> m_latestFigures; // of the All scope
     core::CpuFigures m_latestCpu;
+    bool m_latestIsRampUp = false; // the figures shown are a ramp-up's (or await one)
+    int m_latestStep = -1;
     VerdictBadge m_latestBadge;
     std::optional<BadgeTone> m_verdictTone; // the badge's style sheet
 };

@@ -3,17 +3,26 @@
 #include "core/stats/histogram.h"
 #include "ui/format.h"
 #include "ui/models/results_model.h"
+#include "ui/models/step_summary_model.h"
 #include "ui/plots/device_overlay.h"
 #include "ui/style.h"
 
 #include <QAction>
+#include <QApplication>
+#include <QClipboard>
 #include <QComboBox>
 #include <QContextMenuEvent>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QKeyEvent>
+#include <QKeySequence>
 #include <QLabel>
 #include <QMenu>
+#include <QMimeData>
 #include <QSettings>
 #include <QSplitter>
 #include <QTableView>
@@ -30,9 +39,11 @@ const char *kHiddenColumnsKey = "results/hiddenColumns";
 ResultsPage::ResultsPage(QWidget *parent)
     : QWidget(parent)
     , m_model(new ResultsModel(this))
+    , m_summaryModel(new StepSummaryModel(this))
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
+    setUpSummaryGrid(layout);
 
     auto *bar = new QHBoxLayout;
     auto *stepLabel = new QLabel(tr("&Step:"), this);
@@ -141,17 +152,7 @@ ResultsPage::ResultsPage(QWidget *parent)
     layout->addWidget(splitter, 1);
 
     // Histogram: read and write bars stacked, Iometer's bin labels on x.
-    const QColor text = palette().color(QPalette::WindowText);
-    m_histogram->setBackground(palette().brush(QPalette::Base));
-    for (QCPAxis *axis : {m_histogram->xAxis, m_histogram->yAxis}) {
-        axis->setBasePen(QPen(text));
-        axis->setTickPen(QPen(text));
-        axis->setSubTickPen(QPen(text));
-        axis->setTickLabelColor(text);
-        axis->setLabelColor(text);
-    }
-    m_histogram->legend->setBrush(palette().brush(QPalette::Base));
-    m_histogram->legend->setTextColor(text);
+    followPalette(m_histogram); // light or dark, now and when the system switches
     m_readBars = new QCPBars(m_histogram->xAxis, m_histogram->yAxis);
     m_readBars->setName(tr("read"));
     m_readBars->setBrush(series::read());
@@ -180,6 +181,8 @@ ResultsPage::ResultsPage(QWidget *parent)
 
     connect(m_step, &QComboBox::currentIndexChanged, this, [this](int step) {
         m_model->setStep(step);
+        if (step >= 0 && step < m_summaryModel->rowCount() && m_grid->currentIndex().row() != step)
+            m_grid->selectRow(step);
         refreshSummary();
         if (m_model->rowCount() > 0)
             m_table->selectRow(0);
@@ -202,8 +205,103 @@ const RunResultPtr &ResultsPage::result() const
     return m_model->result();
 }
 
+void ResultsPage::setUpSummaryGrid(QVBoxLayout *layout)
+{
+    auto *box = new QGroupBox(tr("All steps"), this);
+    auto *boxLayout = new QVBoxLayout(box);
+    boxLayout->setContentsMargins(4, 4, 4, 4);
+    m_grid = new QTableView(box);
+    m_grid->setObjectName(QStringLiteral("summaryGrid"));
+    m_grid->setModel(m_summaryModel);
+    m_grid->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_grid->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_grid->verticalHeader()->hide();
+    m_grid->setAlternatingRowColors(true);
+    m_grid->setWordWrap(false);
+    m_grid->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_grid->horizontalHeader()->setStretchLastSection(true);
+    m_grid->setToolTip(tr("Every step of the run in one row each: read and write MB/s, IOPS, "
+                          "mean and p99 latency, and the device's verdict. Click a step to see "
+                          "its details below. Ctrl+C copies the grid; right-click for CSV, "
+                          "Markdown or a file."));
+    m_grid->setContextMenuPolicy(Qt::ActionsContextMenu);
+    auto *copy = new QAction(tr("Copy"), m_grid);
+    // Shown in the menu; the key itself is taken in eventFilter (the view has its own).
+    copy->setShortcut(QKeySequence::Copy);
+    copy->setShortcutContext(Qt::WidgetShortcut);
+    m_grid->installEventFilter(this);
+    connect(copy, &QAction::triggered, this, [this] { copySummary(CopyForm::Table); });
+    auto *copyCsv = new QAction(tr("Copy as CSV"), m_grid);
+    connect(copyCsv, &QAction::triggered, this, [this] { copySummary(CopyForm::Csv); });
+    auto *copyMarkdown = new QAction(tr("Copy as Markdown"), m_grid);
+    connect(copyMarkdown, &QAction::triggered, this, [this] { copySummary(CopyForm::Markdown); });
+    auto *save = new QAction(tr("Export…"), m_grid);
+    connect(save, &QAction::triggered, this, [this] {
+        const QString name = QFileDialog::getSaveFileName(this, tr("Export the summary"), QString(),
+            tr("CSV (*.csv);;Markdown (*.md);;HTML (*.html);;Text (*.txt)"));
+        if (!name.isEmpty() && !exportSummary(name))
+            QApplication::beep();
+    });
+    m_grid->addActions({copy, copyCsv, copyMarkdown, save});
+    connect(m_grid, &QAbstractItemView::clicked, this,
+        [this](const QModelIndex &index) { setStep(index.row()); });
+    boxLayout->addWidget(m_grid);
+    layout->addWidget(box);
+}
+
+namespace {
+
+core::TableFormat formatOfFile(const QString &fileName)
+{
+    const QString suffix = QFileInfo(fileName).suffix().toLower();
+    if (suffix == QLatin1String("csv"))
+        return core::TableFormat::Csv;
+    if (suffix == QLatin1String("md") || suffix == QLatin1String("markdown"))
+        return core::TableFormat::Markdown;
+    if (suffix == QLatin1String("html") || suffix == QLatin1String("htm"))
+        return core::TableFormat::Html;
+    return core::TableFormat::Text;
+}
+
+} // namespace
+
+void ResultsPage::copySummary(CopyForm form) const
+{
+    const auto &rows = m_summaryModel->rows();
+    auto *mime = new QMimeData;
+    const auto text
+        = [&](core::TableFormat f) { return toQString(core::formatStepSummary(rows, f)); };
+    switch (form) {
+    case CopyForm::Table:
+        mime->setText(text(core::TableFormat::Text));
+        mime->setHtml(text(core::TableFormat::Html));
+        mime->setData(QStringLiteral("text/csv"), text(core::TableFormat::Csv).toUtf8());
+        break;
+    case CopyForm::Csv:
+        mime->setText(text(core::TableFormat::Csv));
+        break;
+    case CopyForm::Markdown:
+        mime->setText(text(core::TableFormat::Markdown));
+        break;
+    }
+    QApplication::clipboard()->setMimeData(mime);
+}
+
+bool ResultsPage::exportSummary(const QString &fileName) const
+{
+    QFile file(fileName);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return false;
+    const std::string text
+        = core::formatStepSummary(m_summaryModel->rows(), formatOfFile(fileName));
+    return file.write(text.data(), static_cast<qint64>(text.size()))
+        == static_cast<qint64>(text.size())
+        && file.flush();
+}
+
 void ResultsPage::setResult(RunResultPtr result)
 {
+    m_summaryModel->setResult(result);
     m_model->setResult(std::move(result));
     const QSignalBlocker block(m_step);
     m_step->clear();
@@ -212,6 +310,13 @@ void ResultsPage::setResult(RunResultPtr result)
             m_step->addItem(tr("%1. %2").arg(step.step + 1).arg(toQString(step.stepName)));
     m_step->setEnabled(m_step->count() > 1);
     m_step->setCurrentIndex(m_model->step());
+    if (m_model->step() >= 0 && m_model->step() < m_summaryModel->rowCount())
+        m_grid->selectRow(m_model->step());
+    // As tall as its rows, up to eight (then it scrolls): the details keep the space.
+    const int shown = std::clamp(m_summaryModel->rowCount(), 1, 8);
+    m_grid->setFixedHeight(m_grid->horizontalHeader()->sizeHint().height()
+        + shown * m_grid->verticalHeader()->defaultSectionSize() + 2 * m_grid->frameWidth()
+        + (m_summaryModel->rowCount() > 8 ? 0 : 2));
     refreshSummary();
     refreshHistogram();
 }
@@ -290,6 +395,12 @@ bool ResultsPage::eventFilter(QObject *watched, QEvent *event)
         const double perBin
             = m_histogram->width() / static_cast<double>(core::IometerBins::kBinCount);
         m_histogram->xAxis->setTickLabelRotation(perBin < 48 ? 90 : 50);
+    }
+    // The view would copy one cell's text on Ctrl+C: the grid copies itself as a table.
+    if (watched == m_grid && event->type() == QEvent::KeyPress
+        && static_cast<QKeyEvent *>(event)->matches(QKeySequence::Copy)) {
+        copySummary(CopyForm::Table);
+        return true;
     }
     return QWidget::eventFilter(watched, event);
 }

@@ -1,5 +1,6 @@
-// The Results page: Iometer's table (All, workers, targets) for one step at a time, the
-// latency histogram in Iometer's bins for the selected row, and the device summary.
+// The Results page: all steps at a glance (the summary grid), Iometer's table (All,
+// workers, targets) for one step at a time, the latency histogram in Iometer's bins for
+// the selected row, and the device summary.
 #pragma once
 
 #include "ui/metatypes.h"
@@ -13,10 +14,12 @@ class QGroupBox;
 class QLabel;
 class QTableView;
 class QToolButton;
+class QVBoxLayout;
 
 namespace ioprism::ui {
 
 class ResultsModel;
+class StepSummaryModel;
 
 class ResultsPage : public QWidget
 {
@@ -29,6 +32,16 @@ public:
     void setStep(int step);
 
     ResultsModel *model() const { return m_model; }
+    StepSummaryModel *summaryModel() const { return m_summaryModel; }
+    QTableView *summaryGrid() const { return m_grid; }
+    // The grid to the clipboard: aligned text, with an HTML table and CSV beside it so
+    // that spreadsheets and word processors paste a table (Ctrl+C on the grid). The
+    // `as` forms put CSV or Markdown as the plain text.
+    enum class CopyForm { Table, Csv, Markdown };
+    void copySummary(CopyForm form) const;
+    // Writes the grid to a file: CSV, Markdown, HTML or text by extension (.csv, .md,
+    // .html, anything else text). False when it cannot be written.
+    bool exportSummary(const QString &fileName) const;
     QTableView *table() const { return m_table; }
     QCustomPlot *histogram() const { return m_histogram; }
     // Total I/Os drawn in the histogram (read + write bars).
@@ -50,11 +63,14 @@ protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
+    void setUpSummaryGrid(QVBoxLayout *layout);
     void refreshSummary();
     void refreshHistogram();
     void saveColumnSettings() const;
 
     ResultsModel *m_model = nullptr;
+    StepSummaryModel *m_summaryModel = nullptr;
+    QTableView *m_grid = nullptr;
     QComboBox *m_step = nullptr;
     QLabel *m_summary = nullptr;
     QToolButton *m_columns = nullptr;

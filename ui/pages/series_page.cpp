@@ -80,13 +80,12 @@ void SeriesPage::redraw(const core::RunResult &result, bool finished)
     if (data.isSeries()) {
         QStringList axes;
         for (const auto &axis : data.axes)
-            axes << tr("%1 (%2 values)")
-                        .arg(sweepParameterText(axis.parameter))
-                        .arg(axis.values.size());
-        what = data.cycling ? tr("Iometer's queue-depth cycling: %1").arg(axes.join(QString()))
+            axes << tr("%1 (%n values)", nullptr, int(axis.values.size()))
+                        .arg(sweepParameterText(axis.parameter));
+        what = data.cycling ? tr("Iometer's cycling: %1").arg(axes.join(QString()))
                             : tr("Series over %1").arg(axes.join(tr(" × ")));
         if (data.repeat > 1)
-            what += tr(", %1 trials").arg(data.repeat);
+            what += tr(", %n trials", nullptr, int(data.repeat));
         if (!data.families.empty()) {
             QStringList names;
             for (const auto &f : data.families)
@@ -96,14 +95,15 @@ void SeriesPage::redraw(const core::RunResult &result, bool finished)
         const std::size_t done = result.steps.size();
         if (finished) {
             what += QStringLiteral(" — ")
-                + (result.error ? tr("stopped by an error after %1 of %2 steps")
+                + (result.error ? tr("stopped by an error after %1 of %n steps", nullptr,
+                                      int(m_plannedSteps))
                                       .arg(done)
-                                      .arg(m_plannedSteps)
                         : result.stoppedByUser
-                        ? tr("stopped after %1 of %2 steps").arg(done).arg(m_plannedSteps)
-                        : tr("%1 steps done").arg(done));
+                        ? tr("stopped after %1 of %n steps", nullptr, int(m_plannedSteps)).arg(done)
+                        : tr("%n steps done", nullptr, int(done)));
         } else {
-            what += QStringLiteral(" — ") + tr("%1 of %2 steps done").arg(done).arg(m_plannedSteps);
+            what += QStringLiteral(" — ")
+                + tr("%1 of %n steps done", nullptr, int(m_plannedSteps)).arg(done);
         }
     } else {
         what = tr("This run is no series: the Results page has its steps");

@@ -730,9 +730,8 @@ void SetupPage::updatePreview(int a)
         // A value is never broken over two lines ("1 KiB").
         shown << sweepValueText(parameter, values[i]).replace(QLatin1Char(' '), QChar::Nbsp);
     }
-    axis.preview->setText(values.size() == 1
-            ? tr("1 value: %1").arg(shown.join(QString()))
-            : tr("%1 values: %2").arg(values.size()).arg(shown.join(QStringLiteral(", "))));
+    axis.preview->setText(
+        tr("%n values: %1", nullptr, int(values.size())).arg(shown.join(QStringLiteral(", "))));
 }
 
 void SetupPage::updatePlan()
@@ -746,7 +745,7 @@ void SetupPage::updatePlan()
         return;
     }
     const std::size_t n = steps.size();
-    const QString count = n == 1 ? tr("1 step") : tr("%1 steps").arg(n);
+    const QString count = tr("%n steps", nullptr, int(n));
     QString how;
     if (setup.series && setup.series->ios > 0) {
         how = tr("%1, each until its I/Os are done (%2 per worker and target)")
@@ -771,12 +770,10 @@ void SetupPage::updatePlan()
         const std::size_t perSpec = points * setup.series->repeat;
         if (perSpec > 0 && n % perSpec == 0) {
             const std::size_t specs = n / perSpec;
-            how += tr(": %1 points × %2 %3 × %4")
-                       .arg(points)
-                       .arg(setup.series->repeat)
-                       .arg(setup.series->repeat == 1 ? tr("trial") : tr("trials"))
-                       .arg(specs == 1 ? tr("1 access specification")
-                                       : tr("%1 access specifications").arg(specs));
+            how += tr(": %1 × %2 × %3")
+                       .arg(tr("%n points", nullptr, int(points)),
+                           tr("%n trials", nullptr, int(setup.series->repeat)),
+                           tr("%n access specifications", nullptr, int(specs)));
         }
     }
     m_plan->setText(tr("Start runs %1").arg(how));

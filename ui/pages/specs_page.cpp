@@ -339,7 +339,17 @@ void SpecsPage::loadSpecEditor()
     m_queueDepth->setEnabled(spec >= 0);
     m_threads->setEnabled(spec >= 0);
     m_linesTable->setEnabled(spec >= 0);
+    const QString nameHelp = tr("The spec's name; workers refer to it by name");
+    const QString queueDepthHelp = tr(
+        "CrystalDiskMark-style queue depth (the Q in Q32T1): every worker running this "
+        "spec keeps this many I/Os in flight per target. \"worker's\" = the worker's setting.");
+    const QString threadsHelp = tr("CrystalDiskMark-style threads (the T in Q32T16): the spec runs "
+                                   "on this many copies of each assigned worker");
     if (spec < 0) {
+        // Disabled without a spec of the profile, and still explained.
+        markField(m_name, {}, nameHelp);
+        markField(m_queueDepth, {}, queueDepthHelp);
+        markField(m_threads, {}, threadsHelp);
         m_editor->setTitle(
             row < 0 ? tr("No specification selected") : tr("Built-in specification"));
         return;
@@ -355,14 +365,9 @@ void SpecsPage::loadSpecEditor()
         m_threads->setValue(s.threads ? static_cast<int>(*s.threads) : 0);
     }
     const std::string path = ProfileDocument::specPath(static_cast<std::size_t>(spec));
-    markField(m_name, m_document->problemsAt(path + ".name"),
-        tr("The spec's name; workers refer to it by name"));
-    markField(m_queueDepth, m_document->problemsAt(path + ".queueDepth"),
-        tr("CrystalDiskMark-style queue depth (the Q in Q32T1): every worker running this "
-           "spec keeps this many I/Os in flight per target. \"worker's\" = the worker's setting."));
-    markField(m_threads, m_document->problemsAt(path + ".threads"),
-        tr("CrystalDiskMark-style threads (the T in Q32T16): the spec runs on this many "
-           "copies of each assigned worker"));
+    markField(m_name, m_document->problemsAt(path + ".name"), nameHelp);
+    markField(m_queueDepth, m_document->problemsAt(path + ".queueDepth"), queueDepthHelp);
+    markField(m_threads, m_document->problemsAt(path + ".threads"), threadsHelp);
     m_loading = false;
 }
 

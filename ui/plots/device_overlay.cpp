@@ -10,11 +10,6 @@ namespace ioprism::ui {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("Verdict", text);
-}
-
 QString megabytesText(std::uint64_t bytes)
 {
     return QCoreApplication::translate("Verdict", "%1 MB")
@@ -24,45 +19,117 @@ QString megabytesText(std::uint64_t bytes)
 // "reads: agree (application 512.3 MB, device 512.0 MB, device/application 1.00)"
 QString directionText(const QString &name, const core::DirectionVerdict &d)
 {
-    QString text = QStringLiteral("%1: %2 (%3 %4, %5 %6")
-                       .arg(name, toQString(core::toString(d.verdict)), tr("application"),
-                           megabytesText(d.appBytes), tr("device"), megabytesText(d.deviceBytes));
+    QString text
+        = QStringLiteral("%1: %2 (%3 %4, %5 %6")
+              .arg(name, toQString(core::toString(d.verdict)),
+                  QCoreApplication::translate("Verdict", "application"), megabytesText(d.appBytes),
+                  QCoreApplication::translate("Verdict", "device"), megabytesText(d.deviceBytes));
     if (d.appBytes > 0)
         text += QStringLiteral(", %1 %2").arg(
-            tr("device/application"), QLocale().toString(d.ratio, 'f', 2));
+            QCoreApplication::translate("Verdict", "device/application"),
+            QLocale().toString(d.ratio, 'f', 2));
     return text + QLatin1Char(')');
 }
 
-QString meaningOf(core::Verdict verdict)
+QString verdictDetails(const core::DeviceVerdict &v)
+{
+    return directionText(QCoreApplication::translate("Verdict", "reads"), v.read)
+        + QStringLiteral("<br>")
+        + directionText(QCoreApplication::translate("Verdict", "writes"), v.write);
+}
+
+QString number(double value, int decimals)
+{
+    return QLocale().toString(value, 'f', decimals);
+}
+
+QString deviceRow(const QString &name, const QString &role, const core::DeviceFigures &f)
+{
+    // nowrap: a narrow window must widen the table (the view scrolls), never break a
+    // number such as "2,853.5" across two lines.
+    auto cell = [](const QString &text) {
+        return QStringLiteral("<td align=\"right\" style=\"white-space:nowrap\">%1</td>").arg(text);
+    };
+    QString row = QStringLiteral("<tr><td style=\"white-space:nowrap\">%1</td><td>%2</td>")
+                      .arg(name.toHtmlEscaped(), role.toHtmlEscaped());
+    row += cell(number(f.readsPerSecond, 1)) + cell(number(f.writesPerSecond, 1))
+        + cell(number(f.readMegabytesPerSecond, 2)) + cell(number(f.writeMegabytesPerSecond, 2))
+        + cell(number(f.averageRequestBytes / 1024.0, 1));
+    if (f.hasTimes)
+        row += cell(number(f.readAwaitMs, 2)) + cell(number(f.writeAwaitMs, 2))
+            + cell(number(f.queueSize, 2)) + cell(number(f.utilPercent, 1));
+    else
+        row += cell(QStringLiteral("—")).repeated(4);
+    return row + QStringLiteral("</tr>");
+}
+
+QString deviceTable(const core::DeviceMap &map, const std::vector<core::DeviceFigures> &devices,
+    const core::DeviceFigures &total)
+{
+    QString html = QStringLiteral("<table cellspacing=\"0\" cellpadding=\"3\"><tr>");
+    // iostat's column names, as iostat prints them in every language.
+    for (const char *head :
+        {QT_TRANSLATE_NOOP("Verdict", "device"), QT_TRANSLATE_NOOP("Verdict", "role"), "r/s", "w/s",
+            "rMB/s", "wMB/s", "areq-sz KiB", "r_await ms", "w_await ms", "aqu-sz", "%util"})
+        html += QStringLiteral("<th style=\"white-space:nowrap\">%1</th>")
+                    .arg(QCoreApplication::translate("Verdict", head));
+    html += QStringLiteral("</tr>");
+    for (std::size_t i = 0; i < devices.size() && i < map.devices.size(); ++i) {
+        QString name = toQString(map.devices[i].name);
+        if (!map.devices[i].via.empty())
+            name += QStringLiteral(" (%1 %2)")
+                        .arg(QCoreApplication::translate("Verdict", "via"),
+                            toQString(map.devices[i].via));
+        html += deviceRow(name, toQString(core::toString(map.devices[i].role)), devices[i]);
+    }
+    html += deviceRow(QCoreApplication::translate("Verdict", "targets total"), QString(), total);
+    return html + QStringLiteral("</table>");
+}
+
+double appRequestBytesOf(const core::Figures &f)
+{
+    return f.total.ios > 0 ? static_cast<double>(f.total.bytes) / static_cast<double>(f.total.ios)
+                           : 0.0;
+}
+
+} // namespace
+
+QString verdictMeaning(core::Verdict verdict)
 {
     switch (verdict) {
     case core::Verdict::Agree:
     case core::Verdict::Idle:
     case core::Verdict::Background: // never a headline
-        return tr("The devices moved the bytes the application measured: the figures are "
-                  "the device's.");
+        return QCoreApplication::translate("Verdict",
+            "The devices moved the bytes the application measured: the figures are "
+            "the device's.");
     case core::Verdict::ServedFromCache:
-        return tr("The application read more than the devices did: a cache (the page cache "
-                  "in buffered mode, or one in between) served the rest. These are not the "
-                  "device's figures.");
+        return QCoreApplication::translate("Verdict",
+            "The application read more than the devices did: a cache (the page cache "
+            "in buffered mode, or one in between) served the rest. These are not the "
+            "device's figures.");
     case core::Verdict::WriteBackPending:
-        return tr("The devices have written less than the application: the rest sits in a "
-                  "cache waiting to be written back. These are not the device's figures.");
+        return QCoreApplication::translate("Verdict",
+            "The devices have written less than the application: the rest sits in a "
+            "cache waiting to be written back. These are not the device's figures.");
     case core::Verdict::OtherTraffic:
-        return tr("The devices did more than the application asked, in a direction it did "
-                  "not use: another process is using them.");
+        return QCoreApplication::translate("Verdict",
+            "The devices did more than the application asked, in a direction it did "
+            "not use: another process is using them.");
     case core::Verdict::Amplified:
-        return tr("The devices moved far more than the application: journaling, read-ahead "
-                  "or read-modify-write of misaligned or partial blocks (or another process "
-                  "in the same direction).");
+        return QCoreApplication::translate("Verdict",
+            "The devices moved far more than the application: journaling, read-ahead "
+            "or read-modify-write of misaligned or partial blocks (or another process "
+            "in the same direction).");
     case core::Verdict::NoDeviceCounters:
         break;
     }
-    return tr("Device counters are not available for these targets: the device's own "
-              "figures cannot confirm the application's.");
+    return QCoreApplication::translate("Verdict",
+        "Device counters are not available for these targets: the device's own "
+        "figures cannot confirm the application's.");
 }
 
-BadgeTone toneOf(core::Verdict verdict)
+BadgeTone verdictTone(core::Verdict verdict)
 {
     switch (verdict) {
     case core::Verdict::Agree:
@@ -81,54 +148,21 @@ BadgeTone toneOf(core::Verdict verdict)
     return BadgeTone::Neutral;
 }
 
-QString verdictDetails(const core::DeviceVerdict &v)
+QString requestSplitText(double appRequestBytes, double deviceRequestBytes)
 {
-    return directionText(tr("reads"), v.read) + QStringLiteral("<br>")
-        + directionText(tr("writes"), v.write);
+    // Below 20 % the difference is metadata, journaling or rounding, not a split.
+    if (appRequestBytes <= 0 || deviceRequestBytes <= 0
+        || appRequestBytes < deviceRequestBytes * 1.2)
+        return {};
+    const double parts = appRequestBytes / deviceRequestBytes;
+    return QCoreApplication::translate("Verdict",
+        "The device's requests average %1, the application's I/Os %2: the kernel splits each "
+        "I/O at the device's maximum request size into about %3 device requests, so the "
+        "device counts about %3× the application's IOPS for the same bytes.")
+        .arg(capacityText(static_cast<std::uint64_t>(deviceRequestBytes)),
+            capacityText(static_cast<std::uint64_t>(appRequestBytes)),
+            QLocale().toString(parts, 'f', parts < 10 ? 1 : 0));
 }
-
-QString number(double value, int decimals)
-{
-    return QLocale().toString(value, 'f', decimals);
-}
-
-QString deviceRow(const QString &name, const QString &role, const core::DeviceFigures &f)
-{
-    auto cell = [](const QString &text) {
-        return QStringLiteral("<td align=\"right\">%1</td>").arg(text);
-    };
-    QString row = QStringLiteral("<tr><td>%1</td><td>%2</td>")
-                      .arg(name.toHtmlEscaped(), role.toHtmlEscaped());
-    row += cell(number(f.readsPerSecond, 1)) + cell(number(f.writesPerSecond, 1))
-        + cell(number(f.readMegabytesPerSecond, 2)) + cell(number(f.writeMegabytesPerSecond, 2))
-        + cell(number(f.averageRequestBytes / 1024.0, 1));
-    if (f.hasTimes)
-        row += cell(number(f.readAwaitMs, 2)) + cell(number(f.writeAwaitMs, 2))
-            + cell(number(f.queueSize, 2)) + cell(number(f.utilPercent, 1));
-    else
-        row += cell(QStringLiteral("—")).repeated(4);
-    return row + QStringLiteral("</tr>");
-}
-
-QString deviceTable(const core::DeviceMap &map, const std::vector<core::DeviceFigures> &devices,
-    const core::DeviceFigures &total)
-{
-    QString html = QStringLiteral("<table cellspacing=\"0\" cellpadding=\"3\"><tr>");
-    for (const char *head : {"device", "role", "r/s", "w/s", "rMB/s", "wMB/s", "areq-sz KiB",
-             "r_await ms", "w_await ms", "aqu-sz", "%util"})
-        html += QStringLiteral("<th>%1</th>").arg(tr(head));
-    html += QStringLiteral("</tr>");
-    for (std::size_t i = 0; i < devices.size() && i < map.devices.size(); ++i) {
-        QString name = toQString(map.devices[i].name);
-        if (!map.devices[i].via.empty())
-            name += QStringLiteral(" (%1 %2)").arg(tr("via"), toQString(map.devices[i].via));
-        html += deviceRow(name, toQString(core::toString(map.devices[i].role)), devices[i]);
-    }
-    html += deviceRow(tr("targets total"), QString(), total);
-    return html + QStringLiteral("</table>");
-}
-
-} // namespace
 
 std::optional<DeviceOverlayPoint> deviceOverlayOf(const core::IntervalSample &sample)
 {
@@ -149,6 +183,9 @@ std::optional<DeviceOverlayPoint> deviceOverlayOf(const core::IntervalSample &sa
                             + t.writeAwaitMs * static_cast<double>(t.writeIos))
             / requests;
     point.utilPercent = t.hasTimes ? t.utilPercent : 0;
+    point.deviceRequestBytes = t.averageRequestBytes;
+    if (!sample.scopes.empty())
+        point.appRequestBytes = appRequestBytesOf(sample.scopes.front().figures);
     return point;
 }
 
@@ -156,15 +193,23 @@ VerdictBadge verdictBadgeOf(const core::IntervalSample &sample)
 {
     const core::DeviceReport &report = sample.devices;
     if (!report.available || report.verdict.verdict == core::Verdict::NoDeviceCounters)
-        return {tr("no device counters"), meaningOf(core::Verdict::NoDeviceCounters),
-            BadgeTone::Neutral};
+        return {QCoreApplication::translate("Verdict", "no device counters"),
+            verdictMeaning(core::Verdict::NoDeviceCounters), BadgeTone::Neutral};
     const core::Verdict headline = report.verdict.verdict == core::Verdict::Idle
         ? core::Verdict::Agree
         : report.verdict.verdict;
+    QString tooltip = verdictMeaning(headline);
+    if (!sample.scopes.empty()) {
+        const QString split = requestSplitText(
+            appRequestBytesOf(sample.scopes.front().figures), report.total.averageRequestBytes);
+        if (!split.isEmpty())
+            tooltip += QStringLiteral("<br><br>") + split.toHtmlEscaped();
+    }
     return {toQString(core::toString(headline)),
-        meaningOf(headline) + QStringLiteral("<br><br>") + tr("This interval:")
-            + QStringLiteral("<br>") + verdictDetails(report.verdict),
-        toneOf(headline)};
+        tooltip + QStringLiteral("<br><br>")
+            + QCoreApplication::translate("Verdict", "This interval:") + QStringLiteral("<br>")
+            + verdictDetails(report.verdict),
+        verdictTone(headline)};
 }
 
 QString deviceSummaryHtml(const core::RunResult &result, int step)
@@ -178,13 +223,20 @@ QString deviceSummaryHtml(const core::RunResult &result, int step)
         const core::Verdict headline
             = v.verdict == core::Verdict::Idle ? core::Verdict::Agree : v.verdict;
         parts << QStringLiteral("<b>%1: %2</b>")
-                     .arg(
-                         tr("Device verdict"), toQString(core::toString(headline)).toHtmlEscaped());
-        parts << meaningOf(headline).toHtmlEscaped();
+                     .arg(QCoreApplication::translate("Verdict", "Device verdict"),
+                         toQString(core::toString(headline)).toHtmlEscaped());
+        parts << verdictMeaning(headline).toHtmlEscaped();
+        if (s->devices.available && !s->scopes.empty()) {
+            const QString split = requestSplitText(
+                appRequestBytesOf(s->scopes.front().figures), s->devices.total.averageRequestBytes);
+            if (!split.isEmpty())
+                parts << split.toHtmlEscaped();
+        }
         if (v.verdict != core::Verdict::NoDeviceCounters)
             parts << verdictDetails(v);
         if (s->devices.available)
-            parts << tr("Devices (iostat's figures over the measured time):")
+            parts << QCoreApplication::translate(
+                         "Verdict", "Devices (iostat's figures over the measured time):")
                     + deviceTable(result.deviceMap, s->devices.devices, s->devices.total);
     }
     for (const auto &t : result.deviceMap.targets)
@@ -193,13 +245,15 @@ QString deviceSummaryHtml(const core::RunResult &result, int step)
                 toQString(t.targetPath).toHtmlEscaped(), toQString(t.note).toHtmlEscaped());
     const core::DeviceTail &tail = result.deviceTail;
     if (tail.worthReporting()) {
-        parts << tr("After the run: %1 written by the application (ramp-up included) were "
-                    "not on the devices "
-                    "yet; the devices wrote %2 in the %3 s after the end (%4).")
+        parts << QCoreApplication::translate("Verdict",
+            "After the run: %1 written by the application (ramp-up included) were "
+            "not on the devices "
+            "yet; the devices wrote %2 in the %3 s after the end (%4).")
                      .arg(megabytesText(tail.pendingWriteBytes),
                          megabytesText(tail.flushedWriteBytes), number(tail.seconds, 1),
-                         tail.idle ? tr("then idle")
-                                   : tr("%1 still not written when sampling stopped")
+                         tail.idle ? QCoreApplication::translate("Verdict", "then idle")
+                                   : QCoreApplication::translate(
+                                       "Verdict", "%1 still not written when sampling stopped")
                                          .arg(megabytesText(tail.remainingWriteBytes)));
     }
     return parts.join(QStringLiteral("<br>"));

@@ -28,7 +28,16 @@ struct DeviceOverlayPoint {
     double iops = 0; // device reads + writes per second
     double awaitMs = 0; // mean time a request spent at the device (iostat's await)
     double utilPercent = 0; // iostat's %util of the busiest target device
+    double deviceRequestBytes = 0; // mean bytes per device request (iostat's areq-sz)
+    double appRequestBytes = 0; // mean bytes per application I/O in the interval (0: none)
 };
+
+// When the devices served the application's I/O in more, smaller requests (the kernel
+// splits an I/O above the device's maximum request size): one sentence saying so with
+// both sizes, e.g. "The device's requests average 512 KiB, the application's I/Os 1 MiB:
+// the kernel splits each I/O into about 2 device requests, so the device counts about
+// 2× the application's IOPS." Empty when the sizes agree within 20 % or one is unknown.
+QString requestSplitText(double appRequestBytes, double deviceRequestBytes);
 
 enum class BadgeTone { Neutral, Good, Notice, Bad };
 
@@ -37,6 +46,10 @@ struct VerdictBadge {
     QString tooltip; // what it means, with the byte counts
     BadgeTone tone = BadgeTone::Neutral;
 };
+
+// What a verdict means for the figures, in a sentence or two, and the badge tone it gets.
+QString verdictMeaning(core::Verdict verdict);
+BadgeTone verdictTone(core::Verdict verdict);
 
 // The device figures of an interval, or nullopt when the sample has none.
 std::optional<DeviceOverlayPoint> deviceOverlayOf(const core::IntervalSample &sample);

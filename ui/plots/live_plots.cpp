@@ -13,32 +13,57 @@
 #include <QToolTip>
 #include <qcustomplot.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace ioprism::ui {
 
 namespace {
 
-// Follows the system palette: plot background, axes and text take the widget's colours.
-void applyPalette(QCustomPlot *plot)
+// A logarithmic latency axis (values in µs) whose ticks always cover the range in view:
+// QCPAxisTickerLog puts ticks only at powers of ten, so a range inside one decade
+// (400–1000 µs) had none or one. Ticks go at 1-2-5 × 10^k; at 1 × 10^k alone when the
+// range spans many decades; at every integer × 10^k when 1-2-5 gives fewer than two.
+// Labels carry their unit by magnitude, like the tables: "500 µs", "2 ms", "1.5 s".
+class LatencyTicker : public QCPAxisTicker
 {
-    const QPalette palette = plot->palette();
-    const QColor text = palette.color(QPalette::WindowText);
-    QColor grid = text;
-    grid.setAlpha(40);
-    plot->setBackground(palette.brush(QPalette::Base));
-    for (QCPAxis *axis : {plot->xAxis, plot->yAxis}) {
-        axis->setBasePen(QPen(text));
-        axis->setTickPen(QPen(text));
-        axis->setSubTickPen(QPen(text));
-        axis->setTickLabelColor(text);
-        axis->setLabelColor(text);
-        axis->grid()->setPen(QPen(grid, 1, Qt::DotLine));
+protected:
+    int getSubTickCount(double) override { return 0; }
+
+    QString getTickLabel(double tick, const QLocale &locale, QChar, int) override
+    {
+        if (tick >= 1e6)
+            return locale.toString(tick / 1e6, 'g', 3) + QStringLiteral(" s");
+        if (tick >= 1e3)
+            return locale.toString(tick / 1e3, 'g', 3) + QStringLiteral(" ms");
+        return locale.toString(tick, 'g', 3) + QStringLiteral(" µs");
     }
-    plot->legend->setBrush(palette.brush(QPalette::Base));
-    plot->legend->setBorderPen(QPen(grid));
-    plot->legend->setTextColor(text);
-}
+
+    QVector<double> createTickVector(double tickStep, const QCPRange &range) override
+    {
+        const double lower = std::max(range.lower, 1e-3);
+        const double upper = std::max(range.upper, lower);
+        const auto ticksWith = [&](std::initializer_list<double> mantissas) {
+            QVector<double> ticks;
+            for (int e = static_cast<int>(std::floor(std::log10(lower)));
+                 e <= static_cast<int>(std::ceil(std::log10(upper))); ++e)
+                for (double m : mantissas) {
+                    const double tick = m * std::pow(10.0, e);
+                    if (tick >= lower * 0.999 && tick <= upper * 1.001)
+                        ticks << tick;
+                }
+            return ticks;
+        };
+        QVector<double> ticks = ticksWith({1, 2, 5});
+        if (ticks.size() > 8)
+            ticks = ticksWith({1});
+        else if (ticks.size() < 2)
+            ticks = ticksWith({1, 2, 3, 4, 5, 6, 7, 8, 9});
+        if (ticks.size() < 2) // a very narrow range: linear ticks
+            ticks = QCPAxisTicker::createTickVector(tickStep, range);
+        return ticks;
+    }
+};
 
 } // namespace
 
@@ -70,14 +95,13 @@ LivePlots::LivePlots(QWidget *parent)
         addGraph(iops, tr("write"), series::write(), false)};
     i.device = {addGraph(iops, tr("device"), series::device(), true)};
 
-    auto *latency = makePlot(LatencyPlot, tr("Latency"), tr("latency (µs)"));
+    // The unit is on each tick (µs, ms or s by magnitude), not in the axis title.
+    auto *latency = makePlot(LatencyPlot, tr("Latency"), tr("latency"));
     auto &l = m_series[LatencyPlot];
     l.unit = QStringLiteral("µs");
     l.logScale = true;
     latency->yAxis->setScaleType(QCPAxis::stLogarithmic);
-    QSharedPointer<QCPAxisTickerLog> logTicker(new QCPAxisTickerLog);
-    latency->yAxis->setTicker(logTicker);
-    latency->yAxis->setNumberFormat(QStringLiteral("gb"));
+    latency->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new LatencyTicker));
     latency->yAxis->setRange(10, 10000);
     l.app = {addGraph(latency, tr("p50"), series::p50(), false),
         addGraph(latency, tr("p99"), series::p99(), false),
@@ -133,7 +157,6 @@ QCustomPlot *LivePlots::makePlot(PlotId id, const QString &title, const QString 
     plot->plotLayout()->insertRow(0);
     auto *titleElement = new QCPTextElement(
         plot, title, QFont(font().family(), font().pointSize() + 1, QFont::Bold));
-    titleElement->setTextColor(palette().color(QPalette::WindowText));
     plot->plotLayout()->addElement(0, 0, titleElement);
 
     plot->xAxis->setLabel(tr("time (s)"));
@@ -144,7 +167,9 @@ QCustomPlot *LivePlots::makePlot(PlotId id, const QString &title, const QString 
     QFont legendFont = font();
     legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9);
     plot->legend->setFont(legendFont);
-    applyPalette(plot);
+    // Background, axes, title and legend text from the palette, and again on every
+    // change of it (light to dark and back).
+    followPalette(plot);
     // The legend goes in a row of its own under the title, so it never hides data.
     plot->axisRect()->insetLayout()->take(plot->legend);
     plot->plotLayout()->insertRow(1);
@@ -152,15 +177,19 @@ QCustomPlot *LivePlots::makePlot(PlotId id, const QString &title, const QString 
     plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
     plot->legend->setBorderPen(Qt::NoPen);
     plot->legend->setBrush(Qt::NoBrush);
-    plot->legend->setMargins(QMargins(60, 0, 10, 0));
+    plot->legend->setMargins(QMargins(8, 0, 8, 0));
+    plot->legend->setColumnSpacing(12);
+    plot->legend->setRowSpacing(0);
+    // Before each frame: legends wrap to the width, step labels elide to their room.
+    connect(plot, &QCustomPlot::beforeReplot, this, [this, id] { wrapLegend(id); });
+    connect(plot, &QCustomPlot::afterLayout, this, [this, id] { layoutStepLabels(id); });
     plot->plotLayout()->setRowStretchFactor(0, 0.001);
     plot->plotLayout()->setRowStretchFactor(1, 0.001);
     plot->plotLayout()->setRowSpacing(0);
 
     auto *tracer = new QCPItemStraightLine(plot);
-    QColor tracerColor = palette().color(QPalette::WindowText);
-    tracerColor.setAlpha(120);
-    tracer->setPen(QPen(tracerColor, 1, Qt::DashLine));
+    tracer->setPen(QPen(Qt::black, 1, Qt::DashLine));
+    useTextColor(tracer, 120);
     tracer->setVisible(false);
     tracer->setLayer(QStringLiteral("overlay"));
     entry.tracer = tracer;
@@ -241,6 +270,8 @@ void LivePlots::clear()
     m_lastKey = 0;
     m_lastStep = -1;
     m_stepStart = 0;
+    m_steps.clear();
+    m_requestSizes.clear();
     setFollowing(true);
     replotAll();
 }
@@ -301,6 +332,10 @@ void LivePlots::addSample(
 void LivePlots::addDevicePoint(const DeviceOverlayPoint &point)
 {
     const double key = point.endSeconds;
+    m_requestSizes.push_back({key, point.appRequestBytes, point.deviceRequestBytes});
+    if (m_requestSizes.size() > kMaxPointsPerGraph + kMaxPointsPerGraph / 10)
+        m_requestSizes.erase(m_requestSizes.begin(),
+            m_requestSizes.end() - static_cast<std::ptrdiff_t>(kMaxPointsPerGraph));
     auto show = [&](QCPGraph *graph, double value) {
         if (!graph->visible()) {
             graph->setVisible(true);
@@ -324,48 +359,114 @@ void LivePlots::markStep(const core::IntervalSample &sample)
         return;
     m_lastStep = step;
     m_stepStart = sample.startSeconds;
-    const QColor text = palette().color(QPalette::WindowText);
-    QColor line = text;
-    line.setAlpha(110);
-    for (auto &entry : m_series) {
-        auto *marker = new QCPItemStraightLine(entry.plot);
+    StepMark mark;
+    mark.startSeconds = sample.startSeconds;
+    mark.label = QStringLiteral("%1. %2").arg(step + 1).arg(toQString(sample.stepName));
+    for (std::size_t p = 0; p < m_series.size(); ++p) {
+        auto *plot = m_series[p].plot;
+        auto *marker = new QCPItemStraightLine(plot);
         marker->setLayer(QStringLiteral("grid"));
-        marker->setPen(QPen(line, 1, Qt::DashDotLine));
+        marker->setPen(QPen(Qt::black, 1, Qt::DashDotLine));
+        useTextColor(marker, 110);
         marker->point1->setCoords(sample.startSeconds, 0);
         marker->point2->setCoords(sample.startSeconds, 1);
-        auto *label = new QCPItemText(entry.plot);
+        auto *label = new QCPItemText(plot);
         label->setLayer(QStringLiteral("grid"));
         label->setClipToAxisRect(true);
         label->position->setTypeX(QCPItemPosition::ptPlotCoords);
         label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
         label->position->setCoords(sample.startSeconds, 0.0);
         label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-        label->setPadding(QMargins(4, 2, 0, 0));
-        label->setColor(line);
+        useTextColor(label, 110);
         QFont small = font();
         small.setPointSizeF(small.pointSizeF() * 0.85);
         label->setFont(small);
-        label->setText(QStringLiteral("%1. %2").arg(step + 1).arg(toQString(sample.stepName)));
+        label->setText(mark.label);
+        mark.items[p] = label;
     }
+    m_steps.push_back(mark);
     m_rampRects.fill(nullptr);
+}
+
+void LivePlots::layoutStepLabels(PlotId id)
+{
+    const auto p = static_cast<std::size_t>(id);
+    QCPAxis *x = m_series[p].plot->xAxis;
+    const double right = x->axisRect()->right();
+    constexpr int kPadLeft = 4;
+    // Two rows: even steps on the first, odd ones on the second, so a label has the room
+    // up to the step after next; what does not fit is elided (the hover shows it whole).
+    for (std::size_t i = 0; i < m_steps.size(); ++i) {
+        QCPItemText *label = m_steps[i].items[p];
+        if (!label)
+            continue;
+        const QFontMetrics metrics(label->font());
+        const int row = static_cast<int>(i % 2);
+        label->setPadding(QMargins(kPadLeft, 2 + row * metrics.height(), 0, 0));
+        const double start = x->coordToPixel(m_steps[i].startSeconds);
+        const double end = i + 2 < m_steps.size()
+            ? std::min(right, x->coordToPixel(m_steps[i + 2].startSeconds))
+            : right;
+        const int room = static_cast<int>(end - start) - kPadLeft - 4;
+        QString text = metrics.elidedText(m_steps[i].label, Qt::ElideRight, std::max(room, 0));
+        if (text.size() <= 1) { // "" or "…": the step number alone, if even that fits
+            const QString number = QString::number(i + 1);
+            text = metrics.horizontalAdvance(number) <= room ? number : QString();
+        }
+        label->setText(text);
+    }
+}
+
+void LivePlots::wrapLegend(PlotId id)
+{
+    QCustomPlot *plot = m_series[static_cast<std::size_t>(id)].plot;
+    QCPLegend *legend = plot->legend;
+    const int count = legend->itemCount();
+    if (count == 0)
+        return;
+    std::vector<int> widths;
+    for (int i = 0; i < count; ++i)
+        if (auto *item = legend->item(i))
+            widths.push_back(item->minimumOuterSizeHint().width());
+    const int available = plot->width() - legend->margins().left() - legend->margins().right();
+    // The most columns whose widest names, side by side, fit the plot's width: names are
+    // never cut, the legend takes another row instead.
+    int columns = static_cast<int>(widths.size());
+    for (; columns > 1; --columns) {
+        int total = legend->columnSpacing() * (columns - 1);
+        for (int c = 0; c < columns; ++c) {
+            int widest = 0;
+            for (std::size_t i = static_cast<std::size_t>(c); i < widths.size();
+                 i += static_cast<std::size_t>(columns))
+                widest = std::max(widest, widths[i]);
+            total += widest;
+        }
+        if (total <= available)
+            break;
+    }
+    if (legend->wrap() != columns || legend->columnCount() > columns) {
+        legend->setWrap(columns);
+        legend->setFillOrder(QCPLegend::foColumnsFirst, true);
+    }
 }
 
 void LivePlots::extendRampUp(const core::IntervalSample &sample)
 {
+    if (!m_steps.empty())
+        m_steps.back().rampEndSeconds = sample.endSeconds;
     for (std::size_t p = 0; p < m_series.size(); ++p) {
         auto *plot = m_series[p].plot;
         if (!m_rampRects[p]) {
             auto *rect = new QCPItemRect(plot);
             rect->setLayer(QStringLiteral("grid"));
-            QColor shade = palette().color(QPalette::WindowText);
-            shade.setAlpha(22);
-            rect->setBrush(shade);
             rect->setPen(Qt::NoPen);
+            useTextColor(rect, 22);
             rect->topLeft->setTypeY(QCPItemPosition::ptAxisRectRatio);
             rect->bottomRight->setTypeY(QCPItemPosition::ptAxisRectRatio);
             rect->topLeft->setCoords(m_stepStart, 0);
             m_rampRects[p] = rect;
         }
+
         m_rampRects[p]->bottomRight->setCoords(sample.endSeconds, 1);
     }
 }
@@ -460,19 +561,31 @@ bool LivePlots::savePlot(PlotId id, const QString &fileName)
     return savePlotFile(p, fileName, plotTitle(id));
 }
 
-void LivePlots::showHover(PlotId id, const QPoint &pos)
+QString LivePlots::stepLabelText(PlotId id, int step) const
 {
-    auto &entry = m_series[static_cast<std::size_t>(id)];
-    QCustomPlot *p = entry.plot;
-    if (!p->axisRect()->rect().contains(pos)) {
-        hideHover(id);
-        return;
-    }
-    const double key = p->xAxis->pixelToCoord(pos.x());
-    QStringList lines;
-    double shownKey = key;
+    if (step < 0 || step >= stepCount())
+        return {};
+    const auto *label = m_steps[static_cast<std::size_t>(step)].items[static_cast<std::size_t>(id)];
+    return label ? label->text() : QString();
+}
+
+QString LivePlots::stepFullName(int step) const
+{
+    return step >= 0 && step < stepCount() ? m_steps[static_cast<std::size_t>(step)].label
+                                           : QString();
+}
+
+void LivePlots::relayout()
+{
+    for (std::size_t p = 0; p < m_series.size(); ++p)
+        m_series[p].plot->replot(QCustomPlot::rpImmediateRefresh);
+}
+
+bool LivePlots::nearestKey(PlotId id, double key, double &nearest) const
+{
+    const auto &entry = m_series[static_cast<std::size_t>(id)];
     bool any = false;
-    auto describe = [&](QCPGraph *graph) {
+    auto consider = [&](const QCPGraph *graph) {
         if (!graph->visible() || graph->data()->isEmpty())
             return;
         auto it = graph->data()->findBegin(key, false);
@@ -483,8 +596,30 @@ void LivePlots::showHover(PlotId id, const QPoint &pos)
             if (std::abs(before->key - key) < std::abs(it->key - key))
                 it = before;
         }
-        shownKey = it->key;
+        if (!any || std::abs(it->key - key) < std::abs(nearest - key))
+            nearest = it->key;
         any = true;
+    };
+    for (const auto *graph : entry.app)
+        consider(graph);
+    for (const auto *graph : entry.device)
+        consider(graph);
+    return any;
+}
+
+QString LivePlots::hoverText(PlotId id, double key) const
+{
+    double shownKey = key;
+    if (!nearestKey(id, key, shownKey))
+        return {};
+    const auto &entry = m_series[static_cast<std::size_t>(id)];
+    QStringList lines;
+    auto describe = [&](const QCPGraph *graph) {
+        if (!graph->visible() || graph->data()->isEmpty())
+            return;
+        auto it = graph->data()->findBegin(shownKey, false);
+        if (it == graph->data()->constEnd() || std::abs(it->key - shownKey) > 1e-9)
+            return; // no point of this series at that time
         QString value;
         if (std::isnan(it->value))
             value = QStringLiteral("—");
@@ -500,11 +635,48 @@ void LivePlots::showHover(PlotId id, const QPoint &pos)
         lines << QStringLiteral("<span style=\"color:%1\">■</span> %2: <b>%3</b>")
                      .arg(color.name(), graph->name().toHtmlEscaped(), value);
     };
-    for (auto *graph : entry.app)
+    for (const auto *graph : entry.app)
         describe(graph);
-    for (auto *graph : entry.device)
+    for (const auto *graph : entry.device)
         describe(graph);
-    if (!any) {
+    QString text = QStringLiteral("<b>%1</b>").arg(
+        tr("t = %1 s").arg(QLocale().toString(shownKey, 'f', 1)));
+    // The step in full (its label on the plot may be elided), and whether it was ramping.
+    const StepMark *step = nullptr;
+    for (const auto &mark : m_steps)
+        if (mark.startSeconds <= shownKey + 1e-9)
+            step = &mark;
+    if (step) {
+        const bool ramp = shownKey <= step->rampEndSeconds + 1e-9;
+        text += QStringLiteral("<br><i>%1</i>")
+                    .arg(ramp ? tr("Step %1 (ramp-up)").arg(step->label.toHtmlEscaped())
+                              : tr("Step %1").arg(step->label.toHtmlEscaped()));
+    }
+    text += QStringLiteral("<br>") + lines.join(QStringLiteral("<br>"));
+    if (id == IopsPlot && !m_requestSizes.empty()) {
+        auto it = std::lower_bound(m_requestSizes.begin(), m_requestSizes.end(), shownKey - 1e-9,
+            [](const RequestSizes &r, double k) { return r.key < k; });
+        if (it != m_requestSizes.end() && std::abs(it->key - shownKey) < 1e-9) {
+            const QString split = requestSplitText(it->appBytes, it->deviceBytes);
+            if (!split.isEmpty())
+                text += QStringLiteral("<br><br>") + split.toHtmlEscaped();
+        }
+    }
+    return text;
+}
+
+void LivePlots::showHover(PlotId id, const QPoint &pos)
+{
+    auto &entry = m_series[static_cast<std::size_t>(id)];
+    QCustomPlot *p = entry.plot;
+    if (!p->axisRect()->rect().contains(pos)) {
+        hideHover(id);
+        return;
+    }
+    const double key = p->xAxis->pixelToCoord(pos.x());
+    double shownKey = key;
+    const QString text = hoverText(id, key);
+    if (text.isEmpty() || !nearestKey(id, key, shownKey)) {
         hideHover(id);
         return;
     }
@@ -512,9 +684,6 @@ void LivePlots::showHover(PlotId id, const QPoint &pos)
     entry.tracer->point2->setCoords(shownKey, 1);
     entry.tracer->setVisible(true);
     p->replot(QCustomPlot::rpQueuedReplot);
-    const QString text = QStringLiteral("<b>%1</b><br>%2")
-                             .arg(tr("t = %1 s").arg(QLocale().toString(shownKey, 'f', 1)),
-                                 lines.join(QStringLiteral("<br>")));
     QToolTip::showText(p->mapToGlobal(pos + QPoint(14, 10)), text, p);
 }
 

@@ -11,7 +11,14 @@
 // Interaction: drag to pan, wheel to zoom, on any plot; the x axes are linked. While
 // "following", the x range slides with the newest sample; a drag or zoom pauses that
 // (followingChanged), a double-click or setFollowing(true) resumes. Hovering shows the
-// values of every series at that time.
+// values of every series at that time, the step's full name and, on the IOPS plot, how
+// the device's request size relates to the application's (the kernel splits large I/O).
+//
+// Readable at any size: step labels elide to the room before the next label on their
+// row (odd steps sit on a second row, so a label may reach the step after next) and
+// show in full on hover; legends wrap onto more rows when a plot is narrow, never cutting
+// a name; the latency axis is logarithmic with 1-2-5 ticks that always cover the range
+// in view, labelled in µs, ms or s by magnitude (LatencyTicker).
 #pragma once
 
 #include "ui/plots/device_overlay.h"
@@ -25,6 +32,7 @@ class QCustomPlot;
 class QCPGraph;
 class QCPItemStraightLine;
 class QCPItemRect;
+class QCPItemText;
 
 namespace ioprism::ui {
 
@@ -61,6 +69,14 @@ public:
     // Number of points in a graph (application series first, then device series).
     int pointCount(PlotId id, int graph) const;
     bool savePlot(PlotId id, const QString &fileName); // .png or .pdf by extension
+    // The hover read-out at time `key` (seconds) as rich text, "" when no data is near.
+    QString hoverText(PlotId id, double key) const;
+    // The text a step's label shows now (elided to its room), and its full text.
+    QString stepLabelText(PlotId id, int step) const;
+    QString stepFullName(int step) const;
+    int stepCount() const { return static_cast<int>(m_steps.size()); }
+    // Lays out step labels and legends for the current size now (done before each replot).
+    void relayout();
 
 signals:
     void followingChanged(bool following);
@@ -80,12 +96,28 @@ private:
     QCPGraph *addGraph(QCustomPlot *plot, const QString &name, const QColor &color, bool dashed);
     void addPoint(QCPGraph *graph, double key, double value);
     void addDevicePoint(const DeviceOverlayPoint &point);
+    struct StepMark {
+        double startSeconds = 0;
+        QString label; // "3. SEQ1M Q8T1 read"
+        double rampEndSeconds = -1; // end of its ramp-up shading; -1: no ramp-up
+        std::array<QCPItemText *, PlotCount> items {};
+    };
+    // Device request size beside the application's, per device point (IOPS hover).
+    struct RequestSizes {
+        double key = 0;
+        double appBytes = 0; // mean bytes per application I/O
+        double deviceBytes = 0; // mean bytes per device request (iostat's areq-sz)
+    };
+    void layoutStepLabels(PlotId id);
+    void wrapLegend(PlotId id);
     void markStep(const core::IntervalSample &sample);
     void extendRampUp(const core::IntervalSample &sample);
     void follow();
     void replotAll(); // now (the user moved or cleared the plots)
     void requestReplot(); // new data: paced
     void showHover(PlotId id, const QPoint &pos);
+    // The data point nearest `key` over every visible graph of a plot; false when none.
+    bool nearestKey(PlotId id, double key, double &nearest) const;
     void hideHover(PlotId id);
     bool eventFilter(QObject *watched, QEvent *event) override;
 
@@ -96,6 +128,8 @@ private:
     int m_lastStep = -1;
     double m_stepStart = 0;
     std::array<QCPItemRect *, PlotCount> m_rampRects {};
+    std::vector<StepMark> m_steps;
+    std::vector<RequestSizes> m_requestSizes; // sorted by key, trimmed like the graphs
     FramePacer *m_pacer = nullptr;
 };
 

@@ -12,7 +12,8 @@ namespace ioprism::ui {
 bool showsAsSeries(const core::Profile &profile)
 {
     return profile.setup.series.has_value()
-        || profile.setup.testType == core::TestType::CycleOutstandingIos;
+        || profile.setup.testType == core::TestType::CycleOutstandingIos
+        || profile.setup.testType == core::TestType::CycleWorkers;
 }
 
 core::StepResult seriesStep(const core::StepResult &step)
@@ -36,23 +37,35 @@ core::StepResult seriesStep(const core::StepResult &step)
 
 namespace {
 
-// Queue-depth cycling as a one-axis series: the Nth step of each spec index runs the
-// Nth depth (core/run/cycling.h), so it becomes that point.
+// Iometer's cycling as a one-axis series: each step's value (its queue depth, or how
+// many workers it runs) makes it the point of that value, per spec index.
 std::vector<core::SeriesPointResult> cyclingPoints(
-    const core::RunResult &result, const std::vector<std::uint64_t> &depths)
+    const core::RunResult &result, const std::vector<std::uint64_t> &stepValues)
 {
     core::RunResult view;
     view.plan.steps = result.plan.steps;
     std::map<std::size_t, std::size_t> ordinal; // spec index -> steps seen
-    for (auto &step : view.plan.steps) {
+    for (std::size_t s = 0; s < view.plan.steps.size() && s < stepValues.size(); ++s) {
+        auto &step = view.plan.steps[s];
         const std::size_t k = ordinal[step.specIndex]++;
-        if (k < depths.size())
-            step.point = core::StepPoint {k, 0, {depths[k]}, {}};
+        if (stepValues[s] > 0) // 0: a step past the cycling's values
+            step.point = core::StepPoint {k, 0, {stepValues[s]}, {}};
     }
     view.steps.reserve(result.steps.size());
     for (const auto &step : result.steps)
         view.steps.push_back(seriesStep(step));
     return core::seriesPoints(view);
+}
+
+// The values of the first spec index's steps, in order: the curve's x values.
+std::vector<std::uint64_t> firstSpecValues(
+    const core::RunResult &result, const std::vector<std::uint64_t> &stepValues)
+{
+    std::vector<std::uint64_t> values;
+    for (std::size_t s = 0; s < result.plan.steps.size() && s < stepValues.size(); ++s)
+        if (result.plan.steps[s].specIndex == result.plan.steps.front().specIndex)
+            values.push_back(stepValues[s]);
+    return values;
 }
 
 } // namespace
@@ -66,15 +79,29 @@ SeriesData makeSeriesData(const core::RunResult &result)
             data.axes.push_back({axis.parameter, core::sweepValues(axis)});
         data.repeat = setup.series->repeat;
         data.points = core::seriesPoints(result);
-    } else if (setup.testType == core::TestType::CycleOutstandingIos) {
-        std::vector<std::uint64_t> depths;
-        for (std::uint32_t q : core::queueDepthValues(setup.queueDepthCycling))
-            depths.push_back(q);
-        if (depths.empty())
+    } else if (setup.testType == core::TestType::CycleOutstandingIos
+        || setup.testType == core::TestType::CycleWorkers) {
+        // Per step: the depth it cycles to (the Nth step of a spec index runs the Nth
+        // depth, core/run/cycling.h), or the workers it runs.
+        const bool depths = setup.testType == core::TestType::CycleOutstandingIos;
+        const auto qd = core::queueDepthValues(setup.queueDepthCycling);
+        std::vector<std::uint64_t> stepValues;
+        std::map<std::size_t, std::size_t> ordinal;
+        for (std::size_t s = 0; s < result.plan.steps.size(); ++s) {
+            if (depths) {
+                const std::size_t k = ordinal[result.plan.steps[s].specIndex]++;
+                stepValues.push_back(k < qd.size() ? qd[k] : 0);
+                continue;
+            }
+            stepValues.push_back(result.plan.steps[s].workers);
+        }
+        if (stepValues.empty())
             return data;
         data.cycling = true;
-        data.axes.push_back({core::SweepParameter::OutstandingIos, depths});
-        data.points = cyclingPoints(result, depths);
+        data.axes.push_back(
+            {depths ? core::SweepParameter::OutstandingIos : core::SweepParameter::Workers,
+                firstSpecValues(result, stepValues)});
+        data.points = cyclingPoints(result, stepValues);
     } else {
         return data;
     }

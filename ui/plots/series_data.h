@@ -2,8 +2,10 @@
 // values, and the points (core::seriesPoints: each point's median, min and max over its
 // trials). A result that is no series gives no axes.
 //
-// Iometer's "Cycle outstanding I/Os" is shown the same way, as a curve over the queue
-// depth: its steps of each spec index are the depths of core::queueDepthValues, in order.
+// Iometer's "Cycle outstanding I/Os" and "Cycle workers" are shown the same way, as a
+// curve over the queue depth (its steps of each spec index are the depths of
+// core::queueDepthValues, in order) or over the workers each step runs. The other cycling
+// types (targets) are steps on the Results page.
 #pragma once
 
 #include "core/profile/profile.h"
@@ -36,14 +38,14 @@ struct SeriesData {
     std::vector<core::SeriesPointResult> points;
     std::vector<SeriesFamily> families; // in the order they first ran
     std::uint32_t repeat = 1; // trials asked for
-    bool cycling = false; // Iometer's queue-depth cycling shown as a series
+    bool cycling = false; // Iometer's queue-depth or worker cycling shown as a series
 
     bool isSeries() const { return !axes.empty(); }
     bool isMatrix() const { return axes.size() == 2; }
 };
 
 // True when a run of this profile is shown on the Series page: a series, or Iometer's
-// queue-depth cycling.
+// queue-depth or worker cycling.
 bool showsAsSeries(const core::Profile &profile);
 
 // The series of a result (finished, or partial: the steps so far, with plan.profile and

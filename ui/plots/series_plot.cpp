@@ -33,25 +33,6 @@ constexpr std::size_t kMaxAxisLabels = 12;
 // Cells of a heat map up to this many per side carry their value as text.
 constexpr std::size_t kMaxLabelledCells = 12;
 
-// Follows the system palette, as the live plots do.
-void applyPalette(QCustomPlot *plot)
-{
-    const QPalette palette = plot->palette();
-    const QColor text = palette.color(QPalette::WindowText);
-    QColor grid = text;
-    grid.setAlpha(40);
-    plot->setBackground(palette.brush(QPalette::Base));
-    for (QCPAxis *axis : {plot->xAxis, plot->yAxis, plot->xAxis2, plot->yAxis2}) {
-        axis->setBasePen(QPen(text));
-        axis->setTickPen(QPen(text));
-        axis->setSubTickPen(QPen(text));
-        axis->setTickLabelColor(text);
-        axis->setLabelColor(text);
-        axis->grid()->setPen(QPen(grid, 1, Qt::DotLine));
-    }
-    plot->legend->setTextColor(text);
-}
-
 // Categorical colours for curve families and the matrix's curves (matplotlib's tab10,
 // the first three being the read, write and total colours of the other plots).
 QColor paletteColor(std::size_t i)
@@ -407,14 +388,16 @@ QCustomPlot *SeriesPlots::makePlot(PlotId id, bool legend)
     plot->plotLayout()->insertRow(0);
     entry.title = new QCPTextElement(
         plot, QString(), QFont(font().family(), font().pointSize() + 1, QFont::Bold));
-    entry.title->setTextColor(palette().color(QPalette::WindowText));
     plot->plotLayout()->addElement(0, 0, entry.title);
     plot->plotLayout()->setRowStretchFactor(0, 0.001);
     plot->plotLayout()->setRowSpacing(0);
     QFont legendFont = font();
     legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9);
     plot->legend->setFont(legendFont);
-    applyPalette(plot);
+    // Background, axes, titles and legend text from the palette, and again on every
+    // change of it; changeEvent() then draws the series again for the colours its own
+    // drawing takes from the palette.
+    followPalette(plot);
     if (legend) {
         // The legend goes in a row of its own under the title, so it never hides data.
         plot->legend->setVisible(true);
@@ -445,9 +428,8 @@ void SeriesPlots::resetPlot(PlotId id)
     p->clearPlottables();
     p->clearItems();
     auto *tracer = new QCPItemStraightLine(p);
-    QColor tracerColor = palette().color(QPalette::WindowText);
-    tracerColor.setAlpha(120);
-    tracer->setPen(QPen(tracerColor, 1, Qt::DashLine));
+    tracer->setPen(QPen(Qt::black, 1, Qt::DashLine));
+    useTextColor(tracer, 120);
     tracer->setVisible(false);
     tracer->setLayer(QStringLiteral("overlay"));
     entry.tracer = tracer;
@@ -1034,8 +1016,9 @@ QString SeriesPlots::cellText(int column, int row) const
         lines << tr("device: read %1, write %2")
                      .arg(megabytesPerSecondText(p.deviceReadMegabytesPerSecond.median),
                          megabytesPerSecondText(p.deviceWriteMegabytesPerSecond.median));
-    lines << (p.trials.size() == 1 ? tr("1 trial")
-                                   : tr("%1 trials, median (min – max)").arg(p.trials.size()));
+    lines << (p.trials.size() == 1
+            ? tr("1 trial")
+            : tr("%n trials, median (min – max)", nullptr, int(p.trials.size())));
     if (!p.complete)
         lines << tr("stopped early");
     return lines.join(QStringLiteral("<br>"));
@@ -1135,6 +1118,26 @@ bool SeriesPlots::savePlot(PlotId id, const QString &fileName)
     if (entry.tracer)
         entry.tracer->setVisible(false);
     return savePlotFile(entry.plot, fileName, plotTitle(id));
+}
+
+void SeriesPlots::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    // The plots restyle themselves (followPalette); the drawing also colours some axis
+    // labels by their curves, so it is drawn again
+    // once, after every widget has its new palette (an application-wide change reaches
+    // the widgets one by one, in no set order).
+    if (event->type() != QEvent::PaletteChange || m_redrawQueued)
+        return;
+    m_redrawQueued = true;
+    QMetaObject::invokeMethod(
+        this,
+        [this] {
+            m_redrawQueued = false;
+            SeriesData data = m_data;
+            setData(std::move(data));
+        },
+        Qt::QueuedConnection);
 }
 
 bool SeriesPlots::eventFilter(QObject *watched, QEvent *event)

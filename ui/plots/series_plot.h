@@ -86,6 +86,7 @@ signals:
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
+    void changeEvent(QEvent *event) override;
 
 private:
     struct Plot {
@@ -129,6 +130,7 @@ private:
     QLabel *m_empty = nullptr;
     QComboBox *m_metricCombo = nullptr;
     QComboBox *m_familyCombo = nullptr;
+    bool m_redrawQueued = false; // a palette change's redraw is on its way
     QLabel *m_familyLabel = nullptr;
 };
 

@@ -1,0 +1,29 @@
+// A run as one self-contained HTML file that a colleague opens in any browser, without
+// IOPrism: what ran (the specs, workers and targets), where (the machine and its
+// devices), all steps at a glance, each step's table with its device verdict, the series
+// table when the run was one, and the plots, embedded as images.
+//
+// Core writes the document; the plots are drawn by the GUI, which passes them in as
+// base64 PNG (the CLI writes the report without plots).
+#pragma once
+
+#include "core/report/environment.h"
+#include "core/run/results.h"
+
+#include <span>
+#include <string>
+
+namespace ioprism::core {
+
+struct ReportImage {
+    std::string title; // the figure's caption, e.g. "Throughput"
+    std::string pngBase64; // the PNG file, base64-encoded
+};
+
+std::string writeHtmlReport(
+    const RunResult &result, const Environment &environment, std::span<const ReportImage> images);
+
+// Text safe inside HTML elements and attribute values.
+std::string htmlEscape(std::string_view text);
+
+} // namespace ioprism::core

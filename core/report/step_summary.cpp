@@ -1,0 +1,180 @@
+#include "core/report/step_summary.h"
+
+#include "core/profile/units.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace ioprism::core {
+
+std::vector<StepSummaryRow> stepSummary(const RunResult &result)
+{
+    std::vector<StepSummaryRow> rows;
+    for (std::size_t i = 0; i < result.steps.size(); ++i) {
+        const StepResult &step = result.steps[i];
+        StepSummaryRow row;
+        row.step = i;
+        row.name = step.stepName;
+        row.complete = step.complete;
+        row.deviceCompared = step.devices.available;
+        row.verdict = step.devices.verdict.verdict;
+        if (!step.scopes.empty()) {
+            const Figures &f = step.scopes.front().figures;
+            row.readMegabytesPerSecond = f.read.megabytesPerSecond;
+            row.writeMegabytesPerSecond = f.write.megabytesPerSecond;
+            row.iops = f.total.iops;
+            row.ios = f.total.ios;
+            row.meanLatencyUs = f.total.latency.meanUs;
+            row.p99LatencyUs = f.total.latency.p99Us;
+        }
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+namespace {
+
+const std::vector<std::string> kTitles {
+    "Step", "Read MB/s", "Write MB/s", "IOPS", "Mean latency", "p99 latency", "Device"};
+const std::vector<std::string> kCsvTitles {"step", "read_mb_per_s", "write_mb_per_s", "iops",
+    "mean_latency_us", "p99_latency_us", "device_verdict", "complete"};
+
+std::string verdictCell(const StepSummaryRow &row)
+{
+    return row.deviceCompared ? std::string(toString(row.verdict)) : std::string("-");
+}
+
+std::vector<std::string> textCells(const StepSummaryRow &row)
+{
+    const bool io = row.ios > 0;
+    return {row.complete ? row.name : row.name + " (cut short)",
+        fmt::format("{:.1f}", row.readMegabytesPerSecond),
+        fmt::format("{:.1f}", row.writeMegabytesPerSecond), fmt::format("{:.0f}", row.iops),
+        io ? formatLatencyUs(row.meanLatencyUs) : "-", io ? formatLatencyUs(row.p99LatencyUs) : "-",
+        verdictCell(row)};
+}
+
+std::string csvQuoted(const std::string &text)
+{
+    if (text.find_first_of(",\"\r\n") == std::string::npos)
+        return text;
+    std::string out = "\"";
+    for (const char c : text)
+        out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
+std::string markdownCell(const std::string &text)
+{
+    std::string out;
+    for (const char c : text)
+        out += c == '|' ? std::string("\\|") : std::string(1, c);
+    return out;
+}
+
+std::string htmlEscaped(const std::string &text)
+{
+    std::string out;
+    for (const char c : text)
+        switch (c) {
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
+        default:
+            out += c;
+        }
+    return out;
+}
+
+std::string htmlTable(const std::vector<std::vector<std::string>> &cells)
+{
+    std::string out = "<table>\n";
+    for (std::size_t r = 0; r < cells.size(); ++r) {
+        out += "<tr>";
+        for (std::size_t c = 0; c < cells[r].size(); ++c) {
+            const char *tag = r == 0 ? "th" : "td";
+            out += fmt::format("<{}{}>{}</{}>", tag, c > 0 && r > 0 ? " align=\"right\"" : "",
+                htmlEscaped(cells[r][c]), tag);
+        }
+        out += "</tr>\n";
+    }
+    return out + "</table>\n";
+}
+
+std::string csvTable(const std::vector<StepSummaryRow> &rows)
+{
+    std::string out;
+    for (std::size_t c = 0; c < kCsvTitles.size(); ++c)
+        out += (c ? "," : "") + kCsvTitles[c];
+    out += "\r\n";
+    for (const auto &row : rows) {
+        const bool io = row.ios > 0;
+        out += fmt::format("{},{:.3f},{:.3f},{:.3f},{},{},{},{}\r\n", csvQuoted(row.name),
+            row.readMegabytesPerSecond, row.writeMegabytesPerSecond, row.iops,
+            io ? fmt::format("{:.3f}", row.meanLatencyUs) : std::string(),
+            io ? fmt::format("{:.3f}", row.p99LatencyUs) : std::string(),
+            row.deviceCompared ? std::string(toString(row.verdict)) : std::string(),
+            row.complete ? 1 : 0);
+    }
+    return out;
+}
+
+} // namespace
+
+std::string formatStepSummary(const std::vector<StepSummaryRow> &rows, TableFormat format)
+{
+    if (format == TableFormat::Csv)
+        return csvTable(rows);
+    std::vector<std::vector<std::string>> cells {kTitles};
+    for (const auto &row : rows)
+        cells.push_back(textCells(row));
+    if (format == TableFormat::Html)
+        return htmlTable(cells);
+    if (format == TableFormat::Markdown) {
+        std::string out;
+        for (std::size_t r = 0; r < cells.size(); ++r) {
+            out += "|";
+            for (const auto &cell : cells[r])
+                out += " " + markdownCell(cell) + " |";
+            out += "\n";
+            if (r == 0) {
+                out += "|";
+                for (std::size_t c = 0; c < kTitles.size(); ++c)
+                    out += c == 0 ? " --- |" : " ---: |";
+                out += "\n";
+            }
+        }
+        return out;
+    }
+    // Text: the name left-aligned, figures right-aligned, each column as wide as its
+    // widest cell (counted in code points: "µs" is two bytes, one column).
+    const auto width = [](const std::string &s) {
+        return std::size_t(std::count_if(s.begin(), s.end(),
+            [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+    };
+    std::vector<std::size_t> widths(kTitles.size(), 0);
+    for (const auto &line : cells)
+        for (std::size_t c = 0; c < line.size(); ++c)
+            widths[c] = std::max(widths[c], width(line[c]));
+    std::string out;
+    for (const auto &line : cells) {
+        std::string text;
+        for (std::size_t c = 0; c < line.size(); ++c) {
+            const std::string pad(widths[c] - width(line[c]), ' ');
+            text += c == 0 ? line[c] + pad : "  " + pad + line[c];
+        }
+        out += text + "\n";
+    }
+    return out;
+}
+
+} // namespace ioprism::core

@@ -1,0 +1,3103 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="de_DE">
+<context>
+    <name>Format</name>
+    <message>
+        <source>transfer size</source>
+        <translation>Transfergröße</translation>
+    </message>
+    <message>
+        <source>outstanding I/Os per target</source>
+        <translation>ausstehende I/Os je Ziel</translation>
+    </message>
+    <message>
+        <source>workers</source>
+        <translation>Worker</translation>
+    </message>
+    <message>
+        <source>% read</source>
+        <translation>% Lesen</translation>
+    </message>
+    <message>
+        <source>% random</source>
+        <translation>% zufällig</translation>
+    </message>
+    <message>
+        <source>Warning: %1</source>
+        <translation>Warnung: %1</translation>
+    </message>
+</context>
+<context>
+    <name>Presets</name>
+    <message>
+        <source>CrystalDiskMark</source>
+        <translation>CrystalDiskMark</translation>
+    </message>
+    <message>
+        <source>CrystalDiskMark %1</source>
+        <translation>CrystalDiskMark %1</translation>
+    </message>
+    <message>
+        <source>Iometer</source>
+        <translation>Iometer</translation>
+    </message>
+    <message>
+        <source>Iometer access specifications</source>
+        <translation>Iometer-Zugriffsspezifikationen</translation>
+    </message>
+    <message>
+        <source>Workload patterns</source>
+        <translation>Lastmuster</translation>
+    </message>
+    <message>
+        <source>General</source>
+        <translation>Allgemein</translation>
+    </message>
+    <message>
+        <source>%1, %2 % read, %3 % random</source>
+        <translation>%1, %2 % Lesen, %3 % zufällig</translation>
+    </message>
+    <message>
+        <source>, QD%1</source>
+        <translation>, QD%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n threads</source>
+        <translation>
+            <numerusform>, %n Thread</numerusform>
+            <numerusform>, %n Threads</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n lines</source>
+        <translation>
+            <numerusform>%n Zeile</numerusform>
+            <numerusform>%n Zeilen</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Verdict</name>
+    <message>
+        <source>%1 MB</source>
+        <translation>%1 MB</translation>
+    </message>
+    <message>
+        <source>application</source>
+        <translation>Anwendung</translation>
+    </message>
+    <message>
+        <source>device</source>
+        <translation>Gerät</translation>
+    </message>
+    <message>
+        <source>device/application</source>
+        <translation>Gerät/Anwendung</translation>
+    </message>
+    <message>
+        <source>The devices moved the bytes the application measured: the figures are the device&apos;s.</source>
+        <translation>Die Geräte haben die Bytes bewegt, die die Anwendung gemessen hat: Die Zahlen sind die des Geräts.</translation>
+    </message>
+    <message>
+        <source>The application read more than the devices did: a cache (the page cache in buffered mode, or one in between) served the rest. These are not the device&apos;s figures.</source>
+        <translation>Die Anwendung hat mehr gelesen als die Geräte: Ein Cache (der Page-Cache im gepufferten Modus oder einer dazwischen) hat den Rest geliefert. Das sind nicht die Zahlen des Geräts.</translation>
+    </message>
+    <message>
+        <source>The devices have written less than the application: the rest sits in a cache waiting to be written back. These are not the device&apos;s figures.</source>
+        <translation>Die Geräte haben weniger geschrieben als die Anwendung: Der Rest liegt in einem Cache und wartet auf das Zurückschreiben. Das sind nicht die Zahlen des Geräts.</translation>
+    </message>
+    <message>
+        <source>The devices did more than the application asked, in a direction it did not use: another process is using them.</source>
+        <translation>Die Geräte haben mehr getan, als die Anwendung verlangt hat, in einer Richtung, die sie nicht nutzt: Ein anderer Prozess verwendet sie.</translation>
+    </message>
+    <message>
+        <source>The devices moved far more than the application: journaling, read-ahead or read-modify-write of misaligned or partial blocks (or another process in the same direction).</source>
+        <translation>Die Geräte haben weit mehr bewegt als die Anwendung: Journaling, Read-ahead oder Read-Modify-Write nicht ausgerichteter oder unvollständiger Blöcke (oder ein anderer Prozess in derselben Richtung).</translation>
+    </message>
+    <message>
+        <source>Device counters are not available for these targets: the device&apos;s own figures cannot confirm the application&apos;s.</source>
+        <translation>Für diese Ziele gibt es keine Gerätezähler: Die eigenen Zahlen des Geräts können die der Anwendung nicht bestätigen.</translation>
+    </message>
+    <message>
+        <source>reads</source>
+        <translation>Lesevorgänge</translation>
+    </message>
+    <message>
+        <source>writes</source>
+        <translation>Schreibvorgänge</translation>
+    </message>
+    <message>
+        <source>role</source>
+        <translation>Rolle</translation>
+    </message>
+    <message>
+        <source>via</source>
+        <translation>über</translation>
+    </message>
+    <message>
+        <source>targets total</source>
+        <translation>Ziele gesamt</translation>
+    </message>
+    <message>
+        <source>no device counters</source>
+        <translation>keine Gerätezähler</translation>
+    </message>
+    <message>
+        <source>This interval:</source>
+        <translation>Dieses Intervall:</translation>
+    </message>
+    <message>
+        <source>Device verdict</source>
+        <translation>Urteil der Geräte</translation>
+    </message>
+    <message>
+        <source>Devices (iostat&apos;s figures over the measured time):</source>
+        <translation>Geräte (die Zahlen von iostat über die gemessene Zeit):</translation>
+    </message>
+    <message>
+        <source>After the run: %1 written by the application (ramp-up included) were not on the devices yet; the devices wrote %2 in the %3 s after the end (%4).</source>
+        <translation>Nach dem Lauf: %1, von der Anwendung geschrieben (Anlaufzeit eingeschlossen), waren noch nicht auf den Geräten; die Geräte schrieben %2 in den %3 s nach dem Ende (%4).</translation>
+    </message>
+    <message>
+        <source>then idle</source>
+        <translation>danach untätig</translation>
+    </message>
+    <message>
+        <source>%1 still not written when sampling stopped</source>
+        <translation>%1 noch nicht geschrieben, als die Messung endete</translation>
+    </message>
+    <message>
+        <source>The device&apos;s requests average %1, the application&apos;s I/Os %2: the kernel splits each I/O at the device&apos;s maximum request size into about %3 device requests, so the device counts about %3× the application&apos;s IOPS for the same bytes.</source>
+        <translation>Die Anfragen des Geräts sind im Mittel %1 groß, die I/Os der Anwendung %2: Der Kernel teilt jedes I/O an der maximalen Anfragegröße des Geräts in etwa %3 Geräteanfragen, daher zählt das Gerät für dieselben Bytes etwa %3× die IOPS der Anwendung.</translation>
+    </message>
+</context>
+<context>
+    <name>ioprism::ui::AboutDialog</name>
+    <message>
+        <source>About IOPrism</source>
+        <translation>Über IOPrism</translation>
+    </message>
+    <message>
+        <source>IOPrism is free software: you can redistribute it and/or modify it under the terms of the GNU General Public License as published by the Free Software Foundation, either version 3 of the License, or (at your option) any later version (GPL-3.0-or-later). It comes with no warranty.</source>
+        <translation>IOPrism ist freie Software: Sie können es unter den Bedingungen der GNU General Public License, wie von der Free Software Foundation veröffentlicht, weitergeben und/oder verändern, entweder gemäß Version 3 der Lizenz oder (nach Ihrer Wahl) jeder späteren Version (GPL-3.0-or-later). Es gibt keine Gewährleistung.</translation>
+    </message>
+    <message>
+        <source>The GNU GPL, version 3</source>
+        <translation>Die GNU GPL, Version 3</translation>
+    </message>
+    <message>
+        <source>The licence and copyright as installed</source>
+        <translation>Lizenz und Copyright, wie installiert</translation>
+    </message>
+    <message>
+        <source>A storage benchmark: Iometer&apos;s workloads through native asynchronous I/O, live latency percentiles, and the device&apos;s own counters beside the application&apos;s.</source>
+        <translation>Ein Speicher-Benchmark: die Lasten von Iometer über natives asynchrones I/O, Latenzperzentile live und die eigenen Zähler des Geräts neben denen der Anwendung.</translation>
+    </message>
+    <message>
+        <source>Homepage: %1</source>
+        <translation>Homepage: %1</translation>
+    </message>
+    <message>
+        <source>Build information</source>
+        <translation>Build-Informationen</translation>
+    </message>
+    <message>
+        <source>The facts of this build: include them in a bug report</source>
+        <translation>Die Daten dieses Builds: bitte in Fehlerberichte aufnehmen</translation>
+    </message>
+    <message>
+        <source>&amp;Copy build information</source>
+        <translation>Build-Informationen &amp;kopieren</translation>
+    </message>
+    <message>
+        <source>Copy the build information to the clipboard, for a bug report</source>
+        <translation>Die Build-Informationen für einen Fehlerbericht in die Zwischenablage kopieren</translation>
+    </message>
+</context>
+<context>
+    <name>ioprism::ui::AssignedSpecsModel</name>
+    <message>
+        <source>Step %1 of the run for this worker</source>
+        <translation>Schritt %1 des Laufs für diesen Worker</translation>
+    </message>
+    <message>
+        <source>Access specification</source>
+        <translation>Zugriffsspezifikation</translation>
+    </message>
+    <message>
+        <source>Step number</source>
+        <translation>Schrittnummer</translation>
+    </message>
+</context>
+<context>
+    <name>ioprism::ui::DataPatternEditor</name>
+    <message>
+        <source>worker&apos;s</source>
+        <translation>des Workers</translation>
+    </message>
+    <message>
+        <source>full random</source>
+        <translation>voll zufällig</translation>
+    </message>
+    <message>
+        <source>pseudo-random</source>
+        <translation>pseudozufällig</translation>
+    </message>
+    <message>
+        <source>repeating byte</source>
+        <translation>wiederholtes Byte</translation>
+    </message>
+    <message>
+        <source>zeros</source>
+        <translation>Nullen</translation>
+    </message>
+    <message>
+        <source>compressible</source>
+        <translation>komprimierbar</translation>
+    </message>
+    <message>
+        <source>What writes contain. Full random defeats compression and deduplication; zeros and repeating bytes do not.</source>
+        <translation>Was Schreibvorgänge enthalten. Voll zufällige Daten lassen sich weder komprimieren noch deduplizieren; Nullen und wiederholte Bytes schon.</translation>
+    </message>
+    <message>
+        <source>The byte value every write repeats</source>
+        <translation>Der Bytewert, den jeder Schreibvorgang wiederholt</translation>
+    </message>
+    <message>
+        <source>Compresses to about this share of its size (1 to 99 %)</source>
+        <translation>Lässt sich auf etwa diesen Anteil seiner Größe komprimieren (1 bis 99 %)</translation>
+    </message>
+</context>
+<context>
+    <name>ioprism::ui::DistributionEditor</name>
+    <message>
+        <source>uniform</source>
+        <translation>gleichverteilt</translation>
+    </message>
+    <message>
+        <source>zipf</source>
+        <translation>Zipf</translation>
+    </message>
+    <message>
+        <source>pareto</source>
+        <translation>Pareto</translation>
+    </message>
+    <message>
+        <source>normal</source>
+        <translation>normalverteilt</translation>
+    </message>
+    <message>
+        <source>hot zones</source>
+        <translation>Hot Zones</translation>
+    </message>
+    <message>
+        <source>How random offsets spread over the region (fio&apos;s random_distribution)</source>
+        <translation>Wie sich zufällige Offsets über den Bereich verteilen (random_distribution von fio)</translation>
+    </message>
+    <message>
+        <source>access%:region% ..., e.g. 80:20 20:80</source>
+        <translation>Zugriff%:Bereich% ..., z. B. 80:20 20:80</translation>
+    </message>
+    <message>
+        <source>Hot zones in order from offset 0: share of accesses : share of the region, each summing to 100</source>
+        <translation>Hot Zones der Reihe nach ab Offset 0: Anteil der Zugriffe : Anteil des Bereichs, jeweils in Summe 100</translation>
+    </message>
+    <message>
+        <source>Zipf theta: above 0, not 1; larger = more skewed</source>
+        <translation>Zipf-Theta: über 0, nicht 1; größer = schiefer</translation>
+    </message>
+    <message>
+        <source>Pareto h: between 0 and 1; smaller = more skewed</source>
+        <translation>Pareto-h: zwischen 0 und 1; kleiner = schiefer</translation>
+    </message>
+    <message>
+        <source>Standard deviation, % of the region, centred on it</source>
+        <translation>Standardabweichung in % des Bereichs, um dessen Mitte</translation>
+    </message>
+</context>
+<context>
+    <name>ioprism::ui::LivePage</name>
+    <message>
+        <source>Idle: press Start (F5) to run the profile</source>
+        <translation>Bereit: Start (F5) führt das Profil aus</translation>
+    </message>
+    <message>
+        <source>The step running now and its phase</source>
+        <translation>Der laufende Schritt und seine Phase</translation>
+    </message>
+    <message>
+        <source>I/O in flight for longer than the stall threshold: the device is not completing I/O (a frozen file system, a failing or disconnected device?). Its age counts in the maximum latency; Stop waits for it until the stop deadline, Stop twice does not wait.</source>
+        <translation>I/O ist länger als die Hänger-Schwelle unterwegs: Das Gerät schließt kein I/O ab (ein eingefrorenes Dateisystem, ein defektes oder getrenntes Gerät?). Sein Alter zählt in die maximale Latenz; Stopp wartet darauf bis zur Stopp-Frist, zweimal Stopp wartet nicht.</translation>
+    </message>
+    <message>
+        <source>Follow</source>
+        <translation>Folgen</translation>
+    </message>
+    <message>
+        <source>Keep the newest sample in view. Dragging or zooming a plot pauses this; click here or double-click a plot to resume.</source>
+        <translation>Den neuesten Messwert im Blick behalten. Ziehen oder Zoomen in einem Diagramm hält das an; ein Klick hier oder ein Doppelklick in ein Diagramm setzt es fort.</translation>
+    </message>
+    <message>
+        <source>IOPS</source>
+        <translation>IOPS</translation>
+    </message>
+    <message>
+        <source>I/Os per second, reads and writes, last interval</source>
+        <translation>I/Os pro Sekunde, Lesen und Schreiben, letztes Intervall</translation>
+    </message>
+    <message>
+        <source>Read</source>
+        <translation>Lesen</translation>
+    </message>
+    <message>
+        <source>Read throughput, last interval (MB = 10^6 bytes)</source>
+        <translation>Lesedurchsatz, letztes Intervall (MB = 10^6 Byte)</translation>
+    </message>
+    <message>
+        <source>Write</source>
+        <translation>Schreiben</translation>
+    </message>
+    <message>
+        <source>Write throughput, last interval (MB = 10^6 bytes)</source>
+        <translation>Schreibdurchsatz, letztes Intervall (MB = 10^6 Byte)</translation>
+    </message>
+    <message>
+        <source>Mean latency</source>
+        <translation>Mittlere Latenz</translation>
+    </message>
+    <message>
+        <source>Mean completion time, last interval</source>
+        <translation>Mittlere Abschlusszeit, letztes Intervall</translation>
+    </message>
+    <message>
+        <source>p99 latency</source>
+        <translation>p99-Latenz</translation>
+    </message>
+    <message>
+        <source>99th percentile completion time, last interval</source>
+        <translation>99. Perzentil der Abschlusszeit, letztes Intervall</translation>
+    </message>
+    <message>
+        <source>CPU busy</source>
+        <translation>CPU belegt</translation>
+    </message>
+    <message>
+        <source>Busy CPU time, % of all CPUs of the machine</source>
+        <translation>Belegte CPU-Zeit, % aller CPUs des Rechners</translation>
+    </message>
+    <message>
+        <source>no device counters</source>
+        <translation>keine Gerätezähler</translation>
+    </message>
+    <message>
+        <source>No run yet</source>
+        <translation>Noch kein Lauf</translation>
+    </message>
+    <message numerus="yes">
+        <source>Stalled: %n I/Os in flight for %1</source>
+        <translation>
+            <numerusform>Hängt: %n I/O seit %1 unterwegs</numerusform>
+            <numerusform>Hängt: %n I/Os seit %1 unterwegs</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Device: %1</source>
+        <translation>Gerät: %1</translation>
+    </message>
+    <message>
+        <source>%1 · ramp-up</source>
+        <comment>a big figure&apos;s caption during ramp-up</comment>
+        <translation>%1 · Anlauf</translation>
+    </message>
+</context>
+<context>
+    <name>ioprism::ui::LivePlots</name>
+    <message>
+        <source>Throughput</source>
+        <translation>Durchsatz</translation>
+    </message>
+    <message>
+        <source>MB/s</source>
+        <translation>MB/s</translation>
+    </message>
+    <message>
+        <source>read</source>
+        <translation>Lesen</translation>
+    </message>
+    <message>
+        <source>write</source>
+        <translation>Schreiben</translation>
+    </message>
+    <message>
+        <source>device read</source>
+        <translation>Gerät Lesen</translation>
+    </message>
+    <message>
+        <source>device write</source>
+        <translation>Gerät Schreiben</translation>
+    </message>
+    <message>
+        <source>IOPS</source>
+        <translation>IOPS</translation>
+    </message>
+    <message>
+        <source>I/O per second</source>
+        <translation>I/O pro Sekunde</translation>
+    </message>
+    <message>
+        <source>total</source>
+        <translation>gesamt</translation>
+    </message>
+    <message>
+        <source>device</source>
+        <translation>Gerät</translation>
+    </message>
+    <message>
+        <source>Latency</source>
+        <translation>Latenz</translation>
+    </message>
+    <message>
+        <source>p50</source>
+        <translation>p50</translation>
+    </message>
+    <message>
+        <source>p99</source>
+        <translation>p99</translation>
+    </message>
+    <message>
+        <source>p99.9</source>
+        <translation>p99,9</translation>
+    </message>
+    <message>
+        <source>device await</source>
+        <translation>Gerät await</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>% of all CPUs</source>
+        <translation>% aller CPUs</translation>
+    </message>
+    <message>
+        <source>user</source>
+        <translation>User</translation>
+    </message>
+    <message>
+        <source>system</source>
+        <translation>System</translation>
+    </message>
+    <message>
+        <source>iowait</source>
+        <translation>iowait</translation>
+    </message>
+    <message>
+        <source>device %util</source>
+        <translation>Gerät %util</translation>
+    </message>
+    <message>
+        <source>%1 over time. Drag to pan, wheel to zoom (both pause following), double-click to follow the newest sample again; right-click to save.</source>
+        <translation>%1 über die Zeit. Ziehen verschiebt, das Mausrad zoomt (beides hält das Folgen an), ein Doppelklick folgt wieder dem neuesten Messwert; Rechtsklick zum Speichern.</translation>
+    </message>
+    <message>
+        <source>time (s)</source>
+        <translation>Zeit (s)</translation>
+    </message>
+    <message>
+        <source>t = %1 s</source>
+        <translation>t = %1 s</translation>
+    </message>
+    <message>
+        <source>Save %1 plot as PNG or PDF…</source>
+        <translation>Diagramm %1 als PNG oder PDF speichern…</translation>
+    </message>
+    <message>
+        <source>Follow the newest sample</source>
+        <translation>Dem neuesten Messwert folgen</translation>
+    </message>
+    <message>
+        <source>latency</source>
+        <translation>Latenz</translation>
+    </message>
+    <message>
+        <source>Step %1 (ramp-up)</source>
+        <translation>Schritt %1 (Anlauf)</translation>
+    </message>
+    <message>
+        <source>Step %1</source>
+        <translation>Schritt %1</translation>
+    </message>
+</context>
+<context>
+    <name>ioprism::ui::MainWindow</name>
+    <message>
+        <source>idle</source>
+        <translation>bereit</translation>
+    </message>
+    <message>
+        <source>preparing</source>
+        <translation>Vorbereitung</translation>
+    </message>
+    <message>
+        <source>ramp-up</source>
+        <translation>Anlauf</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>läuft</translation>
+    </message>
+    <message>
+        <source>stopping</source>
+        <translation>hält an</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>fertig</translation>
+    </message>
+    <message>
+        <source>&amp;Targets</source>
+        <translation>&amp;Ziele</translation>
+    </message>
+    <message>
+        <source>Access &amp;Specifications</source>
+        <translation>Zugriffs&amp;spezifikationen</translation>
+    </message>
+    <message>
+        <source>Test Set&amp;up</source>
+        <translation>Test&amp;aufbau</translation>
+    </message>
+    <message>
+        <source>&amp;Live</source>
+        <translation>&amp;Live</translation>
+    </message>
+    <message>
+        <source>&amp;Results</source>
+        <translation>&amp;Ergebnisse</translation>
+    </message>
+    <message>
+        <source>Ser&amp;ies</source>
+        <translation>Se&amp;rie</translation>
+    </message>
+    <message>
+        <source>Disks, partitions and test files of the selected worker</source>
+        <translation>Festplatten, Partitionen und Testdateien des gewählten Workers</translation>
+    </message>
+    <message>
+        <source>Access specifications and the selected worker&apos;s run order</source>
+        <translation>Zugriffsspezifikationen und die Laufreihenfolge des gewählten Workers</translation>
+    </message>
+    <message>
+        <source>Run time, ramp-up, sampling interval, seed, Iometer&apos;s cycling, series, engine</source>
+        <translation>Laufzeit, Anlauf, Messintervall, Seed, Iometers Zyklen, Serien, Engine</translation>
+    </message>
+    <message>
+        <source>Live figures and plots of the running test</source>
+        <translation>Live-Zahlen und -Diagramme des laufenden Tests</translation>
+    </message>
+    <message>
+        <source>Results of the last run, step by step</source>
+        <translation>Ergebnisse des letzten Laufs, Schritt für Schritt</translation>
+    </message>
+    <message>
+        <source>The series&apos; curves or heat map over the swept parameters, point by point</source>
+        <translation>Kurven oder Heatmap der Serie über die variierten Parameter, Punkt für Punkt</translation>
+    </message>
+    <message>
+        <source>Topology</source>
+        <translation>Topologie</translation>
+    </message>
+    <message>
+        <source>This host, its workers and their targets</source>
+        <translation>Dieser Rechner, seine Worker und deren Ziele</translation>
+    </message>
+    <message>
+        <source>Apply a built-in set of specs</source>
+        <translation>Einen eingebauten Satz Spezifikationen anwenden</translation>
+    </message>
+    <message>
+        <source>Test file location</source>
+        <translation>Ort der Testdatei</translation>
+    </message>
+    <message>
+        <source>Test files (*.dat *.tst);;All files (*)</source>
+        <translation>Testdateien (*.dat *.tst);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Save the %1 plot</source>
+        <translation>Diagramm %1 speichern</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;PDF document (*.pdf)</source>
+        <translation>PNG-Bild (*.png);;PDF-Dokument (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Save the %1</source>
+        <translation>%1 speichern</translation>
+    </message>
+    <message>
+        <source>Save the latency histogram</source>
+        <translation>Latenzhistogramm speichern</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>&amp;New</source>
+        <translation>&amp;Neu</translation>
+    </message>
+    <message>
+        <source>A new profile: one worker per CPU, Iometer&apos;s default spec</source>
+        <translation>Ein neues Profil: ein Worker je CPU, die Standardspezifikation von Iometer</translation>
+    </message>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>&amp;Öffnen…</translation>
+    </message>
+    <message>
+        <source>Open a profile (.json) or import an Iometer configuration (.icf)</source>
+        <translation>Ein Profil (.json) öffnen oder eine Iometer-Konfiguration (.icf) importieren</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>&amp;Speichern</translation>
+    </message>
+    <message>
+        <source>Save the profile</source>
+        <translation>Das Profil speichern</translation>
+    </message>
+    <message>
+        <source>Save &amp;As…</source>
+        <translation>Speichern &amp;unter…</translation>
+    </message>
+    <message>
+        <source>Save the profile as .json, or export it as an Iometer .icf</source>
+        <translation>Das Profil als .json speichern oder als Iometer-.icf exportieren</translation>
+    </message>
+    <message>
+        <source>&amp;Start</source>
+        <translation>&amp;Start</translation>
+    </message>
+    <message>
+        <source>Run the profile</source>
+        <translation>Das Profil ausführen</translation>
+    </message>
+    <message>
+        <source>S&amp;top</source>
+        <translation>Sto&amp;pp</translation>
+    </message>
+    <message>
+        <source>Stop the run; what was measured is kept. In-flight I/O is waited for until the stop deadline; press Stop again to stop waiting for a device that does not complete it</source>
+        <translation>Den Lauf anhalten; das Gemessene bleibt erhalten. Auf laufendes I/O wird bis zur Stopp-Frist gewartet; erneut Stopp drücken, um nicht länger auf ein Gerät zu warten, das es nicht abschließt</translation>
+    </message>
+    <message>
+        <source>Results &amp;CSV (Iometer layout)…</source>
+        <translation>Ergebnisse als &amp;CSV (Iometer-Layout)…</translation>
+    </message>
+    <message>
+        <source>Save the results as an Iometer-layout CSV file</source>
+        <translation>Die Ergebnisse als CSV-Datei im Iometer-Layout speichern</translation>
+    </message>
+    <message>
+        <source>&amp;Time series CSV…</source>
+        <translation>&amp;Zeitreihe als CSV…</translation>
+    </message>
+    <message>
+        <source>Save every interval of every scope as one CSV row</source>
+        <translation>Jedes Intervall jedes Bereichs als eine CSV-Zeile speichern</translation>
+    </message>
+    <message>
+        <source>Results &amp;JSON…</source>
+        <translation>Ergebnisse als &amp;JSON…</translation>
+    </message>
+    <message>
+        <source>Save everything the run produced as JSON</source>
+        <translation>Alles, was der Lauf ergeben hat, als JSON speichern</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <source>Quit IOPrism (the profile is kept for next time)</source>
+        <translation>IOPrism beenden (das Profil bleibt für das nächste Mal erhalten)</translation>
+    </message>
+    <message>
+        <source>Export results CSV</source>
+        <translation>Ergebnisse als CSV exportieren</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV-Dateien (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export time series CSV</source>
+        <translation>Zeitreihe als CSV exportieren</translation>
+    </message>
+    <message>
+        <source>Export results JSON</source>
+        <translation>Ergebnisse als JSON exportieren</translation>
+    </message>
+    <message>
+        <source>JSON files (*.json)</source>
+        <translation>JSON-Dateien (*.json)</translation>
+    </message>
+    <message>
+        <source>%1 plot…</source>
+        <translation>Diagramm %1…</translation>
+    </message>
+    <message>
+        <source>Save the live %1 plot as PNG or PDF</source>
+        <translation>Das Live-Diagramm %1 als PNG oder PDF speichern</translation>
+    </message>
+    <message>
+        <source>Latency histogram…</source>
+        <translation>Latenzhistogramm…</translation>
+    </message>
+    <message>
+        <source>Save the results&apos; latency histogram as PNG or PDF</source>
+        <translation>Das Latenzhistogramm der Ergebnisse als PNG oder PDF speichern</translation>
+    </message>
+    <message>
+        <source>%1…</source>
+        <translation>%1…</translation>
+    </message>
+    <message>
+        <source>Save the %1 plot as PNG or PDF</source>
+        <translation>Diagramm %1 als PNG oder PDF speichern</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Datei</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>&amp;Zuletzt geöffnet</translation>
+    </message>
+    <message>
+        <source>&amp;Export</source>
+        <translation>&amp;Exportieren</translation>
+    </message>
+    <message>
+        <source>&amp;Presets</source>
+        <translation>&amp;Vorlagen</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>&amp;Lauf</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Ansicht</translation>
+    </message>
+    <message>
+        <source>&amp;Follow the newest sample</source>
+        <translation>Dem neuesten Messwert &amp;folgen</translation>
+    </message>
+    <message>
+        <source>Keep the newest interval in view on the live plots</source>
+        <translation>Das neueste Intervall in den Live-Diagrammen im Blick behalten</translation>
+    </message>
+    <message>
+        <source>Targets</source>
+        <translation>Ziele</translation>
+    </message>
+    <message>
+        <source>Access Specifications</source>
+        <translation>Zugriffsspezifikationen</translation>
+    </message>
+    <message>
+        <source>Test Setup</source>
+        <translation>Testaufbau</translation>
+    </message>
+    <message>
+        <source>Live</source>
+        <translation>Live</translation>
+    </message>
+    <message>
+        <source>Results</source>
+        <translation>Ergebnisse</translation>
+    </message>
+    <message>
+        <source>Series</source>
+        <translation>Serie</translation>
+    </message>
+    <message>
+        <source>The series&apos; curves or heat map (after a series run)</source>
+        <translation>Kurven oder Heatmap der Serie (nach einem Serienlauf)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
+    </message>
+    <message>
+        <source>&amp;User Guide</source>
+        <translation>&amp;Benutzerhandbuch</translation>
+    </message>
+    <message>
+        <source>Open the user guide, which describes every page and control</source>
+        <translation>Das Benutzerhandbuch öffnen, das jede Seite und jedes Bedienelement beschreibt</translation>
+    </message>
+    <message>
+        <source>What&apos;s &amp;This?</source>
+        <translation>&amp;Direkthilfe</translation>
+    </message>
+    <message>
+        <source>&amp;About IOPrism</source>
+        <translation>&amp;Über IOPrism</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>Über &amp;Qt</translation>
+    </message>
+    <message>
+        <source>Main</source>
+        <translation>Haupt</translation>
+    </message>
+    <message>
+        <source>Presets</source>
+        <translation>Vorlagen</translation>
+    </message>
+    <message>
+        <source>Apply a built-in set of specs (CrystalDiskMark, Iometer, workload patterns); your workers and targets are kept</source>
+        <translation>Einen eingebauten Satz Spezifikationen anwenden (CrystalDiskMark, Iometer, Lastmuster); Ihre Worker und Ziele bleiben erhalten</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>Exportieren</translation>
+    </message>
+    <message>
+        <source>Save the results as CSV or JSON, or a plot as PNG or PDF</source>
+        <translation>Die Ergebnisse als CSV oder JSON oder ein Diagramm als PNG oder PDF speichern</translation>
+    </message>
+    <message>
+        <source>Idle</source>
+        <translation>Bereit</translation>
+    </message>
+    <message>
+        <source>What the run is doing: preparing, ramp-up, running, stopping</source>
+        <translation>Was der Lauf gerade tut: Vorbereitung, Anlauf, Lauf, Anhalten</translation>
+    </message>
+    <message>
+        <source>Progress of the whole run (all steps)</source>
+        <translation>Fortschritt des ganzen Laufs (alle Schritte)</translation>
+    </message>
+    <message>
+        <source>The last session&apos;s profile could not be read; starting from the quick preset.</source>
+        <translation>Das Profil der letzten Sitzung war nicht lesbar; es geht mit der Schnellvorlage los.</translation>
+    </message>
+    <message>
+        <source>data folder</source>
+        <translation>Datenordner</translation>
+    </message>
+    <message>
+        <source>Untitled</source>
+        <translation>Unbenannt</translation>
+    </message>
+    <message>
+        <source>%1[*] — IOPrism</source>
+        <translation>%1[*] — IOPrism</translation>
+    </message>
+    <message>
+        <source>&amp;%1 %2</source>
+        <translation>&amp;%1 %2</translation>
+    </message>
+    <message>
+        <source>Clear the list</source>
+        <translation>Liste leeren</translation>
+    </message>
+    <message>
+        <source>The preset &quot;%1&quot; cannot be loaded.</source>
+        <translation>Die Vorlage „%1“ lässt sich nicht laden.</translation>
+    </message>
+    <message>
+        <source>Applied the preset &quot;%1&quot;: %2; your workers and targets are kept.</source>
+        <translation>Vorlage „%1“ angewendet: %2; Ihre Worker und Ziele bleiben erhalten.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n specs</source>
+        <translation>
+            <numerusform>%n Spezifikation</numerusform>
+            <numerusform>%n Spezifikationen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 cannot be opened: %2.</source>
+        <translation>%1 lässt sich nicht öffnen: %2.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n problems</source>
+        <translation>
+            <numerusform>%n Problem</numerusform>
+            <numerusform>%n Probleme</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 was opened with %2.</source>
+        <translation>%1 wurde mit %2 geöffnet.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n warnings</source>
+        <translation>
+            <numerusform>%n Warnung</numerusform>
+            <numerusform>%n Warnungen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Saved as an Iometer file: %1 the .icf format cannot carry were left out (they stay in this window; save as .json to keep them).</source>
+        <translation>Als Iometer-Datei gespeichert: %1, die das .icf-Format nicht aufnehmen kann, wurden weggelassen (sie bleiben in diesem Fenster; als .json speichern, um sie zu behalten).</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n settings</source>
+        <translation>
+            <numerusform>%n Einstellung</numerusform>
+            <numerusform>%n Einstellungen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>%1 gespeichert</translation>
+    </message>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation>%1 lässt sich nicht schreiben.</translation>
+    </message>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>Ungespeicherte Änderungen</translation>
+    </message>
+    <message>
+        <source>The profile has changes that are not saved. Discard them?</source>
+        <translation>Das Profil hat ungespeicherte Änderungen. Verwerfen?</translation>
+    </message>
+    <message>
+        <source>Open a profile</source>
+        <translation>Ein Profil öffnen</translation>
+    </message>
+    <message>
+        <source>Profiles (*.json *.icf);;IOPrism profiles (*.json);;Iometer configurations (*.icf);;All files (*)</source>
+        <translation>Profile (*.json *.icf);;IOPrism-Profile (*.json);;Iometer-Konfigurationen (*.icf);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>IOPrism profile (*.json)</source>
+        <translation>IOPrism-Profil (*.json)</translation>
+    </message>
+    <message>
+        <source>Iometer configuration (*.icf)</source>
+        <translation>Iometer-Konfiguration (*.icf)</translation>
+    </message>
+    <message>
+        <source>The profile cannot run: %1 to fix (red cells show where).</source>
+        <translation>Das Profil kann nicht laufen: %1 zu beheben (rote Zellen zeigen, wo).</translation>
+    </message>
+    <message>
+        <source>mounted at %1</source>
+        <translation>eingehängt unter %1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>Writing to a raw device is refused while it is in use: unmount it first, or untick it.</source>
+        <translation>Auf ein Rohgerät wird nicht geschrieben, solange es benutzt wird: Erst aushängen oder das Häkchen entfernen.</translation>
+    </message>
+    <message>
+        <source>Write to raw devices?</source>
+        <translation>Auf Rohgeräte schreiben?</translation>
+    </message>
+    <message>
+        <source>The test writes directly to:&lt;br&gt;%1&lt;br&gt;&lt;br&gt;Everything stored on %2 will be destroyed. Continue?</source>
+        <translation>Der Test schreibt direkt auf:&lt;br&gt;%1&lt;br&gt;&lt;br&gt;Alles, was auf %2 gespeichert ist, wird zerstört. Fortfahren?</translation>
+    </message>
+    <message>
+        <source>this device</source>
+        <translation>diesem Gerät</translation>
+    </message>
+    <message>
+        <source>these devices</source>
+        <translation>diesen Geräten</translation>
+    </message>
+    <message>
+        <source>Destroy the data and run</source>
+        <translation>Daten zerstören und starten</translation>
+    </message>
+    <message>
+        <source>Preparing the targets…</source>
+        <translation>Die Ziele werden vorbereitet…</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2: %3 — %4</source>
+        <translation>Schritt %1 von %2: %3 — %4</translation>
+    </message>
+    <message>
+        <source>Step %1: %2 — finishing in-flight I/O</source>
+        <translation>Schritt %1: %2 — laufendes I/O wird abgeschlossen</translation>
+    </message>
+    <message>
+        <source>Preparing %1: %2 %</source>
+        <translation>Vorbereitung von %1: %2 %</translation>
+    </message>
+    <message>
+        <source>Preparing the test file %1 (%2 of %3)</source>
+        <translation>Die Testdatei %1 wird vorbereitet (%2 von %3)</translation>
+    </message>
+    <message>
+        <source>Preparing</source>
+        <translation>Vorbereitung</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2 · %3 · ramp-up %4 of %5</source>
+        <translation>Schritt %1 von %2 · %3 · Anlauf %4 von %5</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2 · %3 · running %4 of %5</source>
+        <translation>Schritt %1 von %2 · %3 · läuft %4 von %5</translation>
+    </message>
+    <message>
+        <source>Step %1 · %2 · running %3 (until stopped)</source>
+        <translation>Schritt %1 · %2 · läuft %3 (bis Stopp)</translation>
+    </message>
+    <message>
+        <source>notice: %1</source>
+        <translation>Hinweis: %1</translation>
+    </message>
+    <message>
+        <source>The run stopped with an error: %1</source>
+        <translation>Der Lauf endete mit einem Fehler: %1</translation>
+    </message>
+    <message>
+        <source>The run failed before measuring</source>
+        <translation>Der Lauf ist vor dem Messen gescheitert</translation>
+    </message>
+    <message>
+        <source>The run stopped with an error; the results cover what was measured</source>
+        <translation>Der Lauf endete mit einem Fehler; die Ergebnisse umfassen das bis dahin Gemessene</translation>
+    </message>
+    <message>
+        <source>Stopped: the results cover the time measured</source>
+        <translation>Angehalten: die Ergebnisse umfassen die gemessene Zeit</translation>
+    </message>
+    <message>
+        <source>Done: %1 measured</source>
+        <translation>Fertig: %1 gemessen</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n steps</source>
+        <translation>
+            <numerusform>%n Schritt</numerusform>
+            <numerusform>%n Schritte</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Idle · %1</source>
+        <translation>Bereit · %1</translation>
+    </message>
+    <message>
+        <source>The user guide is not installed. It is online at %1.</source>
+        <translation>Das Benutzerhandbuch ist nicht installiert. Es steht online unter %1.</translation>
+    </message>
+    <message>
+        <source>Looked for it in:
+%1</source>
+        <translation>Gesucht in:
+%1</translation>
+    </message>
+    <message>
+        <source>No program is set up to open the user guide, %1.</source>
+        <translation>Kein Programm ist zum Öffnen des Benutzerhandbuchs %1 eingerichtet.</translation>
+    </message>
+    <message>
+        <source>Opened %1</source>
+        <translation>%1 geöffnet</translation>
+    </message>
+    <message>
+        <source>&amp;Remove Test Files After the Run</source>
+        <translation>Testdateien nach dem Lauf &amp;entfernen</translation>
+    </message>
+    <message>
+        <source>After each run, delete the test files IOPrism made (like the command line&apos;s --remove-test-files); the next run makes and fills them again. Files IOPrism did not make are never deleted.</source>
+        <translation>Nach jedem Lauf die Testdateien löschen, die IOPrism angelegt hat (wie --remove-test-files der Kommandozeile); der nächste Lauf legt sie neu an und füllt sie. Dateien, die IOPrism nicht angelegt hat, werden nie gelöscht.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Stopping: waiting for the in-flight I/O to complete (gives up in %n s), then up to %1 s for the device&apos;s write-back; press Stop again to stop waiting</source>
+        <translation>
+            <numerusform>Anhalten: Warten auf den Abschluss des laufenden I/O (Aufgabe in %n s), dann bis zu %1 s auf das Zurückschreiben des Geräts; erneut Stopp beendet das Warten</numerusform>
+            <numerusform>Anhalten: Warten auf den Abschluss des laufenden I/O (Aufgabe in %n s), dann bis zu %1 s auf das Zurückschreiben des Geräts; erneut Stopp beendet das Warten</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Stop waiting for in-flight I/O and the device&apos;s write-back: the results are reported now, any I/O still in flight is named in them</source>
+        <translation>Nicht länger auf laufendes I/O und das Zurückschreiben des Geräts warten: Die Ergebnisse kommen sofort, noch laufendes I/O wird darin genannt</translation>
+    </message>
+    <message>
+        <source>failed at %p%</source>
+        <translation>gescheitert bei %p%</translation>
+    </message>
+    <message>
+        <source>The run stopped with an error at this point of the run</source>
+        <translation>Der Lauf endete an dieser Stelle mit einem Fehler</translation>
+    </message>
+    <message>
+        <source>stopped at %p%</source>
+        <translation>angehalten bei %p%</translation>
+    </message>
+    <message>
+        <source>The run was stopped at this point; the results cover the time measured</source>
+        <translation>Der Lauf wurde an dieser Stelle angehalten; die Ergebnisse umfassen die gemessene Zeit</translation>
+    </message>
+    <message>
+        <source>The run measured every step</source>
+        <translation>Der Lauf hat jeden Schritt gemessen</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n test file(s) could not be removed after the run</source>
+        <translation>
+            <numerusform>%n Testdatei ließ sich nach dem Lauf nicht entfernen</numerusform>
+            <numerusform>%n Testdateien ließen sich nach dem Lauf nicht entfernen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Removed %n test file(s) after the run</source>
+        <translation>
+            <numerusform>%n Testdatei nach dem Lauf entfernt</numerusform>
+            <numerusform>%n Testdateien nach dem Lauf entfernt</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The run failed before measuring; the Results page keeps the previous run&apos;s results</source>
+        <translation>Der Lauf ist vor dem Messen gescheitert; die Seite Ergebnisse behält die Ergebnisse des vorigen Laufs</translation>
+    </message>
+    <message>
+        <source>&amp;Report (HTML)…</source>
+        <translation>&amp;Bericht (HTML)…</translation>
+    </message>
+    <message>
+        <source>Save the run as one HTML file that opens in any browser: what ran, where, all steps, each step&apos;s table and the plots</source>
+        <translation>Den Lauf als eine HTML-Datei speichern, die jeder Browser öffnet: was lief, wo, alle Schritte, die Tabelle jedes Schritts und die Diagramme</translation>
+    </message>
+    <message>
+        <source>Export a report</source>
+        <translation>Bericht exportieren</translation>
+    </message>
+    <message>
+        <source>HTML files (*.html)</source>
+        <translation>HTML-Dateien (*.html)</translation>
+    </message>
+    <message>
+        <source>Latency histogram of the step shown on the Results page</source>
+        <translation>Latenzhistogramm des auf der Seite Ergebnisse gezeigten Schritts</translation>
+    </message>
+</context>
+<context>
+    <name>ioprism::ui::MessageBar</name>
+    <message>
+        <source>Details</source>
+        <translation>Details</translation>
+    </message>
+    <message>
+        <source>Show or hide the full text of this message</source>
+        <translation>Den vollen Text dieser Meldung zeigen oder verbergen</translation>
+    </message>
+    <message>
+        <source>Dismiss this message (the next one, if any, shows)</source>
+        <translation>Diese Meldung schließen (die nächste, falls vorhanden, erscheint)</translation>
+    </message>
+    <message>
+        <source>Full text of the message; select to copy</source>
+        <translation>Voller Text der Meldung; zum Kopieren markieren</translation>
+    </message>
+    <message numerus="yes">
+        <source>Dismiss this message (%n more waiting)</source>
+        <translation>
+            <numerusform>Diese Meldung schließen (%n weitere wartet)</numerusform>
+            <numerusform>Diese Meldung schließen (%n weitere warten)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>More messages, most severe first; close each on its own</source>
+        <translation>Weitere Meldungen, die schwersten zuerst; jede lässt sich einzeln schließen</translation>
+    </message>
+    <message>
+        <source>Dismiss this message</source>
+        <translation>Diese Meldung schließen</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more message(s): close one to see them</source>
+        <translation>
+            <numerusform>%n weitere Meldung: eine schließen, um sie zu sehen</numerusform>
+            <numerusform>%n weitere Meldungen: eine schließen, um sie zu sehen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Messages beyond these wait until one above is closed</source>
+        <translation>Weitere Meldungen warten, bis eine darüber geschlossen wird</translation>
+    </message>
+</context>
+<context>
+    <name>ioprism::ui::RateLimitEditor</name>
+    <message>
+        <source> IOPS</source>
+        <translation> IOPS</translation>
+    </message>
+    <message>
+        <source>any IOPS</source>
+        <translation>beliebige IOPS</translation>
+    </message>
+    <message>
+        <source>Upper bound on I/Os per second; 0 = unlimited</source>
+        <translation>Obergrenze der I/Os pro Sekunde; 0 = unbegrenzt</translation>
+    </message>
+    <message>
+        <source> MB/s</source>
+        <translation> MB/s</translation>
+    </message>
+    <message>
+        <source>any MB/s</source>
+        <translation>beliebige MB/s</translation>
+    </message>
+    <message>
+        <source>Upper bound on throughput (MB = 10^6 bytes); 0 = unlimited</source>
+        <translation>Obergrenze des Durchsatzes (MB = 10^6 Byte); 0 = unbegrenzt</translation>
+    </message>
+</context>
+<context>
+    <name>ioprism::ui::ResultsModel</name>
+    <message>
+        <source>All</source>
+        <translation>Alle</translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation>Bereich</translation>
+    </message>
+    <message>
+        <source>IOPS</source>
+        <translation>IOPS</translation>
+    </message>
+    <message>
+        <source>Read IOPS</source>
+        <translation>Lese-IOPS</translation>
+    </message>
+    <message>
+        <source>Write IOPS</source>
+        <translation>Schreib-IOPS</translation>
+    </message>
+    <message>
+        <source>MB/s</source>
+        <translation>MB/s</translation>
+    </message>
+    <message>
+        <source>Read MB/s</source>
+        <translation>Lesen MB/s</translation>
+    </message>
+    <message>
+        <source>Write MB/s</source>
+        <translation>Schreiben MB/s</translation>
+    </message>
+    <message>
+        <source>MiB/s</source>
+        <translation>MiB/s</translation>
+    </message>
+    <message>
+        <source>Mean latency</source>
+        <translation>Mittlere Latenz</translation>
+    </message>
+    <message>
+        <source>Max latency</source>
+        <translation>Maximale Latenz</translation>
+    </message>
+    <message>
+        <source>p50</source>
+        <translation>p50</translation>
+    </message>
+    <message>
+        <source>p90</source>
+        <translation>p90</translation>
+    </message>
+    <message>
+        <source>p99</source>
+        <translation>p99</translation>
+    </message>
+    <message>
+        <source>p99.9</source>
+        <translation>p99,9</translation>
+    </message>
+    <message>
+        <source>p99.99</source>
+        <translation>p99,99</translation>
+    </message>
+    <message>
+        <source>Errors</source>
+        <translation>Fehler</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>CPU effectiveness</source>
+        <translation>CPU-Effizienz</translation>
+    </message>
+    <message>
+        <source>All workers, each worker, each target of each worker</source>
+        <translation>Alle Worker, jeder Worker, jedes Ziel jedes Workers</translation>
+    </message>
+    <message>
+        <source>I/Os per second, reads and writes</source>
+        <translation>I/Os pro Sekunde, Lesen und Schreiben</translation>
+    </message>
+    <message>
+        <source>Reads per second</source>
+        <translation>Lesevorgänge pro Sekunde</translation>
+    </message>
+    <message>
+        <source>Writes per second</source>
+        <translation>Schreibvorgänge pro Sekunde</translation>
+    </message>
+    <message>
+        <source>Throughput in decimal megabytes (10^6 bytes) per second</source>
+        <translation>Durchsatz in dezimalen Megabyte (10^6 Byte) pro Sekunde</translation>
+    </message>
+    <message>
+        <source>Read throughput, MB/s (10^6 bytes)</source>
+        <translation>Lesedurchsatz, MB/s (10^6 Byte)</translation>
+    </message>
+    <message>
+        <source>Write throughput, MB/s (10^6 bytes)</source>
+        <translation>Schreibdurchsatz, MB/s (10^6 Byte)</translation>
+    </message>
+    <message>
+        <source>Throughput in binary mebibytes (2^20 bytes) per second</source>
+        <translation>Durchsatz in binären Mebibyte (2^20 Byte) pro Sekunde</translation>
+    </message>
+    <message>
+        <source>Mean completion time of an I/O, submit to reap</source>
+        <translation>Mittlere Abschlusszeit eines I/O, vom Absenden bis zum Abholen</translation>
+    </message>
+    <message>
+        <source>Longest completion time (exact)</source>
+        <translation>Längste Abschlusszeit (exakt)</translation>
+    </message>
+    <message>
+        <source>Median latency (within 0.8 %)</source>
+        <translation>Median der Latenz (auf 0,8 % genau)</translation>
+    </message>
+    <message>
+        <source>90th percentile latency</source>
+        <translation>90. Perzentil der Latenz</translation>
+    </message>
+    <message>
+        <source>99th percentile latency</source>
+        <translation>99. Perzentil der Latenz</translation>
+    </message>
+    <message>
+        <source>99.9th percentile latency</source>
+        <translation>99,9. Perzentil der Latenz</translation>
+    </message>
+    <message>
+        <source>99.99th percentile latency</source>
+        <translation>99,99. Perzentil der Latenz</translation>
+    </message>
+    <message>
+        <source>I/Os that failed</source>
+        <translation>Fehlgeschlagene I/Os</translation>
+    </message>
+    <message>
+        <source>Busy CPU, % of all CPUs of the machine (All row only)</source>
+        <translation>Belegte CPU, % aller CPUs des Rechners (nur Zeile „Alle“)</translation>
+    </message>
+    <message>
+        <source>IOPS per busy CPU percent: higher is cheaper I/O</source>
+        <translation>IOPS je Prozent belegter CPU: höher ist billigeres I/O</translation>
+    </message>
+</context>
+<context>
+    <name>ioprism::ui::ResultsPage</name>
+    <message>
+        <source>&amp;Step:</source>
+        <translation>&amp;Schritt:</translation>
+    </message>
+    <message>
+        <source>One result set per step: the access specification(s) the workers ran together</source>
+        <translation>Ein Ergebnissatz je Schritt: die Zugriffsspezifikation(en), die die Worker gemeinsam ausgeführt haben</translation>
+    </message>
+    <message>
+        <source>Engine, measured time and how the step ended</source>
+        <translation>Engine, gemessene Zeit und wie der Schritt endete</translation>
+    </message>
+    <message>
+        <source>Columns</source>
+        <translation>Spalten</translation>
+    </message>
+    <message>
+        <source>Choose the figures the table shows (also: right-click the header)</source>
+        <translation>Die Zahlen wählen, die die Tabelle zeigt (auch: Rechtsklick auf den Tabellenkopf)</translation>
+    </message>
+    <message>
+        <source>Results of the selected step: All, each worker, each target. Select a row to see its latency histogram.</source>
+        <translation>Ergebnisse des gewählten Schritts: Alle, jeder Worker, jedes Ziel. Eine Zeile wählen, um ihr Latenzhistogramm zu sehen.</translation>
+    </message>
+    <message>
+        <source>Latency histogram (Iometer bins)</source>
+        <translation>Latenzhistogramm (Iometer-Klassen)</translation>
+    </message>
+    <message>
+        <source>Share of the selected row&apos;s I/Os in each latency bin (Iometer&apos;s 21 bins, lower edge inclusive). Right-click to save.</source>
+        <translation>Anteil der I/Os der gewählten Zeile in jeder Latenzklasse (die 21 Klassen von Iometer, Untergrenze eingeschlossen). Rechtsklick zum Speichern.</translation>
+    </message>
+    <message>
+        <source>Save histogram as PNG or PDF…</source>
+        <translation>Histogramm als PNG oder PDF speichern…</translation>
+    </message>
+    <message>
+        <source>Device summary and verdict</source>
+        <translation>Gerätezusammenfassung und Urteil</translation>
+    </message>
+    <message>
+        <source>What the devices carrying the targets did over the measured time, and whether that confirms the application&apos;s figures</source>
+        <translation>Was die Geräte unter den Zielen in der gemessenen Zeit getan haben und ob das die Zahlen der Anwendung bestätigt</translation>
+    </message>
+    <message>
+        <source>read</source>
+        <translation>Lesen</translation>
+    </message>
+    <message>
+        <source>write</source>
+        <translation>Schreiben</translation>
+    </message>
+    <message>
+        <source>latency</source>
+        <translation>Latenz</translation>
+    </message>
+    <message>
+        <source>% of I/Os</source>
+        <translation>% der I/Os</translation>
+    </message>
+    <message>
+        <source>%1. %2</source>
+        <translation>%1. %2</translation>
+    </message>
+    <message>
+        <source>No results yet: run the profile (F5).</source>
+        <translation>Noch keine Ergebnisse: das Profil ausführen (F5).</translation>
+    </message>
+    <message>
+        <source>engine %1</source>
+        <translation>Engine %1</translation>
+    </message>
+    <message>
+        <source>%1 s measured</source>
+        <translation>%1 s gemessen</translation>
+    </message>
+    <message>
+        <source>complete</source>
+        <translation>vollständig</translation>
+    </message>
+    <message>
+        <source>ended early</source>
+        <translation>vorzeitig beendet</translation>
+    </message>
+    <message>
+        <source>no step completed</source>
+        <translation>kein Schritt abgeschlossen</translation>
+    </message>
+    <message>
+        <source>stopped by the user</source>
+        <translation>vom Benutzer angehalten</translation>
+    </message>
+    <message>
+        <source>error: %1</source>
+        <translation>Fehler: %1</translation>
+    </message>
+    <message>
+        <source>Latency histogram (Iometer bins): %1, %L2 I/Os</source>
+        <translation>Latenzhistogramm (Iometer-Klassen): %1, %L2 I/Os</translation>
+    </message>
+    <message>
+        <source>Latency histogram</source>
+        <translation>Latenzhistogramm</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;No device counters.&lt;/b&gt;&lt;br&gt;The device&apos;s own figures (iostat&apos;s view) are not available for this run, so they cannot confirm the application&apos;s numbers.</source>
+        <translation>&lt;b&gt;Keine Gerätezähler.&lt;/b&gt;&lt;br&gt;Die eigenen Zahlen des Geräts (die Sicht von iostat) gibt es für diesen Lauf nicht, daher können sie die Zahlen der Anwendung nicht bestätigen.</translation>
+    </message>
+    <message>
+        <source>All steps</source>
+        <translation>Alle Schritte</translation>
+    </message>
+    <message>
+        <source>Every step of the run in one row each: read and write MB/s, IOPS, mean and p99 latency, and the device&apos;s verdict. Click a step to see its details below. Ctrl+C copies the grid; right-click for CSV, Markdown or a file.</source>
+        <translation>Jeder Schritt des Laufs in einer Zeile: Lese- und Schreib-MB/s, IOPS, mittlere und p99-Latenz sowie das Urteil des Geräts. Ein Klick auf einen Schritt zeigt unten seine Einzelheiten. Strg+C kopiert die Übersicht; Rechtsklick für CSV, Markdown oder eine Datei.</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>Kopieren</translation>
+    </message>
+    <message>
+        <source>Copy as CSV</source>
+        <translation>Als CSV kopieren</translation>
+    </message>
+    <message>
+        <source>Copy as Markdown</source>
+        <translation>Als Markdown kopieren</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>Exportieren…</translation>
+    </message>
+    <message>
+        <source>Export the summary</source>
+        <translation>Übersicht exportieren</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv);;Markdown (*.md);;HTML (*.html);;Text (*.txt)</source>
+        <translation>CSV (*.csv);;Markdown (*.md);;HTML (*.html);;Text (*.txt)</translation>
+    </message>
+</context>
+<context>
+    <name>ioprism::ui::SeriesPage</name>
+    <message>
+        <source>What the series sweeps and how far it has run</source>
+        <translation>Was die Serie variiert und wie weit sie gelaufen ist</translation>
+    </message>
+    <message>
+        <source>No series yet</source>
+        <translation>Noch keine Serie</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%n values)</source>
+        <translation>
+            <numerusform>%1 (%n Wert)</numerusform>
+            <numerusform>%1 (%n Werte)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Series over %1</source>
+        <translation>Serie über %1</translation>
+    </message>
+    <message>
+        <source> × </source>
+        <translation> × </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n trials</source>
+        <translation>
+            <numerusform>, %n Durchgang</numerusform>
+            <numerusform>, %n Durchgänge</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>stopped by an error after %1 of %n steps</source>
+        <translation>
+            <numerusform>durch einen Fehler angehalten nach %1 von %n Schritt</numerusform>
+            <numerusform>durch einen Fehler angehalten nach %1 von %n Schritten</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>stopped after %1 of %n steps</source>
+        <translation>
+            <numerusform>angehalten nach %1 von %n Schritt</numerusform>
+            <numerusform>angehalten nach %1 von %n Schritten</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n steps done</source>
+        <translation>
+            <numerusform>%n Schritt fertig</numerusform>
+            <numerusform>%n Schritte fertig</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n steps done</source>
+        <translation>
+            <numerusform>%1 von %n Schritt fertig</numerusform>
+            <numerusform>%1 von %n Schritten fertig</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This run is no series: the Results page has its steps</source>
+        <translation>Dieser Lauf ist keine Serie: Die Seite Ergebnisse zeigt seine Schritte</translation>
+    </message>
+    <message>
+        <source>Iometer&apos;s cycling: %1</source>
+        <translation>Zyklus von Iometer: %1</translation>
+    </message>
+</context>
+<context>
+    <name>ioprism::ui::SeriesPlots</name>
+    <message>
+        <source>mean</source>
+        <translation>Mittel</translation>
+    </message>
+    <message>
+        <source>p50</source>
+        <translation>p50</translation>
+    </message>
+    <message>
+        <source>p99</source>
+        <translation>p99</translation>
+    </message>
+    <message>
+        <source>p99.9</source>
+        <translation>p99,9</translation>
+    </message>
+    <message>
+        <source> (log₂ scale)</source>
+        <translation> (log₂-Skala)</translation>
+    </message>
+    <message>
+        <source>transfer size</source>
+        <translation>Transfergröße</translation>
+    </message>
+    <message>
+        <source>queue depth</source>
+        <translation>Warteschlangentiefe</translation>
+    </message>
+    <message>
+        <source>worker count</source>
+        <translation>Anzahl Worker</translation>
+    </message>
+    <message>
+        <source>% read</source>
+        <translation>% Lesen</translation>
+    </message>
+    <message>
+        <source>% random</source>
+        <translation>% zufällig</translation>
+    </message>
+    <message>
+        <source>%1 (%2 – %3)</source>
+        <translation>%1 (%2 – %3)</translation>
+    </message>
+    <message>
+        <source>No series has run yet. Tick &quot;Run a series&quot; on the Test Setup page (or choose the test type &quot;Cycle outstanding I/Os&quot;) and press Start: each point is drawn here as it finishes.</source>
+        <translation>Es ist noch keine Serie gelaufen. Auf der Seite Testaufbau „Eine Serie ausführen“ ankreuzen (oder den Testtyp „Ausstehende I/Os zyklisch“ wählen) und Start drücken: Jeder Punkt erscheint hier, sobald er fertig ist.</translation>
+    </message>
+    <message>
+        <source>&amp;Heat map of:</source>
+        <translation>&amp;Heatmap von:</translation>
+    </message>
+    <message>
+        <source>IOPS</source>
+        <translation>IOPS</translation>
+    </message>
+    <message>
+        <source>MB/s</source>
+        <translation>MB/s</translation>
+    </message>
+    <message>
+        <source>p99 latency</source>
+        <translation>p99-Latenz</translation>
+    </message>
+    <message>
+        <source>The figure the heat map colours and the curves beside it show: the median of each point&apos;s trials</source>
+        <translation>Die Zahl, die die Heatmap einfärbt und die Kurven daneben zeigen: der Median der Durchgänge jedes Punkts</translation>
+    </message>
+    <message>
+        <source>&amp;Workload:</source>
+        <translation>&amp;Last:</translation>
+    </message>
+    <message>
+        <source>The access specification (and target, when the targets run in turn) whose matrix is shown</source>
+        <translation>Die Zugriffsspezifikation (und das Ziel, wenn die Ziele nacheinander laufen), deren Matrix gezeigt wird</translation>
+    </message>
+    <message>
+        <source>Each cell is a point of the matrix, its colour the chosen figure. Hover over a cell for its exact figures; right-click to save.</source>
+        <translation>Jede Zelle ist ein Punkt der Matrix, ihre Farbe die gewählte Zahl. Mit der Maus über eine Zelle fahren für die genauen Zahlen; Rechtsklick zum Speichern.</translation>
+    </message>
+    <message>
+        <source>Each point is the median of its trials (whiskers: smallest to largest). Hover for the figures at a value; right-click to save.</source>
+        <translation>Jeder Punkt ist der Median seiner Durchgänge (Whisker: kleinster bis größter). Mit der Maus darüber fahren für die Zahlen eines Werts; Rechtsklick zum Speichern.</translation>
+    </message>
+    <message>
+        <source>Series IOPS and MB/s</source>
+        <translation>Serie IOPS und MB/s</translation>
+    </message>
+    <message>
+        <source>Series latency</source>
+        <translation>Serie Latenz</translation>
+    </message>
+    <message>
+        <source>Series heat map</source>
+        <translation>Serie Heatmap</translation>
+    </message>
+    <message>
+        <source>Series curves</source>
+        <translation>Serie Kurven</translation>
+    </message>
+    <message>
+        <source>IOPS and MB/s by queue depth (Iometer&apos;s cycling)</source>
+        <translation>IOPS und MB/s nach Warteschlangentiefe (Zyklen von Iometer)</translation>
+    </message>
+    <message>
+        <source>IOPS and MB/s by %1</source>
+        <translation>IOPS und MB/s nach %1</translation>
+    </message>
+    <message>
+        <source>Latency by %1</source>
+        <translation>Latenz nach %1</translation>
+    </message>
+    <message>
+        <source>latency (%1)</source>
+        <translation>Latenz (%1)</translation>
+    </message>
+    <message>
+        <source>device read MB/s</source>
+        <translation>Gerät Lesen MB/s</translation>
+    </message>
+    <message>
+        <source>device write MB/s</source>
+        <translation>Gerät Schreiben MB/s</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>p99 latency (%1)</source>
+        <translation>p99-Latenz (%1)</translation>
+    </message>
+    <message>
+        <source>%1 by %2, one curve per %3</source>
+        <translation>%1 nach %2, eine Kurve je %3</translation>
+    </message>
+    <message>
+        <source>not run yet</source>
+        <translation>noch nicht gelaufen</translation>
+    </message>
+    <message>
+        <source>IOPS: %1</source>
+        <translation>IOPS: %1</translation>
+    </message>
+    <message>
+        <source>MB/s: %1</source>
+        <translation>MB/s: %1</translation>
+    </message>
+    <message>
+        <source>latency: mean %1, p50 %2, p99 %3, p99.9 %4</source>
+        <translation>Latenz: Mittel %1, p50 %2, p99 %3, p99,9 %4</translation>
+    </message>
+    <message>
+        <source>device: read %1, write %2</source>
+        <translation>Gerät: Lesen %1, Schreiben %2</translation>
+    </message>
+    <message>
+        <source>1 trial</source>
+        <translation>1 Durchgang</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n trials, median (min – max)</source>
+        <translation>
+            <numerusform>%n Durchgang, Median (Min. – Max.)</numerusform>
+            <numerusform>%n Durchgänge, Median (Min. – Max.)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>stopped early</source>
+        <translation>vorzeitig angehalten</translation>
+    </message>
+    <message>
+        <source>Save the %1 as PNG or PDF…</source>
+        <translation>%1 als PNG oder PDF speichern…</translation>
+    </message>
+</context>
+<context>
+    <name>ioprism::ui::SetupPage</name>
+    <message>
+        <source>Measured time of each step (90, 90s, 1m30s, 2h); 0 = until you press Stop</source>
+        <translation>Gemessene Zeit jedes Schritts (90, 90s, 1m30s, 2h); 0 = bis Stopp gedrückt wird</translation>
+    </message>
+    <message>
+        <source>Time each step runs before measuring starts (not recorded), e.g. 5s</source>
+        <translation>Zeit, die jeder Schritt vor Beginn der Messung läuft (nicht aufgezeichnet), z. B. 5s</translation>
+    </message>
+    <message>
+        <source>How often the live figures and the time series are sampled: 100ms to 60s</source>
+        <translation>Wie oft die Live-Zahlen und die Zeitreihe erfasst werden: 100ms bis 60s</translation>
+    </message>
+    <message>
+        <source>Iometer&apos;s test types: Normal runs each access specification once with every worker and target; the others repeat it while adding workers, targets or outstanding I/Os (the cycling fields below), one step each. A series needs the type Normal.</source>
+        <translation>Die Testtypen von Iometer: Normal führt jede Zugriffsspezifikation einmal mit allen Workern und Zielen aus; die anderen wiederholen sie und fügen dabei Worker, Ziele oder ausstehende I/Os hinzu (die Zyklusfelder unten), je einen Schritt. Eine Serie braucht den Typ Normal.</translation>
+    </message>
+    <message>
+        <source>The values of this axis: FROM..TO:xN (multiplied by N while at most TO), FROM..TO:+N (N added), or a list V1,V2,…. Sizes take units: 512..16M:x2, 4k,64k,1m; depths 1..256:x2; percentages 0..100:+25.</source>
+        <translation>Die Werte dieser Achse: VON..BIS:xN (mal N, solange höchstens BIS), VON..BIS:+N (plus N) oder eine Liste W1,W2,…. Größen mit Einheiten: 512..16M:x2, 4k,64k,1m; Tiefen 1..256:x2; Prozente 0..100:+25.</translation>
+    </message>
+    <message>
+        <source>Trials: the whole series runs this many times; each point shows the median with the smallest and largest trial as whiskers</source>
+        <translation>Durchgänge: Die ganze Serie läuft so oft; jeder Punkt zeigt den Median, mit dem kleinsten und größten Durchgang als Whisker</translation>
+    </message>
+    <message>
+        <source>Each point stops after this many I/Os per worker and target instead of after the run time (0 = the run time)</source>
+        <translation>Jeder Punkt endet nach so vielen I/Os je Worker und Ziel statt nach der Laufzeit (0 = die Laufzeit)</translation>
+    </message>
+    <message>
+        <source>Worker n of each point starts n × this after the first (e.g. 5s); 0 = all together</source>
+        <translation>Worker n jedes Punkts startet n × so viel nach dem ersten (z. B. 5s); 0 = alle zugleich</translation>
+    </message>
+    <message>
+        <source>workers</source>
+        <translation>Worker</translation>
+    </message>
+    <message>
+        <source>targets</source>
+        <translation>Ziele</translation>
+    </message>
+    <message>
+        <source>outstanding I/Os per target</source>
+        <translation>ausstehende I/Os je Ziel</translation>
+    </message>
+    <message>
+        <source>The first step&apos;s number of %1 (at least 1)</source>
+        <translation>Anzahl %1 im ersten Schritt (mindestens 1)</translation>
+    </message>
+    <message>
+        <source>How the %1 grow from step to step: added (linear, at least 1) or multiplied (exponential, at least 2)</source>
+        <translation>Wie die %1 von Schritt zu Schritt wachsen: addiert (linear, mindestens 1) oder multipliziert (exponentiell, mindestens 2)</translation>
+    </message>
+    <message>
+        <source>The largest queue depth run (inclusive; a step past it is not run)</source>
+        <translation>Die größte ausgeführte Warteschlangentiefe (einschließlich; ein Schritt darüber läuft nicht)</translation>
+    </message>
+    <message>
+        <source>What the first axis sweeps: it is set on every line of every spec (size, % read, % random), on every target (outstanding I/Os) or runs that many copies of each worker (workers)</source>
+        <translation>Was die erste Achse variiert: Sie wird in jeder Zeile jeder Spezifikation gesetzt (Größe, % Lesen, % zufällig), an jedem Ziel (ausstehende I/Os) oder führt so viele Kopien jedes Workers aus (Worker)</translation>
+    </message>
+    <message>
+        <source>What the second axis sweeps (not the first axis&apos;s parameter)</source>
+        <translation>Was die zweite Achse variiert (nicht der Parameter der ersten Achse)</translation>
+    </message>
+    <message>
+        <source>Same fixed seed for every worker:</source>
+        <translation>Derselbe feste Seed für jeden Worker:</translation>
+    </message>
+    <message>
+        <source>What Start will run: the number of steps (every access specification index, cycling step, series point and trial) and the time they take, preparation of the targets aside</source>
+        <translation>Was Start ausführen wird: die Zahl der Schritte (jeder Index der Zugriffsspezifikationen, jeder Zyklusschritt, Serienpunkt und Durchgang) und ihre Dauer, ohne die Vorbereitung der Ziele</translation>
+    </message>
+    <message>
+        <source>Engine (this computer)</source>
+        <translation>Engine (dieser Rechner)</translation>
+    </message>
+    <message>
+        <source>Automatic: io_uring, else sync</source>
+        <translation>Automatisch: io_uring, sonst sync</translation>
+    </message>
+    <message>
+        <source>io_uring only</source>
+        <translation>nur io_uring</translation>
+    </message>
+    <message>
+        <source>sync: pread/pwrite threads</source>
+        <translation>sync: pread/pwrite-Threads</translation>
+    </message>
+    <message>
+        <source>null: no I/O (IOPrism&apos;s own overhead)</source>
+        <translation>null: kein I/O (der eigene Aufwand von IOPrism)</translation>
+    </message>
+    <message>
+        <source>How I/O is issued. Saved with the application&apos;s settings, not in the profile.</source>
+        <translation>Wie I/O abgesetzt wird. Wird mit den Einstellungen der Anwendung gespeichert, nicht im Profil.</translation>
+    </message>
+    <message>
+        <source>&amp;I/O engine:</source>
+        <translation>&amp;I/O-Engine:</translation>
+    </message>
+    <message>
+        <source>Test</source>
+        <translation>Test</translation>
+    </message>
+    <message>
+        <source>A note saved with the profile and the results</source>
+        <translation>Eine Notiz, die mit dem Profil und den Ergebnissen gespeichert wird</translation>
+    </message>
+    <message>
+        <source>&amp;Description:</source>
+        <translation>&amp;Beschreibung:</translation>
+    </message>
+    <message>
+        <source>&amp;Run time per step:</source>
+        <translation>&amp;Laufzeit je Schritt:</translation>
+    </message>
+    <message>
+        <source>R&amp;amp-up time:</source>
+        <translation>&amp;Anlaufzeit:</translation>
+    </message>
+    <message>
+        <source>&amp;Sampling interval:</source>
+        <translation>&amp;Messintervall:</translation>
+    </message>
+    <message>
+        <source>All: workers and targets</source>
+        <translation>Alle: Worker und Ziele</translation>
+    </message>
+    <message>
+        <source>No targets</source>
+        <translation>Keine Ziele</translation>
+    </message>
+    <message>
+        <source>No workers</source>
+        <translation>Keine Worker</translation>
+    </message>
+    <message>
+        <source>Only All (no targets, no workers)</source>
+        <translation>Nur „Alle“ (keine Ziele, keine Worker)</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>Nichts</translation>
+    </message>
+    <message>
+        <source>Which rows the Iometer-layout CSV records (Iometer&apos;s &quot;Record Results&quot;)</source>
+        <translation>Welche Zeilen die CSV im Iometer-Layout aufzeichnet („Record Results“ von Iometer)</translation>
+    </message>
+    <message>
+        <source>Record &amp;results:</source>
+        <translation>Ergebnisse &amp;aufzeichnen:</translation>
+    </message>
+    <message>
+        <source>Repeatable runs: every worker uses this seed. Unticked: each worker draws a random seed per run (recorded in the results).</source>
+        <translation>Wiederholbare Läufe: Jeder Worker nutzt diesen Seed. Ohne Häkchen zieht jeder Worker je Lauf einen zufälligen Seed (in den Ergebnissen vermerkt).</translation>
+    </message>
+    <message>
+        <source>The seed, a whole number</source>
+        <translation>Der Seed, eine ganze Zahl</translation>
+    </message>
+    <message>
+        <source>Seed:</source>
+        <translation>Seed:</translation>
+    </message>
+    <message>
+        <source>Cycling (Iometer)</source>
+        <translation>Zyklen (Iometer)</translation>
+    </message>
+    <message>
+        <source>Normal</source>
+        <translation>Normal</translation>
+    </message>
+    <message>
+        <source>Cycle targets</source>
+        <translation>Ziele zyklisch</translation>
+    </message>
+    <message>
+        <source>Cycle workers</source>
+        <translation>Worker zyklisch</translation>
+    </message>
+    <message>
+        <source>Increment targets parallel</source>
+        <translation>Ziele parallel erhöhen</translation>
+    </message>
+    <message>
+        <source>Increment targets serial</source>
+        <translation>Ziele seriell erhöhen</translation>
+    </message>
+    <message>
+        <source>Cycle workers and targets</source>
+        <translation>Worker und Ziele zyklisch</translation>
+    </message>
+    <message>
+        <source>Cycle outstanding I/Os</source>
+        <translation>Ausstehende I/Os zyklisch</translation>
+    </message>
+    <message>
+        <source>Cycle outstanding I/Os and targets</source>
+        <translation>Ausstehende I/Os und Ziele zyklisch</translation>
+    </message>
+    <message>
+        <source>Test &amp;type:</source>
+        <translation>Test&amp;typ:</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>Anfang</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>Schritt</translation>
+    </message>
+    <message>
+        <source>End</source>
+        <translation>Ende</translation>
+    </message>
+    <message>
+        <source>Step type</source>
+        <translation>Schrittart</translation>
+    </message>
+    <message>
+        <source>Workers:</source>
+        <translation>Worker:</translation>
+    </message>
+    <message>
+        <source>Targets:</source>
+        <translation>Ziele:</translation>
+    </message>
+    <message>
+        <source>Outstanding I/Os:</source>
+        <translation>Ausstehende I/Os:</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>alle</translation>
+    </message>
+    <message>
+        <source>Worker and target cycling end when every %1 takes part: the last step is all of them</source>
+        <translation>Worker- und Zielzyklen enden, wenn jeder %1 teilnimmt: Der letzte Schritt umfasst alle</translation>
+    </message>
+    <message>
+        <source>worker</source>
+        <translation>Worker</translation>
+    </message>
+    <message>
+        <source>target</source>
+        <translation>Ziel</translation>
+    </message>
+    <message>
+        <source>linear (+ step)</source>
+        <translation>linear (+ Schritt)</translation>
+    </message>
+    <message>
+        <source>exponential (× step)</source>
+        <translation>exponentiell (× Schritt)</translation>
+    </message>
+    <message>
+        <source>Linear adds the step each time (1, 2, 3 …); exponential multiplies by it (1, 2, 4 …)</source>
+        <translation>Linear addiert jedes Mal den Schritt (1, 2, 3 …); exponentiell multipliziert damit (1, 2, 4 …)</translation>
+    </message>
+    <message>
+        <source>Run a series (IOPrism)</source>
+        <translation>Eine Serie ausführen (IOPrism)</translation>
+    </message>
+    <message>
+        <source>Sweep one parameter (a curve) or two (a matrix): every point is a step of its own, for every access specification in turn. The Series page draws the curves and the heat map as the points finish.</source>
+        <translation>Einen Parameter (eine Kurve) oder zwei (eine Matrix) variieren: Jeder Punkt ist ein eigener Schritt, für jede Zugriffsspezifikation der Reihe nach. Die Seite Serie zeichnet die Kurven und die Heatmap, sobald die Punkte fertig sind.</translation>
+    </message>
+    <message>
+        <source>Transfer size</source>
+        <translation>Transfergröße</translation>
+    </message>
+    <message>
+        <source>Outstanding I/Os</source>
+        <translation>Ausstehende I/Os</translation>
+    </message>
+    <message>
+        <source>Workers</source>
+        <translation>Worker</translation>
+    </message>
+    <message>
+        <source>% read</source>
+        <translation>% Lesen</translation>
+    </message>
+    <message>
+        <source>% random</source>
+        <translation>% zufällig</translation>
+    </message>
+    <message>
+        <source>Second a&amp;xis (a matrix):</source>
+        <translation>Zweite A&amp;chse (eine Matrix):</translation>
+    </message>
+    <message>
+        <source>Sweep a second parameter for every value of the first: a matrix, shown as a heat map and a family of curves</source>
+        <translation>Einen zweiten Parameter für jeden Wert des ersten variieren: eine Matrix, gezeigt als Heatmap und Kurvenschar</translation>
+    </message>
+    <message>
+        <source>The values this axis takes, in the order they run</source>
+        <translation>Die Werte dieser Achse in der Reihenfolge, in der sie laufen</translation>
+    </message>
+    <message>
+        <source>&amp;First axis:</source>
+        <translation>&amp;Erste Achse:</translation>
+    </message>
+    <message>
+        <source>R&amp;epetitions:</source>
+        <translation>&amp;Wiederholungen:</translation>
+    </message>
+    <message>
+        <source>I/&amp;Os per point:</source>
+        <translation>I/&amp;Os je Punkt:</translation>
+    </message>
+    <message>
+        <source>Each point on each target in &amp;turn</source>
+        <translation>Jeden Punkt auf jedem Ziel &amp;nacheinander</translation>
+    </message>
+    <message>
+        <source>Run each point on one target at a time (target A, target B, then the next point): one curve per target, to compare devices or stacks in one run</source>
+        <translation>Jeden Punkt auf einem Ziel nach dem anderen ausführen (Ziel A, Ziel B, dann der nächste Punkt): eine Kurve je Ziel, um Geräte oder Stacks in einem Lauf zu vergleichen</translation>
+    </message>
+    <message>
+        <source>Worker sta&amp;gger:</source>
+        <translation>Worker-&amp;Versatz:</translation>
+    </message>
+    <message>
+        <source>Not readable: %1</source>
+        <translation>Nicht lesbar: %1</translation>
+    </message>
+    <message>
+        <source>No value: see the field&apos;s tooltip</source>
+        <translation>Kein Wert: siehe Tooltip des Feldes</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n values: %1</source>
+        <translation>
+            <numerusform>%n Wert: %1</numerusform>
+            <numerusform>%n Werte: %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Nothing to run yet: give a worker a target and an access specification (the problems are marked where they are).</source>
+        <translation>Noch nichts auszuführen: einem Worker ein Ziel und eine Zugriffsspezifikation geben (die Probleme sind dort markiert, wo sie sind).</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n steps</source>
+        <translation>
+            <numerusform>%n Schritt</numerusform>
+            <numerusform>%n Schritte</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1, each until its I/Os are done (%2 per worker and target)</source>
+        <translation>%1, jeder bis seine I/Os erledigt sind (%2 je Worker und Ziel)</translation>
+    </message>
+    <message>
+        <source> after a %1 ramp-up</source>
+        <translation> nach %1 Anlauf</translation>
+    </message>
+    <message>
+        <source>%1, each until you press Stop</source>
+        <translation>%1, jeder bis Stopp gedrückt wird</translation>
+    </message>
+    <message>
+        <source>%1 × (%2 ramp-up + %3) = %4</source>
+        <translation>%1 × (%2 Anlauf + %3) = %4</translation>
+    </message>
+    <message>
+        <source>%1 × %2 = %3</source>
+        <translation>%1 × %2 = %3</translation>
+    </message>
+    <message>
+        <source>, plus the worker stagger</source>
+        <translation>, zuzüglich des Worker-Versatzes</translation>
+    </message>
+    <message>
+        <source>: %1 × %2 × %3</source>
+        <translation>: %1 × %2 × %3</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n points</source>
+        <translation>
+            <numerusform>%n Punkt</numerusform>
+            <numerusform>%n Punkte</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n trials</source>
+        <translation>
+            <numerusform>%n Durchgang</numerusform>
+            <numerusform>%n Durchgänge</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n access specifications</source>
+        <translation>
+            <numerusform>%n Zugriffsspezifikation</numerusform>
+            <numerusform>%n Zugriffsspezifikationen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Start runs %1</source>
+        <translation>Start führt %1 aus</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a whole number</source>
+        <translation>„%1“ ist keine ganze Zahl</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a whole number of milliseconds (e.g. 500ms, 5s)</source>
+        <translation>„%1“ ist keine ganze Zahl von Millisekunden (z. B. 500ms, 5s)</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a whole number of seconds (e.g. 30, 90s, 1m30s)</source>
+        <translation>„%1“ ist keine ganze Zahl von Sekunden (z. B. 30, 90s, 1m30s)</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a duration (e.g. 100ms, 1s)</source>
+        <translation>„%1“ ist keine Dauer (z. B. 100ms, 1s)</translation>
+    </message>
+</context>
+<context>
+    <name>ioprism::ui::SizeEditor</name>
+    <message>
+        <source>Number of units</source>
+        <translation>Anzahl Einheiten</translation>
+    </message>
+    <message>
+        <source>Binary units: 1 KiB = 1024 B</source>
+        <translation>Binäre Einheiten: 1 KiB = 1024 B</translation>
+    </message>
+</context>
+<context>
+    <name>ioprism::ui::SpecLibraryModel</name>
+    <message>
+        <source>An access specification of this profile. Double-click the name to rename it; edit its lines below.</source>
+        <translation>Eine Zugriffsspezifikation dieses Profils. Doppelklick auf den Namen benennt sie um; ihre Zeilen unten bearbeiten.</translation>
+    </message>
+    <message>
+        <source>Built-in spec from the &quot;%1&quot; preset: assign it or copy it to use it.</source>
+        <translation>Eingebaute Spezifikation aus der Vorlage „%1“: zuweisen oder kopieren, um sie zu nutzen.</translation>
+    </message>
+    <message>
+        <source>profile</source>
+        <translation>Profil</translation>
+    </message>
+    <message>
+        <source>preset: %1</source>
+        <translation>Vorlage: %1</translation>
+    </message>
+    <message>
+        <source>Where the spec comes from: this profile, or a built-in preset</source>
+        <translation>Woher die Spezifikation stammt: dieses Profil oder eine eingebaute Vorlage</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>Übersicht</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>Quelle</translation>
+    </message>
+    <message>
+        <source>The spec&apos;s name (workers refer to it by name)</source>
+        <translation>Der Name der Spezifikation (Worker verweisen über den Namen darauf)</translation>
+    </message>
+    <message>
+        <source>Transfer size, read and random mix of a one-line spec</source>
+        <translation>Transfergröße, Lese- und Zufallsanteil einer einzeiligen Spezifikation</translation>
+    </message>
+    <message>
+        <source>This profile, or a built-in preset</source>
+        <translation>Dieses Profil oder eine eingebaute Vorlage</translation>
+    </message>
+</context>
+<context>
+    <name>ioprism::ui::SpecLineDelegate</name>
+    <message>
+        <source>sector</source>
+        <translation>Sektor</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>e.g. 0, 5ms, 1s</source>
+        <translation>z. B. 0, 5ms, 1s</translation>
+    </message>
+    <message>
+        <source>e.g. 0, 100us, 2ms</source>
+        <translation>z. B. 0, 100us, 2ms</translation>
+    </message>
+</context>
+<context>
+    <name>ioprism::ui::SpecLinesModel</name>
+    <message>
+        <source>uniform</source>
+        <translation>gleichverteilt</translation>
+    </message>
+    <message>
+        <source>zipf θ=%1</source>
+        <translation>Zipf θ=%1</translation>
+    </message>
+    <message>
+        <source>pareto h=%1</source>
+        <translation>Pareto h=%1</translation>
+    </message>
+    <message>
+        <source>normal σ=%1 %</source>
+        <translation>normal σ=%1 %</translation>
+    </message>
+    <message>
+        <source>zones %1</source>
+        <translation>Zonen %1</translation>
+    </message>
+    <message>
+        <source>≤ %1 IOPS</source>
+        <translation>≤ %1 IOPS</translation>
+    </message>
+    <message>
+        <source>unlimited</source>
+        <translation>unbegrenzt</translation>
+    </message>
+    <message>
+        <source>repeating 0x%1</source>
+        <translation>wiederholt 0x%1</translation>
+    </message>
+    <message>
+        <source>pseudo-random</source>
+        <translation>pseudozufällig</translation>
+    </message>
+    <message>
+        <source>full random</source>
+        <translation>voll zufällig</translation>
+    </message>
+    <message>
+        <source>zeros</source>
+        <translation>Nullen</translation>
+    </message>
+    <message>
+        <source>compressible %1 %</source>
+        <translation>komprimierbar %1 %</translation>
+    </message>
+    <message>
+        <source>worker&apos;s</source>
+        <translation>des Workers</translation>
+    </message>
+    <message>
+        <source>sector</source>
+        <translation>Sektor</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <source>% of spec</source>
+        <translation>% der Spez.</translation>
+    </message>
+    <message>
+        <source>% read</source>
+        <translation>% Lesen</translation>
+    </message>
+    <message>
+        <source>% random</source>
+        <translation>% zufällig</translation>
+    </message>
+    <message>
+        <source>Delay</source>
+        <translation>Pause</translation>
+    </message>
+    <message>
+        <source>Burst</source>
+        <translation>Burst</translation>
+    </message>
+    <message>
+        <source>Alignment</source>
+        <translation>Ausrichtung</translation>
+    </message>
+    <message>
+        <source>Reply</source>
+        <translation>Antwort</translation>
+    </message>
+    <message>
+        <source>Distribution</source>
+        <translation>Verteilung</translation>
+    </message>
+    <message>
+        <source>Rate limit</source>
+        <translation>Ratenlimit</translation>
+    </message>
+    <message>
+        <source>Think time</source>
+        <translation>Denkzeit</translation>
+    </message>
+    <message>
+        <source>Data pattern</source>
+        <translation>Datenmuster</translation>
+    </message>
+    <message>
+        <source>Transfer size of each I/O (512, 4k, 64KiB, 1M...)</source>
+        <translation>Transfergröße jedes I/O (512, 4k, 64KiB, 1M...)</translation>
+    </message>
+    <message>
+        <source>Share of this spec&apos;s I/Os that follow this line; the lines sum to 100 %</source>
+        <translation>Anteil der I/Os dieser Spezifikation, die dieser Zeile folgen; die Zeilen ergeben zusammen 100 %</translation>
+    </message>
+    <message>
+        <source>Percentage of reads (the rest are writes), 0 to 100</source>
+        <translation>Anteil der Lesevorgänge in Prozent (der Rest sind Schreibvorgänge), 0 bis 100</translation>
+    </message>
+    <message>
+        <source>Percentage of random offsets (the rest are sequential), 0 to 100</source>
+        <translation>Anteil zufälliger Offsets in Prozent (der Rest ist sequenziell), 0 bis 100</translation>
+    </message>
+    <message>
+        <source>Pause before each burst (e.g. 0, 5ms, 1s)</source>
+        <translation>Pause vor jedem Burst (z. B. 0, 5ms, 1s)</translation>
+    </message>
+    <message>
+        <source>Number of I/Os in each burst</source>
+        <translation>Anzahl der I/Os in jedem Burst</translation>
+    </message>
+    <message>
+        <source>Offsets are multiples of this; 0 = the device&apos;s sector</source>
+        <translation>Offsets sind Vielfache davon; 0 = der Sektor des Geräts</translation>
+    </message>
+    <message>
+        <source>Size of the reply I/O after each request; 0 = no reply</source>
+        <translation>Größe des Antwort-I/O nach jeder Anfrage; 0 = keine Antwort</translation>
+    </message>
+    <message>
+        <source>How random offsets spread over the region: uniform (Iometer), zipf, pareto, normal, hot zones</source>
+        <translation>Wie sich zufällige Offsets über den Bereich verteilen: gleichverteilt (Iometer), Zipf, Pareto, normalverteilt, Hot Zones</translation>
+    </message>
+    <message>
+        <source>Upper bound on IOPS and MB/s for this line; unlimited by default</source>
+        <translation>Obergrenze für IOPS und MB/s dieser Zeile; standardmäßig unbegrenzt</translation>
+    </message>
+    <message>
+        <source>Pause after each I/O completes, before the next (e.g. 0, 100us, 2ms)</source>
+        <translation>Pause nach dem Abschluss jedes I/O, vor dem nächsten (z. B. 0, 100us, 2ms)</translation>
+    </message>
+    <message>
+        <source>What writes contain: the worker&apos;s pattern, or this line&apos;s own</source>
+        <translation>Was Schreibvorgänge enthalten: das Muster des Workers oder das eigene dieser Zeile</translation>
+    </message>
+</context>
+<context>
+    <name>ioprism::ui::SpecsPage</name>
+    <message>
+        <source>Copy to profile</source>
+        <translation>Ins Profil kopieren</translation>
+    </message>
+    <message>
+        <source>Library</source>
+        <translation>Bibliothek</translation>
+    </message>
+    <message>
+        <source>The profile&apos;s specifications, then the presets&apos; (in italics). Select one to edit it below; double-click to assign it.</source>
+        <translation>Die Spezifikationen des Profils, dann die der Vorlagen (kursiv). Eine wählen, um sie unten zu bearbeiten; Doppelklick weist sie zu.</translation>
+    </message>
+    <message>
+        <source>New</source>
+        <translation>Neu</translation>
+    </message>
+    <message>
+        <source>A new specification with one default line</source>
+        <translation>Eine neue Spezifikation mit einer Standardzeile</translation>
+    </message>
+    <message>
+        <source>Duplicate</source>
+        <translation>Duplizieren</translation>
+    </message>
+    <message>
+        <source>A copy of the selected specification in this profile</source>
+        <translation>Eine Kopie der gewählten Spezifikation in diesem Profil</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Löschen</translation>
+    </message>
+    <message>
+        <source>Delete the selected specification from this profile (and from every worker)</source>
+        <translation>Die gewählte Spezifikation aus diesem Profil löschen (und aus jedem Worker)</translation>
+    </message>
+    <message>
+        <source>Assign</source>
+        <translation>Zuweisen</translation>
+    </message>
+    <message>
+        <source>Append the selected spec to the worker&apos;s run order</source>
+        <translation>Die gewählte Spezifikation an die Laufreihenfolge des Workers anhängen</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Entfernen</translation>
+    </message>
+    <message>
+        <source>Remove the selected step from the worker&apos;s run order</source>
+        <translation>Den gewählten Schritt aus der Laufreihenfolge des Workers entfernen</translation>
+    </message>
+    <message>
+        <source>Assigned to the worker</source>
+        <translation>Dem Worker zugewiesen</translation>
+    </message>
+    <message>
+        <source>The selected worker&apos;s specs in run order: step N of a run is every worker&apos;s Nth spec</source>
+        <translation>Die Spezifikationen des gewählten Workers in Laufreihenfolge: Schritt N eines Laufs ist die N-te Spezifikation jedes Workers</translation>
+    </message>
+    <message>
+        <source>Up</source>
+        <translation>Hoch</translation>
+    </message>
+    <message>
+        <source>Run this spec earlier</source>
+        <translation>Diese Spezifikation früher ausführen</translation>
+    </message>
+    <message>
+        <source>Down</source>
+        <translation>Runter</translation>
+    </message>
+    <message>
+        <source>Run this spec later</source>
+        <translation>Diese Spezifikation später ausführen</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>&amp;Name:</translation>
+    </message>
+    <message>
+        <source>&amp;Queue depth:</source>
+        <translation>&amp;Warteschlangentiefe:</translation>
+    </message>
+    <message>
+        <source>worker&apos;s</source>
+        <translation>des Workers</translation>
+    </message>
+    <message>
+        <source>&amp;Threads:</source>
+        <translation>&amp;Threads:</translation>
+    </message>
+    <message>
+        <source>1</source>
+        <translation>1</translation>
+    </message>
+    <message>
+        <source>Copy this built-in spec into the profile to edit it</source>
+        <translation>Diese eingebaute Spezifikation ins Profil kopieren, um sie zu bearbeiten</translation>
+    </message>
+    <message>
+        <source>The spec&apos;s lines. Double-click a cell (or type) to edit it; a red cell has a problem, named in its tooltip.</source>
+        <translation>Die Zeilen der Spezifikation. Doppelklick auf eine Zelle (oder Tippen) bearbeitet sie; eine rote Zelle hat ein Problem, das ihr Tooltip nennt.</translation>
+    </message>
+    <message>
+        <source>Add line</source>
+        <translation>Zeile hinzufügen</translation>
+    </message>
+    <message>
+        <source>Add a line after the selected one (up to 100)</source>
+        <translation>Eine Zeile nach der gewählten hinzufügen (bis zu 100)</translation>
+    </message>
+    <message>
+        <source>Remove line</source>
+        <translation>Zeile entfernen</translation>
+    </message>
+    <message>
+        <source>Remove the selected line</source>
+        <translation>Die gewählte Zeile entfernen</translation>
+    </message>
+    <message>
+        <source>Move the selected line up</source>
+        <translation>Die gewählte Zeile nach oben verschieben</translation>
+    </message>
+    <message>
+        <source>Move the selected line down</source>
+        <translation>Die gewählte Zeile nach unten verschieben</translation>
+    </message>
+    <message>
+        <source>Run order of %1:</source>
+        <translation>Laufreihenfolge von %1:</translation>
+    </message>
+    <message>
+        <source>No worker selected</source>
+        <translation>Kein Worker gewählt</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is a built-in spec (%2). Copy it to the profile to edit it, or assign it: assigning copies it too.</source>
+        <translation>„%1“ ist eine eingebaute Spezifikation (%2). Zum Bearbeiten ins Profil kopieren oder zuweisen: Zuweisen kopiert sie ebenfalls.</translation>
+    </message>
+    <message>
+        <source>No specification selected</source>
+        <translation>Keine Spezifikation gewählt</translation>
+    </message>
+    <message>
+        <source>Built-in specification</source>
+        <translation>Eingebaute Spezifikation</translation>
+    </message>
+    <message>
+        <source>Specification &quot;%1&quot;</source>
+        <translation>Spezifikation „%1“</translation>
+    </message>
+    <message>
+        <source>The spec&apos;s name; workers refer to it by name</source>
+        <translation>Der Name der Spezifikation; Worker verweisen über den Namen darauf</translation>
+    </message>
+    <message>
+        <source>CrystalDiskMark-style queue depth (the Q in Q32T1): every worker running this spec keeps this many I/Os in flight per target. &quot;worker&apos;s&quot; = the worker&apos;s setting.</source>
+        <translation>Warteschlangentiefe wie bei CrystalDiskMark (das Q in Q32T1): Jeder Worker, der diese Spezifikation ausführt, hält so viele I/Os je Ziel unterwegs. „des Workers“ = die Einstellung des Workers.</translation>
+    </message>
+    <message>
+        <source>CrystalDiskMark-style threads (the T in Q32T16): the spec runs on this many copies of each assigned worker</source>
+        <translation>Threads wie bei CrystalDiskMark (das T in Q32T16): Die Spezifikation läuft auf so vielen Kopien jedes zugewiesenen Workers</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is already the name of another spec</source>
+        <translation>„%1“ ist schon der Name einer anderen Spezifikation</translation>
+    </message>
+</context>
+<context>
+    <name>ioprism::ui::StepSummaryModel</name>
+    <message>
+        <source>%1 (cut short)</source>
+        <translation>%1 (abgebrochen)</translation>
+    </message>
+    <message>
+        <source>No device counters for this step</source>
+        <translation>Keine Gerätezähler für diesen Schritt</translation>
+    </message>
+    <message>
+        <source>Step %1: %2. Click to show its detailed results below; Ctrl+C copies the grid (right-click for CSV, Markdown or a file).</source>
+        <translation>Schritt %1: %2. Klicken zeigt unten seine ausführlichen Ergebnisse; Strg+C kopiert die Übersicht (Rechtsklick für CSV, Markdown oder eine Datei).</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>Schritt</translation>
+    </message>
+    <message>
+        <source>Read</source>
+        <translation>Lesen</translation>
+    </message>
+    <message>
+        <source>Write</source>
+        <translation>Schreiben</translation>
+    </message>
+    <message>
+        <source>IOPS</source>
+        <translation>IOPS</translation>
+    </message>
+    <message>
+        <source>Mean latency</source>
+        <translation>Mittlere Latenz</translation>
+    </message>
+    <message>
+        <source>p99 latency</source>
+        <translation>p99-Latenz</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>Gerät</translation>
+    </message>
+    <message>
+        <source>Read throughput over the step&apos;s measured time (decimal MB/s)</source>
+        <translation>Lesedurchsatz über die gemessene Zeit des Schritts (dezimale MB/s)</translation>
+    </message>
+    <message>
+        <source>Write throughput over the step&apos;s measured time (decimal MB/s)</source>
+        <translation>Schreibdurchsatz über die gemessene Zeit des Schritts (dezimale MB/s)</translation>
+    </message>
+    <message>
+        <source>Read and write I/Os per second together</source>
+        <translation>Lese- und Schreib-I/Os pro Sekunde zusammen</translation>
+    </message>
+    <message>
+        <source>Completion latency of all the step&apos;s I/Os, on IOPrism&apos;s own clock</source>
+        <translation>Abschlusslatenz aller I/Os des Schritts, gemessen mit IOPrisms eigener Uhr</translation>
+    </message>
+    <message>
+        <source>Whether the devices&apos; own counters confirm the application&apos;s figures</source>
+        <translation>Ob die eigenen Zähler der Geräte die Zahlen der Anwendung bestätigen</translation>
+    </message>
+    <message>
+        <source>The step: the access specification(s) the workers ran together</source>
+        <translation>Der Schritt: die Zugriffsspezifikation(en), die die Worker zusammen ausführten</translation>
+    </message>
+</context>
+<context>
+    <name>ioprism::ui::TargetDelegate</name>
+    <message>
+        <source>to the end</source>
+        <translation>bis zum Ende</translation>
+    </message>
+    <message>
+        <source>worker&apos;s</source>
+        <translation>des Workers</translation>
+    </message>
+    <message>
+        <source>Direct</source>
+        <translation>Direkt</translation>
+    </message>
+    <message>
+        <source>Buffered</source>
+        <translation>Gepuffert</translation>
+    </message>
+</context>
+<context>
+    <name>ioprism::ui::TargetsModel</name>
+    <message>
+        <source>Test file</source>
+        <translation>Testdatei</translation>
+    </message>
+    <message>
+        <source>Disk</source>
+        <translation>Festplatte</translation>
+    </message>
+    <message>
+        <source>Partition</source>
+        <translation>Partition</translation>
+    </message>
+    <message>
+        <source>Volume</source>
+        <translation>Volume</translation>
+    </message>
+    <message>
+        <source>Physical drive</source>
+        <translation>Physisches Laufwerk</translation>
+    </message>
+    <message>
+        <source>mounted at %1</source>
+        <translation>eingehängt unter %1</translation>
+    </message>
+    <message>
+        <source>Tick to let the selected worker use %1 raw. Writing to a raw device destroys its data: IOPrism asks before it writes and refuses while the device is mounted.</source>
+        <translation>Ankreuzen, damit der gewählte Worker %1 roh nutzt. Schreiben auf ein Rohgerät zerstört seine Daten: IOPrism fragt vor dem Schreiben nach und verweigert es, solange das Gerät eingehängt ist.</translation>
+    </message>
+    <message>
+        <source>Tick to let the selected worker use the test file %1. IOPrism creates and fills it (never sparse) before the first run.</source>
+        <translation>Ankreuzen, damit der gewählte Worker die Testdatei %1 nutzt. IOPrism legt sie vor dem ersten Lauf an und füllt sie (nie dünn besetzt).</translation>
+    </message>
+    <message>
+        <source>Whole disk, partition, or a test file on a mounted file system</source>
+        <translation>Ganze Festplatte, Partition oder eine Testdatei auf einem eingehängten Dateisystem</translation>
+    </message>
+    <message>
+        <source>Device size: %L1 bytes</source>
+        <translation>Gerätegröße: %L1 Byte</translation>
+    </message>
+    <message>
+        <source>Size of the file system holding the test file</source>
+        <translation>Größe des Dateisystems mit der Testdatei</translation>
+    </message>
+    <message>
+        <source>HDD</source>
+        <translation>HDD</translation>
+    </message>
+    <message>
+        <source>SSD</source>
+        <translation>SSD</translation>
+    </message>
+    <message>
+        <source>HDD: rotational; SSD: not rotational (as the kernel reports it)</source>
+        <translation>HDD: rotierend; SSD: nicht rotierend (laut Kernel)</translation>
+    </message>
+    <message>
+        <source>Free space where the test file goes</source>
+        <translation>Freier Platz am Ort der Testdatei</translation>
+    </message>
+    <message>
+        <source>Outstanding I/Os (queue depth) on this target; empty = the worker&apos;s value. A spec&apos;s queue depth (QD in its name) overrides both.</source>
+        <translation>Ausstehende I/Os (Warteschlangentiefe) auf diesem Ziel; leer = der Wert des Workers. Die Warteschlangentiefe einer Spezifikation (QD im Namen) hat Vorrang vor beiden.</translation>
+    </message>
+    <message>
+        <source>Where the tested region starts (bytes; 4k, 1M, 2G...)</source>
+        <translation>Wo der getestete Bereich beginnt (Byte; 4k, 1M, 2G...)</translation>
+    </message>
+    <message>
+        <source>Size of the tested region; 0 = to the end of the target</source>
+        <translation>Größe des getesteten Bereichs; 0 = bis zum Ende des Ziels</translation>
+    </message>
+    <message>
+        <source>Size of the test file IOPrism creates and fills</source>
+        <translation>Größe der Testdatei, die IOPrism anlegt und füllt</translation>
+    </message>
+    <message>
+        <source>Direct: bypass the OS cache (O_DIRECT), to measure the device. Buffered: through the OS cache.</source>
+        <translation>Direkt: am Cache des Betriebssystems vorbei (O_DIRECT), um das Gerät zu messen. Gepuffert: über den Cache des Betriebssystems.</translation>
+    </message>
+    <message>
+        <source>Write-through: every write reaches stable storage (O_DSYNC)</source>
+        <translation>Write-through: Jeder Schreibvorgang erreicht dauerhaften Speicher (O_DSYNC)</translation>
+    </message>
+    <message>
+        <source>worker (%1)</source>
+        <translation>Worker (%1)</translation>
+    </message>
+    <message>
+        <source>to the end</source>
+        <translation>bis zum Ende</translation>
+    </message>
+    <message>
+        <source>Direct</source>
+        <translation>Direkt</translation>
+    </message>
+    <message>
+        <source>Buffered</source>
+        <translation>Gepuffert</translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation>Ziel</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <source>Media</source>
+        <translation>Medium</translation>
+    </message>
+    <message>
+        <source>Mounted at</source>
+        <translation>Eingehängt unter</translation>
+    </message>
+    <message>
+        <source>Free</source>
+        <translation>Frei</translation>
+    </message>
+    <message>
+        <source>Outstanding I/Os</source>
+        <translation>Ausstehende I/Os</translation>
+    </message>
+    <message>
+        <source>Region start</source>
+        <translation>Bereichsanfang</translation>
+    </message>
+    <message>
+        <source>Region size</source>
+        <translation>Bereichsgröße</translation>
+    </message>
+    <message>
+        <source>Test-file size</source>
+        <translation>Testdateigröße</translation>
+    </message>
+    <message>
+        <source>Cache</source>
+        <translation>Cache</translation>
+    </message>
+    <message>
+        <source>Write-through</source>
+        <translation>Write-through</translation>
+    </message>
+    <message>
+        <source>Tick the targets the selected worker uses</source>
+        <translation>Die Ziele ankreuzen, die der gewählte Worker nutzt</translation>
+    </message>
+    <message>
+        <source>Queue depth per target (empty: the worker&apos;s)</source>
+        <translation>Warteschlangentiefe je Ziel (leer: die des Workers)</translation>
+    </message>
+    <message>
+        <source>Offset where the tested region starts</source>
+        <translation>Offset, an dem der getestete Bereich beginnt</translation>
+    </message>
+    <message>
+        <source>Length of the tested region (0: to the end)</source>
+        <translation>Länge des getesteten Bereichs (0: bis zum Ende)</translation>
+    </message>
+    <message>
+        <source>Size of the test file to create</source>
+        <translation>Größe der anzulegenden Testdatei</translation>
+    </message>
+    <message>
+        <source>Direct I/O (bypass the OS cache) or buffered</source>
+        <translation>Direktes I/O (am Cache des Betriebssystems vorbei) oder gepuffert</translation>
+    </message>
+    <message>
+        <source>Writes reach stable storage before they complete</source>
+        <translation>Schreibvorgänge erreichen dauerhaften Speicher, bevor sie abschließen</translation>
+    </message>
+</context>
+<context>
+    <name>ioprism::ui::TargetsPage</name>
+    <message>
+        <source>Add test file…</source>
+        <translation>Testdatei hinzufügen…</translation>
+    </message>
+    <message>
+        <source>Choose where a test file goes (any folder) and assign it to the selected worker</source>
+        <translation>Wählen, wohin eine Testdatei kommt (beliebiger Ordner), und sie dem gewählten Worker zuweisen</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Aktualisieren</translation>
+    </message>
+    <message>
+        <source>List disks, partitions and mounted file systems again</source>
+        <translation>Festplatten, Partitionen und eingehängte Dateisysteme neu auflisten</translation>
+    </message>
+    <message>
+        <source>Tick a target to let the selected worker use it; double-click a setting of a ticked target to change it</source>
+        <translation>Ein Ziel ankreuzen, damit der gewählte Worker es nutzt; Doppelklick auf eine Einstellung eines angekreuzten Ziels ändert sie</translation>
+    </message>
+    <message>
+        <source>Raw disks and partitions are read and written directly: IOPrism asks before it writes to one and refuses while it is mounted or in use.</source>
+        <translation>Rohe Festplatten und Partitionen werden direkt gelesen und beschrieben: IOPrism fragt, bevor es auf eine schreibt, und verweigert es, solange sie eingehängt oder in Benutzung ist.</translation>
+    </message>
+    <message>
+        <source>Targets of %1</source>
+        <translation>Ziele von %1</translation>
+    </message>
+    <message>
+        <source>Select a worker in the topology to choose its targets</source>
+        <translation>Einen Worker in der Topologie wählen, um seine Ziele zu bestimmen</translation>
+    </message>
+</context>
+<context>
+    <name>ioprism::ui::TopologyModel</name>
+    <message>
+        <source>This host (%1)</source>
+        <translation>Dieser Rechner (%1)</translation>
+    </message>
+    <message>
+        <source>The machine IOPrism runs on. Its workers run their assigned access specifications together, step by step.</source>
+        <translation>Der Rechner, auf dem IOPrism läuft. Seine Worker führen ihre zugewiesenen Zugriffsspezifikationen gemeinsam aus, Schritt für Schritt.</translation>
+    </message>
+    <message>
+        <source>%1: %2, %3 per target, %4 assigned. Double-click or F2 to rename.</source>
+        <translation>%1: %2, %3 je Ziel, %4 zugewiesen. Doppelklick oder F2 benennt um.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n targets</source>
+        <translation>
+            <numerusform>%n Ziel</numerusform>
+            <numerusform>%n Ziele</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n outstanding I/Os</source>
+        <translation>
+            <numerusform>%n ausstehendes I/O</numerusform>
+            <numerusform>%n ausstehende I/Os</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n specs</source>
+        <translation>
+            <numerusform>%n Spezifikation</numerusform>
+            <numerusform>%n Spezifikationen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Test file %1 (%2)</source>
+        <translation>Testdatei %1 (%2)</translation>
+    </message>
+    <message>
+        <source>Raw device %1</source>
+        <translation>Rohgerät %1</translation>
+    </message>
+    <message>
+        <source>Topology</source>
+        <translation>Topologie</translation>
+    </message>
+</context>
+<context>
+    <name>ioprism::ui::WorkerPanel</name>
+    <message>
+        <source>This host, its workers and each worker&apos;s targets. Select a worker to edit its targets, specs and settings.</source>
+        <translation>Dieser Rechner, seine Worker und die Ziele jedes Workers. Einen Worker wählen, um seine Ziele, Spezifikationen und Einstellungen zu bearbeiten.</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>Hinzufügen</translation>
+    </message>
+    <message>
+        <source>Add a disk worker (a thread that runs I/O on its targets)</source>
+        <translation>Einen Disk-Worker hinzufügen (einen Thread, der I/O auf seinen Zielen ausführt)</translation>
+    </message>
+    <message>
+        <source>Duplicate</source>
+        <translation>Duplizieren</translation>
+    </message>
+    <message>
+        <source>Add a copy of the selected worker with the same targets and specs</source>
+        <translation>Eine Kopie des gewählten Workers mit denselben Zielen und Spezifikationen hinzufügen</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Entfernen</translation>
+    </message>
+    <message>
+        <source>Remove the selected worker</source>
+        <translation>Den gewählten Worker entfernen</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>&amp;Name:</translation>
+    </message>
+    <message>
+        <source>&amp;Outstanding I/Os:</source>
+        <translation>&amp;Ausstehende I/Os:</translation>
+    </message>
+    <message>
+        <source>any CPU</source>
+        <translation>jede CPU</translation>
+    </message>
+    <message>
+        <source>CPU &amp;affinity:</source>
+        <translation>CPU-&amp;Affinität:</translation>
+    </message>
+    <message>
+        <source>random each run</source>
+        <translation>zufällig je Lauf</translation>
+    </message>
+    <message>
+        <source>&amp;Seed:</source>
+        <translation>&amp;Seed:</translation>
+    </message>
+    <message>
+        <source>&amp;Data pattern:</source>
+        <translation>&amp;Datenmuster:</translation>
+    </message>
+    <message>
+        <source>to the end</source>
+        <translation>bis zum Ende</translation>
+    </message>
+    <message>
+        <source>Region &amp;start:</source>
+        <translation>Bereichs&amp;anfang:</translation>
+    </message>
+    <message>
+        <source>Region si&amp;ze:</source>
+        <translation>Bereichs&amp;größe:</translation>
+    </message>
+    <message>
+        <source>No worker selected</source>
+        <translation>Kein Worker gewählt</translation>
+    </message>
+    <message>
+        <source>Settings of %1</source>
+        <translation>Einstellungen von %1</translation>
+    </message>
+    <message>
+        <source>The worker&apos;s name, as results label it</source>
+        <translation>Der Name des Workers, wie die Ergebnisse ihn nennen</translation>
+    </message>
+    <message>
+        <source>I/Os kept in flight on each target (queue depth), 1 to %1. A spec&apos;s QD overrides it.</source>
+        <translation>Auf jedem Ziel unterwegs gehaltene I/Os (Warteschlangentiefe), 1 bis %1. Die QD einer Spezifikation hat Vorrang.</translation>
+    </message>
+    <message>
+        <source>CPUs this worker&apos;s thread may run on, e.g. 0-3,8; empty = any</source>
+        <translation>CPUs, auf denen der Thread dieses Workers laufen darf, z. B. 0-3,8; leer = jede</translation>
+    </message>
+    <message>
+        <source>Fixed seed for repeatable offsets; empty = a new random seed each run (recorded in the results)</source>
+        <translation>Fester Seed für wiederholbare Offsets; leer = je Lauf ein neuer zufälliger Seed (in den Ergebnissen vermerkt)</translation>
+    </message>
+    <message>
+        <source>What this worker&apos;s writes contain, for spec lines without their own pattern</source>
+        <translation>Was die Schreibvorgänge dieses Workers enthalten, für Spezifikationszeilen ohne eigenes Muster</translation>
+    </message>
+    <message>
+        <source>Where the tested region of each target starts (targets may set their own)</source>
+        <translation>Wo der getestete Bereich jedes Ziels beginnt (Ziele können einen eigenen setzen)</translation>
+    </message>
+    <message>
+        <source>Size of the tested region of each target; 0 = to the end</source>
+        <translation>Größe des getesteten Bereichs jedes Ziels; 0 = bis zum Ende</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a CPU list</source>
+        <translation>„%1“ ist keine CPU-Liste</translation>
+    </message>
+    <message>
+        <source>CPUs, e.g. 0-3,8</source>
+        <translation>CPUs, z. B. 0-3,8</translation>
+    </message>
+</context>
+</TS>

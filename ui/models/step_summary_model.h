@@ -1,0 +1,43 @@
+// The Results page's summary grid: one row per step (core/report/step_summary.h) with its
+// read and write MB/s, IOPS, mean and p99 latency and the device verdict, in the manner
+// CrystalDiskMark made familiar. The numbers are core's; this model spells them in the
+// user's locale and colours the verdict.
+#pragma once
+
+#include "core/report/step_summary.h"
+#include "ui/metatypes.h"
+
+#include <QAbstractTableModel>
+
+namespace ioprism::ui {
+
+class StepSummaryModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column {
+        StepColumn,
+        ReadColumn,
+        WriteColumn,
+        IopsColumn,
+        MeanColumn,
+        P99Column,
+        DeviceColumn,
+        ColumnCount
+    };
+
+    explicit StepSummaryModel(QObject *parent = nullptr);
+
+    void setResult(const RunResultPtr &result);
+    const std::vector<core::StepSummaryRow> &rows() const { return m_rows; }
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+private:
+    std::vector<core::StepSummaryRow> m_rows;
+};
+
+} // namespace ioprism::ui
