@@ -1239,7 +1239,7 @@
     </message>
     <message>
         <source>Latency histogram of the step shown on the Results page</source>
-        <translation type="unfinished"></translation>
+        <translation>Latenzhistogramm des auf der Seite Ergebnisse gezeigten Schritts</translation>
     </message>
 </context>
 <context>
