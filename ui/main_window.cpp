@@ -36,6 +36,7 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -101,6 +102,7 @@ MainWindow::MainWindow(PlatformServices services, MainWindowOptions options, QWi
     , m_resultsPage(new ResultsPage(this))
     , m_seriesPage(new SeriesPage(this))
 {
+    m_targetsPage->model()->setTargetCheck(m_services.targetExists);
     setWindowIcon(icon(IconId::App));
     setMinimumSize(960, 640);
     resize(1440, 900);
@@ -163,13 +165,11 @@ MainWindow::MainWindow(PlatformServices services, MainWindowOptions options, QWi
         dialog->selectFile(QString::fromLatin1(kTestFileName));
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &file) {
-            const std::string path = toStdString(QDir::toNativeSeparators(file));
-            const auto kind = m_services.detectTargetKind ? m_services.detectTargetKind(path)
-                                                          : core::TargetKind::TestFile;
-            m_targetsPage->model()->addPath(path, kind);
+            addTestFile(toStdString(QDir::toNativeSeparators(file)));
         });
         dialog->open();
     });
+    connect(m_targetsPage, &TargetsPage::repointRequested, this, &MainWindow::askRepoint);
     connect(m_setupPage, &SetupPage::engineChanged, this, [](core::EngineKind engine) {
         QSettings().setValue(QStringLiteral("run/engine"), int(engine));
     });
@@ -558,6 +558,115 @@ void MainWindow::refreshTargets()
     if (!listed)
         candidates.insert(candidates.begin(), data);
     m_targetsPage->model()->setCandidates(std::move(candidates));
+}
+
+void MainWindow::addTestFile(const std::string &path)
+{
+    auto *model = m_targetsPage->model();
+    const auto *worker = m_document->worker(model->worker());
+    if (!worker)
+        return;
+    const auto kind = m_services.detectTargetKind ? m_services.detectTargetKind(path)
+                                                  : core::TargetKind::TestFile;
+    QStringList others;
+    for (const auto &t : worker->targets)
+        if (t.path != path)
+            others << toQString(t.path);
+    if (others.isEmpty()) {
+        model->addPath(path, kind);
+        return;
+    }
+    // A second target changes what the worker measures: never add one silently.
+    const QString workerName = toQString(worker->name);
+    auto *box = new QMessageBox(QMessageBox::Question, tr("Add a test file"),
+        tr("%1 already uses %n target(s): %2.", nullptr, int(others.size()))
+                .arg(workerName, others.join(QStringLiteral(", ")))
+            + QLatin1Char('\n')
+            + tr("Use %1 instead, or as one more target (the worker then spreads its I/O "
+                 "over all of them)?")
+                  .arg(toQString(path)),
+        QMessageBox::Cancel, this);
+    box->setObjectName(QStringLiteral("addTestFileDialog"));
+    auto *replace = box->addButton(tr("Use only the new file"), QMessageBox::AcceptRole);
+    replace->setObjectName(QStringLiteral("replaceTargets"));
+    replace->setToolTip(tr("The worker's other targets are unticked"));
+    auto *add = box->addButton(tr("Add as another target"), QMessageBox::YesRole);
+    add->setObjectName(QStringLiteral("addBesideTargets"));
+    add->setToolTip(tr("The worker uses the new file and its present targets"));
+    box->setDefaultButton(replace);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::finished, this, [this, box, replace, add, path, kind] {
+        auto *targets = m_targetsPage->model();
+        if (box->clickedButton() == replace) {
+            const int row = targets->addPath(path, kind);
+            for (int r = 0; r < targets->rowCount(); ++r)
+                if (r != row && targets->index(r, 0).data(TargetsModel::AssignedRole).toBool())
+                    targets->setData(targets->index(r, TargetsModel::TargetColumn), Qt::Unchecked,
+                        Qt::CheckStateRole);
+        } else if (box->clickedButton() == add) {
+            targets->addPath(path, kind);
+        }
+    });
+    box->open();
+}
+
+void MainWindow::askRepoint(int row)
+{
+    auto *model = m_targetsPage->model();
+    const QString from = model->index(row, 0).data(TargetsModel::PathRole).toString();
+    if (!model->index(row, 0).data(TargetsModel::AssignedRole).toBool())
+        return;
+    auto *dialog = new QInputDialog(this);
+    dialog->setObjectName(QStringLiteral("repointDialog"));
+    dialog->setWindowTitle(tr("Re-point %1").arg(from));
+    dialog->setLabelText(tr("Where %1 points on this machine (the worker keeps the target and "
+                            "its settings):")
+                             .arg(from));
+    dialog->setToolTip(tr("A disk, a partition or a test-file location of this machine, or a "
+                          "file you choose"));
+    QStringList items;
+    for (const auto &c : model->candidates())
+        items << toQString(c.path);
+    const QString elsewhere = tr("A test file elsewhere…");
+    items << elsewhere;
+    dialog->setComboBoxItems(items);
+    dialog->setComboBoxEditable(false);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    auto repoint = [this, from](const std::string &to, core::TargetKind kind) {
+        auto *targets = m_targetsPage->model();
+        for (int r = 0; r < targets->rowCount(); ++r) {
+            if (targets->index(r, 0).data(TargetsModel::PathRole).toString() != from)
+                continue;
+            targets->repoint(r, to, kind);
+            m_messageBar->showMessage(MessageBar::Level::Information,
+                tr("%1 now points at %2.").arg(from, toQString(to)));
+            return;
+        }
+    };
+    connect(dialog, &QInputDialog::textValueSelected, this,
+        [this, elsewhere, repoint](const QString &choice) {
+            if (choice != elsewhere) {
+                const auto *c = m_targetsPage->model()->candidateFor(toStdString(choice));
+                if (c)
+                    repoint(c->path, c->kind);
+                return;
+            }
+            auto *files = new QFileDialog(this, tr("Test file location"), dataDirectory(),
+                tr("Test files (*.dat *.tst);;All files (*)"));
+            files->setObjectName(QStringLiteral("repointFileDialog"));
+            files->setAcceptMode(QFileDialog::AcceptSave);
+            files->setOption(QFileDialog::DontConfirmOverwrite);
+            files->selectFile(QString::fromLatin1(kTestFileName));
+            files->setAttribute(Qt::WA_DeleteOnClose);
+            connect(files, &QFileDialog::fileSelected, this, [this, repoint](const QString &file) {
+                const std::string path = toStdString(QDir::toNativeSeparators(file));
+                repoint(path,
+                    m_services.detectTargetKind ? m_services.detectTargetKind(path)
+                                                : core::TargetKind::TestFile);
+            });
+            files->open();
+        });
+    dialog->open();
 }
 
 void MainWindow::updateTitle()

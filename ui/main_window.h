@@ -61,6 +61,11 @@ public:
     bool saveFile(const QString &path); // .json, or .icf export (warnings in the message bar)
     void newProfile();
     bool applyPreset(const std::string &name);
+    // Assigns a test file to the selected worker; when the worker has other targets, asks
+    // whether the file replaces them or joins them (a dialog, "addTestFileDialog").
+    void addTestFile(const std::string &path);
+    // Asks where the target of a Targets-page row should point ("repointDialog").
+    void askRepoint(int row);
     // Starts the profile (after the raw-device confirmation when one is written).
     // Returns false when the profile cannot run (the message bar says why).
     bool startRun();

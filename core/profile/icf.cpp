@@ -1996,6 +1996,12 @@ TargetKind icfTargetKind(std::string_view iometerName)
     return isPartitionName(t) ? TargetKind::Partition : TargetKind::BlockDevice;
 }
 
+bool isWindowsVolumeName(std::string_view iometerName)
+{
+    const std::string_view t = trim(iometerName);
+    return isDriveLetterName(t) || t.substr(0, 2) == "\\\\";
+}
+
 Problems markUnresolvedTargets(Profile &profile, const std::function<bool(const Target &)> &exists)
 {
     Problems warnings;

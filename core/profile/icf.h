@@ -52,6 +52,11 @@ std::string writeIcf(const Profile &profile, Problems &warnings);
 // absolute path is a test file.
 TargetKind icfTargetKind(std::string_view iometerName);
 
+// True for the names Iometer gives Windows volumes and shares (`C:`, `C: "System"`,
+// `C:Label`, `\\server\share`): test-file locations of a Windows machine, which name no
+// file on another system.
+bool isWindowsVolumeName(std::string_view iometerName);
+
 // Flags every target whose `exists` is false (Target::unresolved = true) and clears the
 // flag on the others; never removes a target. Returns one Warning per unresolved
 // target, naming its path field:

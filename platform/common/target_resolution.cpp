@@ -1,5 +1,7 @@
 #include "platform/common/target_resolution.h"
 
+#include "core/profile/icf.h"
+
 #include <filesystem>
 
 #ifdef __linux__
@@ -36,6 +38,13 @@ bool targetExists(const core::Target &target)
     if (target.path.empty())
         return false;
     if (target.kind == core::TargetKind::TestFile) {
+#ifndef _WIN32
+        // `C: "System"` or `\\server\share` from a Windows .icf names a volume of that
+        // machine; taken as a path here it would be a file of that literal name in the
+        // current folder.
+        if (core::isWindowsVolumeName(target.path))
+            return false;
+#endif
         const fs::path p(target.path);
         if (fs::exists(p, ec))
             return true;

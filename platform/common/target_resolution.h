@@ -9,7 +9,8 @@ namespace ioprism::platform {
 
 // True when the target can be found here: a test file whose directory exists (the file
 // itself is created by the run), or an existing device. Iometer's bare disk names
-// ("sdb") are looked up under /dev on Linux.
+// ("sdb") are looked up under /dev on Linux; its Windows volume names (`C: "System"`,
+// `\\server\share`) name nothing outside Windows.
 bool targetExists(const core::Target &target);
 
 // The kind a path on this machine is: a block device, a partition, or (anything else)

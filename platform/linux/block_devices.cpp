@@ -235,7 +235,39 @@ bool isPseudoFileSystem(std::string_view fsType)
     return false;
 }
 
+std::string deviceModelText(const DeviceModelSources &sources)
+{
+    if (!sources.model.empty())
+        return sources.model;
+    // A SCSI vendor name says something; a PCI vendor id ("0x1af4" for virtio) does not.
+    if (!sources.vendor.empty() && !sources.vendor.starts_with("0x"))
+        return sources.vendor;
+    if (!sources.loopBacking.empty())
+        return "loop: " + sources.loopBacking;
+    if (!sources.dmName.empty())
+        return "dm: " + sources.dmName;
+    if (sources.name.starts_with("zram"))
+        return "zram";
+    return sources.driver; // "virtio_blk", "xen_blkfront", "mmcblk"
+}
+
 // ---------------------------------------------------------------- live system
+
+std::string deviceModelOf(const std::string &disk)
+{
+    const fs::path dir = fs::path("/sys/block") / disk;
+    DeviceModelSources sources;
+    sources.name = disk;
+    sources.model = readAttribute(dir / "device/model");
+    sources.vendor = readAttribute(dir / "device/vendor");
+    sources.loopBacking = readAttribute(dir / "loop/backing_file");
+    sources.dmName = readAttribute(dir / "dm/name");
+    std::error_code ec;
+    const fs::path driver = fs::read_symlink(dir / "device/driver", ec);
+    if (!ec)
+        sources.driver = driver.filename().string();
+    return deviceModelText(sources);
+}
 
 std::vector<MountEntry> readMountTable()
 {
@@ -373,14 +405,7 @@ std::vector<BlockDeviceInfo> listBlockDevices()
             continue;
         if (auto dn = parseDeviceNumber(readTextFile(dir / "dev")))
             d.deviceNumber = *dn;
-        d.model = readAttribute(dir / "device/model");
-        if (d.model.empty())
-            d.model = readAttribute(dir / "device/vendor");
-        if (d.model.empty()) {
-            const std::string backing = readAttribute(dir / "loop/backing_file");
-            if (!backing.empty())
-                d.model = "loop: " + backing;
-        }
+        d.model = deviceModelOf(name);
         d.rotational = readNumber<int>(dir / "queue/rotational") != 0;
         d.removable = readNumber<int>(dir / "removable") != 0;
         d.readOnly = readNumber<int>(dir / "ro") != 0;

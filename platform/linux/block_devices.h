@@ -60,7 +60,7 @@ struct BlockDeviceInfo {
     std::string name; // kernel name, e.g. "sda", "nvme0n1", "loop3", "zram0"
     std::string devicePath; // "/dev/" + name
     DeviceNumber deviceNumber;
-    std::string model; // device/model, or vendor, or "loop: <backing file>"
+    std::string model; // deviceModelOf: "QEMU HARDDISK", "virtio_blk", "loop: /img"
     std::uint64_t sizeBytes = 0;
     bool rotational = false;
     bool removable = false;
@@ -99,7 +99,25 @@ std::optional<DeviceNumber> parseDeviceNumber(std::string_view text);
 // are real: test files can live there.
 bool isPseudoFileSystem(std::string_view fsType);
 
+// What sysfs says about the hardware behind a whole disk, for a name a person knows.
+struct DeviceModelSources {
+    std::string name; // kernel name: "vda", "zram0"
+    std::string model; // device/model (SCSI, ATA, NVMe)
+    std::string vendor; // device/vendor: a SCSI vendor name, or a PCI id ("0x1af4")
+    std::string loopBacking; // loop/backing_file
+    std::string dmName; // dm/name
+    std::string driver; // the name device/driver links to ("virtio_blk", "xen_blkfront")
+};
+
+// The model a person would recognise: device/model; else a SCSI vendor name (never a
+// PCI vendor id: "0x1af4" says nothing); else what the device is ("loop: /img",
+// "dm: vg-root", "zram"); else its driver ("virtio_blk"). "" when nothing is known.
+std::string deviceModelText(const DeviceModelSources &sources);
+
 // ---------------------------------------------------------------- live system
+
+// deviceModelText for a whole disk (kernel name) of this machine.
+std::string deviceModelOf(const std::string &disk);
 
 // Every disk in /sys/block with a size (unattached loop devices and unconfigured zram,
 // size 0, are left out: there is nothing to test on them).

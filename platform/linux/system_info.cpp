@@ -188,28 +188,7 @@ core::DeviceFacts describeDevice(const std::string &targetPath)
 
     const std::string disk = wholeDiskOf(*name).value_or(*name);
     const fs::path dir = fs::path("/sys/block") / disk;
-    facts.model = readSysfsText(dir / "device/model");
-    if (facts.model.empty()) {
-        // A SCSI vendor name says something; a PCI vendor id ("0x1af4" for virtio) not.
-        const std::string vendor = readSysfsText(dir / "device/vendor");
-        if (!vendor.starts_with("0x"))
-            facts.model = vendor;
-    }
-    if (facts.model.empty()) {
-        if (const std::string backing = readSysfsText(dir / "loop/backing_file"); !backing.empty())
-            facts.model = "loop: " + backing;
-        else if (const std::string dm = readSysfsText(dir / "dm/name"); !dm.empty())
-            facts.model = "dm: " + dm;
-        else if (disk.starts_with("zram"))
-            facts.model = "zram";
-    }
-    if (facts.model.empty()) {
-        // At least the driver: "virtio_blk", "xen_blkfront", "mmcblk".
-        std::error_code ec;
-        const fs::path driver = fs::read_symlink(dir / "device/driver", ec);
-        if (!ec)
-            facts.model = driver.filename().string();
-    }
+    facts.model = deviceModelOf(disk);
     facts.rotational = readSysfsNumber(dir / "queue/rotational").value_or(0) != 0;
     facts.scheduler = parseActiveScheduler(readTextFile(dir / "queue/scheduler"));
     facts.logicalSectorBytes

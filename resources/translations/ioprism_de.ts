@@ -1187,6 +1187,57 @@
         <translation>HTML-Dateien (*.html)</translation>
     </message>
     <message>
+        <source>Add a test file</source>
+        <translation>Testdatei hinzufügen</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 already uses %n target(s): %2.</source>
+        <translation>
+            <numerusform>%1 verwendet bereits %n Ziel: %2.</numerusform>
+            <numerusform>%1 verwendet bereits %n Ziele: %2.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Use %1 instead, or as one more target (the worker then spreads its I/O over all of them)?</source>
+        <translation>%1 stattdessen verwenden oder als weiteres Ziel (der Worker verteilt sein I/O dann auf alle)?</translation>
+    </message>
+    <message>
+        <source>Use only the new file</source>
+        <translation>Nur die neue Datei verwenden</translation>
+    </message>
+    <message>
+        <source>The worker&apos;s other targets are unticked</source>
+        <translation>Die anderen Ziele des Workers werden abgewählt</translation>
+    </message>
+    <message>
+        <source>Add as another target</source>
+        <translation>Als weiteres Ziel hinzufügen</translation>
+    </message>
+    <message>
+        <source>The worker uses the new file and its present targets</source>
+        <translation>Der Worker verwendet die neue Datei und seine bisherigen Ziele</translation>
+    </message>
+    <message>
+        <source>Re-point %1</source>
+        <translation>%1 neu zuordnen</translation>
+    </message>
+    <message>
+        <source>Where %1 points on this machine (the worker keeps the target and its settings):</source>
+        <translation>Worauf %1 auf diesem Rechner zeigt (der Worker behält das Ziel und seine Einstellungen):</translation>
+    </message>
+    <message>
+        <source>A disk, a partition or a test-file location of this machine, or a file you choose</source>
+        <translation>Ein Datenträger, eine Partition oder ein Testdatei-Ort dieses Rechners oder eine Datei Ihrer Wahl</translation>
+    </message>
+    <message>
+        <source>A test file elsewhere…</source>
+        <translation>Eine Testdatei anderswo…</translation>
+    </message>
+    <message>
+        <source>%1 now points at %2.</source>
+        <translation>%1 zeigt jetzt auf %2.</translation>
+    </message>
+    <message>
         <source>Latency histogram of the step shown on the Results page</source>
         <translation>Latenzhistogramm des auf der Seite Ergebnisse gezeigten Schritts</translation>
     </message>
@@ -2461,13 +2512,13 @@
         <source>What writes contain: the worker&apos;s pattern, or this line&apos;s own</source>
         <translation>Was Schreibvorgänge enthalten: das Muster des Workers oder das eigene dieser Zeile</translation>
     </message>
+    <message>
+        <source>%1 (a built-in spec: copy it to your specs to edit it)</source>
+        <translation>%1 (eine eingebaute Spezifikation: zum Bearbeiten in Ihre Spezifikationen kopieren)</translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::SpecsPage</name>
-    <message>
-        <source>Copy to profile</source>
-        <translation>Ins Profil kopieren</translation>
-    </message>
     <message>
         <source>Library</source>
         <translation>Bibliothek</translation>
@@ -2601,10 +2652,6 @@
         <translation>Kein Worker gewählt</translation>
     </message>
     <message>
-        <source>&quot;%1&quot; is a built-in spec (%2). Copy it to the profile to edit it, or assign it: assigning copies it too.</source>
-        <translation>„%1“ ist eine eingebaute Spezifikation (%2). Zum Bearbeiten ins Profil kopieren oder zuweisen: Zuweisen kopiert sie ebenfalls.</translation>
-    </message>
-    <message>
         <source>No specification selected</source>
         <translation>Keine Spezifikation gewählt</translation>
     </message>
@@ -2631,6 +2678,14 @@
     <message>
         <source>&quot;%1&quot; is already the name of another spec</source>
         <translation>„%1“ ist schon der Name einer anderen Spezifikation</translation>
+    </message>
+    <message>
+        <source>Copy to my specs</source>
+        <translation>In meine Spezifikationen kopieren</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is a built-in spec (%2), its lines shown read-only. Copy it to your specs to edit it, or assign it: assigning copies it too.</source>
+        <translation>„%1“ ist eine eingebaute Spezifikation (%2); ihre Zeilen werden schreibgeschützt gezeigt. Zum Bearbeiten in Ihre Spezifikationen kopieren oder zuweisen: Zuweisen kopiert sie ebenfalls.</translation>
     </message>
 </context>
 <context>
@@ -2760,10 +2815,6 @@
     <message>
         <source>Device size: %L1 bytes</source>
         <translation>Gerätegröße: %L1 Byte</translation>
-    </message>
-    <message>
-        <source>Size of the file system holding the test file</source>
-        <translation>Größe des Dateisystems mit der Testdatei</translation>
     </message>
     <message>
         <source>HDD</source>
@@ -2901,6 +2952,34 @@
         <source>Writes reach stable storage before they complete</source>
         <translation>Schreibvorgänge erreichen dauerhaften Speicher, bevor sie abschließen</translation>
     </message>
+    <message>
+        <source>The folder %1 does not exist: the run creates no folders.</source>
+        <translation>Der Ordner %1 existiert nicht: der Lauf legt keine Ordner an.</translation>
+    </message>
+    <message>
+        <source>Not found on this machine: double-click it (or use its context menu) to re-point it to a device or file.</source>
+        <translation>Auf diesem Rechner nicht gefunden: doppelklicken (oder das Kontextmenü verwenden), um es einem Gerät oder einer Datei neu zuzuordnen.</translation>
+    </message>
+    <message>
+        <source>The test file as it is now: %L1 bytes. IOPrism fills it to the test-file size before the run.</source>
+        <translation>Die Testdatei, wie sie jetzt ist: %L1 Bytes. IOPrism füllt sie vor dem Lauf auf die Testdateigröße.</translation>
+    </message>
+    <message>
+        <source>No test file here yet: IOPrism creates it at the test-file size before the first run.</source>
+        <translation>Hier noch keine Testdatei: IOPrism legt sie vor dem ersten Lauf in der Testdateigröße an.</translation>
+    </message>
+    <message>
+        <source>Free space where the test file goes: %1 of %2 on the file system mounted at %3</source>
+        <translation>Freier Platz am Ort der Testdatei: %1 von %2 im unter %3 eingehängten Dateisystem</translation>
+    </message>
+    <message>
+        <source>Size of a disk or partition; for a test file, the file as it is now</source>
+        <translation>Größe eines Datenträgers oder einer Partition; bei einer Testdatei die Datei, wie sie jetzt ist</translation>
+    </message>
+    <message>
+        <source>Free space on the file system of a test file</source>
+        <translation>Freier Platz im Dateisystem einer Testdatei</translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::TargetsPage</name>
@@ -2921,10 +3000,6 @@
         <translation>Festplatten, Partitionen und eingehängte Dateisysteme neu auflisten</translation>
     </message>
     <message>
-        <source>Tick a target to let the selected worker use it; double-click a setting of a ticked target to change it</source>
-        <translation>Ein Ziel ankreuzen, damit der gewählte Worker es nutzt; Doppelklick auf eine Einstellung eines angekreuzten Ziels ändert sie</translation>
-    </message>
-    <message>
         <source>Raw disks and partitions are read and written directly: IOPrism asks before it writes to one and refuses while it is mounted or in use.</source>
         <translation>Rohe Festplatten und Partitionen werden direkt gelesen und beschrieben: IOPrism fragt, bevor es auf eine schreibt, und verweigert es, solange sie eingehängt oder in Benutzung ist.</translation>
     </message>
@@ -2935,6 +3010,22 @@
     <message>
         <source>Select a worker in the topology to choose its targets</source>
         <translation>Einen Worker in der Topologie wählen, um seine Ziele zu bestimmen</translation>
+    </message>
+    <message>
+        <source>Tick a target to let the selected worker use it; double-click a setting of a ticked target to change it; right-click a ticked target to re-point it</source>
+        <translation>Ein Ziel ankreuzen, damit der gewählte Worker es verwendet; eine Einstellung eines angekreuzten Ziels doppelklicken, um sie zu ändern; ein angekreuztes Ziel rechtsklicken, um es neu zuzuordnen</translation>
+    </message>
+    <message>
+        <source>Re-point…</source>
+        <translation>Neu zuordnen…</translation>
+    </message>
+    <message>
+        <source>Point this target at another device or file; the worker keeps it with its settings</source>
+        <translation>Dieses Ziel auf ein anderes Gerät oder eine andere Datei zeigen lassen; der Worker behält es mit seinen Einstellungen</translation>
+    </message>
+    <message>
+        <source>Only a ticked target can be re-pointed</source>
+        <translation>Nur ein angekreuztes Ziel kann neu zugeordnet werden</translation>
     </message>
 </context>
 <context>
@@ -3098,6 +3189,36 @@
     <message>
         <source>CPUs, e.g. 0-3,8</source>
         <translation>CPUs, z. B. 0-3,8</translation>
+    </message>
+    <message>
+        <source>Every step: Iometer&apos;s cycling sets the depth, %1 to %2 (Test Setup).</source>
+        <translation>Jeder Schritt: Iometers Zyklus setzt die Tiefe, %1 bis %2 (Testeinstellungen).</translation>
+    </message>
+    <message numerus="yes">
+        <source>&quot;%1&quot; runs at %n outstanding I/Os: the spec&apos;s queue depth.</source>
+        <translation>
+            <numerusform>„%1“ läuft mit %n ausstehenden I/O: die Tiefe der Spezifikation.</numerusform>
+            <numerusform>„%1“ läuft mit %n ausstehenden I/Os: die Tiefe der Spezifikation.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&quot;%1&quot; runs at %n outstanding I/Os: this worker&apos;s value.</source>
+        <translation>
+            <numerusform>„%1“ läuft mit %n ausstehenden I/O: der Wert dieses Workers.</numerusform>
+            <numerusform>„%1“ läuft mit %n ausstehenden I/Os: der Wert dieses Workers.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>A series may set the depth of its points (Test Setup).</source>
+        <translation>Eine Serie kann die Tiefe ihrer Punkte setzen (Testeinstellungen).</translation>
+    </message>
+    <message>
+        <source>Targets with their own value use it where no spec sets one.</source>
+        <translation>Ziele mit eigenem Wert verwenden ihn, wo keine Spezifikation einen setzt.</translation>
+    </message>
+    <message>
+        <source>The queue depth each assigned spec runs at: a spec&apos;s own queue depth (QD, the Q in Q32T1) and Iometer&apos;s cycling of outstanding I/Os override the worker&apos;s value</source>
+        <translation>Die Warteschlangentiefe, mit der jede zugewiesene Spezifikation läuft: die eigene Tiefe einer Spezifikation (QD, das Q in Q32T1) und Iometers Zyklus der ausstehenden I/Os gehen dem Wert des Workers vor</translation>
     </message>
 </context>
 </TS>

@@ -86,6 +86,13 @@
             <numerusform>Removed %n test files after the run</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%1 already uses %n target(s): %2.</source>
+        <translation>
+            <numerusform>%1 already uses %n target: %2.</numerusform>
+            <numerusform>%1 already uses %n targets: %2.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::MessageBar</name>
@@ -218,6 +225,23 @@
         <translation>
             <numerusform>%n spec</numerusform>
             <numerusform>%n specs</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ioprism::ui::WorkerPanel</name>
+    <message numerus="yes">
+        <source>&quot;%1&quot; runs at %n outstanding I/Os: the spec&apos;s queue depth.</source>
+        <translation>
+            <numerusform>&quot;%1&quot; runs at %n outstanding I/O: the spec&apos;s queue depth.</numerusform>
+            <numerusform>&quot;%1&quot; runs at %n outstanding I/Os: the spec&apos;s queue depth.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&quot;%1&quot; runs at %n outstanding I/Os: this worker&apos;s value.</source>
+        <translation>
+            <numerusform>&quot;%1&quot; runs at %n outstanding I/O: this worker&apos;s value.</numerusform>
+            <numerusform>&quot;%1&quot; runs at %n outstanding I/Os: this worker&apos;s value.</numerusform>
         </translation>
     </message>
 </context>

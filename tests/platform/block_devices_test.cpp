@@ -244,3 +244,34 @@ TEST_F(LoopDevices, AFileOnAMountedLoopDeviceMapsToThatDevice)
 
 } // namespace
 } // namespace ioprism::test
+
+namespace ioprism::test {
+namespace {
+
+// Issue 14, item 4: the Targets page showed "0x1af4" (virtio's PCI vendor id) as the
+// model of a virtio disk.
+TEST(DeviceModelText, NamesTheDeviceNeverAPciVendorId)
+{
+    using platform::DeviceModelSources;
+    EXPECT_EQ(
+        platform::deviceModelText({.name = "vda", .vendor = "0x1af4", .driver = "virtio_blk"}),
+        "virtio_blk");
+    EXPECT_EQ(platform::deviceModelText({.name = "sda", .model = "QEMU HARDDISK", .vendor = "ATA"}),
+        "QEMU HARDDISK");
+    EXPECT_EQ(platform::deviceModelText({.name = "sdb", .vendor = "Msft"}), "Msft");
+    EXPECT_EQ(platform::deviceModelText({.name = "loop3", .loopBacking = "/img"}), "loop: /img");
+    EXPECT_EQ(platform::deviceModelText({.name = "dm-0", .dmName = "vg-root"}), "dm: vg-root");
+    EXPECT_EQ(platform::deviceModelText({.name = "zram0"}), "zram");
+    EXPECT_EQ(platform::deviceModelText({.name = "vdb", .vendor = "0x1af4"}), "");
+}
+
+TEST(DeviceModelText, TheListingAndTheResultsNameADiskAlike)
+{
+    for (const auto &disk : platform::listBlockDevices()) {
+        EXPECT_FALSE(disk.model.starts_with("0x")) << disk.name << ": " << disk.model;
+        EXPECT_EQ(disk.model, platform::deviceModelOf(disk.name)) << disk.name;
+    }
+}
+
+} // namespace
+} // namespace ioprism::test

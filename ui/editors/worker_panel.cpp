@@ -12,6 +12,7 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QLabel>
 #include <QLineEdit>
 #include <QRegularExpressionValidator>
 #include <QSpinBox>
@@ -20,6 +21,46 @@
 #include <QVBoxLayout>
 
 namespace ioprism::ui {
+
+QString WorkerPanel::depthNoteText(const core::Worker &worker) const
+{
+    const auto &profile = m_document->profile();
+    const auto &setup = profile.setup;
+    QStringList lines;
+    if (setup.testType == core::TestType::CycleOutstandingIos
+        || setup.testType == core::TestType::CycleOutstandingIosAndTargets) {
+        lines << tr("Every step: Iometer's cycling sets the depth, %1 to %2 (Test Setup).")
+                     .arg(setup.queueDepthCycling.start)
+                     .arg(setup.queueDepthCycling.end);
+    } else {
+        bool overridden = false;
+        for (const auto &name : worker.assignedSpecs) {
+            const auto *spec = core::findSpec(profile, name);
+            if (!spec)
+                continue;
+            if (spec->queueDepth) {
+                overridden = overridden || *spec->queueDepth != worker.outstandingIos;
+                lines << tr("\"%1\" runs at %n outstanding I/Os: the spec's queue depth.", nullptr,
+                    int(*spec->queueDepth))
+                             .arg(toQString(name));
+            } else {
+                lines << tr("\"%1\" runs at %n outstanding I/Os: this worker's value.", nullptr,
+                    int(worker.outstandingIos))
+                             .arg(toQString(name));
+            }
+        }
+        if (!overridden)
+            return {};
+    }
+    if (setup.series)
+        lines << tr("A series may set the depth of its points (Test Setup).");
+    for (const auto &t : worker.targets)
+        if (t.outstandingIos) {
+            lines << tr("Targets with their own value use it where no spec sets one.");
+            break;
+        }
+    return lines.join(QLatin1Char('\n'));
+}
 
 bool parseCpuList(const QString &text, std::vector<std::uint32_t> &cpus)
 {
@@ -74,6 +115,7 @@ WorkerPanel::WorkerPanel(ProfileDocument *document, QWidget *parent)
     , m_settings(new QGroupBox(this))
     , m_name(new QLineEdit(this))
     , m_outstanding(new QSpinBox(this))
+    , m_depthNote(new QLabel(this))
     , m_affinity(new QLineEdit(this))
     , m_seed(new QLineEdit(this))
     , m_pattern(new DataPatternEditor(false, this))
@@ -113,6 +155,13 @@ WorkerPanel::WorkerPanel(ProfileDocument *document, QWidget *parent)
     form->addRow(tr("&Name:"), m_name);
     m_outstanding->setRange(0, 99999);
     form->addRow(tr("&Outstanding I/Os:"), m_outstanding);
+    m_depthNote->setObjectName(QStringLiteral("depthNote"));
+    m_depthNote->setWordWrap(true);
+    m_depthNote->setForegroundRole(QPalette::PlaceholderText);
+    m_depthNote->setToolTip(tr("The queue depth each assigned spec runs at: a spec's own queue "
+                               "depth (QD, the Q in Q32T1) and Iometer's cycling of outstanding "
+                               "I/Os override the worker's value"));
+    form->addRow(QString(), m_depthNote);
     m_affinity->setPlaceholderText(tr("any CPU"));
     form->addRow(tr("CPU &affinity:"), m_affinity);
     m_seed->setPlaceholderText(tr("random each run"));
@@ -218,6 +267,8 @@ void WorkerPanel::loadWorker()
         m_outstanding->setValue(
             static_cast<int>(std::min<std::uint32_t>(worker->outstandingIos, 99999)));
     }
+    m_depthNote->setText(depthNoteText(*worker));
+    m_depthNote->setVisible(!m_depthNote->text().isEmpty());
     if (!m_affinity->hasFocus())
         m_affinity->setText(cpuListText(worker->cpuAffinity));
     if (!m_seed->hasFocus())

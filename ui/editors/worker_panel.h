@@ -2,11 +2,14 @@
 // worker buttons (add, duplicate, remove), and the selected worker's settings below.
 #pragma once
 
+#include "core/profile/profile.h"
+
 #include <QWidget>
 
 #include <cstdint>
 #include <vector>
 
+class QLabel;
 class QLineEdit;
 class QSpinBox;
 class QToolButton;
@@ -28,6 +31,9 @@ public:
 
     TopologyModel *model() const { return m_model; }
     QTreeView *tree() const { return m_tree; }
+    // Under "Outstanding I/Os": the depth each assigned spec really runs at, and why
+    // (hidden when every step uses the worker's value).
+    QLabel *depthNote() const { return m_depthNote; }
     int currentWorker() const { return m_worker; }
     void setCurrentWorker(int worker);
 
@@ -39,6 +45,8 @@ private:
     void restoreSelection();
     void commit();
     void updateButtons();
+    // The text of m_depthNote ("" when every step uses the worker's value).
+    QString depthNoteText(const core::Worker &worker) const;
 
     ProfileDocument *m_document;
     TopologyModel *m_model;
@@ -49,6 +57,7 @@ private:
     QGroupBox *m_settings;
     QLineEdit *m_name;
     QSpinBox *m_outstanding;
+    QLabel *m_depthNote;
     QLineEdit *m_affinity;
     QLineEdit *m_seed;
     DataPatternEditor *m_pattern;

@@ -63,6 +63,17 @@ int SpecLibraryModel::profileSpec(int row) const
     return row >= 0 && row < specs ? row : -1;
 }
 
+const core::AccessSpec *SpecLibraryModel::specAt(int row) const
+{
+    if (row < 0 || row >= rowCount())
+        return nullptr;
+    const auto &profile = m_document->profile();
+    if (const int spec = profileSpec(row); spec >= 0)
+        return &profile.specs[static_cast<std::size_t>(spec)];
+    return &presetSpecLibrary()[m_presetRows[static_cast<std::size_t>(row) - profile.specs.size()]]
+                .spec;
+}
+
 int SpecLibraryModel::rowOfName(const std::string &name) const
 {
     for (int row = 0; row < rowCount(); ++row)

@@ -3,6 +3,8 @@
 // become the profile's when assigned or copied.
 #pragma once
 
+#include "core/profile/profile.h"
+
 #include <QAbstractTableModel>
 
 #include <string>
@@ -33,6 +35,8 @@ public:
 
     // Index in profile.specs of a row; -1 for a preset's spec.
     int profileSpec(int row) const;
+    // The spec of any row (the profile's or a preset's); nullptr for a bad row.
+    const core::AccessSpec *specAt(int row) const;
     // The row of profile spec `spec`.
     int rowOfProfileSpec(int spec) const { return spec; }
     // The row of the spec with this name, or -1.

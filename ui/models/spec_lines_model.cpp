@@ -128,19 +128,37 @@ void SpecLinesModel::setSpec(int spec)
 {
     if (spec >= static_cast<int>(m_document->profile().specs.size()))
         spec = -1;
-    if (spec == m_spec)
+    if (spec == m_spec && !m_readOnly)
         return;
     beginResetModel();
     m_spec = spec;
+    m_readOnly.reset();
     endResetModel();
+}
+
+void SpecLinesModel::showReadOnly(const core::AccessSpec &spec)
+{
+    beginResetModel();
+    m_spec = -1;
+    m_readOnly = spec;
+    endResetModel();
+}
+
+const core::AccessSpec *SpecLinesModel::shown() const
+{
+    if (m_readOnly)
+        return &*m_readOnly;
+    if (m_spec < 0)
+        return nullptr;
+    return &m_document->profile().specs[static_cast<std::size_t>(m_spec)];
 }
 
 int SpecLinesModel::rowCount(const QModelIndex &parent) const
 {
-    if (parent.isValid() || m_spec < 0)
+    const core::AccessSpec *spec = shown();
+    if (parent.isValid() || !spec)
         return 0;
-    return static_cast<int>(
-        m_document->profile().specs[static_cast<std::size_t>(m_spec)].lines.size());
+    return static_cast<int>(spec->lines.size());
 }
 
 int SpecLinesModel::columnCount(const QModelIndex &parent) const
@@ -154,9 +172,16 @@ QVariant SpecLinesModel::data(const QModelIndex &index, int role) const
         return {};
     const auto spec = static_cast<std::size_t>(m_spec);
     const auto row = static_cast<std::size_t>(index.row());
-    const core::SpecLine &line = m_document->profile().specs[spec].lines[row];
+    const core::SpecLine &line = shown()->lines[row];
     const int column = index.column();
 
+    if (m_readOnly && role == Qt::ToolTipRole)
+        return tr("%1 (a built-in spec: copy it to your specs to edit it)")
+            .arg(headerData(column, Qt::Horizontal, Qt::ToolTipRole).toString());
+    if (m_readOnly && (role == ProblemsRole || role == HasErrorRole))
+        return role == HasErrorRole ? QVariant(false) : QVariant(QString());
+    if (m_readOnly && role == Qt::BackgroundRole)
+        return {};
     if (role == Qt::BackgroundRole || role == Qt::ToolTipRole || role == ProblemsRole
         || role == HasErrorRole) {
         core::Problems problems = m_document->problemsAt(
@@ -230,7 +255,7 @@ QVariant SpecLinesModel::data(const QModelIndex &index, int role) const
 
 bool SpecLinesModel::setData(const QModelIndex &index, const QVariant &value, int role)
 {
-    if (role != Qt::EditRole
+    if (role != Qt::EditRole || m_readOnly
         || !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return false;
     auto &line = m_document->mutableProfile()
@@ -338,6 +363,8 @@ Qt::ItemFlags SpecLinesModel::flags(const QModelIndex &index) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return Qt::NoItemFlags;
+    if (m_readOnly)
+        return Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemNeverHasChildren;
     return Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsEditable | Qt::ItemNeverHasChildren;
 }
 

@@ -13,6 +13,7 @@
 #include <QAbstractTableModel>
 #include <QString>
 
+#include <optional>
 #include <string>
 
 namespace ioprism::ui {
@@ -56,6 +57,10 @@ public:
     // The spec edited (index in profile.specs; -1 = none).
     void setSpec(int spec);
     int spec() const { return m_spec; }
+    // Shows a spec that is not the profile's (a built-in one) read-only: its lines are
+    // listed, nothing is editable. setSpec() ends it.
+    void showReadOnly(const core::AccessSpec &spec);
+    bool isReadOnly() const { return m_readOnly.has_value(); }
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -79,9 +84,12 @@ public:
 
 private:
     void refreshAll();
+    // The spec shown: the profile's m_spec, the read-only one, or nullptr.
+    const core::AccessSpec *shown() const;
 
     ProfileDocument *m_document;
     int m_spec = -1;
+    std::optional<core::AccessSpec> m_readOnly;
 };
 
 } // namespace ioprism::ui

@@ -5,7 +5,10 @@
 #include "ui/models/profile_document.h"
 #include "ui/style.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QFont>
+#include <QStorageInfo>
 
 #include <algorithm>
 
@@ -106,6 +109,11 @@ void TargetsModel::setWorker(int worker)
     rebuild();
 }
 
+void TargetsModel::setTargetCheck(std::function<bool(const core::Target &)> exists)
+{
+    m_exists = std::move(exists);
+}
+
 int TargetsModel::addPath(const std::string &path, core::TargetKind kind)
 {
     auto found = std::find_if(
@@ -116,20 +124,68 @@ int TargetsModel::addPath(const std::string &path, core::TargetKind kind)
         extra.candidate.path = path;
         extra.candidate.name = path;
         extra.candidate.kind = kind;
+        describeLocation(extra);
         beginInsertRows({}, row, row);
         m_rows.push_back(extra);
         endInsertRows();
     }
     setData(index(row, TargetColumn), Qt::Checked, Qt::CheckStateRole);
+    // A folder that does not exist is marked now; the run creates no folders.
+    if (core::Target *t = mutableTarget(row); t && m_exists && !t->unresolved && !m_exists(*t)) {
+        t->unresolved = true;
+        m_document->commitValues(this);
+        refreshAll();
+    }
     return row;
+}
+
+int TargetsModel::repoint(int row, const std::string &path, core::TargetKind kind)
+{
+    core::Target *t = mutableTarget(row);
+    if (!t || path.empty())
+        return -1;
+    t->path = path;
+    t->kind = kind;
+    t->unresolved = m_exists && !m_exists(*t);
+    rebuild();
+    m_document->commitStructure(this);
+    for (std::size_t r = 0; r < m_rows.size(); ++r)
+        if (m_rows[r].candidate.path == path)
+            return static_cast<int>(r);
+    return -1;
+}
+
+void TargetsModel::describeLocation(Row &row)
+{
+    TargetCandidate &c = row.candidate;
+    if (c.kind != core::TargetKind::TestFile || c.path.empty())
+        return;
+    const QFileInfo file(toQString(c.path));
+    if (file.isFile())
+        row.fileBytes = static_cast<std::uint64_t>(file.size());
+    if (row.listed || file.isRelative())
+        return; // the listing knows its file systems; a relative name is no place yet
+    const QDir folder = file.absoluteDir();
+    if (!folder.exists())
+        return;
+    const QStorageInfo storage(folder.absolutePath());
+    if (!storage.isValid() || !storage.isReady())
+        return;
+    c.sizeBytes = static_cast<std::uint64_t>(std::max<qint64>(0, storage.bytesTotal()));
+    c.freeBytes = static_cast<std::uint64_t>(std::max<qint64>(0, storage.bytesAvailable()));
+    c.fsType = storage.fileSystemType().toStdString();
+    c.mountPoints = {toStdString(QDir::toNativeSeparators(storage.rootPath()))};
 }
 
 void TargetsModel::rebuild()
 {
     beginResetModel();
     m_rows.clear();
-    for (const auto &c : m_candidates)
-        m_rows.push_back({c, true});
+    for (const auto &c : m_candidates) {
+        Row listed {c, true, std::nullopt};
+        describeLocation(listed);
+        m_rows.push_back(std::move(listed));
+    }
     if (const auto *worker = m_document->worker(m_worker)) {
         for (const auto &t : worker->targets) {
             const bool known = std::any_of(m_rows.begin(), m_rows.end(),
@@ -140,6 +196,9 @@ void TargetsModel::rebuild()
             extra.candidate.path = t.path;
             extra.candidate.name = t.path;
             extra.candidate.kind = t.kind;
+            // An unresolved name (`C: "System"`) is no place on this machine.
+            if (!t.unresolved)
+                describeLocation(extra);
             m_rows.push_back(extra);
         }
     }
@@ -196,6 +255,8 @@ QVariant TargetsModel::data(const QModelIndex &index, int role) const
         return isRaw(c.kind);
     if (role == PathRole)
         return toQString(c.path);
+    if (role == UnresolvedRole)
+        return t != nullptr && t->unresolved;
     if (role == InUseRole) {
         QStringList reasons;
         for (const auto &m : c.mountPoints)
@@ -250,6 +311,17 @@ QVariant TargetsModel::data(const QModelIndex &index, int role) const
                 : tr("Tick to let the selected worker use the test file %1. IOPrism creates "
                      "and fills it (never sparse) before the first run.")
                       .arg(toQString(c.path));
+            if (t && t->unresolved) {
+                const QFileInfo file(toQString(c.path));
+                if (c.kind == core::TargetKind::TestFile && !file.isRelative()
+                    && !file.absoluteDir().exists())
+                    tip += QLatin1Char('\n')
+                        + tr("The folder %1 does not exist: the run creates no folders.")
+                              .arg(QDir::toNativeSeparators(file.absolutePath()));
+                tip += QLatin1Char('\n')
+                    + tr("Not found on this machine: double-click it (or use its context "
+                         "menu) to re-point it to a device or file.");
+            }
             if (!problems.empty())
                 tip += QLatin1Char('\n') + problemsText(problems);
             return tip;
@@ -268,11 +340,23 @@ QVariant TargetsModel::data(const QModelIndex &index, int role) const
             return toQString(c.model);
         return {};
     case SizeColumn:
-        if (role == Qt::DisplayRole)
-            return c.sizeBytes ? capacityText(c.sizeBytes) : QString();
-        if (role == Qt::ToolTipRole)
-            return isRaw(c.kind) ? tr("Device size: %L1 bytes").arg(c.sizeBytes)
-                                 : tr("Size of the file system holding the test file");
+        if (!isRaw(c.kind)) {
+            // A test file's own size, beside the free space of its file system.
+            if (role == Qt::DisplayRole)
+                return row.fileBytes ? capacityText(*row.fileBytes) : QString();
+            if (role == Qt::ToolTipRole)
+                return row.fileBytes
+                    ? tr("The test file as it is now: %L1 bytes. IOPrism fills it to the "
+                         "test-file size before the run.")
+                          .arg(*row.fileBytes)
+                    : tr("No test file here yet: IOPrism creates it at the test-file size "
+                         "before the first run.");
+        } else {
+            if (role == Qt::DisplayRole)
+                return c.sizeBytes ? capacityText(c.sizeBytes) : QString();
+            if (role == Qt::ToolTipRole)
+                return tr("Device size: %L1 bytes").arg(c.sizeBytes);
+        }
         if (role == Qt::TextAlignmentRole)
             return int(Qt::AlignRight | Qt::AlignVCenter);
         return {};
@@ -296,8 +380,14 @@ QVariant TargetsModel::data(const QModelIndex &index, int role) const
     case FreeColumn:
         if (role == Qt::DisplayRole && !isRaw(c.kind) && c.freeBytes)
             return capacityText(c.freeBytes);
-        if (role == Qt::ToolTipRole)
-            return tr("Free space where the test file goes");
+        if (role == Qt::ToolTipRole) {
+            if (isRaw(c.kind) || c.sizeBytes == 0)
+                return tr("Free space where the test file goes");
+            return tr("Free space where the test file goes: %1 of %2 on the file system "
+                      "mounted at %3")
+                .arg(capacityText(c.freeBytes), capacityText(c.sizeBytes),
+                    c.mountPoints.empty() ? QString() : toQString(c.mountPoints.front()));
+        }
         if (role == Qt::TextAlignmentRole)
             return int(Qt::AlignRight | Qt::AlignVCenter);
         return {};
@@ -557,6 +647,10 @@ QVariant TargetsModel::headerData(int section, Qt::Orientation orientation, int 
         switch (section) {
         case TargetColumn:
             return tr("Tick the targets the selected worker uses");
+        case SizeColumn:
+            return tr("Size of a disk or partition; for a test file, the file as it is now");
+        case FreeColumn:
+            return tr("Free space on the file system of a test file");
         case OutstandingColumn:
             return tr("Queue depth per target (empty: the worker's)");
         case RegionStartColumn:

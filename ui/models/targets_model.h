@@ -11,6 +11,8 @@
 
 #include <QAbstractTableModel>
 
+#include <functional>
+#include <optional>
 #include <vector>
 
 namespace ioprism::ui {
@@ -42,6 +44,7 @@ public:
         RawDeviceRole, // bool: a disk or partition, written raw
         InUseRole, // QString: why writing is refused ("" when free)
         PathRole, // QString
+        UnresolvedRole, // bool: an assigned target not found on this machine
     };
 
     explicit TargetsModel(ProfileDocument *document, QObject *parent = nullptr);
@@ -54,8 +57,18 @@ public:
     void setWorker(int worker);
     int worker() const { return m_worker; }
 
+    // Whether a target can be found on this machine (PlatformServices::targetExists).
+    // Paths chosen here (addPath, repoint) are checked with it, so a test file in a
+    // folder that does not exist is marked when it is chosen, not at Start.
+    void setTargetCheck(std::function<bool(const core::Target &)> exists);
+
     // Adds a row for a path (a test file the user chose) and assigns it. Returns its row.
     int addPath(const std::string &path, core::TargetKind kind);
+
+    // Points the worker's target of `row` at another device or file, keeping its settings
+    // (region, file size, cache mode, queue depth) and its place in the worker's list.
+    // Returns the target's new row, or -1 when the row holds no target of the worker.
+    int repoint(int row, const std::string &path, core::TargetKind kind);
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -67,9 +80,14 @@ public:
 
 private:
     struct Row {
-        TargetCandidate candidate; // for extra rows: path and kind only
+        TargetCandidate candidate; // for extra rows: path, kind and describeLocation's facts
         bool listed = false; // from the platform's listing
+        // Test files: the size of the file as it is now (nullopt: not created yet).
+        std::optional<std::uint64_t> fileBytes;
     };
+    // An extra test-file row's file system facts (mount point, type, size, free space),
+    // from the folder that will hold it, and the file's present size.
+    static void describeLocation(Row &row);
     void rebuild();
     // Index of the worker's target with this row's path, or -1.
     int targetIndex(int row) const;
@@ -80,6 +98,7 @@ private:
     ProfileDocument *m_document;
     std::vector<TargetCandidate> m_candidates;
     std::vector<Row> m_rows;
+    std::function<bool(const core::Target &)> m_exists;
     int m_worker = -1;
 };
 

@@ -314,7 +314,15 @@ SetupPage::SetupPage(ProfileDocument *document, QWidget *parent)
     connect(m_stagger, &QLineEdit::editingFinished, this, &SetupPage::commit);
     connect(
         m_engine, &QComboBox::currentIndexChanged, this, [this] { emit engineChanged(engine()); });
-    connect(document, &ProfileDocument::profileReset, this, &SetupPage::load);
+    connect(document, &ProfileDocument::profileReset, this, [this] {
+        // A new profile (a preset, an opened file) brings its own description: shown even
+        // while the field has the focus, or leaving the field would write the previous
+        // profile's text back into this one (and into its CSV).
+        m_loading = true;
+        m_description->setText(toQString(m_document->profile().setup.description));
+        m_loading = false;
+        load();
+    });
     connect(document, &ProfileDocument::problemsChanged, this, &SetupPage::load);
     // Every commit (of any page: workers, targets and specs change the steps too) ends
     // with problemsChanged, so load() keeps the marks and the plan current.

@@ -52,7 +52,7 @@ SpecsPage::SpecsPage(ProfileDocument *document, QWidget *parent)
     , m_queueDepth(new QSpinBox(this))
     , m_threads(new QSpinBox(this))
     , m_presetHint(new QLabel(this))
-    , m_copyPreset(new QPushButton(tr("Copy to profile"), this))
+    , m_copyPreset(new QPushButton(tr("Copy to my specs"), this))
     , m_assignedTitle(new QLabel(this))
 {
     auto *layout = new QVBoxLayout(this);
@@ -177,6 +177,7 @@ SpecsPage::SpecsPage(ProfileDocument *document, QWidget *parent)
         = button(m_editor, IconId::Remove, tr("Remove line"), tr("Remove the selected line"));
     auto *lineUp = button(m_editor, IconId::Up, tr("Up"), tr("Move the selected line up"));
     auto *lineDown = button(m_editor, IconId::Down, tr("Down"), tr("Move the selected line down"));
+    m_lineButtons = {addLine, removeLine, lineUp, lineDown};
     lineButtons->addWidget(addLine);
     lineButtons->addWidget(removeLine);
     lineButtons->addWidget(lineUp);
@@ -317,7 +318,13 @@ void SpecsPage::onLibrarySelection()
     if (row >= 0)
         m_currentSpec = toStdString(
             m_library->data(m_library->index(row, 0), SpecLibraryModel::SpecNameRole).toString());
-    m_lines->setSpec(row >= 0 ? m_library->profileSpec(row) : -1);
+    const int spec = row >= 0 ? m_library->profileSpec(row) : -1;
+    // A built-in spec shows its lines, read-only: what it does is visible before it is
+    // copied or assigned.
+    if (const auto *builtIn = m_library->specAt(row); spec < 0 && builtIn)
+        m_lines->showReadOnly(*builtIn);
+    else
+        m_lines->setSpec(spec);
     loadSpecEditor();
 }
 
@@ -330,15 +337,17 @@ void SpecsPage::loadSpecEditor()
     m_copyPreset->setVisible(preset);
     if (preset)
         m_presetHint->setText(
-            tr("\"%1\" is a built-in spec (%2). Copy it to the profile to edit it, "
-               "or assign it: assigning copies it too.")
+            tr("\"%1\" is a built-in spec (%2), its lines shown read-only. Copy it to your "
+               "specs to edit it, or assign it: assigning copies it too.")
                 .arg(toQString(m_currentSpec),
                     m_library->data(m_library->index(row, SpecLibraryModel::SourceColumn))
                         .toString()));
     m_name->setEnabled(spec >= 0);
     m_queueDepth->setEnabled(spec >= 0);
     m_threads->setEnabled(spec >= 0);
-    m_linesTable->setEnabled(spec >= 0);
+    m_linesTable->setEnabled(row >= 0);
+    for (auto *lineButton : m_lineButtons)
+        lineButton->setEnabled(spec >= 0);
     const QString nameHelp = tr("The spec's name; workers refer to it by name");
     const QString queueDepthHelp = tr(
         "CrystalDiskMark-style queue depth (the Q in Q32T1): every worker running this "

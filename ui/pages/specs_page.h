@@ -6,6 +6,7 @@
 #include <QWidget>
 
 #include <string>
+#include <vector>
 
 class QLabel;
 class QLineEdit;
@@ -59,6 +60,7 @@ private:
     QSpinBox *m_threads;
     QLabel *m_presetHint;
     QPushButton *m_copyPreset;
+    std::vector<QWidget *> m_lineButtons; // add, remove, up, down: for the profile's specs
     QLabel *m_assignedTitle;
     std::string m_currentSpec; // library selection, by name (rows move on resets)
     bool m_loading = false;

@@ -9,6 +9,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -56,7 +57,16 @@ TargetsPage::TargetsPage(ProfileDocument *document, QWidget *parent)
     m_table->horizontalHeader()->setSectionResizeMode(
         TargetsModel::ModelColumn, QHeaderView::Interactive);
     m_table->setToolTip(tr("Tick a target to let the selected worker use it; double-click a "
-                           "setting of a ticked target to change it"));
+                           "setting of a ticked target to change it; right-click a ticked "
+                           "target to re-point it"));
+    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_table, &QWidget::customContextMenuRequested, this, &TargetsPage::showContextMenu);
+    // An imported target not found here: double-clicking its name re-points it.
+    connect(m_table, &QAbstractItemView::doubleClicked, this, [this](const QModelIndex &index) {
+        if (index.column() == TargetsModel::TargetColumn
+            && index.data(TargetsModel::UnresolvedRole).toBool())
+            emit repointRequested(index.row());
+    });
     layout->addWidget(m_table, 1);
 
     auto *note
@@ -79,6 +89,27 @@ void TargetsPage::setWorker(int worker)
 {
     m_model->setWorker(worker);
     updateTitle();
+}
+
+void TargetsPage::showContextMenu(const QPoint &pos)
+{
+    const QModelIndex index = m_table->indexAt(pos);
+    if (!index.isValid())
+        return;
+    auto *menu = new QMenu(this);
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    menu->setToolTipsVisible(true);
+    QAction *repoint = menu->addAction(tr("Re-point…"));
+    repoint->setObjectName(QStringLiteral("repointAction"));
+    const bool assigned = index.data(TargetsModel::AssignedRole).toBool();
+    repoint->setEnabled(assigned);
+    repoint->setToolTip(assigned
+            ? tr("Point this target at another device or file; the worker keeps it with its "
+                 "settings")
+            : tr("Only a ticked target can be re-pointed"));
+    const int row = index.row();
+    connect(repoint, &QAction::triggered, this, [this, row] { emit repointRequested(row); });
+    menu->popup(m_table->viewport()->mapToGlobal(pos));
 }
 
 void TargetsPage::updateTitle()

@@ -27,9 +27,12 @@ public:
 signals:
     void refreshRequested();
     void addTestFileRequested();
+    // The user asked to point the target of this model row at another device or file.
+    void repointRequested(int row);
 
 private:
     void updateTitle();
+    void showContextMenu(const QPoint &pos);
 
     ProfileDocument *m_document;
     TargetsModel *m_model;
