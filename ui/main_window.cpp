@@ -5,8 +5,10 @@
 #include "core/profile/profile_file.h"
 #include "core/profile/profile_json.h"
 #include "core/report/csv.h"
+#include "core/library/run_library.h"
 #include "core/report/html_report.h"
 #include "core/report/results_json.h"
+#include "core/report/results_reader.h"
 #include "core/run/plan.h"
 #include "core/run/run.h"
 #include "ui/editors/worker_panel.h"
@@ -17,6 +19,7 @@
 #include "ui/models/profile_defaults.h"
 #include "ui/models/profile_document.h"
 #include "ui/models/targets_model.h"
+#include "ui/pages/history_page.h"
 #include "ui/pages/live_page.h"
 #include "ui/pages/results_page.h"
 #include "ui/pages/series_page.h"
@@ -34,6 +37,9 @@
 #include <QDesktopServices>
 #include <QDir>
 #include <QDockWidget>
+#include <QMimeData>
+#include <QDropEvent>
+#include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
@@ -101,6 +107,7 @@ MainWindow::MainWindow(PlatformServices services, MainWindowOptions options, QWi
     , m_livePage(new LivePage(this))
     , m_resultsPage(new ResultsPage(this))
     , m_seriesPage(new SeriesPage(this))
+    , m_historyPage(new HistoryPage(this))
 {
     m_targetsPage->model()->setTargetCheck(m_services.targetExists);
     setWindowIcon(icon(IconId::App));
@@ -123,6 +130,7 @@ MainWindow::MainWindow(PlatformServices services, MainWindowOptions options, QWi
     m_tabs->addTab(m_livePage, icon(IconId::Plot), tr("&Live"));
     m_tabs->addTab(m_resultsPage, icon(IconId::Results), tr("&Results"));
     m_tabs->addTab(m_seriesPage, icon(IconId::Plot), tr("Ser&ies"));
+    m_tabs->addTab(m_historyPage, icon(IconId::Results), tr("&History"));
     m_tabs->setTabToolTip(
         TargetsTab, tr("Disks, partitions and test files of the selected worker"));
     m_tabs->setTabToolTip(
@@ -134,6 +142,9 @@ MainWindow::MainWindow(PlatformServices services, MainWindowOptions options, QWi
     m_tabs->setTabToolTip(
         SeriesTab, tr("The series' curves or heat map over the swept parameters, point by point"));
     m_tabs->setTabVisible(SeriesTab, false);
+    m_tabs->setTabToolTip(HistoryTab,
+        tr("Every run kept: open, compare, rename, tag, annotate, delete, run again"));
+    setAcceptDrops(true); // profiles, .icf files and results files dropped on the window
 
     auto *dock = new QDockWidget(tr("Topology"), this);
     dock->setObjectName(QStringLiteral("topologyDock"));
@@ -195,6 +206,12 @@ MainWindow::MainWindow(PlatformServices services, MainWindowOptions options, QWi
         m_messageBar->showMessage(MessageBar::Level::Information, text);
     });
     connect(m_controller, &RunController::finished, this, &MainWindow::onFinished);
+    m_historyPage->setDirectory(m_options.runLibraryDirectory.toStdString());
+    connect(m_historyPage, &HistoryPage::openRequested, this, &MainWindow::openResults);
+    connect(m_historyPage, &HistoryPage::runAgainRequested, this,
+        [this](const QString &file) { askDiscardChanges([this, file] { loadProfileOfResults(file); }); });
+    connect(m_historyPage, &HistoryPage::message, this,
+        [this](const QString &text) { m_messageBar->showMessage(MessageBar::Level::Error, text); });
     connect(m_controller, &RunController::runningChanged, this, &MainWindow::updateRunActions);
     connect(m_livePage->plots(), &LivePlots::exportRequested, this, [this](LivePlots::PlotId id) {
         askExport(tr("Save the %1 plot").arg(m_livePage->plots()->plotTitle(id)),
@@ -283,6 +300,16 @@ void MainWindow::createActions()
     m_removeTestFiles->setEnabled(static_cast<bool>(m_services.removeTestFile));
     connect(m_removeTestFiles, &QAction::toggled, this,
         [](bool on) { QSettings().setValue(QStringLiteral("run/removeTestFiles"), on); });
+    m_saveRuns = new QAction(tr("&Keep Every Run in the History"), this);
+    m_saveRuns->setCheckable(true);
+    m_saveRuns->setChecked(QSettings().value(QStringLiteral("run/saveRuns"), true).toBool());
+    m_saveRuns->setToolTip(tr("Save each run's results (complete, stopped or failed) in the run "
+                              "library when it ends, where the History page and the command "
+                              "line's history list them"));
+    m_saveRuns->setStatusTip(m_saveRuns->toolTip());
+    m_saveRuns->setEnabled(!m_options.runLibraryDirectory.isEmpty());
+    connect(m_saveRuns, &QAction::toggled, this,
+        [](bool on) { QSettings().setValue(QStringLiteral("run/saveRuns"), on); });
 
     connect(m_new, &QAction::triggered, this, &MainWindow::newProfile);
     connect(m_open, &QAction::triggered, this, &MainWindow::askOpenFile);
@@ -378,6 +405,7 @@ void MainWindow::createMenus()
     run->addAction(m_stop);
     run->addSeparator();
     run->addAction(m_removeTestFiles);
+    run->addAction(m_saveRuns);
 
     auto *view = menuBar()->addMenu(tr("&View"));
     view->setObjectName(QStringLiteral("viewMenu"));
@@ -753,8 +781,135 @@ bool MainWindow::applyPreset(const std::string &name)
     return true;
 }
 
+namespace {
+
+// A results file says so in its first lines ("format": "ioprism-results"); a profile or
+// an .icf does not. Read only the head: a results file can be tens of MB.
+bool looksLikeResults(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray head = file.read(4096);
+    return head.contains("\"format\"") && head.contains("\"ioprism-results\"");
+}
+
+} // namespace
+
+std::optional<core::RunResult> MainWindow::readResults(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        m_messageBar->showMessage(MessageBar::Level::Error,
+            tr("%1 cannot be read: %2").arg(QFileInfo(path).fileName(), file.errorString()));
+        return std::nullopt;
+    }
+    const QByteArray text = file.readAll();
+    core::ResultsRead read
+        = core::readResultsJson(std::string_view(text.constData(), std::size_t(text.size())));
+    if (!read.ok()) {
+        m_messageBar->showMessage(MessageBar::Level::Error,
+            tr("%1 cannot be opened: %2").arg(QFileInfo(path).fileName(), toQString(read.error)));
+        return std::nullopt;
+    }
+    return std::move(read.result);
+}
+
+void MainWindow::saveToLibrary(const RunResultPtr &result)
+{
+    if (!result || m_options.runLibraryDirectory.isEmpty() || !m_saveRuns->isChecked())
+        return;
+    const core::RunLibrary library(m_options.runLibraryDirectory.toStdString());
+    const std::string text = core::writeResultsJson(*result, environmentFor(*result));
+    if (auto id = library.save(*result, text); !id) {
+        m_messageBar->showMessage(MessageBar::Level::Error,
+            tr("The run could not be kept in the history: %1")
+                .arg(toQString(id.error().toString())),
+            tr("Export it now (File › Export › Results JSON) to keep it."));
+        return;
+    }
+    m_historyPage->refresh();
+}
+
+bool MainWindow::openResults(const QString &path)
+{
+    std::optional<core::RunResult> read = readResults(path);
+    if (!read)
+        return false;
+    if (m_controller->isRunning()) {
+        m_messageBar->showMessage(
+            MessageBar::Level::Warning, tr("A run is going on: open the results when it ends."));
+        return false;
+    }
+    showResult(std::make_shared<core::RunResult>(std::move(*read)));
+    const QString when = QLocale().toString(
+        QDateTime::fromSecsSinceEpoch(std::chrono::duration_cast<std::chrono::seconds>(
+            m_lastResult->startedAt.time_since_epoch())
+                                          .count()),
+        QLocale::ShortFormat);
+    m_livePage->setHeadline(tr("Opened: the run of %1 (%2)").arg(when, QFileInfo(path).fileName()));
+    m_statusLabel->setText(tr("Idle · opened %1").arg(QFileInfo(path).fileName()));
+    showPage(m_seriesRun ? SeriesTab : ResultsTab);
+    return true;
+}
+
+bool MainWindow::loadProfileOfResults(const QString &path)
+{
+    std::optional<core::RunResult> read = readResults(path);
+    if (!read)
+        return false;
+    // Unsaved: the profile came from a results file, not from a profile file.
+    m_document->setProfile(read->plan.profile);
+    m_workerPanel->setCurrentWorker(0);
+    m_messageBar->showMessage(MessageBar::Level::Information,
+        tr("The profile of %1 is loaded, as it ran (seeds included): Start runs it again.")
+            .arg(QFileInfo(path).fileName()));
+    showPage(SetupTab);
+    return true;
+}
+
+void MainWindow::showResult(const RunResultPtr &result)
+{
+    m_lastResult = result;
+    m_livePlotsShowLastResult = true;
+    m_livePage->clear();
+    for (const auto &sample : result->intervals)
+        m_livePage->addSample(sample);
+    m_resultsPage->setResult(result);
+    m_seriesRun = showsAsSeries(result->plan.profile);
+    if (m_seriesRun) {
+        m_seriesPage->beginRun(result->plan.profile);
+        m_seriesPage->setResult(result);
+    } else {
+        m_seriesPage->clear();
+    }
+    m_tabs->setTabVisible(SeriesTab, m_seriesRun);
+    m_showSeries->setEnabled(m_seriesRun);
+    updateRunActions();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    if (event->mimeData()->hasUrls() && !event->mimeData()->urls().isEmpty()
+        && event->mimeData()->urls().first().isLocalFile())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    const auto urls = event->mimeData()->urls();
+    if (urls.isEmpty() || !urls.first().isLocalFile())
+        return;
+    event->acceptProposedAction();
+    const QString path = urls.first().toLocalFile();
+    // After the drop has returned: opening may ask about unsaved changes.
+    QTimer::singleShot(0, this, [this, path] { openFile(path); });
+}
+
 bool MainWindow::openFile(const QString &path)
 {
+    if (looksLikeResults(path))
+        return openResults(path);
     // The loader the CLI uses: bounded reading (a directory, a device or a huge file is
     // refused unread) and the format told by the content, not the name.
     core::Problems problems;
@@ -1188,6 +1343,7 @@ void MainWindow::onFinished(const RunResultPtr &result)
                           "for until the stop deadline; press Stop again to stop waiting for "
                           "a device that does not complete it"));
     m_stopClock.invalidate();
+    saveToLibrary(result);
     if (result && m_removeTestFiles->isChecked() && m_services.removeTestFile)
         removeTestFiles(*result);
     QString headline;

@@ -28,6 +28,7 @@ namespace ioprism::ui {
 class LivePage;
 class MessageBar;
 class ProfileDocument;
+class HistoryPage;
 class ResultsPage;
 class RunController;
 class SeriesPage;
@@ -42,6 +43,9 @@ struct MainWindowOptions {
     bool restoreSession = true;
     // Where the first launch puts its test file; "" = QStandardPaths::AppDataLocation.
     QString dataDirectory;
+    // The run library's folder (platform::runLibraryDirectory, shared with the CLI);
+    // "" = no library: runs are not kept and History lists nothing.
+    QString runLibraryDirectory;
 };
 
 class MainWindow : public QMainWindow
@@ -50,14 +54,20 @@ class MainWindow : public QMainWindow
 public:
     // The Series tab is shown while the last run started is a series (or Iometer's
     // queue-depth cycling), hidden otherwise.
-    enum Page { TargetsTab, SpecsTab, SetupTab, LiveTab, ResultsTab, SeriesTab };
+    enum Page { TargetsTab, SpecsTab, SetupTab, LiveTab, ResultsTab, SeriesTab, HistoryTab };
 
     explicit MainWindow(
         PlatformServices services, MainWindowOptions options = {}, QWidget *parent = nullptr);
     ~MainWindow() override;
 
     // ---- what the menus do, callable directly (tests, command line)
-    bool openFile(const QString &path); // .json profile, or .icf import
+    // A .json profile, an .icf import, or a results JSON (shown as at the end of its run).
+    bool openFile(const QString &path);
+    // A results JSON on the Live, Results and Series pages, as at the end of its run; a
+    // file that is damaged, cut off or from a newer IOPrism is refused with the reason.
+    bool openResults(const QString &path);
+    // The profile a results file ran (as it ran, seeds included) into the editor.
+    bool loadProfileOfResults(const QString &path);
     bool saveFile(const QString &path); // .json, or .icf export (warnings in the message bar)
     void newProfile();
     bool applyPreset(const std::string &name);
@@ -98,6 +108,7 @@ public:
     SetupPage *setupPage() const { return m_setupPage; }
     LivePage *livePage() const { return m_livePage; }
     ResultsPage *resultsPage() const { return m_resultsPage; }
+    HistoryPage *historyPage() const { return m_historyPage; }
     SeriesPage *seriesPage() const { return m_seriesPage; }
     bool isPageShown(Page page) const;
     MessageBar *messageBar() const { return m_messageBar; }
@@ -118,8 +129,15 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
 
 private:
+    // A finished or opened run on the Live, Results and Series pages.
+    void showResult(const RunResultPtr &result);
+    void saveToLibrary(const RunResultPtr &result);
+    // A results file, or nullopt with the reason in the message bar.
+    std::optional<core::RunResult> readResults(const QString &path);
     void createActions();
     void createMenus();
     void createToolBar();
@@ -163,6 +181,7 @@ private:
     LivePage *m_livePage;
     ResultsPage *m_resultsPage;
     SeriesPage *m_seriesPage;
+    HistoryPage *m_historyPage = nullptr;
 
     QAction *m_new = nullptr;
     QAction *m_open = nullptr;
@@ -179,6 +198,7 @@ private:
     QAction *m_showSeries = nullptr; // View > Series
     QAction *m_quit = nullptr;
     QAction *m_removeTestFiles = nullptr;
+    QAction *m_saveRuns = nullptr; // keep every run in the run library (History)
     QAction *m_userGuide = nullptr;
     QMenu *m_recentMenu = nullptr;
     QMenu *m_presetsMenu = nullptr;
