@@ -51,7 +51,9 @@ public:
     T &value() { return std::get<0>(m_v); }
     const T &value() const { return std::get<0>(m_v); }
     T &operator*() { return value(); }
+    const T &operator*() const { return value(); }
     T *operator->() { return &value(); }
+    const T *operator->() const { return &value(); }
     const OpError &error() const { return std::get<1>(m_v); }
 
 private:

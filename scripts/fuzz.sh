@@ -41,3 +41,4 @@ fuzz() { # target [libFuzzer options...] -- seed directories...
 
 fuzz profile_json_fuzzer -dict=tests/fuzz/profile_json.dict -- resources/presets
 fuzz icf_fuzzer -- tests/fixtures/icf tests/golden/icf
+fuzz results_json_fuzzer -dict=tests/fuzz/results_json.dict -- tests/golden/report tests/fuzz/results_seeds

@@ -10,7 +10,7 @@
 #                                        the dev build's suites (under Xvfb for the GUI),
 #                                        core + CLI tests again under ASan/UBSan, the
 #                                        core's run and stats tests under ThreadSanitizer,
-#                                        the profile and .icf readers fuzzed for 60 s each
+#                                        the profile, .icf and results readers fuzzed 60 s each
 #                                        (clang libFuzzer, scripts/fuzz.sh), the Windows
 #                                        cross build (MinGW-w64) with its tests under Wine,
 #                                        the Windows CLI installer (NSIS), and the Debian

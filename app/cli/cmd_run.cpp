@@ -2,6 +2,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/output_files.h"
 #include "app/cli/profile_io.h"
+#include "app/cli/results_io.h"
 #include "app/cli/summary.h"
 #include "core/profile/names.h"
 #include "core/profile/presets.h"
@@ -51,6 +52,7 @@ struct RunArgs {
     bool quiet = false;
     bool verbose = false;
     bool removeTestFiles = false;
+    bool noSave = false; // --no-save: not into the run library
     // fio's --rw and --rwmixread / --rwmixwrite: resolved onto read and random by
     // resolveFioReadWrite.
     std::string rw;
@@ -337,6 +339,14 @@ bool applyOptions(Profile &p, const RunArgs &a, Problems &problems)
     if (!a.duration.empty()) {
         if (!parseDurationArg(a.duration, DurationUnit::Seconds, d, "--duration", problems))
             return false;
+        // The run time is whole seconds and 0 means "until stopped": 300ms must not
+        // silently become a run without end.
+        if (d > std::chrono::microseconds::zero() && d < std::chrono::seconds {1}) {
+            problems.push_back({Severity::Error, "--duration",
+                "\"" + a.duration + "\" is below 1s: the run time is whole seconds (0 runs until "
+                                    "stopped)"});
+            return false;
+        }
         p.setup.runTime = std::chrono::duration_cast<std::chrono::seconds>(d);
     }
     if (!a.ramp.empty()) {
@@ -567,6 +577,27 @@ private:
     std::string m_lastPath;
 };
 
+// Every run that got as far as running, complete, stopped or failed (a refusal keeps its
+// profile and error), goes into the run library. A library that cannot be written costs
+// a warning, not the run: the requested outputs are written already.
+void saveToLibrary(
+    const RunResult &result, const std::string &resultsText, std::ostream &human, bool quiet)
+{
+    std::string error;
+    const auto library = userRunLibrary(error);
+    if (!library) {
+        std::cerr << "warning: not saved to the run library: " << error << "\n";
+        return;
+    }
+    const auto id = library->save(result, resultsText);
+    if (!id) {
+        std::cerr << "warning: not saved to the run library: " << id.error().toString() << "\n";
+        return;
+    }
+    if (!quiet)
+        human << fmt::format("saved as {} (ioprism-cli show {}; --no-save to skip)\n", *id, *id);
+}
+
 std::vector<OutputFile> requestedOutputs(const RunArgs &a)
 {
     std::vector<OutputFile> outputs;
@@ -752,8 +783,7 @@ int runCommand(RunArgs a)
     signals.cancel();
     signalContext.stop();
 
-    human << resultTable(result);
-    human << seriesTable(result);
+    human << finishedRunTables(result);
     human.flush();
     // A stop keeps every finished step; the one it cut is kept too, marked incomplete.
     if (caught && sink.stepCount() > 1 && !result.steps.empty() && !result.steps.back().complete)
@@ -767,13 +797,21 @@ int runCommand(RunArgs a)
     // A write that fails now (a full disk, a directory removed during the run) saves the
     // results elsewhere and says where: the run is not lost, but the exit code is 1.
     const std::string fallback = fallbackStem(result.startedAt);
+    // The results document is made once for --json and the run library: a long run's is
+    // tens of MB (docs/performance.md, "Saving a run").
+    std::optional<std::string> resultsDocument;
+    auto resultsText = [&]() -> const std::string & {
+        if (!resultsDocument)
+            resultsDocument = writeResultsJson(result, env);
+        return *resultsDocument;
+    };
     bool wrote = true;
     if (!a.csvPath.empty())
         wrote &= writeOutputFile({"--csv", a.csvPath},
             writeIometerCsv(result, env, profile->setup.recordFilter), fallback + ".csv");
     if (!a.jsonPath.empty())
         wrote &= writeOutputFile(
-            {"--json", a.jsonPath}, writeResultsJson(result, env), fallback + ".json");
+            {"--json", a.jsonPath}, resultsText(), fallback + ".json");
     if (!a.seriesCsvPath.empty())
         wrote &= writeOutputFile(
             {"--series-csv", a.seriesCsvPath}, writeSeriesCsv(result), fallback + "-series.csv");
@@ -793,6 +831,9 @@ int runCommand(RunArgs a)
             wrote = false;
         }
     }
+
+    if (!a.noSave)
+        saveToLibrary(result, resultsText(), human, a.quiet);
 
     if (a.removeTestFiles)
         for (const auto &t : result.plan.targetInfos())
@@ -882,6 +923,8 @@ void registerRunCommands(CLI::App &app, int &exitCode, const std::vector<std::st
         "mounted)");
     run->add_flag("--remove-test-files", a->removeTestFiles,
         "Remove the test files IOPrism created, after the run");
+    run->add_flag("--no-save", a->noSave,
+        "Do not save this run in the run library (see `ioprism-cli history`)");
     run->add_flag("--quiet,-q", a->quiet, "No progress or interval lines; only the summary");
     run->add_flag("--verbose,-v", a->verbose,
         "Also print the resolved plan (workers, seeds, targets and their devices, what each step "

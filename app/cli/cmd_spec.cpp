@@ -1,6 +1,7 @@
 // validate, convert, show, presets.
 #include "app/cli/commands.h"
 #include "app/cli/profile_io.h"
+#include "app/cli/results_io.h"
 #include "app/cli/summary.h"
 #include "core/profile/presets.h"
 #include "core/profile/profile_json.h"
@@ -65,6 +66,9 @@ int convertFile(const std::string &in, const std::string &out)
 
 int showFile(const std::string &path)
 {
+    // A results file (or a run of the library) shows the run's tables; a profile, itself.
+    if (namesSavedRun(path))
+        return showSavedRun(path);
     Problems problems;
     auto profile = loadProfileFile(path, problems);
     printProblems(problems, path);
@@ -99,8 +103,11 @@ void registerSpecCommands(CLI::App &app, int &exitCode)
     convert->add_option("OUT", *out, "Output file (.json or .icf)")->required();
     convert->callback([&exitCode, path, out] { exitCode = convertFile(*path, *out); });
 
-    auto *show = app.add_subcommand("show", "Print a readable summary of a profile");
-    show->add_option("FILE", *path, "Profile file")->required();
+    auto *show = app.add_subcommand("show",
+        "Print a readable summary of a profile, or the result tables of a saved run");
+    show->add_option("FILE", *path,
+            "Profile file (.json, .icf), results JSON, or the id of a run in `history`")
+        ->required();
     show->callback([&exitCode, path] { exitCode = showFile(*path); });
 
     auto *presets = app.add_subcommand("presets", "List the built-in presets");

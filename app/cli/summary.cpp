@@ -252,6 +252,11 @@ std::string intervalLine(const IntervalSample &s)
     return line;
 }
 
+std::string finishedRunTables(const RunResult &result)
+{
+    return resultTable(result) + seriesTable(result);
+}
+
 std::string resultTable(const RunResult &r)
 {
     std::string out;

@@ -22,6 +22,9 @@ std::string describeProfile(const core::Profile &profile);
 std::string describeRun(const core::Profile &profile);
 std::string intervalLine(const core::IntervalSample &sample);
 std::string resultTable(const core::RunResult &result);
+// What `run` prints when it ends and `show` prints of a saved run: the step tables
+// (resultTable), then the series (seriesTable).
+std::string finishedRunTables(const core::RunResult &result);
 // "write-back pending — reads: idle (...); writes: write-back pending (app 300.0 MB,
 // device 12.0 MB, device/app 0.04)"
 std::string verdictText(const core::DeviceVerdict &verdict);

@@ -121,6 +121,30 @@ void LatencyHistogram::setMinMaxNs(std::uint64_t minNs, std::uint64_t maxNs) noe
     m_maxNs = maxNs;
 }
 
+bool LatencyHistogram::addBucket(
+    std::uint64_t lowNs, std::uint64_t highNs, std::uint64_t count) noexcept
+{
+    const std::size_t i = bucketIndex(lowNs);
+    if (i >= kBucketCount || bucketLow(i) != lowNs || bucketHigh(i) != highNs)
+        return false;
+    if (count > std::numeric_limits<std::uint64_t>::max() - m_count)
+        return false;
+    if (count == 0)
+        return true;
+    m_buckets[i] += count;
+    m_count += count;
+    // Until the caller sets the exact extremes, the bucket bounds bound every value.
+    m_minNs = std::min(m_minNs, lowNs);
+    m_maxNs = std::max(m_maxNs, highNs);
+    return true;
+}
+
+void LatencyHistogram::setSumNs(std::uint64_t sumNs) noexcept
+{
+    if (m_count != 0)
+        m_sumNs = sumNs;
+}
+
 void LatencyHistogram::clear() noexcept
 {
     m_buckets = {};

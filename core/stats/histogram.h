@@ -198,6 +198,15 @@ public:
     // Replaces the extremes (ignored when empty); see subtract().
     void setMinMaxNs(std::uint64_t minNs, std::uint64_t maxNs) noexcept;
 
+    // Adds `count` values to the bucket that holds [lowNs, highNs], for rebuilding a
+    // histogram from a results file, which keeps only the non-empty buckets (not the
+    // values). The sum and extremes are not known from buckets: set them afterwards with
+    // setSumNs() and setMinMaxNs(). False, and nothing changed, when [lowNs, highNs] is
+    // not exactly one bucket of this layout or the counts would overflow.
+    bool addBucket(std::uint64_t lowNs, std::uint64_t highNs, std::uint64_t count) noexcept;
+    // Replaces the exact sum of the values (ignored when empty); see addBucket().
+    void setSumNs(std::uint64_t sumNs) noexcept;
+
     void clear() noexcept;
 
     // Iteration over non-empty buckets, in increasing value order (heat maps, JSON).

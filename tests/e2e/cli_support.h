@@ -16,14 +16,6 @@ struct CliResult {
     std::string err;
 };
 
-inline std::string readFile(const std::filesystem::path &p)
-{
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 inline void writeFile(const std::filesystem::path &p, const std::string &text)
 {
     std::ofstream out(p, std::ios::binary | std::ios::trunc);
@@ -43,7 +35,13 @@ inline CliResult runCli(
     const std::string &args, const std::filesystem::path &cwd, const std::string &wrapper = {})
 {
     const auto out = cwd / ".cli-out.txt", err = cwd / ".cli-err.txt";
-    const std::string cmd = "cd '" + cwd.string() + "' && " + wrapper + " '" + cliPath().string()
+    // Runs are saved in the run library: never into the user's own data folder, even when
+    // the test runs outside ctest (which sets IOPRISM_DATA_DIR for the e2e tests).
+    const std::string dataDir = std::getenv("IOPRISM_DATA_DIR")
+        ? std::string()
+        : "IOPRISM_DATA_DIR='" + (cwd / ".ioprism-data").string() + "' ";
+    const std::string cmd = "cd '" + cwd.string() + "' && " + dataDir + wrapper + " '"
+        + cliPath().string()
         + "' " + args + " >'" + out.string() + "' 2>'" + err.string() + "'";
     const int status = std::system(cmd.c_str());
     CliResult r;

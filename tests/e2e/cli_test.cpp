@@ -24,7 +24,8 @@ TEST(Cli, HelpListsEveryCommand)
     TempDir dir;
     auto r = runCli("--help", dir.path());
     EXPECT_EQ(r.exitCode, 0);
-    for (const char *cmd : {"run", "validate", "convert", "show", "presets", "list-targets"})
+    for (const char *cmd :
+        {"run", "validate", "convert", "show", "presets", "list-targets", "history", "compare"})
         EXPECT_THAT(r.out, HasSubstr(cmd));
 }
 
@@ -322,4 +323,15 @@ TEST(Cli, AnIcfThatCyclesOutstandingIosRunsEveryDepthWithIometersBlocks)
         EXPECT_TRUE(row.starts_with("ALL,All,OLTP mix,1,1,1,")) << row;
     }
     EXPECT_EQ(depths, (std::vector<std::string> {"1", "2", "4", "8", "16", "32"}));
+}
+
+// The run time is whole seconds and 0 means "until stopped": a duration below a second
+// once became a run without end.
+TEST(Cli, ADurationBelowOneSecondIsRefusedNotRunForever)
+{
+    TempDir dir;
+    auto r = runCli("run --engine null --duration 300ms --no-save", dir.path(), "timeout -s KILL 60");
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(r.err, HasSubstr("--duration"));
+    EXPECT_THAT(r.err, HasSubstr("below 1s"));
 }

@@ -3,8 +3,10 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <random>
+#include <sstream>
 #include <string>
 
 namespace ioprism::test {
@@ -24,6 +26,15 @@ inline std::filesystem::path sourceDir()
 inline std::filesystem::path binDir()
 {
     return IOPRISM_BIN_DIR;
+}
+
+// A whole file as bytes ("" when it cannot be read).
+inline std::string readFile(const std::filesystem::path &p)
+{
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
 }
 
 // A directory removed at scope exit.

@@ -1,0 +1,517 @@
+// history, compare, and `show` of saved runs: the CLI side of the run library and of the
+// results reader (docs/cli.md).
+#include "app/cli/commands.h"
+#include "app/cli/results_io.h"
+#include "app/cli/summary.h"
+#include "core/report/compare.h"
+#include "core/report/results_json.h"
+#include "core/report/results_reader.h"
+#include "platform/common/data_dir.h"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace ioprism::cli {
+
+using namespace ioprism::core;
+namespace fs = std::filesystem;
+
+// ---------------------------------------------------------------- opening saved runs
+
+std::optional<RunLibrary> userRunLibrary(std::string &error)
+{
+    auto directory = platform::runLibraryDirectory();
+    if (!directory) {
+        error = directory.error().toString();
+        return std::nullopt;
+    }
+    return RunLibrary(*directory);
+}
+
+namespace {
+
+std::optional<std::string> readText(const fs::path &path, std::string &error)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        error = fmt::format("{}: cannot open", path.string());
+        return std::nullopt;
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad()) {
+        error = fmt::format("{}: cannot read", path.string());
+        return std::nullopt;
+    }
+    return text.str();
+}
+
+// The writer puts "format" first; a file that names it early is results, damaged or not.
+bool startsAsResults(const fs::path &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::string head(256, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<std::size_t>(in.gcount()));
+    return head.find(kResultsFormatName) != std::string::npos;
+}
+
+std::string dateText(std::chrono::system_clock::time_point time)
+{
+    const UtcTime t = utcTime(time);
+    return fmt::format(
+        "{:04}-{:02}-{:02} {:02}:{:02}:{:02}", t.year, t.month, t.day, t.hour, t.minute, t.second);
+}
+
+std::string isoText(std::chrono::system_clock::time_point time)
+{
+    const UtcTime t = utcTime(time);
+    return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", t.year, t.month, t.day, t.hour,
+        t.minute, t.second);
+}
+
+RunOutcome outcomeOf(const RunResult &r)
+{
+    if (r.error)
+        return RunOutcome::Failed;
+    const bool cut = std::any_of(
+        r.steps.begin(), r.steps.end(), [](const StepResult &s) { return !s.complete; });
+    return r.stoppedByUser || cut ? RunOutcome::Stopped : RunOutcome::Complete;
+}
+
+std::string figureOrDash(double value, const char *format)
+{
+    return std::isfinite(value) ? fmt::format(fmt::runtime(format), value) : std::string("-");
+}
+
+std::string latencyOrDash(double us)
+{
+    return std::isfinite(us) && us > 0 ? formatLatencyUs(us) : std::string("-");
+}
+
+} // namespace
+
+bool namesSavedRun(const std::string &argument)
+{
+    std::error_code ec;
+    if (fs::is_regular_file(argument, ec))
+        return startsAsResults(argument);
+    if (fs::exists(argument, ec))
+        return false;
+    std::string error;
+    const auto library = userRunLibrary(error);
+    return library && library->find(argument).ok();
+}
+
+std::optional<OpenedRun> openSavedRun(const std::string &argument, std::string &error)
+{
+    fs::path path = argument;
+    std::error_code ec;
+    if (!fs::exists(path, ec)) {
+        std::string why;
+        const auto library = userRunLibrary(why);
+        if (!library) {
+            error = fmt::format("{}: no such file, and no run library ({})", argument, why);
+            return std::nullopt;
+        }
+        auto found = library->find(argument);
+        if (!found) {
+            error = fmt::format("{}: no such file; {}", argument,
+                found.error().detail.empty() ? found.error().toString() : found.error().detail);
+            return std::nullopt;
+        }
+        path = *found;
+    }
+    const auto text = readText(path, error);
+    if (!text)
+        return std::nullopt;
+    auto read = readResultsJson(*text);
+    if (!read.ok()) {
+        error = fmt::format("{}: {}", path.string(), read.error);
+        return std::nullopt;
+    }
+    return OpenedRun {std::move(*read.result), argument};
+}
+
+int showSavedRun(const std::string &argument)
+{
+    std::string error;
+    const auto run = openSavedRun(argument, error);
+    if (!run) {
+        std::cerr << "error: " << error << "\n";
+        return 2;
+    }
+    const RunResult &r = run->result;
+    std::cout << fmt::format("{}: {} run, started {} UTC, engine {}, IOPrism {}\nprofile: {}\n",
+        run->label, toString(outcomeOf(r)), dateText(r.startedAt), r.engine,
+        r.environment.toolVersion,
+        r.plan.profile.setup.description.empty() ? describeRun(r.plan.profile)
+                                                 : r.plan.profile.setup.description);
+    std::cout << finishedRunTables(r);
+    if (r.error)
+        std::cout << "error: " << r.error->toString() << "\n";
+    return 0;
+}
+
+namespace {
+
+// ---------------------------------------------------------------- history
+
+struct HistoryArgs {
+    bool json = false;
+    std::string sort = "oldest";
+};
+
+std::string targetsText(const ResultsHeadline &h)
+{
+    std::vector<std::string> parts;
+    for (std::size_t i = 0; i < h.targets.size(); ++i) {
+        const std::string &model = i < h.deviceModels.size() ? h.deviceModels[i] : std::string();
+        parts.push_back(model.empty() ? h.targets[i] : fmt::format("{} ({})", h.targets[i], model));
+    }
+    return parts.empty() ? std::string("no targets") : fmt::format("{}", fmt::join(parts, ", "));
+}
+
+nlohmann::ordered_json historyJson(const std::vector<RunHeadline> &runs)
+{
+    using Json = nlohmann::ordered_json;
+    auto number = [](double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); };
+    Json out = Json::array();
+    for (const auto &run : runs) {
+        Json j {{"id", run.id}, {"path", run.path.string()}, {"damaged", run.damaged},
+            {"damage", run.damaged ? Json(run.damage) : Json(nullptr)},
+            {"file_bytes", run.fileBytes}};
+        j["name"] = run.metadata.name;
+        j["notes"] = run.metadata.notes;
+        j["tags"] = run.metadata.tags;
+        j["metadata_damage"]
+            = run.metadataDamage.empty() ? Json(nullptr) : Json(run.metadataDamage);
+        if (!run.damaged) {
+            const ResultsHeadline &h = run.headline;
+            Json targets = Json::array();
+            for (std::size_t i = 0; i < h.targets.size(); ++i)
+                targets.push_back(Json {{"path", h.targets[i]},
+                    {"device_model", i < h.deviceModels.size() && !h.deviceModels[i].empty()
+                            ? Json(h.deviceModels[i])
+                            : Json(nullptr)}});
+            j["started_at"] = isoText(h.startedAt);
+            j["profile"] = h.profileName;
+            j["targets"] = std::move(targets);
+            j["engine"] = h.engine;
+            j["tool_version"] = h.toolVersion;
+            j["iops"] = number(h.iops);
+            j["mbps"] = number(h.megabytesPerSecond);
+            j["mean_latency_us"] = number(h.meanLatencyUs);
+            j["p99_latency_us"] = number(h.p99LatencyUs);
+            j["verdict"] = std::string(toString(h.verdict));
+            j["outcome"] = std::string(toString(h.outcome));
+            j["error"] = h.error.empty() ? Json(nullptr) : Json(h.error);
+            j["steps"] = h.steps;
+        }
+        out.push_back(std::move(j));
+    }
+    return out;
+}
+
+int historyCommand(const HistoryArgs &a)
+{
+    constexpr std::size_t kNameChars = 60;
+    std::string error;
+    const auto library = userRunLibrary(error);
+    if (!library) {
+        std::cerr << "error: " << error << "\n";
+        return 1;
+    }
+    auto runs = library->list();
+    if (a.sort == "newest")
+        std::reverse(runs.begin(), runs.end());
+    if (a.json) {
+        std::cout << historyJson(runs).dump(2, ' ', false,
+                         nlohmann::ordered_json::error_handler_t::replace)
+                  << "\n";
+        return 0;
+    }
+    if (runs.empty()) {
+        std::cout << "no saved runs in " << library->directory().string()
+                  << " (every `ioprism-cli run` is saved there unless --no-save)\n";
+        return 0;
+    }
+    std::cout << fmt::format("{:<40} {:<19} {:<8} {:>10} {:>9} {:>9} {:>9}  {:<18} {}\n", "id",
+        "started (UTC)", "status", "IOPS", "MB/s", "mean", "p99", "device verdict",
+        "name: targets");
+    for (const auto &run : runs) {
+        if (run.damaged) {
+            std::cout << fmt::format("{:<40} damaged: {}\n", run.id, run.damage);
+            continue;
+        }
+        const ResultsHeadline &h = run.headline;
+        // A generated description can be long: the list keeps one line per run.
+        std::string name = run.metadata.name.empty() ? h.profileName : run.metadata.name;
+        if (name.size() > kNameChars)
+            name = name.substr(0, kNameChars - 3) + "...";
+        std::cout << fmt::format("{:<40} {:<19} {:<8} {:>10} {:>9} {:>9} {:>9}  {:<18} {}: {}\n",
+            run.id, dateText(h.startedAt), toString(h.outcome), figureOrDash(h.iops, "{:.0f}"),
+            figureOrDash(h.megabytesPerSecond, "{:.1f}"), latencyOrDash(h.meanLatencyUs),
+            latencyOrDash(h.p99LatencyUs), toString(h.verdict), name, targetsText(h));
+        if (!run.metadata.tags.empty())
+            std::cout << fmt::format("{:<40} tags: {}\n", "", fmt::join(run.metadata.tags, ", "));
+        if (!run.metadataDamage.empty())
+            std::cout << fmt::format("{:<40} (its name/notes/tags file is damaged: {})\n", "",
+                run.metadataDamage);
+    }
+    std::cout << fmt::format("{} run{} in {}; `ioprism-cli show ID`, `ioprism-cli compare ID ID`\n",
+        runs.size(), runs.size() == 1 ? "" : "s", library->directory().string());
+    return 0;
+}
+
+// rename / note / tag / delete: the metadata of one run.
+int editRun(const std::string &id, const std::function<Status(const RunLibrary &, const std::string &)> &edit)
+{
+    std::string error;
+    const auto library = userRunLibrary(error);
+    if (!library) {
+        std::cerr << "error: " << error << "\n";
+        return 1;
+    }
+    // A unique prefix is enough, as for show.
+    const auto path = library->find(id);
+    if (!path) {
+        std::cerr << "error: " << (path.error().detail.empty() ? path.error().toString() : path.error().detail)
+                  << "\n";
+        return 2;
+    }
+    const std::string fullId = path->stem().string();
+    if (auto done = edit(*library, fullId); !done) {
+        std::cerr << "error: " << done.error().toString() << "\n";
+        return 1;
+    }
+    std::cout << fullId << "\n";
+    return 0;
+}
+
+// ---------------------------------------------------------------- compare
+
+struct CompareArgs {
+    std::vector<std::string> runs;
+    bool csv = false;
+    bool json = false;
+    std::size_t baseline = 1;
+};
+
+std::string valueText(CompareMetric m, double v)
+{
+    if (!std::isfinite(v))
+        return "-";
+    switch (m) {
+    case CompareMetric::Iops:
+        return fmt::format("{:.0f}", v);
+    case CompareMetric::MegabytesPerSecond:
+        return fmt::format("{:.1f}", v);
+    case CompareMetric::MeanLatencyUs:
+    case CompareMetric::P99LatencyUs:
+        return formatLatencyUs(v);
+    }
+    return "";
+}
+
+std::string compareText(const Comparison &c, const std::vector<const RunResult *> &runs,
+    const std::vector<std::string> &labels)
+{
+    std::string out = fmt::format("Runs (changes against run {}):\n", c.baseline + 1);
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const RunResult &r = *runs[i];
+        out += fmt::format("  run {}: {}  {} UTC  {}  engine {}  {}\n", i + 1, labels[i],
+            dateText(r.startedAt),
+            r.plan.profile.setup.description.empty() ? std::string("(no description)")
+                                                     : r.plan.profile.setup.description,
+            r.engine, toString(outcomeOf(r)));
+    }
+    constexpr int kCell = 30;
+    for (const auto &row : c.rows) {
+        if (!row.matched())
+            continue;
+        out += fmt::format("\n== {}\n{:<14}", row.name, "");
+        for (std::size_t i = 0; i < runs.size(); ++i)
+            out += fmt::format(" {:>{}}", fmt::format("run {}{}", i + 1,
+                                              i == c.baseline ? " (baseline)" : ""),
+                kCell);
+        out += "\n";
+        for (CompareMetric m : kCompareMetrics) {
+            out += fmt::format("{:<14}", metricLabel(m));
+            const double base = (*row.runs[c.baseline])[m];
+            for (std::size_t i = 0; i < runs.size(); ++i) {
+                const double v = (*row.runs[i])[m];
+                std::string cell = valueText(m, v);
+                if (i != c.baseline) {
+                    const Change change = changeOf(m, base, v);
+                    if (change.sense == ChangeSense::Same)
+                        cell += " (same)";
+                    else if (std::isfinite(change.percent))
+                        cell += fmt::format(" ({:+.1f} %, {})", change.percent,
+                            toString(change.sense));
+                    else if (change.sense != ChangeSense::Unknown)
+                        cell += fmt::format(" ({})", toString(change.sense));
+                }
+                out += fmt::format(" {:>{}}", cell, kCell);
+            }
+            out += "\n";
+        }
+    }
+    bool anyUnmatched = false;
+    for (const auto &row : c.rows) {
+        if (row.matched())
+            continue;
+        if (!anyUnmatched)
+            out += "\nUnmatched (not in every run, so not compared):\n";
+        anyUnmatched = true;
+        std::vector<std::string> in, missing;
+        for (std::size_t i = 0; i < row.runs.size(); ++i)
+            (row.runs[i] ? in : missing).push_back(std::to_string(i + 1));
+        out += fmt::format("  {} {}: in run {}; not in run {}\n",
+            row.kind == CompareRow::Kind::Step ? "step" : "point", row.name, fmt::join(in, ", "),
+            fmt::join(missing, ", "));
+    }
+    if (c.differences.empty()) {
+        out += "\nSetup differences: none recorded (profile, engine, OS, kernel, devices and "
+               "IOPrism version are the same)\n";
+    } else {
+        out += "\nSetup differences:\n";
+        for (const auto &d : c.differences) {
+            std::vector<std::string> values;
+            for (std::size_t i = 0; i < d.values.size(); ++i)
+                values.push_back(fmt::format("run {}: {}", i + 1, d.values[i]));
+            out += fmt::format("  {} ({}): {}\n", d.what, d.path, fmt::join(values, " | "));
+        }
+    }
+    return out;
+}
+
+int compareCommand(const CompareArgs &a)
+{
+    if (a.csv && a.json) {
+        std::cerr << "error: --csv and --json: give one\n";
+        return 2;
+    }
+    if (a.runs.size() < 2) {
+        std::cerr << "error: compare needs at least two runs (files or ids from `ioprism-cli "
+                     "history`)\n";
+        return 2;
+    }
+    if (a.baseline < 1 || a.baseline > a.runs.size()) {
+        std::cerr << fmt::format("error: --baseline: {} is not a run between 1 and {}\n",
+            a.baseline, a.runs.size());
+        return 2;
+    }
+    std::vector<OpenedRun> opened;
+    bool failed = false;
+    for (const auto &argument : a.runs) {
+        std::string error;
+        auto run = openSavedRun(argument, error);
+        if (!run) {
+            std::cerr << "error: " << error << "\n";
+            failed = true;
+            continue;
+        }
+        opened.push_back(std::move(*run));
+    }
+    if (failed)
+        return 2;
+    std::vector<const RunResult *> runs;
+    std::vector<std::string> labels;
+    for (const auto &o : opened) {
+        runs.push_back(&o.result);
+        labels.push_back(o.label);
+    }
+    const Comparison c = compareRuns(runs, a.baseline - 1);
+    if (a.csv)
+        std::cout << writeComparisonCsv(c, runs, labels);
+    else if (a.json)
+        std::cout << writeComparisonJson(c, runs, labels);
+    else
+        std::cout << compareText(c, runs, labels);
+    return 0;
+}
+
+} // namespace
+
+void registerResultsCommands(CLI::App &app, int &exitCode)
+{
+    auto h = std::make_shared<HistoryArgs>();
+    auto *history = app.add_subcommand("history",
+        "List the saved runs (the run library: every `run` is saved unless --no-save)");
+    history->add_flag("--json", h->json, "Print the list as JSON (fields: docs/cli.md)");
+    history->add_option("--sort", h->sort, "Order: oldest (first, the default) or newest first")
+        ->check(CLI::IsMember({"oldest", "newest"}));
+    history->callback([&exitCode, h, history] {
+        if (history->get_subcommands().empty())
+            exitCode = historyCommand(*h);
+    });
+
+    auto id = std::make_shared<std::string>();
+    auto text = std::make_shared<std::string>();
+    auto tags = std::make_shared<std::vector<std::string>>();
+    // rename, note and tag change one part of the metadata and keep the rest.
+    auto editMetadata = [&exitCode, id](std::function<void(RunMetadata &)> change) {
+        return [&exitCode, id, change = std::move(change)] {
+            exitCode = editRun(*id, [&](const RunLibrary &l, const std::string &full) -> Status {
+                auto m = l.metadata(full);
+                RunMetadata meta = m ? *m : RunMetadata {};
+                change(meta);
+                return l.setMetadata(full, meta);
+            });
+        };
+    };
+    auto *rename = history->add_subcommand("rename", "Give a saved run a name");
+    rename->add_option("ID", *id, "The run (id or a unique start of it)")->required();
+    rename->add_option("NAME", *text, "The new name (\"\" removes it)")->required();
+    rename->callback(editMetadata([text](RunMetadata &m) { m.name = *text; }));
+    auto *note = history->add_subcommand("note", "Set the notes of a saved run");
+    note->add_option("ID", *id, "The run (id or a unique start of it)")->required();
+    note->add_option("TEXT", *text, "The notes (\"\" removes them)")->required();
+    note->callback(editMetadata([text](RunMetadata &m) { m.notes = *text; }));
+    auto *tag = history->add_subcommand("tag", "Set the tags of a saved run (replacing them)");
+    tag->add_option("ID", *id, "The run (id or a unique start of it)")->required();
+    tag->add_option("TAGS", *tags, "The tags; none removes them");
+    tag->callback(editMetadata([tags](RunMetadata &m) { m.tags = *tags; }));
+    auto *remove = history->add_subcommand("delete", "Delete a saved run and its name/notes/tags");
+    remove->add_option("ID", *id, "The run (the full id: no prefix, for safety)")->required();
+    remove->callback([&exitCode, id] {
+        std::string error;
+        const auto library = userRunLibrary(error);
+        if (!library) {
+            std::cerr << "error: " << error << "\n";
+            exitCode = 1;
+            return;
+        }
+        if (auto done = library->remove(*id); !done) {
+            std::cerr << "error: " << done.error().toString() << "\n";
+            exitCode = 2;
+            return;
+        }
+        std::cout << "deleted " << *id << "\n";
+        exitCode = 0;
+    });
+
+    auto c = std::make_shared<CompareArgs>();
+    auto *compare = app.add_subcommand("compare",
+        "Compare saved runs step by step (or point by point) against a baseline, and list "
+        "what differs between their setups");
+    compare->add_option("RUNS", c->runs, "Two or more results JSON files or library ids")
+        ->required();
+    compare->add_flag("--csv", c->csv, "Print the comparison as CSV (columns: docs/results.md)");
+    compare->add_flag("--json", c->json, "Print the comparison as JSON (fields: docs/results.md)");
+    compare->add_option("--baseline", c->baseline,
+        "The run the changes are against, by its place in RUNS (default 1, the first)");
+    compare->callback([&exitCode, c] { exitCode = compareCommand(*c); });
+}
+
+} // namespace ioprism::cli

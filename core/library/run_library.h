@@ -1,0 +1,94 @@
+// The run library: every finished run's results JSON kept in one folder, listed,
+// renamed, annotated and deleted (docs/results.md, "The run library"). No Qt and no OS
+// calls: the folder is given by the caller (platform/common/data_dir.h finds the user's),
+// so the CLI, the GUI and the tests share this code.
+//
+// On disk, in the folder:
+//   <id>.json       the results JSON exactly as writeResultsJson wrote it: the document
+//                   other tools read, never rewritten by the library;
+//   <id>.meta.json  the user's name, notes and tags for it (optional), a small sidecar,
+//                   so that editing a note never rewrites a results file of many MB and a
+//                   results file copied out of the library stays the document it was.
+// <id> is the run's start time in UTC and a short name: "20240501-123015-quick".
+//
+// Failure behaviour: no function throws. A file that cannot be read is listed as damaged,
+// with why, and the others are listed as usual; a save writes a temporary file and links
+// or renames it to its final name, so no crash leaves a half-written <id>.json.
+#pragma once
+
+#include "core/report/results_reader.h"
+#include "core/result.h"
+#include "core/run/results.h"
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ioprism::core {
+
+struct RunMetadata {
+    std::string name; // the user's name for the run; "" = none given
+    std::string notes;
+    std::vector<std::string> tags;
+    friend bool operator==(const RunMetadata &, const RunMetadata &) = default;
+};
+
+// What `history` shows of one run: the headline of its results file and its sidecar.
+struct RunHeadline {
+    std::string id;
+    std::filesystem::path path;
+    bool damaged = false;
+    std::string damage; // why it could not be read (damaged only)
+    std::uint64_t fileBytes = 0;
+    ResultsHeadline headline; // valid unless damaged
+    RunMetadata metadata;
+    std::string metadataDamage; // the sidecar could not be read: why (it is ignored)
+};
+
+class RunLibrary
+{
+public:
+    explicit RunLibrary(std::filesystem::path directory);
+
+    const std::filesystem::path &directory() const { return m_directory; }
+
+    // Saves a run's results text (writeResultsJson of `result`) under a new id made from
+    // its start time and profile, creating the folder if needed. Returns the id.
+    Result<std::string> save(const RunResult &result, std::string_view resultsText) const;
+
+    // Every run in the folder, oldest first (by start time, then id); damaged ones too.
+    std::vector<RunHeadline> list() const;
+
+    // The results file of `id`, or of the one run whose id starts with it; an error
+    // saying which ids match when it is ambiguous or none does.
+    Result<std::filesystem::path> find(std::string_view idOrPrefix) const;
+
+    // The sidecar's metadata ({} when there is none); an error when it is damaged.
+    Result<RunMetadata> metadata(std::string_view id) const;
+    // Replaces the metadata of run `id` (atomically, like a save).
+    Status setMetadata(std::string_view id, const RunMetadata &metadata) const;
+    // Deletes the run's results file and its sidecar.
+    Status remove(std::string_view id) const;
+
+    // "20240501-123015-quick" for a run started then with that profile (no uniqueness).
+    static std::string idFor(const RunResult &result);
+
+private:
+    std::filesystem::path resultsPath(std::string_view id) const;
+    std::filesystem::path metadataPath(std::string_view id) const;
+
+    std::filesystem::path m_directory;
+};
+
+// The sidecar text and its reading (exposed for tests and the GUI's editor).
+std::string writeRunMetadata(const RunMetadata &metadata);
+std::optional<RunMetadata> readRunMetadata(std::string_view text, std::string &error);
+
+// Writes `text` to `path` through a temporary file in the same folder and a rename
+// (replacing `path`), so that readers see the old file or the new one, never a part.
+Status writeFileAtomically(const std::filesystem::path &path, std::string_view text);
+
+} // namespace ioprism::core

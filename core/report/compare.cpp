@@ -1,0 +1,439 @@
+#include "core/report/compare.h"
+
+#include "core/profile/names.h"
+#include "core/profile/profile_json.h"
+#include "core/profile/series.h"
+#include "core/report/csv.h"
+#include "core/report/results_json.h"
+#include "core/run/series_result.h"
+
+#include <cmath>
+#include <fmt/format.h>
+#include <limits>
+#include <map>
+#include <nlohmann/json.hpp>
+
+namespace ioprism::core {
+
+std::string_view metricKey(CompareMetric metric)
+{
+    switch (metric) {
+    case CompareMetric::Iops:
+        return "iops";
+    case CompareMetric::MegabytesPerSecond:
+        return "mbps";
+    case CompareMetric::MeanLatencyUs:
+        return "mean_latency_us";
+    case CompareMetric::P99LatencyUs:
+        return "p99_latency_us";
+    }
+    return "";
+}
+
+std::string_view metricLabel(CompareMetric metric)
+{
+    switch (metric) {
+    case CompareMetric::Iops:
+        return "IOPS";
+    case CompareMetric::MegabytesPerSecond:
+        return "MB/s";
+    case CompareMetric::MeanLatencyUs:
+        return "mean latency";
+    case CompareMetric::P99LatencyUs:
+        return "p99 latency";
+    }
+    return "";
+}
+
+bool higherIsBetter(CompareMetric metric)
+{
+    return metric == CompareMetric::Iops || metric == CompareMetric::MegabytesPerSecond;
+}
+
+std::string_view toString(ChangeSense sense)
+{
+    switch (sense) {
+    case ChangeSense::Baseline:
+        return "baseline";
+    case ChangeSense::Better:
+        return "better";
+    case ChangeSense::Worse:
+        return "worse";
+    case ChangeSense::Same:
+        return "same";
+    case ChangeSense::Unknown:
+        return "n/a";
+    }
+    return "";
+}
+
+Change changeOf(CompareMetric metric, double baseline, double value)
+{
+    constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+    Change c;
+    if (!std::isfinite(baseline) || !std::isfinite(value)) {
+        c.absolute = nan;
+        c.percent = nan;
+        return c;
+    }
+    c.absolute = value - baseline;
+    c.percent = baseline != 0 ? c.absolute / baseline * 100 : nan;
+    if (c.absolute == 0)
+        c.sense = ChangeSense::Same;
+    else
+        c.sense = (c.absolute > 0) == higherIsBetter(metric) ? ChangeSense::Better
+                                                             : ChangeSense::Worse;
+    return c;
+}
+
+bool CompareRow::matched() const
+{
+    for (const auto &r : runs)
+        if (!r)
+            return false;
+    return true;
+}
+
+namespace {
+
+constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
+
+MetricValues stepValues(const StepResult &step)
+{
+    MetricValues v;
+    v.values.fill(kNan);
+    if (step.scopes.empty())
+        return v;
+    const DirectionFigures &t = step.scopes.front().figures.total;
+    v.values[std::size_t(CompareMetric::Iops)] = t.iops;
+    v.values[std::size_t(CompareMetric::MegabytesPerSecond)] = t.megabytesPerSecond;
+    // No I/O completed: there is no latency to compare (0 would read "infinitely fast").
+    if (t.ios > 0) {
+        v.values[std::size_t(CompareMetric::MeanLatencyUs)] = t.latency.meanUs;
+        v.values[std::size_t(CompareMetric::P99LatencyUs)] = t.latency.p99Us;
+    }
+    return v;
+}
+
+MetricValues pointValues(const SeriesPointResult &p)
+{
+    MetricValues v;
+    v.values[std::size_t(CompareMetric::Iops)] = p.iops.median;
+    v.values[std::size_t(CompareMetric::MegabytesPerSecond)] = p.megabytesPerSecond.median;
+    v.values[std::size_t(CompareMetric::MeanLatencyUs)] = p.meanLatencyUs.median;
+    v.values[std::size_t(CompareMetric::P99LatencyUs)] = p.p99LatencyUs.median;
+    return v;
+}
+
+// The rows of one run, each with the key it is matched by.
+struct KeyedRow {
+    std::string key;
+    CompareRow row; // runs not yet sized
+    MetricValues values;
+};
+
+std::vector<KeyedRow> rowsOf(const RunResult &r)
+{
+    std::vector<KeyedRow> out;
+    std::map<std::string, int> seen;
+    for (const auto &step : r.steps) {
+        const bool point = step.step < r.plan.steps.size() && r.plan.steps[step.step].point;
+        if (point)
+            continue;
+        KeyedRow k;
+        k.row.kind = CompareRow::Kind::Step;
+        k.row.name = step.stepName;
+        k.row.spec = step.step < r.plan.steps.size() ? r.plan.steps[step.step].specName
+                                                      : step.stepName;
+        // A name that repeats (the same spec twice in a test) is matched by occurrence.
+        const int n = ++seen[step.stepName];
+        if (n > 1)
+            k.row.name += fmt::format(" (#{})", n);
+        k.key = "step\n" + k.row.name;
+        k.values = stepValues(step);
+        out.push_back(std::move(k));
+    }
+    const auto &series = r.plan.profile.setup.series;
+    for (const auto &p : seriesPoints(r)) {
+        KeyedRow k;
+        k.row.kind = CompareRow::Kind::Point;
+        k.row.spec = p.specName;
+        std::string keyValues, shown;
+        for (std::size_t a = 0; a < p.values.size(); ++a) {
+            const SweepParameter parameter
+                = series && a < series->axes.size() ? series->axes[a].parameter
+                                                    : SweepParameter::TransferSize;
+            keyValues += fmt::format("{}{}={}", a ? " " : "", toString(parameter), p.values[a]);
+            shown += fmt::format(
+                "{}{} {}", a ? ", " : "", toString(parameter), describeSweepValue(parameter,
+                                                                    p.values[a]));
+        }
+        k.row.pointValues = keyValues;
+        k.row.target = p.target;
+        k.row.name = fmt::format("{}: {}{}", p.specName, shown,
+            p.target.empty() ? std::string() : " on " + p.target);
+        k.key = fmt::format("point\n{}\n{}\n{}", p.specName, keyValues, p.target);
+        k.values = pointValues(p);
+        out.push_back(std::move(k));
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------- setup differences
+
+// Every leaf of a JSON document by its path ("hosts[0].workers[0].targets[0].cache").
+void flatten(const nlohmann::json &j, const std::string &path,
+    std::map<std::string, std::string> &out)
+{
+    if (j.is_object()) {
+        for (auto it = j.begin(); it != j.end(); ++it)
+            flatten(it.value(), path.empty() ? it.key() : path + "." + it.key(), out);
+    } else if (j.is_array() && !j.empty()) {
+        for (std::size_t i = 0; i < j.size(); ++i)
+            flatten(j[i], fmt::format("{}[{}]", path, i), out);
+    } else {
+        out[path] = j.is_string() ? j.get<std::string>()
+                                  : j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    }
+}
+
+std::string lastKey(const std::string &path)
+{
+    const auto dot = path.rfind('.');
+    std::string key = dot == std::string::npos ? path : path.substr(dot + 1);
+    if (const auto bracket = key.find('['); bracket != std::string::npos)
+        key.resize(bracket);
+    return key;
+}
+
+// The profile's field names, as people say them where the name alone is unclear.
+std::string describeProfileField(const std::string &key)
+{
+    static const std::map<std::string, std::string> names = {{"cache", "cache mode"},
+        {"outstandingIos", "queue depth (outstanding I/Os)"},
+        {"transferSizeBytes", "transfer size"}, {"percentRead", "% read"},
+        {"percentRandom", "% random"}, {"runTime", "run time"}, {"rampUp", "ramp-up"},
+        {"testFileSizeBytes", "test file size"}};
+    const auto it = names.find(key);
+    return it != names.end() ? it->second : key;
+}
+
+// The same field in every run, as text; "(none)" where a run has none.
+void addIfDifferent(std::vector<SetupDifference> &out, std::string what, std::string path,
+    std::vector<std::string> values)
+{
+    for (const auto &v : values)
+        if (v != values.front()) {
+            out.push_back({std::move(what), std::move(path), std::move(values)});
+            return;
+        }
+}
+
+std::vector<SetupDifference> setupDifferences(const std::vector<const RunResult *> &runs)
+{
+    std::vector<SetupDifference> out;
+    auto each = [&](auto field) {
+        std::vector<std::string> values;
+        values.reserve(runs.size());
+        for (const RunResult *r : runs)
+            values.push_back(field(*r));
+        return values;
+    };
+    addIfDifferent(out, "IOPrism version", "tool.version",
+        each([](const RunResult &r) { return r.environment.toolVersion; }));
+    addIfDifferent(out, "engine", "environment.engine",
+        each([](const RunResult &r) { return !r.engine.empty() ? r.engine : r.environment.engine; }));
+    addIfDifferent(out, "host", "environment.host_name",
+        each([](const RunResult &r) { return r.environment.hostName; }));
+    addIfDifferent(out, "OS", "environment.os_name",
+        each([](const RunResult &r) { return r.environment.osName; }));
+    addIfDifferent(out, "kernel", "environment.kernel",
+        each([](const RunResult &r) { return r.environment.kernel; }));
+    addIfDifferent(out, "CPU", "environment.cpu_model",
+        each([](const RunResult &r) {
+            return fmt::format("{} ({} CPUs)", r.environment.cpuModel, r.environment.cpuCount);
+        }));
+
+    std::size_t devices = 0;
+    for (const RunResult *r : runs)
+        devices = std::max(devices, r->environment.devices.size());
+    for (std::size_t d = 0; d < devices; ++d) {
+        auto fact = [&](const char *what, const char *key, auto get) {
+            addIfDifferent(out, fmt::format("{} (target {})", what, d + 1),
+                fmt::format("environment.devices[{}].{}", d, key), each([&](const RunResult &r) {
+                    return d < r.environment.devices.size() ? get(r.environment.devices[d])
+                                                            : std::string("(none)");
+                }));
+        };
+        fact("device", "name", [](const DeviceFacts &f) { return f.name; });
+        fact("device model", "model", [](const DeviceFacts &f) { return f.model; });
+        fact("device size", "size_bytes",
+            [](const DeviceFacts &f) { return fmt::format("{}", f.sizeBytes); });
+        fact("I/O scheduler", "scheduler", [](const DeviceFacts &f) { return f.scheduler; });
+        fact("write cache", "write_cache", [](const DeviceFacts &f) { return f.writeCache; });
+    }
+
+    // The profiles, field by field. Seeds are left out: the run draws new ones unless the
+    // profile fixes them, so any two runs would differ there.
+    std::vector<std::map<std::string, std::string>> profiles;
+    std::map<std::string, bool> paths;
+    for (const RunResult *r : runs) {
+        std::map<std::string, std::string> flat;
+        flatten(profileToJson(r->plan.profile), "", flat);
+        for (const auto &[path, value] : flat)
+            paths[path] = true;
+        profiles.push_back(std::move(flat));
+    }
+    for (const auto &[path, unused] : paths) {
+        if (lastKey(path) == "seed")
+            continue;
+        std::vector<std::string> values;
+        for (const auto &flat : profiles) {
+            const auto it = flat.find(path);
+            values.push_back(it != flat.end() ? it->second : std::string("(none)"));
+        }
+        addIfDifferent(out, describeProfileField(lastKey(path)), "profile." + path,
+            std::move(values));
+    }
+    return out;
+}
+
+std::string number(double v)
+{
+    return std::isfinite(v) ? fmt::format("{}", v) : std::string();
+}
+
+nlohmann::ordered_json jsonNumber(double v)
+{
+    return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr);
+}
+
+std::string_view kindName(CompareRow::Kind kind)
+{
+    return kind == CompareRow::Kind::Step ? "step" : "point";
+}
+
+std::string isoTime(std::chrono::system_clock::time_point time)
+{
+    const UtcTime t = utcTime(time);
+    return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", t.year, t.month, t.day, t.hour,
+        t.minute, t.second);
+}
+
+} // namespace
+
+Comparison compareRuns(const std::vector<const RunResult *> &runs, std::size_t baseline)
+{
+    Comparison c;
+    c.baseline = baseline;
+    std::map<std::string, std::size_t> index; // key -> row
+    // The baseline's rows first, in its order; then what only the others have.
+    std::vector<std::size_t> order {baseline};
+    for (std::size_t i = 0; i < runs.size(); ++i)
+        if (i != baseline)
+            order.push_back(i);
+    for (std::size_t i : order) {
+        for (auto &k : rowsOf(*runs[i])) {
+            auto [it, added] = index.try_emplace(k.key, c.rows.size());
+            if (added) {
+                k.row.runs.resize(runs.size());
+                c.rows.push_back(std::move(k.row));
+            }
+            c.rows[it->second].runs[i] = k.values;
+        }
+    }
+    c.differences = setupDifferences(runs);
+    return c;
+}
+
+std::string writeComparisonCsv(const Comparison &c, const std::vector<const RunResult *> &runs,
+    const std::vector<std::string> &labels)
+{
+    std::string out = "row_kind,row,spec,point_values,target,matched,metric,better_when,run,"
+                      "file,is_baseline,value,baseline_value,change,change_percent,sense\n";
+    for (const auto &row : c.rows) {
+        const auto &base = row.runs[c.baseline];
+        for (CompareMetric m : kCompareMetrics) {
+            for (std::size_t i = 0; i < runs.size(); ++i) {
+                const double value = row.runs[i] ? (*row.runs[i])[m] : kNan;
+                const double b = base ? (*base)[m] : kNan;
+                const Change change = changeOf(m, b, value);
+                const bool isBase = i == c.baseline;
+                out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+                    kindName(row.kind), csvField(row.name), csvField(row.spec),
+                    csvField(row.pointValues), csvField(row.target), row.matched() ? 1 : 0,
+                    metricKey(m), higherIsBetter(m) ? "higher" : "lower", i + 1,
+                    csvField(labels[i]), isBase ? 1 : 0, number(value), number(b),
+                    isBase ? std::string() : number(change.absolute),
+                    isBase ? std::string() : number(change.percent),
+                    !row.runs[i] ? std::string("missing")
+                                 : std::string(toString(isBase ? ChangeSense::Baseline
+                                                               : change.sense)));
+            }
+        }
+    }
+    // What differs between the setups: one row per difference per run, the value as text.
+    for (const auto &d : c.differences)
+        for (std::size_t i = 0; i < runs.size(); ++i)
+            out += fmt::format("setup,{},,,{},,,,{},{},{},{},,,,\n", csvField(d.what),
+                csvField(d.path), i + 1, csvField(labels[i]), i == c.baseline ? 1 : 0,
+                csvField(d.values[i]));
+    return out;
+}
+
+std::string writeComparisonJson(const Comparison &c, const std::vector<const RunResult *> &runs,
+    const std::vector<std::string> &labels)
+{
+    using Json = nlohmann::ordered_json;
+    Json runList = Json::array();
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const RunResult &r = *runs[i];
+        runList.push_back(Json {{"run", i + 1}, {"file", labels[i]},
+            {"started_at", isoTime(r.startedAt)},
+            {"description", r.plan.profile.setup.description},
+            {"engine", !r.engine.empty() ? r.engine : r.environment.engine},
+            {"tool_version", r.environment.toolVersion},
+            {"outcome",
+                r.error ? "failed" : (r.stoppedByUser ? "stopped" : "complete")}});
+    }
+    Json rows = Json::array();
+    for (const auto &row : c.rows) {
+        const auto &base = row.runs[c.baseline];
+        Json metrics = Json::object();
+        for (CompareMetric m : kCompareMetrics) {
+            Json values = Json::array(), changes = Json::array(), percents = Json::array(),
+                 senses = Json::array();
+            for (std::size_t i = 0; i < runs.size(); ++i) {
+                const double value = row.runs[i] ? (*row.runs[i])[m] : kNan;
+                const Change change = changeOf(m, base ? (*base)[m] : kNan, value);
+                const bool isBase = i == c.baseline;
+                values.push_back(jsonNumber(value));
+                changes.push_back(isBase ? Json(nullptr) : jsonNumber(change.absolute));
+                percents.push_back(isBase ? Json(nullptr) : jsonNumber(change.percent));
+                senses.push_back(!row.runs[i]
+                        ? std::string("missing")
+                        : std::string(toString(isBase ? ChangeSense::Baseline : change.sense)));
+            }
+            metrics[std::string(metricKey(m))]
+                = Json {{"better_when", higherIsBetter(m) ? "higher" : "lower"},
+                    {"values", std::move(values)}, {"change", std::move(changes)},
+                    {"change_percent", std::move(percents)}, {"sense", std::move(senses)}};
+        }
+        Json present = Json::array();
+        for (const auto &r : row.runs)
+            present.push_back(r.has_value());
+        rows.push_back(Json {{"kind", kindName(row.kind)}, {"name", row.name},
+            {"spec", row.spec}, {"point_values", row.pointValues}, {"target", row.target},
+            {"matched", row.matched()}, {"present", std::move(present)},
+            {"metrics", std::move(metrics)}});
+    }
+    Json differences = Json::array();
+    for (const auto &d : c.differences)
+        differences.push_back(Json {{"what", d.what}, {"path", d.path}, {"values", d.values}});
+    const Json doc {{"format", "ioprism-compare"}, {"version", 1}, {"baseline", c.baseline + 1},
+        {"runs", std::move(runList)}, {"rows", std::move(rows)},
+        {"setup_differences", std::move(differences)}};
+    return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+} // namespace ioprism::core

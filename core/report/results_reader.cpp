@@ -1,0 +1,996 @@
+#include "core/report/results_reader.h"
+
+#include "core/profile/names.h"
+#include "core/profile/profile_json.h"
+#include "core/report/results_json.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fmt/format.h>
+#include <limits>
+#include <map>
+#include <nlohmann/json.hpp>
+
+namespace ioprism::core {
+
+TextPosition textPosition(std::string_view text, std::size_t byteOffset)
+{
+    TextPosition p;
+    const std::size_t end = std::min(byteOffset, text.size());
+    for (std::size_t i = 0; i < end; ++i) {
+        if (text[i] == '\n') {
+            ++p.line;
+            p.column = 1;
+        } else {
+            ++p.column;
+        }
+    }
+    return p;
+}
+
+namespace {
+
+using Json = nlohmann::json;
+
+// Thrown inside this file only, caught by readResultsJson: the first problem ends the
+// read, with its path.
+struct ReadFailure {
+    std::string message;
+};
+
+[[noreturn]] void fail(const std::string &path, const std::string &what)
+{
+    throw ReadFailure {path.empty() ? what : path + ": " + what};
+}
+
+std::string typeName(const Json &j)
+{
+    switch (j.type()) {
+    case Json::value_t::null:
+        return "null";
+    case Json::value_t::boolean:
+        return "a boolean";
+    case Json::value_t::string:
+        return "a string";
+    case Json::value_t::array:
+        return "an array";
+    case Json::value_t::object:
+        return "an object";
+    case Json::value_t::number_integer:
+    case Json::value_t::number_unsigned:
+    case Json::value_t::number_float:
+        return "a number";
+    default:
+        return "an unknown value";
+    }
+}
+
+// A value in the document with its JSON path, for messages.
+class Node
+{
+public:
+    Node(const Json &j, std::string path)
+        : m_j(&j)
+        , m_path(std::move(path))
+    { }
+
+    const Json &json() const { return *m_j; }
+    const std::string &path() const { return m_path; }
+    bool isNull() const { return m_j->is_null(); }
+
+    // A field that must be there (it may still be null where the reader allows that).
+    Node operator[](const char *key) const
+    {
+        const Json &o = object();
+        const auto it = o.find(key);
+        if (it == o.end())
+            fail(childPath(key), "missing");
+        return {*it, childPath(key)};
+    }
+    // A field that older writers of version 1 may have left out: absent reads as null.
+    Node optional(const char *key) const
+    {
+        static const Json null;
+        const Json &o = object();
+        const auto it = o.find(key);
+        return it == o.end() ? Node(null, childPath(key)) : Node(*it, childPath(key));
+    }
+    bool has(const char *key) const { return object().contains(key); }
+
+    std::size_t size() const { return array().size(); }
+    Node at(std::size_t i) const { return {array()[i], fmt::format("{}[{}]", m_path, i)}; }
+
+    const Json &object() const
+    {
+        if (!m_j->is_object())
+            wrongType("an object");
+        return *m_j;
+    }
+    const Json &array() const
+    {
+        if (!m_j->is_array())
+            wrongType("an array");
+        return *m_j;
+    }
+    std::string string() const
+    {
+        if (!m_j->is_string())
+            wrongType("a string");
+        return m_j->get<std::string>();
+    }
+    // A string, or "" for null (the writer's "nothing here").
+    std::string stringOrEmpty() const { return isNull() ? std::string() : string(); }
+    bool boolean() const
+    {
+        if (!m_j->is_boolean())
+            wrongType("a boolean");
+        return m_j->get<bool>();
+    }
+    std::uint64_t u64() const
+    {
+        if (m_j->is_number_unsigned())
+            return m_j->get<std::uint64_t>();
+        if (m_j->is_number_integer()) // a negative integer (non-negative ones are unsigned)
+            fail(m_path, fmt::format("{} is negative", m_j->get<std::int64_t>()));
+        wrongType("a whole number");
+    }
+    std::uint32_t u32() const
+    {
+        const std::uint64_t v = u64();
+        if (v > std::numeric_limits<std::uint32_t>::max())
+            fail(m_path, fmt::format("{} is too large", v));
+        return static_cast<std::uint32_t>(v);
+    }
+    int index() const // a non-negative index, or -1 for null
+    {
+        if (isNull())
+            return -1;
+        const std::uint64_t v = u64();
+        if (v > std::uint64_t(std::numeric_limits<int>::max()))
+            fail(m_path, fmt::format("{} is too large", v));
+        return static_cast<int>(v);
+    }
+    double number() const
+    {
+        if (!m_j->is_number())
+            wrongType("a number");
+        return m_j->get<double>();
+    }
+    // The writer's numbers: null stands for a value that was not finite.
+    double numberOrNan() const
+    {
+        return isNull() ? std::numeric_limits<double>::quiet_NaN() : number();
+    }
+    double numberOrZero() const { return isNull() ? 0.0 : number(); }
+
+    [[noreturn]] void wrongType(const char *expected) const
+    {
+        fail(m_path, fmt::format("expected {}, found {}", expected, typeName(*m_j)));
+    }
+
+private:
+    std::string childPath(const char *key) const
+    {
+        return m_path.empty() ? std::string(key) : m_path + "." + key;
+    }
+
+    const Json *m_j;
+    std::string m_path;
+};
+
+template<typename Enum, typename Names>
+Enum enumByName(const Node &n, std::initializer_list<Enum> values, Names nameOf)
+{
+    const std::string name = n.string();
+    for (Enum v : values)
+        if (nameOf(v) == name)
+            return v;
+    fail(n.path(), fmt::format("\"{}\" is not a known value", name));
+}
+
+Verdict verdictOf(const Node &n)
+{
+    return enumByName(n,
+        {Verdict::NoDeviceCounters, Verdict::Idle, Verdict::Background, Verdict::Agree,
+            Verdict::ServedFromCache, Verdict::WriteBackPending, Verdict::OtherTraffic,
+            Verdict::Amplified},
+        [](Verdict v) { return toString(v); });
+}
+
+// ---------------------------------------------------------------- exact values back
+
+// The writer keeps nanosecond counts as microseconds (double(ns) * 1e-3) and means as
+// double(sum) / double(count) * 1e-3. Below 2^50 ns (13 days) the nearest whole number
+// to the inverse is the value written, give or take the last bit: the candidates around
+// it are tried with the writer's own arithmetic, so the figures recomputed from what is
+// read are the ones in the file.
+std::uint64_t nsFromUs(double us)
+{
+    if (!(us > 0) || !std::isfinite(us) || us * 1e3 >= 9.0e18)
+        return 0;
+    const auto guess = static_cast<std::uint64_t>(std::llround(us * 1e3));
+    for (std::uint64_t c = guess > 2 ? guess - 2 : 0; c <= guess + 2; ++c)
+        if (double(c) * 1e-3 == us)
+            return c;
+    return guess;
+}
+
+std::uint64_t sumNsFromMeanUs(double meanUs, std::uint64_t count)
+{
+    if (count == 0 || !(meanUs > 0) || !std::isfinite(meanUs))
+        return 0;
+    const long double total = static_cast<long double>(meanUs) * 1e3L * count;
+    if (total >= 9.0e18L)
+        return std::numeric_limits<std::uint64_t>::max();
+    const auto guess = static_cast<std::uint64_t>(std::llround(total));
+    for (std::uint64_t c = guess > 2 ? guess - 2 : 0; c <= guess + 2; ++c)
+        if (double(c) / double(count) * 1e-3 == meanUs)
+            return c;
+    return guess;
+}
+
+std::chrono::nanoseconds elapsedFromSeconds(double seconds)
+{
+    if (!(seconds > 0) || !std::isfinite(seconds) || seconds >= 9.0e9)
+        return std::chrono::nanoseconds {0};
+    const auto guess = static_cast<std::int64_t>(std::llround(seconds * 1e9));
+    for (std::int64_t c = guess > 2 ? guess - 2 : 0; c <= guess + 2; ++c)
+        if (std::chrono::duration<double>(std::chrono::nanoseconds {c}).count() == seconds)
+            return std::chrono::nanoseconds {c};
+    return std::chrono::nanoseconds {guess};
+}
+
+// ---------------------------------------------------------------- figures
+
+LatencyFigures latencyOf(const Node &n)
+{
+    LatencyFigures l;
+    l.minUs = n["min"].numberOrZero();
+    l.meanUs = n["mean"].numberOrZero();
+    l.maxUs = n["max"].numberOrZero();
+    l.p50Us = n["p50"].numberOrZero();
+    l.p90Us = n["p90"].numberOrZero();
+    l.p99Us = n["p99"].numberOrZero();
+    l.p99_9Us = n["p99_9"].numberOrZero();
+    l.p99_99Us = n["p99_99"].numberOrZero();
+    return l;
+}
+
+DirectionFigures directionOf(const Node &n)
+{
+    DirectionFigures d;
+    d.ios = n["ios"].u64();
+    d.bytes = n["bytes"].u64();
+    d.errors = n["errors"].u64();
+    d.iops = n["iops"].numberOrNan();
+    d.megabytesPerSecond = n["mbps"].numberOrNan();
+    d.mebibytesPerSecond = n["mibps"].numberOrNan();
+    d.latency = latencyOf(n["latency_us"]);
+    return d;
+}
+
+CpuFigures cpuOf(const Node &n)
+{
+    CpuFigures c;
+    if (n.isNull())
+        return c;
+    c.valid = true;
+    c.userPercent = n["user_percent"].numberOrNan();
+    c.systemPercent = n["system_percent"].numberOrNan();
+    c.iowaitPercent = n["iowait_percent"].numberOrNan();
+    c.irqPercent = n["irq_percent"].numberOrNan();
+    c.softirqPercent = n["softirq_percent"].numberOrNan();
+    c.stealPercent = n["steal_percent"].numberOrNan();
+    c.idlePercent = n["idle_percent"].numberOrNan();
+    c.busyPercent = n["busy_percent"].numberOrNan();
+    c.processPercent = n["process_percent"].numberOrNan();
+    return c;
+}
+
+DeviceFigures deviceFiguresOf(const Node &n)
+{
+    DeviceFigures f;
+    if (n.isNull())
+        return f;
+    f.valid = true;
+    f.seconds = n["seconds"].numberOrNan();
+    f.readIos = n["read_ios"].u64();
+    f.writeIos = n["write_ios"].u64();
+    f.readBytes = n["read_bytes"].u64();
+    f.writeBytes = n["write_bytes"].u64();
+    f.readsPerSecond = n["read_iops"].numberOrNan();
+    f.writesPerSecond = n["write_iops"].numberOrNan();
+    f.readMegabytesPerSecond = n["read_mbps"].numberOrNan();
+    f.writeMegabytesPerSecond = n["write_mbps"].numberOrNan();
+    f.readMergesPerSecond = n["read_merges_per_second"].numberOrNan();
+    f.writeMergesPerSecond = n["write_merges_per_second"].numberOrNan();
+    f.averageRequestBytes = n["avg_request_bytes"].numberOrNan();
+    f.averageReadRequestBytes = n["avg_read_request_bytes"].numberOrNan();
+    f.averageWriteRequestBytes = n["avg_write_request_bytes"].numberOrNan();
+    // Null times, discards or flushes: the device's kernel did not count them.
+    f.hasTimes = !n["util_percent"].isNull();
+    f.readAwaitMs = n["read_await_ms"].numberOrZero();
+    f.writeAwaitMs = n["write_await_ms"].numberOrZero();
+    f.queueSize = n["queue_size"].numberOrZero();
+    f.utilPercent = n["util_percent"].numberOrZero();
+    f.hasDiscards = !n["discard_ios"].isNull();
+    f.discardIos = f.hasDiscards ? n["discard_ios"].u64() : 0;
+    f.discardBytes = n["discard_bytes"].isNull() ? 0 : n["discard_bytes"].u64();
+    f.discardsPerSecond = n["discard_iops"].numberOrZero();
+    f.discardMegabytesPerSecond = n["discard_mbps"].numberOrZero();
+    f.hasFlushes = !n["flush_ios"].isNull();
+    f.flushIos = f.hasFlushes ? n["flush_ios"].u64() : 0;
+    f.flushesPerSecond = n["flush_iops"].numberOrZero();
+    f.flushAwaitMs = n["flush_await_ms"].numberOrZero();
+    f.inFlight = n["in_flight"].u64();
+    return f;
+}
+
+DirectionVerdict directionVerdictOf(const Node &n)
+{
+    DirectionVerdict d;
+    d.verdict = verdictOf(n["verdict"]);
+    d.appBytes = n["app_bytes"].u64();
+    d.deviceBytes = n["device_bytes"].u64();
+    d.ratio = n["ratio"].numberOrZero();
+    return d;
+}
+
+DeviceVerdict deviceVerdictOf(const Node &n)
+{
+    DeviceVerdict v;
+    v.verdict = verdictOf(n["verdict"]);
+    if (!n["read"].isNull())
+        v.read = directionVerdictOf(n["read"]);
+    if (!n["write"].isNull())
+        v.write = directionVerdictOf(n["write"]);
+    if (!n["write_backlog_bytes"].isNull())
+        v.writeBacklogBytes = n["write_backlog_bytes"].u64();
+    return v;
+}
+
+std::vector<DeviceFigures> perDeviceOf(const Node &n)
+{
+    std::vector<DeviceFigures> out;
+    for (std::size_t i = 0; i < n.size(); ++i) {
+        const Node d = n.at(i);
+        d["name"].string();
+        out.push_back(deviceFiguresOf(d["figures"]));
+    }
+    return out;
+}
+
+DeviceReport deviceReportOf(const Node &n)
+{
+    DeviceReport r;
+    r.available = n["available"].boolean();
+    r.verdict = deviceVerdictOf(n["verdict"]);
+    r.total = deviceFiguresOf(n["total"]);
+    r.devices = perDeviceOf(n["devices"]);
+    return r;
+}
+
+Scope scopeOf(const Node &n)
+{
+    Scope s;
+    s.label = n["label"].string();
+    s.kind = enumByName(n["kind"], {Scope::Kind::All, Scope::Kind::Worker, Scope::Kind::Target},
+        [](Scope::Kind k) { return scopeKindName(k); });
+    s.worker = n["worker"].index();
+    s.target = n["target"].index();
+    s.targetPath = n.optional("path").stringOrEmpty();
+    return s;
+}
+
+LatencyHistogram histogramOf(const Node &n)
+{
+    LatencyHistogram h;
+    for (std::size_t i = 0; i < n.size(); ++i) {
+        const Node b = n.at(i);
+        if (b.size() != 3)
+            fail(b.path(), "expected [low_ns, high_ns, count]");
+        if (!h.addBucket(b.at(0).u64(), b.at(1).u64(), b.at(2).u64()))
+            fail(b.path(), "not a bucket of IOPrism's latency histogram");
+    }
+    return h;
+}
+
+// The measurement behind a direction's figures (see the header: exact for the All
+// scope, which has its histogram).
+DirectionMeasurement directionMeasurementOf(
+    const DirectionFigures &f, LatencyHistogram histogram, const std::string &path)
+{
+    DirectionMeasurement m;
+    m.bytes = f.bytes;
+    m.errors = f.errors;
+    if (histogram.count() != f.ios)
+        fail(path,
+            fmt::format("the histogram holds {} I/Os, the figures {}", histogram.count(), f.ios));
+    if (f.ios > 0) {
+        m.minNs = nsFromUs(f.latency.minUs);
+        m.maxNs = nsFromUs(f.latency.maxUs);
+        histogram.setSumNs(sumNsFromMeanUs(f.latency.meanUs, f.ios));
+        // The histogram's own extremes bound its percentiles: the exact ones, kept within
+        // the buckets (the max also counts an I/O still in flight, which no bucket holds).
+        std::uint64_t lowest = 0, highest = 0;
+        bool first = true;
+        histogram.forEachNonEmptyBucket([&](const LatencyHistogram::Bucket &b) {
+            if (first)
+                lowest = b.lowNs;
+            first = false;
+            highest = b.highNs;
+        });
+        histogram.setMinMaxNs(std::max(m.minNs, lowest), std::min(m.maxNs, highest));
+    } else if (f.latency.maxUs > 0) {
+        m.oldestInFlightNs = nsFromUs(f.latency.maxUs); // only an I/O in flight had an age
+    }
+    m.histogram = histogram; // an array of counts: a copy either way
+    return m;
+}
+
+ScopeResult stepScopeOf(const Node &n)
+{
+    ScopeResult s;
+    s.scope = scopeOf(n);
+    Figures &f = s.figures;
+    f.seconds = n["seconds"].numberOrNan();
+    f.read = directionOf(n["read"]);
+    f.write = directionOf(n["write"]);
+    f.total = directionOf(n["total"]);
+    f.transactionsPerSecond = n["transactions_per_second"].numberOrNan();
+    f.outstanding = n["outstanding"].u32();
+
+    Measurement &m = s.measurement;
+    m.transactions = n["transactions"].u64();
+    m.outstanding = f.outstanding;
+    m.elapsed = elapsedFromSeconds(f.seconds);
+    const Node bins = n["iometer_bins"];
+    if (bins.size() != IometerBins::kBinCount)
+        fail(bins.path(), fmt::format("expected {} bins, found {}", IometerBins::kBinCount,
+                              bins.size()));
+    for (std::size_t i = 0; i < IometerBins::kBinCount; ++i)
+        m.read.bins.counts[i] = bins.at(i)["count"].u64(); // read + write, as written
+    if (n.has("histogram_ns")) {
+        const Node h = n["histogram_ns"];
+        m.read = directionMeasurementOf(f.read, histogramOf(h["read"]), h["read"].path());
+        m.write = directionMeasurementOf(f.write, histogramOf(h["write"]), h["write"].path());
+        for (std::size_t i = 0; i < IometerBins::kBinCount; ++i)
+            m.read.bins.counts[i] = bins.at(i)["count"].u64();
+    } else {
+        m.read.bytes = f.read.bytes;
+        m.read.errors = f.read.errors;
+        m.write.bytes = f.write.bytes;
+        m.write.errors = f.write.errors;
+    }
+    return s;
+}
+
+StepPoint pointOf(const Node &n)
+{
+    StepPoint p;
+    p.index = n["index"].u64();
+    p.trial = n["trial"].u32();
+    const Node values = n["values"];
+    for (std::size_t i = 0; i < values.size(); ++i)
+        p.values.push_back(values.at(i).u64());
+    p.target = n["target"].string();
+    return p;
+}
+
+// Steps are numbered in the plan; a file from a stopped run has the first ones only, and
+// a series may have left points out. A step number beyond this is not believed.
+constexpr std::uint64_t kMaxStepNumber = 1'000'000;
+
+void readStep(const Node &n, RunResult &r)
+{
+    StepResult s;
+    const std::uint64_t number = n["step"].u64();
+    if (number >= kMaxStepNumber)
+        fail(n["step"].path(), fmt::format("{} is beyond any plan", number));
+    s.step = number;
+    s.stepName = n["name"].string();
+    s.measuredSeconds = n["measured_seconds"].numberOrNan();
+    s.complete = n["complete"].boolean();
+    s.cpu = cpuOf(n["cpu"]);
+    s.cpuEffectiveness = s.cpu.valid ? n["cpu_effectiveness"].numberOrNan() : 0;
+    s.devices = deviceReportOf(n["devices"]);
+    const Node scopes = n["scopes"];
+    for (std::size_t i = 0; i < scopes.size(); ++i)
+        s.scopes.push_back(stepScopeOf(scopes.at(i)));
+
+    if (r.plan.steps.size() <= s.step)
+        r.plan.steps.resize(s.step + 1);
+    PlannedStep &planned = r.plan.steps[s.step];
+    planned.name = s.stepName;
+    planned.specName = s.stepName;
+    if (n.has("cycle")) {
+        planned.specName = n["spec"].string();
+        planned.specIndex = n["spec_index"].u64();
+        planned.cycle = n["cycle"].string();
+    }
+    if (n.has("point"))
+        planned.point = pointOf(n["point"]);
+    r.steps.push_back(std::move(s));
+}
+
+// A series point names its spec; its steps say only their point (see stepJson).
+void readSeries(const Node &n, RunResult &r)
+{
+    const Node points = n["points"];
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        const Node p = points.at(i);
+        const Node trials = p["trials"];
+        for (std::size_t t = 0; t < trials.size(); ++t) {
+            const std::uint64_t stepIndex = trials.at(t).u64();
+            if (stepIndex >= r.steps.size())
+                fail(trials.at(t).path(), fmt::format("no step {} in \"steps\"", stepIndex));
+            PlannedStep &planned = r.plan.steps[r.steps[stepIndex].step];
+            planned.specIndex = p["spec_index"].u64();
+            planned.specName = p["spec"].string();
+        }
+    }
+}
+
+ScopeFigures intervalScopeOf(const Node &n, double seconds)
+{
+    ScopeFigures s;
+    s.scope = scopeOf(n);
+    Figures &f = s.figures;
+    f.seconds = seconds;
+    f.total.iops = n["iops"].numberOrNan();
+    f.read.iops = n["read_iops"].numberOrNan();
+    f.write.iops = n["write_iops"].numberOrNan();
+    f.total.megabytesPerSecond = n["mbps"].numberOrNan();
+    f.read.megabytesPerSecond = n["read_mbps"].numberOrNan();
+    f.write.megabytesPerSecond = n["write_mbps"].numberOrNan();
+    f.read.bytes = n["read_bytes"].u64();
+    f.write.bytes = n["write_bytes"].u64();
+    f.total.bytes = f.read.bytes + f.write.bytes;
+    f.total.errors = n["errors"].u64();
+    f.outstanding = n["outstanding"].u32();
+    f.total.stalledIos = n["stalled_ios"].u32();
+    f.total.oldestInFlightUs = n["oldest_in_flight_us"].numberOrZero();
+    const Node latency = n["latency_us"];
+    f.total.latency = latencyOf(latency);
+    // Intervals carry rates, not counts (see the header); latency is null without I/O.
+    if (!latency["mean"].isNull()) {
+        const double ios = std::isfinite(f.total.iops) ? std::round(f.total.iops * seconds) : 0;
+        f.total.ios = ios >= 1 && ios < 1e18 ? static_cast<std::uint64_t>(ios) : 1;
+    }
+    return s;
+}
+
+IntervalSample intervalOf(const Node &n, std::uint64_t runId)
+{
+    IntervalSample s;
+    s.runId = runId;
+    s.step = n["step"].u64();
+    s.stepName = n["step_name"].string();
+    s.phase = enumByName(n["phase"],
+        {RunPhase::Idle, RunPhase::Preparing, RunPhase::RampUp, RunPhase::Measuring,
+            RunPhase::Stopping, RunPhase::Done},
+        [](RunPhase p) { return runPhaseName(p); });
+    s.startSeconds = n["start_s"].numberOrNan();
+    s.endSeconds = n["end_s"].numberOrNan();
+    s.mergedIntervals = n["merged_intervals"].u32();
+    s.cpu = cpuOf(n["cpu"]);
+    s.cpuEffectiveness = s.cpu.valid ? n["cpu_effectiveness"].numberOrNan() : 0;
+    s.devices = deviceReportOf(n["devices"]);
+    const double seconds = std::isfinite(s.endSeconds - s.startSeconds)
+        ? std::max(0.0, s.endSeconds - s.startSeconds)
+        : 0.0;
+    const Node scopes = n["scopes"];
+    for (std::size_t i = 0; i < scopes.size(); ++i)
+        s.scopes.push_back(intervalScopeOf(scopes.at(i), seconds));
+    return s;
+}
+
+void readDeviceCounters(const Node &n, RunResult &r)
+{
+    DeviceMap &map = r.deviceMap;
+    const Node devices = n["devices"];
+    for (std::size_t i = 0; i < devices.size(); ++i) {
+        const Node d = devices.at(i);
+        WatchedDevice w;
+        w.name = d["name"].string();
+        w.role = enumByName(d["role"],
+            {DeviceRole::Target, DeviceRole::Disk, DeviceRole::Slave, DeviceRole::Backing},
+            [](DeviceRole role) { return toString(role); });
+        w.via = d["via"].stringOrEmpty();
+        w.inTotal = d["in_total"].boolean();
+        map.devices.push_back(std::move(w));
+    }
+    const Node targets = n["targets"];
+    for (std::size_t i = 0; i < targets.size(); ++i) {
+        const Node t = targets.at(i);
+        TargetDevices td;
+        td.targetPath = t["path"].string();
+        if (!t["device"].isNull()) {
+            const std::string name = t["device"].string();
+            for (std::size_t d = 0; d < map.devices.size() && !td.device; ++d)
+                if (map.devices[d].name == name)
+                    td.device = d;
+            if (!td.device)
+                fail(t["device"].path(), fmt::format("\"{}\" is not in device_counters.devices",
+                                             name));
+        }
+        td.note = t["note"].string();
+        map.targets.push_back(std::move(td));
+    }
+    const Node tail = n["tail"];
+    if (!tail.isNull()) {
+        DeviceTail &d = r.deviceTail;
+        d.sampled = true;
+        d.seconds = tail["seconds"].numberOrNan();
+        d.idle = tail["idle"].boolean();
+        d.pendingWriteBytes = tail["pending_write_bytes"].u64();
+        d.flushedWriteBytes = tail["flushed_write_bytes"].u64();
+        d.remainingWriteBytes = tail["remaining_write_bytes"].u64();
+        d.total = deviceFiguresOf(tail["total"]);
+        d.devices = perDeviceOf(tail["devices"]);
+    }
+}
+
+std::vector<std::string> stringsOf(const Node &n)
+{
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < n.size(); ++i)
+        out.push_back(n.at(i).string());
+    return out;
+}
+
+void readEnvironment(const Node &n, RunResult &r)
+{
+    Environment &e = r.environment;
+    e.hostName = n["host_name"].string();
+    e.osName = n["os_name"].string();
+    e.kernel = n["kernel"].string();
+    e.cpuModel = n["cpu_model"].string();
+    e.cpuCount = n["cpu_count"].u32();
+    e.engine = n["engine"].string();
+    e.commandLine = n["command_line"].string();
+    e.notices = stringsOf(n["notices"]);
+    r.engine = e.engine;
+    r.notices = e.notices;
+    const Node devices = n["devices"];
+    for (std::size_t i = 0; i < devices.size(); ++i) {
+        const Node d = devices.at(i);
+        DeviceFacts f;
+        f.path = d["path"].string();
+        f.name = d["name"].string();
+        f.model = d["model"].string();
+        f.sizeBytes = d["size_bytes"].u64();
+        f.rotational = d["rotational"].boolean();
+        f.scheduler = d["scheduler"].string();
+        f.logicalSectorBytes = d["logical_sector_bytes"].u32();
+        f.physicalSectorBytes = d["physical_sector_bytes"].u32();
+        f.nrRequests = d["nr_requests"].u32();
+        f.writeCache = d["write_cache"].string();
+        e.devices.push_back(std::move(f));
+    }
+    // The targets' facts, in the order of the plan's workers and their targets: one
+    // worker carries them all (the file does not say which worker had which).
+    const Node targets = n["targets"];
+    ResolvedWorker worker;
+    for (std::size_t i = 0; i < targets.size(); ++i) {
+        const Node t = targets.at(i);
+        ResolvedTarget target;
+        TargetInfo &info = target.info;
+        info.path = t["path"].string();
+        info.sizeBytes = t["size_bytes"].u64();
+        info.logicalBlockBytes = t["logical_block_bytes"].u32();
+        info.directIoOffsetAlignBytes = t["direct_io_offset_align_bytes"].u32();
+        info.directIoMemAlignBytes = t["direct_io_mem_align_bytes"].u32();
+        info.isDevice = t["is_device"].boolean();
+        info.readOnly = t["read_only"].boolean();
+        info.createdTestFile = t["created_test_file"].boolean();
+        target.target.path = info.path;
+        worker.targets.push_back(std::move(target));
+    }
+    if (!worker.targets.empty())
+        r.plan.workers.push_back(std::move(worker));
+}
+
+// "2024-05-01T12:30:15.250Z", as the writer makes it (UTC, milliseconds).
+std::chrono::system_clock::time_point timestampOf(const Node &n)
+{
+    const std::string text = n.string();
+    int year = 0;
+    unsigned month = 0, day = 0, hour = 0, minute = 0, second = 0, ms = 0;
+    char tail = 0;
+    // NOLINTNEXTLINE(cert-err34-c): every field is checked below, and the length first.
+    const int fields = text.size() == 24 ? std::sscanf(text.c_str(),
+                           "%4d-%2u-%2uT%2u:%2u:%2u.%3u%c", &year, &month, &day, &hour, &minute,
+                           &second, &ms, &tail)
+                                         : 0;
+    using namespace std::chrono;
+    const year_month_day date {std::chrono::year {year}, std::chrono::month {month},
+        std::chrono::day {day}};
+    if (fields != 8 || tail != 'Z' || !date.ok() || hour > 23 || minute > 59 || second > 59)
+        fail(n.path(), fmt::format("\"{}\" is not a UTC time like 2024-05-01T12:30:15.250Z",
+                           text));
+    return sys_days {date} + hours {hour} + minutes {minute} + seconds {second}
+        + milliseconds {ms};
+}
+
+void readError(const Node &n, RunResult &r)
+{
+    if (n.isNull())
+        return;
+    OpError e;
+    e.operation = n["operation"].string();
+    e.path = n["path"].string();
+    const Node code = n["code"];
+    if (!code.json().is_number_integer())
+        code.wrongType("a whole number");
+    const auto value = code.json().get<std::int64_t>();
+    if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max())
+        fail(code.path(), fmt::format("{} is not an error code", value));
+    e.code = std::error_code(static_cast<int>(value), std::system_category());
+    e.detail = n["detail"].string();
+    r.error = std::move(e);
+}
+
+void readStuckIo(const Node &n, RunResult &r)
+{
+    if (n.isNull())
+        return;
+    StuckIo s;
+    s.ios = n["ios"].u32();
+    s.oldestSeconds = n["oldest_seconds"].numberOrNan();
+    s.targets = stringsOf(n["targets"]);
+    r.stuckIo = std::move(s);
+}
+
+Profile profileOf(const Node &profile)
+{
+    Problems problems;
+    auto p = profileFromJson(profile.json(), problems);
+    if (!p) {
+        std::string first = "not a valid profile";
+        for (const auto &problem : problems)
+            if (problem.severity == Severity::Error) {
+                first = problem.toString();
+                break;
+            }
+        fail("profile", first);
+    }
+    return std::move(*p);
+}
+
+RunResult readDocument(const Node &doc)
+{
+    RunResult r;
+    r.runId = doc["run_id"].u64();
+    r.startedAt = timestampOf(doc["started_at"]);
+    r.environment.toolVersion = doc["tool"]["version"].string();
+
+    r.plan.profile = profileOf(doc["profile"]);
+    r.plan.specs = r.plan.profile.specs;
+    readEnvironment(doc["environment"], r);
+
+    const Node steps = doc["steps"];
+    for (std::size_t i = 0; i < steps.size(); ++i)
+        readStep(steps.at(i), r);
+    if (doc.has("series")) {
+        if (!r.plan.profile.setup.series)
+            fail("series", "present, but the profile has no series");
+        readSeries(doc["series"], r);
+    }
+    const Node intervals = doc["intervals"];
+    for (std::size_t i = 0; i < intervals.size(); ++i)
+        r.intervals.push_back(intervalOf(intervals.at(i), r.runId));
+    readDeviceCounters(doc["device_counters"], r);
+    readError(doc["error"], r);
+    r.stoppedByUser = doc["stoppedByUser"].boolean();
+    readStuckIo(doc.optional("stuck_io"), r);
+    return r;
+}
+
+} // namespace
+
+namespace {
+
+// What the document is before its fields are read: parsed, an object, of our format, of a
+// version this build reads.
+struct Checked {
+    Json document;
+    std::string error;
+    int version = 0;
+    bool newerVersion = false;
+};
+
+// A headline needs neither the intervals nor the histograms: the parser skips building
+// them (it still checks their syntax, so a damaged file is still found damaged).
+bool skippedForHeadline(int depth, Json::parse_event_t event, const Json &parsed)
+{
+    if (event != Json::parse_event_t::key)
+        return true;
+    const auto &key = parsed.get_ref<const std::string &>();
+    return !((depth == 1 && key == "intervals") || key == "histogram_ns"
+        || key == "iometer_bins");
+}
+
+Checked parseAndCheck(std::string_view text, bool headlineOnly)
+{
+    Checked out;
+    try {
+        try {
+            out.document = headlineOnly
+                ? Json::parse(text.begin(), text.end(), skippedForHeadline)
+                : Json::parse(text.begin(), text.end());
+        } catch (const Json::parse_error &e) {
+            // e.byte counts from 1 and is the byte where the parser stopped.
+            const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
+            const TextPosition at = textPosition(text, offset);
+            const std::size_t first = text.find_first_not_of(" \t\r\n");
+            if (first == std::string_view::npos)
+                out.error = "empty file: not a results JSON";
+            else if (text[first] != '{' && text[first] != '[')
+                out.error = "not JSON (it does not start with '{')";
+            else if (e.byte >= text.size())
+                out.error = fmt::format(
+                    "truncated: the JSON ends at line {}, column {} before it is complete "
+                    "(a file cut short, e.g. by a full disk or a copy that did not finish)",
+                    at.line, at.column);
+            else
+                out.error = fmt::format("not valid JSON at line {}, column {}: {}", at.line,
+                    at.column, e.what());
+            return out;
+        }
+        const Json &document = out.document;
+        const Node doc(document, "");
+        if (!document.is_object())
+            fail("", fmt::format("not an IOPrism results file: the document is {}, not an object",
+                         typeName(document)));
+        if (!document.contains("format"))
+            fail("", "not an IOPrism results file: it has no \"format\" field");
+        const std::string format = doc["format"].string();
+        if (format == kProfileFormatName)
+            fail("format", "this is an IOPrism profile, not a results file");
+        if (format != kResultsFormatName)
+            fail("format", fmt::format("\"{}\" is not \"{}\": not an IOPrism results file",
+                               format, kResultsFormatName));
+        const Node version = doc["version"];
+        if (!version.json().is_number_integer())
+            version.wrongType("a whole number");
+        const auto v = version.json().get<std::int64_t>();
+        if (v < 1)
+            fail("version", fmt::format("{} is not a version of the results format", v));
+        out.version = v > std::numeric_limits<int>::max() ? std::numeric_limits<int>::max()
+                                                          : static_cast<int>(v);
+        if (v > kResultsFormatVersion) {
+            out.newerVersion = true;
+            fail("", fmt::format("results format version {} was written by a newer IOPrism; this "
+                                 "IOPrism ({}) reads version {} at most: update IOPrism to "
+                                 "open it",
+                         v, IOPRISM_VERSION, kResultsFormatVersion));
+        }
+    } catch (const ReadFailure &failure) {
+        out.error = failure.message;
+    } catch (const std::exception &e) {
+        out.error = fmt::format("cannot read the results: {}", e.what());
+    }
+    return out;
+}
+
+std::string profileName(const Profile &profile)
+{
+    if (!profile.setup.description.empty())
+        return profile.setup.description;
+    std::string names;
+    for (const auto &spec : profile.specs)
+        names += (names.empty() ? "" : ", ") + spec.name;
+    return names.empty() ? std::string("(no specs)") : names;
+}
+
+} // namespace
+
+std::string_view toString(RunOutcome outcome)
+{
+    switch (outcome) {
+    case RunOutcome::Complete:
+        return "complete";
+    case RunOutcome::Stopped:
+        return "stopped";
+    case RunOutcome::Failed:
+        return "failed";
+    }
+    return "";
+}
+
+ResultsRead readResultsJson(std::string_view text)
+{
+    ResultsRead out;
+    Checked checked = parseAndCheck(text, false);
+    out.version = checked.version;
+    out.newerVersion = checked.newerVersion;
+    if (!checked.error.empty()) {
+        out.error = std::move(checked.error);
+        return out;
+    }
+    try {
+        out.result = readDocument(Node(checked.document, ""));
+    } catch (const ReadFailure &failure) {
+        out.error = failure.message;
+        out.result.reset();
+    } catch (const std::exception &e) {
+        // Not expected (every access is checked), but a reader of outside data must not
+        // end the process: the message still says what happened.
+        out.error = fmt::format("cannot read the results: {}", e.what());
+        out.result.reset();
+    }
+    return out;
+}
+
+ResultsHeadlineRead readResultsHeadline(std::string_view text)
+{
+    ResultsHeadlineRead out;
+    Checked checked = parseAndCheck(text, true);
+    if (!checked.error.empty()) {
+        out.error = std::move(checked.error);
+        return out;
+    }
+    try {
+        const Node doc(checked.document, "");
+        ResultsHeadline h;
+        h.startedAt = timestampOf(doc["started_at"]);
+        h.toolVersion = doc["tool"]["version"].string();
+        const Profile profile = profileOf(doc["profile"]);
+        h.profileName = profileName(profile);
+        const Node env = doc["environment"];
+        h.engine = env["engine"].string();
+        const Node targets = env["targets"];
+        const Node devices = env["devices"];
+        for (std::size_t i = 0; i < targets.size(); ++i) {
+            const std::string path = targets.at(i)["path"].string();
+            std::string model;
+            for (std::size_t d = 0; d < devices.size(); ++d)
+                if (devices.at(d)["path"].string() == path)
+                    model = devices.at(d)["model"].string();
+            h.targets.push_back(path);
+            h.deviceModels.push_back(model);
+        }
+        // A run refused before preparing its targets has no facts of them: its profile's.
+        if (h.targets.empty())
+            for (const auto &host : profile.hosts)
+                for (const auto &worker : host.workers)
+                    for (const auto &target : worker.targets)
+                        if (std::find(h.targets.begin(), h.targets.end(), target.path)
+                            == h.targets.end()) {
+                            h.targets.push_back(target.path);
+                            h.deviceModels.emplace_back();
+                        }
+        const Node summary = doc["summary"];
+        h.iops = summary["iops"].numberOrNan();
+        h.megabytesPerSecond = summary["mbps"].numberOrNan();
+        h.meanLatencyUs = summary["latency_us"]["mean"].numberOrNan();
+        h.p99LatencyUs = summary["latency_us"]["p99"].numberOrNan();
+        const Node steps = doc["steps"];
+        h.steps = steps.size();
+        bool cut = false;
+        for (std::size_t i = 0; i < steps.size(); ++i) {
+            const Node step = steps.at(i);
+            cut |= !step["complete"].boolean();
+            const Verdict v = verdictOf(step["devices"]["verdict"]["verdict"]);
+            if (notability(v) > notability(h.verdict))
+                h.verdict = v;
+        }
+        const Node error = doc["error"];
+        if (!error.isNull()) {
+            h.outcome = RunOutcome::Failed;
+            h.error = error["text"].string();
+        } else if (doc["stoppedByUser"].boolean() || cut) {
+            h.outcome = RunOutcome::Stopped;
+        }
+        out.headline = std::move(h);
+    } catch (const ReadFailure &failure) {
+        out.error = failure.message;
+    } catch (const std::exception &e) {
+        out.error = fmt::format("cannot read the results: {}", e.what());
+    }
+    return out;
+}
+
+} // namespace ioprism::core

@@ -1,0 +1,207 @@
+// Comparing runs (core/report/compare.h) on hand-made results: matching by step name,
+// the sense of each metric's change, unmatched steps kept, setup differences named.
+#include "core/null_engine.h"
+#include "core/report/compare.h"
+#include "core/run/run.h"
+
+#include <cmath>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+using namespace ioprism::core;
+using namespace std::chrono_literals;
+using testing::HasSubstr;
+
+namespace {
+
+// A step whose All scope did `ios` reads in 1 s, each taking `latencyUs`.
+StepResult step(const std::string &name, std::uint64_t ios, std::uint64_t latencyUs)
+{
+    Measurement m;
+    for (std::uint64_t i = 0; i < ios; ++i)
+        m.read.histogram.record(latencyUs * 1000);
+    m.read.bytes = ios * 4096;
+    m.elapsed = 1s;
+    StepResult s;
+    s.stepName = name;
+    s.measuredSeconds = 1;
+    s.scopes.push_back({Scope {Scope::Kind::All, -1, -1, "All", {}}, m, computeFigures(m)});
+    return s;
+}
+
+RunResult run(CacheMode cache, std::uint64_t seed, std::string engine)
+{
+    RunResult r;
+    r.engine = std::move(engine);
+    Worker w;
+    w.name = "Worker 1";
+    w.seed = seed;
+    Target t;
+    t.path = "t.dat";
+    t.cacheMode = cache;
+    w.targets.push_back(t);
+    Host h;
+    h.workers.push_back(w);
+    r.plan.profile.hosts.push_back(h);
+    return r;
+}
+
+const CompareRow *rowNamed(const Comparison &c, const std::string &name)
+{
+    for (const auto &row : c.rows)
+        if (row.name == name)
+            return &row;
+    return nullptr;
+}
+
+} // namespace
+
+TEST(Compare, MoreIopsIsBetterAndMoreLatencyIsWorse)
+{
+    RunResult a = run(CacheMode::Direct, 1, "io_uring");
+    a.steps = {step("4K read", 1000, 100)};
+    RunResult b = run(CacheMode::Direct, 1, "io_uring");
+    b.steps = {step("4K read", 1200, 150)};
+    const Comparison c = compareRuns({&a, &b}, 0);
+    ASSERT_EQ(c.rows.size(), 1u);
+    const CompareRow &row = c.rows[0];
+    EXPECT_TRUE(row.matched());
+    const double baseIops = (*row.runs[0])[CompareMetric::Iops];
+    const double iops = (*row.runs[1])[CompareMetric::Iops];
+    const Change more = changeOf(CompareMetric::Iops, baseIops, iops);
+    EXPECT_DOUBLE_EQ(more.absolute, 200);
+    EXPECT_DOUBLE_EQ(more.percent, 20);
+    EXPECT_EQ(more.sense, ChangeSense::Better);
+    const Change slower = changeOf(CompareMetric::MeanLatencyUs,
+        (*row.runs[0])[CompareMetric::MeanLatencyUs], (*row.runs[1])[CompareMetric::MeanLatencyUs]);
+    EXPECT_DOUBLE_EQ(slower.absolute, 50);
+    EXPECT_EQ(slower.sense, ChangeSense::Worse);
+    // Against the other run as the baseline, the senses turn round.
+    EXPECT_EQ(changeOf(CompareMetric::Iops, iops, baseIops).sense, ChangeSense::Worse);
+    EXPECT_EQ(changeOf(CompareMetric::P99LatencyUs, 150, 100).sense, ChangeSense::Better);
+    EXPECT_EQ(changeOf(CompareMetric::MegabytesPerSecond, 5, 5).sense, ChangeSense::Same);
+    EXPECT_EQ(changeOf(CompareMetric::MeanLatencyUs, NAN, 5).sense, ChangeSense::Unknown);
+    EXPECT_TRUE(std::isnan(changeOf(CompareMetric::Iops, 0, 5).percent));
+    EXPECT_TRUE(c.differences.empty());
+}
+
+TEST(Compare, StepsInOneRunOnlyAreKeptAsUnmatched)
+{
+    RunResult a = run(CacheMode::Direct, 1, "io_uring");
+    a.steps = {step("4K read", 1000, 100), step("64K write", 10, 900)};
+    RunResult b = run(CacheMode::Direct, 1, "io_uring");
+    b.steps = {step("1M read", 5, 2000), step("4K read", 900, 110)};
+    const Comparison c = compareRuns({&a, &b}, 0);
+    ASSERT_EQ(c.rows.size(), 3u);
+    // The baseline's order first, then what only the other run has.
+    EXPECT_EQ(c.rows[0].name, "4K read");
+    EXPECT_EQ(c.rows[1].name, "64K write");
+    EXPECT_EQ(c.rows[2].name, "1M read");
+    EXPECT_TRUE(c.rows[0].matched());
+    EXPECT_FALSE(c.rows[1].matched());
+    EXPECT_TRUE(c.rows[1].runs[0].has_value());
+    EXPECT_FALSE(c.rows[1].runs[1].has_value());
+    EXPECT_FALSE(c.rows[2].runs[0].has_value());
+    // A step without I/O has no latency to compare (not 0).
+    RunResult idle = run(CacheMode::Direct, 1, "io_uring");
+    idle.steps = {step("4K read", 0, 0)};
+    const Comparison withIdle = compareRuns({&a, &idle}, 1);
+    EXPECT_TRUE(std::isnan((*rowNamed(withIdle, "4K read")->runs[1])[CompareMetric::MeanLatencyUs]));
+}
+
+TEST(Compare, ARepeatedStepNameIsMatchedByOccurrence)
+{
+    RunResult a = run(CacheMode::Direct, 1, "io_uring");
+    a.steps = {step("4K read", 1000, 100), step("4K read", 2000, 100)};
+    RunResult b = a;
+    const Comparison c = compareRuns({&a, &b}, 0);
+    ASSERT_EQ(c.rows.size(), 2u);
+    EXPECT_EQ(c.rows[1].name, "4K read (#2)");
+    EXPECT_DOUBLE_EQ((*c.rows[1].runs[1])[CompareMetric::Iops], 2000);
+}
+
+TEST(Compare, SetupDifferencesNameCacheModeAndEngineButNotSeeds)
+{
+    RunResult direct = run(CacheMode::Direct, 1, "io_uring");
+    RunResult buffered = run(CacheMode::Buffered, 2, "sync");
+    buffered.environment.kernel = "6.18";
+    const Comparison c = compareRuns({&direct, &buffered}, 0);
+    std::vector<std::string> what;
+    for (const auto &d : c.differences)
+        what.push_back(d.what);
+    EXPECT_THAT(what, testing::UnorderedElementsAre("cache mode", "engine", "kernel"));
+    for (const auto &d : c.differences)
+        if (d.what == "cache mode") {
+            EXPECT_EQ(d.path, "profile.hosts[0].workers[0].targets[0].cache");
+            EXPECT_EQ(d.values, (std::vector<std::string> {"direct", "buffered"}));
+        }
+    // The CSV has the difference as rows of its own, one per run.
+    const std::string csv
+        = writeComparisonCsv(c, {&direct, &buffered}, {"direct.json", "buffered.json"});
+    EXPECT_THAT(csv, HasSubstr("setup,cache mode,,,profile.hosts[0].workers[0].targets[0].cache,,,,2,buffered.json,0,buffered"));
+}
+
+namespace {
+
+// A series of the null engine over the queue depths `depths`, 300 I/Os per point.
+RunResult nullSeries(std::vector<std::uint64_t> depths)
+{
+    Profile p;
+    p.setup.interval = 100ms;
+    AccessSpec spec;
+    spec.name = "4K read";
+    SpecLine line;
+    line.transferSizeBytes = 4096;
+    line.alignmentBytes = 4096;
+    line.percentRead = 100;
+    spec.lines.push_back(line);
+    p.specs.push_back(spec);
+    Worker w;
+    w.name = "Worker 1";
+    w.assignedSpecs = {"4K read"};
+    w.seed = 3;
+    Target t;
+    t.path = "t.dat";
+    t.testFileSizeBytes = 16 * kMiB;
+    w.targets.push_back(t);
+    Host h;
+    h.workers.push_back(w);
+    p.hosts.push_back(h);
+    Series s;
+    SweepAxis axis;
+    axis.parameter = SweepParameter::OutstandingIos;
+    axis.values = std::move(depths);
+    s.axes.push_back(axis);
+    s.ios = 300;
+    p.setup.series = s;
+    NullBackend backend;
+    NullCounterSource counters;
+    RunSink sink;
+    return Run(p, backend, counters, sink, {}).execute();
+}
+
+} // namespace
+
+TEST(Compare, SeriesPointsAreMatchedBySpecAndSweptValues)
+{
+    const RunResult a = nullSeries({1, 4});
+    const RunResult b = nullSeries({1, 8});
+    ASSERT_FALSE(a.error);
+    ASSERT_FALSE(b.error);
+    const Comparison c = compareRuns({&a, &b}, 0);
+    ASSERT_EQ(c.rows.size(), 3u);
+    for (const auto &row : c.rows)
+        EXPECT_EQ(row.kind, CompareRow::Kind::Point);
+    EXPECT_EQ(c.rows[0].pointValues, "outstandingIos=1");
+    EXPECT_TRUE(c.rows[0].matched());
+    EXPECT_EQ(c.rows[1].pointValues, "outstandingIos=4");
+    EXPECT_FALSE(c.rows[1].runs[1].has_value());
+    EXPECT_EQ(c.rows[2].pointValues, "outstandingIos=8");
+    EXPECT_FALSE(c.rows[2].runs[0].has_value());
+    EXPECT_THAT(c.rows[0].name, HasSubstr("4K read"));
+    // The series axes differ: a setup difference of the profiles.
+    bool axis = false;
+    for (const auto &d : c.differences)
+        axis |= d.path.find("series") != std::string::npos;
+    EXPECT_TRUE(axis);
+}

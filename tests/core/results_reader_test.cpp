@@ -1,0 +1,259 @@
+// Reading results JSON back (core/report/results_reader.h): the round trip on the golden
+// file and on runs of the null engine, and one test per class of refusal, each checking
+// the message says what and where.
+#include "core/null_engine.h"
+#include "core/report/results_json.h"
+#include "core/report/results_reader.h"
+#include "core/run/run.h"
+#include "support/test_support.h"
+
+#include <fmt/format.h>
+#include <fstream>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sstream>
+
+using namespace ioprism::core;
+using ioprism::test::readFile;
+using namespace std::chrono_literals;
+using testing::HasSubstr;
+
+namespace {
+
+
+std::string goldenResults()
+{
+    return readFile(ioprism::test::sourceDir() / "tests" / "golden" / "report" / "results.json");
+}
+
+// Read, then written again: the text the reader must reproduce.
+std::string rewrite(const std::string &text)
+{
+    const ResultsRead read = readResultsJson(text);
+    EXPECT_TRUE(read.ok()) << read.error;
+    if (!read.ok())
+        return {};
+    return writeResultsJson(*read.result, read.result->environment);
+}
+
+struct QuietSink : RunSink { };
+
+RunResult nullRun(std::uint32_t percentRead, std::uint64_t ioLimit, bool series)
+{
+    Profile p;
+    p.setup.description = "null round trip";
+    p.setup.runTime = 0s;
+    p.setup.interval = 100ms;
+    AccessSpec spec;
+    spec.name = "8K mix";
+    SpecLine line;
+    line.transferSizeBytes = 8192;
+    line.alignmentBytes = 8192;
+    line.percentRead = percentRead;
+    line.percentRandom = 50;
+    spec.lines.push_back(line);
+    p.specs.push_back(spec);
+    Host h;
+    Worker w;
+    w.name = "Worker 1";
+    w.outstandingIos = 4;
+    w.assignedSpecs = {"8K mix"};
+    w.seed = 7;
+    for (int t = 0; t < 2; ++t) {
+        Target target;
+        target.path = "target" + std::to_string(t);
+        target.testFileSizeBytes = 64 * kMiB;
+        w.targets.push_back(target);
+    }
+    h.workers.push_back(w);
+    p.hosts.push_back(h);
+    if (series) {
+        Series s;
+        SweepAxis axis;
+        axis.parameter = SweepParameter::OutstandingIos;
+        axis.values = {1, 4};
+        s.axes.push_back(axis);
+        s.repeat = 2;
+        s.ios = ioLimit;
+        p.setup.series = s;
+    }
+    NullBackend backend;
+    NullCounterSource counters;
+    QuietSink sink;
+    RunOptions options;
+    options.ioLimitPerTarget = ioLimit;
+    options.describeSystem = [] {
+        Environment e;
+        e.hostName = "test-host";
+        e.toolVersion = "0.1.0";
+        return e;
+    };
+    return Run(p, backend, counters, sink, options).execute();
+}
+
+} // namespace
+
+TEST(ResultsReader, TheGoldenFileReadsBackToTheSameText)
+{
+    const std::string golden = goldenResults();
+    ASSERT_FALSE(golden.empty());
+    EXPECT_EQ(rewrite(golden), golden);
+}
+
+TEST(ResultsReader, TheGoldenFileGivesItsRunBack)
+{
+    const ResultsRead read = readResultsJson(goldenResults());
+    ASSERT_TRUE(read.ok()) << read.error;
+    const RunResult &r = *read.result;
+    EXPECT_EQ(read.version, 1);
+    EXPECT_EQ(r.runId, 7u);
+    ASSERT_EQ(r.steps.size(), 2u);
+    EXPECT_EQ(r.steps[0].stepName, "4K read");
+    EXPECT_FALSE(r.steps[1].complete);
+    EXPECT_TRUE(r.stoppedByUser);
+    EXPECT_EQ(r.engine, "io_uring");
+    EXPECT_EQ(r.environment.hostName, "golden-host");
+    ASSERT_EQ(r.plan.targetInfos().size(), 2u);
+    EXPECT_EQ(r.plan.targetInfos()[1].path, "/var/tmp/a,b.dat");
+    ASSERT_EQ(r.plan.profile.specs.size(), 2u);
+    // The All scope's measurement is rebuilt exactly: 100 + 21 reads in step 0, with the
+    // 12 s read in the histogram and as the exact maximum.
+    const Measurement &m = r.steps[0].scopes[0].measurement;
+    EXPECT_EQ(m.read.histogram.count(), 121u);
+    EXPECT_EQ(m.read.maxNs, 12'000'000'000u);
+    EXPECT_EQ(m.elapsed, 10s);
+    const Figures again = computeFigures(m);
+    EXPECT_EQ(again.read.latency.p99Us, r.steps[0].scopes[0].figures.read.latency.p99Us);
+    EXPECT_EQ(again.read.latency.meanUs, r.steps[0].scopes[0].figures.read.latency.meanUs);
+    EXPECT_EQ(r.intervals.size(), 4u);
+    EXPECT_EQ(r.intervals[0].phase, RunPhase::RampUp);
+}
+
+TEST(ResultsReader, ANullEngineRunReadsBackToTheSameText)
+{
+    const RunResult run = nullRun(70, 20000, false);
+    ASSERT_FALSE(run.error) << run.error->toString();
+    const std::string text = writeResultsJson(run, run.environment);
+    EXPECT_EQ(rewrite(text), text);
+}
+
+TEST(ResultsReader, ASeriesRunReadsBackToTheSameText)
+{
+    const RunResult run = nullRun(100, 2000, true);
+    ASSERT_FALSE(run.error) << run.error->toString();
+    ASSERT_EQ(run.steps.size(), 4u); // 2 points x 2 trials
+    const std::string text = writeResultsJson(run, run.environment);
+    ASSERT_THAT(text, HasSubstr("\"series\""));
+    EXPECT_EQ(rewrite(text), text);
+}
+
+TEST(ResultsReader, ARefusedRunKeepsItsProfileAndError)
+{
+    RunResult r;
+    r.plan.profile.setup.description = "refused";
+    r.error = makeOpError(13, "open", "/dev/sdz", "not allowed");
+    r.environment.toolVersion = "0.1.0";
+    const std::string text = writeResultsJson(r, r.environment);
+    const ResultsRead read = readResultsJson(text);
+    ASSERT_TRUE(read.ok()) << read.error;
+    ASSERT_TRUE(read.result->error);
+    EXPECT_EQ(read.result->error->operation, "open");
+    EXPECT_EQ(read.result->error->code.value(), 13);
+    EXPECT_EQ(read.result->plan.profile.setup.description, "refused");
+    EXPECT_EQ(writeResultsJson(*read.result, read.result->environment), text);
+}
+
+// ------------------------------------------------------------------ refusals
+
+TEST(ResultsReader, ATruncatedFileSaysWhereItEnds)
+{
+    const std::string golden = goldenResults();
+    const std::string cut = golden.substr(0, 1000);
+    const ResultsRead read = readResultsJson(cut);
+    EXPECT_FALSE(read.ok());
+    EXPECT_THAT(read.error, HasSubstr("truncated"));
+    const TextPosition end = textPosition(cut, cut.size());
+    EXPECT_THAT(read.error, HasSubstr(fmt::format("line {}", end.line)));
+}
+
+TEST(ResultsReader, TextThatIsNotJsonIsSaidToBeNotJson)
+{
+    EXPECT_THAT(readResultsJson("Iometer,1.1.0\n").error, HasSubstr("not JSON"));
+    EXPECT_THAT(readResultsJson("").error, HasSubstr("empty"));
+    const ResultsRead bad = readResultsJson("{\"format\": \"ioprism-results\",\n \"version\": x}");
+    EXPECT_THAT(bad.error, HasSubstr("not valid JSON at line 2"));
+}
+
+TEST(ResultsReader, AFutureVersionNamesItsVersionAndANewerIOPrism)
+{
+    std::string text = goldenResults();
+    const auto at = text.find("\"version\": 1");
+    ASSERT_NE(at, std::string::npos);
+    text.replace(at, 12, "\"version\": 3");
+    const ResultsRead read = readResultsJson(text);
+    EXPECT_FALSE(read.ok());
+    EXPECT_TRUE(read.newerVersion);
+    EXPECT_EQ(read.version, 3);
+    EXPECT_THAT(read.error, HasSubstr("version 3"));
+    EXPECT_THAT(read.error, HasSubstr("newer IOPrism"));
+}
+
+TEST(ResultsReader, AnotherFormatIsRefusedByName)
+{
+    EXPECT_THAT(readResultsJson(R"({"format": "ioprism-profile", "version": 1})").error,
+        HasSubstr("profile, not a results file"));
+    EXPECT_THAT(readResultsJson(R"({"format": "fio", "version": 1})").error,
+        HasSubstr("\"fio\" is not \"ioprism-results\""));
+    EXPECT_THAT(readResultsJson(R"({"jobs": []})").error, HasSubstr("no \"format\""));
+    EXPECT_THAT(readResultsJson("[1, 2]").error, HasSubstr("an array, not an object"));
+}
+
+TEST(ResultsReader, AWrongTypeNamesItsJsonPath)
+{
+    std::string text = goldenResults();
+    // The first scope's read IOPS of the second step, as a string.
+    const ResultsRead good = readResultsJson(text);
+    ASSERT_TRUE(good.ok());
+    auto doc = nlohmann::ordered_json::parse(text);
+    doc["steps"][1]["scopes"][0]["read"]["iops"] = "fast";
+    ResultsRead read = readResultsJson(doc.dump());
+    EXPECT_FALSE(read.ok());
+    EXPECT_EQ(read.error, "steps[1].scopes[0].read.iops: expected a number, found a string");
+
+    doc = nlohmann::ordered_json::parse(text);
+    doc["environment"].erase("kernel");
+    read = readResultsJson(doc.dump());
+    EXPECT_EQ(read.error, "environment.kernel: missing");
+
+    doc = nlohmann::ordered_json::parse(text);
+    doc["steps"][0]["scopes"][0]["histogram_ns"]["read"][0] = {1, 7, 3};
+    read = readResultsJson(doc.dump());
+    EXPECT_THAT(read.error, HasSubstr("steps[0].scopes[0].histogram_ns.read[0]: not a bucket"));
+
+    doc = nlohmann::ordered_json::parse(text);
+    doc["profile"]["specs"][0]["lines"][0]["percentRead"] = "all";
+    read = readResultsJson(doc.dump());
+    EXPECT_THAT(read.error, HasSubstr("profile: specs[0].lines[0].percentRead"));
+}
+
+TEST(ResultsReader, TheHeadlineIsTheSummaryOfTheWholeRun)
+{
+    const ResultsHeadlineRead read = readResultsHeadline(goldenResults());
+    ASSERT_TRUE(read.headline) << read.error;
+    const ResultsHeadline &h = *read.headline;
+    const auto full = readResultsJson(goldenResults());
+    const Figures total = computeFigures(runTotal(*full.result));
+    EXPECT_EQ(h.iops, total.total.iops);
+    EXPECT_EQ(h.p99LatencyUs, total.total.latency.p99Us);
+    EXPECT_EQ(h.outcome, RunOutcome::Stopped);
+    EXPECT_EQ(h.steps, 2u);
+    ASSERT_EQ(h.targets.size(), 2u);
+    EXPECT_EQ(h.deviceModels[0], "loop: /var/tmp/img");
+    EXPECT_EQ(h.engine, "io_uring");
+    // Damage in the intervals, which the headline does not build, is still found.
+    std::string text = goldenResults();
+    const auto at = text.find("\"intervals\"");
+    ASSERT_NE(at, std::string::npos);
+    text.insert(text.find('[', at) + 1, "}");
+    EXPECT_FALSE(readResultsHeadline(text).headline);
+}

@@ -1,0 +1,269 @@
+// The run library from the command line: runs saved when they end (complete, stopped,
+// refused), history, show, compare, --no-save, damaged and future files. Each test has
+// its own data folder (IOPRISM_DATA_DIR), so they run in parallel and never touch the
+// user's own.
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "core/report/results_json.h"
+#include "core/report/results_reader.h"
+#include "e2e/cli_support.h"
+
+using namespace ioprism::test;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+namespace {
+
+// A temp folder holding the working directory and the data folder of one test.
+struct Workspace {
+    TempDir dir;
+    std::filesystem::path data() const { return dir.path() / "data"; }
+    std::filesystem::path runs() const { return data() / "runs"; }
+    CliResult cli(const std::string &args, const std::string &wrapper = {}) const
+    {
+        return runCli(args, dir.path(), "env IOPRISM_DATA_DIR='" + data().string() + "' " + wrapper);
+    }
+    std::vector<std::string> savedIds() const
+    {
+        std::vector<std::string> ids;
+        std::error_code ec;
+        for (const auto &e : std::filesystem::directory_iterator(runs(), ec))
+            ids.push_back(e.path().stem().string());
+        std::sort(ids.begin(), ids.end());
+        return ids;
+    }
+};
+
+// A short run of the null engine: two steps of the quick preset, no device I/O.
+const std::string kNullRun = "run --engine null --duration 1s --ramp 0 -q";
+// A short run on a small real file in the working directory.
+const std::string kFileRun
+    = "run --target t.dat --file-size 8MiB --bs 4KiB --read 100 --random 100 --qd 4 "
+      "--duration 1s --ramp 0 -q";
+
+nlohmann::json historyJson(const Workspace &w)
+{
+    const auto r = w.cli("history --json");
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    return nlohmann::json::parse(r.out, nullptr, false);
+}
+
+} // namespace
+
+TEST(CliLibrary, EveryRunIsSavedAndHistoryListsThem)
+{
+    Workspace w;
+    auto first = w.cli(kNullRun);
+    ASSERT_EQ(first.exitCode, 0) << first.err;
+    auto second = w.cli(kNullRun + " --json r.json");
+    ASSERT_EQ(second.exitCode, 0) << second.err;
+    const auto ids = w.savedIds();
+    ASSERT_EQ(ids.size(), 2u);
+    // The saved copy is the --json file, byte for byte.
+    EXPECT_EQ(readFile(w.runs() / (ids[1] + ".json")), readFile(w.dir.path() / "r.json"));
+
+    const auto history = historyJson(w);
+    ASSERT_TRUE(history.is_array());
+    ASSERT_EQ(history.size(), 2u);
+    for (const auto &run : history) {
+        EXPECT_EQ(run["damaged"], false);
+        EXPECT_EQ(run["outcome"], "complete");
+        EXPECT_EQ(run["engine"], "null");
+        EXPECT_GT(run["iops"].get<double>(), 0);
+        EXPECT_EQ(run["steps"], 4);
+    }
+    EXPECT_EQ(history[0]["id"], ids[0]);
+    // Newest first on request.
+    const auto newest = w.cli("history --sort newest --json");
+    EXPECT_EQ(nlohmann::json::parse(newest.out)[0]["id"], history[1]["id"]);
+    // The text list: one line per run with its id, and how to use it.
+    const auto text = w.cli("history");
+    EXPECT_EQ(text.exitCode, 0);
+    EXPECT_THAT(text.out, HasSubstr(ids[0]));
+    EXPECT_THAT(text.out, HasSubstr(ids[1]));
+    EXPECT_THAT(text.out, HasSubstr("complete"));
+}
+
+TEST(CliLibrary, NoSaveSavesNothing)
+{
+    Workspace w;
+    const auto r = w.cli(kNullRun + " --no-save");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_TRUE(w.savedIds().empty());
+    EXPECT_EQ(historyJson(w).size(), 0u);
+}
+
+TEST(CliLibrary, ShowPrintsTheTablesTheRunPrinted)
+{
+    Workspace w;
+    const auto run = w.cli(kNullRun);
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    const auto ids = w.savedIds();
+    ASSERT_EQ(ids.size(), 1u);
+    const auto show = w.cli("show " + ids[0]);
+    ASSERT_EQ(show.exitCode, 0) << show.err;
+    // -q prints only the end tables (and the "saved as" line is not printed): show
+    // prints the same tables after its header.
+    EXPECT_THAT(show.out, HasSubstr(run.out));
+    EXPECT_THAT(show.out, HasSubstr("scope"));
+    // By path too, and by a unique start of the id.
+    const auto byPath = w.cli("show '" + (w.runs() / (ids[0] + ".json")).string() + "'");
+    EXPECT_EQ(byPath.exitCode, 0) << byPath.err;
+    EXPECT_THAT(byPath.out, HasSubstr(run.out));
+    EXPECT_EQ(w.cli("show " + ids[0].substr(0, 17)).exitCode, 0);
+}
+
+TEST(CliLibrary, ARealRunReadsBackToTheSameText)
+{
+    Workspace w;
+    const auto run = w.cli(kFileRun + " --json r.json");
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    const std::string text = readFile(w.dir.path() / "r.json");
+    const auto read = ioprism::core::readResultsJson(text);
+    ASSERT_TRUE(read.ok()) << read.error;
+    EXPECT_EQ(ioprism::core::writeResultsJson(*read.result, read.result->environment), text);
+}
+
+TEST(CliLibrary, CompareOfDirectAndBufferedNamesTheCacheModeAndTheRightSense)
+{
+    Workspace w;
+    ASSERT_EQ(w.cli(kFileRun + " --json direct.json").exitCode, 0);
+    ASSERT_EQ(w.cli(kFileRun + " --buffered --json buffered.json").exitCode, 0);
+
+    const auto json = w.cli("compare direct.json buffered.json --json");
+    ASSERT_EQ(json.exitCode, 0) << json.err;
+    const auto doc = nlohmann::json::parse(json.out);
+    bool cacheMode = false;
+    for (const auto &d : doc["setup_differences"])
+        if (d["what"] == "cache mode") {
+            cacheMode = true;
+            EXPECT_EQ(d["values"][0], "direct");
+            EXPECT_EQ(d["values"][1], "buffered");
+        }
+    EXPECT_TRUE(cacheMode) << json.out;
+    ASSERT_EQ(doc["rows"].size(), 1u);
+    const auto &row = doc["rows"][0];
+    EXPECT_EQ(row["matched"], true);
+    // The sense of each change follows from its sign and the metric: more IOPS is
+    // better, more latency is worse.
+    for (const auto &[metric, m] : row["metrics"].items()) {
+        const double base = m["values"][0], other = m["values"][1];
+        EXPECT_EQ(m["sense"][0], "baseline");
+        EXPECT_DOUBLE_EQ(m["change"][1].get<double>(), other - base);
+        const bool higherBetter = m["better_when"] == "higher";
+        EXPECT_EQ(higherBetter, metric == "iops" || metric == "mbps");
+        if (other != base) {
+            EXPECT_EQ(m["sense"][1], (other > base) == higherBetter ? "better" : "worse")
+                << metric;
+        }
+    }
+
+    const auto text = w.cli("compare direct.json buffered.json");
+    EXPECT_EQ(text.exitCode, 0);
+    EXPECT_THAT(text.out, HasSubstr("cache mode"));
+    const auto csv = w.cli("compare direct.json buffered.json --csv --baseline 2");
+    EXPECT_EQ(csv.exitCode, 0);
+    EXPECT_THAT(csv.out, HasSubstr("row_kind,row,spec"));
+    EXPECT_THAT(csv.out, HasSubstr("setup,cache mode"));
+}
+
+TEST(CliLibrary, CompareListsAStepOnlyOneRunHas)
+{
+    Workspace w;
+    ASSERT_EQ(w.cli(kNullRun + " --json two.json").exitCode, 0); // the quick preset's steps
+    ASSERT_EQ(w.cli("run --engine null --duration 1s --ramp 0 -q --bs 4KiB --read 100 "
+                    "--json one.json")
+                  .exitCode,
+        0);
+    const auto r = w.cli("compare two.json one.json");
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_THAT(r.out, HasSubstr("Unmatched"));
+    const auto doc = nlohmann::json::parse(w.cli("compare two.json one.json --json").out);
+    std::size_t unmatched = 0;
+    for (const auto &row : doc["rows"])
+        unmatched += row["matched"] == false;
+    EXPECT_EQ(unmatched, doc["rows"].size()); // no step of one is in the other
+    EXPECT_GE(unmatched, 5u);
+}
+
+TEST(CliLibrary, ADamagedOrFutureFileIsExit2WithItsReason)
+{
+    Workspace w;
+    ASSERT_EQ(w.cli(kNullRun + " --json good.json").exitCode, 0);
+    const std::string good = readFile(w.dir.path() / "good.json");
+    writeFile(w.dir.path() / "cut.json", good.substr(0, good.size() / 3));
+    std::string future = good;
+    future.replace(future.find("\"version\": 1"), 12, "\"version\": 9");
+    writeFile(w.dir.path() / "future.json", future);
+
+    auto r = w.cli("compare good.json cut.json");
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(r.err, HasSubstr("cut.json: truncated"));
+    r = w.cli("show cut.json");
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(r.err, HasSubstr("truncated"));
+    r = w.cli("compare future.json good.json");
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(r.err, HasSubstr("version 9 was written by a newer IOPrism"));
+    r = w.cli("compare good.json no-such-run");
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_THAT(r.err, HasSubstr("no-such-run"));
+
+    // A damaged file in the library is listed as damaged; the others still are.
+    writeFile(w.runs() / "20200101-000000-cut.json", good.substr(0, 100));
+    const auto history = historyJson(w);
+    ASSERT_EQ(history.size(), 2u);
+    EXPECT_EQ(history[0]["damaged"], true);
+    EXPECT_THAT(history[0]["damage"].get<std::string>(), HasSubstr("truncated"));
+    EXPECT_EQ(history[1]["damaged"], false);
+    EXPECT_THAT(w.cli("history").out, HasSubstr("damaged: truncated"));
+}
+
+TEST(CliLibrary, AStoppedAndARefusedRunAreSavedToo)
+{
+    Workspace w;
+    // Ctrl-C after a second of a long run.
+    const auto stopped = w.cli("run --engine null --duration 60s --ramp 0 -q",
+        "timeout --preserve-status -s INT 1");
+    EXPECT_EQ(stopped.exitCode, 130) << stopped.err;
+    // A target the run cannot create: refused before measuring, kept with its error.
+    const auto refused
+        = w.cli("run --target '" + (w.dir.path() / "no-such-dir" / "t.dat").string()
+            + "' --duration 1s -q");
+    EXPECT_EQ(refused.exitCode, 1) << refused.err;
+    const auto history = historyJson(w);
+    ASSERT_EQ(history.size(), 2u);
+    std::map<std::string, nlohmann::json> byOutcome;
+    for (const auto &run : history)
+        byOutcome[run["outcome"].get<std::string>()] = run;
+    ASSERT_TRUE(byOutcome.count("stopped")) << history.dump(2);
+    ASSERT_TRUE(byOutcome.count("failed")) << history.dump(2);
+    EXPECT_THAT(byOutcome["failed"]["error"].get<std::string>(), HasSubstr("no-such-dir"));
+    EXPECT_THAT(byOutcome["failed"]["targets"][0]["path"].get<std::string>(),
+        HasSubstr("no-such-dir"));
+}
+
+TEST(CliLibrary, NamesNotesTagsAndDelete)
+{
+    Workspace w;
+    ASSERT_EQ(w.cli(kNullRun).exitCode, 0);
+    const std::string id = w.savedIds().at(0);
+    EXPECT_EQ(w.cli("history rename " + id + " 'before update'").exitCode, 0);
+    EXPECT_EQ(w.cli("history note " + id + " 'firmware 1.2'").exitCode, 0);
+    EXPECT_EQ(w.cli("history tag " + id + " nvme lab").exitCode, 0);
+    auto history = historyJson(w);
+    ASSERT_EQ(history.size(), 1u);
+    EXPECT_EQ(history[0]["name"], "before update");
+    EXPECT_EQ(history[0]["notes"], "firmware 1.2");
+    EXPECT_EQ(history[0]["tags"], nlohmann::json::array({"nvme", "lab"}));
+    EXPECT_THAT(w.cli("history").out, HasSubstr("before update"));
+    EXPECT_EQ(w.cli("history delete " + id).exitCode, 0);
+    EXPECT_EQ(historyJson(w).size(), 0u);
+    EXPECT_TRUE(w.savedIds().empty());
+    EXPECT_EQ(w.cli("history delete " + id).exitCode, 2);
+}
