@@ -491,6 +491,9 @@ void readStep(const Node &n, RunResult &r)
     s.step = number;
     s.stepName = n["name"].string();
     s.measuredSeconds = n["measured_seconds"].numberOrNan();
+    // Since the run reserved buffers before its first step; absent from older files.
+    s.setupSeconds = n.has("setup_s") ? n["setup_s"].numberOrNan() : 0;
+    s.drainSeconds = n.has("drain_s") ? n["drain_s"].numberOrNan() : 0;
     s.complete = n["complete"].boolean();
     s.cpu = cpuOf(n["cpu"]);
     s.cpuEffectiveness = s.cpu.valid ? n["cpu_effectiveness"].numberOrNan() : 0;
