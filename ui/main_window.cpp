@@ -19,6 +19,8 @@
 #include "ui/models/profile_defaults.h"
 #include "ui/models/profile_document.h"
 #include "ui/models/targets_model.h"
+#include "ui/models/history_model.h"
+#include "ui/pages/compare_page.h"
 #include "ui/pages/history_page.h"
 #include "ui/pages/live_page.h"
 #include "ui/pages/results_page.h"
@@ -108,6 +110,7 @@ MainWindow::MainWindow(PlatformServices services, MainWindowOptions options, QWi
     , m_resultsPage(new ResultsPage(this))
     , m_seriesPage(new SeriesPage(this))
     , m_historyPage(new HistoryPage(this))
+    , m_comparePage(new ComparePage(this))
 {
     m_targetsPage->model()->setTargetCheck(m_services.targetExists);
     setWindowIcon(icon(IconId::App));
@@ -131,6 +134,7 @@ MainWindow::MainWindow(PlatformServices services, MainWindowOptions options, QWi
     m_tabs->addTab(m_resultsPage, icon(IconId::Results), tr("&Results"));
     m_tabs->addTab(m_seriesPage, icon(IconId::Plot), tr("Ser&ies"));
     m_tabs->addTab(m_historyPage, icon(IconId::Results), tr("&History"));
+    m_tabs->addTab(m_comparePage, icon(IconId::Plot), tr("&Compare"));
     m_tabs->setTabToolTip(
         TargetsTab, tr("Disks, partitions and test files of the selected worker"));
     m_tabs->setTabToolTip(
@@ -144,6 +148,9 @@ MainWindow::MainWindow(PlatformServices services, MainWindowOptions options, QWi
     m_tabs->setTabVisible(SeriesTab, false);
     m_tabs->setTabToolTip(HistoryTab,
         tr("Every run kept: open, compare, rename, tag, annotate, delete, run again"));
+    m_tabs->setTabToolTip(CompareTab,
+        tr("Runs side by side: curves overlaid, the change of each figure, what differs"));
+    m_tabs->setTabVisible(CompareTab, false);
     setAcceptDrops(true); // profiles, .icf files and results files dropped on the window
 
     auto *dock = new QDockWidget(tr("Topology"), this);
@@ -208,6 +215,7 @@ MainWindow::MainWindow(PlatformServices services, MainWindowOptions options, QWi
     connect(m_controller, &RunController::finished, this, &MainWindow::onFinished);
     m_historyPage->setDirectory(m_options.runLibraryDirectory.toStdString());
     connect(m_historyPage, &HistoryPage::openRequested, this, &MainWindow::openResults);
+    connect(m_historyPage, &HistoryPage::compareRequested, this, &MainWindow::compareFiles);
     connect(m_historyPage, &HistoryPage::runAgainRequested, this,
         [this](const QString &file) { askDiscardChanges([this, file] { loadProfileOfResults(file); }); });
     connect(m_historyPage, &HistoryPage::message, this,
@@ -865,6 +873,36 @@ bool MainWindow::loadProfileOfResults(const QString &path)
         tr("The profile of %1 is loaded, as it ran (seeds included): Start runs it again.")
             .arg(QFileInfo(path).fileName()));
     showPage(SetupTab);
+    return true;
+}
+
+bool MainWindow::compareFiles(const QStringList &paths)
+{
+    if (paths.size() < 2) {
+        m_messageBar->showMessage(
+            MessageBar::Level::Warning, tr("Choose two or more runs to compare."));
+        return false;
+    }
+    std::vector<RunResultPtr> runs;
+    QStringList labels;
+    for (const QString &path : paths) {
+        std::optional<core::RunResult> read = readResults(path);
+        if (!read)
+            return false;
+        runs.push_back(std::make_shared<core::RunResult>(std::move(*read)));
+        // The user's name for a library run, else the file's name without .json.
+        QString label = QFileInfo(path).completeBaseName();
+        if (m_historyPage->model()->library()) {
+            const auto metadata
+                = m_historyPage->model()->library()->metadata(toStdString(label));
+            if (metadata && !metadata->name.empty())
+                label = toQString(metadata->name);
+        }
+        labels << label;
+    }
+    m_comparePage->setRuns(std::move(runs), labels);
+    m_tabs->setTabVisible(CompareTab, true);
+    showPage(CompareTab);
     return true;
 }
 

@@ -28,6 +28,7 @@ namespace ioprism::ui {
 class LivePage;
 class MessageBar;
 class ProfileDocument;
+class ComparePage;
 class HistoryPage;
 class ResultsPage;
 class RunController;
@@ -54,7 +55,16 @@ class MainWindow : public QMainWindow
 public:
     // The Series tab is shown while the last run started is a series (or Iometer's
     // queue-depth cycling), hidden otherwise.
-    enum Page { TargetsTab, SpecsTab, SetupTab, LiveTab, ResultsTab, SeriesTab, HistoryTab };
+    enum Page {
+        TargetsTab,
+        SpecsTab,
+        SetupTab,
+        LiveTab,
+        ResultsTab,
+        SeriesTab,
+        HistoryTab,
+        CompareTab
+    };
 
     explicit MainWindow(
         PlatformServices services, MainWindowOptions options = {}, QWidget *parent = nullptr);
@@ -68,6 +78,9 @@ public:
     bool openResults(const QString &path);
     // The profile a results file ran (as it ran, seeds included) into the editor.
     bool loadProfileOfResults(const QString &path);
+    // Two or more results files on the Compare page, the first as the baseline; false
+    // (with the reason) when one cannot be read.
+    bool compareFiles(const QStringList &paths);
     bool saveFile(const QString &path); // .json, or .icf export (warnings in the message bar)
     void newProfile();
     bool applyPreset(const std::string &name);
@@ -109,6 +122,7 @@ public:
     LivePage *livePage() const { return m_livePage; }
     ResultsPage *resultsPage() const { return m_resultsPage; }
     HistoryPage *historyPage() const { return m_historyPage; }
+    ComparePage *comparePage() const { return m_comparePage; }
     SeriesPage *seriesPage() const { return m_seriesPage; }
     bool isPageShown(Page page) const;
     MessageBar *messageBar() const { return m_messageBar; }
@@ -182,6 +196,7 @@ private:
     ResultsPage *m_resultsPage;
     SeriesPage *m_seriesPage;
     HistoryPage *m_historyPage = nullptr;
+    ComparePage *m_comparePage = nullptr;
 
     QAction *m_new = nullptr;
     QAction *m_open = nullptr;

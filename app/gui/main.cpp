@@ -4,6 +4,7 @@
 // with the engines, OS counters and device discovery of this machine, so ui/ stays free
 // of OS code.
 #include "platform/common/backend_factory.h"
+#include "platform/common/data_dir.h"
 #include "platform/common/system.h"
 #include "platform/common/target_resolution.h"
 #include "ui/main_window.h"
@@ -161,7 +162,9 @@ int main(int argc, char **argv)
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(
-        QStringLiteral("profile"), QStringLiteral("Profile to open (.json or Iometer .icf)"));
+        QStringLiteral("files"),
+        QStringLiteral("A profile to open (.json or Iometer .icf), a results file to show, or two "
+                       "or more results files to compare."));
     const QCommandLineOption run(
         QStringLiteral("run"), QStringLiteral("Start the profile at once."));
     const QCommandLineOption engine(QStringLiteral("engine"),
@@ -183,7 +186,11 @@ int main(int argc, char **argv)
     parser.addOptions({run, engine, screenshots, quitAfterRun, resultsJson, windowSize});
     parser.process(app);
 
-    ui::MainWindow window(platformServices());
+    ui::MainWindowOptions options;
+    // The run library the command line saves into too, so History lists both.
+    if (auto library = platform::runLibraryDirectory())
+        options.runLibraryDirectory = QString::fromStdString(library->string());
+    ui::MainWindow window(platformServices(), options);
     if (parser.isSet(engine)) {
         const std::string name = parser.value(engine).toStdString();
         const auto kind = platform::parseEngineKind(name);
@@ -195,7 +202,13 @@ int main(int argc, char **argv)
         // A kind the page does not offer (iocp) leaves the saved choice, as before.
         window.setupPage()->setEngine(*kind);
     }
-    if (!parser.positionalArguments().isEmpty()
+    // Two or more results files: compared (a file manager's "Open with" on several).
+    const bool comparing = parser.positionalArguments().size() >= 2;
+    if (comparing && !window.compareFiles(parser.positionalArguments())) {
+        std::cerr << "ioprism: cannot compare the files given\n";
+        if (parser.isSet(screenshots))
+            return 2;
+    } else if (!comparing && !parser.positionalArguments().isEmpty()
         && !window.openFile(parser.positionalArguments().first())) {
         std::cerr << "ioprism: cannot open " << parser.positionalArguments().first().toStdString()
                   << "\n";
@@ -243,15 +256,25 @@ int main(int argc, char **argv)
             {ui::MainWindow::SpecsTab, "specs.png"},
             {ui::MainWindow::TargetsTab, "targets.png"},
         };
+        // Comparing: the History and Compare pages, and no run.
+        static const std::vector<std::pair<ui::MainWindow::Page, const char *>> comparePages = {
+            {ui::MainWindow::HistoryTab, "history.png"},
+            {ui::MainWindow::CompareTab, "compare.png"},
+        };
+        const auto &shots = comparing ? comparePages : pages;
         next = [&](std::size_t i) {
-            if (i == pages.size()) {
+            if (i == shots.size() && comparing) {
+                app.exit(0);
+                return;
+            }
+            if (i == shots.size()) {
                 if (!window.startRun())
                     app.exit(1);
                 return;
             }
-            window.showPage(pages[i].first);
+            window.showPage(shots[i].first);
             QTimer::singleShot(400, &window, [&, i] {
-                window.grab().save(QDir(shotDir).filePath(QLatin1String(pages[i].second)));
+                window.grab().save(QDir(shotDir).filePath(QLatin1String(shots[i].second)));
                 next(i + 1);
             });
         };

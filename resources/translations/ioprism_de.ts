@@ -231,6 +231,102 @@
     </message>
 </context>
 <context>
+    <name>ioprism::ui::ComparePage</name>
+    <message>
+        <source>IOPS</source>
+        <translation>IOPS</translation>
+    </message>
+    <message>
+        <source>MB/s</source>
+        <translation>MB/s</translation>
+    </message>
+    <message>
+        <source>Mean latency</source>
+        <translation>Mittlere Latenz</translation>
+    </message>
+    <message>
+        <source>p99 latency</source>
+        <translation>p99-Latenz</translation>
+    </message>
+    <message>
+        <source>&amp;Baseline:</source>
+        <translation>&amp;Bezugslauf:</translation>
+    </message>
+    <message>
+        <source>The run the others are measured against: their changes are relative to its figures</source>
+        <translation>Der Lauf, an dem die anderen gemessen werden: ihre Änderungen beziehen sich auf seine Zahlen</translation>
+    </message>
+    <message>
+        <source>How many steps or points the runs share, and how many only some of them have</source>
+        <translation>Wie viele Schritte oder Punkte alle Läufe gemeinsam haben und wie viele nur einige</translation>
+    </message>
+    <message>
+        <source>Each run&apos;s IOPS in its own colour: over the swept parameter when every run is a series of it, else over the run&apos;s time</source>
+        <translation>Die IOPS jedes Laufs in eigener Farbe: über dem variierten Parameter, wenn jeder Lauf eine Serie davon ist, sonst über der Laufzeit</translation>
+    </message>
+    <message>
+        <source>Every step or series point in each run, and its change against the baseline: green is better, red is worse (higher IOPS and MB/s are better, higher latency is worse)</source>
+        <translation>Jeder Schritt oder Serienpunkt in jedem Lauf und seine Änderung gegenüber dem Bezugslauf: grün ist besser, rot ist schlechter (mehr IOPS und MB/s sind besser, mehr Latenz ist schlechter)</translation>
+    </message>
+    <message>
+        <source>What differs between the runs&apos; setups: profile fields, engine, cache mode, kernel and OS, devices, IOPrism version</source>
+        <translation>Was sich in den Aufbauten der Läufe unterscheidet: Profilfelder, Engine, Cache-Modus, Kernel und Betriebssystem, Geräte, IOPrism-Version</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n runs</source>
+        <translation>
+            <numerusform>%n Lauf</numerusform>
+            <numerusform>%n Läufe</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n in every run</source>
+        <translation>
+            <numerusform>%n in jedem Lauf</numerusform>
+            <numerusform>%n in jedem Lauf</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n only in some</source>
+        <translation>
+            <numerusform>%n nur in einigen</numerusform>
+            <numerusform>%n nur in einigen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>time (s)</source>
+        <translation>Zeit (s)</translation>
+    </message>
+    <message>
+        <source>Step or point</source>
+        <translation>Schritt oder Punkt</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Lauf</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>Änderung</translation>
+    </message>
+    <message>
+        <source>not in this run</source>
+        <translation>nicht in diesem Lauf</translation>
+    </message>
+    <message>
+        <source>baseline</source>
+        <translation>Bezug</translation>
+    </message>
+    <message>
+        <source>no baseline</source>
+        <translation>kein Bezug</translation>
+    </message>
+    <message>
+        <source>What differs</source>
+        <translation>Unterschied</translation>
+    </message>
+</context>
+<context>
     <name>ioprism::ui::DataPatternEditor</name>
     <message>
         <source>worker&apos;s</source>
@@ -314,6 +410,202 @@
     <message>
         <source>Standard deviation, % of the region, centred on it</source>
         <translation>Standardabweichung in % des Bereichs, um dessen Mitte</translation>
+    </message>
+</context>
+<context>
+    <name>ioprism::ui::HistoryModel</name>
+    <message>
+        <source>complete</source>
+        <translation>vollständig</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>gestoppt</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>gescheitert</translation>
+    </message>
+    <message>
+        <source>damaged: %1</source>
+        <translation>beschädigt: %1</translation>
+    </message>
+    <message>
+        <source>%1 cannot be read: %2</source>
+        <translation>%1 kann nicht gelesen werden: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 · %2 · engine %3 · IOPrism %4 · %n steps. Double-click to open it.</source>
+        <translation>
+            <numerusform>%1 · %2 · Engine %3 · IOPrism %4 · %n Schritt. Doppelklick öffnet ihn.</numerusform>
+            <numerusform>%1 · %2 · Engine %3 · IOPrism %4 · %n Schritte. Doppelklick öffnet ihn.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Date</source>
+        <translation>Datum</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Profile</source>
+        <translation>Profil</translation>
+    </message>
+    <message>
+        <source>Targets</source>
+        <translation>Ziele</translation>
+    </message>
+    <message>
+        <source>IOPS</source>
+        <translation>IOPS</translation>
+    </message>
+    <message>
+        <source>MB/s</source>
+        <translation>MB/s</translation>
+    </message>
+    <message>
+        <source>Mean latency</source>
+        <translation>Mittlere Latenz</translation>
+    </message>
+    <message>
+        <source>p99 latency</source>
+        <translation>p99-Latenz</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>Gerät</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>Ausgang</translation>
+    </message>
+    <message>
+        <source>Tags</source>
+        <translation>Schlagwörter</translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation>Notizen</translation>
+    </message>
+    <message>
+        <source>Your name for the run (double-click to edit)</source>
+        <translation>Ihr Name für den Lauf (Doppelklick zum Bearbeiten)</translation>
+    </message>
+    <message>
+        <source>Tags, separated by commas (double-click to edit)</source>
+        <translation>Schlagwörter, durch Kommas getrennt (Doppelklick zum Bearbeiten)</translation>
+    </message>
+    <message>
+        <source>Notes (double-click to edit)</source>
+        <translation>Notizen (Doppelklick zum Bearbeiten)</translation>
+    </message>
+    <message>
+        <source>Over the whole run: every step&apos;s measured time together</source>
+        <translation>Über den ganzen Lauf: die gemessene Zeit aller Schritte zusammen</translation>
+    </message>
+    <message>
+        <source>The most notable device verdict of the run&apos;s steps</source>
+        <translation>Das auffälligste Geräteurteil der Schritte des Laufs</translation>
+    </message>
+    <message>
+        <source>Complete, stopped (by you, or a step cut short) or failed</source>
+        <translation>Vollständig, gestoppt (von Ihnen, oder ein Schritt abgebrochen) oder gescheitert</translation>
+    </message>
+    <message>
+        <source>When the run started (your time zone)</source>
+        <translation>Wann der Lauf begann (Ihre Zeitzone)</translation>
+    </message>
+    <message>
+        <source>Cannot save the name, tags or notes of %1: %2</source>
+        <translation>Name, Schlagwörter oder Notizen von %1 können nicht gespeichert werden: %2</translation>
+    </message>
+</context>
+<context>
+    <name>ioprism::ui::HistoryPage</name>
+    <message>
+        <source>Filter: a name, profile, target, device, tag…</source>
+        <translation>Filter: ein Name, Profil, Ziel, Gerät, Schlagwort…</translation>
+    </message>
+    <message>
+        <source>Show only the runs with this text in any column</source>
+        <translation>Nur die Läufe zeigen, die diesen Text in einer Spalte enthalten</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>Öffnen</translation>
+    </message>
+    <message>
+        <source>Show the selected run on the Live, Results and Series pages as at its end (or double-click it)</source>
+        <translation>Den gewählten Lauf auf den Seiten Live, Ergebnisse und Serie so zeigen wie an seinem Ende (oder Doppelklick)</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>Vergleichen</translation>
+    </message>
+    <message>
+        <source>Compare the selected runs (two or more): curves overlaid, the change of each figure against the first, and what differs between their setups</source>
+        <translation>Die gewählten Läufe vergleichen (zwei oder mehr): Kurven übereinander, die Änderung jeder Zahl gegenüber dem ersten und was sich in ihren Aufbauten unterscheidet</translation>
+    </message>
+    <message>
+        <source>Run Again…</source>
+        <translation>Erneut ausführen…</translation>
+    </message>
+    <message>
+        <source>Load the selected run&apos;s profile (as it ran, seeds included) to run it again</source>
+        <translation>Das Profil des gewählten Laufs laden (wie es lief, mit Seeds), um es erneut auszuführen</translation>
+    </message>
+    <message>
+        <source>Delete…</source>
+        <translation>Löschen…</translation>
+    </message>
+    <message>
+        <source>Delete the selected runs&apos; files from the library</source>
+        <translation>Die Dateien der gewählten Läufe aus der Bibliothek löschen</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Aktualisieren</translation>
+    </message>
+    <message>
+        <source>List the library&apos;s folder again (runs the command line saved since appear)</source>
+        <translation>Den Ordner der Bibliothek neu einlesen (seither von der Kommandozeile gespeicherte Läufe erscheinen)</translation>
+    </message>
+    <message>
+        <source>Every run kept in the library. Double-click a run to open it, or its name, tags or notes to edit them; select several to compare.</source>
+        <translation>Jeder in der Bibliothek aufbewahrte Lauf. Doppelklick auf einen Lauf öffnet ihn, auf Name, Schlagwörter oder Notizen bearbeitet sie; mehrere wählen zum Vergleichen.</translation>
+    </message>
+    <message>
+        <source>Where the runs are kept; the command line saves there too</source>
+        <translation>Wo die Läufe aufbewahrt werden; die Kommandozeile speichert auch dort</translation>
+    </message>
+    <message>
+        <source>Runs are not kept: saving runs to the history is off (Run menu), or this machine has no data folder.</source>
+        <translation>Läufe werden nicht aufbewahrt: das Speichern im Verlauf ist aus (Menü Lauf), oder dieser Rechner hat keinen Datenordner.</translation>
+    </message>
+    <message>
+        <source>Kept in %1</source>
+        <translation>Aufbewahrt in %1</translation>
+    </message>
+    <message>
+        <source>Cannot delete %1: %2</source>
+        <translation>%1 kann nicht gelöscht werden: %2</translation>
+    </message>
+    <message>
+        <source>Delete runs?</source>
+        <translation>Läufe löschen?</translation>
+    </message>
+    <message numerus="yes">
+        <source>Delete %n run(s) from the history? Their results files are removed.</source>
+        <translation>
+            <numerusform>%n Lauf aus dem Verlauf löschen? Seine Ergebnisdatei wird entfernt.</numerusform>
+            <numerusform>%n Läufe aus dem Verlauf löschen? Ihre Ergebnisdateien werden entfernt.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Löschen</translation>
     </message>
 </context>
 <context>
@@ -1240,6 +1532,66 @@
     <message>
         <source>Latency histogram of the step shown on the Results page</source>
         <translation>Latenzhistogramm des auf der Seite Ergebnisse gezeigten Schritts</translation>
+    </message>
+    <message>
+        <source>&amp;History</source>
+        <translation>&amp;Verlauf</translation>
+    </message>
+    <message>
+        <source>&amp;Compare</source>
+        <translation>&amp;Vergleich</translation>
+    </message>
+    <message>
+        <source>Every run kept: open, compare, rename, tag, annotate, delete, run again</source>
+        <translation>Jeder aufbewahrte Lauf: öffnen, vergleichen, umbenennen, verschlagworten, kommentieren, löschen, erneut ausführen</translation>
+    </message>
+    <message>
+        <source>Runs side by side: curves overlaid, the change of each figure, what differs</source>
+        <translation>Läufe nebeneinander: Kurven übereinander, die Änderung jeder Zahl, was sich unterscheidet</translation>
+    </message>
+    <message>
+        <source>&amp;Keep Every Run in the History</source>
+        <translation>Jeden Lauf im &amp;Verlauf aufbewahren</translation>
+    </message>
+    <message>
+        <source>Save each run&apos;s results (complete, stopped or failed) in the run library when it ends, where the History page and the command line&apos;s history list them</source>
+        <translation>Die Ergebnisse jedes Laufs (vollständig, gestoppt oder gescheitert) an seinem Ende in der Laufbibliothek speichern, wo die Seite Verlauf und der Verlauf der Kommandozeile sie auflisten</translation>
+    </message>
+    <message>
+        <source>%1 cannot be read: %2</source>
+        <translation>%1 kann nicht gelesen werden: %2</translation>
+    </message>
+    <message>
+        <source>%1 cannot be opened: %2</source>
+        <translation>%1 lässt sich nicht öffnen: %2. {1 ?} {2?}</translation>
+    </message>
+    <message>
+        <source>The run could not be kept in the history: %1</source>
+        <translation>Der Lauf konnte nicht im Verlauf aufbewahrt werden: %1</translation>
+    </message>
+    <message>
+        <source>Export it now (File › Export › Results JSON) to keep it.</source>
+        <translation>Exportieren Sie ihn jetzt (Datei › Exportieren › Ergebnis-JSON), um ihn zu behalten.</translation>
+    </message>
+    <message>
+        <source>A run is going on: open the results when it ends.</source>
+        <translation>Ein Lauf ist im Gange: öffnen Sie die Ergebnisse, wenn er endet.</translation>
+    </message>
+    <message>
+        <source>Opened: the run of %1 (%2)</source>
+        <translation>Geöffnet: der Lauf vom %1 (%2)</translation>
+    </message>
+    <message>
+        <source>Idle · opened %1</source>
+        <translation>Bereit · %1 geöffnet</translation>
+    </message>
+    <message>
+        <source>The profile of %1 is loaded, as it ran (seeds included): Start runs it again.</source>
+        <translation>Das Profil von %1 ist geladen, wie es lief (mit Seeds): Start führt es erneut aus.</translation>
+    </message>
+    <message>
+        <source>Choose two or more runs to compare.</source>
+        <translation>Wählen Sie zwei oder mehr Läufe zum Vergleichen.</translation>
     </message>
 </context>
 <context>

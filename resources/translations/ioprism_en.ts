@@ -19,6 +19,50 @@
     </message>
 </context>
 <context>
+    <name>ioprism::ui::ComparePage</name>
+    <message numerus="yes">
+        <source>%n runs</source>
+        <translation>
+            <numerusform>%n run</numerusform>
+            <numerusform>%n runs</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n in every run</source>
+        <translation>
+            <numerusform>%n in every run</numerusform>
+            <numerusform>%n in every run</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n only in some</source>
+        <translation>
+            <numerusform>%n only in some</numerusform>
+            <numerusform>%n only in some</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ioprism::ui::HistoryModel</name>
+    <message numerus="yes">
+        <source>%1 · %2 · engine %3 · IOPrism %4 · %n steps. Double-click to open it.</source>
+        <translation>
+            <numerusform>%1 · %2 · engine %3 · IOPrism %4 · %n step. Double-click to open it.</numerusform>
+            <numerusform>%1 · %2 · engine %3 · IOPrism %4 · %n steps. Double-click to open it.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ioprism::ui::HistoryPage</name>
+    <message numerus="yes">
+        <source>Delete %n run(s) from the history? Their results files are removed.</source>
+        <translation>
+            <numerusform>Delete %n run from the history? Its results file is removed.</numerusform>
+            <numerusform>Delete %n runs from the history? Their results files are removed.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ioprism::ui::LivePage</name>
     <message numerus="yes">
         <source>Stalled: %n I/Os in flight for %1</source>

@@ -77,7 +77,14 @@ HistoryPage::HistoryPage(QWidget *parent)
         [this](const QString &text) { m_proxy->setFilterFixedString(text); });
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
         &HistoryPage::updateButtons);
-    connect(m_model, &QAbstractItemModel::modelReset, this, &HistoryPage::updateButtons);
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
+        updateButtons();
+        // Columns fit their contents, up to a width (a long profile name is cut, in
+        // full in the tooltip), then the user's own widths.
+        m_table->resizeColumnsToContents();
+        for (int c = 0; c < m_model->columnCount(); ++c)
+            m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), 280));
+    });
     connect(m_model, &HistoryModel::editFailed, this, &HistoryPage::message);
     connect(m_table, &QAbstractItemView::doubleClicked, this, [this](const QModelIndex &index) {
         // Name, tags and notes edit in place; elsewhere a double-click opens the run.

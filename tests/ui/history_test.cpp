@@ -1,0 +1,255 @@
+// Issue 13 in the GUI: every run kept in the run library, listed on the History page
+// after a restart beside the command line's runs, opened as at its end, renamed,
+// filtered, deleted, run again; damaged and future files refused with the reason.
+#include "core/library/run_library.h"
+#include "core/null_engine.h"
+#include "core/report/results_json.h"
+#include "core/run/run.h"
+#include "support/test_support.h"
+#include "ui/main_window.h"
+#include "ui/message_bar.h"
+#include "ui/models/history_model.h"
+#include "ui/models/profile_document.h"
+#include "ui/models/results_model.h"
+#include "ui/pages/compare_page.h"
+#include "ui/pages/history_page.h"
+#include "ui/pages/live_page.h"
+#include "ui/pages/results_page.h"
+
+#include <QLineEdit>
+#include <QTableWidget>
+#include <qcustomplot.h>
+#include <QTableView>
+
+#include <fstream>
+#include <gtest/gtest.h>
+
+#include "ui_test_support.h"
+
+namespace ioprism::ui {
+namespace {
+
+using namespace std::chrono_literals;
+
+MainWindowOptions withLibrary(const test::TempDir &dir)
+{
+    MainWindowOptions options;
+    options.restoreSession = false;
+    options.dataDirectory = QString::fromStdString(dir.path().string());
+    options.runLibraryDirectory = QString::fromStdString((dir.path() / "runs").string());
+    return options;
+}
+
+RunResultPtr runOnce(MainWindow &window)
+{
+    RunResultPtr finished;
+    auto connection = QObject::connect(
+        &window, &MainWindow::runFinished, [&](RunResultPtr r) { finished = r; });
+    EXPECT_TRUE(window.startRun());
+    EXPECT_TRUE(test::waitUntil([&] { return finished != nullptr; }, 30s));
+    QObject::disconnect(connection);
+    return finished;
+}
+
+// A run as the command line saves it: into the same folder, through the same library.
+void saveAsTheCliDoes(const std::filesystem::path &folder)
+{
+    core::Profile p = test::smallProfile(0s, 100ms);
+    p.setup.description = "from the command line";
+    core::RunOptions options;
+    options.ioLimitPerTarget = 100;
+    core::NullBackend backend;
+    core::NullCounterSource counters;
+    core::RunSink sink;
+    const core::RunResult r = core::Run(p, backend, counters, sink, options).execute();
+    const core::RunLibrary library(folder);
+    ASSERT_TRUE(library.save(r, core::writeResultsJson(r, r.environment)));
+}
+
+TEST(History, GuiAndCliRunsAreKeptListedAfterARestartAndOpenAsAtTheirEnd)
+{
+    test::ensureApp();
+    test::TempDir dir;
+    RunResultPtr first;
+    {
+        MainWindow window(nullPlatformServices(), withLibrary(dir));
+        window.document()->setProfile(test::smallProfile(1s, 100ms));
+        first = runOnce(window);
+        ASSERT_TRUE(first && !first->error);
+        core::Profile second = test::smallProfile(1s, 100ms);
+        second.setup.description = "the second";
+        window.document()->setProfile(second);
+        ASSERT_TRUE(runOnce(window));
+        EXPECT_EQ(window.historyPage()->model()->rowCount(), 2) << "listed as they end";
+    }
+    saveAsTheCliDoes(dir.path() / "runs");
+
+    MainWindow again(nullPlatformServices(), withLibrary(dir)); // quit and start again
+    HistoryPage *history = again.historyPage();
+    ASSERT_EQ(history->model()->rowCount(), 3);
+    QStringList profiles;
+    for (int r = 0; r < 3; ++r)
+        profiles << history->model()->index(r, HistoryModel::ProfileColumn).data().toString();
+    EXPECT_TRUE(profiles.contains(QStringLiteral("from the command line")));
+    EXPECT_TRUE(profiles.contains(QStringLiteral("the second")));
+
+    // Open the first GUI run: the Results page as at its end, the Live page's plots too.
+    int firstRow = -1;
+    for (int r = 0; r < 3; ++r)
+        if (history->model()->run(r).headline.profileName != "from the command line"
+            && history->model()->run(r).headline.profileName != "the second")
+            firstRow = r;
+    ASSERT_GE(firstRow, 0);
+    const QString file = QString::fromStdString(history->model()->run(firstRow).path.string());
+    ASSERT_TRUE(again.openFile(file)) << again.messageBar()->currentText().toStdString();
+    const RunResultPtr opened = again.resultsPage()->result();
+    ASSERT_TRUE(opened);
+    ASSERT_EQ(opened->steps.size(), first->steps.size());
+    EXPECT_DOUBLE_EQ(opened->steps[0].scopes[0].figures.total.iops,
+        first->steps[0].scopes[0].figures.total.iops);
+    EXPECT_EQ(again.resultsPage()->model()->rowCount(), 3);
+    EXPECT_EQ(opened->intervals.size(), first->intervals.size());
+    EXPECT_GT(again.livePage()->plots()->pointCount(LivePlots::IopsPlot, LivePlots::TotalIops), 0);
+
+    // Run again: its profile, as it ran.
+    ASSERT_TRUE(again.loadProfileOfResults(file));
+    EXPECT_EQ(again.document()->profile().specs, first->plan.profile.specs);
+}
+
+TEST(History, RenameFilterAndDeleteInPlace)
+{
+    test::ensureApp();
+    test::TempDir dir;
+    saveAsTheCliDoes(dir.path() / "runs");
+    saveAsTheCliDoes(dir.path() / "runs");
+    MainWindow window(nullPlatformServices(), withLibrary(dir));
+    HistoryPage *history = window.historyPage();
+    HistoryModel *model = history->model();
+    ASSERT_EQ(model->rowCount(), 2);
+    ASSERT_TRUE(model->setData(model->index(0, HistoryModel::NameColumn),
+        QStringLiteral("before the firmware update"), Qt::EditRole));
+    ASSERT_TRUE(model->setData(
+        model->index(0, HistoryModel::TagsColumn), QStringLiteral("nvme, fw 1.2"), Qt::EditRole));
+    model->refresh(); // read back from the sidecar
+    int named = -1;
+    for (int r = 0; r < 2; ++r)
+        if (model->run(r).metadata.name == "before the firmware update")
+            named = r;
+    ASSERT_GE(named, 0);
+    EXPECT_EQ(model->run(named).metadata.tags, (std::vector<std::string> {"nvme", "fw 1.2"}));
+
+    history->filter()->setText(QStringLiteral("FIRMWARE"));
+    EXPECT_EQ(history->table()->model()->rowCount(), 1) << "any column, any case";
+    history->filter()->clear();
+    EXPECT_EQ(history->table()->model()->rowCount(), 2);
+
+    history->table()->selectRow(0);
+    history->deleteSelected(false);
+    EXPECT_EQ(model->rowCount(), 1);
+    EXPECT_EQ(core::RunLibrary(dir.path() / "runs").list().size(), 1u);
+}
+
+TEST(History, ADamagedOrFutureFileIsRefusedWithItsReasonAndTheRestStillOpen)
+{
+    test::ensureApp();
+    test::TempDir dir;
+    saveAsTheCliDoes(dir.path() / "runs");
+    const auto runs = dir.path() / "runs";
+    const auto good = core::RunLibrary(runs).list().at(0).path;
+    std::ifstream in(good);
+    const std::string text((std::istreambuf_iterator<char>(in)), {});
+    std::ofstream(runs / "20990101-000000-cut.json") << text.substr(0, text.size() / 2);
+    std::string future = text;
+    future.replace(future.find("\"version\": 1"), 12, "\"version\": 99");
+    std::ofstream(runs / "20990101-000001-future.json") << future;
+
+    MainWindow window(nullPlatformServices(), withLibrary(dir));
+    HistoryModel *model = window.historyPage()->model();
+    ASSERT_EQ(model->rowCount(), 3);
+    int damaged = 0;
+    for (int r = 0; r < 3; ++r)
+        damaged += model->run(r).damaged ? 1 : 0;
+    EXPECT_EQ(damaged, 2);
+
+    EXPECT_FALSE(window.openFile(QString::fromStdString((runs / "20990101-000000-cut.json").string())));
+    EXPECT_EQ(window.messageBar()->currentLevel(), MessageBar::Level::Error);
+    EXPECT_TRUE(window.messageBar()->currentText().contains(QStringLiteral("cut.json")));
+    EXPECT_FALSE(
+        window.openFile(QString::fromStdString((runs / "20990101-000001-future.json").string())));
+    bool saysNewer = false;
+    for (int i = 0; i < window.messageBar()->shownCount(); ++i)
+        saysNewer |= window.messageBar()->textAt(i).contains(QStringLiteral("99"));
+    EXPECT_TRUE(saysNewer);
+    EXPECT_TRUE(window.openFile(QString::fromStdString(good.string())));
+    EXPECT_TRUE(window.resultsPage()->result());
+}
+
+// A transfer-size series on the null engine with the target's cache mode, as a file.
+std::filesystem::path seriesRunFile(const test::TempDir &dir, core::CacheMode cache, const char *name)
+{
+    core::Profile p = test::smallProfile(0s, 100ms);
+    p.hosts[0].workers[0].targets[0].cacheMode = cache;
+    core::Series series;
+    core::SweepAxis axis;
+    axis.parameter = core::SweepParameter::TransferSize;
+    axis.values = {4096, 8192, 16384};
+    series.axes.push_back(axis);
+    series.ios = 200;
+    p.setup.series = series;
+    core::NullBackend backend;
+    core::NullCounterSource counters;
+    core::RunSink sink;
+    const core::RunResult r = core::Run(p, backend, counters, sink).execute();
+    EXPECT_FALSE(r.error) << r.error->toString();
+    const auto path = dir.path() / name;
+    std::ofstream(path) << core::writeResultsJson(r, r.environment);
+    return path;
+}
+
+TEST(Compare, ADirectAndABufferedRunOverlaidWithTheirChangesAndTheCacheModeAmongTheDifferences)
+{
+    test::ensureApp();
+    test::TempDir dir;
+    const auto direct = seriesRunFile(dir, core::CacheMode::Direct, "direct.json");
+    const auto buffered = seriesRunFile(dir, core::CacheMode::Buffered, "buffered.json");
+    MainWindow window(nullPlatformServices(), withLibrary(dir));
+    ASSERT_TRUE(window.compareFiles({QString::fromStdString(direct.string()),
+        QString::fromStdString(buffered.string())}))
+        << window.messageBar()->currentText().toStdString();
+    ComparePage *page = window.comparePage();
+    EXPECT_TRUE(page->overSeries());
+    ASSERT_EQ(page->plot()->graphCount(), 2);
+    EXPECT_EQ(page->plot()->graph(0)->name(), QStringLiteral("direct"));
+    EXPECT_EQ(page->plot()->graph(1)->name(), QStringLiteral("buffered"));
+    EXPECT_EQ(page->plot()->graph(1)->data()->size(), 3);
+    EXPECT_TRUE(page->plot()->legend->visible());
+
+    // Three points in both runs: a line per point and run, each with its change.
+    const auto &comparison = page->comparison();
+    ASSERT_EQ(comparison.rows.size(), 3u);
+    QTableWidget *delta = page->deltaTable();
+    ASSERT_EQ(delta->rowCount(), 6);
+    EXPECT_EQ(delta->item(0, 3)->text(), QStringLiteral("baseline"));
+    const core::Change change = core::changeOf(core::CompareMetric::Iops,
+        (*comparison.rows[0].runs[0])[core::CompareMetric::Iops],
+        (*comparison.rows[0].runs[1])[core::CompareMetric::Iops]);
+    const QColor expected = change.sense == core::ChangeSense::Better ? QColor(0x2f, 0x9e, 0x44)
+        : change.sense == core::ChangeSense::Worse                    ? QColor(0xd9, 0x48, 0x0f)
+                                                                      : QColor();
+    if (expected.isValid()) {
+        EXPECT_EQ(delta->item(1, 3)->foreground().color(), expected);
+    }
+    EXPECT_TRUE(delta->item(1, 3)->text().endsWith(QStringLiteral("%")));
+
+    bool cacheMode = false;
+    for (int r = 0; r < page->differencesTable()->rowCount(); ++r)
+        cacheMode |= page->differencesTable()->item(r, 0)->text() == QStringLiteral("cache mode");
+    EXPECT_TRUE(cacheMode);
+
+    page->setBaseline(1);
+    EXPECT_EQ(delta->item(1, 3)->text(), QStringLiteral("baseline"));
+    EXPECT_NE(delta->item(0, 3)->text(), QStringLiteral("baseline"));
+}
+
+} // namespace
+} // namespace ioprism::ui
