@@ -1,11 +1,11 @@
 #include "ui/main_window.h"
 
+#include "core/library/run_library.h"
 #include "core/profile/icf.h"
 #include "core/profile/presets.h"
 #include "core/profile/profile_file.h"
 #include "core/profile/profile_json.h"
 #include "core/report/csv.h"
-#include "core/library/run_library.h"
 #include "core/report/html_report.h"
 #include "core/report/results_json.h"
 #include "core/report/results_reader.h"
@@ -16,10 +16,10 @@
 #include "ui/help.h"
 #include "ui/icons.h"
 #include "ui/message_bar.h"
+#include "ui/models/history_model.h"
 #include "ui/models/profile_defaults.h"
 #include "ui/models/profile_document.h"
 #include "ui/models/targets_model.h"
-#include "ui/models/history_model.h"
 #include "ui/pages/compare_page.h"
 #include "ui/pages/history_page.h"
 #include "ui/pages/live_page.h"
@@ -39,15 +39,15 @@
 #include <QDesktopServices>
 #include <QDir>
 #include <QDockWidget>
-#include <QMimeData>
-#include <QDropEvent>
 #include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QProgressBar>
 #include <QSaveFile>
 #include <QSettings>
@@ -146,8 +146,8 @@ MainWindow::MainWindow(PlatformServices services, MainWindowOptions options, QWi
     m_tabs->setTabToolTip(
         SeriesTab, tr("The series' curves or heat map over the swept parameters, point by point"));
     m_tabs->setTabVisible(SeriesTab, false);
-    m_tabs->setTabToolTip(HistoryTab,
-        tr("Every run kept: open, compare, rename, tag, annotate, delete, run again"));
+    m_tabs->setTabToolTip(
+        HistoryTab, tr("Every run kept: open, compare, rename, tag, annotate, delete, run again"));
     m_tabs->setTabToolTip(CompareTab,
         tr("Runs side by side: curves overlaid, the change of each figure, what differs"));
     m_tabs->setTabVisible(CompareTab, false);
@@ -216,8 +216,9 @@ MainWindow::MainWindow(PlatformServices services, MainWindowOptions options, QWi
     m_historyPage->setDirectory(m_options.runLibraryDirectory.toStdString());
     connect(m_historyPage, &HistoryPage::openRequested, this, &MainWindow::openResults);
     connect(m_historyPage, &HistoryPage::compareRequested, this, &MainWindow::compareFiles);
-    connect(m_historyPage, &HistoryPage::runAgainRequested, this,
-        [this](const QString &file) { askDiscardChanges([this, file] { loadProfileOfResults(file); }); });
+    connect(m_historyPage, &HistoryPage::runAgainRequested, this, [this](const QString &file) {
+        askDiscardChanges([this, file] { loadProfileOfResults(file); });
+    });
     connect(m_historyPage, &HistoryPage::message, this,
         [this](const QString &text) { m_messageBar->showMessage(MessageBar::Level::Error, text); });
     connect(m_controller, &RunController::runningChanged, this, &MainWindow::updateRunActions);
@@ -893,8 +894,7 @@ bool MainWindow::compareFiles(const QStringList &paths)
         // The user's name for a library run, else the file's name without .json.
         QString label = QFileInfo(path).completeBaseName();
         if (m_historyPage->model()->library()) {
-            const auto metadata
-                = m_historyPage->model()->library()->metadata(toStdString(label));
+            const auto metadata = m_historyPage->model()->library()->metadata(toStdString(label));
             if (metadata && !metadata->name.empty())
                 label = toQString(metadata->name);
         }

@@ -161,8 +161,7 @@ int main(int argc, char **argv)
     parser.setApplicationDescription(QStringLiteral("IOPrism: storage benchmark"));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(
-        QStringLiteral("files"),
+    parser.addPositionalArgument(QStringLiteral("files"),
         QStringLiteral("A profile to open (.json or Iometer .icf), a results file to show, or two "
                        "or more results files to compare."));
     const QCommandLineOption run(

@@ -17,9 +17,9 @@
 #include "ui/pages/results_page.h"
 
 #include <QLineEdit>
+#include <QTableView>
 #include <QTableWidget>
 #include <qcustomplot.h>
-#include <QTableView>
 
 #include <fstream>
 #include <gtest/gtest.h>
@@ -171,7 +171,8 @@ TEST(History, ADamagedOrFutureFileIsRefusedWithItsReasonAndTheRestStillOpen)
         damaged += model->run(r).damaged ? 1 : 0;
     EXPECT_EQ(damaged, 2);
 
-    EXPECT_FALSE(window.openFile(QString::fromStdString((runs / "20990101-000000-cut.json").string())));
+    EXPECT_FALSE(
+        window.openFile(QString::fromStdString((runs / "20990101-000000-cut.json").string())));
     EXPECT_EQ(window.messageBar()->currentLevel(), MessageBar::Level::Error);
     EXPECT_TRUE(window.messageBar()->currentText().contains(QStringLiteral("cut.json")));
     EXPECT_FALSE(
@@ -185,7 +186,8 @@ TEST(History, ADamagedOrFutureFileIsRefusedWithItsReasonAndTheRestStillOpen)
 }
 
 // A transfer-size series on the null engine with the target's cache mode, as a file.
-std::filesystem::path seriesRunFile(const test::TempDir &dir, core::CacheMode cache, const char *name)
+std::filesystem::path seriesRunFile(
+    const test::TempDir &dir, core::CacheMode cache, const char *name)
 {
     core::Profile p = test::smallProfile(0s, 100ms);
     p.hosts[0].workers[0].targets[0].cacheMode = cache;
@@ -213,8 +215,8 @@ TEST(Compare, ADirectAndABufferedRunOverlaidWithTheirChangesAndTheCacheModeAmong
     const auto direct = seriesRunFile(dir, core::CacheMode::Direct, "direct.json");
     const auto buffered = seriesRunFile(dir, core::CacheMode::Buffered, "buffered.json");
     MainWindow window(nullPlatformServices(), withLibrary(dir));
-    ASSERT_TRUE(window.compareFiles({QString::fromStdString(direct.string()),
-        QString::fromStdString(buffered.string())}))
+    ASSERT_TRUE(window.compareFiles(
+        {QString::fromStdString(direct.string()), QString::fromStdString(buffered.string())}))
         << window.messageBar()->currentText().toStdString();
     ComparePage *page = window.comparePage();
     EXPECT_TRUE(page->overSeries());

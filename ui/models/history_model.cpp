@@ -97,9 +97,9 @@ QVariant HistoryModel::display(const core::RunHeadline &run, int column) const
     switch (column) {
     case DateColumn:
         return QLocale().toString(
-            QDateTime::fromSecsSinceEpoch(std::chrono::duration_cast<std::chrono::seconds>(
-                h.startedAt.time_since_epoch())
-                                              .count()),
+            QDateTime::fromSecsSinceEpoch(
+                std::chrono::duration_cast<std::chrono::seconds>(h.startedAt.time_since_epoch())
+                    .count()),
             QLocale::ShortFormat);
     case NameColumn:
         return toQString(run.metadata.name);
@@ -117,7 +117,7 @@ QVariant HistoryModel::display(const core::RunHeadline &run, int column) const
         return numberOrDash(h.p99LatencyUs, latencyText);
     case DeviceColumn:
         return h.verdict == core::Verdict::NoDeviceCounters ? QStringLiteral("–")
-                                                             : toQString(core::toString(h.verdict));
+                                                            : toQString(core::toString(h.verdict));
     case OutcomeColumn:
         return outcomeText(h.outcome);
     case TagsColumn:
@@ -171,7 +171,8 @@ QVariant HistoryModel::data(const QModelIndex &index, int role) const
             : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
     case Qt::ToolTipRole:
         if (run.damaged)
-            return tr("%1 cannot be read: %2").arg(toQString(run.path.string()), toQString(run.damage));
+            return tr("%1 cannot be read: %2")
+                .arg(toQString(run.path.string()), toQString(run.damage));
         if (index.column() == DeviceColumn)
             return verdictMeaning(run.headline.verdict);
         if (index.column() == OutcomeColumn && !run.headline.error.empty())

@@ -160,9 +160,10 @@ void ComparePage::rebuild()
     for (const auto &row : m_comparison.rows)
         matched += row.matched() ? 1 : 0;
     const int unmatched = static_cast<int>(m_comparison.rows.size()) - matched;
-    m_summary->setText(tr("%n runs", nullptr, static_cast<int>(m_runs.size())) + QStringLiteral(" · ")
-        + tr("%n in every run", nullptr, matched)
-        + (unmatched ? QStringLiteral(" · ") + tr("%n only in some", nullptr, unmatched) : QString()));
+    m_summary->setText(tr("%n runs", nullptr, static_cast<int>(m_runs.size()))
+        + QStringLiteral(" · ") + tr("%n in every run", nullptr, matched)
+        + (unmatched ? QStringLiteral(" · ") + tr("%n only in some", nullptr, unmatched)
+                     : QString()));
     drawCurves();
     fillDelta();
     fillDifferences();
@@ -257,7 +258,8 @@ void ComparePage::fillDelta()
                 const core::Change change = core::changeOf(metrics[m], base->values[m], v);
                 QString text = QStringLiteral("–");
                 if (std::isfinite(change.percent))
-                    text = QStringLiteral("%1%2 %").arg(change.percent > 0 ? QStringLiteral("+") : QString(),
+                    text = QStringLiteral("%1%2 %").arg(
+                        change.percent > 0 ? QStringLiteral("+") : QString(),
                         QLocale().toString(change.percent, 'f', 1));
                 auto *item = set(3 + 2 * static_cast<int>(m), text);
                 if (change.sense == core::ChangeSense::Better)

@@ -37,16 +37,18 @@ HistoryPage::HistoryPage(QWidget *parent)
         bar->addWidget(b);
         return b;
     };
-    m_open = button(tr("Open"), tr("Show the selected run on the Live, Results and Series pages "
-                                   "as at its end (or double-click it)"));
+    m_open = button(tr("Open"),
+        tr("Show the selected run on the Live, Results and Series pages "
+           "as at its end (or double-click it)"));
     m_compare = button(tr("Compare"),
         tr("Compare the selected runs (two or more): curves overlaid, the change of each figure "
            "against the first, and what differs between their setups"));
     m_runAgain = button(tr("Run Again…"),
         tr("Load the selected run's profile (as it ran, seeds included) to run it again"));
     m_delete = button(tr("Delete…"), tr("Delete the selected runs' files from the library"));
-    auto *refresh = button(tr("Refresh"), tr("List the library's folder again (runs the "
-                                             "command line saved since appear)"));
+    auto *refresh = button(tr("Refresh"),
+        tr("List the library's folder again (runs the "
+           "command line saved since appear)"));
     layout->addLayout(bar);
 
     m_proxy->setSourceModel(m_model);
@@ -99,8 +101,8 @@ HistoryPage::HistoryPage(QWidget *parent)
         if (!files.isEmpty())
             emit openRequested(files.first());
     });
-    connect(m_compare, &QPushButton::clicked, this,
-        [this] { emit compareRequested(selectedFiles()); });
+    connect(
+        m_compare, &QPushButton::clicked, this, [this] { emit compareRequested(selectedFiles()); });
     connect(m_runAgain, &QPushButton::clicked, this, [this] {
         const QStringList files = selectedFiles();
         if (!files.isEmpty())
