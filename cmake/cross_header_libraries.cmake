@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Dependencies of the Windows cross build (MinGW-w64), from Debian's packages.
 #
 # The header-only libraries (Boost, nlohmann/json, CLI11, fmt) live in /usr/include,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Every dependency comes from Debian's packages (see README "Quick start"); nothing is
 # downloaded at build time.
 if(CMAKE_CROSSCOMPILING AND WIN32)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Writes OUT: a C++ source that holds every DIR/*.json as a raw string, sorted by name.
 file(GLOB files ${DIR}/*.json)
 list(SORT files)

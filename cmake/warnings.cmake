@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Project-wide warning flags as an INTERFACE target every first-party target links.
 add_library(ioprism_warnings INTERFACE)
 if(MSVC)

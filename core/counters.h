@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The operating system's own counters, sampled beside the application's figures on the
 // same clock and the same interval boundaries.
 //

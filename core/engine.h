@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The I/O engine contract: queue, commit, reap (the split fio proved).
 //
 //  * queue() fills one request into the engine's submission queue without blocking;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The I/O engines a run can ask for, declared once for every layer: the platform layer
 // makes them (platform/common/backend_factory.h), the CLI parses them, and the GUI offers
 // them without depending on platform/ (ui links core only).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The null engine and backend: every request completes at once with its full length.
 // Used by the tests (exact counts, no device) and to measure IOPrism's own overhead
 // (`--engine null`). Pure C++: no OS calls, so it lives in core.

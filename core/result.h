@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Results of platform operations: a value, or an error carrying the std::error_code
 // (errno or GetLastError through system_category), the operation and the path.
 // No exception crosses a worker loop; these travel instead.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Builds IOPrism's two Debian packages and checks them with lintian:
 #   build/deb/package/ioprism-cli_<version>-1_<arch>.deb  (the CLI, no Qt)
 #   build/deb/package/ioprism_<version>-1_<arch>.deb      (the GUI, desktop integration)

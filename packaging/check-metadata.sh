@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Checks of the files that integrate IOPrism with the desktop, run by ctest
 # (packaging/install.cmake, label "packaging") and usable alone:
 #   sh packaging/check-metadata.sh desktop|metainfo|mime SOURCE_DIR VERSION

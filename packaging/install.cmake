@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # What `cmake --install` puts where on Linux, in the two components that become the two
 # Debian packages (packaging.cmake; docs/install.md lists every file):
 #   cli -> ioprism-cli  the CLI and its man page, the presets, the documentation

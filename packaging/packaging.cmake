@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # CPack: two Debian packages on Linux (docs/install.md); an NSIS installer for the Windows
 # CLI, built by the windows-mingw cross build with Debian's makensis (docs/windows.md):
 #   cmake --preset windows-mingw && cmake --build --preset windows-mingw

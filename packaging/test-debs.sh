@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Installs the packages packaging/build-debs.sh made, checks what a user of this machine
 # gets from them, and removes them again (scripts/quickstart.sh test runs it, as root or
 # with sudo):

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Runs every libFuzzer target built by the `fuzz` preset for a bounded time, each from its
 # seed corpus in the repository (docs/testing.md, "Fuzzing"). Exits non-zero as soon as a
 # target finds a crash, a sanitizer report, a failed round trip, a leak, an input slower

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # clang-tidy (the repo's .clang-tidy, every finding an error) on the C++ sources that
 # changed, through the dev build's compile_commands.json (build/dev must be configured
 # and built: the GUI's generated headers are needed). quickstart.sh test runs it.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # IOPrism quick start: installs what is missing (Debian 12 packages only), builds, then
 # runs the main job or the whole test suite.
 #
@@ -86,6 +87,7 @@ test)
     install_missing "${build_packages[@]}" "${test_packages[@]}" "${windows_packages[@]}" \
         "${deb_packages[@]}"
     build dev
+    scripts/check-spdx.sh
     scripts/lint.sh
     echo "== tests (dev build)"
     # A real X server for the GUI tests that open a window; the rest are offscreen.

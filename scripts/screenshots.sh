@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Screenshots of the desktop application for the README and docs/user-guide.md.
 #
 #   scripts/screenshots.sh [BUILD_DIR]     (default: build/dev, configured and built if needed)

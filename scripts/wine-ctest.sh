@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Runs the Windows test suite (the windows-mingw cross build) under Wine:
 #
 #   scripts/wine-ctest.sh [CTEST ARGS...]     e.g. -R Iocp, -j2, --timeout 900

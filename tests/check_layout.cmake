@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Fails when an OS #if appears outside platform/, when core/ includes Qt or OS headers,
 # or when core/ includes a project header from outside core/ (platform/, ui/, app/, ...).
 # Run by ctest as layout.portability.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # translations.complete: every text of the GUI is translated into German, and every
 # count ("%n steps") has its English plural forms.
 #

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Text for figures on screen: every number with its unit, in the user's locale.
 //
 // One place for the spelling of sizes, rates, latencies and durations, so the tables,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/help.h"
 
 #include "ui/build_info.h" // generated (ui/build_info.h.in)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Help: the user guide, and what Help > About IOPrism says about this build.
 //
 // The user guide is the installed Markdown (packaging/install.cmake puts docs/ into the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Icons: the desktop theme's when it has one (so IOPrism looks native), else ours
 // (resources/icons, compiled in with resources/ioprism.qrc).
 #pragma once

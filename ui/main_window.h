@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The main window: topology dock, pages (Targets, Access Specifications, Test Setup,
 // Live, Results), menus, toolbar, status bar and the message bar.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A non-modal message bar across the top of the window (errors, warnings, notices),
 // with a "Details" toggle for the full text and a close button. Messages are ordered by
 // severity, errors first (in order of arrival within a level): a new error never waits

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Core value types carried in QVariant (editor values of the spec-line extensions) and
 // in signals.
 #pragma once

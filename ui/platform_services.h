@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the desktop application needs from the machine, as plain functions and values.
 //
 // ui/ links core only: the platform layer (engines, counters, device discovery) reaches

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Colours that carry meaning (invalid cells, warnings, series), chosen to read on light
 // and dark system palettes alike: tints with alpha over the palette's own base colour.
 #pragma once

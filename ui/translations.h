@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The GUI's language: IOPrism's own translations (resources/translations/*.ts, embedded
 // under :/i18n) and Qt's (the standard dialogs' buttons and the like, from Qt's
 // translations directory: Debian's qt6-translations-l10n).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // history, compare, and `show` of saved runs: the CLI side of the run library and of the
 // results reader (docs/cli.md).
 #include "app/cli/commands.h"

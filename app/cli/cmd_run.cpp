@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // ioprism-cli run: one run of the engine from a profile, a preset and/or options.
 #include "app/cli/commands.h"
 #include "app/cli/output_files.h"

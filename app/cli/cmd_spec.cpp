@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // validate, convert, show, presets.
 #include "app/cli/commands.h"
 #include "app/cli/profile_io.h"

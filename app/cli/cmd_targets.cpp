@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // ioprism-cli list-targets: what can be benchmarked on this machine.
 #include "app/cli/commands.h"
 #include "core/profile/units.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Sub-command registration for ioprism-cli. Each register function adds its
 // sub-commands to the app; a callback stores the process exit code in exitCode.
 #pragma once

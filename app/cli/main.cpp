@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // ioprism-cli: the headless front end of the same engine the GUI drives.
 //
 // Exit codes: 0 success, 2 invalid input (every problem listed on stderr), 1 other

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The result files of `ioprism-cli run` (--csv, --json, --timeseries, --series-csv):
 // checked before the run, written after it, and saved elsewhere when the requested place
 // fails at the end (a disk filled during the run, a directory removed), so that a path

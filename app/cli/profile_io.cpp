@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/cli/profile_io.h"
 
 #include "core/profile/icf.h"

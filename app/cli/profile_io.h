@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Reading and writing profile files by extension (.json, .icf), shared by the CLI
 // commands. Problems are collected, never thrown.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Opening saved runs from the command line: a results JSON by its path, or a run of the
 // library by its id (or a unique start of it), as `show` and `compare` take them.
 // Messages go to the caller; nothing here exits or throws.

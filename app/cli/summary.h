@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Human-readable text for the terminal: profile summaries, interval lines, result
 // tables. Units on every figure.
 #pragma once

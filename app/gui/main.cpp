@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // ioprism: the desktop application.
 //
 // The only place where the GUI meets the platform layer: it fills ui::PlatformServices

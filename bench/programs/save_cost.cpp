@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What saving a long run costs: a results document of one hour at 1 s intervals (3600
 // interval samples of 4 workers with a target each: 9 scopes per sample), written as
 // `ioprism-cli run` saves it (writeResultsJson, then RunLibrary::save: a temporary file

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Cross build for 64-bit Windows with MinGW-w64 (Debian's g++-mingw-w64-x86-64-posix),
 # tests run under Wine. Used by the `windows-mingw` preset; see docs/windows.md.
 #

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/library/run_library.h"
 
 #include "core/report/results_json.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The run library: every finished run's results JSON kept in one folder, listed,
 // renamed, annotated and deleted (docs/results.md, "The run library"). No Qt and no OS
 // calls: the folder is given by the caller (platform/common/data_dir.h finds the user's),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Iometer .icf import and export. The keywords and layouts follow what Iometer's own
 // reader accepts and its writer produces (CPageSetup, AccessSpecList, Manager and
 // Worker SaveConfig/LoadConfig in Iometer 1.1.0 and 2006.07.27); docs/icf.md lists them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Iometer configuration files (.icf): import into a Profile and export from one.
 //
 // The format is what Iometer 1.1.0 writes and reads (docs/icf.md has the field-by-field

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Reading a file the user hands us (a profile, an .icf) with a size limit.
 //
 // Profiles are a few kilobytes; anything far larger is a mistake (the wrong file, a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The names of the profile enums as written in JSON profiles and on the command line.
 //
 // One table per enum (names.cpp) is the single source of truth: toString, parsing and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Built-in presets: the JSON profiles in resources/presets, embedded as text at build
 // time (cmake/embed_presets.cmake) and parsed at run time like any user profile.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A problem found in user input (a profile, an .icf file, a command line).
 //
 // Every problem names the field path, the value and the rule, so that one pass can

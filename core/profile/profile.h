@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The test-profile model: everything a user sets up and saves.
 //
 // Value types only (no Qt, no OS headers). The model carries every Iometer concept

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/profile/profile_file.h"
 
 #include "core/profile/icf.h"

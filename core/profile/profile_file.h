@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Loading a profile from a file, the one way the CLI and the GUI both do it.
 //
 // The format is told by the content, not the file name: a JSON profile starts with '{'

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The JSON profile format (docs/profile-format.md): reading with every problem reported
 // in one pass, and writing that round-trips exactly.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Series (IOPrism's sweeps): the values of an axis, how they read, and the CLI's
 // compact form of an axis ("bs=512..16M:x2", "qd=1,4,32").
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Human units for sizes and durations, as written in profiles and on the command line.
 //
 // Sizes: a whole number of bytes, optionally followed by a unit. Every unit is binary,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/profile/validation.h"
 
 #include "core/profile/names.h"

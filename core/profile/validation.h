@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Semantic validation of a profile: does it make sense, and can it run?
 //
 // One pass reports every problem, each naming the JSON field path, the value and the

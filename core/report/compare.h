@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Comparing runs (docs/cli.md "compare", docs/results.md "Comparing runs"): the same step
 // or series point in each run, its headline figures with the change against a baseline
 // run and whether that change is better or worse, what is in one run but not another,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The two CSV outputs (columns in docs/results.md):
 //
 //  * the Iometer-layout results file, which tools written for Iometer 1.1.0 read: the

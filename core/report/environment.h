@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The machine a run was made on, as result files record it: host, OS, CPU, the tool and
 // its engine, and the facts of every device that held a target.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/report/html_report.h"
 
 #include "core/profile/names.h"

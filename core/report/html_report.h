@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A run as one self-contained HTML file that a colleague opens in any browser, without
 // IOPrism: what ran (the specs, workers and targets), where (the machine and its
 // devices), all steps at a glance, each step's table with its device verdict, the series

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The JSON results file (docs/results.md): everything a run produced, in one document
 // that other tools can read without knowing IOPrism's internals.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Reading a results JSON (docs/results.md) back into the RunResult it was written from:
 // what `show`, `compare`, the run library and (later) the GUI open.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // All steps of a run at a glance, in the manner CrystalDiskMark made familiar: one row per
 // step with its read and write MB/s, IOPS, mean and p99 latency and the device's verdict.
 // The GUI shows it above the detailed table and copies it; the text forms are written

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Iometer's Test Setup cycling: which workers and targets take part in each step of one
 // access-spec index, and at what queue depth, for each of the eight test types, as
 // Iometer 1.1.0's code runs them (GalileoView.cpp; docs/cycling.md has the rules and a

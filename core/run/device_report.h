@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The devices over one span of a run, beside the application's bytes: used by the
 // sampler (each interval, each step) and by the write-back tail after the last step.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The write-back tail: after the last step, the devices may still be writing what the
 // application wrote through the cache (or what a device buffered). The tail samples the
 // devices until they are idle (nothing in flight, nothing written for an interval, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The intervals a run keeps, within a memory budget.
 //
 // Every interval sample goes to the sink as it is made (the CLI line, the GUI, the

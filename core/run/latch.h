@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A single-use countdown latch: the part of std::latch the run uses (count_down, wait,
 // arrive_and_wait), on a mutex and a condition variable.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // From a profile to what the run executes: the workers (with CrystalDiskMark-style
 // "threads" copies), their targets, and per step the spec each worker runs and the
 // depth of each of its targets.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What a run executes once its targets are prepared: every worker with its targets (as
 // the profile gives them, what the platform found, and where I/O lands), and per step
 // the spec each worker runs and its queue depth on each target.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What a run produces: live interval samples and, per step (spec), the totals.
 // Plain values: they cross from the run's threads to the CLI or the GUI by copy.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A run: prepare the targets, then for each step (the Nth assigned spec of every
 // worker) ramp up, measure and stop; live interval samples go to a sink as they are
 // made, and the result keeps every interval and the totals of each step.

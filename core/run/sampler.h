@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One step's sampler: the step's scopes (All, each active worker, each of its targets),
 // the previous cumulative snapshot of every worker's counters, the running totals of
 // the measured phase, and the write balance against the devices.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The points of a series, from a run's steps: each point's swept values, the steps of
 // its trials (each a full StepResult: intervals, histograms, CPU, devices, verdict) and
 // its headline figures as the median of the trials with their min and max.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/run/worker.h"
 
 #include "core/workload/data_pattern.h"

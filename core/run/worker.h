@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One worker's part of one step: its engine, its slots (one per outstanding I/O), its
 // generators, and the hot loop. Runs on the worker's own thread.
 #pragma once

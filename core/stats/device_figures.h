@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // iostat's figures for a block device over a span, from two cumulative snapshots.
 //
 // The derivations are iostat's (sysstat, `iostat -x`), with Δ the change of a counter

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Pure parsers for the Linux block-layer statistics: /proc/diskstats and
 // /sys/block/<dev>/stat (Documentation/admin-guide/iostats.rst).
 //

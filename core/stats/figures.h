@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Measurements (raw counts and histograms over a span of time) and the figures derived
 // from them (IOPS, MB/s, latency percentiles). One derivation serves intervals, run
 // totals, every scope (all / worker / target), the CLI, the GUI and the reports.

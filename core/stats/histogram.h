@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Latency histograms: the log-linear histogram behind every percentile and heat map,
 // Iometer's 21 fixed bins, and the single-writer atomic variant a worker records into
 // while the sampler reads it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Counters a worker bumps on its hot path and the sampler reads concurrently.
 //
 // Locking rule: exactly ONE writer (the worker thread that owns the target) and any

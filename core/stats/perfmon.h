@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Windows PerfMon (PDH) values turned into the platform-independent cumulative counters
 // that core computes every figure from (DiskCounters, CpuTimes), so a run on Windows gets
 // the same per-interval fields and the same verdict as on Linux. Pure: tested on recorded

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The verdict: does the device confirm what the application measured?
 //
 // Reads and writes are compared separately, application bytes (completed I/Os of the

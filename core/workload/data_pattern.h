@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The bytes a write carries. Devices that compress or deduplicate (most enterprise SSDs,
 // ZFS, VDO, arrays) report very different numbers for zeros, repeated data and truly
 // random data, so the pattern is part of the workload.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Where random I/O lands: a block index drawn from one of the fio distributions.
 //
 // An OffsetDistribution is built once per line (before the run) and then only draws:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the next I/O is: the access specification turned into a deterministic sequence
 // of reads and writes, with Iometer's semantics (docs/workload.md has the user's view).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // IOPS and bandwidth caps (fio's rate_iops / rate), as a token bucket on a clock the
 // caller supplies, so it is tested with a fake clock and costs no system call.
 #pragma once

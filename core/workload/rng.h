@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The workload's pseudo-random number generator.
 //
 // xoshiro256** (Blackman & Vigna): 256 bits of state, period 2^256 - 1, passes BigCrush,

@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Writes a help2man include file with a COMMANDS section: the --help of every subcommand
 # of ioprism-cli, in roff. help2man itself reads only the top-level --help, which lists the
 # subcommands without their options; this keeps ioprism-cli(1) complete and always in step

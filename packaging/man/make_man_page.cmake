@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # cmake -P: one man page from a program's --help, compressed for Debian (gzip -9n).
 #   -DHELP2MAN= -DPERL= -DGZIP= -DPROGRAM=the built program
 #   -DINCLUDE=packaging/man/<program>.h2m (its [NAME] is the page's name and summary)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "platform/common/backend_factory.h"
 
 #include "core/null_engine.h"

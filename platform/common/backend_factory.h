@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Makes the I/O backend for this operating system.
 //
 // Portable on purpose (no OS headers): the CLI and the GUI choose an engine kind and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Where IOPrism keeps the user's data (the run library, docs/results.md "The run
 // library"): the one OS-specific decision about it, made here.
 #pragma once

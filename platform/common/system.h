@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The machine, portably: its OS counters, its description for result files, its
 // disks and file systems, and removal of our test files. Each function is implemented
 // per operating system (platform/linux, platform/windows).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "platform/common/target_resolution.h"
 
 #include "core/profile/icf.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Where a target named in a profile lives on this machine.
 #pragma once
 

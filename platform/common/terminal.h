@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Whether a standard stream is a terminal, so that a front end draws what only a
 // terminal shows (a progress bar redrawn with '\r') there and nowhere else: a log file or
 // a pipe would get every redraw as text.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "platform/linux/block_devices.h"
 
 #include "platform/linux/sysfs.h"

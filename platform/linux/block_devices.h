@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Block devices and mounts as Linux shows them in /sys/block, /sys/dev/block,
 // /proc/self/mountinfo and /proc/swaps.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // CPU counters on Linux: system-wide times from /proc/stat, this process's from
 // getrusage(RUSAGE_SELF).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "platform/linux/disk_counter_source.h"
 
 #include "core/stats/diskstats.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Device counters on Linux: which block devices carry the targets, and their block-layer
 // statistics (/sys/class/block/<name>/stat), sampled beside the CPU counters.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Linux backend: chooses io_uring or the sync engine, and prepares targets safely.
 //
 // Safety rules enforced by prepareTarget (docs/targets.md explains them to users):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The sync engine: pread/pwrite on a pool of threads, the fallback where io_uring is
 // blocked (seccomp in containers, kernel.io_uring_disabled).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Reading the kernel's text files (sysfs, procfs): the one reader the Linux backend
 // uses, so that the device listing, the safety checks, the counters, the io_poll check
 // and the environment description read the same attribute the same way.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "platform/linux/system_info.h"
 
 #include "platform/linux/block_devices.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The machine and the devices under the targets, as Linux shows them, for result files.
 //
 // The parsers are pure (text in, value out) so they are tested on recorded text; the

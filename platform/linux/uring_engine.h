@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The io_uring engine: one ring per worker, fixed buffers and files, batched submit and
 // reap. It follows what fio's io_uring engine does at full speed (REFERENCE.md):
 //

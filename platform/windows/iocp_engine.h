@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Windows engine: overlapped ReadFile/WriteFile on a private I/O completion port,
 // with batched dequeues (GetQueuedCompletionStatusEx), as DiskSpd does.
 //

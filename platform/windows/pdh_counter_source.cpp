@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "platform/windows/pdh_counter_source.h"
 
 #include "core/stats/perfmon.h"

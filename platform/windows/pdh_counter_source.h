@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // OS counters on Windows: PerfMon counters through PDH, turned into the same cumulative
 // values as on Linux (core/stats/perfmon.h), so the run computes the same per-interval
 // fields and the same device verdict.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The sector size of a file's volume or of a device, for FILE_FLAG_NO_BUFFERING.
 //
 // Unbuffered I/O on Windows must use offsets, lengths and buffer addresses that are

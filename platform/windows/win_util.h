@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Small Win32 helpers shared by the Windows backend: UTF-8 <-> UTF-16 paths, an owned
 // HANDLE, errors from GetLastError, volume and privilege look-ups.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Windows backend: the IOCP engine, and targets prepared safely.
 //
 // Safety rules enforced by prepareTarget (docs/windows.md explains them to users):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "platform/windows/windows_devices.h"
 
 #include "platform/windows/sector_size.h"

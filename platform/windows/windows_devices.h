@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Volumes and physical drives as Windows shows them, for `list-targets`, the safety
 // checks before a volume or drive is written, the device counters (a volume's disks)
 // and the device facts of result files.

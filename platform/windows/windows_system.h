@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The machine as Windows describes it, for result files: host name, Windows version and
 // build (RtlGetVersion: GetVersionEx reports what the manifest allows, not the truth),
 // CPU model (the registry's ProcessorNameString) and the

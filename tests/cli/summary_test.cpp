@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The CLI's text: interval lines and the description of a run made from options.
 #include "app/cli/summary.h"
 #include "core/profile/presets.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Comparing runs (core/report/compare.h) on hand-made results: matching by step name,
 // the sense of each metric's change, unmatched steps kept, setup differences named.
 #include "core/null_engine.h"

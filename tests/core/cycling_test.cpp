@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Iometer's cycling: the step sequence of every test type, against the steps Iometer
 // 1.1.0's code runs (REFERENCE.md, "Iometer cycling"), and the plan built from them.
 #include "core/profile/validation.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Device counters in core: the diskstats parser on recorded dumps, iostat's figures on a
 // recorded pair, the verdict table, and the run's device reports with a scripted source.
 #include "core/null_engine.h"

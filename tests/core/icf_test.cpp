@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Iometer .icf import/export.
 //
 // Fixtures (tests/fixtures/icf) are hand-written inputs; goldens (tests/golden/icf) are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The bounded reader of profile and .icf files: only regular files, never more than the
 // limit + 1 bytes, and messages that say what is wrong with the file.
 #include "core/profile/input_file.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The kept interval history: bounded memory, and merges that keep every exact figure
 // exact (percentiles become upper bounds).
 #include "core/run/interval_history.h"

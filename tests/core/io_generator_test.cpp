@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/workload/io_generator.h"
 #include "core/workload/rate_limiter.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // core::Latch: the run's start and ready gates. Many short cycles, the pattern that lost
 // wake-ups with libstdc++ 12's std::latch on MinGW (see core/run/latch.h).
 #include "core/run/latch.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // PerfMon (PDH) values -> the cumulative counters core computes figures from: checked
 // against PerfMon's own formulas on raw values in the form PdhGetRawCounterValue returns
 // them, so a Windows run reports what PerfMon would show for the same span.

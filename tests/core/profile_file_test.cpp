@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One profile loader for the CLI and the GUI: the format comes from the content.
 #include "core/profile/profile_file.h"
 #include "support/test_support.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Device counters in the result files: the JSON fields, the Iometer CSV's appended
 // columns and the time series' columns (docs/results.md, "Device counters").
 #include "core/report/csv.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A stalled interval in the time-series CSV: the in-flight age is the maximum latency
 // and the stall has columns of its own, so the CSV says what the JSON says.
 #include "core/report/csv.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Tests of the result outputs: the Iometer-layout CSV, the time-series CSV and the JSON
 // results, on a RunResult built by hand with known measurements.
 //

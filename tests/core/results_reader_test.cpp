@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Reading results JSON back (core/report/results_reader.h): the round trip on the golden
 // file and on runs of the null engine, and one test per class of refusal, each checking
 // the message says what and where.

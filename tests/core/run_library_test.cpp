@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The run library (core/library/run_library.h) in a temporary folder: saving under
 // unique ids, listing with headlines, a damaged file among good ones, metadata in the
 // sidecar, deleting, and ids that must not name other folders.

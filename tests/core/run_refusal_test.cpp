@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Refusals before any I/O that need the real target: a region past the end of the
 // target, and test files that fit one by one but not together.
 #include "core/run/run.h"

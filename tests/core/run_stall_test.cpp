@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A device that stops completing I/O: the run reports the stall while it goes, counts the
 // age of what is still in flight in the latency maximum, stops waiting at its deadline
 // (or at once when asked twice), and names the stuck I/O in the result.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The run on the null engine: exact counts, steps, stop, errors, refusals before I/O.
 #include "core/null_engine.h"
 #include "core/report/csv.h"

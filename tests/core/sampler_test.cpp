@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The sampler and the write-back tail on a fake clock: live counters bumped by the test
 // (as a worker would), a scripted CounterSource, and time points chosen by the test, so
 // interval boundaries, deltas, phases and the write balance are exact.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Series (IOPrism's sweeps): axis values, the CLI's form, validation with field paths,
 // the profile JSON, the steps a series plans, and the points a run's steps make.
 #include "core/null_engine.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The summary grid: one row per step from a real run's steps, and its text, CSV and
 // Markdown forms (what the GUI copies to the clipboard and exports).
 #include "core/null_engine.h"

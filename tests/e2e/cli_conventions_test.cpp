@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // ioprism-cli's conventions (docs/cli.md): results on stdout with `-` and the human
 // output then on stderr, the progress bar only on a terminal, --verbose, list-targets
 // --json, and fio's option names giving the profiles their IOPrism options give.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // ioprism-cli against faults on Linux: a file system frozen mid-run (the device stops
 // completing I/O) and a limit on threads. Root-only tests skip with a reason (fail under
 // IOPRISM_NO_SKIP=1).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The run library from the command line: runs saved when they end (complete, stopped,
 // refused), history, show, compare, --no-save, damaged and future files. Each test has
 // its own data folder (IOPRISM_DATA_DIR), so they run in parallel and never touch the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // ioprism-cli end to end on Linux: real io_uring runs on files and loop devices,
 // signals. Root-only tests skip with a reason (fail under IOPRISM_NO_SKIP=1).
 #include <atomic>

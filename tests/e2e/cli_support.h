@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Running ioprism-cli from tests: exit code, stdout and stderr.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // ioprism-cli end to end: exit codes, messages, outputs, real runs on files.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // ioprism-cli.exe end to end on Windows (under Wine in CI): a real run with the IOCP
 // engine on a test file writes its CSV and JSON; list-targets; engine choice.
 // The process is started with CreateProcessW (no shell), its output captured in files.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Shared by the fuzz targets: a failed property prints what was being checked and aborts,
 // which libFuzzer reports as a crash and saves the input that caused it.
 #pragma once

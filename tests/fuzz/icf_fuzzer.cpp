@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // libFuzzer target: the Iometer .icf reader (core::parseIcf).
 //
 // Beyond "does not crash": a file the reader accepts must export to an .icf that reads

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // libFuzzer target: the JSON profile reader (core::parseProfileJson).
 //
 // Beyond "does not crash": a profile the reader accepts must be written and read back

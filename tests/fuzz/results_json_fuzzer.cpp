@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // libFuzzer target: the results JSON reader (core::readResultsJson, readResultsHeadline).
 //
 // Beyond "does not crash": a refusal says why; an accepted file is written again, and

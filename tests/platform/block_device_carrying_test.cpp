@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // One path-to-device mapping on Linux: for every storage stack, the mapping itself
 // (blockDeviceCarrying), the device counters (resolveTargetDevices), the device in the
 // results (describeDevice) and the io_poll check (pollQueuesOf) name the same device.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Where the run library lives on Linux (platform/common/data_dir.h): IOPRISM_DATA_DIR,
 // then an absolute XDG_DATA_HOME, then ~/.local/share. Each test is its own process
 // (ctest), so changing the environment here touches no other test.

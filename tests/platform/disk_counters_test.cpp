@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Device counters on Linux: reading /sys/class/block/<dev>/stat, resolving targets to
 // their device stacks, and whole runs whose verdict must match what really happened at
 // a loop device. Needs root for loop devices, mounts and zram; skips with a reason

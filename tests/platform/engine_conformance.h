@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The engine contract, tested the same way for every engine on every platform: a typed
 // test suite that uring_engine_test.cpp, sync_engine_test.cpp (Linux) and
 // windows_engine_conformance.cpp (Windows, under Wine in CI) instantiate with their engine.

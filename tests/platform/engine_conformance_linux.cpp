@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Linux side of the engine conformance suite's hooks (see engine_conformance.h).
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Engine kinds across operating systems: the Windows engine is named and parsed
 // everywhere, and refused with a clear message where it cannot run (here: Linux). The
 // Windows side of this is in windows_backend_test.cpp.

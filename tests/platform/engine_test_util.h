@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Portable helpers for engine tests on every platform (Linux and Windows alike): scratch
 // files, block patterns that identify their file and offset, and a driver that keeps a
 // given number of requests in flight on an engine. No OS headers: the engine

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "platform/common/backend_factory.h"
 #include "platform/linux/block_devices.h"
 #include "platform/linux/linux_backend.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Helpers for the Linux platform tests: scratch directories on a real file system,
 // loop devices, mounts and an MBR writer. Every resource is released by a destructor,
 // so a failing assertion still detaches loops and unmounts.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The one reader of the kernel's text files.
 #include "platform/linux/sysfs.h"
 

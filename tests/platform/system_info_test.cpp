@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Tests of the machine description (system_info) and the Linux CPU counter source: the
 // parsers on recorded text, the live functions on this machine.
 #include "platform/linux/block_devices.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Issue 14, item 2(c): an .icf from Windows names its test-file volumes `C: "System"`;
 // on Linux that was taken for a file of that literal name in the current folder and
 // accepted, unmarked.

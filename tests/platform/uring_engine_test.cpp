@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "platform/linux/uring_engine.h"
 
 #include <sys/utsname.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Windows backend: test files (created, filled, marked, refused), volumes and drives
 // (refusals before any write), sector-size chain, affinity mapping, discovery. Runs under
 // Wine in CI; a few checks need real Windows and say so.

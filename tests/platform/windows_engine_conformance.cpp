@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The engine contract on Windows: the conformance suite the Linux engines pass
 // (engine_conformance.h), run on the IOCP engine, and the suite's Windows hooks.
 //

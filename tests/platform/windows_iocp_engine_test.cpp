@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What is particular to the IOCP engine, on real files (under Wine in CI): data round
 // trips in every mode, synchronous completions with and without
 // FILE_SKIP_COMPLETION_PORT_ON_SUCCESS, pending requests (a named pipe), Win32 errors as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The PDH counter source: graceful degradation where PerfMon lacks counters (Wine has no
 // PhysicalDisk object and only a fake Processor counter), CPU from GetSystemTimes, and
 // the mapping of targets to disks. The rate maths are tested in core (perfmon_test).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Helpers for the Windows platform tests (compiled only on Windows, run under Wine in
 // CI): the portable engine helpers (engine_test_util.h), reachable as test::win::… as
 // before, and a named pipe whose reads stay pending until the test writes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A backend for core's run tests: I/O completes at once as with the null engine, but,
 // unlike the null backend, it counts as reaching devices, so a run compares it with
 // (scripted) device counters. Targets are as large as their test-file size, with a

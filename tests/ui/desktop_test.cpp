@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The window as a desktop citizen: help (the user guide, What's This?, every control
 // explained), the About box's facts, the German translation, plural forms, sizes in the
 // user's locale, and the plots following the system's light or dark palette.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The device counters on screen: an interval's device total becomes the dashed overlay
 // points and the verdict badge; a step's device report becomes the Results page's
 // device summary with the verdict, the bytes behind it and the per-device table.

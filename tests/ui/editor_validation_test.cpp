@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Live validation in the editors: what is typed is stored and checked by core at once;
 // a cell or field with a problem turns red and shows core's own message.
 #include "core/profile/validation.h"

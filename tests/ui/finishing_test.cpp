@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Issue 14, item 5: finishing a run. The test files can be removed after the run (the
 // CLI's --remove-test-files), the progress bar says that a run was stopped, and Stop
 // says what it waits for.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Issue 13 in the GUI: every run kept in the run library, listed on the History page
 // after a restart beside the command line's runs, opened as at its end, renamed,
 // filtered, deleted, run again; damaged and future files refused with the reason.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The live plots: follow mode, the user's zoom pausing it, the sliding window of points,
 // the device-overlay hook; and the results page's column choice.
 #include "ui/models/results_model.h"

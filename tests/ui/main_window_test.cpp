@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The window as a user drives it: first launch, a full run on the null engine that fills
 // the Live and Results pages, exports, and the raw-device safety rules.
 #include "core/null_engine.h"

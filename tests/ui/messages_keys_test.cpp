@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Issue 14, items 3 and 6: messages that are seen (errors first, several stacked in
 // view) and every key of the user guide's keyboard table bound and shown in its menu.
 #include "support/test_support.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Every item model of the window under QAbstractItemModelTester, through the edits the
 // window makes (inserts, removals, moves, resets, value changes).
 #include "core/profile/presets.h"

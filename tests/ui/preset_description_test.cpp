@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Issue 14, item 2(a): applying a preset replaces the Test Setup description, which goes
 // into the saved profile and the CSV.
 #include "core/profile/presets.h"

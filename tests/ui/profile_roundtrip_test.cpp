@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Load -> edit -> save -> compare, through the window: a profile file is opened, edited
 // with the same models and panels a user drives, saved, and read back.
 #include "core/profile/icf.h"

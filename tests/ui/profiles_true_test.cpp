@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Issue 14, items 2 (b) to (g) and 4: imported and preset profiles that stay true, and the facts
 // the Targets page shows for a test file.
 #include "support/test_support.h"

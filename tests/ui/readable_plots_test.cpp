@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Issue 14, item 1: the live plots and figures stay readable at any run length and
 // window size: step labels that fit their room, latency ticks that cover the data with
 // a unit by magnitude, legends that never cut a name, ramp-up figures marked as such,

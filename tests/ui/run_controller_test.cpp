@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // RunController on core's null engine: runs off the GUI thread, samples arrive on it,
 // plots and results fill, stale samples are dropped, Stop never blocks.
 #include "core/null_engine.h"

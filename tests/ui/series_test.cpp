@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Series and Iometer's cycling in the GUI: the Test Setup page writes the test type, the
 // cyclings and the series into the profile (and reads them back from its JSON), says
 // what Start will run, and marks bad series fields; the Series view draws a series that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Results page's summary grid (issue 13 item 3): one row per step, the detail follows
 // the row clicked, and Ctrl+C puts a table on the clipboard that pastes as one.
 #include "core/null_engine.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Helpers for the GUI tests: one QApplication for the whole test executable (made on
 // first use, offscreen unless the caller chose a platform), isolated settings, and
 // small profiles.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Cell editors: a size with a unit picker, the spec-line extension editors, and the
 // delegates that choose them per column of the spec-line and target tables.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/editors/field_marks.h"
 
 #include "ui/format.h"

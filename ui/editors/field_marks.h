@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Live validation of form fields (the Test setup and Worker panels): a field with a
 // problem gets a tinted background and core's message in its tooltip, exactly like a
 // table cell.

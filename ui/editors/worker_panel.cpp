@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/editors/worker_panel.h"
 
 #include "core/profile/validation.h"

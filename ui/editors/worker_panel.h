@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The topology dock: the host, its workers and their targets as a tree with Iometer's
 // worker buttons (add, duplicate, remove), and the selected worker's settings below.
 #pragma once

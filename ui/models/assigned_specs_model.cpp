@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/models/assigned_specs_model.h"
 
 #include "ui/format.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The selected worker's assigned access specifications, in run order (Iometer's
 // "Assigned Access Specifications"): step N of a run is every worker's Nth spec.
 #pragma once

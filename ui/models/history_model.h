@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The History page's table: every run in the run library (core/library/run_library.h),
 // one row each with its date, name, profile, targets and their devices, headline
 // figures, device verdict, outcome, tags and notes. Name, tags and notes are edited in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The profiles the application makes by itself: the first launch, File > New, and a
 // preset applied over what the user already set up.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/models/profile_document.h"
 
 #include "core/profile/validation.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The profile being edited: one core::Profile shared by every model and panel, with its
 // file name, its modified flag and its validation problems, kept current on each edit.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Iometer's results table for one step of a run: rows All, each worker, each target
 // (indented under its worker), and selectable figure columns with their units.
 #pragma once

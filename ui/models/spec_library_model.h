@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The access-specification library: the profile's own specs (editable), then the specs
 // of the built-in presets that the profile does not have (read-only, in italics), which
 // become the profile's when assigned or copied.

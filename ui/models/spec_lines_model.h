@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The lines of one access specification, Iometer's spec editor as a table: transfer
 // size, % of spec, % read, % random, delay, burst, alignment, reply, and the extensions
 // (random distribution, rate limit, think time, data pattern).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Results page's summary grid: one row per step (core/report/step_summary.h) with its
 // read and write MB/s, IOPS, mean and p99 latency and the device verdict, in the manner
 // CrystalDiskMark made familiar. The numbers are core's; this model spells them in the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The targets of the selected worker, Iometer's "Disk Targets" tab: every disk, partition
 // and test-file location this machine offers, ticked when the worker uses it, with the
 // per-target settings editable on the ticked rows.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The topology tree, as Iometer shows it: this host, its workers, each worker's targets.
 //
 // Rows: one host at the top level (the first host of the profile: the one that runs);

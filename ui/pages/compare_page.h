@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Compare page: two or more runs side by side (core/report/compare.h). Their curves
 // overlaid in distinct colours with a legend naming each run (a series' IOPS over its
 // swept values when every run is a series over the same parameter, else IOPS over the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The History page: every run kept in the run library, newest first, sortable by any
 // column and filtered by a text found in any of them. Open one (double-click) to see it
 // on the Live, Results and Series pages as at its end; compare two or more; load a run's

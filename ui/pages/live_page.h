@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Live page: big figures of the latest interval (IOPS, MB/s, mean and p99 latency,
 // CPU) and the verdict badge above the four live plots.
 #pragma once

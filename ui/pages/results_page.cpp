@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/pages/results_page.h"
 
 #include "core/stats/histogram.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Results page: all steps at a glance (the summary grid), Iometer's table (All,
 // workers, targets) for one step at a time, the latency histogram in Iometer's bins for
 // the selected row, and the device summary.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/pages/series_page.h"
 
 #include "core/run/plan.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Series page: the curves (one swept parameter) or the heat map and curves (two) of
 // a series run, drawn point by point as the run reports each step's result, then from
 // the finished result.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/pages/setup_page.h"
 
 #include "core/profile/series.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Test setup page: description, run time, ramp-up, sampling interval, which result
 // rows are recorded, the seed; Iometer's test type with its three cyclings; IOPrism's
 // series (one or two swept axes, trials, a fixed number of I/Os per point, targets in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/pages/specs_page.h"
 
 #include "core/profile/validation.h"

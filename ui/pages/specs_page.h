@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Access Specifications page: the library (the profile's specs and the presets')
 // beside the selected worker's ordered assignment, and the editor of the selected spec:
 // name, CrystalDiskMark-style queue depth and threads, and its lines.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Targets page (Iometer's "Disk Targets"): disks, partitions and test-file locations
 // of this machine, ticked for the selected worker, with per-target settings.
 #pragma once

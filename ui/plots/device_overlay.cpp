@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/plots/device_overlay.h"
 
 #include "ui/format.h"

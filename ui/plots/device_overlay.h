@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Hooks for the device counters beside the application's figures.
 //
 // The Live plots draw the device's view of each interval over the application's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Paces the redraws of a widget that live samples update: at most one draw per interval
 // (the first at once after a quiet spell, the next when the interval has passed, showing
 // every sample that arrived meanwhile), and none while the widget is hidden (another page

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The four live plots, time on x: throughput (MB/s), IOPS, latency percentiles (log
 // scale) and CPU, each with room for the device's own figures (dashed overlays).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/plots/plot_file.h"
 
 #include <qcustomplot.h>

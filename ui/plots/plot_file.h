@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Saving a plot as a file, for every plot widget: PDF (vector) by the name's extension,
 // else PNG at twice the screen's resolution for sharp images in reports.
 #pragma once

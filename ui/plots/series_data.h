@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What the Series view draws, taken from a run's result: the swept axes with their
 // values, and the points (core::seriesPoints: each point's median, min and max over its
 // trials). A result that is no series gives no axes.

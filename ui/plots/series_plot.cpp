@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/plots/series_plot.h"
 
 #include "core/profile/series.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The plots of a series (IOPrism's sweeps), the swept parameter on x.
 //
 // One axis (a curve): IOPS (left y) and MB/s (right y) with the device's read and write

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/run/run_controller.h"
 
 #include "core/run/run.h"

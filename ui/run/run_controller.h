@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Runs benchmarks off the GUI thread and brings what they report to it.
 //
 // Each run is a core::Run executed on its own std::thread (Run::execute blocks; its
