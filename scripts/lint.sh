@@ -48,9 +48,11 @@ else
         base=$(git rev-list -1 --before='12 hours ago' HEAD)
         [ -n "$base" ] || base=$(git rev-list --max-parents=0 HEAD | tail -n 1)
     fi
-    # Changed since base: committed, staged, in the working tree, and new files.
+    # Changed since base: committed, staged, in the working tree, and new files. A file
+    # whose only change is its licence line (scripts/check-spdx.sh) has nothing to lint.
     mapfile -t changed < <({
-        git diff --name-only --diff-filter=d "$base" -- "${dirs[@]}"
+        git diff --numstat --no-renames --diff-filter=d -I 'SPDX-License-Identifier' "$base" \
+            -- "${dirs[@]}" | cut -f3
         git ls-files --others --exclude-standard -- "${dirs[@]}"
     } | sort -u)
     candidates=()
