@@ -72,7 +72,7 @@ DeviceTail watchDeviceTail(CounterSource &counters, const DeviceMap &map, WriteB
                 tail.idle = true;
                 break;
             }
-            if (now >= end)
+            if (now >= end || (clock.skip && clock.skip()))
                 break;
         }
     }

@@ -22,6 +22,9 @@ namespace ioprism::core {
 struct DeviceTailClock {
     std::function<std::chrono::steady_clock::time_point()> now;
     std::function<void(std::chrono::steady_clock::time_point)> sleepUntil;
+    // True once the user asked to stop waiting (a second Stop): the tail ends after the
+    // sample it is taking, with what it saw. Empty: it always waits.
+    std::function<bool()> skip;
 };
 
 struct DeviceTailOptions {

@@ -885,7 +885,13 @@ struct Run::Execution {
                 .limit = run.m_options.deviceTailLimit,
                 .verdict = run.m_options.verdict},
             {[] { return SteadyClock::now(); },
-                [](SteadyClock::time_point t) { std::this_thread::sleep_until(t); }},
+                // In slices, so that a second Stop ends the wait within 50 ms.
+                [this](SteadyClock::time_point t) {
+                    while (!shared.stopNow && SteadyClock::now() < t)
+                        std::this_thread::sleep_until(
+                            std::min(t, SteadyClock::now() + std::chrono::milliseconds(50)));
+                },
+                [this] { return shared.stopNow.load(); }},
             [this](const std::string &text) { run.m_sink.onNotice(text); });
     }
 };

@@ -308,6 +308,29 @@ TEST(DeviceTail, ADeviceThatNeverSettlesIsWatchedUntilTheLimit)
     EXPECT_EQ(tail.remainingWriteBytes, 28u << 20);
 }
 
+// A second Stop while the run waits for the device's write-back ends the wait at the
+// next sample, with what was seen so far.
+TEST(DeviceTail, ASecondStopEndsTheWaitAtTheNextSample)
+{
+    FakeDevice device;
+    FakeClock clock;
+    for (int i = 0; i < 20; ++i)
+        device.script.push_back({0, 1 << 20, 8});
+    DeviceTailClock c = clock.clock();
+    bool stopNow = false;
+    c.sleepUntil = [&](Clock::time_point t) {
+        ++clock.sleeps;
+        clock.now = std::max(clock.now, t);
+        stopNow = clock.sleeps == 2; // the user presses Stop again during the second wait
+    };
+    c.skip = [&] { return stopNow; };
+    const DeviceTail tail = watchDeviceTail(
+        device, FakeDevice::map(), {32 << 20, 0}, {.interval = 500ms, .limit = 10s}, c, {});
+    EXPECT_FALSE(tail.idle);
+    EXPECT_DOUBLE_EQ(tail.seconds, 1.0) << "two samples, not the 10 s limit";
+    EXPECT_EQ(tail.flushedWriteBytes, 2u << 20) << "what was seen is kept";
+}
+
 TEST(DeviceTail, NoDevicesOrNoLimitMeansNoTail)
 {
     FakeDevice device;
