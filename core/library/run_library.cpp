@@ -158,8 +158,8 @@ std::optional<RunMetadata> readRunMetadata(std::string_view text, std::string &e
     const auto version = j.find("version");
     if (version == j.end() || !version->is_number_integer()
         || version->get<std::int64_t>() > kMetadataFormatVersion) {
-        error = fmt::format("\"version\" is not {} (a newer IOPrism wrote it?)",
-            kMetadataFormatVersion);
+        error = fmt::format(
+            "\"version\" is not {} (a newer IOPrism wrote it?)", kMetadataFormatVersion);
         return std::nullopt;
     }
     RunMetadata m;
@@ -253,7 +253,7 @@ Result<std::string> RunLibrary::save(const RunResult &result, std::string_view t
         "999 runs with this name in the same second");
 }
 
-std::vector<RunHeadline> RunLibrary::list() const
+std::vector<RunHeadline> RunLibrary::list(std::span<const RunHeadline> known) const
 {
     std::vector<RunHeadline> runs;
     std::error_code ec;
@@ -268,8 +268,14 @@ std::vector<RunHeadline> RunLibrary::list() const
         run.path = it->path();
         std::error_code sizeError;
         run.fileBytes = fs::file_size(run.path, sizeError);
-        const auto text = readWholeFile(run.path);
-        if (!text) {
+        const auto same = std::find_if(known.begin(), known.end(), [&](const RunHeadline &k) {
+            return !k.damaged && k.id == run.id && k.fileBytes == run.fileBytes && !sizeError;
+        });
+        const auto text
+            = same != known.end() ? Result<std::string>(std::string()) : readWholeFile(run.path);
+        if (same != known.end()) {
+            run.headline = same->headline;
+        } else if (!text) {
             run.damaged = true;
             run.damage = text.error().toString();
         } else {
@@ -319,7 +325,7 @@ Result<fs::path> RunLibrary::find(std::string_view idOrPrefix) const
         m_directory.string(),
         matches.empty() ? fmt::format("no run \"{}\" in the library", idOrPrefix)
                         : fmt::format("\"{}\" matches {} runs: {}", idOrPrefix, matches.size(),
-                              fmt::join(matches, ", "))};
+                            fmt::join(matches, ", "))};
 }
 
 Result<RunMetadata> RunLibrary::metadata(std::string_view id) const
@@ -333,8 +339,8 @@ Result<RunMetadata> RunLibrary::metadata(std::string_view id) const
     std::string error;
     auto m = readRunMetadata(text.value(), error);
     if (!m)
-        return fsError(std::make_error_code(std::errc::illegal_byte_sequence), "read metadata",
-            path, error);
+        return fsError(
+            std::make_error_code(std::errc::illegal_byte_sequence), "read metadata", path, error);
     return std::move(*m);
 }
 

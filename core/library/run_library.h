@@ -24,6 +24,7 @@
 #include <chrono>
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -61,7 +62,11 @@ public:
     Result<std::string> save(const RunResult &result, std::string_view resultsText) const;
 
     // Every run in the folder, oldest first (by start time, then id); damaged ones too.
-    std::vector<RunHeadline> list() const;
+    // `known`: an earlier listing whose headlines are reused for the same file at the
+    // same size (a results file is never rewritten), so that listing again after one more
+    // run reads that run only, not every hour-long file of the folder (0.4 s each). The
+    // sidecars are always read again.
+    std::vector<RunHeadline> list(std::span<const RunHeadline> known = {}) const;
 
     // The results file of `id`, or of the one run whose id starts with it; an error
     // saying which ids match when it is ambiguous or none does.

@@ -19,7 +19,6 @@ using testing::HasSubstr;
 
 namespace {
 
-
 // A small finished run: one step that read 1000 x 4 KiB in 1 s.
 RunResult smallRun(std::string description, std::chrono::sys_seconds startedAt)
 {
@@ -112,6 +111,29 @@ TEST(RunLibrary, ListsOldestFirstWithHeadlinesAndADamagedFileAmongThem)
     EXPECT_EQ(runs[2].headline.profileName, "later");
     EXPECT_EQ(runs[2].headline.outcome, RunOutcome::Failed);
     EXPECT_THAT(runs[2].headline.error, HasSubstr("read /dev/sdz"));
+}
+
+TEST(RunLibrary, ListingAgainReadsOnlyTheFilesItHasNotSeen)
+{
+    TempDir dir;
+    const RunLibrary library(dir.path());
+    save(library, smallRun("first", at(10, 0)));
+    const auto listed = library.list();
+    ASSERT_EQ(listed.size(), 1u);
+    // Overwrite the first file with garbage of the same size: a listing that reuses what
+    // it knew does not read it again; a fresh one does, and finds it damaged.
+    const auto path = listed[0].path;
+    const std::string garbage(listed[0].fileBytes, 'x');
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << garbage;
+    save(library, smallRun("second", at(11, 0)));
+    const auto again = library.list(listed);
+    ASSERT_EQ(again.size(), 2u);
+    EXPECT_FALSE(again[0].damaged) << "known, not read again";
+    EXPECT_EQ(again[0].headline.profileName, "first");
+    EXPECT_FALSE(again[1].damaged);
+    EXPECT_EQ(again[1].headline.profileName, "second") << "the new one is read";
+    const auto fresh = library.list();
+    EXPECT_TRUE(fresh[0].damaged || fresh[1].damaged);
 }
 
 TEST(RunLibrary, MetadataLivesInASidecarAndLeavesTheResultsAlone)

@@ -27,7 +27,8 @@ void HistoryModel::setDirectory(const std::filesystem::path &directory)
 void HistoryModel::refresh()
 {
     beginResetModel();
-    m_runs = m_library ? m_library->list() : std::vector<core::RunHeadline> {};
+    // Headlines of files already listed are kept: only new runs are read.
+    m_runs = m_library ? m_library->list(m_runs) : std::vector<core::RunHeadline> {};
     endResetModel();
 }
 
