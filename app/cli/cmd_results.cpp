@@ -76,8 +76,8 @@ std::string dateText(std::chrono::system_clock::time_point time)
 std::string isoText(std::chrono::system_clock::time_point time)
 {
     const UtcTime t = utcTime(time);
-    return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", t.year, t.month, t.day, t.hour,
-        t.minute, t.second);
+    return fmt::format(
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", t.year, t.month, t.day, t.hour, t.minute, t.second);
 }
 
 RunOutcome outcomeOf(const RunResult &r)
@@ -201,7 +201,8 @@ nlohmann::ordered_json historyJson(const std::vector<RunHeadline> &runs)
             Json targets = Json::array();
             for (std::size_t i = 0; i < h.targets.size(); ++i)
                 targets.push_back(Json {{"path", h.targets[i]},
-                    {"device_model", i < h.deviceModels.size() && !h.deviceModels[i].empty()
+                    {"device_model",
+                        i < h.deviceModels.size() && !h.deviceModels[i].empty()
                             ? Json(h.deviceModels[i])
                             : Json(nullptr)}});
             j["started_at"] = isoText(h.startedAt);
@@ -236,8 +237,8 @@ int historyCommand(const HistoryArgs &a)
     if (a.sort == "newest")
         std::reverse(runs.begin(), runs.end());
     if (a.json) {
-        std::cout << historyJson(runs).dump(2, ' ', false,
-                         nlohmann::ordered_json::error_handler_t::replace)
+        std::cout << historyJson(runs).dump(
+            2, ' ', false, nlohmann::ordered_json::error_handler_t::replace)
                   << "\n";
         return 0;
     }
@@ -266,8 +267,8 @@ int historyCommand(const HistoryArgs &a)
         if (!run.metadata.tags.empty())
             std::cout << fmt::format("{:<40} tags: {}\n", "", fmt::join(run.metadata.tags, ", "));
         if (!run.metadataDamage.empty())
-            std::cout << fmt::format("{:<40} (its name/notes/tags file is damaged: {})\n", "",
-                run.metadataDamage);
+            std::cout << fmt::format(
+                "{:<40} (its name/notes/tags file is damaged: {})\n", "", run.metadataDamage);
     }
     std::cout << fmt::format("{} run{} in {}; `ioprism-cli show ID`, `ioprism-cli compare ID ID`\n",
         runs.size(), runs.size() == 1 ? "" : "s", library->directory().string());
@@ -275,7 +276,8 @@ int historyCommand(const HistoryArgs &a)
 }
 
 // rename / note / tag / delete: the metadata of one run.
-int editRun(const std::string &id, const std::function<Status(const RunLibrary &, const std::string &)> &edit)
+int editRun(const std::string &id,
+    const std::function<Status(const RunLibrary &, const std::string &)> &edit)
 {
     std::string error;
     const auto library = userRunLibrary(error);
@@ -286,7 +288,8 @@ int editRun(const std::string &id, const std::function<Status(const RunLibrary &
     // A unique prefix is enough, as for show.
     const auto path = library->find(id);
     if (!path) {
-        std::cerr << "error: " << (path.error().detail.empty() ? path.error().toString() : path.error().detail)
+        std::cerr << "error: "
+                  << (path.error().detail.empty() ? path.error().toString() : path.error().detail)
                   << "\n";
         return 2;
     }
@@ -342,9 +345,8 @@ std::string compareText(const Comparison &c, const std::vector<const RunResult *
             continue;
         out += fmt::format("\n== {}\n{:<14}", row.name, "");
         for (std::size_t i = 0; i < runs.size(); ++i)
-            out += fmt::format(" {:>{}}", fmt::format("run {}{}", i + 1,
-                                              i == c.baseline ? " (baseline)" : ""),
-                kCell);
+            out += fmt::format(" {:>{}}",
+                fmt::format("run {}{}", i + 1, i == c.baseline ? " (baseline)" : ""), kCell);
         out += "\n";
         for (CompareMetric m : kCompareMetrics) {
             out += fmt::format("{:<14}", metricLabel(m));
@@ -357,8 +359,8 @@ std::string compareText(const Comparison &c, const std::vector<const RunResult *
                     if (change.sense == ChangeSense::Same)
                         cell += " (same)";
                     else if (std::isfinite(change.percent))
-                        cell += fmt::format(" ({:+.1f} %, {})", change.percent,
-                            toString(change.sense));
+                        cell += fmt::format(
+                            " ({:+.1f} %, {})", change.percent, toString(change.sense));
                     else if (change.sense != ChangeSense::Unknown)
                         cell += fmt::format(" ({})", toString(change.sense));
                 }
@@ -408,8 +410,8 @@ int compareCommand(const CompareArgs &a)
         return 2;
     }
     if (a.baseline < 1 || a.baseline > a.runs.size()) {
-        std::cerr << fmt::format("error: --baseline: {} is not a run between 1 and {}\n",
-            a.baseline, a.runs.size());
+        std::cerr << fmt::format(
+            "error: --baseline: {} is not a run between 1 and {}\n", a.baseline, a.runs.size());
         return 2;
     }
     std::vector<OpenedRun> opened;
@@ -447,8 +449,8 @@ int compareCommand(const CompareArgs &a)
 void registerResultsCommands(CLI::App &app, int &exitCode)
 {
     auto h = std::make_shared<HistoryArgs>();
-    auto *history = app.add_subcommand("history",
-        "List the saved runs (the run library: every `run` is saved unless --no-save)");
+    auto *history = app.add_subcommand(
+        "history", "List the saved runs (the run library: every `run` is saved unless --no-save)");
     history->add_flag("--json", h->json, "Print the list as JSON (fields: docs/cli.md)");
     history->add_option("--sort", h->sort, "Order: oldest (first, the default) or newest first")
         ->check(CLI::IsMember({"oldest", "newest"}));

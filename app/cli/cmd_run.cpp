@@ -344,8 +344,9 @@ bool applyOptions(Profile &p, const RunArgs &a, Problems &problems)
         // silently become a run without end.
         if (d > std::chrono::microseconds::zero() && d < std::chrono::seconds {1}) {
             problems.push_back({Severity::Error, "--duration",
-                "\"" + a.duration + "\" is below 1s: the run time is whole seconds (0 runs until "
-                                    "stopped)"});
+                "\"" + a.duration
+                    + "\" is below 1s: the run time is whole seconds (0 runs until "
+                      "stopped)"});
             return false;
         }
         p.setup.runTime = std::chrono::duration_cast<std::chrono::seconds>(d);
@@ -811,8 +812,7 @@ int runCommand(RunArgs a)
         wrote &= writeOutputFile({"--csv", a.csvPath},
             writeIometerCsv(result, env, profile->setup.recordFilter), fallback + ".csv");
     if (!a.jsonPath.empty())
-        wrote &= writeOutputFile(
-            {"--json", a.jsonPath}, resultsText(), fallback + ".json");
+        wrote &= writeOutputFile({"--json", a.jsonPath}, resultsText(), fallback + ".json");
     if (!a.seriesCsvPath.empty())
         wrote &= writeOutputFile(
             {"--series-csv", a.seriesCsvPath}, writeSeriesCsv(result), fallback + "-series.csv");

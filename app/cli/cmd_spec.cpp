@@ -104,8 +104,8 @@ void registerSpecCommands(CLI::App &app, int &exitCode)
     convert->add_option("OUT", *out, "Output file (.json or .icf)")->required();
     convert->callback([&exitCode, path, out] { exitCode = convertFile(*path, *out); });
 
-    auto *show = app.add_subcommand("show",
-        "Print a readable summary of a profile, or the result tables of a saved run");
+    auto *show = app.add_subcommand(
+        "show", "Print a readable summary of a profile, or the result tables of a saved run");
     show->add_option("FILE", *path,
             "Profile file (.json, .icf), results JSON, or the id of a run in `history`")
         ->required();

@@ -28,7 +28,8 @@ namespace {
 constexpr int kWorkers = 4;
 constexpr int kIntervals = 3600;
 
-Measurement randomMeasurement(std::mt19937_64 &rng, std::uint64_t ios, std::chrono::nanoseconds span)
+Measurement randomMeasurement(
+    std::mt19937_64 &rng, std::uint64_t ios, std::chrono::nanoseconds span)
 {
     std::lognormal_distribution<double> latencyNs(11.5, 0.6); // about 100 µs, a long tail
     Measurement m;
@@ -88,7 +89,8 @@ RunResult hourLongRun()
         std::vector<decltype(make(Scope {}))> out;
         out.push_back(make(Scope {Scope::Kind::All, -1, -1, "All", {}}));
         for (int w = 0; w < kWorkers; ++w)
-            out.push_back(make(Scope {Scope::Kind::Worker, w, -1, "Worker " + std::to_string(w + 1), {}}));
+            out.push_back(
+                make(Scope {Scope::Kind::Worker, w, -1, "Worker " + std::to_string(w + 1), {}}));
         for (int w = 0; w < kWorkers; ++w) {
             const std::string path = "/var/tmp/ioprism-" + std::to_string(w) + ".dat";
             out.push_back(make(Scope {Scope::Kind::Target, w, 0,
@@ -120,7 +122,9 @@ RunResult hourLongRun()
     step.stepName = spec.name;
     step.measuredSeconds = kIntervals;
     const Measurement total = randomMeasurement(rng, 200000, std::chrono::seconds {kIntervals});
-    step.scopes = scopes([&](Scope scope) { return ScopeResult {std::move(scope), total, computeFigures(total)}; });
+    step.scopes = scopes([&](Scope scope) {
+        return ScopeResult {std::move(scope), total, computeFigures(total)};
+    });
     r.steps.push_back(std::move(step));
     return r;
 }
@@ -131,7 +135,9 @@ template<typename F> double medianMs(int repeats, F &&operation)
     for (int i = 0; i < repeats; ++i) {
         const auto start = std::chrono::steady_clock::now();
         operation();
-        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+        ms.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                .count());
     }
     std::sort(ms.begin(), ms.end());
     return ms[ms.size() / 2];
@@ -142,15 +148,17 @@ template<typename F> double medianMs(int repeats, F &&operation)
 int main(int argc, char **argv)
 {
     const int repeats = argc > 1 ? std::max(1, std::atoi(argv[1])) : 9;
-    const std::filesystem::path folder = argc > 2 ? std::filesystem::path(argv[2])
-                                                  : std::filesystem::temp_directory_path() / "ioprism-save-cost";
+    const std::filesystem::path folder = argc > 2
+        ? std::filesystem::path(argv[2])
+        : std::filesystem::temp_directory_path() / "ioprism-save-cost";
     std::error_code ec;
     std::filesystem::remove_all(folder, ec);
     const RunResult run = hourLongRun();
     const RunLibrary library(folder);
 
     std::string text;
-    const double writeMs = medianMs(repeats, [&] { text = writeResultsJson(run, run.environment); });
+    const double writeMs
+        = medianMs(repeats, [&] { text = writeResultsJson(run, run.environment); });
     const double saveMs = medianMs(repeats, [&] {
         const std::string written = writeResultsJson(run, run.environment);
         if (!library.save(run, written)) {

@@ -82,8 +82,8 @@ Change changeOf(CompareMetric metric, double baseline, double value)
     if (c.absolute == 0)
         c.sense = ChangeSense::Same;
     else
-        c.sense = (c.absolute > 0) == higherIsBetter(metric) ? ChangeSense::Better
-                                                             : ChangeSense::Worse;
+        c.sense
+            = (c.absolute > 0) == higherIsBetter(metric) ? ChangeSense::Better : ChangeSense::Worse;
     return c;
 }
 
@@ -144,8 +144,8 @@ std::vector<KeyedRow> rowsOf(const RunResult &r)
         KeyedRow k;
         k.row.kind = CompareRow::Kind::Step;
         k.row.name = step.stepName;
-        k.row.spec = step.step < r.plan.steps.size() ? r.plan.steps[step.step].specName
-                                                      : step.stepName;
+        k.row.spec
+            = step.step < r.plan.steps.size() ? r.plan.steps[step.step].specName : step.stepName;
         // A name that repeats (the same spec twice in a test) is matched by occurrence.
         const int n = ++seen[step.stepName];
         if (n > 1)
@@ -161,18 +161,17 @@ std::vector<KeyedRow> rowsOf(const RunResult &r)
         k.row.spec = p.specName;
         std::string keyValues, shown;
         for (std::size_t a = 0; a < p.values.size(); ++a) {
-            const SweepParameter parameter
-                = series && a < series->axes.size() ? series->axes[a].parameter
-                                                    : SweepParameter::TransferSize;
+            const SweepParameter parameter = series && a < series->axes.size()
+                ? series->axes[a].parameter
+                : SweepParameter::TransferSize;
             keyValues += fmt::format("{}{}={}", a ? " " : "", toString(parameter), p.values[a]);
-            shown += fmt::format(
-                "{}{} {}", a ? ", " : "", toString(parameter), describeSweepValue(parameter,
-                                                                    p.values[a]));
+            shown += fmt::format("{}{} {}", a ? ", " : "", toString(parameter),
+                describeSweepValue(parameter, p.values[a]));
         }
         k.row.pointValues = keyValues;
         k.row.target = p.target;
-        k.row.name = fmt::format("{}: {}{}", p.specName, shown,
-            p.target.empty() ? std::string() : " on " + p.target);
+        k.row.name = fmt::format(
+            "{}: {}{}", p.specName, shown, p.target.empty() ? std::string() : " on " + p.target);
         k.key = fmt::format("point\n{}\n{}\n{}", p.specName, keyValues, p.target);
         k.values = pointValues(p);
         out.push_back(std::move(k));
@@ -183,8 +182,8 @@ std::vector<KeyedRow> rowsOf(const RunResult &r)
 // ---------------------------------------------------------------- setup differences
 
 // Every leaf of a JSON document by its path ("hosts[0].workers[0].targets[0].cache").
-void flatten(const nlohmann::json &j, const std::string &path,
-    std::map<std::string, std::string> &out)
+void flatten(
+    const nlohmann::json &j, const std::string &path, std::map<std::string, std::string> &out)
 {
     if (j.is_object()) {
         for (auto it = j.begin(); it != j.end(); ++it)
@@ -193,8 +192,9 @@ void flatten(const nlohmann::json &j, const std::string &path,
         for (std::size_t i = 0; i < j.size(); ++i)
             flatten(j[i], fmt::format("{}[{}]", path, i), out);
     } else {
-        out[path] = j.is_string() ? j.get<std::string>()
-                                  : j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        out[path] = j.is_string()
+            ? j.get<std::string>()
+            : j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     }
 }
 
@@ -210,11 +210,11 @@ std::string lastKey(const std::string &path)
 // The profile's field names, as people say them where the name alone is unclear.
 std::string describeProfileField(const std::string &key)
 {
-    static const std::map<std::string, std::string> names = {{"cache", "cache mode"},
-        {"outstandingIos", "queue depth (outstanding I/Os)"},
-        {"transferSizeBytes", "transfer size"}, {"percentRead", "% read"},
-        {"percentRandom", "% random"}, {"runTime", "run time"}, {"rampUp", "ramp-up"},
-        {"testFileSizeBytes", "test file size"}};
+    static const std::map<std::string, std::string> names
+        = {{"cache", "cache mode"}, {"outstandingIos", "queue depth (outstanding I/Os)"},
+            {"transferSizeBytes", "transfer size"}, {"percentRead", "% read"},
+            {"percentRandom", "% random"}, {"runTime", "run time"}, {"rampUp", "ramp-up"},
+            {"testFileSizeBytes", "test file size"}};
     const auto it = names.find(key);
     return it != names.end() ? it->second : key;
 }
@@ -242,18 +242,18 @@ std::vector<SetupDifference> setupDifferences(const std::vector<const RunResult 
     };
     addIfDifferent(out, "IOPrism version", "tool.version",
         each([](const RunResult &r) { return r.environment.toolVersion; }));
-    addIfDifferent(out, "engine", "environment.engine",
-        each([](const RunResult &r) { return !r.engine.empty() ? r.engine : r.environment.engine; }));
+    addIfDifferent(out, "engine", "environment.engine", each([](const RunResult &r) {
+        return !r.engine.empty() ? r.engine : r.environment.engine;
+    }));
     addIfDifferent(out, "host", "environment.host_name",
         each([](const RunResult &r) { return r.environment.hostName; }));
     addIfDifferent(out, "OS", "environment.os_name",
         each([](const RunResult &r) { return r.environment.osName; }));
     addIfDifferent(out, "kernel", "environment.kernel",
         each([](const RunResult &r) { return r.environment.kernel; }));
-    addIfDifferent(out, "CPU", "environment.cpu_model",
-        each([](const RunResult &r) {
-            return fmt::format("{} ({} CPUs)", r.environment.cpuModel, r.environment.cpuCount);
-        }));
+    addIfDifferent(out, "CPU", "environment.cpu_model", each([](const RunResult &r) {
+        return fmt::format("{} ({} CPUs)", r.environment.cpuModel, r.environment.cpuCount);
+    }));
 
     std::size_t devices = 0;
     for (const RunResult *r : runs)
@@ -293,8 +293,8 @@ std::vector<SetupDifference> setupDifferences(const std::vector<const RunResult 
             const auto it = flat.find(path);
             values.push_back(it != flat.end() ? it->second : std::string("(none)"));
         }
-        addIfDifferent(out, describeProfileField(lastKey(path)), "profile." + path,
-            std::move(values));
+        addIfDifferent(
+            out, describeProfileField(lastKey(path)), "profile." + path, std::move(values));
     }
     return out;
 }
@@ -317,8 +317,8 @@ std::string_view kindName(CompareRow::Kind kind)
 std::string isoTime(std::chrono::system_clock::time_point time)
 {
     const UtcTime t = utcTime(time);
-    return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", t.year, t.month, t.day, t.hour,
-        t.minute, t.second);
+    return fmt::format(
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", t.year, t.month, t.day, t.hour, t.minute, t.second);
 }
 
 } // namespace
@@ -367,9 +367,9 @@ std::string writeComparisonCsv(const Comparison &c, const std::vector<const RunR
                     csvField(labels[i]), isBase ? 1 : 0, number(value), number(b),
                     isBase ? std::string() : number(change.absolute),
                     isBase ? std::string() : number(change.percent),
-                    !row.runs[i] ? std::string("missing")
-                                 : std::string(toString(isBase ? ChangeSense::Baseline
-                                                               : change.sense)));
+                    !row.runs[i]
+                        ? std::string("missing")
+                        : std::string(toString(isBase ? ChangeSense::Baseline : change.sense)));
             }
         }
     }
@@ -390,12 +390,10 @@ std::string writeComparisonJson(const Comparison &c, const std::vector<const Run
     for (std::size_t i = 0; i < runs.size(); ++i) {
         const RunResult &r = *runs[i];
         runList.push_back(Json {{"run", i + 1}, {"file", labels[i]},
-            {"started_at", isoTime(r.startedAt)},
-            {"description", r.plan.profile.setup.description},
+            {"started_at", isoTime(r.startedAt)}, {"description", r.plan.profile.setup.description},
             {"engine", !r.engine.empty() ? r.engine : r.environment.engine},
             {"tool_version", r.environment.toolVersion},
-            {"outcome",
-                r.error ? "failed" : (r.stoppedByUser ? "stopped" : "complete")}});
+            {"outcome", r.error ? "failed" : (r.stoppedByUser ? "stopped" : "complete")}});
     }
     Json rows = Json::array();
     for (const auto &row : c.rows) {
@@ -423,10 +421,9 @@ std::string writeComparisonJson(const Comparison &c, const std::vector<const Run
         Json present = Json::array();
         for (const auto &r : row.runs)
             present.push_back(r.has_value());
-        rows.push_back(Json {{"kind", kindName(row.kind)}, {"name", row.name},
-            {"spec", row.spec}, {"point_values", row.pointValues}, {"target", row.target},
-            {"matched", row.matched()}, {"present", std::move(present)},
-            {"metrics", std::move(metrics)}});
+        rows.push_back(Json {{"kind", kindName(row.kind)}, {"name", row.name}, {"spec", row.spec},
+            {"point_values", row.pointValues}, {"target", row.target}, {"matched", row.matched()},
+            {"present", std::move(present)}, {"metrics", std::move(metrics)}});
     }
     Json differences = Json::array();
     for (const auto &d : c.differences)

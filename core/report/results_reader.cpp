@@ -448,8 +448,8 @@ ScopeResult stepScopeOf(const Node &n)
     m.elapsed = elapsedFromSeconds(f.seconds);
     const Node bins = n["iometer_bins"];
     if (bins.size() != IometerBins::kBinCount)
-        fail(bins.path(), fmt::format("expected {} bins, found {}", IometerBins::kBinCount,
-                              bins.size()));
+        fail(bins.path(),
+            fmt::format("expected {} bins, found {}", IometerBins::kBinCount, bins.size()));
     for (std::size_t i = 0; i < IometerBins::kBinCount; ++i)
         m.read.bins.counts[i] = bins.at(i)["count"].u64(); // read + write, as written
     if (n.has("histogram_ns")) {
@@ -616,8 +616,8 @@ void readDeviceCounters(const Node &n, RunResult &r)
                 if (map.devices[d].name == name)
                     td.device = d;
             if (!td.device)
-                fail(t["device"].path(), fmt::format("\"{}\" is not in device_counters.devices",
-                                             name));
+                fail(t["device"].path(),
+                    fmt::format("\"{}\" is not in device_counters.devices", name));
         }
         td.note = t["note"].string();
         map.targets.push_back(std::move(td));
@@ -704,18 +704,16 @@ std::chrono::system_clock::time_point timestampOf(const Node &n)
     unsigned month = 0, day = 0, hour = 0, minute = 0, second = 0, ms = 0;
     char tail = 0;
     // NOLINTNEXTLINE(cert-err34-c): every field is checked below, and the length first.
-    const int fields = text.size() == 24 ? std::sscanf(text.c_str(),
-                           "%4d-%2u-%2uT%2u:%2u:%2u.%3u%c", &year, &month, &day, &hour, &minute,
-                           &second, &ms, &tail)
-                                         : 0;
+    const int fields = text.size() == 24
+        ? std::sscanf(text.c_str(), "%4d-%2u-%2uT%2u:%2u:%2u.%3u%c", &year, &month, &day, &hour,
+            &minute, &second, &ms, &tail)
+        : 0;
     using namespace std::chrono;
-    const year_month_day date {std::chrono::year {year}, std::chrono::month {month},
-        std::chrono::day {day}};
+    const year_month_day date {
+        std::chrono::year {year}, std::chrono::month {month}, std::chrono::day {day}};
     if (fields != 8 || tail != 'Z' || !date.ok() || hour > 23 || minute > 59 || second > 59)
-        fail(n.path(), fmt::format("\"{}\" is not a UTC time like 2024-05-01T12:30:15.250Z",
-                           text));
-    return sys_days {date} + hours {hour} + minutes {minute} + seconds {second}
-        + milliseconds {ms};
+        fail(n.path(), fmt::format("\"{}\" is not a UTC time like 2024-05-01T12:30:15.250Z", text));
+    return sys_days {date} + hours {hour} + minutes {minute} + seconds {second} + milliseconds {ms};
 }
 
 void readError(const Node &n, RunResult &r)
@@ -812,8 +810,7 @@ bool skippedForHeadline(int depth, Json::parse_event_t event, const Json &parsed
     if (event != Json::parse_event_t::key)
         return true;
     const auto &key = parsed.get_ref<const std::string &>();
-    return !((depth == 1 && key == "intervals") || key == "histogram_ns"
-        || key == "iometer_bins");
+    return !((depth == 1 && key == "intervals") || key == "histogram_ns" || key == "iometer_bins");
 }
 
 Checked parseAndCheck(std::string_view text, bool headlineOnly)
@@ -821,9 +818,8 @@ Checked parseAndCheck(std::string_view text, bool headlineOnly)
     Checked out;
     try {
         try {
-            out.document = headlineOnly
-                ? Json::parse(text.begin(), text.end(), skippedForHeadline)
-                : Json::parse(text.begin(), text.end());
+            out.document = headlineOnly ? Json::parse(text.begin(), text.end(), skippedForHeadline)
+                                        : Json::parse(text.begin(), text.end());
         } catch (const Json::parse_error &e) {
             // e.byte counts from 1 and is the byte where the parser stopped.
             const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
@@ -839,23 +835,25 @@ Checked parseAndCheck(std::string_view text, bool headlineOnly)
                     "(a file cut short, e.g. by a full disk or a copy that did not finish)",
                     at.line, at.column);
             else
-                out.error = fmt::format("not valid JSON at line {}, column {}: {}", at.line,
-                    at.column, e.what());
+                out.error = fmt::format(
+                    "not valid JSON at line {}, column {}: {}", at.line, at.column, e.what());
             return out;
         }
         const Json &document = out.document;
         const Node doc(document, "");
         if (!document.is_object())
-            fail("", fmt::format("not an IOPrism results file: the document is {}, not an object",
-                         typeName(document)));
+            fail("",
+                fmt::format("not an IOPrism results file: the document is {}, not an object",
+                    typeName(document)));
         if (!document.contains("format"))
             fail("", "not an IOPrism results file: it has no \"format\" field");
         const std::string format = doc["format"].string();
         if (format == kProfileFormatName)
             fail("format", "this is an IOPrism profile, not a results file");
         if (format != kResultsFormatName)
-            fail("format", fmt::format("\"{}\" is not \"{}\": not an IOPrism results file",
-                               format, kResultsFormatName));
+            fail("format",
+                fmt::format("\"{}\" is not \"{}\": not an IOPrism results file", format,
+                    kResultsFormatName));
         const Node version = doc["version"];
         if (!version.json().is_number_integer())
             version.wrongType("a whole number");
@@ -866,10 +864,11 @@ Checked parseAndCheck(std::string_view text, bool headlineOnly)
                                                           : static_cast<int>(v);
         if (v > kResultsFormatVersion) {
             out.newerVersion = true;
-            fail("", fmt::format("results format version {} was written by a newer IOPrism; this "
-                                 "IOPrism ({}) reads version {} at most: update IOPrism to "
-                                 "open it",
-                         v, IOPRISM_VERSION, kResultsFormatVersion));
+            fail("",
+                fmt::format("results format version {} was written by a newer IOPrism; this "
+                            "IOPrism ({}) reads version {} at most: update IOPrism to "
+                            "open it",
+                    v, IOPRISM_VERSION, kResultsFormatVersion));
         }
     } catch (const ReadFailure &failure) {
         out.error = failure.message;

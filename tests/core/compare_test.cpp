@@ -107,7 +107,8 @@ TEST(Compare, StepsInOneRunOnlyAreKeptAsUnmatched)
     RunResult idle = run(CacheMode::Direct, 1, "io_uring");
     idle.steps = {step("4K read", 0, 0)};
     const Comparison withIdle = compareRuns({&a, &idle}, 1);
-    EXPECT_TRUE(std::isnan((*rowNamed(withIdle, "4K read")->runs[1])[CompareMetric::MeanLatencyUs]));
+    EXPECT_TRUE(
+        std::isnan((*rowNamed(withIdle, "4K read")->runs[1])[CompareMetric::MeanLatencyUs]));
 }
 
 TEST(Compare, ARepeatedStepNameIsMatchedByOccurrence)
@@ -139,7 +140,10 @@ TEST(Compare, SetupDifferencesNameCacheModeAndEngineButNotSeeds)
     // The CSV has the difference as rows of its own, one per run.
     const std::string csv
         = writeComparisonCsv(c, {&direct, &buffered}, {"direct.json", "buffered.json"});
-    EXPECT_THAT(csv, HasSubstr("setup,cache mode,,,profile.hosts[0].workers[0].targets[0].cache,,,,2,buffered.json,0,buffered"));
+    EXPECT_THAT(csv,
+        HasSubstr(
+            "setup,cache "
+            "mode,,,profile.hosts[0].workers[0].targets[0].cache,,,,2,buffered.json,0,buffered"));
 }
 
 namespace {

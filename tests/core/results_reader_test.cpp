@@ -21,7 +21,6 @@ using testing::HasSubstr;
 
 namespace {
 
-
 std::string goldenResults()
 {
     return readFile(ioprism::test::sourceDir() / "tests" / "golden" / "report" / "results.json");
@@ -37,7 +36,8 @@ std::string rewrite(const std::string &text)
     return writeResultsJson(*read.result, read.result->environment);
 }
 
-struct QuietSink : RunSink { };
+struct QuietSink : RunSink {
+};
 
 RunResult nullRun(std::uint32_t percentRead, std::uint64_t ioLimit, bool series)
 {
