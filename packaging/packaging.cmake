@@ -35,14 +35,17 @@ if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
     # project's summary above it unless that summary is CPack's placeholder, so it is.
     set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${CMAKE_PROJECT_NAME} built using CMake")
 
-    set(CPACK_DEBIAN_CLI_PACKAGE_NAME ioprism-cli)
-    set(CPACK_DEBIAN_CLI_DESCRIPTION "storage benchmark with device-level truth - command line
-IOPrism drives disks, SSDs, arrays and file systems with a controlled workload:
+    # What IOPrism is, the first paragraph of both packages' long descriptions.
+    set(IOPRISM_DEB_ABOUT "IOPrism drives disks, SSDs, arrays and file systems with a controlled workload:
 Iometer-style access specifications (transfer size, % read, % random, queue
 depth, alignment, bursts) plus distributions, rate limits and data patterns,
 through io_uring with direct I/O. It times every I/O on its own monotonic
 clock and reports throughput, IOPS, latency percentiles and CPU use, with the
-device's own counters beside them and a verdict on whether they agree.
+device's own counters beside them and a verdict on whether they agree.")
+
+    set(CPACK_DEBIAN_CLI_PACKAGE_NAME ioprism-cli)
+    set(CPACK_DEBIAN_CLI_DESCRIPTION "storage benchmark with device-level truth - command line
+${IOPRISM_DEB_ABOUT}
 
 This package holds ioprism-cli, the headless front end: it runs profiles,
 presets and Iometer .icf files, validates and converts them, and writes CSV
@@ -58,12 +61,7 @@ and the documentation. The desktop application is in the package ioprism.")
     set(CPACK_DEBIAN_GUI_PACKAGE_DEPENDS "ioprism-cli (= ${IOPRISM_DEB_VERSION}), libqt6svg6")
     set(CPACK_DEBIAN_GUI_PACKAGE_RECOMMENDS "qt6-wayland, qt6-translations-l10n")
     set(CPACK_DEBIAN_GUI_DESCRIPTION "storage benchmark with device-level truth - desktop application
-IOPrism drives disks, SSDs, arrays and file systems with a controlled workload:
-Iometer-style access specifications (transfer size, % read, % random, queue
-depth, alignment, bursts) plus distributions, rate limits and data patterns,
-through io_uring with direct I/O. It times every I/O on its own monotonic
-clock and reports throughput, IOPS, latency percentiles and CPU use, with the
-device's own counters beside them and a verdict on whether they agree.
+${IOPRISM_DEB_ABOUT}
 
 This package holds ioprism, the Qt 6 desktop application, a modern Iometer:
 workers and their targets, access specifications, and live plots of

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <fmt/format.h>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
@@ -253,8 +254,34 @@ Result<std::string> RunLibrary::save(const RunResult &result, std::string_view t
         "999 runs with this name in the same second");
 }
 
+namespace {
+
+// The headline of a run's results file, or why it is damaged.
+void readHeadlineInto(RunHeadline &run)
+{
+    const auto text = readWholeFile(run.path);
+    if (!text) {
+        run.damaged = true;
+        run.damage = text.error().toString();
+        return;
+    }
+    auto read = readResultsHeadline(text.value());
+    if (read.headline) {
+        run.headline = std::move(*read.headline);
+    } else {
+        run.damaged = true;
+        run.damage = std::move(read.error);
+    }
+}
+
+} // namespace
+
 std::vector<RunHeadline> RunLibrary::list(std::span<const RunHeadline> known) const
 {
+    std::map<std::string_view, const RunHeadline *> knownById;
+    for (const auto &k : known)
+        if (!k.damaged)
+            knownById.emplace(k.id, &k);
     std::vector<RunHeadline> runs;
     std::error_code ec;
     fs::directory_iterator it(m_directory, ec), end;
@@ -268,25 +295,11 @@ std::vector<RunHeadline> RunLibrary::list(std::span<const RunHeadline> known) co
         run.path = it->path();
         std::error_code sizeError;
         run.fileBytes = fs::file_size(run.path, sizeError);
-        const auto same = std::find_if(known.begin(), known.end(), [&](const RunHeadline &k) {
-            return !k.damaged && k.id == run.id && k.fileBytes == run.fileBytes && !sizeError;
-        });
-        const auto text
-            = same != known.end() ? Result<std::string>(std::string()) : readWholeFile(run.path);
-        if (same != known.end()) {
-            run.headline = same->headline;
-        } else if (!text) {
-            run.damaged = true;
-            run.damage = text.error().toString();
-        } else {
-            auto read = readResultsHeadline(text.value());
-            if (read.headline)
-                run.headline = std::move(*read.headline);
-            else {
-                run.damaged = true;
-                run.damage = std::move(read.error);
-            }
-        }
+        const auto same = knownById.find(run.id);
+        if (same != knownById.end() && !sizeError && same->second->fileBytes == run.fileBytes)
+            run.headline = same->second->headline; // results files are never rewritten
+        else
+            readHeadlineInto(run);
         if (auto m = metadata(run.id))
             run.metadata = std::move(*m);
         else

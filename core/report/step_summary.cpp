@@ -2,6 +2,8 @@
 #include "core/report/step_summary.h"
 
 #include "core/profile/units.h"
+#include "core/report/csv.h"
+#include "core/report/html_report.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -55,44 +57,11 @@ std::vector<std::string> textCells(const StepSummaryRow &row)
         verdictCell(row)};
 }
 
-std::string csvQuoted(const std::string &text)
-{
-    if (text.find_first_of(",\"\r\n") == std::string::npos)
-        return text;
-    std::string out = "\"";
-    for (const char c : text)
-        out += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return out + "\"";
-}
-
 std::string markdownCell(const std::string &text)
 {
     std::string out;
     for (const char c : text)
         out += c == '|' ? std::string("\\|") : std::string(1, c);
-    return out;
-}
-
-std::string htmlEscaped(const std::string &text)
-{
-    std::string out;
-    for (const char c : text)
-        switch (c) {
-        case '&':
-            out += "&amp;";
-            break;
-        case '<':
-            out += "&lt;";
-            break;
-        case '>':
-            out += "&gt;";
-            break;
-        case '"':
-            out += "&quot;";
-            break;
-        default:
-            out += c;
-        }
     return out;
 }
 
@@ -104,7 +73,7 @@ std::string htmlTable(const std::vector<std::vector<std::string>> &cells)
         for (std::size_t c = 0; c < cells[r].size(); ++c) {
             const char *tag = r == 0 ? "th" : "td";
             out += fmt::format("<{}{}>{}</{}>", tag, c > 0 && r > 0 ? " align=\"right\"" : "",
-                htmlEscaped(cells[r][c]), tag);
+                htmlEscape(cells[r][c]), tag);
         }
         out += "</tr>\n";
     }
@@ -116,10 +85,10 @@ std::string csvTable(const std::vector<StepSummaryRow> &rows)
     std::string out;
     for (std::size_t c = 0; c < kCsvTitles.size(); ++c)
         out += (c ? "," : "") + kCsvTitles[c];
-    out += "\r\n";
+    out += "\n";
     for (const auto &row : rows) {
         const bool io = row.ios > 0;
-        out += fmt::format("{},{:.3f},{:.3f},{:.3f},{},{},{},{}\r\n", csvQuoted(row.name),
+        out += fmt::format("{},{:.3f},{:.3f},{:.3f},{},{},{},{}\n", csvField(row.name),
             row.readMegabytesPerSecond, row.writeMegabytesPerSecond, row.iops,
             io ? fmt::format("{:.3f}", row.meanLatencyUs) : std::string(),
             io ? fmt::format("{:.3f}", row.p99LatencyUs) : std::string(),

@@ -30,7 +30,8 @@ std::vector<StepSummaryRow> stepSummary(const RunResult &result);
 
 enum class TableFormat {
     Text, // columns aligned with spaces, for a terminal or a plain-text mail
-    Csv, // RFC 4180, numbers without units (units in the header), for spreadsheets
+    Csv, // quoted as the other CSV files (core/report/csv.h), numbers without units (units
+         // in the header), for spreadsheets
     Markdown, // a pipe table, for issues, wikis and chats
     Html, // a <table>, which word processors and spreadsheets paste as a table
 };

@@ -81,10 +81,10 @@ TEST(StepSummary, TextCsvAndMarkdownCarryEveryRowAndQuoteTheirSeparators)
     std::getline(lines, line);
     EXPECT_EQ(line,
         "step,read_mb_per_s,write_mb_per_s,iops,mean_latency_us,p99_latency_us,"
-        "device_verdict,complete\r");
+        "device_verdict,complete");
     std::getline(lines, line);
     EXPECT_EQ(line.rfind("\"SEQ1M, read\",", 0), 0u) << line;
-    EXPECT_EQ(line.substr(line.size() - 3), ",1\r") << "complete, no device verdict";
+    EXPECT_EQ(line.substr(line.size() - 2), ",1") << "complete, no device verdict";
     std::getline(lines, line);
     EXPECT_EQ(line.rfind("SEQ1M | write,0.000,", 0), 0u) << line;
 
@@ -126,7 +126,7 @@ TEST(StepSummary, AStepWithoutIoShowsNoLatencyAndACutStepIsMarked)
     const std::string text = formatStepSummary({row}, TableFormat::Text);
     EXPECT_NE(text.find("idle (cut short)"), std::string::npos) << text;
     const std::string csv = formatStepSummary({row}, TableFormat::Csv);
-    EXPECT_NE(csv.find("idle,0.000,0.000,0.000,,,,0\r\n"), std::string::npos) << csv;
+    EXPECT_NE(csv.find("idle,0.000,0.000,0.000,,,,0\n"), std::string::npos) << csv;
 }
 
 // The shareable report: every part present, and every text from the run escaped (a spec

@@ -334,8 +334,9 @@ TEST_F(TestFilePrepare, DataPatternOfTheFillIsHonoured)
 
 TEST_F(TestFilePrepare, ABlockDeviceIsNotATestFile)
 {
-    auto info = m_backend.prepareTarget(testFile("/dev/zram0", 1 << 20), reading(), {});
+    // Checked first: without the device, preparing would create a test file in /dev.
     IOPRISM_REQUIRE(fs::exists("/dev/zram0"), "no /dev/zram0");
+    auto info = m_backend.prepareTarget(testFile("/dev/zram0", 1 << 20), reading(), {});
     ASSERT_FALSE(info.ok());
     EXPECT_NE(info.error().detail.find("block device"), std::string::npos);
 }
