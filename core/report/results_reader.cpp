@@ -452,6 +452,11 @@ ScopeResult stepScopeOf(const Node &n)
             fmt::format("expected {} bins, found {}", IometerBins::kBinCount, bins.size()));
     for (std::size_t i = 0; i < IometerBins::kBinCount; ++i)
         m.read.bins.counts[i] = bins.at(i)["count"].u64(); // read + write, as written
+    // The writer keeps the full histogram of every All scope (its percentiles and the
+    // run's summary come from it): one without is not a file IOPrism wrote, and reading
+    // it would write a histogram that disagrees with its own figures.
+    if (s.scope.kind == Scope::Kind::All && !n.has("histogram_ns"))
+        fail(n.path() + ".histogram_ns", "missing: the All scope keeps its histogram");
     if (n.has("histogram_ns")) {
         const Node h = n["histogram_ns"];
         m.read = directionMeasurementOf(f.read, histogramOf(h["read"]), h["read"].path());

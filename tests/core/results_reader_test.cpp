@@ -237,6 +237,18 @@ TEST(ResultsReader, AWrongTypeNamesItsJsonPath)
     EXPECT_THAT(read.error, HasSubstr("profile: specs[0].lines[0].percentRead"));
 }
 
+// Found by the fuzzer: an All scope without its histogram was accepted, and what was
+// then written (an empty histogram beside figures of 70 I/Os) did not read back.
+TEST(ResultsReader, AnAllScopeWithoutItsHistogramIsRefusedByItsPath)
+{
+    auto doc = nlohmann::ordered_json::parse(goldenResults());
+    doc["steps"][1]["scopes"][0].erase("histogram_ns");
+    const ResultsRead read = readResultsJson(doc.dump());
+    EXPECT_FALSE(read.ok());
+    EXPECT_EQ(
+        read.error, "steps[1].scopes[0].histogram_ns: missing: the All scope keeps its histogram");
+}
+
 TEST(ResultsReader, TheHeadlineIsTheSummaryOfTheWholeRun)
 {
     const ResultsHeadlineRead read = readResultsHeadline(goldenResults());
