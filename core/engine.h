@@ -65,6 +65,10 @@ struct EngineFile {
     bool write = false; // open for writing
     CacheMode cacheMode = CacheMode::Direct;
     bool writeThrough = false;
+    // init() only reserves this file's index; openFile() opens a file there and
+    // closeFile() closes it, as often as the worker likes (a file tree's operations, one
+    // slot each; `path` is then empty). Such files are never registered with the kernel.
+    bool openLater = false;
 };
 
 struct EngineConfig {
@@ -87,6 +91,15 @@ public:
     virtual Status init(const EngineConfig &config, std::span<const EngineFile> files) = 0;
     virtual std::span<std::byte> buffer(std::uint32_t index) = 0;
 
+    // Files opened and closed while the engine runs (file trees, Iometer's connection
+    // rate): openFile() opens `file` (its flags as init() would use them) at fileIndex,
+    // which must be closed (an openLater file, or one closeFile() closed); closeFile()
+    // closes it. Synchronous, on the worker's thread, which times them (the open and
+    // close figures), and only while no request on that index is in flight. A file init()
+    // opened may be closed and opened again the same way. The default refuses.
+    virtual Status openFile(std::uint32_t fileIndex, const EngineFile &file);
+    virtual Status closeFile(std::uint32_t fileIndex);
+
     // Hot path. queue() returns false when the submission queue is full: commit and
     // reap, then try again.
     virtual bool queue(IoRequest *request) = 0;
@@ -107,7 +120,7 @@ struct TargetInfo {
     std::uint32_t directIoMemAlignBytes = 4096; // buffer addresses
     bool isDevice = false;
     bool readOnly = false;
-    bool createdTestFile = false; // we made (and filled) it in this run
+    bool createdTestFile = false; // we made (and filled) it in this run (a tree: any of it)
 };
 
 struct PrepareOptions {
@@ -161,6 +174,14 @@ public:
     // Removes a test file this backend created in this run (the run refused to start
     // after creating it). Refuses anything else, like removeTestFile.
     virtual Status discardTestFile(const std::string & /*path*/) { return Ok {}; }
+    // Removes a file tree IOPrism made (its marker says so, with this shape): its files,
+    // its level folders and the marker, then the folder when empty. Anything else in it
+    // is left, and a folder without our marker is refused untouched. For the run that
+    // refused to start after making a tree, and for "remove test files" on request.
+    virtual Status removeFileTree(const std::string & /*root*/, const FileTree & /*tree*/)
+    {
+        return Ok {};
+    }
 
     // Before the first step, the largest buffers each worker's engine will ask for in any
     // step (one config per worker). The backend may allocate them now and hand them to

@@ -10,8 +10,11 @@ EngineCapabilities NullEngine::capabilities() const
     return {.async = true, .directIo = true, .maxQueueDepth = 65536};
 }
 
-Status NullEngine::init(const EngineConfig &config, std::span<const EngineFile> /*files*/)
+Status NullEngine::init(const EngineConfig &config, std::span<const EngineFile> files)
 {
+    m_open.clear();
+    for (const auto &f : files)
+        m_open.push_back(!f.openLater);
     m_ring.assign(std::max<std::uint32_t>(config.queueDepth, 1), nullptr);
     m_bufferBytes = config.bufferBytes;
     // Buffers exist so write paths that fill data behave as with a real engine.
@@ -24,6 +27,24 @@ Status NullEngine::init(const EngineConfig &config, std::span<const EngineFile> 
 std::span<std::byte> NullEngine::buffer(std::uint32_t index)
 {
     return {m_buffers.get() + std::size_t(index) * m_bufferBytes, m_bufferBytes};
+}
+
+Status NullEngine::openFile(std::uint32_t fileIndex, const EngineFile &file)
+{
+    if (fileIndex >= m_open.size() || m_open[fileIndex])
+        return OpError {std::make_error_code(std::errc::device_or_resource_busy), "open", file.path,
+            "file index " + std::to_string(fileIndex) + " is not closed"};
+    m_open[fileIndex] = true;
+    return Ok {};
+}
+
+Status NullEngine::closeFile(std::uint32_t fileIndex)
+{
+    if (fileIndex >= m_open.size() || !m_open[fileIndex])
+        return OpError {std::make_error_code(std::errc::bad_file_descriptor), "close", {},
+            "file index " + std::to_string(fileIndex) + " is not open"};
+    m_open[fileIndex] = false;
+    return Ok {};
 }
 
 bool NullEngine::queue(IoRequest *request)
@@ -51,8 +72,10 @@ Result<std::uint32_t> NullEngine::reap(std::span<IoRequest *> completed,
         m_head = (m_head + 1) % m_ring.size();
         --m_count;
         --m_submitted;
-        r->resultBytes = r->lengthBytes;
-        r->error = 0;
+        // I/O on a closed file fails as the kernel's would (a worker bug shows in tests).
+        const bool open = r->fileIndex < m_open.size() && m_open[r->fileIndex];
+        r->resultBytes = open ? r->lengthBytes : -1;
+        r->error = open ? 0 : int(std::errc::bad_file_descriptor);
         completed[n++] = r;
     }
     return n;
@@ -63,10 +86,11 @@ Result<TargetInfo> NullBackend::prepareTarget(
 {
     TargetInfo info;
     info.path = target.path;
-    info.sizeBytes = target.kind == TargetKind::TestFile
-        ? target.testFileSizeBytes
+    info.sizeBytes = target.kind == TargetKind::TestFile ? target.testFileSizeBytes
+        : target.kind == TargetKind::FileTree
+        ? target.tree.fileSizeBytes
         : std::max<std::uint64_t>(target.region.offsetBytes + target.region.sizeBytes, kGiB);
-    info.isDevice = target.kind != TargetKind::TestFile;
+    info.isDevice = target.kind != TargetKind::TestFile && target.kind != TargetKind::FileTree;
     if (progress)
         progress(info.sizeBytes, info.sizeBytes);
     return info;

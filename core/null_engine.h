@@ -18,6 +18,8 @@ public:
     EngineCapabilities capabilities() const override;
     Status init(const EngineConfig &config, std::span<const EngineFile> files) override;
     std::span<std::byte> buffer(std::uint32_t index) override;
+    Status openFile(std::uint32_t fileIndex, const EngineFile &file) override;
+    Status closeFile(std::uint32_t fileIndex) override;
     bool queue(IoRequest *request) override;
     Status commit() override;
     Result<std::uint32_t> reap(std::span<IoRequest *> completed, std::uint32_t minCompletions,
@@ -31,6 +33,7 @@ private:
     std::size_t m_submitted = 0; // of m_count, how many were committed
     std::uint32_t m_bufferBytes = 0;
     std::unique_ptr<std::byte[]> m_buffers;
+    std::vector<bool> m_open; // per file index: open (I/O on a closed one fails)
 };
 
 // Targets are not touched: each is as large as its test-file size (or region end) and

@@ -1897,6 +1897,10 @@ private:
                 fmt::format(".icf files carry no target kind; {} will be read "
                             "back as a {} target, not a {} one",
                     quote(t.path), kindName(implied), kindName(t.kind)));
+        if (t.kind == TargetKind::FileTree)
+            warn(path + ".tree",
+                "Iometer has no file trees (an IOPrism extension): the tree's folder is "
+                "written as a disk target");
         if (t.kind == TargetKind::TestFile && !isIometerVolumeName(t.path))
             warn(path + ".path",
                 fmt::format("Iometer names a test-file target by its volume "
@@ -1941,6 +1945,8 @@ private:
             return "volume";
         case TargetKind::PhysicalDrive:
             return "physical drive";
+        case TargetKind::FileTree:
+            return "file tree";
         }
         return "unknown";
     }

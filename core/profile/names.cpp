@@ -30,12 +30,13 @@ constexpr std::array<EnumName<SpecAssignment>, 4> kSpecAssignments {{
     {SpecAssignment::Network, "network"},
 }};
 
-constexpr std::array<EnumName<TargetKind>, 5> kTargetKinds {{
+constexpr std::array<EnumName<TargetKind>, 6> kTargetKinds {{
     {TargetKind::TestFile, "file"},
     {TargetKind::BlockDevice, "blockDevice"},
     {TargetKind::Partition, "partition"},
     {TargetKind::Volume, "volume"},
     {TargetKind::PhysicalDrive, "physicalDrive"},
+    {TargetKind::FileTree, "fileTree"},
 }};
 
 constexpr std::array<EnumName<CacheMode>, 2> kCacheModes {{

@@ -114,6 +114,7 @@ enum class TargetKind {
     Partition, // a partition, used raw
     Volume, // Windows \\.\X:
     PhysicalDrive, // Windows \\.\PhysicalDriveN
+    FileTree, // io_profile's tree of files (IOPrism extension): see FileTree
 };
 
 enum class CacheMode {
@@ -127,11 +128,30 @@ struct Region {
     friend bool operator==(const Region &, const Region &) = default;
 };
 
+// io_profile's file tree (IOPrism extension): `depth` nested folders under the target's
+// path, each holding `filesPerLevel` files of `fileSizeBytes` (io_profile's default: 3
+// levels of 4 files of 4 MiB). IOPrism creates the folder, marks it as its own, fills
+// every file (never sparse) and removes it on request; it never writes into a folder it
+// did not create. Each I/O on a tree is an operation: pick a file, open it, do the I/O
+// at an aligned offset within it, close it (the region applies within each file).
+struct FileTree {
+    std::uint32_t depth = 3;
+    std::uint32_t filesPerLevel = 4;
+    std::uint64_t fileSizeBytes = 4 * kMiB;
+    // Operations over the tree before the first step is measured (io_profile warms the
+    // stack so): done as the first step's spec does them, in no figure. 0 = none.
+    std::uint64_t preInitOperations = 0;
+    std::uint64_t fileCount() const { return std::uint64_t(depth) * filesPerLevel; }
+    std::uint64_t totalBytes() const { return fileCount() * fileSizeBytes; }
+    friend bool operator==(const FileTree &, const FileTree &) = default;
+};
+
 struct Target {
     TargetKind kind = TargetKind::TestFile;
     std::string path;
     Region region;
     std::uint64_t testFileSizeBytes = 1 * kGiB; // used when kind == TestFile
+    FileTree tree; // used when kind == FileTree
     CacheMode cacheMode = CacheMode::Direct;
     bool writeThrough = false;
     std::optional<std::uint32_t> outstandingIos; // unset = the worker's value
@@ -154,7 +174,9 @@ struct Worker {
     std::optional<std::uint64_t> seed; // unset = a fresh random seed per run
     DataPattern dataPattern; // for lines without their own pattern
     Region defaultRegion; // Iometer's per-worker disk size / start
-    // Iometer network-worker fields, carried for .icf round trips only.
+    // Iometer's "test connection rate": each disk target is closed and opened again
+    // every transactionsPerConnection transactions (after its I/O in flight completes);
+    // the open-to-close time is the connection time of Iometer's results.
     bool testConnectionRate = false;
     std::uint32_t transactionsPerConnection = 1;
     friend bool operator==(const Worker &, const Worker &) = default;

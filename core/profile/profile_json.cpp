@@ -509,12 +509,21 @@ void readSpec(ObjectReader &o, AccessSpec &spec)
     o.objects("lines", spec.lines, readLine);
 }
 
+void readFileTree(ObjectReader &o, FileTree &tree)
+{
+    o.uint("depth", tree.depth);
+    o.uint("filesPerLevel", tree.filesPerLevel);
+    o.size("fileSize", tree.fileSizeBytes);
+    o.uint("preInitOperations", tree.preInitOperations);
+}
+
 void readTarget(ObjectReader &o, Target &target)
 {
     o.enumeration("kind", target.kind);
     o.string("path", target.path);
     o.object("region", [&](ObjectReader &r) { readRegion(r, target.region); });
     o.size("fileSize", target.testFileSizeBytes);
+    o.object("tree", [&](ObjectReader &t) { readFileTree(t, target.tree); });
     o.enumeration("cache", target.cacheMode);
     o.boolean("writeThrough", target.writeThrough);
     o.optionalUint("outstandingIos", target.outstandingIos);
@@ -1074,6 +1083,14 @@ template<typename J> J targetJson(const Target &target)
     if (target.kind == TargetKind::TestFile
         || target.testFileSizeBytes != Target {}.testFileSizeBytes)
         j["fileSize"] = sizeJson<J>(target.testFileSizeBytes);
+    if (target.kind == TargetKind::FileTree || target.tree != FileTree {}) {
+        J tree = J::object();
+        tree["depth"] = target.tree.depth;
+        tree["filesPerLevel"] = target.tree.filesPerLevel;
+        tree["fileSize"] = sizeJson<J>(target.tree.fileSizeBytes);
+        tree["preInitOperations"] = target.tree.preInitOperations;
+        j["tree"] = std::move(tree);
+    }
     j["cache"] = std::string(toString(target.cacheMode));
     j["writeThrough"] = target.writeThrough;
     if (target.outstandingIos)

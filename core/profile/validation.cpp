@@ -4,9 +4,11 @@
 #include "core/profile/names.h"
 #include "core/profile/series.h"
 #include "core/profile/units.h"
+#include "core/workload/file_tree.h"
 
 #include <cmath>
 #include <fmt/format.h>
+#include <limits>
 #include <map>
 #include <set>
 #include <string>
@@ -468,10 +470,9 @@ private:
                 error(transferPath,
                     fmt::format("{} is larger than the {} region of target {} ({})",
                         sizeText(transfer), sizeText(region.sizeBytes), name, ref.path));
-            } else if (target.kind == TargetKind::TestFile
-                && region.offsetBytes < target.testFileSizeBytes) {
+            } else if (fileBytesOf(target) > 0 && region.offsetBytes < fileBytesOf(target)) {
                 // An offset outside the file is reported once, by checkTarget.
-                const std::uint64_t left = target.testFileSizeBytes - region.offsetBytes;
+                const std::uint64_t left = fileBytesOf(target) - region.offsetBytes;
                 if (transfer > left && region.offsetBytes == 0)
                     error(transferPath,
                         fmt::format("{} is larger than the {} test file {} ({})",
@@ -541,6 +542,9 @@ private:
             warning(join(path, "type"),
                 "a network worker does no I/O in IOPrism yet (no network targets): it idles "
                 "in every step");
+        if (worker.testConnectionRate)
+            checkRange(join(path, "transactionsPerConnection"), worker.transactionsPerConnection, 1,
+                std::numeric_limits<std::uint32_t>::max());
         const std::string specsPath = join(path, "specs");
         if (worker.assignedSpecs.empty())
             error(specsPath, "no access specification assigned");
@@ -577,10 +581,13 @@ private:
                       "target to a device or file");
         if (target.outstandingIos)
             checkRange(join(path, "outstandingIos"), *target.outstandingIos, 1, kMaxOutstandingIos);
-        if (target.kind == TargetKind::TestFile) {
-            const std::uint64_t fileSize = target.testFileSizeBytes;
+        if (target.kind == TargetKind::FileTree)
+            checkFileTree(target.tree, join(path, "tree"));
+        if (target.kind == TargetKind::TestFile || target.kind == TargetKind::FileTree) {
+            const std::uint64_t fileSize = fileBytesOf(target);
             if (fileSize == 0) {
-                error(join(path, "fileSize"), "must not be 0 for a test file");
+                if (target.kind == TargetKind::TestFile)
+                    error(join(path, "fileSize"), "must not be 0 for a test file");
             } else {
                 const bool own = !(target.region == Region {});
                 const Region &region = effectiveRegion(worker, target);
@@ -602,6 +609,28 @@ private:
             warning(join(path, "writeThrough"),
                 "write-through on a buffered target: writes reach the device, but reads "
                 "are still served from the OS cache");
+    }
+
+    // The bytes I/O can address in one file of a file target: the test file's size, or
+    // each file of a tree (0 for devices).
+    static std::uint64_t fileBytesOf(const Target &target)
+    {
+        return target.kind == TargetKind::TestFile ? target.testFileSizeBytes
+            : target.kind == TargetKind::FileTree  ? target.tree.fileSizeBytes
+                                                   : 0;
+    }
+
+    void checkFileTree(const FileTree &tree, const std::string &path)
+    {
+        checkRange(join(path, "depth"), tree.depth, 1, 64);
+        checkRange(
+            join(path, "filesPerLevel"), tree.filesPerLevel, 1, std::uint32_t(kMaxFileTreeFiles));
+        if (tree.fileSizeBytes == 0)
+            error(join(path, "fileSize"), "must not be 0 for the files of a tree");
+        if (tree.fileCount() > kMaxFileTreeFiles)
+            error(join(path, "filesPerLevel"),
+                fmt::format("{} levels of {} files is {} files: at most {} are allowed", tree.depth,
+                    tree.filesPerLevel, tree.fileCount(), kMaxFileTreeFiles));
     }
 
     const Profile &m_profile;

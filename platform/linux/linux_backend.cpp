@@ -632,6 +632,8 @@ core::Result<core::TargetInfo> LinuxBackend::prepareTarget(const core::Target &t
     case core::TargetKind::Volume:
     case core::TargetKind::PhysicalDrive:
         break;
+    case core::TargetKind::FileTree:
+        return makeOpError(ENOTSUP, "prepare target", target.path, "file trees are not built yet");
     }
     return makeOpError(EINVAL, "prepare target", target.path,
         "volumes and physical drives are Windows targets: on Linux choose a "

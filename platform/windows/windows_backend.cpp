@@ -396,6 +396,9 @@ core::Result<core::TargetInfo> WindowsBackend::prepareTarget(const core::Target 
     case core::TargetKind::BlockDevice:
     case core::TargetKind::Partition:
         break;
+    case core::TargetKind::FileTree:
+        return win32Error(
+            ERROR_NOT_SUPPORTED, "prepare target", target.path, "file trees are not built yet");
     }
     return win32Error(ERROR_NOT_SUPPORTED, "prepare target", target.path,
         "block devices and partitions are Linux targets: on Windows choose a volume (\\\\.\\X:), a "

@@ -30,13 +30,15 @@ QString kindText(core::TargetKind kind)
         return TargetsModel::tr("Volume");
     case core::TargetKind::PhysicalDrive:
         return TargetsModel::tr("Physical drive");
+    case core::TargetKind::FileTree:
+        return TargetsModel::tr("File tree");
     }
     return {};
 }
 
 bool isRaw(core::TargetKind kind)
 {
-    return kind != core::TargetKind::TestFile;
+    return kind != core::TargetKind::TestFile && kind != core::TargetKind::FileTree;
 }
 
 // The field of a target a column edits, as validation paths name it.
