@@ -632,7 +632,7 @@ TEST(ProfileJson, ReportsEveryProblemInOnePass)
             "got -1",
             "specs[0].lines[0].shar: unknown field (did you mean \"share\"?)",
             "hosts[0].workers[0].targets[0].kind: \"disk\" is not one of: file, "
-            "blockDevice, partition, volume, physicalDrive"));
+            "blockDevice, partition, volume, physicalDrive, fileTree"));
 }
 
 TEST(ProfileJson, DuplicateKeysAreErrorsWithTheirPath)
@@ -884,7 +884,7 @@ TEST(Names, CoverEveryEnumerator)
     EXPECT_EQ(enumNames<DistributionKind>().size(), 5u);
     EXPECT_EQ(enumNames<DataPatternKind>().size(), 5u);
     EXPECT_EQ(enumNames<SpecAssignment>().size(), 4u);
-    EXPECT_EQ(enumNames<TargetKind>().size(), 5u);
+    EXPECT_EQ(enumNames<TargetKind>().size(), 6u);
     EXPECT_EQ(enumNames<CacheMode>().size(), 2u);
     EXPECT_EQ(enumNames<WorkerType>().size(), 2u);
     EXPECT_EQ(enumNames<StepType>().size(), 2u);
