@@ -43,6 +43,11 @@ Status NullEngine::closeFile(std::uint32_t fileIndex)
     if (fileIndex >= m_open.size() || !m_open[fileIndex])
         return OpError {std::make_error_code(std::errc::bad_file_descriptor), "close", {},
             "file index " + std::to_string(fileIndex) + " is not open"};
+    // The contract: nothing in flight on a file that closes.
+    for (std::size_t i = 0; i < m_count; ++i)
+        if (m_ring[(m_head + i) % m_ring.size()]->fileIndex == fileIndex)
+            return OpError {std::make_error_code(std::errc::device_or_resource_busy), "close", {},
+                "file index " + std::to_string(fileIndex) + " has I/O in flight"};
     m_open[fileIndex] = false;
     return Ok {};
 }

@@ -9,6 +9,7 @@
 #include "core/run/worker.h"
 #include "core/stats/live_counters.h"
 #include "core/stats/verdict.h"
+#include "core/workload/file_tree.h"
 
 #include <algorithm>
 #include <boost/asio/io_context.hpp>
@@ -195,6 +196,15 @@ bool finishWorkers(StepState &state, std::vector<std::thread> &threads,
 // counters with one in-flight slot per outstanding I/O, and the callbacks by which they
 // reach the run. Also the write bytes that can be in flight on compared targets (the
 // limit of the devices' credit) and each target's profile path, per plan worker.
+// The first step a plan worker takes part in.
+std::size_t firstStepOf(const ResolvedPlan &resolved, std::size_t worker)
+{
+    for (std::size_t step = 0; step < resolved.stepCount(); ++step)
+        if (resolved.specOf(worker, step))
+            return step;
+    return resolved.stepCount();
+}
+
 std::shared_ptr<StepState> makeStepState(std::size_t step, const std::vector<std::size_t> &active,
     const ResolvedPlan &resolved, const std::map<std::string, bool> &comparedPath,
     const RunOptions &options, const std::shared_ptr<Run::Shared> &shared,
@@ -228,6 +238,17 @@ std::shared_ptr<StepState> makeStepState(std::size_t step, const std::vector<std
                 continue; // not used in this step (cycling): counters stay at zero
             WorkerTarget wt;
             wt.file = {t.info.path, specWrites(spec), t.target.cacheMode, t.target.writeThrough};
+            const Worker &profileWorker = resolved.profile.hosts[0].workers[rw.profileWorker];
+            if (t.target.kind == TargetKind::FileTree) {
+                wt.treeFiles = fileTreeFiles(t.info.path, t.target.tree);
+                // Before the worker's first step only: the stack is warm after it.
+                if (step == firstStepOf(resolved, wi))
+                    wt.preInitOperations = t.target.tree.preInitOperations;
+            } else if (profileWorker.testConnectionRate) {
+                wt.transactionsPerConnection = profileWorker.transactionsPerConnection;
+            }
+            if (!wt.treeFiles.empty() || wt.transactionsPerConnection > 0)
+                live->connections = std::make_unique<LiveConnections>();
             wt.region = t.region;
             wt.sectorBytes = t.info.logicalBlockBytes;
             wt.outstandingIos = rw.outstandingIos[step][ti];
@@ -364,7 +385,7 @@ std::optional<OpError> testFileSpaceProblem(
     };
     std::map<std::string, Need> perFileSystem;
     for (const Target *t : targets) {
-        if (t->kind != TargetKind::TestFile)
+        if (t->kind != TargetKind::TestFile && t->kind != TargetKind::FileTree)
             continue;
         const auto space = backend.testFileSpace(*t);
         if (!space || space->needBytes == 0)
@@ -585,7 +606,7 @@ struct Run::Execution {
     std::map<std::string, Prepared> prepared; // by the profile's target path
     std::vector<const Target *> targets; // each distinct target once, in plan order
     std::vector<const PlannedWorker *> fillingWorker; // per target: whose pattern fills it
-    std::vector<std::string> created; // test files this run created
+    std::vector<const Target *> created; // test files and trees this run created
     std::map<std::string, bool> comparedPath; // target path -> carried by a watched device
     bool comparedBuffered = false;
     // Application writes the devices have not shown yet and the devices' credit, carried
@@ -710,9 +731,14 @@ struct Run::Execution {
     void refuse(const OpError &e)
     {
         shared.fail(e);
-        for (const auto &path : created)
-            if (auto st = run.m_backend.discardTestFile(path); !st)
-                run.m_sink.onNotice("could not remove " + path + ": " + st.error().toString());
+        for (const Target *target : created) {
+            auto st = target->kind == TargetKind::FileTree
+                ? run.m_backend.removeFileTree(target->path, target->tree)
+                : run.m_backend.discardTestFile(target->path);
+            if (!st)
+                run.m_sink.onNotice(
+                    "could not remove " + target->path + ": " + st.error().toString());
+        }
     }
 
     bool prepareTargets()
@@ -746,7 +772,7 @@ struct Run::Execution {
             }
             p.info = *info;
             if (info->createdTestFile)
-                created.push_back(info->path);
+                created.push_back(&target);
             reportNewNotices();
         }
         return true;

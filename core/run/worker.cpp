@@ -2,6 +2,7 @@
 #include "core/run/worker.h"
 
 #include "core/workload/data_pattern.h"
+#include "core/workload/distribution.h"
 #include "core/workload/io_generator.h"
 #include "core/workload/rate_limiter.h"
 
@@ -53,6 +54,10 @@ struct Slot {
     std::optional<IoStep> reply; // the reply to issue after `step` completes
     std::int64_t readyAtNs = 0; // think time / delay / rate limit: not before this
     int preparedPattern = -1; // which pattern the write buffer holds
+    // A file tree's slot: its own engine file index, whether a file is open on it, and
+    // when that file's open began (the operation's start).
+    bool fileOpen = false;
+    std::int64_t openedNs = 0;
     // This slot's entry in its target's LiveTargetCounters::inFlightSince, or null.
     std::atomic<std::int64_t> *published = nullptr;
 
@@ -72,9 +77,18 @@ struct TargetState {
     std::optional<IoGenerator> generator;
     std::vector<RateLimiter> limiters; // per spec line
     std::int64_t gateNs = 0; // burst delay: no new I/O on this target before
-    std::uint64_t issued = 0; // for ioLimitPerTarget
+    std::uint64_t issued = 0; // for the limit
+    std::uint64_t limit = 0; // I/Os to issue (0: until stopped)
     std::uint32_t outstanding = 0;
+    std::uint32_t planned = 0; // slots holding a step not yet issued
     bool retired = false; // issued the I/O limit: no new I/O
+    // A file tree: which file each operation opens (per spec line), drawn with fileRng.
+    std::vector<OffsetDistribution> filePickers;
+    Rng fileRng;
+    // Iometer's connection rate: transactions started on the open connection, and when
+    // it opened (the first one: when the step's I/O began).
+    std::uint64_t started = 0;
+    std::int64_t connectedNs = 0;
 };
 
 class WorkerLoop
@@ -94,12 +108,20 @@ public:
             fail({{}, "start worker", m_ws.workerName, e.what()});
         }
         // Always arrive, also after a failure: the run waits for every worker.
+        if (ready && m_preInit)
+            ready = preInitialise();
         m_ws.ready->count_down();
-        if (!ready)
+        if (!ready) {
+            drain();
             return;
+        }
         m_ws.start->wait();
-        if (waitStartDelay())
-            loop();
+        if (waitStartDelay()) {
+            const std::int64_t begin = nowNs();
+            for (auto &ts : m_targets)
+                ts.connectedNs = begin;
+            loop(false);
+        }
         drain();
     }
 
@@ -112,6 +134,27 @@ private:
             std::this_thread::sleep_for(std::min<std::chrono::nanoseconds>(
                 until - std::chrono::steady_clock::now(), std::chrono::milliseconds(10)));
         return !m_ws.stop->load();
+    }
+
+    // The tree targets' pre-initialisation operations, before the worker is ready: run
+    // like the step's own I/O (same spec, files and depth), recorded nowhere. The other
+    // targets wait. False when it failed or the step was stopped meanwhile.
+    bool preInitialise()
+    {
+        m_recording = false;
+        for (std::size_t t = 0; t < m_targets.size(); ++t) {
+            m_targets[t].limit = m_ws.targets[t].preInitOperations;
+            m_targets[t].retired = m_targets[t].limit == 0;
+        }
+        loop(true);
+        drainInFlight(nowNs() + m_ws.drainLimit.count());
+        for (auto &ts : m_targets) {
+            ts.limit = m_ws.ioLimitPerTarget;
+            ts.issued = 0;
+            ts.retired = false;
+        }
+        m_recording = true;
+        return !m_failed && !m_ws.stop->load();
     }
 
     void fail(const OpError &e)
@@ -151,9 +194,19 @@ private:
             return false;
         }
         m_engine = std::move(*engine);
+        // A target's file, or for a tree one file index per slot, opened per operation.
         std::vector<EngineFile> files;
-        for (const auto &t : m_ws.targets)
-            files.push_back(t.file);
+        for (const auto &t : m_ws.targets) {
+            m_firstFile.push_back(std::uint32_t(files.size()));
+            if (t.treeFiles.empty()) {
+                files.push_back(t.file);
+                continue;
+            }
+            EngineFile later = t.file;
+            later.path.clear();
+            later.openLater = true;
+            files.insert(files.end(), t.outstandingIos, later);
+        }
         if (slotCount > m_engine->capabilities().maxQueueDepth) {
             fail({{}, "start worker", m_ws.workerName,
                 "the " + std::string(m_engine->name()) + " engine supports at most "
@@ -195,6 +248,15 @@ private:
                 auto &ts = m_targets.emplace_back();
                 ts.generator.emplace(spec, m_ws.targets[t].region, m_ws.targets[t].sectorBytes,
                     mixSeed(m_ws.seed, t + 1));
+                ts.limit = m_ws.ioLimitPerTarget;
+                const WorkerTarget &wt = m_ws.targets[t];
+                if (!wt.treeFiles.empty()) {
+                    for (const auto &line : spec.lines)
+                        ts.filePickers.emplace_back(line.distribution, wt.treeFiles.size());
+                    ts.fileRng = Rng(mixSeed(m_ws.seed, 500 + t));
+                }
+                m_connectionRate |= wt.transactionsPerConnection > 0;
+                m_preInit |= wt.preInitOperations > 0;
                 for (const auto &line : spec.lines) {
                     ts.limiters.emplace_back(line.rateLimit);
                     m_anyLimiter |= !ts.limiters.back().unlimited();
@@ -235,7 +297,8 @@ private:
                 if (auto *live = m_ws.targets[t].counters; live && q < live->inFlightSince.size())
                     m_slots[s].published = &live->inFlightSince[q];
                 m_slots[s].target = t;
-                m_slots[s].request.fileIndex = t;
+                m_slots[s].request.fileIndex
+                    = m_firstFile[t] + (m_ws.targets[t].treeFiles.empty() ? 0 : q);
                 m_slots[s].request.userData = s;
             }
         m_idle.reserve(slotCount);
@@ -263,6 +326,14 @@ private:
                 continue;
             }
             if (!slot.hasStep) {
+                const std::uint32_t perConnection
+                    = m_ws.targets[slot.target].transactionsPerConnection;
+                if (perConnection > 0 && ts.started >= perConnection) {
+                    ++k; // the connection is used up: reconnectWhereDue() opens the next
+                    continue;
+                }
+                ++ts.started;
+                ++ts.planned;
                 slot.step = ts.generator->next();
                 slot.hasStep = true;
                 if (!slot.step.io.endsTransaction)
@@ -308,12 +379,16 @@ private:
                 m_fillers[std::size_t(pattern)].beforeWrite(
                     buffer.first(io.sizeBytes), io.offsetBytes);
             }
+            if (!slot.fileOpen && !m_ws.targets[slot.target].treeFiles.empty()
+                && !openTreeFile(slot, io.lineIndex))
+                break; // failed: the run stops
             if (!m_engine->queue(&r))
                 break; // cannot happen: the ring holds every slot; retry next round
             slot.inFlight = true;
             slot.hasStep = false;
+            --ts.planned;
             ++ts.outstanding;
-            if (m_ws.ioLimitPerTarget > 0 && ++ts.issued >= m_ws.ioLimitPerTarget)
+            if (ts.limit > 0 && ++ts.issued >= ts.limit)
                 ts.retired = true;
             m_queued[queued++] = i;
             m_idle[k] = m_idle.back();
@@ -347,7 +422,7 @@ private:
                     "short transfer: " + std::to_string(r->resultBytes) + " of "
                         + std::to_string(r->lengthBytes) + " bytes at offset "
                         + std::to_string(r->offsetBytes)});
-        } else {
+        } else if (m_recording) {
             dir.histogram.record(latency);
             dir.bytes.add(std::uint64_t(r->resultBytes));
             if (slot.step.io.endsTransaction)
@@ -357,10 +432,98 @@ private:
             slot.step = *slot.reply;
             slot.reply.reset();
             slot.hasStep = true;
+            ++ts.planned;
+        } else if (slot.fileOpen) {
+            closeTreeFile(slot); // the operation ends with its transaction
         }
         if (slot.step.thinkTimeAfter.count() > 0)
             slot.readyAtNs = reapNs + slot.step.thinkTimeAfter.count();
         m_idle.push_back(i);
+    }
+
+    void recordPhase(LivePhase &phase, std::int64_t fromNs, std::int64_t toNs)
+    {
+        if (m_recording)
+            phase.histogram.record(std::uint64_t(std::max<std::int64_t>(toNs - fromNs, 0)));
+    }
+
+    void phaseFailed(LivePhase &phase, const OpError &e)
+    {
+        if (m_recording)
+            phase.errors.add(1);
+        fail(e);
+    }
+
+    // Opens the file the operation picks on the slot's file index, timed. While it opens,
+    // the slot is published as in flight: an open that hangs shows like a stuck I/O.
+    bool openTreeFile(Slot &slot, std::uint16_t lineIndex)
+    {
+        TargetState &ts = m_targets[slot.target];
+        const WorkerTarget &wt = m_ws.targets[slot.target];
+        const auto file = ts.filePickers[lineIndex].next(ts.fileRng);
+        EngineFile engineFile = wt.file;
+        engineFile.path = wt.treeFiles[std::size_t(file)];
+        const std::int64_t start = nowNs();
+        slot.publishSubmit(start);
+        auto st = m_engine->openFile(slot.request.fileIndex, engineFile);
+        const std::int64_t end = nowNs();
+        slot.publishDone();
+        if (!st) {
+            phaseFailed(wt.counters->connections->open, st.error());
+            return false;
+        }
+        recordPhase(wt.counters->connections->open, start, end);
+        slot.fileOpen = true;
+        slot.openedNs = start;
+        return true;
+    }
+
+    // Closes the slot's file after its operation, timed; the operation (a connection of
+    // one transaction) lasted from its open to now.
+    void closeTreeFile(Slot &slot)
+    {
+        LiveConnections &live = *m_ws.targets[slot.target].counters->connections;
+        const std::int64_t start = nowNs();
+        slot.publishSubmit(start);
+        auto st = m_engine->closeFile(slot.request.fileIndex);
+        const std::int64_t end = nowNs();
+        slot.publishDone();
+        slot.fileOpen = false;
+        if (!st)
+            return phaseFailed(live.close, st.error());
+        recordPhase(live.close, start, end);
+        recordPhase(live.connection, slot.openedNs, end);
+    }
+
+    // Iometer's connection rate: each target whose connection has done its transactions
+    // and has nothing in flight or waiting is closed and opened again, both timed; the
+    // connection lasted from its open to its close. True when one was reopened.
+    bool reconnectWhereDue()
+    {
+        bool any = false;
+        for (std::size_t t = 0; t < m_targets.size() && !m_failed; ++t) {
+            TargetState &ts = m_targets[t];
+            const WorkerTarget &wt = m_ws.targets[t];
+            if (wt.transactionsPerConnection == 0 || ts.started < wt.transactionsPerConnection
+                || ts.outstanding > 0 || ts.planned > 0)
+                continue;
+            LiveConnections &live = *wt.counters->connections;
+            const std::uint32_t index = m_firstFile[t];
+            const std::int64_t closeStart = nowNs();
+            if (auto st = m_engine->closeFile(index); !st)
+                return phaseFailed(live.close, st.error()), false;
+            const std::int64_t closeEnd = nowNs();
+            recordPhase(live.close, closeStart, closeEnd);
+            recordPhase(live.connection, ts.connectedNs, closeEnd);
+            if (auto st = m_engine->openFile(index, wt.file); !st)
+                return phaseFailed(live.open, st.error()), false;
+            const std::int64_t openEnd = nowNs();
+            recordPhase(live.open, closeEnd, openEnd);
+            ts.connectedNs = closeEnd;
+            ts.started = 0;
+            any = true;
+        }
+        return any;
     }
 
     void publishOutstanding()
@@ -370,13 +533,19 @@ private:
                 m_targets[t].outstanding, std::memory_order_relaxed);
     }
 
-    void loop()
+    // The hot loop, until the step stops, or with untilDone (pre-initialisation) until
+    // every target issued its limit and nothing is in flight.
+    void loop(bool untilDone)
     {
         bool reportedFinished = false;
         while (!m_ws.stop->load(std::memory_order_relaxed) && !m_failed) {
             std::int64_t now = nowNs();
             std::int64_t nextReady = INT64_MAX;
+            if (m_connectionRate)
+                reconnectWhereDue();
             const std::uint32_t queued = issue(now, nextReady);
+            if (queued == 0 && m_connectionRate && reconnectWhereDue())
+                continue;
             if (queued > 0) {
                 const std::int64_t stamp = nowNs();
                 for (std::uint32_t q = 0; q < queued; ++q) {
@@ -393,6 +562,8 @@ private:
             const std::size_t inFlight = m_slots.size() - m_idle.size();
             if (inFlight == 0) {
                 if (allRetired()) {
+                    if (untilDone)
+                        return;
                     if (!reportedFinished && m_ws.finished) {
                         reportedFinished = true;
                         m_ws.finished();
@@ -438,7 +609,14 @@ private:
     {
         if (!m_engine)
             return;
-        const auto deadline = nowNs() + m_ws.drainLimit.count();
+        drainInFlight(nowNs() + m_ws.drainLimit.count());
+        publishOutstanding();
+    }
+
+    // Waits until `deadline` for the I/O in flight, uncounted; then closes the files of
+    // finished tree operations (a file whose I/O never completed stays with the engine).
+    void drainInFlight(std::int64_t deadline)
+    {
         std::size_t inFlight = m_slots.size() - m_idle.size();
         while (inFlight > 0 && nowNs() < deadline) {
             auto got = m_engine->reap(m_completed, 1, 100ms);
@@ -450,9 +628,24 @@ private:
                 slot.publishDone();
                 --m_targets[slot.target].outstanding;
                 --inFlight;
+                m_idle.push_back(std::uint32_t(m_completed[c]->userData));
             }
         }
-        publishOutstanding();
+        for (auto &slot : m_slots)
+            if (slot.fileOpen && !slot.inFlight) {
+                (void)m_engine->closeFile(slot.request.fileIndex);
+                slot.fileOpen = false;
+            }
+        // What was planned is dropped: pre-initialisation hands the slots to the step.
+        for (auto &slot : m_slots) {
+            slot.hasStep = false;
+            slot.reply.reset();
+            slot.readyAtNs = 0;
+        }
+        for (auto &ts : m_targets) {
+            ts.planned = 0;
+            ts.gateNs = 0;
+        }
     }
 
     WorkerStep &m_ws;
@@ -470,6 +663,10 @@ private:
     std::uint32_t m_buffersPerSlot = 2; // read and write buffers, or one (startEngine)
     bool m_anyLimiter = false;
     bool m_failed = false;
+    std::vector<std::uint32_t> m_firstFile; // per target: its (first) engine file index
+    bool m_connectionRate = false; // a target closes and reopens (Iometer's connection rate)
+    bool m_preInit = false; // a tree target pre-initialises before the step
+    bool m_recording = true; // false while pre-initialising: nothing counts
 };
 
 } // namespace

@@ -23,6 +23,18 @@ struct WorkerTarget {
     std::uint32_t sectorBytes = 512; // alignment 0 in a spec line means this
     std::uint32_t outstandingIos = 1; // for this step
     LiveTargetCounters *counters = nullptr; // owned by the run; read by the sampler
+    // A file tree's files (empty for other targets). Each transaction on a tree is an
+    // operation: pick a file (the spec line's distribution over the files), open it, do
+    // the I/O at an offset within `region` of that file, close it. Every slot has its own
+    // file index, so QD n means n operations in flight. counters->connections is set.
+    std::vector<std::string> treeFiles;
+    // Iometer's connection rate: the target is closed and opened again after this many
+    // transactions, once its I/O in flight has completed (0 = never). counters->connections
+    // is set.
+    std::uint32_t transactionsPerConnection = 0;
+    // Operations before the step is measured (a tree's pre-initialisation): done with the
+    // step's spec before the worker says it is ready, in no figure. 0 = none.
+    std::uint64_t preInitOperations = 0;
 };
 
 struct WorkerStep {

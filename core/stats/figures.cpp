@@ -24,8 +24,36 @@ void DirectionMeasurement::append(const DirectionMeasurement &later)
     stalledIos = stalled;
 }
 
+void PhaseMeasurement::add(const PhaseMeasurement &o)
+{
+    histogram.merge(o.histogram);
+    errors += o.errors;
+    minNs = std::min(minNs, o.minNs);
+    maxNs = std::max(maxNs, o.maxNs);
+}
+
+void ConnectionMeasurement::add(const ConnectionMeasurement &o)
+{
+    open.add(o.open);
+    close.add(o.close);
+    connection.add(o.connection);
+}
+
+// Counts and histograms of a span add up whether the other scope is beside it or after
+// it; extremes keep the worst.
+static void addConnections(
+    std::optional<ConnectionMeasurement> &into, const std::optional<ConnectionMeasurement> &o)
+{
+    if (!o)
+        return;
+    if (!into)
+        into.emplace();
+    into->add(*o);
+}
+
 void Measurement::add(const Measurement &o)
 {
+    addConnections(connections, o.connections);
     read.add(o.read);
     write.add(o.write);
     transactions += o.transactions;
@@ -35,6 +63,7 @@ void Measurement::add(const Measurement &o)
 
 void Measurement::append(const Measurement &later)
 {
+    addConnections(connections, later.connections);
     read.append(later.read);
     write.append(later.write);
     transactions += later.transactions;
@@ -85,6 +114,16 @@ static DirectionFigures directionFigures(const DirectionMeasurement &m, double s
     return f;
 }
 
+static PhaseFigures phaseFigures(const PhaseMeasurement &m, double seconds)
+{
+    PhaseFigures f;
+    f.count = m.histogram.count();
+    f.errors = m.errors;
+    f.perSecond = seconds > 0 ? double(f.count) / seconds : 0;
+    f.latency = latencyFigures(m.histogram, m.minNs, m.maxNs);
+    return f;
+}
+
 Figures computeFigures(const Measurement &m)
 {
     Figures f;
@@ -96,6 +135,10 @@ Figures computeFigures(const Measurement &m)
     f.total = directionFigures(both, f.seconds);
     f.transactionsPerSecond = f.seconds > 0 ? double(m.transactions) / f.seconds : 0;
     f.outstanding = m.outstanding;
+    if (m.connections)
+        f.connections = ConnectionFigures {.open = phaseFigures(m.connections->open, f.seconds),
+            .close = phaseFigures(m.connections->close, f.seconds),
+            .connection = phaseFigures(m.connections->connection, f.seconds)};
     return f;
 }
 

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 
 namespace ioprism::core {
 
@@ -35,9 +36,37 @@ struct DirectionMeasurement {
     void append(const DirectionMeasurement &later);
 };
 
+// One kind of work that is not a transfer, over a span: opening a file, closing it, or a
+// whole connection (a file's open to its close). One entry per call that ended in the
+// span; errors are calls that failed (not in the histogram).
+struct PhaseMeasurement {
+    LatencyHistogram histogram;
+    std::uint64_t errors = 0;
+    // Exact extremes over the span; minNs == UINT64_MAX when nothing ended in it.
+    std::uint64_t minNs = UINT64_MAX;
+    std::uint64_t maxNs = 0;
+
+    void add(const PhaseMeasurement &other);
+};
+
+// Files opened and closed while the target is measured: a file tree's operations (each
+// a connection of one transaction: open, I/O, close) and Iometer's connection rate (a
+// connection of transactionsPerConnection transactions). Connections are counted when
+// they close; the connection histogram holds each one's open-to-close time, which on a
+// tree is the whole operation.
+struct ConnectionMeasurement {
+    PhaseMeasurement open;
+    PhaseMeasurement close;
+    PhaseMeasurement connection;
+
+    void add(const ConnectionMeasurement &other);
+};
+
 struct Measurement {
     DirectionMeasurement read;
     DirectionMeasurement write;
+    // Set for targets that open and close files while measured (none for the others).
+    std::optional<ConnectionMeasurement> connections;
     std::uint64_t transactions = 0; // a request with its reply counts once
     std::uint32_t outstanding = 0; // I/Os in flight at the end of the span
     std::chrono::nanoseconds elapsed {0};
@@ -72,6 +101,23 @@ struct DirectionFigures {
     LatencyFigures latency;
 };
 
+struct PhaseFigures {
+    std::uint64_t count = 0; // calls that ended in the span
+    std::uint64_t errors = 0;
+    double perSecond = 0;
+    LatencyFigures latency;
+    friend bool operator==(const PhaseFigures &, const PhaseFigures &) = default;
+};
+
+// See ConnectionMeasurement. open.perSecond is "files opened per second";
+// connection.perSecond and connection.latency are Iometer's connection figures.
+struct ConnectionFigures {
+    PhaseFigures open;
+    PhaseFigures close;
+    PhaseFigures connection;
+    friend bool operator==(const ConnectionFigures &, const ConnectionFigures &) = default;
+};
+
 struct Figures {
     double seconds = 0;
     DirectionFigures read;
@@ -79,6 +125,7 @@ struct Figures {
     DirectionFigures total; // reads and writes together
     double transactionsPerSecond = 0;
     std::uint32_t outstanding = 0;
+    std::optional<ConnectionFigures> connections; // when the measurement has them
 };
 
 LatencyFigures latencyFigures(

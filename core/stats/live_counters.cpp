@@ -14,8 +14,25 @@ static void takeDirection(LiveDirection &live, DirectionMeasurement &out)
     out.maxNs = live.histogram.takeIntervalMaxNs();
 }
 
+static void takePhase(LivePhase &live, PhaseMeasurement &out)
+{
+    IometerBins unused;
+    live.histogram.snapshotInto(out.histogram, unused);
+    out.errors = live.errors.load();
+    out.minNs = live.histogram.takeIntervalMinNs();
+    out.maxNs = live.histogram.takeIntervalMaxNs();
+}
+
 void takeSnapshot(LiveTargetCounters &live, Measurement &out)
 {
+    if (live.connections) {
+        auto &c = out.connections ? *out.connections : out.connections.emplace();
+        takePhase(live.connections->open, c.open);
+        takePhase(live.connections->close, c.close);
+        takePhase(live.connections->connection, c.connection);
+    } else {
+        out.connections.reset();
+    }
     takeDirection(live.read, out.read);
     takeDirection(live.write, out.write);
     out.transactions = live.transactions.load();
@@ -52,9 +69,24 @@ static DirectionMeasurement deltaDirection(
     return d;
 }
 
+static PhaseMeasurement deltaPhase(const PhaseMeasurement &a, const PhaseMeasurement &b)
+{
+    PhaseMeasurement d = b;
+    d.histogram.subtract(a.histogram);
+    d.errors = b.errors - a.errors;
+    return d;
+}
+
 Measurement deltaOf(const Measurement &earlier, const Measurement &later)
 {
     Measurement d;
+    if (later.connections) {
+        const ConnectionMeasurement none;
+        const ConnectionMeasurement &a = earlier.connections ? *earlier.connections : none;
+        d.connections = ConnectionMeasurement {.open = deltaPhase(a.open, later.connections->open),
+            .close = deltaPhase(a.close, later.connections->close),
+            .connection = deltaPhase(a.connection, later.connections->connection)};
+    }
     d.read = deltaDirection(earlier.read, later.read);
     d.write = deltaDirection(earlier.write, later.write);
     d.transactions = later.transactions - earlier.transactions;

@@ -17,6 +17,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace ioprism::core {
@@ -40,10 +41,24 @@ struct LiveDirection {
     RelaxedCounter errors;
 };
 
+struct LivePhase {
+    AtomicLatencyHistogram histogram;
+    RelaxedCounter errors;
+};
+
+// A target's opens, closes and connections (ConnectionMeasurement).
+struct LiveConnections {
+    LivePhase open;
+    LivePhase close;
+    LivePhase connection;
+};
+
 // One worker's counters for one target.
 struct LiveTargetCounters {
     LiveDirection read;
     LiveDirection write;
+    // Made by the run for targets that open and close files while measured; null else.
+    std::unique_ptr<LiveConnections> connections;
     RelaxedCounter transactions;
     std::atomic<std::uint32_t> outstanding {0};
     // One entry per outstanding-I/O slot of this target: 0 while the slot is idle, else

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// File trees and Iometer's connection rate in the worker loop, on the null engine
+// wrapped in one that records every open, close and I/O: each tree operation opens a
+// file of the tree, does one I/O on it and closes it; a connection does its transactions
+// and is reopened with nothing in flight; pre-initialisation is in no figure.
+#include "core/null_engine.h"
+#include "core/run/run.h"
+#include "core/workload/file_tree.h"
+
+#include <gtest/gtest.h>
+#include <map>
+#include <mutex>
+#include <set>
+
+using namespace ioprism::core;
+using namespace std::chrono_literals;
+using BenchRun = ioprism::core::Run;
+
+namespace {
+
+// What every engine of the run did, in order.
+struct EngineLog {
+    std::mutex mutex;
+    std::vector<std::string> opened; // paths, per openFile
+    std::uint64_t closes = 0;
+    std::uint64_t ios = 0;
+    // Per connection of file index 0 (connection rate): I/Os between two opens.
+    std::vector<std::uint64_t> iosPerConnection {0};
+    std::vector<std::string> errors;
+};
+
+class RecordingEngine final : public IoEngine
+{
+public:
+    explicit RecordingEngine(EngineLog &log)
+        : m_log(log)
+    { }
+    std::string_view name() const override { return "recording"; }
+    EngineCapabilities capabilities() const override { return m_inner.capabilities(); }
+    Status init(const EngineConfig &c, std::span<const EngineFile> f) override
+    {
+        m_files.assign(f.begin(), f.end());
+        return m_inner.init(c, f);
+    }
+    std::span<std::byte> buffer(std::uint32_t i) override { return m_inner.buffer(i); }
+    Status openFile(std::uint32_t index, const EngineFile &file) override
+    {
+        auto st = m_inner.openFile(index, file);
+        std::lock_guard lock(m_log.mutex);
+        if (!st)
+            m_log.errors.push_back(st.error().toString());
+        m_log.opened.push_back(file.path);
+        if (index == 0)
+            m_log.iosPerConnection.push_back(0);
+        return st;
+    }
+    Status closeFile(std::uint32_t index) override
+    {
+        auto st = m_inner.closeFile(index);
+        std::lock_guard lock(m_log.mutex);
+        if (!st)
+            m_log.errors.push_back(st.error().toString());
+        ++m_log.closes;
+        return st;
+    }
+    bool queue(IoRequest *r) override
+    {
+        std::lock_guard lock(m_log.mutex);
+        ++m_log.ios;
+        if (r->fileIndex == 0)
+            ++m_log.iosPerConnection.back();
+        return m_inner.queue(r);
+    }
+    Status commit() override { return m_inner.commit(); }
+    Result<std::uint32_t> reap(
+        std::span<IoRequest *> out, std::uint32_t min, std::chrono::nanoseconds t) override
+    {
+        return m_inner.reap(out, min, t);
+    }
+
+private:
+    NullEngine m_inner;
+    EngineLog &m_log;
+    std::vector<EngineFile> m_files;
+};
+
+class RecordingBackend final : public IoBackend
+{
+public:
+    EngineLog log;
+    std::string engineName() const override { return "recording"; }
+    std::vector<std::string> notices() const override { return {}; }
+    Result<TargetInfo> prepareTarget(
+        const Target &t, const PrepareOptions &o, const PrepareProgress &p) override
+    {
+        return m_null.prepareTarget(t, o, p);
+    }
+    Result<std::unique_ptr<IoEngine>> makeEngine() override
+    {
+        return std::unique_ptr<IoEngine>(std::make_unique<RecordingEngine>(log));
+    }
+
+private:
+    NullBackend m_null;
+};
+
+struct QuietSink : RunSink {
+};
+
+Profile treeProfile(std::uint32_t qd, std::uint64_t preInit)
+{
+    Profile p;
+    p.setup.runTime = 0s;
+    p.setup.interval = 100ms;
+    AccessSpec spec;
+    spec.name = "4K random";
+    SpecLine line;
+    line.transferSizeBytes = 4096;
+    line.alignmentBytes = 4096;
+    line.percentRead = 50;
+    line.percentRandom = 100;
+    spec.lines.push_back(line);
+    p.specs.push_back(spec);
+    Worker w;
+    w.name = "Worker 1";
+    w.outstandingIos = qd;
+    w.assignedSpecs = {"4K random"};
+    w.seed = 7;
+    Target t;
+    t.kind = TargetKind::FileTree;
+    t.path = "/trees/t";
+    t.tree = FileTree {.depth = 3, .filesPerLevel = 4, .fileSizeBytes = 1 * kMiB};
+    t.tree.preInitOperations = preInit;
+    w.targets.push_back(t);
+    p.hosts.push_back(Host {.workers = {w}});
+    return p;
+}
+
+} // namespace
+
+TEST(FileTreeRun, EachOperationOpensATreeFileDoesOneIoAndClosesIt)
+{
+    const Profile profile = treeProfile(4, 0);
+    RecordingBackend backend;
+    NullCounterSource counters;
+    QuietSink sink;
+    BenchRun run(profile, backend, counters, sink, {.ioLimitPerTarget = 3000});
+    const RunResult r = run.execute();
+    ASSERT_FALSE(r.error) << r.error->toString();
+    EXPECT_TRUE(backend.log.errors.empty()) << backend.log.errors.front();
+    ASSERT_EQ(r.steps.size(), 1u);
+    const Figures &all = r.steps[0].scopes[0].figures;
+    EXPECT_EQ(all.total.ios, 3000u);
+    ASSERT_TRUE(all.connections.has_value());
+    EXPECT_EQ(all.connections->open.count, 3000u);
+    EXPECT_EQ(all.connections->close.count, 3000u);
+    EXPECT_EQ(all.connections->connection.count, 3000u);
+    EXPECT_GT(all.connections->open.perSecond, 0);
+    // An operation lasts at least its open and its close.
+    EXPECT_GE(all.connections->connection.latency.meanUs,
+        all.connections->open.latency.meanUs + all.connections->close.latency.meanUs);
+    // Every open names a file of the tree, and all twelve were used.
+    const auto files = fileTreeFiles("/trees/t", profile.hosts[0].workers[0].targets[0].tree);
+    const std::set<std::string> tree(files.begin(), files.end());
+    std::map<std::string, int> uses;
+    for (const auto &path : backend.log.opened) {
+        EXPECT_TRUE(tree.contains(path)) << path;
+        ++uses[path];
+    }
+    EXPECT_EQ(uses.size(), 12u);
+    EXPECT_EQ(backend.log.opened.size(), 3000u);
+    EXPECT_EQ(backend.log.closes, 3000u);
+    // The worker and target scopes carry the same figures.
+    EXPECT_EQ(r.steps[0].scopes.back().figures.connections->open.count, 3000u);
+}
+
+TEST(FileTreeRun, PreInitialisationRunsBeforeTheStepAndCountsInNoFigure)
+{
+    const Profile profile = treeProfile(2, 500);
+    RecordingBackend backend;
+    NullCounterSource counters;
+    QuietSink sink;
+    BenchRun run(profile, backend, counters, sink, {.ioLimitPerTarget = 1000});
+    const RunResult r = run.execute();
+    ASSERT_FALSE(r.error) << r.error->toString();
+    EXPECT_TRUE(backend.log.errors.empty()) << backend.log.errors.front();
+    EXPECT_EQ(backend.log.ios, 1500u);
+    EXPECT_EQ(backend.log.opened.size(), 1500u);
+    const Figures &all = r.steps[0].scopes[0].figures;
+    EXPECT_EQ(all.total.ios, 1000u);
+    EXPECT_EQ(all.connections->open.count, 1000u);
+}
+
+TEST(ConnectionRate, TheTargetIsReopenedEveryNTransactionsWithNothingInFlight)
+{
+    Profile profile = treeProfile(4, 0);
+    Worker &w = profile.hosts[0].workers[0];
+    w.targets[0].kind = TargetKind::TestFile;
+    w.targets[0].path = "file";
+    w.targets[0].testFileSizeBytes = 64 * kMiB;
+    w.testConnectionRate = true;
+    w.transactionsPerConnection = 10;
+    RecordingBackend backend;
+    NullCounterSource counters;
+    QuietSink sink;
+    BenchRun run(profile, backend, counters, sink, {.ioLimitPerTarget = 1000});
+    const RunResult r = run.execute();
+    ASSERT_FALSE(r.error) << r.error->toString();
+    // The null engine refuses a close with I/O in flight: none was.
+    EXPECT_TRUE(backend.log.errors.empty()) << backend.log.errors.front();
+    const auto &perConnection = backend.log.iosPerConnection;
+    ASSERT_GE(perConnection.size(), 100u);
+    for (std::size_t c = 0; c + 1 < perConnection.size(); ++c)
+        EXPECT_EQ(perConnection[c], 10u) << "connection " << c;
+    const Figures &all = r.steps[0].scopes[0].figures;
+    ASSERT_TRUE(all.connections.has_value());
+    EXPECT_EQ(all.connections->connection.count, 100u);
+    EXPECT_EQ(all.connections->close.count, 100u);
+    EXPECT_EQ(all.connections->open.count, 100u);
+    EXPECT_GT(all.connections->connection.perSecond, 0);
+}
+
+TEST(ConnectionRate, WithoutItNothingIsReopenedAndThereAreNoConnectionFigures)
+{
+    Profile profile = treeProfile(4, 0);
+    Worker &w = profile.hosts[0].workers[0];
+    w.targets[0].kind = TargetKind::TestFile;
+    w.targets[0].path = "file";
+    w.targets[0].testFileSizeBytes = 64 * kMiB;
+    RecordingBackend backend;
+    NullCounterSource counters;
+    QuietSink sink;
+    BenchRun run(profile, backend, counters, sink, {.ioLimitPerTarget = 1000});
+    const RunResult r = run.execute();
+    ASSERT_FALSE(r.error) << r.error->toString();
+    EXPECT_TRUE(backend.log.opened.empty());
+    EXPECT_EQ(backend.log.closes, 0u);
+    EXPECT_FALSE(r.steps[0].scopes[0].figures.connections.has_value());
+}
