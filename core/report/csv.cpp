@@ -317,7 +317,10 @@ void fillFigures(Row &row, const ScopeResult &s, bool rawColumns)
     row[ReadMbpsDec] = fixed6(f.read.megabytesPerSecond);
     row[WriteMbpsDec] = fixed6(f.write.megabytesPerSecond);
     row[TransactionsPerSecond] = fixed6(f.transactionsPerSecond);
-    row[ConnectionsPerSecond] = fixed6(0);
+    // Iometer's connection figures: a connection is a file's open to its close (a tree
+    // operation, or transactionsPerConnection transactions with the connection rate).
+    const PhaseFigures connection = f.connections ? f.connections->connection : PhaseFigures {};
+    row[ConnectionsPerSecond] = fixed6(connection.perSecond);
 
     // A transaction is a request and its reply I/O (or the request alone): its time is
     // the sum of their response times, so the average is the total response time over
@@ -330,12 +333,12 @@ void fillFigures(Row &row, const ScopeResult &s, bool rawColumns)
     row[AvgRead] = fixed6(f.read.latency.meanUs / kUsPerMs);
     row[AvgWrite] = fixed6(f.write.latency.meanUs / kUsPerMs);
     row[AvgTransaction] = fixed6(avgTransactionMs);
-    row[AvgConnection] = fixed6(0);
+    row[AvgConnection] = fixed6(connection.latency.meanUs / kUsPerMs);
     row[MaxResponse] = fixed6(f.total.latency.maxUs / kUsPerMs);
     row[MaxRead] = fixed6(f.read.latency.maxUs / kUsPerMs);
     row[MaxWrite] = fixed6(f.write.latency.maxUs / kUsPerMs);
     row[MaxTransaction] = fixed6(f.total.latency.maxUs / kUsPerMs);
-    row[MaxConnection] = fixed6(0);
+    row[MaxConnection] = fixed6(connection.latency.maxUs / kUsPerMs);
 
     row[Errors] = integer(f.total.errors);
     row[ReadErrors] = integer(f.read.errors);
@@ -344,8 +347,13 @@ void fillFigures(Row &row, const ScopeResult &s, bool rawColumns)
     row[BytesWritten] = integer(f.write.bytes);
     row[ReadIos] = integer(f.read.ios);
     row[WriteIos] = integer(f.write.ios);
-    row[Connections] = integer(0);
-    row[TransactionsPerConnection] = "-1"; // Iometer's value when connection rate is off
+    row[Connections] = integer(connection.count);
+    // Iometer writes -1 when the connection rate is off; otherwise the transactions per
+    // connection, here as measured (1 on a tree; N with the rate, the connection still
+    // open at the end aside).
+    row[TransactionsPerConnection] = connection.count > 0
+        ? integer(std::uint64_t(std::llround(double(m.transactions) / double(connection.count))))
+        : "-1";
 
     if (rawColumns) {
         const auto maxNs
@@ -353,11 +361,14 @@ void fillFigures(Row &row, const ScopeResult &s, bool rawColumns)
         row[RawReadSum] = integer(m.read.histogram.sumNs());
         row[RawWriteSum] = integer(m.write.histogram.sumNs());
         row[RawTransactionSum] = integer(sumNs);
-        row[RawConnectionSum] = integer(0);
+        // From the figures (mean x count), so a results file read back writes the same.
+        row[RawConnectionSum] = integer(std::uint64_t(
+            std::llround(connection.latency.meanUs * 1e3 * double(connection.count))));
         row[RawMaxRead] = integer(maxNs(m.read));
         row[RawMaxWrite] = integer(maxNs(m.write));
         row[RawMaxTransaction] = integer(std::max(maxNs(m.read), maxNs(m.write)));
-        row[RawMaxConnection] = integer(0);
+        row[RawMaxConnection]
+            = integer(std::uint64_t(std::llround(connection.latency.maxUs * 1e3)));
         row[RawRunTime] = integer(std::uint64_t(std::max<std::int64_t>(m.elapsed.count(), 0)));
     }
 
@@ -976,7 +987,8 @@ std::string writeSeriesCsv(const RunResult &result)
     out += ",trials,complete,iops,iops_min,iops_max,mb_per_s,mib_per_s,mbit_per_s,"
            "mean_latency_us,p50_latency_us,p99_latency_us,p99_9_latency_us,p99_latency_us_min,"
            "p99_latency_us_max,cpu_busy_percent,iops_per_cpu_percent,device_read_mb_per_s,"
-           "device_write_mb_per_s,device_verdict\n";
+           "device_write_mb_per_s,device_verdict,files_per_s,open_mean_us,open_p99_us,"
+           "close_mean_us,close_p99_us,operation_mean_us,operation_p99_us\n";
     if (!series)
         return out;
     for (const auto &p : seriesPoints(result)) {
@@ -986,7 +998,7 @@ std::string writeSeriesCsv(const RunResult &result)
             row += fmt::format(",{}", a < p.values.size() ? integer(p.values[a]) : std::string());
         const auto optional
             = [](bool valid, double v) { return valid ? fixed(v, 3) : std::string(); };
-        row += fmt::format(",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+        row += fmt::format(",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             p.trials.size(), p.complete ? 1 : 0, fixed(p.iops.median, 3), fixed(p.iops.min, 3),
             fixed(p.iops.max, 3), fixed(p.megabytesPerSecond.median, 3),
             fixed(p.mebibytesPerSecond.median, 3), fixed(p.megabytesPerSecond.median * 8, 3),
@@ -998,6 +1010,11 @@ std::string writeSeriesCsv(const RunResult &result)
             optional(p.deviceValid, p.deviceReadMegabytesPerSecond.median),
             optional(p.deviceValid, p.deviceWriteMegabytesPerSecond.median),
             p.deviceValid ? std::string(toString(p.verdict)) : std::string());
+        const bool c = p.connectionsValid;
+        row += fmt::format(",{},{},{},{},{},{},{}\n", optional(c, p.filesPerSecond.median),
+            optional(c, p.openMeanUs.median), optional(c, p.openP99Us.median),
+            optional(c, p.closeMeanUs.median), optional(c, p.closeP99Us.median),
+            optional(c, p.operationMeanUs.median), optional(c, p.operationP99Us.median));
         out += row;
     }
     return out;

@@ -146,6 +146,19 @@ Json directionJson(const DirectionFigures &d)
         {"latency_us", latencyJson(d.latency, d.ios)}};
 }
 
+// An open, a close or a connection: how many ended, how fast, how long each took.
+Json phaseJson(const PhaseFigures &p)
+{
+    return Json {{"count", p.count}, {"errors", p.errors}, {"per_second", number(p.perSecond)},
+        {"latency_us", latencyJson(p.latency, p.count)}};
+}
+
+Json connectionsJson(const ConnectionFigures &c)
+{
+    return Json {{"open", phaseJson(c.open)}, {"close", phaseJson(c.close)},
+        {"connection", phaseJson(c.connection)}};
+}
+
 Json cpuJson(const CpuFigures &c)
 {
     if (!c.valid)
@@ -301,6 +314,8 @@ Json stepScopeJson(const ScopeResult &s)
     j["transactions"] = s.measurement.transactions;
     j["transactions_per_second"] = number(f.transactionsPerSecond);
     j["outstanding"] = f.outstanding;
+    if (f.connections)
+        j["connections"] = connectionsJson(*f.connections);
     j["iometer_bins"] = iometerBinsJson(s.measurement);
     // The full histogram is kept for the All scope only: it is what a later tool needs
     // to recompute any percentile or a heat map, and per-scope copies would multiply

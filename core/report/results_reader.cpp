@@ -271,6 +271,23 @@ DirectionFigures directionOf(const Node &n)
     return d;
 }
 
+PhaseFigures phaseOf(const Node &n)
+{
+    PhaseFigures p;
+    p.count = n["count"].u64();
+    p.errors = n["errors"].u64();
+    p.perSecond = n["per_second"].numberOrNan();
+    p.latency = latencyOf(n["latency_us"]);
+    return p;
+}
+
+ConnectionFigures connectionsOf(const Node &n)
+{
+    return {.open = phaseOf(n["open"]),
+        .close = phaseOf(n["close"]),
+        .connection = phaseOf(n["connection"])};
+}
+
 CpuFigures cpuOf(const Node &n)
 {
     CpuFigures c;
@@ -441,6 +458,8 @@ ScopeResult stepScopeOf(const Node &n)
     f.total = directionOf(n["total"]);
     f.transactionsPerSecond = n["transactions_per_second"].numberOrNan();
     f.outstanding = n["outstanding"].u32();
+    if (n.has("connections"))
+        f.connections = connectionsOf(n["connections"]);
 
     Measurement &m = s.measurement;
     m.transactions = n["transactions"].u64();

@@ -25,6 +25,7 @@ namespace {
 void summarise(SeriesPointResult &p, const RunResult &result)
 {
     std::vector<double> iops, mb, mib, mean, p50, p99, p999, cpu, perCpu, devRead, devWrite;
+    std::vector<double> files, openMean, openP99, closeMean, closeP99, opMean, opP99;
     for (std::size_t i : p.trials) {
         const StepResult &step = result.steps[i];
         p.complete = p.complete && step.complete;
@@ -38,6 +39,16 @@ void summarise(SeriesPointResult &p, const RunResult &result)
         p50.push_back(total.latency.p50Us);
         p99.push_back(total.latency.p99Us);
         p999.push_back(total.latency.p99_9Us);
+        if (const auto &c = step.scopes.front().figures.connections) {
+            p.connectionsValid = true;
+            files.push_back(c->open.perSecond);
+            openMean.push_back(c->open.latency.meanUs);
+            openP99.push_back(c->open.latency.p99Us);
+            closeMean.push_back(c->close.latency.meanUs);
+            closeP99.push_back(c->close.latency.p99Us);
+            opMean.push_back(c->connection.latency.meanUs);
+            opP99.push_back(c->connection.latency.p99Us);
+        }
         if (step.cpu.valid) {
             p.cpuValid = true;
             cpu.push_back(step.cpu.busyPercent);
@@ -59,6 +70,13 @@ void summarise(SeriesPointResult &p, const RunResult &result)
     p.p50LatencyUs = trialStat(p50);
     p.p99LatencyUs = trialStat(p99);
     p.p99_9LatencyUs = trialStat(p999);
+    p.filesPerSecond = trialStat(files);
+    p.openMeanUs = trialStat(openMean);
+    p.openP99Us = trialStat(openP99);
+    p.closeMeanUs = trialStat(closeMean);
+    p.closeP99Us = trialStat(closeP99);
+    p.operationMeanUs = trialStat(opMean);
+    p.operationP99Us = trialStat(opP99);
     p.cpuBusyPercent = trialStat(cpu);
     p.iopsPerCpuPercent = trialStat(perCpu);
     p.deviceReadMegabytesPerSecond = trialStat(devRead);

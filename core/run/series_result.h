@@ -38,6 +38,11 @@ struct SeriesPointResult {
     TrialStat meanLatencyUs, p50LatencyUs, p99LatencyUs, p99_9LatencyUs;
     TrialStat cpuBusyPercent, iopsPerCpuPercent;
     TrialStat deviceReadMegabytesPerSecond, deviceWriteMegabytesPerSecond;
+    // Files opened and closed (file trees, connection rate): files opened per second
+    // and the mean and p99 of the open, the close and the whole operation (connection).
+    TrialStat filesPerSecond, openMeanUs, openP99Us, closeMeanUs, closeP99Us;
+    TrialStat operationMeanUs, operationP99Us;
+    bool connectionsValid = false;
     bool cpuValid = false;
     bool deviceValid = false;
     // The most notable verdict among the trials (the headline order of verdict.h).

@@ -39,7 +39,8 @@ std::string rewrite(const std::string &text)
 struct QuietSink : RunSink {
 };
 
-RunResult nullRun(std::uint32_t percentRead, std::uint64_t ioLimit, bool series)
+RunResult nullRun(
+    std::uint32_t percentRead, std::uint64_t ioLimit, bool series, bool connections = false)
 {
     Profile p;
     p.setup.description = "null round trip";
@@ -65,6 +66,13 @@ RunResult nullRun(std::uint32_t percentRead, std::uint64_t ioLimit, bool series)
         target.path = "target" + std::to_string(t);
         target.testFileSizeBytes = 64 * kMiB;
         w.targets.push_back(target);
+    }
+    if (connections) {
+        // The first target reconnects every 10 transactions; the second is a file tree.
+        w.testConnectionRate = true;
+        w.transactionsPerConnection = 10;
+        w.targets[1].kind = TargetKind::FileTree;
+        w.targets[1].tree.fileSizeBytes = 1 * kMiB;
     }
     h.workers.push_back(w);
     p.hosts.push_back(h);
@@ -136,6 +144,22 @@ TEST(ResultsReader, ANullEngineRunReadsBackToTheSameText)
     ASSERT_FALSE(run.error) << run.error->toString();
     const std::string text = writeResultsJson(run, run.environment);
     EXPECT_EQ(rewrite(text), text);
+}
+
+TEST(ResultsReader, ConnectionFiguresReadBackToTheSameText)
+{
+    const RunResult run = nullRun(50, 2000, false, true);
+    ASSERT_FALSE(run.error) << run.error->toString();
+    const std::string text = writeResultsJson(run, run.environment);
+    ASSERT_THAT(text, HasSubstr("\"connections\""));
+    EXPECT_EQ(rewrite(text), text);
+    const ResultsRead read = readResultsJson(text);
+    ASSERT_TRUE(read.ok()) << read.error;
+    const auto &scopes = read.result->steps.at(0).scopes;
+    ASSERT_TRUE(scopes.back().figures.connections.has_value()); // the tree
+    EXPECT_EQ(scopes.back().figures.connections->open.count, 2000u);
+    ASSERT_TRUE(scopes.at(2).figures.connections.has_value()); // the reconnecting file
+    EXPECT_EQ(scopes.at(2).figures.connections->connection.count, 200u);
 }
 
 TEST(ResultsReader, ASeriesRunReadsBackToTheSameText)
