@@ -13,6 +13,7 @@
 #include "core/report/csv.h"
 #include "core/report/results_json.h"
 #include "core/run/run.h"
+#include "core/workload/file_tree.h"
 #include "platform/common/backend_factory.h"
 #include "platform/common/system.h"
 #include "platform/common/target_resolution.h"
@@ -23,6 +24,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <cerrno>
+#include <charconv>
 #include <csignal>
 #include <filesystem>
 #include <fmt/format.h>
@@ -65,6 +67,9 @@ struct RunArgs {
     std::optional<std::uint64_t> ops;
     std::string stagger;
     bool targetsInTurn = false;
+    std::string tree; // --tree DEPTH:FILES[:SIZE]
+    std::optional<std::uint64_t> preInit; // --pre-init N operations
+    std::optional<std::uint32_t> connectionRate; // --connection-rate N transactions
     double deviceTolerancePercent = 5;
     std::string deviceTail = "5s";
     std::string stallThreshold = "5s";
@@ -74,6 +79,61 @@ struct RunArgs {
 
 // The default test file: Iometer's iobw.tst idea, named for us.
 constexpr const char *kDefaultTestFile = "ioprism-test.dat";
+// Where --tree makes a tree in a folder that is not one of ours.
+constexpr const char *kDefaultTreeFolder = "ioprism-tree";
+
+// --tree DEPTH:FILES[:SIZE]: every target of the worker becomes a file tree of that
+// shape (io_profile's default 3:4:4MiB). A target naming a folder IOPrism made a tree in
+// (its marker is there) is that tree; any other existing folder gets the tree in an
+// `ioprism-tree` folder inside it, never in the folder itself; a path that does not exist
+// yet is where the tree is made.
+bool makeTrees(Worker &w, const RunArgs &a, Problems &problems)
+{
+    FileTree shape;
+    std::vector<std::string> parts;
+    for (std::size_t from = 0;;) {
+        const std::size_t colon = a.tree.find(':', from);
+        parts.push_back(a.tree.substr(from, colon - from));
+        if (colon == std::string::npos)
+            break;
+        from = colon + 1;
+    }
+    const auto whole = [](const std::string &text, std::uint32_t &out) {
+        const auto *end = text.data() + text.size();
+        const auto [ptr, ec] = std::from_chars(text.data(), end, out);
+        return ec == std::errc() && ptr == end && out > 0;
+    };
+    std::optional<std::uint64_t> size = parts.size() == 3 ? parseSize(parts[2]) : std::nullopt;
+    if ((parts.size() != 2 && parts.size() != 3) || !whole(parts[0], shape.depth)
+        || !whole(parts[1], shape.filesPerLevel) || (parts.size() == 3 && (!size || *size == 0))) {
+        problems.push_back({Severity::Error, "--tree",
+            "\"" + a.tree
+                + "\" is not DEPTH:FILES[:SIZE] (levels, files per level, size of each file; "
+                  "e.g. 3:4:4MiB)"});
+        return false;
+    }
+    if (size)
+        shape.fileSizeBytes = *size;
+    for (auto &t : w.targets) {
+        fs::path folder = t.path;
+        if (folder.filename() == kDefaultTestFile)
+            folder = folder.parent_path().empty() ? fs::path(".") : folder.parent_path();
+        std::error_code ec;
+        if (fs::is_directory(folder, ec) && !fs::exists(fileTreeMarkerPath(folder.string()), ec))
+            folder /= kDefaultTreeFolder;
+        else if (fs::exists(folder, ec) && !fs::is_directory(folder, ec)) {
+            problems.push_back({Severity::Error, "--tree",
+                "\"" + folder.string() + "\" is a file: a tree needs a folder to be made in"});
+            return false;
+        }
+        const std::uint64_t preInit = t.tree.preInitOperations;
+        t.kind = TargetKind::FileTree;
+        t.path = folder.lexically_normal().string();
+        t.tree = shape;
+        t.tree.preInitOperations = preInit;
+    }
+    return true;
+}
 
 bool parseDurationArg(const std::string &text, DurationUnit bare, std::chrono::microseconds &out,
     const char *option, Problems &problems)
@@ -318,6 +378,15 @@ bool applyOptions(Profile &p, const RunArgs &a, Problems &problems)
             t.path = kDefaultTestFile;
             w.targets.push_back(t);
         }
+        if (!a.tree.empty() && !makeTrees(w, a, problems))
+            return false;
+        if (a.preInit)
+            for (auto &t : w.targets)
+                t.tree.preInitOperations = *a.preInit;
+        if (a.connectionRate) {
+            w.testConnectionRate = *a.connectionRate > 0;
+            w.transactionsPerConnection = std::max<std::uint32_t>(*a.connectionRate, 1);
+        }
         for (auto &t : w.targets) {
             if (a.buffered)
                 t.cacheMode = CacheMode::Buffered;
@@ -377,7 +446,9 @@ bool applyOptions(Profile &p, const RunArgs &a, Problems &problems)
              std::pair {"--file-size", !a.fileSize.empty()}, std::pair {"--buffered", a.buffered},
              std::pair {"--sweep", !a.sweeps.empty()}, std::pair {"--repeat", a.repeat.has_value()},
              std::pair {"--ops", a.ops.has_value()}, std::pair {"--stagger", !a.stagger.empty()},
-             std::pair {"--targets-in-turn", a.targetsInTurn}})
+             std::pair {"--targets-in-turn", a.targetsInTurn},
+             std::pair {"--tree", !a.tree.empty()}, std::pair {"--pre-init", a.preInit.has_value()},
+             std::pair {"--connection-rate", a.connectionRate.has_value()}})
         if (given)
             changed.push_back(option);
     if (!changed.empty()) {
@@ -895,6 +966,16 @@ void registerRunCommands(CLI::App &app, int &exitCode, const std::vector<std::st
         ->capture_default_str();
     run->add_flag("--buffered", a->buffered, "Use the OS cache (default: direct I/O, O_DIRECT)");
     run->add_option("--file-size,--size", a->fileSize, "Size of test files (e.g. 1GiB)");
+    run->add_option("--tree", a->tree,
+        "io_profile's file tree instead of one test file: DEPTH:FILES[:SIZE] (e.g. 3:4:4MiB). "
+        "Each I/O opens a random file of the tree, does the I/O and closes it. Made in the "
+        "--target folder (in ioprism-tree inside a folder IOPrism did not make)");
+    run->add_option("--pre-init", a->preInit,
+        "With --tree: operations over the tree before the first step is measured, not "
+        "recorded (io_profile's pre-initialisation)");
+    run->add_option("--connection-rate", a->connectionRate,
+        "Iometer's test connection rate: close and reopen each target every N transactions "
+        "(0 = off); the connection figures are in the results");
     run->add_option(
         "--seed", a->seed, "Fixed random seed for every worker (default: random, recorded)");
     run->add_option("--csv", a->csvPath,

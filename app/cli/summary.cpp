@@ -258,6 +258,29 @@ std::string finishedRunTables(const RunResult &result)
     return resultTable(result) + seriesTable(result);
 }
 
+namespace {
+
+// Files opened and closed in a scope (a file tree, or Iometer's connection rate): files
+// opened per second and the time of each open, close and whole connection (operation).
+std::string connectionLine(const ScopeResult &sc)
+{
+    const ConnectionFigures &c = *sc.figures.connections;
+    const auto phase = [](const PhaseFigures &p) {
+        return fmt::format("mean {} p99 {} max {}", formatLatencyUs(p.latency.meanUs),
+            formatLatencyUs(p.latency.p99Us), formatLatencyUs(p.latency.maxUs));
+    };
+    return fmt::format("Files {}: {:.0f} opened/s; open {}; close {}; open to close {} ({} "
+                       "connections, {:.0f}/s){}\n",
+        sc.scope.kind == Scope::Kind::All ? sc.scope.label : sc.scope.targetPath, c.open.perSecond,
+        phase(c.open), phase(c.close), phase(c.connection), c.connection.count,
+        c.connection.perSecond,
+        c.open.errors + c.close.errors > 0
+            ? fmt::format("; {} failed", c.open.errors + c.close.errors)
+            : std::string());
+}
+
+} // namespace
+
 std::string resultTable(const RunResult &r)
 {
     std::string out;
@@ -284,6 +307,16 @@ std::string resultTable(const RunResult &r)
                 formatLatencyUs(f.total.latency.p99Us), formatLatencyUs(f.total.latency.p99_9Us),
                 formatLatencyUs(f.total.latency.maxUs), f.total.errors);
         }
+        // Per target that opened files, and for All as well when more than one did.
+        const auto opening
+            = std::count_if(step.scopes.begin(), step.scopes.end(), [](const ScopeResult &sc) {
+                  return sc.figures.connections && sc.scope.kind == Scope::Kind::Target;
+              });
+        for (const auto &sc : step.scopes)
+            if (sc.figures.connections
+                && (sc.scope.kind == Scope::Kind::Target
+                    || (sc.scope.kind == Scope::Kind::All && opening > 1)))
+                out += connectionLine(sc);
         if (step.cpu.valid)
             out += fmt::format(
                 "CPU: {:.1f}% busy (user {:.1f}%, system {:.1f}%, iowait {:.1f}%, irq {:.1f}%, "
