@@ -195,7 +195,7 @@ Verdict verdictOf(const Node &n)
     return enumByName(n,
         {Verdict::NoDeviceCounters, Verdict::Idle, Verdict::Background, Verdict::Agree,
             Verdict::ServedFromCache, Verdict::WriteBackPending, Verdict::OtherTraffic,
-            Verdict::Amplified},
+            Verdict::Amplified, Verdict::FileMetadata},
         [](Verdict v) { return toString(v); });
 }
 

@@ -860,6 +860,9 @@ struct Run::Execution {
         Sampler::Config config = samplerConfigFor(
             step, stepName, active, resolved, *state, comparedPath, run.m_options);
         config.comparedBuffered = comparedBuffered;
+        for (const auto &worker : state->live)
+            for (const auto &live : worker)
+                config.opensFiles |= live->connections != nullptr;
         config.inFlightWriteBytes = inFlightWriteBytes;
         config.deviceMap = result.deviceMap;
         config.runStart = runStart;

@@ -53,6 +53,7 @@ VerdictInput Sampler::appBytes(const std::vector<Measurement> &m, WriteBalance b
 {
     VerdictInput in;
     in.buffered = m_config.comparedBuffered;
+    in.opensFiles = m_config.opensFiles;
     for (std::size_t i = 0; i < m.size(); ++i)
         if (m_comparedScope[i]) {
             in.appReadBytes += m[i].read.bytes;

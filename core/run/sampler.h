@@ -49,6 +49,7 @@ public:
         std::string stepName;
         std::vector<WorkerCounters> workers; // the step's active workers, in plan order
         bool comparedBuffered = false; // a compared target is written through the cache
+        bool opensFiles = false; // a target opens and closes files (VerdictInput::opensFiles)
         std::uint64_t inFlightWriteBytes = 0; // the limit of the devices' credit
         DeviceMap deviceMap; // the run's watched devices
         VerdictPolicy verdict;

@@ -25,6 +25,8 @@ std::string_view toString(Verdict v)
         return "other traffic";
     case Verdict::Amplified:
         return "amplified";
+    case Verdict::FileMetadata:
+        return "file metadata";
     }
     return "";
 }
@@ -62,8 +64,10 @@ int notability(Verdict v)
 {
     switch (v) {
     case Verdict::OtherTraffic:
-        return 5;
+        return 6;
     case Verdict::Amplified:
+        return 5;
+    case Verdict::FileMetadata:
         return 4;
     case Verdict::WriteBackPending:
         return 3;
@@ -105,8 +109,10 @@ DeviceVerdict judgeDevice(const VerdictInput &in, const VerdictPolicy &p)
             v.read.verdict = Verdict::Agree;
         else if (d < a)
             v.read.verdict = Verdict::ServedFromCache;
+        else if (in.buffered && appMoved)
+            v.read.verdict = Verdict::Amplified;
         else
-            v.read.verdict = in.buffered && appMoved ? Verdict::Amplified : Verdict::OtherTraffic;
+            v.read.verdict = in.opensFiles ? Verdict::FileMetadata : Verdict::OtherTraffic;
     }
     // Writes.
     {
@@ -123,6 +129,8 @@ DeviceVerdict judgeDevice(const VerdictInput &in, const VerdictPolicy &p)
         // on earlier writes and, cumulatively, still behind): docs/device-counters.md.
         else if (d < a || d - a <= double(in.writeBacklogBytes) + slack(in.appWriteBytes, p))
             v.write.verdict = Verdict::WriteBackPending;
+        else if (in.opensFiles)
+            v.write.verdict = Verdict::FileMetadata;
         else
             v.write.verdict = below(in.appWriteBytes) ? Verdict::OtherTraffic : Verdict::Amplified;
     }
@@ -135,7 +143,8 @@ DeviceVerdict judgeDevice(const VerdictInput &in, const VerdictPolicy &p)
             quiet, p.backgroundShare * (double(in.appReadBytes) + double(in.appWriteBytes)));
         const auto background = [&](DirectionVerdict &dir) {
             const bool replaceable = dir.verdict == Verdict::Idle
-                || dir.verdict == Verdict::OtherTraffic || dir.verdict == Verdict::Amplified;
+                || dir.verdict == Verdict::OtherTraffic || dir.verdict == Verdict::Amplified
+                || dir.verdict == Verdict::FileMetadata;
             if (!replaceable || !below(dir.appBytes) || below(dir.deviceBytes))
                 return;
             const double excess = double(dir.deviceBytes) - double(dir.appBytes);

@@ -93,11 +93,15 @@ enum class Verdict {
     WriteBackPending,
     OtherTraffic,
     Amplified,
+    // The targets open and close files (a file tree, Iometer's connection rate) and the
+    // device did more than the application issued: the file system's own I/O for lookups,
+    // opens and closes (inodes, directories, the journal's time stamps) explains it.
+    FileMetadata,
 };
 
 // "no device counters", "idle", "background", "agree", "served from cache",
-// "write-back pending", "other traffic", "amplified": the names used in results files and
-// on screen.
+// "write-back pending", "other traffic", "amplified", "file metadata": the names used in
+// results files and on screen.
 std::string_view toString(Verdict verdict);
 
 struct VerdictPolicy {
@@ -126,6 +130,11 @@ struct VerdictInput {
     // largest transfer): the limit of the credit.
     std::uint64_t inFlightWriteBytes = 0;
     bool buffered = false; // some of the application's I/O went through the OS cache
+    // The targets open and close files while measured: device bytes beyond the
+    // application's are first the file system's metadata (file metadata), not another
+    // process (other traffic) nor journaling of the data (amplified). Buffered reads
+    // beyond the application's stay amplified: read-ahead explains those better.
+    bool opensFiles = false;
     double seconds = 0; // length of the span
 };
 
@@ -146,9 +155,9 @@ struct DeviceVerdict {
 
 DeviceVerdict judgeDevice(const VerdictInput &input, const VerdictPolicy &policy = {});
 
-// The headline order: other traffic 5, amplified 4, write-back pending 3, served from
-// cache 2, agree/background/idle 1, no device counters 0. A span's headline is its most
-// notable direction; a series point's, its most notable trial.
+// The headline order: other traffic 6, amplified 5, file metadata 4, write-back pending
+// 3, served from cache 2, agree/background/idle 1, no device counters 0. A span's headline is its
+// most notable direction; a series point's, its most notable trial.
 int notability(Verdict verdict);
 
 // The backlog and credit after a span (the rule above).

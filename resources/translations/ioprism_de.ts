@@ -171,6 +171,10 @@
         <source>The device&apos;s requests average %1, the application&apos;s I/Os %2: the kernel splits each I/O at the device&apos;s maximum request size into about %3 device requests, so the device counts about %3× the application&apos;s IOPS for the same bytes.</source>
         <translation>Die Anfragen des Geräts sind im Mittel %1 groß, die I/Os der Anwendung %2: Der Kernel teilt jedes I/O an der maximalen Anfragegröße des Geräts in etwa %3 Geräteanfragen, daher zählt das Gerät für dieselben Bytes etwa %3× die IOPS der Anwendung.</translation>
     </message>
+    <message>
+        <source>The devices moved more than the application&apos;s own I/O: the file system&apos;s metadata for opening and closing files (directory lookups, inodes, the journal&apos;s time stamps). The application&apos;s figures include what that costs.</source>
+        <translation>Die Geräte haben mehr bewegt als die I/O der Anwendung selbst: die Metadaten des Dateisystems zum Öffnen und Schließen von Dateien (Verzeichnissuche, Inodes, die Zeitstempel im Journal). Die Zahlen der Anwendung enthalten, was das kostet.</translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::AboutDialog</name>
@@ -3331,6 +3335,10 @@
     <message>
         <source>Free space on the file system of a test file</source>
         <translation>Freier Platz im Dateisystem einer Testdatei</translation>
+    </message>
+    <message>
+        <source>File tree</source>
+        <translation>Dateibaum</translation>
     </message>
 </context>
 <context>

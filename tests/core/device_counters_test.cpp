@@ -613,8 +613,39 @@ TEST(Verdict, BackgroundShareIsConfigurable)
     EXPECT_EQ(judgeDevice(six, {.backgroundShare = 0}).write.verdict, Verdict::OtherTraffic);
 }
 
+TEST(Verdict, TargetsThatOpenFilesExplainTheDevicesExcessAsFileMetadata)
+{
+    constexpr std::uint64_t MB = 1'000'000;
+    // Direct reads of a tree: the device also read inodes and directories.
+    VerdictInput reads {.appReadBytes = 100 * MB, .deviceReadBytes = 120 * MB, .seconds = 5};
+    EXPECT_EQ(judgeDevice(reads).read.verdict, Verdict::OtherTraffic);
+    reads.opensFiles = true;
+    EXPECT_EQ(judgeDevice(reads).read.verdict, Verdict::FileMetadata);
+    EXPECT_EQ(judgeDevice(reads).verdict, Verdict::FileMetadata);
+    // Buffered reads beyond the application's are read-ahead first.
+    reads.buffered = true;
+    EXPECT_EQ(judgeDevice(reads).read.verdict, Verdict::Amplified);
+    // Writes with the journal's time stamps on top.
+    VerdictInput writes {.appWriteBytes = 100 * MB, .deviceWriteBytes = 130 * MB, .seconds = 5};
+    EXPECT_EQ(judgeDevice(writes).write.verdict, Verdict::Amplified);
+    writes.opensFiles = true;
+    EXPECT_EQ(judgeDevice(writes).write.verdict, Verdict::FileMetadata);
+    // Reads only, and the journal writes access times: metadata, not another process.
+    VerdictInput atime {.appReadBytes = 100 * MB,
+        .deviceReadBytes = 100 * MB,
+        .deviceWriteBytes = 20 * MB,
+        .opensFiles = true,
+        .seconds = 5};
+    EXPECT_EQ(judgeDevice(atime).write.verdict, Verdict::FileMetadata);
+    // Agreement stays agreement, and a small background stays background.
+    atime.deviceWriteBytes = MB / 2;
+    EXPECT_EQ(judgeDevice(atime).write.verdict, Verdict::Background);
+    EXPECT_EQ(judgeDevice(atime).verdict, Verdict::Agree);
+}
+
 TEST(Verdict, NamesAreTheIssueWords)
 {
+    EXPECT_EQ(toString(Verdict::FileMetadata), "file metadata");
     EXPECT_EQ(toString(Verdict::Idle), "idle");
     EXPECT_EQ(toString(Verdict::Background), "background");
     EXPECT_EQ(toString(Verdict::Agree), "agree");

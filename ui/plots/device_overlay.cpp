@@ -122,6 +122,11 @@ QString verdictMeaning(core::Verdict verdict)
             "The devices moved far more than the application: journaling, read-ahead "
             "or read-modify-write of misaligned or partial blocks (or another process "
             "in the same direction).");
+    case core::Verdict::FileMetadata:
+        return QCoreApplication::translate("Verdict",
+            "The devices moved more than the application's own I/O: the file system's "
+            "metadata for opening and closing files (directory lookups, inodes, the "
+            "journal's time stamps). The application's figures include what that costs.");
     case core::Verdict::NoDeviceCounters:
         break;
     }
@@ -139,6 +144,7 @@ BadgeTone verdictTone(core::Verdict verdict)
         return BadgeTone::Good;
     case core::Verdict::ServedFromCache:
     case core::Verdict::WriteBackPending:
+    case core::Verdict::FileMetadata:
         return BadgeTone::Notice;
     case core::Verdict::OtherTraffic:
     case core::Verdict::Amplified:
