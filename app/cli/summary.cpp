@@ -435,19 +435,30 @@ std::string seriesTable(const RunResult &result)
             text += fmt::format("{:<{}}", target, targetWidth + 2);
         return text;
     };
-    out += fmt::format("{}{}  {:>12} {:>10} {:>10} {:>10} {:>10}  {}\n", names("spec", "target"),
-        header, "IO/s", "MiB/s", "Mbit/s", "mean", "p99", "device");
+    // Points that opened files (a tree) also say files per second and each operation's
+    // time from open to close.
+    const bool files = std::any_of(points.begin(), points.end(),
+        [](const SeriesPointResult &p) { return p.connectionsValid; });
+    out += fmt::format("{}{}  {:>12} {:>10} {:>10} {:>10} {:>10}{}  {}\n", names("spec", "target"),
+        header, "IO/s", "MiB/s", "Mbit/s", "mean", "p99",
+        files ? fmt::format(" {:>10} {:>10} {:>10}", "files/s", "open", "op mean") : "", "device");
     std::size_t specIndex = points.front().specIndex;
     for (const auto &p : points) {
         if (p.specIndex != specIndex) {
             out += "\n";
             specIndex = p.specIndex;
         }
-        out += fmt::format("{}{}  {:>12.0f} {:>10.1f} {:>10.1f} {:>10} {:>10}  {}",
+        std::string fileColumns;
+        if (files && p.connectionsValid)
+            fileColumns = fmt::format(" {:>10.0f} {:>10} {:>10}", p.filesPerSecond.median,
+                formatLatencyUs(p.openMeanUs.median), formatLatencyUs(p.operationMeanUs.median));
+        else if (files)
+            fileColumns = fmt::format(" {:>10} {:>10} {:>10}", "-", "-", "-");
+        out += fmt::format("{}{}  {:>12.0f} {:>10.1f} {:>10.1f} {:>10} {:>10}{}  {}",
             names(p.specName, p.target), pointValues(*series, p.values), p.iops.median,
             p.mebibytesPerSecond.median, p.megabytesPerSecond.median * 8,
             formatLatencyUs(p.meanLatencyUs.median), formatLatencyUs(p.p99LatencyUs.median),
-            p.deviceValid ? std::string(toString(p.verdict)) : std::string("-"));
+            fileColumns, p.deviceValid ? std::string(toString(p.verdict)) : std::string("-"));
         if (p.trials.size() > 1)
             out += fmt::format("  [{:.0f}-{:.0f}]", p.iops.min, p.iops.max);
         if (!p.complete)
