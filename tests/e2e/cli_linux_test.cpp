@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "e2e/cli_support.h"
+#include "e2e/linux_support.h"
 
 using namespace ioprism::test;
 using ::testing::HasSubstr;
@@ -23,51 +24,6 @@ using ::testing::HasSubstr;
 extern char **environ;
 
 namespace {
-
-bool isRoot()
-{
-    return ::geteuid() == 0;
-}
-
-std::string shell(const std::string &cmd)
-{
-    std::string out;
-    if (FILE *p = ::popen(cmd.c_str(), "r")) {
-        char buf[512];
-        while (std::fgets(buf, sizeof buf, p))
-            out += buf;
-        ::pclose(p);
-    }
-    while (!out.empty() && (out.back() == '\n' || out.back() == ' '))
-        out.pop_back();
-    return out;
-}
-
-// A directory on a real (non-tmpfs) file system, so O_DIRECT means direct.
-std::filesystem::path realFsDir()
-{
-    return std::filesystem::exists("/var/tmp") ? "/var/tmp" : ".";
-}
-
-class LoopDevice
-{
-public:
-    explicit LoopDevice(const std::filesystem::path &image, const std::string &size)
-    {
-        shell("truncate -s " + size + " '" + image.string() + "'");
-        m_path = shell("losetup -f --show --direct-io=on '" + image.string() + "' 2>/dev/null");
-    }
-    ~LoopDevice()
-    {
-        if (!m_path.empty())
-            shell("losetup -d " + m_path);
-    }
-    const std::string &path() const { return m_path; }
-    std::string name() const { return m_path.substr(m_path.rfind('/') + 1); }
-
-private:
-    std::string m_path;
-};
 
 std::vector<std::uint64_t> blockStat(const std::string &name)
 {
@@ -78,30 +34,6 @@ std::vector<std::uint64_t> blockStat(const std::string &name)
         v.push_back(x);
     return v;
 }
-
-// A tmpfs mounted on `dir` for the life of the object.
-class TmpfsMount
-{
-public:
-    TmpfsMount(const std::filesystem::path &dir, const std::string &options)
-        : m_dir(dir)
-    {
-        std::filesystem::create_directories(dir);
-        m_mounted = std::system(
-                        ("mount -t tmpfs -o " + options + " tmpfs '" + dir.string() + "'").c_str())
-            == 0;
-    }
-    ~TmpfsMount()
-    {
-        if (m_mounted)
-            std::system(("umount '" + m_dir.string() + "'").c_str());
-    }
-    bool mounted() const { return m_mounted; }
-
-private:
-    std::filesystem::path m_dir;
-    bool m_mounted = false;
-};
 
 // Files in `dir` whose names start with "ioprism-results-".
 std::vector<std::filesystem::path> fallbackFiles(const std::filesystem::path &dir)
