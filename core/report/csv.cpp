@@ -809,6 +809,11 @@ constexpr std::string_view kTimeSeriesColumns[] = {
     "dev_read_ratio",
     "dev_write_ratio",
     "write_backlog_bytes",
+    "files_per_s",
+    "open_mean_us",
+    "close_mean_us",
+    "operation_mean_us",
+    "operation_max_us",
 };
 
 // The device columns of one interval: the device total of the targets and the verdict,
@@ -941,6 +946,18 @@ std::string timeSeriesRows(const IntervalSample &sample)
         out += fmt::format(",{},{},{},{}", f.outstanding, f.total.stalledIos,
             fixed(f.total.oldestInFlightUs, 3), cpuColumns);
         out += deviceColumns;
+        // Files opened and closed (a tree, the connection rate); empty for other scopes,
+        // latencies empty where none ended.
+        if (const auto &c = f.connections) {
+            const auto mean = [](const PhaseFigures &p) {
+                return p.count ? fixed(p.latency.meanUs, 3) : std::string();
+            };
+            out += fmt::format(",{},{},{},{},{}", fixed(c->open.perSecond, 3), mean(c->open),
+                mean(c->close), mean(c->connection),
+                c->connection.count ? fixed(c->connection.latency.maxUs, 3) : std::string());
+        } else {
+            out += ",,,,,";
+        }
         out += '\n';
     }
     return out;

@@ -13,6 +13,30 @@ double weighted(double a, double weightA, double b, double weightB)
     return w > 0 ? (a * weightA + b * weightB) / w : 0;
 }
 
+// The latency of two spans together, from each span's figures and count.
+LatencyFigures mergeLatency(
+    const LatencyFigures &x, std::uint64_t countX, const LatencyFigures &y, std::uint64_t countY)
+{
+    LatencyFigures l;
+    if (countX > 0 && countY > 0) {
+        l.minUs = std::min(x.minUs, y.minUs);
+        l.meanUs = weighted(x.meanUs, double(countX), y.meanUs, double(countY));
+        // Percentiles of a union are not a function of the parts' percentiles: the
+        // larger is an upper bound.
+        l.p50Us = std::max(x.p50Us, y.p50Us);
+        l.p90Us = std::max(x.p90Us, y.p90Us);
+        l.p99Us = std::max(x.p99Us, y.p99Us);
+        l.p99_9Us = std::max(x.p99_9Us, y.p99_9Us);
+        l.p99_99Us = std::max(x.p99_99Us, y.p99_99Us);
+    } else if (countX > 0) {
+        l = x;
+    } else if (countY > 0) {
+        l = y;
+    }
+    l.maxUs = std::max(x.maxUs, y.maxUs); // in-flight ages included
+    return l;
+}
+
 DirectionFigures mergeDirection(
     const DirectionFigures &a, const DirectionFigures &b, double secondsA, double secondsB)
 {
@@ -28,25 +52,31 @@ DirectionFigures mergeDirection(
     }
     m.oldestInFlightUs = std::max(a.oldestInFlightUs, b.oldestInFlightUs);
     m.stalledIos = std::max(a.stalledIos, b.stalledIos);
-    LatencyFigures &l = m.latency;
-    if (a.ios > 0 && b.ios > 0) {
-        const auto &x = a.latency, &y = b.latency;
-        l.minUs = std::min(x.minUs, y.minUs);
-        l.meanUs = weighted(x.meanUs, double(a.ios), y.meanUs, double(b.ios));
-        // Percentiles of a union are not a function of the parts' percentiles: the
-        // larger is an upper bound.
-        l.p50Us = std::max(x.p50Us, y.p50Us);
-        l.p90Us = std::max(x.p90Us, y.p90Us);
-        l.p99Us = std::max(x.p99Us, y.p99Us);
-        l.p99_9Us = std::max(x.p99_9Us, y.p99_9Us);
-        l.p99_99Us = std::max(x.p99_99Us, y.p99_99Us);
-    } else if (a.ios > 0) {
-        l = a.latency;
-    } else if (b.ios > 0) {
-        l = b.latency;
-    }
-    l.maxUs = std::max(a.latency.maxUs, b.latency.maxUs); // in-flight ages included
+    m.latency = mergeLatency(a.latency, a.ios, b.latency, b.ios);
     return m;
+}
+
+PhaseFigures mergePhase(const PhaseFigures &a, const PhaseFigures &b, double seconds)
+{
+    PhaseFigures m;
+    m.count = a.count + b.count;
+    m.errors = a.errors + b.errors;
+    m.perSecond = seconds > 0 ? double(m.count) / seconds : 0;
+    m.latency = mergeLatency(a.latency, a.count, b.latency, b.count);
+    return m;
+}
+
+std::optional<ConnectionFigures> mergeConnections(const std::optional<ConnectionFigures> &a,
+    const std::optional<ConnectionFigures> &b, double seconds)
+{
+    if (!a && !b)
+        return std::nullopt;
+    const ConnectionFigures none;
+    const ConnectionFigures &x = a ? *a : none;
+    const ConnectionFigures &y = b ? *b : none;
+    return ConnectionFigures {.open = mergePhase(x.open, y.open, seconds),
+        .close = mergePhase(x.close, y.close, seconds),
+        .connection = mergePhase(x.connection, y.connection, seconds)};
 }
 
 Figures mergeFigures(const Figures &a, const Figures &b)
@@ -59,6 +89,7 @@ Figures mergeFigures(const Figures &a, const Figures &b)
     m.transactionsPerSecond
         = weighted(a.transactionsPerSecond, a.seconds, b.transactionsPerSecond, b.seconds);
     m.outstanding = b.outstanding;
+    m.connections = mergeConnections(a.connections, b.connections, m.seconds);
     return m;
 }
 

@@ -4,6 +4,7 @@
 // file of the tree, does one I/O on it and closes it; a connection does its transactions
 // and is reopened with nothing in flight; pre-initialisation is in no figure.
 #include "core/null_engine.h"
+#include "core/report/csv.h"
 #include "core/run/run.h"
 #include "core/workload/file_tree.h"
 
@@ -172,6 +173,42 @@ TEST(FileTreeRun, EachOperationOpensATreeFileDoesOneIoAndClosesIt)
     EXPECT_EQ(backend.log.closes, 3000u);
     // The worker and target scopes carry the same figures.
     EXPECT_EQ(r.steps[0].scopes.back().figures.connections->open.count, 3000u);
+}
+
+TEST(FileTreeRun, EveryIntervalRowSaysFilesPerSecond)
+{
+    const Profile profile = treeProfile(1, 0);
+    RecordingBackend backend;
+    NullCounterSource counters;
+    QuietSink sink;
+    BenchRun run(profile, backend, counters, sink, {.ioLimitPerTarget = 2000});
+    const RunResult r = run.execute();
+    ASSERT_FALSE(r.error) << r.error->toString();
+    const std::string csv = writeTimeSeriesCsv(r);
+    const auto header = csv.substr(0, csv.find('\n'));
+    ASSERT_TRUE(header.ends_with(",files_per_s,open_mean_us,close_mean_us,operation_mean_us,"
+                                 "operation_max_us"));
+    std::uint64_t opened = 0;
+    double files = 0, seconds = 0;
+    for (const auto &sample : r.intervals) {
+        ASSERT_TRUE(sample.scopes[0].figures.connections.has_value());
+        opened += sample.scopes[0].figures.connections->open.count;
+        files += sample.scopes[0].figures.connections->open.perSecond
+            * sample.scopes[0].figures.seconds;
+        seconds += sample.scopes[0].figures.seconds;
+    }
+    // Nothing lost between intervals: they add up to the step.
+    EXPECT_EQ(opened, 2000u);
+    EXPECT_NEAR(files, 2000.0, 1.0);
+    // Each row ends with a files-per-second figure.
+    for (std::size_t at = csv.find('\n'); at + 1 < csv.size(); at = csv.find('\n', at + 1)) {
+        const auto line = csv.substr(at + 1, csv.find('\n', at + 1) - at - 1);
+        std::size_t commas = 0, from = line.size();
+        while (commas < 5 && from > 0)
+            if (line[--from] == ',')
+                ++commas;
+        EXPECT_NE(line[from + 1], ',') << line;
+    }
 }
 
 TEST(FileTreeRun, PreInitialisationRunsBeforeTheStepAndCountsInNoFigure)

@@ -826,7 +826,9 @@ TEST(TimeSeriesCsv, OneRowPerIntervalPerScopeWithTheHeadersFieldCount)
     for (std::size_t i = 1; i < all.size(); ++i)
         EXPECT_EQ(splitCsv(all[i]).size(), header.size()) << all[i];
     EXPECT_EQ(header.front(), "run_id");
-    EXPECT_EQ(header.back(), "write_backlog_bytes"); // the device columns come last
+    // The device columns, then the files columns, come last.
+    EXPECT_EQ(header[header.size() - 6], "write_backlog_bytes");
+    EXPECT_EQ(header.back(), "operation_max_us");
 }
 
 TEST(TimeSeriesCsv, IdleScopeHasEmptyLatencyAndMissingCpuIsEmpty)
