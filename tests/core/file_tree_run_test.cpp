@@ -137,16 +137,21 @@ Profile treeProfile(std::uint32_t qd, std::uint64_t preInit)
     return p;
 }
 
+// Runs the profile with this many I/Os per target on the backend's recording engines.
+RunResult runOn(RecordingBackend &backend, const Profile &profile, std::uint64_t ioLimit)
+{
+    NullCounterSource counters;
+    QuietSink sink;
+    return BenchRun(profile, backend, counters, sink, {.ioLimitPerTarget = ioLimit}).execute();
+}
+
 } // namespace
 
 TEST(FileTreeRun, EachOperationOpensATreeFileDoesOneIoAndClosesIt)
 {
     const Profile profile = treeProfile(4, 0);
     RecordingBackend backend;
-    NullCounterSource counters;
-    QuietSink sink;
-    BenchRun run(profile, backend, counters, sink, {.ioLimitPerTarget = 3000});
-    const RunResult r = run.execute();
+    const RunResult r = runOn(backend, profile, 3000);
     ASSERT_FALSE(r.error) << r.error->toString();
     EXPECT_TRUE(backend.log.errors.empty()) << backend.log.errors.front();
     ASSERT_EQ(r.steps.size(), 1u);
@@ -179,10 +184,7 @@ TEST(FileTreeRun, EveryIntervalRowSaysFilesPerSecond)
 {
     const Profile profile = treeProfile(1, 0);
     RecordingBackend backend;
-    NullCounterSource counters;
-    QuietSink sink;
-    BenchRun run(profile, backend, counters, sink, {.ioLimitPerTarget = 2000});
-    const RunResult r = run.execute();
+    const RunResult r = runOn(backend, profile, 2000);
     ASSERT_FALSE(r.error) << r.error->toString();
     const std::string csv = writeTimeSeriesCsv(r);
     const auto header = csv.substr(0, csv.find('\n'));
@@ -215,10 +217,7 @@ TEST(FileTreeRun, PreInitialisationRunsBeforeTheStepAndCountsInNoFigure)
 {
     const Profile profile = treeProfile(2, 500);
     RecordingBackend backend;
-    NullCounterSource counters;
-    QuietSink sink;
-    BenchRun run(profile, backend, counters, sink, {.ioLimitPerTarget = 1000});
-    const RunResult r = run.execute();
+    const RunResult r = runOn(backend, profile, 1000);
     ASSERT_FALSE(r.error) << r.error->toString();
     EXPECT_TRUE(backend.log.errors.empty()) << backend.log.errors.front();
     EXPECT_EQ(backend.log.ios, 1500u);
@@ -238,10 +237,7 @@ TEST(ConnectionRate, TheTargetIsReopenedEveryNTransactionsWithNothingInFlight)
     w.testConnectionRate = true;
     w.transactionsPerConnection = 10;
     RecordingBackend backend;
-    NullCounterSource counters;
-    QuietSink sink;
-    BenchRun run(profile, backend, counters, sink, {.ioLimitPerTarget = 1000});
-    const RunResult r = run.execute();
+    const RunResult r = runOn(backend, profile, 1000);
     ASSERT_FALSE(r.error) << r.error->toString();
     // The null engine refuses a close with I/O in flight: none was.
     EXPECT_TRUE(backend.log.errors.empty()) << backend.log.errors.front();
@@ -265,10 +261,7 @@ TEST(ConnectionRate, WithoutItNothingIsReopenedAndThereAreNoConnectionFigures)
     w.targets[0].path = "file";
     w.targets[0].testFileSizeBytes = 64 * kMiB;
     RecordingBackend backend;
-    NullCounterSource counters;
-    QuietSink sink;
-    BenchRun run(profile, backend, counters, sink, {.ioLimitPerTarget = 1000});
-    const RunResult r = run.execute();
+    const RunResult r = runOn(backend, profile, 1000);
     ASSERT_FALSE(r.error) << r.error->toString();
     EXPECT_TRUE(backend.log.opened.empty());
     EXPECT_EQ(backend.log.closes, 0u);
