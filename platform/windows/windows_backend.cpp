@@ -891,9 +891,12 @@ core::Result<core::TargetInfo> WindowsBackend::prepareTestFile(const core::Targe
         if (!m_options.skipFreeSpaceCheck && freeBytes < need)
             return win32Error(ERROR_DISK_FULL, "create test file", path, spaceDetail);
 
-        // CREATE_NEW: never take over a file that appeared since the look-up above.
-        UniqueHandle file(::CreateFileW(w.c_str(), GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ,
-            nullptr, exists ? OPEN_EXISTING : CREATE_NEW, FILE_ATTRIBUTE_NORMAL, nullptr));
+        // CREATE_NEW: never take over a file that appeared since the look-up above. Shared
+        // for writing, or the unbuffered handle below (GENERIC_WRITE) could not be opened
+        // (ERROR_SHARING_VIOLATION) and the whole fill would go through the cache.
+        UniqueHandle file(::CreateFileW(w.c_str(), GENERIC_READ | GENERIC_WRITE,
+            FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr, exists ? OPEN_EXISTING : CREATE_NEW,
+            FILE_ATTRIBUTE_NORMAL, nullptr));
         if (!file.valid())
             return lastError(exists ? "open" : "create test file", path);
         const auto id = fileIdentity(file.get(), w);
