@@ -357,26 +357,45 @@ core::Status fillFile(const std::string &path, int fd, std::uint64_t fromBytes,
 
 // ---------------------------------------------------------------- engine helpers
 
-core::Result<UniqueFd> openEngineFile(const core::EngineFile &file)
+namespace {
+
+int engineOpenFlags(const core::EngineFile &file)
 {
     int flags = (file.write ? O_RDWR : O_RDONLY) | O_CLOEXEC;
     if (file.cacheMode == core::CacheMode::Direct)
         flags |= O_DIRECT;
     if (file.writeThrough)
         flags |= O_DSYNC;
+    return flags;
+}
+
+} // namespace
+
+int openEngineFd(const core::EngineFile &file)
+{
+    const int flags = engineOpenFlags(file);
     // O_NOATIME keeps reads from dirtying inodes; only the owner (or CAP_FOWNER) may ask.
     int fd = ::open(file.path.c_str(), flags | O_NOATIME);
     if (fd < 0 && errno == EPERM)
         fd = ::open(file.path.c_str(), flags);
-    if (fd < 0) {
-        const int err = errno;
-        std::string detail;
-        if (err == EINVAL && (flags & O_DIRECT))
-            detail = "the file system does not support direct I/O (O_DIRECT): use buffered mode";
-        else if ((err == EROFS || err == EACCES || err == EPERM) && file.write)
-            detail = "cannot open for writing";
-        return makeOpError(err, "open", file.path, detail);
-    }
+    return fd >= 0 ? fd : -errno;
+}
+
+core::OpError engineOpenError(const core::EngineFile &file, int err)
+{
+    std::string detail;
+    if (err == EINVAL && file.cacheMode == core::CacheMode::Direct)
+        detail = "the file system does not support direct I/O (O_DIRECT): use buffered mode";
+    else if ((err == EROFS || err == EACCES || err == EPERM) && file.write)
+        detail = "cannot open for writing";
+    return makeOpError(err, "open", file.path, detail);
+}
+
+core::Result<UniqueFd> openEngineFile(const core::EngineFile &file)
+{
+    const int fd = openEngineFd(file);
+    if (fd < 0)
+        return engineOpenError(file, -fd);
     return UniqueFd(fd);
 }
 

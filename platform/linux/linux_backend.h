@@ -76,6 +76,11 @@ private:
 // caller owns the file (silently dropped otherwise). A file system refusing O_DIRECT
 // gives an error that says so instead of quietly measuring the page cache.
 core::Result<UniqueFd> openEngineFile(const core::EngineFile &file);
+// The same open for the engines' openFile(), which runs once per file-tree operation:
+// the descriptor, or -errno (one open(2) in the usual case, nothing allocated), and the
+// error openEngineFile() would give for it.
+int openEngineFd(const core::EngineFile &file);
+core::OpError engineOpenError(const core::EngineFile &file, int err);
 
 // Mapped memory for I/O buffers that outlives one engine. A series makes new engines for
 // every point, and faulting in the buffers of a large point held up its start (0.2 s

@@ -87,11 +87,11 @@ core::Status SyncEngine::openFile(std::uint32_t fileIndex, const core::EngineFil
     if (m_files[fileIndex].valid())
         return core::makeOpError(
             EBUSY, "open", file.path, "file index " + std::to_string(fileIndex) + " is not closed");
-    auto fd = openEngineFile(file);
-    if (!fd)
-        return fd.error();
-    m_fds[fileIndex] = fd->get();
-    m_files[fileIndex] = std::move(fd.value());
+    const int fd = openEngineFd(file);
+    if (fd < 0)
+        return engineOpenError(file, -fd);
+    m_fds[fileIndex] = fd;
+    m_files[fileIndex].reset(fd);
     return core::Ok {};
 }
 

@@ -280,11 +280,11 @@ core::Status UringEngine::openFile(std::uint32_t fileIndex, const core::EngineFi
     if ((m_setupFlags & IORING_SETUP_IOPOLL) && file.cacheMode != core::CacheMode::Direct)
         return core::makeOpError(EINVAL, "io_uring IOPOLL", file.path,
             "polled completions need direct (unbuffered) I/O");
-    auto fd = openEngineFile(file);
-    if (!fd)
-        return fd.error();
-    m_slots[fileIndex] = {.sqeFd = fd->get(), .fixed = false};
-    m_files[fileIndex] = std::move(fd.value());
+    const int fd = openEngineFd(file);
+    if (fd < 0)
+        return engineOpenError(file, -fd);
+    m_slots[fileIndex] = {.sqeFd = fd, .fixed = false};
+    m_files[fileIndex].reset(fd);
     return core::Ok {};
 }
 
