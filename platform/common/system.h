@@ -5,6 +5,7 @@
 #pragma once
 
 #include "core/counters.h"
+#include "core/profile/profile.h"
 #include "core/report/environment.h"
 #include "core/result.h"
 #include "platform/linux/block_devices.h" // portable value types (BlockDeviceInfo, MountInfo)
@@ -25,8 +26,15 @@ core::Environment describeSystem();
 // Model, size, rotational, scheduler... of the device that holds this target.
 core::DeviceFacts describeDevice(const std::string &targetPath);
 
-// Removes a test file only if IOPrism created it (it carries our mark).
+// Removes a test file only if IOPrism created it (it carries our mark). A folder holding
+// a file tree IOPrism made (its marker) is removed as removeFileTree does, with the shape
+// the marker records, so "remove test files" after a run covers tree targets as well.
 core::Status removeTestFile(const std::string &path);
+
+// Removes the file tree IOPrism made at `root` with this shape: its files, its level
+// folders and its marker, then `root` once empty. Refused, untouched, without our marker
+// or with another shape; anything else found in the tree is left and named in the error.
+core::Status removeFileTree(const std::string &root, const core::FileTree &tree);
 
 // Block devices with partitions and mount points, and mounted file systems.
 std::vector<BlockDeviceInfo> listBlockDevices();

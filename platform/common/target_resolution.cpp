@@ -2,8 +2,11 @@
 #include "platform/common/target_resolution.h"
 
 #include "core/profile/icf.h"
+#include "core/workload/file_tree.h"
 
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #ifdef __linux__
 #include <sys/stat.h>
@@ -18,6 +21,18 @@ namespace ioprism::platform {
 namespace fs = std::filesystem;
 
 namespace {
+
+// A UTF-8 path as the file system library wants it (on Windows a narrow std::string
+// would be read in the ANSI code page).
+fs::path nativePath(const std::string &utf8)
+{
+#ifdef _WIN32
+    return fs::path(win::widen(utf8));
+#else
+    return fs::path(utf8);
+#endif
+}
+
 #ifdef __linux__
 bool isPartition(const std::string &path)
 {
@@ -38,7 +53,7 @@ bool targetExists(const core::Target &target)
     std::error_code ec;
     if (target.path.empty())
         return false;
-    if (target.kind == core::TargetKind::TestFile) {
+    if (target.kind == core::TargetKind::TestFile || target.kind == core::TargetKind::FileTree) {
 #ifndef _WIN32
         // `C: "System"` or `\\server\share` from a Windows .icf names a volume of that
         // machine; taken as a path here it would be a file of that literal name in the
@@ -46,9 +61,11 @@ bool targetExists(const core::Target &target)
         if (core::isWindowsVolumeName(target.path))
             return false;
 #endif
-        const fs::path p(target.path);
+        fs::path p = nativePath(target.path);
         if (fs::exists(p, ec))
             return true;
+        if (!p.has_filename() && p.has_relative_path())
+            p = p.parent_path(); // "/data/tree/" is the folder "/data/tree"
         const fs::path parent = p.has_parent_path() ? p.parent_path() : fs::current_path(ec);
         return fs::is_directory(parent, ec);
     }
@@ -66,8 +83,26 @@ bool targetExists(const core::Target &target)
 #endif
 }
 
+std::optional<core::FileTree> fileTreeAt(const std::string &folder)
+{
+    std::error_code ec;
+    const fs::path marker = nativePath(core::fileTreeMarkerPath(folder));
+    // Ours is one short line; a symbolic link is nobody's marker.
+    constexpr std::uintmax_t kLongestMarker = 4096;
+    if (!fs::is_directory(nativePath(folder), ec)
+        || !fs::is_regular_file(fs::symlink_status(marker, ec))
+        || fs::file_size(marker, ec) > kLongestMarker || ec)
+        return std::nullopt;
+    std::ifstream in(marker, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return core::parseFileTreeMarker(text.str());
+}
+
 core::TargetKind detectTargetKind(const std::string &path)
 {
+    if (fileTreeAt(path))
+        return core::TargetKind::FileTree;
 #ifdef __linux__
     std::error_code ec;
     if (fs::is_block_file(path, ec))

@@ -4,18 +4,26 @@
 
 #include "core/profile/profile.h"
 
+#include <optional>
 #include <string>
 
 namespace ioprism::platform {
 
-// True when the target can be found here: a test file whose directory exists (the file
-// itself is created by the run), or an existing device. Iometer's bare disk names
+// True when the target can be found here: a test file or file tree whose directory exists
+// (the file or the tree's folder is created by the run), or an existing device. Iometer's bare disk
+// names
 // ("sdb") are looked up under /dev on Linux; its Windows volume names (`C: "System"`,
 // `\\server\share`) name nothing outside Windows.
 bool targetExists(const core::Target &target);
 
-// The kind a path on this machine is: a block device, a partition, or (anything else)
-// a test file. Windows volume / physical-drive names are recognised on Windows.
+// The kind a path on this machine is: a block device, a partition, a file tree (a folder
+// with IOPrism's tree marker: see fileTreeAt for its shape), or (anything else) a test
+// file. Windows volume / physical-drive names are recognised on Windows.
 core::TargetKind detectTargetKind(const std::string &path);
+
+// The shape of the file tree IOPrism made in `folder`, as its marker records it; nullopt
+// when the folder holds no marker of ours. For a target picked by its folder, so that its
+// shape matches the tree already there.
+std::optional<core::FileTree> fileTreeAt(const std::string &folder);
 
 } // namespace ioprism::platform

@@ -3,6 +3,7 @@
 
 #include "core/profile/units.h"
 #include "core/workload/data_pattern.h"
+#include "core/workload/file_tree.h"
 #include "platform/linux/block_devices.h"
 #include "platform/linux/sync_engine.h"
 #include "platform/linux/sysfs.h"
@@ -83,7 +84,11 @@ std::string errnoText(int err)
 
 std::string parentOf(const std::string &path)
 {
-    const fs::path p = fs::absolute(fs::path(path)).parent_path();
+    // "/data/tree/" names the folder "/data/tree", whose parent is "/data".
+    std::string named = path;
+    while (named.size() > 1 && named.back() == '/')
+        named.pop_back();
+    const fs::path p = fs::absolute(fs::path(named)).parent_path();
     return p.empty() ? std::string("/") : p.string();
 }
 
@@ -218,106 +223,179 @@ OpError readOnlyRefusal(const std::string &path, int err)
             + ": use a read-only spec or a writable target");
 }
 
-// Writes [fromBytes, toBytes) of an open file with the fill pattern, in 1 MiB chunks,
-// direct when the file system allows it. Returns ECANCELED when progress says stop.
+// Writes the fill pattern into files: one 1 MiB aligned chunk, prepared once and reused
+// for every file (a tree of a million files must not map and fill a buffer per file).
+// The pattern filler runs on across files, so FullRandom blocks differ between files too.
+class FileFiller
+{
+public:
+    explicit FileFiller(const core::PrepareOptions &options)
+        : m_filler(options.fillPattern, options.seed)
+    { }
+
+    core::Status init()
+    {
+        if (auto st = m_pool.allocate(1, kFillChunkBytes, kMinBufferAlign); !st)
+            return st;
+        m_filler.prepare(m_pool.at(0));
+        return core::Ok {};
+    }
+
+    // How a filled file is made durable and evicted from the page cache.
+    enum class Sync {
+        File, // fsync the file (a test file: one file, errors surface here)
+        Later, // only write back what went through the cache; the caller syncs the file
+               // system once when every file is written (a tree: no journal commit per file)
+    };
+
+    // Writes [fromBytes, toBytes) of an open file, in 1 MiB chunks, direct when the file
+    // system allows it. Returns ECANCELED when progress says stop.
+    core::Status fill(const std::string &path, int fd, std::uint64_t fromBytes,
+        std::uint64_t toBytes, const core::PrepareProgress &progress,
+        const std::string &spaceDetail, Sync sync, const char *operation)
+    {
+        const auto chunk = m_pool.at(0);
+        // Reserve the space first: ENOSPC now rather than after minutes of writing. Not
+        // every file system can (then the writes find out).
+        if (toBytes > fromBytes
+            && ::fallocate(
+                   fd, 0, static_cast<off_t>(fromBytes), static_cast<off_t>(toBytes - fromBytes))
+                != 0) {
+            const int err = errno;
+            if (err == ENOSPC || err == EDQUOT)
+                return makeOpError(err, "fallocate", path, spaceDetail);
+            if (err != EOPNOTSUPP && err != ENOSYS && err != EINVAL)
+                return makeOpError(err, "fallocate", path);
+        }
+
+        // Direct writes keep the fill out of the page cache (and do not evict what the
+        // machine is using); buffered is the fallback where O_DIRECT is refused.
+        const int baseFlags = ::fcntl(fd, F_GETFL);
+        bool direct = ::fcntl(fd, F_SETFL, baseFlags | O_DIRECT) == 0;
+        std::uint64_t cachedFrom = direct ? toBytes : fromBytes; // first byte written buffered
+
+        const std::uint64_t total = toBytes - fromBytes;
+        std::uint64_t offset = fromBytes;
+        while (offset < toBytes) {
+            const auto n = static_cast<std::size_t>(
+                std::min<std::uint64_t>(kFillChunkBytes, toBytes - offset));
+            auto part = chunk.first(n);
+            m_filler.beforeWrite(part, offset);
+            if (direct && (n % kMinBufferAlign != 0 || offset % kMinBufferAlign != 0)) {
+                ::fcntl(fd, F_SETFL, baseFlags); // the unaligned tail goes through the cache
+                direct = false;
+                cachedFrom = std::min(cachedFrom, offset);
+            }
+            std::size_t done = 0;
+            while (done < n) {
+                const ssize_t w
+                    = ::pwrite(fd, part.data() + done, n - done, static_cast<off_t>(offset + done));
+                if (w < 0) {
+                    const int err = errno;
+                    if (err == EINTR)
+                        continue;
+                    if (err == EINVAL && direct) { // alignment stricter than 4 KiB: go buffered
+                        ::fcntl(fd, F_SETFL, baseFlags);
+                        direct = false;
+                        cachedFrom = std::min(cachedFrom, offset);
+                        continue;
+                    }
+                    if (err == ENOSPC || err == EDQUOT)
+                        return makeOpError(err, "write", path, spaceDetail);
+                    return makeOpError(err, "write", path);
+                }
+                if (w == 0)
+                    return makeOpError(EIO, "write", path, "the file system accepted no data");
+                done += static_cast<std::size_t>(w);
+            }
+            offset += n;
+            if (progress && !progress(offset - fromBytes, total))
+                return makeOpError(ECANCELED, operation, path, "cancelled while writing");
+        }
+        if (sync == Sync::File) {
+            if (::fsync(fd) != 0) {
+                const int err = errno;
+                return makeOpError(
+                    err, "fsync", path, err == ENOSPC || err == EDQUOT ? spaceDetail : "");
+            }
+        } else if (cachedFrom < toBytes) {
+            // Write back just the cached part (data only, no journal commit), so that the
+            // page cache can drop it below.
+            if (::sync_file_range(fd, static_cast<off_t>(cachedFrom), 0,
+                    SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE
+                        | SYNC_FILE_RANGE_WAIT_AFTER)
+                != 0) {
+                const int err = errno;
+                if (err != ESPIPE && err != EINVAL)
+                    return makeOpError(err, "sync_file_range", path,
+                        err == ENOSPC || err == EDQUOT ? spaceDetail : "");
+            }
+        }
+        // Start a buffered run cold, like a direct one: drop what the fill left cached.
+        ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+        return core::Ok {};
+    }
+
+private:
+    AlignedBufferPool m_pool;
+    core::DataPatternFiller m_filler;
+};
+
+// Writes [fromBytes, toBytes) of one test file with the fill pattern and fsyncs it.
 core::Status fillFile(const std::string &path, int fd, std::uint64_t fromBytes,
     std::uint64_t toBytes, const core::PrepareOptions &options,
     const core::PrepareProgress &progress, const std::string &spaceDetail)
 {
-    AlignedBufferPool pool;
-    if (auto st = pool.allocate(1, kFillChunkBytes, kMinBufferAlign); !st)
+    FileFiller filler(options);
+    if (auto st = filler.init(); !st)
         return st;
-    const auto chunk = pool.at(0);
-    core::DataPatternFiller filler(options.fillPattern, options.seed);
-    filler.prepare(chunk);
-
-    // Reserve the space first: ENOSPC now rather than after minutes of writing. Not
-    // every file system can (then the writes find out).
-    if (toBytes > fromBytes
-        && ::fallocate(
-               fd, 0, static_cast<off_t>(fromBytes), static_cast<off_t>(toBytes - fromBytes))
-            != 0) {
-        const int err = errno;
-        if (err == ENOSPC || err == EDQUOT)
-            return makeOpError(err, "fallocate", path, spaceDetail);
-        if (err != EOPNOTSUPP && err != ENOSYS && err != EINVAL)
-            return makeOpError(err, "fallocate", path);
-    }
-
-    // Direct writes keep the fill out of the page cache (and do not evict what the
-    // machine is using); buffered is the fallback where O_DIRECT is refused.
-    const int baseFlags = ::fcntl(fd, F_GETFL);
-    bool direct = ::fcntl(fd, F_SETFL, baseFlags | O_DIRECT) == 0;
-
-    const std::uint64_t total = toBytes - fromBytes;
-    std::uint64_t offset = fromBytes;
-    while (offset < toBytes) {
-        const auto n
-            = static_cast<std::size_t>(std::min<std::uint64_t>(kFillChunkBytes, toBytes - offset));
-        auto part = chunk.first(n);
-        filler.beforeWrite(part, offset);
-        if (direct && (n % kMinBufferAlign != 0 || offset % kMinBufferAlign != 0)) {
-            ::fcntl(fd, F_SETFL, baseFlags); // the unaligned tail goes through the cache
-            direct = false;
-        }
-        std::size_t done = 0;
-        while (done < n) {
-            const ssize_t w
-                = ::pwrite(fd, part.data() + done, n - done, static_cast<off_t>(offset + done));
-            if (w < 0) {
-                const int err = errno;
-                if (err == EINTR)
-                    continue;
-                if (err == EINVAL && direct) { // alignment stricter than 4 KiB: go buffered
-                    ::fcntl(fd, F_SETFL, baseFlags);
-                    direct = false;
-                    continue;
-                }
-                if (err == ENOSPC || err == EDQUOT)
-                    return makeOpError(err, "write", path, spaceDetail);
-                return makeOpError(err, "write", path);
-            }
-            if (w == 0)
-                return makeOpError(EIO, "write", path, "the file system accepted no data");
-            done += static_cast<std::size_t>(w);
-        }
-        offset += n;
-        if (progress && !progress(offset - fromBytes, total))
-            return makeOpError(ECANCELED, "prepare test file", path, "cancelled while writing");
-    }
-    if (::fsync(fd) != 0) {
-        const int err = errno;
-        return makeOpError(err, "fsync", path, err == ENOSPC || err == EDQUOT ? spaceDetail : "");
-    }
-    // Start a buffered run cold, like a direct one: drop what the fill left cached.
-    ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-    return core::Ok {};
+    return filler.fill(path, fd, fromBytes, toBytes, progress, spaceDetail, FileFiller::Sync::File,
+        "prepare test file");
 }
 
 } // namespace
 
 // ---------------------------------------------------------------- engine helpers
 
-core::Result<UniqueFd> openEngineFile(const core::EngineFile &file)
+namespace {
+
+int engineOpenFlags(const core::EngineFile &file)
 {
     int flags = (file.write ? O_RDWR : O_RDONLY) | O_CLOEXEC;
     if (file.cacheMode == core::CacheMode::Direct)
         flags |= O_DIRECT;
     if (file.writeThrough)
         flags |= O_DSYNC;
+    return flags;
+}
+
+} // namespace
+
+int openEngineFd(const core::EngineFile &file)
+{
+    const int flags = engineOpenFlags(file);
     // O_NOATIME keeps reads from dirtying inodes; only the owner (or CAP_FOWNER) may ask.
     int fd = ::open(file.path.c_str(), flags | O_NOATIME);
     if (fd < 0 && errno == EPERM)
         fd = ::open(file.path.c_str(), flags);
-    if (fd < 0) {
-        const int err = errno;
-        std::string detail;
-        if (err == EINVAL && (flags & O_DIRECT))
-            detail = "the file system does not support direct I/O (O_DIRECT): use buffered mode";
-        else if ((err == EROFS || err == EACCES || err == EPERM) && file.write)
-            detail = "cannot open for writing";
-        return makeOpError(err, "open", file.path, detail);
-    }
+    return fd >= 0 ? fd : -errno;
+}
+
+core::OpError engineOpenError(const core::EngineFile &file, int err)
+{
+    std::string detail;
+    if (err == EINVAL && file.cacheMode == core::CacheMode::Direct)
+        detail = "the file system does not support direct I/O (O_DIRECT): use buffered mode";
+    else if ((err == EROFS || err == EACCES || err == EPERM) && file.write)
+        detail = "cannot open for writing";
+    return makeOpError(err, "open", file.path, detail);
+}
+
+core::Result<UniqueFd> openEngineFile(const core::EngineFile &file)
+{
+    const int fd = openEngineFd(file);
+    if (fd < 0)
+        return engineOpenError(file, -fd);
     return UniqueFd(fd);
 }
 
@@ -451,6 +529,290 @@ core::Status AlignedBufferPool::allocate(std::uint32_t count, std::uint32_t buff
     return core::Ok {};
 }
 
+// ---------------------------------------------------------------- file trees
+
+namespace {
+
+std::string describeTree(const core::FileTree &t)
+{
+    return std::to_string(t.depth) + (t.depth == 1 ? " level" : " levels") + " of "
+        + std::to_string(t.filesPerLevel) + (t.filesPerLevel == 1 ? " file" : " files") + " of "
+        + core::describeSize(t.fileSizeBytes);
+}
+
+// The shape our marker in `root` records; nullopt when there is none, when it is not a
+// regular file (a symbolic link is nobody's marker), or when it is not one of ours.
+std::optional<core::FileTree> readTreeMarker(const std::string &root)
+{
+    const std::string marker = core::fileTreeMarkerPath(root);
+    struct stat st {
+    };
+    constexpr off_t kLongestMarker = 4096; // ours is one short line
+    if (::lstat(marker.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > kLongestMarker)
+        return std::nullopt;
+    return core::parseFileTreeMarker(readTextFile(marker));
+}
+
+// A file of the tree that has to be created, or extended to the tree's file size.
+struct TreeFileWork {
+    std::size_t index = 0; // into TreePlan::files
+    bool exists = false;
+    std::uint64_t currentBytes = 0;
+};
+
+// What preparing a tree would do, found without changing anything.
+struct TreePlan {
+    bool rootExists = false;
+    std::vector<std::string> folders; // every level, the top first
+    std::vector<std::string> files; // every file, level by level
+    std::vector<std::size_t> missingFolders; // indices into folders, top first
+    std::vector<TreeFileWork> work;
+    std::uint64_t writeBytes = 0; // what the fill writes (progress)
+    std::optional<std::size_t> completeFile; // a file that is there in full
+    bool needsWork() const { return !missingFolders.empty() || !work.empty(); }
+    // Blocks the work takes from the file system (each file rounded up to its blocks).
+    std::uint64_t needBytes(std::uint64_t fileSizeBytes, std::uint64_t blockBytes) const
+    {
+        const std::uint64_t block = std::max<std::uint64_t>(blockBytes, 1);
+        std::uint64_t need = 0;
+        for (const auto &w : work) {
+            const std::uint64_t bytes = fileSizeBytes - fillStartBytes(w.exists, w.currentBytes);
+            need += (bytes + block - 1) / block * block;
+        }
+        return need;
+    }
+};
+
+OpError notOurs(const std::string &path, const std::string &what)
+{
+    return makeOpError(EEXIST, "prepare file tree", path,
+        what
+            + " where the tree's layout has one of IOPrism's, so IOPrism does not write "
+              "through it: remove it or choose a path that does not exist yet");
+}
+
+// Looks at the tree at `root`: refuses a folder IOPrism did not make, a tree of another
+// shape, and anything in the layout that is not a plain folder or file (a symbolic link
+// would lead the writes elsewhere); otherwise says what is missing or short.
+core::Result<TreePlan> planFileTree(const std::string &root, const core::FileTree &tree)
+{
+    TreePlan plan;
+    plan.folders = core::fileTreeFolders(root, tree);
+    plan.files = core::fileTreeFiles(root, tree);
+    struct stat st {
+    };
+    plan.rootExists = ::stat(root.c_str(), &st) == 0;
+    if (!plan.rootExists && errno != ENOENT)
+        return makeOpError(errno, "stat", root);
+    if (plan.rootExists && !S_ISDIR(st.st_mode))
+        return makeOpError(ENOTDIR, "prepare file tree", root,
+            "this is not a folder: a file tree's path names the folder IOPrism creates for it; "
+            "choose a path that does not exist yet");
+    if (!plan.rootExists) {
+        for (std::size_t i = 0; i < plan.folders.size(); ++i)
+            plan.missingFolders.push_back(i);
+        for (std::size_t i = 0; i < plan.files.size(); ++i)
+            plan.work.push_back({.index = i});
+        plan.writeBytes = tree.totalBytes();
+        return plan;
+    }
+    const auto marked = readTreeMarker(root);
+    if (!marked)
+        return makeOpError(EEXIST, "prepare file tree", root,
+            "this folder exists and was not made by IOPrism (it has no "
+                + std::string(core::kFileTreeMarkerName)
+                + " marker), so IOPrism never writes into it: choose a path that does not exist "
+                  "yet (IOPrism creates the folder)");
+    if (!core::sameFileTreeShape(*marked, tree))
+        return makeOpError(EEXIST, "prepare file tree", root,
+            "this folder holds an IOPrism file tree of another shape (" + describeTree(*marked)
+                + ") than asked for (" + describeTree(tree)
+                + "); IOPrism does not replace a tree on its own: remove it (remove test files "
+                  "after a run with its shape, or delete the folder) or choose another path");
+    for (std::size_t i = 1; i < plan.folders.size(); ++i) {
+        if (::lstat(plan.folders[i].c_str(), &st) != 0) {
+            if (errno != ENOENT && errno != ENOTDIR)
+                return makeOpError(errno, "stat", plan.folders[i]);
+            plan.missingFolders.push_back(i);
+        } else if (!S_ISDIR(st.st_mode)) {
+            return notOurs(plan.folders[i], "this is not a folder (a symbolic link or a file)");
+        }
+    }
+    for (std::size_t i = 0; i < plan.files.size(); ++i) {
+        if (::lstat(plan.files[i].c_str(), &st) != 0) {
+            if (errno != ENOENT && errno != ENOTDIR)
+                return makeOpError(errno, "stat", plan.files[i]);
+            plan.work.push_back({.index = i});
+            plan.writeBytes += tree.fileSizeBytes;
+        } else if (!S_ISREG(st.st_mode)) {
+            return notOurs(plan.files[i], "this is not a regular file (a symbolic link, a folder)");
+        } else if (const auto current = static_cast<std::uint64_t>(st.st_size);
+                   current < tree.fileSizeBytes) {
+            plan.work.push_back({.index = i, .exists = true, .currentBytes = current});
+            plan.writeBytes += tree.fileSizeBytes - fillStartBytes(true, current);
+        } else if (!plan.completeFile) {
+            plan.completeFile = i;
+        }
+    }
+    return plan;
+}
+
+// What one prepareFileTree call made, removed again unless the call succeeds: a
+// cancelled or failed preparation leaves the tree as it found it.
+class TreeUndo
+{
+public:
+    TreeUndo(const std::string &root, const TreePlan &plan)
+        : m_root(root)
+        , m_plan(plan)
+    { }
+    ~TreeUndo()
+    {
+        if (m_committed)
+            return;
+        for (const auto &[index, bytes] : m_extended)
+            if (::truncate(m_plan.files[index].c_str(), static_cast<off_t>(bytes)) != 0) {
+                // keep the error already being reported
+            }
+        for (auto it = m_files.rbegin(); it != m_files.rend(); ++it)
+            ::unlink(m_plan.files[*it].c_str());
+        for (auto it = m_folders.rbegin(); it != m_folders.rend(); ++it)
+            if (*it != 0)
+                ::rmdir(m_plan.folders[*it].c_str());
+        if (m_marker)
+            ::unlink(core::fileTreeMarkerPath(m_root).c_str());
+        if (m_rootMade)
+            ::rmdir(m_root.c_str());
+    }
+    TreeUndo(const TreeUndo &) = delete;
+    TreeUndo &operator=(const TreeUndo &) = delete;
+
+    void madeRoot() { m_rootMade = true; }
+    void madeMarker() { m_marker = true; }
+    void madeFolder(std::size_t index) { m_folders.push_back(index); }
+    void madeFile(std::size_t index) { m_files.push_back(index); }
+    void extended(std::size_t index, std::uint64_t formerBytes)
+    {
+        m_extended.emplace_back(index, formerBytes);
+    }
+    bool madeAnything() const
+    {
+        return m_rootMade || !m_folders.empty() || !m_files.empty() || !m_extended.empty();
+    }
+    void commit() { m_committed = true; }
+
+private:
+    const std::string &m_root;
+    const TreePlan &m_plan;
+    bool m_rootMade = false;
+    bool m_marker = false;
+    bool m_committed = false;
+    std::vector<std::size_t> m_folders;
+    std::vector<std::size_t> m_files;
+    std::vector<std::pair<std::size_t, std::uint64_t>> m_extended;
+};
+
+core::Status writeMarker(
+    const std::string &root, const core::FileTree &tree, const std::string &spaceDetail)
+{
+    const std::string path = core::fileTreeMarkerPath(root);
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (fd < 0) {
+        const int err = errno;
+        return makeOpError(err, "create file tree marker", path,
+            err == ENOSPC || err == EDQUOT ? spaceDetail : "");
+    }
+    UniqueFd file(fd);
+    const std::string text = core::fileTreeMarkerText(tree);
+    std::size_t done = 0;
+    while (done < text.size()) {
+        const ssize_t w = ::write(fd, text.data() + done, text.size() - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            const int err = w < 0 ? errno : EIO;
+            return makeOpError(err, "write file tree marker", path,
+                err == ENOSPC || err == EDQUOT ? spaceDetail : "");
+        }
+        done += static_cast<std::size_t>(w);
+    }
+    return core::Ok {};
+}
+
+} // namespace
+
+core::Status removeFileTree(const std::string &root, const core::FileTree &tree)
+{
+    struct stat st {
+    };
+    if (::stat(root.c_str(), &st) != 0)
+        return makeOpError(errno, "remove file tree", root);
+    if (!S_ISDIR(st.st_mode))
+        return makeOpError(EPERM, "remove file tree", root,
+            "not a folder, so not a file tree made by IOPrism: left untouched");
+    const auto marked = readTreeMarker(root);
+    if (!marked)
+        return makeOpError(EPERM, "remove file tree", root,
+            "the folder has no " + std::string(core::kFileTreeMarkerName)
+                + " marker, so it is not a file tree made by IOPrism: left untouched");
+    if (!core::sameFileTreeShape(*marked, tree))
+        return makeOpError(EPERM, "remove file tree", root,
+            "the folder holds an IOPrism file tree of another shape (" + describeTree(*marked)
+                + ") than this one (" + describeTree(tree) + "): left untouched");
+
+    // Files first, then the level folders deepest first (each only once empty), then the
+    // marker and the top folder: until the marker goes, a later removal still knows the
+    // tree as ours. Only plain files of the layout are unlinked: a symbolic link or a
+    // folder under one of our names was put there by someone else.
+    std::optional<OpError> firstFailure;
+    for (const auto &file : core::fileTreeFiles(root, tree)) {
+        if (::lstat(file.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+            continue;
+        if (::unlink(file.c_str()) != 0 && errno != ENOENT && !firstFailure)
+            firstFailure = makeOpError(errno, "remove file tree", file);
+    }
+    const auto folders = core::fileTreeFolders(root, tree);
+    for (std::size_t i = folders.size(); i-- > 1;)
+        if (::lstat(folders[i].c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+            ::rmdir(folders[i].c_str()); // fails (ENOTEMPTY) while something else is inside
+    if (::unlink(core::fileTreeMarkerPath(root).c_str()) != 0 && errno != ENOENT && !firstFailure)
+        firstFailure = makeOpError(errno, "remove file tree", core::fileTreeMarkerPath(root));
+    if (::rmdir(root.c_str()) == 0 || errno == ENOENT)
+        return firstFailure ? core::Status(*firstFailure) : core::Status(core::Ok {});
+    if (const int err = errno; err != ENOTEMPTY && err != EEXIST)
+        return makeOpError(
+            err, "remove file tree", root, "the tree's files were removed but not its folder");
+    if (firstFailure)
+        return *firstFailure;
+
+    // What is left was not made by IOPrism: name it. Level folders still there only hold
+    // such things; list what is in them, not the folders themselves.
+    std::vector<std::string> left;
+    std::size_t leftCount = 0;
+    for (std::size_t i = 0; i < folders.size(); ++i) {
+        std::error_code ec;
+        for (fs::directory_iterator it(folders[i], ec), end; !ec && it != end; it.increment(ec)) {
+            if (i + 1 < folders.size()
+                && it->path().filename() == fs::path(folders[i + 1]).filename()
+                && ::lstat(folders[i + 1].c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+                continue;
+            if (left.size() < 5)
+                left.push_back(it->path().string());
+            ++leftCount;
+        }
+    }
+    std::string names;
+    for (const auto &l : left)
+        names += (names.empty() ? "" : ", ") + l;
+    if (leftCount > left.size())
+        names += " and " + std::to_string(leftCount - left.size()) + " more";
+    return makeOpError(ENOTEMPTY, "remove file tree", root,
+        "removed the files IOPrism made; left " + std::to_string(leftCount)
+            + (leftCount == 1 ? " item" : " items")
+            + " IOPrism did not make, and the folders holding " + (leftCount == 1 ? "it" : "them")
+            + ": " + names);
+}
+
 // ---------------------------------------------------------------- test-file marker
 
 bool isOurTestFile(const std::string &path)
@@ -475,6 +837,14 @@ core::Status removeTestFile(const std::string &path)
     };
     if (::lstat(path.c_str(), &st) != 0)
         return makeOpError(errno, "remove test file", path);
+    if (S_ISDIR(st.st_mode)) {
+        // A file tree's folder: removed with the shape its marker records (so "remove
+        // test files" after a run covers trees too); any other folder is refused.
+        if (const auto marked = readTreeMarker(path))
+            return removeFileTree(path, *marked);
+        return makeOpError(EPERM, "remove test file", path,
+            "a folder that is not a file tree created by IOPrism: left untouched");
+    }
     if (!S_ISREG(st.st_mode) || !isOurTestFile(path))
         return makeOpError(
             EPERM, "remove test file", path, "not a test file created by IOPrism: left untouched");
@@ -633,7 +1003,7 @@ core::Result<core::TargetInfo> LinuxBackend::prepareTarget(const core::Target &t
     case core::TargetKind::PhysicalDrive:
         break;
     case core::TargetKind::FileTree:
-        return makeOpError(ENOTSUP, "prepare target", target.path, "file trees are not built yet");
+        return prepareFileTree(target, options, progress);
     }
     return makeOpError(EINVAL, "prepare target", target.path,
         "volumes and physical drives are Windows targets: on Linux choose a "
@@ -642,31 +1012,47 @@ core::Result<core::TargetInfo> LinuxBackend::prepareTarget(const core::Target &t
 
 std::optional<core::TestFileSpace> LinuxBackend::testFileSpace(const core::Target &target)
 {
-    if (m_options.skipFreeSpaceCheck || target.kind != core::TargetKind::TestFile)
+    if (m_options.skipFreeSpaceCheck
+        || (target.kind != core::TargetKind::TestFile && target.kind != core::TargetKind::FileTree))
         return std::nullopt;
-    // The same rule as prepareTestFile: a new file is written whole; our own, smaller
-    // file is extended from a chunk boundary; any other existing file is never written.
-    struct stat st {
-    };
-    const bool exists = ::stat(target.path.c_str(), &st) == 0;
-    std::uint64_t need = target.testFileSizeBytes;
-    if (exists) {
-        const auto current = static_cast<std::uint64_t>(st.st_size);
-        need = S_ISREG(st.st_mode) && isOurTestFile(target.path) && need > current
-            ? need - fillStartBytes(true, current)
-            : 0;
+    // Where the space comes from: the folder that will hold the file (or the tree's top
+    // folder, when it exists: it may be a mount point of its own).
+    std::string home = parentOf(target.path);
+    std::optional<TreePlan> plan;
+    std::uint64_t need = 0;
+    if (target.kind == core::TargetKind::FileTree) {
+        // The same rule as prepareFileTree: a new tree is written whole, our own tree of
+        // this shape only where files are missing or short, anything else never.
+        if (auto planned = planFileTree(target.path, target.tree)) {
+            if (planned->rootExists)
+                home = target.path;
+            plan = std::move(*planned);
+        }
+    } else {
+        // The same rule as prepareTestFile: a new file is written whole; our own, smaller
+        // file is extended from a chunk boundary; any other existing file is never written.
+        struct stat st {
+        };
+        const bool exists = ::stat(target.path.c_str(), &st) == 0;
+        need = target.testFileSizeBytes;
+        if (exists) {
+            const auto current = static_cast<std::uint64_t>(st.st_size);
+            need = S_ISREG(st.st_mode) && isOurTestFile(target.path) && need > current
+                ? need - fillStartBytes(true, current)
+                : 0;
+        }
     }
-    const std::string parent = parentOf(target.path);
-    struct stat pst {
+    struct stat hst {
     };
     struct statvfs sv {
     };
-    if (::stat(parent.c_str(), &pst) != 0 || ::statvfs(parent.c_str(), &sv) != 0
-        || sv.f_blocks == 0)
+    if (::stat(home.c_str(), &hst) != 0 || ::statvfs(home.c_str(), &sv) != 0 || sv.f_blocks == 0)
         return std::nullopt; // no such directory (prepareTarget says so) or no size known
-    const std::string mount = mountPointOfPath(parent);
-    return core::TestFileSpace {.fileSystem = std::to_string(pst.st_dev),
-        .where = mount.empty() ? parent : mount,
+    if (plan)
+        need = plan->needBytes(target.tree.fileSizeBytes, sv.f_frsize);
+    const std::string mount = mountPointOfPath(home);
+    return core::TestFileSpace {.fileSystem = std::to_string(hst.st_dev),
+        .where = mount.empty() ? home : mount,
         .needBytes = need,
         .freeBytes = static_cast<std::uint64_t>(sv.f_bavail) * sv.f_frsize};
 }
@@ -674,6 +1060,11 @@ std::optional<core::TestFileSpace> LinuxBackend::testFileSpace(const core::Targe
 core::Status LinuxBackend::discardTestFile(const std::string &path)
 {
     return removeTestFile(path);
+}
+
+core::Status LinuxBackend::removeFileTree(const std::string &root, const core::FileTree &tree)
+{
+    return platform::removeFileTree(root, tree);
 }
 
 core::Result<core::TargetInfo> LinuxBackend::prepareTestFile(const core::Target &target,
@@ -806,6 +1197,176 @@ core::Result<core::TargetInfo> LinuxBackend::prepareTestFile(const core::Target 
     info.sizeBytes = static_cast<std::uint64_t>(st.st_size);
     info.readOnly = !writable(path, &werr);
     const Alignment a = queryAlignment(path, logicalBlockOfFile(path));
+    info.logicalBlockBytes = a.logicalBytes;
+    info.directIoOffsetAlignBytes = a.offsetBytes;
+    info.directIoMemAlignBytes = a.memBytes;
+    return info;
+}
+
+core::Result<core::TargetInfo> LinuxBackend::prepareFileTree(const core::Target &target,
+    const core::PrepareOptions &options, const core::PrepareProgress &progress)
+{
+    const std::string &root = target.path;
+    const core::FileTree &tree = target.tree;
+    if (tree.fileCount() == 0 || tree.fileSizeBytes == 0)
+        return makeOpError(EINVAL, "prepare file tree", root,
+            "the tree has no files: depth, files per level and file size must not be 0");
+    auto planned = planFileTree(root, tree);
+    if (!planned)
+        return planned.error();
+    const TreePlan &plan = *planned;
+
+    const std::string parent = parentOf(root);
+    if (!plan.rootExists) {
+        struct stat pst {
+        };
+        if (::stat(parent.c_str(), &pst) != 0 || !S_ISDIR(pst.st_mode))
+            return makeOpError(
+                ENOENT, "create file tree", root, "the directory " + parent + " does not exist");
+    }
+    // Rights and space are those of the folder the work happens in.
+    const std::string &home = plan.rootExists ? root : parent;
+    int werr = 0;
+    const bool canWrite = writable(home, &werr);
+    if (options.needWrite && !canWrite)
+        return readOnlyRefusal(root, werr);
+    if (plan.needsWork() && !canWrite)
+        return makeOpError(werr, "create file tree", root,
+            plan.rootExists ? "the tree is incomplete and files cannot be created in " + root
+                            : "cannot create folders in " + parent);
+
+    // Direct I/O is asked of a file of the tree (a folder never opens with O_DIRECT): one
+    // that is there now, else the first one created, before a byte is written.
+    if (plan.completeFile) {
+        const std::string &file = plan.files[*plan.completeFile];
+        if (auto refusal = directIoRefusal(
+                file, target.cacheMode, queryAlignment(file, logicalBlockOfFile(file))))
+            return *refusal;
+    }
+
+    std::string spaceDetail;
+    if (plan.needsWork()) {
+        struct statvfs sv {
+        };
+        // File systems that report no size at all (ramfs, some FUSE) cannot be checked
+        // ahead: their writes will say ENOSPC if it comes to that.
+        const bool sizeKnown = ::statvfs(home.c_str(), &sv) == 0 && sv.f_blocks > 0;
+        const std::uint64_t need = plan.needBytes(tree.fileSizeBytes, sizeKnown ? sv.f_frsize : 1);
+        const std::uint64_t freeBytes
+            = sizeKnown ? static_cast<std::uint64_t>(sv.f_bavail) * sv.f_frsize : 0;
+        const std::string mount = mountPointOfPath(home);
+        const std::string where = mount.empty() ? home : mount;
+        spaceDetail = "not enough space on " + where + " for the file tree: need "
+            + core::describeSize(need)
+            + (sizeKnown ? ", have " + core::describeSize(freeBytes) : "");
+        if (!m_options.skipFreeSpaceCheck && sizeKnown && freeBytes < need)
+            return makeOpError(ENOSPC, "create file tree", root, spaceDetail);
+        // Many small files run out of inodes before they run out of bytes.
+        const std::uint64_t inodes = plan.missingFolders.size() + (plan.rootExists ? 0 : 1)
+            + static_cast<std::uint64_t>(std::count_if(
+                plan.work.begin(), plan.work.end(), [](const auto &w) { return !w.exists; }));
+        if (!m_options.skipFreeSpaceCheck && sizeKnown && sv.f_files > 0 && sv.f_favail < inodes)
+            return makeOpError(ENOSPC, "create file tree", root,
+                "not enough free inodes on " + where + " for the file tree's files and folders: "
+                    + "need " + std::to_string(inodes) + ", have " + std::to_string(sv.f_favail));
+    }
+
+    TreeUndo undo(root, plan);
+    if (!plan.rootExists) {
+        // mkdir fails if the folder appeared since the look-up: never take one over.
+        if (::mkdir(root.c_str(), 0755) != 0) {
+            const int err = errno;
+            return makeOpError(err, "create file tree", root,
+                err == EEXIST ? "the folder appeared meanwhile: IOPrism never writes "
+                                "into a folder it did not create"
+                    : err == ENOSPC || err == EDQUOT ? spaceDetail
+                                                     : "");
+        }
+        undo.madeRoot();
+        // The marker goes first, so even a crash mid-fill leaves a tree IOPrism knows.
+        if (auto st = writeMarker(root, tree, spaceDetail); !st) {
+            undo.madeMarker(); // may be half-written
+            return st.error();
+        }
+        undo.madeMarker();
+    }
+    for (const std::size_t i : plan.missingFolders) {
+        if (i == 0)
+            continue;
+        if (::mkdir(plan.folders[i].c_str(), 0755) != 0) {
+            const int err = errno;
+            return makeOpError(err, "create folder", plan.folders[i],
+                err == ENOSPC || err == EDQUOT ? spaceDetail : "");
+        }
+        undo.madeFolder(i);
+    }
+
+    if (!plan.work.empty()) {
+        FileFiller filler(options);
+        if (auto st = filler.init(); !st)
+            return st.error();
+        // Progress over the whole tree: what earlier files wrote plus this one's part.
+        std::uint64_t doneBefore = 0;
+        const core::PrepareProgress treeProgress = progress
+            ? core::PrepareProgress([&](std::uint64_t done, std::uint64_t) {
+                  return progress(doneBefore + done, plan.writeBytes);
+              })
+            : core::PrepareProgress {};
+        bool directChecked = plan.completeFile.has_value();
+        for (const auto &w : plan.work) {
+            const std::string &path = plan.files[w.index];
+            // O_EXCL: never take over a file that appeared since the look-up; O_NOFOLLOW:
+            // never write through a symbolic link put in the file's place meanwhile.
+            const int fd = w.exists
+                ? ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
+                : ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+            if (fd < 0) {
+                const int err = errno;
+                return makeOpError(err, w.exists ? "open" : "create file", path,
+                    err == ENOSPC || err == EDQUOT ? spaceDetail : "");
+            }
+            UniqueFd file(fd);
+            if (w.exists)
+                undo.extended(w.index, w.currentBytes);
+            else
+                undo.madeFile(w.index);
+            if (!directChecked) {
+                directChecked = true;
+                if (auto refusal = directIoRefusal(
+                        path, target.cacheMode, queryAlignment(path, logicalBlockOfFile(path))))
+                    return *refusal;
+            }
+            const std::uint64_t from = fillStartBytes(w.exists, w.currentBytes);
+            if (auto st = filler.fill(path, fd, from, tree.fileSizeBytes, treeProgress, spaceDetail,
+                    FileFiller::Sync::Later, "prepare file tree");
+                !st)
+                return st.error();
+            doneBefore += tree.fileSizeBytes - from;
+        }
+    }
+    if (plan.needsWork()) {
+        // One sync for the whole tree (its data, sizes and folders), not one per file.
+        const int fd = ::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+            return makeOpError(errno, "open", root);
+        UniqueFd folder(fd);
+        if (::syncfs(fd) != 0) {
+            const int err = errno;
+            return makeOpError(
+                err, "syncfs", root, err == ENOSPC || err == EDQUOT ? spaceDetail : "");
+        }
+    }
+    const bool made = undo.madeAnything();
+    undo.commit();
+
+    core::TargetInfo info;
+    info.path = root;
+    info.sizeBytes = tree.fileSizeBytes;
+    info.isDevice = false;
+    info.createdTestFile = made;
+    const std::string &first = plan.files.front();
+    info.readOnly = !writable(first, &werr);
+    const Alignment a = queryAlignment(first, logicalBlockOfFile(first));
     info.logicalBlockBytes = a.logicalBytes;
     info.directIoOffsetAlignBytes = a.offsetBytes;
     info.directIoMemAlignBytes = a.memBytes;

@@ -6,6 +6,10 @@
 //    the xattr user.ioprism.testfile (where user xattrs are missing, a file is ours only
 //    in the process that created it);
 //    an existing file that is not ours is never written or extended;
+//  * a file tree is created in a new folder, marked ours by the marker file in it
+//    (core/workload/file_tree.h), and every file filled (never sparse); an existing folder
+//    is used only with our marker and the same shape (missing or short files are made
+//    again), never written otherwise, and nothing outside the tree's layout is touched;
 //  * a raw device is written only with allowDeviceWrites, and never while its storage,
 //    under any name (the device, its partitions or whole disk, its holders, loop
 //    devices sharing its backing file or built on it), is mounted, used as swap, held
@@ -72,6 +76,11 @@ private:
 // caller owns the file (silently dropped otherwise). A file system refusing O_DIRECT
 // gives an error that says so instead of quietly measuring the page cache.
 core::Result<UniqueFd> openEngineFile(const core::EngineFile &file);
+// The same open for the engines' openFile(), which runs once per file-tree operation:
+// the descriptor, or -errno (one open(2) in the usual case, nothing allocated), and the
+// error openEngineFile() would give for it.
+int openEngineFd(const core::EngineFile &file);
+core::OpError engineOpenError(const core::EngineFile &file, int err);
 
 // Mapped memory for I/O buffers that outlives one engine. A series makes new engines for
 // every point, and faulting in the buffers of a large point held up its start (0.2 s
@@ -167,6 +176,7 @@ public:
     const BufferMemory &bufferMemory() const { return *m_bufferMemory; }
     std::optional<core::TestFileSpace> testFileSpace(const core::Target &target) override;
     core::Status discardTestFile(const std::string &path) override;
+    core::Status removeFileTree(const std::string &root, const core::FileTree &tree) override;
     core::Result<std::unique_ptr<core::IoEngine>> makeFallbackEngine(
         const core::OpError &why) override;
     core::Status pinCurrentThread(std::span<const std::uint32_t> cpus) override;
@@ -177,6 +187,8 @@ public:
 
 private:
     core::Result<core::TargetInfo> prepareTestFile(const core::Target &target,
+        const core::PrepareOptions &options, const core::PrepareProgress &progress);
+    core::Result<core::TargetInfo> prepareFileTree(const core::Target &target,
         const core::PrepareOptions &options, const core::PrepareProgress &progress);
     core::Result<core::TargetInfo> prepareDevice(
         const core::Target &target, const core::PrepareOptions &options);
@@ -212,7 +224,16 @@ inline constexpr const char *kTestFileXattr = "user.ioprism.testfile";
 // systems without user xattrs) this process created it.
 bool isOurTestFile(const std::string &path);
 
-// Removes a test file only if it is marked ours; refuses (EPERM) otherwise.
+// Removes a test file only if it is marked ours; refuses (EPERM) otherwise. A folder
+// holding an IOPrism file tree (its marker) is removed as removeFileTree does, with the
+// shape its marker records: "remove test files" then covers trees too.
 core::Status removeTestFile(const std::string &path);
+
+// Removes the file tree IOPrism made at `root` with this shape: refused (EPERM), with
+// nothing touched, unless `root` is a folder with our marker recording the same shape.
+// Then removes exactly the tree's regular files, its level folders (deepest first, each
+// only once empty), the marker, and `root` once empty; anything else is left where it is
+// and named in the error (ENOTEMPTY) that says so.
+core::Status removeFileTree(const std::string &root, const core::FileTree &tree);
 
 } // namespace ioprism::platform

@@ -43,7 +43,15 @@ core::Status SyncEngine::init(
         return core::makeOpError(
             EOPNOTSUPP, "sync init", {}, "polled completions need the io_uring engine");
 
+    m_files.reserve(files.size());
+    m_fds.reserve(files.size());
     for (const auto &f : files) {
+        if (f.openLater) {
+            // Only the index is reserved; openFile() opens a file there.
+            m_files.emplace_back();
+            m_fds.push_back(-1);
+            continue;
+        }
         auto fd = openEngineFile(f);
         if (!fd)
             return fd.error();
@@ -68,6 +76,38 @@ core::Status SyncEngine::init(
         return core::makeOpError(e.code().value(), "sync init", {},
             "could not start " + std::to_string(m_capacity) + " I/O threads");
     }
+    return core::Ok {};
+}
+
+core::Status SyncEngine::openFile(std::uint32_t fileIndex, const core::EngineFile &file)
+{
+    if (fileIndex >= m_files.size())
+        return core::makeOpError(EINVAL, "open", file.path,
+            "file index " + std::to_string(fileIndex) + " was not reserved by init()");
+    if (m_files[fileIndex].valid())
+        return core::makeOpError(
+            EBUSY, "open", file.path, "file index " + std::to_string(fileIndex) + " is not closed");
+    const int fd = openEngineFd(file);
+    if (fd < 0)
+        return engineOpenError(file, -fd);
+    m_fds[fileIndex] = fd;
+    m_files[fileIndex].reset(fd);
+    return core::Ok {};
+}
+
+core::Status SyncEngine::closeFile(std::uint32_t fileIndex)
+{
+    if (fileIndex >= m_files.size() || !m_files[fileIndex].valid())
+        return core::makeOpError(
+            EBADF, "close", {}, "file index " + std::to_string(fileIndex) + " is not open");
+    m_fds[fileIndex] = -1;
+    // close(2) is final even when it fails (EIO from a network file system's delayed
+    // write error): the descriptor is gone, the error is still the worker's to report.
+    const int closed = ::close(m_files[fileIndex].release());
+    const int err = errno;
+    if (closed != 0 && err != EINTR)
+        return core::makeOpError(err, "close", {},
+            "file index " + std::to_string(fileIndex) + ": the file system reported an error");
     return core::Ok {};
 }
 

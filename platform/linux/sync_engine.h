@@ -36,6 +36,12 @@ public:
     core::Status init(
         const core::EngineConfig &config, std::span<const core::EngineFile> files) override;
     std::span<std::byte> buffer(std::uint32_t index) override { return m_buffers.at(index); }
+    // One open(2) / close(2) on the caller's thread. The I/O threads read a file index's
+    // descriptor only for a request queued after openFile() and reaped before
+    // closeFile() (the contract), and queue()/reap() pass through the hand-off mutexes,
+    // which order the descriptor's write before those reads.
+    core::Status openFile(std::uint32_t fileIndex, const core::EngineFile &file) override;
+    core::Status closeFile(std::uint32_t fileIndex) override;
 
     bool queue(core::IoRequest *request) override;
     core::Status commit() override { return core::Ok {}; } // queue() already submits
@@ -78,8 +84,8 @@ private:
     void run();
     void execute(core::IoRequest *request);
 
-    std::vector<UniqueFd> m_files;
-    std::vector<int> m_fds;
+    std::vector<UniqueFd> m_files; // invalid while a file index is closed
+    std::vector<int> m_fds; // raw descriptors, indexed like m_files (-1: closed, EBADF)
     std::shared_ptr<BufferMemory> m_memory;
     AlignedBufferPool m_buffers;
     core::EngineCapabilities m_caps;

@@ -15,6 +15,7 @@
 #include <sys/resource.h>
 #include <sys/uio.h>
 #include <system_error>
+#include <unistd.h>
 
 namespace ioprism::platform {
 
@@ -167,6 +168,8 @@ core::Status UringEngine::init(
 
     if (config.polledCompletions) {
         for (const auto &f : files) {
+            if (f.openLater)
+                continue; // openFile() checks what it opens
             if (f.cacheMode != core::CacheMode::Direct)
                 return core::makeOpError(EINVAL, "io_uring IOPOLL", f.path,
                     "polled completions need direct (unbuffered) I/O");
@@ -180,11 +183,19 @@ core::Status UringEngine::init(
         }
     }
 
+    m_files.reserve(files.size());
+    m_slots.reserve(files.size());
     for (const auto &f : files) {
+        if (f.openLater) {
+            // Only the index is reserved; openFile() opens a file there.
+            m_files.emplace_back();
+            m_slots.push_back({});
+            continue;
+        }
         auto fd = openEngineFile(f);
         if (!fd)
             return fd.error();
-        m_fds.push_back(fd->get());
+        m_slots.push_back({.sqeFd = fd->get()});
         m_files.push_back(std::move(fd.value()));
     }
 
@@ -229,11 +240,21 @@ core::Status UringEngine::init(
     } else {
         m_registrationNote = "buffer registration turned off";
     }
-    if (m_options.registerFiles) {
+    // Files opened later are not registered (their slots stay empty, -1): registering
+    // each would add a system call to every open and close.
+    const bool anyOpenNow
+        = std::any_of(m_files.begin(), m_files.end(), [](const UniqueFd &f) { return f.valid(); });
+    if (m_options.registerFiles && anyOpenNow) {
+        std::vector<int> fds(m_slots.size());
+        for (std::size_t i = 0; i < fds.size(); ++i)
+            fds[i] = m_slots[i].sqeFd;
         const int ret
-            = io_uring_register_files(&m_ring, m_fds.data(), static_cast<unsigned>(m_fds.size()));
+            = io_uring_register_files(&m_ring, fds.data(), static_cast<unsigned>(fds.size()));
         if (ret == 0) {
             m_fixedFiles = true;
+            for (std::size_t i = 0; i < m_slots.size(); ++i)
+                if (m_files[i].valid())
+                    m_slots[i] = {.sqeFd = static_cast<int>(i), .fixed = true};
         } else {
             if (!m_registrationNote.empty())
                 m_registrationNote += "; ";
@@ -248,13 +269,60 @@ core::Status UringEngine::init(
     return core::Ok {};
 }
 
+core::Status UringEngine::openFile(std::uint32_t fileIndex, const core::EngineFile &file)
+{
+    if (!m_ringReady || fileIndex >= m_slots.size())
+        return core::makeOpError(EINVAL, "open", file.path,
+            "file index " + std::to_string(fileIndex) + " was not reserved by init()");
+    if (m_files[fileIndex].valid())
+        return core::makeOpError(
+            EBUSY, "open", file.path, "file index " + std::to_string(fileIndex) + " is not closed");
+    if ((m_setupFlags & IORING_SETUP_IOPOLL) && file.cacheMode != core::CacheMode::Direct)
+        return core::makeOpError(EINVAL, "io_uring IOPOLL", file.path,
+            "polled completions need direct (unbuffered) I/O");
+    const int fd = openEngineFd(file);
+    if (fd < 0)
+        return engineOpenError(file, -fd);
+    m_slots[fileIndex] = {.sqeFd = fd, .fixed = false};
+    m_files[fileIndex].reset(fd);
+    return core::Ok {};
+}
+
+core::Status UringEngine::closeFile(std::uint32_t fileIndex)
+{
+    if (fileIndex >= m_slots.size() || !m_files[fileIndex].valid())
+        return core::makeOpError(
+            EBADF, "close", {}, "file index " + std::to_string(fileIndex) + " is not open");
+    Slot &slot = m_slots[fileIndex];
+    if (slot.fixed) {
+        // The registered table holds its own reference: drop it, or the file would stay
+        // open in the kernel after close(2). Its next open is used through the plain
+        // descriptor, so this costs one extra system call once per registered file.
+        int none = -1;
+        const int ret = io_uring_register_files_update(&m_ring, fileIndex, &none, 1);
+        if (ret < 0)
+            return core::makeOpError(-ret, "io_uring_register_files_update", {},
+                "could not release registered file index " + std::to_string(fileIndex));
+    }
+    slot = {};
+    // close(2) is final even when it fails (EIO from a network file system's delayed
+    // write error): the descriptor is gone, the error is still the worker's to report.
+    const int closed = ::close(m_files[fileIndex].release());
+    const int err = errno;
+    if (closed != 0 && err != EINTR)
+        return core::makeOpError(err, "close", {},
+            "file index " + std::to_string(fileIndex) + ": the file system reported an error");
+    return core::Ok {};
+}
+
 bool UringEngine::queue(core::IoRequest *request)
 {
     io_uring_sqe *sqe = io_uring_get_sqe(&m_ring);
     if (!sqe)
         return false;
 
-    const bool valid = request->fileIndex < m_fds.size() && request->bufferIndex < m_buffers.count()
+    const bool valid = request->fileIndex < m_slots.size()
+        && request->bufferIndex < m_buffers.count()
         && request->lengthBytes <= m_buffers.bufferBytes();
     if (!valid) [[unlikely]] {
         io_uring_prep_nop(sqe);
@@ -265,7 +333,8 @@ bool UringEngine::queue(core::IoRequest *request)
     }
 
     void *buf = m_buffers.at(request->bufferIndex).data();
-    const int fd = m_fixedFiles ? static_cast<int>(request->fileIndex) : m_fds[request->fileIndex];
+    const Slot &slot = m_slots[request->fileIndex];
+    const int fd = slot.sqeFd;
     const bool write = request->direction == core::IoDirection::Write;
     if (m_fixedBuffers) {
         const int bufIndex = static_cast<int>(request->bufferIndex);
@@ -281,7 +350,7 @@ bool UringEngine::queue(core::IoRequest *request)
         else
             io_uring_prep_read(sqe, fd, buf, request->lengthBytes, request->offsetBytes);
     }
-    if (m_fixedFiles)
+    if (slot.fixed)
         sqe->flags |= IOSQE_FIXED_FILE;
     io_uring_sqe_set_data(sqe, request);
     ++m_pending;

@@ -7,6 +7,13 @@
 //  * buffers and files registered with the kernel (read_fixed / write_fixed and
 //    IOSQE_FIXED_FILE), with a fallback to plain reads and writes when registration is
 //    refused (RLIMIT_MEMLOCK without CAP_IPC_LOCK, too many buffers);
+//  * files opened while the engine runs (openFile: a file tree's slots, Iometer's
+//    connection rate) are used through their plain descriptor, never registered, as fio
+//    does without `registerfiles`: one open(2) and one close(2) each, nothing more. A
+//    registered file that closeFile() closes has its table slot cleared in the same call
+//    (the table holds its own reference, so without that the file would stay open in the
+//    kernel and the close would measure nothing); reopened, it is used through its plain
+//    descriptor too, so only its first close costs the extra io_uring_register;
 //  * one io_uring_submit per commit(), completions peeked in a batch, and a kernel
 //    entry only when the caller must wait or when completions can only appear by
 //    entering (DEFER_TASKRUN runs completion work only when the issuer asks for events;
@@ -73,6 +80,8 @@ public:
     core::Status init(
         const core::EngineConfig &config, std::span<const core::EngineFile> files) override;
     std::span<std::byte> buffer(std::uint32_t index) override { return m_buffers.at(index); }
+    core::Status openFile(std::uint32_t fileIndex, const core::EngineFile &file) override;
+    core::Status closeFile(std::uint32_t fileIndex) override;
 
     bool queue(core::IoRequest *request) override;
     core::Status commit() override;
@@ -85,6 +94,11 @@ public:
     const std::string &registrationNote() const { return m_registrationNote; }
     // Submitted to the kernel and not reaped yet.
     std::uint32_t inFlight() const { return m_inKernel; }
+    // Whether I/O on this file index goes through the registered file table (tests).
+    bool usesRegisteredFile(std::uint32_t fileIndex) const
+    {
+        return fileIndex < m_slots.size() && m_slots[fileIndex].fixed;
+    }
 
 private:
     std::uint32_t drain(std::span<core::IoRequest *> completed);
@@ -98,8 +112,14 @@ private:
     // True when completions only appear after entering the kernel with GETEVENTS.
     bool m_completionsNeedEnter = false;
 
-    std::vector<UniqueFd> m_files;
-    std::vector<int> m_fds; // raw descriptors, indexed like m_files
+    // What an SQE for a file index carries: its registered index with IOSQE_FIXED_FILE,
+    // or its plain descriptor (-1 while closed: the kernel fails such I/O with EBADF).
+    struct Slot {
+        int sqeFd = -1;
+        bool fixed = false;
+    };
+    std::vector<UniqueFd> m_files; // owned descriptors; invalid while a file index is closed
+    std::vector<Slot> m_slots; // indexed like m_files
     AlignedBufferPool m_buffers;
     std::vector<io_uring_cqe *> m_cqes; // scratch for io_uring_peek_batch_cqe
 

@@ -41,9 +41,10 @@ int portableError(DWORD error)
 
 } // namespace
 
-core::Result<win::UniqueHandle> openEngineFile(const core::EngineFile &file)
+namespace {
+
+core::Result<win::UniqueHandle> openEngineFileW(const core::EngineFile &file, const wchar_t *path)
 {
-    const std::wstring path = win::widen(file.path);
     const DWORD access = GENERIC_READ | (file.write ? GENERIC_WRITE : 0);
     // Other workers (and other programs) may open the same target: share it.
     const DWORD share = FILE_SHARE_READ | FILE_SHARE_WRITE;
@@ -52,7 +53,7 @@ core::Result<win::UniqueHandle> openEngineFile(const core::EngineFile &file)
         flags |= FILE_FLAG_NO_BUFFERING;
     if (file.writeThrough)
         flags |= FILE_FLAG_WRITE_THROUGH;
-    HANDLE h = ::CreateFileW(path.c_str(), access, share, nullptr, OPEN_EXISTING, flags, nullptr);
+    HANDLE h = ::CreateFileW(path, access, share, nullptr, OPEN_EXISTING, flags, nullptr);
     if (h == INVALID_HANDLE_VALUE) {
         const DWORD err = ::GetLastError();
         std::string detail;
@@ -67,6 +68,26 @@ core::Result<win::UniqueHandle> openEngineFile(const core::EngineFile &file)
         return win32Error(err, "open", file.path, detail);
     }
     return win::UniqueHandle(h);
+}
+
+// UTF-8 to UTF-16 into `out`, whose capacity is kept between calls.
+void widenInto(std::string_view utf8, std::wstring &out)
+{
+    const int n = utf8.empty()
+        ? 0
+        : ::MultiByteToWideChar(CP_UTF8, 0, utf8.data(), static_cast<int>(utf8.size()), nullptr, 0);
+    out.resize(static_cast<std::size_t>(std::max(n, 0)));
+    if (n > 0)
+        ::MultiByteToWideChar(
+            CP_UTF8, 0, utf8.data(), static_cast<int>(utf8.size()), out.data(), n);
+}
+
+} // namespace
+
+core::Result<win::UniqueHandle> openEngineFile(const core::EngineFile &file)
+{
+    const std::wstring path = win::widen(file.path);
+    return openEngineFileW(file, path.c_str());
 }
 
 IocpEngine::IocpEngine(const IocpOptions &options)
@@ -139,16 +160,23 @@ core::Status IocpEngine::init(
     if (!m_port.valid())
         return win::lastError("CreateIoCompletionPort");
 
+    m_files.reserve(files.size());
     for (std::size_t i = 0; i < files.size(); ++i) {
         const auto &spec = files[i];
+        if (spec.openLater) {
+            // Only the index is reserved; openFile() opens a file there.
+            m_files.emplace_back();
+            continue;
+        }
         auto handle = openEngineFile(spec);
         if (!handle)
             return handle.error();
         File f;
-        f.path = spec.path;
         f.direct = spec.cacheMode == core::CacheMode::Direct;
-        if (f.direct && ::GetFileType(handle->get()) == FILE_TYPE_DISK)
+        if (f.direct && ::GetFileType(handle->get()) == FILE_TYPE_DISK) {
             f.sectorBytes = win::querySectorSize(handle->get(), win::widen(spec.path)).logicalBytes;
+            f.sectorKnown = true;
+        }
         if (!::CreateIoCompletionPort(handle->get(), m_port.get(), static_cast<ULONG_PTR>(i), 0))
             return win::lastError("associate with the completion port", spec.path);
         if (m_options.skipCompletionPortOnSuccess)
@@ -199,6 +227,45 @@ std::span<std::byte> IocpEngine::buffer(std::uint32_t index)
     return {m_bufferBase + std::size_t(index) * m_strideBytes, m_bufferBytes};
 }
 
+core::Status IocpEngine::openFile(std::uint32_t fileIndex, const core::EngineFile &file)
+{
+    // The engine's own refusals carry portable conditions (as the null engine's do).
+    if (!m_port.valid() || fileIndex >= m_files.size())
+        return core::OpError {std::make_error_code(std::errc::invalid_argument), "open", file.path,
+            "file index " + std::to_string(fileIndex) + " was not reserved by init()"};
+    File &f = m_files[fileIndex];
+    if (f.handle.valid())
+        return core::OpError {std::make_error_code(std::errc::device_or_resource_busy), "open",
+            file.path, "file index " + std::to_string(fileIndex) + " is not closed"};
+    widenInto(file.path, m_widePath);
+    auto handle = openEngineFileW(file, m_widePath.c_str());
+    if (!handle)
+        return handle.error();
+    if (!::CreateIoCompletionPort(
+            handle->get(), m_port.get(), static_cast<ULONG_PTR>(fileIndex), 0))
+        return win::lastError("associate with the completion port", file.path);
+    f.direct = file.cacheMode == core::CacheMode::Direct;
+    f.skipOnSuccess = false; // see the header: one system call less per open
+    if (f.direct && !f.sectorKnown && ::GetFileType(handle->get()) == FILE_TYPE_DISK) {
+        f.sectorBytes = win::querySectorSize(handle->get(), m_widePath).logicalBytes;
+        f.sectorKnown = true;
+    }
+    f.handle = std::move(handle.value());
+    return core::Ok {};
+}
+
+core::Status IocpEngine::closeFile(std::uint32_t fileIndex)
+{
+    if (fileIndex >= m_files.size() || !m_files[fileIndex].handle.valid())
+        return core::OpError {std::make_error_code(std::errc::bad_file_descriptor), "close", {},
+            "file index " + std::to_string(fileIndex) + " is not open"};
+    // The handle is gone even when CloseHandle reports an error; the error is still the
+    // worker's to report.
+    if (!::CloseHandle(m_files[fileIndex].handle.release()))
+        return win::lastError("close", {}, "file index " + std::to_string(fileIndex));
+    return core::Ok {};
+}
+
 bool IocpEngine::queue(core::IoRequest *request)
 {
     if (m_accepted >= m_depth || !m_port.valid())
@@ -226,6 +293,13 @@ void IocpEngine::issue(core::IoRequest *request)
         return;
     }
     File &file = m_files[request->fileIndex];
+    if (!file.handle.valid()) [[unlikely]] {
+        // A closed index (never opened, or closed by closeFile): as a closed descriptor
+        // would, the request fails; it must not reach whatever the handle value names.
+        ++m_immediateFailures;
+        finishNow(request, 0, ERROR_INVALID_HANDLE);
+        return;
+    }
     std::byte *data = m_bufferBase + std::size_t(request->bufferIndex) * m_strideBytes;
     if (file.direct) {
         // What real Windows enforces for FILE_FLAG_NO_BUFFERING, checked before the call

@@ -19,6 +19,15 @@
 //    maps to std::errc). Wine ignores NO_BUFFERING and would accept them, so this check
 //    is what tests exercise there.
 //  * Buffers come from VirtualAlloc: page-aligned, committed and touched before use.
+//  * Files opened while the engine runs (openFile: a file tree's slots, Iometer's
+//    connection rate) get CreateFileW with the flags above and are associated with the
+//    port under their index; closeFile is CloseHandle. Such a handle is not set to
+//    FILE_SKIP_COMPLETION_PORT_ON_SUCCESS: that would be one more system call per open,
+//    and a synchronous completion's packet is handled either way. The sector size of an
+//    unbuffered file index is asked once (its first open) and kept: an index holds the
+//    files of one tree, or the same file again, all on one volume. The UTF-16 path is
+//    converted into a buffer the engine keeps, so an open allocates nothing once that
+//    buffer has grown to the longest path.
 //
 // queue() only records the request; commit() issues everything queued, so that the
 // worker's submit timestamp (taken just before commit) precedes the system call and the
@@ -72,6 +81,8 @@ public:
     core::Status init(
         const core::EngineConfig &config, std::span<const core::EngineFile> files) override;
     std::span<std::byte> buffer(std::uint32_t index) override;
+    core::Status openFile(std::uint32_t fileIndex, const core::EngineFile &file) override;
+    core::Status closeFile(std::uint32_t fileIndex) override;
 
     bool queue(core::IoRequest *request) override;
     core::Status commit() override;
@@ -101,10 +112,10 @@ private:
         core::IoRequest *request;
     };
     struct File {
-        win::UniqueHandle handle;
-        std::string path;
+        win::UniqueHandle handle; // invalid while the index is closed
         bool direct = false;
         bool skipOnSuccess = false;
+        bool sectorKnown = false; // sectorBytes was asked of the volume
         std::uint32_t sectorBytes = 512;
     };
 
@@ -117,6 +128,7 @@ private:
     IocpOptions m_options;
     win::UniqueHandle m_port;
     std::vector<File> m_files;
+    std::wstring m_widePath; // openFile's path in UTF-16, reused
 
     std::byte *m_bufferBase = nullptr;
     std::size_t m_strideBytes = 0;

@@ -3,6 +3,7 @@
 
 #include "core/profile/units.h"
 #include "core/workload/data_pattern.h"
+#include "core/workload/file_tree.h"
 #include "platform/windows/sector_size.h"
 #include "platform/windows/windows_devices.h"
 
@@ -178,57 +179,92 @@ bool canSetValidData()
     return enabled;
 }
 
-// Writes [fromBytes, toBytes) with the fill pattern in 1 MiB chunks: unbuffered through
-// `direct` where the chunk is sector-aligned (no cache pollution, no double copy), the
-// unaligned tail through `buffered`.
+// Writes the fill pattern into files: one 1 MiB chunk, allocated and prepared once and
+// reused for every file (a tree of a million files must not allocate and fill a buffer
+// per file). The pattern filler runs on across files, so FullRandom blocks differ between
+// files too.
+class FileFiller
+{
+public:
+    explicit FileFiller(const core::PrepareOptions &options)
+        : m_filler(options.fillPattern, options.seed)
+    { }
+    ~FileFiller()
+    {
+        if (m_memory)
+            ::VirtualFree(m_memory, 0, MEM_RELEASE);
+    }
+    FileFiller(const FileFiller &) = delete;
+    FileFiller &operator=(const FileFiller &) = delete;
+
+    core::Status init(const std::string &path)
+    {
+        m_memory
+            = ::VirtualAlloc(nullptr, kFillChunkBytes, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE);
+        if (!m_memory)
+            return lastError("VirtualAlloc", path);
+        m_filler.prepare(chunk());
+        return core::Ok {};
+    }
+
+    // Writes [fromBytes, toBytes) in 1 MiB chunks: unbuffered through `direct` where the
+    // chunk is sector-aligned (no cache pollution, no double copy), the unaligned tail
+    // through `buffered`, which is flushed at the end when `flush` says so.
+    core::Status fill(const std::string &path, HANDLE buffered, HANDLE direct,
+        std::uint32_t sectorBytes, std::uint64_t fromBytes, std::uint64_t toBytes,
+        const core::PrepareProgress &progress, const std::string &spaceDetail, bool flush,
+        const char *operation)
+    {
+        const std::uint64_t total = toBytes - fromBytes;
+        std::uint64_t offset = fromBytes;
+        while (offset < toBytes) {
+            const auto n
+                = static_cast<DWORD>(std::min<std::uint64_t>(kFillChunkBytes, toBytes - offset));
+            auto part = chunk().first(n);
+            m_filler.beforeWrite(part, offset);
+            const bool aligned = direct != INVALID_HANDLE_VALUE && n % sectorBytes == 0
+                && offset % sectorBytes == 0;
+            OVERLAPPED at {}; // synchronous handles: the OVERLAPPED only carries the offset
+            at.Offset = static_cast<DWORD>(offset);
+            at.OffsetHigh = static_cast<DWORD>(offset >> 32);
+            DWORD written = 0;
+            if (!::WriteFile(aligned ? direct : buffered, part.data(), n, &written, &at)) {
+                const DWORD err = ::GetLastError();
+                if (err == ERROR_DISK_FULL || err == ERROR_HANDLE_DISK_FULL)
+                    return win32Error(err, "write", path, spaceDetail);
+                return win32Error(err, "write", path);
+            }
+            if (written != n)
+                return win32Error(ERROR_WRITE_FAULT, "write", path,
+                    "the file system accepted " + std::to_string(written) + " of "
+                        + std::to_string(n) + " bytes");
+            offset += n;
+            if (progress && !progress(offset - fromBytes, total))
+                return win32Error(ERROR_CANCELLED, operation, path, "cancelled while writing");
+        }
+        if (flush && !::FlushFileBuffers(buffered))
+            return lastError("FlushFileBuffers", path);
+        return core::Ok {};
+    }
+
+private:
+    std::span<std::byte> chunk() { return {static_cast<std::byte *>(m_memory), kFillChunkBytes}; }
+
+    void *m_memory = nullptr;
+    core::DataPatternFiller m_filler;
+};
+
+// Writes [fromBytes, toBytes) of one test file with the fill pattern and flushes it.
 core::Status fillFile(const std::string &path, HANDLE buffered, HANDLE direct,
     std::uint32_t sectorBytes, std::uint64_t fromBytes, std::uint64_t toBytes,
     const core::PrepareOptions &options, const core::PrepareProgress &progress,
     const std::string &spaceDetail)
 {
-    void *memory
-        = ::VirtualAlloc(nullptr, kFillChunkBytes, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE);
-    if (!memory)
-        return lastError("VirtualAlloc", path);
-    struct Release {
-        void *p;
-        ~Release() { ::VirtualFree(p, 0, MEM_RELEASE); }
-    } release {memory};
-    const std::span<std::byte> chunk(static_cast<std::byte *>(memory), kFillChunkBytes);
-    core::DataPatternFiller filler(options.fillPattern, options.seed);
-    filler.prepare(chunk);
-
-    const std::uint64_t total = toBytes - fromBytes;
-    std::uint64_t offset = fromBytes;
-    while (offset < toBytes) {
-        const auto n
-            = static_cast<DWORD>(std::min<std::uint64_t>(kFillChunkBytes, toBytes - offset));
-        auto part = chunk.first(n);
-        filler.beforeWrite(part, offset);
-        const bool aligned
-            = direct != INVALID_HANDLE_VALUE && n % sectorBytes == 0 && offset % sectorBytes == 0;
-        OVERLAPPED at {}; // synchronous handles: the OVERLAPPED only carries the offset
-        at.Offset = static_cast<DWORD>(offset);
-        at.OffsetHigh = static_cast<DWORD>(offset >> 32);
-        DWORD written = 0;
-        if (!::WriteFile(aligned ? direct : buffered, part.data(), n, &written, &at)) {
-            const DWORD err = ::GetLastError();
-            if (err == ERROR_DISK_FULL || err == ERROR_HANDLE_DISK_FULL)
-                return win32Error(err, "write", path, spaceDetail);
-            return win32Error(err, "write", path);
-        }
-        if (written != n)
-            return win32Error(ERROR_WRITE_FAULT, "write", path,
-                "the file system accepted " + std::to_string(written) + " of " + std::to_string(n)
-                    + " bytes");
-        offset += n;
-        if (progress && !progress(offset - fromBytes, total))
-            return win32Error(
-                ERROR_CANCELLED, "prepare test file", path, "cancelled while writing");
-    }
-    if (!::FlushFileBuffers(buffered))
-        return lastError("FlushFileBuffers", path);
-    return core::Ok {};
+    FileFiller filler(options);
+    if (auto st = filler.init(path); !st)
+        return st;
+    return filler.fill(path, buffered, direct, sectorBytes, fromBytes, toBytes, progress,
+        spaceDetail, true, "prepare test file");
 }
 
 // The size of a volume or drive: IOCTL_DISK_GET_LENGTH_INFO, else the geometry's disk
@@ -263,6 +299,368 @@ std::string joined(const std::vector<std::wstring> &items)
 
 } // namespace
 
+// ---------------------------------------------------------------- file trees
+
+namespace {
+
+std::string describeTree(const core::FileTree &t)
+{
+    return std::to_string(t.depth) + (t.depth == 1 ? " level" : " levels") + " of "
+        + std::to_string(t.filesPerLevel) + (t.filesPerLevel == 1 ? " file" : " files") + " of "
+        + core::describeSize(t.fileSizeBytes);
+}
+
+// What is at a path, without following a reparse point (a symbolic link or junction is
+// never one of the tree's folders or files: it would lead the writes elsewhere).
+struct PathEntry {
+    bool exists = false;
+    DWORD error = ERROR_SUCCESS; // why not, when it does not
+    DWORD attributes = 0;
+    std::uint64_t sizeBytes = 0;
+    bool isFolder() const
+    {
+        return (attributes & FILE_ATTRIBUTE_DIRECTORY)
+            && !(attributes & FILE_ATTRIBUTE_REPARSE_POINT);
+    }
+    bool isPlainFile() const
+    {
+        return !(attributes & (FILE_ATTRIBUTE_DIRECTORY | FILE_ATTRIBUTE_REPARSE_POINT));
+    }
+};
+
+PathEntry lookUp(const std::string &path)
+{
+    PathEntry e;
+    WIN32_FILE_ATTRIBUTE_DATA data {};
+    if (!::GetFileAttributesExW(win::widen(path).c_str(), GetFileExInfoStandard, &data)) {
+        e.error = ::GetLastError();
+        return e;
+    }
+    e.exists = true;
+    e.attributes = data.dwFileAttributes;
+    e.sizeBytes = (std::uint64_t(data.nFileSizeHigh) << 32) | std::uint64_t(data.nFileSizeLow);
+    return e;
+}
+
+bool isMissing(DWORD error)
+{
+    return error == ERROR_FILE_NOT_FOUND || error == ERROR_PATH_NOT_FOUND;
+}
+
+// The shape our marker in `root` records; nullopt when there is none, when it is not a
+// plain file, or when it is not one of ours.
+std::optional<core::FileTree> readTreeMarker(const std::string &root)
+{
+    const std::string marker = core::fileTreeMarkerPath(root);
+    constexpr std::uint64_t kLongestMarker = 4096; // ours is one short line
+    const PathEntry e = lookUp(marker);
+    if (!e.exists || !e.isPlainFile() || e.sizeBytes > kLongestMarker)
+        return std::nullopt;
+    UniqueHandle h(::CreateFileW(win::widen(marker).c_str(), GENERIC_READ, kShareAll, nullptr,
+        OPEN_EXISTING, FILE_FLAG_OPEN_REPARSE_POINT, nullptr));
+    if (!h.valid())
+        return std::nullopt;
+    std::string text(static_cast<std::size_t>(e.sizeBytes), '\0');
+    DWORD got = 0;
+    if (!::ReadFile(h.get(), text.data(), static_cast<DWORD>(text.size()), &got, nullptr))
+        return std::nullopt;
+    text.resize(got);
+    return core::parseFileTreeMarker(text);
+}
+
+std::string folderOf(const std::string &root)
+{
+    // "C:\data\tree\" names the folder "C:\data\tree".
+    std::string named = root;
+    while (named.size() > 3 && (named.back() == '\\' || named.back() == '/'))
+        named.pop_back();
+    return named;
+}
+
+// A file of the tree that has to be created, or extended to the tree's file size.
+struct TreeFileWork {
+    std::size_t index = 0; // into TreePlan::files
+    bool exists = false;
+    std::uint64_t currentBytes = 0;
+};
+
+// What preparing a tree would do, found without changing anything.
+struct TreePlan {
+    bool rootExists = false;
+    std::vector<std::string> folders; // every level, the top first
+    std::vector<std::string> files; // every file, level by level
+    std::vector<std::size_t> missingFolders; // indices into folders, top first
+    std::vector<TreeFileWork> work;
+    std::uint64_t writeBytes = 0; // what the fill writes (progress)
+    std::optional<std::size_t> completeFile; // a file that is there in full
+    bool needsWork() const { return !missingFolders.empty() || !work.empty(); }
+    // Clusters the work takes from the volume (each file rounded up to its clusters).
+    std::uint64_t needBytes(std::uint64_t fileSizeBytes, std::uint64_t clusterBytes) const
+    {
+        const std::uint64_t cluster = std::max<std::uint64_t>(clusterBytes, 1);
+        std::uint64_t need = 0;
+        for (const auto &w : work) {
+            const std::uint64_t from
+                = w.exists ? w.currentBytes / kFillChunkBytes * kFillChunkBytes : 0;
+            need += (fileSizeBytes - from + cluster - 1) / cluster * cluster;
+        }
+        return need;
+    }
+};
+
+core::OpError notOurs(const std::string &path, const std::string &what)
+{
+    return win32Error(ERROR_FILE_EXISTS, "prepare file tree", path,
+        what
+            + " where the tree's layout has one of IOPrism's, so IOPrism does not write "
+              "through it: remove it or choose a path that does not exist yet");
+}
+
+// Looks at the tree at `root`: refuses a folder IOPrism did not make, a tree of another
+// shape, and anything in the layout that is not a plain folder or file; otherwise says
+// what is missing or short.
+core::Result<TreePlan> planFileTree(const std::string &root, const core::FileTree &tree)
+{
+    TreePlan plan;
+    plan.folders = core::fileTreeFolders(root, tree);
+    plan.files = core::fileTreeFiles(root, tree);
+    const PathEntry top = lookUp(root);
+    if (!top.exists && !isMissing(top.error))
+        return win32Error(top.error, "look up", root);
+    plan.rootExists = top.exists;
+    if (top.exists && !(top.attributes & FILE_ATTRIBUTE_DIRECTORY))
+        return win32Error(ERROR_DIRECTORY, "prepare file tree", root,
+            "this is not a folder: a file tree's path names the folder IOPrism creates for it; "
+            "choose a path that does not exist yet");
+    if (!plan.rootExists) {
+        for (std::size_t i = 0; i < plan.folders.size(); ++i)
+            plan.missingFolders.push_back(i);
+        for (std::size_t i = 0; i < plan.files.size(); ++i)
+            plan.work.push_back({.index = i});
+        plan.writeBytes = tree.totalBytes();
+        return plan;
+    }
+    const auto marked = readTreeMarker(root);
+    if (!marked)
+        return win32Error(ERROR_FILE_EXISTS, "prepare file tree", root,
+            "this folder exists and was not made by IOPrism (it has no "
+                + std::string(core::kFileTreeMarkerName)
+                + " marker), so IOPrism never writes into it: choose a path that does not exist "
+                  "yet (IOPrism creates the folder)");
+    if (!core::sameFileTreeShape(*marked, tree))
+        return win32Error(ERROR_FILE_EXISTS, "prepare file tree", root,
+            "this folder holds an IOPrism file tree of another shape (" + describeTree(*marked)
+                + ") than asked for (" + describeTree(tree)
+                + "); IOPrism does not replace a tree on its own: remove it (remove test files "
+                  "after a run with its shape, or delete the folder) or choose another path");
+    for (std::size_t i = 1; i < plan.folders.size(); ++i) {
+        const PathEntry e = lookUp(plan.folders[i]);
+        if (!e.exists) {
+            if (!isMissing(e.error))
+                return win32Error(e.error, "look up", plan.folders[i]);
+            plan.missingFolders.push_back(i);
+        } else if (!e.isFolder()) {
+            return notOurs(
+                plan.folders[i], "this is not a plain folder (a file, a link or a junction)");
+        }
+    }
+    for (std::size_t i = 0; i < plan.files.size(); ++i) {
+        const PathEntry e = lookUp(plan.files[i]);
+        if (!e.exists) {
+            if (!isMissing(e.error))
+                return win32Error(e.error, "look up", plan.files[i]);
+            plan.work.push_back({.index = i});
+            plan.writeBytes += tree.fileSizeBytes;
+        } else if (!e.isPlainFile()) {
+            return notOurs(plan.files[i], "this is not a plain file (a folder or a link)");
+        } else if (e.sizeBytes < tree.fileSizeBytes) {
+            plan.work.push_back({.index = i, .exists = true, .currentBytes = e.sizeBytes});
+            plan.writeBytes += tree.fileSizeBytes - e.sizeBytes / kFillChunkBytes * kFillChunkBytes;
+        } else if (!plan.completeFile) {
+            plan.completeFile = i;
+        }
+    }
+    return plan;
+}
+
+// What one prepareFileTree call made, removed again unless the call succeeds: a
+// cancelled or failed preparation leaves the tree as it found it.
+class TreeUndo
+{
+public:
+    TreeUndo(const std::string &root, const TreePlan &plan)
+        : m_root(root)
+        , m_plan(plan)
+    { }
+    ~TreeUndo()
+    {
+        if (m_committed)
+            return;
+        for (const auto &[index, bytes] : m_extended) {
+            UniqueHandle h(::CreateFileW(win::widen(m_plan.files[index]).c_str(), GENERIC_WRITE,
+                kShareAll, nullptr, OPEN_EXISTING, FILE_FLAG_OPEN_REPARSE_POINT, nullptr));
+            if (h.valid())
+                setFileSize(h.get(), bytes);
+        }
+        for (auto it = m_files.rbegin(); it != m_files.rend(); ++it)
+            ::DeleteFileW(win::widen(m_plan.files[*it]).c_str());
+        for (auto it = m_folders.rbegin(); it != m_folders.rend(); ++it)
+            ::RemoveDirectoryW(win::widen(m_plan.folders[*it]).c_str());
+        if (m_marker)
+            ::DeleteFileW(win::widen(core::fileTreeMarkerPath(m_root)).c_str());
+        if (m_rootMade)
+            ::RemoveDirectoryW(win::widen(folderOf(m_root)).c_str());
+    }
+    TreeUndo(const TreeUndo &) = delete;
+    TreeUndo &operator=(const TreeUndo &) = delete;
+
+    void madeRoot() { m_rootMade = true; }
+    void madeMarker() { m_marker = true; }
+    void madeFolder(std::size_t index) { m_folders.push_back(index); }
+    void madeFile(std::size_t index) { m_files.push_back(index); }
+    void extended(std::size_t index, std::uint64_t formerBytes)
+    {
+        m_extended.emplace_back(index, formerBytes);
+    }
+    bool madeAnything() const
+    {
+        return m_rootMade || !m_folders.empty() || !m_files.empty() || !m_extended.empty();
+    }
+    void commit() { m_committed = true; }
+
+private:
+    const std::string &m_root;
+    const TreePlan &m_plan;
+    bool m_rootMade = false;
+    bool m_marker = false;
+    bool m_committed = false;
+    std::vector<std::size_t> m_folders;
+    std::vector<std::size_t> m_files;
+    std::vector<std::pair<std::size_t, std::uint64_t>> m_extended;
+};
+
+bool diskFull(DWORD err)
+{
+    return err == ERROR_DISK_FULL || err == ERROR_HANDLE_DISK_FULL;
+}
+
+core::Status writeMarker(
+    const std::string &root, const core::FileTree &tree, const std::string &spaceDetail)
+{
+    const std::string path = core::fileTreeMarkerPath(root);
+    UniqueHandle h(::CreateFileW(win::widen(path).c_str(), GENERIC_WRITE, 0, nullptr, CREATE_NEW,
+        FILE_ATTRIBUTE_NORMAL, nullptr));
+    if (!h.valid()) {
+        const DWORD err = ::GetLastError();
+        return win32Error(err, "create file tree marker", path, diskFull(err) ? spaceDetail : "");
+    }
+    const std::string text = core::fileTreeMarkerText(tree);
+    DWORD written = 0;
+    if (!::WriteFile(h.get(), text.data(), static_cast<DWORD>(text.size()), &written, nullptr)
+        || written != text.size()) {
+        const DWORD err = ::GetLastError();
+        return win32Error(err, "write file tree marker", path, diskFull(err) ? spaceDetail : "");
+    }
+    return core::Ok {};
+}
+
+// The refusal when a Direct target's file system cannot do unbuffered I/O, asked of a file
+// of the tree (a folder never opens with FILE_FLAG_NO_BUFFERING).
+std::optional<core::OpError> unbufferedRefusal(
+    const std::string &file, core::CacheMode mode, const std::wstring &parent)
+{
+    if (mode != core::CacheMode::Direct)
+        return std::nullopt;
+    const std::wstring w = win::widen(file);
+    UniqueHandle probe(::CreateFileW(w.c_str(), GENERIC_READ, kShareAll, nullptr, OPEN_EXISTING,
+        FILE_FLAG_NO_BUFFERING, nullptr));
+    if (probe.valid() || ::GetLastError() != ERROR_INVALID_PARAMETER)
+        return std::nullopt;
+    const std::wstring root = win::volumeRootOf(w);
+    return win32Error(ERROR_INVALID_PARAMETER, "open unbuffered", file,
+        "the file system at " + win::narrow(root.empty() ? parent : root)
+            + " does not support unbuffered I/O: use buffered mode or put the file tree "
+              "elsewhere");
+}
+
+} // namespace
+
+core::Status removeFileTree(const std::string &root, const core::FileTree &tree)
+{
+    const PathEntry top = lookUp(root);
+    if (!top.exists)
+        return win32Error(top.error, "remove file tree", root);
+    if (!(top.attributes & FILE_ATTRIBUTE_DIRECTORY))
+        return win32Error(ERROR_ACCESS_DENIED, "remove file tree", root,
+            "not a folder, so not a file tree made by IOPrism: left untouched");
+    const auto marked = readTreeMarker(root);
+    if (!marked)
+        return win32Error(ERROR_ACCESS_DENIED, "remove file tree", root,
+            "the folder has no " + std::string(core::kFileTreeMarkerName)
+                + " marker, so it is not a file tree made by IOPrism: left untouched");
+    if (!core::sameFileTreeShape(*marked, tree))
+        return win32Error(ERROR_ACCESS_DENIED, "remove file tree", root,
+            "the folder holds an IOPrism file tree of another shape (" + describeTree(*marked)
+                + ") than this one (" + describeTree(tree) + "): left untouched");
+
+    // Files first, then the level folders deepest first (each only once empty), then the
+    // marker and the top folder: until the marker goes, a later removal still knows the
+    // tree as ours. Only plain files of the layout are deleted: a link or a folder under
+    // one of our names was put there by someone else.
+    std::optional<core::OpError> firstFailure;
+    for (const auto &file : core::fileTreeFiles(root, tree)) {
+        const PathEntry e = lookUp(file);
+        if (!e.exists || !e.isPlainFile())
+            continue;
+        if (!::DeleteFileW(win::widen(file).c_str()) && !isMissing(::GetLastError())
+            && !firstFailure)
+            firstFailure = lastError("remove file tree", file);
+    }
+    const auto folders = core::fileTreeFolders(root, tree);
+    for (std::size_t i = folders.size(); i-- > 1;)
+        if (lookUp(folders[i]).isFolder())
+            ::RemoveDirectoryW(win::widen(folders[i]).c_str()); // fails while not empty
+    const std::string marker = core::fileTreeMarkerPath(root);
+    if (!::DeleteFileW(win::widen(marker).c_str()) && !isMissing(::GetLastError()) && !firstFailure)
+        firstFailure = lastError("remove file tree", marker);
+    if (::RemoveDirectoryW(win::widen(folderOf(root)).c_str()) || isMissing(::GetLastError()))
+        return firstFailure ? core::Status(*firstFailure) : core::Status(core::Ok {});
+    if (const DWORD err = ::GetLastError(); err != ERROR_DIR_NOT_EMPTY)
+        return win32Error(
+            err, "remove file tree", root, "the tree's files were removed but not its folder");
+    if (firstFailure)
+        return *firstFailure;
+
+    // What is left was not made by IOPrism: name it. Level folders still there only hold
+    // such things; list what is in them, not the folders themselves.
+    std::vector<std::string> left;
+    std::size_t leftCount = 0;
+    for (std::size_t i = 0; i < folders.size(); ++i) {
+        std::error_code ec;
+        const std::filesystem::path next = i + 1 < folders.size()
+            ? std::filesystem::path(win::widen(folders[i + 1])).filename()
+            : std::filesystem::path();
+        for (std::filesystem::directory_iterator it(win::widen(folders[i]), ec), end;
+             !ec && it != end; it.increment(ec)) {
+            if (!next.empty() && it->path().filename() == next && lookUp(folders[i + 1]).isFolder())
+                continue;
+            if (left.size() < 5)
+                left.push_back(win::narrow(it->path().wstring()));
+            ++leftCount;
+        }
+    }
+    std::string names;
+    for (const auto &l : left)
+        names += (names.empty() ? "" : ", ") + l;
+    if (leftCount > left.size())
+        names += " and " + std::to_string(leftCount - left.size()) + " more";
+    return win32Error(ERROR_DIR_NOT_EMPTY, "remove file tree", root,
+        "removed the files IOPrism made; left " + std::to_string(leftCount)
+            + (leftCount == 1 ? " item" : " items")
+            + " IOPrism did not make, and the folders holding " + (leftCount == 1 ? "it" : "them")
+            + ": " + names);
+}
+
 // ---------------------------------------------------------------- marks and removal
 
 bool volumeHasNamedStreams(const std::string &path)
@@ -296,8 +694,17 @@ bool isOurTestFile(const std::string &path)
 core::Status removeTestFile(const std::string &path)
 {
     const std::wstring w = win::widen(path);
-    if (::GetFileAttributesW(w.c_str()) == INVALID_FILE_ATTRIBUTES)
+    const DWORD attrs = ::GetFileAttributesW(w.c_str());
+    if (attrs == INVALID_FILE_ATTRIBUTES)
         return lastError("remove test file", path);
+    if (attrs & FILE_ATTRIBUTE_DIRECTORY) {
+        // A file tree's folder: removed with the shape its marker records (so "remove
+        // test files" after a run covers trees too); any other folder is refused.
+        if (const auto marked = readTreeMarker(path))
+            return removeFileTree(path, *marked);
+        return win32Error(ERROR_ACCESS_DENIED, "remove test file", path,
+            "a folder that is not a file tree created by IOPrism: left untouched");
+    }
     if (!isOurTestFile(path))
         return win32Error(ERROR_ACCESS_DENIED, "remove test file", path,
             "not a test file created by IOPrism: left untouched");
@@ -397,8 +804,10 @@ core::Result<core::TargetInfo> WindowsBackend::prepareTarget(const core::Target 
     case core::TargetKind::Partition:
         break;
     case core::TargetKind::FileTree:
-        return win32Error(
-            ERROR_NOT_SUPPORTED, "prepare target", target.path, "file trees are not built yet");
+        if (win::physicalDriveNumber(target.path) || win::isVolumeDevicePath(target.path))
+            return win32Error(ERROR_INVALID_PARAMETER, "prepare file tree", target.path,
+                "this is a volume or drive: a file tree's path names a folder IOPrism creates");
+        return prepareFileTree(target, options, progress);
     }
     return win32Error(ERROR_NOT_SUPPORTED, "prepare target", target.path,
         "block devices and partitions are Linux targets: on Windows choose a volume (\\\\.\\X:), a "
@@ -482,9 +891,12 @@ core::Result<core::TargetInfo> WindowsBackend::prepareTestFile(const core::Targe
         if (!m_options.skipFreeSpaceCheck && freeBytes < need)
             return win32Error(ERROR_DISK_FULL, "create test file", path, spaceDetail);
 
-        // CREATE_NEW: never take over a file that appeared since the look-up above.
-        UniqueHandle file(::CreateFileW(w.c_str(), GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ,
-            nullptr, exists ? OPEN_EXISTING : CREATE_NEW, FILE_ATTRIBUTE_NORMAL, nullptr));
+        // CREATE_NEW: never take over a file that appeared since the look-up above. Shared
+        // for writing, or the unbuffered handle below (GENERIC_WRITE) could not be opened
+        // (ERROR_SHARING_VIOLATION) and the whole fill would go through the cache.
+        UniqueHandle file(::CreateFileW(w.c_str(), GENERIC_READ | GENERIC_WRITE,
+            FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr, exists ? OPEN_EXISTING : CREATE_NEW,
+            FILE_ATTRIBUTE_NORMAL, nullptr));
         if (!file.valid())
             return lastError(exists ? "open" : "create test file", path);
         const auto id = fileIdentity(file.get(), w);
@@ -555,6 +967,236 @@ core::Result<core::TargetInfo> WindowsBackend::prepareTestFile(const core::Targe
     info.directIoOffsetAlignBytes = sector.logicalBytes;
     info.directIoMemAlignBytes = std::max(kMinBufferAlign, sector.logicalBytes);
     return info;
+}
+
+core::Result<core::TargetInfo> WindowsBackend::prepareFileTree(const core::Target &target,
+    const core::PrepareOptions &options, const core::PrepareProgress &progress)
+{
+    const std::string &root = target.path;
+    const core::FileTree &tree = target.tree;
+    if (tree.fileCount() == 0 || tree.fileSizeBytes == 0)
+        return win32Error(ERROR_INVALID_PARAMETER, "prepare file tree", root,
+            "the tree has no files: depth, files per level and file size must not be 0");
+    auto planned = planFileTree(root, tree);
+    if (!planned)
+        return planned.error();
+    const TreePlan &plan = *planned;
+
+    const std::wstring parent = parentOf(win::widen(folderOf(root)));
+    if (!plan.rootExists) {
+        const DWORD pattrs = ::GetFileAttributesW(parent.c_str());
+        if (pattrs == INVALID_FILE_ATTRIBUTES || !(pattrs & FILE_ATTRIBUTE_DIRECTORY))
+            return win32Error(ERROR_PATH_NOT_FOUND, "create file tree", root,
+                "the directory " + win::narrow(parent) + " does not exist");
+    }
+    // Rights and space are those of the folder the work happens in.
+    const std::wstring home = plan.rootExists ? win::widen(root) : parent;
+    DWORD writeErr = volumeIsReadOnly(home) ? ERROR_WRITE_PROTECT : ERROR_SUCCESS;
+    // A file of the tree that is read-only (or held without sharing) fails every write to
+    // it: found now rather than by the first operation that opens it.
+    if (writeErr == ERROR_SUCCESS && options.needWrite && plan.completeFile)
+        writeErr = writeAccessError(win::widen(plan.files[*plan.completeFile]));
+    if (options.needWrite && writeErr != ERROR_SUCCESS)
+        return readOnlyRefusal(root, writeErr);
+    if (plan.needsWork() && writeErr != ERROR_SUCCESS)
+        return win32Error(writeErr, "create file tree", root,
+            "the volume is read-only: the tree cannot be created or completed");
+
+    if (plan.completeFile)
+        if (auto refusal
+            = unbufferedRefusal(plan.files[*plan.completeFile], target.cacheMode, parent))
+            return *refusal;
+
+    std::string spaceDetail;
+    if (plan.needsWork()) {
+        ULARGE_INTEGER avail {}, total {}, free {};
+        const bool sizeKnown
+            = ::GetDiskFreeSpaceExW(home.c_str(), &avail, &total, &free) && total.QuadPart > 0;
+        const std::wstring volume = win::volumeRootOf(home);
+        DWORD sectorsPerCluster = 0, bytesPerSector = 0, freeClusters = 0, clusters = 0;
+        const std::uint64_t cluster = !volume.empty()
+                && ::GetDiskFreeSpaceW(
+                    volume.c_str(), &sectorsPerCluster, &bytesPerSector, &freeClusters, &clusters)
+            ? std::uint64_t(sectorsPerCluster) * bytesPerSector
+            : 1;
+        const std::uint64_t need = plan.needBytes(tree.fileSizeBytes, cluster);
+        const std::uint64_t freeBytes = sizeKnown ? avail.QuadPart : 0;
+        spaceDetail = "not enough space on " + win::narrow(volume.empty() ? home : volume)
+            + " for the file tree: need " + core::describeSize(need)
+            + (sizeKnown ? ", have " + core::describeSize(freeBytes) : "");
+        if (!m_options.skipFreeSpaceCheck && sizeKnown && freeBytes < need)
+            return win32Error(ERROR_DISK_FULL, "create file tree", root, spaceDetail);
+    }
+
+    TreeUndo undo(root, plan);
+    if (!plan.rootExists) {
+        // Fails if the folder appeared since the look-up: never take one over.
+        if (!::CreateDirectoryW(win::widen(folderOf(root)).c_str(), nullptr)) {
+            const DWORD err = ::GetLastError();
+            return win32Error(err, "create file tree", root,
+                err == ERROR_ALREADY_EXISTS ? "the folder appeared meanwhile: IOPrism never "
+                                              "writes into a folder it did not create"
+                    : diskFull(err)         ? spaceDetail
+                                            : "");
+        }
+        undo.madeRoot();
+        // The marker goes first, so even a crash mid-fill leaves a tree IOPrism knows.
+        undo.madeMarker(); // removed on failure even when half-written
+        if (auto st = writeMarker(root, tree, spaceDetail); !st)
+            return st.error();
+    }
+    for (const std::size_t i : plan.missingFolders) {
+        if (i == 0)
+            continue;
+        if (!::CreateDirectoryW(win::widen(plan.folders[i]).c_str(), nullptr)) {
+            const DWORD err = ::GetLastError();
+            return win32Error(
+                err, "create folder", plan.folders[i], diskFull(err) ? spaceDetail : "");
+        }
+        undo.madeFolder(i);
+    }
+
+    if (!plan.work.empty()) {
+        FileFiller filler(options);
+        if (auto st = filler.init(root); !st)
+            return st.error();
+        // Progress over the whole tree: what earlier files wrote plus this one's part.
+        std::uint64_t doneBefore = 0;
+        const core::PrepareProgress treeProgress = progress
+            ? core::PrepareProgress([&](std::uint64_t done, std::uint64_t) {
+                  return progress(doneBefore + done, plan.writeBytes);
+              })
+            : core::PrepareProgress {};
+        bool directChecked = plan.completeFile.has_value();
+        std::optional<std::uint32_t> sector; // the tree's volume: asked of its first file
+        for (const auto &w : plan.work) {
+            const std::string &path = plan.files[w.index];
+            const std::wstring wpath = win::widen(path);
+            // CREATE_NEW: never take over a file that appeared since the look-up; an
+            // existing one is opened as itself, never through a reparse point. Shared for
+            // writing: the unbuffered handle below writes the aligned chunks.
+            UniqueHandle file(::CreateFileW(wpath.c_str(), GENERIC_READ | GENERIC_WRITE,
+                FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr, w.exists ? OPEN_EXISTING : CREATE_NEW,
+                FILE_ATTRIBUTE_NORMAL | (w.exists ? FILE_FLAG_OPEN_REPARSE_POINT : 0), nullptr));
+            if (!file.valid()) {
+                const DWORD err = ::GetLastError();
+                return win32Error(
+                    err, w.exists ? "open" : "create file", path, diskFull(err) ? spaceDetail : "");
+            }
+            if (w.exists)
+                undo.extended(w.index, w.currentBytes);
+            else
+                undo.madeFile(w.index);
+            if (!directChecked) {
+                directChecked = true;
+                if (auto refusal = unbufferedRefusal(path, target.cacheMode, parent))
+                    return *refusal;
+            }
+            // Reserve the space now (NTFS allocates the clusters: not sparse), and with the
+            // privilege move the valid data length so NTFS does not zero ahead of the writes.
+            if (!setFileSize(file.get(), tree.fileSizeBytes)) {
+                const DWORD err = ::GetLastError();
+                return win32Error(err, "reserve space", path, diskFull(err) ? spaceDetail : "");
+            }
+            if (canSetValidData())
+                ::SetFileValidData(file.get(), static_cast<LONGLONG>(tree.fileSizeBytes));
+            if (!sector)
+                sector = std::max(
+                    win::querySectorSize(file.get(), wpath).logicalBytes, kMinBufferAlign);
+            UniqueHandle direct(::CreateFileW(wpath.c_str(), GENERIC_WRITE,
+                FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr, OPEN_EXISTING,
+                FILE_FLAG_NO_BUFFERING | FILE_FLAG_OPEN_REPARSE_POINT, nullptr));
+            const std::uint64_t from
+                = w.exists ? w.currentBytes / kFillChunkBytes * kFillChunkBytes : 0;
+            // No flush per file: the aligned part is written unbuffered, and a buffered
+            // tail is left to the cache manager (Windows flushes a whole volume only for
+            // administrators), as flushing each of a million small files would take long.
+            if (auto st = filler.fill(path, file.get(),
+                    direct.valid() ? direct.get() : INVALID_HANDLE_VALUE, *sector, from,
+                    tree.fileSizeBytes, treeProgress, spaceDetail, false, "prepare file tree");
+                !st)
+                return st.error();
+            doneBefore += tree.fileSizeBytes - from;
+        }
+    }
+    const bool made = undo.madeAnything();
+    undo.commit();
+
+    core::TargetInfo info;
+    info.path = root;
+    info.sizeBytes = tree.fileSizeBytes;
+    info.isDevice = false;
+    info.createdTestFile = made;
+    const std::wstring first = win::widen(plan.files.front());
+    info.readOnly = volumeIsReadOnly(first) || writeAccessError(first) != ERROR_SUCCESS;
+    UniqueHandle probe(::CreateFileW(first.c_str(), GENERIC_READ, kShareAll, nullptr, OPEN_EXISTING,
+        target.cacheMode == core::CacheMode::Direct ? FILE_FLAG_NO_BUFFERING : 0, nullptr));
+    if (!probe.valid())
+        return lastError("open", plan.files.front());
+    const win::SectorInfo sector = win::querySectorSize(probe.get(), first);
+    info.logicalBlockBytes = sector.logicalBytes;
+    info.directIoOffsetAlignBytes = sector.logicalBytes;
+    info.directIoMemAlignBytes = std::max(kMinBufferAlign, sector.logicalBytes);
+    return info;
+}
+
+std::optional<core::TestFileSpace> WindowsBackend::testFileSpace(const core::Target &target)
+{
+    if (m_options.skipFreeSpaceCheck
+        || (target.kind != core::TargetKind::TestFile && target.kind != core::TargetKind::FileTree)
+        || win::physicalDriveNumber(target.path) || win::isVolumeDevicePath(target.path))
+        return std::nullopt;
+    // Where the space comes from: the folder that will hold the file (or the tree's top
+    // folder, when it exists: it may be a volume mounted there).
+    std::wstring home = parentOf(win::widen(folderOf(target.path)));
+    std::optional<TreePlan> plan;
+    std::uint64_t need = 0;
+    if (target.kind == core::TargetKind::FileTree) {
+        // The same rule as prepareFileTree: a new tree is written whole, our own tree of
+        // this shape only where files are missing or short, anything else never.
+        if (auto planned = planFileTree(target.path, target.tree)) {
+            if (planned->rootExists)
+                home = win::widen(target.path);
+            plan = std::move(*planned);
+        }
+    } else {
+        // The same rule as prepareTestFile: a new file is written whole; our own, smaller
+        // file is extended from a chunk boundary; any other existing file is never written.
+        const PathEntry e = lookUp(target.path);
+        need = target.testFileSizeBytes;
+        if (e.exists)
+            need = e.isPlainFile() && isOurTestFile(target.path) && need > e.sizeBytes
+                ? need - e.sizeBytes / kFillChunkBytes * kFillChunkBytes
+                : 0;
+    }
+    ULARGE_INTEGER avail {}, total {}, free {};
+    if (!::GetDiskFreeSpaceExW(home.c_str(), &avail, &total, &free) || total.QuadPart == 0)
+        return std::nullopt; // no such directory (prepareTarget says so) or no size known
+    const std::wstring volume = win::volumeRootOf(home);
+    DWORD serial = 0;
+    const bool haveSerial = !volume.empty()
+        && ::GetVolumeInformationW(
+            volume.c_str(), nullptr, 0, &serial, nullptr, nullptr, nullptr, 0);
+    if (plan) {
+        DWORD sectorsPerCluster = 0, bytesPerSector = 0, freeClusters = 0, clusters = 0;
+        const std::uint64_t cluster = !volume.empty()
+                && ::GetDiskFreeSpaceW(
+                    volume.c_str(), &sectorsPerCluster, &bytesPerSector, &freeClusters, &clusters)
+            ? std::uint64_t(sectorsPerCluster) * bytesPerSector
+            : 1;
+        need = plan->needBytes(target.tree.fileSizeBytes, cluster);
+    }
+    const std::string where = win::narrow(volume.empty() ? home : volume);
+    return core::TestFileSpace {
+        .fileSystem = haveSerial ? "volume " + std::to_string(serial) : where,
+        .where = where,
+        .needBytes = need,
+        .freeBytes = avail.QuadPart};
+}
+
+core::Status WindowsBackend::removeFileTree(const std::string &root, const core::FileTree &tree)
+{
+    return platform::removeFileTree(root, tree);
 }
 
 core::Result<core::TargetInfo> WindowsBackend::prepareDevice(

@@ -15,6 +15,11 @@
 //    written only with allowDeviceWrites, and never while they hold a mounted file
 //    system (for a drive: any volume with an extent on it); when that cannot be
 //    determined, writing is refused too;
+//  * a file tree is created in a new folder, marked ours by the marker file in it
+//    (core/workload/file_tree.h), each file reserved and filled like a test file (without
+//    a flush per file); an existing folder is used only with our marker and the same
+//    shape (missing or short files are made again), and nothing outside the tree's layout
+//    or behind a reparse point is written;
 //  * every refusal happens here, before any worker starts, with a message that says
 //    what to do.
 #pragma once
@@ -42,12 +47,18 @@ public:
     core::Result<std::unique_ptr<core::IoEngine>> makeEngine() override;
     // Removes a test file this run created (it refused to start after creating it).
     core::Status discardTestFile(const std::string &path) override;
+    core::Status removeFileTree(const std::string &root, const core::FileTree &tree) override;
+    // What the test files and file trees would take from their volumes, for the run's
+    // check of all targets together (the volume's serial number groups them).
+    std::optional<core::TestFileSpace> testFileSpace(const core::Target &target) override;
     // SetThreadAffinityMask (one processor group) or SetThreadGroupAffinity; the CPUs
     // of one worker must lie in one group, as a thread runs in one group at a time.
     core::Status pinCurrentThread(std::span<const std::uint32_t> cpus) override;
 
 private:
     core::Result<core::TargetInfo> prepareTestFile(const core::Target &target,
+        const core::PrepareOptions &options, const core::PrepareProgress &progress);
+    core::Result<core::TargetInfo> prepareFileTree(const core::Target &target,
         const core::PrepareOptions &options, const core::PrepareProgress &progress);
     core::Result<core::TargetInfo> prepareDevice(
         const core::Target &target, const core::PrepareOptions &options);
@@ -65,7 +76,16 @@ inline constexpr const wchar_t *kTestFileStream = L":ioprism.testfile";
 bool isOurTestFile(const std::string &path);
 
 // Removes a test file only if it is marked ours; refuses (ERROR_ACCESS_DENIED) otherwise.
+// A folder holding an IOPrism file tree (its marker) is removed as removeFileTree does,
+// with the shape its marker records.
 core::Status removeTestFile(const std::string &path);
+
+// Removes the file tree IOPrism made at `root` with this shape: refused
+// (ERROR_ACCESS_DENIED), untouched, unless `root` is a folder with our marker recording
+// the same shape. Then deletes exactly the tree's plain files, its level folders (deepest
+// first, each only once empty), the marker, and `root` once empty; anything else is left
+// and named in the error (ERROR_DIR_NOT_EMPTY) that says so.
+core::Status removeFileTree(const std::string &root, const core::FileTree &tree);
 
 // True when the volume holding `path` supports named streams (FILE_NAMED_STREAMS).
 bool volumeHasNamedStreams(const std::string &path);

@@ -304,12 +304,157 @@ TYPED_TEST_P(EngineConformance, InitReportsTheMissingFile)
     EXPECT_EQ(st.error().path, files[0].path);
 }
 
+// ---------------------------------------------------------------- files opened while running
+// (file trees open a file per operation; Iometer's connection rate closes and reopens)
+
+// One request on `file`, waited for; returns it completed.
+inline core::IoRequest oneRequest(core::IoEngine &engine, std::uint32_t file,
+    core::IoDirection direction, std::uint64_t offset, std::uint32_t length = 4096)
+{
+    core::IoRequest r {};
+    r.direction = direction;
+    r.fileIndex = file;
+    r.lengthBytes = length;
+    r.offsetBytes = offset;
+    r.resultBytes = -1;
+    r.error = -1;
+    EXPECT_TRUE(engine.queue(&r));
+    EXPECT_TRUE(engine.commit().ok());
+    std::vector<core::IoRequest *> completed(4);
+    auto got = engine.reap(completed, 1, 10s);
+    EXPECT_TRUE(got.ok() && *got == 1u) << "the request did not complete";
+    return r;
+}
+
+TYPED_TEST_P(EngineConformance, OpenLaterIndexTakesFilesOpenedWhileRunning)
+{
+    // Index 1 is reserved by init() and opened by openFile(), as a file tree's slot is:
+    // two files written through it in turn land each in its own file, and a third open
+    // reads back what the first got.
+    constexpr std::uint64_t kFileBytes = 64 * 1024;
+    const auto first = this->makeFile("first", kFileBytes);
+    const auto second = this->makeFile("second", kFileBytes);
+    const std::vector<core::EngineFile> files {
+        {this->makeFile("a", kFileBytes), false, core::CacheMode::Direct, false},
+        {.openLater = true}};
+    auto engine = this->makeEngine(files, 4);
+    ASSERT_TRUE(engine);
+
+    // Closed until opened: I/O there fails, it never reaches another file.
+    const auto closed = oneRequest(*engine, 1, core::IoDirection::Read, 0);
+    EXPECT_NE(closed.error, 0);
+    EXPECT_LE(closed.resultBytes, 0);
+
+    std::uint32_t id = 100;
+    for (const auto &path : {first, second}) {
+        auto st = engine->openFile(1, {path, true, core::CacheMode::Direct, false});
+        ASSERT_TRUE(st.ok()) << st.error().toString();
+        std::vector<TestOp> writes;
+        for (std::uint64_t off = 0; off < kFileBytes; off += 4096)
+            writes.push_back({1, off, core::IoDirection::Write, 4096});
+        ASSERT_TRUE(runOps(
+            *engine, writes, 4,
+            [&](const TestOp &op, std::span<std::byte> buf) { fillPattern(buf, id, op.offset); },
+            [](const TestOp &, const core::IoRequest &r, std::span<std::byte>) {
+                EXPECT_EQ(r.error, 0);
+                EXPECT_EQ(r.resultBytes, 4096);
+            }));
+        st = engine->closeFile(1);
+        ASSERT_TRUE(st.ok()) << st.error().toString();
+        ++id;
+    }
+
+    auto st = engine->openFile(1, {first, false, core::CacheMode::Buffered, false});
+    ASSERT_TRUE(st.ok()) << st.error().toString();
+    const auto read = oneRequest(*engine, 1, core::IoDirection::Read, 8192);
+    EXPECT_EQ(read.error, 0);
+    EXPECT_EQ(read.resultBytes, 4096);
+    EXPECT_TRUE(matchesPattern(engine->buffer(0).first(4096), 100, 8192));
+    ASSERT_TRUE(engine->closeFile(1).ok());
+    engine.reset();
+
+    // On disk, as a reader outside the engine sees them.
+    for (std::uint32_t f = 0; f < 2; ++f) {
+        const auto bytes = readAll(f == 0 ? first : second);
+        ASSERT_EQ(bytes.size(), kFileBytes);
+        for (std::uint64_t off = 0; off < kFileBytes; off += 4096)
+            EXPECT_TRUE(
+                matchesPattern(std::as_bytes(std::span(bytes)).subspan(off, 4096), 100 + f, off))
+                << "file " << f << " at " << off;
+    }
+}
+
+TYPED_TEST_P(EngineConformance, AFileInitOpenedClosesAndReopensAndItsIoWorksAfterwards)
+{
+    // Iometer's connection rate: the target init() opened (and registered, where the
+    // engine registers files) is closed and opened again every N transactions.
+    const auto path = this->makeFile("a", 65536);
+    auto engine = this->makeEngine({{path, true, core::CacheMode::Direct, false}}, 4);
+    ASSERT_TRUE(engine);
+    for (int round = 0; round < 3; ++round) {
+        fillPattern(engine->buffer(0).first(4096), 7, std::uint64_t(round) * 4096);
+        const auto w
+            = oneRequest(*engine, 0, core::IoDirection::Write, std::uint64_t(round) * 4096);
+        EXPECT_EQ(w.error, 0);
+        EXPECT_EQ(w.resultBytes, 4096);
+        auto st = engine->closeFile(0);
+        ASSERT_TRUE(st.ok()) << st.error().toString();
+        const auto closed = oneRequest(*engine, 0, core::IoDirection::Read, 0);
+        EXPECT_NE(closed.error, 0) << "I/O on a closed file must fail";
+        st = engine->openFile(0, {path, true, core::CacheMode::Direct, false});
+        ASSERT_TRUE(st.ok()) << st.error().toString();
+        std::memset(engine->buffer(0).data(), 0, 4096);
+        const auto r = oneRequest(*engine, 0, core::IoDirection::Read, std::uint64_t(round) * 4096);
+        EXPECT_EQ(r.error, 0);
+        EXPECT_EQ(r.resultBytes, 4096);
+        EXPECT_TRUE(matchesPattern(engine->buffer(0).first(4096), 7, std::uint64_t(round) * 4096))
+            << "round " << round;
+    }
+    engine.reset();
+    const auto bytes = readAll(path);
+    EXPECT_TRUE(matchesPattern(std::as_bytes(std::span(bytes)).subspan(8192, 4096), 7, 8192));
+}
+
+TYPED_TEST_P(EngineConformance, OpenAndCloseRefuseIndicesInTheWrongState)
+{
+    const auto path = this->makeFile("a", 65536);
+    auto engine
+        = this->makeEngine({{path, false, core::CacheMode::Direct, false}, {.openLater = true}}, 2);
+    ASSERT_TRUE(engine);
+    const core::EngineFile file {path, false, core::CacheMode::Direct, false};
+
+    auto st = engine->openFile(0, file);
+    ASSERT_FALSE(st.ok()) << "index 0 is open already";
+    EXPECT_EQ(st.error().code, std::errc::device_or_resource_busy) << st.error().toString();
+    st = engine->closeFile(1);
+    ASSERT_FALSE(st.ok()) << "index 1 was never opened";
+    EXPECT_EQ(st.error().code, std::errc::bad_file_descriptor) << st.error().toString();
+    st = engine->openFile(2, file);
+    ASSERT_FALSE(st.ok()) << "index 2 was not reserved";
+    EXPECT_EQ(st.error().code, std::errc::invalid_argument) << st.error().toString();
+    st = engine->closeFile(2);
+    ASSERT_FALSE(st.ok());
+
+    // A missing file: the error names it, and the index stays closed for the next try.
+    const auto missing = (this->m_dir->path() / "missing").string();
+    st = engine->openFile(1, {missing, false, core::CacheMode::Direct, false});
+    ASSERT_FALSE(st.ok());
+    EXPECT_EQ(st.error().code, std::errc::no_such_file_or_directory) << st.error().toString();
+    EXPECT_EQ(st.error().path, missing);
+    EXPECT_TRUE(engine->openFile(1, file).ok());
+    EXPECT_TRUE(engine->closeFile(1).ok());
+    EXPECT_TRUE(engine->closeFile(0).ok());
+}
+
 REGISTER_TYPED_TEST_SUITE_P(EngineConformance,
     WritesThenReadsBackDistinctPatternsAcrossTwoFilesAtQd32,
     ReapReturnsZeroAtOnceWhenNothingIsInFlight, MisalignedDirectLengthCompletesWithInvalidArgument,
     MisalignedDirectWriteIsRefusedAndLeavesTheFileUnchanged, ReadsAtAndAcrossEndOfFileAreShort,
     RequestWithBadIndexCompletesWithInvalidArgumentInsteadOfCorrupting,
     ReapHonoursTimeoutThenDeliversTheLateCompletion, QueueSaysFullAtQueueDepth,
-    BuffersAreAlignedAndDistinct, InitReportsTheMissingFile);
+    BuffersAreAlignedAndDistinct, InitReportsTheMissingFile,
+    OpenLaterIndexTakesFilesOpenedWhileRunning,
+    AFileInitOpenedClosesAndReopensAndItsIoWorksAfterwards,
+    OpenAndCloseRefuseIndicesInTheWrongState);
 
 } // namespace ioprism::test

@@ -2,8 +2,10 @@
 // Issue 14, item 2(c): an .icf from Windows names its test-file volumes `C: "System"`;
 // on Linux that was taken for a file of that literal name in the current folder and
 // accepted, unmarked.
+#include "core/workload/file_tree.h"
 #include "platform/common/target_resolution.h"
 
+#include <fstream>
 #include <gtest/gtest.h>
 
 #include "platform_test_util.h"
@@ -33,6 +35,34 @@ TEST(TargetResolution, TestFilesResolveWhereTheirFolderExists)
     EXPECT_TRUE(platform::targetExists(testFile((dir.path() / "iobw.tst").string())));
     EXPECT_FALSE(platform::targetExists(testFile((dir.path() / "missing" / "iobw.tst").string())));
     EXPECT_TRUE(platform::targetExists(testFile("relative-file.tst")));
+}
+
+TEST(TargetResolution, AFileTreeIsKnownByItsMarker)
+{
+    TempDir dir;
+    core::Target t;
+    t.kind = core::TargetKind::FileTree;
+    t.path = (dir.path() / "tree").string();
+    t.tree = {.depth = 2, .filesPerLevel = 5, .fileSizeBytes = 4096};
+    EXPECT_TRUE(platform::targetExists(t)) << "made by the run in an existing folder";
+    auto slashed = t;
+    slashed.path += "/";
+    EXPECT_TRUE(platform::targetExists(slashed));
+    auto nowhere = t;
+    nowhere.path = (dir.path() / "no" / "tree").string();
+    EXPECT_FALSE(platform::targetExists(nowhere));
+
+    // A folder is a tree only with our marker; then the marker gives its shape.
+    std::filesystem::create_directories(t.path);
+    EXPECT_EQ(platform::detectTargetKind(t.path), core::TargetKind::TestFile);
+    EXPECT_FALSE(platform::fileTreeAt(t.path));
+    std::ofstream(core::fileTreeMarkerPath(t.path)) << "{\"photos\": true}\n";
+    EXPECT_FALSE(platform::fileTreeAt(t.path)) << "not our marker";
+    std::ofstream(core::fileTreeMarkerPath(t.path)) << core::fileTreeMarkerText(t.tree);
+    EXPECT_EQ(platform::detectTargetKind(t.path), core::TargetKind::FileTree);
+    EXPECT_EQ(platform::fileTreeAt(t.path), t.tree);
+    EXPECT_TRUE(platform::targetExists(t));
+    EXPECT_FALSE(platform::fileTreeAt(core::fileTreeMarkerPath(t.path))) << "a file";
 }
 
 } // namespace

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "platform/linux/uring_engine.h"
 
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include "engine_conformance.h"
 #include "platform_test_util.h"
@@ -53,6 +57,66 @@ TEST_F(UringEngineTest, RegistersBuffersAndFilesAndUsesDeferredTaskRunOnCurrentK
     EXPECT_TRUE(engine.setupFlags() & IORING_SETUP_DEFER_TASKRUN);
     EXPECT_TRUE(engine.setupFlags() & IORING_SETUP_SINGLE_ISSUER);
     EXPECT_TRUE(engine.setupFlags() & IORING_SETUP_COOP_TASKRUN);
+}
+
+// Whether someone has `path` open for writing, asked the kernel's way: a read lease is
+// granted only while no open file, ours or the kernel's, can write the file.
+bool openForWriting(const std::string &path)
+{
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    const bool leased = ::fcntl(fd, F_SETLEASE, F_RDLCK) == 0;
+    const int err = errno;
+    if (leased)
+        ::fcntl(fd, F_SETLEASE, F_UNLCK);
+    ::close(fd);
+    EXPECT_TRUE(leased || err == EAGAIN) << "F_SETLEASE: " << std::strerror(err);
+    return !leased;
+}
+
+TEST_F(UringEngineTest, ClosingARegisteredFileReallyClosesIt)
+{
+    // The registered table holds its own reference to the file: a close that left it
+    // there would keep the file open in the kernel (and the connection-rate figures
+    // would time a close that closes nothing).
+    UringEngine engine;
+    const auto path = file();
+    const std::vector<core::EngineFile> files {{path, true, core::CacheMode::Direct, false}};
+    ASSERT_TRUE(engine.init({.queueDepth = 4, .bufferCount = 4}, files).ok());
+    ASSERT_TRUE(engine.usesRegisteredFile(0)) << engine.registrationNote();
+    EXPECT_TRUE(openForWriting(path));
+    ASSERT_TRUE(engine.closeFile(0).ok());
+    EXPECT_FALSE(openForWriting(path)) << "the registered table still holds the file";
+
+    // Reopened, it is used through its plain descriptor (one open(2), one close(2)).
+    ASSERT_TRUE(engine.openFile(0, files[0]).ok());
+    EXPECT_FALSE(engine.usesRegisteredFile(0));
+    EXPECT_TRUE(openForWriting(path));
+    ASSERT_TRUE(engine.closeFile(0).ok());
+    EXPECT_FALSE(openForWriting(path));
+}
+
+TEST_F(UringEngineTest, FilesOpenedLaterAreNeverRegistered)
+{
+    UringEngine engine;
+    const std::vector<core::EngineFile> files {
+        {file(), true, core::CacheMode::Direct, false}, {.openLater = true}};
+    ASSERT_TRUE(engine.init({.queueDepth = 4, .bufferCount = 4}, files).ok());
+    EXPECT_TRUE(engine.capabilities().registeredFiles) << engine.registrationNote();
+    EXPECT_TRUE(engine.usesRegisteredFile(0));
+    EXPECT_FALSE(engine.usesRegisteredFile(1));
+    ASSERT_TRUE(engine.openFile(1, {file(), false, core::CacheMode::Direct, false}).ok());
+    EXPECT_FALSE(engine.usesRegisteredFile(1));
+    EXPECT_TRUE(engine.closeFile(1).ok());
+
+    // A worker with only a tree's slots registers no files at all.
+    UringEngine slotsOnly;
+    const std::vector<core::EngineFile> slots {{.openLater = true}, {.openLater = true}};
+    ASSERT_TRUE(slotsOnly.init({.queueDepth = 2, .bufferCount = 2}, slots).ok());
+    EXPECT_FALSE(slotsOnly.capabilities().registeredFiles);
+    EXPECT_EQ(slotsOnly.registrationNote().find("files"), std::string::npos)
+        << slotsOnly.registrationNote();
 }
 
 TEST_F(UringEngineTest, WithoutRegistrationUsesPlainReadsAndWritesCorrectly)

@@ -198,6 +198,31 @@ TEST(WindowsBackend, RemovesOnlyItsOwnTestFiles)
     EXPECT_FALSE(platform::isOurTestFile(ours.string()));
 }
 
+TEST(WindowsBackend, TestFileSpaceIsWhatIsStillToBeWrittenOnItsVolume)
+{
+    // The run adds up the needs of all test files and trees of a volume before creating
+    // any: a new file needs its size, our own full-size file nothing, someone else's file
+    // nothing (it is never written).
+    test::TempDir dir;
+    WindowsBackend backend({});
+    const auto path = dir.path() / "t.dat";
+    auto space = backend.testFileSpace(testFile(path, 2 << 20));
+    ASSERT_TRUE(space);
+    EXPECT_EQ(space->needBytes, 2u << 20);
+    EXPECT_GT(space->freeBytes, 0u);
+    EXPECT_FALSE(space->fileSystem.empty());
+    EXPECT_FALSE(space->where.empty());
+    ASSERT_TRUE(backend.prepareTarget(testFile(path, 2 << 20), writing(), {}).ok());
+    EXPECT_EQ(backend.testFileSpace(testFile(path, 2 << 20))->needBytes, 0u);
+    EXPECT_EQ(backend.testFileSpace(testFile(path, 3 << 20))->needBytes, 1u << 20);
+    const auto theirs = dir.path() / "theirs.dat";
+    writeFile(theirs, 4096);
+    EXPECT_EQ(backend.testFileSpace(testFile(theirs, 1 << 20))->needBytes, 0u);
+    EXPECT_EQ(backend.testFileSpace(testFile(dir.path() / "other.dat", 1))->fileSystem,
+        space->fileSystem);
+    EXPECT_FALSE(WindowsBackend({.skipFreeSpaceCheck = true}).testFileSpace(testFile(path, 1)));
+}
+
 // The mark that a test file is ours: a named stream where the volume has them (NTFS,
 // ReFS); elsewhere (FAT32, exFAT, a share, Wine) a notice that says the mark lasts only
 // for this process, which still knows the file as its own.
