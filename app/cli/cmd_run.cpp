@@ -82,6 +82,26 @@ constexpr const char *kDefaultTestFile = "ioprism-test.dat";
 // Where --tree makes a tree in a folder that is not one of ours.
 constexpr const char *kDefaultTreeFolder = "ioprism-tree";
 
+// Where a tree target's folder is: the folder it names when IOPrism made a tree there (its
+// marker) or when nothing is there yet; an `ioprism-tree` folder inside any other folder,
+// never that folder itself. A path naming a file is refused.
+bool placeTree(Target &t, const char *option, Problems &problems)
+{
+    fs::path folder = t.path;
+    if (folder.filename() == kDefaultTestFile)
+        folder = folder.parent_path().empty() ? fs::path(".") : folder.parent_path();
+    std::error_code ec;
+    if (fs::is_directory(folder, ec) && !fs::exists(fileTreeMarkerPath(folder.string()), ec)) {
+        folder /= kDefaultTreeFolder;
+    } else if (fs::exists(folder, ec) && !fs::is_directory(folder, ec)) {
+        problems.push_back({Severity::Error, option,
+            "\"" + folder.string() + "\" is a file: a tree needs a folder to be made in"});
+        return false;
+    }
+    t.path = folder.lexically_normal().string();
+    return true;
+}
+
 // --tree DEPTH:FILES[:SIZE]: every target of the worker becomes a file tree of that
 // shape (io_profile's default 3:4:4MiB). A target naming a folder IOPrism made a tree in
 // (its marker is there) is that tree; any other existing folder gets the tree in an
@@ -115,22 +135,12 @@ bool makeTrees(Worker &w, const RunArgs &a, Problems &problems)
     if (size)
         shape.fileSizeBytes = *size;
     for (auto &t : w.targets) {
-        fs::path folder = t.path;
-        if (folder.filename() == kDefaultTestFile)
-            folder = folder.parent_path().empty() ? fs::path(".") : folder.parent_path();
-        std::error_code ec;
-        if (fs::is_directory(folder, ec) && !fs::exists(fileTreeMarkerPath(folder.string()), ec))
-            folder /= kDefaultTreeFolder;
-        else if (fs::exists(folder, ec) && !fs::is_directory(folder, ec)) {
-            problems.push_back({Severity::Error, "--tree",
-                "\"" + folder.string() + "\" is a file: a tree needs a folder to be made in"});
-            return false;
-        }
         const std::uint64_t preInit = t.tree.preInitOperations;
         t.kind = TargetKind::FileTree;
-        t.path = folder.lexically_normal().string();
         t.tree = shape;
         t.tree.preInitOperations = preInit;
+        if (!placeTree(t, "--tree", problems))
+            return false;
     }
     return true;
 }
@@ -361,11 +371,25 @@ bool applyOptions(Profile &p, const RunArgs &a, Problems &problems)
             std::error_code ec;
             if (t.kind == TargetKind::TestFile && fs::is_directory(path, ec))
                 t.path = (fs::path(path) / kDefaultTestFile).string();
+            // A tree IOPrism made: its shape is in its marker (--tree may still change it).
+            if (t.kind == TargetKind::FileTree)
+                if (auto shape = platform::fileTreeAt(path))
+                    t.tree = *shape;
             if (!host.workers[0].targets.empty()) {
                 const auto &model = host.workers[0].targets[0];
                 t.testFileSizeBytes = model.testFileSizeBytes;
                 t.cacheMode = model.cacheMode;
                 t.writeThrough = model.writeThrough;
+                // A profile of trees (io-profile-tree) keeps making trees where --target
+                // points, in the shape it has (unless the folder is a tree already).
+                if (model.kind == TargetKind::FileTree && t.kind == TargetKind::TestFile) {
+                    t.kind = TargetKind::FileTree;
+                    t.tree = model.tree;
+                    if (!placeTree(t, "--target", problems))
+                        return false;
+                } else if (model.kind == TargetKind::FileTree && t.kind == TargetKind::FileTree) {
+                    t.tree.preInitOperations = model.tree.preInitOperations;
+                }
             }
             targets.push_back(t);
         }

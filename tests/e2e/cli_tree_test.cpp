@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// File trees and Iometer's connection rate through the CLI on real file systems: the
+// io-profile-tree preset on ext4, trees made only where they may be, ENOSPC, removal, and
+// a connection-rate .icf's connection figures in Iometer's columns.
+#include <fstream>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "e2e/cli_support.h"
+#include "e2e/linux_support.h"
+
+using namespace ioprism::test;
+using ::testing::HasSubstr;
+namespace fs = std::filesystem;
+
+namespace {
+
+// The columns of the ALL row of the first 'Results block of an Iometer CSV, by header.
+std::map<std::string, std::string> iometerAllRow(const std::string &csv)
+{
+    const auto split = [](const std::string &line) {
+        std::vector<std::string> cells;
+        for (std::size_t b = 0, e; b <= line.size(); b = e + 1) {
+            e = std::min(line.find(',', b), line.size());
+            cells.push_back(line.substr(b, e - b));
+        }
+        return cells;
+    };
+    const auto h = csv.find("'Target Type");
+    const auto a = csv.find("\nALL,", h);
+    if (h == std::string::npos || a == std::string::npos)
+        return {};
+    const auto header = split(csv.substr(h + 1, csv.find('\n', h) - h - 1));
+    const auto row = split(csv.substr(a + 1, csv.find('\n', a + 1) - a - 1));
+    std::map<std::string, std::string> out;
+    for (std::size_t i = 0; i < header.size() && i < row.size(); ++i)
+        out[header[i]] = row[i];
+    return out;
+}
+
+} // namespace
+
+TEST(CliTree, TheIoProfileTreePresetOnExt4ReportsFilesAndEveryPhase)
+{
+    IOPRISM_REQUIRE(isRoot(), "needs root for a loop-mounted ext4");
+    TempDir dir(realFsDir());
+    Ext4Mount ext4(dir.path(), "128M");
+    ASSERT_TRUE(ext4.mounted());
+    auto r = runCli("run --preset io-profile-tree --engine io_uring -q --no-save --json r.json "
+                    "--series-csv s.csv",
+        ext4.path());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    for (const char *tree : {"ioprism-tree-direct", "ioprism-tree-buffered"}) {
+        EXPECT_TRUE(fs::exists(ext4.path() / tree / ".ioprism-tree")) << tree;
+        EXPECT_TRUE(fs::exists(ext4.path() / tree / "level-2" / "level-3" / "file-0004")) << tree;
+    }
+    const auto j = nlohmann::json::parse(readFile(ext4.path() / "r.json"));
+    std::size_t steps = 0;
+    for (const auto &step : j["steps"]) {
+        const auto &all = step["scopes"][0];
+        ASSERT_TRUE(all.contains("connections")) << step["name"];
+        const auto &c = all["connections"];
+        // 1000 operations per point: 1000 files opened, 1000 closed, 1000 I/Os.
+        EXPECT_EQ(all["total"]["ios"], 1000) << step["name"];
+        EXPECT_EQ(c["open"]["count"], 1000) << step["name"];
+        EXPECT_EQ(c["close"]["count"], 1000) << step["name"];
+        EXPECT_EQ(c["connection"]["count"], 1000) << step["name"];
+        EXPECT_GT(c["open"]["per_second"].get<double>(), 0);
+        EXPECT_GT(c["open"]["latency_us"]["mean"].get<double>(), 0);
+        EXPECT_GT(c["close"]["latency_us"]["p99"].get<double>(), 0);
+        // An operation is its open, its I/O and its close.
+        EXPECT_GE(c["connection"]["latency_us"]["mean"].get<double>(),
+            c["open"]["latency_us"]["mean"].get<double>()
+                + all["total"]["latency_us"]["mean"].get<double>());
+        // The device is compared, and never blamed on another process.
+        EXPECT_NE(step["devices"]["verdict"]["verdict"], "no device counters");
+        EXPECT_NE(step["devices"]["verdict"]["verdict"], "other traffic");
+        ++steps;
+    }
+    // 2 specs x 8 sizes x 2 trees, less the sizes direct I/O cannot do on ext4's 4 KiB
+    // blocks over a 512-byte loop device (none skipped: 512 B works).
+    EXPECT_GE(steps, 28u);
+    const std::string csv = readFile(ext4.path() / "s.csv");
+    EXPECT_THAT(csv, HasSubstr(",files_per_s,open_mean_us,open_p99_us,"));
+}
+
+TEST(CliTree, ATreeIsMadeInsideAFolderItDidNotMakeAndRemovedOnRequest)
+{
+    IOPRISM_REQUIRE(isRoot(), "needs root for a loop-mounted ext4");
+    TempDir dir(realFsDir());
+    Ext4Mount ext4(dir.path(), "64M");
+    ASSERT_TRUE(ext4.mounted());
+    const fs::path mine = ext4.path() / "mine";
+    fs::create_directories(mine);
+    {
+        std::ofstream(mine / "keep.txt") << "the user's file\n";
+    }
+    auto r = runCli("run --engine io_uring --target '" + mine.string()
+            + "' --tree 2:3:1MiB --bs 4k --read 50 --duration 1 -q --no-save --json r.json",
+        dir.path());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const fs::path tree = mine / "ioprism-tree";
+    EXPECT_TRUE(fs::exists(tree / ".ioprism-tree"));
+    EXPECT_EQ(fs::file_size(tree / "level-2" / "file-0003"), 1u << 20);
+    EXPECT_EQ(readFile(mine / "keep.txt"), "the user's file\n");
+    // Named directly, the tree is reused; --remove-test-files removes exactly it.
+    r = runCli("run --engine io_uring --target '" + tree.string()
+            + "' --tree 2:3:1MiB --bs 4k --duration 1 -q --no-save --remove-test-files",
+        dir.path());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_FALSE(fs::exists(tree));
+    EXPECT_EQ(readFile(mine / "keep.txt"), "the user's file\n");
+}
+
+TEST(CliTree, AFullFileSystemWhileMakingATreeIsClearAndLeavesNothing)
+{
+    IOPRISM_REQUIRE(isRoot(), "needs root to mount a small tmpfs");
+    TempDir dir;
+    TmpfsMount small(dir.path() / "small", "size=8M");
+    ASSERT_TRUE(small.mounted());
+    auto r = runCli("run --engine sync --buffered --target '" + (dir.path() / "small").string()
+            + "' --tree 3:4:1MiB --bs 4k --duration 1 -q --no-save",
+        dir.path());
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_THAT(r.err, HasSubstr("space"));
+    EXPECT_FALSE(fs::exists(dir.path() / "small" / "ioprism-tree"));
+}
+
+TEST(CliTree, AConnectionRateIcfShowsIometersConnectionFigures)
+{
+    TempDir dir(realFsDir());
+    std::string icf = readFile(sourceDir() / "tests/fixtures/icf/reference.icf");
+    for (const auto &[from, to] : std::vector<std::pair<std::string, std::string>> {
+             {"\t8,DISABLED,1,ENABLED,42", "\t4,ENABLED,10,ENABLED,42"},
+             {"\tCYCLE_OUTSTANDING_IOS\n", "\tNORMAL\n"}}) {
+        const auto at = icf.find(from);
+        ASSERT_NE(at, std::string::npos) << from;
+        icf.replace(at, from.size(), to);
+    }
+    {
+        std::ofstream(dir.path() / "rate.icf", std::ios::binary) << icf;
+    }
+    auto r = runCli("run rate.icf --engine io_uring --target t.dat --file-size 1GiB --duration 1 "
+                    "--ramp 0 -q --no-save --csv r.csv --json r.json",
+        dir.path());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto all = iometerAllRow(readFile(dir.path() / "r.csv"));
+    ASSERT_FALSE(all.empty());
+    EXPECT_EQ(all.at("Transactions per Connection"), "10");
+    EXPECT_GT(std::stod(all.at("Connections per Second")), 0);
+    EXPECT_GT(std::stoull(all.at("Connections")), 0u);
+    EXPECT_GT(std::stod(all.at("Average Connection Time")), 0);
+    EXPECT_GE(
+        std::stod(all.at("Maximum Connection Time")), std::stod(all.at("Average Connection Time")));
+    const auto j = nlohmann::json::parse(readFile(dir.path() / "r.json"));
+    const auto &c = j["steps"][0]["scopes"][0]["connections"];
+    EXPECT_GT(c["open"]["count"].get<std::uint64_t>(), 0u);
+    EXPECT_EQ(c["open"]["errors"], 0);
+}
