@@ -123,17 +123,21 @@ bool makeTrees(Worker &w, const RunArgs &a, Problems &problems)
         const auto [ptr, ec] = std::from_chars(text.data(), end, out);
         return ec == std::errc() && ptr == end && out > 0;
     };
-    std::optional<std::uint64_t> size = parts.size() == 3 ? parseSize(parts[2]) : std::nullopt;
+    // The file size is optional (io_profile's 4 MiB); 0 or not a size is refused.
+    bool sizeOk = true;
+    if (parts.size() == 3) {
+        const auto size = parseSize(parts[2]);
+        sizeOk = size.has_value() && *size > 0;
+        shape.fileSizeBytes = size.value_or(shape.fileSizeBytes);
+    }
     if ((parts.size() != 2 && parts.size() != 3) || !whole(parts[0], shape.depth)
-        || !whole(parts[1], shape.filesPerLevel) || (parts.size() == 3 && (!size || *size == 0))) {
+        || !whole(parts[1], shape.filesPerLevel) || !sizeOk) {
         problems.push_back({Severity::Error, "--tree",
             "\"" + a.tree
                 + "\" is not DEPTH:FILES[:SIZE] (levels, files per level, size of each file; "
                   "e.g. 3:4:4MiB)"});
         return false;
     }
-    if (size)
-        shape.fileSizeBytes = *size;
     for (auto &t : w.targets) {
         const std::uint64_t preInit = t.tree.preInitOperations;
         t.kind = TargetKind::FileTree;
