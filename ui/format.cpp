@@ -37,8 +37,8 @@ QString capacityText(std::uint64_t bytes)
         ++power;
     }
     const bool whole = std::abs(value - std::round(value)) < 0.05;
-    return QLocale().formattedDataSize(static_cast<qint64>(std::min<std::uint64_t>(
-                                           bytes, std::numeric_limits<qint64>::max())),
+    return QLocale().formattedDataSize(
+        static_cast<qint64>(std::min<std::uint64_t>(bytes, std::numeric_limits<qint64>::max())),
         whole || power == 0 ? 0 : 1, QLocale::DataSizeIecFormat);
 }
 
@@ -68,6 +68,14 @@ QString sweepValueText(core::SweepParameter parameter, std::uint64_t value)
         break;
     }
     return QLocale().toString(static_cast<qulonglong>(value));
+}
+
+QString fileTreeShapeText(const core::FileTree &tree)
+{
+    return QCoreApplication::translate("Format", "%1 × %2 × %3 = %4")
+        .arg(QCoreApplication::translate("Format", "%n level(s)", nullptr, int(tree.depth)),
+            QCoreApplication::translate("Format", "%n file(s)", nullptr, int(tree.filesPerLevel)),
+            exactSizeText(tree.fileSizeBytes), capacityText(tree.totalBytes()));
 }
 
 QString sweepParameterText(core::SweepParameter parameter)

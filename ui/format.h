@@ -54,6 +54,9 @@ QString durationText(std::chrono::microseconds duration);
 // A clock for the status bar: "0:05", "12:34", "1:02:03".
 QString clockText(double seconds);
 
+// A file tree's shape and total: "3 levels × 4 files × 4 MiB = 48 MiB".
+QString fileTreeShapeText(const core::FileTree &tree);
+
 // A swept value on screen: "4 KiB" for sizes, "32" for depths and workers, "70 %"
 // for the percentages.
 QString sweepValueText(core::SweepParameter parameter, std::uint64_t value);

@@ -47,6 +47,8 @@ IconNames namesOf(IconId id)
         return {"drive-harddisk", "disk"};
     case IconId::TestFile:
         return {"text-x-generic", "test-file"};
+    case IconId::FileTree:
+        return {"folder", "file-tree"};
     case IconId::Add:
         return {"list-add", "add"};
     case IconId::Remove:

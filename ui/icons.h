@@ -20,6 +20,7 @@ enum class IconId {
     Worker,
     Disk,
     TestFile,
+    FileTree,
     Add,
     Remove,
     Duplicate,

@@ -188,6 +188,17 @@ MainWindow::MainWindow(PlatformServices services, MainWindowOptions options, QWi
         });
         dialog->open();
     });
+    connect(m_targetsPage, &TargetsPage::addFileTreeRequested, this, [this] {
+        auto *dialog = new QFileDialog(this, tr("Folder for the file tree"), dataDirectory());
+        dialog->setObjectName(QStringLiteral("fileTreeFolderDialog"));
+        dialog->setFileMode(QFileDialog::Directory);
+        dialog->setOption(QFileDialog::ShowDirsOnly);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &folder) {
+            addFileTree(toStdString(QDir::toNativeSeparators(folder)));
+        });
+        dialog->open();
+    });
     connect(m_targetsPage, &TargetsPage::repointRequested, this, &MainWindow::askRepoint);
     connect(m_setupPage, &SetupPage::engineChanged, this, [](core::EngineKind engine) {
         QSettings().setValue(QStringLiteral("run/engine"), int(engine));
@@ -600,23 +611,50 @@ void MainWindow::refreshTargets()
 
 void MainWindow::addTestFile(const std::string &path)
 {
+    const auto kind = m_services.detectTargetKind ? m_services.detectTargetKind(path)
+                                                  : core::TargetKind::TestFile;
+    addTarget(path, kind, std::nullopt, QStringLiteral("addTestFileDialog"));
+}
+
+void MainWindow::addFileTree(const std::string &folder)
+{
+    if (!m_document->worker(m_targetsPage->model()->worker()))
+        return;
+    const FileTreePlace place = fileTreePlace(folder);
+    if (place.path.empty()) {
+        m_messageBar->showMessage(MessageBar::Level::Warning, place.refusal);
+        return;
+    }
+    addTarget(place.path, core::TargetKind::FileTree, place.existing,
+        QStringLiteral("addFileTreeDialog"));
+    const QString where = toQString(place.path);
+    m_messageBar->showMessage(MessageBar::Level::Information,
+        place.existing
+            ? tr("The file tree IOPrism made in %1 (%2) is used again.")
+                  .arg(where, fileTreeShapeText(*place.existing))
+            : tr("The file tree goes in %1: IOPrism makes it before the first run.").arg(where));
+}
+
+void MainWindow::addTarget(const std::string &path, core::TargetKind kind,
+    const std::optional<core::FileTree> &tree, const QString &dialogName)
+{
     auto *model = m_targetsPage->model();
     const auto *worker = m_document->worker(model->worker());
     if (!worker)
         return;
-    const auto kind = m_services.detectTargetKind ? m_services.detectTargetKind(path)
-                                                  : core::TargetKind::TestFile;
     QStringList others;
     for (const auto &t : worker->targets)
         if (t.path != path)
             others << toQString(t.path);
     if (others.isEmpty()) {
-        model->addPath(path, kind);
+        model->addPath(path, kind, tree);
         return;
     }
     // A second target changes what the worker measures: never add one silently.
+    const bool isTree = kind == core::TargetKind::FileTree;
     const QString workerName = toQString(worker->name);
-    auto *box = new QMessageBox(QMessageBox::Question, tr("Add a test file"),
+    auto *box = new QMessageBox(QMessageBox::Question,
+        isTree ? tr("Add a file tree") : tr("Add a test file"),
         tr("%1 already uses %n target(s): %2.", nullptr, int(others.size()))
                 .arg(workerName, others.join(QStringLiteral(", ")))
             + QLatin1Char('\n')
@@ -624,25 +662,28 @@ void MainWindow::addTestFile(const std::string &path)
                  "over all of them)?")
                   .arg(toQString(path)),
         QMessageBox::Cancel, this);
-    box->setObjectName(QStringLiteral("addTestFileDialog"));
-    auto *replace = box->addButton(tr("Use only the new file"), QMessageBox::AcceptRole);
+    box->setObjectName(dialogName);
+    auto *replace
+        = box->addButton(isTree ? tr("Use only the new tree") : tr("Use only the new file"),
+            QMessageBox::AcceptRole);
     replace->setObjectName(QStringLiteral("replaceTargets"));
     replace->setToolTip(tr("The worker's other targets are unticked"));
     auto *add = box->addButton(tr("Add as another target"), QMessageBox::YesRole);
     add->setObjectName(QStringLiteral("addBesideTargets"));
-    add->setToolTip(tr("The worker uses the new file and its present targets"));
+    add->setToolTip(isTree ? tr("The worker uses the new tree and its present targets")
+                           : tr("The worker uses the new file and its present targets"));
     box->setDefaultButton(replace);
     box->setAttribute(Qt::WA_DeleteOnClose);
-    connect(box, &QMessageBox::finished, this, [this, box, replace, add, path, kind] {
+    connect(box, &QMessageBox::finished, this, [this, box, replace, add, path, kind, tree] {
         auto *targets = m_targetsPage->model();
         if (box->clickedButton() == replace) {
-            const int row = targets->addPath(path, kind);
+            const int row = targets->addPath(path, kind, tree);
             for (int r = 0; r < targets->rowCount(); ++r)
                 if (r != row && targets->index(r, 0).data(TargetsModel::AssignedRole).toBool())
                     targets->setData(targets->index(r, TargetsModel::TargetColumn), Qt::Unchecked,
                         Qt::CheckStateRole);
         } else if (box->clickedButton() == add) {
-            targets->addPath(path, kind);
+            targets->addPath(path, kind, tree);
         }
     });
     box->open();
@@ -1133,7 +1174,9 @@ bool MainWindow::startRun()
         if (!writes)
             continue;
         for (const auto &target : worker->targets) {
-            if (target.kind == core::TargetKind::TestFile)
+            // Files IOPrism makes (a test file, a tree) are no raw device.
+            if (target.kind == core::TargetKind::TestFile
+                || target.kind == core::TargetKind::FileTree)
                 continue;
             const QString path = toQString(target.path);
             const TargetCandidate *c = model->candidateFor(target.path);

@@ -88,6 +88,10 @@ public:
     // Assigns a test file to the selected worker; when the worker has other targets, asks
     // whether the file replaces them or joins them (a dialog, "addTestFileDialog").
     void addTestFile(const std::string &path);
+    // Assigns a file tree chosen in `folder` to the selected worker: made in the folder
+    // when IOPrism made a tree there before, else in ioprism-tree inside it (the command
+    // line's rule, fileTreePlace); asks like addTestFile ("addFileTreeDialog").
+    void addFileTree(const std::string &folder);
     // Asks where the target of a Targets-page row should point ("repointDialog").
     void askRepoint(int row);
     // Starts the profile (after the raw-device confirmation when one is written).
@@ -164,6 +168,10 @@ private:
     void updateRunActions();
     void updateRecentMenu();
     void removeTestFiles(const core::RunResult &result);
+    // addTestFile and addFileTree: assigns the target, asking whether it replaces the
+    // worker's others or joins them when there are others.
+    void addTarget(const std::string &path, core::TargetKind kind,
+        const std::optional<core::FileTree> &tree, const QString &dialogName);
     void addRecentFile(const QString &path);
     QString dataDirectory() const;
     QString defaultTestFile() const;

@@ -29,6 +29,8 @@ std::vector<StepSummaryRow> stepSummary(const RunResult &result)
             row.ios = f.total.ios;
             row.meanLatencyUs = f.total.latency.meanUs;
             row.p99LatencyUs = f.total.latency.p99Us;
+            if (f.connections)
+                row.filesPerSecond = f.connections->open.perSecond;
         }
         rows.push_back(std::move(row));
     }
@@ -41,20 +43,34 @@ const std::vector<std::string> kTitles {
     "Step", "Read MB/s", "Write MB/s", "IOPS", "Mean latency", "p99 latency", "Device"};
 const std::vector<std::string> kCsvTitles {"step", "read_mb_per_s", "write_mb_per_s", "iops",
     "mean_latency_us", "p99_latency_us", "device_verdict", "complete"};
+// After IOPS, when a row opened files.
+constexpr std::size_t kFilesColumn = 4;
+const char *const kFilesTitle = "Files/s";
+const char *const kFilesCsvTitle = "files_per_s";
+
+bool anyFiles(const std::vector<StepSummaryRow> &rows)
+{
+    return std::any_of(rows.begin(), rows.end(),
+        [](const StepSummaryRow &r) { return r.filesPerSecond.has_value(); });
+}
 
 std::string verdictCell(const StepSummaryRow &row)
 {
     return row.deviceCompared ? std::string(toString(row.verdict)) : std::string("-");
 }
 
-std::vector<std::string> textCells(const StepSummaryRow &row)
+std::vector<std::string> textCells(const StepSummaryRow &row, bool files)
 {
     const bool io = row.ios > 0;
-    return {row.complete ? row.name : row.name + " (cut short)",
+    std::vector<std::string> cells {row.complete ? row.name : row.name + " (cut short)",
         fmt::format("{:.1f}", row.readMegabytesPerSecond),
         fmt::format("{:.1f}", row.writeMegabytesPerSecond), fmt::format("{:.0f}", row.iops),
         io ? formatLatencyUs(row.meanLatencyUs) : "-", io ? formatLatencyUs(row.p99LatencyUs) : "-",
         verdictCell(row)};
+    if (files)
+        cells.insert(cells.begin() + kFilesColumn,
+            row.filesPerSecond ? fmt::format("{:.0f}", *row.filesPerSecond) : "-");
+    return cells;
 }
 
 std::string markdownCell(const std::string &text)
@@ -82,14 +98,21 @@ std::string htmlTable(const std::vector<std::vector<std::string>> &cells)
 
 std::string csvTable(const std::vector<StepSummaryRow> &rows)
 {
+    const bool files = anyFiles(rows);
+    std::vector<std::string> titles = kCsvTitles;
+    if (files)
+        titles.insert(titles.begin() + kFilesColumn, kFilesCsvTitle);
     std::string out;
-    for (std::size_t c = 0; c < kCsvTitles.size(); ++c)
-        out += (c ? "," : "") + kCsvTitles[c];
+    for (std::size_t c = 0; c < titles.size(); ++c)
+        out += (c ? "," : "") + titles[c];
     out += "\n";
     for (const auto &row : rows) {
         const bool io = row.ios > 0;
-        out += fmt::format("{},{:.3f},{:.3f},{:.3f},{},{},{},{}\n", csvField(row.name),
-            row.readMegabytesPerSecond, row.writeMegabytesPerSecond, row.iops,
+        const std::string filesCell = !files ? std::string()
+            : row.filesPerSecond             ? fmt::format("{:.3f},", *row.filesPerSecond)
+                                             : std::string(",");
+        out += fmt::format("{},{:.3f},{:.3f},{:.3f},{}{},{},{},{}\n", csvField(row.name),
+            row.readMegabytesPerSecond, row.writeMegabytesPerSecond, row.iops, filesCell,
             io ? fmt::format("{:.3f}", row.meanLatencyUs) : std::string(),
             io ? fmt::format("{:.3f}", row.p99LatencyUs) : std::string(),
             row.deviceCompared ? std::string(toString(row.verdict)) : std::string(),
@@ -104,9 +127,13 @@ std::string formatStepSummary(const std::vector<StepSummaryRow> &rows, TableForm
 {
     if (format == TableFormat::Csv)
         return csvTable(rows);
-    std::vector<std::vector<std::string>> cells {kTitles};
+    const bool files = anyFiles(rows);
+    std::vector<std::string> titles = kTitles;
+    if (files)
+        titles.insert(titles.begin() + kFilesColumn, kFilesTitle);
+    std::vector<std::vector<std::string>> cells {titles};
     for (const auto &row : rows)
-        cells.push_back(textCells(row));
+        cells.push_back(textCells(row, files));
     if (format == TableFormat::Html)
         return htmlTable(cells);
     if (format == TableFormat::Markdown) {
@@ -118,7 +145,7 @@ std::string formatStepSummary(const std::vector<StepSummaryRow> &rows, TableForm
             out += "\n";
             if (r == 0) {
                 out += "|";
-                for (std::size_t c = 0; c < kTitles.size(); ++c)
+                for (std::size_t c = 0; c < titles.size(); ++c)
                     out += c == 0 ? " --- |" : " ---: |";
                 out += "\n";
             }
@@ -131,7 +158,7 @@ std::string formatStepSummary(const std::vector<StepSummaryRow> &rows, TableForm
         return std::size_t(std::count_if(s.begin(), s.end(),
             [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
     };
-    std::vector<std::size_t> widths(kTitles.size(), 0);
+    std::vector<std::size_t> widths(titles.size(), 0);
     for (const auto &line : cells)
         for (std::size_t c = 0; c < line.size(); ++c)
             widths[c] = std::max(widths[c], width(line[c]));

@@ -7,6 +7,7 @@
 
 #include "core/run/results.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,9 @@ struct StepSummaryRow {
     std::uint64_t ios = 0; // 0: no I/O completed (latencies are then meaningless)
     double meanLatencyUs = 0;
     double p99LatencyUs = 0;
+    // Files opened per second (a file tree; targets reopened, Iometer's connection rate):
+    // unset when the step opened none. The tables add a Files/s column when a row has it.
+    std::optional<double> filesPerSecond;
     bool deviceCompared = false; // the device's counters were read over the step
     Verdict verdict = Verdict::NoDeviceCounters;
     bool complete = true; // false: the step was cut short

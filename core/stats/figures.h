@@ -87,6 +87,7 @@ struct LatencyFigures {
     double p99Us = 0;
     double p99_9Us = 0;
     double p99_99Us = 0;
+    friend bool operator==(const LatencyFigures &, const LatencyFigures &) = default;
 };
 
 struct DirectionFigures {

@@ -27,6 +27,24 @@
         <source>Warning: %1</source>
         <translation>Warnung: %1</translation>
     </message>
+    <message>
+        <source>%1 × %2 × %3 = %4</source>
+        <translation>%1 × %2 × %3 = %4</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n level(s)</source>
+        <translation>
+            <numerusform>%n Ebene</numerusform>
+            <numerusform>%n Ebenen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s)</source>
+        <translation>
+            <numerusform>%n Datei</numerusform>
+            <numerusform>%n Dateien</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>Presets</name>
@@ -417,6 +435,129 @@
     </message>
 </context>
 <context>
+    <name>ioprism::ui::FilesModel</name>
+    <message>
+        <source>All</source>
+        <translation>Alle</translation>
+    </message>
+    <message>
+        <source>%L1 connections (opened, used and closed) in %2 s</source>
+        <translation>%L1 Verbindungen (geöffnet, genutzt und geschlossen) in %2 s</translation>
+    </message>
+    <message>
+        <source>%L1 files opened in %2 s</source>
+        <translation>%L1 Dateien geöffnet in %2 s</translation>
+    </message>
+    <message>
+        <source>Operation</source>
+        <translation>Operation</translation>
+    </message>
+    <message>
+        <source>Connection</source>
+        <translation>Verbindung</translation>
+    </message>
+    <message>
+        <source>Open to close</source>
+        <translation>Öffnen bis Schließen</translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation>Bereich</translation>
+    </message>
+    <message>
+        <source>Files opened/s</source>
+        <translation>Geöffnete Dateien/s</translation>
+    </message>
+    <message>
+        <source>Connections/s</source>
+        <translation>Verbindungen/s</translation>
+    </message>
+    <message>
+        <source>Opened/s</source>
+        <translation>Geöffnet/s</translation>
+    </message>
+    <message>
+        <source>Open mean</source>
+        <translation>Öffnen Mittel</translation>
+    </message>
+    <message>
+        <source>Open p99</source>
+        <translation>Öffnen p99</translation>
+    </message>
+    <message>
+        <source>Open max</source>
+        <translation>Öffnen max.</translation>
+    </message>
+    <message>
+        <source>Close mean</source>
+        <translation>Schließen Mittel</translation>
+    </message>
+    <message>
+        <source>Close p99</source>
+        <translation>Schließen p99</translation>
+    </message>
+    <message>
+        <source>Close max</source>
+        <translation>Schließen max.</translation>
+    </message>
+    <message>
+        <source>%1 mean</source>
+        <translation>%1 Mittel</translation>
+    </message>
+    <message>
+        <source>%1 p99</source>
+        <translation>%1 p99</translation>
+    </message>
+    <message>
+        <source>%1 max</source>
+        <translation>%1 max.</translation>
+    </message>
+    <message>
+        <source>Errors</source>
+        <translation>Fehler</translation>
+    </message>
+    <message>
+        <source>All, each worker, each target that opened and closed files</source>
+        <translation>Alle, jeder Worker, jedes Ziel, das Dateien geöffnet und geschlossen hat</translation>
+    </message>
+    <message>
+        <source>Files opened per second: on a file tree each operation opens a file, does one I/O on it and closes it</source>
+        <translation>Geöffnete Dateien pro Sekunde: in einem Dateibaum öffnet jede Operation eine Datei, führt eine I/O darauf aus und schließt sie</translation>
+    </message>
+    <message>
+        <source>Iometer&apos;s &quot;Connections per Second&quot;: connections (an open, transactions per connection transactions, a close) that ended per second</source>
+        <translation>„Connections per Second“ von Iometer: Verbindungen (ein Öffnen, so viele Transaktionen wie Transaktionen je Verbindung, ein Schließen), die pro Sekunde endeten</translation>
+    </message>
+    <message>
+        <source>Files (a tree&apos;s) or targets (the connection rate&apos;s) opened per second</source>
+        <translation>Geöffnete Dateien (eines Baums) oder Ziele (der Verbindungsrate) pro Sekunde</translation>
+    </message>
+    <message>
+        <source>Time to open a file: the file system&apos;s lookup and open, on IOPrism&apos;s own clock (p99 within 0.8 %, max exact)</source>
+        <translation>Zeit zum Öffnen einer Datei: Suche und Öffnen im Dateisystem, mit IOPrisms eigener Uhr gemessen (p99 auf 0,8 % genau, Maximum exakt)</translation>
+    </message>
+    <message>
+        <source>Time to close a file (p99 within 0.8 %, max exact)</source>
+        <translation>Zeit zum Schließen einer Datei (p99 auf 0,8 % genau, Maximum exakt)</translation>
+    </message>
+    <message>
+        <source>The whole operation, from the start of the open to the end of the close: what an application opening a file for one I/O waits</source>
+        <translation>Die ganze Operation vom Beginn des Öffnens bis zum Ende des Schließens: so lange wartet eine Anwendung, die eine Datei für eine I/O öffnet</translation>
+    </message>
+    <message>
+        <source>Iometer&apos;s connection time: from the start of an open to the end of its close, with the transactions between them</source>
+        <translation>Verbindungszeit von Iometer: vom Beginn eines Öffnens bis zum Ende seines Schließens, mit den Transaktionen dazwischen</translation>
+    </message>
+    <message>
+        <source>From the start of an open to the end of its close: a tree&apos;s operation, or a connection with its transactions</source>
+        <translation>Vom Beginn eines Öffnens bis zum Ende seines Schließens: die Operation eines Baums oder eine Verbindung mit ihren Transaktionen</translation>
+    </message>
+    <message>
+        <source>Opens and closes that failed</source>
+        <translation>Fehlgeschlagene Öffnen- und Schließen-Vorgänge</translation>
+    </message>
+</context>
+<context>
     <name>ioprism::ui::HistoryModel</name>
     <message>
         <source>complete</source>
@@ -705,6 +846,14 @@
         <source>%1 · ramp-up</source>
         <comment>a big figure&apos;s caption during ramp-up</comment>
         <translation>%1 · Anlauf</translation>
+    </message>
+    <message>
+        <source>Files opened in the last interval (a file tree opens one per operation; Iometer&apos;s connection rate reopens its targets) and the mean time of each open, close and whole open-to-close</source>
+        <translation>Im letzten Intervall geöffnete Dateien (ein Dateibaum öffnet eine je Operation; die Verbindungsrate von Iometer öffnet ihre Ziele neu) und die mittlere Zeit für Öffnen, Schließen und das ganze Öffnen bis Schließen</translation>
+    </message>
+    <message>
+        <source>Files: %1 opened/s · open %2 · close %3 · open to close %4 (means)</source>
+        <translation>Dateien: %1 geöffnet/s · Öffnen %2 · Schließen %3 · Öffnen bis Schließen %4 (Mittelwerte)</translation>
     </message>
 </context>
 <context>
@@ -1597,6 +1746,30 @@
         <source>Choose two or more runs to compare.</source>
         <translation>Wählen Sie zwei oder mehr Läufe zum Vergleichen.</translation>
     </message>
+    <message>
+        <source>Folder for the file tree</source>
+        <translation>Ordner für den Dateibaum</translation>
+    </message>
+    <message>
+        <source>The file tree IOPrism made in %1 (%2) is used again.</source>
+        <translation>Der Dateibaum, den IOPrism in %1 angelegt hat (%2), wird wiederverwendet.</translation>
+    </message>
+    <message>
+        <source>The file tree goes in %1: IOPrism makes it before the first run.</source>
+        <translation>Der Dateibaum kommt nach %1: IOPrism legt ihn vor dem ersten Lauf an.</translation>
+    </message>
+    <message>
+        <source>Add a file tree</source>
+        <translation>Dateibaum hinzufügen</translation>
+    </message>
+    <message>
+        <source>Use only the new tree</source>
+        <translation>Nur den neuen Baum verwenden</translation>
+    </message>
+    <message>
+        <source>The worker uses the new tree and its present targets</source>
+        <translation>Der Worker verwendet den neuen Baum und seine bisherigen Ziele</translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::MessageBar</name>
@@ -1963,6 +2136,18 @@
         <source>CSV (*.csv);;Markdown (*.md);;HTML (*.html);;Text (*.txt)</source>
         <translation>CSV (*.csv);;Markdown (*.md);;HTML (*.html);;Text (*.txt)</translation>
     </message>
+    <message>
+        <source>Files opened and closed in the selected step, per scope that opened any: files (or Iometer&apos;s connections) per second, and the time of each open, close and whole open-to-close</source>
+        <translation>Im gewählten Schritt geöffnete und geschlossene Dateien, je Bereich, der welche geöffnet hat: Dateien (oder Verbindungen von Iometer) pro Sekunde und die Zeit für Öffnen, Schließen und das ganze Öffnen bis Schließen</translation>
+    </message>
+    <message>
+        <source>Connections (Iometer&apos;s connection rate)</source>
+        <translation>Verbindungen (Verbindungsrate von Iometer)</translation>
+    </message>
+    <message>
+        <source>Files opened and closed</source>
+        <translation>Geöffnete und geschlossene Dateien</translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::SeriesPage</name>
@@ -2164,10 +2349,6 @@
         <translation>%1 · %2</translation>
     </message>
     <message>
-        <source>p99 latency (%1)</source>
-        <translation>p99-Latenz (%1)</translation>
-    </message>
-    <message>
         <source>%1 by %2, one curve per %3</source>
         <translation>%1 nach %2, eine Kurve je %3</translation>
     </message>
@@ -2209,6 +2390,34 @@
     <message>
         <source>Save the %1 as PNG or PDF…</source>
         <translation>%1 als PNG oder PDF speichern…</translation>
+    </message>
+    <message>
+        <source>files/s</source>
+        <translation>Dateien/s</translation>
+    </message>
+    <message>
+        <source>operation p99 latency</source>
+        <translation>p99-Latenz der Operation</translation>
+    </message>
+    <message>
+        <source>operation mean</source>
+        <translation>Operation Mittel</translation>
+    </message>
+    <message>
+        <source>operation p99</source>
+        <translation>Operation p99</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>files: %1 opened/s; open %2, close %3, operation %4 (mean), operation p99 %5</source>
+        <translation>Dateien: %1 geöffnet/s; Öffnen %2, Schließen %3, Operation %4 (Mittel), Operation p99 %5</translation>
+    </message>
+    <message>
+        <source>%1 files/s</source>
+        <translation>%1 Dateien/s</translation>
     </message>
 </context>
 <context>
@@ -3110,6 +3319,14 @@
         <source>The step: the access specification(s) the workers ran together</source>
         <translation>Der Schritt: die Zugriffsspezifikation(en), die die Worker zusammen ausführten</translation>
     </message>
+    <message>
+        <source>Files/s</source>
+        <translation>Dateien/s</translation>
+    </message>
+    <message>
+        <source>Files opened per second: a file tree&apos;s operations, or targets reopened by Iometer&apos;s connection rate</source>
+        <translation>Geöffnete Dateien pro Sekunde: die Operationen eines Dateibaums oder die von der Verbindungsrate von Iometer neu geöffneten Ziele</translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::TargetDelegate</name>
@@ -3163,10 +3380,6 @@
     <message>
         <source>Tick to let the selected worker use the test file %1. IOPrism creates and fills it (never sparse) before the first run.</source>
         <translation>Ankreuzen, damit der gewählte Worker die Testdatei %1 nutzt. IOPrism legt sie vor dem ersten Lauf an und füllt sie (nie dünn besetzt).</translation>
-    </message>
-    <message>
-        <source>Whole disk, partition, or a test file on a mounted file system</source>
-        <translation>Ganze Festplatte, Partition oder eine Testdatei auf einem eingehängten Dateisystem</translation>
     </message>
     <message>
         <source>Device size: %L1 bytes</source>
@@ -3269,10 +3482,6 @@
         <translation>Bereichsgröße</translation>
     </message>
     <message>
-        <source>Test-file size</source>
-        <translation>Testdateigröße</translation>
-    </message>
-    <message>
         <source>Cache</source>
         <translation>Cache</translation>
     </message>
@@ -3295,10 +3504,6 @@
     <message>
         <source>Length of the tested region (0: to the end)</source>
         <translation>Länge des getesteten Bereichs (0: bis zum Ende)</translation>
-    </message>
-    <message>
-        <source>Size of the test file to create</source>
-        <translation>Größe der anzulegenden Testdatei</translation>
     </message>
     <message>
         <source>Direct I/O (bypass the OS cache) or buffered</source>
@@ -3329,16 +3534,64 @@
         <translation>Freier Platz am Ort der Testdatei: %1 von %2 im unter %3 eingehängten Dateisystem</translation>
     </message>
     <message>
-        <source>Size of a disk or partition; for a test file, the file as it is now</source>
-        <translation>Größe eines Datenträgers oder einer Partition; bei einer Testdatei die Datei, wie sie jetzt ist</translation>
-    </message>
-    <message>
-        <source>Free space on the file system of a test file</source>
-        <translation>Freier Platz im Dateisystem einer Testdatei</translation>
-    </message>
-    <message>
         <source>File tree</source>
         <translation>Dateibaum</translation>
+    </message>
+    <message>
+        <source>No folder chosen for the file tree.</source>
+        <translation>Kein Ordner für den Dateibaum gewählt.</translation>
+    </message>
+    <message>
+        <source>%1 is a file: a file tree needs a folder to be made in.</source>
+        <translation>%1 ist eine Datei: ein Dateibaum braucht einen Ordner, in dem er angelegt wird.</translation>
+    </message>
+    <message>
+        <source>Tick to let the selected worker use the file tree in %1: each I/O opens a file of the tree, reads or writes it once and closes it. IOPrism makes the folders and fills the files (never sparse) before the first run, and never writes into a folder it did not make.</source>
+        <translation>Ankreuzen, damit der gewählte Worker den Dateibaum in %1 nutzt: jede I/O öffnet eine Datei des Baums, liest oder schreibt sie einmal und schließt sie. IOPrism legt die Ordner vor dem ersten Lauf an und füllt die Dateien (nie dünn besetzt); in einen Ordner, den es nicht angelegt hat, schreibt es nie.</translation>
+    </message>
+    <message>
+        <source>Whole disk, partition, or a test file or file tree on a mounted file system</source>
+        <translation>Ganze Festplatte, Partition oder eine Testdatei oder ein Dateibaum auf einem eingehängten Dateisystem</translation>
+    </message>
+    <message>
+        <source>The file tree IOPrism made here: %L1 bytes. It is reused when its shape is the one asked for, else made again.</source>
+        <translation>Der Dateibaum, den IOPrism hier angelegt hat: %L1 Bytes. Er wird wiederverwendet, wenn seine Form der verlangten entspricht, sonst neu angelegt.</translation>
+    </message>
+    <message>
+        <source>No file tree here yet: IOPrism makes it (folders and filled files) before the first run.</source>
+        <translation>Hier ist noch kein Dateibaum: IOPrism legt ihn (Ordner und gefüllte Dateien) vor dem ersten Lauf an.</translation>
+    </message>
+    <message>
+        <source>Free space where the file tree goes</source>
+        <translation>Freier Platz am Ort des Dateibaums</translation>
+    </message>
+    <message>
+        <source>Free space where the file tree goes: %1 of %2 on the file system mounted at %3</source>
+        <translation>Freier Platz am Ort des Dateibaums: %1 von %2 auf dem unter %3 eingehängten Dateisystem</translation>
+    </message>
+    <message>
+        <source>The file tree&apos;s shape: levels × files per level × size of each file = its total. Edit it in the File tree panel under the table (double-click here).</source>
+        <translation>Die Form des Dateibaums: Ebenen × Dateien je Ebene × Größe jeder Datei = seine Gesamtgröße. Sie wird im Feld „Dateibaum“ unter der Tabelle bearbeitet (hier doppelklicken).</translation>
+    </message>
+    <message>
+        <source>Size to create</source>
+        <translation>Anzulegende Größe</translation>
+    </message>
+    <message>
+        <source>Size of a disk or partition; for a test file or file tree, as it is now</source>
+        <translation>Größe eines Datenträgers oder einer Partition; bei einer Testdatei oder einem Dateibaum die jetzige</translation>
+    </message>
+    <message>
+        <source>Free space on the file system of a test file or file tree</source>
+        <translation>Freier Platz im Dateisystem einer Testdatei oder eines Dateibaums</translation>
+    </message>
+    <message>
+        <source>Size of the test file to create, or the shape of the file tree</source>
+        <translation>Größe der anzulegenden Testdatei oder die Form des Dateibaums</translation>
+    </message>
+    <message>
+        <source>%1 × %2 × %3 = %4</source>
+        <translation>%1 × %2 × %3 = %4</translation>
     </message>
 </context>
 <context>
@@ -3387,6 +3640,81 @@
         <source>Only a ticked target can be re-pointed</source>
         <translation>Nur ein angekreuztes Ziel kann neu zugeordnet werden</translation>
     </message>
+    <message>
+        <source>Add file tree…</source>
+        <translation>Dateibaum hinzufügen…</translation>
+    </message>
+    <message>
+        <source>Choose a folder for a file tree (io_profile&apos;s many files: each I/O opens a file, reads or writes it once, closes it) and assign it to the selected worker. IOPrism makes the tree in %1 inside that folder, or reuses the tree it made there before.</source>
+        <translation>Einen Ordner für einen Dateibaum wählen (die vielen Dateien von io_profile: jede I/O öffnet eine Datei, liest oder schreibt sie einmal, schließt sie) und ihn dem gewählten Worker zuweisen. IOPrism legt den Baum in %1 in diesem Ordner an oder verwendet den Baum wieder, den es dort schon angelegt hat.</translation>
+    </message>
+    <message>
+        <source>The shape of the selected file tree (or of the worker&apos;s first): IOPrism makes it before the first run and reuses it while its shape stays the same</source>
+        <translation>Die Form des gewählten Dateibaums (oder des ersten des Workers): IOPrism legt ihn vor dem ersten Lauf an und verwendet ihn wieder, solange seine Form gleich bleibt</translation>
+    </message>
+    <message>
+        <source>File si&amp;ze:</source>
+        <translation>Dateigr&amp;öße:</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source> operations</source>
+        <translation> Operationen</translation>
+    </message>
+    <message>
+        <source>The whole tree (levels × files per level × file size) beside the free space of its file system: IOPrism checks the space before it writes anything</source>
+        <translation>Der ganze Baum (Ebenen × Dateien je Ebene × Dateigröße) neben dem freien Platz seines Dateisystems: IOPrism prüft den Platz, bevor es etwas schreibt</translation>
+    </message>
+    <message>
+        <source>File tree in %1</source>
+        <translation>Dateibaum in %1</translation>
+    </message>
+    <message>
+        <source>Levels of folders, one inside the other (1 to 64); io_profile&apos;s default is 3</source>
+        <translation>Ebenen von Ordnern, einer im anderen (1 bis 64); io_profile nimmt 3</translation>
+    </message>
+    <message>
+        <source>Files in each level&apos;s folder; io_profile&apos;s default is 4. The whole tree holds at most %L1 files.</source>
+        <translation>Dateien im Ordner jeder Ebene; io_profile nimmt 4. Der ganze Baum fasst höchstens %L1 Dateien.</translation>
+    </message>
+    <message>
+        <source>Size of each file, filled with data (never sparse); the region applies within each file. io_profile&apos;s default is 4 MiB.</source>
+        <translation>Größe jeder Datei, mit Daten gefüllt (nie dünn besetzt); der Bereich gilt innerhalb jeder Datei. io_profile nimmt 4 MiB.</translation>
+    </message>
+    <message>
+        <source>Operations over the tree before the first step is measured, done as the first step&apos;s spec does them and recorded nowhere: io_profile warms the file system&apos;s caches so. None: the first step starts cold.</source>
+        <translation>Operationen auf dem Baum, bevor der erste Schritt gemessen wird, so ausgeführt, wie die Spezifikation des ersten Schritts sie ausführt, und nirgends aufgezeichnet: so wärmt io_profile die Caches des Dateisystems an. Keine: der erste Schritt beginnt kalt.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%n files)</source>
+        <translation>
+            <numerusform>%1 (%n Datei)</numerusform>
+            <numerusform>%1 (%n Dateien)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 free on %2</source>
+        <translation>%1 frei auf %2</translation>
+    </message>
+    <message>
+        <source>not enough free space</source>
+        <translation>nicht genug freier Platz</translation>
+    </message>
+    <message>
+        <source>L&amp;evels:</source>
+        <translation>E&amp;benen:</translation>
+    </message>
+    <message>
+        <source>F&amp;iles per level:</source>
+        <translation>Dateien &amp;je Ebene:</translation>
+    </message>
+    <message>
+        <source>Pre-initialisation:</source>
+        <translation>Vorinitialisierung:</translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::TopologyModel</name>
@@ -3434,6 +3762,10 @@
     <message>
         <source>Topology</source>
         <translation>Topologie</translation>
+    </message>
+    <message>
+        <source>File tree %1 (%2)</source>
+        <translation>Dateibaum %1 (%2)</translation>
     </message>
 </context>
 <context>
@@ -3579,6 +3911,22 @@
     <message>
         <source>The queue depth each assigned spec runs at: a spec&apos;s own queue depth (QD, the Q in Q32T1) and Iometer&apos;s cycling of outstanding I/Os override the worker&apos;s value</source>
         <translation>Die Warteschlangentiefe, mit der jede zugewiesene Spezifikation läuft: die eigene Tiefe einer Spezifikation (QD, das Q in Q32T1) und Iometers Zyklus der ausstehenden I/Os gehen dem Wert des Workers vor</translation>
+    </message>
+    <message>
+        <source>transactions per connection</source>
+        <translation>Transaktionen je Verbindung</translation>
+    </message>
+    <message>
+        <source>Iometer&apos;s &quot;Test Connection Rate&quot;: each of this worker&apos;s targets is closed and opened again every so many transactions, and the open, close and connection (open to close) times are reported with connections per second on the Results page. Off: each target stays open for the whole step.</source>
+        <translation>„Test Connection Rate“ von Iometer: jedes Ziel dieses Workers wird nach so vielen Transaktionen geschlossen und wieder geöffnet; die Zeiten für Öffnen, Schließen und Verbindung (Öffnen bis Schließen) stehen mit den Verbindungen pro Sekunde auf der Seite „Ergebnisse“. Aus: jedes Ziel bleibt den ganzen Schritt über offen.</translation>
+    </message>
+    <message>
+        <source>Iometer&apos;s &quot;# of Transactions per Connection&quot;: the transactions (an I/O with its reply) between an open of the target and its close; the I/O in flight completes before the target is closed</source>
+        <translation>„# of Transactions per Connection“ von Iometer: die Transaktionen (eine I/O mit ihrer Antwort) zwischen dem Öffnen des Ziels und seinem Schließen; laufende I/O wird abgeschlossen, bevor das Ziel geschlossen wird</translation>
+    </message>
+    <message>
+        <source>Test co&amp;nnection rate</source>
+        <translation>Verbindungsrate &amp;testen</translation>
     </message>
 </context>
 </TS>

@@ -2,6 +2,23 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en_US">
 <context>
+    <name>Format</name>
+    <message numerus="yes">
+        <source>%n level(s)</source>
+        <translation>
+            <numerusform>%n level</numerusform>
+            <numerusform>%n levels</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s)</source>
+        <translation>
+            <numerusform>%n file</numerusform>
+            <numerusform>%n files</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Presets</name>
     <message numerus="yes">
         <source>, %n threads</source>
@@ -245,6 +262,16 @@
         <translation>
             <numerusform>%n access specification</numerusform>
             <numerusform>%n access specifications</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ioprism::ui::TargetsPage</name>
+    <message numerus="yes">
+        <source>%1 (%n files)</source>
+        <translation>
+            <numerusform>%1 (%n file)</numerusform>
+            <numerusform>%1 (%n files)</numerusform>
         </translation>
     </message>
 </context>

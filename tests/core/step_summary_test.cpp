@@ -129,6 +129,38 @@ TEST(StepSummary, AStepWithoutIoShowsNoLatencyAndACutStepIsMarked)
     EXPECT_NE(csv.find("idle,0.000,0.000,0.000,,,,0\n"), std::string::npos) << csv;
 }
 
+// A step that opened files (a file tree, the connection rate) adds a Files/s column after
+// IOPS in every form; a row without files says so ("-", an empty CSV field).
+TEST(StepSummary, FilesPerSecondIsAColumnOnlyWhenAStepOpenedFiles)
+{
+    StepSummaryRow tree;
+    tree.name = "tree";
+    tree.iops = 2000;
+    tree.ios = 100;
+    tree.meanLatencyUs = 10;
+    tree.p99LatencyUs = 20;
+    tree.filesPerSecond = 1999.6;
+    StepSummaryRow plain = tree;
+    plain.name = "plain";
+    plain.filesPerSecond.reset();
+
+    const std::string csv = formatStepSummary({tree, plain}, TableFormat::Csv);
+    EXPECT_EQ(csv,
+        "step,read_mb_per_s,write_mb_per_s,iops,files_per_s,mean_latency_us,p99_latency_us,"
+        "device_verdict,complete\n"
+        "tree,0.000,0.000,2000.000,1999.600,10.000,20.000,,1\n"
+        "plain,0.000,0.000,2000.000,,10.000,20.000,,1\n");
+    const std::string md = formatStepSummary({tree, plain}, TableFormat::Markdown);
+    EXPECT_EQ(md.rfind("| Step | Read MB/s | Write MB/s | IOPS | Files/s | Mean latency |", 0), 0u)
+        << md;
+    EXPECT_NE(md.find("| tree | 0.0 | 0.0 | 2000 | 2000 |"), std::string::npos) << md;
+    EXPECT_NE(md.find("| plain | 0.0 | 0.0 | 2000 | - |"), std::string::npos) << md;
+
+    const std::string without = formatStepSummary({plain}, TableFormat::Text);
+    EXPECT_EQ(without.find("Files/s"), std::string::npos) << without;
+    EXPECT_EQ(formatStepSummary({plain}, TableFormat::Csv).find("files_per_s"), std::string::npos);
+}
+
 // The shareable report: every part present, and every text from the run escaped (a spec
 // or host name can hold markup).
 TEST(HtmlReport, HasTheSummaryEachStepThePlotsAndTheMachineAllEscaped)

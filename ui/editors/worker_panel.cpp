@@ -9,6 +9,7 @@
 #include "ui/models/profile_document.h"
 #include "ui/models/topology_model.h"
 
+#include <QCheckBox>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -122,6 +123,8 @@ WorkerPanel::WorkerPanel(ProfileDocument *document, QWidget *parent)
     , m_pattern(new DataPatternEditor(false, this))
     , m_regionStart(new SizeEditor(this))
     , m_regionSize(new SizeEditor(this))
+    , m_connectionRate(new QCheckBox(tr("Test co&nnection rate"), this))
+    , m_transactions(new QSpinBox(this))
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -173,6 +176,20 @@ WorkerPanel::WorkerPanel(ProfileDocument *document, QWidget *parent)
     m_regionSize->setZeroText(tr("to the end"));
     form->addRow(tr("Region &start:"), m_regionStart);
     form->addRow(tr("Region si&ze:"), m_regionSize);
+    // Iometer's names: "Test Connection Rate", "# of Transactions per Connection".
+    m_connectionRate->setObjectName(QStringLiteral("testConnectionRate"));
+    m_transactions->setObjectName(QStringLiteral("transactionsPerConnection"));
+    m_transactions->setRange(1, INT_MAX);
+    m_transactions->setGroupSeparatorShown(true);
+    auto *connection = new QWidget(this);
+    auto *connectionLayout = new QHBoxLayout(connection);
+    connectionLayout->setContentsMargins(0, 0, 0, 0);
+    connectionLayout->addWidget(m_connectionRate);
+    connectionLayout->addWidget(m_transactions, 1);
+    auto *perConnection = new QLabel(tr("transactions per connection"), connection);
+    perConnection->setBuddy(m_transactions);
+    connectionLayout->addWidget(perConnection);
+    form->addRow(QString(), connection);
     layout->addWidget(m_settings, 1);
 
     connect(m_add, &QToolButton::clicked, this, [this] { setCurrentWorker(m_model->addWorker()); });
@@ -207,6 +224,8 @@ WorkerPanel::WorkerPanel(ProfileDocument *document, QWidget *parent)
     connect(m_pattern, &DataPatternEditor::patternChanged, this, &WorkerPanel::commit);
     connect(m_regionStart, &SizeEditor::bytesChanged, this, &WorkerPanel::commit);
     connect(m_regionSize, &SizeEditor::bytesChanged, this, &WorkerPanel::commit);
+    connect(m_connectionRate, &QCheckBox::toggled, this, &WorkerPanel::commit);
+    connect(m_transactions, &QSpinBox::valueChanged, this, &WorkerPanel::commit);
 
     setCurrentWorker(document->workerCount() > 0 ? 0 : -1);
 }
@@ -283,6 +302,13 @@ void WorkerPanel::loadWorker()
         m_regionStart->setBytes(worker->defaultRegion.offsetBytes);
         m_regionSize->setBytes(worker->defaultRegion.sizeBytes);
     }
+    {
+        const QSignalBlocker a(m_connectionRate), b(m_transactions);
+        m_connectionRate->setChecked(worker->testConnectionRate);
+        m_transactions->setValue(static_cast<int>(
+            std::clamp<std::uint32_t>(worker->transactionsPerConnection, 1, INT_MAX)));
+        m_transactions->setEnabled(worker->testConnectionRate);
+    }
     const std::string path = ProfileDocument::workerPath(static_cast<std::size_t>(m_worker));
     markField(m_name, m_document->problemsAt(path + ".name"),
         tr("The worker's name, as results label it"));
@@ -300,6 +326,15 @@ void WorkerPanel::loadWorker()
         tr("Where the tested region of each target starts (targets may set their own)"));
     markField(m_regionSize, m_document->problemsAt(path + ".defaultRegion.size"),
         tr("Size of the tested region of each target; 0 = to the end"));
+    markField(m_connectionRate, m_document->problemsAt(path + ".testConnectionRate"),
+        tr("Iometer's \"Test Connection Rate\": each of this worker's targets is closed and "
+           "opened again every so many transactions, and the open, close and connection "
+           "(open to close) times are reported with connections per second on the Results "
+           "page. Off: each target stays open for the whole step."));
+    markField(m_transactions, m_document->problemsAt(path + ".transactionsPerConnection"),
+        tr("Iometer's \"# of Transactions per Connection\": the transactions (an I/O with "
+           "its reply) between an open of the target and its close; the I/O in flight "
+           "completes before the target is closed"));
     m_loading = false;
 }
 
@@ -325,6 +360,9 @@ void WorkerPanel::commit()
         edited.seed = m_seed->text().toULongLong();
     edited.dataPattern = m_pattern->pattern().pattern;
     edited.defaultRegion = {m_regionStart->bytes(), m_regionSize->bytes()};
+    edited.testConnectionRate = m_connectionRate->isChecked();
+    edited.transactionsPerConnection = static_cast<std::uint32_t>(m_transactions->value());
+    m_transactions->setEnabled(edited.testConnectionRate);
     if (edited == *worker) {
         if (!cpusOk)
             markUnreadable(m_affinity, tr("\"%1\" is not a CPU list").arg(m_affinity->text()),

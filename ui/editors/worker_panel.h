@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <vector>
 
+class QCheckBox;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
@@ -36,6 +37,9 @@ public:
     // (hidden when every step uses the worker's value).
     QLabel *depthNote() const { return m_depthNote; }
     int currentWorker() const { return m_worker; }
+    // Iometer's "Test Connection Rate" and "# of Transactions per Connection".
+    QCheckBox *connectionRateField() const { return m_connectionRate; }
+    QSpinBox *transactionsField() const { return m_transactions; }
     void setCurrentWorker(int worker);
 
 signals:
@@ -64,6 +68,8 @@ private:
     DataPatternEditor *m_pattern;
     SizeEditor *m_regionStart;
     SizeEditor *m_regionSize;
+    QCheckBox *m_connectionRate;
+    QSpinBox *m_transactions;
     int m_worker = -1;
     bool m_loading = false;
 };

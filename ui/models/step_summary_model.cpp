@@ -6,6 +6,8 @@
 
 #include <QColor>
 
+#include <algorithm>
+
 namespace ioprism::ui {
 
 StepSummaryModel::StepSummaryModel(QObject *parent)
@@ -17,6 +19,12 @@ void StepSummaryModel::setResult(const RunResultPtr &result)
     beginResetModel();
     m_rows = result ? core::stepSummary(*result) : std::vector<core::StepSummaryRow> {};
     endResetModel();
+}
+
+bool StepSummaryModel::hasFiles() const
+{
+    return std::any_of(m_rows.begin(), m_rows.end(),
+        [](const core::StepSummaryRow &row) { return row.filesPerSecond.has_value(); });
 }
 
 int StepSummaryModel::rowCount(const QModelIndex &parent) const
@@ -65,6 +73,8 @@ QVariant StepSummaryModel::data(const QModelIndex &index, int role) const
             return megabytesPerSecondText(row.writeMegabytesPerSecond);
         case IopsColumn:
             return iopsText(row.iops);
+        case FilesColumn:
+            return row.filesPerSecond ? iopsText(*row.filesPerSecond) : QStringLiteral("–");
         case MeanColumn:
             return io ? latencyText(row.meanLatencyUs) : QStringLiteral("–");
         case P99Column:
@@ -88,6 +98,8 @@ QVariant StepSummaryModel::data(const QModelIndex &index, int role) const
         if (index.column() == DeviceColumn)
             return row.deviceCompared ? verdictMeaning(row.verdict)
                                       : tr("No device counters for this step");
+        if (index.column() == FilesColumn)
+            return headerData(FilesColumn, Qt::Horizontal, Qt::ToolTipRole);
         return tr("Step %1: %2. Click to show its detailed results below; Ctrl+C copies the "
                   "grid (right-click for CSV, Markdown or a file).")
             .arg(row.step + 1)
@@ -110,6 +122,8 @@ QVariant StepSummaryModel::headerData(int section, Qt::Orientation orientation, 
             return tr("Write");
         case IopsColumn:
             return tr("IOPS");
+        case FilesColumn:
+            return tr("Files/s");
         case MeanColumn:
             return tr("Mean latency");
         case P99Column:
@@ -128,6 +142,9 @@ QVariant StepSummaryModel::headerData(int section, Qt::Orientation orientation, 
             return tr("Write throughput over the step's measured time (decimal MB/s)");
         case IopsColumn:
             return tr("Read and write I/Os per second together");
+        case FilesColumn:
+            return tr("Files opened per second: a file tree's operations, or targets "
+                      "reopened by Iometer's connection rate");
         case MeanColumn:
         case P99Column:
             return tr("Completion latency of all the step's I/Os, on IOPrism's own clock");

@@ -21,6 +21,7 @@ public:
         ReadColumn,
         WriteColumn,
         IopsColumn,
+        FilesColumn, // files opened per second; the page shows it when a step opened files
         MeanColumn,
         P99Column,
         DeviceColumn,
@@ -31,6 +32,8 @@ public:
 
     void setResult(const RunResultPtr &result);
     const std::vector<core::StepSummaryRow> &rows() const { return m_rows; }
+    // A step opened files (a file tree, Iometer's connection rate): FilesColumn has figures.
+    bool hasFiles() const;
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/models/targets_model.h"
 
+#include "core/workload/file_tree.h"
 #include "ui/format.h"
 #include "ui/icons.h"
 #include "ui/models/profile_document.h"
 #include "ui/style.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QFont>
 #include <QStorageInfo>
@@ -41,9 +43,18 @@ bool isRaw(core::TargetKind kind)
     return kind != core::TargetKind::TestFile && kind != core::TargetKind::FileTree;
 }
 
-// The field of a target a column edits, as validation paths name it.
-const char *fieldOf(int column)
+IconId iconOf(core::TargetKind kind)
 {
+    if (kind == core::TargetKind::FileTree)
+        return IconId::FileTree;
+    return isRaw(kind) ? IconId::Disk : IconId::TestFile;
+}
+
+// The field of a target a column edits, as validation paths name it.
+const char *fieldOf(int column, const core::Target &target)
+{
+    if (column == TargetsModel::FileSizeColumn && target.kind == core::TargetKind::FileTree)
+        return "tree";
     switch (column) {
     case TargetsModel::TargetColumn:
         return "path";
@@ -65,6 +76,37 @@ const char *fieldOf(int column)
 }
 
 } // namespace
+
+std::optional<core::FileTree> existingFileTree(const std::string &path)
+{
+    QFile marker(toQString(core::fileTreeMarkerPath(path)));
+    // A marker is one short line: anything long is not ours.
+    if (!marker.open(QIODevice::ReadOnly) || marker.size() > 4096)
+        return std::nullopt;
+    const QByteArray text = marker.readAll();
+    return core::parseFileTreeMarker(std::string_view(text.constData(), std::size_t(text.size())));
+}
+
+FileTreePlace fileTreePlace(const std::string &chosenFolder)
+{
+    FileTreePlace place;
+    const QFileInfo chosen(toQString(chosenFolder));
+    if (chosenFolder.empty()) {
+        place.refusal = TargetsModel::tr("No folder chosen for the file tree.");
+        return place;
+    }
+    if (chosen.exists() && !chosen.isDir()) {
+        place.refusal = TargetsModel::tr("%1 is a file: a file tree needs a folder to be made in.")
+                            .arg(QDir::toNativeSeparators(chosen.filePath()));
+        return place;
+    }
+    QString folder = QDir::cleanPath(chosen.filePath());
+    if (chosen.isDir() && !existingFileTree(toStdString(folder)))
+        folder = QDir(folder).filePath(QLatin1String(kFileTreeFolderName));
+    place.path = toStdString(QDir::toNativeSeparators(folder));
+    place.existing = existingFileTree(place.path);
+    return place;
+}
 
 TargetsModel::TargetsModel(ProfileDocument *document, QObject *parent)
     : QAbstractTableModel(parent)
@@ -117,7 +159,8 @@ void TargetsModel::setTargetCheck(std::function<bool(const core::Target &)> exis
     m_exists = std::move(exists);
 }
 
-int TargetsModel::addPath(const std::string &path, core::TargetKind kind)
+int TargetsModel::addPath(
+    const std::string &path, core::TargetKind kind, const std::optional<core::FileTree> &tree)
 {
     auto found = std::find_if(
         m_rows.begin(), m_rows.end(), [&](const Row &r) { return r.candidate.path == path; });
@@ -133,6 +176,12 @@ int TargetsModel::addPath(const std::string &path, core::TargetKind kind)
         endInsertRows();
     }
     setData(index(row, TargetColumn), Qt::Checked, Qt::CheckStateRole);
+    if (tree) {
+        core::FileTree shape = *tree;
+        if (const core::Target *t = target(row))
+            shape.preInitOperations = t->tree.preInitOperations;
+        setTree(row, shape);
+    }
     // A folder that does not exist is marked now; the run creates no folders.
     if (core::Target *t = mutableTarget(row); t && m_exists && !t->unresolved && !m_exists(*t)) {
         t->unresolved = true;
@@ -158,17 +207,50 @@ int TargetsModel::repoint(int row, const std::string &path, core::TargetKind kin
     return -1;
 }
 
+std::string TargetsModel::targetFieldPath(int row) const
+{
+    const int t = targetIndex(row);
+    if (t < 0)
+        return {};
+    return ProfileDocument::targetPath(
+        static_cast<std::size_t>(m_worker), static_cast<std::size_t>(t));
+}
+
+const TargetCandidate *TargetsModel::rowCandidate(int row) const
+{
+    if (row < 0 || row >= static_cast<int>(m_rows.size()))
+        return nullptr;
+    return &m_rows[static_cast<std::size_t>(row)].candidate;
+}
+
+bool TargetsModel::setTree(int row, const core::FileTree &tree)
+{
+    core::Target *t = mutableTarget(row);
+    if (!t || t->kind != core::TargetKind::FileTree || t->tree == tree)
+        return false;
+    t->tree = tree;
+    emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+    m_document->commitValues(this);
+    return true;
+}
+
 void TargetsModel::describeLocation(Row &row)
 {
     TargetCandidate &c = row.candidate;
-    if (c.kind != core::TargetKind::TestFile || c.path.empty())
+    if (isRaw(c.kind) || c.path.empty())
         return;
     const QFileInfo file(toQString(c.path));
-    if (file.isFile())
+    const bool tree = c.kind == core::TargetKind::FileTree;
+    if (tree) {
+        if (const auto made = existingFileTree(c.path))
+            row.fileBytes = made->totalBytes();
+    } else if (file.isFile()) {
         row.fileBytes = static_cast<std::uint64_t>(file.size());
+    }
     if (row.listed || file.isRelative())
         return; // the listing knows its file systems; a relative name is no place yet
-    const QDir folder = file.absoluteDir();
+    // A tree's folder may not be made yet: its parent then holds it.
+    const QDir folder = tree && file.isDir() ? QDir(file.absoluteFilePath()) : file.absoluteDir();
     if (!folder.exists())
         return;
     const QStorageInfo storage(folder.absolutePath());
@@ -260,6 +342,8 @@ QVariant TargetsModel::data(const QModelIndex &index, int role) const
         return toQString(c.path);
     if (role == UnresolvedRole)
         return t != nullptr && t->unresolved;
+    if (role == FileTreeRole)
+        return c.kind == core::TargetKind::FileTree;
     if (role == InUseRole) {
         QStringList reasons;
         for (const auto &m : c.mountPoints)
@@ -271,7 +355,7 @@ QVariant TargetsModel::data(const QModelIndex &index, int role) const
 
     core::Problems problems;
     if (t) {
-        if (const char *field = fieldOf(column)) {
+        if (const char *field = fieldOf(column, *t)) {
             const std::string base = ProfileDocument::targetPath(static_cast<std::size_t>(m_worker),
                 static_cast<std::size_t>(targetIndex(index.row())));
             problems = m_document->problemsAt(base + "." + field);
@@ -304,9 +388,15 @@ QVariant TargetsModel::data(const QModelIndex &index, int role) const
         case Qt::CheckStateRole:
             return t ? Qt::Checked : Qt::Unchecked;
         case Qt::DecorationRole:
-            return icon(isRaw(c.kind) ? IconId::Disk : IconId::TestFile);
+            return icon(iconOf(c.kind));
         case Qt::ToolTipRole: {
-            QString tip = isRaw(c.kind)
+            QString tip = c.kind == core::TargetKind::FileTree
+                ? tr("Tick to let the selected worker use the file tree in %1: each I/O opens a "
+                     "file of the tree, reads or writes it once and closes it. IOPrism makes "
+                     "the folders and fills the files (never sparse) before the first run, and "
+                     "never writes into a folder it did not make.")
+                      .arg(toQString(c.path))
+                : isRaw(c.kind)
                 ? tr("Tick to let the selected worker use %1 raw. Writing to a raw device "
                      "destroys its data: IOPrism asks before it writes and refuses while the "
                      "device is mounted.")
@@ -336,14 +426,26 @@ QVariant TargetsModel::data(const QModelIndex &index, int role) const
         if (role == Qt::DisplayRole)
             return kindText(c.kind);
         if (role == Qt::ToolTipRole)
-            return tr("Whole disk, partition, or a test file on a mounted file system");
+            return tr("Whole disk, partition, or a test file or file tree on a mounted file "
+                      "system");
         return {};
     case ModelColumn:
         if (role == Qt::DisplayRole || role == Qt::ToolTipRole)
             return toQString(c.model);
         return {};
     case SizeColumn:
-        if (!isRaw(c.kind)) {
+        if (c.kind == core::TargetKind::FileTree) {
+            // The tree IOPrism made here before, beside the free space of its file system.
+            if (role == Qt::DisplayRole)
+                return row.fileBytes ? capacityText(*row.fileBytes) : QString();
+            if (role == Qt::ToolTipRole)
+                return row.fileBytes
+                    ? tr("The file tree IOPrism made here: %L1 bytes. It is reused when its "
+                         "shape is the one asked for, else made again.")
+                          .arg(*row.fileBytes)
+                    : tr("No file tree here yet: IOPrism makes it (folders and filled files) "
+                         "before the first run.");
+        } else if (!isRaw(c.kind)) {
             // A test file's own size, beside the free space of its file system.
             if (role == Qt::DisplayRole)
                 return row.fileBytes ? capacityText(*row.fileBytes) : QString();
@@ -383,6 +485,14 @@ QVariant TargetsModel::data(const QModelIndex &index, int role) const
     case FreeColumn:
         if (role == Qt::DisplayRole && !isRaw(c.kind) && c.freeBytes)
             return capacityText(c.freeBytes);
+        if (role == Qt::ToolTipRole && c.kind == core::TargetKind::FileTree) {
+            if (c.sizeBytes == 0)
+                return tr("Free space where the file tree goes");
+            return tr("Free space where the file tree goes: %1 of %2 on the file system "
+                      "mounted at %3")
+                .arg(capacityText(c.freeBytes), capacityText(c.sizeBytes),
+                    c.mountPoints.empty() ? QString() : toQString(c.mountPoints.front()));
+        }
         if (role == Qt::ToolTipRole) {
             if (isRaw(c.kind) || c.sizeBytes == 0)
                 return tr("Free space where the test file goes");
@@ -413,7 +523,11 @@ QVariant TargetsModel::data(const QModelIndex &index, int role) const
             tip = tr("Size of the tested region; 0 = to the end of the target");
             break;
         case FileSizeColumn:
-            tip = tr("Size of the test file IOPrism creates and fills");
+            tip = c.kind == core::TargetKind::FileTree
+                ? tr("The file tree's shape: levels × files per level × size of each file = "
+                     "its total. Edit it in the File tree panel under the table "
+                     "(double-click here).")
+                : tr("Size of the test file IOPrism creates and fills");
             break;
         case CacheColumn:
             tip = tr("Direct: bypass the OS cache (O_DIRECT), to measure the device. Buffered: "
@@ -459,6 +573,12 @@ QVariant TargetsModel::data(const QModelIndex &index, int role) const
             return int(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     case FileSizeColumn:
+        // Compact in the table ("3 × 4 × 4 MiB = 48 MiB"); the panel spells it out.
+        if (t->kind == core::TargetKind::FileTree && role == Qt::DisplayRole)
+            return tr("%1 × %2 × %3 = %4")
+                .arg(t->tree.depth)
+                .arg(t->tree.filesPerLevel)
+                .arg(exactSizeText(t->tree.fileSizeBytes), capacityText(t->tree.totalBytes()));
         if (t->kind != core::TargetKind::TestFile)
             return {};
         if (role == Qt::DisplayRole)
@@ -637,7 +757,7 @@ QVariant TargetsModel::headerData(int section, Qt::Orientation orientation, int 
         case RegionSizeColumn:
             return tr("Region size");
         case FileSizeColumn:
-            return tr("Test-file size");
+            return tr("Size to create");
         case CacheColumn:
             return tr("Cache");
         case WriteThroughColumn:
@@ -651,9 +771,9 @@ QVariant TargetsModel::headerData(int section, Qt::Orientation orientation, int 
         case TargetColumn:
             return tr("Tick the targets the selected worker uses");
         case SizeColumn:
-            return tr("Size of a disk or partition; for a test file, the file as it is now");
+            return tr("Size of a disk or partition; for a test file or file tree, as it is now");
         case FreeColumn:
-            return tr("Free space on the file system of a test file");
+            return tr("Free space on the file system of a test file or file tree");
         case OutstandingColumn:
             return tr("Queue depth per target (empty: the worker's)");
         case RegionStartColumn:
@@ -661,7 +781,7 @@ QVariant TargetsModel::headerData(int section, Qt::Orientation orientation, int 
         case RegionSizeColumn:
             return tr("Length of the tested region (0: to the end)");
         case FileSizeColumn:
-            return tr("Size of the test file to create");
+            return tr("Size of the test file to create, or the shape of the file tree");
         case CacheColumn:
             return tr("Direct I/O (bypass the OS cache) or buffered");
         case WriteThroughColumn:

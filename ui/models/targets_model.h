@@ -4,21 +4,43 @@
 // per-target settings editable on the ticked rows.
 //
 // Rows: the candidates (setCandidates, from the platform's listing), then the worker's
-// targets that are not among them (a file elsewhere, an imported path), then paths added
-// with addPath(). Rows stay put when unticked, so a mistaken click is undone by another.
+// targets that are not among them (a file elsewhere, an imported path, a file tree), then
+// paths added with addPath(). Rows stay put when unticked, so a mistaken click is undone
+// by another. A file tree's shape is too much for one cell: the Size-to-create cell shows
+// it with its total, and the Targets page edits it beside the table (setTree).
 #pragma once
 
 #include "ui/platform_services.h"
 
 #include <QAbstractTableModel>
+#include <QString>
 
 #include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace ioprism::ui {
 
 class ProfileDocument;
+
+// Where a file tree chosen in a folder goes, by the command line's rule (--tree): in the
+// folder itself when IOPrism made a tree there before (its marker, .ioprism-tree), else in
+// `ioprism-tree` inside it, so a tree is never made among files IOPrism did not make. A
+// folder not there yet becomes the tree's own folder. A file is no place for a tree.
+struct FileTreePlace {
+    std::string path; // the tree's folder; "" when refused
+    // The shape of the tree IOPrism made there before (its marker), reused when kept.
+    std::optional<core::FileTree> existing;
+    QString refusal; // why the folder cannot hold a tree ("" when it can)
+};
+FileTreePlace fileTreePlace(const std::string &chosenFolder);
+// The shape recorded by the marker of a tree IOPrism made at `path`, or nullopt.
+std::optional<core::FileTree> existingFileTree(const std::string &path);
+
+// The folder (inside the chosen one) where a file tree goes unless the chosen folder
+// holds one of IOPrism's trees: the command line's name.
+inline constexpr const char *kFileTreeFolderName = "ioprism-tree";
 
 class TargetsModel : public QAbstractTableModel
 {
@@ -35,7 +57,7 @@ public:
         OutstandingColumn, // per-target outstanding I/Os (empty: the worker's)
         RegionStartColumn,
         RegionSizeColumn,
-        FileSizeColumn,
+        FileSizeColumn, // a test file's size, a file tree's shape (edited beside the table)
         CacheColumn,
         WriteThroughColumn,
         ColumnCount
@@ -46,6 +68,7 @@ public:
         InUseRole, // QString: why writing is refused ("" when free)
         PathRole, // QString
         UnresolvedRole, // bool: an assigned target not found on this machine
+        FileTreeRole, // bool: the row is a file tree
     };
 
     explicit TargetsModel(ProfileDocument *document, QObject *parent = nullptr);
@@ -63,8 +86,20 @@ public:
     // folder that does not exist is marked when it is chosen, not at Start.
     void setTargetCheck(std::function<bool(const core::Target &)> exists);
 
-    // Adds a row for a path (a test file the user chose) and assigns it. Returns its row.
-    int addPath(const std::string &path, core::TargetKind kind);
+    // Adds a row for a path (a test file or a file tree the user chose) and assigns it;
+    // a tree gets `tree` as its shape when given. Returns its row.
+    int addPath(const std::string &path, core::TargetKind kind,
+        const std::optional<core::FileTree> &tree = std::nullopt);
+
+    // The worker's target of a row (nullptr when the row is not assigned), its field path
+    // as validation names it ("hosts[0].workers[0].targets[1]"), and what the row knows
+    // of its place (free space and mount point of a test file's or tree's file system).
+    const core::Target *targetAt(int row) const { return target(row); }
+    std::string targetFieldPath(int row) const;
+    const TargetCandidate *rowCandidate(int row) const;
+    // Sets the shape of the file tree of `row` (its pre-initialisation too). False when
+    // the row holds no tree of the worker or nothing changed.
+    bool setTree(int row, const core::FileTree &tree);
 
     // Points the worker's target of `row` at another device or file, keeping its settings
     // (region, file size, cache mode, queue depth) and its place in the worker's list.
@@ -83,11 +118,12 @@ private:
     struct Row {
         TargetCandidate candidate; // for extra rows: path, kind and describeLocation's facts
         bool listed = false; // from the platform's listing
-        // Test files: the size of the file as it is now (nullopt: not created yet).
+        // Test files: the size of the file as it is now (nullopt: not created yet); file
+        // trees: the size of the tree IOPrism made there (its marker's shape).
         std::optional<std::uint64_t> fileBytes;
     };
-    // An extra test-file row's file system facts (mount point, type, size, free space),
-    // from the folder that will hold it, and the file's present size.
+    // An extra test-file or tree row's file system facts (mount point, type, size, free
+    // space), from the folder that will hold it, and the file's or tree's present size.
     static void describeLocation(Row &row);
     void rebuild();
     // Index of the worker's target with this row's path, or -1.

@@ -149,6 +149,8 @@ QVariant TopologyModel::data(const QModelIndex &index, int role) const
         QString tip = target.kind == core::TargetKind::TestFile
             ? tr("Test file %1 (%2)")
                   .arg(toQString(target.path), exactSizeText(target.testFileSizeBytes))
+            : target.kind == core::TargetKind::FileTree
+            ? tr("File tree %1 (%2)").arg(toQString(target.path), fileTreeShapeText(target.tree))
             : tr("Raw device %1").arg(toQString(target.path));
         const auto problems = m_document->problemsAt(path);
         if (!problems.empty())
@@ -156,7 +158,9 @@ QVariant TopologyModel::data(const QModelIndex &index, int role) const
         return tip;
     }
     case Qt::DecorationRole:
-        return icon(target.kind == core::TargetKind::TestFile ? IconId::TestFile : IconId::Disk);
+        return icon(target.kind == core::TargetKind::TestFile ? IconId::TestFile
+                : target.kind == core::TargetKind::FileTree   ? IconId::FileTree
+                                                              : IconId::Disk);
     case Qt::BackgroundRole:
         return problemBrush(m_document->problemsAt(path));
     case WorkerIndexRole:

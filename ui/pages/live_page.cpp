@@ -90,6 +90,15 @@ LivePage::LivePage(QWidget *parent)
     arrangeFigures(FigureCount);
     layout->addLayout(m_figureGrid);
 
+    m_files = new QLabel(this);
+    m_files->setObjectName(QStringLiteral("liveFiles"));
+    m_files->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_files->setToolTip(tr("Files opened in the last interval (a file tree opens one per "
+                           "operation; Iometer's connection rate reopens its targets) and the "
+                           "mean time of each open, close and whole open-to-close"));
+    m_files->hide();
+    layout->addWidget(m_files);
+
     m_plots = new LivePlots(this);
     m_pacer = new FramePacer(this, [this] { showLatest(); });
     layout->addWidget(m_plots, 1);
@@ -213,8 +222,22 @@ void LivePage::showLatest()
     setVerdict(m_latestBadge);
     for (auto &figure : m_figures)
         figure.caption->setText(m_latestIsRampUp
-                ? tr("%1 · ramp-up", "a big figure's caption during ramp-up").arg(figure.captionText)
+                ? tr("%1 · ramp-up", "a big figure's caption during ramp-up")
+                      .arg(figure.captionText)
                 : figure.captionText);
+    if (!m_latestFigures || !m_latestFigures->connections) {
+        m_files->hide();
+    } else {
+        const core::ConnectionFigures &c = *m_latestFigures->connections;
+        m_files->setText(
+            tr("Files: %1 opened/s · open %2 · close %3 · open to close %4 (means)")
+                .arg(iopsText(c.open.perSecond),
+                    c.open.count ? latencyText(c.open.latency.meanUs) : QStringLiteral("—"),
+                    c.close.count ? latencyText(c.close.latency.meanUs) : QStringLiteral("—"),
+                    c.connection.count ? latencyText(c.connection.latency.meanUs)
+                                       : QStringLiteral("—")));
+        m_files->show();
+    }
     if (!m_latestFigures) {
         m_stall->hide();
         if (m_latestIsRampUp) // no figure of this step yet
@@ -300,6 +323,11 @@ QString LivePage::figureCaption(Figure figure) const
 QString LivePage::verdictText() const
 {
     return m_verdict->text();
+}
+
+QString LivePage::filesText() const
+{
+    return m_files->isHidden() ? QString() : m_files->text();
 }
 
 QString LivePage::stallText() const

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The Live page: big figures of the latest interval (IOPS, MB/s, mean and p99 latency,
-// CPU) and the verdict badge above the four live plots.
+// CPU) and the verdict badge above the four live plots; for targets that open files (a
+// file tree, Iometer's connection rate) a line of files opened per second and the mean
+// open, close and open-to-close times under the figures.
 #pragma once
 
 #include "ui/plots/device_overlay.h"
@@ -52,6 +54,8 @@ public:
     QString verdictText() const;
     // The stall badge's text, "" while hidden (no I/O in flight past the threshold).
     QString stallText() const;
+    // The files line, "" while hidden (the latest interval opened no files).
+    QString filesText() const;
 
 protected:
     void resizeEvent(QResizeEvent *event) override;
@@ -78,6 +82,7 @@ private:
     int m_figureColumns = 0;
     FramePacer *m_pacer = nullptr;
     QLabel *m_stall = nullptr; // shown while I/O is stalled (IntervalSample figures)
+    QLabel *m_files = nullptr; // shown while the run opens files
     std::optional<core::Figures> m_latestFigures; // of the All scope
     core::CpuFigures m_latestCpu;
     bool m_latestIsRampUp = false; // the figures shown are a ramp-up's (or await one)

@@ -3,6 +3,7 @@
 
 #include "core/stats/histogram.h"
 #include "ui/format.h"
+#include "ui/models/files_model.h"
 #include "ui/models/results_model.h"
 #include "ui/models/step_summary_model.h"
 #include "ui/plots/device_overlay.h"
@@ -24,6 +25,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QMimeData>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSplitter>
 #include <QTableView>
@@ -40,6 +42,7 @@ const char *kHiddenColumnsKey = "results/hiddenColumns";
 ResultsPage::ResultsPage(QWidget *parent)
     : QWidget(parent)
     , m_model(new ResultsModel(this))
+    , m_filesModel(new FilesModel(this))
     , m_summaryModel(new StepSummaryModel(this))
 {
     auto *layout = new QVBoxLayout(this);
@@ -145,11 +148,35 @@ ResultsPage::ResultsPage(QWidget *parent)
     deviceLayout->addWidget(m_device);
     lowerLayout->addWidget(deviceBox, 1);
 
+    // Files opened and closed: a table of its own (its figures are per open and close,
+    // not per I/O), under the step's table and as tall as its rows.
+    m_filesBox = new QGroupBox(this);
+    m_filesBox->setObjectName(QStringLiteral("filesBox"));
+    auto *filesLayout = new QVBoxLayout(m_filesBox);
+    filesLayout->setContentsMargins(4, 4, 4, 4);
+    m_filesTable = new QTableView(m_filesBox);
+    m_filesTable->setObjectName(QStringLiteral("filesTable"));
+    m_filesTable->setModel(m_filesModel);
+    m_filesTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_filesTable->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_filesTable->verticalHeader()->hide();
+    m_filesTable->setAlternatingRowColors(true);
+    m_filesTable->setWordWrap(false);
+    m_filesTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_filesTable->setToolTip(
+        tr("Files opened and closed in the selected step, per scope that opened any: files "
+           "(or Iometer's connections) per second, and the time of each open, close and "
+           "whole open-to-close"));
+    filesLayout->addWidget(m_filesTable);
+    m_filesBox->hide();
+
     auto *splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(m_table);
+    splitter->addWidget(m_filesBox);
     splitter->addWidget(lower);
     splitter->setStretchFactor(0, 1);
-    splitter->setStretchFactor(1, 1);
+    splitter->setStretchFactor(1, 0);
+    splitter->setStretchFactor(2, 1);
     layout->addWidget(splitter, 1);
 
     // Histogram: read and write bars stacked, Iometer's bin labels on x.
@@ -182,6 +209,8 @@ ResultsPage::ResultsPage(QWidget *parent)
 
     connect(m_step, &QComboBox::currentIndexChanged, this, [this](int step) {
         m_model->setStep(step);
+        m_filesModel->setStep(step);
+        refreshFiles();
         if (step >= 0 && step < m_summaryModel->rowCount() && m_grid->currentIndex().row() != step)
             m_grid->selectRow(step);
         refreshSummary();
@@ -303,6 +332,8 @@ bool ResultsPage::exportSummary(const QString &fileName) const
 void ResultsPage::setResult(RunResultPtr result)
 {
     m_summaryModel->setResult(result);
+    m_grid->setColumnHidden(StepSummaryModel::FilesColumn, !m_summaryModel->hasFiles());
+    m_filesModel->setResult(result);
     m_model->setResult(std::move(result));
     const QSignalBlocker block(m_step);
     m_step->clear();
@@ -320,6 +351,24 @@ void ResultsPage::setResult(RunResultPtr result)
         + (m_summaryModel->rowCount() > 8 ? 0 : 2));
     refreshSummary();
     refreshHistogram();
+    refreshFiles();
+}
+
+void ResultsPage::refreshFiles()
+{
+    m_filesBox->setVisible(m_filesModel->hasFigures());
+    if (!m_filesModel->hasFigures())
+        return;
+    m_filesBox->setTitle(m_filesModel->naming() == FilesModel::Naming::Connections
+            ? tr("Connections (Iometer's connection rate)")
+            : tr("Files opened and closed"));
+    // As tall as its rows (All, workers, targets: a few), with a scroll bar beyond six.
+    const int shown = std::clamp(m_filesModel->rowCount(), 1, 6);
+    // The columns are many: room for the horizontal scroll bar, so it hides no row.
+    m_filesTable->setFixedHeight(m_filesTable->horizontalHeader()->sizeHint().height()
+        + shown * m_filesTable->verticalHeader()->defaultSectionSize()
+        + m_filesTable->horizontalScrollBar()->sizeHint().height() + 2 * m_filesTable->frameWidth()
+        + 2);
 }
 
 void ResultsPage::setStep(int step)

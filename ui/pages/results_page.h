@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The Results page: all steps at a glance (the summary grid), Iometer's table (All,
-// workers, targets) for one step at a time, the latency histogram in Iometer's bins for
-// the selected row, and the device summary.
+// workers, targets) for one step at a time, under it the files opened and closed (file
+// trees, Iometer's connection rate; shown only when a step has them), the latency
+// histogram in Iometer's bins for the selected row, and the device summary.
 #pragma once
 
 #include "ui/metatypes.h"
@@ -19,6 +20,7 @@ class QVBoxLayout;
 
 namespace ioprism::ui {
 
+class FilesModel;
 class ResultsModel;
 class StepSummaryModel;
 
@@ -33,6 +35,11 @@ public:
     void setStep(int step);
 
     ResultsModel *model() const { return m_model; }
+    // Files opened and closed per scope of the shown step, and its box (hidden when the
+    // run opened no files).
+    FilesModel *filesModel() const { return m_filesModel; }
+    QTableView *filesTable() const { return m_filesTable; }
+    QGroupBox *filesBox() const { return m_filesBox; }
     StepSummaryModel *summaryModel() const { return m_summaryModel; }
     QTableView *summaryGrid() const { return m_grid; }
     // The grid to the clipboard: aligned text, with an HTML table and CSV beside it so
@@ -67,9 +74,13 @@ private:
     void setUpSummaryGrid(QVBoxLayout *layout);
     void refreshSummary();
     void refreshHistogram();
+    void refreshFiles();
     void saveColumnSettings() const;
 
     ResultsModel *m_model = nullptr;
+    FilesModel *m_filesModel = nullptr;
+    QTableView *m_filesTable = nullptr;
+    QGroupBox *m_filesBox = nullptr;
     StepSummaryModel *m_summaryModel = nullptr;
     QTableView *m_grid = nullptr;
     QComboBox *m_step = nullptr;

@@ -1,18 +1,24 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The Targets page (Iometer's "Disk Targets"): disks, partitions and test-file locations
-// of this machine, ticked for the selected worker, with per-target settings.
+// of this machine, ticked for the selected worker, with per-target settings. A file tree's
+// shape (levels, files per level, file size, pre-initialisation) is edited in a panel
+// under the table, with its total and the free space of its file system: four numbers
+// do not fit one cell, and the total is what the user weighs against the free space.
 #pragma once
 
 #include <QWidget>
 
 #include <functional>
 
+class QGroupBox;
 class QLabel;
+class QSpinBox;
 class QTableView;
 
 namespace ioprism::ui {
 
 class ProfileDocument;
+class SizeEditor;
 class TargetsModel;
 
 class TargetsPage : public QWidget
@@ -25,20 +31,42 @@ public:
     QTableView *table() const { return m_table; }
     void setWorker(int worker);
 
+    // The file tree panel: hidden unless the worker has a tree. It edits the tree of the
+    // current row, or the worker's first tree when the current row is none.
+    QGroupBox *treePanel() const { return m_treeBox; }
+    int treeRow() const { return m_treeRow; } // the model row it edits; -1: none
+    QSpinBox *treeDepthField() const { return m_treeDepth; }
+    QSpinBox *treeFilesField() const { return m_treeFiles; }
+    SizeEditor *treeFileSizeField() const { return m_treeFileSize; }
+    QSpinBox *treePreInitField() const { return m_treePreInit; }
+    QLabel *treeTotal() const { return m_treeTotal; }
+
 signals:
     void refreshRequested();
     void addTestFileRequested();
+    void addFileTreeRequested();
     // The user asked to point the target of this model row at another device or file.
     void repointRequested(int row);
 
 private:
     void updateTitle();
     void showContextMenu(const QPoint &pos);
+    QGroupBox *makeTreePanel();
+    void loadTree();
+    void commitTree();
 
     ProfileDocument *m_document;
     TargetsModel *m_model;
     QTableView *m_table;
     QLabel *m_title;
+    QGroupBox *m_treeBox = nullptr;
+    QSpinBox *m_treeDepth = nullptr;
+    QSpinBox *m_treeFiles = nullptr;
+    SizeEditor *m_treeFileSize = nullptr;
+    QSpinBox *m_treePreInit = nullptr;
+    QLabel *m_treeTotal = nullptr;
+    int m_treeRow = -1;
+    bool m_loadingTree = false;
 };
 
 } // namespace ioprism::ui

@@ -268,6 +268,7 @@ QString cellLabel(SeriesPlots::Metric metric, double value)
     const QLocale locale;
     switch (metric) {
     case SeriesPlots::IopsMetric:
+    case SeriesPlots::FilesMetric:
         if (value >= 1e6)
             return locale.toString(value / 1e6, 'f', value >= 1e7 ? 0 : 1) + QLatin1Char('M');
         if (value >= 1e4)
@@ -278,6 +279,7 @@ QString cellLabel(SeriesPlots::Metric metric, double value)
     case SeriesPlots::MegabytesMetric:
         return locale.toString(value, 'f', value >= 100 ? 0 : 1);
     case SeriesPlots::P99Metric:
+    case SeriesPlots::OperationP99Metric:
         return latencyText(value);
     }
     return {};
@@ -514,6 +516,7 @@ void SeriesPlots::setData(SeriesData data)
             std::max(0, static_cast<int>(m_data.families.size()) - 1));
         m_familyCombo->setCurrentIndex(m_family);
     }
+    updateMetricChoices();
     const bool several = m_data.families.size() > 1;
     m_familyCombo->setVisible(several);
     m_familyLabel->setVisible(several);
@@ -537,6 +540,31 @@ void SeriesPlots::setData(SeriesData data)
         m_stack->setCurrentIndex(1);
         drawCurves();
     }
+}
+
+bool SeriesPlots::hasFiles() const
+{
+    return std::any_of(m_data.points.begin(), m_data.points.end(),
+        [](const core::SeriesPointResult &p) { return p.connectionsValid; });
+}
+
+void SeriesPlots::updateMetricChoices()
+{
+    // The files figures are offered when some point has them.
+    const bool files = hasFiles();
+    if ((m_metricCombo->findData(FilesMetric) >= 0) == files)
+        return;
+    const QSignalBlocker block(m_metricCombo);
+    if (files) {
+        m_metricCombo->addItem(tr("files/s"), FilesMetric);
+        m_metricCombo->addItem(tr("operation p99 latency"), OperationP99Metric);
+    } else {
+        m_metricCombo->removeItem(m_metricCombo->findData(OperationP99Metric));
+        m_metricCombo->removeItem(m_metricCombo->findData(FilesMetric));
+        if (m_metric == FilesMetric || m_metric == OperationP99Metric)
+            m_metric = IopsMetric;
+    }
+    m_metricCombo->setCurrentIndex(m_metricCombo->findData(m_metric));
 }
 
 // ---------------------------------------------------------------- one axis: curves
@@ -573,9 +601,13 @@ void SeriesPlots::drawCurves()
     tp->yAxis2->setLabelColor(single ? mbColor : palette().color(QPalette::WindowText));
 
     double maxLatency = 0, maxIops = 0, maxMb = 0;
-    for (const auto &p : m_data.points)
+    for (const auto &p : m_data.points) {
         for (int l = 0; l < LatencyCount; ++l)
             maxLatency = std::max(maxLatency, latencyStat(p, l).max);
+        if (p.connectionsValid)
+            maxLatency = std::max({maxLatency, p.operationMeanUs.max, p.operationP99Us.max});
+    }
+    const bool files = hasFiles();
     const LatencyUnit unit = latencyUnit(maxLatency);
     m_latencyDivisor = unit.divisor;
     lp->yAxis->setScaleType(QCPAxis::stLogarithmic);
@@ -649,6 +681,25 @@ void SeriesPlots::drawCurves()
         }
         g.iops->setData(x, iops, true);
         g.megabytes->setData(x, mb, true);
+        if (files) {
+            // Files opened per second on the IOPS axis: a tree opens one file per I/O, the
+            // connection rate one per so many.
+            QVector<double> opened, openedMinus, openedPlus;
+            for (const auto *p : pts) {
+                const core::TrialStat &f = p->filesPerSecond;
+                opened << (p->connectionsValid ? f.median : kNaN);
+                openedMinus << (p->connectionsValid ? f.median - f.min : 0);
+                openedPlus << (p->connectionsValid ? f.max - f.median : 0);
+                if (p->connectionsValid)
+                    maxIops = std::max(maxIops, f.max);
+            }
+            g.files = addCurve(tp, tp->yAxis, tr("files/s") + suffix,
+                single ? QColor(23, 190, 207) : own, Qt::DotLine, QCPScatterStyle::ssTriangle);
+            g.files->setProperty("ioprismFiles", true);
+            g.files->setData(x, opened, true);
+            if (whiskers)
+                addWhiskers(g.files, openedMinus, openedPlus);
+        }
         if (whiskers) {
             g.iopsBars = addWhiskers(g.iops, iopsMinus, iopsPlus);
             addWhiskers(g.megabytes, mbMinus, mbPlus);
@@ -690,6 +741,27 @@ void SeriesPlots::drawCurves()
                 addWhiskers(graph, minus, plus);
             g.latency[std::size_t(l)] = graph;
         }
+        // The whole operation (open to close), dashed beside the I/O's own latency.
+        for (int o = 0; files && o < 2; ++o) {
+            QVector<double> y, minus, plus;
+            for (const auto *p : pts) {
+                const core::TrialStat &s = o == 0 ? p->operationMeanUs : p->operationP99Us;
+                const bool any = p->connectionsValid && s.median > 0;
+                y << (any ? s.median / unit.divisor : kNaN);
+                minus << (any ? (s.median - s.min) / unit.divisor : 0);
+                plus << (any ? (s.max - s.median) / unit.divisor : 0);
+                if (any)
+                    minLatency = std::min(minLatency, s.min > 0 ? s.min : s.median);
+            }
+            auto *graph = addCurve(lp, lp->yAxis,
+                (o == 0 ? tr("operation mean") : tr("operation p99")) + suffix,
+                latencyColor(o == 0 ? MeanLatency : P99Latency), Qt::DashLine,
+                single ? QCPScatterStyle::ssTriangle : familyShape(f));
+            graph->setData(x, y, true);
+            if (whiskers)
+                addWhiskers(graph, minus, plus);
+            g.operation[std::size_t(o)] = graph;
+        }
         m_familyGraphs.push_back(g);
     }
     tp->yAxis->setRange(0, maxIops > 0 ? maxIops * 1.12 : 1);
@@ -716,8 +788,31 @@ double SeriesPlots::metricValue(const core::SeriesPointResult &point) const
         return point.megabytesPerSecond.median;
     case P99Metric:
         return point.p99LatencyUs.median > 0 ? point.p99LatencyUs.median : kNaN;
+    case FilesMetric:
+        return point.connectionsValid ? point.filesPerSecond.median : kNaN;
+    case OperationP99Metric:
+        return point.connectionsValid && point.operationP99Us.median > 0
+            ? point.operationP99Us.median
+            : kNaN;
     }
     return kNaN;
+}
+
+const core::TrialStat &SeriesPlots::metricStat(const core::SeriesPointResult &point) const
+{
+    switch (m_metric) {
+    case IopsMetric:
+        break;
+    case MegabytesMetric:
+        return point.megabytesPerSecond;
+    case P99Metric:
+        return point.p99LatencyUs;
+    case FilesMetric:
+        return point.filesPerSecond;
+    case OperationP99Metric:
+        return point.operationP99Us;
+    }
+    return point.iops;
 }
 
 QString SeriesPlots::metricLabel() const
@@ -729,6 +824,10 @@ QString SeriesPlots::metricLabel() const
         return tr("MB/s");
     case P99Metric:
         return tr("p99 latency");
+    case FilesMetric:
+        return tr("files/s");
+    case OperationP99Metric:
+        return tr("operation p99 latency");
     }
     return {};
 }
@@ -792,7 +891,7 @@ void SeriesPlots::drawHeatMap(const SeriesFamily &family)
             }
         }
     const LatencyUnit unit = latencyUnit(hi);
-    const double divisor = m_metric == P99Metric ? unit.divisor : 1;
+    const double divisor = latencyMetric() ? unit.divisor : 1;
     if (hi < lo) { // no cell yet
         lo = 0;
         hi = 1;
@@ -830,7 +929,7 @@ void SeriesPlots::drawHeatMap(const SeriesFamily &family)
         scaleAxis->setTicker(QSharedPointer<QCPAxisTicker>(new CompactTicker));
     scaleAxis->setNumberFormat(QStringLiteral("gb"));
     scaleAxis->setLabel(
-        m_metric == P99Metric ? tr("p99 latency (%1)").arg(unit.name) : metricLabel());
+        latencyMetric() ? tr("%1 (%2)").arg(metricLabel(), unit.name) : metricLabel());
     scaleAxis->setTickLabelColor(palette().color(QPalette::WindowText));
     scaleAxis->setLabelColor(palette().color(QPalette::WindowText));
     scaleAxis->setBasePen(QPen(palette().color(QPalette::WindowText)));
@@ -875,7 +974,7 @@ void SeriesPlots::drawMatrixCurves(const SeriesFamily &family)
     m_plots[CurvesPlot].title->setText(
         tr("%1 by %2, one curve per %3")
             .arg(metricLabel(), sweepParameterText(ax.parameter), curveUnit(ay.parameter)));
-    const bool latency = m_metric == P99Metric;
+    const bool latency = latencyMetric();
     double maxValue = 0, minValue = std::numeric_limits<double>::max();
     for (std::size_t i : family.points) {
         const double v = metricValue(m_data.points[i]);
@@ -890,7 +989,7 @@ void SeriesPlots::drawMatrixCurves(const SeriesFamily &family)
         cp->yAxis->setScaleType(QCPAxis::stLogarithmic);
         cp->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new Log125Ticker));
         cp->yAxis->setSubTicks(false);
-        cp->yAxis->setLabel(tr("p99 latency (%1)").arg(unit.name));
+        cp->yAxis->setLabel(tr("%1 (%2)").arg(metricLabel(), unit.name));
     } else {
         cp->yAxis->setLabel(metricLabel());
     }
@@ -910,9 +1009,7 @@ void SeriesPlots::drawMatrixCurves(const SeriesFamily &family)
             [](const auto *a, const auto *b) { return a->values[0] < b->values[0]; });
         QVector<double> x, y, minus, plus;
         for (const auto *p : pts) {
-            const core::TrialStat &s = m_metric == IopsMetric ? p->iops
-                : m_metric == MegabytesMetric                 ? p->megabytesPerSecond
-                                                              : p->p99LatencyUs;
+            const core::TrialStat &s = metricStat(*p);
             x << double(p->values[0]);
             const double v = metricValue(*p);
             y << v / m_curvesDivisor;
@@ -973,6 +1070,20 @@ QCPGraph *SeriesPlots::latencyGraph(int family, Latency which) const
         : nullptr;
 }
 
+QCPGraph *SeriesPlots::filesGraph(int family) const
+{
+    return family >= 0 && family < int(m_familyGraphs.size())
+        ? m_familyGraphs[std::size_t(family)].files
+        : nullptr;
+}
+
+QCPGraph *SeriesPlots::operationGraph(int family, bool p99) const
+{
+    return family >= 0 && family < int(m_familyGraphs.size())
+        ? m_familyGraphs[std::size_t(family)].operation[p99 ? 1 : 0]
+        : nullptr;
+}
+
 QCPErrorBars *SeriesPlots::iopsWhiskers(int family) const
 {
     return family >= 0 && family < int(m_familyGraphs.size())
@@ -1013,6 +1124,12 @@ QString SeriesPlots::cellText(int column, int row) const
     lines << tr("latency: mean %1, p50 %2, p99 %3, p99.9 %4")
                  .arg(latencyText(p.meanLatencyUs.median), latencyText(p.p50LatencyUs.median),
                      statText(p.p99LatencyUs, lat, range), latencyText(p.p99_9LatencyUs.median));
+    if (p.connectionsValid)
+        lines << tr("files: %1 opened/s; open %2, close %3, operation %4 (mean), operation "
+                    "p99 %5")
+                     .arg(statText(p.filesPerSecond, iops, range), latencyText(p.openMeanUs.median),
+                         latencyText(p.closeMeanUs.median), latencyText(p.operationMeanUs.median),
+                         latencyText(p.operationP99Us.median));
     if (p.deviceValid)
         lines << tr("device: read %1, write %2")
                      .arg(megabytesPerSecondText(p.deviceReadMegabytesPerSecond.median),
@@ -1059,11 +1176,14 @@ QString SeriesPlots::hoverText(PlotId id, const QPoint &pos) const
         const QString name = graph->name();
         if (id == LatencyPlot)
             value = latencyText(it->value * m_latencyDivisor);
-        else if (id == CurvesPlot && m_metric == P99Metric)
+        else if (id == CurvesPlot && latencyMetric())
             value = latencyText(it->value * m_curvesDivisor);
         else if (graph->valueAxis() == p->yAxis2
             || (id == CurvesPlot && m_metric == MegabytesMetric))
             value = megabytesPerSecondText(it->value);
+        else if (graph->property("ioprismFiles").toBool()
+            || (id == CurvesPlot && m_metric == FilesMetric))
+            value = tr("%1 files/s").arg(iopsText(it->value));
         else
             value = iopsText(it->value) + QStringLiteral(" IOPS");
         lines << QStringLiteral("<span style=\"color:%1\">■</span> %2: <b>%3</b>")

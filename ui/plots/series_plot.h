@@ -9,6 +9,10 @@
 // span the smallest to the largest. One curve family per spec index (and per target
 // when the targets run in turn).
 //
+// When the points opened files (a file tree, Iometer's connection rate) the curves add
+// files opened per second (on the IOPS axis: one file per operation on a tree) and the
+// operation's (open-to-close) mean and p99 latency, and the matrix can show them.
+//
 // Two axes (a matrix): a heat map of IOPS, MB/s or p99 latency (a combo chooses) over
 // both parameters, each cell labelled and its exact figures shown on hover, beside the
 // family of curves over the first parameter, one curve per value of the second.
@@ -43,7 +47,7 @@ class SeriesPlots : public QWidget
 public:
     enum PlotId { ThroughputPlot, LatencyPlot, HeatMapPlot, CurvesPlot, PlotCount };
     // What the heat map and the matrix's curves show.
-    enum Metric { IopsMetric, MegabytesMetric, P99Metric };
+    enum Metric { IopsMetric, MegabytesMetric, P99Metric, FilesMetric, OperationP99Metric };
     enum Latency { MeanLatency, P50Latency, P99Latency, P999Latency, LatencyCount };
 
     explicit SeriesPlots(QWidget *parent = nullptr);
@@ -71,6 +75,12 @@ public:
     QCPGraph *megabytesGraph(int family) const;
     QCPGraph *deviceReadGraph(int family) const;
     QCPGraph *latencyGraph(int family, Latency which) const;
+    // Files opened per second, and the open-to-close (operation) mean or p99: nullptr when
+    // the points opened no files.
+    QCPGraph *filesGraph(int family) const;
+    QCPGraph *operationGraph(int family, bool p99) const;
+    // Some point opened files: the files curves are drawn and the matrix offers them.
+    bool hasFiles() const;
     QCPErrorBars *iopsWhiskers(int family) const;
     QCPGraph *matrixCurve(int secondAxisValue) const;
     QCPColorMap *colorMap() const { return m_colorMap; }
@@ -102,6 +112,8 @@ private:
         QCPGraph *deviceWrite = nullptr;
         std::array<QCPGraph *, LatencyCount> latency {};
         QCPErrorBars *iopsBars = nullptr;
+        QCPGraph *files = nullptr;
+        std::array<QCPGraph *, 2> operation {}; // mean, p99
     };
     QCustomPlot *makePlot(PlotId id, bool legend);
     void resetPlot(PlotId id);
@@ -112,6 +124,9 @@ private:
     void showHover(PlotId id, const QPoint &pos);
     void hideHover(PlotId id);
     double metricValue(const core::SeriesPointResult &point) const;
+    const core::TrialStat &metricStat(const core::SeriesPointResult &point) const;
+    bool latencyMetric() const { return m_metric == P99Metric || m_metric == OperationP99Metric; }
+    void updateMetricChoices();
     QString metricLabel() const;
 
     SeriesData m_data;
