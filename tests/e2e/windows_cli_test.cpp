@@ -128,6 +128,29 @@ TEST(WindowsCli, RunOnATempDirectoryWritesCsvAndJson)
     }
 }
 
+// io_profile's file tree with the IOCP engine: every I/O a CreateFile, the I/O and a
+// CloseHandle, with their figures; the tree made inside the folder and removed again.
+TEST(WindowsCli, AFileTreeRunOpensAFilePerOperationAndIsRemovedOnRequest)
+{
+    TempDir dir;
+    const auto r = runCli(L"run --target " + quoted(dir.path())
+            + L" --tree 2:3:1MiB --bs 4k --read 50 --duration 1 --ramp 0 --no-save"
+              L" --json t.json --remove-test-files",
+        dir.path());
+    ASSERT_EQ(r.exitCode, 0) << r.out << "\n" << r.err;
+    const auto json = nlohmann::json::parse(readText(dir.path() / "t.json"), nullptr, false);
+    ASSERT_FALSE(json.is_discarded());
+    EXPECT_EQ(json["environment"]["engine"], "iocp");
+    const auto &all = json["steps"][0]["scopes"][0];
+    ASSERT_TRUE(all.contains("connections")) << all.dump();
+    const auto ios = all["total"]["ios"].get<std::uint64_t>();
+    EXPECT_GT(ios, 0u);
+    EXPECT_EQ(all["connections"]["open"]["count"].get<std::uint64_t>(), ios);
+    EXPECT_EQ(all["connections"]["close"]["count"].get<std::uint64_t>(), ios);
+    EXPECT_EQ(all["connections"]["open"]["errors"], 0);
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "ioprism-tree"));
+}
+
 TEST(WindowsCli, ListTargetsShowsDrivesAndFileSystems)
 {
     TempDir dir;
