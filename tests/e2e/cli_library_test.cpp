@@ -3,15 +3,16 @@
 // refused), history, show, compare, --no-save, damaged and future files. Each test has
 // its own data folder (IOPRISM_DATA_DIR), so they run in parallel and never touch the
 // user's own.
-#include <algorithm>
-#include <fstream>
-#include <map>
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
-
 #include "core/report/results_json.h"
 #include "core/report/results_reader.h"
+
+#include <algorithm>
+#include <fstream>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <map>
+#include <nlohmann/json.hpp>
+
 #include "e2e/cli_support.h"
 
 using namespace ioprism::test;
@@ -27,7 +28,8 @@ struct Workspace {
     std::filesystem::path runs() const { return data() / "runs"; }
     CliResult cli(const std::string &args, const std::string &wrapper = {}) const
     {
-        return runCli(args, dir.path(), "env IOPRISM_DATA_DIR='" + data().string() + "' " + wrapper);
+        return runCli(
+            args, dir.path(), "env IOPRISM_DATA_DIR='" + data().string() + "' " + wrapper);
     }
     std::vector<std::string> savedIds() const
     {
@@ -159,8 +161,7 @@ TEST(CliLibrary, CompareOfDirectAndBufferedNamesTheCacheModeAndTheRightSense)
         const bool higherBetter = m["better_when"] == "higher";
         EXPECT_EQ(higherBetter, metric == "iops" || metric == "mbps");
         if (other != base) {
-            EXPECT_EQ(m["sense"][1], (other > base) == higherBetter ? "better" : "worse")
-                << metric;
+            EXPECT_EQ(m["sense"][1], (other > base) == higherBetter ? "better" : "worse") << metric;
         }
     }
 
@@ -199,7 +200,10 @@ TEST(CliLibrary, ADamagedOrFutureFileIsExit2WithItsReason)
     const std::string good = readFile(w.dir.path() / "good.json");
     writeFile(w.dir.path() / "cut.json", good.substr(0, good.size() / 3));
     std::string future = good;
-    future.replace(future.find("\"version\": 1"), 12, "\"version\": 9");
+    // The document's own version (the profile inside has one too).
+    const std::string version
+        = "\"version\": " + std::to_string(ioprism::core::kResultsFormatVersion);
+    future.replace(future.find(version), version.size(), "\"version\": 9");
     writeFile(w.dir.path() / "future.json", future);
 
     auto r = w.cli("compare good.json cut.json");
@@ -229,13 +233,12 @@ TEST(CliLibrary, AStoppedAndARefusedRunAreSavedToo)
 {
     Workspace w;
     // Ctrl-C after a second of a long run.
-    const auto stopped = w.cli("run --engine null --duration 60s --ramp 0 -q",
-        "timeout --preserve-status -s INT 1");
+    const auto stopped = w.cli(
+        "run --engine null --duration 60s --ramp 0 -q", "timeout --preserve-status -s INT 1");
     EXPECT_EQ(stopped.exitCode, 130) << stopped.err;
     // A target the run cannot create: refused before measuring, kept with its error.
-    const auto refused
-        = w.cli("run --target '" + (w.dir.path() / "no-such-dir" / "t.dat").string()
-            + "' --duration 1s -q");
+    const auto refused = w.cli("run --target '" + (w.dir.path() / "no-such-dir" / "t.dat").string()
+        + "' --duration 1s -q");
     EXPECT_EQ(refused.exitCode, 1) << refused.err;
     const auto history = historyJson(w);
     ASSERT_EQ(history.size(), 2u);
@@ -245,8 +248,8 @@ TEST(CliLibrary, AStoppedAndARefusedRunAreSavedToo)
     ASSERT_TRUE(byOutcome.count("stopped")) << history.dump(2);
     ASSERT_TRUE(byOutcome.count("failed")) << history.dump(2);
     EXPECT_THAT(byOutcome["failed"]["error"].get<std::string>(), HasSubstr("no-such-dir"));
-    EXPECT_THAT(byOutcome["failed"]["targets"][0]["path"].get<std::string>(),
-        HasSubstr("no-such-dir"));
+    EXPECT_THAT(
+        byOutcome["failed"]["targets"][0]["path"].get<std::string>(), HasSubstr("no-such-dir"));
 }
 
 TEST(CliLibrary, NamesNotesTagsAndDelete)

@@ -161,7 +161,9 @@ TEST(History, ADamagedOrFutureFileIsRefusedWithItsReasonAndTheRestStillOpen)
     const std::string text((std::istreambuf_iterator<char>(in)), {});
     std::ofstream(runs / "20990101-000000-cut.json") << text.substr(0, text.size() / 2);
     std::string future = text;
-    future.replace(future.find("\"version\": 1"), 12, "\"version\": 99");
+    // The document's own version (the profile inside has one too).
+    const std::string version = "\"version\": " + std::to_string(core::kResultsFormatVersion);
+    future.replace(future.find(version), version.size(), "\"version\": 99");
     std::ofstream(runs / "20990101-000001-future.json") << future;
 
     MainWindow window(nullPlatformServices(), withLibrary(dir));
