@@ -136,6 +136,10 @@ MainWindow::MainWindow(PlatformServices services, MainWindowOptions options, QWi
     m_tabs->addTab(m_seriesPage, icon(IconId::Plot), tr("Ser&ies"));
     m_tabs->addTab(m_historyPage, icon(IconId::Results), tr("&History"));
     m_tabs->addTab(m_comparePage, icon(IconId::Plot), tr("&Compare"));
+    connect(m_comparePage, &ComparePage::exportReportRequested, this, [this] {
+        askExport(tr("Export the comparison"), tr("HTML files (*.html)"), QStringLiteral("html"),
+            [this](const QString &p) { return exportComparisonReport(p); });
+    });
     m_tabs->setTabToolTip(
         TargetsTab, tr("Disks, partitions and test files of the selected worker"));
     m_tabs->setTabToolTip(
@@ -1573,6 +1577,24 @@ bool MainWindow::exportReport(const QString &path)
             tr("Latency histogram of the step shown on the Results page")));
     return writeTextFile(
         path, core::writeHtmlReport(*m_lastResult, environmentFor(*m_lastResult), images));
+}
+
+bool MainWindow::exportComparisonReport(const QString &path)
+{
+    const auto &runs = m_comparePage->runs();
+    if (runs.size() < 2)
+        return false;
+    std::vector<const core::RunResult *> results;
+    std::vector<std::string> labels;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        results.push_back(runs[i].get());
+        labels.push_back(toStdString(m_comparePage->labels().value(static_cast<int>(i))));
+    }
+    const core::ReportImage image = reportImage(m_comparePage->plot(),
+        m_comparePage->overSeries() ? tr("IOPS of each run over the swept parameter")
+                                    : tr("IOPS of each run over time"));
+    return writeTextFile(
+        path, core::writeComparisonHtml(m_comparePage->comparison(), results, labels, {&image, 1}));
 }
 
 bool MainWindow::exportPlot(LivePlots::PlotId plot, const QString &path)

@@ -100,6 +100,9 @@ public:
     // The run as one self-contained HTML file (core/report/html_report.h) with the plots
     // of the Live, Results and Series pages embedded as PNG.
     bool exportReport(const QString &path);
+    // The comparison on the Compare page as one HTML file (core::writeComparisonHtml),
+    // with the page's plot embedded as PNG.
+    bool exportComparisonReport(const QString &path);
     bool exportPlot(LivePlots::PlotId plot, const QString &path);
     bool exportHistogram(const QString &path);
     bool exportSeriesPlot(SeriesPlots::PlotId plot, const QString &path);

@@ -1218,6 +1218,15 @@ std::string_view toString(RunOutcome outcome)
     return "";
 }
 
+RunOutcome runOutcome(const RunResult &result)
+{
+    if (result.error)
+        return RunOutcome::Failed;
+    const bool cut = std::any_of(
+        result.steps.begin(), result.steps.end(), [](const StepResult &s) { return !s.complete; });
+    return result.stoppedByUser || cut ? RunOutcome::Stopped : RunOutcome::Complete;
+}
+
 ResultsRead readResultsJson(std::string_view text)
 {
     ResultsRead out;

@@ -50,6 +50,8 @@ ResultsRead readResultsJson(std::string_view text);
 
 enum class RunOutcome { Complete, Stopped, Failed };
 std::string_view toString(RunOutcome outcome); // "complete", "stopped", "failed"
+// Failed: the run has an error; stopped: stopped by the user, or a step was cut short.
+RunOutcome runOutcome(const RunResult &result);
 
 // What a list of runs shows of one: read from a results JSON with the same checks as
 // readResultsJson (syntax, format, version, the types of what it reads), but without

@@ -325,6 +325,14 @@
         <source>What differs</source>
         <translation>Unterschied</translation>
     </message>
+    <message>
+        <source>Export &amp;Report…</source>
+        <translation>Be&amp;richt exportieren…</translation>
+    </message>
+    <message>
+        <source>Save this comparison as one HTML file that opens in any browser: the runs, what differs, the curves and the delta table</source>
+        <translation>Diesen Vergleich als eine HTML-Datei speichern, die sich in jedem Browser öffnen lässt: die Läufe, die Unterschiede, die Kurven und die Differenztabelle</translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::DataPatternEditor</name>
@@ -1592,6 +1600,18 @@
     <message>
         <source>Choose two or more runs to compare.</source>
         <translation>Wählen Sie zwei oder mehr Läufe zum Vergleichen.</translation>
+    </message>
+    <message>
+        <source>Export the comparison</source>
+        <translation>Den Vergleich exportieren</translation>
+    </message>
+    <message>
+        <source>IOPS of each run over the swept parameter</source>
+        <translation>IOPS jedes Laufs über dem variierten Parameter</translation>
+    </message>
+    <message>
+        <source>IOPS of each run over time</source>
+        <translation>IOPS jedes Laufs über der Zeit</translation>
     </message>
 </context>
 <context>

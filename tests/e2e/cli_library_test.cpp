@@ -193,6 +193,35 @@ TEST(CliLibrary, CompareListsAStepOnlyOneRunHas)
     EXPECT_GE(unmatched, 5u);
 }
 
+TEST(CliLibrary, CompareWritesAnHtmlReportWithTheTablesAndTheCurves)
+{
+    Workspace w;
+    ASSERT_EQ(w.cli(kFileRun + " --json direct.json").exitCode, 0);
+    ASSERT_EQ(w.cli(kFileRun + " --buffered --json buffered.json").exitCode, 0);
+    const auto r = w.cli("compare direct.json buffered.json --html report.html");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_THAT(r.out, HasSubstr("cache mode")); // the text comparison as well
+    const std::string html = readFile(w.dir.path() / "report.html");
+    EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+    EXPECT_THAT(html, HasSubstr("<td><span style=\"color:#1f77b4\">&#9632;</span> direct.json"));
+    EXPECT_THAT(html, HasSubstr("buffered.json"));
+    EXPECT_THAT(html, HasSubstr(">cache mode</td><td>direct</td><td>buffered</td>"));
+    EXPECT_THAT(html, HasSubstr("<h2>Step by step</h2>"));
+    // Drawn without the GUI: an inline SVG with a curve per run.
+    EXPECT_THAT(html, HasSubstr("<svg"));
+    std::size_t curves = 0;
+    for (auto at = html.find("<polyline"); at != std::string::npos;
+         at = html.find("<polyline", at + 1))
+        ++curves;
+    EXPECT_EQ(curves, 2u);
+
+    const auto unwritable = w.cli("compare direct.json buffered.json --html no/such/dir/r.html");
+    EXPECT_EQ(unwritable.exitCode, 1);
+    EXPECT_THAT(unwritable.err, HasSubstr("--html: cannot write no/such/dir/r.html"));
+    EXPECT_TRUE(unwritable.out.empty());
+    EXPECT_THAT(w.cli("compare --help").out, HasSubstr("--html"));
+}
+
 TEST(CliLibrary, ADamagedOrFutureFileIsExit2WithItsReason)
 {
     Workspace w;
