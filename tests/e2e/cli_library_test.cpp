@@ -36,7 +36,8 @@ struct Workspace {
         std::vector<std::string> ids;
         std::error_code ec;
         for (const auto &e : std::filesystem::directory_iterator(runs(), ec))
-            ids.push_back(e.path().stem().string());
+            if (e.path().filename().string().front() != '.') // not the headline cache
+                ids.push_back(e.path().stem().string());
         std::sort(ids.begin(), ids.end());
         return ids;
     }
@@ -90,6 +91,38 @@ TEST(CliLibrary, EveryRunIsSavedAndHistoryListsThem)
     EXPECT_THAT(text.out, HasSubstr(ids[0]));
     EXPECT_THAT(text.out, HasSubstr(ids[1]));
     EXPECT_THAT(text.out, HasSubstr("complete"));
+}
+
+// history reads a run's results file once: later listings take its headline from the
+// library's cache, until the file changes.
+TEST(CliLibrary, HistoryListsFromItsCacheAndReadsAChangedFileAgain)
+{
+    Workspace w;
+    ASSERT_EQ(w.cli(kNullRun).exitCode, 0);
+    ASSERT_EQ(w.cli(kNullRun).exitCode, 0);
+    const auto ids = w.savedIds();
+    ASSERT_EQ(ids.size(), 2u);
+    ASSERT_EQ(historyJson(w).size(), 2u);
+    EXPECT_TRUE(std::filesystem::exists(w.runs() / ".headlines.json"));
+
+    // Garbage in place of the first run's file, at its size and time: the listing does
+    // not read it (it would find it damaged), it takes the headline it had.
+    const auto path = w.runs() / (ids[0] + ".json");
+    const auto time = std::filesystem::last_write_time(path);
+    const auto size = std::filesystem::file_size(path);
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << std::string(size, 'x');
+    std::filesystem::last_write_time(path, time);
+    auto history = historyJson(w);
+    ASSERT_EQ(history.size(), 2u);
+    EXPECT_EQ(history[0]["damaged"], false);
+    EXPECT_EQ(history[0]["engine"], "null");
+
+    // Changed (a later time): read again, and found damaged.
+    std::filesystem::last_write_time(path, time + std::chrono::seconds(2));
+    history = historyJson(w);
+    ASSERT_EQ(history.size(), 2u);
+    for (const auto &run : history)
+        EXPECT_EQ(run["damaged"], run["id"] == ids[0]) << run["id"];
 }
 
 TEST(CliLibrary, NoSaveSavesNothing)
