@@ -1613,6 +1613,66 @@
         <source>IOPS of each run over time</source>
         <translation>IOPS jedes Laufs über der Zeit</translation>
     </message>
+    <message>
+        <source>opening another run</source>
+        <translation>dem Öffnen eines anderen Laufs</translation>
+    </message>
+    <message>
+        <source>starting the next run</source>
+        <translation>dem Start des nächsten Laufs</translation>
+    </message>
+    <message>
+        <source>quitting</source>
+        <translation>dem Beenden</translation>
+    </message>
+    <message>
+        <source>starting a new profile</source>
+        <translation>dem Anlegen eines neuen Profils</translation>
+    </message>
+    <message>
+        <source>Results not saved</source>
+        <translation>Ergebnisse nicht gespeichert</translation>
+    </message>
+    <message>
+        <source>The results of the last run are not saved anywhere. Save them before %1?</source>
+        <translation>Die Ergebnisse des letzten Laufs sind nirgends gespeichert. Vor %1 speichern?</translation>
+    </message>
+    <message>
+        <source>They could not be kept in the history.</source>
+        <translation>Sie konnten nicht im Verlauf aufbewahrt werden.</translation>
+    </message>
+    <message>
+        <source>Run › Keep Every Run in the History is off.</source>
+        <translation>Lauf › Jeden Lauf im Verlauf aufbewahren ist aus.</translation>
+    </message>
+    <message>
+        <source>Saved as a results file, File › Open shows them again as they are now; discarded, they are lost.</source>
+        <translation>Als Ergebnisdatei gespeichert, zeigt Datei › Öffnen sie wieder so, wie sie jetzt sind; verworfen, sind sie verloren.</translation>
+    </message>
+    <message>
+        <source>Save Results…</source>
+        <translation>Ergebnisse speichern…</translation>
+    </message>
+    <message>
+        <source>Save the results as a results JSON file, then go on</source>
+        <translation>Die Ergebnisse als Ergebnis-JSON-Datei speichern, dann fortfahren</translation>
+    </message>
+    <message>
+        <source>Go on without the results</source>
+        <translation>Ohne die Ergebnisse fortfahren</translation>
+    </message>
+    <message>
+        <source>Keep the results and do nothing</source>
+        <translation>Die Ergebnisse behalten und nichts tun</translation>
+    </message>
+    <message>
+        <source>Save the results</source>
+        <translation>Die Ergebnisse speichern</translation>
+    </message>
+    <message>
+        <source>opening another file</source>
+        <translation>dem Öffnen einer anderen Datei</translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::MessageBar</name>
