@@ -71,11 +71,7 @@ std::optional<ResultsHeadline> headlineOf(const Json &j)
     h.megabytesPerSecond = numberOf(j.at("mbps"));
     h.meanLatencyUs = numberOf(j.at("mean_latency_us"));
     h.p99LatencyUs = numberOf(j.at("p99_latency_us"));
-    const auto verdict = enumOf(j.at("verdict"),
-        {Verdict::NoDeviceCounters, Verdict::Idle, Verdict::Background, Verdict::Agree,
-            Verdict::ServedFromCache, Verdict::WriteBackPending, Verdict::OtherTraffic,
-            Verdict::Amplified},
-        [](Verdict v) { return toString(v); });
+    const auto verdict = verdictFromString(j.at("verdict").get<std::string>());
     const auto outcome
         = enumOf(j.at("outcome"), {RunOutcome::Complete, RunOutcome::Stopped, RunOutcome::Failed},
             [](RunOutcome o) { return toString(o); });
