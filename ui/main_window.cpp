@@ -136,6 +136,10 @@ MainWindow::MainWindow(PlatformServices services, MainWindowOptions options, QWi
     m_tabs->addTab(m_seriesPage, icon(IconId::Plot), tr("Ser&ies"));
     m_tabs->addTab(m_historyPage, icon(IconId::Results), tr("&History"));
     m_tabs->addTab(m_comparePage, icon(IconId::Plot), tr("&Compare"));
+    connect(m_comparePage, &ComparePage::exportReportRequested, this, [this] {
+        askExport(tr("Export the comparison"), tr("HTML files (*.html)"), QStringLiteral("html"),
+            [this](const QString &p) { return exportComparisonReport(p); });
+    });
     m_tabs->setTabToolTip(
         TargetsTab, tr("Disks, partitions and test files of the selected worker"));
     m_tabs->setTabToolTip(
@@ -226,7 +230,9 @@ MainWindow::MainWindow(PlatformServices services, MainWindowOptions options, QWi
     });
     connect(m_controller, &RunController::finished, this, &MainWindow::onFinished);
     m_historyPage->setDirectory(m_options.runLibraryDirectory.toStdString());
-    connect(m_historyPage, &HistoryPage::openRequested, this, &MainWindow::openResults);
+    connect(m_historyPage, &HistoryPage::openRequested, this, [this](const QString &file) {
+        askDiscardResults(tr("opening another run"), [this, file](bool) { openResults(file); });
+    });
     connect(m_historyPage, &HistoryPage::compareRequested, this, &MainWindow::compareFiles);
     connect(m_historyPage, &HistoryPage::runAgainRequested, this, [this](const QString &file) {
         askDiscardChanges([this, file] { loadProfileOfResults(file); });
@@ -336,7 +342,8 @@ void MainWindow::createActions()
     connect(m_open, &QAction::triggered, this, &MainWindow::askOpenFile);
     connect(m_save, &QAction::triggered, this, [this] { askSaveFile(false); });
     connect(m_saveAs, &QAction::triggered, this, [this] { askSaveFile(true); });
-    connect(m_start, &QAction::triggered, this, &MainWindow::startRun);
+    connect(m_start, &QAction::triggered, this,
+        [this] { askDiscardResults(tr("starting the next run"), [this](bool) { startRun(); }); });
     connect(m_stop, &QAction::triggered, this, &MainWindow::stopRun);
     connect(m_quit, &QAction::triggered, this, &QWidget::close);
     connect(m_exportCsv, &QAction::triggered, this, [this] {
@@ -579,7 +586,16 @@ void MainWindow::saveSession() const
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
-    // The profile is kept in the settings, edits included, so closing never asks.
+    // Results saved nowhere are not lost without asking (the profile is kept in the
+    // settings, edits included: no question about it).
+    if (hasUnsavedResults() && !m_quitConfirmed) {
+        event->ignore();
+        askDiscardResults(tr("quitting"), [this](bool) {
+            m_quitConfirmed = true;
+            close();
+        });
+        return;
+    }
     saveSession();
     m_controller->stop();
     event->accept();
@@ -783,8 +799,7 @@ void MainWindow::updateRecentMenu()
             = m_recentMenu->addAction(tr("&%1 %2").arg(i + 1).arg(QFileInfo(files[i]).fileName()));
         action->setToolTip(files[i]);
         const QString &path = files[i];
-        connect(action, &QAction::triggered, this,
-            [this, path] { askDiscardChanges([this, path] { openFile(path); }); });
+        connect(action, &QAction::triggered, this, [this, path] { askOpen(path); });
     }
     if (!files.isEmpty()) {
         m_recentMenu->addSeparator();
@@ -801,11 +816,15 @@ void MainWindow::updateRecentMenu()
 void MainWindow::newProfile()
 {
     askDiscardChanges([this] {
-        const int cpus = std::max(1, QThread::idealThreadCount());
-        m_document->setProfile(
-            ui::newProfile(cpus, toStdString(QDir::toNativeSeparators(defaultTestFile()))));
-        m_workerPanel->setCurrentWorker(0);
-        showPage(TargetsTab);
+        askDiscardResults(tr("starting a new profile"), [this](bool discarded) {
+            if (discarded)
+                clearResults();
+            const int cpus = std::max(1, QThread::idealThreadCount());
+            m_document->setProfile(
+                ui::newProfile(cpus, toStdString(QDir::toNativeSeparators(defaultTestFile()))));
+            m_workerPanel->setCurrentWorker(0);
+            showPage(TargetsTab);
+        });
     });
 }
 
@@ -866,10 +885,10 @@ std::optional<core::RunResult> MainWindow::readResults(const QString &path)
     return std::move(read.result);
 }
 
-void MainWindow::saveToLibrary(const RunResultPtr &result)
+bool MainWindow::saveToLibrary(const RunResultPtr &result)
 {
     if (!result || m_options.runLibraryDirectory.isEmpty() || !m_saveRuns->isChecked())
-        return;
+        return false;
     const core::RunLibrary library(m_options.runLibraryDirectory.toStdString());
     const std::string text = core::writeResultsJson(*result, environmentFor(*result));
     if (auto id = library.save(*result, text); !id) {
@@ -877,9 +896,77 @@ void MainWindow::saveToLibrary(const RunResultPtr &result)
             tr("The run could not be kept in the history: %1")
                 .arg(toQString(id.error().toString())),
             tr("Export it now (File › Export › Results JSON) to keep it."));
-        return;
+        return false;
     }
     m_historyPage->refresh();
+    return true;
+}
+
+void MainWindow::clearResults()
+{
+    m_lastResult.reset();
+    m_resultUnsaved = false;
+    m_livePlotsShowLastResult = false;
+    m_livePage->clear();
+    m_resultsPage->setResult(nullptr);
+    m_seriesPage->clear();
+    m_seriesRun = false;
+    m_tabs->setTabVisible(SeriesTab, false);
+    m_showSeries->setEnabled(false);
+    updateRunActions();
+}
+
+void MainWindow::askDiscardResults(
+    const QString &action, const std::function<void(bool discarded)> &then)
+{
+    if (!hasUnsavedResults()) {
+        then(false);
+        return;
+    }
+    const bool libraryOn = !m_options.runLibraryDirectory.isEmpty() && m_saveRuns->isChecked();
+    auto *box = new QMessageBox(QMessageBox::Question, tr("Results not saved"),
+        tr("The results of the last run are not saved anywhere. Save them before %1?").arg(action),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
+    box->setInformativeText((libraryOn ? tr("They could not be kept in the history.")
+                                       : tr("Run › Keep Every Run in the History is off."))
+        + QLatin1Char(' ')
+        + tr("Saved as a results file, File › Open shows them again as they are now; "
+             "discarded, they are lost."));
+    box->button(QMessageBox::Save)->setText(tr("Save Results…"));
+    box->button(QMessageBox::Save)
+        ->setToolTip(tr("Save the results as a results JSON file, then go on"));
+    box->button(QMessageBox::Discard)->setToolTip(tr("Go on without the results"));
+    box->button(QMessageBox::Cancel)->setToolTip(tr("Keep the results and do nothing"));
+    box->setDefaultButton(QMessageBox::Save);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::finished, this, [this, box, then] {
+        const auto choice = box->standardButton(box->clickedButton());
+        if (choice == QMessageBox::Discard) {
+            m_resultUnsaved = false;
+            then(true);
+        } else if (choice == QMessageBox::Save) {
+            askExport(tr("Save the results"), tr("JSON files (*.json)"), QStringLiteral("json"),
+                [this, then](const QString &path) {
+                    if (!exportResultsJson(path))
+                        return false; // the message bar says why; nothing goes on
+                    // After the dialog has returned: `then` may close the window.
+                    QTimer::singleShot(0, this, [then] { then(false); });
+                    return true;
+                });
+        }
+    });
+    box->open();
+}
+
+void MainWindow::askOpen(const QString &path)
+{
+    askDiscardChanges([this, path] {
+        askDiscardResults(tr("opening another file"), [this, path](bool discarded) {
+            if (discarded && !looksLikeResults(path))
+                clearResults(); // a results file replaces them itself
+            openFile(path);
+        });
+    });
 }
 
 bool MainWindow::openResults(const QString &path)
@@ -893,6 +980,7 @@ bool MainWindow::openResults(const QString &path)
         return false;
     }
     showResult(std::make_shared<core::RunResult>(std::move(*read)));
+    m_resultUnsaved = false; // it is that file
     const QString when = QLocale().toString(
         QDateTime::fromSecsSinceEpoch(std::chrono::duration_cast<std::chrono::seconds>(
             m_lastResult->startedAt.time_since_epoch())
@@ -982,8 +1070,14 @@ void MainWindow::dropEvent(QDropEvent *event)
         return;
     event->acceptProposedAction();
     const QString path = urls.first().toLocalFile();
-    // After the drop has returned: opening may ask about unsaved changes.
-    QTimer::singleShot(0, this, [this, path] { openFile(path); });
+    // After the drop has returned: opening may ask about unsaved results.
+    QTimer::singleShot(0, this, [this, path] {
+        askDiscardResults(tr("opening another file"), [this, path](bool discarded) {
+            if (discarded && !looksLikeResults(path))
+                clearResults();
+            openFile(path);
+        });
+    });
 }
 
 bool MainWindow::openFile(const QString &path)
@@ -1092,20 +1186,29 @@ void MainWindow::askDiscardChanges(const std::function<void()> &then)
 void MainWindow::askOpenFile()
 {
     askDiscardChanges([this] {
-        const QString dir
-            = QSettings().value(QStringLiteral("paths/profiles"), QDir::homePath()).toString();
-        auto *dialog = new QFileDialog(this, tr("Open a profile"), dir,
-            tr("Profiles (*.json *.icf);;IOPrism profiles (*.json);;Iometer "
-               "configurations (*.icf);;All files (*)"));
-        dialog->setAcceptMode(QFileDialog::AcceptOpen);
-        dialog->setFileMode(QFileDialog::ExistingFile);
-        dialog->setAttribute(Qt::WA_DeleteOnClose);
-        connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &file) {
+        askDiscardResults(
+            tr("opening another file"), [this](bool discarded) { openFileDialog(discarded); });
+    });
+}
+
+void MainWindow::openFileDialog(bool resultsDiscarded)
+{
+    const QString dir
+        = QSettings().value(QStringLiteral("paths/profiles"), QDir::homePath()).toString();
+    auto *dialog = new QFileDialog(this, tr("Open a profile"), dir,
+        tr("Profiles (*.json *.icf);;IOPrism profiles (*.json);;Iometer "
+           "configurations (*.icf);;All files (*)"));
+    dialog->setAcceptMode(QFileDialog::AcceptOpen);
+    dialog->setFileMode(QFileDialog::ExistingFile);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(
+        dialog, &QFileDialog::fileSelected, this, [this, resultsDiscarded](const QString &file) {
             QSettings().setValue(QStringLiteral("paths/profiles"), QFileInfo(file).absolutePath());
+            if (resultsDiscarded && !looksLikeResults(file))
+                clearResults(); // a results file replaces them itself
             openFile(file);
         });
-        dialog->open();
-    });
+    dialog->open();
 }
 
 void MainWindow::askSaveFile(bool forceDialog)
@@ -1425,7 +1528,11 @@ void MainWindow::onFinished(const RunResultPtr &result)
                           "for until the stop deadline; press Stop again to stop waiting for "
                           "a device that does not complete it"));
     m_stopClock.invalidate();
-    saveToLibrary(result);
+    const bool kept = saveToLibrary(result);
+    // What a run measured and nothing keeps is not discarded without asking (a run that
+    // measured nothing left the previous results, and their state, in place).
+    if (!keepPrevious)
+        m_resultUnsaved = !kept && result && !result->steps.empty();
     if (result && m_removeTestFiles->isChecked() && m_services.removeTestFile)
         removeTestFiles(*result);
     QString headline;
@@ -1577,8 +1684,10 @@ bool MainWindow::exportResultsJson(const QString &path)
 {
     if (!m_lastResult)
         return false;
-    return writeTextFile(
-        path, core::writeResultsJson(*m_lastResult, environmentFor(*m_lastResult)));
+    if (!writeTextFile(path, core::writeResultsJson(*m_lastResult, environmentFor(*m_lastResult))))
+        return false;
+    m_resultUnsaved = false; // File › Open shows them again
+    return true;
 }
 
 namespace {
@@ -1616,6 +1725,24 @@ bool MainWindow::exportReport(const QString &path)
             tr("Latency histogram of the step shown on the Results page")));
     return writeTextFile(
         path, core::writeHtmlReport(*m_lastResult, environmentFor(*m_lastResult), images));
+}
+
+bool MainWindow::exportComparisonReport(const QString &path)
+{
+    const auto &runs = m_comparePage->runs();
+    if (runs.size() < 2)
+        return false;
+    std::vector<const core::RunResult *> results;
+    std::vector<std::string> labels;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        results.push_back(runs[i].get());
+        labels.push_back(toStdString(m_comparePage->labels().value(static_cast<int>(i))));
+    }
+    const core::ReportImage image = reportImage(m_comparePage->plot(),
+        m_comparePage->overSeries() ? tr("IOPS of each run over the swept parameter")
+                                    : tr("IOPS of each run over time"));
+    return writeTextFile(
+        path, core::writeComparisonHtml(m_comparePage->comparison(), results, labels, {&image, 1}));
 }
 
 bool MainWindow::exportPlot(LivePlots::PlotId plot, const QString &path)

@@ -104,6 +104,9 @@ public:
     // The run as one self-contained HTML file (core/report/html_report.h) with the plots
     // of the Live, Results and Series pages embedded as PNG.
     bool exportReport(const QString &path);
+    // The comparison on the Compare page as one HTML file (core::writeComparisonHtml),
+    // with the page's plot embedded as PNG.
+    bool exportComparisonReport(const QString &path);
     bool exportPlot(LivePlots::PlotId plot, const QString &path);
     bool exportHistogram(const QString &path);
     bool exportSeriesPlot(SeriesPlots::PlotId plot, const QString &path);
@@ -132,6 +135,14 @@ public:
     bool isPageShown(Page page) const;
     MessageBar *messageBar() const { return m_messageBar; }
     QAction *startAction() const { return m_start; }
+    QAction *newAction() const { return m_new; }
+    QAction *openAction() const { return m_open; }
+    // Run › Keep Every Run in the History (kept in the settings).
+    QAction *saveRunsAction() const { return m_saveRuns; }
+    // The results shown were saved nowhere (not kept in the history, not exported as a
+    // results JSON, not opened from a file): Start, New, Open and Quit ask before they
+    // discard them.
+    bool hasUnsavedResults() const { return m_resultUnsaved && m_lastResult; }
     QAction *stopAction() const { return m_stop; }
     QAction *userGuideAction() const { return m_userGuide; }
     // Run > Remove Test Files After the Run (kept in the settings), like the CLI's
@@ -154,7 +165,10 @@ protected:
 private:
     // A finished or opened run on the Live, Results and Series pages.
     void showResult(const RunResultPtr &result);
-    void saveToLibrary(const RunResultPtr &result);
+    // True when the run was kept in the history.
+    bool saveToLibrary(const RunResultPtr &result);
+    // The Live, Results and Series pages back to "no run yet".
+    void clearResults();
     // A results file, or nullopt with the reason in the message bar.
     std::optional<core::RunResult> readResults(const QString &path);
     void createActions();
@@ -184,10 +198,17 @@ private:
 
     // Asynchronous file dialogs (open(), no nested event loop).
     void askOpenFile();
+    void openFileDialog(bool resultsDiscarded);
     void askSaveFile(bool forceDialog);
     void askExport(const QString &title, const QString &filter, const QString &suffix,
         const std::function<bool(const QString &)> &write);
     void askDiscardChanges(const std::function<void()> &then);
+    // Before `action` ("quitting") discards unsaved results: Save Results… (a results
+    // JSON, then `then`), Discard (`then(true)`) or Cancel (nothing). Without unsaved
+    // results, `then(false)` at once.
+    void askDiscardResults(const QString &action, const std::function<void(bool discarded)> &then);
+    // Open, Open Recent, a drop: the profile's and the results' questions, then the file.
+    void askOpen(const QString &path);
     core::Environment environmentFor(const core::RunResult &result) const;
     bool writeTextFile(const QString &path, const std::string &text);
 
@@ -233,6 +254,8 @@ private:
     QTimer *m_statusTimer = nullptr;
 
     RunResultPtr m_lastResult;
+    bool m_resultUnsaved = false; // m_lastResult is in no file (see hasUnsavedResults)
+    bool m_quitConfirmed = false; // Quit was asked about the unsaved results and confirmed
     std::uint64_t m_ioLimitPerTarget = 0;
     // The run shown: its phase and clock, for the status bar.
     core::RunPhase m_phase = core::RunPhase::Idle;

@@ -5,12 +5,14 @@
 #include "app/cli/results_io.h"
 #include "app/cli/summary.h"
 #include "core/report/compare.h"
+#include "core/report/html_report.h"
 #include "core/report/results_json.h"
 #include "core/report/results_reader.h"
 #include "platform/common/data_dir.h"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <filesystem>
 #include <fmt/format.h>
@@ -80,15 +82,6 @@ std::string isoText(std::chrono::system_clock::time_point time)
         "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", t.year, t.month, t.day, t.hour, t.minute, t.second);
 }
 
-RunOutcome outcomeOf(const RunResult &r)
-{
-    if (r.error)
-        return RunOutcome::Failed;
-    const bool cut = std::any_of(
-        r.steps.begin(), r.steps.end(), [](const StepResult &s) { return !s.complete; });
-    return r.stoppedByUser || cut ? RunOutcome::Stopped : RunOutcome::Complete;
-}
-
 std::string figureOrDash(double value, const char *format)
 {
     return std::isfinite(value) ? fmt::format(fmt::runtime(format), value) : std::string("-");
@@ -153,7 +146,7 @@ int showSavedRun(const std::string &argument)
     }
     const RunResult &r = run->result;
     std::cout << fmt::format("{}: {} run, started {} UTC, engine {}, IOPrism {}\nprofile: {}\n",
-        run->label, toString(outcomeOf(r)), dateText(r.startedAt), r.engine,
+        run->label, toString(runOutcome(r)), dateText(r.startedAt), r.engine,
         r.environment.toolVersion,
         r.plan.profile.setup.description.empty() ? describeRun(r.plan.profile)
                                                  : r.plan.profile.setup.description);
@@ -308,24 +301,9 @@ struct CompareArgs {
     std::vector<std::string> runs;
     bool csv = false;
     bool json = false;
+    std::string htmlPath; // also write the comparison report there
     std::size_t baseline = 1;
 };
-
-std::string valueText(CompareMetric m, double v)
-{
-    if (!std::isfinite(v))
-        return "-";
-    switch (m) {
-    case CompareMetric::Iops:
-        return fmt::format("{:.0f}", v);
-    case CompareMetric::MegabytesPerSecond:
-        return fmt::format("{:.1f}", v);
-    case CompareMetric::MeanLatencyUs:
-    case CompareMetric::P99LatencyUs:
-        return formatLatencyUs(v);
-    }
-    return "";
-}
 
 std::string compareText(const Comparison &c, const std::vector<const RunResult *> &runs,
     const std::vector<std::string> &labels)
@@ -337,7 +315,7 @@ std::string compareText(const Comparison &c, const std::vector<const RunResult *
             dateText(r.startedAt),
             r.plan.profile.setup.description.empty() ? std::string("(no description)")
                                                      : r.plan.profile.setup.description,
-            r.engine, toString(outcomeOf(r)));
+            r.engine, toString(runOutcome(r)));
     }
     constexpr int kCell = 30;
     for (const auto &row : c.rows) {
@@ -353,7 +331,7 @@ std::string compareText(const Comparison &c, const std::vector<const RunResult *
             const double base = (*row.runs[c.baseline])[m];
             for (std::size_t i = 0; i < runs.size(); ++i) {
                 const double v = (*row.runs[i])[m];
-                std::string cell = valueText(m, v);
+                std::string cell = formatMetric(m, v);
                 if (i != c.baseline) {
                     const Change change = changeOf(m, base, v);
                     if (change.sense == ChangeSense::Same)
@@ -435,6 +413,19 @@ int compareCommand(const CompareArgs &a)
         labels.push_back(o.label);
     }
     const Comparison c = compareRuns(runs, a.baseline - 1);
+    // The report first: when it cannot be written the command fails before it prints, so
+    // that a script sees the exit code and the reason, not half of what it asked for.
+    if (!a.htmlPath.empty()) {
+        errno = 0;
+        std::ofstream out(a.htmlPath, std::ios::binary | std::ios::trunc);
+        out << writeComparisonHtml(c, runs, labels, {});
+        out.close();
+        if (!out) {
+            std::cerr << fmt::format("error: --html: cannot write {}: {}\n", a.htmlPath,
+                std::generic_category().message(errno ? errno : EIO));
+            return 1;
+        }
+    }
     if (a.csv)
         std::cout << writeComparisonCsv(c, runs, labels);
     else if (a.json)
@@ -512,6 +503,9 @@ void registerResultsCommands(CLI::App &app, int &exitCode)
         ->required();
     compare->add_flag("--csv", c->csv, "Print the comparison as CSV (columns: docs/results.md)");
     compare->add_flag("--json", c->json, "Print the comparison as JSON (fields: docs/results.md)");
+    compare->add_option("--html", c->htmlPath,
+        "Also write the comparison as one self-contained HTML file (the runs, what differs, "
+        "the curves, the delta table), to open in any browser");
     compare->add_option("--baseline", c->baseline,
         "The run the changes are against, by its place in RUNS (default 1, the first)");
     compare->callback([&exitCode, c] { exitCode = compareCommand(*c); });

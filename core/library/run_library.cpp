@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/library/run_library.h"
 
+#include "core/library/headline_cache.h"
 #include "core/report/results_json.h"
 
 #include <algorithm>
@@ -21,6 +22,7 @@ namespace {
 
 constexpr std::string_view kResultsExtension = ".json";
 constexpr std::string_view kMetadataExtension = ".meta.json";
+constexpr std::string_view kCacheFileName = ".headlines.json";
 constexpr std::string_view kMetadataFormatName = "ioprism-run-metadata";
 constexpr int kMetadataFormatVersion = 1;
 // The short name in an id: enough to tell runs apart in a list, short enough for a path.
@@ -206,6 +208,11 @@ fs::path RunLibrary::metadataPath(std::string_view id) const
     return m_directory / (std::string(id) + std::string(kMetadataExtension));
 }
 
+fs::path RunLibrary::cachePath() const
+{
+    return m_directory / std::string(kCacheFileName);
+}
+
 std::string RunLibrary::idFor(const RunResult &result)
 {
     const UtcTime t = utcTime(result.startedAt);
@@ -256,14 +263,15 @@ Result<std::string> RunLibrary::save(const RunResult &result, std::string_view t
 
 namespace {
 
-// The headline of a run's results file, or why it is damaged.
-void readHeadlineInto(RunHeadline &run)
+// The headline of a run's results file, or why it is damaged. False when the file could
+// not be read at all (its damage is then no property of its content: not cached).
+bool readHeadlineInto(RunHeadline &run)
 {
     const auto text = readWholeFile(run.path);
     if (!text) {
         run.damaged = true;
         run.damage = text.error().toString();
-        return;
+        return false;
     }
     auto read = readResultsHeadline(text.value());
     if (read.headline) {
@@ -272,16 +280,24 @@ void readHeadlineInto(RunHeadline &run)
         run.damaged = true;
         run.damage = std::move(read.error);
     }
+    return true;
 }
 
 } // namespace
 
-std::vector<RunHeadline> RunLibrary::list(std::span<const RunHeadline> known) const
+std::vector<RunHeadline> RunLibrary::list(
+    std::span<const RunHeadline> known, ListingStats *stats) const
 {
+    ListingStats counted;
     std::map<std::string_view, const RunHeadline *> knownById;
     for (const auto &k : known)
         if (!k.damaged)
             knownById.emplace(k.id, &k);
+    HeadlineCache cache;
+    if (const auto text = readWholeFile(cachePath()))
+        cache = readHeadlineCache(text.value());
+    HeadlineCache next; // what the cache holds after this listing: the files there are now
+    bool changed = false;
     std::vector<RunHeadline> runs;
     std::error_code ec;
     fs::directory_iterator it(m_directory, ec), end;
@@ -293,25 +309,56 @@ std::vector<RunHeadline> RunLibrary::list(std::span<const RunHeadline> known) co
         RunHeadline run;
         run.id = file.substr(0, file.size() - kResultsExtension.size());
         run.path = it->path();
-        std::error_code sizeError;
+        std::error_code sizeError, timeError;
         run.fileBytes = fs::file_size(run.path, sizeError);
+        const std::int64_t modified
+            = fs::last_write_time(run.path, timeError).time_since_epoch().count();
+        const bool keyed = !sizeError && !timeError; // a cache entry can be trusted or made
+        const auto cached = cache.find(file);
+        const bool inCache = keyed && cached != cache.end()
+            && cached->second.fileBytes == run.fileBytes && cached->second.modified == modified;
         const auto same = knownById.find(run.id);
-        if (same != knownById.end() && !sizeError && same->second->fileBytes == run.fileBytes)
-            run.headline = same->second->headline; // results files are never rewritten
-        else
-            readHeadlineInto(run);
+        if (inCache) {
+            run.damaged = cached->second.damaged;
+            run.damage = cached->second.damage;
+            run.headline = cached->second.headline;
+            next.emplace(file, cached->second);
+            ++counted.fromCache;
+        } else if (same != knownById.end() && !sizeError
+            && same->second->fileBytes == run.fileBytes) {
+            // Results files are never rewritten: the same size is the same file. Not put
+            // in the cache, whose entries are of files read at their size and time.
+            run.headline = same->second->headline;
+            ++counted.fromKnown;
+        } else {
+            // A file that could not be read at all (permissions, an I/O error) says nothing
+            // of its content: not cached, so that it is tried again.
+            if (readHeadlineInto(run) && keyed) {
+                next.emplace(file,
+                    CachedHeadline {
+                        run.fileBytes, modified, run.damaged, run.damage, run.headline});
+                changed = true;
+            }
+            ++counted.filesRead;
+        }
         if (auto m = metadata(run.id))
             run.metadata = std::move(*m);
         else
             run.metadataDamage = m.error().toString();
         runs.push_back(std::move(run));
     }
+    // A run deleted (or a file changed, or gone) since: the cache forgets it.
+    changed |= next.size() != cache.size();
+    if (changed && !ec)
+        counted.cacheWritten = writeFileAtomically(cachePath(), writeHeadlineCache(next)).ok();
     // Oldest first; a damaged file has no time and sorts by its id (which begins with it).
     std::sort(runs.begin(), runs.end(), [](const RunHeadline &a, const RunHeadline &b) {
         if (!a.damaged && !b.damaged && a.headline.startedAt != b.headline.startedAt)
             return a.headline.startedAt < b.headline.startedAt;
         return a.id < b.id;
     });
+    if (stats)
+        *stats = counted;
     return runs;
 }
 

@@ -10,6 +10,9 @@
 //   <id>.meta.json  the user's name, notes and tags for it (optional), a small sidecar,
 //                   so that editing a note never rewrites a results file of many MB and a
 //                   results file copied out of the library stays the document it was.
+//   .headlines.json what a listing shows of each results file, by name, size and time
+//                   (core/library/headline_cache.h): a listing reads a results file of
+//                   many MB only when it is new or changed.
 // <id> is the run's start time in UTC and a short name: "20240501-123015-quick".
 //
 // Failure behaviour: no function throws. A file that cannot be read is listed as damaged,
@@ -50,6 +53,15 @@ struct RunHeadline {
     std::string metadataDamage; // the sidecar could not be read: why (it is ignored)
 };
 
+// What a listing took from where (for tests and for the curious: `history` reads a
+// results file in full only when it is new or changed).
+struct ListingStats {
+    std::size_t filesRead = 0; // results files read (new, changed, or no cache)
+    std::size_t fromCache = 0; // headlines from the cache file
+    std::size_t fromKnown = 0; // headlines from the earlier listing given
+    bool cacheWritten = false; // the cache file was (re)written
+};
+
 class RunLibrary
 {
 public:
@@ -62,11 +74,15 @@ public:
     Result<std::string> save(const RunResult &result, std::string_view resultsText) const;
 
     // Every run in the folder, oldest first (by start time, then id); damaged ones too.
-    // `known`: an earlier listing whose headlines are reused for the same file at the
-    // same size (a results file is never rewritten), so that listing again after one more
-    // run reads that run only, not every hour-long file of the folder (0.4 s each). The
-    // sidecars are always read again.
-    std::vector<RunHeadline> list(std::span<const RunHeadline> known = {}) const;
+    // A results file is read only when neither the folder's headline cache (the same file
+    // at the same size and modification time) nor `known` (an earlier listing, reused for
+    // the same file at the same size: a results file is never rewritten) has it, so
+    // that listing again after one more run reads that run only, not every hour-long file
+    // of the folder (55 ms each). The cache is updated when a listing read something or a
+    // run went; a cache that cannot be read or written is ignored. The sidecars are
+    // always read again. `stats`, when given, says what was read.
+    std::vector<RunHeadline> list(
+        std::span<const RunHeadline> known = {}, ListingStats *stats = nullptr) const;
 
     // The results file of `id`, or of the one run whose id starts with it; an error
     // saying which ids match when it is ambiguous or none does.
@@ -85,6 +101,7 @@ public:
 private:
     std::filesystem::path resultsPath(std::string_view id) const;
     std::filesystem::path metadataPath(std::string_view id) const;
+    std::filesystem::path cachePath() const;
 
     std::filesystem::path m_directory;
 };

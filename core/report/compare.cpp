@@ -4,10 +4,12 @@
 #include "core/profile/names.h"
 #include "core/profile/profile_json.h"
 #include "core/profile/series.h"
+#include "core/profile/units.h"
 #include "core/report/csv.h"
 #include "core/report/results_json.h"
 #include "core/run/series_result.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include <limits>
@@ -49,6 +51,70 @@ std::string_view metricLabel(CompareMetric metric)
 bool higherIsBetter(CompareMetric metric)
 {
     return metric == CompareMetric::Iops || metric == CompareMetric::MegabytesPerSecond;
+}
+
+std::string formatMetric(CompareMetric metric, double value)
+{
+    if (!std::isfinite(value))
+        return "-";
+    switch (metric) {
+    case CompareMetric::Iops:
+        return fmt::format("{:.0f}", value);
+    case CompareMetric::MegabytesPerSecond:
+        return fmt::format("{:.1f}", value);
+    case CompareMetric::MeanLatencyUs:
+    case CompareMetric::P99LatencyUs:
+        return formatLatencyUs(value);
+    }
+    return "";
+}
+
+std::string_view runColor(std::size_t index)
+{
+    // Tableau's ten minus grey and olive, which read poorly on white and on black.
+    static constexpr std::array<std::string_view, 8> kColors {
+        "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"};
+    return kColors[index % kColors.size()];
+}
+
+ComparisonCurves comparisonCurves(const std::vector<const RunResult *> &runs)
+{
+    ComparisonCurves c;
+    // The one parameter every run's series sweeps, when they all have one axis of it.
+    bool common = !runs.empty();
+    for (const RunResult *r : runs) {
+        const auto &series = r->plan.profile.setup.series;
+        if (!series || series->axes.size() != 1
+            || (c.axis && *c.axis != series->axes[0].parameter)) {
+            common = false;
+            break;
+        }
+        c.axis = series->axes[0].parameter;
+    }
+    if (!common)
+        c.axis.reset();
+    for (const RunResult *r : runs) {
+        std::vector<std::pair<double, double>> curve;
+        if (c.axis) {
+            const auto points = seriesPoints(*r);
+            for (const auto &p : points)
+                if (!p.values.empty() && p.specIndex == points.front().specIndex
+                    && p.target == points.front().target)
+                    curve.emplace_back(static_cast<double>(p.values[0]), p.iops.median);
+            for (const auto v : sweepValues(r->plan.profile.setup.series->axes[0]))
+                c.ticks.push_back(v);
+        } else {
+            for (const auto &s : r->intervals)
+                if (s.phase == RunPhase::Measuring && !s.scopes.empty())
+                    curve.emplace_back(s.endSeconds, s.scopes.front().figures.total.iops);
+        }
+        c.runs.push_back(std::move(curve));
+    }
+    std::sort(c.ticks.begin(), c.ticks.end());
+    c.ticks.erase(std::unique(c.ticks.begin(), c.ticks.end()), c.ticks.end());
+    c.logX = c.axis && *c.axis != SweepParameter::PercentRead
+        && *c.axis != SweepParameter::PercentRandom;
+    return c;
 }
 
 std::string_view toString(ChangeSense sense)

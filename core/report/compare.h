@@ -6,6 +6,7 @@
 // and JSON writers below write them, and the GUI can show them.
 #pragma once
 
+#include "core/profile/profile.h"
 #include "core/run/results.h"
 
 #include <array>
@@ -26,6 +27,8 @@ std::string_view metricKey(CompareMetric metric);
 std::string_view metricLabel(CompareMetric metric);
 // More I/O per second and more bytes per second are better; more latency is worse.
 bool higherIsBetter(CompareMetric metric);
+// A value as the CLI and the reports print it: "24019", "98.4", "182 µs"; "-" for NaN.
+std::string formatMetric(CompareMetric metric, double value);
 
 // How a value compares with the baseline's, in the metric's sense.
 enum class ChangeSense { Baseline, Better, Worse, Same, Unknown };
@@ -71,6 +74,22 @@ struct Comparison {
 // Steps are matched by name (a name that repeats within a run by its occurrence), series
 // points by spec, swept values and target, and take the median of their trials.
 Comparison compareRuns(const std::vector<const RunResult *> &runs, std::size_t baseline);
+
+// The curves a comparison overlays (the Compare page, the comparison report): per run, the
+// IOPS of the first spec's (and target's) series points over the swept parameter (the
+// median of their trials) when every run is a series of one same parameter; else the All
+// scope's IOPS of each measured interval over the time it ended (s).
+struct ComparisonCurves {
+    std::optional<SweepParameter> axis; // the swept parameter; nullopt: over time
+    bool logX = false; // sizes, depths, counts: a logarithmic x axis (not percentages)
+    std::vector<std::vector<std::pair<double, double>>> runs; // (x, IOPS), per run
+    std::vector<std::uint64_t> ticks; // every run's swept values, sorted (axis only)
+};
+ComparisonCurves comparisonCurves(const std::vector<const RunResult *> &runs);
+
+// The colour of run `index` in every comparison ("#1f77b4": blue for the first), distinct
+// for eight runs, then again.
+std::string_view runColor(std::size_t index);
 
 // The files of `compare --csv` and `compare --json` (columns and fields: docs/results.md).
 // `labels` name the runs (their file or library id), one per run.

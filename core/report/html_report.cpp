@@ -5,10 +5,14 @@
 #include "core/profile/series.h"
 #include "core/profile/units.h"
 #include "core/report/results_json.h"
+#include "core/report/results_reader.h"
 #include "core/report/step_summary.h"
 #include "core/run/series_result.h"
 
+#include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
+#include <limits>
 
 namespace ioprism::core {
 
@@ -51,6 +55,10 @@ figure img { max-width: 100%; border: 1px solid #8884; }
 .agree, .idle, .background { color: #2f9e44; }
 .served_from_cache, .write_back_pending { color: #c27c0e; }
 .other_traffic, .amplified { color: #d9480f; }
+.better { color: #2f9e44; }
+.worse { color: #d9480f; }
+details { margin: 0.5em 0; }
+svg text { fill: currentColor; font-size: 12px; }
 </style>
 )";
 
@@ -78,10 +86,12 @@ std::string verdictSpan(const DeviceReport &report)
     return "<span class=\"" + cls + "\">" + htmlEscape(name) + "</span>";
 }
 
-std::string setupSection(const RunResult &result)
+// `heading`: the level of the section's title ("h2" in a run's report, "h3" for each run
+// of a comparison).
+std::string setupSection(const RunResult &result, std::string_view heading = "h2")
 {
     const Profile &p = result.plan.profile;
-    std::string out = "<h2>What ran</h2>\n";
+    std::string out = fmt::format("<{0}>What ran</{0}>\n", heading);
     if (!p.setup.description.empty())
         out += "<p>" + htmlEscape(p.setup.description) + "</p>\n";
     out += fmt::format("<p>{} measured per step after {} ramp-up, test type {}{}.</p>\n",
@@ -119,10 +129,11 @@ std::string setupSection(const RunResult &result)
     return out + "</table>\n";
 }
 
-std::string environmentSection(const RunResult &result, const Environment &e)
+std::string environmentSection(
+    const RunResult &result, const Environment &e, std::string_view heading = "h2")
 {
     const UtcTime t = utcTime(result.startedAt);
-    std::string out = "<h2>Where it ran</h2>\n<table>\n";
+    std::string out = fmt::format("<{0}>Where it ran</{0}>\n<table>\n", heading);
     const auto fact = [&](const char *name, const std::string &value) {
         if (!value.empty())
             out += "<tr><th>" + std::string(name) + "</th><td>" + htmlEscape(value)
@@ -211,7 +222,275 @@ std::string seriesSection(const RunResult &result)
     return out + "</table>\n";
 }
 
+std::string pageHead(const std::string &title)
+{
+    return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+           "<meta name=\"color-scheme\" content=\"light dark\">\n<title>"
+        + htmlEscape(title) + "</title>\n" + kStyle + "</head>\n<body>\n<h1>" + htmlEscape(title)
+        + "</h1>\n";
+}
+
+std::string figures(std::span<const ReportImage> images)
+{
+    std::string out;
+    for (const auto &image : images)
+        out += "<figure><img alt=\"" + htmlEscape(image.title) + "\" src=\"data:image/png;base64,"
+            + image.pngBase64 + "\"><figcaption>" + htmlEscape(image.title)
+            + "</figcaption></figure>\n";
+    return out;
+}
+
+std::string dateText(std::chrono::system_clock::time_point time)
+{
+    const UtcTime t = utcTime(time);
+    return fmt::format(
+        "{:04}-{:02}-{:02} {:02}:{:02}:{:02}", t.year, t.month, t.day, t.hour, t.minute, t.second);
+}
+
+// ---------------------------------------------------------------- comparison
+
+// Round steps for an axis from 0 (or lo) to hi: 1, 2 or 5 times a power of ten, about
+// `count` of them.
+double niceStep(double span, int count)
+{
+    if (!(span > 0))
+        return 1;
+    const double raw = span / count;
+    const double power = std::pow(10.0, std::floor(std::log10(raw)));
+    for (const double m : {1.0, 2.0, 5.0})
+        if (raw <= m * power)
+            return m * power;
+    return 10 * power;
+}
+
+std::string axisTitle(SweepParameter parameter)
+{
+    switch (parameter) {
+    case SweepParameter::TransferSize:
+        return "transfer size";
+    case SweepParameter::OutstandingIos:
+        return "outstanding I/Os (queue depth)";
+    case SweepParameter::Workers:
+        return "workers";
+    case SweepParameter::PercentRead:
+        return "% read";
+    case SweepParameter::PercentRandom:
+        return "% random";
+    }
+    return {};
+}
+
+std::string axisNumber(double v)
+{
+    if (std::fabs(v) >= 1e6)
+        return fmt::format("{:g}M", v / 1e6);
+    if (std::fabs(v) >= 1e4)
+        return fmt::format("{:g}k", v / 1e3);
+    return fmt::format("{:g}", v);
+}
+
+// The overlaid curves as an inline SVG, for a report written without the GUI's plot:
+// IOPS over time or over the swept parameter, one colour per run, with a legend.
+std::string curvesSvg(const ComparisonCurves &curves, const std::vector<std::string> &labels)
+{
+    constexpr double kWidth = 960, kHeight = 420, kLeft = 70, kRight = 20, kTop = 20, kBottom = 60;
+    double xLo = std::numeric_limits<double>::infinity(), xHi = -xLo, yHi = 0;
+    for (const auto &run : curves.runs)
+        for (const auto &[x, y] : run) {
+            if (!std::isfinite(x) || !std::isfinite(y) || (curves.logX && x <= 0))
+                continue;
+            xLo = std::min(xLo, x);
+            xHi = std::max(xHi, x);
+            yHi = std::max(yHi, y);
+        }
+    if (!(xLo <= xHi))
+        return "<p class=\"note\">No measured interval to draw.</p>\n";
+    if (xLo == xHi) {
+        xLo = curves.logX ? xLo / 2 : xLo - 1;
+        xHi = curves.logX ? xHi * 2 : xHi + 1;
+    }
+    const double yStep = niceStep(yHi > 0 ? yHi : 1, 5);
+    const double yTop = std::ceil((yHi > 0 ? yHi : 1) / yStep) * yStep;
+    const auto xOf = [&](double x) {
+        const double f = curves.logX
+            ? (std::log(x) - std::log(xLo)) / (std::log(xHi) - std::log(xLo))
+            : (x - xLo) / (xHi - xLo);
+        return kLeft + f * (kWidth - kLeft - kRight);
+    };
+    const auto yOf = [&](double y) { return kTop + (1 - y / yTop) * (kHeight - kTop - kBottom); };
+    std::string out = fmt::format(
+        "<figure><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" "
+        "viewBox=\"0 0 {0} {1}\" role=\"img\" aria-label=\"IOPS of each run\">\n",
+        kWidth, kHeight);
+    // Grid and y labels.
+    for (double y = 0; y <= yTop + yStep / 2; y += yStep)
+        out += fmt::format("<line x1=\"{0}\" x2=\"{1}\" y1=\"{2:.1f}\" y2=\"{2:.1f}\" "
+                           "stroke=\"#8884\"/><text x=\"{3}\" y=\"{4:.1f}\" "
+                           "text-anchor=\"end\">{5}</text>\n",
+            kLeft, kWidth - kRight, yOf(y), kLeft - 6, yOf(y) + 4, axisNumber(y));
+    // X ticks: the swept values, or round times.
+    std::vector<std::pair<double, std::string>> ticks;
+    if (curves.axis) {
+        for (const auto v : curves.ticks)
+            ticks.emplace_back(double(v), describeSweepValue(*curves.axis, v));
+    } else {
+        const double step = niceStep(xHi - xLo, 8);
+        for (double x = std::ceil(xLo / step) * step; x <= xHi + step / 1000; x += step)
+            ticks.emplace_back(x, axisNumber(x));
+    }
+    for (const auto &[x, text] : ticks) {
+        if (x < xLo || x > xHi)
+            continue;
+        out += fmt::format("<line x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1}\" y2=\"{2}\" "
+                           "stroke=\"#8884\"/><text x=\"{0:.1f}\" y=\"{3}\" "
+                           "text-anchor=\"middle\">{4}</text>\n",
+            xOf(x), kTop, kHeight - kBottom, kHeight - kBottom + 16, htmlEscape(text));
+    }
+    out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
+        (kLeft + kWidth - kRight) / 2, kHeight - kBottom + 34,
+        curves.axis ? htmlEscape(axisTitle(*curves.axis)) : std::string("time (s)"));
+    out += fmt::format("<text x=\"14\" y=\"{}\" transform=\"rotate(-90 14 {})\" "
+                       "text-anchor=\"middle\">IOPS</text>\n",
+        (kTop + kHeight - kBottom) / 2, (kTop + kHeight - kBottom) / 2);
+    // One polyline (and points, for a series) per run, then the legend.
+    for (std::size_t i = 0; i < curves.runs.size(); ++i) {
+        std::string points;
+        std::string dots;
+        for (const auto &[x, y] : curves.runs[i]) {
+            if (!std::isfinite(x) || !std::isfinite(y) || (curves.logX && x <= 0))
+                continue;
+            points += fmt::format("{:.1f},{:.1f} ", xOf(x), yOf(y));
+            if (curves.axis)
+                dots
+                    += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\"/>", xOf(x), yOf(y));
+        }
+        out += fmt::format("<g stroke=\"{0}\" fill=\"{0}\"><title>{1}</title><polyline "
+                           "fill=\"none\" stroke-width=\"2\" points=\"{2}\"/>{3}</g>\n",
+            runColor(i), htmlEscape(i < labels.size() ? labels[i] : std::string()), points, dots);
+        // The legend below the axis: four runs to a line.
+        const std::size_t column = i % 4, line = i / 4;
+        const double legendX = kLeft + static_cast<double>(column) * 220;
+        const double legendY = kHeight - 10 - static_cast<double>(line) * 14;
+        out += fmt::format("<rect x=\"{:.0f}\" y=\"{:.0f}\" width=\"14\" height=\"4\" "
+                           "fill=\"{}\"/><text x=\"{:.0f}\" y=\"{:.0f}\">{}</text>\n",
+            legendX, legendY - 4, runColor(i), legendX + 20, legendY,
+            htmlEscape(i < labels.size() ? labels[i] : std::string()));
+    }
+    return out + "</svg><figcaption>IOPS of each run</figcaption></figure>\n";
+}
+
+std::string runsSection(const std::vector<const RunResult *> &runs,
+    const std::vector<std::string> &labels, std::size_t baseline)
+{
+    std::string out = "<h2>Runs</h2>\n<table>\n"
+        + row({"Run", "Started (UTC)", "Description", "Host", "Engine", "Targets", "Outcome",
+                  "IOPrism"},
+            true);
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const RunResult &r = *runs[i];
+        std::string targets;
+        for (const auto &t : r.plan.targetInfos())
+            targets += (targets.empty() ? "" : "<br>") + htmlEscape(t.path);
+        const std::string name = "<span style=\"color:" + std::string(runColor(i))
+            + "\">&#9632;</span> " + htmlEscape(labels[i])
+            + (i == baseline ? " <em>(baseline)</em>" : "");
+        out += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+                           "<td>{}</td><td>{}</td></tr>\n",
+            name, dateText(r.startedAt), htmlEscape(r.plan.profile.setup.description),
+            htmlEscape(r.environment.hostName), htmlEscape(r.engine), targets,
+            htmlEscape(toString(runOutcome(r))), htmlEscape(r.environment.toolVersion));
+    }
+    return out + "</table>\n";
+}
+
+std::string differencesSection(const Comparison &c, const std::vector<std::string> &labels)
+{
+    std::string out = "<h2>What differs between the setups</h2>\n";
+    if (c.differences.empty())
+        return out
+            + "<p>Nothing recorded differs: the profiles, engine, OS, kernel, devices and "
+              "IOPrism version are the same.</p>\n";
+    out += "<table>\n<tr><th>What</th>";
+    for (const auto &label : labels)
+        out += "<th>" + htmlEscape(label) + "</th>";
+    out += "</tr>\n";
+    for (const auto &d : c.differences) {
+        out += "<tr><td title=\"" + htmlEscape(d.path) + "\">" + htmlEscape(d.what) + "</td>";
+        for (const auto &v : d.values)
+            out += "<td>" + htmlEscape(v) + "</td>";
+        out += "</tr>\n";
+    }
+    return out + "</table>\n";
+}
+
+std::string deltaSection(const Comparison &c, const std::vector<std::string> &labels)
+{
+    std::string out = fmt::format("<h2>Step by step</h2>\n<p>Changes are against {}: green is "
+                                  "better, red is worse (higher IOPS and MB/s are better, higher "
+                                  "latency is worse).</p>\n<table>\n<tr><th>Step or "
+                                  "point</th><th>Run</th>",
+        htmlEscape(labels[c.baseline]));
+    for (const CompareMetric m : kCompareMetrics)
+        out += "<th>" + htmlEscape(metricLabel(m)) + "</th><th>Change</th>";
+    out += "</tr>\n";
+    for (const auto &r : c.rows) {
+        const auto &base = r.runs[c.baseline];
+        for (std::size_t run = 0; run < r.runs.size(); ++run) {
+            out += "<tr><td>" + (run == 0 ? htmlEscape(r.name) : std::string()) + "</td><td>"
+                + "<span style=\"color:" + std::string(runColor(run)) + "\">&#9632;</span> "
+                + htmlEscape(labels[run]) + "</td>";
+            const auto &values = r.runs[run];
+            if (!values) {
+                out += fmt::format("<td colspan=\"{}\" class=\"note\">not in this run</td></tr>\n",
+                    2 * kCompareMetrics.size());
+                continue;
+            }
+            for (const CompareMetric m : kCompareMetrics) {
+                const double v = (*values)[m];
+                out += "<td class=\"n\">" + htmlEscape(formatMetric(m, v)) + "</td>";
+                if (run == c.baseline) {
+                    out += "<td class=\"note\">baseline</td>";
+                    continue;
+                }
+                if (!base) {
+                    out += "<td class=\"note\">no baseline</td>";
+                    continue;
+                }
+                const Change change = changeOf(m, (*base)[m], v);
+                const std::string text = std::isfinite(change.percent)
+                    ? fmt::format("{:+.1f} %", change.percent)
+                    : std::string("–");
+                out += fmt::format("<td class=\"n {}\" title=\"{}\">{}</td>",
+                    toString(change.sense), toString(change.sense), text);
+            }
+            out += "</tr>\n";
+        }
+    }
+    return out + "</table>\n";
+}
+
 } // namespace
+
+std::string writeComparisonHtml(const Comparison &comparison,
+    const std::vector<const RunResult *> &runs, const std::vector<std::string> &labels,
+    std::span<const ReportImage> images)
+{
+    std::string out = pageHead("IOPrism comparison of " + std::to_string(runs.size()) + " runs");
+    out += runsSection(runs, labels, comparison.baseline);
+    out += differencesSection(comparison, labels);
+    out += "<h2>Curves</h2>\n";
+    out += images.empty() ? curvesSvg(comparisonCurves(runs), labels) : figures(images);
+    out += deltaSection(comparison, labels);
+    out += "<h2>The runs' setups</h2>\n";
+    for (std::size_t i = 0; i < runs.size(); ++i)
+        out += "<details><summary>" + htmlEscape(labels[i]) + "</summary>\n"
+            + setupSection(*runs[i], "h3")
+            + environmentSection(*runs[i], runs[i]->environment, "h3") + "</details>\n";
+    out += "<p class=\"note\">Written by IOPrism " IOPRISM_VERSION
+           ". Figures are each step's All scope (a series point: the median of its trials); "
+           "MB/s are decimal (10<sup>6</sup> bytes per second).</p>\n</body>\n</html>\n";
+    return out;
+}
 
 std::string writeHtmlReport(
     const RunResult &result, const Environment &environment, std::span<const ReportImage> images)
@@ -220,10 +499,7 @@ std::string writeHtmlReport(
     const std::string title = p.setup.description.empty()
         ? std::string("IOPrism run")
         : "IOPrism run: " + p.setup.description.substr(0, 80);
-    std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-                      "<meta name=\"color-scheme\" content=\"light dark\">\n<title>"
-        + htmlEscape(title) + "</title>\n" + kStyle + "</head>\n<body>\n<h1>" + htmlEscape(title)
-        + "</h1>\n";
+    std::string out = pageHead(title);
     if (result.error)
         out += "<p><strong>The run stopped with an error:</strong> "
             + htmlEscape(result.error->toString()) + "</p>\n";
@@ -231,10 +507,7 @@ std::string writeHtmlReport(
         out += "<p><strong>Stopped by the user:</strong> the results cover the time "
                "measured.</p>\n";
     out += "<h2>All steps</h2>\n" + formatStepSummary(stepSummary(result), TableFormat::Html);
-    for (const auto &image : images)
-        out += "<figure><img alt=\"" + htmlEscape(image.title) + "\" src=\"data:image/png;base64,"
-            + image.pngBase64 + "\"><figcaption>" + htmlEscape(image.title)
-            + "</figcaption></figure>\n";
+    out += figures(images);
     out += seriesSection(result);
     out += "<h2>Steps</h2>\n";
     for (const auto &step : result.steps)

@@ -8,11 +8,13 @@
 // base64 PNG (the CLI writes the report without plots).
 #pragma once
 
+#include "core/report/compare.h"
 #include "core/report/environment.h"
 #include "core/run/results.h"
 
 #include <span>
 #include <string>
+#include <vector>
 
 namespace ioprism::core {
 
@@ -23,6 +25,16 @@ struct ReportImage {
 
 std::string writeHtmlReport(
     const RunResult &result, const Environment &environment, std::span<const ReportImage> images);
+
+// A comparison of runs (core/report/compare.h) as one self-contained HTML file: the runs
+// (start, description, host, engine, targets, outcome), what differs between their setups,
+// the curves overlaid (the given images, the GUI's plot; without any, drawn here as an
+// inline SVG, so the CLI's report has them too), the delta table with each change
+// coloured better or worse, and each run's full setup and environment. `labels` name the
+// runs, one per run.
+std::string writeComparisonHtml(const Comparison &comparison,
+    const std::vector<const RunResult *> &runs, const std::vector<std::string> &labels,
+    std::span<const ReportImage> images);
 
 // Text safe inside HTML elements and attribute values.
 std::string htmlEscape(std::string_view text);

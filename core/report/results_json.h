@@ -2,7 +2,7 @@
 // The JSON results file (docs/results.md): everything a run produced, in one document
 // that other tools can read without knowing IOPrism's internals.
 //
-//   {"format": "ioprism-results", "version": 1, "run_id", "started_at", "tool",
+//   {"format": "ioprism-results", "version": 2, "run_id", "started_at", "tool",
 //    "environment", "profile" (the effective profile, seeds included), "summary",
 //    "steps", "intervals", "device_counters", "error", "stoppedByUser"}
 //
@@ -24,7 +24,9 @@
 namespace ioprism::core {
 
 inline constexpr std::string_view kResultsFormatName = "ioprism-results";
-inline constexpr int kResultsFormatVersion = 1;
+// 2: the intervals are columns (one array per field); 1 had one object per interval and
+// scope. Both are read (core/report/results_reader.h); only 2 is written.
+inline constexpr int kResultsFormatVersion = 2;
 
 // The All scope of the whole run: the sum of every step's All measurement (bytes, I/Os,
 // errors, transactions, merged histograms and Iometer bins, exact extremes), with
@@ -49,10 +51,16 @@ UtcTime utcTime(std::chrono::system_clock::time_point time);
 std::string_view runPhaseName(RunPhase phase); // "ramp_up", "measuring", ...
 std::string_view scopeKindName(Scope::Kind kind); // "all", "worker", "target"
 
-nlohmann::ordered_json resultsToJson(const RunResult &result, const Environment &environment);
-
-// The file text: 2-space indent, trailing newline. Strings that are not valid UTF-8
-// (a path in another encoding) are written with U+FFFD replacements.
+// The file text, laid out as core/report/json_text.h says (2-space indent, arrays of
+// plain values on one line), with a trailing newline. Strings that are not valid UTF-8
+// (a path in another encoding) are written with U+FFFD replacements. The intervals,
+// most of a long run's file, are streamed into the text as columns, not built as a
+// document first: an hour at 1 s intervals takes tens of milliseconds
+// (docs/performance.md, "Saving a run").
 std::string writeResultsJson(const RunResult &result, const Environment &environment);
+
+// The same document, parsed back from that text (for tests and tools that look into it;
+// writeResultsJson is the fast way to the file).
+nlohmann::ordered_json resultsToJson(const RunResult &result, const Environment &environment);
 
 } // namespace ioprism::core

@@ -8,8 +8,12 @@
 // missing or mistyped field by its JSON path: `steps[1].scopes[0].read.iops: expected a
 // number, found a string`). No function here throws, whatever the input.
 //
+// Versions: 2 (intervals as columns) and 1 (one object per interval) are read; a later
+// one is refused as written by a newer IOPrism.
+//
 // Round trip: for a file that writeResultsJson wrote, writing what was read gives the same
-// text byte for byte (tests/core/results_reader_test.cpp). The file keeps figures, not
+// text byte for byte (tests/core/results_reader_test.cpp); a version 1 file is written
+// as version 2, with the same figures. The file keeps figures, not
 // every raw count, so some of the RunResult is rebuilt rather than read:
 // - the All scope's measurement (histograms, bytes, errors, exact extremes, sum, elapsed
 //   time) is rebuilt from its figures and "histogram_ns", so that runTotal() and the
@@ -46,6 +50,8 @@ ResultsRead readResultsJson(std::string_view text);
 
 enum class RunOutcome { Complete, Stopped, Failed };
 std::string_view toString(RunOutcome outcome); // "complete", "stopped", "failed"
+// Failed: the run has an error; stopped: stopped by the user, or a step was cut short.
+RunOutcome runOutcome(const RunResult &result);
 
 // What a list of runs shows of one: read from a results JSON with the same checks as
 // readResultsJson (syntax, format, version, the types of what it reads), but without

@@ -31,6 +31,20 @@ std::string_view toString(Verdict v)
     return "";
 }
 
+std::optional<Verdict> verdictFromString(std::string_view name)
+{
+    // A scoped enum holds any value of its underlying type; toString names the declared
+    // ones and gives "" past the last.
+    for (int i = 0;; ++i) {
+        const auto verdict = static_cast<Verdict>(i);
+        const std::string_view known = toString(verdict);
+        if (known.empty())
+            return std::nullopt;
+        if (known == name)
+            return verdict;
+    }
+}
+
 WriteBalance nextWriteBalance(WriteBalance before, std::uint64_t appWriteBytes,
     std::uint64_t deviceWriteBytes, std::uint64_t creditLimitBytes)
 {

@@ -79,6 +79,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 namespace ioprism::core {
@@ -103,6 +104,9 @@ enum class Verdict {
 // "write-back pending", "other traffic", "amplified", "file metadata": the names used in
 // results files and on screen.
 std::string_view toString(Verdict verdict);
+// The verdict toString names so; nullopt for any other text. Complete by construction:
+// it asks toString, whose switch the compiler checks, about every value in turn.
+std::optional<Verdict> verdictFromString(std::string_view name);
 
 struct VerdictPolicy {
     double tolerance = 0.05; // of the application's bytes

@@ -347,6 +347,14 @@
         <source>What differs</source>
         <translation>Unterschied</translation>
     </message>
+    <message>
+        <source>Export &amp;Report…</source>
+        <translation>Be&amp;richt exportieren…</translation>
+    </message>
+    <message>
+        <source>Save this comparison as one HTML file that opens in any browser: the runs, what differs, the curves and the delta table</source>
+        <translation>Diesen Vergleich als eine HTML-Datei speichern, die sich in jedem Browser öffnen lässt: die Läufe, die Unterschiede, die Kurven und die Differenztabelle</translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::DataPatternEditor</name>
@@ -1769,6 +1777,78 @@
     <message>
         <source>The worker uses the new tree and its present targets</source>
         <translation>Der Worker verwendet den neuen Baum und seine bisherigen Ziele</translation>
+    </message>
+    <message>
+        <source>Export the comparison</source>
+        <translation>Den Vergleich exportieren</translation>
+    </message>
+    <message>
+        <source>IOPS of each run over the swept parameter</source>
+        <translation>IOPS jedes Laufs über dem variierten Parameter</translation>
+    </message>
+    <message>
+        <source>IOPS of each run over time</source>
+        <translation>IOPS jedes Laufs über der Zeit</translation>
+    </message>
+    <message>
+        <source>opening another run</source>
+        <translation>dem Öffnen eines anderen Laufs</translation>
+    </message>
+    <message>
+        <source>starting the next run</source>
+        <translation>dem Start des nächsten Laufs</translation>
+    </message>
+    <message>
+        <source>quitting</source>
+        <translation>dem Beenden</translation>
+    </message>
+    <message>
+        <source>starting a new profile</source>
+        <translation>dem Anlegen eines neuen Profils</translation>
+    </message>
+    <message>
+        <source>Results not saved</source>
+        <translation>Ergebnisse nicht gespeichert</translation>
+    </message>
+    <message>
+        <source>The results of the last run are not saved anywhere. Save them before %1?</source>
+        <translation>Die Ergebnisse des letzten Laufs sind nirgends gespeichert. Vor %1 speichern?</translation>
+    </message>
+    <message>
+        <source>They could not be kept in the history.</source>
+        <translation>Sie konnten nicht im Verlauf aufbewahrt werden.</translation>
+    </message>
+    <message>
+        <source>Run › Keep Every Run in the History is off.</source>
+        <translation>Lauf › Jeden Lauf im Verlauf aufbewahren ist aus.</translation>
+    </message>
+    <message>
+        <source>Saved as a results file, File › Open shows them again as they are now; discarded, they are lost.</source>
+        <translation>Als Ergebnisdatei gespeichert, zeigt Datei › Öffnen sie wieder so, wie sie jetzt sind; verworfen, sind sie verloren.</translation>
+    </message>
+    <message>
+        <source>Save Results…</source>
+        <translation>Ergebnisse speichern…</translation>
+    </message>
+    <message>
+        <source>Save the results as a results JSON file, then go on</source>
+        <translation>Die Ergebnisse als Ergebnis-JSON-Datei speichern, dann fortfahren</translation>
+    </message>
+    <message>
+        <source>Go on without the results</source>
+        <translation>Ohne die Ergebnisse fortfahren</translation>
+    </message>
+    <message>
+        <source>Keep the results and do nothing</source>
+        <translation>Die Ergebnisse behalten und nichts tun</translation>
+    </message>
+    <message>
+        <source>Save the results</source>
+        <translation>Die Ergebnisse speichern</translation>
+    </message>
+    <message>
+        <source>opening another file</source>
+        <translation>dem Öffnen einer anderen Datei</translation>
     </message>
 </context>
 <context>

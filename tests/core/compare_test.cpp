@@ -3,6 +3,7 @@
 // the sense of each metric's change, unmatched steps kept, setup differences named.
 #include "core/null_engine.h"
 #include "core/report/compare.h"
+#include "core/report/html_report.h"
 #include "core/run/run.h"
 
 #include <cmath>
@@ -209,4 +210,110 @@ TEST(Compare, SeriesPointsAreMatchedBySpecAndSweptValues)
     for (const auto &d : c.differences)
         axis |= d.path.find("series") != std::string::npos;
     EXPECT_TRUE(axis);
+}
+
+// ---------------------------------------------------------------- the comparison report
+
+namespace {
+
+// A run of `name`'s step with a few measured intervals of its IOPS.
+RunResult runWithCurve(CacheMode cache, std::uint64_t ios, const std::string &extraStep)
+{
+    RunResult r = run(cache, 1, "io_uring");
+    r.plan.profile.setup.description = "4K random read";
+    r.steps.push_back(step("4K read", ios, 100));
+    if (!extraStep.empty())
+        r.steps.push_back(step(extraStep, ios, 100));
+    for (int i = 0; i < 3; ++i) {
+        IntervalSample s;
+        s.phase = RunPhase::Measuring;
+        s.startSeconds = i;
+        s.endSeconds = i + 1;
+        Figures f;
+        f.total.iops = double(ios) * (1 + 0.1 * i);
+        s.scopes.push_back({Scope {Scope::Kind::All, -1, -1, "All", {}}, f});
+        r.intervals.push_back(s);
+    }
+    return r;
+}
+
+std::size_t count(const std::string &text, const std::string &what)
+{
+    std::size_t n = 0;
+    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+        ++n;
+    return n;
+}
+
+} // namespace
+
+TEST(ComparisonReport, HasTheRunsTheirDifferencesTheDeltaTableAndTheCurves)
+{
+    const RunResult a = runWithCurve(CacheMode::Direct, 1000, "");
+    const RunResult b = runWithCurve(CacheMode::Buffered, 2000, "64K write");
+    const Comparison c = compareRuns({&a, &b}, 0);
+    const std::string html = writeComparisonHtml(c, {&a, &b}, {"direct <1>", "buffered"}, {});
+    EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+    EXPECT_THAT(html, HasSubstr("</html>\n"));
+    // The runs by their names (escaped), in the runs table, the delta table and the legend.
+    EXPECT_THAT(html, HasSubstr("direct &lt;1&gt;"));
+    EXPECT_EQ(html.find("direct <1>"), std::string::npos);
+    EXPECT_GE(count(html, "buffered"), 3u);
+    EXPECT_THAT(html, HasSubstr("<h2>Runs</h2>"));
+    // What differs, with each run's value.
+    EXPECT_THAT(html, HasSubstr("<td title=\"profile.hosts[0].workers[0].targets[0]"));
+    EXPECT_THAT(html, HasSubstr(">cache mode</td><td>direct</td><td>buffered</td>"));
+    // The delta table: twice the IOPS is better (+100 %); the step only the second run
+    // has is shown as missing from the first.
+    EXPECT_THAT(html, HasSubstr("<td class=\"n better\" title=\"better\">+100.0 %</td>"));
+    EXPECT_THAT(html, HasSubstr("not in this run"));
+    EXPECT_THAT(html, HasSubstr("64K write"));
+    // The curves: without an image given, an inline SVG with one line per run.
+    EXPECT_EQ(count(html, "<svg"), 1u);
+    EXPECT_EQ(count(html, "<polyline"), 2u);
+    EXPECT_THAT(html, HasSubstr(std::string("stroke=\"") + std::string(runColor(1)) + "\""));
+    EXPECT_THAT(html, HasSubstr("time (s)"));
+    // Each run's whole setup, folded.
+    EXPECT_EQ(count(html, "<details>"), 2u);
+    EXPECT_EQ(count(html, "What ran</h3>"), 2u);
+    EXPECT_EQ(count(html, "<table>"), count(html, "</table>"));
+}
+
+TEST(ComparisonReport, TheGuisPlotReplacesTheDrawnCurves)
+{
+    const RunResult a = runWithCurve(CacheMode::Direct, 1000, "");
+    const RunResult b = runWithCurve(CacheMode::Buffered, 2000, "");
+    const Comparison c = compareRuns({&a, &b}, 1);
+    const ReportImage image {"IOPS of each run", "iVBORw0KGgo="};
+    const std::string html = writeComparisonHtml(c, {&a, &b}, {"a", "b"}, {&image, 1});
+    EXPECT_THAT(html,
+        HasSubstr("<img alt=\"IOPS of each run\" src=\"data:image/png;base64,"
+                  "iVBORw0KGgo=\">"));
+    EXPECT_EQ(html.find("<svg"), std::string::npos);
+    // The baseline is the second run: the first is measured against it.
+    EXPECT_THAT(html, HasSubstr("b <em>(baseline)</em>"));
+    EXPECT_THAT(html, HasSubstr("<td class=\"n worse\" title=\"worse\">-50.0 %</td>"));
+}
+
+TEST(ComparisonCurves, SeriesOverTheSameParameterAreCurvesOverItsValues)
+{
+    const RunResult a = nullSeries({1, 4});
+    const RunResult b = nullSeries({1, 8});
+    const ComparisonCurves curves = comparisonCurves({&a, &b});
+    ASSERT_TRUE(curves.axis.has_value());
+    EXPECT_EQ(*curves.axis, SweepParameter::OutstandingIos);
+    EXPECT_TRUE(curves.logX);
+    EXPECT_EQ(curves.ticks, (std::vector<std::uint64_t> {1, 4, 8}));
+    ASSERT_EQ(curves.runs.size(), 2u);
+    ASSERT_EQ(curves.runs[1].size(), 2u);
+    EXPECT_EQ(curves.runs[1][1].first, 8.0);
+    EXPECT_GT(curves.runs[1][1].second, 0.0);
+    const std::string html
+        = writeComparisonHtml(compareRuns({&a, &b}, 0), {&a, &b}, {"a", "b"}, {});
+    EXPECT_EQ(count(html, "<circle"), 4u); // a point per series point
+    // A run that is not a series: both over time.
+    const RunResult plain = runWithCurve(CacheMode::Direct, 1000, "");
+    const ComparisonCurves mixed = comparisonCurves({&a, &plain});
+    EXPECT_FALSE(mixed.axis.has_value());
+    EXPECT_EQ(mixed.runs[1].size(), 3u);
 }

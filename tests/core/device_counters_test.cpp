@@ -900,3 +900,16 @@ TEST(RunDevices, WritesInADirectionWeDidNotUseAreOtherTraffic)
     EXPECT_EQ(r.intervals.back().devices.verdict.write.verdict, Verdict::OtherTraffic);
     EXPECT_FALSE(r.deviceTail.sampled); // no tail asked for
 }
+
+// The headline cache (core/library/headline_cache.h) reads verdicts back by name.
+TEST(Verdict, EveryNameReadsBackToItsVerdictAndNoOtherTextDoes)
+{
+    for (const Verdict v : {Verdict::NoDeviceCounters, Verdict::Idle, Verdict::Background,
+             Verdict::Agree, Verdict::ServedFromCache, Verdict::WriteBackPending,
+             Verdict::OtherTraffic, Verdict::Amplified}) {
+        EXPECT_EQ(verdictFromString(toString(v)), v) << toString(v);
+    }
+    EXPECT_FALSE(verdictFromString(""));
+    EXPECT_FALSE(verdictFromString("Agree"));
+    EXPECT_FALSE(verdictFromString("exploded"));
+}

@@ -3,6 +3,7 @@
 // columns and the time series' columns (docs/results.md, "Device counters").
 #include "core/report/csv.h"
 #include "core/report/results_json.h"
+#include "core/report/results_reader.h"
 
 #include <gtest/gtest.h>
 #include <sstream>
@@ -164,13 +165,58 @@ TEST(ReportDevices, JsonMarksFiguresTheKernelDoesNotHaveAsNull)
 TEST(ReportDevices, JsonIntervalsWithoutCountersSaySoWithNullNumbers)
 {
     const auto doc = resultsToJson(deviceResult(), Environment {});
-    const auto &with = doc.at("intervals").at(0).at("devices");
-    EXPECT_EQ(with.at("verdict").at("verdict"), "served from cache");
-    const auto &without = doc.at("intervals").at(1).at("devices");
-    EXPECT_FALSE(without.at("available").get<bool>());
-    EXPECT_EQ(without.at("verdict").at("verdict"), "no device counters");
-    EXPECT_TRUE(without.at("verdict").at("read").is_null());
-    EXPECT_TRUE(without.at("total").is_null());
+    // Columns: the first interval has counters, the second has none.
+    const auto &d = doc.at("intervals").at("devices");
+    EXPECT_EQ(d.at("available"), nlohmann::json::parse("[true, false]"));
+    EXPECT_EQ(d.at("verdict").at(0), "served from cache");
+    EXPECT_EQ(d.at("verdict").at(1), "no device counters");
+    EXPECT_EQ(d.at("read").at("verdict").at(0), "served from cache");
+    EXPECT_TRUE(d.at("read").at("verdict").at(1).is_null());
+    EXPECT_TRUE(d.at("read").at("app_bytes").at(1).is_null());
+    EXPECT_TRUE(d.at("write_backlog_bytes").at(1).is_null());
+    EXPECT_EQ(d.at("total").at("read_bytes").at(0), 2'000'000u);
+    EXPECT_TRUE(d.at("total").at("read_bytes").at(1).is_null());
+    ASSERT_EQ(d.at("devices").size(), 2u);
+    EXPECT_EQ(d.at("devices").at(1).at("name"), "vda");
+    EXPECT_TRUE(d.at("devices").at(1).at("figures").at("in_flight").at(0).is_null());
+}
+
+TEST(ReportDevices, JsonWithoutAnyCountersHasNullIntervalDevices)
+{
+    RunResult r = deviceResult();
+    for (auto &interval : r.intervals)
+        interval.devices = {};
+    const auto doc = resultsToJson(r, Environment {});
+    EXPECT_TRUE(doc.at("intervals").at("devices").is_null());
+}
+
+// The columns read back into the reports they were written from (and so to the same text).
+TEST(ReportDevices, IntervalDeviceColumnsReadBack)
+{
+    RunResult r = deviceResult();
+    r.plan.profile = Profile {};
+    AccessSpec spec;
+    spec.name = "4K read";
+    spec.lines.push_back(SpecLine {});
+    r.plan.profile.specs.push_back(spec);
+    const std::string text = writeResultsJson(r, Environment {});
+    const ResultsRead read = readResultsJson(text);
+    ASSERT_TRUE(read.ok()) << read.error;
+    ASSERT_EQ(read.result->intervals.size(), 2u);
+    const DeviceReport &with = read.result->intervals[0].devices;
+    EXPECT_TRUE(with.available);
+    EXPECT_EQ(with.verdict.verdict, r.intervals[0].devices.verdict.verdict);
+    EXPECT_EQ(with.verdict.read.appBytes, 8'000'000u);
+    EXPECT_EQ(with.total.readBytes, 2'000'000u);
+    EXPECT_EQ(with.total.hasTimes, r.intervals[0].devices.total.hasTimes);
+    ASSERT_EQ(with.devices.size(), 2u);
+    EXPECT_TRUE(with.devices[0].valid);
+    EXPECT_FALSE(with.devices[1].valid);
+    const DeviceReport &without = read.result->intervals[1].devices;
+    EXPECT_FALSE(without.available);
+    EXPECT_EQ(without.verdict.verdict, Verdict::NoDeviceCounters);
+    EXPECT_TRUE(without.devices.empty());
+    EXPECT_EQ(writeResultsJson(*read.result, read.result->environment), text);
 }
 
 TEST(ReportDevices, JsonRecordsTheDeviceMapAndTheTail)

@@ -496,7 +496,7 @@ TEST(ResultsJson, TopLevelHasFormatVersionAndEverySection)
 {
     const auto doc = resultsToJson(goldenResult(), goldenEnvironment());
     EXPECT_EQ(doc.at("format"), "ioprism-results");
-    EXPECT_EQ(doc.at("version"), 1);
+    EXPECT_EQ(doc.at("version"), 2);
     for (const char *key : {"tool", "environment", "profile", "summary", "steps", "intervals",
              "error", "stoppedByUser"})
         EXPECT_TRUE(doc.contains(key)) << key;
@@ -556,9 +556,13 @@ TEST(ResultsJson, LatencyIsNullWhereNoIoCompleted)
     EXPECT_TRUE(loop0.at("write").at("latency_us").at("p99").is_null()); // step 0 only reads
     EXPECT_TRUE(loop0.at("write").at("latency_us").at("min").is_null());
     EXPECT_DOUBLE_EQ(loop0.at("read").at("latency_us").at("max").get<double>(), 2000.0);
-    const auto &idle = doc.at("intervals")[0].at("scopes")[3]; // the idle test file
-    EXPECT_TRUE(idle.at("latency_us").at("mean").is_null());
-    EXPECT_DOUBLE_EQ(idle.at("iops").get<double>(), 0.0);
+    // The idle test file in the first interval: its column has null there.
+    const auto &idle = doc.at("intervals").at("scopes")[3];
+    EXPECT_EQ(idle.at("label"), "Worker 1 / /var/tmp/a,b.dat");
+    EXPECT_TRUE(idle.at("latency_us").at("mean")[0].is_null());
+    EXPECT_TRUE(idle.at("latency_us").at("max")[0].is_null());
+    EXPECT_DOUBLE_EQ(idle.at("latency_us").at("mean")[1].get<double>(), 77.5);
+    EXPECT_DOUBLE_EQ(idle.at("iops")[0].get<double>(), 0.0);
 }
 
 TEST(ResultsJson, StepsCarryBinsAndTheAllScopeHistogram)

@@ -114,7 +114,7 @@ TEST(ResultsReader, TheGoldenFileGivesItsRunBack)
     const ResultsRead read = readResultsJson(goldenResults());
     ASSERT_TRUE(read.ok()) << read.error;
     const RunResult &r = *read.result;
-    EXPECT_EQ(read.version, 1);
+    EXPECT_EQ(read.version, 2);
     EXPECT_EQ(r.runId, 7u);
     ASSERT_EQ(r.steps.size(), 2u);
     EXPECT_EQ(r.steps[0].stepName, "4K read");
@@ -136,6 +136,84 @@ TEST(ResultsReader, TheGoldenFileGivesItsRunBack)
     EXPECT_EQ(again.read.latency.meanUs, r.steps[0].scopes[0].figures.read.latency.meanUs);
     EXPECT_EQ(r.intervals.size(), 4u);
     EXPECT_EQ(r.intervals[0].phase, RunPhase::RampUp);
+}
+
+// Files of format version 1 (intervals as one object per interval) are still read: the
+// golden run as version 1 wrote it gives the same run as the version 2 golden file.
+TEST(ResultsReader, AVersionOneFileGivesTheSameRun)
+{
+    const std::string v1
+        = readFile(ioprism::test::sourceDir() / "tests" / "fixtures" / "results" / "v1.json");
+    ASSERT_NE(v1.find("\"version\": 1,"), std::string::npos);
+    const ResultsRead read = readResultsJson(v1);
+    ASSERT_TRUE(read.ok()) << read.error;
+    EXPECT_EQ(read.version, 1);
+    ASSERT_EQ(read.result->intervals.size(), 4u);
+    const ScopeFigures &idle = read.result->intervals[1].scopes[3];
+    EXPECT_EQ(idle.scope.label, "Worker 1 / /var/tmp/a,b.dat");
+    EXPECT_EQ(idle.figures.total.latency.meanUs, 77.5);
+    EXPECT_EQ(writeResultsJson(*read.result, read.result->environment), goldenResults());
+    EXPECT_TRUE(readResultsHeadline(v1).headline);
+}
+
+TEST(ResultsReader, AColumnOfIntervalsNamesItsPathWhenItIsWrong)
+{
+    const std::string text = goldenResults();
+    auto doc = nlohmann::ordered_json::parse(text);
+    doc["intervals"]["scopes"][2]["iops"].erase(3);
+    EXPECT_EQ(readResultsJson(doc.dump()).error,
+        "intervals.scopes[2].iops: expected 4 values (one per interval), found 3");
+
+    doc = nlohmann::ordered_json::parse(text);
+    doc["intervals"]["scopes"][0]["latency_us"]["p99"][1] = "slow";
+    EXPECT_EQ(readResultsJson(doc.dump()).error,
+        "intervals.scopes[0].latency_us.p99[1]: expected a number, found a string");
+
+    doc = nlohmann::ordered_json::parse(text);
+    doc["intervals"]["phase"][2] = "sleeping";
+    EXPECT_EQ(
+        readResultsJson(doc.dump()).error, "intervals.phase[2]: \"sleeping\" is not a known value");
+
+    doc = nlohmann::ordered_json::parse(text);
+    doc["intervals"]["cpu"]["busy_percent"][0] = true;
+    EXPECT_EQ(readResultsJson(doc.dump()).error,
+        "intervals.cpu.busy_percent[0]: expected a number, found a boolean");
+
+    doc = nlohmann::ordered_json::parse(text);
+    doc["intervals"]["scopes"][1]["first"] = 2;
+    EXPECT_EQ(readResultsJson(doc.dump()).error,
+        "intervals.scopes[1]: first 2 and count 4 go beyond the 4 intervals");
+
+    // A count that the columns do not have is not believed (nor allocated).
+    doc = nlohmann::ordered_json::parse(text);
+    doc["intervals"]["count"] = 4'000'000'000'000ULL;
+    EXPECT_EQ(readResultsJson(doc.dump()).error,
+        "intervals.step: expected 4000000000000 values (one per interval), found 4");
+
+    doc = nlohmann::ordered_json::parse(text);
+    doc["intervals"]["scopes"][0].erase("write_mbps");
+    EXPECT_EQ(readResultsJson(doc.dump()).error, "intervals.scopes[0].write_mbps: missing");
+}
+
+// A step whose workers differ (here: the second interval loses a scope) starts a new
+// stretch of columns; each interval gets its own scopes back, in their order.
+TEST(ResultsReader, IntervalsWithDifferentScopesReadBackInTheirOrder)
+{
+    ResultsRead read = readResultsJson(goldenResults());
+    ASSERT_TRUE(read.ok()) << read.error;
+    RunResult r = std::move(*read.result);
+    r.intervals[3].scopes.erase(r.intervals[3].scopes.begin() + 1);
+    std::swap(r.intervals[3].scopes[1], r.intervals[3].scopes[2]);
+    const std::string text = writeResultsJson(r, r.environment);
+    const auto doc = nlohmann::ordered_json::parse(text);
+    ASSERT_EQ(doc.at("intervals").at("scopes").size(), 4u + 3u);
+    EXPECT_EQ(doc.at("intervals").at("scopes")[4].at("first"), 3);
+    const ResultsRead again = readResultsJson(text);
+    ASSERT_TRUE(again.ok()) << again.error;
+    ASSERT_EQ(again.result->intervals[3].scopes.size(), 3u);
+    EXPECT_EQ(again.result->intervals[3].scopes[1].scope.label, "Worker 1 / /var/tmp/a,b.dat");
+    EXPECT_EQ(again.result->intervals[2].scopes.size(), 4u);
+    EXPECT_EQ(writeResultsJson(*again.result, again.result->environment), text);
 }
 
 TEST(ResultsReader, ANullEngineRunReadsBackToTheSameText)
@@ -212,7 +290,7 @@ TEST(ResultsReader, TextThatIsNotJsonIsSaidToBeNotJson)
 TEST(ResultsReader, AFutureVersionNamesItsVersionAndANewerIOPrism)
 {
     std::string text = goldenResults();
-    const auto at = text.find("\"version\": 1");
+    const auto at = text.find("\"version\": 2");
     ASSERT_NE(at, std::string::npos);
     text.replace(at, 12, "\"version\": 3");
     const ResultsRead read = readResultsJson(text);

@@ -2,13 +2,17 @@
 // The run library (core/library/run_library.h) in a temporary folder: saving under
 // unique ids, listing with headlines, a damaged file among good ones, metadata in the
 // sidecar, deleting, and ids that must not name other folders.
+#include "core/library/headline_cache.h"
 #include "core/library/run_library.h"
 #include "core/report/results_json.h"
 #include "support/test_support.h"
 
+#include <cmath>
 #include <fstream>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <limits>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 using namespace ioprism::core;
@@ -120,13 +124,19 @@ TEST(RunLibrary, ListingAgainReadsOnlyTheFilesItHasNotSeen)
     save(library, smallRun("first", at(10, 0)));
     const auto listed = library.list();
     ASSERT_EQ(listed.size(), 1u);
-    // Overwrite the first file with garbage of the same size: a listing that reuses what
-    // it knew does not read it again; a fresh one does, and finds it damaged.
+    // Overwrite the first file with garbage of the same size (and a later time, which the
+    // headline cache would notice): a listing that reuses what it knew does not read it
+    // again; a fresh one does, and finds it damaged.
     const auto path = listed[0].path;
+    const auto time = std::filesystem::last_write_time(path);
     const std::string garbage(listed[0].fileBytes, 'x');
     std::ofstream(path, std::ios::binary | std::ios::trunc) << garbage;
+    std::filesystem::last_write_time(path, time + 2s);
     save(library, smallRun("second", at(11, 0)));
-    const auto again = library.list(listed);
+    ListingStats stats;
+    const auto again = library.list(listed, &stats);
+    EXPECT_EQ(stats.fromKnown, 1u);
+    EXPECT_EQ(stats.filesRead, 1u);
     ASSERT_EQ(again.size(), 2u);
     EXPECT_FALSE(again[0].damaged) << "known, not read again";
     EXPECT_EQ(again[0].headline.profileName, "first");
@@ -134,6 +144,193 @@ TEST(RunLibrary, ListingAgainReadsOnlyTheFilesItHasNotSeen)
     EXPECT_EQ(again[1].headline.profileName, "second") << "the new one is read";
     const auto fresh = library.list();
     EXPECT_TRUE(fresh[0].damaged || fresh[1].damaged);
+}
+
+// `history` (a new process each time) lists from the folder's headline cache: the second
+// listing reads no results file, and a file that changed is read again.
+TEST(RunLibrary, TheHeadlineCacheSparesTheSecondListingItsReads)
+{
+    TempDir dir;
+    const RunLibrary library(dir.path());
+    RunResult failed = smallRun("failed", at(8, 0));
+    failed.error = makeOpError(5, "read", "/dev/sdz");
+    save(library, failed);
+    save(library, smallRun("first", at(9, 0)));
+    save(library, smallRun("second", at(10, 0)));
+    const std::string text = writeResultsJson(smallRun("cut", at(11, 0)), {});
+    std::ofstream(dir.path() / "20240501-110000-cut.json", std::ios::binary)
+        << text.substr(0, text.size() / 2);
+
+    ListingStats stats;
+    const auto first = library.list({}, &stats);
+    EXPECT_EQ(stats.filesRead, 4u);
+    EXPECT_EQ(stats.fromCache, 0u);
+    EXPECT_TRUE(stats.cacheWritten);
+    EXPECT_TRUE(std::filesystem::exists(dir.path() / ".headlines.json"));
+
+    const auto second = library.list({}, &stats);
+    EXPECT_EQ(stats.filesRead, 0u);
+    EXPECT_EQ(stats.fromCache, 4u);
+    EXPECT_FALSE(stats.cacheWritten) << "nothing changed";
+    ASSERT_EQ(second.size(), first.size());
+    for (std::size_t i = 0; i < first.size(); ++i) {
+        EXPECT_EQ(second[i].id, first[i].id);
+        EXPECT_EQ(second[i].damaged, first[i].damaged);
+        EXPECT_EQ(second[i].damage, first[i].damage);
+        const ResultsHeadline &a = first[i].headline, &b = second[i].headline;
+        EXPECT_EQ(b.startedAt, a.startedAt);
+        EXPECT_EQ(b.profileName, a.profileName);
+        EXPECT_EQ(b.targets, a.targets);
+        EXPECT_EQ(b.engine, a.engine);
+        EXPECT_EQ(b.toolVersion, a.toolVersion);
+        EXPECT_EQ(std::isnan(b.iops), std::isnan(a.iops));
+        if (!std::isnan(a.iops)) {
+            EXPECT_EQ(b.iops, a.iops); // exactly
+        }
+        EXPECT_EQ(b.p99LatencyUs, a.p99LatencyUs);
+        EXPECT_EQ(b.verdict, a.verdict);
+        EXPECT_EQ(b.outcome, a.outcome);
+        EXPECT_EQ(b.error, a.error);
+        EXPECT_EQ(b.steps, a.steps);
+    }
+    EXPECT_EQ(second[0].headline.outcome, RunOutcome::Failed);
+    EXPECT_THAT(second[3].damage, HasSubstr("truncated"));
+
+    // The proof that a listing does not read what the cache has: garbage in place of
+    // "first", at its size and time, still lists as "first".
+    const auto firstPath = second[1].path;
+    const auto time = std::filesystem::last_write_time(firstPath);
+    const std::string garbage(second[1].fileBytes, 'x');
+    std::ofstream(firstPath, std::ios::binary | std::ios::trunc) << garbage;
+    std::filesystem::last_write_time(firstPath, time);
+    auto runs = library.list({}, &stats);
+    EXPECT_EQ(stats.filesRead, 0u);
+    EXPECT_FALSE(runs[1].damaged);
+    EXPECT_EQ(runs[1].headline.profileName, "first");
+
+    // A file whose time changed is read again (and is now garbage); so is one whose size
+    // changed (the cut file completed); the others still come from the cache.
+    std::filesystem::last_write_time(firstPath, time + 2s);
+    std::ofstream(dir.path() / "20240501-110000-cut.json", std::ios::binary | std::ios::trunc)
+        << text;
+    runs = library.list({}, &stats);
+    EXPECT_EQ(stats.filesRead, 2u);
+    EXPECT_EQ(stats.fromCache, 2u);
+    EXPECT_TRUE(stats.cacheWritten);
+    ASSERT_EQ(runs.size(), 4u);
+    const auto byId = [&](const std::string &id) {
+        for (const auto &r : runs)
+            if (r.id == id)
+                return r;
+        return RunHeadline {};
+    };
+    EXPECT_TRUE(byId(firstPath.stem().string()).damaged);
+    EXPECT_FALSE(byId("20240501-110000-cut").damaged);
+    EXPECT_EQ(byId("20240501-110000-cut").headline.profileName, "cut");
+
+    // A run deleted: the cache forgets it; nothing is read.
+    ASSERT_TRUE(library.remove("20240501-100000-second").ok());
+    runs = library.list({}, &stats);
+    EXPECT_EQ(runs.size(), 3u);
+    EXPECT_EQ(stats.filesRead, 0u);
+    EXPECT_TRUE(stats.cacheWritten);
+    const std::string cache = readFile(dir.path() / ".headlines.json");
+    EXPECT_EQ(cache.find("20240501-100000-second"), std::string::npos);
+}
+
+TEST(RunLibrary, ADamagedCacheIsIgnoredAndRebuilt)
+{
+    TempDir dir;
+    const RunLibrary library(dir.path());
+    save(library, smallRun("first", at(9, 0)));
+    save(library, smallRun("second", at(10, 0)));
+    ListingStats stats;
+    library.list({}, &stats);
+    ASSERT_TRUE(stats.cacheWritten);
+    const auto cachePath = dir.path() / ".headlines.json";
+    const std::string good = readFile(cachePath);
+
+    for (const std::string &damaged : {std::string("not json"), good.substr(0, good.size() / 2),
+             std::string(R"({"format": "ioprism-headline-cache", "version": 99, "runs": {}})"),
+             std::string(R"({"format": "ioprism-headline-cache", "version": 1, "runs": []})")}) {
+        std::ofstream(cachePath, std::ios::binary | std::ios::trunc) << damaged;
+        const auto runs = library.list({}, &stats);
+        ASSERT_EQ(runs.size(), 2u) << damaged;
+        EXPECT_FALSE(runs[0].damaged);
+        EXPECT_EQ(runs[1].headline.profileName, "second");
+        EXPECT_EQ(stats.filesRead, 2u) << damaged;
+        EXPECT_TRUE(stats.cacheWritten) << damaged;
+        library.list({}, &stats);
+        EXPECT_EQ(stats.fromCache, 2u) << "rebuilt";
+    }
+
+    // One entry of the wrong shape: that run alone is read again.
+    auto doc = nlohmann::json::parse(good);
+    const std::string firstFile = doc["runs"].begin().key();
+    doc["runs"][firstFile]["headline"]["iops"] = "fast";
+    doc["runs"][firstFile]["headline"]["outcome"] = "exploded";
+    std::ofstream(cachePath, std::ios::binary | std::ios::trunc) << doc.dump();
+    library.list({}, &stats);
+    EXPECT_EQ(stats.filesRead, 1u);
+    EXPECT_EQ(stats.fromCache, 1u);
+
+    // A cache that cannot be written (here a folder in its place) costs the reads only.
+    std::filesystem::remove(cachePath);
+    std::filesystem::create_directory(cachePath);
+    const auto runs = library.list({}, &stats);
+    EXPECT_EQ(runs.size(), 2u);
+    EXPECT_EQ(stats.filesRead, 2u);
+    EXPECT_FALSE(stats.cacheWritten);
+    EXPECT_EQ(runs[0].headline.profileName, "first");
+}
+
+TEST(HeadlineCache, WritesAndReadsEveryFieldOfAHeadline)
+{
+    HeadlineCache cache;
+    CachedHeadline e;
+    e.fileBytes = 123456;
+    e.modified = -42; // before the file clock's epoch: any value is a key
+    e.headline.startedAt
+        = std::chrono::system_clock::time_point(std::chrono::milliseconds(1714566615250));
+    e.headline.profileName = "caf\xc3\xa9 \"quoted\"";
+    e.headline.targets = {"/dev/loop0", "/var/tmp/a,b.dat"};
+    e.headline.deviceModels = {"loop: /img", ""};
+    e.headline.engine = "io_uring";
+    e.headline.toolVersion = "0.1.0";
+    e.headline.iops = 1.0 / 3.0;
+    e.headline.megabytesPerSecond = std::numeric_limits<double>::quiet_NaN();
+    e.headline.meanLatencyUs = 191035.31746031746;
+    e.headline.p99LatencyUs = 12e6;
+    e.headline.verdict = Verdict::WriteBackPending;
+    e.headline.outcome = RunOutcome::Stopped;
+    e.headline.error = "";
+    e.headline.steps = 7;
+    cache["a.json"] = e;
+    CachedHeadline d;
+    d.fileBytes = 10;
+    d.modified = 99;
+    d.damaged = true;
+    d.damage = "truncated: ...";
+    cache["b.json"] = d;
+
+    const HeadlineCache read = readHeadlineCache(writeHeadlineCache(cache));
+    ASSERT_EQ(read.size(), 2u);
+    const CachedHeadline &a = read.at("a.json");
+    EXPECT_EQ(a.fileBytes, 123456u);
+    EXPECT_EQ(a.modified, -42);
+    EXPECT_FALSE(a.damaged);
+    EXPECT_EQ(a.headline.startedAt, e.headline.startedAt);
+    EXPECT_EQ(a.headline.profileName, e.headline.profileName);
+    EXPECT_EQ(a.headline.targets, e.headline.targets);
+    EXPECT_EQ(a.headline.deviceModels, e.headline.deviceModels);
+    EXPECT_EQ(a.headline.iops, 1.0 / 3.0);
+    EXPECT_TRUE(std::isnan(a.headline.megabytesPerSecond));
+    EXPECT_EQ(a.headline.meanLatencyUs, 191035.31746031746);
+    EXPECT_EQ(a.headline.verdict, Verdict::WriteBackPending);
+    EXPECT_EQ(a.headline.outcome, RunOutcome::Stopped);
+    EXPECT_EQ(a.headline.steps, 7u);
+    EXPECT_TRUE(read.at("b.json").damaged);
+    EXPECT_EQ(read.at("b.json").damage, "truncated: ...");
 }
 
 TEST(RunLibrary, MetadataLivesInASidecarAndLeavesTheResultsAlone)

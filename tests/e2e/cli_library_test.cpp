@@ -3,15 +3,16 @@
 // refused), history, show, compare, --no-save, damaged and future files. Each test has
 // its own data folder (IOPRISM_DATA_DIR), so they run in parallel and never touch the
 // user's own.
-#include <algorithm>
-#include <fstream>
-#include <map>
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
-
 #include "core/report/results_json.h"
 #include "core/report/results_reader.h"
+
+#include <algorithm>
+#include <fstream>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <map>
+#include <nlohmann/json.hpp>
+
 #include "e2e/cli_support.h"
 
 using namespace ioprism::test;
@@ -27,14 +28,16 @@ struct Workspace {
     std::filesystem::path runs() const { return data() / "runs"; }
     CliResult cli(const std::string &args, const std::string &wrapper = {}) const
     {
-        return runCli(args, dir.path(), "env IOPRISM_DATA_DIR='" + data().string() + "' " + wrapper);
+        return runCli(
+            args, dir.path(), "env IOPRISM_DATA_DIR='" + data().string() + "' " + wrapper);
     }
     std::vector<std::string> savedIds() const
     {
         std::vector<std::string> ids;
         std::error_code ec;
         for (const auto &e : std::filesystem::directory_iterator(runs(), ec))
-            ids.push_back(e.path().stem().string());
+            if (e.path().filename().string().front() != '.') // not the headline cache
+                ids.push_back(e.path().stem().string());
         std::sort(ids.begin(), ids.end());
         return ids;
     }
@@ -88,6 +91,38 @@ TEST(CliLibrary, EveryRunIsSavedAndHistoryListsThem)
     EXPECT_THAT(text.out, HasSubstr(ids[0]));
     EXPECT_THAT(text.out, HasSubstr(ids[1]));
     EXPECT_THAT(text.out, HasSubstr("complete"));
+}
+
+// history reads a run's results file once: later listings take its headline from the
+// library's cache, until the file changes.
+TEST(CliLibrary, HistoryListsFromItsCacheAndReadsAChangedFileAgain)
+{
+    Workspace w;
+    ASSERT_EQ(w.cli(kNullRun).exitCode, 0);
+    ASSERT_EQ(w.cli(kNullRun).exitCode, 0);
+    const auto ids = w.savedIds();
+    ASSERT_EQ(ids.size(), 2u);
+    ASSERT_EQ(historyJson(w).size(), 2u);
+    EXPECT_TRUE(std::filesystem::exists(w.runs() / ".headlines.json"));
+
+    // Garbage in place of the first run's file, at its size and time: the listing does
+    // not read it (it would find it damaged), it takes the headline it had.
+    const auto path = w.runs() / (ids[0] + ".json");
+    const auto time = std::filesystem::last_write_time(path);
+    const auto size = std::filesystem::file_size(path);
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << std::string(size, 'x');
+    std::filesystem::last_write_time(path, time);
+    auto history = historyJson(w);
+    ASSERT_EQ(history.size(), 2u);
+    EXPECT_EQ(history[0]["damaged"], false);
+    EXPECT_EQ(history[0]["engine"], "null");
+
+    // Changed (a later time): read again, and found damaged.
+    std::filesystem::last_write_time(path, time + std::chrono::seconds(2));
+    history = historyJson(w);
+    ASSERT_EQ(history.size(), 2u);
+    for (const auto &run : history)
+        EXPECT_EQ(run["damaged"], run["id"] == ids[0]) << run["id"];
 }
 
 TEST(CliLibrary, NoSaveSavesNothing)
@@ -159,8 +194,7 @@ TEST(CliLibrary, CompareOfDirectAndBufferedNamesTheCacheModeAndTheRightSense)
         const bool higherBetter = m["better_when"] == "higher";
         EXPECT_EQ(higherBetter, metric == "iops" || metric == "mbps");
         if (other != base) {
-            EXPECT_EQ(m["sense"][1], (other > base) == higherBetter ? "better" : "worse")
-                << metric;
+            EXPECT_EQ(m["sense"][1], (other > base) == higherBetter ? "better" : "worse") << metric;
         }
     }
 
@@ -192,6 +226,35 @@ TEST(CliLibrary, CompareListsAStepOnlyOneRunHas)
     EXPECT_GE(unmatched, 5u);
 }
 
+TEST(CliLibrary, CompareWritesAnHtmlReportWithTheTablesAndTheCurves)
+{
+    Workspace w;
+    ASSERT_EQ(w.cli(kFileRun + " --json direct.json").exitCode, 0);
+    ASSERT_EQ(w.cli(kFileRun + " --buffered --json buffered.json").exitCode, 0);
+    const auto r = w.cli("compare direct.json buffered.json --html report.html");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_THAT(r.out, HasSubstr("cache mode")); // the text comparison as well
+    const std::string html = readFile(w.dir.path() / "report.html");
+    EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+    EXPECT_THAT(html, HasSubstr("<td><span style=\"color:#1f77b4\">&#9632;</span> direct.json"));
+    EXPECT_THAT(html, HasSubstr("buffered.json"));
+    EXPECT_THAT(html, HasSubstr(">cache mode</td><td>direct</td><td>buffered</td>"));
+    EXPECT_THAT(html, HasSubstr("<h2>Step by step</h2>"));
+    // Drawn without the GUI: an inline SVG with a curve per run.
+    EXPECT_THAT(html, HasSubstr("<svg"));
+    std::size_t curves = 0;
+    for (auto at = html.find("<polyline"); at != std::string::npos;
+         at = html.find("<polyline", at + 1))
+        ++curves;
+    EXPECT_EQ(curves, 2u);
+
+    const auto unwritable = w.cli("compare direct.json buffered.json --html no/such/dir/r.html");
+    EXPECT_EQ(unwritable.exitCode, 1);
+    EXPECT_THAT(unwritable.err, HasSubstr("--html: cannot write no/such/dir/r.html"));
+    EXPECT_TRUE(unwritable.out.empty());
+    EXPECT_THAT(w.cli("compare --help").out, HasSubstr("--html"));
+}
+
 TEST(CliLibrary, ADamagedOrFutureFileIsExit2WithItsReason)
 {
     Workspace w;
@@ -199,7 +262,10 @@ TEST(CliLibrary, ADamagedOrFutureFileIsExit2WithItsReason)
     const std::string good = readFile(w.dir.path() / "good.json");
     writeFile(w.dir.path() / "cut.json", good.substr(0, good.size() / 3));
     std::string future = good;
-    future.replace(future.find("\"version\": 1"), 12, "\"version\": 9");
+    // The document's own version (the profile inside has one too).
+    const std::string version
+        = "\"version\": " + std::to_string(ioprism::core::kResultsFormatVersion);
+    future.replace(future.find(version), version.size(), "\"version\": 9");
     writeFile(w.dir.path() / "future.json", future);
 
     auto r = w.cli("compare good.json cut.json");
@@ -229,13 +295,12 @@ TEST(CliLibrary, AStoppedAndARefusedRunAreSavedToo)
 {
     Workspace w;
     // Ctrl-C after a second of a long run.
-    const auto stopped = w.cli("run --engine null --duration 60s --ramp 0 -q",
-        "timeout --preserve-status -s INT 1");
+    const auto stopped = w.cli(
+        "run --engine null --duration 60s --ramp 0 -q", "timeout --preserve-status -s INT 1");
     EXPECT_EQ(stopped.exitCode, 130) << stopped.err;
     // A target the run cannot create: refused before measuring, kept with its error.
-    const auto refused
-        = w.cli("run --target '" + (w.dir.path() / "no-such-dir" / "t.dat").string()
-            + "' --duration 1s -q");
+    const auto refused = w.cli("run --target '" + (w.dir.path() / "no-such-dir" / "t.dat").string()
+        + "' --duration 1s -q");
     EXPECT_EQ(refused.exitCode, 1) << refused.err;
     const auto history = historyJson(w);
     ASSERT_EQ(history.size(), 2u);
@@ -245,8 +310,8 @@ TEST(CliLibrary, AStoppedAndARefusedRunAreSavedToo)
     ASSERT_TRUE(byOutcome.count("stopped")) << history.dump(2);
     ASSERT_TRUE(byOutcome.count("failed")) << history.dump(2);
     EXPECT_THAT(byOutcome["failed"]["error"].get<std::string>(), HasSubstr("no-such-dir"));
-    EXPECT_THAT(byOutcome["failed"]["targets"][0]["path"].get<std::string>(),
-        HasSubstr("no-such-dir"));
+    EXPECT_THAT(
+        byOutcome["failed"]["targets"][0]["path"].get<std::string>(), HasSubstr("no-such-dir"));
 }
 
 TEST(CliLibrary, NamesNotesTagsAndDelete)

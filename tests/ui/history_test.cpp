@@ -17,9 +17,12 @@
 #include "ui/pages/live_page.h"
 #include "ui/pages/results_page.h"
 
+#include <QFileDialog>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QTableView>
 #include <QTableWidget>
+#include <QTest>
 #include <qcustomplot.h>
 
 #include <fstream>
@@ -161,7 +164,9 @@ TEST(History, ADamagedOrFutureFileIsRefusedWithItsReasonAndTheRestStillOpen)
     const std::string text((std::istreambuf_iterator<char>(in)), {});
     std::ofstream(runs / "20990101-000000-cut.json") << text.substr(0, text.size() / 2);
     std::string future = text;
-    future.replace(future.find("\"version\": 1"), 12, "\"version\": 99");
+    // The document's own version (the profile inside has one too).
+    const std::string version = "\"version\": " + std::to_string(core::kResultsFormatVersion);
+    future.replace(future.find(version), version.size(), "\"version\": 99");
     std::ofstream(runs / "20990101-000001-future.json") << future;
 
     MainWindow window(nullPlatformServices(), withLibrary(dir));
@@ -252,6 +257,52 @@ TEST(Compare, ADirectAndABufferedRunOverlaidWithTheirChangesAndTheCacheModeAmong
     page->setBaseline(1);
     EXPECT_EQ(delta->item(1, 3)->text(), QStringLiteral("baseline"));
     EXPECT_NE(delta->item(0, 3)->text(), QStringLiteral("baseline"));
+}
+
+// Export Report… on the Compare page: a save dialog, then one HTML file with the runs, the
+// tables and the page's plot embedded as a PNG.
+TEST(Compare, ExportReportWritesTheComparisonWithItsPlotEmbedded)
+{
+    test::ensureApp();
+    test::TempDir dir;
+    const auto direct = seriesRunFile(dir, core::CacheMode::Direct, "direct.json");
+    const auto buffered = seriesRunFile(dir, core::CacheMode::Buffered, "buffered.json");
+    MainWindow window(nullPlatformServices(), withLibrary(dir));
+    ComparePage *page = window.comparePage();
+    EXPECT_FALSE(page->exportReportButton()->isEnabled()); // nothing compared yet
+    ASSERT_TRUE(window.compareFiles(
+        {QString::fromStdString(direct.string()), QString::fromStdString(buffered.string())}));
+    QPushButton *button = page->exportReportButton();
+    EXPECT_TRUE(button->isEnabled());
+    EXPECT_FALSE(button->toolTip().isEmpty());
+
+    QTest::mouseClick(button, Qt::LeftButton);
+    QFileDialog *dialog = nullptr;
+    ASSERT_TRUE(test::waitUntil(
+        [&] {
+            dialog = window.findChild<QFileDialog *>();
+            return dialog && dialog->isVisible();
+        },
+        2s));
+    EXPECT_EQ(dialog->acceptMode(), QFileDialog::AcceptSave);
+    const auto path = dir.path() / "comparison.html";
+    dialog->selectFile(QString::fromStdString(path.string()));
+    static_cast<QDialog *>(dialog)->accept(); // QFileDialog::accept is protected
+    ASSERT_TRUE(test::waitUntil([&] { return std::filesystem::exists(path); }, 5s));
+
+    std::ifstream in(path);
+    const std::string html((std::istreambuf_iterator<char>(in)), {});
+    EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+    EXPECT_NE(html.find("<h2>Runs</h2>"), std::string::npos);
+    EXPECT_NE(html.find("direct"), std::string::npos);
+    EXPECT_NE(html.find("buffered"), std::string::npos);
+    EXPECT_NE(html.find(">cache mode</td>"), std::string::npos);
+    EXPECT_NE(html.find("<h2>Step by step</h2>"), std::string::npos);
+    // The page's plot as a PNG: its base64 starts with the PNG signature's.
+    const auto image = html.find("src=\"data:image/png;base64,iVBORw0KGgo");
+    ASSERT_NE(image, std::string::npos);
+    EXPECT_GT(html.find('"', image + 10) - image, 1000u);
+    EXPECT_EQ(html.find("<svg"), std::string::npos);
 }
 
 } // namespace

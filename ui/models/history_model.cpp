@@ -27,7 +27,8 @@ void HistoryModel::setDirectory(const std::filesystem::path &directory)
 void HistoryModel::refresh()
 {
     beginResetModel();
-    // Headlines of files already listed are kept: only new runs are read.
+    // Headlines of files already listed are kept, and the library keeps the others in its
+    // headline cache: only new or changed runs are read.
     m_runs = m_library ? m_library->list(m_runs) : std::vector<core::RunHeadline> {};
     endResetModel();
 }

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/pages/compare_page.h"
 
-#include "core/profile/series.h"
-#include "core/run/series_result.h"
 #include "ui/format.h"
+#include "ui/icons.h"
 #include "ui/style.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPushButton>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -21,13 +21,11 @@ namespace ioprism::ui {
 
 namespace {
 
-// Distinct, in the same order for every comparison: the first run is always blue.
+// Distinct, in the same order for every comparison (and in its report): the first run is
+// always blue.
 QColor runColor(int i)
 {
-    static const QColor colors[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xd6, 0x27, 0x28),
-        QColor(0x2c, 0xa0, 0x2c), QColor(0xff, 0x7f, 0x0e), QColor(0x94, 0x67, 0xbd),
-        QColor(0x8c, 0x56, 0x4b), QColor(0xe3, 0x77, 0xc2), QColor(0x17, 0xbe, 0xcf)};
-    return colors[i % 8];
+    return QColor(QString::fromLatin1(core::runColor(static_cast<std::size_t>(i)).data()));
 }
 
 QString metricText(core::CompareMetric m, double v)
@@ -61,21 +59,6 @@ QString metricTitle(core::CompareMetric m)
     return {};
 }
 
-// The one parameter every run's series sweeps, when they all have one axis of it.
-std::optional<core::SweepParameter> commonAxis(const std::vector<RunResultPtr> &runs)
-{
-    std::optional<core::SweepParameter> axis;
-    for (const auto &r : runs) {
-        const auto &series = r->plan.profile.setup.series;
-        if (!series || series->axes.size() != 1)
-            return std::nullopt;
-        if (axis && *axis != series->axes[0].parameter)
-            return std::nullopt;
-        axis = series->axes[0].parameter;
-    }
-    return axis;
-}
-
 } // namespace
 
 ComparePage::ComparePage(QWidget *parent)
@@ -95,7 +78,14 @@ ComparePage::ComparePage(QWidget *parent)
     m_summary->setToolTip(tr("How many steps or points the runs share, and how many only some "
                              "of them have"));
     bar->addWidget(m_summary, 1);
+    m_exportReport = new QPushButton(icon(IconId::Export), tr("Export &Report…"), this);
+    m_exportReport->setToolTip(tr("Save this comparison as one HTML file that opens in any "
+                                  "browser: the runs, what differs, the curves and the delta "
+                                  "table"));
+    m_exportReport->setEnabled(false);
+    bar->addWidget(m_exportReport);
     layout->addLayout(bar);
+    connect(m_exportReport, &QPushButton::clicked, this, &ComparePage::exportReportRequested);
 
     auto *splitter = new QSplitter(Qt::Vertical, this);
     m_plot = new QCustomPlot(splitter);
@@ -137,6 +127,7 @@ void ComparePage::setRuns(std::vector<RunResultPtr> runs, QStringList labels)
     m_baseline->addItems(m_labels);
     m_baseline->setCurrentIndex(0);
     m_comparison = {};
+    m_exportReport->setEnabled(m_runs.size() >= 2);
     rebuild();
 }
 
@@ -173,43 +164,32 @@ void ComparePage::rebuild()
 void ComparePage::drawCurves()
 {
     m_plot->clearGraphs();
-    const auto axis = commonAxis(m_runs);
-    m_overSeries = axis.has_value();
-    for (std::size_t i = 0; i < m_runs.size(); ++i) {
+    std::vector<const core::RunResult *> runs;
+    for (const auto &r : m_runs)
+        runs.push_back(r.get());
+    const core::ComparisonCurves curves = core::comparisonCurves(runs);
+    m_overSeries = curves.axis.has_value();
+    for (std::size_t i = 0; i < curves.runs.size(); ++i) {
         QCPGraph *graph = m_plot->addGraph();
         graph->setName(m_labels.value(static_cast<int>(i)));
-        QPen pen(runColor(static_cast<int>(i)), 2);
-        graph->setPen(pen);
-        const core::RunResult &r = *m_runs[i];
-        if (m_overSeries) {
+        graph->setPen(QPen(runColor(static_cast<int>(i)), 2));
+        if (m_overSeries)
             graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
-            // The first spec's (and target's) curve: the points the runs compare.
-            const auto points = core::seriesPoints(r);
-            for (const auto &p : points)
-                if (!p.values.empty() && p.specIndex == points.front().specIndex
-                    && p.target == points.front().target)
-                    graph->addData(static_cast<double>(p.values[0]), p.iops.median);
-        } else {
-            for (const auto &s : r.intervals)
-                if (s.phase == core::RunPhase::Measuring && !s.scopes.empty())
-                    graph->addData(s.endSeconds, s.scopes.front().figures.total.iops);
-        }
+        for (const auto &[x, iops] : curves.runs[i])
+            graph->addData(x, iops);
     }
-    const bool logX = m_overSeries && *axis != core::SweepParameter::PercentRead
-        && *axis != core::SweepParameter::PercentRandom;
     if (m_overSeries) {
         // Ticks at the swept values, spelled as the Series page spells them ("4 KiB").
-        m_plot->xAxis->setScaleType(logX ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+        m_plot->xAxis->setScaleType(curves.logX ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
         QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-        for (const auto &r : m_runs)
-            for (const auto v : core::sweepValues(r->plan.profile.setup.series->axes[0]))
-                ticker->addTick(static_cast<double>(v), sweepValueText(*axis, v));
+        for (const auto v : curves.ticks)
+            ticker->addTick(static_cast<double>(v), sweepValueText(*curves.axis, v));
         m_plot->xAxis->setTicker(ticker);
     } else {
         m_plot->xAxis->setScaleType(QCPAxis::stLinear);
         m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
     }
-    m_plot->xAxis->setLabel(m_overSeries ? sweepParameterText(*axis) : tr("time (s)"));
+    m_plot->xAxis->setLabel(m_overSeries ? sweepParameterText(*curves.axis) : tr("time (s)"));
     m_plot->yAxis->setLabel(tr("IOPS"));
     m_plot->rescaleAxes();
     m_plot->yAxis->setRangeLower(0);

@@ -5,6 +5,7 @@
 // run's time); a delta table with every step or point, each run's figures and their
 // change against the baseline run, coloured better or worse in each metric's sense
 // (steps or points a run lacks are shown as such); and what differs between the setups.
+// Export Report… writes all of it as one HTML file (core/report/html_report.h).
 #pragma once
 
 #include "core/report/compare.h"
@@ -16,6 +17,7 @@
 class QComboBox;
 class QCustomPlot;
 class QLabel;
+class QPushButton;
 class QTableWidget;
 
 namespace ioprism::ui {
@@ -31,10 +33,17 @@ public:
     void setBaseline(int run);
 
     const core::Comparison &comparison() const { return m_comparison; }
+    const std::vector<RunResultPtr> &runs() const { return m_runs; }
+    const QStringList &labels() const { return m_labels; }
+    QPushButton *exportReportButton() const { return m_exportReport; }
     QCustomPlot *plot() const { return m_plot; }
     QTableWidget *deltaTable() const { return m_delta; }
     QTableWidget *differencesTable() const { return m_differences; }
     bool overSeries() const { return m_overSeries; } // x is the swept parameter
+
+signals:
+    // Export Report…: the main window asks where and writes the comparison's report.
+    void exportReportRequested();
 
 private:
     void rebuild();
@@ -48,6 +57,7 @@ private:
     bool m_overSeries = false;
     QComboBox *m_baseline = nullptr;
     QLabel *m_summary = nullptr;
+    QPushButton *m_exportReport = nullptr;
     QCustomPlot *m_plot = nullptr;
     QTableWidget *m_delta = nullptr;
     QTableWidget *m_differences = nullptr;
