@@ -205,10 +205,14 @@ std::size_t firstStepOf(const ResolvedPlan &resolved, std::size_t worker)
     return resolved.stepCount();
 }
 
+// The files of each tree, by the tree's path: listed once per run, shared by every step.
+using TreeFiles = std::map<std::string, std::shared_ptr<const std::vector<std::string>>>;
+
 std::shared_ptr<StepState> makeStepState(std::size_t step, const std::vector<std::size_t> &active,
     const ResolvedPlan &resolved, const std::map<std::string, bool> &comparedPath,
     const RunOptions &options, const std::shared_ptr<Run::Shared> &shared,
-    std::uint64_t &inFlightWriteBytes, std::vector<std::vector<std::string>> &targetPaths)
+    std::uint64_t &inFlightWriteBytes, std::vector<std::vector<std::string>> &targetPaths,
+    TreeFiles &treeFiles)
 {
     auto state = std::make_shared<StepState>(resolved.workers.size(), active.size());
     for (std::size_t a = 0; a < active.size(); ++a) {
@@ -240,14 +244,18 @@ std::shared_ptr<StepState> makeStepState(std::size_t step, const std::vector<std
             wt.file = {t.info.path, specWrites(spec), t.target.cacheMode, t.target.writeThrough};
             const Worker &profileWorker = resolved.profile.hosts[0].workers[rw.profileWorker];
             if (t.target.kind == TargetKind::FileTree) {
-                wt.treeFiles = fileTreeFiles(t.info.path, t.target.tree);
+                auto &files = treeFiles[t.info.path];
+                if (!files)
+                    files = std::make_shared<const std::vector<std::string>>(
+                        fileTreeFiles(t.info.path, t.target.tree));
+                wt.treeFiles = files;
                 // Before the worker's first step only: the stack is warm after it.
                 if (step == firstStepOf(resolved, wi))
                     wt.preInitOperations = t.target.tree.preInitOperations;
             } else if (profileWorker.testConnectionRate) {
                 wt.transactionsPerConnection = profileWorker.transactionsPerConnection;
             }
-            if (!wt.treeFiles.empty() || wt.transactionsPerConnection > 0)
+            if (wt.isTree() || wt.transactionsPerConnection > 0)
                 live->connections = std::make_unique<LiveConnections>();
             wt.region = t.region;
             wt.sectorBytes = t.info.logicalBlockBytes;
@@ -607,6 +615,7 @@ struct Run::Execution {
     std::vector<const Target *> targets; // each distinct target once, in plan order
     std::vector<const PlannedWorker *> fillingWorker; // per target: whose pattern fills it
     std::vector<const Target *> created; // test files and trees this run created
+    TreeFiles treeFiles; // filled by the first step on each tree
     std::map<std::string, bool> comparedPath; // target path -> carried by a watched device
     bool comparedBuffered = false;
     // Application writes the devices have not shown yet and the devices' credit, carried
@@ -843,7 +852,7 @@ struct Run::Execution {
         std::uint64_t inFlightWriteBytes = 0;
         std::vector<std::vector<std::string>> targetPaths(resolved.workers.size());
         auto state = makeStepState(step, active, resolved, comparedPath, run.m_options,
-            run.m_shared, inFlightWriteBytes, targetPaths);
+            run.m_shared, inFlightWriteBytes, targetPaths, treeFiles);
         std::vector<std::thread> threads
             = startWorkers(state, run.m_backend, [this](const OpError &e) { shared.fail(e); });
         StepGuard guard {*state, threads, shared.stopNow, stopDeadline()};

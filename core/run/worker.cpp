@@ -198,7 +198,7 @@ private:
         std::vector<EngineFile> files;
         for (const auto &t : m_ws.targets) {
             m_firstFile.push_back(std::uint32_t(files.size()));
-            if (t.treeFiles.empty()) {
+            if (!t.isTree()) {
                 files.push_back(t.file);
                 continue;
             }
@@ -250,9 +250,9 @@ private:
                     mixSeed(m_ws.seed, t + 1));
                 ts.limit = m_ws.ioLimitPerTarget;
                 const WorkerTarget &wt = m_ws.targets[t];
-                if (!wt.treeFiles.empty()) {
+                if (wt.isTree()) {
                     for (const auto &line : spec.lines)
-                        ts.filePickers.emplace_back(line.distribution, wt.treeFiles.size());
+                        ts.filePickers.emplace_back(line.distribution, wt.treeFiles->size());
                     ts.fileRng = Rng(mixSeed(m_ws.seed, 500 + t));
                 }
                 m_connectionRate |= wt.transactionsPerConnection > 0;
@@ -297,8 +297,7 @@ private:
                 if (auto *live = m_ws.targets[t].counters; live && q < live->inFlightSince.size())
                     m_slots[s].published = &live->inFlightSince[q];
                 m_slots[s].target = t;
-                m_slots[s].request.fileIndex
-                    = m_firstFile[t] + (m_ws.targets[t].treeFiles.empty() ? 0 : q);
+                m_slots[s].request.fileIndex = m_firstFile[t] + (m_ws.targets[t].isTree() ? q : 0);
                 m_slots[s].request.userData = s;
             }
         m_idle.reserve(slotCount);
@@ -379,7 +378,7 @@ private:
                 m_fillers[std::size_t(pattern)].beforeWrite(
                     buffer.first(io.sizeBytes), io.offsetBytes);
             }
-            if (!slot.fileOpen && !m_ws.targets[slot.target].treeFiles.empty()
+            if (!slot.fileOpen && m_ws.targets[slot.target].isTree()
                 && !openTreeFile(slot, io.lineIndex))
                 break; // failed: the run stops
             if (!m_engine->queue(&r))
@@ -462,7 +461,7 @@ private:
         const WorkerTarget &wt = m_ws.targets[slot.target];
         const auto file = ts.filePickers[lineIndex].next(ts.fileRng);
         EngineFile engineFile = wt.file;
-        engineFile.path = wt.treeFiles[std::size_t(file)];
+        engineFile.path = (*wt.treeFiles)[std::size_t(file)];
         const std::int64_t start = nowNs();
         slot.publishSubmit(start);
         auto st = m_engine->openFile(slot.request.fileIndex, engineFile);

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -27,7 +28,10 @@ struct WorkerTarget {
     // operation: pick a file (the spec line's distribution over the files), open it, do
     // the I/O at an offset within `region` of that file, close it. Every slot has its own
     // file index, so QD n means n operations in flight. counters->connections is set.
-    std::vector<std::string> treeFiles;
+    // Shared by every worker and step on the tree (the run makes the list once); null for
+    // other targets.
+    std::shared_ptr<const std::vector<std::string>> treeFiles;
+    bool isTree() const { return treeFiles != nullptr; }
     // Iometer's connection rate: the target is closed and opened again after this many
     // transactions, once its I/O in flight has completed (0 = never). counters->connections
     // is set.

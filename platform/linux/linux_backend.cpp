@@ -4,6 +4,7 @@
 #include "core/profile/units.h"
 #include "core/workload/data_pattern.h"
 #include "core/workload/file_tree.h"
+#include "platform/common/file_tree_plan.h"
 #include "platform/linux/block_devices.h"
 #include "platform/linux/sync_engine.h"
 #include "platform/linux/sysfs.h"
@@ -65,15 +66,6 @@ bool hasCapability(int capability)
         if (line.rfind("CapEff:", 0) == 0)
             return (std::stoull(line.substr(7), nullptr, 16) >> capability) & 1u;
     return false;
-}
-constexpr std::uint32_t kFillChunkBytes = 1u << 20;
-
-// Where filling a test file starts (prepareTestFile writes from here, testFileSpace counts
-// from here): a new file from 0; our own, smaller file from the chunk boundary below its
-// end, so the direct writes that extend it stay aligned.
-std::uint64_t fillStartBytes(bool exists, std::uint64_t currentBytes)
-{
-    return exists ? currentBytes / kFillChunkBytes * kFillChunkBytes : 0;
 }
 constexpr const char *kXattrValue = "1";
 
@@ -533,13 +525,6 @@ core::Status AlignedBufferPool::allocate(std::uint32_t count, std::uint32_t buff
 
 namespace {
 
-std::string describeTree(const core::FileTree &t)
-{
-    return std::to_string(t.depth) + (t.depth == 1 ? " level" : " levels") + " of "
-        + std::to_string(t.filesPerLevel) + (t.filesPerLevel == 1 ? " file" : " files") + " of "
-        + core::describeSize(t.fileSizeBytes);
-}
-
 // The shape our marker in `root` records; nullopt when there is none, when it is not a
 // regular file (a symbolic link is nobody's marker), or when it is not one of ours.
 std::optional<core::FileTree> readTreeMarker(const std::string &root)
@@ -552,36 +537,6 @@ std::optional<core::FileTree> readTreeMarker(const std::string &root)
         return std::nullopt;
     return core::parseFileTreeMarker(readTextFile(marker));
 }
-
-// A file of the tree that has to be created, or extended to the tree's file size.
-struct TreeFileWork {
-    std::size_t index = 0; // into TreePlan::files
-    bool exists = false;
-    std::uint64_t currentBytes = 0;
-};
-
-// What preparing a tree would do, found without changing anything.
-struct TreePlan {
-    bool rootExists = false;
-    std::vector<std::string> folders; // every level, the top first
-    std::vector<std::string> files; // every file, level by level
-    std::vector<std::size_t> missingFolders; // indices into folders, top first
-    std::vector<TreeFileWork> work;
-    std::uint64_t writeBytes = 0; // what the fill writes (progress)
-    std::optional<std::size_t> completeFile; // a file that is there in full
-    bool needsWork() const { return !missingFolders.empty() || !work.empty(); }
-    // Blocks the work takes from the file system (each file rounded up to its blocks).
-    std::uint64_t needBytes(std::uint64_t fileSizeBytes, std::uint64_t blockBytes) const
-    {
-        const std::uint64_t block = std::max<std::uint64_t>(blockBytes, 1);
-        std::uint64_t need = 0;
-        for (const auto &w : work) {
-            const std::uint64_t bytes = fileSizeBytes - fillStartBytes(w.exists, w.currentBytes);
-            need += (bytes + block - 1) / block * block;
-        }
-        return need;
-    }
-};
 
 OpError notOurs(const std::string &path, const std::string &what)
 {
@@ -625,8 +580,8 @@ core::Result<TreePlan> planFileTree(const std::string &root, const core::FileTre
                   "yet (IOPrism creates the folder)");
     if (!core::sameFileTreeShape(*marked, tree))
         return makeOpError(EEXIST, "prepare file tree", root,
-            "this folder holds an IOPrism file tree of another shape (" + describeTree(*marked)
-                + ") than asked for (" + describeTree(tree)
+            "this folder holds an IOPrism file tree of another shape (" + describeFileTree(*marked)
+                + ") than asked for (" + describeFileTree(tree)
                 + "); IOPrism does not replace a tree on its own: remove it (remove test files "
                   "after a run with its shape, or delete the folder) or choose another path");
     for (std::size_t i = 1; i < plan.folders.size(); ++i) {
@@ -757,8 +712,8 @@ core::Status removeFileTree(const std::string &root, const core::FileTree &tree)
                 + " marker, so it is not a file tree made by IOPrism: left untouched");
     if (!core::sameFileTreeShape(*marked, tree))
         return makeOpError(EPERM, "remove file tree", root,
-            "the folder holds an IOPrism file tree of another shape (" + describeTree(*marked)
-                + ") than this one (" + describeTree(tree) + "): left untouched");
+            "the folder holds an IOPrism file tree of another shape (" + describeFileTree(*marked)
+                + ") than this one (" + describeFileTree(tree) + "): left untouched");
 
     // Files first, then the level folders deepest first (each only once empty), then the
     // marker and the top folder: until the marker goes, a later removal still knows the

@@ -4,6 +4,7 @@
 #include "core/profile/units.h"
 #include "core/workload/data_pattern.h"
 #include "core/workload/file_tree.h"
+#include "platform/common/file_tree_plan.h"
 #include "platform/windows/sector_size.h"
 #include "platform/windows/windows_devices.h"
 
@@ -22,7 +23,6 @@ using win::win32Error;
 
 namespace {
 
-constexpr std::uint32_t kFillChunkBytes = 1u << 20;
 constexpr std::uint32_t kMinBufferAlign = 4096;
 constexpr DWORD kShareAll = FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE;
 
@@ -303,13 +303,6 @@ std::string joined(const std::vector<std::wstring> &items)
 
 namespace {
 
-std::string describeTree(const core::FileTree &t)
-{
-    return std::to_string(t.depth) + (t.depth == 1 ? " level" : " levels") + " of "
-        + std::to_string(t.filesPerLevel) + (t.filesPerLevel == 1 ? " file" : " files") + " of "
-        + core::describeSize(t.fileSizeBytes);
-}
-
 // What is at a path, without following a reparse point (a symbolic link or junction is
 // never one of the tree's folders or files: it would lead the writes elsewhere).
 struct PathEntry {
@@ -377,37 +370,6 @@ std::string folderOf(const std::string &root)
     return named;
 }
 
-// A file of the tree that has to be created, or extended to the tree's file size.
-struct TreeFileWork {
-    std::size_t index = 0; // into TreePlan::files
-    bool exists = false;
-    std::uint64_t currentBytes = 0;
-};
-
-// What preparing a tree would do, found without changing anything.
-struct TreePlan {
-    bool rootExists = false;
-    std::vector<std::string> folders; // every level, the top first
-    std::vector<std::string> files; // every file, level by level
-    std::vector<std::size_t> missingFolders; // indices into folders, top first
-    std::vector<TreeFileWork> work;
-    std::uint64_t writeBytes = 0; // what the fill writes (progress)
-    std::optional<std::size_t> completeFile; // a file that is there in full
-    bool needsWork() const { return !missingFolders.empty() || !work.empty(); }
-    // Clusters the work takes from the volume (each file rounded up to its clusters).
-    std::uint64_t needBytes(std::uint64_t fileSizeBytes, std::uint64_t clusterBytes) const
-    {
-        const std::uint64_t cluster = std::max<std::uint64_t>(clusterBytes, 1);
-        std::uint64_t need = 0;
-        for (const auto &w : work) {
-            const std::uint64_t from
-                = w.exists ? w.currentBytes / kFillChunkBytes * kFillChunkBytes : 0;
-            need += (fileSizeBytes - from + cluster - 1) / cluster * cluster;
-        }
-        return need;
-    }
-};
-
 core::OpError notOurs(const std::string &path, const std::string &what)
 {
     return win32Error(ERROR_FILE_EXISTS, "prepare file tree", path,
@@ -449,8 +411,8 @@ core::Result<TreePlan> planFileTree(const std::string &root, const core::FileTre
                   "yet (IOPrism creates the folder)");
     if (!core::sameFileTreeShape(*marked, tree))
         return win32Error(ERROR_FILE_EXISTS, "prepare file tree", root,
-            "this folder holds an IOPrism file tree of another shape (" + describeTree(*marked)
-                + ") than asked for (" + describeTree(tree)
+            "this folder holds an IOPrism file tree of another shape (" + describeFileTree(*marked)
+                + ") than asked for (" + describeFileTree(tree)
                 + "); IOPrism does not replace a tree on its own: remove it (remove test files "
                   "after a run with its shape, or delete the folder) or choose another path");
     for (std::size_t i = 1; i < plan.folders.size(); ++i) {
@@ -475,7 +437,7 @@ core::Result<TreePlan> planFileTree(const std::string &root, const core::FileTre
             return notOurs(plan.files[i], "this is not a plain file (a folder or a link)");
         } else if (e.sizeBytes < tree.fileSizeBytes) {
             plan.work.push_back({.index = i, .exists = true, .currentBytes = e.sizeBytes});
-            plan.writeBytes += tree.fileSizeBytes - e.sizeBytes / kFillChunkBytes * kFillChunkBytes;
+            plan.writeBytes += tree.fileSizeBytes - fillStartBytes(true, e.sizeBytes);
         } else if (!plan.completeFile) {
             plan.completeFile = i;
         }
@@ -600,8 +562,8 @@ core::Status removeFileTree(const std::string &root, const core::FileTree &tree)
                 + " marker, so it is not a file tree made by IOPrism: left untouched");
     if (!core::sameFileTreeShape(*marked, tree))
         return win32Error(ERROR_ACCESS_DENIED, "remove file tree", root,
-            "the folder holds an IOPrism file tree of another shape (" + describeTree(*marked)
-                + ") than this one (" + describeTree(tree) + "): left untouched");
+            "the folder holds an IOPrism file tree of another shape (" + describeFileTree(*marked)
+                + ") than this one (" + describeFileTree(tree) + "): left untouched");
 
     // Files first, then the level folders deepest first (each only once empty), then the
     // marker and the top folder: until the marker goes, a later removal still knows the
@@ -879,7 +841,7 @@ core::Result<core::TargetInfo> WindowsBackend::prepareTestFile(const core::Targe
     }
     if (needFill) {
         // Extend from a chunk boundary so the unbuffered writes stay aligned.
-        const std::uint64_t from = exists ? current / kFillChunkBytes * kFillChunkBytes : 0;
+        const std::uint64_t from = fillStartBytes(exists, current);
         const std::uint64_t need = wanted - from;
         ULARGE_INTEGER avail {}, total {}, free {};
         const std::uint64_t freeBytes
@@ -1106,8 +1068,7 @@ core::Result<core::TargetInfo> WindowsBackend::prepareFileTree(const core::Targe
             UniqueHandle direct(::CreateFileW(wpath.c_str(), GENERIC_WRITE,
                 FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr, OPEN_EXISTING,
                 FILE_FLAG_NO_BUFFERING | FILE_FLAG_OPEN_REPARSE_POINT, nullptr));
-            const std::uint64_t from
-                = w.exists ? w.currentBytes / kFillChunkBytes * kFillChunkBytes : 0;
+            const std::uint64_t from = fillStartBytes(w.exists, w.currentBytes);
             // No flush per file: the aligned part is written unbuffered, and a buffered
             // tail is left to the cache manager (Windows flushes a whole volume only for
             // administrators), as flushing each of a million small files would take long.
@@ -1166,7 +1127,7 @@ std::optional<core::TestFileSpace> WindowsBackend::testFileSpace(const core::Tar
         need = target.testFileSizeBytes;
         if (e.exists)
             need = e.isPlainFile() && isOurTestFile(target.path) && need > e.sizeBytes
-                ? need - e.sizeBytes / kFillChunkBytes * kFillChunkBytes
+                ? need - fillStartBytes(true, e.sizeBytes)
                 : 0;
     }
     ULARGE_INTEGER avail {}, total {}, free {};
