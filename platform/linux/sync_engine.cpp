@@ -6,6 +6,8 @@
 #include <pthread.h>
 #include <unistd.h>
 
+#include <utility>
+
 namespace ioprism::platform {
 
 SyncEngine::SyncEngine(std::shared_ptr<BufferMemory> memory)
@@ -66,6 +68,9 @@ core::Status SyncEngine::init(
     m_capacity = config.queueDepth;
     m_submitted.reset(m_capacity);
     m_done.reset(m_capacity);
+    m_inline = m_capacity == 1;
+    if (m_inline)
+        return core::Ok {};
     m_threads.reserve(m_capacity);
     try {
         for (std::uint32_t i = 0; i < m_capacity; ++i) {
@@ -116,12 +121,28 @@ bool SyncEngine::queue(core::IoRequest *request)
     if (m_outstanding >= m_capacity)
         return false;
     ++m_outstanding;
+    if (m_inline) {
+        m_inlineQueued = request;
+        return true;
+    }
     {
         std::lock_guard lock(m_submitMutex);
         m_submitted.push(request);
     }
     m_submitCv.notify_one();
     return true;
+}
+
+core::Status SyncEngine::commit()
+{
+    if (m_inlineQueued) {
+        core::IoRequest *r = std::exchange(m_inlineQueued, nullptr);
+        execute(r);
+        // Only the caller's thread touches m_done here; the lock keeps one rule for it.
+        std::lock_guard lock(m_doneMutex);
+        m_done.push(r);
+    }
+    return core::Ok {};
 }
 
 void SyncEngine::execute(core::IoRequest *r)

@@ -129,6 +129,47 @@ TYPED_TEST_P(EngineConformance, WritesThenReadsBackDistinctPatternsAcrossTwoFile
     EXPECT_EQ(verified, reads.size());
 }
 
+// Queue depth 1 is the path a latency test and a file tree's one-operation slots take
+// (the sync engine does that I/O on the caller's thread): the right bytes, one at a time.
+TYPED_TEST_P(EngineConformance, WritesThenReadsBackAtQd1)
+{
+    constexpr std::uint64_t kFileBytes = 256 * 1024;
+    constexpr std::uint32_t kBlock = 4096;
+    const std::vector<core::EngineFile> files {
+        {this->makeFile("a", kFileBytes), true, core::CacheMode::Direct, false}};
+    auto engine = this->makeEngine(files, 1, kBlock);
+    ASSERT_TRUE(engine);
+    std::vector<TestOp> writes;
+    for (std::uint64_t off = 0; off < kFileBytes; off += kBlock)
+        writes.push_back({0, off, core::IoDirection::Write, kBlock});
+    std::shuffle(writes.begin(), writes.end(), std::mt19937(3));
+    RunStats stats;
+    ASSERT_TRUE(runOps(
+        *engine, writes, 1,
+        [](const TestOp &op, std::span<std::byte> buf) { fillPattern(buf, op.file, op.offset); },
+        [&](const TestOp &op, const core::IoRequest &r, std::span<std::byte>) {
+            EXPECT_EQ(r.error, 0) << "write at " << op.offset;
+            EXPECT_EQ(r.resultBytes, kBlock);
+        },
+        &stats));
+    EXPECT_EQ(stats.maxInFlight, 1u);
+    auto reads = writes;
+    for (auto &op : reads)
+        op.direction = core::IoDirection::Read;
+    std::size_t verified = 0;
+    ASSERT_TRUE(runOps(
+        *engine, reads, 1,
+        [](const TestOp &, std::span<std::byte> buf) { std::memset(buf.data(), 0, buf.size()); },
+        [&](const TestOp &op, const core::IoRequest &r, std::span<std::byte> buf) {
+            ASSERT_EQ(r.resultBytes, kBlock);
+            if (matchesPattern(buf, op.file, op.offset))
+                ++verified;
+            else
+                ADD_FAILURE() << "wrong bytes at " << op.offset;
+        }));
+    EXPECT_EQ(verified, reads.size());
+}
+
 TYPED_TEST_P(EngineConformance, ReapReturnsZeroAtOnceWhenNothingIsInFlight)
 {
     auto engine = this->makeEngine(
@@ -447,7 +488,7 @@ TYPED_TEST_P(EngineConformance, OpenAndCloseRefuseIndicesInTheWrongState)
 }
 
 REGISTER_TYPED_TEST_SUITE_P(EngineConformance,
-    WritesThenReadsBackDistinctPatternsAcrossTwoFilesAtQd32,
+    WritesThenReadsBackDistinctPatternsAcrossTwoFilesAtQd32, WritesThenReadsBackAtQd1,
     ReapReturnsZeroAtOnceWhenNothingIsInFlight, MisalignedDirectLengthCompletesWithInvalidArgument,
     MisalignedDirectWriteIsRefusedAndLeavesTheFileUnchanged, ReadsAtAndAcrossEndOfFileAreShort,
     RequestWithBadIndexCompletesWithInvalidArgumentInsteadOfCorrupting,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "platform/linux/sync_engine.h"
 
+#include <cstring>
 #include <memory>
 #include <thread>
 
@@ -35,6 +36,38 @@ TEST_F(SyncEngineTest, RunsOneThreadPerOutstandingIo)
     EXPECT_TRUE(engine.capabilities().async);
     EXPECT_FALSE(engine.capabilities().registeredBuffers);
     EXPECT_EQ(engine.capabilities().maxQueueDepth, SyncEngine::kMaxQueueDepth);
+}
+
+TEST_F(SyncEngineTest, AtQueueDepthOneCommitDoesTheIoOnTheCallersThread)
+{
+    // No pool and no hand-off: nothing is done at queue(), all of it at commit(), and
+    // reap() then needs no wait.
+    const auto path = file();
+    const auto bytes = readAll(path);
+    SyncEngine engine;
+    const std::vector<core::EngineFile> files {{path, false, core::CacheMode::Direct, false}};
+    ASSERT_TRUE(engine.init({.queueDepth = 1, .bufferCount = 1}, files).ok());
+    EXPECT_EQ(engine.threadCount(), 0u);
+    core::IoRequest r;
+    r.lengthBytes = 4096;
+    r.offsetBytes = 8192;
+    r.resultBytes = -1;
+    ASSERT_TRUE(engine.queue(&r));
+    EXPECT_FALSE(engine.queue(&r)) << "queue depth 1 holds one request";
+    std::vector<core::IoRequest *> completed(1);
+    auto got = engine.reap(completed, 0, 0ns);
+    ASSERT_TRUE(got.ok());
+    EXPECT_EQ(*got, 0u) << "the I/O was done before commit()";
+    EXPECT_EQ(r.resultBytes, -1);
+    ASSERT_TRUE(engine.commit().ok());
+    EXPECT_EQ(r.resultBytes, 4096) << "commit() returned before the I/O was done";
+    got = engine.reap(completed, 1, 0ns);
+    ASSERT_TRUE(got.ok());
+    ASSERT_EQ(*got, 1u);
+    EXPECT_EQ(completed[0], &r);
+    EXPECT_EQ(r.error, 0);
+    const auto buf = engine.buffer(0);
+    EXPECT_EQ(std::memcmp(buf.data(), bytes.data() + 8192, 4096), 0) << "not the file's bytes";
 }
 
 TEST_F(SyncEngineTest, QueueDepthAboveTheThreadLimitIsRefused)
