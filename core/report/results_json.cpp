@@ -438,6 +438,15 @@ constexpr std::pair<const char *, double CpuFigures::*> kCpuColumns[] = {
     {"idle_percent", &CpuFigures::idlePercent}, {"busy_percent", &CpuFigures::busyPercent},
     {"process_percent", &CpuFigures::processPercent}};
 
+constexpr std::pair<const char *, PhaseFigures ConnectionFigures::*> kConnectionPhases[]
+    = {{"open", &ConnectionFigures::open}, {"close", &ConnectionFigures::close},
+        {"connection", &ConnectionFigures::connection}};
+
+// An interval keeps the mean and the longest of each phase: the time series' columns and
+// the Live page's line. Its percentiles are in the steps.
+constexpr std::pair<const char *, double LatencyFigures::*> kConnectionLatencyColumns[]
+    = {{"mean", &LatencyFigures::meanUs}, {"max", &LatencyFigures::maxUs}};
+
 bool sameScopes(const IntervalSample &a, const IntervalSample &b)
 {
     return std::equal(a.scopes.begin(), a.scopes.end(), b.scopes.begin(), b.scopes.end(),
@@ -605,6 +614,58 @@ void intervalDeviceColumns(JsonTextWriter &w, const RunResult &result)
     w.endObject();
 }
 
+// A scope's files opened and closed per interval: `open`, `close` and `connection`, each
+// with the count, errors and rate of the calls that ended in the interval and their mean
+// and longest time (what the time series and the Live page show of them). An interval
+// where the scope has no connection figures is null in every column (`count` tells); a
+// time is null where no call of its kind ended, as in the steps.
+template<typename Get> void intervalConnectionColumns(JsonTextWriter &w, std::size_t count, Get get)
+{
+    w.beginObject();
+    for (const auto &[name, member] : kConnectionPhases) {
+        const auto phase = member;
+        auto figures = [&](std::size_t i) -> const PhaseFigures * {
+            const std::optional<ConnectionFigures> &c = get(i);
+            return c ? &(*c.*phase) : nullptr;
+        };
+        w.key(name);
+        w.beginObject();
+        w.column("count", count, [&](std::size_t i) {
+            if (const PhaseFigures *p = figures(i))
+                w.number(p->count);
+            else
+                w.null();
+        });
+        w.column("errors", count, [&](std::size_t i) {
+            if (const PhaseFigures *p = figures(i))
+                w.number(p->errors);
+            else
+                w.null();
+        });
+        w.column("per_second", count, [&](std::size_t i) {
+            if (const PhaseFigures *p = figures(i))
+                w.fixed(p->perSecond, kRatePlaces);
+            else
+                w.null();
+        });
+        w.key("latency_us");
+        w.beginObject();
+        for (const auto &[latencyName, latencyField] : kConnectionLatencyColumns) {
+            const auto field = latencyField;
+            w.column(latencyName, count, [&](std::size_t i) {
+                const PhaseFigures *p = figures(i);
+                if (p && p->count > 0)
+                    w.fixed(p->latency.*field, kMicrosecondsPlaces);
+                else
+                    w.null();
+            });
+        }
+        w.endObject();
+        w.endObject();
+    }
+    w.endObject();
+}
+
 // The figures of one scope over `count` intervals from `first`, where it is scope
 // `index` of each.
 void intervalScopeColumns(JsonTextWriter &w, const std::vector<IntervalSample> &intervals,
@@ -659,6 +720,21 @@ void intervalScopeColumns(JsonTextWriter &w, const std::vector<IntervalSample> &
         });
     }
     w.endObject();
+    // Files opened and closed (a tree, the connection rate): only for a scope that has
+    // them somewhere in the stretch, so that the file of any other run is as it was.
+    const bool anyConnections = [&] {
+        for (std::size_t i = 0; i < count; ++i)
+            if (figures(i).connections)
+                return true;
+        return false;
+    }();
+    if (anyConnections) {
+        w.key("connections");
+        intervalConnectionColumns(
+            w, count, [&](std::size_t i) -> const std::optional<ConnectionFigures> & {
+                return figures(i).connections;
+            });
+    }
     w.endObject();
 }
 

@@ -799,6 +799,38 @@ void intervalDevicesOf(const Node &n, RunResult &r)
     }
 }
 
+// A scope's connection figures per interval (see intervalConnectionColumns in
+// results_json.cpp): none where "count" of "open" is null. Intervals keep the mean and
+// the longest time of each phase; their other latency figures stay 0.
+std::vector<std::optional<ConnectionFigures>> connectionColumnsOf(const Node &n, std::size_t count)
+{
+    std::vector<std::optional<ConnectionFigures>> out(count);
+    bool first = true;
+    for (const auto &[name, member] : {std::pair {"open", &ConnectionFigures::open},
+             std::pair {"close", &ConnectionFigures::close},
+             std::pair {"connection", &ConnectionFigures::connection}}) {
+        const Node phase = n[name];
+        const Node latency = phase["latency_us"];
+        const Column calls(phase["count"], count), errors(phase["errors"], count),
+            perSecond(phase["per_second"], count), mean(latency["mean"], count),
+            max(latency["max"], count);
+        for (std::size_t i = 0; i < count; ++i) {
+            if (first && !calls.isNull(i))
+                out[i].emplace();
+            if (!out[i])
+                continue;
+            PhaseFigures &p = (*out[i]).*member;
+            p.count = calls.u64(i);
+            p.errors = errors.u64(i);
+            p.perSecond = perSecond.numberOrNan(i);
+            p.latency.meanUs = mean.numberOrZero(i);
+            p.latency.maxUs = max.numberOrZero(i);
+        }
+        first = false;
+    }
+    return out;
+}
+
 // One scope over its stretch of intervals ("first", "count"): appended to each.
 void intervalScopeColumnsOf(const Node &n, RunResult &r)
 {
@@ -820,6 +852,10 @@ void intervalScopeColumnsOf(const Node &n, RunResult &r)
         max(latency["max"], count), p50(latency["p50"], count), p90(latency["p90"], count),
         p99(latency["p99"], count), p99_9(latency["p99_9"], count),
         p99_99(latency["p99_99"], count);
+    // Only scopes that opened and closed files have them (an added field of format 2).
+    std::vector<std::optional<ConnectionFigures>> connections;
+    if (n.has("connections"))
+        connections = connectionColumnsOf(n["connections"], count);
     for (std::size_t i = 0; i < count; ++i) {
         IntervalSample &sample = r.intervals[first + i];
         const double seconds = std::isfinite(sample.endSeconds - sample.startSeconds)
@@ -856,6 +892,8 @@ void intervalScopeColumnsOf(const Node &n, RunResult &r)
             const double ios = std::isfinite(f.total.iops) ? std::round(f.total.iops * seconds) : 0;
             f.total.ios = ios >= 1 && ios < 1e18 ? static_cast<std::uint64_t>(ios) : 1;
         }
+        if (!connections.empty())
+            f.connections = connections[i];
         sample.scopes.push_back(std::move(s));
     }
 }

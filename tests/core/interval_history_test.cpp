@@ -121,3 +121,38 @@ TEST(IntervalHistory, StepsAndPhasesAreNeverMergedTogether)
     EXPECT_EQ(h.samples()[1].phase, RunPhase::RampUp);
     EXPECT_EQ(h.samples()[2].step, 1u);
 }
+
+// Files opened and closed (a tree, the connection rate) merge like I/O: counts and errors
+// add up, the rate is over both spans, the mean is weighted by the counts and the
+// longest stays the longest; a span without connection figures adds nothing.
+TEST(IntervalHistory, MergingKeepsTheFilesOpenedAndClosedExact)
+{
+    auto a = sample(0, 1.0, 1.0, 1000, 100, 400, 900);
+    auto b = sample(0, 2.0, 0.5, 3000, 200, 300, 5000);
+    ConnectionFigures ca;
+    ca.open = {.count = 100, .errors = 1, .perSecond = 100, .latency = {}};
+    ca.open.latency.meanUs = 10;
+    ca.open.latency.maxUs = 40;
+    ca.connection = ca.open;
+    ConnectionFigures cb;
+    cb.open = {.count = 300, .errors = 0, .perSecond = 600, .latency = {}};
+    cb.open.latency.meanUs = 30;
+    cb.open.latency.maxUs = 35;
+    a.scopes[1].figures.connections = ca;
+    b.scopes[1].figures.connections = cb;
+    const IntervalSample m = mergeConsecutive(a, b);
+    ASSERT_TRUE(m.scopes[1].figures.connections.has_value());
+    const ConnectionFigures &c = *m.scopes[1].figures.connections;
+    EXPECT_EQ(c.open.count, 400u);
+    EXPECT_EQ(c.open.errors, 1u);
+    EXPECT_DOUBLE_EQ(c.open.perSecond, 400 / 1.5);
+    EXPECT_DOUBLE_EQ(c.open.latency.meanUs, (100 * 10 + 300 * 30) / 400.0);
+    EXPECT_DOUBLE_EQ(c.open.latency.maxUs, 40);
+    // Only the first span had connections ended: the second's none leave them as they were.
+    EXPECT_EQ(c.connection.count, 100u);
+    EXPECT_DOUBLE_EQ(c.connection.latency.meanUs, 10);
+    EXPECT_DOUBLE_EQ(c.connection.perSecond, 100 / 1.5);
+    EXPECT_EQ(c.close.count, 0u);
+    // A scope without them in either span gets none.
+    EXPECT_FALSE(m.scopes[0].figures.connections.has_value());
+}

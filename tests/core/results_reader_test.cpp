@@ -3,6 +3,7 @@
 // file and on runs of the null engine, and one test per class of refusal, each checking
 // the message says what and where.
 #include "core/null_engine.h"
+#include "core/report/csv.h"
 #include "core/report/results_json.h"
 #include "core/report/results_reader.h"
 #include "core/run/run.h"
@@ -238,6 +239,129 @@ TEST(ResultsReader, ConnectionFiguresReadBackToTheSameText)
     EXPECT_EQ(scopes.back().figures.connections->open.count, 2000u);
     ASSERT_TRUE(scopes.at(2).figures.connections.has_value()); // the reconnecting file
     EXPECT_EQ(scopes.at(2).figures.connections->connection.count, 200u);
+    // The intervals have them too, for every scope that opened files: the Live page of the
+    // run read back shows its files line.
+    ASSERT_FALSE(read.result->intervals.empty());
+    for (const auto &sample : read.result->intervals)
+        for (const auto &scope : sample.scopes)
+            EXPECT_TRUE(scope.figures.connections.has_value()) << scope.scope.label;
+    std::uint64_t opened = 0;
+    for (const auto &sample : read.result->intervals)
+        opened += sample.scopes.back().figures.connections->open.count;
+    EXPECT_EQ(opened, 2000u) << "every file the tree opened, in some interval";
+}
+
+namespace {
+
+// Files opened and closed in an interval, as a tree's sampler reports them: `opens` over
+// `seconds`, each phase's mean and longest time; `closes` may lag behind.
+ConnectionFigures filesOf(std::uint64_t opens, std::uint64_t closes, double seconds, double meanUs)
+{
+    ConnectionFigures c;
+    const auto phase = [&](std::uint64_t count, std::uint64_t errors, double mean) {
+        PhaseFigures p;
+        p.count = count;
+        p.errors = errors;
+        p.perSecond = double(count) / seconds;
+        if (count > 0) {
+            p.latency.minUs = mean / 2;
+            p.latency.meanUs = mean;
+            p.latency.maxUs = mean * 7 + 0.001;
+            p.latency.p99Us = mean * 3;
+        }
+        return p;
+    };
+    c.open = phase(opens, 1, meanUs);
+    c.close = phase(closes, 0, meanUs / 3);
+    c.connection = phase(closes, 0, meanUs * 5 + 123.456789);
+    return c;
+}
+
+// The i-th row of a time-series CSV's last five columns (the files opened and closed).
+std::vector<std::string> fileColumns(const std::string &csv)
+{
+    std::vector<std::string> out;
+    std::istringstream lines(csv);
+    for (std::string line; std::getline(lines, line);) {
+        std::size_t at = line.size();
+        for (int commas = 0; commas < 5 && at != std::string::npos; ++commas)
+            at = line.rfind(',', at - 1);
+        out.push_back(at == std::string::npos ? line : line.substr(at + 1));
+    }
+    return out;
+}
+
+} // namespace
+
+// The intervals keep a scope's files opened and closed (format 2's added "connections"
+// columns): a run with them in its intervals writes, reads back and writes again to the
+// same text, and the run read back gives the time series of the run as it was. The golden
+// run (every other figure already as read from a file) with a tree on its second target,
+// hand-made figures: rates and means with more digits than the file keeps, an interval
+// without figures, and phases with none ended.
+TEST(ResultsReader, FilesOpenedInEachIntervalReadBackToTheSameTimeSeries)
+{
+    const ResultsRead golden = readResultsJson(goldenResults());
+    ASSERT_TRUE(golden.ok()) << golden.error;
+    RunResult run = *golden.result;
+    ASSERT_EQ(run.intervals.size(), 4u);
+    for (std::size_t i = 0; i < run.intervals.size(); ++i) {
+        auto &scopes = run.intervals[i].scopes;
+        ASSERT_EQ(scopes.size(), 4u);
+        const double seconds = run.intervals[i].endSeconds - run.intervals[i].startSeconds;
+        if (i == 1)
+            continue; // the tree's scopes have no figures in this interval
+        const ConnectionFigures files
+            = i == 2 ? filesOf(0, 0, seconds, 0) : filesOf(1000 + 37 * i, 999, seconds, 41.2345678);
+        scopes[0].figures.connections = files; // All
+        scopes[1].figures.connections = files; // Worker 1
+        scopes[3].figures.connections = files; // its tree
+    }
+    const std::string text = writeResultsJson(run, run.environment);
+    const auto doc = nlohmann::ordered_json::parse(text);
+    const auto &scopes = doc.at("intervals").at("scopes");
+    ASSERT_EQ(scopes.size(), 4u);
+    EXPECT_FALSE(scopes[2].contains("connections")) << "the target that opened no files";
+    const auto &open = scopes[3].at("connections").at("open");
+    EXPECT_EQ(open.at("count"), nlohmann::ordered_json::parse("[1000, null, 0, 1111]"));
+    EXPECT_TRUE(open.at("latency_us").at("mean")[2].is_null()) << "none ended";
+    EXPECT_EQ(rewrite(text), text);
+
+    const ResultsRead read = readResultsJson(text);
+    ASSERT_TRUE(read.ok()) << read.error;
+    const RunResult &again = *read.result;
+    EXPECT_FALSE(again.intervals[1].scopes[3].figures.connections.has_value());
+    EXPECT_FALSE(again.intervals[0].scopes[2].figures.connections.has_value());
+    ASSERT_TRUE(again.intervals[3].scopes[3].figures.connections.has_value());
+    const ConnectionFigures &c = *again.intervals[3].scopes[3].figures.connections;
+    EXPECT_EQ(c.open.count, 1111u);
+    EXPECT_EQ(c.open.errors, 1u);
+    EXPECT_EQ(c.close.count, 999u);
+    EXPECT_EQ(c.open.latency.meanUs, 41.235) << "to the nanosecond";
+    // The time series of the run read back is the original's, every column of it.
+    const std::string series = writeTimeSeriesCsv(run);
+    EXPECT_EQ(writeTimeSeriesCsv(again), series);
+    const auto files = fileColumns(series);
+    EXPECT_EQ(
+        files[0], "files_per_s,open_mean_us,close_mean_us,operation_mean_us,operation_max_us");
+    // A row per scope per interval after the header: interval i's scope s is row 1 + 4i + s.
+    EXPECT_EQ(files[1 + 4 * 1 + 3], ",,,,") << "interval 1 has no figures";
+    EXPECT_EQ(files[1 + 4 * 2 + 2], ",,,,") << "interval 2, Worker 1 / target0: no files";
+    EXPECT_EQ(files[1 + 4 * 2 + 3], "0.000,,,,") << "interval 2: nothing ended";
+    EXPECT_EQ(files[1 + 4 * 3 + 3],
+        fmt::format("{:.3f},41.235,13.745,329.630,2307.408",
+            1111 / (run.intervals[3].endSeconds - run.intervals[3].startSeconds)));
+
+    // Damaged, they are refused by their path like every other column.
+    auto damaged = doc;
+    damaged["intervals"]["scopes"][3]["connections"]["close"]["count"][0] = nullptr;
+    EXPECT_EQ(readResultsJson(damaged.dump()).error,
+        "intervals.scopes[3].connections.close.count[0]: expected a whole number, found null");
+    damaged = doc;
+    damaged["intervals"]["scopes"][3]["connections"]["open"]["latency_us"]["max"].erase(0);
+    EXPECT_EQ(readResultsJson(damaged.dump()).error,
+        "intervals.scopes[3].connections.open.latency_us.max: expected 4 values (one per "
+        "interval), found 3");
 }
 
 TEST(ResultsReader, ASeriesRunReadsBackToTheSameText)
