@@ -326,7 +326,7 @@ std::string compareText(const Comparison &c, const std::vector<const RunResult *
             out += fmt::format(" {:>{}}",
                 fmt::format("run {}{}", i + 1, i == c.baseline ? " (baseline)" : ""), kCell);
         out += "\n";
-        for (CompareMetric m : kCompareMetrics) {
+        for (CompareMetric m : c.metrics) {
             out += fmt::format("{:<14}", metricLabel(m));
             const double base = (*row.runs[c.baseline])[m];
             for (std::size_t i = 0; i < runs.size(); ++i) {

@@ -29,6 +29,8 @@ std::string_view metricKey(CompareMetric metric)
         return "mean_latency_us";
     case CompareMetric::P99LatencyUs:
         return "p99_latency_us";
+    case CompareMetric::FilesPerSecond:
+        return "files_per_s";
     }
     return "";
 }
@@ -44,13 +46,16 @@ std::string_view metricLabel(CompareMetric metric)
         return "mean latency";
     case CompareMetric::P99LatencyUs:
         return "p99 latency";
+    case CompareMetric::FilesPerSecond:
+        return "files/s";
     }
     return "";
 }
 
 bool higherIsBetter(CompareMetric metric)
 {
-    return metric == CompareMetric::Iops || metric == CompareMetric::MegabytesPerSecond;
+    return metric == CompareMetric::Iops || metric == CompareMetric::MegabytesPerSecond
+        || metric == CompareMetric::FilesPerSecond;
 }
 
 std::string formatMetric(CompareMetric metric, double value)
@@ -59,6 +64,7 @@ std::string formatMetric(CompareMetric metric, double value)
         return "-";
     switch (metric) {
     case CompareMetric::Iops:
+    case CompareMetric::FilesPerSecond:
         return fmt::format("{:.0f}", value);
     case CompareMetric::MegabytesPerSecond:
         return fmt::format("{:.1f}", value);
@@ -179,16 +185,21 @@ MetricValues stepValues(const StepResult &step)
         v.values[std::size_t(CompareMetric::MeanLatencyUs)] = t.latency.meanUs;
         v.values[std::size_t(CompareMetric::P99LatencyUs)] = t.latency.p99Us;
     }
+    if (const auto &c = step.scopes.front().figures.connections)
+        v.values[std::size_t(CompareMetric::FilesPerSecond)] = c->open.perSecond;
     return v;
 }
 
 MetricValues pointValues(const SeriesPointResult &p)
 {
     MetricValues v;
+    v.values.fill(kNan);
     v.values[std::size_t(CompareMetric::Iops)] = p.iops.median;
     v.values[std::size_t(CompareMetric::MegabytesPerSecond)] = p.megabytesPerSecond.median;
     v.values[std::size_t(CompareMetric::MeanLatencyUs)] = p.meanLatencyUs.median;
     v.values[std::size_t(CompareMetric::P99LatencyUs)] = p.p99LatencyUs.median;
+    if (p.connectionsValid)
+        v.values[std::size_t(CompareMetric::FilesPerSecond)] = p.filesPerSecond.median;
     return v;
 }
 
@@ -410,6 +421,13 @@ Comparison compareRuns(const std::vector<const RunResult *> &runs, std::size_t b
         }
     }
     c.differences = setupDifferences(runs);
+    bool files = false;
+    for (const auto &row : c.rows)
+        for (const auto &values : row.runs)
+            files |= values && std::isfinite((*values)[CompareMetric::FilesPerSecond]);
+    for (CompareMetric m : kCompareMetrics)
+        if (m != CompareMetric::FilesPerSecond || files)
+            c.metrics.push_back(m);
     return c;
 }
 
@@ -420,7 +438,7 @@ std::string writeComparisonCsv(const Comparison &c, const std::vector<const RunR
                       "file,is_baseline,value,baseline_value,change,change_percent,sense\n";
     for (const auto &row : c.rows) {
         const auto &base = row.runs[c.baseline];
-        for (CompareMetric m : kCompareMetrics) {
+        for (CompareMetric m : c.metrics) {
             for (std::size_t i = 0; i < runs.size(); ++i) {
                 const double value = row.runs[i] ? (*row.runs[i])[m] : kNan;
                 const double b = base ? (*base)[m] : kNan;
@@ -465,7 +483,7 @@ std::string writeComparisonJson(const Comparison &c, const std::vector<const Run
     for (const auto &row : c.rows) {
         const auto &base = row.runs[c.baseline];
         Json metrics = Json::object();
-        for (CompareMetric m : kCompareMetrics) {
+        for (CompareMetric m : c.metrics) {
             Json values = Json::array(), changes = Json::array(), percents = Json::array(),
                  senses = Json::array();
             for (std::size_t i = 0; i < runs.size(); ++i) {

@@ -17,15 +17,18 @@
 
 namespace ioprism::core {
 
-enum class CompareMetric { Iops, MegabytesPerSecond, MeanLatencyUs, P99LatencyUs };
-inline constexpr std::array<CompareMetric, 4> kCompareMetrics = {CompareMetric::Iops,
-    CompareMetric::MegabytesPerSecond, CompareMetric::MeanLatencyUs, CompareMetric::P99LatencyUs};
+// FilesPerSecond is files opened per second (a file tree's operations, Iometer's
+// connection rate): only in a comparison of runs that opened files (Comparison::metrics).
+enum class CompareMetric { Iops, MegabytesPerSecond, MeanLatencyUs, P99LatencyUs, FilesPerSecond };
+inline constexpr std::array<CompareMetric, 5> kCompareMetrics
+    = {CompareMetric::Iops, CompareMetric::MegabytesPerSecond, CompareMetric::MeanLatencyUs,
+        CompareMetric::P99LatencyUs, CompareMetric::FilesPerSecond};
 
-// "iops", "mbps", "mean_latency_us", "p99_latency_us": CSV and JSON names.
+// "iops", "mbps", "mean_latency_us", "p99_latency_us", "files_per_s": CSV and JSON names.
 std::string_view metricKey(CompareMetric metric);
-// "IOPS", "MB/s", "mean latency", "p99 latency": for people.
+// "IOPS", "MB/s", "mean latency", "p99 latency", "files/s": for people.
 std::string_view metricLabel(CompareMetric metric);
-// More I/O per second and more bytes per second are better; more latency is worse.
+// More I/O, bytes and files per second are better; more latency is worse.
 bool higherIsBetter(CompareMetric metric);
 // A value as the CLI and the reports print it: "24019", "98.4", "182 µs"; "-" for NaN.
 std::string formatMetric(CompareMetric metric, double value);
@@ -35,7 +38,9 @@ enum class ChangeSense { Baseline, Better, Worse, Same, Unknown };
 std::string_view toString(ChangeSense sense); // "baseline", "better", "worse", "same", "n/a"
 
 struct MetricValues {
-    std::array<double, kCompareMetrics.size()> values {}; // NaN: not measured (no I/O)
+    // Indexed by the metric, in kCompareMetrics' order. NaN: not measured (no I/O; no
+    // files opened by the step's targets).
+    std::array<double, kCompareMetrics.size()> values {};
     double operator[](CompareMetric m) const { return values[std::size_t(m)]; }
 };
 
@@ -66,6 +71,10 @@ struct SetupDifference {
 
 struct Comparison {
     std::size_t baseline = 0; // index of the run the changes are against
+    // The metrics to show, in order: what every writer and page iterates. Files per second
+    // only when a row of some run has it, so that comparing runs that open no files reads
+    // as it always did.
+    std::vector<CompareMetric> metrics;
     std::vector<CompareRow> rows; // in the order the baseline ran them, then the others'
     std::vector<SetupDifference> differences;
 };

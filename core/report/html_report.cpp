@@ -425,12 +425,14 @@ std::string differencesSection(const Comparison &c, const std::vector<std::strin
 
 std::string deltaSection(const Comparison &c, const std::vector<std::string> &labels)
 {
+    const bool files = std::find(c.metrics.begin(), c.metrics.end(), CompareMetric::FilesPerSecond)
+        != c.metrics.end();
     std::string out = fmt::format("<h2>Step by step</h2>\n<p>Changes are against {}: green is "
-                                  "better, red is worse (higher IOPS and MB/s are better, higher "
+                                  "better, red is worse (higher {} are better, higher "
                                   "latency is worse).</p>\n<table>\n<tr><th>Step or "
                                   "point</th><th>Run</th>",
-        htmlEscape(labels[c.baseline]));
-    for (const CompareMetric m : kCompareMetrics)
+        htmlEscape(labels[c.baseline]), files ? "IOPS, MB/s and files/s" : "IOPS and MB/s");
+    for (const CompareMetric m : c.metrics)
         out += "<th>" + htmlEscape(metricLabel(m)) + "</th><th>Change</th>";
     out += "</tr>\n";
     for (const auto &r : c.rows) {
@@ -442,10 +444,10 @@ std::string deltaSection(const Comparison &c, const std::vector<std::string> &la
             const auto &values = r.runs[run];
             if (!values) {
                 out += fmt::format("<td colspan=\"{}\" class=\"note\">not in this run</td></tr>\n",
-                    2 * kCompareMetrics.size());
+                    2 * c.metrics.size());
                 continue;
             }
-            for (const CompareMetric m : kCompareMetrics) {
+            for (const CompareMetric m : c.metrics) {
                 const double v = (*values)[m];
                 out += "<td class=\"n\">" + htmlEscape(formatMetric(m, v)) + "</td>";
                 if (run == c.baseline) {

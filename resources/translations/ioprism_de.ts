@@ -287,10 +287,6 @@
         <translation>Die IOPS jedes Laufs in eigener Farbe: über dem variierten Parameter, wenn jeder Lauf eine Serie davon ist, sonst über der Laufzeit</translation>
     </message>
     <message>
-        <source>Every step or series point in each run, and its change against the baseline: green is better, red is worse (higher IOPS and MB/s are better, higher latency is worse)</source>
-        <translation>Jeder Schritt oder Serienpunkt in jedem Lauf und seine Änderung gegenüber dem Bezugslauf: grün ist besser, rot ist schlechter (mehr IOPS und MB/s sind besser, mehr Latenz ist schlechter)</translation>
-    </message>
-    <message>
         <source>What differs between the runs&apos; setups: profile fields, engine, cache mode, kernel and OS, devices, IOPrism version</source>
         <translation>Was sich in den Aufbauten der Läufe unterscheidet: Profilfelder, Engine, Cache-Modus, Kernel und Betriebssystem, Geräte, IOPrism-Version</translation>
     </message>
@@ -354,6 +350,15 @@
     <message>
         <source>Save this comparison as one HTML file that opens in any browser: the runs, what differs, the curves and the delta table</source>
         <translation>Diesen Vergleich als eine HTML-Datei speichern, die sich in jedem Browser öffnen lässt: die Läufe, die Unterschiede, die Kurven und die Differenztabelle</translation>
+    </message>
+    <message>
+        <source>Files/s</source>
+        <comment>files opened per second</comment>
+        <translation>Dateien/s</translation>
+    </message>
+    <message>
+        <source>Every step or series point in each run, and its change against the baseline: green is better, red is worse (higher IOPS, MB/s and files opened per second are better, higher latency is worse)</source>
+        <translation>Jeder Schritt oder Serienpunkt in jedem Lauf und seine Änderung gegenüber dem Bezugslauf: grün ist besser, rot ist schlechter (mehr IOPS, MB/s und geöffnete Dateien pro Sekunde sind besser, mehr Latenz ist schlechter)</translation>
     </message>
 </context>
 <context>

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 using namespace ioprism::core;
 using namespace std::chrono_literals;
@@ -85,6 +86,93 @@ TEST(Compare, MoreIopsIsBetterAndMoreLatencyIsWorse)
     EXPECT_EQ(changeOf(CompareMetric::MeanLatencyUs, NAN, 5).sense, ChangeSense::Unknown);
     EXPECT_TRUE(std::isnan(changeOf(CompareMetric::Iops, 0, 5).percent));
     EXPECT_TRUE(c.differences.empty());
+}
+
+namespace {
+
+// The step of `step()` on a file tree that opened `files` files in its second.
+StepResult treeStep(const std::string &name, std::uint64_t files)
+{
+    StepResult s = step(name, files, 100);
+    ConnectionFigures c;
+    c.open.count = c.close.count = c.connection.count = files;
+    c.open.perSecond = c.close.perSecond = c.connection.perSecond = double(files);
+    s.scopes.front().figures.connections = c;
+    return s;
+}
+
+std::size_t occurrences(const std::string &text, const std::string &what)
+{
+    std::size_t n = 0;
+    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+        ++n;
+    return n;
+}
+
+} // namespace
+
+// Files opened per second is a metric of its own (higher is better), in every output of
+// a comparison, but only when some run's steps opened files: a comparison of runs that
+// open none has the four metrics it always had.
+TEST(Compare, FilesPerSecondIsComparedOnlyWhenARunOpenedFiles)
+{
+    RunResult plainA = run(CacheMode::Direct, 1, "io_uring");
+    plainA.steps = {step("4K read", 1000, 100)};
+    RunResult plainB = plainA;
+    const Comparison plain = compareRuns({&plainA, &plainB}, 0);
+    EXPECT_EQ(plain.metrics,
+        (std::vector<CompareMetric> {CompareMetric::Iops, CompareMetric::MegabytesPerSecond,
+            CompareMetric::MeanLatencyUs, CompareMetric::P99LatencyUs}));
+    EXPECT_THAT(writeComparisonCsv(plain, {&plainA, &plainB}, {"a", "b"}),
+        testing::Not(HasSubstr("files_per_s")));
+    EXPECT_THAT(writeComparisonJson(plain, {&plainA, &plainB}, {"a", "b"}),
+        testing::Not(HasSubstr("files_per_s")));
+    EXPECT_THAT(writeComparisonHtml(plain, {&plainA, &plainB}, {"a", "b"}, {}),
+        testing::Not(HasSubstr("files/s")));
+
+    RunResult a = run(CacheMode::Direct, 1, "io_uring");
+    a.steps = {treeStep("tree", 800), step("4K read", 1000, 100)};
+    RunResult b = run(CacheMode::Buffered, 1, "io_uring");
+    b.steps = {treeStep("tree", 1000), step("4K read", 1000, 100)};
+    const Comparison c = compareRuns({&a, &b}, 0);
+    ASSERT_EQ(c.metrics.size(), 5u);
+    EXPECT_EQ(c.metrics.back(), CompareMetric::FilesPerSecond);
+    EXPECT_EQ(metricKey(CompareMetric::FilesPerSecond), "files_per_s");
+    EXPECT_EQ(metricLabel(CompareMetric::FilesPerSecond), "files/s");
+    EXPECT_TRUE(higherIsBetter(CompareMetric::FilesPerSecond));
+    EXPECT_EQ(formatMetric(CompareMetric::FilesPerSecond, 1234.4), "1234");
+    const CompareRow *tree = rowNamed(c, "tree");
+    ASSERT_NE(tree, nullptr);
+    const Change more
+        = changeOf(CompareMetric::FilesPerSecond, (*tree->runs[0])[CompareMetric::FilesPerSecond],
+            (*tree->runs[1])[CompareMetric::FilesPerSecond]);
+    EXPECT_DOUBLE_EQ(more.absolute, 200);
+    EXPECT_DOUBLE_EQ(more.percent, 25);
+    EXPECT_EQ(more.sense, ChangeSense::Better);
+    // A step that opened no files has no files/s (not 0 files/s).
+    EXPECT_TRUE(std::isnan((*rowNamed(c, "4K read")->runs[1])[CompareMetric::FilesPerSecond]));
+
+    const std::string csv = writeComparisonCsv(c, {&a, &b}, {"a.json", "b.json"});
+    EXPECT_THAT(
+        csv, HasSubstr("step,tree,tree,,,1,files_per_s,higher,2,b.json,0,1000,800,200,25,better"));
+    EXPECT_THAT(csv, HasSubstr("step,4K read,4K read,,,1,files_per_s,higher,2,b.json,0,,,,,n/a"));
+    const auto json = nlohmann::json::parse(writeComparisonJson(c, {&a, &b}, {"a", "b"}));
+    const auto &files = json.at("rows")[0].at("metrics").at("files_per_s");
+    EXPECT_EQ(files.at("better_when"), "higher");
+    EXPECT_EQ(files.at("values"), nlohmann::json::parse("[800.0, 1000.0]"));
+    EXPECT_EQ(files.at("sense")[1], "better");
+    const std::string html = writeComparisonHtml(c, {&a, &b}, {"a", "b"}, {});
+    EXPECT_EQ(occurrences(html, "<th>files/s</th><th>Change</th>"), 1u);
+    EXPECT_THAT(html,
+        HasSubstr("<td class=\"n\">1000</td><td class=\"n better\" "
+                  "title=\"better\">+25.0 %</td>"));
+    EXPECT_THAT(html, HasSubstr("higher IOPS, MB/s and files/s are better"));
+
+    // Against a run that opened none, the metric is there, the plain run's values empty.
+    const Comparison mixed = compareRuns({&plainA, &a}, 0);
+    ASSERT_EQ(mixed.metrics.size(), 5u);
+    EXPECT_THAT(writeComparisonCsv(mixed, {&plainA, &a}, {"plain", "tree"}),
+        HasSubstr("step,4K read,4K read,,,1,files_per_s,higher,1,plain,1,,,,,baseline"));
 }
 
 TEST(Compare, StepsInOneRunOnlyAreKeptAsUnmatched)

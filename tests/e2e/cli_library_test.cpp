@@ -198,13 +198,54 @@ TEST(CliLibrary, CompareOfDirectAndBufferedNamesTheCacheModeAndTheRightSense)
         }
     }
 
+    // Runs that open no files are compared on the four figures they always were.
+    EXPECT_EQ(row["metrics"].size(), 4u);
+    EXPECT_FALSE(row["metrics"].contains("files_per_s"));
+
     const auto text = w.cli("compare direct.json buffered.json");
     EXPECT_EQ(text.exitCode, 0);
     EXPECT_THAT(text.out, HasSubstr("cache mode"));
+    EXPECT_THAT(text.out, Not(HasSubstr("files/s")));
     const auto csv = w.cli("compare direct.json buffered.json --csv --baseline 2");
     EXPECT_EQ(csv.exitCode, 0);
     EXPECT_THAT(csv.out, HasSubstr("row_kind,row,spec"));
     EXPECT_THAT(csv.out, HasSubstr("setup,cache mode"));
+}
+
+// File trees (each I/O opens and closes a file): files opened per second is compared too,
+// in the text, the CSV, the JSON and the report, more being better.
+TEST(CliLibrary, CompareOfTreeRunsComparesFilesPerSecond)
+{
+    Workspace w;
+    const std::string tree = "run --engine null --tree 2:2:64KiB --target tr --bs 4KiB --read 100 "
+                             "--duration 1s --ramp 0 -q";
+    ASSERT_EQ(w.cli(tree + " --json a.json").exitCode, 0);
+    ASSERT_EQ(w.cli(tree + " --json b.json").exitCode, 0);
+
+    const auto json = w.cli("compare a.json b.json --json");
+    ASSERT_EQ(json.exitCode, 0) << json.err;
+    const auto doc = nlohmann::json::parse(json.out);
+    ASSERT_EQ(doc["rows"].size(), 1u);
+    const auto &metrics = doc["rows"][0]["metrics"];
+    ASSERT_TRUE(metrics.contains("files_per_s")) << json.out;
+    const auto &files = metrics["files_per_s"];
+    EXPECT_EQ(files["better_when"], "higher");
+    const double base = files["values"][0], other = files["values"][1];
+    EXPECT_GT(base, 0);
+    EXPECT_GT(other, 0);
+    EXPECT_DOUBLE_EQ(files["change"][1].get<double>(), other - base);
+    if (other != base) {
+        EXPECT_EQ(files["sense"][1], other > base ? "better" : "worse");
+    }
+
+    const auto text = w.cli("compare a.json b.json");
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_THAT(text.out, HasSubstr("\nfiles/s "));
+    const auto csv = w.cli("compare a.json b.json --csv");
+    ASSERT_EQ(csv.exitCode, 0) << csv.err;
+    EXPECT_THAT(csv.out, HasSubstr(",files_per_s,higher,1,a.json,1,"));
+    ASSERT_EQ(w.cli("compare a.json b.json --html r.html").exitCode, 0);
+    EXPECT_THAT(readFile(w.dir.path() / "r.html"), HasSubstr("<th>files/s</th><th>Change</th>"));
 }
 
 TEST(CliLibrary, CompareListsAStepOnlyOneRunHas)

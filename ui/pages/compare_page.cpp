@@ -34,6 +34,7 @@ QString metricText(core::CompareMetric m, double v)
         return QStringLiteral("–");
     switch (m) {
     case core::CompareMetric::Iops:
+    case core::CompareMetric::FilesPerSecond:
         return iopsText(v);
     case core::CompareMetric::MegabytesPerSecond:
         return megabytesPerSecondText(v);
@@ -55,6 +56,8 @@ QString metricTitle(core::CompareMetric m)
         return ComparePage::tr("Mean latency");
     case core::CompareMetric::P99LatencyUs:
         return ComparePage::tr("p99 latency");
+    case core::CompareMetric::FilesPerSecond:
+        return ComparePage::tr("Files/s", "files opened per second");
     }
     return {};
 }
@@ -96,8 +99,8 @@ ComparePage::ComparePage(QWidget *parent)
     m_plot->legend->setVisible(true);
     m_delta = new QTableWidget(splitter);
     m_delta->setToolTip(tr("Every step or series point in each run, and its change against the "
-                           "baseline: green is better, red is worse (higher IOPS and MB/s are "
-                           "better, higher latency is worse)"));
+                           "baseline: green is better, red is worse (higher IOPS, MB/s and "
+                           "files opened per second are better, higher latency is worse)"));
     m_delta->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_delta->verticalHeader()->hide();
     m_delta->setWordWrap(false);
@@ -198,7 +201,7 @@ void ComparePage::drawCurves()
 
 void ComparePage::fillDelta()
 {
-    const auto &metrics = core::kCompareMetrics;
+    const auto &metrics = m_comparison.metrics; // from core: files/s only where files opened
     QStringList headers {tr("Step or point"), tr("Run")};
     for (const auto m : metrics)
         headers << metricTitle(m) << tr("Change");
@@ -226,7 +229,7 @@ void ComparePage::fillDelta()
                 continue;
             }
             for (std::size_t m = 0; m < metrics.size(); ++m) {
-                const double v = values->values[m];
+                const double v = (*values)[metrics[m]];
                 set(2 + 2 * static_cast<int>(m), metricText(metrics[m], v));
                 if (run == m_comparison.baseline) {
                     set(3 + 2 * static_cast<int>(m), tr("baseline"));
@@ -236,7 +239,7 @@ void ComparePage::fillDelta()
                     set(3 + 2 * static_cast<int>(m), tr("no baseline"));
                     continue;
                 }
-                const core::Change change = core::changeOf(metrics[m], base->values[m], v);
+                const core::Change change = core::changeOf(metrics[m], (*base)[metrics[m]], v);
                 QString text = QStringLiteral("–");
                 if (std::isfinite(change.percent))
                     text = QStringLiteral("%1%2 %").arg(
