@@ -8,6 +8,8 @@
 #include "core/null_engine.h"
 #include "core/profile/profile_json.h"
 #include "core/profile/validation.h"
+#include "core/report/results_json.h"
+#include "core/report/results_reader.h"
 #include "core/run/run.h"
 #include "core/run/series_result.h"
 #include "core/workload/file_tree.h"
@@ -21,6 +23,7 @@
 #include "ui/models/profile_document.h"
 #include "ui/models/step_summary_model.h"
 #include "ui/models/targets_model.h"
+#include "ui/pages/compare_page.h"
 #include "ui/pages/live_page.h"
 #include "ui/pages/results_page.h"
 #include "ui/pages/targets_page.h"
@@ -37,6 +40,7 @@
 #include <QMessageBox>
 #include <QSpinBox>
 #include <QTableView>
+#include <QTableWidget>
 #include <QToolButton>
 #include <qcustomplot.h>
 
@@ -356,6 +360,18 @@ TEST(FileTreeResults, ARunOfATreeShowsItsFilesOnTheResultsAndLivePages)
     EXPECT_TRUE(window.livePage()->filesText().contains(QStringLiteral("opened/s")))
         << window.livePage()->filesText().toStdString();
 
+    // Saved and opened again, the run has its files line back (its intervals keep them).
+    const auto saved = dir.path() / "tree-run.json";
+    std::ofstream(saved, std::ios::binary)
+        << core::writeResultsJson(*finished, finished->environment);
+    window.livePage()->clear();
+    EXPECT_TRUE(window.livePage()->filesText().isEmpty());
+    ASSERT_TRUE(window.openFile(QString::fromStdString(saved.string())))
+        << window.messageBar()->currentText().toStdString();
+    window.showPage(MainWindow::LiveTab);
+    ASSERT_TRUE(test::waitUntil([&] { return !window.livePage()->filesText().isEmpty(); }, 5s));
+    EXPECT_TRUE(window.livePage()->filesText().contains(QStringLiteral("opened/s")));
+
     // A run without files has neither.
     window.document()->setProfile(test::smallProfile(0s, 100ms));
     finished.reset();
@@ -365,6 +381,106 @@ TEST(FileTreeResults, ARunOfATreeShowsItsFilesOnTheResultsAndLivePages)
     EXPECT_EQ(page->filesModel()->rowCount(), 0);
     EXPECT_TRUE(page->summaryGrid()->isColumnHidden(StepSummaryModel::FilesColumn));
     EXPECT_TRUE(window.livePage()->filesText().isEmpty());
+}
+
+// A saved tree run opened again shows the Live page's files line that the run showed
+// live: the same text, from the intervals the file keeps. The samples are the golden run's
+// (read from its file) with files opened and closed in them, fed to a Live page as a run
+// feeds it, so that the figures and the text are known.
+TEST(FileTreeResults, AReopenedTreeRunShowsTheFilesLineItShowedLive)
+{
+    test::ensureApp();
+    test::TempDir dir;
+    const auto golden = core::readResultsJson(
+        test::readFile(test::sourceDir() / "tests" / "golden" / "report" / "results.json"));
+    ASSERT_TRUE(golden.ok()) << golden.error;
+    core::RunResult run = *golden.result;
+    ASSERT_FALSE(run.intervals.empty());
+    for (auto &sample : run.intervals) {
+        core::ConnectionFigures files;
+        files.open = {.count = 2469, .errors = 0, .perSecond = 1234.5, .latency = {}};
+        files.open.latency.meanUs = 12.345;
+        files.open.latency.maxUs = 99.5;
+        files.close = {.count = 2468, .errors = 0, .perSecond = 1234.0, .latency = {}};
+        files.close.latency.meanUs = 6.75;
+        files.close.latency.maxUs = 40;
+        files.connection = files.close;
+        files.connection.latency.meanUs = 1500.25;
+        files.connection.latency.maxUs = 9000;
+        for (auto &scope : sample.scopes)
+            if (scope.scope.kind != core::Scope::Kind::Target || scope.scope.target == 1)
+                scope.figures.connections = files;
+    }
+
+    LivePage live;
+    live.show(); // a hidden page is drawn when shown, not before
+    for (const auto &sample : run.intervals)
+        live.addSample(sample); // as RunController::intervalReady delivers them
+    ASSERT_TRUE(test::waitUntil([&] { return !live.filesText().isEmpty(); }, 5s));
+    const QString liveText = live.filesText();
+    EXPECT_EQ(liveText,
+        LivePage::tr("Files: %1 opened/s · open %2 · close %3 · open to close %4 (means)")
+            .arg(iopsText(1234.5), latencyText(12.345), latencyText(6.75), latencyText(1500.25)));
+
+    const auto path = dir.path() / "tree.json";
+    std::ofstream(path, std::ios::binary) << core::writeResultsJson(run, run.environment);
+    MainWindow window(nullPlatformServices(), isolated(dir));
+    window.show();
+    ASSERT_TRUE(window.openFile(QString::fromStdString(path.string())))
+        << window.messageBar()->currentText().toStdString();
+    window.showPage(MainWindow::LiveTab);
+    ASSERT_TRUE(test::waitUntil([&] { return !window.livePage()->filesText().isEmpty(); }, 5s));
+    EXPECT_EQ(window.livePage()->filesText(), liveText);
+
+    // The run as it was saved before (no files in its intervals) shows no files line.
+    const auto plain = dir.path() / "plain.json";
+    std::ofstream(plain, std::ios::binary)
+        << core::writeResultsJson(*golden.result, golden.result->environment);
+    ASSERT_TRUE(window.openFile(QString::fromStdString(plain.string())));
+    window.showPage(MainWindow::LiveTab);
+    // Drawn: the figures are the last interval's (21.2 IOPS), and there is no files line.
+    ASSERT_TRUE(test::waitUntil(
+        [&] {
+            return window.livePage()->figureText(LivePage::IopsFigure)
+                == iopsText(run.intervals.back().scopes.front().figures.total.iops)
+                + QStringLiteral(" ") + LivePage::tr("IOPS");
+        },
+        5s))
+        << window.livePage()->figureText(LivePage::IopsFigure).toStdString();
+    EXPECT_TRUE(window.livePage()->filesText().isEmpty());
+}
+
+// The Compare page's delta table takes its metrics from core's comparison: files opened
+// per second is a column (with its change) when the runs opened files, and not otherwise.
+TEST(FileTreeResults, TheComparePageComparesFilesPerSecondOfTreeRuns)
+{
+    test::ensureApp();
+    test::TempDir dir;
+    const core::Profile tree = treeProfile(dir.path() / "tree");
+    const auto a = std::make_shared<core::RunResult>(runOnNullEngine(tree));
+    const auto b = std::make_shared<core::RunResult>(runOnNullEngine(tree));
+    ASSERT_FALSE(a->error);
+    ASSERT_FALSE(b->error);
+    ComparePage page;
+    page.setRuns({a, b}, {QStringLiteral("a"), QStringLiteral("b")});
+    QTableWidget *delta = page.deltaTable();
+    // Step or point, run, then a value and its change per metric: five metrics.
+    ASSERT_EQ(delta->columnCount(), 2 + 2 * 5);
+    EXPECT_EQ(delta->horizontalHeaderItem(10)->text(),
+        ComparePage::tr("Files/s", "files opened per second"));
+    EXPECT_EQ(delta->horizontalHeaderItem(11)->text(), ComparePage::tr("Change"));
+    ASSERT_EQ(delta->rowCount(), 2);
+    const double files = a->steps[0].scopes[0].figures.connections->open.perSecond;
+    EXPECT_EQ(delta->item(0, 10)->text(), iopsText(files));
+    EXPECT_EQ(delta->item(0, 11)->text(), ComparePage::tr("baseline"));
+    EXPECT_FALSE(delta->item(1, 10)->text().isEmpty());
+
+    // Runs that open no files: the four metrics they always had.
+    const auto plainA
+        = std::make_shared<core::RunResult>(runOnNullEngine(test::smallProfile(0s, 100ms)));
+    const auto plainB = std::make_shared<core::RunResult>(*plainA);
+    page.setRuns({plainA, plainB}, {QStringLiteral("a"), QStringLiteral("b")});
+    EXPECT_EQ(page.deltaTable()->columnCount(), 2 + 2 * 4);
 }
 
 TEST(FileTreeResults, TheConnectionRateIsShownInIometersWords)
