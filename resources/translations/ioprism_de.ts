@@ -3998,10 +3998,6 @@
         <translation>Die Warteschlangentiefe, mit der jede zugewiesene Spezifikation läuft: die eigene Tiefe einer Spezifikation (QD, das Q in Q32T1) und Iometers Zyklus der ausstehenden I/Os gehen dem Wert des Workers vor</translation>
     </message>
     <message>
-        <source>transactions per connection</source>
-        <translation>Transaktionen je Verbindung</translation>
-    </message>
-    <message>
         <source>Iometer&apos;s &quot;Test Connection Rate&quot;: each of this worker&apos;s targets is closed and opened again every so many transactions, and the open, close and connection (open to close) times are reported with connections per second on the Results page. Off: each target stays open for the whole step.</source>
         <translation>„Test Connection Rate“ von Iometer: jedes Ziel dieses Workers wird nach so vielen Transaktionen geschlossen und wieder geöffnet; die Zeiten für Öffnen, Schließen und Verbindung (Öffnen bis Schließen) stehen mit den Verbindungen pro Sekunde auf der Seite „Ergebnisse“. Aus: jedes Ziel bleibt den ganzen Schritt über offen.</translation>
     </message>
@@ -4012,6 +4008,10 @@
     <message>
         <source>Test co&amp;nnection rate</source>
         <translation>Verbindungsrate &amp;testen</translation>
+    </message>
+    <message>
+        <source> per connection</source>
+        <translation> je Verbindung</translation>
     </message>
 </context>
 </TS>

@@ -181,15 +181,10 @@ WorkerPanel::WorkerPanel(ProfileDocument *document, QWidget *parent)
     m_transactions->setObjectName(QStringLiteral("transactionsPerConnection"));
     m_transactions->setRange(1, INT_MAX);
     m_transactions->setGroupSeparatorShown(true);
-    auto *connection = new QWidget(this);
-    auto *connectionLayout = new QHBoxLayout(connection);
-    connectionLayout->setContentsMargins(0, 0, 0, 0);
-    connectionLayout->addWidget(m_connectionRate);
-    connectionLayout->addWidget(m_transactions, 1);
-    auto *perConnection = new QLabel(tr("transactions per connection"), connection);
-    perConnection->setBuddy(m_transactions);
-    connectionLayout->addWidget(perConnection);
-    form->addRow(QString(), connection);
+    // The check box is the row's label and the count says its unit, so the row is no
+    // wider than the others and the dock leaves the pages their room.
+    m_transactions->setSuffix(tr(" per connection"));
+    form->addRow(m_connectionRate, m_transactions);
     layout->addWidget(m_settings, 1);
 
     connect(m_add, &QToolButton::clicked, this, [this] { setCurrentWorker(m_model->addWorker()); });
