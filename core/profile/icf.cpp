@@ -2009,6 +2009,80 @@ bool isWindowsVolumeName(std::string_view iometerName)
     return isDriveLetterName(t) || t.substr(0, 2) == "\\\\";
 }
 
+std::optional<std::string> iometerTestFilePath(std::string_view iometerName)
+{
+    constexpr std::string_view kTestFile = "iobw.tst";
+    const std::string_view t = trim(iometerName);
+    const auto inFolder = [&](std::string_view folder, char separator) {
+        std::string path(folder);
+        if (path.empty() || path.back() != separator)
+            path += separator;
+        return path + std::string(kTestFile);
+    };
+    if (isMountName(t))
+        return inFolder(t.substr(0, t.rfind(" [")), '/');
+    if (t.substr(0, 2) == "\\\\") {
+        // \\server\share, not a device path (\\.\X:) and not a file in a share.
+        const std::string_view rest = t.substr(2);
+        if (rest.starts_with(".\\") || rest.starts_with("?\\"))
+            return std::nullopt;
+        const auto slash = rest.find('\\');
+        if (slash == rest.npos || slash == 0 || slash + 1 == rest.size()
+            || rest.find('\\', slash + 1) != rest.npos)
+            return std::nullopt;
+        return inFolder(t, '\\');
+    }
+    if (isDriveLetterName(t)) {
+        if (t.size() > 2 && t[2] == '/')
+            return std::nullopt; // C:/data/x.tst: a path, as Windows also writes them
+        if (t.size() == 2 || t[2] != '\\')
+            return inFolder(t.substr(0, 2), '\\'); // C:, C:Label, C: "Label": the drive's root
+        // C:\mnt\disk1:label, a mount point; C:\data\file.tst is a file, no volume.
+        const auto label = t.rfind(':');
+        if (label <= 2)
+            return std::nullopt;
+        return inFolder(t.substr(0, label), '\\');
+    }
+    return std::nullopt;
+}
+
+Problems locateIometerTestFiles(Profile &profile, const std::function<bool(const Target &)> &exists)
+{
+    Problems warnings;
+    if (!exists)
+        return warnings;
+    for (std::size_t h = 0; h < profile.hosts.size(); ++h) {
+        auto &workers = profile.hosts[h].workers;
+        for (std::size_t w = 0; w < workers.size(); ++w) {
+            auto &targets = workers[w].targets;
+            for (std::size_t t = 0; t < targets.size(); ++t) {
+                Target &target = targets[t];
+                if (target.kind != TargetKind::TestFile)
+                    continue;
+                const auto located = iometerTestFilePath(target.path);
+                if (!located)
+                    continue;
+                Target candidate = target;
+                candidate.path = *located;
+                bool found = false;
+                try {
+                    found = exists(candidate);
+                } catch (...) {
+                    found = false;
+                }
+                if (!found)
+                    continue;
+                warnings.push_back({Severity::Warning,
+                    fmt::format("hosts[{}].workers[{}].targets[{}].path", h, w, t),
+                    fmt::format("Iometer's volume {} is its test file {} on this machine",
+                        quote(target.path), quote(*located))});
+                target.path = *located;
+            }
+        }
+    }
+    return warnings;
+}
+
 Problems markUnresolvedTargets(Profile &profile, const std::function<bool(const Target &)> &exists)
 {
     Problems warnings;

@@ -58,6 +58,20 @@ TargetKind icfTargetKind(std::string_view iometerName);
 // file on another system.
 bool isWindowsVolumeName(std::string_view iometerName);
 
+// Where Iometer puts its test file `iobw.tst` for a volume name: `/mnt/data [ext4]` ->
+// `/mnt/data/iobw.tst`; `C:`, `C:Label`, `C: "Label"` -> `C:\iobw.tst`;
+// `C:\mnt\disk1:label` (a mount point) -> `C:\mnt\disk1\iobw.tst`; `\\server\share` ->
+// `\\server\share\iobw.tst`. nullopt for every other name, including such a file path
+// itself, so a located name is never located twice.
+std::optional<std::string> iometerTestFilePath(std::string_view iometerName);
+
+// Gives every test-file target named by an Iometer volume (above) the path of Iometer's
+// test file there, when `exists` says that file can be made on this machine (its folder
+// exists); one Warning per target moved, naming its path field. Names that cannot be
+// located are left for markUnresolvedTargets, which never takes them for file names.
+Problems locateIometerTestFiles(
+    Profile &profile, const std::function<bool(const Target &)> &exists);
+
 // Flags every target whose `exists` is false (Target::unresolved = true) and clears the
 // flag on the others; never removes a target. Returns one Warning per unresolved
 // target, naming its path field:

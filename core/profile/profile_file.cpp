@@ -28,6 +28,10 @@ std::optional<Profile> loadProfileFile(const std::filesystem::path &path,
         return parseProfileJson(file.text, problems);
     auto profile = parseIcf(file.text, problems);
     if (profile && targetExists) {
+        // Iometer's volume names first (`/mnt/data [ext4]` is /mnt/data/iobw.tst), so
+        // that what exists is judged on the file the run would make.
+        auto located = locateIometerTestFiles(*profile, targetExists);
+        problems.insert(problems.end(), located.begin(), located.end());
         auto flagged = markUnresolvedTargets(*profile, targetExists);
         problems.insert(problems.end(), flagged.begin(), flagged.end());
     }

@@ -64,6 +64,10 @@ bool targetExists(const core::Target &target)
         fs::path p = nativePath(target.path);
         if (fs::exists(p, ec))
             return true;
+        // `/mnt/data [ext4]` names Iometer's test file in /mnt/data (core::
+        // locateIometerTestFiles), never a new file of that name beside the mount point.
+        if (core::iometerTestFilePath(target.path))
+            return false;
         if (!p.has_filename() && p.has_relative_path())
             p = p.parent_path(); // "/data/tree/" is the folder "/data/tree"
         const fs::path parent = p.has_parent_path() ? p.parent_path() : fs::current_path(ec);

@@ -1132,3 +1132,56 @@ TEST(IcfTargets, ThrowingOrEmptyPredicates)
     EXPECT_TRUE(markUnresolvedTargets(p, {}).empty());
     EXPECT_EQ(p, before);
 }
+
+// ------------------------------------------------------------------ Iometer's test file
+
+TEST(IcfTargets, AVolumeNameIsWhereIometerPutsItsTestFile)
+{
+    EXPECT_EQ(iometerTestFilePath("/mnt/data [ext4]"), "/mnt/data/iobw.tst");
+    EXPECT_EQ(iometerTestFilePath("/ [xfs]"), "/iobw.tst");
+    EXPECT_EQ(iometerTestFilePath("C:"), "C:\\iobw.tst");
+    EXPECT_EQ(iometerTestFilePath("C:System"), "C:\\iobw.tst");
+    EXPECT_EQ(iometerTestFilePath("D: \"Data\""), "D:\\iobw.tst");
+    EXPECT_EQ(iometerTestFilePath("C:\\mnt\\disk1:label"), "C:\\mnt\\disk1\\iobw.tst");
+    EXPECT_EQ(iometerTestFilePath("\\\\server\\share"), "\\\\server\\share\\iobw.tst");
+    // Paths and devices are not volumes; a located name is not located again.
+    for (const char *name : {"/srv/x.tst", "/mnt/data/iobw.tst", "C:\\iobw.tst",
+             "C:\\data\\x.tst", "C:/data/x.tst", "\\\\server\\share\\iobw.tst", "\\\\.\\E:",
+             "\\\\.\\PhysicalDrive1", "sdb", "/dev/sdb", "PHYSICALDRIVE:1", ""})
+        EXPECT_EQ(iometerTestFilePath(name), std::nullopt) << name;
+}
+
+TEST(IcfTargets, VolumesThatExistHereAreGivenIometersTestFileAndTheRestStayUnresolved)
+{
+    // full-1.1.0.icf names `/mnt/data [ext4]` and Windows volumes; on "this machine" only
+    // /mnt/data exists. Its target becomes /mnt/data/iobw.tst with a warning that says so;
+    // the others keep their names and markUnresolvedTargets flags them.
+    Profile p = parseValid(fixture("full-1.1.0.icf"));
+    std::vector<std::string> asked;
+    const auto exists = [&](const Target &t) {
+        asked.push_back(t.path);
+        return t.path == "/mnt/data/iobw.tst";
+    };
+    const Problems located = locateIometerTestFiles(p, exists);
+    ASSERT_EQ(located.size(), 1u);
+    EXPECT_EQ(located[0].severity, Severity::Warning);
+    EXPECT_NE(located[0].message.find("\"/mnt/data [ext4]\""), std::string::npos)
+        << located[0].toString();
+    EXPECT_NE(located[0].message.find("\"/mnt/data/iobw.tst\""), std::string::npos);
+    EXPECT_NE(std::find(asked.begin(), asked.end(), "C:\\iobw.tst"), asked.end())
+        << "a Windows volume is asked for as its test file too";
+    std::size_t moved = 0;
+    for (const auto &host : p.hosts)
+        for (const auto &w : host.workers)
+            for (const auto &t : w.targets) {
+                EXPECT_NE(t.path, "/mnt/data [ext4]") << "the located target kept its name";
+                moved += t.path == "/mnt/data/iobw.tst" ? 1 : 0;
+            }
+    EXPECT_EQ(moved, 1u);
+    // Located once, a second pass does not take the test file for a volume name again.
+    const std::size_t before = asked.size();
+    EXPECT_TRUE(locateIometerTestFiles(p, exists).empty());
+    EXPECT_EQ(std::count(asked.begin() + std::ptrdiff_t(before), asked.end(),
+                  std::string("/mnt/data/iobw.tst")),
+        0);
+}

@@ -472,3 +472,40 @@ TEST(CliLinux, BlockSizeSpectrumOnALoopDeviceAgreesPointByPoint)
     for (const auto &step : json.at("steps"))
         EXPECT_EQ(step.at("scopes")[0].at("read").at("ios"), 400) << step.at("name");
 }
+
+// An .icf made on a Linux Iometer names its test-file disk `/mnt/data [ext4]`: Iometer's
+// dynamo makes iobw.tst in that mount. IOPrism once made a file "data [ext4]" beside the
+// mount point, on the parent's file system. Now the run says where Iometer's test file is
+// and uses it; a mount that is not here stops the run before anything is written.
+TEST(CliIcf, AnIometerMountNameRunsOnIobwTstInThatFolder)
+{
+    TempDir dir;
+    std::filesystem::create_directory(dir.path() / "vol");
+    std::string icf = readFile(sourceDir() / "tests/fixtures/icf/reference.icf");
+    const auto put = [&icf](const std::string &from, const std::string &to) {
+        const auto at = icf.find(from);
+        ASSERT_NE(at, std::string::npos) << from;
+        icf.replace(at, from.size(), to);
+    };
+    put("\tsdb\n", "\t" + (dir.path() / "vol").string() + " [ext4]\n");
+    put("\t2097152,0,2", "\t8192,0,2"); // a 4 MiB test file
+    {
+        std::ofstream out(dir.path() / "here.icf", std::ios::binary);
+        out << icf;
+    }
+    auto r = runCli("run here.icf --duration 1 --ramp 0 --no-save --quiet", dir.path());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto testFile = dir.path() / "vol" / "iobw.tst";
+    EXPECT_THAT(r.err, HasSubstr("is its test file \"" + testFile.string() + "\""));
+    EXPECT_TRUE(std::filesystem::is_regular_file(testFile));
+    EXPECT_EQ(std::filesystem::file_size(testFile), 4u << 20);
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "vol [ext4]"))
+        << "a file named after the mount was made beside it";
+
+    std::filesystem::remove_all(dir.path() / "vol");
+    r = runCli("run here.icf --duration 1 --ramp 0 --no-save --quiet", dir.path());
+    EXPECT_EQ(r.exitCode, 2) << r.err;
+    EXPECT_THAT(r.err, HasSubstr("does not exist on this machine"));
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "vol [ext4]"));
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "vol"));
+}

@@ -37,6 +37,21 @@ TEST(TargetResolution, TestFilesResolveWhereTheirFolderExists)
     EXPECT_TRUE(platform::targetExists(testFile("relative-file.tst")));
 }
 
+// `/mnt/data [ext4]` is Iometer's name for the file system mounted at /mnt/data: taken as
+// a path, the run made a file "data [ext4]" in /mnt, on another file system. Now such a
+// name resolves only as Iometer's test file in that folder (core::locateIometerTestFiles).
+TEST(TargetResolution, AnIometerMountNameIsNeverANewFileBesideTheMount)
+{
+    TempDir dir;
+    const std::string mountName = dir.path().string() + " [ext4]";
+    EXPECT_FALSE(platform::targetExists(testFile(mountName)));
+    EXPECT_TRUE(platform::targetExists(testFile((dir.path() / "iobw.tst").string())));
+    // A file that really has such a name is still a file.
+    const auto odd = dir.path() / "results [old]";
+    std::ofstream(odd) << "x";
+    EXPECT_TRUE(platform::targetExists(testFile(odd.string())));
+}
+
 TEST(TargetResolution, AFileTreeIsKnownByItsMarker)
 {
     TempDir dir;
