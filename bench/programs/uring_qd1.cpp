@@ -6,16 +6,14 @@
 //
 //   ioprism-uring-qd1 FILE SECONDS    prints {"ios": N, "seconds": S, "iops": R}
 
-#include <liburing.h>
-
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fcntl.h>
+#include <liburing.h>
 #include <random>
+#include <sys/stat.h>
+#include <unistd.h>
 
 int main(int argc, char **argv)
 {
@@ -25,7 +23,8 @@ int main(int argc, char **argv)
     }
     constexpr unsigned kBlockBytes = 4096;
     const int fd = ::open(argv[1], O_RDONLY | O_DIRECT | O_CLOEXEC);
-    struct stat st {};
+    struct stat st {
+    };
     if (fd < 0 || ::fstat(fd, &st) != 0 || st.st_size < static_cast<off_t>(kBlockBytes)) {
         std::perror(argv[1]);
         return 1;

@@ -2046,40 +2046,52 @@ std::optional<std::string> iometerTestFilePath(std::string_view iometerName)
     return std::nullopt;
 }
 
+namespace {
+
+// Calls fn(target, its path field) for every target of the profile.
+void forEachTarget(Profile &profile, const std::function<void(Target &, std::string)> &fn)
+{
+    for (std::size_t h = 0; h < profile.hosts.size(); ++h) {
+        auto &workers = profile.hosts[h].workers;
+        for (std::size_t w = 0; w < workers.size(); ++w)
+            for (std::size_t t = 0; t < workers[w].targets.size(); ++t)
+                fn(workers[w].targets[t],
+                    fmt::format("hosts[{}].workers[{}].targets[{}].path", h, w, t));
+    }
+}
+
+// The platform's answer; a predicate that throws says "does not exist".
+bool existsHere(const std::function<bool(const Target &)> &exists, const Target &target)
+{
+    try {
+        return exists(target);
+    } catch (...) {
+        return false;
+    }
+}
+
+} // namespace
+
 Problems locateIometerTestFiles(Profile &profile, const std::function<bool(const Target &)> &exists)
 {
     Problems warnings;
     if (!exists)
         return warnings;
-    for (std::size_t h = 0; h < profile.hosts.size(); ++h) {
-        auto &workers = profile.hosts[h].workers;
-        for (std::size_t w = 0; w < workers.size(); ++w) {
-            auto &targets = workers[w].targets;
-            for (std::size_t t = 0; t < targets.size(); ++t) {
-                Target &target = targets[t];
-                if (target.kind != TargetKind::TestFile)
-                    continue;
-                const auto located = iometerTestFilePath(target.path);
-                if (!located)
-                    continue;
-                Target candidate = target;
-                candidate.path = *located;
-                bool found = false;
-                try {
-                    found = exists(candidate);
-                } catch (...) {
-                    found = false;
-                }
-                if (!found)
-                    continue;
-                warnings.push_back({Severity::Warning,
-                    fmt::format("hosts[{}].workers[{}].targets[{}].path", h, w, t),
-                    fmt::format("Iometer's volume {} is its test file {} on this machine",
-                        quote(target.path), quote(*located))});
-                target.path = *located;
-            }
-        }
-    }
+    forEachTarget(profile, [&](Target &target, std::string path) {
+        if (target.kind != TargetKind::TestFile)
+            return;
+        const auto located = iometerTestFilePath(target.path);
+        if (!located)
+            return;
+        Target candidate = target;
+        candidate.path = *located;
+        if (!existsHere(exists, candidate))
+            return;
+        warnings.push_back({Severity::Warning, std::move(path),
+            fmt::format("Iometer's volume {} is its test file {} on this machine",
+                quote(target.path), quote(*located))});
+        target.path = *located;
+    });
     return warnings;
 }
 
@@ -2088,28 +2100,13 @@ Problems markUnresolvedTargets(Profile &profile, const std::function<bool(const 
     Problems warnings;
     if (!exists)
         return warnings;
-    for (std::size_t h = 0; h < profile.hosts.size(); ++h) {
-        auto &workers = profile.hosts[h].workers;
-        for (std::size_t w = 0; w < workers.size(); ++w) {
-            auto &targets = workers[w].targets;
-            for (std::size_t t = 0; t < targets.size(); ++t) {
-                Target &target = targets[t];
-                bool found = false;
-                try {
-                    found = exists(target);
-                } catch (...) {
-                    found = false;
-                }
-                target.unresolved = !found;
-                if (!found)
-                    warnings.push_back({Severity::Warning,
-                        fmt::format("hosts[{}].workers[{}].targets[{}].path", h, w, t),
-                        fmt::format("{} does not exist on this machine; re-point it before "
-                                    "running",
-                            quote(target.path))});
-            }
-        }
-    }
+    forEachTarget(profile, [&](Target &target, std::string path) {
+        target.unresolved = !existsHere(exists, target);
+        if (target.unresolved)
+            warnings.push_back({Severity::Warning, std::move(path),
+                fmt::format("{} does not exist on this machine; re-point it before running",
+                    quote(target.path))});
+    });
     return warnings;
 }
 

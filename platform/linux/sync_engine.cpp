@@ -5,7 +5,6 @@
 #include <cerrno>
 #include <pthread.h>
 #include <unistd.h>
-
 #include <utility>
 
 namespace ioprism::platform {

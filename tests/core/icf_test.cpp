@@ -1145,9 +1145,9 @@ TEST(IcfTargets, AVolumeNameIsWhereIometerPutsItsTestFile)
     EXPECT_EQ(iometerTestFilePath("C:\\mnt\\disk1:label"), "C:\\mnt\\disk1\\iobw.tst");
     EXPECT_EQ(iometerTestFilePath("\\\\server\\share"), "\\\\server\\share\\iobw.tst");
     // Paths and devices are not volumes; a located name is not located again.
-    for (const char *name : {"/srv/x.tst", "/mnt/data/iobw.tst", "C:\\iobw.tst",
-             "C:\\data\\x.tst", "C:/data/x.tst", "\\\\server\\share\\iobw.tst", "\\\\.\\E:",
-             "\\\\.\\PhysicalDrive1", "sdb", "/dev/sdb", "PHYSICALDRIVE:1", ""})
+    for (const char *name : {"/srv/x.tst", "/mnt/data/iobw.tst", "C:\\iobw.tst", "C:\\data\\x.tst",
+             "C:/data/x.tst", "\\\\server\\share\\iobw.tst", "\\\\.\\E:", "\\\\.\\PhysicalDrive1",
+             "sdb", "/dev/sdb", "PHYSICALDRIVE:1", ""})
         EXPECT_EQ(iometerTestFilePath(name), std::nullopt) << name;
 }
 
