@@ -5,6 +5,7 @@
 #include "core/profile/profile_json.h"
 #include "core/profile/series.h"
 #include "core/report/json_text.h"
+#include "core/report/resolution.h"
 #include "core/run/series_result.h"
 
 #include <algorithm>
@@ -405,14 +406,8 @@ Json seriesJson(const RunResult &result)
 // digits of a double (docs/results.md, "intervals"): times to the nanosecond of the clock,
 // throughput to the byte per second, rates to a thousandth. Half the characters, and
 // whole numbers are written several times faster than shortest-form doubles. The steps
-// and the summary, the run's reported figures, keep every digit.
-constexpr int kSecondsPlaces = 9; // s: 1 ns
-constexpr int kMillisecondsPlaces = 6; // ms: 1 ns
-constexpr int kMicrosecondsPlaces = 3; // µs: 1 ns
-constexpr int kMegabytesPlaces = 6; // MB/s: 1 byte/s
-constexpr int kRatePlaces = 3; // I/O/s, merges/s, IOPS per CPU %, bytes per request, queue
-constexpr int kPercentPlaces = 3; // CPU %, %util
-constexpr int kRatioPlaces = 6; // device bytes / application bytes
+// and the summary, the run's reported figures, keep every digit. The places and the
+// rounding are core/report/resolution.h's, which the time-series CSV shows.
 
 // The latency of a span without completed I/O is null but for the max of an I/O still
 // in flight (as latencyJson).
