@@ -13,6 +13,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <tuple>
 
 namespace ioprism::core {
 
@@ -1113,6 +1114,28 @@ void readStuckIo(const Node &n, RunResult &r)
     r.stuckIo = std::move(s);
 }
 
+// The intervals name their scopes without the target's path (the steps have it): each
+// target scope gets the path of the step scope that is the same target, as it had in the
+// run (the time series has it as a column).
+void intervalTargetPaths(RunResult &r)
+{
+    std::map<std::tuple<int, int, std::string>, std::string> paths;
+    for (const auto &step : r.steps)
+        for (const auto &scope : step.scopes)
+            if (scope.scope.kind == Scope::Kind::Target)
+                paths.emplace(std::tuple(scope.scope.worker, scope.scope.target, scope.scope.label),
+                    scope.scope.targetPath);
+    for (auto &sample : r.intervals)
+        for (auto &scope : sample.scopes) {
+            Scope &s = scope.scope;
+            if (s.kind != Scope::Kind::Target || !s.targetPath.empty())
+                continue;
+            const auto found = paths.find(std::tuple(s.worker, s.target, s.label));
+            if (found != paths.end())
+                s.targetPath = found->second;
+        }
+}
+
 Profile profileOf(const Node &profile)
 {
     Problems problems;
@@ -1155,6 +1178,7 @@ RunResult readDocument(const Node &doc, int version)
             r.intervals.push_back(intervalOf(intervals.at(i), r.runId));
     else
         readIntervalColumns(intervals, r);
+    intervalTargetPaths(r);
     readDeviceCounters(doc["device_counters"], r);
     readError(doc["error"], r);
     r.stoppedByUser = doc["stoppedByUser"].boolean();

@@ -137,6 +137,11 @@ TEST(ResultsReader, TheGoldenFileGivesItsRunBack)
     EXPECT_EQ(again.read.latency.meanUs, r.steps[0].scopes[0].figures.read.latency.meanUs);
     EXPECT_EQ(r.intervals.size(), 4u);
     EXPECT_EQ(r.intervals[0].phase, RunPhase::RampUp);
+    // The intervals do not repeat the target paths; their scopes get them from the steps
+    // (the time series has them as a column).
+    EXPECT_EQ(r.intervals[1].scopes.at(3).scope.targetPath, "/var/tmp/a,b.dat");
+    EXPECT_EQ(r.intervals[3].scopes.at(2).scope.targetPath, "/dev/loop0");
+    EXPECT_EQ(r.intervals[3].scopes.at(1).scope.targetPath, "");
 }
 
 // Files of format version 1 (intervals as one object per interval) are still read: the
