@@ -700,7 +700,13 @@ void intervalScopeColumns(JsonTextWriter &w, const std::vector<IntervalSample> &
     rate("write_mbps", &F::write, &D::megabytesPerSecond, kMegabytesPlaces);
     bytes("read_bytes", &F::read, &D::bytes);
     bytes("write_bytes", &F::write, &D::bytes);
+    // Added in format 2 after its first files: each direction's count of I/Os and errors,
+    // which the time series has as columns (rates and totals alone do not give them back).
+    bytes("read_ios", &F::read, &D::ios);
+    bytes("write_ios", &F::write, &D::ios);
     bytes("errors", &F::total, &D::errors);
+    bytes("read_errors", &F::read, &D::errors);
+    bytes("write_errors", &F::write, &D::errors);
     w.column("outstanding", count,
         [&](std::size_t i) { w.number(std::uint64_t(figures(i).outstanding)); });
     w.column("stalled_ios", count,
@@ -715,6 +721,19 @@ void intervalScopeColumns(JsonTextWriter &w, const std::vector<IntervalSample> &
         });
     }
     w.endObject();
+    // Each direction's mean (added like the counts above): the time series'
+    // read_lat_mean_us and write_lat_mean_us; null where that direction completed nothing.
+    for (const auto &[name, direction] :
+        {std::pair {"read_latency_us", &F::read}, std::pair {"write_latency_us", &F::write}}) {
+        const auto which = direction;
+        w.key(name);
+        w.beginObject();
+        w.column("mean", count, [&](std::size_t i) {
+            w.fixed(
+                intervalLatency(figures(i).*which, &LatencyFigures::meanUs), kMicrosecondsPlaces);
+        });
+        w.endObject();
+    }
     // Files opened and closed (a tree, the connection rate): only for a scope that has
     // them somewhere in the stretch, so that the file of any other run is as it was.
     const bool anyConnections = [&] {
