@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/report/csv.h"
 
+#include "core/report/resolution.h"
 #include "core/report/results_json.h"
 #include "core/run/series_result.h"
 
@@ -818,6 +819,9 @@ constexpr std::string_view kTimeSeriesColumns[] = {
 
 // The device columns of one interval: the device total of the targets and the verdict,
 // the same on every scope row of the interval (like the CPU columns).
+// Every number of the time series that the results JSON keeps rounded is shown from that
+// rounded value (keptFixed, core/report/resolution.h): a run read back from its file
+// writes this file as the run did, digit for digit.
 std::string timeSeriesDeviceColumns(const DeviceReport &d)
 {
     const std::string verdict(toString(d.verdict.verdict));
@@ -825,19 +829,27 @@ std::string timeSeriesDeviceColumns(const DeviceReport &d)
         return std::string(14, ',') + "," + verdict
             + std::string(7, ','); // 14 empty, verdict, 7 empty
     const DeviceFigures &f = d.total;
-    auto timed = [&](double v) { return f.hasTimes ? fixed(v, 3) : std::string(); };
+    auto timed = [&](double v, int keptPlaces) {
+        return f.hasTimes ? keptFixed(v, keptPlaces, 3) : std::string();
+    };
     const DeviceVerdict &v = d.verdict;
-    return fmt::format(",{},{},{},{},{},{},{},{},{},{},{},{},{},{}", fixed(f.readsPerSecond, 3),
-               fixed(f.writesPerSecond, 3), fixed(f.readMegabytesPerSecond, 3),
-               fixed(f.writeMegabytesPerSecond, 3), f.readBytes, f.writeBytes,
-               fixed(f.averageRequestBytes, 1), timed(f.readAwaitMs), timed(f.writeAwaitMs),
-               timed(f.queueSize), f.hasTimes ? fixed(f.utilPercent, 2) : std::string(),
-               f.hasDiscards ? fixed(f.discardsPerSecond, 3) : std::string(),
-               f.hasFlushes ? fixed(f.flushesPerSecond, 3) : std::string(), f.inFlight)
+    return fmt::format(",{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+               keptFixed(f.readsPerSecond, kRatePlaces, 3),
+               keptFixed(f.writesPerSecond, kRatePlaces, 3),
+               keptFixed(f.readMegabytesPerSecond, kMegabytesPlaces, 3),
+               keptFixed(f.writeMegabytesPerSecond, kMegabytesPlaces, 3), f.readBytes, f.writeBytes,
+               keptFixed(f.averageRequestBytes, kRatePlaces, 1),
+               timed(f.readAwaitMs, kMillisecondsPlaces),
+               timed(f.writeAwaitMs, kMillisecondsPlaces), timed(f.queueSize, kRatePlaces),
+               f.hasTimes ? keptFixed(f.utilPercent, kPercentPlaces, 2) : std::string(),
+               f.hasDiscards ? keptFixed(f.discardsPerSecond, kRatePlaces, 3) : std::string(),
+               f.hasFlushes ? keptFixed(f.flushesPerSecond, kRatePlaces, 3) : std::string(),
+               f.inFlight)
         + fmt::format(",{},{},{},{},{},{},{},{}", verdict, toString(v.read.verdict),
             toString(v.write.verdict), v.read.appBytes, v.write.appBytes,
-            v.read.appBytes ? fixed(v.read.ratio, 4) : std::string(),
-            v.write.appBytes ? fixed(v.write.ratio, 4) : std::string(), v.writeBacklogBytes);
+            v.read.appBytes ? keptFixed(v.read.ratio, kRatioPlaces, 4) : std::string(),
+            v.write.appBytes ? keptFixed(v.write.ratio, kRatioPlaces, 4) : std::string(),
+            v.writeBacklogBytes);
 }
 
 std::string index(int i)
@@ -911,50 +923,59 @@ std::string timeSeriesRows(const IntervalSample &sample)
 {
     std::string out;
     const CpuFigures &cpu = sample.cpu;
-    auto pct = [&](double v) { return cpu.valid ? fixed(v, 2) : std::string(); };
-    const std::string cpuColumns = fmt::format("{},{},{},{},{},{},{},{},{}", pct(cpu.userPercent),
-        pct(cpu.systemPercent), pct(cpu.iowaitPercent), pct(cpu.irqPercent),
-        pct(cpu.softirqPercent), pct(cpu.stealPercent), pct(cpu.busyPercent),
-        pct(cpu.processPercent), cpu.valid ? fixed(sample.cpuEffectiveness, 3) : std::string());
+    auto pct
+        = [&](double v) { return cpu.valid ? keptFixed(v, kPercentPlaces, 2) : std::string(); };
+    const std::string cpuColumns
+        = fmt::format("{},{},{},{},{},{},{},{},{}", pct(cpu.userPercent), pct(cpu.systemPercent),
+            pct(cpu.iowaitPercent), pct(cpu.irqPercent), pct(cpu.softirqPercent),
+            pct(cpu.stealPercent), pct(cpu.busyPercent), pct(cpu.processPercent),
+            cpu.valid ? keptFixed(sample.cpuEffectiveness, kRatePlaces, 3) : std::string());
     const std::string deviceColumns = timeSeriesDeviceColumns(sample.devices);
     const std::string prefix
         = fmt::format("{},{},{},{},{},{}", sample.runId, sample.step, csvField(sample.stepName),
-            runPhaseName(sample.phase), fixed(sample.startSeconds, 3), fixed(sample.endSeconds, 3));
+            runPhaseName(sample.phase), keptFixed(sample.startSeconds, kSecondsPlaces, 3),
+            keptFixed(sample.endSeconds, kSecondsPlaces, 3));
 
     for (const auto &s : sample.scopes) {
         const Figures &f = s.figures;
         // Latency only exists where I/O completed: empty, not 0, in an idle interval.
         auto lat = [](const DirectionFigures &d, double us) {
-            return d.ios ? fixed(us, 3) : std::string();
+            return d.ios ? keptFixed(us, kMicrosecondsPlaces, 3) : std::string();
         };
         const LatencyFigures &l = f.total.latency;
         out += prefix;
         out += fmt::format(",{},{},{},{},{}", scopeKindName(s.scope.kind), csvField(s.scope.label),
             index(s.scope.worker), index(s.scope.target), csvField(s.scope.targetPath));
         out += fmt::format(",{},{},{},{},{},{},{},{},{},{},{},{},{}", f.read.ios, f.write.ios,
-            fixed(f.read.iops, 3), fixed(f.write.iops, 3), fixed(f.total.iops, 3),
-            fixed(f.read.megabytesPerSecond, 3), fixed(f.write.megabytesPerSecond, 3),
-            fixed(f.total.megabytesPerSecond, 3), f.read.bytes, f.write.bytes, f.read.errors,
-            f.write.errors, f.total.errors);
+            keptFixed(f.read.iops, kRatePlaces, 3), keptFixed(f.write.iops, kRatePlaces, 3),
+            keptFixed(f.total.iops, kRatePlaces, 3),
+            keptFixed(f.read.megabytesPerSecond, kMegabytesPlaces, 3),
+            keptFixed(f.write.megabytesPerSecond, kMegabytesPlaces, 3),
+            keptFixed(f.total.megabytesPerSecond, kMegabytesPlaces, 3), f.read.bytes, f.write.bytes,
+            f.read.errors, f.write.errors, f.total.errors);
         // I/O still in flight has a latency already: its age is the maximum, even in an
         // interval where nothing completed (a stalled device).
-        const std::string maxUs = f.total.ios || l.maxUs > 0 ? fixed(l.maxUs, 3) : std::string();
+        const std::string maxUs = f.total.ios || l.maxUs > 0
+            ? keptFixed(l.maxUs, kMicrosecondsPlaces, 3)
+            : std::string();
         out += fmt::format(",{},{},{},{},{},{},{},{},{},{}", lat(f.total, l.minUs),
             lat(f.total, l.meanUs), maxUs, lat(f.total, l.p50Us), lat(f.total, l.p90Us),
             lat(f.total, l.p99Us), lat(f.total, l.p99_9Us), lat(f.total, l.p99_99Us),
             lat(f.read, f.read.latency.meanUs), lat(f.write, f.write.latency.meanUs));
         out += fmt::format(",{},{},{},{}", f.outstanding, f.total.stalledIos,
-            fixed(f.total.oldestInFlightUs, 3), cpuColumns);
+            keptFixed(f.total.oldestInFlightUs, kMicrosecondsPlaces, 3), cpuColumns);
         out += deviceColumns;
         // Files opened and closed (a tree, the connection rate); empty for other scopes,
         // latencies empty where none ended.
         if (const auto &c = f.connections) {
             const auto mean = [](const PhaseFigures &p) {
-                return p.count ? fixed(p.latency.meanUs, 3) : std::string();
+                return p.count ? keptFixed(p.latency.meanUs, kMicrosecondsPlaces, 3)
+                               : std::string();
             };
-            out += fmt::format(",{},{},{},{},{}", fixed(c->open.perSecond, 3), mean(c->open),
-                mean(c->close), mean(c->connection),
-                c->connection.count ? fixed(c->connection.latency.maxUs, 3) : std::string());
+            out += fmt::format(",{},{},{},{},{}", keptFixed(c->open.perSecond, kRatePlaces, 3),
+                mean(c->open), mean(c->close), mean(c->connection),
+                c->connection.count ? keptFixed(c->connection.latency.maxUs, kMicrosecondsPlaces, 3)
+                                    : std::string());
         } else {
             out += ",,,,,";
         }

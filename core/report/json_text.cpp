@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/report/json_text.h"
 
+#include "core/report/resolution.h"
+
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -39,17 +41,16 @@ void appendJsonNumber(std::string &out, std::uint64_t value)
 
 void appendJsonFixed(std::string &out, double value, int decimals)
 {
-    static constexpr std::array<double, 10> kScale {1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
-    decimals = std::clamp(decimals, 0, 9);
-    const double scaled = value * kScale[static_cast<std::size_t>(decimals)];
-    if (!std::isfinite(scaled) || std::fabs(scaled) >= 1e15) {
+    // The one rounding of the interval figures (core/report/resolution.h): the time
+    // series shows what is written here.
+    const std::optional<RoundedDecimal> rounded = roundDecimal(value, decimals);
+    if (!rounded) {
         appendJsonNumber(out, value);
         return;
     }
-    // Rounded half away from zero (a value read back from this text is within 1e-15 of a
-    // whole number of units: read and written again, it gives the same digits).
-    const bool negative = scaled < 0;
-    const auto units = static_cast<std::uint64_t>(std::llround(std::fabs(scaled)));
+    const bool negative = rounded->negative;
+    const std::uint64_t units = rounded->units;
+    decimals = rounded->places;
     // The digits of the units, then the point placed `decimals` from their end (zeros in
     // front when the value is below 1), trailing zeros dropped: 4748123 with 3 places is
     // "4748.123", 2500 with 3 is "2.5", 7 with 3 is "0.007". Built here, appended once.

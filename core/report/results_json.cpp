@@ -5,6 +5,7 @@
 #include "core/profile/profile_json.h"
 #include "core/profile/series.h"
 #include "core/report/json_text.h"
+#include "core/report/resolution.h"
 #include "core/run/series_result.h"
 
 #include <algorithm>
@@ -405,14 +406,8 @@ Json seriesJson(const RunResult &result)
 // digits of a double (docs/results.md, "intervals"): times to the nanosecond of the clock,
 // throughput to the byte per second, rates to a thousandth. Half the characters, and
 // whole numbers are written several times faster than shortest-form doubles. The steps
-// and the summary, the run's reported figures, keep every digit.
-constexpr int kSecondsPlaces = 9; // s: 1 ns
-constexpr int kMillisecondsPlaces = 6; // ms: 1 ns
-constexpr int kMicrosecondsPlaces = 3; // µs: 1 ns
-constexpr int kMegabytesPlaces = 6; // MB/s: 1 byte/s
-constexpr int kRatePlaces = 3; // I/O/s, merges/s, IOPS per CPU %, bytes per request, queue
-constexpr int kPercentPlaces = 3; // CPU %, %util
-constexpr int kRatioPlaces = 6; // device bytes / application bytes
+// and the summary, the run's reported figures, keep every digit. The places and the
+// rounding are core/report/resolution.h's, which the time-series CSV shows.
 
 // The latency of a span without completed I/O is null but for the max of an I/O still
 // in flight (as latencyJson).
@@ -705,7 +700,13 @@ void intervalScopeColumns(JsonTextWriter &w, const std::vector<IntervalSample> &
     rate("write_mbps", &F::write, &D::megabytesPerSecond, kMegabytesPlaces);
     bytes("read_bytes", &F::read, &D::bytes);
     bytes("write_bytes", &F::write, &D::bytes);
+    // Added in format 2 after its first files: each direction's count of I/Os and errors,
+    // which the time series has as columns (rates and totals alone do not give them back).
+    bytes("read_ios", &F::read, &D::ios);
+    bytes("write_ios", &F::write, &D::ios);
     bytes("errors", &F::total, &D::errors);
+    bytes("read_errors", &F::read, &D::errors);
+    bytes("write_errors", &F::write, &D::errors);
     w.column("outstanding", count,
         [&](std::size_t i) { w.number(std::uint64_t(figures(i).outstanding)); });
     w.column("stalled_ios", count,
@@ -720,6 +721,19 @@ void intervalScopeColumns(JsonTextWriter &w, const std::vector<IntervalSample> &
         });
     }
     w.endObject();
+    // Each direction's mean (added like the counts above): the time series'
+    // read_lat_mean_us and write_lat_mean_us; null where that direction completed nothing.
+    for (const auto &[name, direction] :
+        {std::pair {"read_latency_us", &F::read}, std::pair {"write_latency_us", &F::write}}) {
+        const auto which = direction;
+        w.key(name);
+        w.beginObject();
+        w.column("mean", count, [&](std::size_t i) {
+            w.fixed(
+                intervalLatency(figures(i).*which, &LatencyFigures::meanUs), kMicrosecondsPlaces);
+        });
+        w.endObject();
+    }
     // Files opened and closed (a tree, the connection rate): only for a scope that has
     // them somewhere in the stretch, so that the file of any other run is as it was.
     const bool anyConnections = [&] {

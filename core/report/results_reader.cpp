@@ -13,6 +13,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <tuple>
 
 namespace ioprism::core {
 
@@ -561,6 +562,14 @@ void readSeries(const Node &n, RunResult &r)
     }
 }
 
+// An interval's count of I/Os from its rate, for files that keep no count: the rate is
+// kept to a thousandth, so over an interval of less than 1000 s this is the count.
+std::uint64_t iosOfRate(double iops, double seconds)
+{
+    const double ios = std::isfinite(iops) ? std::round(iops * seconds) : 0;
+    return ios >= 1 && ios < 1e18 ? static_cast<std::uint64_t>(ios) : 0;
+}
+
 ScopeFigures intervalScopeOf(const Node &n, double seconds)
 {
     ScopeFigures s;
@@ -583,10 +592,14 @@ ScopeFigures intervalScopeOf(const Node &n, double seconds)
     const Node latency = n["latency_us"];
     f.total.latency = latencyOf(latency);
     // Intervals carry rates, not counts (see the header); latency is null without I/O.
-    if (!latency["mean"].isNull()) {
-        const double ios = std::isfinite(f.total.iops) ? std::round(f.total.iops * seconds) : 0;
-        f.total.ios = ios >= 1 && ios < 1e18 ? static_cast<std::uint64_t>(ios) : 1;
-    }
+    // Neither each direction's errors nor its mean latency were kept: the errors stay 0
+    // (the total has them), the means unknown (NaN: empty in the time series).
+    f.read.ios = iosOfRate(f.read.iops, seconds);
+    f.write.ios = iosOfRate(f.write.iops, seconds);
+    if (!latency["mean"].isNull())
+        f.total.ios = std::max<std::uint64_t>(iosOfRate(f.total.iops, seconds), 1);
+    f.read.latency.meanUs = std::numeric_limits<double>::quiet_NaN();
+    f.write.latency.meanUs = std::numeric_limits<double>::quiet_NaN();
     return s;
 }
 
@@ -831,6 +844,14 @@ std::vector<std::optional<ConnectionFigures>> connectionColumnsOf(const Node &n,
     return out;
 }
 
+// A column added to format 2 after its first files: nullopt in a file without it.
+std::optional<Column> addedColumn(const Node &n, const char *name, std::size_t count)
+{
+    if (!n.has(name))
+        return std::nullopt;
+    return Column(n[name], count);
+}
+
 // One scope over its stretch of intervals ("first", "count"): appended to each.
 void intervalScopeColumnsOf(const Node &n, RunResult &r)
 {
@@ -852,6 +873,17 @@ void intervalScopeColumnsOf(const Node &n, RunResult &r)
         max(latency["max"], count), p50(latency["p50"], count), p90(latency["p90"], count),
         p99(latency["p99"], count), p99_9(latency["p99_9"], count),
         p99_99(latency["p99_99"], count);
+    // Each direction's counts and mean latency, which the time series shows: added to
+    // format 2 (results_json.cpp); a file without them has its totals only.
+    const std::optional<Column> readIos = addedColumn(n, "read_ios", count),
+                                writeIos = addedColumn(n, "write_ios", count),
+                                readErrors = addedColumn(n, "read_errors", count),
+                                writeErrors = addedColumn(n, "write_errors", count);
+    std::optional<Column> readMean, writeMean;
+    if (n.has("read_latency_us"))
+        readMean.emplace(n["read_latency_us"]["mean"], count);
+    if (n.has("write_latency_us"))
+        writeMean.emplace(n["write_latency_us"]["mean"], count);
     // Only scopes that opened and closed files have them (an added field of format 2).
     std::vector<std::optional<ConnectionFigures>> connections;
     if (n.has("connections"))
@@ -887,11 +919,28 @@ void intervalScopeColumnsOf(const Node &n, RunResult &r)
         l.p99Us = p99.numberOrZero(i);
         l.p99_9Us = p99_9.numberOrZero(i);
         l.p99_99Us = p99_99.numberOrZero(i);
-        // As in version 1: rates, not counts; latency is null without I/O.
-        if (!mean.isNull(i)) {
-            const double ios = std::isfinite(f.total.iops) ? std::round(f.total.iops * seconds) : 0;
-            f.total.ios = ios >= 1 && ios < 1e18 ? static_cast<std::uint64_t>(ios) : 1;
+        if (readIos && writeIos) {
+            f.read.ios = readIos->u64(i);
+            f.write.ios = writeIos->u64(i);
+            f.total.ios = f.read.ios + f.write.ios;
+        } else {
+            // As in version 1: rates, not counts; latency is null without I/O.
+            f.read.ios = iosOfRate(f.read.iops, seconds);
+            f.write.ios = iosOfRate(f.write.iops, seconds);
+            if (!mean.isNull(i))
+                f.total.ios = std::max<std::uint64_t>(iosOfRate(f.total.iops, seconds), 1);
         }
+        if (readErrors && writeErrors) {
+            f.read.errors = readErrors->u64(i);
+            f.write.errors = writeErrors->u64(i);
+        }
+        // A direction's mean is null where it completed nothing; null with I/O (a file
+        // written from one without them) or not kept: unknown (NaN, an empty field in
+        // the time series, never a made-up 0).
+        f.read.latency.meanUs
+            = readMean ? readMean->numberOrNan(i) : std::numeric_limits<double>::quiet_NaN();
+        f.write.latency.meanUs
+            = writeMean ? writeMean->numberOrNan(i) : std::numeric_limits<double>::quiet_NaN();
         if (!connections.empty())
             f.connections = connections[i];
         sample.scopes.push_back(std::move(s));
@@ -1113,6 +1162,28 @@ void readStuckIo(const Node &n, RunResult &r)
     r.stuckIo = std::move(s);
 }
 
+// The intervals name their scopes without the target's path (the steps have it): each
+// target scope gets the path of the step scope that is the same target, as it had in the
+// run (the time series has it as a column).
+void intervalTargetPaths(RunResult &r)
+{
+    std::map<std::tuple<int, int, std::string>, std::string> paths;
+    for (const auto &step : r.steps)
+        for (const auto &scope : step.scopes)
+            if (scope.scope.kind == Scope::Kind::Target)
+                paths.emplace(std::tuple(scope.scope.worker, scope.scope.target, scope.scope.label),
+                    scope.scope.targetPath);
+    for (auto &sample : r.intervals)
+        for (auto &scope : sample.scopes) {
+            Scope &s = scope.scope;
+            if (s.kind != Scope::Kind::Target || !s.targetPath.empty())
+                continue;
+            const auto found = paths.find(std::tuple(s.worker, s.target, s.label));
+            if (found != paths.end())
+                s.targetPath = found->second;
+        }
+}
+
 Profile profileOf(const Node &profile)
 {
     Problems problems;
@@ -1155,6 +1226,7 @@ RunResult readDocument(const Node &doc, int version)
             r.intervals.push_back(intervalOf(intervals.at(i), r.runId));
     else
         readIntervalColumns(intervals, r);
+    intervalTargetPaths(r);
     readDeviceCounters(doc["device_counters"], r);
     readError(doc["error"], r);
     r.stoppedByUser = doc["stoppedByUser"].boolean();

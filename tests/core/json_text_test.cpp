@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The JSON text of the results files (core/report/json_text.h): number forms, the layout,
-// and that a number read back from the text is written to the same text.
+// and that a number read back from the text is written to the same text; and the time
+// series' text of a kept figure (core/report/resolution.h), the same read back.
 #include "core/report/json_text.h"
+#include "core/report/resolution.h"
 
 #include <cmath>
 #include <gtest/gtest.h>
@@ -84,6 +86,63 @@ TEST(JsonNumber, ANumberReadBackIsWrittenToTheSameText)
         ASSERT_EQ(fixed(read, decimals), text) << value << " with " << decimals;
         const std::string shortText = shortest(value);
         ASSERT_EQ(nlohmann::json::parse(shortText).get<double>(), value) << shortText;
+    }
+}
+
+struct KeptCase {
+    double value;
+    int kept;
+    int shown;
+    const char *text;
+};
+
+class KeptFixed : public testing::TestWithParam<KeptCase>
+{
+};
+
+// The time series shows the value the results keep: rounded to the kept places half away
+// from zero, then to the shown ones on its decimal digits (never on the binary value).
+TEST_P(KeptFixed, ShowsTheKeptValue)
+{
+    const KeptCase &c = GetParam();
+    EXPECT_EQ(keptFixed(c.value, c.kept, c.shown), c.text);
+}
+
+INSTANTIATE_TEST_SUITE_P(Table, KeptFixed,
+    testing::Values(KeptCase {0.3695, 3, 3, "0.370"}, // kept 0.37 (fmt alone: 0.369)
+        KeptCase {1.0625, 3, 3, "1.063"}, // exact in binary (fmt alone: 1.062, to even)
+        KeptCase {1.0004999996, 9, 3, "1.001"}, // kept 1.0005
+        KeptCase {1.0004994, 9, 3, "1.000"}, KeptCase {12.3449996, 3, 2, "12.35"},
+        KeptCase {4095.95, 3, 1, "4096.0"}, KeptCase {2.5, 3, 3, "2.500"},
+        KeptCase {0.0004, 3, 3, "0.000"}, KeptCase {0.0005, 3, 3, "0.001"}, KeptCase {7, 0, 0, "7"},
+        KeptCase {123456.789, 3, 0, "123457"}, KeptCase {-1.25, 3, 1, "-1.3"},
+        KeptCase {-0.0001, 3, 3, "0.000"}, KeptCase {0.000123456789, 9, 6, "0.000123"},
+        KeptCase {std::numeric_limits<double>::quiet_NaN(), 3, 3, ""},
+        KeptCase {std::numeric_limits<double>::infinity(), 3, 3, ""},
+        // Beyond 1e15 units of the kept place the results keep the double as it is.
+        KeptCase {2e13, 3, 3, "20000000000000.000"},
+        KeptCase {1e17, 6, 1, "100000000000000000.0"}));
+
+// A figure read back from the results shows as the figure did: for any value, kept and
+// shown places.
+TEST(KeptFixed, AFigureReadBackShowsTheSame)
+{
+    std::mt19937_64 rng(11);
+    std::lognormal_distribution<double> magnitude(2, 6);
+    std::uniform_int_distribution<int> places(0, 9);
+    for (int i = 0; i < 20000; ++i) {
+        const double value = magnitude(rng) * (i % 3 == 0 ? -1 : 1);
+        const int kept = places(rng);
+        const int shown = std::uniform_int_distribution<int>(0, kept)(rng);
+        const double read = nlohmann::json::parse(fixed(value, kept)).get<double>();
+        ASSERT_EQ(keptFixed(read, kept, shown), keptFixed(value, kept, shown))
+            << value << " kept to " << kept << ", shown to " << shown;
+    }
+    // Exactly halfway at the kept place, as many as there are.
+    for (std::uint64_t units = 0; units < 20000; ++units) {
+        const double value = (double(units) + 0.5) / 1000;
+        const double read = nlohmann::json::parse(fixed(value, 3)).get<double>();
+        ASSERT_EQ(keptFixed(read, 3, 3), keptFixed(value, 3, 3)) << value;
     }
 }
 

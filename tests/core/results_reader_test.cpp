@@ -7,8 +7,11 @@
 #include "core/report/results_json.h"
 #include "core/report/results_reader.h"
 #include "core/run/run.h"
+#include "support/test_backend.h"
 #include "support/test_support.h"
 
+#include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
 #include <fstream>
 #include <gmock/gmock.h>
@@ -40,8 +43,9 @@ std::string rewrite(const std::string &text)
 struct QuietSink : RunSink {
 };
 
-RunResult nullRun(
-    std::uint32_t percentRead, std::uint64_t ioLimit, bool series, bool connections = false)
+// A run on the null engine; with `failAt`, the engine fails that I/O (which stops the run).
+RunResult nullRun(std::uint32_t percentRead, std::uint64_t ioLimit, bool series,
+    bool connections = false, std::uint64_t failAt = 0)
 {
     Profile p;
     p.setup.description = "null round trip";
@@ -87,7 +91,10 @@ RunResult nullRun(
         s.ios = ioLimit;
         p.setup.series = s;
     }
-    NullBackend backend;
+    NullBackend nullBackend;
+    ioprism::test::TestBackend failingBackend;
+    failingBackend.failAt = failAt;
+    IoBackend &backend = failAt ? static_cast<IoBackend &>(failingBackend) : nullBackend;
     NullCounterSource counters;
     QuietSink sink;
     RunOptions options;
@@ -137,6 +144,11 @@ TEST(ResultsReader, TheGoldenFileGivesItsRunBack)
     EXPECT_EQ(again.read.latency.meanUs, r.steps[0].scopes[0].figures.read.latency.meanUs);
     EXPECT_EQ(r.intervals.size(), 4u);
     EXPECT_EQ(r.intervals[0].phase, RunPhase::RampUp);
+    // The intervals do not repeat the target paths; their scopes get them from the steps
+    // (the time series has them as a column).
+    EXPECT_EQ(r.intervals[1].scopes.at(3).scope.targetPath, "/var/tmp/a,b.dat");
+    EXPECT_EQ(r.intervals[3].scopes.at(2).scope.targetPath, "/dev/loop0");
+    EXPECT_EQ(r.intervals[3].scopes.at(1).scope.targetPath, "");
 }
 
 // Files of format version 1 (intervals as one object per interval) are still read: the
@@ -153,7 +165,23 @@ TEST(ResultsReader, AVersionOneFileGivesTheSameRun)
     const ScopeFigures &idle = read.result->intervals[1].scopes[3];
     EXPECT_EQ(idle.scope.label, "Worker 1 / /var/tmp/a,b.dat");
     EXPECT_EQ(idle.figures.total.latency.meanUs, 77.5);
-    EXPECT_EQ(writeResultsJson(*read.result, read.result->environment), goldenResults());
+    // Written again, it is the golden file but for the interval columns added to format 2
+    // since (each direction's counts, errors and mean), which version 1 did not keep.
+    auto withoutAdded = [](const std::string &text) {
+        auto doc = nlohmann::ordered_json::parse(text);
+        for (auto &scope : doc.at("intervals").at("scopes"))
+            for (const char *added : {"read_ios", "write_ios", "read_errors", "write_errors",
+                     "read_latency_us", "write_latency_us"})
+                scope.erase(added);
+        return doc.dump(1);
+    };
+    EXPECT_EQ(withoutAdded(writeResultsJson(*read.result, read.result->environment)),
+        withoutAdded(goldenResults()));
+    // What it did not keep is not made up: each direction's mean is unknown (an empty
+    // field in the time series), its count comes from its rate.
+    EXPECT_TRUE(std::isnan(idle.figures.read.latency.meanUs));
+    const ScopeFigures &all = read.result->intervals[0].scopes[0];
+    EXPECT_EQ(all.figures.read.ios, 2u);
     EXPECT_TRUE(readResultsHeadline(v1).headline);
 }
 
@@ -362,6 +390,138 @@ TEST(ResultsReader, FilesOpenedInEachIntervalReadBackToTheSameTimeSeries)
     EXPECT_EQ(readResultsJson(damaged.dump()).error,
         "intervals.scopes[3].connections.open.latency_us.max: expected 4 values (one per "
         "interval), found 3");
+}
+
+// The time series of a run read back from its results file is the run's, every column
+// and every digit: the intervals keep each direction's I/Os, errors and mean latency. A
+// run of the null engine with reads and writes mixed, stopped by a failed I/O.
+TEST(ResultsReader, ARunReadBackWritesTheTimeSeriesOfTheRun)
+{
+    const RunResult run = nullRun(50, 20000, false, false, 15000);
+    ASSERT_TRUE(run.error) << "the failed I/O stops the run";
+    ASSERT_FALSE(run.intervals.empty());
+    std::uint64_t reads = 0, writes = 0, errors = 0;
+    for (const auto &sample : run.intervals) {
+        const Figures &all = sample.scopes.at(0).figures;
+        reads += all.read.ios;
+        writes += all.write.ios;
+        errors += all.read.errors + all.write.errors;
+    }
+    EXPECT_GT(reads, 0u);
+    EXPECT_GT(writes, 0u);
+    EXPECT_EQ(errors, 1u);
+
+    const std::string text = writeResultsJson(run, run.environment);
+    EXPECT_EQ(rewrite(text), text);
+    const ResultsRead read = readResultsJson(text);
+    ASSERT_TRUE(read.ok()) << read.error;
+    const std::string live = writeTimeSeriesCsv(run);
+    EXPECT_EQ(writeTimeSeriesCsv(*read.result), live);
+    // Each interval's counts come back exact (not from the rate).
+    ASSERT_EQ(read.result->intervals.size(), run.intervals.size());
+    for (std::size_t i = 0; i < run.intervals.size(); ++i)
+        for (std::size_t s = 0; s < run.intervals[i].scopes.size(); ++s) {
+            const Figures &was = run.intervals[i].scopes[s].figures;
+            const Figures &is = read.result->intervals[i].scopes.at(s).figures;
+            EXPECT_EQ(is.read.ios, was.read.ios);
+            EXPECT_EQ(is.write.ios, was.write.ios);
+            EXPECT_EQ(is.total.ios, was.total.ios);
+            EXPECT_EQ(is.read.errors, was.read.errors);
+            EXPECT_EQ(is.write.errors, was.write.errors);
+        }
+}
+
+// A figure halfway between two values at the last place the file keeps: the file rounds it
+// half away from zero, and the time series shows that same value, live and read back
+// (0.3695 is just below half as a double: printed alone it would be 0.369, but the file
+// keeps 0.370). Figures the series shows to fewer places than the file keeps are shown
+// from the kept value too, or a reread could not give the same digits.
+TEST(ResultsReader, AHalfwayFigureIsTheSameInTheTimeSeriesLiveAndReadBack)
+{
+    const ResultsRead golden = readResultsJson(goldenResults());
+    ASSERT_TRUE(golden.ok()) << golden.error;
+    RunResult run = *golden.result;
+    ASSERT_EQ(run.intervals.size(), 4u);
+    IntervalSample &sample = run.intervals[2];
+    ASSERT_TRUE(sample.cpu.valid);
+    sample.startSeconds = 2.0004999996; // kept 2.0005: shown 2.001
+    sample.endSeconds = 3.0005;
+    sample.cpu.userPercent = 12.3449996; // kept 12.345: shown 12.35
+    sample.cpuEffectiveness = 0.1115;
+    Figures &all = sample.scopes.at(0).figures;
+    ASSERT_GT(all.total.ios, 0u);
+    all.total.latency.p99_99Us = 0.3695;
+    all.total.latency.meanUs = 2.0005;
+    all.read.latency.meanUs = 1.0625; // exact in binary: fmt alone would round to even
+    all.read.iops = 0.0125;
+    all.total.megabytesPerSecond = 0.0084996; // kept 0.0085: shown 0.009
+    all.total.oldestInFlightUs = 4.0625;
+    // Device counters on that interval, with halfway figures of every kind.
+    DeviceReport &d = sample.devices;
+    d.available = true;
+    d.total.valid = true;
+    d.total.hasTimes = d.total.hasDiscards = d.total.hasFlushes = true;
+    d.total.seconds = 1;
+    d.total.readsPerSecond = 100.0005;
+    d.total.readMegabytesPerSecond = 0.4094996;
+    d.total.averageRequestBytes = 4095.95;
+    d.total.readAwaitMs = 0.1234996;
+    d.total.queueSize = 0.0625;
+    d.total.utilPercent = 1.125;
+    d.total.flushesPerSecond = 2.0625;
+    d.verdict.verdict = Verdict::Agree;
+    d.verdict.read = {Verdict::Agree, 4096, 4096, 1.00004999};
+    d.verdict.write = {Verdict::Idle, 0, 0, 0};
+
+    const std::string text = writeResultsJson(run, run.environment);
+    EXPECT_EQ(rewrite(text), text);
+    const ResultsRead read = readResultsJson(text);
+    ASSERT_TRUE(read.ok()) << read.error;
+    const std::string live = writeTimeSeriesCsv(run);
+    EXPECT_EQ(writeTimeSeriesCsv(*read.result), live);
+
+    // Interval 2's All row: the fields by their header names.
+    std::istringstream lines(live);
+    std::string line;
+    std::getline(lines, line);
+    const auto split = [](const std::string &row) {
+        std::vector<std::string> fields;
+        std::istringstream in(row);
+        for (std::string field; std::getline(in, field, ',');)
+            fields.push_back(field);
+        if (!row.empty() && row.back() == ',')
+            fields.emplace_back();
+        return fields;
+    };
+    const auto header = split(line);
+    for (int row = 0; row <= 4 * 2; ++row)
+        std::getline(lines, line);
+    const auto fields = split(line);
+    ASSERT_EQ(fields.size(), header.size()) << line;
+    const auto field = [&](std::string_view name) {
+        const auto at = std::find(header.begin(), header.end(), name);
+        return at == header.end() ? std::string("(no column)")
+                                  : fields[std::size_t(at - header.begin())];
+    };
+    EXPECT_EQ(field("scope"), "All");
+    EXPECT_EQ(field("start_s"), "2.001");
+    EXPECT_EQ(field("end_s"), "3.001");
+    EXPECT_EQ(field("cpu_user_pct"), "12.35");
+    EXPECT_EQ(field("cpu_effectiveness"), "0.112");
+    EXPECT_EQ(field("lat_p99_99_us"), "0.370");
+    EXPECT_EQ(field("lat_mean_us"), "2.001");
+    EXPECT_EQ(field("read_lat_mean_us"), "1.063");
+    EXPECT_EQ(field("read_iops"), "0.013");
+    EXPECT_EQ(field("mbps"), "0.009");
+    EXPECT_EQ(field("oldest_in_flight_us"), "4.063");
+    EXPECT_EQ(field("dev_read_iops"), "100.001");
+    EXPECT_EQ(field("dev_read_mbps"), "0.410");
+    EXPECT_EQ(field("dev_avg_request_bytes"), "4096.0");
+    EXPECT_EQ(field("dev_read_await_ms"), "0.124");
+    EXPECT_EQ(field("dev_queue_size"), "0.063");
+    EXPECT_EQ(field("dev_util_pct"), "1.13");
+    EXPECT_EQ(field("dev_flush_iops"), "2.063");
+    EXPECT_EQ(field("dev_read_ratio"), "1.0001");
 }
 
 TEST(ResultsReader, ASeriesRunReadsBackToTheSameText)
