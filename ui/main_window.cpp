@@ -1087,8 +1087,9 @@ bool MainWindow::openFile(const QString &path)
     // The loader the CLI uses: bounded reading (a directory, a device or a huge file is
     // refused unread) and the format told by the content, not the name.
     core::Problems problems;
-    std::optional<core::Profile> profile = core::loadProfileFile(
-        QFileInfo(path).filesystemFilePath(), m_services.targetExists, problems);
+    std::optional<core::Profile> profile
+        = core::loadProfileFile(QFileInfo(path).filesystemFilePath(), m_services.targetExists,
+            problems, m_services.iometerVolumeIsHere);
     if (!profile && problems.size() == 1 && !QFileInfo(path).isFile()) {
         QStringList files = recentFiles();
         if (files.removeAll(QFileInfo(path).absoluteFilePath()) > 0) {

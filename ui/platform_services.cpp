@@ -16,6 +16,7 @@ PlatformServices nullPlatformServices()
     };
     services.listTargets = [] { return std::vector<TargetCandidate> {}; };
     services.targetExists = [](const core::Target &) { return true; };
+    services.iometerVolumeIsHere = [](const core::IometerVolume &) { return false; };
     services.detectTargetKind = [](const std::string &) { return core::TargetKind::TestFile; };
     services.describeSystem = [] {
         core::Environment environment;

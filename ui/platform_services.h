@@ -10,9 +10,10 @@
 #include "core/counters.h"
 #include "core/engine.h"
 #include "core/engine_kind.h"
-#include "core/result.h"
+#include "core/profile/icf.h"
 #include "core/profile/profile.h"
 #include "core/report/environment.h"
+#include "core/result.h"
 
 #include <cstdint>
 #include <functional>
@@ -51,6 +52,9 @@ struct PlatformServices {
     std::function<std::vector<TargetCandidate>()> listTargets;
     // True when an imported target can be found here (.icf import).
     std::function<bool(const core::Target &)> targetExists;
+    // True when the volume an .icf names (`/mnt/data [ext4]`, `C:`) is on this machine,
+    // so that its target becomes Iometer's test file there (core::locateIometerTestFiles).
+    std::function<bool(const core::IometerVolume &)> iometerVolumeIsHere;
     // The kind of target a path is on this machine (a device, a partition, else a file).
     std::function<core::TargetKind(const std::string &)> detectTargetKind;
     // The machine and the target's devices, for result files.

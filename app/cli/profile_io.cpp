@@ -29,7 +29,8 @@ std::optional<ProfileFileFormat> profileFileFormat(const std::string &path)
 std::optional<core::Profile> loadProfileFile(const std::string &path, core::Problems &problems)
 {
     return core::loadProfileFile(
-        path, [](const core::Target &t) { return platform::targetExists(t); }, problems);
+        path, [](const core::Target &t) { return platform::targetExists(t); }, problems,
+        [](const core::IometerVolume &v) { return platform::iometerVolumeIsHere(v); });
 }
 
 bool saveProfileFile(

@@ -111,6 +111,8 @@ ui::PlatformServices platformServices()
     services.makeCounters = [] { return platform::makeCounterSource(); };
     services.listTargets = listTargets;
     services.targetExists = [](const core::Target &t) { return platform::targetExists(t); };
+    services.iometerVolumeIsHere
+        = [](const core::IometerVolume &v) { return platform::iometerVolumeIsHere(v); };
     services.detectTargetKind
         = [](const std::string &path) { return platform::detectTargetKind(path); };
     services.describeSystem = [] {

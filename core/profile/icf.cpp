@@ -2009,18 +2009,24 @@ bool isWindowsVolumeName(std::string_view iometerName)
     return isDriveLetterName(t) || t.substr(0, 2) == "\\\\";
 }
 
-std::optional<std::string> iometerTestFilePath(std::string_view iometerName)
+std::optional<IometerVolume> iometerVolume(std::string_view iometerName)
 {
     constexpr std::string_view kTestFile = "iobw.tst";
     const std::string_view t = trim(iometerName);
-    const auto inFolder = [&](std::string_view folder, char separator) {
-        std::string path(folder);
-        if (path.empty() || path.back() != separator)
-            path += separator;
-        return path + std::string(kTestFile);
+    const auto volume = [&](std::string_view folder, char separator, std::string_view type) {
+        IometerVolume v {std::string(t), std::string(folder), std::string(type), {}};
+        v.testFile = v.folder;
+        if (v.testFile.empty() || v.testFile.back() != separator)
+            v.testFile += separator;
+        v.testFile += kTestFile;
+        return v;
     };
-    if (isMountName(t))
-        return inFolder(t.substr(0, t.rfind(" [")), '/');
+    if (isMountName(t)) {
+        if (t.front() != '/')
+            return std::nullopt; // Iometer reports mount points absolute
+        const auto open = t.rfind(" [");
+        return volume(t.substr(0, open), '/', t.substr(open + 2, t.size() - open - 3));
+    }
     if (t.substr(0, 2) == "\\\\") {
         // \\server\share, not a device path (\\.\X:) and not a file in a share.
         const std::string_view rest = t.substr(2);
@@ -2030,18 +2036,20 @@ std::optional<std::string> iometerTestFilePath(std::string_view iometerName)
         if (slash == rest.npos || slash == 0 || slash + 1 == rest.size()
             || rest.find('\\', slash + 1) != rest.npos)
             return std::nullopt;
-        return inFolder(t, '\\');
+        return volume(t, '\\', {});
     }
     if (isDriveLetterName(t)) {
         if (t.size() > 2 && t[2] == '/')
             return std::nullopt; // C:/data/x.tst: a path, as Windows also writes them
-        if (t.size() == 2 || t[2] != '\\')
-            return inFolder(t.substr(0, 2), '\\'); // C:, C:Label, C: "Label": the drive's root
+        if (t.size() == 2 || t[2] != '\\') {
+            const std::string root = std::string(t.substr(0, 2)) + '\\';
+            return volume(root, '\\', {}); // C:, C:Label, C: "Label": the drive's root
+        }
         // C:\mnt\disk1:label, a mount point; C:\data\file.tst is a file, no volume.
         const auto label = t.rfind(':');
         if (label <= 2)
             return std::nullopt;
-        return inFolder(t.substr(0, label), '\\');
+        return volume(t.substr(0, label), '\\', {});
     }
     return std::nullopt;
 }
@@ -2072,25 +2080,30 @@ bool existsHere(const std::function<bool(const Target &)> &exists, const Target 
 
 } // namespace
 
-Problems locateIometerTestFiles(Profile &profile, const std::function<bool(const Target &)> &exists)
+Problems locateIometerTestFiles(
+    Profile &profile, const std::function<bool(const IometerVolume &)> &isHere)
 {
     Problems warnings;
-    if (!exists)
+    if (!isHere)
         return warnings;
     forEachTarget(profile, [&](Target &target, std::string path) {
         if (target.kind != TargetKind::TestFile)
             return;
-        const auto located = iometerTestFilePath(target.path);
-        if (!located)
+        const auto volume = iometerVolume(target.path);
+        if (!volume)
             return;
-        Target candidate = target;
-        candidate.path = *located;
-        if (!existsHere(exists, candidate))
+        bool here = false;
+        try {
+            here = isHere(*volume);
+        } catch (...) {
+            here = false;
+        }
+        if (!here)
             return;
         warnings.push_back({Severity::Warning, std::move(path),
             fmt::format("Iometer's volume {} is its test file {} on this machine",
-                quote(target.path), quote(*located))});
-        target.path = *located;
+                quote(target.path), quote(volume->testFile))});
+        target.path = volume->testFile;
     });
     return warnings;
 }

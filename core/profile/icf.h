@@ -58,19 +58,29 @@ TargetKind icfTargetKind(std::string_view iometerName);
 // file on another system.
 bool isWindowsVolumeName(std::string_view iometerName);
 
-// Where Iometer puts its test file `iobw.tst` for a volume name: `/mnt/data [ext4]` ->
-// `/mnt/data/iobw.tst`; `C:`, `C:Label`, `C: "Label"` -> `C:\iobw.tst`;
-// `C:\mnt\disk1:label` (a mount point) -> `C:\mnt\disk1\iobw.tst`; `\\server\share` ->
-// `\\server\share\iobw.tst`. nullopt for every other name, including such a file path
-// itself, so a located name is never located twice.
-std::optional<std::string> iometerTestFilePath(std::string_view iometerName);
+// A volume as Iometer names it for a test-file target, and where Iometer makes its test
+// file `iobw.tst` there:
+//   `/mnt/data [ext4]`       folder /mnt/data (a mount point), fileSystem ext4
+//   `C:`, `C:Label`, `C: "Label"`   folder C:\ (the drive's root)
+//   `C:\mnt\disk1:label`      folder C:\mnt\disk1 (a mount point)
+//   `\\server\share`          folder \\server\share
+// nullopt for every other name: paths (`/srv/x.tst`, `C:\data\x.tst`, `C:/x`), devices,
+// a relative `data [ext4]` (Iometer reports mount points absolute), and a test file path
+// such as `/mnt/data/iobw.tst` itself, so that a located name is never located twice.
+struct IometerVolume {
+    std::string name; // as the .icf has it
+    std::string folder;
+    std::string fileSystem; // Linux names only: the bracketed type
+    std::string testFile; // folder + iobw.tst
+};
+std::optional<IometerVolume> iometerVolume(std::string_view iometerName);
 
-// Gives every test-file target named by an Iometer volume (above) the path of Iometer's
-// test file there, when `exists` says that file can be made on this machine (its folder
-// exists); one Warning per target moved, naming its path field. Names that cannot be
-// located are left for markUnresolvedTargets, which never takes them for file names.
+// Gives every test-file target named by an Iometer volume the path of Iometer's test
+// file there when `isHere` says that volume is on this machine (for a Linux name: the
+// folder is a mount point of that file system); one Warning per target moved, naming its
+// path field. Returns nothing when `isHere` is empty.
 Problems locateIometerTestFiles(
-    Profile &profile, const std::function<bool(const Target &)> &exists);
+    Profile &profile, const std::function<bool(const IometerVolume &)> &isHere);
 
 // Flags every target whose `exists` is false (Target::unresolved = true) and clears the
 // flag on the others; never removes a target. Returns one Warning per unresolved

@@ -17,7 +17,8 @@ ProfileFormat sniffProfileFormat(std::string_view text)
 }
 
 std::optional<Profile> loadProfileFile(const std::filesystem::path &path,
-    const std::function<bool(const Target &)> &targetExists, Problems &problems)
+    const std::function<bool(const Target &)> &targetExists, Problems &problems,
+    const std::function<bool(const IometerVolume &)> &volumeIsHere)
 {
     auto file = readInputFile(path, kMaxProfileFileBytes, "profiles");
     if (file.problem) {
@@ -28,11 +29,15 @@ std::optional<Profile> loadProfileFile(const std::filesystem::path &path,
         return parseProfileJson(file.text, problems);
     auto profile = parseIcf(file.text, problems);
     if (profile && targetExists) {
-        // Iometer's volume names first (`/mnt/data [ext4]` is /mnt/data/iobw.tst), so
-        // that what exists is judged on the file the run would make.
-        auto located = locateIometerTestFiles(*profile, targetExists);
+        // Iometer's volume names first (`/mnt/data [ext4]` is /mnt/data/iobw.tst when that
+        // file system is mounted there); one left is a volume not here, never a file name.
+        auto located = locateIometerTestFiles(*profile, volumeIsHere);
         problems.insert(problems.end(), located.begin(), located.end());
-        auto flagged = markUnresolvedTargets(*profile, targetExists);
+        auto flagged = markUnresolvedTargets(*profile, [&](const Target &t) {
+            if (t.kind == TargetKind::TestFile && iometerVolume(t.path))
+                return false;
+            return targetExists(t);
+        });
         problems.insert(problems.end(), flagged.begin(), flagged.end());
     }
     return profile;

@@ -8,6 +8,7 @@
 // reader (input_file.h): directories, devices and huge files are refused unread.
 #pragma once
 
+#include "core/profile/icf.h"
 #include "core/profile/problem.h"
 #include "core/profile/profile.h"
 
@@ -23,9 +24,13 @@ enum class ProfileFormat { Json, Icf };
 ProfileFormat sniffProfileFormat(std::string_view text);
 
 // The profile in `path`, or nullopt with the reasons in `problems` (warnings may come
-// with a profile). Targets of an imported .icf that `targetExists` does not find on this
-// machine are flagged unresolved (icf.h, markUnresolvedTargets); pass null to skip that.
+// with a profile). For an imported .icf: test-file targets named by an Iometer volume
+// that `volumeIsHere` finds get Iometer's test file there (icf.h,
+// locateIometerTestFiles); then targets that `targetExists` does not find on this machine
+// are flagged unresolved (markUnresolvedTargets), and so is every volume name that was
+// not located: it is never taken for a file name. Pass null to skip either step.
 std::optional<Profile> loadProfileFile(const std::filesystem::path &path,
-    const std::function<bool(const Target &)> &targetExists, Problems &problems);
+    const std::function<bool(const Target &)> &targetExists, Problems &problems,
+    const std::function<bool(const IometerVolume &)> &volumeIsHere = {});
 
 } // namespace ioprism::core

@@ -9,6 +9,8 @@
 #include <sstream>
 
 #ifdef __linux__
+#include "platform/linux/block_devices.h"
+
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #endif
@@ -64,10 +66,6 @@ bool targetExists(const core::Target &target)
         fs::path p = nativePath(target.path);
         if (fs::exists(p, ec))
             return true;
-        // `/mnt/data [ext4]` names Iometer's test file in /mnt/data (core::
-        // locateIometerTestFiles), never a new file of that name beside the mount point.
-        if (core::iometerTestFilePath(target.path))
-            return false;
         if (!p.has_filename() && p.has_relative_path())
             p = p.parent_path(); // "/data/tree/" is the folder "/data/tree"
         const fs::path parent = p.has_parent_path() ? p.parent_path() : fs::current_path(ec);
@@ -84,6 +82,34 @@ bool targetExists(const core::Target &target)
     return fs::exists(target.path, ec);
 #else
     return fs::exists(target.path, ec);
+#endif
+}
+
+bool iometerVolumeIsHere(const core::IometerVolume &volume)
+{
+    std::error_code ec;
+#ifdef __linux__
+    if (volume.fileSystem.empty())
+        return false; // a Windows volume
+    // A mount point of the file system the name gives (Iometer's dynamo reports the
+    // mount table's type). An empty folder whose file system is not mounted would put
+    // the test file on its parent's; the last mount at a point is the one seen there.
+    const std::string folder = fs::canonical(volume.folder, ec).string();
+    if (ec)
+        return false;
+    std::string type;
+    for (const auto &m : readMountTable())
+        if (m.mountPoint == folder)
+            type = m.fsType;
+    return !type.empty() && type == volume.fileSystem;
+#elif defined(_WIN32)
+    if (!volume.fileSystem.empty())
+        return false; // a Linux mount
+    return fs::is_directory(nativePath(volume.folder), ec);
+#else
+    (void)volume;
+    (void)ec;
+    return false;
 #endif
 }
 

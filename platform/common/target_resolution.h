@@ -2,6 +2,7 @@
 // Where a target named in a profile lives on this machine.
 #pragma once
 
+#include "core/profile/icf.h"
 #include "core/profile/profile.h"
 
 #include <optional>
@@ -15,6 +16,12 @@ namespace ioprism::platform {
 // ("sdb") are looked up under /dev on Linux; its Windows volume names (`C: "System"`,
 // `\\server\share`) name nothing outside Windows.
 bool targetExists(const core::Target &target);
+
+// True when the volume an Iometer .icf names is on this machine: on Linux, its folder is
+// a mount point of the file system the name gives (`/mnt/data [ext4]`); on Windows, the
+// drive, mount point or share folder exists. Windows names are never here on Linux, and
+// Linux names never on Windows. For core::locateIometerTestFiles.
+bool iometerVolumeIsHere(const core::IometerVolume &volume);
 
 // The kind a path on this machine is: a block device, a partition, a file tree (a folder
 // with IOPrism's tree marker: see fileTreeAt for its shape), or (anything else) a test

@@ -1137,39 +1137,50 @@ TEST(IcfTargets, ThrowingOrEmptyPredicates)
 
 TEST(IcfTargets, AVolumeNameIsWhereIometerPutsItsTestFile)
 {
-    EXPECT_EQ(iometerTestFilePath("/mnt/data [ext4]"), "/mnt/data/iobw.tst");
-    EXPECT_EQ(iometerTestFilePath("/ [xfs]"), "/iobw.tst");
-    EXPECT_EQ(iometerTestFilePath("C:"), "C:\\iobw.tst");
-    EXPECT_EQ(iometerTestFilePath("C:System"), "C:\\iobw.tst");
-    EXPECT_EQ(iometerTestFilePath("D: \"Data\""), "D:\\iobw.tst");
-    EXPECT_EQ(iometerTestFilePath("C:\\mnt\\disk1:label"), "C:\\mnt\\disk1\\iobw.tst");
-    EXPECT_EQ(iometerTestFilePath("\\\\server\\share"), "\\\\server\\share\\iobw.tst");
-    // Paths and devices are not volumes; a located name is not located again.
-    for (const char *name : {"/srv/x.tst", "/mnt/data/iobw.tst", "C:\\iobw.tst", "C:\\data\\x.tst",
-             "C:/data/x.tst", "\\\\server\\share\\iobw.tst", "\\\\.\\E:", "\\\\.\\PhysicalDrive1",
-             "sdb", "/dev/sdb", "PHYSICALDRIVE:1", ""})
-        EXPECT_EQ(iometerTestFilePath(name), std::nullopt) << name;
+    const auto testFile = [](std::string_view name) -> std::optional<std::string> {
+        const auto v = iometerVolume(name);
+        return v ? std::optional(v->testFile) : std::nullopt;
+    };
+    EXPECT_EQ(testFile("/mnt/data [ext4]"), "/mnt/data/iobw.tst");
+    EXPECT_EQ(testFile("/ [xfs]"), "/iobw.tst");
+    EXPECT_EQ(testFile("C:"), "C:\\iobw.tst");
+    EXPECT_EQ(testFile("C:System"), "C:\\iobw.tst");
+    EXPECT_EQ(testFile("D: \"Data\""), "D:\\iobw.tst");
+    EXPECT_EQ(testFile("C:\\mnt\\disk1:label"), "C:\\mnt\\disk1\\iobw.tst");
+    EXPECT_EQ(testFile("\\\\server\\share"), "\\\\server\\share\\iobw.tst");
+    const auto mount = iometerVolume("/mnt/my data [xfs]");
+    ASSERT_TRUE(mount);
+    EXPECT_EQ(mount->folder, "/mnt/my data");
+    EXPECT_EQ(mount->fileSystem, "xfs");
+    EXPECT_EQ(mount->name, "/mnt/my data [xfs]");
+    EXPECT_EQ(iometerVolume("C:")->folder, "C:\\");
+    EXPECT_EQ(iometerVolume("C:")->fileSystem, "");
+    // Paths, devices and relative names are not volumes; a located name is not one again.
+    for (const char *name : {"/srv/x.tst", "/mnt/data/iobw.tst", "data [ext4]", "C:\\iobw.tst",
+             "C:\\data\\x.tst", "C:/data/x.tst", "\\\\server\\share\\iobw.tst",
+             "\\\\.\\E:", "\\\\.\\PhysicalDrive1", "sdb", "/dev/sdb", "PHYSICALDRIVE:1", ""})
+        EXPECT_EQ(iometerVolume(name), std::nullopt) << name;
 }
 
-TEST(IcfTargets, VolumesThatExistHereAreGivenIometersTestFileAndTheRestStayUnresolved)
+TEST(IcfTargets, VolumesThatAreHereAreGivenIometersTestFileAndTheRestStay)
 {
     // full-1.1.0.icf names `/mnt/data [ext4]` and Windows volumes; on "this machine" only
-    // /mnt/data exists. Its target becomes /mnt/data/iobw.tst with a warning that says so;
-    // the others keep their names and markUnresolvedTargets flags them.
+    // /mnt/data is mounted, as ext4. Its target becomes /mnt/data/iobw.tst with a warning
+    // that says so; the others keep their names.
     Profile p = parseValid(fixture("full-1.1.0.icf"));
     std::vector<std::string> asked;
-    const auto exists = [&](const Target &t) {
-        asked.push_back(t.path);
-        return t.path == "/mnt/data/iobw.tst";
+    const auto isHere = [&](const IometerVolume &v) {
+        asked.push_back(v.name);
+        return v.folder == "/mnt/data" && v.fileSystem == "ext4";
     };
-    const Problems located = locateIometerTestFiles(p, exists);
+    const Problems located = locateIometerTestFiles(p, isHere);
     ASSERT_EQ(located.size(), 1u);
     EXPECT_EQ(located[0].severity, Severity::Warning);
-    EXPECT_NE(located[0].message.find("\"/mnt/data [ext4]\""), std::string::npos)
-        << located[0].toString();
-    EXPECT_NE(located[0].message.find("\"/mnt/data/iobw.tst\""), std::string::npos);
-    EXPECT_NE(std::find(asked.begin(), asked.end(), "C:\\iobw.tst"), asked.end())
-        << "a Windows volume is asked for as its test file too";
+    EXPECT_EQ(located[0].message,
+        "Iometer's volume \"/mnt/data [ext4]\" is its test file \"/mnt/data/iobw.tst\" on "
+        "this machine");
+    EXPECT_NE(std::find(asked.begin(), asked.end(), "C: \"System\""), asked.end())
+        << "a Windows volume is asked about too";
     std::size_t moved = 0;
     for (const auto &host : p.hosts)
         for (const auto &w : host.workers)
@@ -1178,10 +1189,8 @@ TEST(IcfTargets, VolumesThatExistHereAreGivenIometersTestFileAndTheRestStayUnres
                 moved += t.path == "/mnt/data/iobw.tst" ? 1 : 0;
             }
     EXPECT_EQ(moved, 1u);
-    // Located once, a second pass does not take the test file for a volume name again.
-    const std::size_t before = asked.size();
-    EXPECT_TRUE(locateIometerTestFiles(p, exists).empty());
-    EXPECT_EQ(std::count(asked.begin() + std::ptrdiff_t(before), asked.end(),
-                  std::string("/mnt/data/iobw.tst")),
-        0);
+    // Located once, a second pass does not take the test file for a volume again.
+    asked.clear();
+    EXPECT_TRUE(locateIometerTestFiles(p, isHere).empty());
+    EXPECT_EQ(std::count(asked.begin(), asked.end(), std::string("/mnt/data/iobw.tst")), 0);
 }

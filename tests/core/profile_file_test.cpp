@@ -51,3 +51,40 @@ TEST(ProfileFile, ADirectoryIsRefusedUnread)
     ASSERT_EQ(problems.size(), 1u);
     EXPECT_NE(problems[0].message.find("is a directory"), std::string::npos);
 }
+
+// An .icf's `/mnt/data [ext4]` is Iometer's test file in that mount, or nothing: a volume
+// that is not here is unresolved even though "/mnt" exists (it was once made a file
+// "data [ext4]" there, on the wrong file system).
+TEST(ProfileFile, AnIcfVolumeIsLocatedWhereMountedAndOtherwiseUnresolved)
+{
+    TempDir dir;
+    const fs::path icf = dir.path() / "iometer.icf";
+    fs::copy_file(sourceDir() / "tests/fixtures/icf/full-1.1.0.icf", icf);
+    const auto everyFileExists = [](const Target &) { return true; };
+    const auto findMountData = [&](const Profile &p) -> const Target * {
+        for (const auto &host : p.hosts)
+            for (const auto &w : host.workers)
+                for (const auto &t : w.targets)
+                    if (t.path == "/mnt/data [ext4]" || t.path == "/mnt/data/iobw.tst")
+                        return &t;
+        return nullptr;
+    };
+
+    Problems problems;
+    auto notHere = loadProfileFile(
+        icf, everyFileExists, problems, [](const IometerVolume &) { return false; });
+    ASSERT_TRUE(notHere.has_value());
+    const Target *t = findMountData(*notHere);
+    ASSERT_NE(t, nullptr);
+    EXPECT_EQ(t->path, "/mnt/data [ext4]");
+    EXPECT_TRUE(t->unresolved) << "a volume not mounted here was taken for a file name";
+
+    problems.clear();
+    auto here = loadProfileFile(icf, everyFileExists, problems,
+        [](const IometerVolume &v) { return v.folder == "/mnt/data"; });
+    ASSERT_TRUE(here.has_value());
+    t = findMountData(*here);
+    ASSERT_NE(t, nullptr);
+    EXPECT_EQ(t->path, "/mnt/data/iobw.tst");
+    EXPECT_FALSE(t->unresolved);
+}

@@ -4,6 +4,7 @@
 // accepted, unmarked.
 #include "core/workload/file_tree.h"
 #include "platform/common/target_resolution.h"
+#include "platform/linux/block_devices.h"
 
 #include <fstream>
 #include <gtest/gtest.h>
@@ -37,19 +38,29 @@ TEST(TargetResolution, TestFilesResolveWhereTheirFolderExists)
     EXPECT_TRUE(platform::targetExists(testFile("relative-file.tst")));
 }
 
-// `/mnt/data [ext4]` is Iometer's name for the file system mounted at /mnt/data: taken as
-// a path, the run made a file "data [ext4]" in /mnt, on another file system. Now such a
-// name resolves only as Iometer's test file in that folder (core::locateIometerTestFiles).
-TEST(TargetResolution, AnIometerMountNameIsNeverANewFileBesideTheMount)
+// `/mnt/data [ext4]` is Iometer's name for the file system mounted at /mnt/data. It is
+// here only when that folder is a mount point of that type: an empty folder whose file
+// system is not mounted would put the test file on its parent's.
+TEST(TargetResolution, AnIometerVolumeIsHereOnlyAsAMountOfItsFileSystem)
 {
-    TempDir dir;
-    const std::string mountName = dir.path().string() + " [ext4]";
-    EXPECT_FALSE(platform::targetExists(testFile(mountName)));
-    EXPECT_TRUE(platform::targetExists(testFile((dir.path() / "iobw.tst").string())));
-    // A file that really has such a name is still a file.
-    const auto odd = dir.path() / "results [old]";
-    std::ofstream(odd) << "x";
-    EXPECT_TRUE(platform::targetExists(testFile(odd.string())));
+    std::string rootType;
+    for (const auto &m : platform::readMountTable())
+        if (m.mountPoint == "/")
+            rootType = m.fsType;
+    ASSERT_FALSE(rootType.empty()) << "no mount at / in /proc/self/mountinfo";
+    const auto volume = [](const std::string &name) {
+        auto v = core::iometerVolume(name);
+        EXPECT_TRUE(v.has_value()) << name;
+        return v.value_or(core::IometerVolume {});
+    };
+    EXPECT_TRUE(platform::iometerVolumeIsHere(volume("/ [" + rootType + "]")));
+    EXPECT_FALSE(platform::iometerVolumeIsHere(volume("/ [not-" + rootType + "]")));
+    TempDir dir; // a folder, not a mount point
+    EXPECT_FALSE(
+        platform::iometerVolumeIsHere(volume(dir.path().string() + " [" + rootType + "]")));
+    EXPECT_FALSE(platform::iometerVolumeIsHere(volume(dir.path().string() + "/missing [ext4]")));
+    EXPECT_FALSE(platform::iometerVolumeIsHere(volume("C: \"System\"")));
+    EXPECT_FALSE(platform::iometerVolumeIsHere(volume("\\\\server\\share")));
 }
 
 TEST(TargetResolution, AFileTreeIsKnownByItsMarker)

@@ -10,6 +10,7 @@
 #include "platform/windows/windows_devices.h"
 
 #include <bit>
+#include <filesystem>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <thread>
@@ -321,6 +322,23 @@ TEST(WindowsBackend, TargetPathsAreClassifiedAndFound)
         c.path = "\\\\.\\C:";
         EXPECT_TRUE(platform::targetExists(c)) << "a volume has no file attributes but exists";
     }
+}
+
+// An .icf's `C: "System"` is Iometer's test file C:\iobw.tst when drive C exists here; a
+// drive that does not, and a Linux mount name, are not here.
+TEST(WindowsBackend, AnIometerVolumeIsHereWhenItsDriveExists)
+{
+    const auto c = core::iometerVolume("C: \"System\"");
+    ASSERT_TRUE(c.has_value());
+    EXPECT_EQ(c->testFile, "C:\\iobw.tst");
+    EXPECT_TRUE(platform::iometerVolumeIsHere(*c));
+    const auto q = core::iometerVolume("Q:");
+    ASSERT_TRUE(q.has_value());
+    if (!std::filesystem::exists("Q:\\"))
+        EXPECT_FALSE(platform::iometerVolumeIsHere(*q));
+    const auto mount = core::iometerVolume("/mnt/data [ext4]");
+    ASSERT_TRUE(mount.has_value());
+    EXPECT_FALSE(platform::iometerVolumeIsHere(*mount));
 }
 
 // ---------------------------------------------------------------- sector-size chain
