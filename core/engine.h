@@ -3,7 +3,9 @@
 //
 //  * queue() fills one request into the engine's submission queue without blocking;
 //  * commit() hands everything queued to the kernel (io_uring_submit; a no-op for IOCP
-//    and the sync engine's thread hand-off, which submit at queue time);
+//    and the sync engine's thread hand-off, which submit at queue time). At queue depth
+//    1 the sync engine does the I/O itself in commit(), on the caller's thread: commit()
+//    can then block for one whole I/O (for ever on a hung device), the stop flag unseen;
 //  * reap() collects completed requests, waiting for at least minCompletions or until
 //    the timeout.
 //

@@ -7,6 +7,7 @@
 //   ioprism-uring-qd1 FILE SECONDS    prints {"ios": N, "seconds": S, "iops": R}
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <fcntl.h>
@@ -51,7 +52,10 @@ int main(int argc, char **argv)
             break;
         io_uring_sqe *sqe = io_uring_get_sqe(&ring);
         io_uring_prep_read(sqe, fd, buffer, kBlockBytes, block(random) * kBlockBytes);
-        io_uring_submit(&ring);
+        if (io_uring_submit(&ring) != 1) {
+            std::fprintf(stderr, "io_uring_submit failed\n");
+            return 1;
+        }
         io_uring_cqe *cqe = nullptr;
         if (io_uring_wait_cqe(&ring, &cqe) < 0 || cqe->res != static_cast<int>(kBlockBytes)) {
             std::fprintf(stderr, "read failed\n");

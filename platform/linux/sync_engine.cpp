@@ -193,6 +193,9 @@ core::Result<std::uint32_t> SyncEngine::reap(std::span<core::IoRequest *> comple
 {
     if (completed.empty())
         return 0u;
+    // A request queued and not committed at queue depth 1 cannot complete by itself.
+    if (m_inlineQueued)
+        (void)commit();
     // Never wait for completions that cannot come.
     const std::size_t wanted
         = std::min<std::size_t>({minCompletions, m_outstanding, completed.size()});

@@ -4010,8 +4010,8 @@
         <translation>Verbindungsrate &amp;testen</translation>
     </message>
     <message>
-        <source> per connection</source>
-        <translation> je Verbindung</translation>
+        <source> transactions</source>
+        <translation> Transaktionen</translation>
     </message>
 </context>
 </TS>
