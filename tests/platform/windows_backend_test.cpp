@@ -334,8 +334,9 @@ TEST(WindowsBackend, AnIometerVolumeIsHereWhenItsDriveExists)
     EXPECT_TRUE(platform::iometerVolumeIsHere(*c));
     const auto q = core::iometerVolume("Q:");
     ASSERT_TRUE(q.has_value());
-    if (!std::filesystem::exists("Q:\\"))
+    if (!std::filesystem::exists("Q:\\")) {
         EXPECT_FALSE(platform::iometerVolumeIsHere(*q));
+    }
     const auto mount = core::iometerVolume("/mnt/data [ext4]");
     ASSERT_TRUE(mount.has_value());
     EXPECT_FALSE(platform::iometerVolumeIsHere(*mount));
