@@ -4009,9 +4009,12 @@
         <source>Test co&amp;nnection rate</source>
         <translation>Verbindungsrate &amp;testen</translation>
     </message>
-    <message>
-        <source> transactions</source>
-        <translation> Transaktionen</translation>
+    <message numerus="yes">
+        <source> transaction(s)</source>
+        <translation>
+            <numerusform> Transaktion</numerusform>
+            <numerusform> Transaktionen</numerusform>
+        </translation>
     </message>
 </context>
 </TS>

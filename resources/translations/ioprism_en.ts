@@ -315,5 +315,12 @@
             <numerusform>&quot;%1&quot; runs at %n outstanding I/Os: this worker&apos;s value.</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source> transaction(s)</source>
+        <translation>
+            <numerusform> transaction</numerusform>
+            <numerusform> transactions</numerusform>
+        </translation>
+    </message>
 </context>
 </TS>

@@ -183,7 +183,10 @@ WorkerPanel::WorkerPanel(ProfileDocument *document, QWidget *parent)
     m_transactions->setGroupSeparatorShown(true);
     // The check box is the row's label and the count says its unit, so the row is no
     // wider than the others and the dock leaves the pages their room.
-    m_transactions->setSuffix(tr(" transactions"));
+    const auto countSuffix
+        = [this](int n) { m_transactions->setSuffix(tr(" transaction(s)", nullptr, n)); };
+    countSuffix(m_transactions->value());
+    connect(m_transactions, &QSpinBox::valueChanged, this, countSuffix);
     form->addRow(m_connectionRate, m_transactions);
     layout->addWidget(m_settings, 1);
 
