@@ -40,6 +40,20 @@ std::string rewrite(const std::string &text)
     return writeResultsJson(*read.result, read.result->environment);
 }
 
+// The run saved, read back and saved again: the same text, and the same time series as the
+// run itself. The read, for the caller's own checks.
+ResultsRead savedAndReadBack(const RunResult &run)
+{
+    const std::string text = writeResultsJson(run, run.environment);
+    EXPECT_EQ(rewrite(text), text);
+    ResultsRead read = readResultsJson(text);
+    EXPECT_TRUE(read.ok()) << read.error;
+    if (read.ok()) {
+        EXPECT_EQ(writeTimeSeriesCsv(*read.result), writeTimeSeriesCsv(run));
+    }
+    return read;
+}
+
 struct QuietSink : RunSink {
 };
 
@@ -353,10 +367,11 @@ TEST(ResultsReader, FilesOpenedInEachIntervalReadBackToTheSameTimeSeries)
     const auto &open = scopes[3].at("connections").at("open");
     EXPECT_EQ(open.at("count"), nlohmann::ordered_json::parse("[1000, null, 0, 1111]"));
     EXPECT_TRUE(open.at("latency_us").at("mean")[2].is_null()) << "none ended";
-    EXPECT_EQ(rewrite(text), text);
 
-    const ResultsRead read = readResultsJson(text);
-    ASSERT_TRUE(read.ok()) << read.error;
+    // Saved, read back and saved again: the same text, and the time series of the run read
+    // back is the original's, every column of it.
+    const ResultsRead read = savedAndReadBack(run);
+    ASSERT_TRUE(read.ok());
     const RunResult &again = *read.result;
     EXPECT_FALSE(again.intervals[1].scopes[3].figures.connections.has_value());
     EXPECT_FALSE(again.intervals[0].scopes[2].figures.connections.has_value());
@@ -366,9 +381,7 @@ TEST(ResultsReader, FilesOpenedInEachIntervalReadBackToTheSameTimeSeries)
     EXPECT_EQ(c.open.errors, 1u);
     EXPECT_EQ(c.close.count, 999u);
     EXPECT_EQ(c.open.latency.meanUs, 41.235) << "to the nanosecond";
-    // The time series of the run read back is the original's, every column of it.
     const std::string series = writeTimeSeriesCsv(run);
-    EXPECT_EQ(writeTimeSeriesCsv(again), series);
     const auto files = fileColumns(series);
     EXPECT_EQ(
         files[0], "files_per_s,open_mean_us,close_mean_us,operation_mean_us,operation_max_us");
@@ -411,12 +424,8 @@ TEST(ResultsReader, ARunReadBackWritesTheTimeSeriesOfTheRun)
     EXPECT_GT(writes, 0u);
     EXPECT_EQ(errors, 1u);
 
-    const std::string text = writeResultsJson(run, run.environment);
-    EXPECT_EQ(rewrite(text), text);
-    const ResultsRead read = readResultsJson(text);
-    ASSERT_TRUE(read.ok()) << read.error;
-    const std::string live = writeTimeSeriesCsv(run);
-    EXPECT_EQ(writeTimeSeriesCsv(*read.result), live);
+    const ResultsRead read = savedAndReadBack(run);
+    ASSERT_TRUE(read.ok());
     // Each interval's counts come back exact (not from the rate).
     ASSERT_EQ(read.result->intervals.size(), run.intervals.size());
     for (std::size_t i = 0; i < run.intervals.size(); ++i)
@@ -473,12 +482,8 @@ TEST(ResultsReader, AHalfwayFigureIsTheSameInTheTimeSeriesLiveAndReadBack)
     d.verdict.read = {Verdict::Agree, 4096, 4096, 1.00004999};
     d.verdict.write = {Verdict::Idle, 0, 0, 0};
 
-    const std::string text = writeResultsJson(run, run.environment);
-    EXPECT_EQ(rewrite(text), text);
-    const ResultsRead read = readResultsJson(text);
-    ASSERT_TRUE(read.ok()) << read.error;
+    ASSERT_TRUE(savedAndReadBack(run).ok());
     const std::string live = writeTimeSeriesCsv(run);
-    EXPECT_EQ(writeTimeSeriesCsv(*read.result), live);
 
     // Interval 2's All row: the fields by their header names.
     std::istringstream lines(live);
