@@ -31,12 +31,40 @@ mkdir -p "$WINEPREFIX"
 stop_server() { wineserver -k >/dev/null 2>&1 || true; }
 trap stop_server EXIT
 # -p: persist until killed, so every test reuses this server. No inherited pipes.
+stop_server # one left by an earlier run that was killed would refuse a second
 wineserver -p </dev/null >/dev/null 2>&1
 "$wine64" wineboot -i </dev/null >/dev/null 2>&1 || true
 
+# scripts/wine-run.sh (the emulator) notes here every program Wine failed to start and
+# that was started again; printed after the run, so a Wine that starts badly shows.
+export IOPRISM_WINE_RETRY_LOG=$build/wine-run-retries.log
+rm -f "$IOPRISM_WINE_RETRY_LOG"
+report_retries() {
+    if [ -s "$IOPRISM_WINE_RETRY_LOG" ]; then
+        echo "== Wine failed to start a test program $(grep -c '^wine-run: Wine did not start' "$IOPRISM_WINE_RETRY_LOG") time(s); started again:"
+        cat "$IOPRISM_WINE_RETRY_LOG"
+    fi
+}
+
 cd "$here"
+status=0
 if [ -n "${IOPRISM_WINDOWS_BUILD_DIR:-}" ]; then
-    ctest --test-dir "$build" --output-on-failure --timeout 600 "$@"
+    ctest --test-dir "$build" --output-on-failure --timeout 600 "$@" || status=$?
 else
-    ctest --preset windows-mingw "$@"
+    ctest --preset windows-mingw "$@" || status=$?
 fi
+report_retries
+# ctest printed each failure's output where it happened, hundreds of lines up; a CI log is
+# often read from its end, so say again what each failed test printed.
+failed_list=$build/Testing/Temporary/LastTestsFailed.log
+if [ "$status" -ne 0 ] && [ -s "$failed_list" ]; then
+    while IFS=: read -r _ name; do
+        echo "== output of the failed test $name"
+        awk -v name="$name" '
+            $0 ~ ("Testing: " name "$") { on = 1 }
+            on { print }
+            on && /^Test (Failed|Passed)|^Test time/ && ++seen == 2 { exit }' \
+            "$build/Testing/Temporary/LastTest.log" | tail -n 60
+    done <"$failed_list"
+fi
+exit "$status"

@@ -46,8 +46,11 @@ find_program(IOPRISM_WINE64 NAMES wine64 PATHS /usr/lib/wine NO_DEFAULT_PATH)
 if(NOT IOPRISM_WINE64)
     find_program(IOPRISM_WINE64 NAMES wine64 wine)
 endif()
+# scripts/wine-run.sh runs the program under ${IOPRISM_WINE64} and starts it again when
+# Wine failed to start it at all (see there why).
 if(IOPRISM_WINE64)
     set(CMAKE_CROSSCOMPILING_EMULATOR
         env WINEPREFIX=${IOPRISM_WINEPREFIX} WINEDEBUG=-all WINEARCH=win64
-        WINEDLLOVERRIDES=mscoree,mshtml= DISPLAY= ${IOPRISM_WINE64})
+        WINEDLLOVERRIDES=mscoree,mshtml= DISPLAY= IOPRISM_WINE64=${IOPRISM_WINE64}
+        ${CMAKE_CURRENT_LIST_DIR}/../../scripts/wine-run.sh)
 endif()
