@@ -2,9 +2,11 @@
 // history, compare, and `show` of saved runs: the CLI side of the run library and of the
 // results reader (docs/cli.md).
 #include "app/cli/commands.h"
+#include "app/cli/output_files.h"
 #include "app/cli/results_io.h"
 #include "app/cli/summary.h"
 #include "core/report/compare.h"
+#include "core/report/csv.h"
 #include "core/report/html_report.h"
 #include "core/report/results_json.h"
 #include "core/report/results_reader.h"
@@ -435,6 +437,64 @@ int compareCommand(const CompareArgs &a)
     return 0;
 }
 
+// ---------------------------------------------------------------- export
+
+struct ExportArgs {
+    std::string run;
+    std::string csvPath, timeseriesPath, seriesCsvPath, jsonPath;
+};
+
+// The files `run` writes (--csv, --timeseries, --series-csv, --json), written again from
+// a saved run, as the GUI's File > Export does from a reopened one: the same text the run
+// wrote when it ended (tests/e2e/cli_library_test.cpp compares them byte for byte).
+int exportCommand(const ExportArgs &a)
+{
+    std::vector<OutputFile> outputs;
+    for (const auto &[option, path] :
+        {std::pair {"--csv", &a.csvPath}, std::pair {"--timeseries", &a.timeseriesPath},
+            std::pair {"--series-csv", &a.seriesCsvPath}, std::pair {"--json", &a.jsonPath}})
+        if (!path->empty())
+            outputs.push_back({option, *path});
+    if (outputs.empty()) {
+        std::cerr << "error: export: name what to write: --csv, --timeseries, --series-csv "
+                     "or --json\n";
+        return 2;
+    }
+    std::string error;
+    const auto run = openSavedRun(a.run, error);
+    if (!run) {
+        std::cerr << "error: " << error << "\n";
+        return 2;
+    }
+    const RunResult &r = run->result;
+    if (!a.seriesCsvPath.empty() && !r.plan.profile.setup.series) {
+        std::cerr << fmt::format("error: --series-csv: {} is no series (it ran steps, not the "
+                                 "points of a --sweep); --csv has its steps\n",
+            run->label);
+        return 2;
+    }
+    if (const auto problems = checkOutputFiles(outputs); !problems.empty()) {
+        for (const auto &problem : problems)
+            std::cerr << "error: " << problem << "\n";
+        return 2;
+    }
+    bool wrote = true;
+    for (const OutputFile &output : outputs) {
+        std::string text;
+        if (output.option == std::string("--csv"))
+            text = writeIometerCsv(r, r.environment, r.plan.profile.setup.recordFilter);
+        else if (output.option == std::string("--timeseries"))
+            text = writeTimeSeriesCsv(r);
+        else if (output.option == std::string("--series-csv"))
+            text = writeSeriesCsv(r);
+        else
+            text = writeResultsJson(r, r.environment);
+        // No fallback file: the run is still where it was read from.
+        wrote &= writeOutputFile(output, text, {});
+    }
+    return wrote ? 0 : 1;
+}
+
 } // namespace
 
 void registerResultsCommands(CLI::App &app, int &exitCode)
@@ -509,6 +569,21 @@ void registerResultsCommands(CLI::App &app, int &exitCode)
     compare->add_option("--baseline", c->baseline,
         "The run the changes are against, by its place in RUNS (default 1, the first)");
     compare->callback([&exitCode, c] { exitCode = compareCommand(*c); });
+
+    auto e = std::make_shared<ExportArgs>();
+    auto *exportCmd = app.add_subcommand("export",
+        "Write the result files of a saved run again, as `run` wrote them: the Iometer CSV, "
+        "the time series, the series CSV, the results JSON");
+    exportCmd->add_option("RUN", e->run, "A results JSON file or a library id")->required();
+    exportCmd->add_option("--csv", e->csvPath,
+        "Write the Iometer-layout results CSV here (- stdout; columns: docs/results.md)");
+    exportCmd->add_option("--timeseries", e->timeseriesPath,
+        "Write one CSV row per interval per scope here (- stdout)");
+    exportCmd->add_option("--series-csv", e->seriesCsvPath,
+        "Write the series here, one row per point (- stdout; a run of --sweep only)");
+    exportCmd->add_option(
+        "--json", e->jsonPath, "Write the results JSON here (- stdout), in this version's format");
+    exportCmd->callback([&exitCode, e] { exitCode = exportCommand(*e); });
 }
 
 } // namespace ioprism::cli

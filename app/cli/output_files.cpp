@@ -140,6 +140,8 @@ void reportAndSaveElsewhere(const OutputFile &output, const std::string &reason,
 {
     std::cerr << fmt::format(
         "error: {}: cannot write {}: {}\n", output.option, output.displayName(), reason);
+    if (fallbackName.empty())
+        return;
     if (auto saved = saveFallbackFile(fallbackName, text))
         std::cerr << fmt::format(
             "       the {} results were saved to {} instead\n", output.option.substr(2), *saved);

@@ -44,7 +44,8 @@ std::string fallbackStem(std::chrono::system_clock::time_point startedAt);
 std::optional<std::string> saveFallbackFile(const std::string &fileName, const std::string &text);
 
 // Reports on stderr that `output` could not be written (`reason`, e.g. "No space left on
-// device") and saves `text` by saveFallbackFile, saying where.
+// device") and saves `text` by saveFallbackFile, saying where; with an empty
+// `fallbackName` only reports (the text can be made again, e.g. by `export`).
 void reportAndSaveElsewhere(const OutputFile &output, const std::string &reason,
     const std::string &text, const std::string &fallbackName);
 

@@ -165,6 +165,66 @@ TEST(CliLibrary, ARealRunReadsBackToTheSameText)
     EXPECT_EQ(ioprism::core::writeResultsJson(*read.result, read.result->environment), text);
 }
 
+TEST(CliLibrary, ExportWritesTheFilesTheRunWrote)
+{
+    Workspace w;
+    // Reads and writes, so that both directions' columns are compared.
+    const auto run = w.cli("run --target t.dat --file-size 8MiB --bs 4KiB --read 70 --random 100 "
+                           "--qd 4 --duration 1s --ramp 0 -q --csv a.csv --timeseries a-ts.csv "
+                           "--json a.json");
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    const auto ids = w.savedIds();
+    ASSERT_EQ(ids.size(), 1u);
+    // By library id, and by the path of a results file.
+    const auto byId = w.cli("export " + ids[0] + " --timeseries b-ts.csv --json b.json");
+    ASSERT_EQ(byId.exitCode, 0) << byId.err;
+    EXPECT_EQ(byId.out, "");
+    const auto byPath = w.cli("export a.json --timeseries c-ts.csv");
+    ASSERT_EQ(byPath.exitCode, 0) << byPath.err;
+    const auto &dir = w.dir.path();
+    EXPECT_EQ(readFile(dir / "b-ts.csv"), readFile(dir / "a-ts.csv"));
+    EXPECT_EQ(readFile(dir / "c-ts.csv"), readFile(dir / "a-ts.csv"));
+    EXPECT_EQ(readFile(dir / "b.json"), readFile(dir / "a.json"));
+    // "-" is stdout.
+    const auto toStdout = w.cli("export a.json --timeseries -");
+    ASSERT_EQ(toStdout.exitCode, 0) << toStdout.err;
+    EXPECT_EQ(toStdout.out, readFile(dir / "a-ts.csv"));
+}
+
+TEST(CliLibrary, ExportOfASeriesWritesItsSeriesCsv)
+{
+    Workspace w;
+    const auto run = w.cli("run --engine null --bs 4k --duration 1 --ramp 0 --sweep qd=1,2 -q "
+                           "--series-csv a.csv --json a.json");
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    const auto exported = w.cli("export a.json --series-csv b.csv");
+    ASSERT_EQ(exported.exitCode, 0) << exported.err;
+    const std::string series = readFile(w.dir.path() / "a.csv");
+    EXPECT_EQ(std::count(series.begin(), series.end(), '\n'), 3); // the header, two points
+    EXPECT_EQ(readFile(w.dir.path() / "b.csv"), series);
+}
+
+TEST(CliLibrary, ExportRefusesBeforeWritingAnything)
+{
+    Workspace w;
+    ASSERT_EQ(w.cli(kNullRun + " --json a.json").exitCode, 0);
+    const auto nothingAsked = w.cli("export a.json");
+    EXPECT_EQ(nothingAsked.exitCode, 2);
+    EXPECT_THAT(nothingAsked.err, HasSubstr("--csv, --timeseries, --series-csv or --json"));
+    const auto notASeries = w.cli("export a.json --series-csv s.csv --timeseries t.csv");
+    EXPECT_EQ(notASeries.exitCode, 2);
+    EXPECT_THAT(notASeries.err, HasSubstr("--series-csv: a.json is no series"));
+    const auto noDirectory = w.cli("export a.json --timeseries t.csv --json no/such/dir/r.json");
+    EXPECT_EQ(noDirectory.exitCode, 2);
+    EXPECT_THAT(noDirectory.err, HasSubstr("--json: cannot write no/such/dir/r.json"));
+    const auto noRun = w.cli("export missing.json --timeseries t.csv");
+    EXPECT_EQ(noRun.exitCode, 2);
+    EXPECT_THAT(noRun.err, HasSubstr("missing.json: no such file"));
+    // Refused whole: not even the outputs that could have been written.
+    EXPECT_FALSE(std::filesystem::exists(w.dir.path() / "s.csv"));
+    EXPECT_FALSE(std::filesystem::exists(w.dir.path() / "t.csv"));
+}
+
 TEST(CliLibrary, CompareOfDirectAndBufferedNamesTheCacheModeAndTheRightSense)
 {
     Workspace w;
