@@ -719,9 +719,11 @@ void MainWindow::askRepoint(int row)
                              .arg(from));
     dialog->setToolTip(tr("A disk, a partition or a test-file location of this machine, or a "
                           "file you choose"));
+    // Each with what tells it apart (model, size, in use, free space): a bare /dev/sdb
+    // does not say which disk it is.
     QStringList items;
     for (const auto &c : model->candidates())
-        items << toQString(c.path);
+        items << TargetsModel::describeCandidate(c);
     const QString elsewhere = tr("A test file elsewhere…");
     items << elsewhere;
     dialog->setComboBoxItems(items);
@@ -739,11 +741,12 @@ void MainWindow::askRepoint(int row)
         }
     };
     connect(dialog, &QInputDialog::textValueSelected, this,
-        [this, elsewhere, repoint](const QString &choice) {
+        [this, items, elsewhere, repoint](const QString &choice) {
             if (choice != elsewhere) {
-                const auto *c = m_targetsPage->model()->candidateFor(toStdString(choice));
-                if (c)
-                    repoint(c->path, c->kind);
+                const auto &candidates = m_targetsPage->model()->candidates();
+                const auto i = static_cast<std::size_t>(items.indexOf(choice));
+                if (i < candidates.size())
+                    repoint(candidates[i].path, candidates[i].kind);
                 return;
             }
             auto *files = new QFileDialog(this, tr("Test file location"), dataDirectory(),

@@ -3678,6 +3678,30 @@
         <source>%1 × %2 × %3 = %4</source>
         <translation>%1 × %2 × %3 = %4</translation>
     </message>
+    <message>
+        <source>in use: %1</source>
+        <translation>in Benutzung: %1</translation>
+    </message>
+    <message>
+        <source>file tree</source>
+        <translation>Dateibaum</translation>
+    </message>
+    <message>
+        <source>test file</source>
+        <translation>Testdatei</translation>
+    </message>
+    <message>
+        <source>%1 on %2</source>
+        <translation>%1 auf %2</translation>
+    </message>
+    <message>
+        <source>%1 free</source>
+        <translation>%1 frei</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::TargetsPage</name>

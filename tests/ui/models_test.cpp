@@ -2,6 +2,7 @@
 // Every item model of the window under QAbstractItemModelTester, through the edits the
 // window makes (inserts, removals, moves, resets, value changes).
 #include "core/profile/presets.h"
+#include "ui/format.h"
 #include "ui/models/assigned_specs_model.h"
 #include "ui/models/profile_document.h"
 #include "ui/models/results_model.h"
@@ -306,6 +307,38 @@ TEST_F(ModelTesterTest, ResultsModelPassesThroughResultsAndSteps)
     model.setResult(nullptr);
     EXPECT_EQ(model.rowCount(), 0);
     EXPECT_TRUE(failures().isEmpty()) << failures().join(QLatin1Char('\n')).toStdString();
+}
+
+// The Re-point dialog lists candidates by this line: enough to tell two disks apart and
+// to see which are in use or where a test file goes.
+TEST(TargetsModelText, DescribeCandidateSaysWhatTheTargetIs)
+{
+    TargetCandidate disk;
+    disk.kind = core::TargetKind::BlockDevice;
+    disk.path = "/dev/sdb";
+    disk.model = "Samsung SSD 870";
+    disk.sizeBytes = 500 * core::kGiB;
+    disk.rotational = false;
+    disk.mountPoints = {"/data"};
+    disk.inUse = {"swap"};
+    EXPECT_EQ(TargetsModel::describeCandidate(disk),
+        QStringLiteral("/dev/sdb — Samsung SSD 870, %1, SSD, in use: mounted at /data, swap")
+            .arg(capacityText(500 * core::kGiB)));
+
+    TargetCandidate file;
+    file.kind = core::TargetKind::TestFile;
+    file.path = "/home/ioprism-test.dat";
+    file.mountPoints = {"/home"};
+    file.fsType = "ext4";
+    file.freeBytes = 20 * core::kGiB;
+    EXPECT_EQ(TargetsModel::describeCandidate(file),
+        QStringLiteral("/home/ioprism-test.dat — test file on /home (ext4), %1 free")
+            .arg(capacityText(20 * core::kGiB)));
+
+    TargetCandidate bare;
+    bare.kind = core::TargetKind::BlockDevice;
+    bare.path = "/dev/vdq";
+    EXPECT_EQ(TargetsModel::describeCandidate(bare), QStringLiteral("/dev/vdq"));
 }
 
 } // namespace

@@ -119,8 +119,12 @@ TEST(ProfilesStayTrue, AnUnresolvedTargetIsRepointedKeepingItsSettings)
     emit table->doubleClicked(model->index(row, TargetsModel::TargetColumn));
     auto *dialog = window.findChild<QInputDialog *>(QStringLiteral("repointDialog"));
     ASSERT_NE(dialog, nullptr);
-    EXPECT_TRUE(dialog->comboBoxItems().contains(QStringLiteral("/dev/vdz")));
-    dialog->setTextValue(QStringLiteral("/dev/vdz"));
+    // Each choice says which disk it is, not just its path.
+    const QString vdz
+        = QStringLiteral("/dev/vdz — virtio_blk, %1").arg(capacityText(8 * core::kGiB));
+    EXPECT_TRUE(dialog->comboBoxItems().contains(vdz))
+        << dialog->comboBoxItems().join(u'|').toStdString();
+    dialog->setTextValue(vdz);
     dialog->accept();
 
     const auto &targets = window.document()->worker(0)->targets;

@@ -138,6 +138,38 @@ void TargetsModel::setCandidates(std::vector<TargetCandidate> candidates)
     rebuild();
 }
 
+QString TargetsModel::describeCandidate(const TargetCandidate &c)
+{
+    QStringList facts;
+    if (isRaw(c.kind)) {
+        if (!c.model.empty())
+            facts << toQString(c.model);
+        if (c.sizeBytes)
+            facts << capacityText(c.sizeBytes);
+        if (c.rotational)
+            facts << (*c.rotational ? tr("HDD") : tr("SSD"));
+        QStringList reasons;
+        for (const auto &m : c.mountPoints)
+            reasons << tr("mounted at %1").arg(toQString(m));
+        for (const auto &u : c.inUse)
+            reasons << toQString(u);
+        if (!reasons.isEmpty())
+            facts << tr("in use: %1").arg(reasons.join(QStringLiteral(", ")));
+    } else {
+        const QString where = c.mountPoints.empty() ? QString() : toQString(c.mountPoints.front());
+        const QString fs = c.fsType.empty() ? where
+            : where.isEmpty()               ? toQString(c.fsType)
+                              : QStringLiteral("%1 (%2)").arg(where, toQString(c.fsType));
+        const QString kind
+            = c.kind == core::TargetKind::FileTree ? tr("file tree") : tr("test file");
+        facts << (fs.isEmpty() ? kind : tr("%1 on %2").arg(kind, fs));
+        if (c.freeBytes)
+            facts << tr("%1 free").arg(capacityText(c.freeBytes));
+    }
+    return facts.isEmpty() ? toQString(c.path)
+                           : tr("%1 — %2").arg(toQString(c.path), facts.join(QStringLiteral(", ")));
+}
+
 const TargetCandidate *TargetsModel::candidateFor(const std::string &path) const
 {
     for (const auto &c : m_candidates)

@@ -77,6 +77,10 @@ public:
     const std::vector<TargetCandidate> &candidates() const { return m_candidates; }
     // The candidate for a path, or nullptr.
     const TargetCandidate *candidateFor(const std::string &path) const;
+    // One line that tells candidates apart where only a list fits (the Re-point dialog):
+    // "/dev/sdb — Samsung SSD 870, 500 GB, SSD, in use: mounted at /data",
+    // "/home/u/iobw.tst — test file on /home (ext4), 120 GB free".
+    static QString describeCandidate(const TargetCandidate &c);
 
     void setWorker(int worker);
     int worker() const { return m_worker; }
