@@ -203,36 +203,8 @@ Verdict verdictOf(const Node &n)
 
 // ---------------------------------------------------------------- exact values back
 
-// The writer keeps nanosecond counts as microseconds (double(ns) * 1e-3) and means as
-// double(sum) / double(count) * 1e-3. Below 2^50 ns (13 days) the nearest whole number
-// to the inverse is the value written, give or take the last bit: the candidates around
-// it are tried with the writer's own arithmetic, so the figures recomputed from what is
-// read are the ones in the file.
-std::uint64_t nsFromUs(double us)
-{
-    if (!(us > 0) || !std::isfinite(us) || us * 1e3 >= 9.0e18)
-        return 0;
-    const auto guess = static_cast<std::uint64_t>(std::llround(us * 1e3));
-    for (std::uint64_t c = guess > 2 ? guess - 2 : 0; c <= guess + 2; ++c)
-        if (double(c) * 1e-3 == us)
-            return c;
-    return guess;
-}
-
-std::uint64_t sumNsFromMeanUs(double meanUs, std::uint64_t count)
-{
-    if (count == 0 || !(meanUs > 0) || !std::isfinite(meanUs))
-        return 0;
-    const long double total = static_cast<long double>(meanUs) * 1e3L * count;
-    if (total >= 9.0e18L)
-        return std::numeric_limits<std::uint64_t>::max();
-    const auto guess = static_cast<std::uint64_t>(std::llround(total));
-    for (std::uint64_t c = guess > 2 ? guess - 2 : 0; c <= guess + 2; ++c)
-        if (double(c) / double(count) * 1e-3 == meanUs)
-            return c;
-    return guess;
-}
-
+// A measured time kept in seconds (duration<double>), back to its nanoseconds the way
+// nsFromUs (core/stats/figures.h) gives latencies back.
 std::chrono::nanoseconds elapsedFromSeconds(double seconds)
 {
     if (!(seconds > 0) || !std::isfinite(seconds) || seconds >= 9.0e9)
