@@ -123,6 +123,7 @@ struct TargetInfo {
     bool isDevice = false;
     bool readOnly = false;
     bool createdTestFile = false; // we made (and filled) it in this run (a tree: any of it)
+    friend bool operator==(const TargetInfo &, const TargetInfo &) = default;
 };
 
 struct PrepareOptions {

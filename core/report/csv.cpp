@@ -323,11 +323,18 @@ void fillFigures(Row &row, const ScopeResult &s, bool rawColumns)
     const PhaseFigures connection = f.connections ? f.connections->connection : PhaseFigures {};
     row[ConnectionsPerSecond] = fixed6(connection.perSecond);
 
+    // The raw times come from the figures (each direction's mean x its I/Os, its maximum),
+    // not from the histograms: the results JSON keeps the figures of every row and the
+    // histogram of the All scope only, and a run read back from it must write the same
+    // WORKER and DISK rows. Given back exactly (core/stats/figures.h); a maximum counts
+    // an I/O still in flight with its age, as Maximum Response Time does.
+    const std::uint64_t readSumNs = sumNsFromMeanUs(f.read.latency.meanUs, f.read.ios);
+    const std::uint64_t writeSumNs = sumNsFromMeanUs(f.write.latency.meanUs, f.write.ios);
     // A transaction is a request and its reply I/O (or the request alone): its time is
     // the sum of their response times, so the average is the total response time over
     // the transactions. The maximum transaction time is not measured apart; the
     // maximum response time is written, a lower bound when replies are used.
-    const std::uint64_t sumNs = m.read.histogram.sumNs() + m.write.histogram.sumNs();
+    const std::uint64_t sumNs = readSumNs + writeSumNs;
     const double avgTransactionMs
         = m.transactions ? double(sumNs) / double(m.transactions) / 1e6 : 0.0;
     row[AvgResponse] = fixed6(f.total.latency.meanUs / kUsPerMs);
@@ -357,17 +364,18 @@ void fillFigures(Row &row, const ScopeResult &s, bool rawColumns)
         : "-1";
 
     if (rawColumns) {
-        const auto maxNs
-            = [](const DirectionMeasurement &d) { return d.histogram.count() ? d.maxNs : 0; };
-        row[RawReadSum] = integer(m.read.histogram.sumNs());
-        row[RawWriteSum] = integer(m.write.histogram.sumNs());
+        const auto maxNs = [](const DirectionFigures &d) -> std::uint64_t {
+            return d.ios ? nsFromUs(d.latency.maxUs) : 0;
+        };
+        row[RawReadSum] = integer(readSumNs);
+        row[RawWriteSum] = integer(writeSumNs);
         row[RawTransactionSum] = integer(sumNs);
         // From the figures (mean x count), so a results file read back writes the same.
         row[RawConnectionSum] = integer(std::uint64_t(
             std::llround(connection.latency.meanUs * 1e3 * double(connection.count))));
-        row[RawMaxRead] = integer(maxNs(m.read));
-        row[RawMaxWrite] = integer(maxNs(m.write));
-        row[RawMaxTransaction] = integer(std::max(maxNs(m.read), maxNs(m.write)));
+        row[RawMaxRead] = integer(maxNs(f.read));
+        row[RawMaxWrite] = integer(maxNs(f.write));
+        row[RawMaxTransaction] = integer(std::max(maxNs(f.read), maxNs(f.write)));
         row[RawMaxConnection]
             = integer(std::uint64_t(std::llround(connection.latency.maxUs * 1e3)));
         row[RawRunTime] = integer(std::uint64_t(std::max<std::int64_t>(m.elapsed.count(), 0)));
@@ -601,15 +609,20 @@ std::string iometerTimestamp(std::chrono::system_clock::time_point time)
         t.minute, t.second, t.millisecond);
 }
 
+// A step's end: the end of its last interval after the run's start, counted from the
+// start as the results JSON keeps it (whole milliseconds; the interval's end to the
+// nanosecond). One rule for the run as it ran and as read back from its file: counted
+// from the exact start, the live file would be a millisecond later whenever the start's
+// part of a millisecond carries the sum past the next one.
 std::chrono::system_clock::time_point stepEndTime(const RunResult &result, std::size_t step)
 {
+    using namespace std::chrono;
     double endSeconds = 0;
     for (const auto &interval : result.intervals)
         if (interval.step == step)
             endSeconds = std::max(endSeconds, interval.endSeconds);
-    return result.startedAt
-        + std::chrono::duration_cast<std::chrono::system_clock::duration>(
-            std::chrono::duration<double>(endSeconds));
+    return floor<milliseconds>(result.startedAt)
+        + round<system_clock::duration>(duration<double>(endSeconds));
 }
 
 std::string accessSpecsBlock(const std::vector<const AccessSpec *> &specs)

@@ -3,7 +3,10 @@
 
 #include "core/profile/names.h"
 #include "core/profile/profile_json.h"
+#include "core/profile/validation.h"
 #include "core/report/results_json.h"
+#include "core/run/plan.h"
+#include "core/run/resolved_plan.h"
 
 #include <algorithm>
 #include <cmath>
@@ -203,36 +206,8 @@ Verdict verdictOf(const Node &n)
 
 // ---------------------------------------------------------------- exact values back
 
-// The writer keeps nanosecond counts as microseconds (double(ns) * 1e-3) and means as
-// double(sum) / double(count) * 1e-3. Below 2^50 ns (13 days) the nearest whole number
-// to the inverse is the value written, give or take the last bit: the candidates around
-// it are tried with the writer's own arithmetic, so the figures recomputed from what is
-// read are the ones in the file.
-std::uint64_t nsFromUs(double us)
-{
-    if (!(us > 0) || !std::isfinite(us) || us * 1e3 >= 9.0e18)
-        return 0;
-    const auto guess = static_cast<std::uint64_t>(std::llround(us * 1e3));
-    for (std::uint64_t c = guess > 2 ? guess - 2 : 0; c <= guess + 2; ++c)
-        if (double(c) * 1e-3 == us)
-            return c;
-    return guess;
-}
-
-std::uint64_t sumNsFromMeanUs(double meanUs, std::uint64_t count)
-{
-    if (count == 0 || !(meanUs > 0) || !std::isfinite(meanUs))
-        return 0;
-    const long double total = static_cast<long double>(meanUs) * 1e3L * count;
-    if (total >= 9.0e18L)
-        return std::numeric_limits<std::uint64_t>::max();
-    const auto guess = static_cast<std::uint64_t>(std::llround(total));
-    for (std::uint64_t c = guess > 2 ? guess - 2 : 0; c <= guess + 2; ++c)
-        if (double(c) / double(count) * 1e-3 == meanUs)
-            return c;
-    return guess;
-}
-
+// A measured time kept in seconds (duration<double>), back to its nanoseconds the way
+// nsFromUs (core/stats/figures.h) gives latencies back.
 std::chrono::nanoseconds elapsedFromSeconds(double seconds)
 {
     if (!(seconds > 0) || !std::isfinite(seconds) || seconds >= 9.0e9)
@@ -1091,7 +1066,7 @@ void readEnvironment(const Node &n, RunResult &r)
         e.devices.push_back(std::move(f));
     }
     // The targets' facts, in the order of the plan's workers and their targets: one
-    // worker carries them all (the file does not say which worker had which).
+    // worker carries them all until the plan is made again (plannedAgain).
     const Node targets = n["targets"];
     ResolvedWorker worker;
     for (std::size_t i = 0; i < targets.size(); ++i) {
@@ -1184,6 +1159,94 @@ void intervalTargetPaths(RunResult &r)
         }
 }
 
+// ---------------------------------------------------------------- the plan
+
+// A step as the file has it (readStep, readSeries) is the step planned: its name, cycle
+// and series point, and for a cycling or series step (which says them) its spec and index.
+bool sameStep(const PlannedStep &read, const PlannedStep &planned)
+{
+    if (read.name != planned.name || read.cycle != planned.cycle || read.point != planned.point)
+        return false;
+    return read.cycle.empty()
+        || (read.specName == planned.specName && read.specIndex == planned.specIndex);
+}
+
+// The file's scopes are the workers and targets of `plan`, by the indices the Iometer CSV
+// finds a row's spec, region and queue depth with.
+bool sameScopes(const std::vector<StepResult> &steps, const ResolvedPlan &plan)
+{
+    for (const auto &step : steps)
+        for (const auto &s : step.scopes) {
+            const Scope &scope = s.scope;
+            if (scope.kind == Scope::Kind::All)
+                continue;
+            if (scope.worker < 0 || std::size_t(scope.worker) >= plan.workers.size())
+                return false;
+            const ResolvedWorker &w = plan.workers[std::size_t(scope.worker)];
+            if (scope.kind == Scope::Kind::Worker
+                    ? scope.label != w.name
+                    : scope.target < 0 || std::size_t(scope.target) >= w.targets.size()
+                        || w.targets[std::size_t(scope.target)].target.path != scope.targetPath)
+                return false;
+        }
+    return true;
+}
+
+// The plan that ran, made again the way the run made it (core/run/run.cpp): makeRunPlan
+// on the profile the file keeps (with the seeds used), described with what preparing the
+// targets found (`infos`: environment.targets, in the plan's order of workers and
+// targets), then the series points those targets cannot run taken out. The file keeps
+// neither the workers nor their specs, regions and queue depths per step: this gives
+// them back to the Iometer CSV (its access specifications, Starting Sector, Maximum
+// Size, Queue Depth) and the steps a stopped run did not reach. Nullopt when it is not
+// the plan the file's steps ran (planned otherwise, or an edited file): the reader then
+// keeps what the file says.
+std::optional<ResolvedPlan> plannedAgain(const RunResult &r, const std::vector<TargetInfo> &infos)
+{
+    // A profile a run refuses never ran, and its limits bound the plan: a damaged file
+    // cannot make the reader plan a million workers. Alignment is the targets' to judge
+    // (their facts were checked when the run resolved its plan).
+    Problems problems = validateProfile(r.plan.profile, {.sectorSizeBytes = 0});
+    if (hasErrors(problems))
+        return std::nullopt;
+    const std::optional<RunPlan> plan = makeRunPlan(r.plan.profile, 0, problems);
+    if (!plan)
+        return std::nullopt;
+    std::vector<const std::string *> paths;
+    for (const auto &w : plan->workers)
+        for (const auto &t : w.targets)
+            paths.push_back(&t.target.path);
+    ResolvedPlan resolved;
+    if (infos.empty() && !paths.empty()) {
+        // Stopped or refused before its targets were prepared: the run kept the profile
+        // and the steps of its plan only.
+        if (!r.steps.empty())
+            return std::nullopt;
+        resolved.steps = plan->steps;
+    } else {
+        if (infos.size() != paths.size())
+            return std::nullopt;
+        // The run prepared each path once: every target on it has the same facts.
+        std::map<std::string, const TargetInfo *> infoOf;
+        for (std::size_t i = 0; i < paths.size(); ++i) {
+            const auto [at, added] = infoOf.try_emplace(*paths[i], &infos[i]);
+            if (!added && !(*at->second == infos[i]))
+                return std::nullopt;
+        }
+        resolved = describePlan(*plan, [&](const std::string &path) { return *infoOf.at(path); });
+        skipPointsTargetsCannotRun(resolved);
+    }
+    // As the file has it, should a seed be missing from it (makeRunPlan would draw one).
+    resolved.profile = r.plan.profile;
+    for (const auto &step : r.steps)
+        if (step.step >= resolved.steps.size()
+            || !sameStep(r.plan.steps[step.step], resolved.steps[step.step]))
+            return std::nullopt;
+    if (!sameScopes(r.steps, resolved))
+        return std::nullopt;
+    return resolved;
+}
+
 Profile profileOf(const Node &profile)
 {
     Problems problems;
@@ -1219,6 +1282,8 @@ RunResult readDocument(const Node &doc, int version)
             fail("series", "present, but the profile has no series");
         readSeries(doc["series"], r);
     }
+    if (auto plan = plannedAgain(r, r.plan.targetInfos()))
+        r.plan = std::move(*plan);
     // Version 1: one object per interval; since 2, columns.
     const Node intervals = doc["intervals"];
     if (version == 1)

@@ -20,8 +20,11 @@
 //   summary computed from it come out as written; other scopes keep their figures and
 //   their Iometer bins (in read.bins), not their histograms;
 // - an interval's I/O count is its IOPS times its length (intervals carry rates only);
-// - the plan holds the profile, the specs of the profile, the steps (names, cycling and
-//   series points) and one worker carrying every target's facts in file order;
+// - the plan is made again as the run made it, from the profile and the targets' facts
+//   the file keeps (workers, specs and queue depths per step, regions), so that the
+//   Iometer CSV of the run read back is the one the run wrote; a file whose steps are not
+//   those of that plan keeps the profile, its specs, the steps (names, cycling and series
+//   points) and one worker carrying every target's facts in file order;
 // - an error's code is read as a system error code (its text comes from this machine).
 #pragma once
 

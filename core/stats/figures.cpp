@@ -2,6 +2,8 @@
 #include "core/stats/figures.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace ioprism::core {
 
@@ -140,6 +142,31 @@ Figures computeFigures(const Measurement &m)
             .close = phaseFigures(m.connections->close, f.seconds),
             .connection = phaseFigures(m.connections->connection, f.seconds)};
     return f;
+}
+
+std::uint64_t nsFromUs(double us)
+{
+    if (!(us > 0) || !std::isfinite(us) || us * 1e3 >= 9.0e18)
+        return 0;
+    const auto guess = static_cast<std::uint64_t>(std::llround(us * 1e3));
+    for (std::uint64_t c = guess > 2 ? guess - 2 : 0; c <= guess + 2; ++c)
+        if (double(c) * 1e-3 == us)
+            return c;
+    return guess;
+}
+
+std::uint64_t sumNsFromMeanUs(double meanUs, std::uint64_t count)
+{
+    if (count == 0 || !(meanUs > 0) || !std::isfinite(meanUs))
+        return 0;
+    const long double total = static_cast<long double>(meanUs) * 1e3L * count;
+    if (total >= 9.0e18L)
+        return std::numeric_limits<std::uint64_t>::max();
+    const auto guess = static_cast<std::uint64_t>(std::llround(total));
+    for (std::uint64_t c = guess > 2 ? guess - 2 : 0; c <= guess + 2; ++c)
+        if (double(c) / double(count) * 1e-3 == meanUs)
+            return c;
+    return guess;
 }
 
 } // namespace ioprism::core

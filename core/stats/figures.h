@@ -133,4 +133,15 @@ LatencyFigures latencyFigures(
     const LatencyHistogram &histogram, std::uint64_t minNs, std::uint64_t maxNs);
 Figures computeFigures(const Measurement &m);
 
+// Nanosecond counts back from the figures made of them: a latency kept in µs
+// (double(ns) * 1e-3) and the sum of `count` latencies behind their mean in µs
+// (double(sum) / double(count) * 1e-3). Below 2^50 ns (13 days) the nearest whole number
+// to the inverse is the count, give or take the last bit: the candidates around it are
+// tried with the same arithmetic, so the figures made again from it are the ones given.
+// 0 for a value that is not positive and finite. A results file keeps figures, not
+// counts: what needs a count (the Iometer CSV's raw times) takes it from the figures, so
+// a run read back from its file gives the same count as the run did.
+std::uint64_t nsFromUs(double us);
+std::uint64_t sumNsFromMeanUs(double meanUs, std::uint64_t count);
+
 } // namespace ioprism::core

@@ -8,17 +8,20 @@
 #include "core/report/results_reader.h"
 #include "core/run/run.h"
 #include "support/test_backend.h"
+#include "support/test_profiles.h"
 #include "support/test_support.h"
 
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include <fstream>
+#include <functional>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sstream>
 
 using namespace ioprism::core;
+using ioprism::test::makeSpec;
 using ioprism::test::readFile;
 using namespace std::chrono_literals;
 using testing::HasSubstr;
@@ -40,8 +43,10 @@ std::string rewrite(const std::string &text)
     return writeResultsJson(*read.result, read.result->environment);
 }
 
-// The run saved, read back and saved again: the same text, and the same time series as the
-// run itself. The read, for the caller's own checks.
+// The run saved, read back and saved again: the same text, and the same time series and
+// Iometer CSV as the run itself (every row, and the rows the profile's record filter
+// keeps), which is what File > Open and `export` write. The read, for the caller's own
+// checks.
 ResultsRead savedAndReadBack(const RunResult &run)
 {
     const std::string text = writeResultsJson(run, run.environment);
@@ -49,13 +54,57 @@ ResultsRead savedAndReadBack(const RunResult &run)
     ResultsRead read = readResultsJson(text);
     EXPECT_TRUE(read.ok()) << read.error;
     if (read.ok()) {
-        EXPECT_EQ(writeTimeSeriesCsv(*read.result), writeTimeSeriesCsv(run));
+        const RunResult &again = *read.result;
+        EXPECT_EQ(writeTimeSeriesCsv(again), writeTimeSeriesCsv(run));
+        EXPECT_EQ(writeIometerCsv(again, again.environment, RecordFilter::All),
+            writeIometerCsv(run, run.environment, RecordFilter::All));
+        EXPECT_EQ(again.plan.profile.setup.recordFilter, run.plan.profile.setup.recordFilter);
+        const RecordFilter own = run.plan.profile.setup.recordFilter;
+        EXPECT_EQ(writeIometerCsv(again, again.environment, own),
+            writeIometerCsv(run, run.environment, own));
     }
     return read;
 }
 
 struct QuietSink : RunSink {
 };
+
+// How a run on the null engine goes: the engine fails I/O number `failAt` (which stops
+// the run); the targets have this direct-I/O `alignment` (else the null backend's);
+// `sink` sees the run, and `beforeExecute` is given it before it starts.
+struct NullRunOptions {
+    std::uint64_t failAt = 0;
+    std::uint32_t alignment = 0;
+    RunSink *sink = nullptr;
+    std::function<void(Run &)> beforeExecute;
+};
+
+// `profile` run on the null engine, each step `ioLimit` I/Os per worker and target.
+RunResult runOnNullEngine(
+    const Profile &profile, std::uint64_t ioLimit, const NullRunOptions &how = {})
+{
+    NullBackend nullBackend;
+    ioprism::test::TestBackend testBackend;
+    testBackend.failAt = how.failAt;
+    if (how.alignment)
+        testBackend.alignment = how.alignment;
+    IoBackend &backend
+        = how.failAt || how.alignment ? static_cast<IoBackend &>(testBackend) : nullBackend;
+    NullCounterSource counters;
+    QuietSink quiet;
+    RunOptions options;
+    options.ioLimitPerTarget = ioLimit;
+    options.describeSystem = [] {
+        Environment e;
+        e.hostName = "test-host";
+        e.toolVersion = "0.1.0";
+        return e;
+    };
+    Run run(profile, backend, counters, how.sink ? *how.sink : quiet, options);
+    if (how.beforeExecute)
+        how.beforeExecute(run);
+    return run.execute();
+}
 
 // A run on the null engine; with `failAt`, the engine fails that I/O (which stops the run).
 RunResult nullRun(std::uint32_t percentRead, std::uint64_t ioLimit, bool series,
@@ -105,21 +154,7 @@ RunResult nullRun(std::uint32_t percentRead, std::uint64_t ioLimit, bool series,
         s.ios = ioLimit;
         p.setup.series = s;
     }
-    NullBackend nullBackend;
-    ioprism::test::TestBackend failingBackend;
-    failingBackend.failAt = failAt;
-    IoBackend &backend = failAt ? static_cast<IoBackend &>(failingBackend) : nullBackend;
-    NullCounterSource counters;
-    QuietSink sink;
-    RunOptions options;
-    options.ioLimitPerTarget = ioLimit;
-    options.describeSystem = [] {
-        Environment e;
-        e.hostName = "test-host";
-        e.toolVersion = "0.1.0";
-        return e;
-    };
-    return Run(p, backend, counters, sink, options).execute();
+    return runOnNullEngine(p, ioLimit, {.failAt = failAt});
 }
 
 } // namespace
@@ -263,18 +298,18 @@ TEST(ResultsReader, ANullEngineRunReadsBackToTheSameText)
 {
     const RunResult run = nullRun(70, 20000, false);
     ASSERT_FALSE(run.error) << run.error->toString();
-    const std::string text = writeResultsJson(run, run.environment);
-    EXPECT_EQ(rewrite(text), text);
+    EXPECT_TRUE(savedAndReadBack(run).ok());
 }
 
+// A file tree and a file reconnecting (Iometer's connection rate): the connection columns
+// of the Iometer CSV come back too.
 TEST(ResultsReader, ConnectionFiguresReadBackToTheSameText)
 {
     const RunResult run = nullRun(50, 2000, false, true);
     ASSERT_FALSE(run.error) << run.error->toString();
     const std::string text = writeResultsJson(run, run.environment);
     ASSERT_THAT(text, HasSubstr("\"connections\""));
-    EXPECT_EQ(rewrite(text), text);
-    const ResultsRead read = readResultsJson(text);
+    const ResultsRead read = savedAndReadBack(run);
     ASSERT_TRUE(read.ok()) << read.error;
     const auto &scopes = read.result->steps.at(0).scopes;
     ASSERT_TRUE(scopes.back().figures.connections.has_value()); // the tree
@@ -536,7 +571,7 @@ TEST(ResultsReader, ASeriesRunReadsBackToTheSameText)
     ASSERT_EQ(run.steps.size(), 4u); // 2 points x 2 trials
     const std::string text = writeResultsJson(run, run.environment);
     ASSERT_THAT(text, HasSubstr("\"series\""));
-    EXPECT_EQ(rewrite(text), text);
+    EXPECT_TRUE(savedAndReadBack(run).ok());
 }
 
 TEST(ResultsReader, ARefusedRunKeepsItsProfileAndError)
@@ -553,6 +588,211 @@ TEST(ResultsReader, ARefusedRunKeepsItsProfileAndError)
     EXPECT_EQ(read.result->error->code.value(), 13);
     EXPECT_EQ(read.result->plan.profile.setup.description, "refused");
     EXPECT_EQ(writeResultsJson(*read.result, read.result->environment), text);
+}
+
+// ------------------------------------------------------------------ the Iometer CSV back
+
+namespace {
+
+Target testFile(const std::string &path, std::uint64_t sizeBytes, Region region = {})
+{
+    Target t;
+    t.path = path;
+    t.testFileSizeBytes = sizeBytes;
+    t.region = region;
+    return t;
+}
+
+Worker worker(const std::string &name, std::uint32_t outstandingIos, std::uint64_t seed,
+    std::vector<std::string> specs, std::vector<Target> targets)
+{
+    Worker w;
+    w.name = name;
+    w.outstandingIos = outstandingIos;
+    w.seed = seed;
+    w.assignedSpecs = std::move(specs);
+    w.targets = std::move(targets);
+    return w;
+}
+
+Profile profileOf(std::vector<AccessSpec> specs, std::vector<Worker> workers)
+{
+    Profile p;
+    p.setup.description = "read back as it ran";
+    p.setup.runTime = 0s;
+    p.setup.interval = 100ms;
+    p.specs = std::move(specs);
+    Host h;
+    h.workers = std::move(workers);
+    p.hosts.push_back(std::move(h));
+    return p;
+}
+
+// Two workers at different depths, on targets with regions of their own, a worker's
+// default region, a device, a path both workers use, a target's own depth, a spec's
+// depth and its copies of a worker ("threads"), a worker idle at a spec index; the
+// profile records no worker rows.
+Profile manyWorkersProfile()
+{
+    AccessSpec sequential = makeSpec("64K seq", 65536, 50, 0);
+    sequential.queueDepth = 3;
+    sequential.threads = 2;
+    Target ownDepth = testFile("shared.dat", 32 * kMiB, {1 * kMiB, 8 * kMiB});
+    ownDepth.outstandingIos = 6;
+    Target device;
+    device.kind = TargetKind::BlockDevice;
+    device.path = "/dev/null-device";
+    device.region = {4 * kMiB, 64 * kMiB};
+    Worker second = worker("Worker 2", 8, 12, {"4K random", std::string(kIdleSpecName)},
+        {testFile("second.dat", 16 * kMiB), testFile("shared.dat", 32 * kMiB)});
+    second.defaultRegion = {2 * kMiB, 4 * kMiB};
+    Profile p = profileOf({makeSpec("4K random", 4096, 70, 100), sequential},
+        {worker("Worker 1", 2, 11, {"4K random", "64K seq"}, {ownDepth, device}), second});
+    p.setup.recordFilter = RecordFilter::NoWorkers;
+    return p;
+}
+
+// The rows of one type ("DISK") of an Iometer CSV.
+std::vector<std::string> rowsOf(const std::string &csv, const std::string &type)
+{
+    std::vector<std::string> rows;
+    std::istringstream lines(csv);
+    for (std::string line; std::getline(lines, line);)
+        if (line.starts_with(type + ","))
+            rows.push_back(line);
+    return rows;
+}
+
+struct StopAfterFirstStep : RunSink {
+    Run *run = nullptr;
+    void onStepResult(const StepResult &, const PlannedStep &) override { run->requestStop(); }
+};
+
+} // namespace
+
+// The golden results file read back writes the golden Iometer CSV (both were written
+// from the same run: tests/core/report_test.cpp).
+TEST(ResultsReader, TheGoldenFileWritesTheGoldenIometerCsv)
+{
+    const ResultsRead read = readResultsJson(goldenResults());
+    ASSERT_TRUE(read.ok()) << read.error;
+    EXPECT_EQ(writeIometerCsv(*read.result, read.result->environment, RecordFilter::All),
+        readFile(ioprism::test::sourceDir() / "tests" / "golden" / "report" / "iometer.csv"));
+}
+
+// Each worker's specs, queue depths and regions come back from the file: the access
+// specifications, Starting Sector, Maximum Size and Queue Depth of every row.
+TEST(ResultsReader, SeveralWorkersAtTheirOwnDepthsWriteTheirIometerCsvBack)
+{
+    const RunResult run = runOnNullEngine(manyWorkersProfile(), 300);
+    ASSERT_FALSE(run.error) << run.error->toString();
+    ASSERT_EQ(run.steps.size(), 2u);
+    const ResultsRead read = savedAndReadBack(run);
+    ASSERT_TRUE(read.ok());
+    const std::string csv
+        = writeIometerCsv(*read.result, read.result->environment, RecordFilter::All);
+    EXPECT_THAT(csv, HasSubstr("'Access specification name,default assignment\n4K random,0\n"));
+    EXPECT_THAT(csv, HasSubstr("'Access specification name,default assignment\n64K seq,0\n"));
+    // Worker 1's file from sector 2048 (1 MiB), 16384 sectors (8 MiB), at its own depth 6.
+    const auto disks = rowsOf(csv, "DISK");
+    ASSERT_FALSE(disks.empty());
+    EXPECT_THAT(disks.front(), HasSubstr(",2048,16384,6,"));
+}
+
+// Iometer's cycling makes several steps of a spec index: which workers and targets take
+// part, at which depth. Every test type, read back, writes the CSV the run wrote.
+TEST(ResultsReader, EveryCyclingTestTypeWritesItsIometerCsvBack)
+{
+    for (const TestType type : {TestType::Normal, TestType::CycleTargets, TestType::CycleWorkers,
+             TestType::IncrementTargetsParallel, TestType::IncrementTargetsSerial,
+             TestType::CycleWorkersAndTargets, TestType::CycleOutstandingIos,
+             TestType::CycleOutstandingIosAndTargets}) {
+        SCOPED_TRACE(static_cast<int>(type));
+        Profile p
+            = profileOf({makeSpec("4K random", 4096, 70, 100), makeSpec("16K read", 16384, 100, 0)},
+                {worker("Worker 1", 2, 21, {"4K random", "16K read"},
+                     {testFile("a.dat", 8 * kMiB), testFile("b.dat", 8 * kMiB)}),
+                    worker("Worker 2", 5, 22, {"4K random"},
+                        {testFile("c.dat", 8 * kMiB), testFile("a.dat", 8 * kMiB)})});
+        p.setup.testType = type;
+        p.setup.queueDepthCycling = {1, 2, 4, StepType::Exponential};
+        const RunResult run = runOnNullEngine(p, 50);
+        ASSERT_FALSE(run.error) << run.error->toString();
+        EXPECT_TRUE(savedAndReadBack(run).ok());
+    }
+}
+
+// A series over transfer sizes where one point is not a multiple of the target's direct-I/O
+// alignment: the run skips it, and the steps read back are the ones that ran (with their
+// variants of the spec).
+TEST(ResultsReader, ASeriesWithASkippedPointWritesItsIometerCsvBack)
+{
+    Profile p = profileOf({makeSpec("sizes", 4096, 50, 100)},
+        {worker("Worker 1", 4, 31, {"sizes"}, {testFile("sectors.dat", 8 * kMiB)})});
+    Series s;
+    SweepAxis axis;
+    axis.parameter = SweepParameter::TransferSize;
+    axis.values = {4096, 512, 65536};
+    s.axes.push_back(axis);
+    s.repeat = 2;
+    s.ios = 40;
+    p.setup.series = s;
+    const RunResult run = runOnNullEngine(p, 0, {.alignment = 4096});
+    ASSERT_FALSE(run.error) << run.error->toString();
+    ASSERT_EQ(run.steps.size(), 4u) << "2 points of 3, 2 trials";
+    ASSERT_THAT(run.notices.at(0), HasSubstr("skipped 2 points"));
+    EXPECT_TRUE(savedAndReadBack(run).ok());
+}
+
+// A run stopped after its first step ends its CSV as aborted, read back too (the file
+// has the steps that ran, the plan had more).
+TEST(ResultsReader, AStoppedRunWritesItsIometerCsvBack)
+{
+    StopAfterFirstStep sink;
+    const RunResult run = runOnNullEngine(manyWorkersProfile(), 100,
+        {.sink = &sink, .beforeExecute = [&](ioprism::core::Run &r) { sink.run = &r; }});
+    ASSERT_TRUE(run.stoppedByUser);
+    ASSERT_EQ(run.steps.size(), 1u);
+    const std::string live = writeIometerCsv(run, run.environment, RecordFilter::All);
+    EXPECT_TRUE(live.ends_with("Aborted test\n"));
+    EXPECT_TRUE(savedAndReadBack(run).ok());
+}
+
+// Stopped before its targets were prepared, or refused by the plan's check: no step ran,
+// and the CSV read back still ends as the run's did.
+TEST(ResultsReader, RunsThatNeverStartedWriteTheirIometerCsvBack)
+{
+    const RunResult stopped = runOnNullEngine(manyWorkersProfile(), 100,
+        {.beforeExecute = [](ioprism::core::Run &r) { r.requestStop(); }});
+    ASSERT_TRUE(stopped.stoppedByUser);
+    ASSERT_TRUE(stopped.steps.empty());
+    EXPECT_TRUE(savedAndReadBack(stopped).ok());
+
+    // 512 B transfers, direct, on targets aligned on 4 KiB.
+    Profile unaligned = manyWorkersProfile();
+    unaligned.specs[0] = makeSpec("4K random", 512, 70, 100);
+    const RunResult refused = runOnNullEngine(unaligned, 100, {.alignment = 4096});
+    ASSERT_TRUE(refused.error);
+    EXPECT_EQ(refused.error->operation, "check alignment");
+    ASSERT_FALSE(refused.plan.workers.empty()) << "refused once its targets were prepared";
+    EXPECT_TRUE(savedAndReadBack(refused).ok());
+}
+
+// A step's closing time stamp: the run started between two milliseconds (the file keeps
+// the millisecond) and the step ended just past one. Live and read back, the CSV counts
+// from the millisecond the file keeps.
+TEST(ResultsReader, AStepsTimeStampIsTheSameLiveAndReadBack)
+{
+    const ResultsRead golden = readResultsJson(goldenResults());
+    ASSERT_TRUE(golden.ok()) << golden.error;
+    RunResult run = *golden.result;
+    run.startedAt += 900us; // 12:30:15.250900
+    ASSERT_EQ(run.intervals.at(2).step, 0u);
+    run.intervals[2].endSeconds = 11.0002; // 12:30:26.2511 from the exact start
+    const std::string live = writeIometerCsv(run, run.environment, RecordFilter::All);
+    EXPECT_THAT(live, HasSubstr("'Time Stamp\n2024-05-01 12:30:15:250\n"));
+    EXPECT_THAT(live, HasSubstr("'Time Stamp\n2024-05-01 12:30:26:250\n"));
+    EXPECT_TRUE(savedAndReadBack(run).ok());
 }
 
 // ------------------------------------------------------------------ refusals

@@ -5,6 +5,7 @@
 #include "core/run/plan.h"
 #include "core/run/run.h"
 #include "support/test_backend.h"
+#include "support/test_profiles.h"
 
 #include <gtest/gtest.h>
 #include <thread>
@@ -13,22 +14,10 @@ using namespace ioprism::core;
 using namespace std::chrono_literals;
 // testing::Test has a member named Run.
 using BenchRun = ioprism::core::Run;
+using ioprism::test::makeSpec;
 using ioprism::test::TestBackend;
 
 namespace {
-
-AccessSpec makeSpec(std::string name, std::uint64_t size, std::uint32_t read, std::uint32_t random)
-{
-    AccessSpec s;
-    s.name = std::move(name);
-    SpecLine l;
-    l.transferSizeBytes = size;
-    l.alignmentBytes = size;
-    l.percentRead = read;
-    l.percentRandom = random;
-    s.lines.push_back(l);
-    return s;
-}
 
 Profile makeProfile(std::vector<AccessSpec> specs, std::vector<std::string> assigned,
     int targets = 1, std::uint32_t qd = 4)
