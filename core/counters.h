@@ -126,6 +126,10 @@ struct DiskSample {
 struct CounterSnapshot {
     CpuTimes cpu;
     std::vector<DiskSample> disks; // one per DeviceMap::devices entry, same order
+    // Bytes this process has asked block devices to read since it started (Linux:
+    // /proc/self/io read_bytes), so that the verdict can tell its own metadata reads
+    // from another process's; unset where the OS does not say.
+    std::optional<std::uint64_t> processStorageReadBytes;
 };
 
 // Threads: one thread uses a source at a time (the run's control thread); watchTargets

@@ -47,6 +47,9 @@ DeviceReport makeDeviceReport(const DeviceMap &map, const CounterSnapshot &a,
     app.deviceCounters = r.available;
     app.seconds = std::chrono::duration<double>(elapsed).count();
     app.deviceReadBytes = r.total.readBytes;
+    if (a.processStorageReadBytes && b.processStorageReadBytes
+        && *b.processStorageReadBytes >= *a.processStorageReadBytes)
+        app.ownStorageReadBytes = *b.processStorageReadBytes - *a.processStorageReadBytes;
     app.deviceWriteBytes = r.total.writeBytes;
     r.verdict = judgeDevice(app, policy);
     return r;

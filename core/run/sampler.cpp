@@ -58,6 +58,9 @@ VerdictInput Sampler::appBytes(const std::vector<Measurement> &m, WriteBalance b
         if (m_comparedScope[i]) {
             in.appReadBytes += m[i].read.bytes;
             in.appWriteBytes += m[i].write.bytes;
+            if (m[i].connections)
+                in.opens
+                    += m[i].connections->open.histogram.count() + m[i].connections->open.errors;
         }
     in.writeBacklogBytes = balance.backlogBytes;
     in.writeCreditBytes = balance.creditBytes;

@@ -145,4 +145,20 @@ std::optional<DiskCounters> findInDiskstats(std::string_view text, std::string_v
     return found;
 }
 
+std::optional<std::uint64_t> parseProcIoReadBytes(std::string_view text)
+{
+    std::optional<std::uint64_t> found;
+    forEachLine(text, [&](std::string_view line) {
+        constexpr std::string_view kKey = "read_bytes:";
+        if (!line.starts_with(kKey))
+            return false;
+        line.remove_prefix(kKey.size());
+        std::uint64_t value = 0;
+        if (toNumber(nextWord(line), value) && nextWord(line).empty())
+            found = value;
+        return true;
+    });
+    return found;
+}
+
 } // namespace ioprism::core

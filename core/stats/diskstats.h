@@ -55,4 +55,9 @@ std::vector<DiskstatsEntry> parseDiskstats(std::string_view text);
 // the whole table; nullopt when it is not there.
 std::optional<DiskCounters> findInDiskstats(std::string_view text, std::string_view name);
 
+// The read_bytes of a /proc/<pid>/io text: the bytes that process asked its block devices
+// to read (its own I/O, the metadata reads made on its behalf, read-ahead); nullopt when
+// the line is missing or malformed.
+std::optional<std::uint64_t> parseProcIoReadBytes(std::string_view text);
+
 } // namespace ioprism::core

@@ -113,6 +113,12 @@ DeviceVerdict judgeDevice(const VerdictInput &in, const VerdictPolicy &p)
         return below(app) && double(device) <= quiet;
     };
     const bool appMoved = !below(in.appReadBytes) || !below(in.appWriteBytes);
+    // Device bytes beyond the application's that the file system's own I/O for opening
+    // files can explain: none unless the targets open files, and at most the plausible
+    // amount per file opened.
+    const double metadataBytes = in.opensFiles
+        ? double(p.metadataBurstBytes) + double(p.metadataBytesPerOpen) * double(in.opens)
+        : -1.0;
 
     // Reads.
     {
@@ -123,10 +129,19 @@ DeviceVerdict judgeDevice(const VerdictInput &in, const VerdictPolicy &p)
             v.read.verdict = Verdict::Agree;
         else if (d < a)
             v.read.verdict = Verdict::ServedFromCache;
-        else if (in.buffered && appMoved)
+        else if (in.opensFiles && in.ownStorageReadBytes) {
+            // What this process read beyond its I/O is its files' metadata (or read-ahead);
+            // what the device read beyond that, another process's.
+            const double own = std::max(a, double(*in.ownStorageReadBytes));
+            if (d - own > slack(in.appReadBytes, p))
+                v.read.verdict = Verdict::OtherTraffic;
+            else
+                v.read.verdict
+                    = in.buffered && appMoved ? Verdict::Amplified : Verdict::FileMetadata;
+        } else if (in.buffered && appMoved)
             v.read.verdict = Verdict::Amplified;
         else
-            v.read.verdict = in.opensFiles ? Verdict::FileMetadata : Verdict::OtherTraffic;
+            v.read.verdict = d - a <= metadataBytes ? Verdict::FileMetadata : Verdict::OtherTraffic;
     }
     // Writes.
     {
@@ -143,7 +158,7 @@ DeviceVerdict judgeDevice(const VerdictInput &in, const VerdictPolicy &p)
         // on earlier writes and, cumulatively, still behind): docs/device-counters.md.
         else if (d < a || d - a <= double(in.writeBacklogBytes) + slack(in.appWriteBytes, p))
             v.write.verdict = Verdict::WriteBackPending;
-        else if (in.opensFiles)
+        else if (d - a - double(in.writeBacklogBytes) <= metadataBytes)
             v.write.verdict = Verdict::FileMetadata;
         else
             v.write.verdict = below(in.appWriteBytes) ? Verdict::OtherTraffic : Verdict::Amplified;

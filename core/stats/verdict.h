@@ -96,7 +96,10 @@ enum class Verdict {
     Amplified,
     // The targets open and close files (a file tree, Iometer's connection rate) and the
     // device did more than the application issued: the file system's own I/O for lookups,
-    // opens and closes (inodes, directories, the journal's time stamps) explains it.
+    // opens and closes (inodes, directories, the journal's time stamps) explains it. Only
+    // as much as metadata can be (VerdictPolicy::metadataBytesPerOpen) and, for reads,
+    // only what this process read (VerdictInput::ownStorageReadBytes): the rest is other
+    // traffic, or amplified writes.
     FileMetadata,
 };
 
@@ -118,6 +121,15 @@ struct VerdictPolicy {
     // ... or, when the application moved data in the other direction, no more than this
     // share of the application's bytes over the span (the rule above says why 1 %).
     double backgroundShare = 0.01;
+    // What the file system's own I/O for opening and closing files can plausibly be
+    // (targets that open files): per file opened, two blocks (a directory block and an
+    // inode block read cold; an inode block journaled and written home), plus a burst
+    // per span (ext4 reads 32 inode-table blocks at once; one journal commit). Measured
+    // on ext4, a tree's real metadata is far below: ~100 B per open for cold direct
+    // reads, none for direct writes within a commit (docs/device-counters.md). Device
+    // bytes beyond the application's and beyond this are not metadata.
+    std::uint64_t metadataBytesPerOpen = 8 * 1024ULL;
+    std::uint64_t metadataBurstBytes = 1024 * 1024ULL;
 };
 
 struct VerdictInput {
@@ -139,6 +151,11 @@ struct VerdictInput {
     // process (other traffic) nor journaling of the data (amplified). Buffered reads
     // beyond the application's stay amplified: read-ahead explains those better.
     bool opensFiles = false;
+    std::uint64_t opens = 0; // files the targets opened in the span
+    // Bytes this process asked its devices to read in the span: data, the file system's
+    // metadata reads on its behalf, read-ahead (Linux: /proc/self/io read_bytes). Device
+    // reads beyond it are another process's. Unset where the OS does not say.
+    std::optional<std::uint64_t> ownStorageReadBytes;
     double seconds = 0; // length of the span
 };
 

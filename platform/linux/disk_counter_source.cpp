@@ -19,6 +19,21 @@ namespace ioprism::platform {
 
 namespace {
 
+// /proc/self/io's read_bytes (a few hundred bytes to read; the file may be missing where
+// task I/O accounting is not built into the kernel).
+std::optional<std::uint64_t> processStorageReadBytes()
+{
+    const int fd = ::open("/proc/self/io", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return std::nullopt;
+    std::array<char, 512> buffer {};
+    const ssize_t n = ::read(fd, buffer.data(), buffer.size());
+    ::close(fd);
+    if (n <= 0)
+        return std::nullopt;
+    return core::parseProcIoReadBytes({buffer.data(), static_cast<std::size_t>(n)});
+}
+
 constexpr int kMaxStackDepth = 8; // loops on loops on dm...: far more than real stacks
 
 // The device a loop device's I/O goes to: the backing block device, or the device
@@ -187,6 +202,7 @@ core::CounterSnapshot LinuxDeviceCounterSource::sample()
 {
     core::CounterSnapshot s = m_cpu ? m_cpu->sample() : core::CounterSnapshot {};
     m_disks.read(s.disks);
+    s.processStorageReadBytes = processStorageReadBytes();
     return s;
 }
 

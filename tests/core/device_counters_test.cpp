@@ -616,10 +616,12 @@ TEST(Verdict, BackgroundShareIsConfigurable)
 TEST(Verdict, TargetsThatOpenFilesExplainTheDevicesExcessAsFileMetadata)
 {
     constexpr std::uint64_t MB = 1'000'000;
-    // Direct reads of a tree: the device also read inodes and directories.
+    // Direct reads of a tree: the device also read inodes and directories, well within
+    // two blocks per file opened (25,000 opens: up to 205 MB).
     VerdictInput reads {.appReadBytes = 100 * MB, .deviceReadBytes = 120 * MB, .seconds = 5};
     EXPECT_EQ(judgeDevice(reads).read.verdict, Verdict::OtherTraffic);
     reads.opensFiles = true;
+    reads.opens = 25'000;
     EXPECT_EQ(judgeDevice(reads).read.verdict, Verdict::FileMetadata);
     EXPECT_EQ(judgeDevice(reads).verdict, Verdict::FileMetadata);
     // Buffered reads beyond the application's are read-ahead first.
@@ -629,18 +631,98 @@ TEST(Verdict, TargetsThatOpenFilesExplainTheDevicesExcessAsFileMetadata)
     VerdictInput writes {.appWriteBytes = 100 * MB, .deviceWriteBytes = 130 * MB, .seconds = 5};
     EXPECT_EQ(judgeDevice(writes).write.verdict, Verdict::Amplified);
     writes.opensFiles = true;
+    writes.opens = 25'000;
     EXPECT_EQ(judgeDevice(writes).write.verdict, Verdict::FileMetadata);
     // Reads only, and the journal writes access times: metadata, not another process.
     VerdictInput atime {.appReadBytes = 100 * MB,
         .deviceReadBytes = 100 * MB,
         .deviceWriteBytes = 20 * MB,
         .opensFiles = true,
+        .opens = 25'000,
         .seconds = 5};
     EXPECT_EQ(judgeDevice(atime).write.verdict, Verdict::FileMetadata);
     // Agreement stays agreement, and a small background stays background.
     atime.deviceWriteBytes = MB / 2;
     EXPECT_EQ(judgeDevice(atime).write.verdict, Verdict::Background);
     EXPECT_EQ(judgeDevice(atime).verdict, Verdict::Agree);
+}
+
+// A hunt found every excess on a tree called metadata: another process's reads, another
+// writer, a previous run's write-back. Metadata is at most two blocks per file opened and
+// a burst; beyond that, the ordinary names.
+TEST(Verdict, FileMetadataIsOnlyAsMuchAsOpeningFilesCanExplain)
+{
+    constexpr std::uint64_t MB = 1'000'000;
+    const VerdictPolicy p;
+    // 1,000 opens: at most 1 MiB + 8 MiB (8,192,000 B) of metadata.
+    const std::uint64_t most = p.metadataBurstBytes + 1'000 * p.metadataBytesPerOpen;
+    VerdictInput reads {.appReadBytes = 100 * MB,
+        .deviceReadBytes = 100 * MB + most,
+        .opensFiles = true,
+        .opens = 1'000,
+        .seconds = 5};
+    EXPECT_EQ(judgeDevice(reads).read.verdict, Verdict::FileMetadata);
+    reads.deviceReadBytes += 6 * MB; // beyond the tolerance (5 MB + 256 KiB) too
+    EXPECT_EQ(judgeDevice(reads).read.verdict, Verdict::OtherTraffic);
+    VerdictInput writes {.appWriteBytes = 100 * MB,
+        .deviceWriteBytes = 100 * MB + most,
+        .opensFiles = true,
+        .opens = 1'000,
+        .seconds = 5};
+    EXPECT_EQ(judgeDevice(writes).write.verdict, Verdict::FileMetadata);
+    writes.deviceWriteBytes += 6 * MB;
+    EXPECT_EQ(judgeDevice(writes).write.verdict, Verdict::Amplified);
+    // The write-back backlog is the more specific cause, and the excess beyond it is what
+    // metadata must explain.
+    writes.writeBacklogBytes = 10 * MB;
+    EXPECT_EQ(judgeDevice(writes).write.verdict, Verdict::WriteBackPending);
+    writes.deviceWriteBytes += 3 * MB; // 18.2 MB over: 8.2 MB beyond the backlog
+    EXPECT_EQ(judgeDevice(writes).write.verdict, Verdict::FileMetadata);
+    // Writes on a tree the run only reads: another writer once beyond the budget.
+    VerdictInput readOnly {.appReadBytes = 100 * MB,
+        .deviceReadBytes = 100 * MB,
+        .deviceWriteBytes = 30 * MB,
+        .opensFiles = true,
+        .opens = 1'000,
+        .seconds = 5};
+    EXPECT_EQ(judgeDevice(readOnly).write.verdict, Verdict::OtherTraffic);
+}
+
+// Where the OS says what this process read (Linux /proc/self/io), device reads beyond it
+// are another process's, however few bytes per file that is: 4 KiB reads of a tree beside
+// a reader as busy as the run (device/app 2.0) are other traffic, not metadata.
+TEST(Verdict, ReadsBeyondWhatThisProcessReadAreAnotherProcesss)
+{
+    constexpr std::uint64_t MB = 1'000'000;
+    VerdictInput in {.appReadBytes = 100 * MB,
+        .deviceReadBytes = 200 * MB,
+        .opensFiles = true,
+        .opens = 25'000, // 4 KiB per operation: the budget alone would call it metadata
+        .seconds = 5};
+    EXPECT_EQ(judgeDevice(in).read.verdict, Verdict::FileMetadata);
+    in.ownStorageReadBytes = 101 * MB; // we read 1 MB of metadata; someone else 99 MB
+    EXPECT_EQ(judgeDevice(in).read.verdict, Verdict::OtherTraffic);
+    EXPECT_EQ(judgeDevice(in).verdict, Verdict::OtherTraffic);
+    // All of it ours (inodes, directories): metadata, even beyond the budget.
+    in.ownStorageReadBytes = 199 * MB;
+    in.opens = 10;
+    EXPECT_EQ(judgeDevice(in).read.verdict, Verdict::FileMetadata);
+    // Buffered: what we read beyond our I/O is read-ahead first.
+    in.buffered = true;
+    EXPECT_EQ(judgeDevice(in).read.verdict, Verdict::Amplified);
+    in.ownStorageReadBytes = 101 * MB;
+    EXPECT_EQ(judgeDevice(in).read.verdict, Verdict::OtherTraffic);
+}
+
+TEST(ProcIo, ReadBytesIsTheProcesssStorageReads)
+{
+    EXPECT_EQ(parseProcIoReadBytes("rchar: 4521\nwchar: 12\nsyscr: 9\nsyscw: 1\n"
+                                   "read_bytes: 1216512\nwrite_bytes: 0\n"
+                                   "cancelled_write_bytes: 0\n"),
+        1216512u);
+    EXPECT_EQ(parseProcIoReadBytes("rchar: 4521\nwrite_bytes: 0\n"), std::nullopt);
+    EXPECT_EQ(parseProcIoReadBytes("read_bytes: 12x\n"), std::nullopt);
+    EXPECT_EQ(parseProcIoReadBytes(""), std::nullopt);
 }
 
 TEST(Verdict, NamesAreTheIssueWords)

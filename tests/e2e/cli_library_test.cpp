@@ -176,12 +176,14 @@ TEST(CliLibrary, ExportWritesTheFilesTheRunWrote)
     const auto ids = w.savedIds();
     ASSERT_EQ(ids.size(), 1u);
     // By library id, and by the path of a results file.
-    const auto byId = w.cli("export " + ids[0] + " --timeseries b-ts.csv --json b.json");
+    const auto byId
+        = w.cli("export " + ids[0] + " --csv b.csv --timeseries b-ts.csv --json b.json");
     ASSERT_EQ(byId.exitCode, 0) << byId.err;
     EXPECT_EQ(byId.out, "");
     const auto byPath = w.cli("export a.json --timeseries c-ts.csv");
     ASSERT_EQ(byPath.exitCode, 0) << byPath.err;
     const auto &dir = w.dir.path();
+    EXPECT_EQ(readFile(dir / "b.csv"), readFile(dir / "a.csv"));
     EXPECT_EQ(readFile(dir / "b-ts.csv"), readFile(dir / "a-ts.csv"));
     EXPECT_EQ(readFile(dir / "c-ts.csv"), readFile(dir / "a-ts.csv"));
     EXPECT_EQ(readFile(dir / "b.json"), readFile(dir / "a.json"));

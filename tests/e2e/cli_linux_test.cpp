@@ -10,6 +10,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <thread>
@@ -49,31 +50,37 @@ std::vector<std::filesystem::path> fallbackFiles(const std::filesystem::path &di
 // Another process's writes, staged: `chunkBytes` with O_DIRECT every `period` to the
 // second half of `device` (cycling over 8 MiB there), from a thread that is not part of
 // the run, until the object goes.
-// Writes to a device a fixed share of what the device has read since it started (from
-// /sys/block/<name>/stat), in 64 KiB direct writes to the device's second half: a
-// background writer whose size relative to the run does not depend on the machine's
-// speed or load.
-class ShareWriter
+// Writes to (or reads from) a device a fixed share of what the device has read since it
+// started (from /sys/block/<name>/stat), in 64 KiB direct I/Os in the device's second
+// half: another process whose size relative to the run does not depend on the machine's
+// speed or load. A reader counts in what the device reads, so it settles at
+// share / (1 - share) of the run's reads (0.5: as much as the run).
+class ShareIo
 {
 public:
-    ShareWriter(const std::string &device, double share)
+    enum class Direction { Read, Write };
+
+    ShareIo(const std::string &device, double share, Direction direction = Direction::Write)
         : m_share(share)
     {
         const std::string name = device.substr(device.rfind('/') + 1);
-        m_fd = ::open(device.c_str(), O_WRONLY | O_DIRECT | O_CLOEXEC);
+        const bool reads = direction == Direction::Read;
+        m_fd = ::open(device.c_str(), (reads ? O_RDONLY : O_WRONLY) | O_DIRECT | O_CLOEXEC);
         if (m_fd < 0 || ::posix_memalign(&m_buffer, 4096, kChunk) != 0)
             return;
         std::memset(m_buffer, 0x5a, kChunk);
         const off_t start = ::lseek(m_fd, 0, SEEK_END) / 2, span = 8 << 20;
         const std::uint64_t readAtStart = sectorsRead(name);
-        m_thread = std::thread([this, name, start, span, readAtStart] {
+        m_thread = std::thread([this, name, start, span, readAtStart, reads] {
             off_t off = 0;
             while (!m_stop) {
                 const double owed
-                    = m_share * double(sectorsRead(name) - readAtStart) * 512 - double(m_written);
+                    = m_share * double(sectorsRead(name) - readAtStart) * 512 - double(m_done);
                 if (owed >= double(kChunk)
-                    && ::pwrite(m_fd, m_buffer, kChunk, start + off) == ssize_t(kChunk)) {
-                    m_written += kChunk;
+                    && (reads ? ::pread(m_fd, m_buffer, kChunk, start + off)
+                              : ::pwrite(m_fd, m_buffer, kChunk, start + off))
+                        == ssize_t(kChunk)) {
+                    m_done += kChunk;
                     off = (off + off_t(kChunk)) % span;
                     continue;
                 }
@@ -81,7 +88,7 @@ public:
             }
         });
     }
-    ~ShareWriter()
+    ~ShareIo()
     {
         m_stop = true;
         if (m_thread.joinable())
@@ -90,8 +97,10 @@ public:
             ::close(m_fd);
         std::free(m_buffer);
     }
+    ShareIo(const ShareIo &) = delete;
+    ShareIo &operator=(const ShareIo &) = delete;
     bool ok() const { return m_thread.joinable(); }
-    std::uint64_t written() const { return m_written; }
+    std::uint64_t bytes() const { return m_done; }
 
 private:
     static constexpr std::size_t kChunk = 64 << 10;
@@ -106,7 +115,7 @@ private:
     int m_fd = -1;
     void *m_buffer = nullptr;
     std::atomic<bool> m_stop {false};
-    std::atomic<std::uint64_t> m_written {0};
+    std::atomic<std::uint64_t> m_done {0};
     std::thread m_thread;
 };
 
@@ -250,11 +259,11 @@ TEST(CliLinux, ABackgroundWriterIsNamedAndABigOneIsOtherTraffic)
     profile.replace(profile.find("DEVICE"), 6, loop.path());
     writeFile(dir.path() / "p.json", profile);
     const auto stepVerdict = [&](double share) {
-        ShareWriter writer(loop.path(), share);
+        ShareIo writer(loop.path(), share);
         EXPECT_TRUE(writer.ok());
         auto r = runCli("run p.json -q --json r.json --device-tail 0", dir.path());
         EXPECT_EQ(r.exitCode, 0) << r.err << r.out;
-        EXPECT_GT(writer.written(), 0u);
+        EXPECT_GT(writer.bytes(), 0u);
         const auto json = nlohmann::json::parse(readFile(dir.path() / "r.json"));
         return json.at("steps").at(0).at("devices").at("verdict");
     };
@@ -277,6 +286,42 @@ TEST(CliLinux, ABackgroundWriterIsNamedAndABigOneIsOtherTraffic)
     EXPECT_EQ(big.at("write").at("verdict"), "other traffic");
     EXPECT_GT(big.at("write").at("device_bytes").get<std::uint64_t>(),
         big.at("read").at("app_bytes").get<std::uint64_t>() / 100);
+}
+
+// A fault hunt: beside a file tree, another process reading the same device was called
+// "file metadata". The file system reads metadata on this process's behalf, so device
+// reads beyond what this process read (/proc/self/io) are another process's. A reader as
+// busy as the run (device/app 2.0, 4 KiB per file opened: within what metadata could be
+// per open) is other traffic; alone, the same run is not.
+TEST(CliLinux, AnotherReaderBesideAFileTreeIsOtherTrafficNotFileMetadata)
+{
+    IOPRISM_REQUIRE(isRoot(), "needs root for a loop-mounted ext4");
+    TempDir dir(realFsDir());
+    Ext4Mount ext4(dir.path(), "128M");
+    ASSERT_TRUE(ext4.mounted());
+    const std::string run = "run --target tree --tree 2:8:2MiB --rw randread --bs 4k --qd 1 "
+                            "--duration 2s --ramp 0 -q --no-save --device-tail 0 --json r.json";
+    const auto readVerdict = [&](double share) {
+        std::optional<ShareIo> reader;
+        if (share > 0) {
+            reader.emplace(ext4.device().path(), share, ShareIo::Direction::Read);
+            EXPECT_TRUE(reader->ok());
+        }
+        const auto r = runCli(run, ext4.path());
+        EXPECT_EQ(r.exitCode, 0) << r.err << r.out;
+        if (reader) {
+            EXPECT_GT(reader->bytes(), 0u);
+        }
+        const auto json = nlohmann::json::parse(readFile(ext4.path() / "r.json"));
+        return json.at("steps").at(0).at("devices").at("verdict").at("read");
+    };
+    const auto alone = readVerdict(0); // the first run also makes the tree
+    SCOPED_TRACE(alone.dump());
+    EXPECT_NE(alone.at("verdict"), "other traffic");
+    const auto beside = readVerdict(0.5);
+    SCOPED_TRACE(beside.dump());
+    EXPECT_EQ(beside.at("verdict"), "other traffic");
+    EXPECT_GT(beside.at("ratio").get<double>(), 1.5);
 }
 
 TEST(CliLinux, RawDeviceWritesNeedConfirmation)
