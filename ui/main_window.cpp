@@ -1410,10 +1410,24 @@ void MainWindow::onPhase(quint64, core::RunPhase phase, int step, const QString 
     tickStatus();
 }
 
-void MainWindow::onPrepareProgress(quint64, const QString &path, quint64 done, quint64 total)
+void MainWindow::onPrepareProgress(
+    quint64, const QString &path, quint64 done, quint64 total, bool preInitialising)
 {
     m_phase = core::RunPhase::Preparing;
     const int percent = total ? static_cast<int>(done * 100 / total) : 0;
+    if (preInitialising) {
+        // The trees' unmeasured operations before the first step: a long wait that must
+        // not look like a hang (Stop ends it).
+        m_statusLabel->setText(
+            tr("Pre-initialising %1: %2 %").arg(QDir::toNativeSeparators(path)).arg(percent));
+        m_progress->setRange(0, 100);
+        m_progress->setValue(percent);
+        m_livePage->setHeadline(tr("Pre-initialising %1 (%2 of %3 operations, not measured)")
+                                    .arg(QDir::toNativeSeparators(path))
+                                    .arg(done)
+                                    .arg(total));
+        return;
+    }
     m_statusLabel->setText(
         tr("Preparing %1: %2 %").arg(QDir::toNativeSeparators(path)).arg(percent));
     m_progress->setRange(0, 100);
@@ -1438,8 +1452,9 @@ void MainWindow::tickStatus()
         m_progress->setRange(0, 100);
         break;
     case core::RunPhase::Preparing:
-        if (m_statusLabel->text().startsWith(tr("Preparing")))
-            return; // the per-file progress is shown
+        if (m_statusLabel->text().startsWith(tr("Preparing"))
+            || m_statusLabel->text().startsWith(tr("Pre-initialising")))
+            return; // the per-file or pre-initialisation progress is shown
         text = tr("Preparing the targets…");
         m_progress->setRange(0, 0); // busy
         break;

@@ -192,7 +192,8 @@ private:
 
     void beginRun(bool allowDeviceWrites);
     void onPhase(quint64 runId, core::RunPhase phase, int step, const QString &stepName);
-    void onPrepareProgress(quint64 runId, const QString &path, quint64 done, quint64 total);
+    void onPrepareProgress(
+        quint64 runId, const QString &path, quint64 done, quint64 total, bool preInitialising);
     void onFinished(const RunResultPtr &result);
     void tickStatus();
 

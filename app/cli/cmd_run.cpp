@@ -138,6 +138,27 @@ bool makeTrees(Worker &w, const RunArgs &a, Problems &problems)
                   "e.g. 3:4:4MiB)"});
         return false;
     }
+    // --file-size is the size of a tree's files when --tree leaves it out: the option
+    // the user gave for "how large are the files" must not be ignored. Given both ways
+    // with different sizes, neither may silently win.
+    if (!a.fileSize.empty()) {
+        const auto size = parseSize(a.fileSize);
+        if (!size || *size == 0) {
+            problems.push_back(
+                {Severity::Error, "--file-size", "\"" + a.fileSize + "\" is not a size"});
+            return false;
+        }
+        if (parts.size() == 2) {
+            shape.fileSizeBytes = *size;
+        } else if (*size != shape.fileSizeBytes) {
+            problems.push_back({Severity::Error, "--tree",
+                "--tree " + a.tree + " makes files of " + formatSize(shape.fileSizeBytes)
+                    + " but --file-size " + a.fileSize + " asks for " + formatSize(*size)
+                    + ": give the size once (--tree DEPTH:FILES with --file-size, or "
+                      "DEPTH:FILES:SIZE)"});
+            return false;
+        }
+    }
     for (auto &t : w.targets) {
         const std::uint64_t preInit = t.tree.preInitOperations;
         t.kind = TargetKind::FileTree;
@@ -433,6 +454,30 @@ bool applyOptions(Profile &p, const RunArgs &a, Problems &problems)
         if (a.seed)
             w.seed = *a.seed + std::uint64_t(&w - host.workers.data());
     }
+    // Without --tree, --file-size sizes test files: when every target is a tree (a
+    // preset of trees, a tree made before) nothing would use it.
+    const auto allTrees
+        = std::all_of(host.workers.begin(), host.workers.end(), [](const Worker &w) {
+              return std::all_of(w.targets.begin(), w.targets.end(),
+                  [](const Target &t) { return t.kind == TargetKind::FileTree; });
+          });
+    if (!a.fileSize.empty() && a.tree.empty() && allTrees) {
+        problems.push_back({Severity::Error, "--file-size",
+            "--file-size sizes test files, and every target of this run is a file tree: give "
+            "the size of a tree's files with --tree DEPTH:FILES:SIZE"});
+        return false;
+    }
+    // Pre-initialisation is a tree's (open, I/O, close before the first step): on a test
+    // file or a device it would do nothing, and the description would still list it.
+    if (a.preInit && std::none_of(host.workers.begin(), host.workers.end(), [](const Worker &w) {
+            return std::any_of(w.targets.begin(), w.targets.end(),
+                [](const Target &t) { return t.kind == TargetKind::FileTree; });
+        })) {
+        problems.push_back({Severity::Error, "--pre-init",
+            "--pre-init applies to file-tree targets (--tree): no target of this run is a "
+            "tree"});
+        return false;
+    }
     std::chrono::microseconds d {};
     if (!a.duration.empty()) {
         if (!parseDurationArg(a.duration, DurationUnit::Seconds, d, "--duration", problems))
@@ -560,10 +605,12 @@ public:
     std::size_t currentStep() const { return m_currentStep; }
     std::size_t stepCount() const { return m_stepCount; }
     void onPrepareProgress(
-        const std::string &path, std::uint64_t done, std::uint64_t total) override
+        const std::string &path, std::uint64_t done, std::uint64_t total, PrepareWork work) override
     {
         if (m_options.quiet || total == 0)
             return;
+        if (work == PrepareWork::PreInitialising)
+            return preInitProgress(path, done, total);
         if (!m_options.progressBar) {
             // A log or a pipe: one line per test file, no redraws.
             if (path != m_lastPath) {
@@ -578,11 +625,7 @@ public:
             return;
         m_lastPercent = percent;
         m_lastPath = path;
-        const int width = 30, filled = percent * width / 100;
-        std::cerr << fmt::format("\rpreparing {} [{}{}] {:3}% of {}", path,
-            std::string(std::size_t(filled), '#'), std::string(std::size_t(width - filled), '.'),
-            percent, formatSize(total));
-        m_progressShown = true;
+        drawBar("preparing " + path, percent, fmt::format("of {}", formatSize(total)));
     }
     void onInterval(const IntervalSample &s) override
     {
@@ -614,6 +657,40 @@ public:
     const std::string &timeseriesError() const { return m_timeseriesError; }
 
 private:
+    // A tree's pre-initialisation (operations, not bytes): a bar on a terminal; in a log
+    // or a pipe a line when it starts and at each tenth, so that a long warm-up is
+    // never silent and a log stays short.
+    void preInitProgress(const std::string &path, std::uint64_t done, std::uint64_t total)
+    {
+        const int percent = int(100 * done / total);
+        if (!m_options.progressBar) {
+            if (path == m_preInitPath && percent / 10 == m_preInitPercent / 10)
+                return;
+            m_preInitPath = path;
+            m_preInitPercent = percent;
+            m_out << fmt::format(
+                "-- pre-initialising {}: {} of {} operations (not measured)\n", path, done, total);
+            m_out.flush();
+            return;
+        }
+        if (percent == m_preInitPercent && path == m_preInitPath)
+            return;
+        m_preInitPercent = percent;
+        m_preInitPath = path;
+        drawBar(
+            "pre-initialising " + path, percent, fmt::format("({} of {} operations)", done, total));
+    }
+
+    // "\rWHAT [#####.....]  42% AFTER" on stderr, redrawn in place (a terminal only).
+    void drawBar(const std::string &what, int percent, const std::string &after)
+    {
+        const int width = 30, filled = percent * width / 100;
+        std::cerr << fmt::format("\r{} [{}{}] {:3}% {}", what,
+            std::string(std::size_t(filled), '#'), std::string(std::size_t(width - filled), '.'),
+            percent, after);
+        m_progressShown = true;
+    }
+
     // One step: its name. Several (cycling, a series): which of how many.
     std::string stepText(std::size_t step, const std::string &stepName) const
     {
@@ -676,6 +753,8 @@ private:
     bool m_progressShown = false;
     int m_lastPercent = -1;
     std::string m_lastPath;
+    int m_preInitPercent = -1; // the last pre-initialisation progress said, and where
+    std::string m_preInitPath;
 };
 
 // Every run that got as far as running, complete, stopped or failed (a refusal keeps its
@@ -993,14 +1072,16 @@ void registerRunCommands(CLI::App &app, int &exitCode, const std::vector<std::st
            "sync, null")
         ->capture_default_str();
     run->add_flag("--buffered", a->buffered, "Use the OS cache (default: direct I/O, O_DIRECT)");
-    run->add_option("--file-size,--size", a->fileSize, "Size of test files (e.g. 1GiB)");
+    run->add_option("--file-size,--size", a->fileSize,
+        "Size of test files (e.g. 1GiB); with --tree DEPTH:FILES, the size of the tree's files");
     run->add_option("--tree", a->tree,
-        "io_profile's file tree instead of one test file: DEPTH:FILES[:SIZE] (e.g. 3:4:4MiB). "
+        "io_profile's file tree instead of one test file: DEPTH:FILES[:SIZE] (e.g. 3:4:4MiB; "
+        "without SIZE, --file-size or 4MiB). "
         "Each I/O opens a random file of the tree, does the I/O and closes it. Made in the "
         "--target folder (in ioprism-tree inside a folder IOPrism did not make)");
     run->add_option("--pre-init", a->preInit,
-        "With --tree: operations over the tree before the first step is measured, not "
-        "recorded (io_profile's pre-initialisation)");
+        "With --tree (file-tree targets only): operations over the tree before the first "
+        "step is measured, not recorded (io_profile's pre-initialisation); Ctrl-C stops it");
     run->add_option("--connection-rate", a->connectionRate,
         "Iometer's test connection rate: close and reopen each target every N transactions "
         "(0 = off); the connection figures are in the results");

@@ -262,21 +262,28 @@ namespace {
 
 // Files opened and closed in a scope (a file tree, or Iometer's connection rate): files
 // opened per second and the time of each open, close and whole connection (operation).
-std::string connectionLine(const ScopeResult &sc)
+// `byWorker`: the target's line names its worker ("Worker 2 / path"), for when several
+// workers open files and a bare path would repeat.
+std::string connectionLine(const ScopeResult &sc, bool byWorker)
 {
     const ConnectionFigures &c = *sc.figures.connections;
+    const std::string where
+        = sc.scope.kind == Scope::Kind::All || byWorker ? sc.scope.label : sc.scope.targetPath;
+    const std::string failed = c.open.errors + c.close.errors > 0
+        ? fmt::format("; {} failed", c.open.errors + c.close.errors)
+        : std::string();
+    // No connection ended: a rate or a time would be made of nothing (a step stopped
+    // before its first operation completed).
+    if (c.connection.count == 0)
+        return fmt::format("Files {}: no file opened and closed{}\n", where, failed);
     const auto phase = [](const PhaseFigures &p) {
         return fmt::format("mean {} p99 {} max {}", formatLatencyUs(p.latency.meanUs),
             formatLatencyUs(p.latency.p99Us), formatLatencyUs(p.latency.maxUs));
     };
     return fmt::format("Files {}: {:.0f} opened/s; open {}; close {}; open to close {} ({} "
                        "connections, {:.0f}/s){}\n",
-        sc.scope.kind == Scope::Kind::All ? sc.scope.label : sc.scope.targetPath, c.open.perSecond,
-        phase(c.open), phase(c.close), phase(c.connection), c.connection.count,
-        c.connection.perSecond,
-        c.open.errors + c.close.errors > 0
-            ? fmt::format("; {} failed", c.open.errors + c.close.errors)
-            : std::string());
+        where, c.open.perSecond, phase(c.open), phase(c.close), phase(c.connection),
+        c.connection.count, c.connection.perSecond, failed);
 }
 
 } // namespace
@@ -300,14 +307,22 @@ std::string resultTable(const RunResult &r)
                 label.append(4, ' ').append(sc.scope.targetPath);
             else
                 label = sc.scope.label;
+            // No I/O completed: no latency to show, except the age of I/O still in flight
+            // (a stuck device), which is in the maximum.
+            const bool none = f.total.ios == 0;
+            const auto latency = [&](double us, bool shown) {
+                return shown ? formatLatencyUs(us) : std::string("-");
+            };
             out += fmt::format("{:<34.34} {:>11.0f} {:>11.0f} {:>10.1f} {:>10.1f} {:>10} {:>10} "
                                "{:>10} {:>10} {:>7}\n",
                 label, f.read.iops, f.write.iops, f.total.megabytesPerSecond,
-                f.total.mebibytesPerSecond, formatLatencyUs(f.total.latency.meanUs),
-                formatLatencyUs(f.total.latency.p99Us), formatLatencyUs(f.total.latency.p99_9Us),
-                formatLatencyUs(f.total.latency.maxUs), f.total.errors);
+                f.total.mebibytesPerSecond, latency(f.total.latency.meanUs, !none),
+                latency(f.total.latency.p99Us, !none), latency(f.total.latency.p99_9Us, !none),
+                latency(f.total.latency.maxUs, !none || f.total.oldestInFlightUs > 0),
+                f.total.errors);
         }
-        // Per target that opened files, and for All as well when more than one did.
+        // Per worker and target that opened files (as the table above, and Iometer, report
+        // per worker), each named by its worker when several did, and for All as well.
         const auto opening
             = std::count_if(step.scopes.begin(), step.scopes.end(), [](const ScopeResult &sc) {
                   return sc.figures.connections && sc.scope.kind == Scope::Kind::Target;
@@ -316,7 +331,7 @@ std::string resultTable(const RunResult &r)
             if (sc.figures.connections
                 && (sc.scope.kind == Scope::Kind::Target
                     || (sc.scope.kind == Scope::Kind::All && opening > 1)))
-                out += connectionLine(sc);
+                out += connectionLine(sc, opening > 1);
         if (step.cpu.valid)
             out += fmt::format(
                 "CPU: {:.1f}% busy (user {:.1f}%, system {:.1f}%, iowait {:.1f}%, irq {:.1f}%, "

@@ -64,6 +64,14 @@ public:
         return true;
     }
 
+    // Waits at most `timeout` for the count to reach zero: true when it did. For a
+    // waiter that has more to do meanwhile (report progress, notice a stop).
+    template<typename Duration> bool wait_for(Duration timeout) const
+    {
+        std::unique_lock lock(m_mutex);
+        return m_zero.wait_for(lock, timeout, [this] { return m_count <= 0; });
+    }
+
     void arrive_and_wait(std::ptrdiff_t n = 1)
     {
         std::unique_lock lock(m_mutex);

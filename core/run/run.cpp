@@ -114,6 +114,7 @@ struct StepState {
     std::vector<AccessSpec> specs; // copies: a worker left behind may outlive the Run
     std::atomic<bool> stop {false};
     std::atomic<std::size_t> finishedWorkers {0};
+    std::atomic<std::uint64_t> preInitDone {0}; // WorkerStep::preInitDone
     Latch ready;
     Latch start {1};
     std::mutex exitMutex;
@@ -275,6 +276,7 @@ std::shared_ptr<StepState> makeStepState(std::size_t step, const std::vector<std
         ws.stop = &state->stop;
         ws.ready = &state->ready;
         ws.start = &state->start;
+        ws.preInitDone = &state->preInitDone;
         // Workers may outlive the Run (left stuck on a device): they hold what they call
         // by shared_ptr or point into their StepState, never into the Run.
         ws.fail = [shared](const OpError &e) { shared->fail(e); };
@@ -771,7 +773,7 @@ struct Run::Execution {
                 .seed = fillingWorker[i]->seed};
             auto info = run.m_backend.prepareTarget(
                 target, opts, [&](std::uint64_t done, std::uint64_t total) {
-                    run.m_sink.onPrepareProgress(target.path, done, total);
+                    run.m_sink.onPrepareProgress(target.path, done, total, PrepareWork::Filling);
                     return !shared.stopRequested.load();
                 });
             if (!info) {
@@ -856,14 +858,18 @@ struct Run::Execution {
         std::vector<std::thread> threads
             = startWorkers(state, run.m_backend, [this](const OpError &e) { shared.fail(e); });
         StepGuard guard {*state, threads, shared.stopNow, stopDeadline()};
-        // A second Stop gives up on workers that never get ready (an open that hangs on
-        // a dead device or mount).
-        const bool ready
-            = state->ready.arrive_and_wait_unless(shared.stopNow, std::chrono::milliseconds(100));
+        const bool ready = waitUntilReady(*state);
         reportNewNotices(); // a worker's engine may have fallen back (and said why)
-        if (!ready || shared.failed()) {
-            guard.deadline = stopDeadline();
-            return false; // the guard stops the workers
+        if (!ready || shared.failed() || shared.stopRequested) {
+            // No step starts after a stop or a failure: the run ends with the steps
+            // measured so far. The workers drain what they have in flight (a
+            // pre-initialisation's I/O) within the stop deadline, as at a step's end.
+            guard.done = true;
+            const bool allEnded = finishWorkers(*state, threads, stopDeadline(), shared.stopNow);
+            recordStuckIo(result, shared, run.m_sink,
+                stuckIoOf(*state, targetPaths, steadyNs(SteadyClock::now())), stepName, allEnded,
+                run.m_options.stopTimeout);
+            return false;
         }
 
         Sampler::Config config = samplerConfigFor(
@@ -910,6 +916,47 @@ struct Run::Execution {
         result.steps.back().drainSeconds
             = std::chrono::duration<double>(drainEnd - drainStart).count();
         run.m_sink.onStepResult(result.steps.back(), resolved.steps[step]);
+        return true;
+    }
+
+    // Arrives at the step's ready latch and waits for the workers, which get ready once
+    // their engines are set up and, before a worker's first step, its trees are
+    // pre-initialised: that progress is reported meanwhile. False when a stop or a
+    // failure came first (the workers are told to stop; the caller collects them).
+    bool waitUntilReady(StepState &state)
+    {
+        std::uint64_t preInitTotal = 0;
+        std::vector<std::string> trees;
+        for (const auto &ws : state.steps)
+            for (const auto &t : ws.targets)
+                if (t.preInitOperations > 0) {
+                    preInitTotal += t.preInitOperations;
+                    if (std::find(trees.begin(), trees.end(), t.file.path) == trees.end())
+                        trees.push_back(t.file.path);
+                }
+        const std::string where = joined(trees);
+        std::uint64_t reported = 0;
+        if (preInitTotal > 0)
+            run.m_sink.onPrepareProgress(where, 0, preInitTotal, PrepareWork::PreInitialising);
+        state.ready.count_down();
+        while (!state.ready.wait_for(std::chrono::milliseconds(100))) {
+            // A stop ends pre-initialisation too: it is unmeasured warm-up, and the user
+            // must not wait for all of its operations (nor have to ask twice).
+            if (shared.stopRequested) {
+                state.stop = true;
+                return false;
+            }
+            const std::uint64_t done
+                = std::min(state.preInitDone.load(std::memory_order_relaxed), preInitTotal);
+            if (preInitTotal > 0 && done != reported) {
+                reported = done;
+                run.m_sink.onPrepareProgress(
+                    where, done, preInitTotal, PrepareWork::PreInitialising);
+            }
+        }
+        if (preInitTotal > 0 && !shared.stopRequested && reported != preInitTotal)
+            run.m_sink.onPrepareProgress(
+                where, preInitTotal, preInitTotal, PrepareWork::PreInitialising);
         return true;
     }
 

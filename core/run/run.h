@@ -31,6 +31,12 @@
 
 namespace ioprism::core {
 
+// What a preparation progress report counts.
+enum class PrepareWork {
+    Filling, // a test file or tree being created and filled: bytes
+    PreInitialising, // a tree's unmeasured operations before the first step: operations
+};
+
 // Receives what a run reports, on the run's control thread. Implementations copy and
 // hand off (a queued signal in the GUI, a line on stdout in the CLI): never block.
 class RunSink
@@ -39,8 +45,11 @@ public:
     virtual ~RunSink() = default;
     virtual void onPhase(RunPhase /*phase*/, std::size_t /*step*/, const std::string & /*stepName*/)
     { }
-    virtual void onPrepareProgress(
-        const std::string & /*path*/, std::uint64_t /*doneBytes*/, std::uint64_t /*totalBytes*/)
+    // Preparation before measuring: a target being written (`done` and `total` in bytes),
+    // or the file trees' pre-initialisation before a worker's first step (in operations;
+    // `path` names the trees). Said from the start (done 0) and as it goes.
+    virtual void onPrepareProgress(const std::string & /*path*/, std::uint64_t /*done*/,
+        std::uint64_t /*total*/, PrepareWork /*work*/)
     { }
     // The targets are prepared and the plan checked against them: the steps that will
     // run (a series' points a target cannot do are gone from it, with a notice).

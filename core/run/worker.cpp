@@ -426,6 +426,9 @@ private:
             dir.bytes.add(std::uint64_t(r->resultBytes));
             if (slot.step.io.endsTransaction)
                 live.transactions.add(1);
+        } else if (m_ws.preInitDone) {
+            // Counted as the limit is (each I/O issued), so done reaches the total.
+            m_ws.preInitDone->fetch_add(1, std::memory_order_relaxed);
         }
         if (slot.reply) {
             slot.step = *slot.reply;

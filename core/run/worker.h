@@ -63,6 +63,9 @@ struct WorkerStep {
     const std::atomic<bool> *stop = nullptr; // the step is over: stop issuing, drain
     Latch *ready = nullptr; // arrive after init (also on failure)
     Latch *start = nullptr; // wait for every worker to be ready
+    // Pre-initialisation I/Os completed, by every worker of the step: the run reports
+    // them as progress while it waits for the workers to be ready. Null: not counted.
+    std::atomic<std::uint64_t> *preInitDone = nullptr;
     std::function<void(const OpError &)> fail; // first error stops the run
     std::function<void()> finished; // reached ioLimitPerTarget on every target
 };

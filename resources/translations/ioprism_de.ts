@@ -1855,6 +1855,18 @@
         <source>opening another file</source>
         <translation>dem Öffnen einer anderen Datei</translation>
     </message>
+    <message>
+        <source>Pre-initialising %1: %2 %</source>
+        <translation>Vorinitialisierung von %1: %2 %</translation>
+    </message>
+    <message>
+        <source>Pre-initialising %1 (%2 of %3 operations, not measured)</source>
+        <translation>Vorinitialisierung von %1 (%2 von %3 Operationen, nicht gemessen)</translation>
+    </message>
+    <message>
+        <source>Pre-initialising</source>
+        <translation>Vorinitialisierung</translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::MessageBar</name>

@@ -8,6 +8,7 @@
 #include "core/run/run.h"
 #include "core/workload/file_tree.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <map>
 #include <mutex>
@@ -225,6 +226,80 @@ TEST(FileTreeRun, PreInitialisationRunsBeforeTheStepAndCountsInNoFigure)
     const Figures &all = r.steps[0].scopes[0].figures;
     EXPECT_EQ(all.total.ios, 1000u);
     EXPECT_EQ(all.connections->open.count, 1000u);
+}
+
+namespace {
+
+// Stops the run at its first pre-initialisation report (said from the control thread
+// before the workers are waited for): no timing decides what the run sees.
+struct StopAtPreInitSink : RunSink {
+    BenchRun *run = nullptr;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> preInit; // done, total
+    std::vector<RunPhase> phases;
+    std::size_t intervals = 0;
+    void onPrepareProgress(
+        const std::string &path, std::uint64_t done, std::uint64_t total, PrepareWork work) override
+    {
+        if (work != PrepareWork::PreInitialising)
+            return;
+        EXPECT_EQ(path, "/trees/t");
+        preInit.emplace_back(done, total);
+        if (run)
+            run->requestStop();
+    }
+    void onPhase(RunPhase phase, std::size_t, const std::string &) override
+    {
+        phases.push_back(phase);
+    }
+    void onInterval(const IntervalSample &) override { ++intervals; }
+};
+
+} // namespace
+
+// Seen before: a stop during pre-initialisation was ignored until all its operations were
+// done, and then a step still started (its Files line made of no operation).
+TEST(FileTreeRun, AStopDuringPreInitialisationEndsItAndStartsNoStep)
+{
+    // More operations than the null engine does in a few seconds: without the stop the
+    // step would start afterwards; with it, no step whatever the speed.
+    const Profile profile = treeProfile(4, 5'000'000);
+    RecordingBackend backend;
+    NullCounterSource counters;
+    StopAtPreInitSink sink;
+    BenchRun run(profile, backend, counters, sink, {.ioLimitPerTarget = 1000});
+    sink.run = &run;
+    const RunResult r = run.execute();
+    ASSERT_FALSE(r.error) << r.error->toString();
+    EXPECT_TRUE(r.stoppedByUser);
+    EXPECT_TRUE(r.steps.empty()) << "no step starts after a stop";
+    EXPECT_EQ(sink.intervals, 0u);
+    EXPECT_EQ(std::count(sink.phases.begin(), sink.phases.end(), RunPhase::RampUp)
+            + std::count(sink.phases.begin(), sink.phases.end(), RunPhase::Measuring),
+        0);
+    ASSERT_FALSE(sink.preInit.empty()) << "pre-initialisation says that it began";
+    EXPECT_EQ(sink.preInit.front(), std::make_pair(std::uint64_t(0), std::uint64_t(5'000'000)));
+    std::lock_guard lock(backend.log.mutex);
+    EXPECT_TRUE(backend.log.errors.empty()) << backend.log.errors.front();
+    EXPECT_EQ(backend.log.opened.size(), backend.log.closes) << "every file opened was closed";
+}
+
+// Pre-initialisation reports its progress in operations, from 0 to all of them, through
+// the sink that reports the targets' preparation.
+TEST(FileTreeRun, PreInitialisationReportsItsProgressInOperations)
+{
+    const Profile profile = treeProfile(2, 5000);
+    RecordingBackend backend;
+    NullCounterSource counters;
+    StopAtPreInitSink sink; // no run: it only records
+    const RunResult r
+        = BenchRun(profile, backend, counters, sink, {.ioLimitPerTarget = 100}).execute();
+    ASSERT_FALSE(r.error) << r.error->toString();
+    ASSERT_EQ(r.steps.size(), 1u);
+    ASSERT_GE(sink.preInit.size(), 2u);
+    EXPECT_EQ(sink.preInit.front(), std::make_pair(std::uint64_t(0), std::uint64_t(5000)));
+    EXPECT_EQ(sink.preInit.back(), std::make_pair(std::uint64_t(5000), std::uint64_t(5000)));
+    for (std::size_t i = 1; i < sink.preInit.size(); ++i)
+        EXPECT_GE(sink.preInit[i].first, sink.preInit[i - 1].first) << "never goes back";
 }
 
 TEST(ConnectionRate, TheTargetIsReopenedEveryNTransactionsWithNothingInFlight)

@@ -60,6 +60,11 @@ public:
         return m_inner.init(c, f);
     }
     std::span<std::byte> buffer(std::uint32_t i) override { return m_inner.buffer(i); }
+    Status openFile(std::uint32_t index, const EngineFile &file) override
+    {
+        return m_inner.openFile(index, file);
+    }
+    Status closeFile(std::uint32_t index) override { return m_inner.closeFile(index); }
     bool queue(IoRequest *r) override { return m_inner.queue(r); }
     Status commit() override { return m_inner.commit(); }
     Result<std::uint32_t> reap(
@@ -225,6 +230,68 @@ TEST(RunStall, AskedTwiceTheRunStopsWaitingAtOnce)
     ASSERT_TRUE(r.stuckIo.has_value());
     EXPECT_EQ(r.stuckIo->ios, 4u);
     ASSERT_EQ(r.steps.size(), 1u);
+    device.release();
+    EXPECT_TRUE(device.waitForEnginesGone(60s));
+}
+
+namespace {
+
+// Stops the run at the first report of pre-initialisation (on the control thread).
+struct StopAtPreInitSink : RecordingSink {
+    BenchRun *run = nullptr;
+    void onPrepareProgress(
+        const std::string &, std::uint64_t, std::uint64_t, PrepareWork work) override
+    {
+        if (work == PrepareWork::PreInitialising && run)
+            run->requestStop();
+    }
+};
+
+} // namespace
+
+// Seen before: a stop during a tree's pre-initialisation waited for every operation, and
+// a device that completed nothing held the run until a second stop. Now the stop
+// deadline applies as at a step's end: the stuck I/O is named and the run ends.
+TEST(RunStall, AStopDuringPreInitialisationWaitsForInFlightIoOnlyUntilTheStopDeadline)
+{
+    Device device;
+    StuckBackend backend(device);
+    NullCounterSource counters;
+    StopAtPreInitSink sink;
+    RunOptions options;
+    options.stopTimeout = 300ms;
+    Profile profile = stuckProfile(8, 1000ms);
+    Target &t = profile.hosts[0].workers[0].targets[0];
+    t.kind = TargetKind::FileTree;
+    t.path = "stuck-tree";
+    t.tree = FileTree {.depth = 2, .filesPerLevel = 2, .fileSizeBytes = 1 * kMiB};
+    t.tree.preInitOperations = 1000;
+    BenchRun run(profile, backend, counters, sink, options);
+    sink.run = &run;
+    // Only if the deadline were ignored: end the wait so the test fails instead of hanging.
+    std::mutex m;
+    std::condition_variable cv;
+    bool ended = false;
+    std::thread watchdog([&] {
+        std::unique_lock lock(m);
+        if (!cv.wait_for(lock, 60s, [&] { return ended; }))
+            run.requestStopNow();
+    });
+    const RunResult r = run.execute();
+    {
+        std::lock_guard lock(m);
+        ended = true;
+        cv.notify_all();
+    }
+    watchdog.join();
+    EXPECT_TRUE(r.steps.empty()) << "no step starts after a stop";
+    ASSERT_TRUE(r.stuckIo.has_value()) << "the pre-initialisation's stuck I/O is named";
+    EXPECT_EQ(r.stuckIo->ios, 8u);
+    EXPECT_EQ(r.stuckIo->targets, std::vector<std::string> {"stuck-tree"});
+    ASSERT_TRUE(r.error.has_value()) << "as at a step's end: the device did not complete";
+    EXPECT_EQ(r.error->code, std::errc::timed_out);
+    EXPECT_NE(r.error->detail.find("within the stop deadline of 0.3 s"), std::string::npos)
+        << r.error->toString();
     device.release();
     EXPECT_TRUE(device.waitForEnginesGone(60s));
 }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "e2e/cli_support.h"
+#include "e2e/linux_support.h"
 
 using namespace ioprism::test;
 using ::testing::HasSubstr;
@@ -217,6 +218,57 @@ TEST(CliFaults, ASecondCtrlCWritesTheResultsWithoutWaitingForAStuckDevice)
     const auto j = nlohmann::json::parse(readFile(json));
     EXPECT_EQ(j.at("stuck_io").at("ios").get<int>(), 4);
     EXPECT_TRUE(j.at("stoppedByUser").get<bool>());
+}
+
+// Seen before: Ctrl-C during --pre-init was ignored until all its operations were done
+// (9 s of silence), and then a step still started and printed figures of no I/O. The
+// run waits for its pre-initialisation line before the signal: no timing decides.
+TEST(CliFaults, CtrlCDuringPreInitialisationStopsItAndStartsNoStep)
+{
+    IOPRISM_REQUIRE(::geteuid() == 0, "needs root for a loop-mounted ext4");
+    TempDir dir(realFsDir());
+    Ext4Mount ext4(dir.path(), "64M");
+    ASSERT_TRUE(ext4.mounted());
+    const auto json = dir.path() / "r.json";
+    // More operations than the run could do in hours: only the stop can end it.
+    CliProcess cli(dir.path(),
+        {"run", "--target", (ext4.path() / "e").string(), "--tree", "2:2:1MiB", "--pre-init",
+            "1000000000", "--rw", "randread", "--bs", "4k", "--duration", "2s", "--ramp", "0",
+            "--stop-timeout", "3s", "--no-save", "--json", json.string()});
+    ASSERT_TRUE(cli.started());
+    const bool preInitialising
+        = cli.waitFor([&] { return cli.out().find("-- pre-initialising ") != std::string::npos; });
+    ASSERT_TRUE(preInitialising) << cli.out() << cli.err();
+    EXPECT_THAT(cli.out(), HasSubstr("/e: 0 of 1000000000 operations (not measured)"));
+    cli.signal(SIGINT);
+    const bool ended = cli.waitFor([&] { return !cli.running(); });
+    ASSERT_TRUE(ended) << "one Ctrl-C ends pre-initialisation\n" << cli.out() << cli.err();
+    EXPECT_EQ(cli.wait(), 130) << cli.err();
+    const std::string out = cli.out();
+    EXPECT_EQ(out.find("measuring"), std::string::npos) << "no step started\n" << out;
+    EXPECT_EQ(out.find("Files "), std::string::npos) << "no figures of no I/O\n" << out;
+    const auto j = nlohmann::json::parse(readFile(json));
+    EXPECT_TRUE(j.at("steps").empty()) << j.at("steps").dump();
+    EXPECT_TRUE(j.at("stoppedByUser").get<bool>());
+}
+
+// SIGTERM does the same (exit 143), on the null engine: no root, no device.
+TEST(CliFaults, SigtermDuringPreInitialisationStopsItAndStartsNoStep)
+{
+    TempDir dir;
+    CliProcess cli(dir.path(),
+        {"run", "--engine", "null", "--target", (dir.path() / "t").string(), "--tree", "2:2:1MiB",
+            "--pre-init", "1000000000000", "--bs", "4k", "--duration", "1s", "--ramp", "0",
+            "--no-save"});
+    ASSERT_TRUE(cli.started());
+    ASSERT_TRUE(cli.waitFor([&] {
+        return cli.out().find("-- pre-initialising ") != std::string::npos;
+    })) << cli.out()
+        << cli.err();
+    cli.signal(SIGTERM);
+    ASSERT_TRUE(cli.waitFor([&] { return !cli.running(); })) << cli.out() << cli.err();
+    EXPECT_EQ(cli.wait(), 143) << cli.err();
+    EXPECT_EQ(cli.out().find("measuring"), std::string::npos) << cli.out();
 }
 
 // Seen before: with a thread limit the io_uring path died with "terminate called ...

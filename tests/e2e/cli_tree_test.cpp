@@ -158,3 +158,62 @@ TEST(CliTree, AConnectionRateIcfShowsIometersConnectionFigures)
     EXPECT_GT(c["open"]["count"].get<std::uint64_t>(), 0u);
     EXPECT_EQ(c["open"]["errors"], 0);
 }
+
+// Seen before: `--tree 2:2 --file-size 8MiB` made files of 4 MiB although the run's
+// description listed --file-size among the options that changed it.
+TEST(CliTree, FileSizeSizesTheFilesOfATreeWhoseShapeLeavesItOut)
+{
+    TempDir dir(realFsDir());
+    auto r = runCli("run --engine sync --buffered --target t --tree 2:2 --file-size 8MiB --bs 4k "
+                    "--read 100 --duration 1 --ramp 0 -q --no-save",
+        dir.path());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(fs::file_size(dir.path() / "t" / "file-0001"), 8u << 20);
+    EXPECT_EQ(fs::file_size(dir.path() / "t" / "level-2" / "file-0002"), 8u << 20);
+}
+
+TEST(CliTree, TwoDifferentSizesForATreesFilesAreRefused)
+{
+    TempDir dir;
+    auto r = runCli("run --engine null --target t --tree 2:2:4MiB --file-size 8MiB --bs 4k "
+                    "--duration 1 -q --no-save",
+        dir.path());
+    EXPECT_EQ(r.exitCode, 2) << r.err;
+    EXPECT_THAT(r.err, HasSubstr("--tree 2:2:4MiB"));
+    EXPECT_THAT(r.err, HasSubstr("--file-size 8MiB"));
+    EXPECT_FALSE(fs::exists(dir.path() / "t"));
+    // The same size twice is no conflict.
+    r = runCli("run --engine null --target t --tree 2:2:4MiB --file-size 4MiB --bs 4k "
+               "--duration 1 --ramp 0 -q --no-save",
+        dir.path());
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+}
+
+// Seen before: --pre-init without a tree was accepted, listed as "changed by --pre-init",
+// and did nothing.
+TEST(CliTree, PreInitWithoutATreeIsRefused)
+{
+    TempDir dir;
+    auto r = runCli(
+        "run --engine null --target t.dat --file-size 1MiB --pre-init 100 --bs 4k --duration 1 -q "
+        "--no-save",
+        dir.path());
+    EXPECT_EQ(r.exitCode, 2) << r.err;
+    EXPECT_THAT(r.err, HasSubstr("--pre-init applies to file-tree targets (--tree)"));
+}
+
+// Seen before: two workers on one tree printed two identical `Files tree:` lines. Each
+// line names its worker, as the table's rows do, and All adds them up.
+TEST(CliTree, TwoWorkersOnOneTreeHaveAFilesLineEachNamedByWorker)
+{
+    TempDir dir(realFsDir());
+    const std::string tree = (dir.path() / "t").string();
+    auto r = runCli("run --engine sync --buffered --target '" + tree
+            + "' --tree 2:2:256KiB --workers 2 --bs 4k --read 100 --duration 1 --ramp 0 --no-save",
+        dir.path());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_THAT(r.out, HasSubstr("Files Worker 1 / " + tree + ": "));
+    EXPECT_THAT(r.out, HasSubstr("Files Worker 2 / " + tree + ": "));
+    EXPECT_THAT(r.out, HasSubstr("Files All: "));
+    EXPECT_EQ(r.out.find("Files " + tree + ":"), std::string::npos) << r.out;
+}

@@ -52,8 +52,8 @@ public:
     {
         m_controller->postPhase(m_runId, phase, step, stepName);
     }
-    void onPrepareProgress(
-        const std::string &path, std::uint64_t done, std::uint64_t total) override
+    void onPrepareProgress(const std::string &path, std::uint64_t done, std::uint64_t total,
+        core::PrepareWork work) override
     {
         // Progress comes per block written: pass on whole percent changes only.
         const int percent = total ? static_cast<int>(done * 100 / total) : 0;
@@ -61,7 +61,8 @@ public:
             return;
         m_lastPercent = percent;
         m_lastPath = path;
-        m_controller->postPrepareProgress(m_runId, path, done, total);
+        m_controller->postPrepareProgress(
+            m_runId, path, done, total, work == core::PrepareWork::PreInitialising);
     }
     void onPlan(const core::ResolvedPlan &plan) override
     {
@@ -202,14 +203,15 @@ void RunController::postPhase(
         Qt::QueuedConnection);
 }
 
-void RunController::postPrepareProgress(
-    std::uint64_t runId, std::string path, std::uint64_t doneBytes, std::uint64_t totalBytes)
+void RunController::postPrepareProgress(std::uint64_t runId, std::string path, std::uint64_t done,
+    std::uint64_t total, bool preInitialising)
 {
     QMetaObject::invokeMethod(
         this,
-        [this, runId, path = std::move(path), doneBytes, totalBytes] {
+        [this, runId, path = std::move(path), done, total, preInitialising] {
             if (runId == m_shownRunId)
-                emit prepareProgress(runId, QString::fromStdString(path), doneBytes, totalBytes);
+                emit prepareProgress(
+                    runId, QString::fromStdString(path), done, total, preInitialising);
         },
         Qt::QueuedConnection);
 }
