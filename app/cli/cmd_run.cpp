@@ -1069,7 +1069,8 @@ void registerRunCommands(CLI::App &app, int &exitCode, const std::vector<std::st
     run->add_option("--interval", a->interval, "Sampling interval, 100ms to 60s (default 1s)");
     run->add_option("--engine", a->engine,
            "I/O engine: auto (io_uring on Linux, else sync; iocp on Windows), io_uring, iocp, "
-           "sync, null")
+           "sync, null (no I/O and no file opened: its latencies and open/close times are "
+           "IOPrism's own overhead)")
         ->capture_default_str();
     run->add_flag("--buffered", a->buffered, "Use the OS cache (default: direct I/O, O_DIRECT)");
     run->add_option("--file-size,--size", a->fileSize,
