@@ -26,6 +26,26 @@ inline std::uint64_t fillStartBytes(bool exists, std::uint64_t currentBytes)
     return exists ? currentBytes / kFillChunkBytes * kFillChunkBytes : 0;
 }
 
+// What filling one file writes and what new space it takes. A file of ours whose mark
+// still says "filling" (a run was killed mid-fill: its space reserved, its bytes never
+// written) is written again from 0, to at least the size it has; a short, complete one
+// is extended from fillStartBytes; a new one is written whole.
+struct FillRange {
+    std::uint64_t fromBytes = 0;
+    std::uint64_t toBytes = 0;
+    std::uint64_t newBytes = 0; // beyond what the file already takes
+};
+inline FillRange fillRange(
+    bool exists, bool halfFilled, std::uint64_t currentBytes, std::uint64_t wantedBytes)
+{
+    if (exists && halfFilled) {
+        const std::uint64_t to = std::max(currentBytes, wantedBytes);
+        return {.fromBytes = 0, .toBytes = to, .newBytes = to - currentBytes};
+    }
+    const std::uint64_t from = fillStartBytes(exists, currentBytes);
+    return {.fromBytes = from, .toBytes = wantedBytes, .newBytes = wantedBytes - from};
+}
+
 // "3 levels of 4 files of 4 MiB", for messages.
 inline std::string describeFileTree(const core::FileTree &t)
 {
@@ -38,7 +58,12 @@ inline std::string describeFileTree(const core::FileTree &t)
 struct TreeFileWork {
     std::size_t index = 0; // into TreePlan::files
     bool exists = false;
+    bool halfFilled = false; // ours, but its fill never finished: written again from 0
     std::uint64_t currentBytes = 0;
+    FillRange range(std::uint64_t fileSizeBytes) const
+    {
+        return fillRange(exists, halfFilled, currentBytes, fileSizeBytes);
+    }
 };
 
 // What preparing a tree would do, found without changing anything.
@@ -52,15 +77,14 @@ struct TreePlan {
     std::optional<std::size_t> completeFile; // a file that is there in full
     bool needsWork() const { return !missingFolders.empty() || !work.empty(); }
     // Space the work takes from the file system: each file rounded up to its blocks
-    // (clusters on Windows).
+    // (clusters on Windows), a block for each folder to be made and one for the marker
+    // of a new tree (a tree that fits only by its files' bytes ran out of space midway).
     std::uint64_t needBytes(std::uint64_t fileSizeBytes, std::uint64_t blockBytes) const
     {
         const std::uint64_t block = std::max<std::uint64_t>(blockBytes, 1);
-        std::uint64_t need = 0;
-        for (const auto &w : work) {
-            const std::uint64_t bytes = fileSizeBytes - fillStartBytes(w.exists, w.currentBytes);
-            need += (bytes + block - 1) / block * block;
-        }
+        std::uint64_t need = (missingFolders.size() + (rootExists ? 0 : 1)) * block;
+        for (const auto &w : work)
+            need += (w.range(fileSizeBytes).newBytes + block - 1) / block * block;
         return need;
     }
 };
