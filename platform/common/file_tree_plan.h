@@ -77,14 +77,22 @@ struct TreePlan {
     std::optional<std::size_t> completeFile; // a file that is there in full
     bool needsWork() const { return !missingFolders.empty() || !work.empty(); }
     // Space the work takes from the file system: each file rounded up to its blocks
-    // (clusters on Windows), a block for each folder to be made and one for the marker
-    // of a new tree (a tree that fits only by its files' bytes ran out of space midway).
+    // (clusters on Windows), each folder to be made, and the marker of a new tree (one
+    // block): a tree that fits only by its files' bytes runs out of space midway.
     std::uint64_t needBytes(std::uint64_t fileSizeBytes, std::uint64_t blockBytes) const
     {
         const std::uint64_t block = std::max<std::uint64_t>(blockBytes, 1);
-        std::uint64_t need = (missingFolders.size() + (rootExists ? 0 : 1)) * block;
+        const auto blocksFor = [block](std::uint64_t bytes) { return (bytes + block - 1) / block; };
+        // A folder takes at least a block, more when its entries do not fit in one: each
+        // of its files, the next level and the marker, at most kFolderEntryBytes each
+        // (ext4 takes 20 for "file-0001", and an index block once it spans several).
+        constexpr std::uint64_t kFolderEntryBytes = 32;
+        const std::uint64_t entries = (folders.empty() ? 0 : files.size() / folders.size()) + 2;
+        const std::uint64_t folderBlocks
+            = std::max<std::uint64_t>(1, blocksFor(entries * kFolderEntryBytes));
+        std::uint64_t need = (missingFolders.size() * folderBlocks + (rootExists ? 0 : 1)) * block;
         for (const auto &w : work)
-            need += (w.range(fileSizeBytes).newBytes + block - 1) / block * block;
+            need += blocksFor(w.range(fileSizeBytes).newBytes) * block;
         return need;
     }
 };
