@@ -6,6 +6,7 @@
 
 #include "core/profile/profile.h"
 #include "core/profile/units.h"
+#include "core/workload/file_tree.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -52,6 +53,25 @@ inline std::string describeFileTree(const core::FileTree &t)
     return std::to_string(t.depth) + (t.depth == 1 ? " level" : " levels") + " of "
         + std::to_string(t.filesPerLevel) + (t.filesPerLevel == 1 ? " file" : " files") + " of "
         + core::describeSize(t.fileSizeBytes);
+}
+
+// Why a folder with a readable marker is still not a tree of IOPrism's: it or the marker
+// lacks the mark (`mark` names it: the xattr or the stream), for refusals.
+inline std::string unmarkedTreeWhy(const std::string &mark, const std::string &markless)
+{
+    return "the folder has an " + std::string(core::kFileTreeMarkerName)
+        + " marker, but it or the marker lacks IOPrism's mark (" + mark
+        + "): the marker was copied there, the tree was made by an IOPrism that did not mark "
+          "trees yet, or "
+        + markless + " by an earlier run";
+}
+
+// Why a folder whose marker does not parse is refused.
+inline std::string damagedMarkerWhy()
+{
+    return "its " + std::string(core::kFileTreeMarkerName)
+        + " marker is damaged (it does not hold the shape IOPrism writes), so IOPrism cannot "
+          "tell what the tree holds";
 }
 
 // A file of the tree that has to be created, or extended to the tree's file size.

@@ -679,23 +679,6 @@ bool treeIsOurs(const std::string &root)
     return markOf(root) != Mark::None && markOf(core::fileTreeMarkerPath(root)) != Mark::None;
 }
 
-// Why an existing folder with a readable marker is still not ours, for refusals.
-std::string unmarkedTreeWhy()
-{
-    return "the folder has an " + std::string(core::kFileTreeMarkerName)
-        + " marker, but it or the marker lacks IOPrism's mark (the xattr "
-        + std::string(kTestFileXattr)
-        + "): the marker was copied there, the tree was made by an IOPrism that did not mark "
-          "trees yet, or on a file system without user xattrs by an earlier run";
-}
-
-std::string damagedMarkerWhy()
-{
-    return "its " + std::string(core::kFileTreeMarkerName)
-        + " marker is damaged (it does not hold the shape IOPrism writes), so IOPrism cannot "
-          "tell what the tree holds";
-}
-
 OpError notOurs(const std::string &path, const std::string &what)
 {
     return makeOpError(EEXIST, "prepare file tree", path,
@@ -741,7 +724,10 @@ core::Result<TreePlan> planFileTree(const std::string &root, const core::FileTre
         return makeOpError(EEXIST, "prepare file tree", root,
             damagedMarkerWhy() + chooseAnother + ", or delete the folder");
     if (!treeIsOurs(root))
-        return makeOpError(EEXIST, "prepare file tree", root, unmarkedTreeWhy() + chooseAnother);
+        return makeOpError(EEXIST, "prepare file tree", root,
+            unmarkedTreeWhy(
+                "the xattr " + std::string(kTestFileXattr), "on a file system without user xattrs")
+                + chooseAnother);
     const core::FileTree *marked = &marker.tree;
     if (!core::sameFileTreeShape(*marked, tree))
         return makeOpError(EEXIST, "prepare file tree", root,
@@ -946,7 +932,10 @@ core::Status removeFileTree(const std::string &root, const core::FileTree &tree)
         return makeOpError(
             EPERM, "remove file tree", root, damagedMarkerWhy() + ": left untouched");
     if (!treeIsOurs(root))
-        return makeOpError(EPERM, "remove file tree", root, unmarkedTreeWhy() + ": left untouched");
+        return makeOpError(EPERM, "remove file tree", root,
+            unmarkedTreeWhy(
+                "the xattr " + std::string(kTestFileXattr), "on a file system without user xattrs")
+                + ": left untouched");
     if (!core::sameFileTreeShape(marker.tree, tree))
         return makeOpError(EPERM, "remove file tree", root,
             "the folder holds an IOPrism file tree of another shape ("
@@ -1044,10 +1033,8 @@ core::Status removeTestFile(const std::string &path)
         if (marker.state == TreeMarker::State::Found)
             return removeFileTree(path, marker.tree);
         if (marker.state == TreeMarker::State::Damaged)
-            return makeOpError(EPERM, "remove test file", path,
-                std::string("its ") + std::string(core::kFileTreeMarkerName)
-                    + " marker is damaged, so IOPrism cannot tell what the tree holds: left "
-                      "untouched");
+            return makeOpError(
+                EPERM, "remove test file", path, damagedMarkerWhy() + ": left untouched");
         return makeOpError(EPERM, "remove test file", path,
             "a folder that is not a file tree created by IOPrism: left untouched");
     }

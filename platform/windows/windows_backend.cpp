@@ -461,22 +461,6 @@ bool treeIsOurs(const std::string &root)
         && markOf(core::fileTreeMarkerPath(root)) != Mark::None;
 }
 
-std::string unmarkedTreeWhy()
-{
-    return "the folder has an " + std::string(core::kFileTreeMarkerName)
-        + " marker, but it or the marker lacks IOPrism's mark (the stream "
-        + win::narrow(kTestFileStream)
-        + "): the marker was copied there, the tree was made by an IOPrism that did not mark "
-          "trees yet, or on a volume without named streams by an earlier run";
-}
-
-std::string damagedMarkerWhy()
-{
-    return "its " + std::string(core::kFileTreeMarkerName)
-        + " marker is damaged (it does not hold the shape IOPrism writes), so IOPrism cannot "
-          "tell what the tree holds";
-}
-
 core::OpError notOurs(const std::string &path, const std::string &what)
 {
     return win32Error(ERROR_FILE_EXISTS, "prepare file tree", path,
@@ -521,8 +505,10 @@ core::Result<TreePlan> planFileTree(const std::string &root, const core::FileTre
         return win32Error(ERROR_FILE_EXISTS, "prepare file tree", root,
             damagedMarkerWhy() + chooseAnother + ", or delete the folder");
     if (!treeIsOurs(root))
-        return win32Error(
-            ERROR_FILE_EXISTS, "prepare file tree", root, unmarkedTreeWhy() + chooseAnother);
+        return win32Error(ERROR_FILE_EXISTS, "prepare file tree", root,
+            unmarkedTreeWhy(
+                "the stream " + win::narrow(kTestFileStream), "on a volume without named streams")
+                + chooseAnother);
     const core::FileTree *marked = &marker.tree;
     if (!core::sameFileTreeShape(*marked, tree))
         return win32Error(ERROR_FILE_EXISTS, "prepare file tree", root,
@@ -715,8 +701,10 @@ core::Status removeFileTree(const std::string &root, const core::FileTree &tree)
         return win32Error(
             ERROR_ACCESS_DENIED, "remove file tree", root, damagedMarkerWhy() + ": left untouched");
     if (!treeIsOurs(root))
-        return win32Error(
-            ERROR_ACCESS_DENIED, "remove file tree", root, unmarkedTreeWhy() + ": left untouched");
+        return win32Error(ERROR_ACCESS_DENIED, "remove file tree", root,
+            unmarkedTreeWhy(
+                "the stream " + win::narrow(kTestFileStream), "on a volume without named streams")
+                + ": left untouched");
     if (!core::sameFileTreeShape(marker.tree, tree))
         return win32Error(ERROR_ACCESS_DENIED, "remove file tree", root,
             "the folder holds an IOPrism file tree of another shape ("
