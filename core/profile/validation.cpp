@@ -473,16 +473,19 @@ private:
             } else if (fileBytesOf(target) > 0 && region.offsetBytes < fileBytesOf(target)) {
                 // An offset outside the file is reported once, by checkTarget.
                 const std::uint64_t left = fileBytesOf(target) - region.offsetBytes;
+                // A tree's size is that of each of its files.
+                const bool tree = target.kind == TargetKind::FileTree;
                 if (transfer > left && region.offsetBytes == 0)
                     error(transferPath,
-                        fmt::format("{} is larger than the {} test file {} ({})",
-                            sizeText(transfer), sizeText(left), name, ref.path));
+                        fmt::format("{} is larger than the {} {} {} ({})", sizeText(transfer),
+                            sizeText(left), tree ? "files of file tree" : "test file", name,
+                            ref.path));
                 else if (transfer > left)
                     error(transferPath,
-                        fmt::format("{} is larger than the {} left in test file {} after "
-                                    "offset {} ({})",
-                            sizeText(transfer), sizeText(left), name, sizeText(region.offsetBytes),
-                            ref.path));
+                        fmt::format("{} is larger than the {} left in {} {} after offset {} ({})",
+                            sizeText(transfer), sizeText(left),
+                            tree ? "each file of file tree" : "test file", name,
+                            sizeText(region.offsetBytes), ref.path));
             }
         }
         const std::uint64_t sector = m_options.sectorSizeBytes;

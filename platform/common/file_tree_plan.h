@@ -6,6 +6,7 @@
 
 #include "core/profile/profile.h"
 #include "core/profile/units.h"
+#include "core/workload/file_tree.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -26,6 +27,26 @@ inline std::uint64_t fillStartBytes(bool exists, std::uint64_t currentBytes)
     return exists ? currentBytes / kFillChunkBytes * kFillChunkBytes : 0;
 }
 
+// What filling one file writes and what new space it takes. A file of ours whose mark
+// still says "filling" (a run was killed mid-fill: its space reserved, its bytes never
+// written) is written again from 0, to at least the size it has; a short, complete one
+// is extended from fillStartBytes; a new one is written whole.
+struct FillRange {
+    std::uint64_t fromBytes = 0;
+    std::uint64_t toBytes = 0;
+    std::uint64_t newBytes = 0; // beyond what the file already takes
+};
+inline FillRange fillRange(
+    bool exists, bool halfFilled, std::uint64_t currentBytes, std::uint64_t wantedBytes)
+{
+    if (exists && halfFilled) {
+        const std::uint64_t to = std::max(currentBytes, wantedBytes);
+        return {.fromBytes = 0, .toBytes = to, .newBytes = to - currentBytes};
+    }
+    const std::uint64_t from = fillStartBytes(exists, currentBytes);
+    return {.fromBytes = from, .toBytes = wantedBytes, .newBytes = wantedBytes - from};
+}
+
 // "3 levels of 4 files of 4 MiB", for messages.
 inline std::string describeFileTree(const core::FileTree &t)
 {
@@ -34,11 +55,35 @@ inline std::string describeFileTree(const core::FileTree &t)
         + core::describeSize(t.fileSizeBytes);
 }
 
+// Why a folder with a readable marker is still not a tree of IOPrism's: it or the marker
+// lacks the mark (`mark` names it: the xattr or the stream), for refusals.
+inline std::string unmarkedTreeWhy(const std::string &mark, const std::string &markless)
+{
+    return "the folder has an " + std::string(core::kFileTreeMarkerName)
+        + " marker, but it or the marker lacks IOPrism's mark (" + mark
+        + "): the marker was copied there, the tree was made by an IOPrism that did not mark "
+          "trees yet, or "
+        + markless + " by an earlier run";
+}
+
+// Why a folder whose marker does not parse is refused.
+inline std::string damagedMarkerWhy()
+{
+    return "its " + std::string(core::kFileTreeMarkerName)
+        + " marker is damaged (it does not hold the shape IOPrism writes), so IOPrism cannot "
+          "tell what the tree holds";
+}
+
 // A file of the tree that has to be created, or extended to the tree's file size.
 struct TreeFileWork {
     std::size_t index = 0; // into TreePlan::files
     bool exists = false;
+    bool halfFilled = false; // ours, but its fill never finished: written again from 0
     std::uint64_t currentBytes = 0;
+    FillRange range(std::uint64_t fileSizeBytes) const
+    {
+        return fillRange(exists, halfFilled, currentBytes, fileSizeBytes);
+    }
 };
 
 // What preparing a tree would do, found without changing anything.
@@ -52,15 +97,22 @@ struct TreePlan {
     std::optional<std::size_t> completeFile; // a file that is there in full
     bool needsWork() const { return !missingFolders.empty() || !work.empty(); }
     // Space the work takes from the file system: each file rounded up to its blocks
-    // (clusters on Windows).
+    // (clusters on Windows), each folder to be made, and the marker of a new tree (one
+    // block): a tree that fits only by its files' bytes runs out of space midway.
     std::uint64_t needBytes(std::uint64_t fileSizeBytes, std::uint64_t blockBytes) const
     {
         const std::uint64_t block = std::max<std::uint64_t>(blockBytes, 1);
-        std::uint64_t need = 0;
-        for (const auto &w : work) {
-            const std::uint64_t bytes = fileSizeBytes - fillStartBytes(w.exists, w.currentBytes);
-            need += (bytes + block - 1) / block * block;
-        }
+        const auto blocksFor = [block](std::uint64_t bytes) { return (bytes + block - 1) / block; };
+        // A folder takes at least a block, more when its entries do not fit in one: each
+        // of its files, the next level and the marker, at most kFolderEntryBytes each
+        // (ext4 takes 20 for "file-0001", and an index block once it spans several).
+        constexpr std::uint64_t kFolderEntryBytes = 32;
+        const std::uint64_t entries = (folders.empty() ? 0 : files.size() / folders.size()) + 2;
+        const std::uint64_t folderBlocks
+            = std::max<std::uint64_t>(1, blocksFor(entries * kFolderEntryBytes));
+        std::uint64_t need = (missingFolders.size() * folderBlocks + (rootExists ? 0 : 1)) * block;
+        for (const auto &w : work)
+            need += blocksFor(w.range(fileSizeBytes).newBytes) * block;
         return need;
     }
 };

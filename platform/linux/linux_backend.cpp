@@ -11,6 +11,7 @@
 #include "platform/linux/uring_engine.h"
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <charconv>
 #include <climits>
@@ -20,12 +21,14 @@
 #include <filesystem>
 #include <fstream>
 #include <liburing.h>
+#include <linux/fiemap.h>
 #include <linux/fs.h>
 #include <mutex>
 #include <pthread.h>
 #include <sched.h>
 #include <set>
 #include <sstream>
+#include <string_view>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -67,7 +70,6 @@ bool hasCapability(int capability)
             return (std::stoull(line.substr(7), nullptr, 16) >> capability) & 1u;
     return false;
 }
-constexpr const char *kXattrValue = "1";
 
 std::string errnoText(int err)
 {
@@ -100,11 +102,34 @@ CreatedFiles &createdWithoutXattr()
     return registry;
 }
 
-// Marks a file we just created as ours. Returns "" when the mark will outlive this
-// process, else why not.
-std::string markOurs(int fd)
+// The mark's values. A file is marked "filling" when it is created (or before it is
+// extended) and "complete" only once its fill is written and synced: a run killed
+// mid-fill leaves a file reserved at full size (fallocate) but not written, whose reads
+// return zeros without touching the device, so a file still "filling" is filled again.
+// Folders and a tree's marker are "complete" from the start. "1" is what IOPrism wrote
+// before it told the two apart, also before the fill: see legacyFileIsWritten.
+constexpr std::string_view kMarkFilling = "filling";
+constexpr std::string_view kMarkComplete = "complete";
+constexpr std::string_view kMarkLegacy = "1";
+
+enum class Mark {
+    None, // not ours: never written, never removed
+    Filling, // ours, its fill not known to be finished: fill it again from the start
+    Complete, // ours, filled
+    Legacy, // ours, marked by an IOPrism that set "1" before filling: complete if proven
+};
+
+std::string_view markText(Mark mark)
 {
-    if (::fsetxattr(fd, kTestFileXattr, kXattrValue, std::strlen(kXattrValue), 0) == 0)
+    return mark == Mark::Filling ? kMarkFilling : kMarkComplete;
+}
+
+// Marks a file or folder we just created (open as `fd`) as ours. Returns "" when the mark
+// will outlive this process, else why not (then it is ours only in this process).
+std::string markOurs(int fd, Mark mark)
+{
+    const std::string_view value = markText(mark);
+    if (::fsetxattr(fd, kTestFileXattr, value.data(), value.size(), 0) == 0)
         return {};
     const int xerr = errno;
     struct stat st {
@@ -117,11 +142,109 @@ std::string markOurs(int fd)
     return "xattr " + std::string(kTestFileXattr) + ": " + errnoText(xerr);
 }
 
+// Moves a file of ours between "filling" and "complete". Where it carries no xattr (it is
+// ours only in this process) there is nothing to record.
+core::Status setMark(const std::string &path, int fd, Mark mark)
+{
+    const std::string_view value = markText(mark);
+    if (::fsetxattr(fd, kTestFileXattr, value.data(), value.size(), 0) == 0 || errno == ENOTSUP
+        || errno == EOPNOTSUPP)
+        return core::Ok {};
+    return makeOpError(errno, "mark", path, "xattr " + std::string(kTestFileXattr));
+}
+
 void forgetCreated(const struct stat &st)
 {
     auto &r = createdWithoutXattr();
     std::lock_guard lock(r.mutex);
     r.files.erase({st.st_dev, st.st_ino});
+}
+
+// The mark of the file or folder `path` (not followed if a link), whose lstat is `st`.
+// A regular file with more than one link is nobody's: the mark is on the inode, so a hard
+// link IOPrism did not make would share it, and writing or removing the file would reach
+// a file under another name (the user's). Without user xattrs, only what this process
+// created is ours.
+Mark markOf(const std::string &path, const struct stat &st)
+{
+    if (S_ISREG(st.st_mode) ? st.st_nlink != 1 : !S_ISDIR(st.st_mode))
+        return Mark::None;
+    std::array<char, 32> value {};
+    const ssize_t n = ::lgetxattr(path.c_str(), kTestFileXattr, value.data(), value.size());
+    if (n >= 0) {
+        const std::string_view v(value.data(), static_cast<std::size_t>(n));
+        if (v == kMarkComplete)
+            return Mark::Complete;
+        if (v == kMarkLegacy)
+            return Mark::Legacy;
+        return Mark::Filling; // "filling", or a value we do not know: fill it again
+    }
+    if (errno != ENOTSUP && errno != EOPNOTSUPP)
+        return Mark::None;
+    auto &r = createdWithoutXattr();
+    std::lock_guard lock(r.mutex);
+    // A file this process created and did not remove again was filled in full.
+    return r.files.contains({st.st_dev, st.st_ino}) ? Mark::Complete : Mark::None;
+}
+
+Mark markOf(const std::string &path)
+{
+    struct stat st {
+    };
+    return ::lstat(path.c_str(), &st) == 0 ? markOf(path, st) : Mark::None;
+}
+
+// Whether the first `bytes` of a file are written data, proven by FIEMAP: no hole, no
+// unwritten (reserved only) or delayed extent. False when the file system cannot say.
+bool provenWritten(int fd, std::uint64_t bytes)
+{
+    constexpr std::uint32_t kExtents = 64;
+    // struct fiemap ends in a flexible array of extents.
+    std::vector<std::uint64_t> storage(
+        (sizeof(struct fiemap) + kExtents * sizeof(struct fiemap_extent)) / sizeof(std::uint64_t)
+        + 1);
+    std::uint64_t covered = 0;
+    while (covered < bytes) {
+        auto *map = reinterpret_cast<struct fiemap *>(storage.data());
+        *map = {};
+        map->fm_start = covered;
+        map->fm_length = bytes - covered;
+        map->fm_flags = FIEMAP_FLAG_SYNC;
+        map->fm_extent_count = kExtents;
+        if (::ioctl(fd, FS_IOC_FIEMAP, map) != 0 || map->fm_mapped_extents == 0)
+            return false;
+        for (std::uint32_t i = 0; i < map->fm_mapped_extents; ++i) {
+            const struct fiemap_extent &e = map->fm_extents[i];
+            constexpr std::uint32_t kNotData
+                = FIEMAP_EXTENT_UNWRITTEN | FIEMAP_EXTENT_UNKNOWN | FIEMAP_EXTENT_DELALLOC;
+            if (e.fe_logical > covered || (e.fe_flags & kNotData) != 0)
+                return false;
+            covered = std::max<std::uint64_t>(covered, e.fe_logical + e.fe_length);
+            if ((e.fe_flags & FIEMAP_EXTENT_LAST) != 0 && covered < bytes)
+                return false;
+        }
+    }
+    return true;
+}
+
+// A file marked "1" by an older IOPrism, which set the mark before filling, proves
+// nothing by its mark: it counts as complete only when FIEMAP shows every byte written
+// (then its mark becomes "complete", where it can be written), else it is filled again.
+Mark resolveLegacy(const std::string &path, Mark mark, std::uint64_t sizeBytes)
+{
+    if (mark != Mark::Legacy)
+        return mark;
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0)
+        return Mark::Filling;
+    UniqueFd file(fd);
+    if (!provenWritten(fd, sizeBytes))
+        return Mark::Filling;
+    const std::string_view value = kMarkComplete;
+    if (::lsetxattr(path.c_str(), kTestFileXattr, value.data(), value.size(), XATTR_REPLACE) != 0) {
+        // A read-only file system keeps "1": proven again next time.
+    }
+    return Mark::Complete;
 }
 
 struct Alignment {
@@ -525,17 +648,35 @@ core::Status AlignedBufferPool::allocate(std::uint32_t count, std::uint32_t buff
 
 namespace {
 
-// The shape our marker in `root` records; nullopt when there is none, when it is not a
-// regular file (a symbolic link is nobody's marker), or when it is not one of ours.
-std::optional<core::FileTree> readTreeMarker(const std::string &root)
+// The marker in `root`: missing (a symbolic link is nobody's marker), damaged (a file
+// that does not hold our JSON: a crash while writing it, or an edit), or the shape it
+// records. Whose it is, is asked separately (treeIsOurs).
+struct TreeMarker {
+    enum class State { Missing, Damaged, Found };
+    State state = State::Missing;
+    core::FileTree tree;
+};
+TreeMarker readTreeMarker(const std::string &root)
 {
     const std::string marker = core::fileTreeMarkerPath(root);
     struct stat st {
     };
     constexpr off_t kLongestMarker = 4096; // ours is one short line
-    if (::lstat(marker.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > kLongestMarker)
-        return std::nullopt;
-    return core::parseFileTreeMarker(readTextFile(marker));
+    if (::lstat(marker.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+        return {};
+    const auto tree = st.st_size > kLongestMarker ? std::nullopt
+                                                  : core::parseFileTreeMarker(readTextFile(marker));
+    if (!tree)
+        return {.state = TreeMarker::State::Damaged};
+    return {.state = TreeMarker::State::Found, .tree = *tree};
+}
+
+// A tree is ours when its folder and its marker carry our mark: a marker alone proves
+// nothing (it is one small file, copied anywhere with cp), and trees made before IOPrism
+// marked them carry none, so they are treated like anyone's folder.
+bool treeIsOurs(const std::string &root)
+{
+    return markOf(root) != Mark::None && markOf(core::fileTreeMarkerPath(root)) != Mark::None;
 }
 
 OpError notOurs(const std::string &path, const std::string &what)
@@ -571,13 +712,23 @@ core::Result<TreePlan> planFileTree(const std::string &root, const core::FileTre
         plan.writeBytes = tree.totalBytes();
         return plan;
     }
-    const auto marked = readTreeMarker(root);
-    if (!marked)
+    const TreeMarker marker = readTreeMarker(root);
+    const std::string chooseAnother
+        = ", so IOPrism never writes into it: choose a path that does not exist yet (IOPrism "
+          "creates the folder)";
+    if (marker.state == TreeMarker::State::Missing)
         return makeOpError(EEXIST, "prepare file tree", root,
             "this folder exists and was not made by IOPrism (it has no "
-                + std::string(core::kFileTreeMarkerName)
-                + " marker), so IOPrism never writes into it: choose a path that does not exist "
-                  "yet (IOPrism creates the folder)");
+                + std::string(core::kFileTreeMarkerName) + " marker)" + chooseAnother);
+    if (marker.state == TreeMarker::State::Damaged)
+        return makeOpError(EEXIST, "prepare file tree", root,
+            damagedMarkerWhy() + chooseAnother + ", or delete the folder");
+    if (!treeIsOurs(root))
+        return makeOpError(EEXIST, "prepare file tree", root,
+            unmarkedTreeWhy(
+                "the xattr " + std::string(kTestFileXattr), "on a file system without user xattrs")
+                + chooseAnother);
+    const core::FileTree *marked = &marker.tree;
     if (!core::sameFileTreeShape(*marked, tree))
         return makeOpError(EEXIST, "prepare file tree", root,
             "this folder holds an IOPrism file tree of another shape (" + describeFileTree(*marked)
@@ -591,6 +742,8 @@ core::Result<TreePlan> planFileTree(const std::string &root, const core::FileTre
             plan.missingFolders.push_back(i);
         } else if (!S_ISDIR(st.st_mode)) {
             return notOurs(plan.folders[i], "this is not a folder (a symbolic link or a file)");
+        } else if (markOf(plan.folders[i], st) == Mark::None) {
+            return notOurs(plan.folders[i], "this folder lacks IOPrism's mark");
         }
     }
     for (std::size_t i = 0; i < plan.files.size(); ++i) {
@@ -599,17 +752,42 @@ core::Result<TreePlan> planFileTree(const std::string &root, const core::FileTre
                 return makeOpError(errno, "stat", plan.files[i]);
             plan.work.push_back({.index = i});
             plan.writeBytes += tree.fileSizeBytes;
-        } else if (!S_ISREG(st.st_mode)) {
+            continue;
+        }
+        if (!S_ISREG(st.st_mode))
             return notOurs(plan.files[i], "this is not a regular file (a symbolic link, a folder)");
-        } else if (const auto current = static_cast<std::uint64_t>(st.st_size);
-                   current < tree.fileSizeBytes) {
-            plan.work.push_back({.index = i, .exists = true, .currentBytes = current});
-            plan.writeBytes += tree.fileSizeBytes - fillStartBytes(true, current);
+        if (st.st_nlink > 1)
+            return notOurs(plan.files[i],
+                "this file has " + std::to_string(st.st_nlink)
+                    + " names (hard links), so writing it would change a file elsewhere");
+        const auto current = static_cast<std::uint64_t>(st.st_size);
+        const Mark mark = resolveLegacy(plan.files[i], markOf(plan.files[i], st), current);
+        if (mark == Mark::None)
+            return notOurs(plan.files[i], "this file lacks IOPrism's mark");
+        if (mark == Mark::Filling || current < tree.fileSizeBytes) {
+            const TreeFileWork w {.index = i,
+                .exists = true,
+                .halfFilled = mark == Mark::Filling,
+                .currentBytes = current};
+            plan.work.push_back(w);
+            const FillRange range = w.range(tree.fileSizeBytes);
+            plan.writeBytes += range.toBytes - range.fromBytes;
         } else if (!plan.completeFile) {
             plan.completeFile = i;
         }
     }
     return plan;
+}
+
+// Removes a file or an empty folder this process made, and forgets it was ours.
+void removeMade(const std::string &path, bool folder)
+{
+    struct stat st {
+    };
+    if (::lstat(path.c_str(), &st) != 0)
+        return;
+    if ((folder ? ::rmdir(path.c_str()) : ::unlink(path.c_str())) == 0)
+        forgetCreated(st);
 }
 
 // What one prepareFileTree call made, removed again unless the call succeeds: a
@@ -621,34 +799,49 @@ public:
         : m_root(root)
         , m_plan(plan)
     { }
-    ~TreeUndo()
-    {
-        if (m_committed)
-            return;
-        for (const auto &[index, bytes] : m_extended)
-            if (::truncate(m_plan.files[index].c_str(), static_cast<off_t>(bytes)) != 0) {
-                // keep the error already being reported
-            }
-        for (auto it = m_files.rbegin(); it != m_files.rend(); ++it)
-            ::unlink(m_plan.files[*it].c_str());
-        for (auto it = m_folders.rbegin(); it != m_folders.rend(); ++it)
-            if (*it != 0)
-                ::rmdir(m_plan.folders[*it].c_str());
-        if (m_marker)
-            ::unlink(core::fileTreeMarkerPath(m_root).c_str());
-        if (m_rootMade)
-            ::rmdir(m_root.c_str());
-    }
+    ~TreeUndo() { rollback(); }
     TreeUndo(const TreeUndo &) = delete;
     TreeUndo &operator=(const TreeUndo &) = delete;
+
+    // Undoes what was made; true when there was anything.
+    bool rollback()
+    {
+        if (m_committed)
+            return false;
+        m_committed = true;
+        for (const auto &[index, bytes] : m_extended) {
+            const std::string &path = m_plan.files[index];
+            if (::truncate(path.c_str(), static_cast<off_t>(bytes)) != 0) {
+                // keep the error already being reported
+            }
+            // A complete file stays complete up to its former size; a half-filled one
+            // stays "filling".
+            const std::string_view value = kMarkComplete;
+            if (!m_halfFilled.contains(index))
+                ::lsetxattr(
+                    path.c_str(), kTestFileXattr, value.data(), value.size(), XATTR_REPLACE);
+        }
+        for (auto it = m_files.rbegin(); it != m_files.rend(); ++it)
+            removeMade(m_plan.files[*it], false);
+        for (auto it = m_folders.rbegin(); it != m_folders.rend(); ++it)
+            if (*it != 0)
+                removeMade(m_plan.folders[*it], true);
+        if (m_marker)
+            removeMade(core::fileTreeMarkerPath(m_root), false);
+        if (m_rootMade)
+            removeMade(m_root, true);
+        return madeAnything();
+    }
 
     void madeRoot() { m_rootMade = true; }
     void madeMarker() { m_marker = true; }
     void madeFolder(std::size_t index) { m_folders.push_back(index); }
     void madeFile(std::size_t index) { m_files.push_back(index); }
-    void extended(std::size_t index, std::uint64_t formerBytes)
+    void extended(std::size_t index, std::uint64_t formerBytes, bool halfFilled)
     {
         m_extended.emplace_back(index, formerBytes);
+        if (halfFilled)
+            m_halfFilled.insert(index);
     }
     bool madeAnything() const
     {
@@ -665,7 +858,31 @@ private:
     std::vector<std::size_t> m_folders;
     std::vector<std::size_t> m_files;
     std::vector<std::pair<std::size_t, std::uint64_t>> m_extended;
+    std::set<std::size_t> m_halfFilled;
 };
+
+// Makes one folder of a tree and marks it ours. Returns "" or why the mark will not
+// outlive this process (`made` says whether the folder exists now).
+core::Result<std::string> makeTreeFolder(
+    const std::string &path, const std::string &spaceDetail, bool *made)
+{
+    *made = false;
+    // mkdir fails if the folder appeared since the look-up: never take one over.
+    if (::mkdir(path.c_str(), 0755) != 0) {
+        const int err = errno;
+        return makeOpError(err, "create folder", path,
+            err == EEXIST ? "the folder appeared meanwhile: IOPrism never writes "
+                            "into a folder it did not create"
+                : err == ENOSPC || err == EDQUOT ? spaceDetail
+                                                 : "");
+    }
+    *made = true;
+    const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return makeOpError(errno, "open", path);
+    UniqueFd folder(fd);
+    return markOurs(fd, Mark::Complete);
+}
 
 core::Status writeMarker(
     const std::string &root, const core::FileTree &tree, const std::string &spaceDetail)
@@ -678,6 +895,7 @@ core::Status writeMarker(
             err == ENOSPC || err == EDQUOT ? spaceDetail : "");
     }
     UniqueFd file(fd);
+    markOurs(fd, Mark::Complete); // the folder's mark already said whether it lasts
     const std::string text = core::fileTreeMarkerText(tree);
     std::size_t done = 0;
     while (done < text.size()) {
@@ -705,51 +923,75 @@ core::Status removeFileTree(const std::string &root, const core::FileTree &tree)
     if (!S_ISDIR(st.st_mode))
         return makeOpError(EPERM, "remove file tree", root,
             "not a folder, so not a file tree made by IOPrism: left untouched");
-    const auto marked = readTreeMarker(root);
-    if (!marked)
+    const TreeMarker marker = readTreeMarker(root);
+    if (marker.state == TreeMarker::State::Missing)
         return makeOpError(EPERM, "remove file tree", root,
             "the folder has no " + std::string(core::kFileTreeMarkerName)
                 + " marker, so it is not a file tree made by IOPrism: left untouched");
-    if (!core::sameFileTreeShape(*marked, tree))
+    if (marker.state == TreeMarker::State::Damaged)
+        return makeOpError(
+            EPERM, "remove file tree", root, damagedMarkerWhy() + ": left untouched");
+    if (!treeIsOurs(root))
         return makeOpError(EPERM, "remove file tree", root,
-            "the folder holds an IOPrism file tree of another shape (" + describeFileTree(*marked)
-                + ") than this one (" + describeFileTree(tree) + "): left untouched");
+            unmarkedTreeWhy(
+                "the xattr " + std::string(kTestFileXattr), "on a file system without user xattrs")
+                + ": left untouched");
+    if (!core::sameFileTreeShape(marker.tree, tree))
+        return makeOpError(EPERM, "remove file tree", root,
+            "the folder holds an IOPrism file tree of another shape ("
+                + describeFileTree(marker.tree) + ") than this one (" + describeFileTree(tree)
+                + "): left untouched");
 
     // Files first, then the level folders deepest first (each only once empty), then the
     // marker and the top folder: until the marker goes, a later removal still knows the
-    // tree as ours. Only plain files of the layout are unlinked: a symbolic link or a
-    // folder under one of our names was put there by someone else.
+    // tree as ours. Only what carries our mark is removed (a file only while it has one
+    // name): anything else under one of our names was put there by someone else.
     std::optional<OpError> firstFailure;
     for (const auto &file : core::fileTreeFiles(root, tree)) {
-        if (::lstat(file.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+        if (::lstat(file.c_str(), &st) != 0 || !S_ISREG(st.st_mode)
+            || markOf(file, st) == Mark::None)
             continue;
-        if (::unlink(file.c_str()) != 0 && errno != ENOENT && !firstFailure)
+        if (::unlink(file.c_str()) == 0)
+            forgetCreated(st);
+        else if (errno != ENOENT && !firstFailure)
             firstFailure = makeOpError(errno, "remove file tree", file);
     }
     const auto folders = core::fileTreeFolders(root, tree);
-    for (std::size_t i = folders.size(); i-- > 1;)
-        if (::lstat(folders[i].c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-            ::rmdir(folders[i].c_str()); // fails (ENOTEMPTY) while something else is inside
-    if (::unlink(core::fileTreeMarkerPath(root).c_str()) != 0 && errno != ENOENT && !firstFailure)
-        firstFailure = makeOpError(errno, "remove file tree", core::fileTreeMarkerPath(root));
-    if (::rmdir(root.c_str()) == 0 || errno == ENOENT)
+    // The levels that are ours, from the top: below a folder someone else put in a
+    // level's place, nothing is ours.
+    std::size_t ourLevels = 1;
+    while (ourLevels < folders.size() && ::lstat(folders[ourLevels].c_str(), &st) == 0
+        && markOf(folders[ourLevels], st) != Mark::None)
+        ++ourLevels;
+    for (std::size_t i = ourLevels; i-- > 1;)
+        removeMade(folders[i], true); // fails (ENOTEMPTY) while something else is inside
+    const std::string markerPath = core::fileTreeMarkerPath(root);
+    if (::lstat(markerPath.c_str(), &st) == 0) {
+        if (::unlink(markerPath.c_str()) == 0)
+            forgetCreated(st);
+        else if (errno != ENOENT && !firstFailure)
+            firstFailure = makeOpError(errno, "remove file tree", markerPath);
+    }
+    if (::stat(root.c_str(), &st) == 0 && ::rmdir(root.c_str()) == 0) {
+        forgetCreated(st);
         return firstFailure ? core::Status(*firstFailure) : core::Status(core::Ok {});
-    if (const int err = errno; err != ENOTEMPTY && err != EEXIST)
+    }
+    if (const int err = errno; err != ENOTEMPTY && err != EEXIST && err != ENOENT)
         return makeOpError(
             err, "remove file tree", root, "the tree's files were removed but not its folder");
     if (firstFailure)
         return *firstFailure;
+    if (errno == ENOENT)
+        return core::Ok {};
 
-    // What is left was not made by IOPrism: name it. Level folders still there only hold
+    // What is left is not IOPrism's: name it. Our level folders still there only hold
     // such things; list what is in them, not the folders themselves.
     std::vector<std::string> left;
     std::size_t leftCount = 0;
-    for (std::size_t i = 0; i < folders.size(); ++i) {
+    for (std::size_t i = 0; i < ourLevels; ++i) {
         std::error_code ec;
         for (fs::directory_iterator it(folders[i], ec), end; !ec && it != end; it.increment(ec)) {
-            if (i + 1 < folders.size()
-                && it->path().filename() == fs::path(folders[i + 1]).filename()
-                && ::lstat(folders[i + 1].c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+            if (i + 1 < ourLevels && it->path().filename() == fs::path(folders[i + 1]).filename())
                 continue;
             if (left.size() < 5)
                 left.push_back(it->path().string());
@@ -762,28 +1004,20 @@ core::Status removeFileTree(const std::string &root, const core::FileTree &tree)
     if (leftCount > left.size())
         names += " and " + std::to_string(leftCount - left.size()) + " more";
     return makeOpError(ENOTEMPTY, "remove file tree", root,
-        "removed the files IOPrism made; left " + std::to_string(leftCount)
+        "removed what carries IOPrism's mark; left " + std::to_string(leftCount)
             + (leftCount == 1 ? " item" : " items")
-            + " IOPrism did not make, and the folders holding " + (leftCount == 1 ? "it" : "them")
-            + ": " + names);
+            + " IOPrism did not make (without its mark, or a file with other hard links), and "
+              "the folders holding "
+            + (leftCount == 1 ? "it" : "them") + ": " + names);
 }
 
 // ---------------------------------------------------------------- test-file marker
 
 bool isOurTestFile(const std::string &path)
 {
-    char value[16];
-    if (::getxattr(path.c_str(), kTestFileXattr, value, sizeof value) >= 0)
-        return true;
-    if (errno != ENOTSUP && errno != EOPNOTSUPP)
-        return false;
     struct stat st {
     };
-    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
-        return false;
-    auto &r = createdWithoutXattr();
-    std::lock_guard lock(r.mutex);
-    return r.files.contains({st.st_dev, st.st_ino});
+    return ::lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && markOf(path, st) != Mark::None;
 }
 
 core::Status removeTestFile(const std::string &path)
@@ -795,8 +1029,12 @@ core::Status removeTestFile(const std::string &path)
     if (S_ISDIR(st.st_mode)) {
         // A file tree's folder: removed with the shape its marker records (so "remove
         // test files" after a run covers trees too); any other folder is refused.
-        if (const auto marked = readTreeMarker(path))
-            return removeFileTree(path, *marked);
+        const TreeMarker marker = readTreeMarker(path);
+        if (marker.state == TreeMarker::State::Found)
+            return removeFileTree(path, marker.tree);
+        if (marker.state == TreeMarker::State::Damaged)
+            return makeOpError(
+                EPERM, "remove test file", path, damagedMarkerWhy() + ": left untouched");
         return makeOpError(EPERM, "remove test file", path,
             "a folder that is not a file tree created by IOPrism: left untouched");
     }
@@ -988,12 +1226,13 @@ std::optional<core::TestFileSpace> LinuxBackend::testFileSpace(const core::Targe
         // file is extended from a chunk boundary; any other existing file is never written.
         struct stat st {
         };
-        const bool exists = ::stat(target.path.c_str(), &st) == 0;
+        const bool exists = ::lstat(target.path.c_str(), &st) == 0;
         need = target.testFileSizeBytes;
         if (exists) {
             const auto current = static_cast<std::uint64_t>(st.st_size);
-            need = S_ISREG(st.st_mode) && isOurTestFile(target.path) && need > current
-                ? need - fillStartBytes(true, current)
+            const Mark mark = resolveLegacy(target.path, markOf(target.path, st), current);
+            need = mark != Mark::None && S_ISREG(st.st_mode)
+                ? fillRange(true, mark == Mark::Filling, current, std::max(need, current)).newBytes
                 : 0;
         }
     }
@@ -1046,9 +1285,19 @@ core::Result<core::TargetInfo> LinuxBackend::prepareTestFile(const core::Target 
                 path, target.cacheMode, queryAlignment(path, logicalBlockOfFile(path))))
             return *refusal;
 
-    const bool ours = exists && isOurTestFile(path);
+    const std::uint64_t current = exists ? static_cast<std::uint64_t>(st.st_size) : 0;
+    const Mark mark = exists ? resolveLegacy(path, markOf(path, st), current) : Mark::None;
+    const bool ours = mark != Mark::None;
+    // Ours, but the run that filled it never finished (killed mid-fill): filled again.
+    const bool halfFilled = mark == Mark::Filling;
     if (exists && !ours) {
         // Someone else's file: read it if asked, never write or extend it.
+        if (options.needWrite && st.st_nlink > 1)
+            return makeOpError(EEXIST, "prepare test file", path,
+                "this file has " + std::to_string(st.st_nlink)
+                    + " names (hard links), so writing it would change the file under its other "
+                      "names too: it is never written; choose a new path (IOPrism creates it) or "
+                      "a read-only spec");
         if (options.needWrite)
             return makeOpError(EEXIST, "prepare test file", path,
                 "this file was not created by IOPrism, so it is never written: "
@@ -1075,10 +1324,14 @@ core::Result<core::TargetInfo> LinuxBackend::prepareTestFile(const core::Target 
     if (options.needWrite && !canWrite)
         return readOnlyRefusal(path, werr);
 
-    const std::uint64_t current = exists ? static_cast<std::uint64_t>(st.st_size) : 0;
     if (!exists && !canWrite)
         return makeOpError(werr, "create test file", path, "cannot create files in " + parent);
-    bool needFill = !exists || (ours && wanted > current);
+    bool needFill = !exists || (ours && (wanted > current || halfFilled));
+    if (needFill && halfFilled && !canWrite)
+        return makeOpError(werr, "prepare test file", path,
+            "a run that was creating this file was stopped before it had written it, so its "
+            "reads would not reach the device, and it cannot be filled again here: make it "
+            "writable or delete it");
     if (needFill && exists && !canWrite) {
         // A read-only spec on our own, smaller file that cannot grow: read what is there.
         needFill = false;
@@ -1088,8 +1341,8 @@ core::Result<core::TargetInfo> LinuxBackend::prepareTestFile(const core::Target 
     }
     if (needFill) {
         // Extend from a chunk boundary so the direct writes stay aligned.
-        const std::uint64_t from = fillStartBytes(exists, current);
-        const std::uint64_t need = wanted - from;
+        const FillRange range = fillRange(exists, halfFilled, current, wanted);
+        const std::uint64_t need = range.newBytes;
         struct statvfs sv {
         };
         std::uint64_t freeBytes = 0;
@@ -1121,19 +1374,28 @@ core::Result<core::TargetInfo> LinuxBackend::prepareTestFile(const core::Target 
                 ::unlink(path.c_str());
                 return *refusal;
             }
-            // Mark it before filling, so even a crash mid-fill leaves a file we know.
-            if (const std::string why = markOurs(fd); !why.empty())
+            // Mark it before filling, so even a crash mid-fill leaves a file we know, and
+            // as "filling", so that such a file is filled again, never measured.
+            if (const std::string why = markOurs(fd, Mark::Filling); !why.empty())
                 addNotice("could not mark " + path + " as an IOPrism test file (" + why
                     + "): later runs will only read it, never write it; "
                       "delete it yourself when done");
+        } else if (auto marked = setMark(path, fd, Mark::Filling); !marked) {
+            return marked.error();
         }
-        auto filled = fillFile(path, fd, from, wanted, options, progress, spaceDetail);
+        auto filled
+            = fillFile(path, fd, range.fromBytes, range.toBytes, options, progress, spaceDetail);
+        if (filled)
+            filled = setMark(path, fd, Mark::Complete); // the fill is synced: now it counts
         if (!filled) {
-            // Leave nothing half-made: remove what we created, shrink what we extended.
+            // Leave nothing half-made: remove what we created, shrink what we extended
+            // (complete again up to its former size, unless it never was).
             if (exists) {
                 if (::ftruncate(fd, static_cast<off_t>(current)) != 0) {
                     // keep the error we are already reporting
                 }
+                if (!halfFilled)
+                    (void)setMark(path, fd, Mark::Complete);
             } else {
                 struct stat created {
                 };
@@ -1227,39 +1489,45 @@ core::Result<core::TargetInfo> LinuxBackend::prepareFileTree(const core::Target 
     }
 
     TreeUndo undo(root, plan);
+    // A failure or a cancel removes what this call made, and says so.
+    const auto failed = [&undo](OpError error) {
+        if (undo.rollback())
+            error.detail += (error.detail.empty() ? "" : "; ")
+                + std::string("removed what this run had made of the tree");
+        return error;
+    };
+    bool folderMade = false;
     if (!plan.rootExists) {
-        // mkdir fails if the folder appeared since the look-up: never take one over.
-        if (::mkdir(root.c_str(), 0755) != 0) {
-            const int err = errno;
-            return makeOpError(err, "create file tree", root,
-                err == EEXIST ? "the folder appeared meanwhile: IOPrism never writes "
-                                "into a folder it did not create"
-                    : err == ENOSPC || err == EDQUOT ? spaceDetail
-                                                     : "");
-        }
-        undo.madeRoot();
+        auto marked = makeTreeFolder(root, spaceDetail, &folderMade);
+        if (folderMade)
+            undo.madeRoot();
+        if (!marked)
+            return failed(marked.error());
+        if (!marked->empty())
+            addNotice("could not mark " + root + " as IOPrism's file tree (" + *marked
+                + "): later runs will refuse it; delete it yourself when done");
         // The marker goes first, so even a crash mid-fill leaves a tree IOPrism knows.
-        if (auto st = writeMarker(root, tree, spaceDetail); !st) {
-            undo.madeMarker(); // may be half-written
-            return st.error();
-        }
-        undo.madeMarker();
+        undo.madeMarker(); // even when it fails: it may be half-written
+        if (auto st = writeMarker(root, tree, spaceDetail); !st)
+            return failed(st.error());
     }
     for (const std::size_t i : plan.missingFolders) {
         if (i == 0)
             continue;
-        if (::mkdir(plan.folders[i].c_str(), 0755) != 0) {
-            const int err = errno;
-            return makeOpError(err, "create folder", plan.folders[i],
-                err == ENOSPC || err == EDQUOT ? spaceDetail : "");
-        }
-        undo.madeFolder(i);
+        auto marked = makeTreeFolder(plan.folders[i], spaceDetail, &folderMade);
+        if (folderMade)
+            undo.madeFolder(i);
+        if (!marked)
+            return failed(marked.error());
     }
 
+    // The files written, to be marked complete once the tree is synced; each by its
+    // inode, so that a file put in one's place meanwhile is not marked.
+    std::vector<std::pair<std::size_t, ino_t>> filled;
     if (!plan.work.empty()) {
         FileFiller filler(options);
         if (auto st = filler.init(); !st)
-            return st.error();
+            return failed(st.error());
         // Progress over the whole tree: what earlier files wrote plus this one's part.
         std::uint64_t doneBefore = 0;
         const core::PrepareProgress treeProgress = progress
@@ -1277,39 +1545,76 @@ core::Result<core::TargetInfo> LinuxBackend::prepareFileTree(const core::Target 
                 : ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
             if (fd < 0) {
                 const int err = errno;
-                return makeOpError(err, w.exists ? "open" : "create file", path,
-                    err == ENOSPC || err == EDQUOT ? spaceDetail : "");
+                return failed(makeOpError(err, w.exists ? "open" : "create file", path,
+                    err == ENOSPC || err == EDQUOT ? spaceDetail : ""));
             }
             UniqueFd file(fd);
-            if (w.exists)
-                undo.extended(w.index, w.currentBytes);
-            else
+            struct stat st {
+            };
+            if (::fstat(fd, &st) != 0)
+                return failed(makeOpError(errno, "fstat", path));
+            if (w.exists) {
+                // Still ours and still one name since the look-up, else never written.
+                if (markOf(path, st) == Mark::None)
+                    return failed(
+                        notOurs(path, "a file without IOPrism's mark or with other names"));
+                if (auto marked = setMark(path, fd, Mark::Filling); !marked)
+                    return failed(marked.error());
+                undo.extended(w.index, w.currentBytes, w.halfFilled);
+            } else {
                 undo.madeFile(w.index);
+                // Marked "filling" before a byte is written: a crash mid-fill leaves a file
+                // IOPrism knows it must fill again.
+                markOurs(fd, Mark::Filling);
+            }
             if (!directChecked) {
                 directChecked = true;
                 if (auto refusal = directIoRefusal(
                         path, target.cacheMode, queryAlignment(path, logicalBlockOfFile(path))))
-                    return *refusal;
+                    return failed(*refusal);
             }
-            const std::uint64_t from = fillStartBytes(w.exists, w.currentBytes);
-            if (auto st = filler.fill(path, fd, from, tree.fileSizeBytes, treeProgress, spaceDetail,
-                    FileFiller::Sync::Later, "prepare file tree");
+            const FillRange range = w.range(tree.fileSizeBytes);
+            if (auto st = filler.fill(path, fd, range.fromBytes, range.toBytes, treeProgress,
+                    spaceDetail, FileFiller::Sync::Later, "prepare file tree");
                 !st)
-                return st.error();
-            doneBefore += tree.fileSizeBytes - from;
+                return failed(st.error());
+            doneBefore += range.toBytes - range.fromBytes;
+            filled.emplace_back(w.index, st.st_ino);
         }
     }
     if (plan.needsWork()) {
-        // One sync for the whole tree (its data, sizes and folders), not one per file.
+        // One sync for the whole tree (its data, sizes and folders), not one per file;
+        // then the files are marked complete, and a second sync keeps the marks. A crash
+        // before it leaves files "filling": filled again, never measured.
         const int fd = ::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (fd < 0)
-            return makeOpError(errno, "open", root);
+            return failed(makeOpError(errno, "open", root));
         UniqueFd folder(fd);
-        if (::syncfs(fd) != 0) {
+        const auto syncTree = [&]() -> core::Status {
+            if (::syncfs(fd) == 0)
+                return core::Ok {};
             const int err = errno;
             return makeOpError(
                 err, "syncfs", root, err == ENOSPC || err == EDQUOT ? spaceDetail : "");
+        };
+        if (auto st = syncTree(); !st)
+            return failed(st.error());
+        for (const auto &[index, inode] : filled) {
+            const std::string &path = plan.files[index];
+            const int file = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+            if (file < 0)
+                return failed(makeOpError(errno, "open", path));
+            UniqueFd filledFile(file);
+            struct stat st {
+            };
+            if (::fstat(file, &st) != 0 || st.st_ino != inode)
+                return failed(notOurs(path, "a file put in place of the one IOPrism filled"));
+            if (auto marked = setMark(path, file, Mark::Complete); !marked)
+                return failed(marked.error());
         }
+        if (!filled.empty())
+            if (auto st = syncTree(); !st)
+                return failed(st.error());
     }
     const bool made = undo.madeAnything();
     undo.commit();

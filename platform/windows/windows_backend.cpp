@@ -9,9 +9,11 @@
 #include "platform/windows/windows_devices.h"
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <mutex>
 #include <set>
+#include <string_view>
 #include <utility>
 #include <winioctl.h>
 
@@ -89,26 +91,94 @@ std::string errorText(DWORD err)
     return std::error_code(int(err), std::system_category()).message();
 }
 
-// Marks a file we just created (open as `h`) as ours. Returns "" when the mark outlives
-// this process, else why not.
-std::string markOurs(const std::wstring &path, HANDLE h)
+// The mark's values (the stream's text). A file is "filling" from its creation (or
+// before it is extended) until its fill is written, then "complete": a process killed
+// mid-fill leaves a file whose size is set but whose bytes were never written (reads
+// past the valid data length return zeros without touching the disk), so a file still
+// "filling" is filled again. Folders and a tree's marker are "complete" from the start.
+// Older IOPrism wrote "IOPrism test file", also before the fill: nothing proves such a
+// file written, so it is filled again (the mark then says "complete").
+constexpr std::string_view kFillingText = "filling\r\n";
+constexpr std::string_view kCompleteText = "complete\r\n";
+
+enum class Mark {
+    None, // not ours: never written, never removed
+    Filling, // ours, its fill not known to be finished: fill it again from the start
+    Complete, // ours, filled
+};
+
+// Writes the mark's stream on a file or folder. Returns "" or why it could not.
+std::string writeMarkStream(const std::wstring &path, Mark mark)
 {
-    std::string why = "the volume has no named streams (FAT32, exFAT, a network share, Wine)";
-    if (volumeHasNamedStreams(win::narrow(path))) {
-        UniqueHandle stream(::CreateFileW((path + kTestFileStream).c_str(), GENERIC_WRITE, 0,
-            nullptr, CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr));
-        static constexpr char kText[] = "IOPrism test file\r\n";
-        DWORD written = 0;
-        if (stream.valid() && ::WriteFile(stream.get(), kText, sizeof kText - 1, &written, nullptr))
-            return {};
-        why = "stream " + win::narrow(kTestFileStream) + ": " + errorText(::GetLastError());
-    }
+    if (!volumeHasNamedStreams(win::narrow(path)))
+        return "the volume has no named streams (FAT32, exFAT, a network share, Wine)";
+    UniqueHandle stream(::CreateFileW((path + kTestFileStream).c_str(), GENERIC_WRITE, 0, nullptr,
+        CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr));
+    const std::string_view text = mark == Mark::Filling ? kFillingText : kCompleteText;
+    DWORD written = 0;
+    if (stream.valid()
+        && ::WriteFile(
+            stream.get(), text.data(), static_cast<DWORD>(text.size()), &written, nullptr)
+        && written == text.size())
+        return {};
+    return "stream " + win::narrow(kTestFileStream) + ": " + errorText(::GetLastError());
+}
+
+// Marks a file or folder we just created (open as `h`) as ours. Returns "" when the mark
+// outlives this process, else why not (then it is ours only in this process).
+std::string markOurs(const std::wstring &path, HANDLE h, Mark mark)
+{
+    std::string why = writeMarkStream(path, mark);
+    if (why.empty())
+        return {};
     if (auto id = fileIdentity(h, path)) {
         auto &r = createdWithoutStream();
         std::lock_guard lock(r.mutex);
         r.files.insert(*id);
     }
     return why;
+}
+
+// Moves a file of ours between "filling" and "complete" (nothing to record where it is
+// ours only in this process).
+core::Status setMark(const std::string &path, Mark mark)
+{
+    if (!volumeHasNamedStreams(path))
+        return core::Ok {};
+    if (const std::string why = writeMarkStream(win::widen(path), mark); !why.empty())
+        return win32Error(::GetLastError(), "mark", path, why);
+    return core::Ok {};
+}
+
+// The mark of the file or folder at `path`. A file with more than one name (hard link)
+// is nobody's: writing or deleting it would reach a file under another name. A reparse
+// point is nobody's either.
+Mark markOf(const std::string &path)
+{
+    const std::wstring w = win::widen(path);
+    UniqueHandle h(::CreateFileW(w.c_str(), 0, kShareAll, nullptr, OPEN_EXISTING,
+        FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OPEN_REPARSE_POINT, nullptr));
+    BY_HANDLE_FILE_INFORMATION info {};
+    if (!h.valid() || !::GetFileInformationByHandle(h.get(), &info)
+        || (info.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT)
+        || (!(info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) && info.nNumberOfLinks != 1))
+        return Mark::None;
+    if (volumeHasNamedStreams(path)) {
+        UniqueHandle stream(::CreateFileW((w + kTestFileStream).c_str(), GENERIC_READ, kShareAll,
+            nullptr, OPEN_EXISTING, 0, nullptr));
+        if (!stream.valid())
+            return Mark::None;
+        std::array<char, 64> text {};
+        DWORD got = 0;
+        if (!::ReadFile(stream.get(), text.data(), static_cast<DWORD>(text.size()), &got, nullptr))
+            return Mark::Filling;
+        return std::string_view(text.data(), got) == kCompleteText ? Mark::Complete : Mark::Filling;
+    }
+    const auto id = fileIdentity(h.get(), w);
+    auto &r = createdWithoutStream();
+    std::lock_guard lock(r.mutex);
+    // A file this process created and did not remove again was filled in full.
+    return id && r.files.contains(*id) ? Mark::Complete : Mark::None;
 }
 
 void forgetCreated(const std::optional<FileId> &id)
@@ -340,27 +410,6 @@ bool isMissing(DWORD error)
     return error == ERROR_FILE_NOT_FOUND || error == ERROR_PATH_NOT_FOUND;
 }
 
-// The shape our marker in `root` records; nullopt when there is none, when it is not a
-// plain file, or when it is not one of ours.
-std::optional<core::FileTree> readTreeMarker(const std::string &root)
-{
-    const std::string marker = core::fileTreeMarkerPath(root);
-    constexpr std::uint64_t kLongestMarker = 4096; // ours is one short line
-    const PathEntry e = lookUp(marker);
-    if (!e.exists || !e.isPlainFile() || e.sizeBytes > kLongestMarker)
-        return std::nullopt;
-    UniqueHandle h(::CreateFileW(win::widen(marker).c_str(), GENERIC_READ, kShareAll, nullptr,
-        OPEN_EXISTING, FILE_FLAG_OPEN_REPARSE_POINT, nullptr));
-    if (!h.valid())
-        return std::nullopt;
-    std::string text(static_cast<std::size_t>(e.sizeBytes), '\0');
-    DWORD got = 0;
-    if (!::ReadFile(h.get(), text.data(), static_cast<DWORD>(text.size()), &got, nullptr))
-        return std::nullopt;
-    text.resize(got);
-    return core::parseFileTreeMarker(text);
-}
-
 std::string folderOf(const std::string &root)
 {
     // "C:\data\tree\" names the folder "C:\data\tree".
@@ -368,6 +417,48 @@ std::string folderOf(const std::string &root)
     while (named.size() > 3 && (named.back() == '\\' || named.back() == '/'))
         named.pop_back();
     return named;
+}
+
+// The marker in `root`: missing (a link is nobody's marker), damaged (a file that does
+// not hold our JSON: a crash while writing it, or an edit), or the shape it records.
+// Whose it is, is asked separately (treeIsOurs).
+struct TreeMarker {
+    enum class State { Missing, Damaged, Found };
+    State state = State::Missing;
+    core::FileTree tree;
+};
+TreeMarker readTreeMarker(const std::string &root)
+{
+    const std::string marker = core::fileTreeMarkerPath(root);
+    constexpr std::uint64_t kLongestMarker = 4096; // ours is one short line
+    const PathEntry e = lookUp(marker);
+    if (!e.exists || !e.isPlainFile())
+        return {};
+    const TreeMarker damaged {.state = TreeMarker::State::Damaged};
+    if (e.sizeBytes > kLongestMarker)
+        return damaged;
+    UniqueHandle h(::CreateFileW(win::widen(marker).c_str(), GENERIC_READ, kShareAll, nullptr,
+        OPEN_EXISTING, FILE_FLAG_OPEN_REPARSE_POINT, nullptr));
+    if (!h.valid())
+        return damaged;
+    std::string text(static_cast<std::size_t>(e.sizeBytes), '\0');
+    DWORD got = 0;
+    if (!::ReadFile(h.get(), text.data(), static_cast<DWORD>(text.size()), &got, nullptr))
+        return damaged;
+    text.resize(got);
+    const auto tree = core::parseFileTreeMarker(text);
+    if (!tree)
+        return damaged;
+    return {.state = TreeMarker::State::Found, .tree = *tree};
+}
+
+// A tree is ours when its folder and its marker carry our mark: a marker alone proves
+// nothing (one small file, copied anywhere), and trees made before IOPrism marked them
+// carry none, so they are treated like anyone's folder.
+bool treeIsOurs(const std::string &root)
+{
+    return markOf(folderOf(root)) != Mark::None
+        && markOf(core::fileTreeMarkerPath(root)) != Mark::None;
 }
 
 core::OpError notOurs(const std::string &path, const std::string &what)
@@ -402,13 +493,23 @@ core::Result<TreePlan> planFileTree(const std::string &root, const core::FileTre
         plan.writeBytes = tree.totalBytes();
         return plan;
     }
-    const auto marked = readTreeMarker(root);
-    if (!marked)
+    const TreeMarker marker = readTreeMarker(root);
+    const std::string chooseAnother
+        = ", so IOPrism never writes into it: choose a path that does not exist yet (IOPrism "
+          "creates the folder)";
+    if (marker.state == TreeMarker::State::Missing)
         return win32Error(ERROR_FILE_EXISTS, "prepare file tree", root,
             "this folder exists and was not made by IOPrism (it has no "
-                + std::string(core::kFileTreeMarkerName)
-                + " marker), so IOPrism never writes into it: choose a path that does not exist "
-                  "yet (IOPrism creates the folder)");
+                + std::string(core::kFileTreeMarkerName) + " marker)" + chooseAnother);
+    if (marker.state == TreeMarker::State::Damaged)
+        return win32Error(ERROR_FILE_EXISTS, "prepare file tree", root,
+            damagedMarkerWhy() + chooseAnother + ", or delete the folder");
+    if (!treeIsOurs(root))
+        return win32Error(ERROR_FILE_EXISTS, "prepare file tree", root,
+            unmarkedTreeWhy(
+                "the stream " + win::narrow(kTestFileStream), "on a volume without named streams")
+                + chooseAnother);
+    const core::FileTree *marked = &marker.tree;
     if (!core::sameFileTreeShape(*marked, tree))
         return win32Error(ERROR_FILE_EXISTS, "prepare file tree", root,
             "this folder holds an IOPrism file tree of another shape (" + describeFileTree(*marked)
@@ -424,6 +525,8 @@ core::Result<TreePlan> planFileTree(const std::string &root, const core::FileTre
         } else if (!e.isFolder()) {
             return notOurs(
                 plan.folders[i], "this is not a plain folder (a file, a link or a junction)");
+        } else if (markOf(plan.folders[i]) == Mark::None) {
+            return notOurs(plan.folders[i], "this folder lacks IOPrism's mark");
         }
     }
     for (std::size_t i = 0; i < plan.files.size(); ++i) {
@@ -433,16 +536,37 @@ core::Result<TreePlan> planFileTree(const std::string &root, const core::FileTre
                 return win32Error(e.error, "look up", plan.files[i]);
             plan.work.push_back({.index = i});
             plan.writeBytes += tree.fileSizeBytes;
-        } else if (!e.isPlainFile()) {
+            continue;
+        }
+        if (!e.isPlainFile())
             return notOurs(plan.files[i], "this is not a plain file (a folder or a link)");
-        } else if (e.sizeBytes < tree.fileSizeBytes) {
-            plan.work.push_back({.index = i, .exists = true, .currentBytes = e.sizeBytes});
-            plan.writeBytes += tree.fileSizeBytes - fillStartBytes(true, e.sizeBytes);
+        const Mark mark = markOf(plan.files[i]);
+        if (mark == Mark::None)
+            return notOurs(plan.files[i],
+                "this file lacks IOPrism's mark or has other names (hard links), so writing it "
+                "could change a file elsewhere");
+        if (mark == Mark::Filling || e.sizeBytes < tree.fileSizeBytes) {
+            const TreeFileWork w {.index = i,
+                .exists = true,
+                .halfFilled = mark == Mark::Filling,
+                .currentBytes = e.sizeBytes};
+            plan.work.push_back(w);
+            const FillRange range = w.range(tree.fileSizeBytes);
+            plan.writeBytes += range.toBytes - range.fromBytes;
         } else if (!plan.completeFile) {
             plan.completeFile = i;
         }
     }
     return plan;
+}
+
+// Deletes a file or an empty folder this process made, and forgets it was ours.
+void removeMade(const std::string &path, bool folder)
+{
+    const std::wstring w = win::widen(path);
+    const auto id = fileIdentity(w);
+    if (folder ? ::RemoveDirectoryW(w.c_str()) : ::DeleteFileW(w.c_str())) // streams go too
+        forgetCreated(id);
 }
 
 // What one prepareFileTree call made, removed again unless the call succeeds: a
@@ -454,35 +578,46 @@ public:
         : m_root(root)
         , m_plan(plan)
     { }
-    ~TreeUndo()
+    ~TreeUndo() { rollback(); }
+    TreeUndo(const TreeUndo &) = delete;
+    TreeUndo &operator=(const TreeUndo &) = delete;
+
+    // Undoes what was made; true when there was anything.
+    bool rollback()
     {
         if (m_committed)
-            return;
+            return false;
+        m_committed = true;
         for (const auto &[index, bytes] : m_extended) {
             UniqueHandle h(::CreateFileW(win::widen(m_plan.files[index]).c_str(), GENERIC_WRITE,
                 kShareAll, nullptr, OPEN_EXISTING, FILE_FLAG_OPEN_REPARSE_POINT, nullptr));
             if (h.valid())
                 setFileSize(h.get(), bytes);
+            // A complete file stays complete up to its former size; a half-filled one
+            // stays "filling".
+            if (!m_halfFilled.contains(index))
+                (void)setMark(m_plan.files[index], Mark::Complete);
         }
         for (auto it = m_files.rbegin(); it != m_files.rend(); ++it)
-            ::DeleteFileW(win::widen(m_plan.files[*it]).c_str());
+            removeMade(m_plan.files[*it], false);
         for (auto it = m_folders.rbegin(); it != m_folders.rend(); ++it)
-            ::RemoveDirectoryW(win::widen(m_plan.folders[*it]).c_str());
+            removeMade(m_plan.folders[*it], true);
         if (m_marker)
-            ::DeleteFileW(win::widen(core::fileTreeMarkerPath(m_root)).c_str());
+            removeMade(core::fileTreeMarkerPath(m_root), false);
         if (m_rootMade)
-            ::RemoveDirectoryW(win::widen(folderOf(m_root)).c_str());
+            removeMade(folderOf(m_root), true);
+        return madeAnything();
     }
-    TreeUndo(const TreeUndo &) = delete;
-    TreeUndo &operator=(const TreeUndo &) = delete;
 
     void madeRoot() { m_rootMade = true; }
     void madeMarker() { m_marker = true; }
     void madeFolder(std::size_t index) { m_folders.push_back(index); }
     void madeFile(std::size_t index) { m_files.push_back(index); }
-    void extended(std::size_t index, std::uint64_t formerBytes)
+    void extended(std::size_t index, std::uint64_t formerBytes, bool halfFilled)
     {
         m_extended.emplace_back(index, formerBytes);
+        if (halfFilled)
+            m_halfFilled.insert(index);
     }
     bool madeAnything() const
     {
@@ -499,6 +634,7 @@ private:
     std::vector<std::size_t> m_folders;
     std::vector<std::size_t> m_files;
     std::vector<std::pair<std::size_t, std::uint64_t>> m_extended;
+    std::set<std::size_t> m_halfFilled;
 };
 
 bool diskFull(DWORD err)
@@ -516,6 +652,7 @@ core::Status writeMarker(
         const DWORD err = ::GetLastError();
         return win32Error(err, "create file tree marker", path, diskFull(err) ? spaceDetail : "");
     }
+    markOurs(win::widen(path), h.get(), Mark::Complete); // the folder's mark said if it lasts
     const std::string text = core::fileTreeMarkerText(tree);
     DWORD written = 0;
     if (!::WriteFile(h.get(), text.data(), static_cast<DWORD>(text.size()), &written, nullptr)
@@ -555,38 +692,60 @@ core::Status removeFileTree(const std::string &root, const core::FileTree &tree)
     if (!(top.attributes & FILE_ATTRIBUTE_DIRECTORY))
         return win32Error(ERROR_ACCESS_DENIED, "remove file tree", root,
             "not a folder, so not a file tree made by IOPrism: left untouched");
-    const auto marked = readTreeMarker(root);
-    if (!marked)
+    const TreeMarker marker = readTreeMarker(root);
+    if (marker.state == TreeMarker::State::Missing)
         return win32Error(ERROR_ACCESS_DENIED, "remove file tree", root,
             "the folder has no " + std::string(core::kFileTreeMarkerName)
                 + " marker, so it is not a file tree made by IOPrism: left untouched");
-    if (!core::sameFileTreeShape(*marked, tree))
+    if (marker.state == TreeMarker::State::Damaged)
+        return win32Error(
+            ERROR_ACCESS_DENIED, "remove file tree", root, damagedMarkerWhy() + ": left untouched");
+    if (!treeIsOurs(root))
         return win32Error(ERROR_ACCESS_DENIED, "remove file tree", root,
-            "the folder holds an IOPrism file tree of another shape (" + describeFileTree(*marked)
-                + ") than this one (" + describeFileTree(tree) + "): left untouched");
+            unmarkedTreeWhy(
+                "the stream " + win::narrow(kTestFileStream), "on a volume without named streams")
+                + ": left untouched");
+    if (!core::sameFileTreeShape(marker.tree, tree))
+        return win32Error(ERROR_ACCESS_DENIED, "remove file tree", root,
+            "the folder holds an IOPrism file tree of another shape ("
+                + describeFileTree(marker.tree) + ") than this one (" + describeFileTree(tree)
+                + "): left untouched");
 
     // Files first, then the level folders deepest first (each only once empty), then the
     // marker and the top folder: until the marker goes, a later removal still knows the
-    // tree as ours. Only plain files of the layout are deleted: a link or a folder under
-    // one of our names was put there by someone else.
+    // tree as ours. Only what carries our mark is deleted (a file only while it has one
+    // name): anything else under one of our names was put there by someone else.
     std::optional<core::OpError> firstFailure;
     for (const auto &file : core::fileTreeFiles(root, tree)) {
         const PathEntry e = lookUp(file);
-        if (!e.exists || !e.isPlainFile())
+        if (!e.exists || !e.isPlainFile() || markOf(file) == Mark::None)
             continue;
-        if (!::DeleteFileW(win::widen(file).c_str()) && !isMissing(::GetLastError())
-            && !firstFailure)
+        const auto id = fileIdentity(win::widen(file));
+        if (::DeleteFileW(win::widen(file).c_str()))
+            forgetCreated(id);
+        else if (!isMissing(::GetLastError()) && !firstFailure)
             firstFailure = lastError("remove file tree", file);
     }
     const auto folders = core::fileTreeFolders(root, tree);
-    for (std::size_t i = folders.size(); i-- > 1;)
-        if (lookUp(folders[i]).isFolder())
-            ::RemoveDirectoryW(win::widen(folders[i]).c_str()); // fails while not empty
-    const std::string marker = core::fileTreeMarkerPath(root);
-    if (!::DeleteFileW(win::widen(marker).c_str()) && !isMissing(::GetLastError()) && !firstFailure)
-        firstFailure = lastError("remove file tree", marker);
-    if (::RemoveDirectoryW(win::widen(folderOf(root)).c_str()) || isMissing(::GetLastError()))
+    // The levels that are ours, from the top: below a folder someone else put in a
+    // level's place, nothing is ours.
+    std::size_t ourLevels = 1;
+    while (ourLevels < folders.size() && lookUp(folders[ourLevels]).isFolder()
+        && markOf(folders[ourLevels]) != Mark::None)
+        ++ourLevels;
+    for (std::size_t i = ourLevels; i-- > 1;)
+        removeMade(folders[i], true); // fails while not empty
+    const std::string markerPath = core::fileTreeMarkerPath(root);
+    const auto markerId = fileIdentity(win::widen(markerPath));
+    if (::DeleteFileW(win::widen(markerPath).c_str()))
+        forgetCreated(markerId);
+    else if (!isMissing(::GetLastError()) && !firstFailure)
+        firstFailure = lastError("remove file tree", markerPath);
+    const auto rootId = fileIdentity(win::widen(folderOf(root)));
+    if (::RemoveDirectoryW(win::widen(folderOf(root)).c_str()) || isMissing(::GetLastError())) {
+        forgetCreated(rootId);
         return firstFailure ? core::Status(*firstFailure) : core::Status(core::Ok {});
+    }
     if (const DWORD err = ::GetLastError(); err != ERROR_DIR_NOT_EMPTY)
         return win32Error(
             err, "remove file tree", root, "the tree's files were removed but not its folder");
@@ -597,14 +756,14 @@ core::Status removeFileTree(const std::string &root, const core::FileTree &tree)
     // such things; list what is in them, not the folders themselves.
     std::vector<std::string> left;
     std::size_t leftCount = 0;
-    for (std::size_t i = 0; i < folders.size(); ++i) {
+    for (std::size_t i = 0; i < ourLevels; ++i) {
         std::error_code ec;
-        const std::filesystem::path next = i + 1 < folders.size()
+        const std::filesystem::path next = i + 1 < ourLevels
             ? std::filesystem::path(win::widen(folders[i + 1])).filename()
             : std::filesystem::path();
         for (std::filesystem::directory_iterator it(win::widen(folders[i]), ec), end;
              !ec && it != end; it.increment(ec)) {
-            if (!next.empty() && it->path().filename() == next && lookUp(folders[i + 1]).isFolder())
+            if (!next.empty() && it->path().filename() == next)
                 continue;
             if (left.size() < 5)
                 left.push_back(win::narrow(it->path().wstring()));
@@ -617,10 +776,11 @@ core::Status removeFileTree(const std::string &root, const core::FileTree &tree)
     if (leftCount > left.size())
         names += " and " + std::to_string(leftCount - left.size()) + " more";
     return win32Error(ERROR_DIR_NOT_EMPTY, "remove file tree", root,
-        "removed the files IOPrism made; left " + std::to_string(leftCount)
+        "removed what carries IOPrism's mark; left " + std::to_string(leftCount)
             + (leftCount == 1 ? " item" : " items")
-            + " IOPrism did not make, and the folders holding " + (leftCount == 1 ? "it" : "them")
-            + ": " + names);
+            + " IOPrism did not make (without its mark, or a file with other hard links), and "
+              "the folders holding "
+            + (leftCount == 1 ? "it" : "them") + ": " + names);
 }
 
 // ---------------------------------------------------------------- marks and removal
@@ -636,21 +796,25 @@ bool volumeHasNamedStreams(const std::string &path)
         && (flags & FILE_NAMED_STREAMS);
 }
 
-bool isOurTestFile(const std::string &path)
+namespace {
+
+// A file with other names (hard links): nobody's, whatever it carries.
+bool hasOtherNames(const std::string &path)
 {
     const std::wstring w = win::widen(path);
-    const DWORD attrs = ::GetFileAttributesW(w.c_str());
-    if (attrs == INVALID_FILE_ATTRIBUTES || (attrs & FILE_ATTRIBUTE_DIRECTORY))
-        return false;
-    if (volumeHasNamedStreams(path)
-        && ::GetFileAttributesW((w + kTestFileStream).c_str()) != INVALID_FILE_ATTRIBUTES)
-        return true;
-    const auto id = fileIdentity(w);
-    if (!id)
-        return false;
-    auto &r = createdWithoutStream();
-    std::lock_guard lock(r.mutex);
-    return r.files.contains(*id);
+    UniqueHandle h(::CreateFileW(
+        w.c_str(), 0, kShareAll, nullptr, OPEN_EXISTING, FILE_FLAG_OPEN_REPARSE_POINT, nullptr));
+    BY_HANDLE_FILE_INFORMATION info {};
+    return h.valid() && ::GetFileInformationByHandle(h.get(), &info) && info.nNumberOfLinks > 1;
+}
+
+} // namespace
+
+bool isOurTestFile(const std::string &path)
+{
+    const DWORD attrs = ::GetFileAttributesW(win::widen(path).c_str());
+    return attrs != INVALID_FILE_ATTRIBUTES && !(attrs & FILE_ATTRIBUTE_DIRECTORY)
+        && markOf(path) != Mark::None;
 }
 
 core::Status removeTestFile(const std::string &path)
@@ -662,8 +826,12 @@ core::Status removeTestFile(const std::string &path)
     if (attrs & FILE_ATTRIBUTE_DIRECTORY) {
         // A file tree's folder: removed with the shape its marker records (so "remove
         // test files" after a run covers trees too); any other folder is refused.
-        if (const auto marked = readTreeMarker(path))
-            return removeFileTree(path, *marked);
+        const TreeMarker marker = readTreeMarker(path);
+        if (marker.state == TreeMarker::State::Found)
+            return removeFileTree(path, marker.tree);
+        if (marker.state == TreeMarker::State::Damaged)
+            return win32Error(ERROR_ACCESS_DENIED, "remove test file", path,
+                damagedMarkerWhy() + ": left untouched");
         return win32Error(ERROR_ACCESS_DENIED, "remove test file", path,
             "a folder that is not a file tree created by IOPrism: left untouched");
     }
@@ -799,9 +967,17 @@ core::Result<core::TargetInfo> WindowsBackend::prepareTestFile(const core::Targe
         ? (std::uint64_t(attrs.nFileSizeHigh) << 32) | std::uint64_t(attrs.nFileSizeLow)
         : 0;
 
-    const bool ours = exists && isOurTestFile(path);
+    const Mark mark = exists ? markOf(path) : Mark::None;
+    const bool ours = mark != Mark::None;
+    // Ours, but the run that filled it never finished (killed mid-fill): filled again.
+    const bool halfFilled = mark == Mark::Filling;
     if (exists && !ours) {
         // Someone else's file: read it if asked, never write or extend it.
+        if (options.needWrite && hasOtherNames(path))
+            return win32Error(ERROR_FILE_EXISTS, "prepare test file", path,
+                "this file has other names (hard links), so writing it would change the file "
+                "under its other names too: it is never written; choose a new path (IOPrism "
+                "creates it) or a read-only spec");
         if (options.needWrite)
             return win32Error(ERROR_FILE_EXISTS, "prepare test file", path,
                 "this file was not created by IOPrism, so it is never written: choose a new path "
@@ -831,7 +1007,12 @@ core::Result<core::TargetInfo> WindowsBackend::prepareTestFile(const core::Targe
     if (options.needWrite && !canWrite)
         return readOnlyRefusal(path, writeErr);
 
-    bool needFill = !exists || (ours && wanted > current);
+    bool needFill = !exists || (ours && (wanted > current || halfFilled));
+    if (needFill && halfFilled && !canWrite)
+        return win32Error(writeErr, "prepare test file", path,
+            "a run that was creating this file was stopped before it had written it, so its "
+            "reads would not reach the disk, and it cannot be filled again here: make it "
+            "writable or delete it");
     if (needFill && exists && !canWrite) {
         // A read-only spec on our own, smaller file that cannot grow: read what is there.
         needFill = false;
@@ -841,8 +1022,8 @@ core::Result<core::TargetInfo> WindowsBackend::prepareTestFile(const core::Targe
     }
     if (needFill) {
         // Extend from a chunk boundary so the unbuffered writes stay aligned.
-        const std::uint64_t from = fillStartBytes(exists, current);
-        const std::uint64_t need = wanted - from;
+        const FillRange range = fillRange(exists, halfFilled, current, wanted);
+        const std::uint64_t need = range.newBytes;
         ULARGE_INTEGER avail {}, total {}, free {};
         const std::uint64_t freeBytes
             = ::GetDiskFreeSpaceExW(parent.c_str(), &avail, &total, &free) ? avail.QuadPart : 0;
@@ -863,16 +1044,22 @@ core::Result<core::TargetInfo> WindowsBackend::prepareTestFile(const core::Targe
             return lastError(exists ? "open" : "create test file", path);
         const auto id = fileIdentity(file.get(), w);
         if (!exists) {
-            // Mark it before filling, so even a crash mid-fill leaves a file we know.
-            if (const std::string why = markOurs(w, file.get()); !why.empty())
+            // Mark it before filling, so even a crash mid-fill leaves a file we know, and
+            // as "filling", so that such a file is filled again, never measured.
+            if (const std::string why = markOurs(w, file.get(), Mark::Filling); !why.empty())
                 m_notices.push_back("could not mark " + path + " as an IOPrism test file (" + why
                     + "): later runs will only read it, never write it; delete it yourself "
                       "when done");
+        } else if (auto marked = setMark(path, Mark::Filling); !marked) {
+            return marked.error();
         }
         const auto undo = [&] {
-            // Leave nothing half-made: remove what we created, shrink what we extended.
+            // Leave nothing half-made: remove what we created, shrink what we extended
+            // (complete again up to its former size, unless it never was).
             if (exists) {
                 setFileSize(file.get(), current);
+                if (!halfFilled)
+                    (void)setMark(path, Mark::Complete);
             } else {
                 forgetCreated(id);
                 file.reset();
@@ -881,7 +1068,7 @@ core::Result<core::TargetInfo> WindowsBackend::prepareTestFile(const core::Targe
         };
         // Reserve the space now: a full volume fails here, not after minutes of writing.
         // NTFS allocates the clusters (the file is not sparse).
-        if (!setFileSize(file.get(), wanted)) {
+        if (!setFileSize(file.get(), range.toBytes)) {
             const DWORD err = ::GetLastError();
             undo();
             return win32Error(err, "reserve space", path,
@@ -890,15 +1077,17 @@ core::Result<core::TargetInfo> WindowsBackend::prepareTestFile(const core::Targe
         // With the valid data length at the end, NTFS does not zero the gap ahead of
         // each write; without the privilege the sequential writes extend it themselves.
         if (canSetValidData())
-            ::SetFileValidData(file.get(), static_cast<LONGLONG>(wanted));
+            ::SetFileValidData(file.get(), static_cast<LONGLONG>(range.toBytes));
         const std::uint32_t sector = win::querySectorSize(file.get(), w).logicalBytes;
         UniqueHandle direct(
             ::CreateFileW(w.c_str(), GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr,
                 OPEN_EXISTING, FILE_FLAG_NO_BUFFERING, nullptr));
-        auto filled
-            = fillFile(path, file.get(), direct.valid() ? direct.get() : INVALID_HANDLE_VALUE,
-                std::max(sector, kMinBufferAlign), from, wanted, options, progress, spaceDetail);
+        auto filled = fillFile(path, file.get(),
+            direct.valid() ? direct.get() : INVALID_HANDLE_VALUE, std::max(sector, kMinBufferAlign),
+            range.fromBytes, range.toBytes, options, progress, spaceDetail);
         direct.reset();
+        if (filled) // flushed: now it counts
+            filled = setMark(path, Mark::Complete);
         if (!filled) {
             undo();
             return filled.error();
@@ -991,37 +1180,60 @@ core::Result<core::TargetInfo> WindowsBackend::prepareFileTree(const core::Targe
     }
 
     TreeUndo undo(root, plan);
-    if (!plan.rootExists) {
+    // A failure or a cancel removes what this call made (undo's destructor, once the
+    // file's handles are closed: an open file cannot be deleted), and says so.
+    const auto failed = [&undo](core::OpError error) {
+        if (undo.madeAnything())
+            error.detail += (error.detail.empty() ? "" : "; ")
+                + std::string("removed what this run had made of the tree");
+        return error;
+    };
+    // Makes one folder of the tree and marks it ours: "" or why the mark will not last.
+    const auto makeFolder
+        = [&](const std::string &folder, bool top, std::size_t index) -> core::Result<std::string> {
         // Fails if the folder appeared since the look-up: never take one over.
-        if (!::CreateDirectoryW(win::widen(folderOf(root)).c_str(), nullptr)) {
+        if (!::CreateDirectoryW(win::widen(folder).c_str(), nullptr)) {
             const DWORD err = ::GetLastError();
-            return win32Error(err, "create file tree", root,
+            return win32Error(err, top ? "create file tree" : "create folder", top ? root : folder,
                 err == ERROR_ALREADY_EXISTS ? "the folder appeared meanwhile: IOPrism never "
                                               "writes into a folder it did not create"
                     : diskFull(err)         ? spaceDetail
                                             : "");
         }
-        undo.madeRoot();
+        if (top)
+            undo.madeRoot();
+        else
+            undo.madeFolder(index);
+        const std::wstring w = win::widen(folder);
+        UniqueHandle h(::CreateFileW(w.c_str(), 0, kShareAll, nullptr, OPEN_EXISTING,
+            FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OPEN_REPARSE_POINT, nullptr));
+        if (!h.valid())
+            return lastError("open", folder);
+        return markOurs(w, h.get(), Mark::Complete);
+    };
+    if (!plan.rootExists) {
+        auto marked = makeFolder(folderOf(root), true, 0);
+        if (!marked)
+            return failed(marked.error());
+        if (!marked->empty())
+            m_notices.push_back("could not mark " + root + " as IOPrism's file tree (" + *marked
+                + "): later runs will refuse it; delete it yourself when done");
         // The marker goes first, so even a crash mid-fill leaves a tree IOPrism knows.
         undo.madeMarker(); // removed on failure even when half-written
         if (auto st = writeMarker(root, tree, spaceDetail); !st)
-            return st.error();
+            return failed(st.error());
     }
     for (const std::size_t i : plan.missingFolders) {
         if (i == 0)
             continue;
-        if (!::CreateDirectoryW(win::widen(plan.folders[i]).c_str(), nullptr)) {
-            const DWORD err = ::GetLastError();
-            return win32Error(
-                err, "create folder", plan.folders[i], diskFull(err) ? spaceDetail : "");
-        }
-        undo.madeFolder(i);
+        if (auto marked = makeFolder(plan.folders[i], false, i); !marked)
+            return failed(marked.error());
     }
 
     if (!plan.work.empty()) {
         FileFiller filler(options);
         if (auto st = filler.init(root); !st)
-            return st.error();
+            return failed(st.error());
         // Progress over the whole tree: what earlier files wrote plus this one's part.
         std::uint64_t doneBefore = 0;
         const core::PrepareProgress treeProgress = progress
@@ -1042,42 +1254,57 @@ core::Result<core::TargetInfo> WindowsBackend::prepareFileTree(const core::Targe
                 FILE_ATTRIBUTE_NORMAL | (w.exists ? FILE_FLAG_OPEN_REPARSE_POINT : 0), nullptr));
             if (!file.valid()) {
                 const DWORD err = ::GetLastError();
-                return win32Error(
-                    err, w.exists ? "open" : "create file", path, diskFull(err) ? spaceDetail : "");
+                return failed(win32Error(err, w.exists ? "open" : "create file", path,
+                    diskFull(err) ? spaceDetail : ""));
             }
-            if (w.exists)
-                undo.extended(w.index, w.currentBytes);
-            else
+            if (w.exists) {
+                // Still ours and still one name since the look-up, else never written.
+                if (markOf(path) == Mark::None)
+                    return failed(
+                        notOurs(path, "a file without IOPrism's mark or with other names"));
+                if (auto marked = setMark(path, Mark::Filling); !marked)
+                    return failed(marked.error());
+                undo.extended(w.index, w.currentBytes, w.halfFilled);
+            } else {
                 undo.madeFile(w.index);
+                // Marked "filling" before a byte is written: a crash mid-fill leaves a file
+                // IOPrism knows it must fill again.
+                markOurs(wpath, file.get(), Mark::Filling);
+            }
             if (!directChecked) {
                 directChecked = true;
                 if (auto refusal = unbufferedRefusal(path, target.cacheMode, parent))
-                    return *refusal;
+                    return failed(*refusal);
             }
+            const FillRange range = w.range(tree.fileSizeBytes);
             // Reserve the space now (NTFS allocates the clusters: not sparse), and with the
             // privilege move the valid data length so NTFS does not zero ahead of the writes.
-            if (!setFileSize(file.get(), tree.fileSizeBytes)) {
+            if (!setFileSize(file.get(), range.toBytes)) {
                 const DWORD err = ::GetLastError();
-                return win32Error(err, "reserve space", path, diskFull(err) ? spaceDetail : "");
+                return failed(
+                    win32Error(err, "reserve space", path, diskFull(err) ? spaceDetail : ""));
             }
             if (canSetValidData())
-                ::SetFileValidData(file.get(), static_cast<LONGLONG>(tree.fileSizeBytes));
+                ::SetFileValidData(file.get(), static_cast<LONGLONG>(range.toBytes));
             if (!sector)
                 sector = std::max(
                     win::querySectorSize(file.get(), wpath).logicalBytes, kMinBufferAlign);
             UniqueHandle direct(::CreateFileW(wpath.c_str(), GENERIC_WRITE,
                 FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr, OPEN_EXISTING,
                 FILE_FLAG_NO_BUFFERING | FILE_FLAG_OPEN_REPARSE_POINT, nullptr));
-            const std::uint64_t from = fillStartBytes(w.exists, w.currentBytes);
             // No flush per file: the aligned part is written unbuffered, and a buffered
             // tail is left to the cache manager (Windows flushes a whole volume only for
             // administrators), as flushing each of a million small files would take long.
+            // The cache outlives a killed process, so "complete" follows the last write;
+            // only a power cut before the cache is written could outrun it.
             if (auto st = filler.fill(path, file.get(),
-                    direct.valid() ? direct.get() : INVALID_HANDLE_VALUE, *sector, from,
-                    tree.fileSizeBytes, treeProgress, spaceDetail, false, "prepare file tree");
+                    direct.valid() ? direct.get() : INVALID_HANDLE_VALUE, *sector, range.fromBytes,
+                    range.toBytes, treeProgress, spaceDetail, false, "prepare file tree");
                 !st)
-                return st.error();
-            doneBefore += tree.fileSizeBytes - from;
+                return failed(st.error());
+            if (auto marked = setMark(path, Mark::Complete); !marked)
+                return failed(marked.error());
+            doneBefore += range.toBytes - range.fromBytes;
         }
     }
     const bool made = undo.madeAnything();
@@ -1125,10 +1352,13 @@ std::optional<core::TestFileSpace> WindowsBackend::testFileSpace(const core::Tar
         // file is extended from a chunk boundary; any other existing file is never written.
         const PathEntry e = lookUp(target.path);
         need = target.testFileSizeBytes;
-        if (e.exists)
-            need = e.isPlainFile() && isOurTestFile(target.path) && need > e.sizeBytes
-                ? need - fillStartBytes(true, e.sizeBytes)
+        if (e.exists) {
+            const Mark mark = e.isPlainFile() ? markOf(target.path) : Mark::None;
+            need = mark != Mark::None
+                ? fillRange(true, mark == Mark::Filling, e.sizeBytes, std::max(need, e.sizeBytes))
+                      .newBytes
                 : 0;
+        }
     }
     ULARGE_INTEGER avail {}, total {}, free {};
     if (!::GetDiskFreeSpaceExW(home.c_str(), &avail, &total, &free) || total.QuadPart == 0)

@@ -210,6 +210,15 @@ const std::vector<RuleCase> kRuleCases = {
         },
         {"E specs[0].lines[0].transferSize: 2MiB is larger than the 1MiB test file "
          "\"/data/iobw.tst\" (hosts[0].workers[0].targets[0])"}},
+    {"transfer size within a file tree's files",
+        [](Profile &p) {
+            p.specs[0].lines[0].transferSizeBytes = 2 * kMiB;
+            auto &t = p.hosts[0].workers[0].targets[0];
+            t.kind = TargetKind::FileTree;
+            t.tree = {.depth = 1, .filesPerLevel = 4, .fileSizeBytes = kMiB};
+        },
+        {"E specs[0].lines[0].transferSize: 2MiB is larger than the 1MiB files of file tree "
+         "\"/data/iobw.tst\" (hosts[0].workers[0].targets[0])"}},
     {"transfer size within test file after offset",
         [](Profile &p) {
             p.specs[0].lines[0].transferSizeBytes = 2 * kMiB;

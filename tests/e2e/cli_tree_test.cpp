@@ -2,10 +2,15 @@
 // File trees and Iometer's connection rate through the CLI on real file systems: the
 // io-profile-tree preset on ext4, trees made only where they may be, ENOSPC, removal, and
 // a connection-rate .icf's connection figures in Iometer's columns.
+#include <array>
+#include <fcntl.h>
 #include <fstream>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <sys/statvfs.h>
+#include <sys/xattr.h>
+#include <unistd.h>
 
 #include "e2e/cli_support.h"
 #include "e2e/linux_support.h"
@@ -125,6 +130,132 @@ TEST(CliTree, AFullFileSystemWhileMakingATreeIsClearAndLeavesNothing)
     EXPECT_EQ(r.exitCode, 1);
     EXPECT_THAT(r.err, HasSubstr("space"));
     EXPECT_FALSE(fs::exists(dir.path() / "small" / "ioprism-tree"));
+}
+
+// The marker alone is one small file anyone can copy: it must not make IOPrism write
+// into, or remove, a user's files that fit a tree's layout.
+TEST(CliTree, ACopiedMarkerNeverLetsARunWriteOrRemoveAUsersFiles)
+{
+    IOPRISM_REQUIRE(isRoot(), "needs root for a loop-mounted ext4");
+    TempDir dir(realFsDir());
+    Ext4Mount ext4(dir.path(), "64M");
+    ASSERT_TRUE(ext4.mounted());
+    const fs::path real = ext4.path() / "real";
+    auto r = runCli("run --engine io_uring --target '" + real.string()
+            + "' --tree 2:2:1MiB --rw randread --bs 4k --duration 1 -q --no-save",
+        dir.path());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const fs::path foreign = ext4.path() / "foreign";
+    fs::create_directories(foreign);
+    shell("for i in 1 2; do head -c 1M /dev/urandom > '" + foreign.string()
+        + "'/file-000$i; done; echo notes > '" + foreign.string() + "'/notes.txt; cp '"
+        + real.string() + "'/.ioprism-tree '" + foreign.string() + "'/");
+    const std::string first = readFile(foreign / "file-0001");
+    r = runCli("run --engine io_uring --target '" + foreign.string()
+            + "' --tree 2:2:1MiB --rw randread --bs 4k --duration 1 -q --no-save "
+              "--remove-test-files",
+        dir.path());
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_THAT(r.err, HasSubstr("lacks IOPrism's mark"));
+    EXPECT_EQ(readFile(foreign / "file-0001"), first);
+    EXPECT_TRUE(fs::exists(foreign / "file-0002"));
+    EXPECT_EQ(readFile(foreign / "notes.txt"), "notes\n");
+    EXPECT_FALSE(fs::exists(foreign / "level-2"));
+}
+
+TEST(CliTree, AHardLinkInsideATreeIsNeverWrittenThrough)
+{
+    IOPRISM_REQUIRE(isRoot(), "needs root for a loop-mounted ext4");
+    TempDir dir(realFsDir());
+    Ext4Mount ext4(dir.path(), "64M");
+    ASSERT_TRUE(ext4.mounted());
+    const fs::path tree = ext4.path() / "s";
+    const std::string run = "run --engine io_uring --target '" + tree.string()
+        + "' --tree 2:2:1MiB --rw randwrite --bs 4k --duration 1 -q --no-save";
+    auto r = runCli(run, dir.path());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const fs::path victim = ext4.path() / "big.bin";
+    shell("head -c 2M /dev/urandom > '" + victim.string() + "'");
+    const std::string precious = readFile(victim);
+    fs::remove(tree / "level-2" / "file-0002");
+    ASSERT_EQ(::link(victim.c_str(), (tree / "level-2" / "file-0002").c_str()), 0);
+    r = runCli(run, dir.path());
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_THAT(r.err, HasSubstr("hard links"));
+    EXPECT_EQ(readFile(victim), precious);
+}
+
+// A run killed mid-fill leaves its file reserved at full size but unwritten (made here
+// the same way, deterministically): the next run must fill it, not measure zeros that
+// never come from the device.
+TEST(CliTree, ATestFileAKilledRunLeftUnwrittenIsFilledBeforeItIsMeasured)
+{
+    IOPRISM_REQUIRE(isRoot(), "needs root for a loop-mounted ext4");
+    TempDir dir(realFsDir());
+    Ext4Mount ext4(dir.path(), "64M");
+    ASSERT_TRUE(ext4.mounted());
+    const fs::path tf = ext4.path() / "tf";
+    {
+        const int fd = ::open(tf.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        ASSERT_GE(fd, 0);
+        const std::string mark = "filling";
+        EXPECT_EQ(::fsetxattr(fd, "user.ioprism.testfile", mark.data(), mark.size(), 0), 0);
+        EXPECT_EQ(::fallocate(fd, 0, 0, 8 << 20), 0);
+        ::close(fd);
+    }
+    ASSERT_THAT(shell("filefrag -v '" + tf.string() + "'"), HasSubstr("unwritten"));
+    auto r = runCli("run --engine io_uring --target '" + tf.string()
+            + "' --file-size 8MiB --rw randread --bs 4k --duration 1 -q --no-save",
+        dir.path());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_THAT(shell("filefrag -v '" + tf.string() + "'"), ::testing::Not(HasSubstr("unwritten")));
+    std::array<char, 32> mark {};
+    const ssize_t n = ::getxattr(tf.c_str(), "user.ioprism.testfile", mark.data(), mark.size());
+    EXPECT_EQ(std::string(mark.data(), std::size_t(std::max<ssize_t>(n, 0))), "complete");
+}
+
+// A tree that fits by its files' bytes alone, but not with its folders and marker, is
+// refused before anything is made; with room for those it is made.
+TEST(CliTree, ATreesFoldersAndMarkerCountInItsSpace)
+{
+    IOPRISM_REQUIRE(isRoot(), "needs root for a loop-mounted ext4");
+    TempDir dir(realFsDir());
+    Ext4Mount ext4(dir.path(), "8M", "-m 0");
+    ASSERT_TRUE(ext4.mounted());
+    const std::uint64_t treeBytes = 50 * 4 * 16 * 1024;
+    const auto leave = [&](std::uint64_t bytes) {
+        fs::remove(ext4.path() / "filler");
+        struct statvfs sv {
+        };
+        ASSERT_EQ(::statvfs(ext4.path().c_str(), &sv), 0);
+        const std::uint64_t freeBytes = std::uint64_t(sv.f_bavail) * sv.f_frsize;
+        ASSERT_GT(freeBytes, bytes);
+        const int fd = ::open((ext4.path() / "filler").c_str(), O_WRONLY | O_CREAT, 0644);
+        ASSERT_GE(fd, 0);
+        EXPECT_EQ(::fallocate(fd, 0, 0, off_t(freeBytes - bytes)), 0);
+        ::close(fd);
+        ASSERT_EQ(::statvfs(ext4.path().c_str(), &sv), 0);
+        ASSERT_EQ(std::uint64_t(sv.f_bavail) * sv.f_frsize, bytes);
+    };
+    const std::string run = "run --engine sync --buffered --target '" + (ext4.path() / "t").string()
+        + "' --tree 50:4:16KiB --rw randread --bs 4k --duration 1 -q --no-save";
+    leave(treeBytes + 8 * 1024);
+    auto r = runCli(run, dir.path());
+    EXPECT_EQ(r.exitCode, 1);
+    // Refused as a whole before anything was made, not by a folder or file midway.
+    EXPECT_THAT(r.err,
+        HasSubstr("create file tree " + (ext4.path() / "t").string()
+            + ": No space left on device (not enough space"));
+    EXPECT_THAT(r.err, ::testing::Not(HasSubstr("removed what this run had made")));
+    EXPECT_FALSE(fs::exists(ext4.path() / "t"));
+
+    leave(treeBytes + 64 * 1024);
+    r = runCli(run, dir.path());
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    fs::path deepest = ext4.path() / "t";
+    for (int level = 2; level <= 50; ++level)
+        deepest /= "level-" + std::to_string(level);
+    EXPECT_EQ(fs::file_size(deepest / "file-0004"), 16u * 1024);
 }
 
 TEST(CliTree, AConnectionRateIcfShowsIometersConnectionFigures)

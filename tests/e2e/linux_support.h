@@ -87,12 +87,17 @@ private:
 class Ext4Mount
 {
 public:
-    Ext4Mount(const std::filesystem::path &dir, const std::string &size)
+    // `mkfsOptions` are added to mkfs.ext4's (e.g. "-m 0": no blocks reserved for root).
+    Ext4Mount(const std::filesystem::path &dir, const std::string &size,
+        const std::string &mkfsOptions = {})
         : m_loop(dir / "ext4.img", size)
         , m_mnt(dir / "mnt")
     {
         if (m_loop.path().empty()
-            || std::system(("mkfs.ext4 -q -F " + m_loop.path() + " >/dev/null 2>&1").c_str()) != 0)
+            || std::system(
+                   ("mkfs.ext4 -q -F " + mkfsOptions + " " + m_loop.path() + " >/dev/null 2>&1")
+                       .c_str())
+                != 0)
             return;
         std::filesystem::create_directories(m_mnt);
         m_mounted

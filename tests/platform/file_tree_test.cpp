@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 #include <set>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "platform_test_util.h"
@@ -241,6 +242,9 @@ TEST_F(FileTreePrepare, CancelMidFillRemovesEverythingThisCallMade)
         t, writing(), [](std::uint64_t done, std::uint64_t) { return done < (5u << 20); });
     ASSERT_FALSE(info.ok());
     EXPECT_EQ(info.error().code.value(), ECANCELED);
+    EXPECT_NE(
+        info.error().detail.find("removed what this run had made of the tree"), std::string::npos)
+        << info.error().detail;
     EXPECT_FALSE(fs::exists(t.path));
     EXPECT_TRUE(fs::is_empty(m_dir.path()));
 }
@@ -302,9 +306,13 @@ TEST_F(FileTreePrepare, SpaceNeededIsWhatIsStillToBeWritten)
     struct stat parent {
     };
     ASSERT_EQ(::stat(m_dir.path().c_str(), &parent), 0);
+    struct statvfs sv {
+    };
+    ASSERT_EQ(::statvfs(m_dir.path().c_str(), &sv), 0);
     auto space = m_backend.testFileSpace(t);
     ASSERT_TRUE(space);
-    EXPECT_EQ(space->needBytes, t.tree.totalBytes());
+    // The files, and a block each for the two folders and the marker.
+    EXPECT_EQ(space->needBytes, t.tree.totalBytes() + 3 * sv.f_frsize);
     EXPECT_EQ(space->fileSystem, std::to_string(parent.st_dev));
     EXPECT_GT(space->freeBytes, 0u);
 
@@ -353,6 +361,131 @@ TEST_F(FileTreePrepare, RemovalTakesExactlyTheTreeAndLeavesWhatIsForeign)
     ASSERT_TRUE(m_backend.prepareTarget(clean, writing(), {}).ok());
     EXPECT_TRUE(m_backend.removeFileTree(clean.path, clean.tree).ok());
     EXPECT_FALSE(fs::exists(clean.path));
+}
+
+TEST_F(FileTreePrepare, EverythingItMakesCarriesTheMark)
+{
+    const auto t = treeTarget(m_dir.path() / "tree", 3, 2, 64 * 1024);
+    ASSERT_TRUE(m_backend.prepareTarget(t, writing(), {}).ok());
+    for (const auto &folder : core::fileTreeFolders(t.path, t.tree))
+        EXPECT_EQ(markValue(folder), "complete") << folder;
+    EXPECT_EQ(markValue(core::fileTreeMarkerPath(t.path)), "complete");
+    for (const auto &file : filesOf(t))
+        EXPECT_EQ(markValue(file), "complete") << file;
+}
+
+// The marker alone proves nothing: copied into a user's folder whose files fit the
+// layout, it must not make IOPrism write, extend or remove them.
+TEST_F(FileTreePrepare, ACopiedMarkerDoesNotMakeAFolderOurs)
+{
+    const auto real = treeTarget(m_dir.path() / "real", 2, 2, 1u << 20);
+    ASSERT_TRUE(m_backend.prepareTarget(real, writing(), {}).ok());
+    const auto foreign = m_dir.path() / "foreign";
+    fs::create_directories(foreign);
+    writeFile(foreign / "file-0001", 1 << 20, 1);
+    writeFile(foreign / "file-0002", 1 << 20, 2);
+    writeFile(foreign / "notes.txt", 6, 3);
+    fs::copy_file(core::fileTreeMarkerPath(real.path), foreign / ".ioprism-tree"); // no xattr
+    const auto before = everything(foreign);
+    const std::string first = readFile(foreign / "file-0001");
+    const auto t = treeTarget(foreign, 2, 2, 1u << 20);
+    for (const auto &options : {writing(), reading()}) {
+        auto info = m_backend.prepareTarget(t, options, {});
+        ASSERT_FALSE(info.ok());
+        EXPECT_EQ(info.error().code.value(), EEXIST);
+        EXPECT_NE(info.error().detail.find("lacks IOPrism's mark"), std::string::npos)
+            << info.error().detail;
+    }
+    for (auto removed :
+        {platform::removeFileTree(t.path, t.tree), platform::removeTestFile(t.path)}) {
+        ASSERT_FALSE(removed.ok());
+        EXPECT_EQ(removed.error().code.value(), EPERM);
+        EXPECT_NE(removed.error().detail.find("left untouched"), std::string::npos);
+    }
+    EXPECT_EQ(everything(foreign), before);
+    EXPECT_EQ(readFile(foreign / "file-0001"), first);
+}
+
+// A hard link to a user's file, or a user's file, under one of the tree's names is not
+// IOPrism's: the tree is refused, and removal leaves it and says so.
+TEST_F(FileTreePrepare, AHardLinkOrAnUnmarkedFileInsideATreeIsNeverWrittenNorRemoved)
+{
+    const auto t = treeTarget(m_dir.path() / "tree", 2, 2, 64 * 1024);
+    ASSERT_TRUE(m_backend.prepareTarget(t, writing(), {}).ok());
+    const auto files = filesOf(t);
+    const auto victim = m_dir.path() / "big.bin";
+    writeFile(victim, 1 << 20, 9);
+    const std::string precious = readFile(victim);
+    fs::remove(files[3]);
+    ASSERT_EQ(::link(victim.c_str(), files[3].c_str()), 0);
+    auto info = m_backend.prepareTarget(t, writing(), {});
+    ASSERT_FALSE(info.ok());
+    EXPECT_EQ(info.error().code.value(), EEXIST);
+    EXPECT_NE(info.error().detail.find("hard links"), std::string::npos) << info.error().detail;
+    EXPECT_EQ(readFile(victim), precious);
+
+    // Even a marked file is nobody's while it has a second name.
+    const auto kept = m_dir.path() / "kept";
+    ASSERT_EQ(::link(files[0].c_str(), kept.c_str()), 0);
+    // A user's own file in the layout, without the mark.
+    fs::remove(files[2]);
+    writeFile(files[2], 64 * 1024, 4);
+    info = m_backend.prepareTarget(t, reading(), {});
+    ASSERT_FALSE(info.ok());
+    EXPECT_EQ(info.error().code.value(), EEXIST);
+
+    auto removed = platform::removeFileTree(t.path, t.tree);
+    ASSERT_FALSE(removed.ok());
+    EXPECT_EQ(removed.error().code.value(), ENOTEMPTY);
+    EXPECT_NE(removed.error().detail.find("left 3 items IOPrism did not make"), std::string::npos)
+        << removed.error().detail;
+    EXPECT_EQ(everything(t.path),
+        (std::set<std::string> {"file-0001", "level-2", "level-2/file-0001", "level-2/file-0002"}));
+    EXPECT_EQ(readFile(victim), precious);
+    EXPECT_EQ(fs::file_size(kept), 64u * 1024);
+}
+
+TEST_F(FileTreePrepare, ADamagedMarkerIsReportedAsDamaged)
+{
+    const auto t = treeTarget(m_dir.path() / "tree", 2, 2, 4096);
+    ASSERT_TRUE(m_backend.prepareTarget(t, writing(), {}).ok());
+    {
+        std::ofstream(core::fileTreeMarkerPath(t.path), std::ios::trunc)
+            << "{\"ioprismFileTree\": 1, ";
+    }
+    auto info = m_backend.prepareTarget(t, reading(), {});
+    ASSERT_FALSE(info.ok());
+    EXPECT_NE(info.error().detail.find("marker is damaged"), std::string::npos)
+        << info.error().detail;
+    EXPECT_EQ(info.error().detail.find("has no"), std::string::npos) << info.error().detail;
+    auto removed = platform::removeTestFile(t.path);
+    ASSERT_FALSE(removed.ok());
+    EXPECT_NE(removed.error().detail.find("marker is damaged"), std::string::npos)
+        << removed.error().detail;
+    EXPECT_TRUE(fs::exists(filesOf(t)[0]));
+}
+
+// A run killed mid-fill leaves a file of the tree reserved but unwritten, and marked
+// "filling": the next run fills it again instead of measuring zeros never read from disk.
+TEST_F(FileTreePrepare, AFileLeftFillingByAKilledRunIsFilledAgain)
+{
+    const auto t = treeTarget(m_dir.path() / "tree", 2, 2, 1u << 20);
+    ASSERT_TRUE(m_backend.prepareTarget(t, writing(), {}).ok());
+    const auto files = filesOf(t);
+    const std::string untouched = readFile(files[0]);
+    ASSERT_TRUE(leaveAsAKilledRunDoes(files[2], t.tree.fileSizeBytes, "filling"));
+    auto space = m_backend.testFileSpace(t);
+    ASSERT_TRUE(space);
+    EXPECT_EQ(space->needBytes, 0u) << "its space is already reserved";
+    std::uint64_t total = 0;
+    auto info = m_backend.prepareTarget(
+        t, reading(), [&](std::uint64_t, std::uint64_t all) { return total = all, true; });
+    ASSERT_TRUE(info.ok()) << info.error().toString();
+    EXPECT_TRUE(info->createdTestFile);
+    EXPECT_EQ(total, t.tree.fileSizeBytes);
+    EXPECT_NE(readFile(files[2]).substr(0, 4096), std::string(4096, '\0'));
+    EXPECT_EQ(markValue(files[2]), "complete");
+    EXPECT_EQ(readFile(files[0]), untouched);
 }
 
 TEST_F(FileTreePrepare, RemoveTestFilesCoversATreeByItsMarker)
@@ -443,7 +576,7 @@ TEST_F(SmallFileSystemTree, NotEnoughSpaceIsRefusedBeforeAnythingIsMade)
     ASSERT_FALSE(info.ok());
     EXPECT_EQ(info.error().code.value(), ENOSPC);
     const std::string expected = "not enough space on " + m_mount->dir().string()
-        + " for the file tree: need 48 MiB, have ";
+        + " for the file tree: need 48.0 MiB, have ";
     EXPECT_EQ(info.error().detail.rfind(expected, 0), 0u) << info.error().detail;
     EXPECT_TRUE(fs::is_empty(m_mount->dir()));
 }
@@ -462,7 +595,28 @@ TEST_F(SmallFileSystemTree, RunningOutOfSpaceWhileWritingNamesTheFileAndLeavesNo
     EXPECT_NE(info.error().detail.find("not enough space on " + m_mount->dir().string()),
         std::string::npos)
         << info.error().detail;
+    EXPECT_NE(
+        info.error().detail.find("; removed what this run had made of the tree"), std::string::npos)
+        << info.error().detail;
     EXPECT_TRUE(fs::is_empty(m_mount->dir())) << "half a tree was left behind";
+}
+
+TEST_F(SmallFileSystemTree, WithoutUserXattrsATreeIsOursOnlyInTheProcessThatMadeIt)
+{
+    IOPRISM_REQUIRE(isRoot(), "mounting ramfs needs root");
+    m_mount = std::make_unique<ScopedMount>("ramfs", m_dir.path() / "mnt", "-t ramfs");
+    IOPRISM_REQUIRE(m_mount->ok(), "mount -t ramfs failed");
+    LinuxBackend backend(BackendOptions {});
+    const auto t = treeTarget(m_mount->dir() / "tree", 2, 2, 4096, core::CacheMode::Buffered);
+    auto made = backend.prepareTarget(t, writing(), {});
+    ASSERT_TRUE(made.ok()) << made.error().toString();
+    ASSERT_EQ(backend.notices().size(), 1u);
+    EXPECT_NE(backend.notices()[0].find("later runs will refuse it"), std::string::npos);
+    auto again = backend.prepareTarget(t, writing(), {});
+    ASSERT_TRUE(again.ok()) << again.error().toString();
+    EXPECT_FALSE(again->createdTestFile);
+    EXPECT_TRUE(platform::removeTestFile(t.path).ok());
+    EXPECT_TRUE(fs::is_empty(m_mount->dir()));
 }
 
 TEST_F(SmallFileSystemTree, TooFewInodesForManySmallFilesIsRefusedEarly)

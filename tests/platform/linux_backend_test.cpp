@@ -321,6 +321,91 @@ TEST_F(TestFilePrepare, RemoveTestFileRemovesOnlyOurs)
     EXPECT_TRUE(fs::exists(theirs));
 }
 
+TEST_F(TestFilePrepare, AFileIsMarkedFillingUntilItsFillIsDoneThenComplete)
+{
+    const auto path = m_dir.path() / "t.dat";
+    ASSERT_TRUE(m_backend.prepareTarget(testFile(path, 2 << 20), writing(), {}).ok());
+    EXPECT_EQ(markValue(path), "complete");
+    // Extending a complete file marks it "filling" while it grows: seen from progress.
+    std::string seen;
+    auto grown = m_backend.prepareTarget(
+        testFile(path, 4 << 20), writing(), [&](std::uint64_t, std::uint64_t) {
+            seen = markValue(path);
+            return true;
+        });
+    ASSERT_TRUE(grown.ok()) << grown.error().toString();
+    EXPECT_EQ(seen, "filling");
+    EXPECT_EQ(markValue(path), "complete");
+}
+
+// A run killed mid-fill (SIGKILL) leaves a file reserved at full size but unwritten; it
+// must never be measured as it is (its reads return zeros without device I/O).
+TEST_F(TestFilePrepare, AFileLeftFillingByAKilledRunIsFilledAgainEvenForAReadSpec)
+{
+    const auto path = m_dir.path() / "t.dat";
+    ASSERT_TRUE(leaveAsAKilledRunDoes(path, 3 << 20, "filling"));
+    ASSERT_EQ(readAll(path).find_first_not_of('\0'), std::string::npos);
+    auto space = m_backend.testFileSpace(testFile(path, 3 << 20));
+    ASSERT_TRUE(space);
+    EXPECT_EQ(space->needBytes, 0u) << "its space is already reserved";
+    std::uint64_t total = 0;
+    auto info = m_backend.prepareTarget(testFile(path, 3 << 20), reading(),
+        [&](std::uint64_t, std::uint64_t t) { return total = t, true; });
+    ASSERT_TRUE(info.ok()) << info.error().toString();
+    EXPECT_TRUE(info->createdTestFile);
+    EXPECT_EQ(total, 3u << 20) << "filled again from the start";
+    const std::string data = readAll(path);
+    EXPECT_NE(data.find_first_not_of('\0'), std::string::npos);
+    EXPECT_NE(data.substr(0, 4096), std::string(4096, '\0'));
+    EXPECT_NE(data.substr(data.size() - 4096), std::string(4096, '\0'));
+    EXPECT_EQ(markValue(path), "complete");
+}
+
+// "1" is what IOPrism wrote before "filling" existed, also before the fill: such a file
+// is reused only when FIEMAP proves every byte written, else it is filled again.
+TEST_F(TestFilePrepare, AnOldMarkCountsAsCompleteOnlyWhenEveryByteIsProvenWritten)
+{
+    const auto unwritten = m_dir.path() / "old-unwritten.dat";
+    ASSERT_TRUE(leaveAsAKilledRunDoes(unwritten, 2 << 20, "1"));
+    auto info = m_backend.prepareTarget(testFile(unwritten, 2 << 20), reading(), {});
+    ASSERT_TRUE(info.ok()) << info.error().toString();
+    EXPECT_TRUE(info->createdTestFile);
+    EXPECT_NE(readAll(unwritten).substr(0, 4096), std::string(4096, '\0'));
+    EXPECT_EQ(markValue(unwritten), "complete");
+
+    const auto written = m_dir.path() / "old-written.dat";
+    writeFile(written, 2 << 20, 7);
+    ASSERT_EQ(::setxattr(written.c_str(), "user.ioprism.testfile", "1", 1, 0), 0);
+    const std::string before = readAll(written);
+    info = m_backend.prepareTarget(testFile(written, 2 << 20), writing(), {});
+    ASSERT_TRUE(info.ok()) << info.error().toString();
+    EXPECT_FALSE(info->createdTestFile);
+    EXPECT_EQ(readAll(written), before);
+    EXPECT_EQ(markValue(written), "complete");
+}
+
+// The mark is on the inode: a second name (hard link) of our file is a way into a file
+// someone else may hold, so a file with more than one link is never written or removed.
+TEST_F(TestFilePrepare, AFileWithAnotherHardLinkIsNeverWrittenOrRemoved)
+{
+    const auto path = m_dir.path() / "t.dat";
+    ASSERT_TRUE(m_backend.prepareTarget(testFile(path, 1 << 20), writing(), {}).ok());
+    const auto other = m_dir.path() / "kept.dat";
+    ASSERT_EQ(::link(path.c_str(), other.c_str()), 0);
+    const std::string before = readAll(path);
+    EXPECT_FALSE(platform::isOurTestFile(path.string()));
+    auto refused = m_backend.prepareTarget(testFile(path, 2 << 20), writing(), {});
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.error().code.value(), EEXIST);
+    EXPECT_NE(refused.error().detail.find("hard links"), std::string::npos)
+        << refused.error().detail;
+    auto removed = platform::removeTestFile(path.string());
+    ASSERT_FALSE(removed.ok());
+    EXPECT_EQ(removed.error().code.value(), EPERM);
+    EXPECT_EQ(readAll(other), before);
+    EXPECT_EQ(fs::file_size(path), 1u << 20);
+}
+
 TEST_F(TestFilePrepare, DataPatternOfTheFillIsHonoured)
 {
     const auto path = m_dir.path() / "zeros.dat";

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <string>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <thread>
 #include <unistd.h>
 #include <vector>
@@ -186,5 +187,30 @@ private:
     std::filesystem::path m_dir;
     bool m_ok = false;
 };
+
+// The value of IOPrism's mark (the xattr user.ioprism.testfile) on `path`, "" if none.
+inline std::string markValue(const std::filesystem::path &path)
+{
+    std::array<char, 64> value {};
+    const ssize_t n
+        = ::lgetxattr(path.c_str(), "user.ioprism.testfile", value.data(), value.size());
+    return n < 0 ? std::string() : std::string(value.data(), std::size_t(n));
+}
+
+// Leaves `path` the way a run killed (SIGKILL) mid-fill leaves a file it was creating:
+// marked with `mark` ("filling"; "1" as IOPrism marked files before "filling" existed),
+// reserved at `bytes` with fallocate, and not one byte written (unwritten extents: its
+// reads return zeros without touching the device). Deterministic, unlike a timed kill.
+inline bool leaveAsAKilledRunDoes(
+    const std::filesystem::path &path, std::uint64_t bytes, const std::string &mark)
+{
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return false;
+    const bool ok = ::fsetxattr(fd, "user.ioprism.testfile", mark.data(), mark.size(), 0) == 0
+        && ::fallocate(fd, 0, 0, static_cast<off_t>(bytes)) == 0;
+    ::close(fd);
+    return ok;
+}
 
 } // namespace ioprism::test

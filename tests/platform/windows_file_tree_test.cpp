@@ -154,6 +154,7 @@ TEST(WindowsFileTree, CancelMidFillRemovesEverythingThisCallMade)
         t, writing(), [](std::uint64_t done, std::uint64_t) { return done < (3u << 20); });
     ASSERT_FALSE(info.ok());
     EXPECT_EQ(info.error().code.value(), ERROR_CANCELLED);
+    EXPECT_THAT(info.error().detail, HasSubstr("removed what this run had made of the tree"));
     EXPECT_FALSE(fs::exists(t.path));
 }
 
@@ -182,6 +183,83 @@ TEST(WindowsFileTree, RemovalTakesExactlyTheTreeAndLeavesWhatIsForeign)
     ASSERT_TRUE(backend.prepareTarget(clean, writing(), {}).ok());
     EXPECT_TRUE(platform::removeTestFile(clean.path).ok());
     EXPECT_FALSE(fs::exists(clean.path));
+}
+
+// The marker alone proves nothing: copied into a user's folder whose files fit the
+// layout, it must not make IOPrism write, extend or delete them.
+TEST(WindowsFileTree, ACopiedMarkerDoesNotMakeAFolderOurs)
+{
+    test::TempDir dir;
+    WindowsBackend backend({});
+    const auto real = treeTarget(dir.path() / "real", 2, 2, 64 * 1024);
+    ASSERT_TRUE(backend.prepareTarget(real, writing(), {}).ok());
+    const auto foreign = dir.path() / "foreign";
+    fs::create_directories(foreign);
+    writeFile(foreign / "file-0001", 64 * 1024);
+    writeFile(foreign / "file-0002", 64 * 1024);
+    fs::copy_file(core::fileTreeMarkerPath(real.path), foreign / ".ioprism-tree");
+    const auto before = everything(foreign);
+    const auto t = treeTarget(foreign, 2, 2, 64 * 1024);
+    auto refused = backend.prepareTarget(t, writing(), {});
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.error().code.value(), ERROR_FILE_EXISTS);
+    EXPECT_THAT(refused.error().detail, HasSubstr("lacks IOPrism's mark"));
+    for (auto removed :
+        {platform::removeFileTree(t.path, t.tree), platform::removeTestFile(t.path)}) {
+        ASSERT_FALSE(removed.ok());
+        EXPECT_EQ(removed.error().code.value(), ERROR_ACCESS_DENIED);
+    }
+    EXPECT_EQ(everything(foreign), before);
+    EXPECT_EQ(fs::file_size(foreign / "file-0001"), 64u * 1024);
+}
+
+// A user's file, or a second name (hard link) of a file, in the tree's layout is never
+// written, and removal leaves it and says so.
+TEST(WindowsFileTree, AnUnmarkedOrHardLinkedFileInsideATreeIsNeverWrittenNorRemoved)
+{
+    test::TempDir dir;
+    WindowsBackend backend({});
+    const auto t = treeTarget(dir.path() / "tree", 2, 2, 64 * 1024);
+    ASSERT_TRUE(backend.prepareTarget(t, writing(), {}).ok());
+    const auto files = filesOf(t);
+    // The user's file, short (it would be "completed" if it counted), moved over ours: made
+    // first, so that it cannot reuse our file's number (Wine's file index is the inode).
+    writeFile(dir.path() / "users", 100);
+    fs::rename(dir.path() / "users", files[3]);
+    auto refused = backend.prepareTarget(t, writing(), {});
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.error().code.value(), ERROR_FILE_EXISTS);
+    EXPECT_THAT(refused.error().detail, HasSubstr("lacks IOPrism's mark"));
+    EXPECT_EQ(fs::file_size(files[3]), 100u);
+
+    const auto kept = dir.path() / "kept";
+    ASSERT_TRUE(
+        ::CreateHardLinkW(kept.wstring().c_str(), fs::path(files[0]).wstring().c_str(), nullptr));
+    EXPECT_FALSE(platform::isOurTestFile(files[0]));
+
+    auto removed = platform::removeFileTree(t.path, t.tree);
+    ASSERT_FALSE(removed.ok());
+    EXPECT_EQ(removed.error().code.value(), ERROR_DIR_NOT_EMPTY);
+    EXPECT_THAT(removed.error().detail, HasSubstr("left 2 items IOPrism did not make"));
+    EXPECT_EQ(
+        everything(t.path), (std::set<std::string> {"file-0001", "level-2", "level-2/file-0002"}));
+    EXPECT_EQ(fs::file_size(kept), 64u * 1024);
+}
+
+TEST(WindowsFileTree, ADamagedMarkerIsReportedAsDamaged)
+{
+    test::TempDir dir;
+    WindowsBackend backend({});
+    const auto t = treeTarget(dir.path() / "tree", 2, 2, 4096);
+    ASSERT_TRUE(backend.prepareTarget(t, writing(), {}).ok());
+    fs::resize_file(core::fileTreeMarkerPath(t.path), 5);
+    auto refused = backend.prepareTarget(t, writing(), {});
+    ASSERT_FALSE(refused.ok());
+    EXPECT_THAT(refused.error().detail, HasSubstr("marker is damaged"));
+    auto removed = platform::removeTestFile(t.path);
+    ASSERT_FALSE(removed.ok());
+    EXPECT_THAT(removed.error().detail, HasSubstr("marker is damaged"));
+    EXPECT_TRUE(fs::exists(filesOf(t)[0]));
 }
 
 TEST(WindowsFileTree, TheIocpEngineOpensEachFileInOneSlotAndReadsWhatIsThere)
