@@ -532,8 +532,10 @@ std::string planText(const ResolvedPlan &plan, const std::string &engine,
         out += "\n";
         for (const auto &t : w.targets) {
             const auto &info = t.info;
-            out += fmt::format("    {} ({}, {}", t.target.path,
-                info.isDevice ? "raw device" : "test file", toString(t.target.cacheMode));
+            const char *kind = info.isDevice            ? "raw device"
+                : t.target.kind == TargetKind::FileTree ? "file tree"
+                                                        : "test file";
+            out += fmt::format("    {} ({}, {}", t.target.path, kind, toString(t.target.cacheMode));
             if (info.path != t.target.path && !info.path.empty())
                 out += ", opened as " + info.path;
             out += fmt::format(", {}", describeSize(info.sizeBytes));

@@ -103,7 +103,9 @@ ResolvedPlan twoStepPlan()
         worker.name = "Worker " + std::to_string(w + 1);
         worker.seed = 40 + std::uint64_t(w);
         ResolvedTarget t;
-        t.target.path = w == 4 ? "/dev/sdz" : "t.dat";
+        t.target.path = w == 4 ? "/dev/sdz" : w == 3 ? "tree" : "t.dat";
+        if (w == 3)
+            t.target.kind = TargetKind::FileTree;
         t.info.path = t.target.path;
         t.info.isDevice = w == 4;
         t.info.sizeBytes = 1u << 30;
@@ -135,6 +137,7 @@ TEST(PlanText, ListsWorkersTargetsWithTheirDevicesAndEachStep)
     EXPECT_THAT(
         text, HasSubstr("    t.dat (test file, direct, 1 GiB; I/O at offsets 4KiB to 1028KiB; "));
     EXPECT_THAT(text, HasSubstr("      on device unknown\n"));
+    EXPECT_THAT(text, HasSubstr("    tree (file tree, direct, 1 GiB; "));
     EXPECT_THAT(text, HasSubstr("    /dev/sdz (raw device, "));
     EXPECT_THAT(text, HasSubstr("      on device sdz (Test Disk, HDD)\n"));
     // Workers doing the same are named together; a long run of them by its ends.
