@@ -449,12 +449,8 @@ struct ExportArgs {
 // wrote when it ended (tests/e2e/cli_library_test.cpp compares them byte for byte).
 int exportCommand(const ExportArgs &a)
 {
-    std::vector<OutputFile> outputs;
-    for (const auto &[option, path] :
-        {std::pair {"--csv", &a.csvPath}, std::pair {"--timeseries", &a.timeseriesPath},
-            std::pair {"--series-csv", &a.seriesCsvPath}, std::pair {"--json", &a.jsonPath}})
-        if (!path->empty())
-            outputs.push_back({option, *path});
+    const std::vector<OutputFile> outputs
+        = requestedOutputs(a.csvPath, a.timeseriesPath, a.jsonPath, a.seriesCsvPath);
     if (outputs.empty()) {
         std::cerr << "error: export: name what to write: --csv, --timeseries, --series-csv "
                      "or --json\n";

@@ -778,17 +778,6 @@ void saveToLibrary(
         human << fmt::format("saved as {} (ioprism-cli show {}; --no-save to skip)\n", *id, *id);
 }
 
-std::vector<OutputFile> requestedOutputs(const RunArgs &a)
-{
-    std::vector<OutputFile> outputs;
-    for (const auto &[option, path] :
-        {std::pair {"--csv", &a.csvPath}, std::pair {"--timeseries", &a.timeseriesPath},
-            std::pair {"--json", &a.jsonPath}, std::pair {"--series-csv", &a.seriesCsvPath}})
-        if (!path->empty())
-            outputs.push_back({option, *path});
-    return outputs;
-}
-
 int runCommand(RunArgs a)
 {
     if (a.quiet && a.verbose) {
@@ -841,7 +830,8 @@ int runCommand(RunArgs a)
     auto counters = platform::makeCounterSource();
 
     // Every output path is checked here, before any I/O: a typo must not cost a run.
-    const std::vector<OutputFile> outputs = requestedOutputs(a);
+    const std::vector<OutputFile> outputs
+        = requestedOutputs(a.csvPath, a.timeseriesPath, a.jsonPath, a.seriesCsvPath);
     if (const auto bad = checkOutputFiles(outputs); !bad.empty()) {
         for (const auto &message : bad)
             std::cerr << "error: " << message << "\n";

@@ -51,6 +51,19 @@ fs::path identity(const std::string &path)
 
 } // namespace
 
+std::vector<OutputFile> requestedOutputs(const std::string &csvPath,
+    const std::string &timeseriesPath, const std::string &jsonPath,
+    const std::string &seriesCsvPath)
+{
+    std::vector<OutputFile> outputs;
+    for (const auto &[option, path] :
+        {std::pair {"--csv", &csvPath}, std::pair {"--timeseries", &timeseriesPath},
+            std::pair {"--json", &jsonPath}, std::pair {"--series-csv", &seriesCsvPath}})
+        if (!path->empty())
+            outputs.push_back({option, *path});
+    return outputs;
+}
+
 bool anyToStdout(const std::vector<OutputFile> &files)
 {
     return std::any_of(

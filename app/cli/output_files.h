@@ -24,6 +24,12 @@ struct OutputFile {
     static constexpr const char *kStdoutPath = "-";
 };
 
+// The result files `run` and `export` write, those with a path: --csv, --timeseries,
+// --json, --series-csv, in that order.
+std::vector<OutputFile> requestedOutputs(const std::string &csvPath,
+    const std::string &timeseriesPath, const std::string &jsonPath,
+    const std::string &seriesCsvPath);
+
 // True when any of these outputs goes to stdout: the human output then goes to stderr.
 bool anyToStdout(const std::vector<OutputFile> &files);
 
