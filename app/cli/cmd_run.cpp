@@ -1034,8 +1034,9 @@ void registerRunCommands(CLI::App &app, int &exitCode, const std::vector<std::st
     run->add_option(
         "--preset", a->preset, "Built-in preset to start from (default: quick; see `presets`)");
     run->add_option("--target", a->targets,
-        "Target path, repeatable: a test file, a directory (ioprism-test.dat inside it), "
-        "or a block device / partition. Replaces the profile's targets");
+        "Target path, repeatable: a test file, a directory (ioprism-test.dat inside it; a "
+        "file tree IOPrism made there is run as that tree), or a block device / partition. "
+        "Replaces the profile's targets");
     run->add_option(
         "--spec", a->specs, "Access specification to run, repeatable, in order (by name)");
     run->add_option(
