@@ -205,8 +205,9 @@ bool provenWritten(int fd, std::uint64_t bytes)
         + 1);
     std::uint64_t covered = 0;
     while (covered < bytes) {
+        // Zeroed as words: struct fiemap's flexible array member rules out `*map = {}`.
+        std::fill(storage.begin(), storage.end(), 0);
         auto *map = reinterpret_cast<struct fiemap *>(storage.data());
-        *map = {};
         map->fm_start = covered;
         map->fm_length = bytes - covered;
         map->fm_flags = FIEMAP_FLAG_SYNC;
