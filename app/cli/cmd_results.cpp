@@ -474,20 +474,17 @@ int exportCommand(const ExportArgs &a)
             std::cerr << "error: " << problem << "\n";
         return 2;
     }
+    // No fallback file when a write fails: the run is still where it was read from.
     bool wrote = true;
-    for (const OutputFile &output : outputs) {
-        std::string text;
-        if (output.option == std::string("--csv"))
-            text = writeIometerCsv(r, r.environment, r.plan.profile.setup.recordFilter);
-        else if (output.option == std::string("--timeseries"))
-            text = writeTimeSeriesCsv(r);
-        else if (output.option == std::string("--series-csv"))
-            text = writeSeriesCsv(r);
-        else
-            text = writeResultsJson(r, r.environment);
-        // No fallback file: the run is still where it was read from.
-        wrote &= writeOutputFile(output, text, {});
-    }
+    const auto write = [&](const char *option, const std::string &path, const auto &text) {
+        if (!path.empty())
+            wrote &= writeOutputFile({option, path}, text(), {});
+    };
+    write("--csv", a.csvPath,
+        [&] { return writeIometerCsv(r, r.environment, r.plan.profile.setup.recordFilter); });
+    write("--timeseries", a.timeseriesPath, [&] { return writeTimeSeriesCsv(r); });
+    write("--json", a.jsonPath, [&] { return writeResultsJson(r, r.environment); });
+    write("--series-csv", a.seriesCsvPath, [&] { return writeSeriesCsv(r); });
     return wrote ? 0 : 1;
 }
 
