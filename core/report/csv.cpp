@@ -621,8 +621,11 @@ std::chrono::system_clock::time_point stepEndTime(const RunResult &result, std::
     for (const auto &interval : result.intervals)
         if (interval.step == step)
             endSeconds = std::max(endSeconds, interval.endSeconds);
+    // A file read back may say anything; a step longer than about 30 years would
+    // overflow the clock's nanoseconds, so it ends there.
+    constexpr double kLongestSeconds = 1e9;
     return floor<milliseconds>(result.startedAt)
-        + round<system_clock::duration>(duration<double>(endSeconds));
+        + round<system_clock::duration>(duration<double>(std::min(endSeconds, kLongestSeconds)));
 }
 
 std::string accessSpecsBlock(const std::vector<const AccessSpec *> &specs)

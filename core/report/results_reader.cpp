@@ -1105,6 +1105,11 @@ std::chrono::system_clock::time_point timestampOf(const Node &n)
         std::chrono::year {year}, std::chrono::month {month}, std::chrono::day {day}};
     if (fields != 8 || tail != 'Z' || !date.ok() || hour > 23 || minute > 59 || second > 59)
         fail(n.path(), fmt::format("\"{}\" is not a UTC time like 2024-05-01T12:30:15.250Z", text));
+    // The system clock counts nanoseconds in 64 bits, about 292 years either side of
+    // 1970; a run started outside that was not written by IOPrism (and would overflow).
+    if (year < 1970 || year > 2200)
+        fail(n.path(),
+            fmt::format("\"{}\" is not a time a run can have started (1970 to 2200)", text));
     return sys_days {date} + hours {hour} + minutes {minute} + seconds {second} + milliseconds {ms};
 }
 

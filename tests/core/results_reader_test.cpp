@@ -795,6 +795,19 @@ TEST(ResultsReader, AStepsTimeStampIsTheSameLiveAndReadBack)
     EXPECT_TRUE(savedAndReadBack(run).ok());
 }
 
+// A file read back may say a step ran for 1e300 s; its time stamp stops ~30 years on
+// rather than overflowing the clock (UBSan reports the overflow in the sanitizer build).
+TEST(ResultsReader, AStepOfAbsurdLengthStillWritesItsIometerCsv)
+{
+    const ResultsRead golden = readResultsJson(goldenResults());
+    ASSERT_TRUE(golden.ok()) << golden.error;
+    RunResult run = *golden.result;
+    ASSERT_EQ(run.intervals.at(2).step, 0u);
+    run.intervals[2].endSeconds = 1e300;
+    const std::string csv = writeIometerCsv(run, run.environment, RecordFilter::All);
+    EXPECT_THAT(csv, HasSubstr("'Time Stamp\n2056-01-"));
+}
+
 // ------------------------------------------------------------------ refusals
 
 TEST(ResultsReader, ATruncatedFileSaysWhereItEnds)
@@ -866,6 +879,21 @@ TEST(ResultsReader, AWrongTypeNamesItsJsonPath)
     doc["profile"]["specs"][0]["lines"][0]["percentRead"] = "all";
     read = readResultsJson(doc.dump());
     EXPECT_THAT(read.error, HasSubstr("profile: specs[0].lines[0].percentRead"));
+}
+
+// Found by the fuzzer: a start in the year 0886 overflowed the system clock's nanoseconds.
+TEST(ResultsReader, AStartOutsideTheClocksRangeIsRefusedByItsPath)
+{
+    auto doc = nlohmann::ordered_json::parse(goldenResults());
+    for (const char *when :
+        {"0886-05-01T12:30:15.250Z", "1969-12-31T23:59:59.999Z", "2201-01-01T00:00:00.000Z"}) {
+        doc["started_at"] = when;
+        EXPECT_THAT(readResultsJson(doc.dump()).error,
+            HasSubstr(std::string("started_at: \"") + when + "\" is not a time a run can have"));
+        EXPECT_THAT(readResultsHeadline(doc.dump()).error, HasSubstr("started_at"));
+    }
+    doc["started_at"] = "2200-12-31T23:59:59.999Z";
+    EXPECT_TRUE(readResultsJson(doc.dump()).ok());
 }
 
 // Found by the fuzzer: an All scope without its histogram was accepted, and what was

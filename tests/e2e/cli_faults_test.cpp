@@ -125,7 +125,7 @@ public:
     {
         thaw();
         if (m_mounted)
-            sh("umount '" + m_mnt.string() + "' || umount -l '" + m_mnt.string() + "'");
+            unmount(m_mnt);
     }
     bool ok() const { return m_ok; }
     std::string file() const { return (m_mnt / "ioprism-test.dat").string(); }
@@ -377,7 +377,7 @@ TEST(CliFaults, TestFilesThatDoNotFitTogetherAreRefusedBeforeAnyIsCreated)
               "--remove-test-files",
         dir.path());
     const bool empty = std::filesystem::is_empty(mnt);
-    sh("umount '" + mnt.string() + "'");
+    unmount(mnt);
     EXPECT_EQ(r.exitCode, 1) << r.err;
     EXPECT_THAT(r.err, HasSubstr("for the test files together: need 60MiB"));
     EXPECT_TRUE(empty) << "nothing was created";

@@ -352,7 +352,7 @@ TEST(CliLinux, EnospcWhilePreparingIsClearAndLeavesNoFile)
     EXPECT_EQ(r.exitCode, 1);
     EXPECT_THAT(r.err, HasSubstr("space"));
     EXPECT_FALSE(std::filesystem::exists(mnt / "ioprism-test.dat"));
-    std::system(("umount '" + mnt.string() + "'").c_str());
+    unmount(mnt);
 }
 
 // The data loss this guards against: a file system mounted through one loop device and
@@ -378,7 +378,7 @@ TEST(CliLinux, AMountedFileSystemIsNeverWrittenThroughAnAlias)
               "--allow-device-writes --json r.json",
         dir.path());
     const std::string after = shell(sum);
-    std::system(("umount '" + mnt.string() + "'").c_str());
+    unmount(mnt);
     EXPECT_EQ(r.exitCode, 1) << r.err;
     EXPECT_THAT(r.err, HasSubstr(mounted.name() + " is mounted at " + mnt.string()));
     EXPECT_THAT(r.err, HasSubstr("same backing file"));

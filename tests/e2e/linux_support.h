@@ -3,10 +3,12 @@
 // undo themselves.
 #pragma once
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <unistd.h>
 
 #include "e2e/cli_support.h"
@@ -32,6 +34,21 @@ inline std::string shell(const std::string &cmd)
     return out;
 }
 
+// Unmounts `dir`. A run's io_uring is torn down by the kernel after the process exits,
+// holding its files a little longer, so the mount may be busy for a moment: try for up
+// to 5 s, then detach it lazily (it goes, with its loop device's autoclear, once free),
+// so no test leaves a mount or a loop device behind.
+inline void unmount(const std::filesystem::path &dir)
+{
+    const std::string quoted = "'" + dir.string() + "'";
+    for (int attempt = 0; attempt < 50; ++attempt) {
+        if (std::system(("umount " + quoted + " 2>/dev/null").c_str()) == 0)
+            return;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    std::system(("umount -l " + quoted).c_str());
+}
+
 // A directory on a real (non-tmpfs) file system, so O_DIRECT means direct.
 inline std::filesystem::path realFsDir()
 {
@@ -48,8 +65,9 @@ public:
     }
     ~LoopDevice()
     {
+        // A device still busy (its mount detached lazily) is cleared when it is free.
         if (!m_path.empty())
-            shell("losetup -d " + m_path);
+            shell("losetup -d " + m_path + " 2>/dev/null");
     }
     const std::string &path() const { return m_path; }
     std::string name() const { return m_path.substr(m_path.rfind('/') + 1); }
@@ -73,7 +91,7 @@ public:
     ~TmpfsMount()
     {
         if (m_mounted)
-            std::system(("umount '" + m_dir.string() + "'").c_str());
+            unmount(m_dir);
     }
     bool mounted() const { return m_mounted; }
 
@@ -106,7 +124,7 @@ public:
     ~Ext4Mount()
     {
         if (m_mounted)
-            std::system(("umount '" + m_mnt.string() + "'").c_str());
+            unmount(m_mnt);
     }
     bool mounted() const { return m_mounted; }
     const std::filesystem::path &path() const { return m_mnt; }
