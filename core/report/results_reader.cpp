@@ -545,6 +545,20 @@ std::uint64_t iosOfRate(double iops, double seconds)
     return ios >= 1 && ios < 1e18 ? static_cast<std::uint64_t>(ios) : 0;
 }
 
+// Version 1 kept an interval's rates, not its counts: they come back from the rates. A
+// latency says something completed, so then at least one I/O, counted in the direction
+// that moved bytes: the counts written again (per direction) keep the latency.
+void iosOfRates(Figures &f, double seconds, bool hasLatency)
+{
+    f.read.ios = iosOfRate(f.read.iops, seconds);
+    f.write.ios = iosOfRate(f.write.iops, seconds);
+    if (!hasLatency)
+        return;
+    if (f.read.ios + f.write.ios == 0)
+        ++(f.write.bytes > 0 && f.read.bytes == 0 ? f.write.ios : f.read.ios);
+    f.total.ios = std::max<std::uint64_t>(iosOfRate(f.total.iops, seconds), 1);
+}
+
 ScopeFigures intervalScopeOf(const Node &n, double seconds)
 {
     ScopeFigures s;
@@ -569,10 +583,7 @@ ScopeFigures intervalScopeOf(const Node &n, double seconds)
     // Intervals carry rates, not counts (see the header); latency is null without I/O.
     // Neither each direction's errors nor its mean latency were kept: the errors stay 0
     // (the total has them), the means unknown (NaN: empty in the time series).
-    f.read.ios = iosOfRate(f.read.iops, seconds);
-    f.write.ios = iosOfRate(f.write.iops, seconds);
-    if (!latency["mean"].isNull())
-        f.total.ios = std::max<std::uint64_t>(iosOfRate(f.total.iops, seconds), 1);
+    iosOfRates(f, seconds, !latency["mean"].isNull());
     f.read.latency.meanUs = std::numeric_limits<double>::quiet_NaN();
     f.write.latency.meanUs = std::numeric_limits<double>::quiet_NaN();
     return s;
@@ -900,10 +911,7 @@ void intervalScopeColumnsOf(const Node &n, RunResult &r)
             f.total.ios = f.read.ios + f.write.ios;
         } else {
             // As in version 1: rates, not counts; latency is null without I/O.
-            f.read.ios = iosOfRate(f.read.iops, seconds);
-            f.write.ios = iosOfRate(f.write.iops, seconds);
-            if (!mean.isNull(i))
-                f.total.ios = std::max<std::uint64_t>(iosOfRate(f.total.iops, seconds), 1);
+            iosOfRates(f, seconds, !mean.isNull(i));
         }
         if (readErrors && writeErrors) {
             f.read.errors = readErrors->u64(i);

@@ -234,6 +234,31 @@ TEST(ResultsReader, AVersionOneFileGivesTheSameRun)
     EXPECT_TRUE(readResultsHeadline(v1).headline);
 }
 
+// Found by the fuzzer: an interval kept as rates (no counts) that lasted no time but has
+// a latency came back as one I/O in all and none in either direction, so written again
+// (counts per direction) it lost its latency. The I/O is counted in its direction.
+TEST(ResultsReader, AnIntervalOfRatesWithALatencyKeepsItWrittenAgain)
+{
+    auto doc = nlohmann::ordered_json::parse(goldenResults());
+    auto &intervals = doc.at("intervals");
+    for (auto &scope : intervals.at("scopes"))
+        for (const char *added : {"read_ios", "write_ios", "read_errors", "write_errors",
+                 "read_latency_us", "write_latency_us"})
+            scope.erase(added);
+    intervals.at("start_s")[0] = intervals.at("end_s")[0].get<double>() + 1; // no time
+    const ResultsRead read = readResultsJson(doc.dump());
+    ASSERT_TRUE(read.ok()) << read.error;
+    const Figures &all = read.result->intervals[0].scopes[0].figures;
+    ASSERT_GT(all.total.latency.meanUs, 0);
+    EXPECT_EQ(all.read.ios + all.write.ios, 1u);
+    const std::string written = writeResultsJson(*read.result, read.result->environment);
+    const ResultsRead again = readResultsJson(written);
+    ASSERT_TRUE(again.ok()) << again.error;
+    EXPECT_EQ(again.result->intervals[0].scopes[0].figures.total.latency.meanUs,
+        all.total.latency.meanUs);
+    EXPECT_EQ(writeResultsJson(*again.result, again.result->environment), written);
+}
+
 TEST(ResultsReader, AColumnOfIntervalsNamesItsPathWhenItIsWrong)
 {
     const std::string text = goldenResults();
