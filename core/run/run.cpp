@@ -620,6 +620,7 @@ struct Run::Execution {
     TreeFiles treeFiles; // filled by the first step on each tree
     std::map<std::string, bool> comparedPath; // target path -> carried by a watched device
     bool comparedBuffered = false;
+    std::uint64_t writeSpanBytes = 0; // what the compared targets span (Sampler::Config)
     // Application writes the devices have not shown yet and the devices' credit, carried
     // across intervals and steps (core/stats/verdict.h).
     WriteBalance writeBalance;
@@ -816,6 +817,12 @@ struct Run::Execution {
                 && result.deviceMap.targets[i].device.has_value();
             comparedPath[targets[i]->path] = has;
             comparedBuffered |= has && targets[i]->cacheMode == CacheMode::Buffered;
+            if (has) {
+                const TargetInfo &info = prepared[targets[i]->path].info;
+                const std::uint64_t files
+                    = targets[i]->kind == TargetKind::FileTree ? targets[i]->tree.fileCount() : 1;
+                writeSpanBytes += files * info.sizeBytes;
+            }
         }
         run.m_sink.onPlan(result.plan);
         return true;
@@ -879,6 +886,7 @@ struct Run::Execution {
             for (const auto &live : worker)
                 config.opensFiles |= live->connections != nullptr;
         config.inFlightWriteBytes = inFlightWriteBytes;
+        config.writeSpanBytes = writeSpanBytes;
         config.deviceMap = result.deviceMap;
         config.runStart = runStart;
         const auto &setup = run.m_profile.setup;

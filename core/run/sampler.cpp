@@ -65,6 +65,7 @@ VerdictInput Sampler::appBytes(const std::vector<Measurement> &m, WriteBalance b
     in.writeBacklogBytes = balance.backlogBytes;
     in.writeCreditBytes = balance.creditBytes;
     in.inFlightWriteBytes = m_config.inFlightWriteBytes;
+    in.writeSpanBytes = m_config.writeSpanBytes;
     return in;
 }
 

@@ -21,6 +21,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,8 @@ public:
         bool comparedBuffered = false; // a compared target is written through the cache
         bool opensFiles = false; // a target opens and closes files (VerdictInput::opensFiles)
         std::uint64_t inFlightWriteBytes = 0; // the limit of the devices' credit
+        // The limit of the backlog (VerdictInput::writeSpanBytes).
+        std::uint64_t writeSpanBytes = std::numeric_limits<std::uint64_t>::max();
         DeviceMap deviceMap; // the run's watched devices
         VerdictPolicy verdict;
         std::chrono::nanoseconds stallThreshold {0}; // in-flight I/O older is "stalled"

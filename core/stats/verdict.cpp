@@ -46,12 +46,12 @@ std::optional<Verdict> verdictFromString(std::string_view name)
 }
 
 WriteBalance nextWriteBalance(WriteBalance before, std::uint64_t appWriteBytes,
-    std::uint64_t deviceWriteBytes, std::uint64_t creditLimitBytes)
+    std::uint64_t deviceWriteBytes, std::uint64_t creditLimitBytes, std::uint64_t backlogLimitBytes)
 {
     const std::uint64_t owed = before.backlogBytes + appWriteBytes;
     const std::uint64_t paid = before.creditBytes + deviceWriteBytes;
     if (owed > paid)
-        return {owed - paid, 0};
+        return {std::min(owed - paid, backlogLimitBytes), 0};
     return {0, std::min(paid - owed, creditLimitBytes)};
 }
 
@@ -184,7 +184,7 @@ DeviceVerdict judgeDevice(const VerdictInput &in, const VerdictPolicy &p)
         background(v.write);
     }
     const WriteBalance next = nextWriteBalance({in.writeBacklogBytes, in.writeCreditBytes},
-        in.appWriteBytes, in.deviceWriteBytes, in.inFlightWriteBytes);
+        in.appWriteBytes, in.deviceWriteBytes, in.inFlightWriteBytes, in.writeSpanBytes);
     v.writeBacklogBytes = next.backlogBytes;
     v.writeCreditBytes = next.creditBytes;
     v.verdict = notability(v.read.verdict) >= notability(v.write.verdict) ? v.read.verdict

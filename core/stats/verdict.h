@@ -79,6 +79,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string_view>
 
@@ -145,6 +146,10 @@ struct VerdictInput {
     // The most application write bytes that can be in flight (outstanding I/Os times the
     // largest transfer): the limit of the credit.
     std::uint64_t inFlightWriteBytes = 0;
+    // The bytes the compared targets span (a file's or device's size, a tree's files):
+    // rewriting a cached page dirties it once, so no more than this can be waiting for
+    // write-back, however often the application wrote it: the limit of the backlog.
+    std::uint64_t writeSpanBytes = std::numeric_limits<std::uint64_t>::max();
     bool buffered = false; // some of the application's I/O went through the OS cache
     // The targets open and close files while measured: device bytes beyond the
     // application's are first the file system's metadata (file metadata), not another
@@ -186,7 +191,9 @@ struct WriteBalance {
     std::uint64_t backlogBytes = 0;
     std::uint64_t creditBytes = 0;
 };
+// The backlog is at most `backlogLimitBytes` (VerdictInput::writeSpanBytes).
 WriteBalance nextWriteBalance(WriteBalance before, std::uint64_t appWriteBytes,
-    std::uint64_t deviceWriteBytes, std::uint64_t creditLimitBytes);
+    std::uint64_t deviceWriteBytes, std::uint64_t creditLimitBytes,
+    std::uint64_t backlogLimitBytes = std::numeric_limits<std::uint64_t>::max());
 
 } // namespace ioprism::core

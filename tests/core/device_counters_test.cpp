@@ -919,6 +919,41 @@ TEST(RunDevices, WritesTheDeviceDidNotMakeArePendingAndTheTailSeesTheFlush)
     EXPECT_EQ(t.total.writeBytes, 4 * kMiB);
 }
 
+// Found by a GUI review: a buffered run rewriting a 100 MiB tree claimed 4 GB waiting for
+// write-back. Rewriting a cached page dirties it once: no more than the targets span can
+// be owed (here a 4 MiB file written four times over).
+TEST(RunDevices, NoMoreThanTheTargetsSpanIsPendingHoweverOftenItIsRewritten)
+{
+    TestBackend backend;
+    ScriptedCounters counters; // the device never writes
+    NoticeSink sink;
+    Profile profile = deviceProfile(0, CacheMode::Buffered);
+    profile.hosts[0].workers[0].targets[0].testFileSizeBytes = 4 * kMiB;
+    BenchRun run(
+        profile, backend, counters, sink, {.ioLimitPerTarget = 4096, .deviceTailLimit = 100ms});
+    const RunResult r = run.execute();
+    ASSERT_FALSE(r.error);
+    const auto &d = r.steps.at(0).devices;
+    EXPECT_EQ(d.verdict.write.appBytes, 16 * kMiB);
+    EXPECT_EQ(d.verdict.writeBacklogBytes, 4 * kMiB);
+    for (const auto &s : r.intervals)
+        EXPECT_LE(s.devices.verdict.writeBacklogBytes, 4 * kMiB);
+    EXPECT_EQ(r.deviceTail.pendingWriteBytes, 4 * kMiB);
+}
+
+// The backlog's limit, alone: owed beyond it is not owed; a device write still pays.
+TEST(Verdict, TheBacklogNeverExceedsWhatTheTargetsSpan)
+{
+    constexpr std::uint64_t MB = 1'000'000;
+    WriteBalance b = nextWriteBalance({}, 100 * MB, 0, 0, 10 * MB);
+    EXPECT_EQ(b.backlogBytes, 10 * MB);
+    b = nextWriteBalance(b, 100 * MB, 4 * MB, 0, 10 * MB);
+    EXPECT_EQ(b.backlogBytes, 10 * MB);
+    b = nextWriteBalance(b, 0, 4 * MB, 0, 10 * MB);
+    EXPECT_EQ(b.backlogBytes, 6 * MB);
+    EXPECT_EQ(nextWriteBalance({}, 100 * MB, 0, 0).backlogBytes, 100 * MB) << "no limit given";
+}
+
 // The devices' lead at a sample boundary becomes a credit, capped by the bytes the run can
 // have in flight (QD4 x 4 KiB here), and nothing is left owed at the end.
 TEST(RunDevices, TheDevicesLeadIsACreditCappedByTheBytesInFlight)
