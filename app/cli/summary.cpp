@@ -292,7 +292,11 @@ std::string resultTable(const RunResult &r)
 {
     std::string out;
     for (const auto &step : r.steps) {
-        out += fmt::format("\n== {}: {:.1f} s measured{}\n", step.stepName, step.measuredSeconds,
+        // A series point of 1000 operations lasts milliseconds: "0.0 s" would say nothing.
+        const std::string measured = step.measuredSeconds < 1
+            ? fmt::format("{:.1f} ms", step.measuredSeconds * 1000)
+            : fmt::format("{:.1f} s", step.measuredSeconds);
+        out += fmt::format("\n== {}: {} measured{}\n", step.stepName, measured,
             step.complete ? "" : " (incomplete: stopped early)");
         out += fmt::format("{:<34} {:>11} {:>11} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>7}\n",
             "scope", "read IOPS", "write IOPS", "MB/s", "MiB/s", "mean", "p99", "p99.9", "max",

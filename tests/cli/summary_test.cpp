@@ -63,6 +63,22 @@ TEST(IntervalLine, DeviceTrafficWithoutOursIsStillReported)
     EXPECT_THAT(intervalLine(s), HasSubstr("other traffic"));
 }
 
+// A series point of 1000 operations lasts milliseconds: its time says so, not "0.0 s".
+TEST(ResultTable, AStepShorterThanASecondSaysItsMilliseconds)
+{
+    RunResult r;
+    StepResult step;
+    step.stepName = "Random read, 64 KiB";
+    step.measuredSeconds = 0.0112;
+    step.complete = true;
+    r.steps.push_back(step);
+    EXPECT_THAT(
+        ioprism::cli::resultTable(r), HasSubstr("== Random read, 64 KiB: 11.2 ms measured\n"));
+    r.steps[0].measuredSeconds = 10;
+    EXPECT_THAT(
+        ioprism::cli::resultTable(r), HasSubstr("== Random read, 64 KiB: 10.0 s measured\n"));
+}
+
 TEST(DescribeRun, SaysWhatRunsWhereAndForHowLong)
 {
     Problems problems;

@@ -29,6 +29,7 @@
 #include "ui/pages/targets_page.h"
 #include "ui/plots/series_data.h"
 #include "ui/plots/series_plot.h"
+#include "ui/translations.h"
 
 #include <QAbstractButton>
 #include <QCheckBox>
@@ -301,6 +302,24 @@ TEST(ConnectionRate, TheWorkersControlsWriteTestConnectionRateAndTransactionsPer
     EXPECT_FALSE(rate->isChecked());
     EXPECT_EQ(transactions->value(), 25);
     EXPECT_FALSE(transactions->isEnabled());
+}
+
+// Found by a GUI review: a profile's count loaded into the panel kept the wording for 1
+// ("16 transaction"), as the signal that words the suffix is blocked while loading.
+TEST(ConnectionRate, ALoadedCountIsWordedForItsNumber)
+{
+    test::ensureApp();
+    ASSERT_TRUE(installTranslations(QLocale(QLocale::English)).ioprism);
+    ProfileDocument document;
+    core::Profile profile = test::smallProfile();
+    profile.hosts[0].workers[0].testConnectionRate = true;
+    profile.hosts[0].workers[0].transactionsPerConnection = 16;
+    document.setProfile(profile);
+    WorkerPanel panel(&document);
+    panel.setCurrentWorker(0);
+    const QString suffix = panel.transactionsField()->suffix();
+    removeTranslations();
+    EXPECT_EQ(suffix, QStringLiteral(" transactions"));
 }
 
 TEST(FileTreeResults, ARunOfATreeShowsItsFilesOnTheResultsAndLivePages)

@@ -306,6 +306,8 @@ void WorkerPanel::loadWorker()
         m_transactions->setValue(static_cast<int>(
             std::clamp<std::uint32_t>(worker->transactionsPerConnection, 1, INT_MAX)));
         m_transactions->setEnabled(worker->testConnectionRate);
+        // The signal that words the suffix is blocked: word it for the value loaded.
+        m_transactions->setSuffix(tr(" transaction(s)", nullptr, m_transactions->value()));
     }
     const std::string path = ProfileDocument::workerPath(static_cast<std::size_t>(m_worker));
     markField(m_name, m_document->problemsAt(path + ".name"),

@@ -391,7 +391,10 @@ void ResultsPage::refreshSummary()
     const int step = m_model->step();
     if (step >= 0) {
         const auto &s = r->steps[static_cast<std::size_t>(step)];
-        parts << tr("%1 s measured").arg(QLocale().toString(s.measuredSeconds, 'f', 1));
+        // A series point of 1000 operations lasts milliseconds: "0.0 s" would say nothing.
+        parts << (s.measuredSeconds < 1
+                ? tr("%1 ms measured").arg(QLocale().toString(s.measuredSeconds * 1000, 'f', 1))
+                : tr("%1 s measured").arg(QLocale().toString(s.measuredSeconds, 'f', 1)));
         parts << (s.complete ? tr("complete") : tr("ended early"));
     } else {
         parts << tr("no step completed");

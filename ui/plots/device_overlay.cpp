@@ -87,10 +87,16 @@ QString deviceTable(const core::DeviceMap &map, const std::vector<core::DeviceFi
     return html + QStringLiteral("</table>");
 }
 
-double appRequestBytesOf(const core::Figures &f)
+// The application's mean I/O size, to set beside the device's request size: 0 (nothing
+// to compare) unless the devices moved at least half the application's bytes. A read
+// served from the cache, or a write still in it, was never split by anyone.
+double appRequestBytesOf(const core::Figures &f, const core::DeviceFigures &device)
 {
-    return f.total.ios > 0 ? static_cast<double>(f.total.bytes) / static_cast<double>(f.total.ios)
-                           : 0.0;
+    if (f.total.ios == 0
+        || static_cast<double>(device.readBytes + device.writeBytes)
+            < 0.5 * static_cast<double>(f.total.bytes))
+        return 0.0;
+    return static_cast<double>(f.total.bytes) / static_cast<double>(f.total.ios);
 }
 
 } // namespace
@@ -192,7 +198,7 @@ std::optional<DeviceOverlayPoint> deviceOverlayOf(const core::IntervalSample &sa
     point.utilPercent = t.hasTimes ? t.utilPercent : 0;
     point.deviceRequestBytes = t.averageRequestBytes;
     if (!sample.scopes.empty())
-        point.appRequestBytes = appRequestBytesOf(sample.scopes.front().figures);
+        point.appRequestBytes = appRequestBytesOf(sample.scopes.front().figures, t);
     return point;
 }
 
@@ -207,8 +213,9 @@ VerdictBadge verdictBadgeOf(const core::IntervalSample &sample)
         : report.verdict.verdict;
     QString tooltip = verdictMeaning(headline);
     if (!sample.scopes.empty()) {
-        const QString split = requestSplitText(
-            appRequestBytesOf(sample.scopes.front().figures), report.total.averageRequestBytes);
+        const QString split
+            = requestSplitText(appRequestBytesOf(sample.scopes.front().figures, report.total),
+                report.total.averageRequestBytes);
         if (!split.isEmpty())
             tooltip += QStringLiteral("<br><br>") + split.toHtmlEscaped();
     }
@@ -234,8 +241,9 @@ QString deviceSummaryHtml(const core::RunResult &result, int step)
                          toQString(core::toString(headline)).toHtmlEscaped());
         parts << verdictMeaning(headline).toHtmlEscaped();
         if (s->devices.available && !s->scopes.empty()) {
-            const QString split = requestSplitText(
-                appRequestBytesOf(s->scopes.front().figures), s->devices.total.averageRequestBytes);
+            const QString split
+                = requestSplitText(appRequestBytesOf(s->scopes.front().figures, s->devices.total),
+                    s->devices.total.averageRequestBytes);
             if (!split.isEmpty())
                 parts << split.toHtmlEscaped();
         }
