@@ -193,6 +193,58 @@
         <source>The devices moved more than the application&apos;s own I/O: the file system&apos;s metadata for opening and closing files (directory lookups, inodes, the journal&apos;s time stamps). The application&apos;s figures include what that costs.</source>
         <translation>Die Geräte haben mehr bewegt als die I/O der Anwendung selbst: die Metadaten des Dateisystems zum Öffnen und Schließen von Dateien (Verzeichnissuche, Inodes, die Zeitstempel im Journal). Die Zahlen der Anwendung enthalten, was das kostet.</translation>
     </message>
+    <message>
+        <source>idle</source>
+        <translation>ruhig</translation>
+    </message>
+    <message>
+        <source>background</source>
+        <translation>Hintergrund</translation>
+    </message>
+    <message>
+        <source>agree</source>
+        <translation>stimmt überein</translation>
+    </message>
+    <message>
+        <source>served from cache</source>
+        <translation>aus dem Cache</translation>
+    </message>
+    <message>
+        <source>write-back pending</source>
+        <translation>Zurückschreiben ausstehend</translation>
+    </message>
+    <message>
+        <source>other traffic</source>
+        <translation>fremder Verkehr</translation>
+    </message>
+    <message>
+        <source>amplified</source>
+        <translation>verstärkt</translation>
+    </message>
+    <message>
+        <source>file metadata</source>
+        <translation>Dateimetadaten</translation>
+    </message>
+    <message>
+        <source>target</source>
+        <comment>a device&apos;s role</comment>
+        <translation>Ziel</translation>
+    </message>
+    <message>
+        <source>disk</source>
+        <comment>a device&apos;s role</comment>
+        <translation>Platte</translation>
+    </message>
+    <message>
+        <source>member</source>
+        <comment>a device&apos;s role</comment>
+        <translation>Mitglied</translation>
+    </message>
+    <message>
+        <source>backing</source>
+        <comment>a device&apos;s role</comment>
+        <translation>Unterlage</translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::AboutDialog</name>
@@ -2244,6 +2296,14 @@
     <message>
         <source>Files opened and closed</source>
         <translation>Geöffnete und geschlossene Dateien</translation>
+    </message>
+    <message>
+        <source>%1 ms measured</source>
+        <translation>%1 ms gemessen</translation>
+    </message>
+    <message>
+        <source>All</source>
+        <translation>Alle</translation>
     </message>
 </context>
 <context>

@@ -11,6 +11,7 @@
 #include "ui/pages/live_page.h"
 #include "ui/pages/results_page.h"
 #include "ui/pages/series_page.h"
+#include "ui/plots/device_overlay.h"
 #include "ui/plots/live_plots.h"
 #include "ui/plots/series_plot.h"
 #include "ui/translations.h"
@@ -269,6 +270,10 @@ TEST(Desktop, TheGermanTranslationTranslatesTheWindow)
     // Plural forms of German.
     EXPECT_EQ(MainWindow::tr("%n steps", nullptr, 1), QStringLiteral("1 Schritt"));
     EXPECT_EQ(MainWindow::tr("%n steps", nullptr, 3), QStringLiteral("3 Schritte"));
+    // The device verdict and the devices' roles, which a GUI review found in English.
+    EXPECT_EQ(verdictText(core::Verdict::Agree), QStringLiteral("stimmt überein"));
+    EXPECT_EQ(verdictText(core::Verdict::FileMetadata), QStringLiteral("Dateimetadaten"));
+    EXPECT_EQ(deviceRoleText(core::DeviceRole::Backing), QStringLiteral("Unterlage"));
     removeTranslations();
 }
 

@@ -120,7 +120,7 @@ QVariant HistoryModel::display(const core::RunHeadline &run, int column) const
         return numberOrDash(h.p99LatencyUs, latencyText);
     case DeviceColumn:
         return h.verdict == core::Verdict::NoDeviceCounters ? QStringLiteral("–")
-                                                            : toQString(core::toString(h.verdict));
+                                                            : verdictText(h.verdict);
     case OutcomeColumn:
         return outcomeText(h.outcome);
     case TagsColumn:

@@ -80,8 +80,7 @@ QVariant StepSummaryModel::data(const QModelIndex &index, int role) const
         case P99Column:
             return io ? latencyText(row.p99LatencyUs) : QStringLiteral("–");
         case DeviceColumn:
-            return row.deviceCompared ? toQString(core::toString(row.verdict))
-                                      : QStringLiteral("–");
+            return row.deviceCompared ? verdictText(row.verdict) : QStringLiteral("–");
         default:
             return {};
         }

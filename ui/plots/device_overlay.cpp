@@ -22,7 +22,7 @@ QString directionText(const QString &name, const core::DirectionVerdict &d)
 {
     QString text
         = QStringLiteral("%1: %2 (%3 %4, %5 %6")
-              .arg(name, toQString(core::toString(d.verdict)),
+              .arg(name, verdictText(d.verdict),
                   QCoreApplication::translate("Verdict", "application"), megabytesText(d.appBytes),
                   QCoreApplication::translate("Verdict", "device"), megabytesText(d.deviceBytes));
     if (d.appBytes > 0)
@@ -81,7 +81,7 @@ QString deviceTable(const core::DeviceMap &map, const std::vector<core::DeviceFi
             name += QStringLiteral(" (%1 %2)")
                         .arg(QCoreApplication::translate("Verdict", "via"),
                             toQString(map.devices[i].via));
-        html += deviceRow(name, toQString(core::toString(map.devices[i].role)), devices[i]);
+        html += deviceRow(name, deviceRoleText(map.devices[i].role), devices[i]);
     }
     html += deviceRow(QCoreApplication::translate("Verdict", "targets total"), QString(), total);
     return html + QStringLiteral("</table>");
@@ -100,6 +100,46 @@ double appRequestBytesOf(const core::Figures &f, const core::DeviceFigures &devi
 }
 
 } // namespace
+
+QString verdictText(core::Verdict verdict)
+{
+    switch (verdict) {
+    case core::Verdict::NoDeviceCounters:
+        return QCoreApplication::translate("Verdict", "no device counters");
+    case core::Verdict::Idle:
+        return QCoreApplication::translate("Verdict", "idle");
+    case core::Verdict::Background:
+        return QCoreApplication::translate("Verdict", "background");
+    case core::Verdict::Agree:
+        return QCoreApplication::translate("Verdict", "agree");
+    case core::Verdict::ServedFromCache:
+        return QCoreApplication::translate("Verdict", "served from cache");
+    case core::Verdict::WriteBackPending:
+        return QCoreApplication::translate("Verdict", "write-back pending");
+    case core::Verdict::OtherTraffic:
+        return QCoreApplication::translate("Verdict", "other traffic");
+    case core::Verdict::Amplified:
+        return QCoreApplication::translate("Verdict", "amplified");
+    case core::Verdict::FileMetadata:
+        return QCoreApplication::translate("Verdict", "file metadata");
+    }
+    return toQString(core::toString(verdict));
+}
+
+QString deviceRoleText(core::DeviceRole role)
+{
+    switch (role) {
+    case core::DeviceRole::Target:
+        return QCoreApplication::translate("Verdict", "target", "a device's role");
+    case core::DeviceRole::Disk:
+        return QCoreApplication::translate("Verdict", "disk", "a device's role");
+    case core::DeviceRole::Slave:
+        return QCoreApplication::translate("Verdict", "member", "a device's role");
+    case core::DeviceRole::Backing:
+        return QCoreApplication::translate("Verdict", "backing", "a device's role");
+    }
+    return toQString(core::toString(role));
+}
 
 QString verdictMeaning(core::Verdict verdict)
 {
@@ -219,7 +259,7 @@ VerdictBadge verdictBadgeOf(const core::IntervalSample &sample)
         if (!split.isEmpty())
             tooltip += QStringLiteral("<br><br>") + split.toHtmlEscaped();
     }
-    return {toQString(core::toString(headline)),
+    return {verdictText(headline),
         tooltip + QStringLiteral("<br><br>")
             + QCoreApplication::translate("Verdict", "This interval:") + QStringLiteral("<br>")
             + verdictDetails(report.verdict),
@@ -238,7 +278,7 @@ QString deviceSummaryHtml(const core::RunResult &result, int step)
             = v.verdict == core::Verdict::Idle ? core::Verdict::Agree : v.verdict;
         parts << QStringLiteral("<b>%1: %2</b>")
                      .arg(QCoreApplication::translate("Verdict", "Device verdict"),
-                         toQString(core::toString(headline)).toHtmlEscaped());
+                         verdictText(headline).toHtmlEscaped());
         parts << verdictMeaning(headline).toHtmlEscaped();
         if (s->devices.available && !s->scopes.empty()) {
             const QString split

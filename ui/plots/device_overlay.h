@@ -50,6 +50,11 @@ struct VerdictBadge {
 
 // What a verdict means for the figures, in a sentence or two, and the badge tone it gets.
 QString verdictMeaning(core::Verdict verdict);
+// A verdict's name on screen ("agree", "write-back pending", ...), in the UI's language;
+// the results files and the CLI keep core's English names (core::toString).
+QString verdictText(core::Verdict verdict);
+// A watched device's role in the device table ("target", "backing", ...), translated.
+QString deviceRoleText(core::DeviceRole role);
 BadgeTone verdictTone(core::Verdict verdict);
 
 // The device figures of an interval, or nullopt when the sample has none.
