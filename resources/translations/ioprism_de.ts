@@ -96,6 +96,13 @@
     </message>
 </context>
 <context>
+    <name>SeriesData</name>
+    <message>
+        <source>%1 on %2</source>
+        <translation>%1 auf %2</translation>
+    </message>
+</context>
+<context>
     <name>Verdict</name>
     <message>
         <source>%1 MB</source>

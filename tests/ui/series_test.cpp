@@ -351,8 +351,10 @@ TEST(SeriesView, EachSpecAndEachTargetInTurnIsAFamilyOfCurvesAndHoverReadsThemAl
     const auto r = runOnNullEngine(p);
     const SeriesData data = makeSeriesData(r);
     ASSERT_EQ(data.families.size(), 4u) << "2 specs x 2 targets";
-    EXPECT_EQ(data.families[1].name,
-        QStringLiteral("RND4K QD4 on /nonexistent/ioprism-null-target-2.dat"));
+    // Named by file name, which tells the two apart (a legend of full paths was cut off
+    // before the part that differs); the family keeps the path.
+    EXPECT_EQ(data.families[1].name, QStringLiteral("RND4K QD4 on ioprism-null-target-2.dat"));
+    EXPECT_EQ(data.families[1].target, "/nonexistent/ioprism-null-target-2.dat");
     EXPECT_EQ(data.families[2].specIndex, 1u);
 
     SeriesPlots plots;
@@ -378,6 +380,13 @@ TEST(SeriesView, EachSpecAndEachTargetInTurnIsAFamilyOfCurvesAndHoverReadsThemAl
     const auto &point = data.points[data.families[0].points[1]];
     EXPECT_TRUE(text.contains(iopsText(point.iops.median) + QStringLiteral(" IOPS")));
     plots.hide();
+
+    // Two targets of one file name in different folders keep their full paths.
+    worker.targets[1].path = "/other" + worker.targets[0].path;
+    const SeriesData same = makeSeriesData(runOnNullEngine(p));
+    ASSERT_EQ(same.families.size(), 4u);
+    EXPECT_EQ(same.families[1].name,
+        QStringLiteral("RND4K QD4 on ") + QString::fromStdString(worker.targets[1].path));
 }
 
 TEST(SeriesView, DepthsThatDoubleAreOnALogAxisAndPercentagesOnALinearOne)

@@ -5,7 +5,11 @@
 #include "core/run/cycling.h"
 #include "ui/format.h"
 
+#include <QCoreApplication>
+#include <QFileInfo>
+
 #include <map>
+#include <set>
 #include <utility>
 
 namespace ioprism::ui {
@@ -107,6 +111,18 @@ SeriesData makeSeriesData(const core::RunResult &result)
         return data;
     }
 
+    // A target is named by its last path component when that tells the targets apart
+    // (the io_profile preset's ".../iop-direct" and ".../iop-buffered"): a legend of full
+    // paths is cut off before the part that differs.
+    std::map<std::string, std::string> shortName; // target path -> its last component
+    for (const auto &p : data.points)
+        if (!p.target.empty())
+            shortName.try_emplace(
+                p.target, QFileInfo(toQString(p.target)).fileName().toStdString());
+    std::set<std::string> distinct;
+    for (const auto &[path, name] : shortName)
+        distinct.insert(name);
+    const bool shortNames = distinct.size() == shortName.size() && !distinct.contains("");
     std::map<std::pair<std::size_t, std::string>, std::size_t> families;
     for (std::size_t i = 0; i < data.points.size(); ++i) {
         const auto &p = data.points[i];
@@ -117,7 +133,9 @@ SeriesData makeSeriesData(const core::RunResult &result)
             family.target = p.target;
             family.name = p.target.empty()
                 ? toQString(p.specName)
-                : QStringLiteral("%1 on %2").arg(toQString(p.specName), toQString(p.target));
+                : QCoreApplication::translate("SeriesData", "%1 on %2")
+                      .arg(toQString(p.specName),
+                          toQString(shortNames ? shortName.at(p.target) : p.target));
             data.families.push_back(std::move(family));
         }
         data.families[it->second].points.push_back(i);
