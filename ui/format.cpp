@@ -78,6 +78,25 @@ QString fileTreeShapeText(const core::FileTree &tree)
             exactSizeText(tree.fileSizeBytes), capacityText(tree.totalBytes()));
 }
 
+QString scopeText(const core::Scope &scope)
+{
+    return scope.kind == core::Scope::Kind::All ? QCoreApplication::translate("Format", "All")
+                                                : toQString(scope.label);
+}
+
+QString scopeRowText(const core::Scope &scope)
+{
+    switch (scope.kind) {
+    case core::Scope::Kind::All:
+        return scopeText(scope);
+    case core::Scope::Kind::Worker:
+        return QStringLiteral("  ") + toQString(scope.label);
+    case core::Scope::Kind::Target:
+        return QStringLiteral("      ") + toQString(scope.targetPath);
+    }
+    return {};
+}
+
 QString sweepParameterText(core::SweepParameter parameter)
 {
     switch (parameter) {

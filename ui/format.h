@@ -14,6 +14,7 @@
 
 #include "core/profile/problem.h"
 #include "core/profile/profile.h"
+#include "core/run/results.h"
 
 #include <QString>
 #include <QVariant>
@@ -53,6 +54,12 @@ QString durationText(std::chrono::milliseconds duration);
 QString durationText(std::chrono::microseconds duration);
 // A clock for the status bar: "0:05", "12:34", "1:02:03".
 QString clockText(double seconds);
+
+// A scope by its name: "All" (translated), "Worker 1", "Worker 1 / /var/tmp/t.dat".
+QString scopeText(const core::Scope &scope);
+// A scope as a row of a table of scopes names it, indented by level: "All",
+// "  Worker 1", "      /var/tmp/t.dat" (the row above names the worker).
+QString scopeRowText(const core::Scope &scope);
 
 // A file tree's shape and total: "3 levels × 4 files × 4 MiB = 48 MiB".
 QString fileTreeShapeText(const core::FileTree &tree);

@@ -45,6 +45,10 @@
             <numerusform>%n Dateien</numerusform>
         </translation>
     </message>
+    <message>
+        <source>All</source>
+        <translation>Alle</translation>
+    </message>
 </context>
 <context>
     <name>Presets</name>
@@ -508,10 +512,6 @@
 </context>
 <context>
     <name>ioprism::ui::FilesModel</name>
-    <message>
-        <source>All</source>
-        <translation>Alle</translation>
-    </message>
     <message>
         <source>%L1 connections (opened, used and closed) in %2 s</source>
         <translation>%L1 Verbindungen (geöffnet, genutzt und geschlossen) in %2 s</translation>
@@ -2002,10 +2002,6 @@
 <context>
     <name>ioprism::ui::ResultsModel</name>
     <message>
-        <source>All</source>
-        <translation>Alle</translation>
-    </message>
-    <message>
         <source>Scope</source>
         <translation>Bereich</translation>
     </message>
@@ -2307,10 +2303,6 @@
     <message>
         <source>%1 ms measured</source>
         <translation>%1 ms gemessen</translation>
-    </message>
-    <message>
-        <source>All</source>
-        <translation>Alle</translation>
     </message>
 </context>
 <context>

@@ -105,15 +105,7 @@ QVariant FilesModel::data(const QModelIndex &index, int role) const
     if (column == ScopeColumn) {
         if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
             return {};
-        switch (scope.scope.kind) {
-        case core::Scope::Kind::All:
-            return tr("All");
-        case core::Scope::Kind::Worker:
-            return QStringLiteral("  ") + toQString(scope.scope.label);
-        case core::Scope::Kind::Target:
-            return QStringLiteral("      ") + toQString(scope.scope.targetPath);
-        }
-        return {};
+        return scopeRowText(scope.scope);
     }
 
     const core::PhaseFigures *phase = nullptr;

@@ -102,16 +102,8 @@ QVariant ResultsModel::data(const QModelIndex &index, int role) const
     bool available = true;
     switch (index.column()) {
     case ScopeColumn: {
-        if (role == Qt::DisplayRole || role == Qt::ToolTipRole) {
-            switch (scope.scope.kind) {
-            case core::Scope::Kind::All:
-                return tr("All");
-            case core::Scope::Kind::Worker:
-                return QStringLiteral("  ") + toQString(scope.scope.label);
-            case core::Scope::Kind::Target:
-                return QStringLiteral("      ") + toQString(scope.scope.targetPath);
-            }
-        }
+        if (role == Qt::DisplayRole || role == Qt::ToolTipRole)
+            return scopeRowText(scope.scope);
         return {};
     }
     case IopsColumn:

@@ -434,12 +434,10 @@ void ResultsPage::refreshHistogram()
     for (int i = 0; i < keys.size(); ++i)
         highest = std::max(highest, reads[i] + writes[i]);
     m_histogram->yAxis->setRange(0, highest > 0 ? std::min(100.0, highest * 1.15) : 100);
-    m_histogramBox->setTitle(scope
-            ? tr("Latency histogram (Iometer bins): %1, %L2 I/Os")
-                  .arg(scope->scope.kind == core::Scope::Kind::All ? tr("All")
-                                                                   : toQString(scope->scope.label))
-                  .arg(static_cast<qulonglong>(total))
-            : tr("Latency histogram (Iometer bins)"));
+    m_histogramBox->setTitle(scope ? tr("Latency histogram (Iometer bins): %1, %L2 I/Os")
+                                         .arg(scopeText(scope->scope))
+                                         .arg(static_cast<qulonglong>(total))
+                                   : tr("Latency histogram (Iometer bins)"));
     m_histogram->replot(QCustomPlot::rpQueuedReplot);
 }
 
