@@ -31,7 +31,7 @@ mode=${1:-}
 
 # qt6-tools-dev and qt6-l10n-tools: Qt's LinguistTools (lupdate, lrelease) for the GUI's
 # translations.
-build_packages=(cmake ninja-build g++ pkg-config git
+build_packages=(cmake ninja-build g++ pkg-config git ccache
     qt6-base-dev qt6-svg-dev qt6-tools-dev qt6-l10n-tools libqcustomplot-dev libqcustomplot2.1-qt6
     libboost1.81-dev liburing-dev libgtest-dev libgmock-dev
     nlohmann-json3-dev libcli11-dev libfmt-dev)
