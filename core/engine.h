@@ -71,6 +71,11 @@ struct EngineFile {
     // closeFile() closes it, as often as the worker likes (a file tree's operations, one
     // slot each; `path` is then empty). Such files are never registered with the kernel.
     bool openLater = false;
+    // A file of a file tree: its index in the tree (core::fileTreeFiles' order) whose
+    // folder `treeRoot` names. A backend that holds the tree's folders opens the file
+    // there by its own name, never by walking `path` again (docs/targets.md).
+    std::optional<std::uint64_t> treeFileIndex;
+    std::string treeRoot;
 };
 
 struct EngineConfig {

@@ -465,6 +465,8 @@ private:
         const auto file = ts.filePickers[lineIndex].next(ts.fileRng);
         EngineFile engineFile = wt.file;
         engineFile.path = (*wt.treeFiles)[std::size_t(file)];
+        engineFile.treeRoot = wt.file.path;
+        engineFile.treeFileIndex = file;
         const std::int64_t start = nowNs();
         slot.publishSubmit(start);
         auto st = m_engine->openFile(slot.request.fileIndex, engineFile);

@@ -8,7 +8,9 @@
 #include "core/engine.h"
 #include "core/engine_kind.h"
 
+#include <functional>
 #include <memory>
+#include <string>
 
 namespace ioprism::platform {
 
@@ -26,6 +28,9 @@ struct BackendOptions {
     // Test hook: skip the free-space check before a test file is written, so the
     // ENOSPC-while-writing path can be exercised on a small file system.
     bool skipFreeSpaceCheck = false;
+    // Test hook: called with a target's path after the backend's checks and before it
+    // takes hold of what it checked, so that a test can swap the path in that window.
+    std::function<void(const std::string &path)> beforeHold;
 };
 
 // Never null for Null; for the other kinds null only where the platform has no backend

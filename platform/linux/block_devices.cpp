@@ -480,6 +480,17 @@ std::optional<LoopBacking> loopBackingOf(const std::string &name)
     return b;
 }
 
+std::optional<std::string> loopDeviceBackedBy(DeviceNumber fileDevice, std::uint64_t inode)
+{
+    for (const auto &name : listDir("/sys/block")) {
+        const auto b = loopBackingOf(name);
+        if (b && b->blockDevice == DeviceNumber {} && b->inode == inode
+            && b->fileDevice == fileDevice)
+            return name;
+    }
+    return std::nullopt;
+}
+
 std::vector<StorageAlias> storageAliasesOf(const std::string &name)
 {
     using Kind = StorageAlias::Kind;

@@ -177,6 +177,9 @@ struct LoopBacking {
 };
 // nullopt when `name` is not an attached loop device.
 std::optional<LoopBacking> loopBackingOf(const std::string &name);
+// The attached loop device whose backing is the file with this device and inode (its
+// identity, not its name, which a rename or a second link changes), or nullopt.
+std::optional<std::string> loopDeviceBackedBy(DeviceNumber fileDevice, std::uint64_t inode);
 
 // A block device whose storage overlaps that of the device being checked, and how.
 struct StorageAlias {

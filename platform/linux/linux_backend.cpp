@@ -6,6 +6,7 @@
 #include "core/workload/file_tree.h"
 #include "platform/common/file_tree_plan.h"
 #include "platform/linux/block_devices.h"
+#include "platform/linux/held_targets.h"
 #include "platform/linux/sync_engine.h"
 #include "platform/linux/sysfs.h"
 #include "platform/linux/uring_engine.h"
@@ -106,17 +107,22 @@ CreatedFiles &createdWithoutXattr()
 // extended) and "complete" only once its fill is written and synced: a run killed
 // mid-fill leaves a file reserved at full size (fallocate) but not written, whose reads
 // return zeros without touching the device, so a file still "filling" is filled again.
-// Folders and a tree's marker are "complete" from the start. "1" is what IOPrism wrote
-// before it told the two apart, also before the fill: see legacyFileIsWritten.
+// Folders and a tree's marker are "complete" from the start.
+//
+// A mark is bound to what it marks: "complete 1234567 1700000000.123456789" names the
+// inode number and, where the file system keeps one, the birth time of the file it was
+// set on. An xattr travels with a copy (cp -a, rsync -X, a restore), and a copy holding a
+// user's own data must never count as IOPrism's: the copy is a new inode, born later, so
+// its mark names another file. Marks without an identity (IOPrism before it bound them,
+// or "1" from before it told filling from complete) cannot be told from a copy: such a
+// file is treated as anyone's (read, never written or removed).
 constexpr std::string_view kMarkFilling = "filling";
 constexpr std::string_view kMarkComplete = "complete";
-constexpr std::string_view kMarkLegacy = "1";
 
 enum class Mark {
     None, // not ours: never written, never removed
     Filling, // ours, its fill not known to be finished: fill it again from the start
     Complete, // ours, filled
-    Legacy, // ours, marked by an IOPrism that set "1" before filling: complete if proven
 };
 
 std::string_view markText(Mark mark)
@@ -124,11 +130,52 @@ std::string_view markText(Mark mark)
     return mark == Mark::Filling ? kMarkFilling : kMarkComplete;
 }
 
+// What a mark binds to, from statx of the marked file: "<inode>[ <birth s>.<birth ns>]".
+std::string markIdentity(const struct statx &sx)
+{
+    std::string id = std::to_string(sx.stx_ino);
+    if (sx.stx_mask & STATX_BTIME)
+        id += " " + std::to_string(sx.stx_btime.tv_sec) + "."
+            + std::to_string(sx.stx_btime.tv_nsec);
+    return id;
+}
+
+std::optional<std::string> markIdentityOf(int dirFd, const char *path, int flags)
+{
+    struct statx sx {
+    };
+    if (::statx(dirFd, path, flags, STATX_INO | STATX_BTIME, &sx) != 0)
+        return std::nullopt;
+    return markIdentity(sx);
+}
+
+std::string markValue(int fd, Mark mark)
+{
+    const auto id = markIdentityOf(fd, "", AT_EMPTY_PATH);
+    return std::string(markText(mark)) + (id ? " " + *id : std::string());
+}
+
+// The mark a value read from the xattr gives the file whose identity is `id`.
+Mark parseMark(std::string_view value, const std::optional<std::string> &id)
+{
+    const std::size_t space = value.find(' ');
+    if (space == std::string_view::npos || !id || value.substr(space + 1) != *id)
+        return Mark::None; // unbound (an earlier IOPrism's) or another file's: a copy
+    const std::string_view state = value.substr(0, space);
+    return state == kMarkComplete ? Mark::Complete : Mark::Filling; // unknown: fill again
+}
+
+// Whether `value` is a mark at all (bound to this file or not), for messages.
+bool looksLikeMark(std::string_view value)
+{
+    return value == "1" || value.starts_with(kMarkComplete) || value.starts_with(kMarkFilling);
+}
+
 // Marks a file or folder we just created (open as `fd`) as ours. Returns "" when the mark
 // will outlive this process, else why not (then it is ours only in this process).
 std::string markOurs(int fd, Mark mark)
 {
-    const std::string_view value = markText(mark);
+    const std::string value = markValue(fd, mark);
     if (::fsetxattr(fd, kTestFileXattr, value.data(), value.size(), 0) == 0)
         return {};
     const int xerr = errno;
@@ -146,7 +193,7 @@ std::string markOurs(int fd, Mark mark)
 // ours only in this process) there is nothing to record.
 core::Status setMark(const std::string &path, int fd, Mark mark)
 {
-    const std::string_view value = markText(mark);
+    const std::string value = markValue(fd, mark);
     if (::fsetxattr(fd, kTestFileXattr, value.data(), value.size(), 0) == 0 || errno == ENOTSUP
         || errno == EOPNOTSUPP)
         return core::Ok {};
@@ -160,31 +207,37 @@ void forgetCreated(const struct stat &st)
     r.files.erase({st.st_dev, st.st_ino});
 }
 
-// The mark of the file or folder `path` (not followed if a link), whose lstat is `st`.
-// A regular file with more than one link is nobody's: the mark is on the inode, so a hard
-// link IOPrism did not make would share it, and writing or removing the file would reach
-// a file under another name (the user's). Without user xattrs, only what this process
-// created is ours.
-Mark markOf(const std::string &path, const struct stat &st)
+// The mark given the xattr read (`n` bytes of `value`, or -1 with errno) of a file whose
+// stat is `st` and identity `id`. A regular file with more than one link is nobody's: the
+// mark is on the inode, so a hard link IOPrism did not make would share it, and writing or
+// removing the file would reach a file under another name (the user's). Without user
+// xattrs, only what this process created is ours.
+Mark markFrom(
+    ssize_t n, const char *value, const struct stat &st, const std::optional<std::string> &id)
 {
     if (S_ISREG(st.st_mode) ? st.st_nlink != 1 : !S_ISDIR(st.st_mode))
         return Mark::None;
-    std::array<char, 32> value {};
-    const ssize_t n = ::lgetxattr(path.c_str(), kTestFileXattr, value.data(), value.size());
-    if (n >= 0) {
-        const std::string_view v(value.data(), static_cast<std::size_t>(n));
-        if (v == kMarkComplete)
-            return Mark::Complete;
-        if (v == kMarkLegacy)
-            return Mark::Legacy;
-        return Mark::Filling; // "filling", or a value we do not know: fill it again
-    }
+    if (n >= 0)
+        return parseMark(std::string_view(value, static_cast<std::size_t>(n)), id);
     if (errno != ENOTSUP && errno != EOPNOTSUPP)
         return Mark::None;
     auto &r = createdWithoutXattr();
     std::lock_guard lock(r.mutex);
     // A file this process created and did not remove again was filled in full.
     return r.files.contains({st.st_dev, st.st_ino}) ? Mark::Complete : Mark::None;
+}
+
+// The mark of the file or folder `path` (not followed if a link), whose lstat is `st`:
+// for planning and messages. What is written is decided by markOfFd on the descriptor
+// held (a path can name something else a moment later).
+Mark markOf(const std::string &path, const struct stat &st)
+{
+    std::array<char, 96> value {};
+    const ssize_t n = ::lgetxattr(path.c_str(), kTestFileXattr, value.data(), value.size());
+    const int err = errno;
+    const auto id = markIdentityOf(AT_FDCWD, path.c_str(), AT_SYMLINK_NOFOLLOW);
+    errno = err;
+    return markFrom(n, value.data(), st, id);
 }
 
 Mark markOf(const std::string &path)
@@ -194,58 +247,28 @@ Mark markOf(const std::string &path)
     return ::lstat(path.c_str(), &st) == 0 ? markOf(path, st) : Mark::None;
 }
 
-// Whether the first `bytes` of a file are written data, proven by FIEMAP: no hole, no
-// unwritten (reserved only) or delayed extent. False when the file system cannot say.
-bool provenWritten(int fd, std::uint64_t bytes)
+// The mark of the file or folder open as `fd`: what decides whether it is written.
+Mark markOfFd(int fd)
 {
-    constexpr std::uint32_t kExtents = 64;
-    // struct fiemap ends in a flexible array of extents.
-    std::vector<std::uint64_t> storage(
-        (sizeof(struct fiemap) + kExtents * sizeof(struct fiemap_extent)) / sizeof(std::uint64_t)
-        + 1);
-    std::uint64_t covered = 0;
-    while (covered < bytes) {
-        // Zeroed as words: struct fiemap's flexible array member rules out `*map = {}`.
-        std::fill(storage.begin(), storage.end(), 0);
-        auto *map = reinterpret_cast<struct fiemap *>(storage.data());
-        map->fm_start = covered;
-        map->fm_length = bytes - covered;
-        map->fm_flags = FIEMAP_FLAG_SYNC;
-        map->fm_extent_count = kExtents;
-        if (::ioctl(fd, FS_IOC_FIEMAP, map) != 0 || map->fm_mapped_extents == 0)
-            return false;
-        for (std::uint32_t i = 0; i < map->fm_mapped_extents; ++i) {
-            const struct fiemap_extent &e = map->fm_extents[i];
-            constexpr std::uint32_t kNotData
-                = FIEMAP_EXTENT_UNWRITTEN | FIEMAP_EXTENT_UNKNOWN | FIEMAP_EXTENT_DELALLOC;
-            if (e.fe_logical > covered || (e.fe_flags & kNotData) != 0)
-                return false;
-            covered = std::max<std::uint64_t>(covered, e.fe_logical + e.fe_length);
-            if ((e.fe_flags & FIEMAP_EXTENT_LAST) != 0 && covered < bytes)
-                return false;
-        }
-    }
-    return true;
+    struct stat st {
+    };
+    if (::fstat(fd, &st) != 0)
+        return Mark::None;
+    std::array<char, 96> value {};
+    const ssize_t n = ::fgetxattr(fd, kTestFileXattr, value.data(), value.size());
+    const int err = errno;
+    const auto id = markIdentityOf(fd, "", AT_EMPTY_PATH);
+    errno = err;
+    return markFrom(n, value.data(), st, id);
 }
 
-// A file marked "1" by an older IOPrism, which set the mark before filling, proves
-// nothing by its mark: it counts as complete only when FIEMAP shows every byte written
-// (then its mark becomes "complete", where it can be written), else it is filled again.
-Mark resolveLegacy(const std::string &path, Mark mark, std::uint64_t sizeBytes)
+// True when `path` carries a value of IOPrism's mark that does not bind to it: a copy of a
+// test file, or a file an earlier IOPrism marked without binding the mark.
+bool carriesForeignMark(const std::string &path)
 {
-    if (mark != Mark::Legacy)
-        return mark;
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-    if (fd < 0)
-        return Mark::Filling;
-    UniqueFd file(fd);
-    if (!provenWritten(fd, sizeBytes))
-        return Mark::Filling;
-    const std::string_view value = kMarkComplete;
-    if (::lsetxattr(path.c_str(), kTestFileXattr, value.data(), value.size(), XATTR_REPLACE) != 0) {
-        // A read-only file system keeps "1": proven again next time.
-    }
-    return Mark::Complete;
+    std::array<char, 96> value {};
+    const ssize_t n = ::lgetxattr(path.c_str(), kTestFileXattr, value.data(), value.size());
+    return n > 0 && looksLikeMark(std::string_view(value.data(), static_cast<std::size_t>(n)));
 }
 
 struct Alignment {
@@ -487,9 +510,11 @@ int engineOpenFlags(const core::EngineFile &file)
 
 } // namespace
 
-int openEngineFd(const core::EngineFile &file)
+int openEngineFd(const core::EngineFile &file, const HeldTargets *held)
 {
     const int flags = engineOpenFlags(file);
+    if (held)
+        return held->open(file, flags);
     // O_NOATIME keeps reads from dirtying inodes; only the owner (or CAP_FOWNER) may ask.
     int fd = ::open(file.path.c_str(), flags | O_NOATIME);
     if (fd < 0 && errno == EPERM)
@@ -500,16 +525,26 @@ int openEngineFd(const core::EngineFile &file)
 core::OpError engineOpenError(const core::EngineFile &file, int err)
 {
     std::string detail;
-    if (err == EINVAL && file.cacheMode == core::CacheMode::Direct)
+    if (err == ESTALE)
+        detail = "it is no longer the file IOPrism prepared (it was renamed, replaced or a link "
+                 "was put in its place): IOPrism writes only what it checked, so the run stops";
+    else if (err == ELOOP)
+        detail = "a symbolic link was put in its place since IOPrism prepared it: IOPrism never "
+                 "follows one, so the run stops";
+    else if (err == EBADF)
+        detail = "IOPrism holds no descriptor for it: only targets the run prepared are opened";
+    else if (err == ENOENT && file.treeFileIndex)
+        detail = "it was removed from the tree since IOPrism prepared it";
+    else if (err == EINVAL && file.cacheMode == core::CacheMode::Direct)
         detail = "the file system does not support direct I/O (O_DIRECT): use buffered mode";
     else if ((err == EROFS || err == EACCES || err == EPERM) && file.write)
         detail = "cannot open for writing";
     return makeOpError(err, "open", file.path, detail);
 }
 
-core::Result<UniqueFd> openEngineFile(const core::EngineFile &file)
+core::Result<UniqueFd> openEngineFile(const core::EngineFile &file, const HeldTargets *held)
 {
-    const int fd = openEngineFd(file);
+    const int fd = openEngineFd(file, held);
     if (fd < 0)
         return engineOpenError(file, -fd);
     return UniqueFd(fd);
@@ -656,20 +691,69 @@ struct TreeMarker {
     enum class State { Missing, Damaged, Found };
     State state = State::Missing;
     core::FileTree tree;
+    bool marked = true; // read through a descriptor: whether the marker carries our mark
 };
-TreeMarker readTreeMarker(const std::string &root)
+// A file of a tree that an earlier preparation created but was killed before marking:
+// empty, one name, unmarked. It holds no data, and the tree around it is ours, so it is
+// filled (and removed) as IOPrism's own half-made file rather than refused for good.
+bool halfMadeTreeFile(const struct stat &st)
 {
-    const std::string marker = core::fileTreeMarkerPath(root);
+    return S_ISREG(st.st_mode) && st.st_nlink == 1 && st.st_size == 0;
+}
+
+// Opens the regular file `name` in the folder `dirFd` without following a link and
+// without blocking (a FIFO or device put in its place must neither hang the open nor be
+// written): the descriptor, or -errno (-EINVAL: not a regular file). O_NONBLOCK is
+// dropped again once the file is known to be regular.
+int openRegularAt(int dirFd, const std::string &name, int flags, mode_t mode = 0)
+{
+    const int fd = ::openat(dirFd, name.c_str(), flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode);
+    if (fd < 0)
+        return -errno;
     struct stat st {
     };
-    constexpr off_t kLongestMarker = 4096; // ours is one short line
-    if (::lstat(marker.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd);
+        return -EINVAL;
+    }
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    return fd;
+}
+
+// The marker in the folder held as `rootFd`, read through it (never through a link).
+TreeMarker readTreeMarkerAt(int rootFd)
+{
+    const int fd = openRegularAt(rootFd, std::string(core::kFileTreeMarkerName), O_RDONLY);
+    if (fd < 0)
         return {};
-    const auto tree = st.st_size > kLongestMarker ? std::nullopt
-                                                  : core::parseFileTreeMarker(readTextFile(marker));
+    UniqueFd file(fd);
+    constexpr std::size_t kLongestMarker = 4096; // ours is one short line
+    std::string text(kLongestMarker + 1, '\0');
+    std::size_t got = 0;
+    while (got < text.size()) {
+        const ssize_t n = ::read(fd, text.data() + got, text.size() - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        got += static_cast<std::size_t>(n);
+    }
+    text.resize(got);
+    const auto tree = got > kLongestMarker ? std::nullopt : core::parseFileTreeMarker(text);
     if (!tree)
         return {.state = TreeMarker::State::Damaged};
+    if (markOfFd(fd) == Mark::None)
+        return {.state = TreeMarker::State::Found, .tree = *tree, .marked = false};
     return {.state = TreeMarker::State::Found, .tree = *tree};
+}
+
+TreeMarker readTreeMarker(const std::string &root)
+{
+    const int fd = ::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return {};
+    UniqueFd folder(fd);
+    return readTreeMarkerAt(fd);
 }
 
 // A tree is ours when its folder and its marker carry our mark: a marker alone proves
@@ -698,6 +782,16 @@ core::Result<TreePlan> planFileTree(const std::string &root, const core::FileTre
     plan.files = core::fileTreeFiles(root, tree);
     struct stat st {
     };
+    if (::lstat(root.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+        // Named once, by its own folder: a link could lead the tree's writes anywhere, and
+        // another moment to somewhere else.
+        std::error_code ec;
+        const fs::path to = fs::read_symlink(root, ec);
+        return makeOpError(ELOOP, "prepare file tree", root,
+            "this path is a symbolic link" + (ec ? std::string() : " (to " + to.string() + ")")
+                + (::stat(root.c_str(), &st) != 0 ? " that leads nowhere" : "")
+                + ": IOPrism never follows a link to a file tree; name the tree's folder itself");
+    }
     plan.rootExists = ::stat(root.c_str(), &st) == 0;
     if (!plan.rootExists && errno != ENOENT)
         return makeOpError(errno, "stat", root);
@@ -762,9 +856,17 @@ core::Result<TreePlan> planFileTree(const std::string &root, const core::FileTre
                 "this file has " + std::to_string(st.st_nlink)
                     + " names (hard links), so writing it would change a file elsewhere");
         const auto current = static_cast<std::uint64_t>(st.st_size);
-        const Mark mark = resolveLegacy(plan.files[i], markOf(plan.files[i], st), current);
+        // An empty, unmarked file is one a killed preparation created and did not mark yet:
+        // filled again like a half-filled one.
+        const Mark mark = halfMadeTreeFile(st) && markOf(plan.files[i], st) == Mark::None
+            ? Mark::Filling
+            : markOf(plan.files[i], st);
         if (mark == Mark::None)
-            return notOurs(plan.files[i], "this file lacks IOPrism's mark");
+            return notOurs(plan.files[i],
+                carriesForeignMark(plan.files[i])
+                    ? "this file carries a mark IOPrism did not set on it (a copy of a test file, "
+                      "or a file an earlier IOPrism marked without binding the mark to it)"
+                    : "this file lacks IOPrism's mark");
         if (mark == Mark::Filling || current < tree.fileSizeBytes) {
             const TreeFileWork w {.index = i,
                 .exists = true,
@@ -780,25 +882,67 @@ core::Result<TreePlan> planFileTree(const std::string &root, const core::FileTre
     return plan;
 }
 
-// Removes a file or an empty folder this process made, and forgets it was ours.
-void removeMade(const std::string &path, bool folder)
+// The last component of a path of the tree's layout ("file-0003", "level-2", the top).
+std::string leafName(const std::string &path)
+{
+    std::string named = path;
+    while (named.size() > 1 && named.back() == '/')
+        named.pop_back();
+    return fs::path(named).filename().string();
+}
+
+// Whether a tree file open as `fd` is ours: marked, or half-made (see above).
+bool treeFileIsOurs(int fd)
 {
     struct stat st {
     };
-    if (::lstat(path.c_str(), &st) != 0)
-        return;
-    if ((folder ? ::rmdir(path.c_str()) : ::unlink(path.c_str())) == 0)
-        forgetCreated(st);
+    return markOfFd(fd) != Mark::None || (::fstat(fd, &st) == 0 && halfMadeTreeFile(st));
+}
+
+// Removes `name` in the folder `dirFd` (a file, or an empty folder) and forgets it was
+// ours. Relative to a folder IOPrism holds, so no link in the path can lead it elsewhere.
+bool removeMadeAt(int dirFd, const std::string &name, bool folder)
+{
+    struct stat st {
+    };
+    if (::fstatat(dirFd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
+        return errno == ENOENT;
+    if (::unlinkat(dirFd, name.c_str(), folder ? AT_REMOVEDIR : 0) != 0)
+        return false;
+    forgetCreated(st);
+    return true;
+}
+
+// Opens the folder of the layout `name` in `parentFd` (AT_FDCWD and a path for the top)
+// and checks that it is ours, or refuses it: a link, a file, or a folder without our mark.
+core::Result<UniqueFd> openOurFolder(int parentFd, const std::string &name, const std::string &path)
+{
+    const int fd
+        = ::openat(parentFd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) {
+        const int err = errno;
+        if (err == ELOOP || err == ENOTDIR)
+            return notOurs(path, "this is not a folder (a symbolic link or a file)");
+        return makeOpError(err, "open", path);
+    }
+    UniqueFd folder(fd);
+    if (markOfFd(fd) == Mark::None)
+        return notOurs(path, "this folder lacks IOPrism's mark");
+    return folder;
 }
 
 // What one prepareFileTree call made, removed again unless the call succeeds: a
-// cancelled or failed preparation leaves the tree as it found it.
+// cancelled or failed preparation leaves the tree as it found it. Everything is undone
+// in the folders the preparation holds (`levels`), never through the tree's paths.
 class TreeUndo
 {
 public:
-    TreeUndo(const std::string &root, const TreePlan &plan)
+    TreeUndo(const std::string &root, const TreePlan &plan, const core::FileTree &tree,
+        const std::vector<UniqueFd> &levels)
         : m_root(root)
         , m_plan(plan)
+        , m_tree(tree)
+        , m_levels(levels)
     { }
     ~TreeUndo() { rollback(); }
     TreeUndo(const TreeUndo &) = delete;
@@ -811,26 +955,39 @@ public:
             return false;
         m_committed = true;
         for (const auto &[index, bytes] : m_extended) {
-            const std::string &path = m_plan.files[index];
-            if (::truncate(path.c_str(), static_cast<off_t>(bytes)) != 0) {
+            const int dir = levelOf(index);
+            if (dir < 0)
+                continue;
+            const int fd = openRegularAt(dir, leafName(m_plan.files[index]), O_WRONLY);
+            if (fd < 0)
+                continue;
+            UniqueFd file(fd);
+            if (!treeFileIsOurs(fd))
+                continue; // someone else's file in its place now: not touched
+            if (::ftruncate(fd, static_cast<off_t>(bytes)) != 0) {
                 // keep the error already being reported
             }
             // A complete file stays complete up to its former size; a half-filled one
             // stays "filling".
-            const std::string_view value = kMarkComplete;
             if (!m_halfFilled.contains(index))
-                ::lsetxattr(
-                    path.c_str(), kTestFileXattr, value.data(), value.size(), XATTR_REPLACE);
+                (void)setMark(m_plan.files[index], fd, Mark::Complete);
         }
         for (auto it = m_files.rbegin(); it != m_files.rend(); ++it)
-            removeMade(m_plan.files[*it], false);
+            if (const int dir = levelOf(*it); dir >= 0)
+                removeMadeAt(dir, leafName(m_plan.files[*it]), false);
         for (auto it = m_folders.rbegin(); it != m_folders.rend(); ++it)
-            if (*it != 0)
-                removeMade(m_plan.folders[*it], true);
-        if (m_marker)
-            removeMade(core::fileTreeMarkerPath(m_root), false);
-        if (m_rootMade)
-            removeMade(m_root, true);
+            if (*it != 0 && m_levels[*it - 1].valid())
+                removeMadeAt(m_levels[*it - 1].get(), leafName(m_plan.folders[*it]), true);
+        if (m_marker && m_levels[0].valid())
+            removeMadeAt(m_levels[0].get(), std::string(core::kFileTreeMarkerName), false);
+        if (m_rootMade) {
+            // The top folder by its path: at worst an empty folder put in its place.
+            struct stat st {
+            };
+            if (::lstat(m_root.c_str(), &st) == 0 && S_ISDIR(st.st_mode)
+                && ::rmdir(m_root.c_str()) == 0)
+                forgetCreated(st);
+        }
         return madeAnything();
     }
 
@@ -851,8 +1008,16 @@ public:
     void commit() { m_committed = true; }
 
 private:
+    int levelOf(std::size_t fileIndex) const
+    {
+        const std::size_t level = fileIndex / std::max<std::uint32_t>(m_tree.filesPerLevel, 1);
+        return level < m_levels.size() && m_levels[level].valid() ? m_levels[level].get() : -1;
+    }
+
     const std::string &m_root;
     const TreePlan &m_plan;
+    const core::FileTree &m_tree;
+    const std::vector<UniqueFd> &m_levels;
     bool m_rootMade = false;
     bool m_marker = false;
     bool m_committed = false;
@@ -862,14 +1027,15 @@ private:
     std::set<std::size_t> m_halfFilled;
 };
 
-// Makes one folder of a tree and marks it ours. Returns "" or why the mark will not
-// outlive this process (`made` says whether the folder exists now).
-core::Result<std::string> makeTreeFolder(
-    const std::string &path, const std::string &spaceDetail, bool *made)
+// Makes the folder `name` in `parentFd` (AT_FDCWD and a path for the top) and marks it
+// ours; `*out` holds it. Returns "" or why the mark will not outlive this process
+// (`made` says whether the folder exists now).
+core::Result<std::string> makeTreeFolder(int parentFd, const std::string &name,
+    const std::string &path, const std::string &spaceDetail, bool *made, UniqueFd *out)
 {
     *made = false;
     // mkdir fails if the folder appeared since the look-up: never take one over.
-    if (::mkdir(path.c_str(), 0755) != 0) {
+    if (::mkdirat(parentFd, name.c_str(), 0755) != 0) {
         const int err = errno;
         return makeOpError(err, "create folder", path,
             err == EEXIST ? "the folder appeared meanwhile: IOPrism never writes "
@@ -878,18 +1044,20 @@ core::Result<std::string> makeTreeFolder(
                                                  : "");
     }
     *made = true;
-    const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    const int fd
+        = ::openat(parentFd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
         return makeOpError(errno, "open", path);
-    UniqueFd folder(fd);
+    out->reset(fd);
     return markOurs(fd, Mark::Complete);
 }
 
 core::Status writeMarker(
-    const std::string &root, const core::FileTree &tree, const std::string &spaceDetail)
+    int rootFd, const std::string &root, const core::FileTree &tree, const std::string &spaceDetail)
 {
     const std::string path = core::fileTreeMarkerPath(root);
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+    const int fd = ::openat(rootFd, std::string(core::kFileTreeMarkerName).c_str(),
+        O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
     if (fd < 0) {
         const int err = errno;
         return makeOpError(err, "create file tree marker", path,
@@ -917,14 +1085,34 @@ core::Status writeMarker(
 
 core::Status removeFileTree(const std::string &root, const core::FileTree &tree)
 {
+    // The folder is opened once, through its parent, without following a link; every
+    // removal below happens in folders held open, one component at a time, so a link or
+    // a rename put anywhere in the tree's paths cannot lead a removal elsewhere.
     struct stat st {
     };
-    if (::stat(root.c_str(), &st) != 0)
+    if (::lstat(root.c_str(), &st) != 0)
         return makeOpError(errno, "remove file tree", root);
+    if (S_ISLNK(st.st_mode))
+        return makeOpError(EPERM, "remove file tree", root,
+            "a symbolic link, so not a file tree made by IOPrism (it is removed only by its "
+            "own folder's name): left untouched");
     if (!S_ISDIR(st.st_mode))
         return makeOpError(EPERM, "remove file tree", root,
             "not a folder, so not a file tree made by IOPrism: left untouched");
-    const TreeMarker marker = readTreeMarker(root);
+    const int parentFd = ::open(parentOf(root).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (parentFd < 0)
+        return makeOpError(errno, "remove file tree", parentOf(root));
+    UniqueFd parent(parentFd);
+    const std::string rootName = leafName(root);
+    const int rootFd
+        = ::openat(parentFd, rootName.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (rootFd < 0)
+        return makeOpError(errno, "remove file tree", root,
+            errno == ELOOP || errno == ENOTDIR ? "it is no longer a folder: left untouched" : "");
+    std::vector<UniqueFd> levels;
+    levels.emplace_back(rootFd);
+
+    const TreeMarker marker = readTreeMarkerAt(rootFd);
     if (marker.state == TreeMarker::State::Missing)
         return makeOpError(EPERM, "remove file tree", root,
             "the folder has no " + std::string(core::kFileTreeMarkerName)
@@ -932,7 +1120,7 @@ core::Status removeFileTree(const std::string &root, const core::FileTree &tree)
     if (marker.state == TreeMarker::State::Damaged)
         return makeOpError(
             EPERM, "remove file tree", root, damagedMarkerWhy() + ": left untouched");
-    if (!treeIsOurs(root))
+    if (!marker.marked || markOfFd(rootFd) == Mark::None)
         return makeOpError(EPERM, "remove file tree", root,
             unmarkedTreeWhy(
                 "the xattr " + std::string(kTestFileXattr), "on a file system without user xattrs")
@@ -943,38 +1131,55 @@ core::Status removeFileTree(const std::string &root, const core::FileTree &tree)
                 + describeFileTree(marker.tree) + ") than this one (" + describeFileTree(tree)
                 + "): left untouched");
 
+    // The levels that are ours, from the top: below a folder someone else put in a
+    // level's place, nothing is ours.
+    const auto folders = core::fileTreeFolders(root, tree);
+    while (levels.size() < folders.size()) {
+        auto next = openOurFolder(
+            levels.back().get(), leafName(folders[levels.size()]), folders[levels.size()]);
+        if (!next)
+            break;
+        levels.push_back(std::move(*next));
+    }
+    const std::size_t ourLevels = levels.size();
+
     // Files first, then the level folders deepest first (each only once empty), then the
     // marker and the top folder: until the marker goes, a later removal still knows the
     // tree as ours. Only what carries our mark is removed (a file only while it has one
     // name): anything else under one of our names was put there by someone else.
     std::optional<OpError> firstFailure;
-    for (const auto &file : core::fileTreeFiles(root, tree)) {
-        if (::lstat(file.c_str(), &st) != 0 || !S_ISREG(st.st_mode)
-            || markOf(file, st) == Mark::None)
+    const auto files = core::fileTreeFiles(root, tree);
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        const std::size_t level = i / std::max<std::uint32_t>(tree.filesPerLevel, 1);
+        if (level >= ourLevels)
+            break;
+        const std::string name = leafName(files[i]);
+        const int fd = openRegularAt(levels[level].get(), name, O_RDONLY);
+        if (fd < 0)
             continue;
-        if (::unlink(file.c_str()) == 0)
-            forgetCreated(st);
-        else if (errno != ENOENT && !firstFailure)
-            firstFailure = makeOpError(errno, "remove file tree", file);
+        UniqueFd file(fd);
+        if (!treeFileIsOurs(fd))
+            continue;
+        if (!removeMadeAt(levels[level].get(), name, false) && errno != ENOENT && !firstFailure)
+            firstFailure = makeOpError(errno, "remove file tree", files[i]);
     }
-    const auto folders = core::fileTreeFolders(root, tree);
-    // The levels that are ours, from the top: below a folder someone else put in a
-    // level's place, nothing is ours.
-    std::size_t ourLevels = 1;
-    while (ourLevels < folders.size() && ::lstat(folders[ourLevels].c_str(), &st) == 0
-        && markOf(folders[ourLevels], st) != Mark::None)
-        ++ourLevels;
     for (std::size_t i = ourLevels; i-- > 1;)
-        removeMade(folders[i], true); // fails (ENOTEMPTY) while something else is inside
+        removeMadeAt(levels[i - 1].get(), leafName(folders[i]), true); // ENOTEMPTY while not empty
     const std::string markerPath = core::fileTreeMarkerPath(root);
-    if (::lstat(markerPath.c_str(), &st) == 0) {
-        if (::unlink(markerPath.c_str()) == 0)
-            forgetCreated(st);
-        else if (errno != ENOENT && !firstFailure)
-            firstFailure = makeOpError(errno, "remove file tree", markerPath);
-    }
-    if (::stat(root.c_str(), &st) == 0 && ::rmdir(root.c_str()) == 0) {
-        forgetCreated(st);
+    if (!removeMadeAt(rootFd, std::string(core::kFileTreeMarkerName), false) && errno != ENOENT
+        && !firstFailure)
+        firstFailure = makeOpError(errno, "remove file tree", markerPath);
+    // The top folder, by its name in the parent held above, only while it is still the
+    // folder opened there.
+    struct stat held {
+    };
+    struct stat named {
+    };
+    if (::fstat(rootFd, &held) == 0
+        && ::fstatat(parentFd, rootName.c_str(), &named, AT_SYMLINK_NOFOLLOW) == 0
+        && held.st_dev == named.st_dev && held.st_ino == named.st_ino
+        && ::unlinkat(parentFd, rootName.c_str(), AT_REMOVEDIR) == 0) {
+        forgetCreated(held);
         return firstFailure ? core::Status(*firstFailure) : core::Status(core::Ok {});
     }
     if (const int err = errno; err != ENOTEMPTY && err != EEXIST && err != ENOENT)
@@ -1014,6 +1219,11 @@ core::Status removeFileTree(const std::string &root, const core::FileTree &tree)
 
 // ---------------------------------------------------------------- test-file marker
 
+std::string boundMarkValue(int fd, std::string_view state)
+{
+    return markValue(fd, state == kMarkComplete ? Mark::Complete : Mark::Filling);
+}
+
 bool isOurTestFile(const std::string &path)
 {
     struct stat st {
@@ -1039,12 +1249,25 @@ core::Status removeTestFile(const std::string &path)
         return makeOpError(EPERM, "remove test file", path,
             "a folder that is not a file tree created by IOPrism: left untouched");
     }
-    if (!S_ISREG(st.st_mode) || !isOurTestFile(path))
+    if (!S_ISREG(st.st_mode))
         return makeOpError(
             EPERM, "remove test file", path, "not a test file created by IOPrism: left untouched");
-    if (::unlink(path.c_str()) != 0)
+    // The mark is asked of the file opened in its folder, and the name removed there.
+    const int parentFd = ::open(parentOf(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (parentFd < 0)
         return makeOpError(errno, "remove test file", path);
-    forgetCreated(st);
+    UniqueFd parent(parentFd);
+    const std::string name = leafName(path);
+    const int fd = openRegularAt(parentFd, name, O_RDONLY);
+    if (fd < 0 || markOfFd(fd) == Mark::None) {
+        if (fd >= 0)
+            ::close(fd);
+        return makeOpError(
+            EPERM, "remove test file", path, "not a test file created by IOPrism: left untouched");
+    }
+    UniqueFd file(fd);
+    if (!removeMadeAt(parentFd, name, false))
+        return makeOpError(errno, "remove test file", path);
     return core::Ok {};
 }
 
@@ -1060,10 +1283,37 @@ int probeIoUring()
     return 0;
 }
 
+namespace {
+
+std::string changedWhilePrepared()
+{
+    return "the file changed while IOPrism prepared it (it was renamed or replaced, or a link "
+           "was put in its place): IOPrism writes only the file it checked; try again";
+}
+
+// The loop device whose backing file is `file`, by device and inode, or nullopt.
+std::optional<std::string> loopBackedBy(FileIdentity file)
+{
+    return loopDeviceBackedBy(
+        {major(static_cast<dev_t>(file.device)), minor(static_cast<dev_t>(file.device))},
+        file.inode);
+}
+
+std::string loopBackingWhy(const std::string &loop)
+{
+    return "this file is the backing file of the loop device /dev/" + loop
+        + ": writing it would write that device's storage (a file system may be on it); "
+          "detach it first (losetup -d /dev/"
+        + loop + ")";
+}
+
+} // namespace
+
 // ---------------------------------------------------------------- the backend
 
 LinuxBackend::LinuxBackend(const BackendOptions &options)
     : m_options(options)
+    , m_held(std::make_shared<HeldTargets>())
 {
     // Without CAP_IPC_LOCK, registered buffers and (on recent kernels) rings are charged
     // to RLIMIT_MEMLOCK: registered buffers may take half of it, the rings the rest.
@@ -1121,9 +1371,9 @@ core::Result<std::unique_ptr<core::IoEngine>> LinuxBackend::makeEngine()
     if (m_engineError)
         return *m_engineError;
     if (m_useUring)
-        return std::unique_ptr<core::IoEngine>(std::make_unique<UringEngine>(
-            UringOptions {.lockedBudgetBytes = m_lockedBudget, .bufferMemory = m_bufferMemory}));
-    return std::unique_ptr<core::IoEngine>(std::make_unique<SyncEngine>(m_bufferMemory));
+        return std::unique_ptr<core::IoEngine>(std::make_unique<UringEngine>(UringOptions {
+            .lockedBudgetBytes = m_lockedBudget, .bufferMemory = m_bufferMemory, .held = m_held}));
+    return std::unique_ptr<core::IoEngine>(std::make_unique<SyncEngine>(m_bufferMemory, m_held));
 }
 
 void LinuxBackend::reserveBuffers(std::span<const core::EngineConfig> largestPerWorker)
@@ -1153,7 +1403,7 @@ core::Result<std::unique_ptr<core::IoEngine>> LinuxBackend::makeFallbackEngine(
             + "): those workers use the sync engine (pread/pwrite threads), so this run mixes "
               "engines. "
             + lockedMemoryAdvice());
-    return std::unique_ptr<core::IoEngine>(std::make_unique<SyncEngine>(m_bufferMemory));
+    return std::unique_ptr<core::IoEngine>(std::make_unique<SyncEngine>(m_bufferMemory, m_held));
 }
 
 core::Status LinuxBackend::pinCurrentThread(std::span<const std::uint32_t> cpus)
@@ -1231,7 +1481,7 @@ std::optional<core::TestFileSpace> LinuxBackend::testFileSpace(const core::Targe
         need = target.testFileSizeBytes;
         if (exists) {
             const auto current = static_cast<std::uint64_t>(st.st_size);
-            const Mark mark = resolveLegacy(target.path, markOf(target.path, st), current);
+            const Mark mark = markOf(target.path, st);
             need = mark != Mark::None && S_ISREG(st.st_mode)
                 ? fillRange(true, mark == Mark::Filling, current, std::max(need, current)).newBytes
                 : 0;
@@ -1265,13 +1515,23 @@ core::Status LinuxBackend::removeFileTree(const std::string &root, const core::F
 core::Result<core::TargetInfo> LinuxBackend::prepareTestFile(const core::Target &target,
     const core::PrepareOptions &options, const core::PrepareProgress &progress)
 {
-    const std::string &path = target.path;
+    // A path whose last part is a symbolic link is followed once, here; from then on the
+    // file it led to is named by its own path, and held open once checked.
+    std::string path = target.path;
+    struct stat st {
+    };
+    if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+        std::error_code ec;
+        const fs::path to = fs::canonical(path, ec);
+        if (ec)
+            return makeOpError(ec.value(), "prepare test file", path,
+                "this path is a symbolic link that leads nowhere: name the test file itself");
+        path = to.string();
+    }
     const std::uint64_t wanted = target.testFileSizeBytes;
     core::TargetInfo info;
     info.path = path;
 
-    struct stat st {
-    };
     const bool exists = ::stat(path.c_str(), &st) == 0;
     if (!exists && errno != ENOENT)
         return makeOpError(errno, "stat", path);
@@ -1287,7 +1547,7 @@ core::Result<core::TargetInfo> LinuxBackend::prepareTestFile(const core::Target 
             return *refusal;
 
     const std::uint64_t current = exists ? static_cast<std::uint64_t>(st.st_size) : 0;
-    const Mark mark = exists ? resolveLegacy(path, markOf(path, st), current) : Mark::None;
+    const Mark mark = exists ? markOf(path, st) : Mark::None;
     const bool ours = mark != Mark::None;
     // Ours, but the run that filled it never finished (killed mid-fill): filled again.
     const bool halfFilled = mark == Mark::Filling;
@@ -1299,6 +1559,13 @@ core::Result<core::TargetInfo> LinuxBackend::prepareTestFile(const core::Target 
                     + " names (hard links), so writing it would change the file under its other "
                       "names too: it is never written; choose a new path (IOPrism creates it) or "
                       "a read-only spec");
+        if (options.needWrite && carriesForeignMark(path))
+            return makeOpError(EEXIST, "prepare test file", path,
+                "this file carries IOPrism's mark, but the mark was not set on this file: it "
+                "is a copy of a test file (cp -a and backups copy the mark) or was marked by an "
+                "earlier IOPrism that did not bind its marks to the file, so IOPrism cannot tell "
+                "it from your data and never writes it: delete it and let IOPrism create it "
+                "again, or use a read-only spec");
         if (options.needWrite)
             return makeOpError(EEXIST, "prepare test file", path,
                 "this file was not created by IOPrism, so it is never written: "
@@ -1361,12 +1628,23 @@ core::Result<core::TargetInfo> LinuxBackend::prepareTestFile(const core::Target 
         if (!m_options.skipFreeSpaceCheck && sizeKnown && freeBytes < need)
             return makeOpError(ENOSPC, "create test file", path, spaceDetail);
 
-        // O_EXCL: never take over a file that appeared since the stat above.
-        const int fd = exists ? ::open(path.c_str(), O_WRONLY | O_CLOEXEC)
+        // O_EXCL: never take over a file that appeared since the stat above (nor follow a
+        // link put there). Our own file is opened without following a link, and written
+        // only while it is still the file checked above and still ours.
+        const int fd = exists ? ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
                               : ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
         if (fd < 0)
-            return makeOpError(errno, exists ? "open" : "create test file", path);
+            return makeOpError(errno, exists ? "open" : "create test file", path,
+                errno == ELOOP ? changedWhilePrepared() : "");
         UniqueFd file(fd);
+        if (exists) {
+            struct stat now {
+            };
+            if (::fstat(fd, &now) != 0 || !S_ISREG(now.st_mode) || now.st_dev != st.st_dev
+                || now.st_ino != st.st_ino || markOfFd(fd) == Mark::None)
+                return makeOpError(ESTALE, "prepare test file", path, changedWhilePrepared());
+            ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+        }
         if (!exists) {
             // Ask about O_DIRECT now that the file exists, before writing a byte.
             if (auto refusal = directIoRefusal(
@@ -1418,6 +1696,35 @@ core::Result<core::TargetInfo> LinuxBackend::prepareTestFile(const core::Target 
     info.logicalBlockBytes = a.logicalBytes;
     info.directIoOffsetAlignBytes = a.offsetBytes;
     info.directIoMemAlignBytes = a.memBytes;
+
+    // Take hold of the file checked above, once, without following a link, and decide on
+    // that descriptor what may be done with it: the run's engines open only this inode.
+    if (m_options.beforeHold)
+        m_options.beforeHold(path);
+    const auto discard = [&](OpError error) {
+        if (info.createdTestFile)
+            (void)removeTestFile(path);
+        return error;
+    };
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return discard(makeOpError(
+            errno, "open", path, errno == ELOOP || errno == ENOENT ? changedWhilePrepared() : ""));
+    UniqueFd held(fd);
+    struct stat now {
+    };
+    if (::fstat(fd, &now) != 0 || !S_ISREG(now.st_mode) || now.st_dev != st.st_dev
+        || now.st_ino != st.st_ino)
+        return discard(makeOpError(ESTALE, "prepare test file", path, changedWhilePrepared()));
+    if (options.needWrite) {
+        if (markOfFd(fd) == Mark::None)
+            return discard(makeOpError(EEXIST, "prepare test file", path,
+                "the file is no longer IOPrism's (its mark changed, or it got another name while "
+                "IOPrism prepared it), so it is never written"));
+        if (auto loop = loopBackedBy(identityOf(fd)))
+            return discard(makeOpError(EBUSY, "prepare test file", path, loopBackingWhy(*loop)));
+    }
+    m_held->holdFile(path, std::move(held), identityOf(fd));
     return info;
 }
 
@@ -1489,7 +1796,11 @@ core::Result<core::TargetInfo> LinuxBackend::prepareFileTree(const core::Target 
                     + "need " + std::to_string(inodes) + ", have " + std::to_string(sv.f_favail));
     }
 
-    TreeUndo undo(root, plan);
+    // The tree's folders, held open from here on: made or opened one component at a
+    // time beneath the top folder, never through a link, and used for everything below,
+    // by the run's engines too (held_targets.h).
+    std::vector<UniqueFd> levels(plan.folders.size());
+    TreeUndo undo(root, plan, tree, levels);
     // A failure or a cancel removes what this call made, and says so.
     const auto failed = [&undo](OpError error) {
         if (undo.rollback())
@@ -1497,34 +1808,42 @@ core::Result<core::TargetInfo> LinuxBackend::prepareFileTree(const core::Target 
                 + std::string("removed what this run had made of the tree");
         return error;
     };
-    bool folderMade = false;
-    if (!plan.rootExists) {
-        auto marked = makeTreeFolder(root, spaceDetail, &folderMade);
-        if (folderMade)
-            undo.madeRoot();
-        if (!marked)
-            return failed(marked.error());
-        if (!marked->empty())
-            addNotice("could not mark " + root + " as IOPrism's file tree (" + *marked
-                + "): later runs will refuse it; delete it yourself when done");
-        // The marker goes first, so even a crash mid-fill leaves a tree IOPrism knows.
-        undo.madeMarker(); // even when it fails: it may be half-written
-        if (auto st = writeMarker(root, tree, spaceDetail); !st)
-            return failed(st.error());
-    }
-    for (const std::size_t i : plan.missingFolders) {
-        if (i == 0)
+    std::vector<bool> missing(plan.folders.size(), false);
+    for (const std::size_t i : plan.missingFolders)
+        missing[i] = true;
+    for (std::size_t i = 0; i < plan.folders.size(); ++i) {
+        const int parentFd = i == 0 ? AT_FDCWD : levels[i - 1].get();
+        const std::string name = i == 0 ? root : leafName(plan.folders[i]);
+        if (!missing[i]) {
+            auto opened = openOurFolder(parentFd, name, plan.folders[i]);
+            if (!opened)
+                return failed(opened.error());
+            levels[i] = std::move(*opened);
             continue;
-        auto marked = makeTreeFolder(plan.folders[i], spaceDetail, &folderMade);
-        if (folderMade)
-            undo.madeFolder(i);
+        }
+        bool made = false;
+        auto marked
+            = makeTreeFolder(parentFd, name, plan.folders[i], spaceDetail, &made, &levels[i]);
+        if (made)
+            i == 0 ? undo.madeRoot() : undo.madeFolder(i);
         if (!marked)
             return failed(marked.error());
+        if (i == 0) {
+            if (!marked->empty())
+                addNotice("could not mark " + root + " as IOPrism's file tree (" + *marked
+                    + "): later runs will refuse it; delete it yourself when done");
+            // The marker goes first, so even a crash mid-fill leaves a tree IOPrism knows.
+            undo.madeMarker(); // even when it fails: it may be half-written
+            if (auto st = writeMarker(levels[0].get(), root, tree, spaceDetail); !st)
+                return failed(st.error());
+        }
     }
+    const auto levelOf
+        = [&](std::size_t fileIndex) { return levels[fileIndex / tree.filesPerLevel].get(); };
 
     // The files written, to be marked complete once the tree is synced; each by its
-    // inode, so that a file put in one's place meanwhile is not marked.
-    std::vector<std::pair<std::size_t, ino_t>> filled;
+    // identity, so that a file put in one's place meanwhile is not marked.
+    std::vector<std::pair<std::size_t, FileIdentity>> filled;
     if (!plan.work.empty()) {
         FileFiller filler(options);
         if (auto st = filler.init(); !st)
@@ -1539,24 +1858,24 @@ core::Result<core::TargetInfo> LinuxBackend::prepareFileTree(const core::Target 
         bool directChecked = plan.completeFile.has_value();
         for (const auto &w : plan.work) {
             const std::string &path = plan.files[w.index];
-            // O_EXCL: never take over a file that appeared since the look-up; O_NOFOLLOW:
-            // never write through a symbolic link put in the file's place meanwhile.
-            const int fd = w.exists
-                ? ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
-                : ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+            // In the level's folder held open, by the file's own name: O_EXCL never takes
+            // over a file that appeared since the look-up; no link is followed, and a
+            // FIFO or device in the file's place is refused without blocking.
+            const int fd = w.exists ? openRegularAt(levelOf(w.index), leafName(path), O_WRONLY)
+                                    : openRegularAt(levelOf(w.index), leafName(path),
+                                        O_WRONLY | O_CREAT | O_EXCL, 0644);
             if (fd < 0) {
-                const int err = errno;
+                const int err = -fd;
+                if (err == ELOOP || err == EINVAL)
+                    return failed(
+                        notOurs(path, "this is not a regular file (a symbolic link, a folder)"));
                 return failed(makeOpError(err, w.exists ? "open" : "create file", path,
                     err == ENOSPC || err == EDQUOT ? spaceDetail : ""));
             }
             UniqueFd file(fd);
-            struct stat st {
-            };
-            if (::fstat(fd, &st) != 0)
-                return failed(makeOpError(errno, "fstat", path));
             if (w.exists) {
                 // Still ours and still one name since the look-up, else never written.
-                if (markOf(path, st) == Mark::None)
+                if (!treeFileIsOurs(fd))
                     return failed(
                         notOurs(path, "a file without IOPrism's mark or with other names"));
                 if (auto marked = setMark(path, fd, Mark::Filling); !marked)
@@ -1580,19 +1899,15 @@ core::Result<core::TargetInfo> LinuxBackend::prepareFileTree(const core::Target 
                 !st)
                 return failed(st.error());
             doneBefore += range.toBytes - range.fromBytes;
-            filled.emplace_back(w.index, st.st_ino);
+            filled.emplace_back(w.index, identityOf(fd));
         }
     }
     if (plan.needsWork()) {
         // One sync for the whole tree (its data, sizes and folders), not one per file;
         // then the files are marked complete, and a second sync keeps the marks. A crash
         // before it leaves files "filling": filled again, never measured.
-        const int fd = ::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (fd < 0)
-            return failed(makeOpError(errno, "open", root));
-        UniqueFd folder(fd);
         const auto syncTree = [&]() -> core::Status {
-            if (::syncfs(fd) == 0)
+            if (::syncfs(levels[0].get()) == 0)
                 return core::Ok {};
             const int err = errno;
             return makeOpError(
@@ -1600,15 +1915,13 @@ core::Result<core::TargetInfo> LinuxBackend::prepareFileTree(const core::Target 
         };
         if (auto st = syncTree(); !st)
             return failed(st.error());
-        for (const auto &[index, inode] : filled) {
+        for (const auto &[index, identity] : filled) {
             const std::string &path = plan.files[index];
-            const int file = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-            if (file < 0)
-                return failed(makeOpError(errno, "open", path));
-            UniqueFd filledFile(file);
-            struct stat st {
-            };
-            if (::fstat(file, &st) != 0 || st.st_ino != inode)
+            const int file = openRegularAt(levelOf(index), leafName(path), O_RDONLY);
+            if (file < 0 && file != -EINVAL && file != -ELOOP)
+                return failed(makeOpError(-file, "open", path));
+            UniqueFd filledFile(std::max(file, -1));
+            if (file < 0 || identityOf(file) != identity)
                 return failed(notOurs(path, "a file put in place of the one IOPrism filled"));
             if (auto marked = setMark(path, file, Mark::Complete); !marked)
                 return failed(marked.error());
@@ -1616,6 +1929,32 @@ core::Result<core::TargetInfo> LinuxBackend::prepareFileTree(const core::Target 
         if (!filled.empty())
             if (auto st = syncTree(); !st)
                 return failed(st.error());
+    }
+
+    // What the run will use, checked on the descriptors it will hold: every file of the
+    // tree is a regular file of one name in its level's folder, complete and marked ours,
+    // and the marker is ours too. Its identity is what the engines accept later.
+    std::vector<FileIdentity> identities(plan.files.size());
+    const TreeMarker held = readTreeMarkerAt(levels[0].get());
+    if (held.state != TreeMarker::State::Found || !held.marked
+        || !core::sameFileTreeShape(held.tree, tree))
+        return failed(notOurs(core::fileTreeMarkerPath(root),
+            "the tree's marker changed while IOPrism prepared the tree"));
+    if (m_options.beforeHold)
+        m_options.beforeHold(root);
+    for (std::size_t i = 0; i < plan.files.size(); ++i) {
+        const std::string &path = plan.files[i];
+        const int fd = openRegularAt(levelOf(i), leafName(path), O_RDONLY);
+        if (fd < 0)
+            return failed(-fd == EINVAL || -fd == ELOOP
+                    ? notOurs(path, "this is not a regular file (a symbolic link, a folder)")
+                    : makeOpError(-fd, "open", path));
+        UniqueFd file(fd);
+        if (markOfFd(fd) != Mark::Complete)
+            return failed(notOurs(path,
+                "a file without IOPrism's mark or with other names was put in the tree while "
+                "IOPrism prepared it"));
+        identities[i] = identityOf(fd);
     }
     const bool made = undo.madeAnything();
     undo.commit();
@@ -1631,11 +1970,12 @@ core::Result<core::TargetInfo> LinuxBackend::prepareFileTree(const core::Target 
     info.logicalBlockBytes = a.logicalBytes;
     info.directIoOffsetAlignBytes = a.offsetBytes;
     info.directIoMemAlignBytes = a.memBytes;
+    m_held->holdTree(root, tree, std::move(levels), std::move(identities));
     return info;
 }
 
 std::optional<OpError> LinuxBackend::aliasRefusal(
-    const std::string &path, const std::string &name) const
+    const std::string &path, const std::string &name, DeviceNumber devno) const
 {
     // Everything that would be corrupted: every device through which the same storage
     // can be reached (partitions, whole disk, holders, loop devices sharing a backing
@@ -1677,16 +2017,27 @@ std::optional<OpError> LinuxBackend::aliasRefusal(
                       "remove that first");
     // Another target of this run on the same storage: our own claim would answer
     // "busy" below, and two targets writing the same bytes is not a benchmark.
-    for (std::size_t i = 0; i < aliases.size(); ++i)
-        if (m_deviceClaims.contains({numbers[i].major, numbers[i].minor})
-            && aliases[i].kind != StorageAlias::Kind::Itself)
-            return makeOpError(EBUSY, "open device for writing", path,
-                aliases[i].name + how(aliases[i])
-                    + " is also written by this run: its targets must not overlap");
+    const auto claimedFor = [&](std::size_t i) -> std::optional<DeviceNumber> {
+        const auto claim = m_deviceClaims.find({numbers[i].major, numbers[i].minor});
+        if (claim == m_deviceClaims.end())
+            return std::nullopt;
+        return claim->second.forTarget;
+    };
+    // The other names first: they say how the storage is shared (the device itself is
+    // claimed too when another target's storage reaches it).
+    for (const bool itself : {false, true})
+        for (std::size_t i = 0; i < aliases.size(); ++i)
+            if (const auto owner = claimedFor(i); owner && *owner != devno
+                && (aliases[i].kind == StorageAlias::Kind::Itself) == itself)
+                return makeOpError(EBUSY, "open device for writing", path,
+                    aliases[i].name + how(aliases[i])
+                        + " is also written by this run: its targets must not overlap");
     // The kernel's answer for every other name of the storage: an exclusive open fails
     // while anything (a file system, swap, another program) claims it.
-    for (const auto &a : aliases) {
-        if (a.kind == StorageAlias::Kind::Itself || !a.exclusiveOpenTells())
+    for (std::size_t i = 0; i < aliases.size(); ++i) {
+        const StorageAlias &a = aliases[i];
+        // Our own claims (this target prepared for another worker) would answer busy.
+        if (a.kind == StorageAlias::Kind::Itself || !a.exclusiveOpenTells() || claimedFor(i))
             continue;
         const int fd
             = ::open(("/dev/" + a.name).c_str(), O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
@@ -1720,7 +2071,9 @@ core::Result<core::TargetInfo> LinuxBackend::prepareDevice(
     const DeviceNumber devno {major(st.st_rdev), minor(st.st_rdev)};
     const std::string name = blockNameOf(devno).value_or(fs::path(path).filename().string());
 
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // Opened once, without following a link and without blocking, and held for the run:
+    // the engines open this device node's inode again, never the path (held_targets.h).
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     if (fd < 0) {
         const int err = errno;
         return makeOpError(err, "open device", path,
@@ -1728,9 +2081,16 @@ core::Result<core::TargetInfo> LinuxBackend::prepareDevice(
                 ? "raw devices are readable by root and the group that owns them (usually "
                   "'disk'): add yourself to it (usermod -aG disk USER, then log in again) or "
                   "run as root"
-                : "");
+                : err == ELOOP ? changedWhilePrepared()
+                               : "");
     }
     UniqueFd dev(fd);
+    struct stat opened {
+    };
+    if (::fstat(fd, &opened) != 0 || !S_ISBLK(opened.st_mode) || opened.st_rdev != st.st_rdev)
+        return makeOpError(ESTALE, "open device", path,
+            "the device node changed while IOPrism prepared it (it was replaced): IOPrism "
+            "opens only the device it checked; try again");
     core::TargetInfo info;
     info.path = path;
     info.isDevice = true;
@@ -1745,7 +2105,6 @@ core::Result<core::TargetInfo> LinuxBackend::prepareDevice(
     if (::ioctl(fd, BLKROGET, &ro) != 0)
         ro = 0;
     info.readOnly = ro != 0;
-    dev.reset();
 
     if (size == 0)
         return makeOpError(ENXIO, "open device", path,
@@ -1760,23 +2119,10 @@ core::Result<core::TargetInfo> LinuxBackend::prepareDevice(
             return makeOpError(EPERM, "open device for writing", path,
                 "writing to " + what + " destroys its data: pass --allow-device-writes to confirm");
 
-        if (auto refusal = aliasRefusal(path, name))
+        if (auto refusal = aliasRefusal(path, name, devno))
             return *refusal;
-        // Hold an exclusive claim for the whole run: from now on the kernel refuses to
-        // mount the device or let another program claim it while we write. (Our own
-        // engines open it without O_EXCL, which an exclusive claim allows.)
-        const std::pair claimKey {devno.major, devno.minor};
-        if (!m_deviceClaims.contains(claimKey)) {
-            const int excl = ::open(path.c_str(), O_RDONLY | O_EXCL | O_CLOEXEC);
-            if (excl < 0) {
-                const int err = errno;
-                return makeOpError(err, "open device exclusively", path,
-                    err == EBUSY ? "the device is in use (held by a file system, swap, "
-                                   "LVM/RAID or another program)"
-                                 : "");
-            }
-            m_deviceClaims.emplace(claimKey, UniqueFd(excl));
-        }
+        if (auto refusal = claimAliases(path, name, devno))
+            return *refusal;
     }
 
     const Alignment a = queryAlignment(path, static_cast<std::uint32_t>(logical));
@@ -1784,7 +2130,61 @@ core::Result<core::TargetInfo> LinuxBackend::prepareDevice(
     info.directIoOffsetAlignBytes
         = std::max<std::uint32_t>(a.offsetBytes, static_cast<std::uint32_t>(logical));
     info.directIoMemAlignBytes = a.memBytes;
+    if (m_options.beforeHold)
+        m_options.beforeHold(path);
+    m_held->holdFile(path, std::move(dev), identityOf(fd));
     return info;
+}
+
+std::optional<OpError> LinuxBackend::claimAliases(
+    const std::string &path, const std::string &name, DeviceNumber devno)
+{
+    // Exclusive claims for the whole run, on the device and on every other name of its
+    // storage that the kernel lets us claim: from now on it refuses to mount any of them,
+    // or let another program claim them, while we write. (Our own engines open the device
+    // without O_EXCL, which an exclusive claim allows.) Not claimed, because the kernel
+    // already guards them through the claim on the device: the whole disk of a partition
+    // (claiming a partition bars exclusive opens of its disk) and the partitions of a
+    // whole disk (claiming a disk bars exclusive opens of its partitions). Holders were
+    // refused before (aliasRefusal).
+    for (const auto &a : storageAliasesOf(name)) {
+        if (a.kind == StorageAlias::Kind::Partition || a.kind == StorageAlias::Kind::WholeDisk
+            || a.kind == StorageAlias::Kind::Holder)
+            continue;
+        const auto number = a.kind == StorageAlias::Kind::Itself
+            ? std::optional<DeviceNumber>(devno)
+            : parseDeviceNumber(readAttribute("/sys/class/block/" + a.name + "/dev"));
+        if (!number)
+            continue;
+        const std::pair key {number->major, number->minor};
+        if (m_deviceClaims.contains(key))
+            continue;
+        const std::string node = a.kind == StorageAlias::Kind::Itself ? path : "/dev/" + a.name;
+        const int excl
+            = ::open(node.c_str(), O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+        if (excl < 0) {
+            const int err = errno;
+            if (a.kind != StorageAlias::Kind::Itself && err != EBUSY)
+                continue; // no node to claim it by (or no right to): see docs/targets.md
+            return makeOpError(err, "open device exclusively", node,
+                err == EBUSY ? (a.kind == StorageAlias::Kind::Itself
+                        ? std::string("the device is in use (held by a file "
+                                      "system, swap, LVM/RAID or another program)")
+                        : a.name + " (" + a.relation
+                            + ") is in use (a file system, swap or another "
+                              "program holds it): writing would corrupt what "
+                              "uses it")
+                             : "");
+        }
+        UniqueFd claim(excl);
+        struct stat cst {
+        };
+        if (::fstat(excl, &cst) != 0 || !S_ISBLK(cst.st_mode) || major(cst.st_rdev) != number->major
+            || minor(cst.st_rdev) != number->minor)
+            continue; // the node is not that device (a stale /dev entry): not ours to hold
+        m_deviceClaims.emplace(key, DeviceClaim {std::move(claim), devno});
+    }
+    return std::nullopt;
 }
 
 } // namespace ioprism::platform

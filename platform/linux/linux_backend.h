@@ -20,6 +20,7 @@
 
 #include "core/engine.h"
 #include "platform/common/backend_factory.h"
+#include "platform/linux/block_devices.h"
 
 #include <atomic>
 #include <cstddef>
@@ -30,9 +31,12 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ioprism::platform {
+
+class HeldTargets;
 
 // ---------------------------------------------------------------- shared by the engines
 
@@ -75,11 +79,14 @@ private:
 // CacheMode::Direct, O_DSYNC for writeThrough, O_CLOEXEC, and O_NOATIME when the
 // caller owns the file (silently dropped otherwise). A file system refusing O_DIRECT
 // gives an error that says so instead of quietly measuring the page cache.
-core::Result<UniqueFd> openEngineFile(const core::EngineFile &file);
+// With `held` (what a backend's prepareTarget checked and holds: every run), the file is
+// opened through the descriptors held for it, never by its path (held_targets.h); without
+// (engine tests that open their own files), by its path.
+core::Result<UniqueFd> openEngineFile(const core::EngineFile &file, const HeldTargets *held);
 // The same open for the engines' openFile(), which runs once per file-tree operation:
 // the descriptor, or -errno (one open(2) in the usual case, nothing allocated), and the
 // error openEngineFile() would give for it.
-int openEngineFd(const core::EngineFile &file);
+int openEngineFd(const core::EngineFile &file, const HeldTargets *held);
 core::OpError engineOpenError(const core::EngineFile &file, int err);
 
 // Mapped memory for I/O buffers that outlives one engine. A series makes new engines for
@@ -195,7 +202,11 @@ private:
     // Why writing the device `name` (opened as `path`) would corrupt storage in use
     // under another name, or nullopt.
     std::optional<core::OpError> aliasRefusal(
-        const std::string &path, const std::string &name) const;
+        const std::string &path, const std::string &name, DeviceNumber devno) const;
+    // Claims the device `name` (number `devno`, opened as `path`) and every other name of
+    // its storage exclusively until the backend is destroyed; the refusal when one is busy.
+    std::optional<core::OpError> claimAliases(
+        const std::string &path, const std::string &name, DeviceNumber devno);
 
     BackendOptions m_options;
     bool m_useUring = false;
@@ -208,9 +219,16 @@ private:
     std::shared_ptr<std::atomic<std::int64_t>> m_lockedBudget;
     std::shared_ptr<BufferMemory> m_bufferMemory = std::make_shared<BufferMemory>();
     std::atomic<std::uint32_t> m_fallbacks {0}; // workers moved to the sync engine
-    // Exclusive opens of the raw devices this backend will write, held until it is
-    // destroyed (after the run), so nothing can mount or claim them meanwhile.
-    std::map<std::pair<std::uint32_t, std::uint32_t>, UniqueFd> m_deviceClaims;
+    // Exclusive opens of the raw devices this backend will write and of the other names
+    // of their storage, held until it is destroyed (after the run), so nothing can mount
+    // or claim them meanwhile; each with the target device it was claimed for.
+    struct DeviceClaim {
+        UniqueFd fd;
+        DeviceNumber forTarget;
+    };
+    std::map<std::pair<std::uint32_t, std::uint32_t>, DeviceClaim> m_deviceClaims;
+    // What prepareTarget checked, held as descriptors; the engines open through it.
+    std::shared_ptr<HeldTargets> m_held;
 };
 
 // Probes io_uring with a tiny ring: 0 when it works, else the errno (ENOSYS, EPERM,
@@ -219,6 +237,11 @@ int probeIoUring();
 
 // Name of the xattr that marks a test file as created by IOPrism.
 inline constexpr const char *kTestFileXattr = "user.ioprism.testfile";
+
+// IOPrism's mark in `state` ("filling" or "complete") for the file or folder open as
+// `fd`, bound to that file (docs/targets.md): for tests that leave a file as an
+// interrupted run of IOPrism would.
+std::string boundMarkValue(int fd, std::string_view state);
 
 // True when `path` is a test file IOPrism created: it carries the xattr, or (on file
 // systems without user xattrs) this process created it.

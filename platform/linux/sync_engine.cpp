@@ -9,8 +9,10 @@
 
 namespace ioprism::platform {
 
-SyncEngine::SyncEngine(std::shared_ptr<BufferMemory> memory)
+SyncEngine::SyncEngine(
+    std::shared_ptr<BufferMemory> memory, std::shared_ptr<const HeldTargets> held)
     : m_memory(std::move(memory))
+    , m_held(std::move(held))
 {
     m_caps.async = true; // many I/Os in flight from the caller's point of view
     m_caps.directIo = true;
@@ -53,7 +55,7 @@ core::Status SyncEngine::init(
             m_fds.push_back(-1);
             continue;
         }
-        auto fd = openEngineFile(f);
+        auto fd = openEngineFile(f, m_held.get());
         if (!fd)
             return fd.error();
         m_fds.push_back(fd->get());
@@ -91,7 +93,7 @@ core::Status SyncEngine::openFile(std::uint32_t fileIndex, const core::EngineFil
     if (m_files[fileIndex].valid())
         return core::makeOpError(
             EBUSY, "open", file.path, "file index " + std::to_string(fileIndex) + " is not closed");
-    const int fd = openEngineFd(file);
+    const int fd = openEngineFd(file, m_held.get());
     if (fd < 0)
         return engineOpenError(file, -fd);
     m_fds[fileIndex] = fd;

@@ -30,7 +30,9 @@ public:
     static constexpr std::uint32_t kMaxQueueDepth = 256;
 
     // Buffers come from `memory` when given (kept between a run's steps).
-    explicit SyncEngine(std::shared_ptr<BufferMemory> memory = nullptr);
+    // Files are opened through `held` when given (the targets the backend prepared).
+    explicit SyncEngine(std::shared_ptr<BufferMemory> memory = nullptr,
+        std::shared_ptr<const HeldTargets> held = nullptr);
     ~SyncEngine() override; // stops and joins the threads; requests not started are dropped
     SyncEngine(const SyncEngine &) = delete;
     SyncEngine &operator=(const SyncEngine &) = delete;
@@ -94,6 +96,7 @@ private:
     std::vector<UniqueFd> m_files; // invalid while a file index is closed
     std::vector<int> m_fds; // raw descriptors, indexed like m_files (-1: closed, EBADF)
     std::shared_ptr<BufferMemory> m_memory;
+    std::shared_ptr<const HeldTargets> m_held;
     AlignedBufferPool m_buffers;
     core::EngineCapabilities m_caps;
     std::uint32_t m_capacity = 0;

@@ -192,7 +192,7 @@ core::Status UringEngine::init(
             m_slots.push_back({});
             continue;
         }
-        auto fd = openEngineFile(f);
+        auto fd = openEngineFile(f, m_options.held.get());
         if (!fd)
             return fd.error();
         m_slots.push_back({.sqeFd = fd->get()});
@@ -280,7 +280,7 @@ core::Status UringEngine::openFile(std::uint32_t fileIndex, const core::EngineFi
     if ((m_setupFlags & IORING_SETUP_IOPOLL) && file.cacheMode != core::CacheMode::Direct)
         return core::makeOpError(EINVAL, "io_uring IOPOLL", file.path,
             "polled completions need direct (unbuffered) I/O");
-    const int fd = openEngineFd(file);
+    const int fd = openEngineFd(file, m_options.held.get());
     if (fd < 0)
         return engineOpenError(file, -fd);
     m_slots[fileIndex] = {.sqeFd = fd, .fixed = false};

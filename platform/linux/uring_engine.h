@@ -51,6 +51,8 @@ struct UringOptions {
     std::shared_ptr<std::atomic<std::int64_t>> lockedBudgetBytes;
     // Where buffers come from when given: memory kept between a run's steps.
     std::shared_ptr<BufferMemory> bufferMemory;
+    // The targets the backend prepared: files are opened through them (null: by path).
+    std::shared_ptr<const HeldTargets> held;
 };
 
 // Whether polled completions (IOPOLL) can work for `path`: the request queue that

@@ -7,11 +7,13 @@
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "engine_test_util.h"
 #include "platform_test_util.h"
 
 namespace ioprism::test {
@@ -20,6 +22,7 @@ namespace {
 using platform::BackendOptions;
 using platform::EngineKind;
 using platform::LinuxBackend;
+using ::testing::HasSubstr;
 
 namespace fs = std::filesystem;
 
@@ -361,27 +364,46 @@ TEST_F(TestFilePrepare, AFileLeftFillingByAKilledRunIsFilledAgainEvenForAReadSpe
     EXPECT_EQ(markValue(path), "complete");
 }
 
-// "1" is what IOPrism wrote before "filling" existed, also before the fill: such a file
-// is reused only when FIEMAP proves every byte written, else it is filled again.
-TEST_F(TestFilePrepare, AnOldMarkCountsAsCompleteOnlyWhenEveryByteIsProvenWritten)
+// A mark is bound to the file it was set on. An earlier IOPrism's marks ("1", or a state
+// without an identity) and a copy's mark (cp -a copies the xattr) cannot be told from a
+// user's file: such a file is read, never written, and the refusal says why.
+TEST_F(TestFilePrepare, AMarkNotBoundToTheFileIsNotIOPrismsAndTheFileIsNeverWritten)
 {
-    const auto unwritten = m_dir.path() / "old-unwritten.dat";
-    ASSERT_TRUE(leaveAsAKilledRunDoes(unwritten, 2 << 20, "1"));
-    auto info = m_backend.prepareTarget(testFile(unwritten, 2 << 20), reading(), {});
-    ASSERT_TRUE(info.ok()) << info.error().toString();
-    EXPECT_TRUE(info->createdTestFile);
-    EXPECT_NE(readAll(unwritten).substr(0, 4096), std::string(4096, '\0'));
-    EXPECT_EQ(markValue(unwritten), "complete");
+    for (const std::string old : {"1", "complete", "filling"}) {
+        const auto path = m_dir.path() / ("old-" + old + ".dat");
+        writeFile(path, 2 << 20, 7);
+        ASSERT_EQ(::setxattr(path.c_str(), "user.ioprism.testfile", old.data(), old.size(), 0), 0);
+        const std::string before = readAll(path);
+        auto info = m_backend.prepareTarget(testFile(path, 2 << 20), writing(), {});
+        ASSERT_FALSE(info.ok()) << old;
+        EXPECT_THAT(info.error().detail, HasSubstr("the mark was not set on this file")) << old;
+        EXPECT_EQ(readAll(path), before) << old;
+        info = m_backend.prepareTarget(testFile(path, 2 << 20), reading(), {});
+        ASSERT_TRUE(info.ok()) << info.error().toString();
+        EXPECT_FALSE(info->createdTestFile) << "read as it is, never filled";
+        EXPECT_EQ(readAll(path), before) << old;
+        EXPECT_FALSE(platform::removeTestFile(path.string()).ok()) << old;
+        EXPECT_TRUE(std::filesystem::exists(path));
+    }
 
-    const auto written = m_dir.path() / "old-written.dat";
-    writeFile(written, 2 << 20, 7);
-    ASSERT_EQ(::setxattr(written.c_str(), "user.ioprism.testfile", "1", 1, 0), 0);
-    const std::string before = readAll(written);
-    info = m_backend.prepareTarget(testFile(written, 2 << 20), writing(), {});
-    ASSERT_TRUE(info.ok()) << info.error().toString();
-    EXPECT_FALSE(info->createdTestFile);
-    EXPECT_EQ(readAll(written), before);
-    EXPECT_EQ(markValue(written), "complete");
+    // A copy made with cp -a holding someone's data: it carries a complete mark, bound to
+    // the original, so it is not IOPrism's.
+    const auto original = m_dir.path() / "t.dat";
+    ASSERT_TRUE(m_backend.prepareTarget(testFile(original, 1 << 20), writing(), {}).ok());
+    const auto copy = m_dir.path() / "copy.dat";
+    ASSERT_EQ(
+        std::system(("cp -a '" + original.string() + "' '" + copy.string() + "'").c_str()), 0);
+    ASSERT_EQ(markValue(copy), "complete") << "the copy carries the mark";
+    writeFile(copy, 1 << 20, 9); // the user's own data now
+    const std::string before = readAll(copy);
+    auto info = m_backend.prepareTarget(testFile(copy, 1 << 20), writing(), {});
+    ASSERT_FALSE(info.ok());
+    EXPECT_THAT(info.error().detail, HasSubstr("copy of a test file"));
+    EXPECT_EQ(readAll(copy), before);
+    EXPECT_FALSE(platform::removeTestFile(copy.string()).ok());
+    EXPECT_EQ(readAll(copy), before);
+    // The original, still bound to its mark, is IOPrism's.
+    EXPECT_TRUE(m_backend.prepareTarget(testFile(original, 1 << 20), writing(), {}).ok());
 }
 
 // The mark is on the inode: a second name (hard link) of our file is a way into a file

@@ -4,6 +4,7 @@
 // so a failing assertion still detaches loops and unmounts.
 #pragma once
 
+#include "platform/linux/linux_backend.h"
 #include "support/test_support.h"
 
 #include <array>
@@ -188,26 +189,36 @@ private:
     bool m_ok = false;
 };
 
-// The value of IOPrism's mark (the xattr user.ioprism.testfile) on `path`, "" if none.
-inline std::string markValue(const std::filesystem::path &path)
+// The whole value of IOPrism's mark (the xattr user.ioprism.testfile) on `path`, "" if
+// none: its state and the identity it is bound to ("complete 1234 1700000000.5").
+inline std::string markText(const std::filesystem::path &path)
 {
-    std::array<char, 64> value {};
+    std::array<char, 128> value {};
     const ssize_t n
         = ::lgetxattr(path.c_str(), "user.ioprism.testfile", value.data(), value.size());
     return n < 0 ? std::string() : std::string(value.data(), std::size_t(n));
 }
 
+// The state of IOPrism's mark on `path` ("filling", "complete"), "" if none.
+inline std::string markValue(const std::filesystem::path &path)
+{
+    const std::string text = markText(path);
+    return text.substr(0, text.find(' '));
+}
+
 // Leaves `path` the way a run killed (SIGKILL) mid-fill leaves a file it was creating:
-// marked with `mark` ("filling"; "1" as IOPrism marked files before "filling" existed),
-// reserved at `bytes` with fallocate, and not one byte written (unwritten extents: its
-// reads return zeros without touching the device). Deterministic, unlike a timed kill.
+// marked "filling" (bound to the file, as IOPrism marks), reserved at `bytes` with
+// fallocate, and not one byte written (unwritten extents: its reads return zeros without
+// touching the device). Deterministic, unlike a timed kill. Another `mark` is set as it
+// is (an earlier IOPrism's unbound "1" or "complete").
 inline bool leaveAsAKilledRunDoes(
     const std::filesystem::path &path, std::uint64_t bytes, const std::string &mark)
 {
     const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0)
         return false;
-    const bool ok = ::fsetxattr(fd, "user.ioprism.testfile", mark.data(), mark.size(), 0) == 0
+    const std::string value = mark == "filling" ? platform::boundMarkValue(fd, mark) : mark;
+    const bool ok = ::fsetxattr(fd, "user.ioprism.testfile", value.data(), value.size(), 0) == 0
         && ::fallocate(fd, 0, 0, static_cast<off_t>(bytes)) == 0;
     ::close(fd);
     return ok;

@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Never outside the target, even under a race (issue 23): the Linux backend resolves each
+// target once, holds what it checked as descriptors, and its engines and removals use
+// only those. Each test swaps a path the way an attacker with write access to the folder
+// would — between preparation and the first open, or between the checks and the hold —
+// and checks by content that nothing outside the target was written or removed.
+#include "core/workload/file_tree.h"
+#include "platform/common/backend_factory.h"
+#include "platform/linux/linux_backend.h"
+#include "platform/linux/sync_engine.h"
+#include "platform/linux/uring_engine.h"
+
+#include <cstdio>
+#include <fcntl.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "platform_test_util.h"
+
+namespace ioprism::test {
+namespace {
+
+using platform::BackendOptions;
+using platform::EngineKind;
+using platform::LinuxBackend;
+using ::testing::HasSubstr;
+
+namespace fs = std::filesystem;
+
+core::Target testFileTarget(const fs::path &path, std::uint64_t bytes)
+{
+    core::Target t;
+    t.kind = core::TargetKind::TestFile;
+    t.path = path.string();
+    t.testFileSizeBytes = bytes;
+    return t;
+}
+
+core::Target treeTarget(
+    const fs::path &root, std::uint32_t depth, std::uint32_t filesPerLevel, std::uint64_t fileBytes)
+{
+    core::Target t;
+    t.kind = core::TargetKind::FileTree;
+    t.path = root.string();
+    t.tree = {.depth = depth, .filesPerLevel = filesPerLevel, .fileSizeBytes = fileBytes};
+    return t;
+}
+
+core::Target deviceTarget(const std::string &path)
+{
+    core::Target t;
+    t.kind = core::TargetKind::BlockDevice;
+    t.path = path;
+    return t;
+}
+
+core::PrepareOptions writing(bool allowDevice = false)
+{
+    core::PrepareOptions o;
+    o.needWrite = true;
+    o.allowDeviceWrites = allowDevice;
+    o.seed = 7;
+    return o;
+}
+
+std::string contentOf(const fs::path &p)
+{
+    return readFile(p);
+}
+
+// Replaces `path` with a symbolic link to `to` in one rename, as `ln -s TO .l; mv -T .l
+// PATH` does: at no moment is the name missing.
+void swapForLink(const fs::path &path, const fs::path &to)
+{
+    const fs::path link = path.parent_path() / ".swap-link";
+    fs::remove(link);
+    ASSERT_EQ(::symlink(to.c_str(), link.c_str()), 0);
+    ASSERT_EQ(::rename(link.c_str(), path.c_str()), 0);
+}
+
+// Writes the first 64 KiB of engine file `index` through an engine of `backend` that
+// opens `file`; the engine's error, or "" when the write completed.
+std::string writeThroughEngine(LinuxBackend &backend, const core::EngineFile &file)
+{
+    auto engine = backend.makeEngine();
+    if (!engine)
+        return engine.error().toString();
+    core::EngineFile slot = file;
+    const bool later = file.treeFileIndex.has_value();
+    if (later) {
+        slot.path.clear();
+        slot.openLater = true;
+    }
+    const std::vector<core::EngineFile> files {slot};
+    if (auto st = (*engine)->init({.queueDepth = 1, .bufferCount = 1, .bufferBytes = 65536}, files);
+        !st)
+        return st.error().toString();
+    if (later)
+        if (auto st = (*engine)->openFile(0, file); !st)
+            return st.error().toString();
+    bool ok = true;
+    runOps(
+        **engine,
+        {{.file = 0, .offset = 0, .direction = core::IoDirection::Write, .length = 65536}}, 1,
+        [](const TestOp &, std::span<std::byte> b) {
+            std::fill(b.begin(), b.end(), std::byte {0x5a});
+        },
+        [&](const TestOp &, const core::IoRequest &r, std::span<std::byte>) {
+            ok = r.error == 0 && r.resultBytes == 65536;
+        });
+    return ok ? std::string() : "the write failed";
+}
+
+class HeldTargetsTest : public ::testing::TestWithParam<EngineKind>
+{
+protected:
+    TempDir m_dir {realFsDir()};
+    LinuxBackend m_backend {BackendOptions {.kind = GetParam()}};
+};
+
+// Item 1: a tree file swapped for a link to an outside file after preparation. The engine
+// opens the file by its own name in the level folder it holds, without following links,
+// so the outside file is never written, and the run is told why.
+TEST_P(HeldTargetsTest, ATreeFileSwappedForALinkAfterPreparationIsNeverWritten)
+{
+    const auto t = treeTarget(m_dir.path() / "tree", 3, 3, 64 * 1024);
+    ASSERT_TRUE(m_backend.prepareTarget(t, writing(), {}).ok());
+    const auto outside = m_dir.path() / "outside.bin";
+    writeFile(outside, 1 << 20, 3);
+    ::chmod(outside.c_str(), 0600);
+    const std::string before = contentOf(outside);
+    const auto files = core::fileTreeFiles(t.path, t.tree);
+    swapForLink(files[1], outside);
+
+    core::EngineFile f {files[1], true, core::CacheMode::Direct, false};
+    f.treeRoot = t.path;
+    f.treeFileIndex = 1;
+    const std::string err = writeThroughEngine(m_backend, f);
+    EXPECT_THAT(err, HasSubstr("symbolic link was put in its place"));
+    EXPECT_EQ(contentOf(outside), before);
+}
+
+// Item 1, the folder variant: level-2 exchanged for a link to another folder holding
+// files of the same names. The engine still opens the level it prepared (wherever it was
+// moved), so the other folder's files are untouched.
+TEST_P(HeldTargetsTest, ALevelFolderSwappedForALinkToAnotherFolderIsNeverWrittenThrough)
+{
+    const auto t = treeTarget(m_dir.path() / "tree", 2, 2, 64 * 1024);
+    ASSERT_TRUE(m_backend.prepareTarget(t, writing(), {}).ok());
+    const auto other = m_dir.path() / "other";
+    fs::create_directory(other);
+    writeFile(other / "file-0001", 64 * 1024, 5);
+    const std::string before = contentOf(other / "file-0001");
+    const auto level2 = fs::path(t.path) / "level-2";
+    const auto moved = fs::path(t.path) / "level-2.moved";
+    ASSERT_EQ(::rename(level2.c_str(), moved.c_str()), 0);
+    ASSERT_EQ(::symlink(other.c_str(), level2.c_str()), 0);
+
+    const auto files = core::fileTreeFiles(t.path, t.tree);
+    core::EngineFile f {files[2], true, core::CacheMode::Direct, false};
+    f.treeRoot = t.path;
+    f.treeFileIndex = 2; // level-2/file-0001
+    EXPECT_EQ(writeThroughEngine(m_backend, f), "");
+    EXPECT_EQ(contentOf(other / "file-0001"), before) << "the other folder is never written";
+    EXPECT_EQ(contentOf(moved / "file-0001").substr(0, 4), std::string(4, '\x5a'))
+        << "the write went to the tree's own file";
+}
+
+// Item 2: a plain test file swapped for a link to an outside file after preparation. The
+// engine reopens the inode that was checked, never the name.
+TEST_P(HeldTargetsTest, ATestFileSwappedForALinkAfterPreparationIsNeverWritten)
+{
+    const auto path = m_dir.path() / "t.dat";
+    ASSERT_TRUE(m_backend.prepareTarget(testFileTarget(path, 1 << 20), writing(), {}).ok());
+    const auto outside = m_dir.path() / "outside.bin";
+    writeFile(outside, 1 << 20, 3);
+    const std::string before = contentOf(outside);
+    swapForLink(path, outside);
+    EXPECT_EQ(
+        writeThroughEngine(m_backend, {path.string(), true, core::CacheMode::Direct, false}), "");
+    EXPECT_EQ(contentOf(outside), before);
+}
+
+INSTANTIATE_TEST_SUITE_P(Engines, HeldTargetsTest,
+    ::testing::Values(EngineKind::IoUring, EngineKind::Sync),
+    [](const auto &info) { return info.param == EngineKind::IoUring ? "IoUring" : "Sync"; });
+
+class HeldTargetsPrepare : public ::testing::Test
+{
+protected:
+    TempDir m_dir {realFsDir()};
+};
+
+// Between the checks and the hold (the hook runs there): a test file replaced by a link
+// to an outside file is refused, and nothing outside is written.
+TEST_F(HeldTargetsPrepare, ATestFileReplacedWhileItIsPreparedIsRefused)
+{
+    const auto path = m_dir.path() / "t.dat";
+    const auto outside = m_dir.path() / "outside.bin";
+    writeFile(outside, 1 << 20, 3);
+    const std::string before = contentOf(outside);
+    LinuxBackend backend(BackendOptions {.beforeHold = [&](const std::string &p) {
+        if (p == path.string())
+            swapForLink(path, outside);
+    }});
+    auto info = backend.prepareTarget(testFileTarget(path, 1 << 20), writing(), {});
+    ASSERT_FALSE(info.ok());
+    EXPECT_THAT(info.error().detail, HasSubstr("changed while IOPrism prepared it"));
+    EXPECT_EQ(contentOf(outside), before);
+}
+
+// Between the checks and the hold: a tree file replaced by another file (a hard link to
+// an outside file here) is refused.
+TEST_F(HeldTargetsPrepare, ATreeFileReplacedWhileTheTreeIsPreparedIsRefused)
+{
+    const auto t = treeTarget(m_dir.path() / "tree", 2, 2, 64 * 1024);
+    const auto outside = m_dir.path() / "outside.bin";
+    writeFile(outside, 64 * 1024, 3);
+    const std::string before = contentOf(outside);
+    const auto files = core::fileTreeFiles(t.path, t.tree);
+    LinuxBackend backend(BackendOptions {.beforeHold = [&](const std::string &) {
+        fs::remove(files[3]);
+        ASSERT_EQ(::link(outside.c_str(), files[3].c_str()), 0);
+    }});
+    auto info = backend.prepareTarget(t, writing(), {});
+    ASSERT_FALSE(info.ok());
+    EXPECT_THAT(info.error().detail, HasSubstr("put in the tree while IOPrism prepared it"));
+    EXPECT_EQ(contentOf(outside), before);
+}
+
+// Item 3: removal after a level folder was swapped for a link to another tree's level
+// removes nothing of the other tree.
+TEST_F(HeldTargetsPrepare, RemovalNeverFollowsAFolderSwappedForALink)
+{
+    LinuxBackend backend(BackendOptions {});
+    const auto a = treeTarget(m_dir.path() / "a", 2, 2, 64 * 1024);
+    const auto b = treeTarget(m_dir.path() / "b", 2, 2, 64 * 1024);
+    ASSERT_TRUE(backend.prepareTarget(a, writing(), {}).ok());
+    ASSERT_TRUE(backend.prepareTarget(b, writing(), {}).ok());
+    const auto bFiles = core::fileTreeFiles(b.path, b.tree);
+    const auto aLevel2 = fs::path(a.path) / "level-2";
+    fs::rename(aLevel2, fs::path(a.path) / "level-2.away");
+    ASSERT_EQ(::symlink((fs::path(b.path) / "level-2").c_str(), aLevel2.c_str()), 0);
+
+    EXPECT_FALSE(platform::removeTestFile(a.path).ok()) << "what is not the tree's stays";
+    for (const auto &f : bFiles)
+        EXPECT_TRUE(fs::exists(f)) << f << " of the other tree was removed";
+    EXPECT_FALSE(fs::exists(core::fileTreeFiles(a.path, a.tree)[0])) << "a's own files went";
+}
+
+// Item 4: a test file that is the backing file of a loop device (its file system may be
+// mounted) is never written, found by device and inode whatever its name.
+TEST_F(HeldTargetsPrepare, ATestFileBackingALoopDeviceIsNeverWritten)
+{
+    IOPRISM_REQUIRE(isRoot(), "loop devices need root");
+    IOPRISM_REQUIRE(haveTool("losetup"), "losetup is missing");
+    LinuxBackend backend(BackendOptions {});
+    const auto path = m_dir.path() / "t.dat";
+    ASSERT_TRUE(backend.prepareTarget(testFileTarget(path, 4 << 20), writing(), {}).ok());
+    const auto other = m_dir.path() / "another-name.dat";
+    ASSERT_EQ(::rename(path.c_str(), other.c_str()), 0);
+    LoopDevice loop(other);
+    ASSERT_TRUE(loop.ok());
+    ASSERT_EQ(::rename(other.c_str(), path.c_str()), 0); // the loop device follows the inode
+    const std::string before = contentOf(path);
+    LinuxBackend again(BackendOptions {});
+    auto info = again.prepareTarget(testFileTarget(path, 4 << 20), writing(), {});
+    ASSERT_FALSE(info.ok());
+    EXPECT_EQ(info.error().code.value(), EBUSY);
+    EXPECT_THAT(info.error().detail, HasSubstr("backing file of the loop device " + loop.path()));
+    EXPECT_TRUE(
+        again.prepareTarget(testFileTarget(path, 4 << 20), core::PrepareOptions {}, {}).ok())
+        << "reading it is fine";
+    EXPECT_EQ(contentOf(path), before);
+}
+
+// Item 5: every other name of a written device is claimed for the whole run, so a file
+// system on the same storage cannot be mounted through it meanwhile.
+TEST_F(HeldTargetsPrepare, AnotherNameOfAWrittenDeviceCannotBeMountedDuringTheRun)
+{
+    IOPRISM_REQUIRE(isRoot(), "loop devices and mounts need root");
+    IOPRISM_REQUIRE(
+        haveTool("losetup") && haveTool("mkfs.ext4"), "losetup or mkfs.ext4 is missing");
+    const auto image = m_dir.path() / "disk.img";
+    makeImage(image, 64 << 20);
+    ASSERT_EQ(run("mkfs.ext4 -q -F '" + image.string() + "'"), 0);
+    LoopDevice target(image);
+    LoopDevice alias(image);
+    ASSERT_TRUE(target.ok() && alias.ok());
+    const auto mountDir = m_dir.path() / "mnt";
+    fs::create_directory(mountDir);
+    {
+        LinuxBackend backend(BackendOptions {});
+        ASSERT_TRUE(backend.prepareTarget(deviceTarget(target.path()), writing(true), {}).ok());
+        const int mounted = ::mount(alias.path().c_str(), mountDir.c_str(), "ext4", 0, nullptr);
+        const int err = errno;
+        if (mounted == 0)
+            ::umount(mountDir.c_str());
+        EXPECT_NE(mounted, 0) << alias.path() << " was mounted while " << target.path()
+                              << " (same storage) was being written";
+        EXPECT_EQ(err, EBUSY);
+    }
+    // The claim ends with the run: then the alias mounts.
+    ASSERT_EQ(::mount(alias.path().c_str(), mountDir.c_str(), "ext4", 0, nullptr), 0)
+        << std::strerror(errno);
+    for (int i = 0; i < 50 && ::umount(mountDir.c_str()) != 0; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+}
+
+// Item 9: a SIGKILL between creating a tree file and marking it leaves an empty, unmarked
+// file; the tree (its marker and folders are ours) fills it again instead of refusing
+// itself for good, and removal takes it.
+TEST_F(HeldTargetsPrepare, AnEmptyUnmarkedFileAKilledPreparationLeftIsFilledAndRemoved)
+{
+    LinuxBackend backend(BackendOptions {});
+    const auto t = treeTarget(m_dir.path() / "tree", 2, 2, 64 * 1024);
+    ASSERT_TRUE(backend.prepareTarget(t, writing(), {}).ok());
+    const auto files = core::fileTreeFiles(t.path, t.tree);
+    fs::remove(files[3]);
+    {
+        std::ofstream(files[3]).flush();
+    } // created, never marked
+    ASSERT_EQ(markValue(files[3]), "");
+    LinuxBackend again(BackendOptions {});
+    auto info = again.prepareTarget(t, core::PrepareOptions {}, {});
+    ASSERT_TRUE(info.ok()) << info.error().toString();
+    EXPECT_EQ(fs::file_size(files[3]), 64u * 1024);
+    EXPECT_EQ(markValue(files[3]), "complete");
+
+    fs::remove(files[3]);
+    {
+        std::ofstream(files[3]).flush();
+    }
+    EXPECT_TRUE(platform::removeTestFile(t.path).ok());
+    EXPECT_FALSE(fs::exists(t.path));
+}
+
+// Item 11: a target that is a symbolic link to a real tree, or one that leads nowhere, is
+// refused for what it is.
+TEST_F(HeldTargetsPrepare, ALinkAsATreesPathIsRefusedForWhatItIs)
+{
+    LinuxBackend backend(BackendOptions {});
+    const auto t = treeTarget(m_dir.path() / "tree", 1, 2, 64 * 1024);
+    ASSERT_TRUE(backend.prepareTarget(t, writing(), {}).ok());
+    const auto link = m_dir.path() / "link";
+    ASSERT_EQ(::symlink(t.path.c_str(), link.c_str()), 0);
+    auto info = backend.prepareTarget(treeTarget(link, 1, 2, 64 * 1024), writing(), {});
+    ASSERT_FALSE(info.ok());
+    EXPECT_THAT(info.error().detail, HasSubstr("this path is a symbolic link (to " + t.path + ")"));
+    EXPECT_THAT(info.error().detail, ::testing::Not(HasSubstr("copied")));
+
+    const auto dangling = m_dir.path() / "dangling";
+    ASSERT_EQ(::symlink((m_dir.path() / "nothing").c_str(), dangling.c_str()), 0);
+    info = backend.prepareTarget(treeTarget(dangling, 1, 2, 64 * 1024), writing(), {});
+    ASSERT_FALSE(info.ok());
+    EXPECT_THAT(info.error().detail, HasSubstr("leads nowhere"));
+    EXPECT_FALSE(fs::exists(m_dir.path() / "nothing")) << "nothing was made through the link";
+}
+
+} // namespace
+} // namespace ioprism::test
