@@ -99,7 +99,19 @@ int HeldTargets::open(const core::EngineFile &file, int flags) const
     if (ec != std::errc())
         return -EINVAL;
     *end = '\0';
-    return checked(openAtNoAtime(AT_FDCWD, link.data(), flags), held->second.identity);
+    const int fd = openAtNoAtime(AT_FDCWD, link.data(), flags);
+    if (fd == -ENOENT) {
+        // No /proc (a bare container): the path once more, without following a link at
+        // its end and without blocking (a FIFO put there), and only if it still is the
+        // inode that was checked.
+        const int byPath
+            = checked(openAtNoAtime(AT_FDCWD, file.path.c_str(), flags | O_NOFOLLOW | O_NONBLOCK),
+                held->second.identity);
+        if (byPath >= 0)
+            ::fcntl(byPath, F_SETFL, ::fcntl(byPath, F_GETFL) & ~O_NONBLOCK);
+        return byPath;
+    }
+    return checked(fd, held->second.identity);
 }
 
 } // namespace ioprism::platform

@@ -705,7 +705,7 @@ bool halfMadeTreeFile(const struct stat &st)
 // without blocking (a FIFO or device put in its place must neither hang the open nor be
 // written): the descriptor, or -errno (-EINVAL: not a regular file). O_NONBLOCK is
 // dropped again once the file is known to be regular.
-int openRegularAt(int dirFd, const std::string &name, int flags, mode_t mode = 0)
+int openRegularAt(int dirFd, const std::string &name, int flags, mode_t mode)
 {
     const int fd = ::openat(dirFd, name.c_str(), flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode);
     if (fd < 0)
@@ -723,7 +723,7 @@ int openRegularAt(int dirFd, const std::string &name, int flags, mode_t mode = 0
 // The marker in the folder held as `rootFd`, read through it (never through a link).
 TreeMarker readTreeMarkerAt(int rootFd)
 {
-    const int fd = openRegularAt(rootFd, std::string(core::kFileTreeMarkerName), O_RDONLY);
+    const int fd = openRegularAt(rootFd, std::string(core::kFileTreeMarkerName), O_RDONLY, 0);
     if (fd < 0)
         return {};
     UniqueFd file(fd);
@@ -958,7 +958,7 @@ public:
             const int dir = levelOf(index);
             if (dir < 0)
                 continue;
-            const int fd = openRegularAt(dir, leafName(m_plan.files[index]), O_WRONLY);
+            const int fd = openRegularAt(dir, leafName(m_plan.files[index]), O_WRONLY, 0);
             if (fd < 0)
                 continue;
             UniqueFd file(fd);
@@ -1154,7 +1154,7 @@ core::Status removeFileTree(const std::string &root, const core::FileTree &tree)
         if (level >= ourLevels)
             break;
         const std::string name = leafName(files[i]);
-        const int fd = openRegularAt(levels[level].get(), name, O_RDONLY);
+        const int fd = openRegularAt(levels[level].get(), name, O_RDONLY, 0);
         if (fd < 0)
             continue;
         UniqueFd file(fd);
@@ -1177,8 +1177,11 @@ core::Status removeFileTree(const std::string &root, const core::FileTree &tree)
     };
     if (::fstat(rootFd, &held) == 0
         && ::fstatat(parentFd, rootName.c_str(), &named, AT_SYMLINK_NOFOLLOW) == 0
-        && held.st_dev == named.st_dev && held.st_ino == named.st_ino
-        && ::unlinkat(parentFd, rootName.c_str(), AT_REMOVEDIR) == 0) {
+        && (held.st_dev != named.st_dev || held.st_ino != named.st_ino))
+        return makeOpError(EPERM, "remove file tree", root,
+            "the folder was renamed or replaced while its files were removed: what is at "
+            "that name now is left untouched");
+    if (::unlinkat(parentFd, rootName.c_str(), AT_REMOVEDIR) == 0) {
         forgetCreated(held);
         return firstFailure ? core::Status(*firstFailure) : core::Status(core::Ok {});
     }
@@ -1258,7 +1261,7 @@ core::Status removeTestFile(const std::string &path)
         return makeOpError(errno, "remove test file", path);
     UniqueFd parent(parentFd);
     const std::string name = leafName(path);
-    const int fd = openRegularAt(parentFd, name, O_RDONLY);
+    const int fd = openRegularAt(parentFd, name, O_RDONLY, 0);
     if (fd < 0 || markOfFd(fd) == Mark::None) {
         if (fd >= 0)
             ::close(fd);
@@ -1861,7 +1864,7 @@ core::Result<core::TargetInfo> LinuxBackend::prepareFileTree(const core::Target 
             // In the level's folder held open, by the file's own name: O_EXCL never takes
             // over a file that appeared since the look-up; no link is followed, and a
             // FIFO or device in the file's place is refused without blocking.
-            const int fd = w.exists ? openRegularAt(levelOf(w.index), leafName(path), O_WRONLY)
+            const int fd = w.exists ? openRegularAt(levelOf(w.index), leafName(path), O_WRONLY, 0)
                                     : openRegularAt(levelOf(w.index), leafName(path),
                                         O_WRONLY | O_CREAT | O_EXCL, 0644);
             if (fd < 0) {
@@ -1917,7 +1920,7 @@ core::Result<core::TargetInfo> LinuxBackend::prepareFileTree(const core::Target 
             return failed(st.error());
         for (const auto &[index, identity] : filled) {
             const std::string &path = plan.files[index];
-            const int file = openRegularAt(levelOf(index), leafName(path), O_RDONLY);
+            const int file = openRegularAt(levelOf(index), leafName(path), O_RDONLY, 0);
             if (file < 0 && file != -EINVAL && file != -ELOOP)
                 return failed(makeOpError(-file, "open", path));
             UniqueFd filledFile(std::max(file, -1));
@@ -1944,7 +1947,7 @@ core::Result<core::TargetInfo> LinuxBackend::prepareFileTree(const core::Target 
         m_options.beforeHold(root);
     for (std::size_t i = 0; i < plan.files.size(); ++i) {
         const std::string &path = plan.files[i];
-        const int fd = openRegularAt(levelOf(i), leafName(path), O_RDONLY);
+        const int fd = openRegularAt(levelOf(i), leafName(path), O_RDONLY, 0);
         if (fd < 0)
             return failed(-fd == EINVAL || -fd == ELOOP
                     ? notOurs(path, "this is not a regular file (a symbolic link, a folder)")
