@@ -12,6 +12,7 @@
 #include "core/report/results_reader.h"
 #include "core/run/plan.h"
 #include "core/run/run.h"
+#include "ui/editors/field_marks.h"
 #include "ui/editors/worker_panel.h"
 #include "ui/format.h"
 #include "ui/help.h"
@@ -1255,6 +1256,16 @@ bool MainWindow::startRun()
     if (m_controller->isRunning())
         return false;
     const auto &profile = m_document->profile();
+    // A field whose text could not be read leaves the profile at its last readable value:
+    // running that would run what the window does not show.
+    if (const QStringList unreadable = unreadableFields(this); !unreadable.isEmpty()) {
+        m_messageBar->showMessage(MessageBar::Level::Error,
+            tr("The profile cannot run: %n field(s) hold text that is not a value (red fields "
+               "show where).",
+                nullptr, int(unreadable.size())),
+            unreadable.join(QLatin1Char('\n')));
+        return false;
+    }
     if (m_document->hasErrors()) {
         QStringList details;
         int errors = 0;

@@ -511,6 +511,13 @@
     </message>
 </context>
 <context>
+    <name>ioprism::ui::FieldMarks</name>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+</context>
+<context>
     <name>ioprism::ui::FilesModel</name>
     <message>
         <source>%L1 connections (opened, used and closed) in %2 s</source>
@@ -1925,6 +1932,13 @@
     <message>
         <source>Pre-initialising</source>
         <translation>Vorinitialisierung</translation>
+    </message>
+    <message numerus="yes">
+        <source>The profile cannot run: %n field(s) hold text that is not a value (red fields show where).</source>
+        <translation>
+            <numerusform>Das Profil kann nicht laufen: %n Feld enthält Text, der kein Wert ist (rote Felder zeigen, wo).</numerusform>
+            <numerusform>Das Profil kann nicht laufen: %n Felder enthalten Text, der kein Wert ist (rote Felder zeigen, wo).</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -154,6 +154,13 @@
             <numerusform>%1 already uses %n targets: %2.</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>The profile cannot run: %n field(s) hold text that is not a value (red fields show where).</source>
+        <translation>
+            <numerusform>The profile cannot run: %n field holds text that is not a value (red fields show where).</numerusform>
+            <numerusform>The profile cannot run: %n fields hold text that is not a value (red fields show where).</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::MessageBar</name>

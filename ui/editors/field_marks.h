@@ -7,6 +7,7 @@
 #include "core/profile/problem.h"
 
 #include <QString>
+#include <QStringList>
 
 class QWidget;
 
@@ -15,7 +16,13 @@ namespace ioprism::ui {
 // Marks `field` with `problems` (none: back to normal) and sets its tooltip to `help`
 // followed by the problems' messages.
 void markField(QWidget *field, const core::Problems &problems, const QString &help);
-// Marks a field whose text could not be read at all (before core sees it).
+// Marks a field whose text could not be read at all (before core sees it). The profile
+// then still holds the field's last readable value, so Start refuses while any field of
+// the window is so marked (unreadableFields), rather than run what is not shown.
 void markUnreadable(QWidget *field, const QString &message, const QString &help);
+
+// The fields under `root` marked unreadable and not marked again since, each as
+// "Label: message" (the label its form gives it, else its accessible name).
+QStringList unreadableFields(const QWidget *root);
 
 } // namespace ioprism::ui
