@@ -3015,12 +3015,12 @@
 <context>
     <name>ioprism::ui::SizeEditor</name>
     <message>
-        <source>Number of units</source>
-        <translation>Anzahl Einheiten</translation>
-    </message>
-    <message>
         <source>Binary units: 1 KiB = 1024 B</source>
         <translation>Binäre Einheiten: 1 KiB = 1024 B</translation>
+    </message>
+    <message>
+        <source>Number of units, or a size with its unit (512B, 4k, 64KiB, 1m, 1.5GiB): units are binary, as in the CLI</source>
+        <translation>Anzahl der Einheiten, oder eine Größe mit Einheit (512B, 4k, 64KiB, 1m, 1.5GiB): Einheiten sind binär, wie in der CLI</translation>
     </message>
 </context>
 <context>

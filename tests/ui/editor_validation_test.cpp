@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Live validation in the editors: what is typed is stored and checked by core at once;
 // a cell or field with a problem turns red and shows core's own message.
+#include "core/profile/units.h"
 #include "core/profile/validation.h"
 #include "ui/editors/editors.h"
 #include "ui/editors/field_marks.h"
@@ -15,6 +16,7 @@
 #include <QSpinBox>
 #include <QStyleOptionViewItem>
 #include <QTableView>
+#include <QTest>
 
 #include <gtest/gtest.h>
 
@@ -123,6 +125,59 @@ TEST_F(EditorValidationTest, SizeEditorStoresBytesFromNumberAndUnit)
     delegate.setModelData(size, &model, index);
     EXPECT_EQ(document.profile().specs[0].lines[0].transferSizeBytes, 3 * core::kMiB);
     EXPECT_EQ(index.data().toString(), QStringLiteral("3 MiB"));
+}
+
+// Issue 24, item 2: a unit typed into a size cell is read as the CLI reads it ("1m" was
+// stored as 1 KiB, "1000B" as 1000 KiB); text that is no size cannot be typed at all.
+TEST_F(EditorValidationTest, ASizeTypedWithItsUnitIsStoredAsTheCliReadsIt)
+{
+    const struct {
+        const char *typed;
+        int column;
+        std::uint64_t bytes;
+    } cases[] = {
+        {"1m", SpecLinesModel::SizeColumn, core::kMiB},
+        {"1000B", SpecLinesModel::SizeColumn, 1000},
+        {"64 KiB", SpecLinesModel::SizeColumn, 64 * core::kKiB},
+        {"2MB", SpecLinesModel::SizeColumn, 2 * core::kMiB},
+        {"1.5g", SpecLinesModel::SizeColumn, 1536 * core::kMiB},
+        {"512b", SpecLinesModel::AlignmentColumn, 512},
+        {"8k", SpecLinesModel::AlignmentColumn, 8 * core::kKiB},
+        {"12", SpecLinesModel::SizeColumn, 12 * core::kKiB}, // a bare number: the unit shown
+    };
+    for (const auto &c : cases) {
+        const QModelIndex index = model.index(0, c.column);
+        QStyleOptionViewItem option;
+        std::unique_ptr<QWidget> editor(delegate.createEditor(view.viewport(), option, index));
+        auto *size = qobject_cast<SizeEditor *>(editor.get());
+        ASSERT_NE(size, nullptr);
+        size->setBytes(4 * core::kKiB);
+        QLineEdit *line = size->numberField()->findChild<QLineEdit *>();
+        ASSERT_NE(line, nullptr);
+        line->selectAll();
+        QTest::keyClicks(line, QString::fromLatin1(c.typed));
+        EXPECT_EQ(line->text(), QString::fromLatin1(c.typed)) << c.typed;
+        delegate.setModelData(size, &model, index);
+        const auto &l = document.profile().specs[0].lines[0];
+        EXPECT_EQ(c.column == SpecLinesModel::SizeColumn ? l.transferSizeBytes : l.alignmentBytes,
+            c.bytes)
+            << c.typed;
+    }
+    // No guess: what is not a size is refused as it is typed, and the value stays.
+    const QModelIndex index = model.index(0, SpecLinesModel::SizeColumn);
+    QStyleOptionViewItem option;
+    std::unique_ptr<QWidget> editor(delegate.createEditor(view.viewport(), option, index));
+    auto *size = qobject_cast<SizeEditor *>(editor.get());
+    delegate.setEditorData(size, index);
+    QLineEdit *line = size->numberField()->findChild<QLineEdit *>();
+    line->selectAll();
+    QTest::keyClicks(line, QStringLiteral("4x"));
+    EXPECT_EQ(line->text(), QStringLiteral("4")) << "the x is not accepted";
+    for (const char *bad : {"1q", "lots", "1e3", "-1"}) {
+        line->selectAll();
+        QTest::keyClicks(line, QString::fromLatin1(bad));
+        EXPECT_NE(line->text(), QString::fromLatin1(bad)) << bad << " was accepted as typed";
+    }
 }
 
 TEST(SetupPageValidation, UnreadableAndInvalidDurationsMarkTheField)

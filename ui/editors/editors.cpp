@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/editors/editors.h"
 
+#include "core/profile/units.h"
 #include "ui/format.h"
 #include "ui/models/spec_lines_model.h"
 #include "ui/models/targets_model.h"
@@ -15,6 +16,8 @@
 
 #include <array>
 #include <climits>
+#include <functional>
+#include <optional>
 
 namespace ioprism::ui {
 
@@ -32,18 +35,69 @@ QHBoxLayout *compactLayout(QWidget *widget)
     return layout;
 }
 
+// The bytes of a size typed with its unit ("1m", "1000B"), or nullopt for a bare number
+// (its unit is the editor's) or text that is no size.
+std::optional<std::uint64_t> typedSize(const QString &text)
+{
+    const QString trimmed = text.trimmed();
+    if (!std::any_of(trimmed.begin(), trimmed.end(), [](QChar c) { return c.isLetter(); }))
+        return std::nullopt;
+    return core::parseSize(toStdString(trimmed));
+}
+
+// The number box of a SizeEditor: digits, or a size with its unit as the CLI reads it.
+// A size typed with its unit is handed to `unitTyped`, which sets the editor's unit and
+// answers the number in it: the box keeps the number, the unit box the unit.
+class SizeNumberBox : public QSpinBox
+{
+public:
+    using QSpinBox::QSpinBox;
+    std::function<int(std::uint64_t bytes)> unitTyped;
+
+protected:
+    QValidator::State validate(QString &text, int & /*pos*/) const override
+    {
+        const QString t = text.trimmed();
+        if (t.isEmpty())
+            return QValidator::Intermediate;
+        if (!specialValueText().isEmpty() && t == specialValueText())
+            return QValidator::Acceptable;
+        if (core::parseSize(toStdString(t)))
+            return QValidator::Acceptable;
+        // On the way to one: a number, then the start of a unit (k, Ki, KiB; m, MB...).
+        static const QRegularExpression partial(
+            QStringLiteral("^[0-9]+(\\.[0-9]*)?\\s*([kmgt]i?b?|b)?$"),
+            QRegularExpression::CaseInsensitiveOption);
+        return partial.match(t).hasMatch() ? QValidator::Intermediate : QValidator::Invalid;
+    }
+    int valueFromText(const QString &text) const override
+    {
+        if (const auto typed = typedSize(text); typed && unitTyped)
+            return unitTyped(*typed);
+        bool ok = false;
+        const qulonglong n = text.trimmed().toULongLong(&ok);
+        return ok ? int(std::min<qulonglong>(n, qulonglong(maximum()))) : minimum();
+    }
+};
+
 } // namespace
 
 // ---------------------------------------------------------------- SizeEditor
 
 SizeEditor::SizeEditor(QWidget *parent)
     : QWidget(parent)
-    , m_number(new QSpinBox(this))
+    , m_number(new SizeNumberBox(this))
     , m_unit(new QComboBox(this))
 {
+    static_cast<SizeNumberBox *>(m_number)->unitTyped = [this](std::uint64_t bytes) {
+        const auto [unit, number] = unitAndNumber(bytes);
+        m_unit->setCurrentIndex(int(unit));
+        return number;
+    };
     auto *layout = compactLayout(this);
     m_number->setRange(0, INT_MAX);
-    m_number->setToolTip(tr("Number of units"));
+    m_number->setToolTip(tr("Number of units, or a size with its unit (512B, 4k, 64KiB, 1m, "
+                            "1.5GiB): units are binary, as in the CLI"));
     m_number->setAccelerated(true);
     for (const char *unit : {"B", "KiB", "MiB", "GiB", "TiB"})
         m_unit->addItem(QLatin1String(unit));
@@ -52,10 +106,11 @@ SizeEditor::SizeEditor(QWidget *parent)
     layout->addWidget(m_unit);
     setFocusProxy(m_number);
     connect(m_number, &QSpinBox::valueChanged, this, [this] { emit bytesChanged(bytes()); });
+
     connect(m_unit, &QComboBox::currentIndexChanged, this, [this] { emit bytesChanged(bytes()); });
 }
 
-void SizeEditor::setBytes(std::uint64_t bytes)
+std::pair<std::size_t, int> SizeEditor::unitAndNumber(std::uint64_t bytes)
 {
     std::size_t unit = 0;
     // The largest unit that holds it exactly, as long as the number fits the spin box.
@@ -66,8 +121,14 @@ void SizeEditor::setBytes(std::uint64_t bytes)
         }
     if (bytes == 0)
         unit = 1; // "0 KiB" reads better than "0 B" and the next number typed is KiB
+    return {unit, static_cast<int>(std::min<std::uint64_t>(bytes / kUnits[unit], INT_MAX))};
+}
+
+void SizeEditor::setBytes(std::uint64_t bytes)
+{
+    const auto [unit, number] = unitAndNumber(bytes);
     m_unit->setCurrentIndex(static_cast<int>(unit));
-    m_number->setValue(static_cast<int>(std::min<std::uint64_t>(bytes / kUnits[unit], INT_MAX)));
+    m_number->setValue(number);
 }
 
 std::uint64_t SizeEditor::bytes() const

@@ -9,7 +9,9 @@
 #include <QStyledItemDelegate>
 #include <QWidget>
 
+#include <cstddef>
 #include <cstdint>
+#include <utility>
 
 class QComboBox;
 class QDoubleSpinBox;
@@ -20,6 +22,10 @@ class QStackedWidget;
 namespace ioprism::ui {
 
 // A byte count as a number and a binary unit (B, KiB, MiB, GiB, TiB).
+// A size as a number and a binary unit. A unit may also be typed into the number
+// ("1m", "1000B", "64 KiB", "1.5g"), read exactly as the CLI reads sizes
+// (core::parseSize): the editor then shows it in its own unit. Text that is no size
+// cannot be typed; nothing is guessed.
 class SizeEditor : public QWidget
 {
     Q_OBJECT
@@ -27,6 +33,7 @@ public:
     explicit SizeEditor(QWidget *parent = nullptr);
     void setBytes(std::uint64_t bytes);
     std::uint64_t bytes() const;
+    QSpinBox *numberField() const { return m_number; }
     // Text the number shows for 0 ("sector", "none", "to the end"); "" shows "0".
     void setZeroText(const QString &text);
 
@@ -34,6 +41,8 @@ signals:
     void bytesChanged(std::uint64_t bytes);
 
 private:
+    // The unit (index into the unit box) and number that show `bytes` exactly.
+    static std::pair<std::size_t, int> unitAndNumber(std::uint64_t bytes);
     QSpinBox *m_number;
     QComboBox *m_unit;
 };
