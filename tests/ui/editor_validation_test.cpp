@@ -136,8 +136,7 @@ TEST_F(EditorValidationTest, ASizeTypedWithItsUnitIsStoredAsTheCliReadsIt)
         int column;
         std::uint64_t bytes;
     } cases[] = {
-        {"1m", SpecLinesModel::SizeColumn, core::kMiB},
-        {"1000B", SpecLinesModel::SizeColumn, 1000},
+        {"1m", SpecLinesModel::SizeColumn, core::kMiB}, {"1000B", SpecLinesModel::SizeColumn, 1000},
         {"64 KiB", SpecLinesModel::SizeColumn, 64 * core::kKiB},
         {"2MB", SpecLinesModel::SizeColumn, 2 * core::kMiB},
         {"1.5g", SpecLinesModel::SizeColumn, 1536 * core::kMiB},

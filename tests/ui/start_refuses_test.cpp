@@ -10,7 +10,9 @@
 #include "ui/translations.h"
 
 #include <QLineEdit>
+#include <QPixmap>
 
+#include <cstdlib>
 #include <gtest/gtest.h>
 
 #include "ui_test_support.h"
@@ -43,6 +45,12 @@ TEST(StartRefuses, WhileAFieldHoldsTextThatIsNotAValueStartRunsNothingAndNamesIt
     EXPECT_TRUE(text.contains(QStringLiteral("cannot run"))) << text.toStdString();
     EXPECT_TRUE(details.contains(QStringLiteral("Run time per step"))) << details.toStdString();
     EXPECT_TRUE(details.contains(QStringLiteral("\"lots\""))) << details.toStdString();
+    // IOPRISM_TEST_SHOTS=DIR keeps a picture of the refusal, to look at.
+    if (const char *shots = std::getenv("IOPRISM_TEST_SHOTS")) {
+        window.resize(1400, 900);
+        window.show();
+        window.grab().save(QString::fromLocal8Bit(shots) + QStringLiteral("/start-refused.png"));
+    }
 
     // Corrected, the field is no longer in the way, and Start runs what it shows.
     runTime->setText(QStringLiteral("1"));
