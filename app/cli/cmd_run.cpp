@@ -421,8 +421,13 @@ bool applyOptions(Profile &p, const RunArgs &a, Problems &problems)
         for (auto &w : host.workers)
             w.targets = targets;
     }
+    // The default test file is for presets and options alone (`run` with no target: the
+    // quick benchmark on ./ioprism-test.dat). A profile file's workers keep exactly the
+    // targets the file gives them: one without any idles, as in Iometer, and a file
+    // without any target is refused as `validate` refuses it; no target is invented.
+    const bool presetTargets = a.profilePath.empty() && a.targets.empty();
     for (auto &w : host.workers) {
-        if (w.targets.empty()) {
+        if (w.targets.empty() && presetTargets) {
             Target t;
             t.path = kDefaultTestFile;
             w.targets.push_back(t);

@@ -6,6 +6,7 @@
 #include "core/profile/units.h"
 #include "core/workload/file_tree.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include <limits>
@@ -535,6 +536,15 @@ private:
                 }
                 checkWorker(worker, path);
             }
+            // Workers without targets idle (Iometer's rule), but a host none of whose
+            // workers has one runs nothing at all.
+            if (!host.workers.empty()
+                && std::all_of(host.workers.begin(), host.workers.end(),
+                    [](const Worker &w) { return w.targets.empty(); }))
+                error(workersPath,
+                    host.workers.size() == 1
+                        ? "no targets: add a disk, partition or test file"
+                        : "no worker has a target: add a disk, partition or test file to one");
         }
     }
 
@@ -567,8 +577,11 @@ private:
         }
         checkDataPattern(worker.dataPattern, join(path, "dataPattern"));
         const std::string targetsPath = join(path, "targets");
+        // Iometer's rule (Worker::InvalidSetup: "Workers without any targets are
+        // automatically valid"): such a worker idles in every step; checkHosts refuses a
+        // host where none has a target.
         if (worker.targets.empty())
-            error(targetsPath, "no targets: add a disk, partition or test file");
+            warning(targetsPath, "no targets: this worker idles in every step");
         for (std::size_t t = 0; t < worker.targets.size(); ++t)
             checkTarget(worker, worker.targets[t], at(targetsPath, t));
     }

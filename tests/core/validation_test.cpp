@@ -358,8 +358,19 @@ const std::vector<RuleCase> kRuleCases = {
         {"E hosts[0].workers[0].specs[1]: \"foo\" is not a defined access specification"}},
     {"worker needs a spec", [](Profile &p) { p.hosts[0].workers[1].assignedSpecs.clear(); },
         {"E hosts[0].workers[1].specs: no access specification assigned"}},
-    {"worker needs a target", [](Profile &p) { p.hosts[0].workers[1].targets.clear(); },
-        {"E hosts[0].workers[1].targets: no targets: add a disk, partition or test file"}},
+    // Iometer's rule: a worker without targets is valid and idles (issue 24, item 3);
+    // a host where no worker has a target runs nothing.
+    {"a worker without targets idles", [](Profile &p) { p.hosts[0].workers[1].targets.clear(); },
+        {"W hosts[0].workers[1].targets: no targets: this worker idles in every step"}},
+    {"a host needs a target",
+        [](Profile &p) {
+            for (auto &w : p.hosts[0].workers)
+                w.targets.clear();
+        },
+        {"W hosts[0].workers[0].targets: no targets: this worker idles in every step",
+            "W hosts[0].workers[1].targets: no targets: this worker idles in every step",
+            "E hosts[0].workers: no worker has a target: add a disk, partition or test file to "
+            "one"}},
     {"cpu affinity below 1024",
         [](Profile &p) {
             p.hosts[0].workers[0].cpuAffinity = {0, 1024};

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <spawn.h>
+#include <sys/mount.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -561,4 +562,77 @@ TEST(CliIcf, AnIometerMountNameRunsOnIobwTstInThatMount)
     EXPECT_THAT(r.err, HasSubstr("does not exist on this machine"));
     EXPECT_FALSE(std::filesystem::exists(testFile)) << "written on the parent's file system";
     EXPECT_FALSE(std::filesystem::exists(dir.path() / "vol [tmpfs]"));
+}
+
+// Issue 24, item 3: Iometer saves one worker per CPU and treats workers without targets
+// as valid and idle (Worker::InvalidSetup). Such an .icf validates (a warning per idle
+// worker), runs with only the workers that have targets, and no target is invented for
+// the others (no ./ioprism-test.dat appears); validate and run agree.
+TEST(CliIcf, WorkersWithoutTargetsIdleAsInIometerAndNoTargetIsInvented)
+{
+    IOPRISM_REQUIRE(isRoot(), "needs root to mount a tmpfs");
+    TempDir dir;
+    const auto vol = dir.path() / "vol";
+    std::string icf = readFile(sourceDir() / "tests/fixtures/icf/reference.icf");
+    const auto put = [&icf](const std::string &from, const std::string &to) {
+        const auto at = icf.find(from);
+        ASSERT_NE(at, std::string::npos) << from;
+        icf.replace(at, from.size(), to);
+    };
+    put("\tsdb\n", "\t" + vol.string() + " [tmpfs]\n");
+    put("\t2097152,0,2", "\t8192,0,2"); // a 4 MiB test file
+    // Three more workers, as Iometer saves one per CPU, without targets.
+    const auto begin = icf.find("'Worker\n");
+    const auto end = icf.find("'End worker\n") + std::string("'End worker\n").size();
+    ASSERT_NE(begin, std::string::npos);
+    std::string idle = icf.substr(begin, end - begin);
+    const auto t0 = idle.find("'Target\n");
+    const auto t1 = idle.find("'End target assignments\n");
+    idle.erase(t0, t1 - t0);
+    for (int w = 2; w <= 4; ++w) {
+        std::string copy = idle;
+        copy.replace(copy.find("Worker 1"), 8, "Worker " + std::to_string(w));
+        icf.insert(icf.find("'End manager\n"), copy);
+    }
+    {
+        std::ofstream out(dir.path() / "cpus.icf", std::ios::binary);
+        out << icf;
+    }
+    TmpfsMount mounted(vol, "size=16M");
+    ASSERT_TRUE(mounted.mounted());
+    auto v = runCli("validate cpus.icf", dir.path());
+    EXPECT_EQ(v.exitCode, 0) << v.out << v.err;
+    EXPECT_THAT(v.out + v.err,
+        HasSubstr("hosts[0].workers[3].targets: no targets: this worker idles in every step"));
+    auto r
+        = runCli("run cpus.icf --duration 1 --ramp 0 --no-save --quiet --json r.json", dir.path());
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "ioprism-test.dat"))
+        << "a target was invented for an idle worker";
+    const auto results = nlohmann::json::parse(readFile(dir.path() / "r.json"));
+    const auto &workers = results["profile"]["hosts"][0]["workers"];
+    ASSERT_EQ(workers.size(), 4u) << "every worker of the file is kept";
+    EXPECT_EQ(workers[0]["targets"].size(), 1u);
+    for (int w = 1; w < 4; ++w)
+        EXPECT_TRUE(workers[w]["targets"].empty()) << "worker " << w << " got a target";
+    EXPECT_FALSE(results["steps"].empty());
+    ::umount2(vol.c_str(), MNT_DETACH);
+
+    // A profile file without any target is refused by run as by validate.
+    const auto noTarget = [&icf] {
+        std::string t = icf;
+        const auto a = t.find("'Target\n");
+        t.erase(a, t.find("'End target assignments\n") - a);
+        return t;
+    }();
+    {
+        std::ofstream out(dir.path() / "none.icf", std::ios::binary);
+        out << noTarget;
+    }
+    v = runCli("validate none.icf", dir.path());
+    r = runCli("run none.icf --duration 1 --ramp 0 --no-save --quiet", dir.path());
+    EXPECT_NE(v.exitCode, 0);
+    EXPECT_EQ(r.exitCode, v.exitCode) << r.err;
+    EXPECT_THAT(r.err, HasSubstr("no worker has a target"));
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "ioprism-test.dat"));
 }
