@@ -18,12 +18,17 @@ using namespace ioprism::core;
 
 namespace {
 
-int validateFile(const std::string &path)
+// Two answers, as a file made on another machine needs: is it a valid profile (syntax
+// and rules), and can it run here (its targets exist on this machine). Without `here`,
+// targets not found here are warnings and a valid file exits 0; with it, errors.
+int validateFile(const std::string &path, bool here)
 {
     Problems problems;
     auto profile = loadProfileFile(path, problems);
     if (profile) {
-        auto more = validateProfile(*profile);
+        ValidationOptions options;
+        options.targetsHere = here;
+        auto more = validateProfile(*profile, options);
         problems.insert(problems.end(), more.begin(), more.end());
     }
     printProblems(problems, path);
@@ -38,8 +43,18 @@ int validateFile(const std::string &path)
     std::size_t workers = 0;
     for (const auto &h : profile->hosts)
         workers += h.workers.size();
+    std::size_t elsewhere = 0;
+    for (const auto &h : profile->hosts)
+        for (const auto &w : h.workers)
+            for (const auto &t : w.targets)
+                elsewhere += t.unresolved ? 1 : 0;
     std::cout << path << ": valid (" << profile->specs.size() << " access specifications, "
-              << workers << " workers)\n";
+              << workers << " workers)";
+    if (elsewhere > 0)
+        std::cout << "; cannot run here until " << elsewhere
+                  << (elsewhere == 1 ? " target is" : " targets are")
+                  << " re-pointed (validate --here makes that an error)";
+    std::cout << "\n";
     return 0;
 }
 
@@ -96,7 +111,11 @@ void registerSpecCommands(CLI::App &app, int &exitCode)
     auto *validate = app.add_subcommand(
         "validate", "Check a profile (.json or Iometer .icf): lists every problem");
     validate->add_option("FILE", *path, "Profile file")->required();
-    validate->callback([&exitCode, path] { exitCode = validateFile(*path); });
+    auto here = std::make_shared<bool>(false);
+    validate->add_flag("--here", *here,
+        "Also require that it can run on this machine: a target not found here (an .icf "
+        "from another PC) is an error, not a warning");
+    validate->callback([&exitCode, path, here] { exitCode = validateFile(*path, *here); });
 
     auto *convert
         = app.add_subcommand("convert", "Convert a profile between .icf and .json (by extension)");

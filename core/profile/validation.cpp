@@ -590,11 +590,14 @@ private:
     {
         if (target.path.empty())
             error(join(path, "path"), "must not be empty");
-        else if (target.unresolved)
-            error(join(path, "path"),
-                quoted(target.path)
-                    + " was not found on this machine: re-point the "
-                      "target to a device or file");
+        else if (target.unresolved) {
+            std::string why = quoted(target.path)
+                + " was not found on this machine: re-point the target to a device or file";
+            if (m_options.targetsHere)
+                error(join(path, "path"), std::move(why));
+            else
+                warning(join(path, "path"), std::move(why));
+        }
         if (target.outstandingIos)
             checkRange(join(path, "outstandingIos"), *target.outstandingIos, 1, kMaxOutstandingIos);
         if (target.kind == TargetKind::FileTree)

@@ -20,6 +20,10 @@ struct ValidationOptions {
     // away from the machine that runs it). Callers that know the device pass its
     // logical sector size. 0 disables the direct-I/O alignment rules.
     std::uint64_t sectorSizeBytes = 512;
+    // Whether the profile must run on this machine: a target not found here (an .icf made
+    // on another PC) is then an error; otherwise (`validate` without --here: is this a
+    // valid file?) a warning.
+    bool targetsHere = true;
 };
 
 // Limits the rules enforce (also used by editors to bound their inputs).

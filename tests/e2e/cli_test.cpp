@@ -331,8 +331,30 @@ TEST(Cli, AnIcfThatCyclesOutstandingIosRunsEveryDepthWithIometersBlocks)
 TEST(Cli, ADurationBelowOneSecondIsRefusedNotRunForever)
 {
     TempDir dir;
-    auto r = runCli("run --engine null --duration 300ms --no-save", dir.path(), "timeout -s KILL 60");
+    auto r
+        = runCli("run --engine null --duration 300ms --no-save", dir.path(), "timeout -s KILL 60");
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_THAT(r.err, HasSubstr("--duration"));
     EXPECT_THAT(r.err, HasSubstr("below 1s"));
+}
+
+// Issue 24, item 6: an .icf made on another PC names targets that are not here. validate
+// answers two questions: a valid Iometer file exits 0, listing those targets as warnings
+// and saying the file cannot run here yet; --here makes them errors (exit 2), as run does.
+TEST(CliValidate, AFileFromAnotherMachineIsValidButCannotRunHereUntilRepointed)
+{
+    TempDir dir;
+    std::filesystem::copy_file(
+        sourceDir() / "tests/fixtures/icf/reference.icf", dir.path() / "lab.icf");
+    auto r = runCli("validate lab.icf", dir.path());
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_THAT(r.out + r.err, HasSubstr("\"sdb\" was not found on this machine"));
+    EXPECT_THAT(r.out, HasSubstr("valid ("));
+    EXPECT_THAT(r.out, HasSubstr("cannot run here until 1 target is re-pointed"));
+    r = runCli("validate --here lab.icf", dir.path());
+    EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
+    EXPECT_THAT(r.err, HasSubstr("invalid (1 error)"));
+    r = runCli("run lab.icf --duration 1 --no-save --quiet", dir.path());
+    EXPECT_EQ(r.exitCode, 2) << r.err;
+    EXPECT_THAT(r.err, HasSubstr("was not found on this machine"));
 }
