@@ -1216,9 +1216,41 @@ void MainWindow::openFileDialog(bool resultsDiscarded)
     dialog->open();
 }
 
-void MainWindow::askSaveFile(bool forceDialog)
+void MainWindow::askSaveFile(bool forceDialog, bool preferJson)
 {
     const QString current = m_document->filePath();
+    const bool currentIsIcf = current.endsWith(QLatin1String(".icf"), Qt::CaseInsensitive);
+    if (!forceDialog && !current.isEmpty() && currentIsIcf) {
+        // Saving over an .icf drops what the format cannot carry (a spec's own queue depth:
+        // Q8T1 becomes QD1 in Iometer): ask first, offering JSON, rather than say so after.
+        core::Problems lost;
+        core::writeIcf(m_document->profile(), lost);
+        if (!lost.empty()) {
+            QStringList details;
+            for (const auto &w : lost)
+                details << QStringLiteral("• ") + toQString(w.toString()).toHtmlEscaped();
+            auto *box = new QMessageBox(QMessageBox::Warning, tr("Save as an Iometer file?"),
+                tr("%1 cannot carry %2 of this profile; saving over it leaves them out:<br>%3"
+                   "<br><br>Save as an IOPrism profile (.json) to keep them?")
+                    .arg(QFileInfo(current).fileName().toHtmlEscaped(),
+                        tr("%n settings", nullptr, int(lost.size())),
+                        details.join(QStringLiteral("<br>"))),
+                QMessageBox::Cancel, this);
+            box->setObjectName(QStringLiteral("lossyIcfSave"));
+            auto *json = box->addButton(tr("Save as JSON…"), QMessageBox::AcceptRole);
+            auto *anyway = box->addButton(tr("Leave them out"), QMessageBox::DestructiveRole);
+            box->setDefaultButton(json);
+            box->setAttribute(Qt::WA_DeleteOnClose);
+            connect(box, &QMessageBox::finished, this, [this, box, json, anyway, current] {
+                if (box->clickedButton() == json)
+                    askSaveFile(true, true);
+                else if (box->clickedButton() == anyway)
+                    saveFile(current);
+            });
+            box->open();
+            return;
+        }
+    }
     if (!forceDialog && !current.isEmpty()) {
         saveFile(current);
         return;
@@ -1233,8 +1265,10 @@ void MainWindow::askSaveFile(bool forceDialog)
     dialog->setAcceptMode(QFileDialog::AcceptSave);
     dialog->setDefaultSuffix(QStringLiteral("json"));
     if (!current.isEmpty())
-        dialog->selectFile(QFileInfo(current).fileName());
-    if (current.endsWith(QLatin1String(".icf"), Qt::CaseInsensitive)) {
+        dialog->selectFile(preferJson && currentIsIcf
+                ? QFileInfo(current).completeBaseName() + QStringLiteral(".json")
+                : QFileInfo(current).fileName());
+    if (currentIsIcf && !preferJson) {
         dialog->selectNameFilter(icf);
         dialog->setDefaultSuffix(QStringLiteral("icf"));
     }

@@ -139,6 +139,7 @@ public:
     QAction *openAction() const { return m_open; }
     // Run › Keep Every Run in the History (kept in the settings).
     QAction *saveRunsAction() const { return m_saveRuns; }
+    QAction *saveAction() const { return m_save; }
     // The results shown were saved nowhere (not kept in the history, not exported as a
     // results JSON, not opened from a file): Start, New, Open and Quit ask before they
     // discard them.
@@ -200,7 +201,10 @@ private:
     // Asynchronous file dialogs (open(), no nested event loop).
     void askOpenFile();
     void openFileDialog(bool resultsDiscarded);
-    void askSaveFile(bool forceDialog);
+    // Saves to the profile's file, or asks where (always with forceDialog); over an .icf
+    // that cannot carry the whole profile, asks first and offers JSON (preferJson then
+    // proposes the same name as .json).
+    void askSaveFile(bool forceDialog, bool preferJson = false);
     void askExport(const QString &title, const QString &filter, const QString &suffix,
         const std::function<bool(const QString &)> &write);
     void askDiscardChanges(const std::function<void()> &then);

@@ -1940,6 +1940,22 @@
             <numerusform>Das Profil kann nicht laufen: %n Felder enthalten Text, der kein Wert ist (rote Felder zeigen, wo).</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Save as an Iometer file?</source>
+        <translation>Als Iometer-Datei speichern?</translation>
+    </message>
+    <message>
+        <source>%1 cannot carry %2 of this profile; saving over it leaves them out:&lt;br&gt;%3&lt;br&gt;&lt;br&gt;Save as an IOPrism profile (.json) to keep them?</source>
+        <translation>%1 kann %2 dieses Profils nicht aufnehmen; beim Überschreiben fallen sie weg:&lt;br&gt;%3&lt;br&gt;&lt;br&gt;Als IOPrism-Profil (.json) speichern, um sie zu behalten?</translation>
+    </message>
+    <message>
+        <source>Save as JSON…</source>
+        <translation>Als JSON speichern…</translation>
+    </message>
+    <message>
+        <source>Leave them out</source>
+        <translation>Weglassen</translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::MessageBar</name>
