@@ -72,6 +72,11 @@
 namespace ioprism::ui {
 
 namespace {
+// The message bar's topic for why Start refused: it goes when the profile changes.
+const QString kRunRefusalTopic = QStringLiteral("run-refusal");
+} // namespace
+
+namespace {
 
 constexpr int kMaxRecentFiles = 8;
 
@@ -209,6 +214,13 @@ MainWindow::MainWindow(PlatformServices services, MainWindowOptions options, QWi
         QSettings().setValue(QStringLiteral("run/engine"), int(engine));
     });
     connect(m_document, &ProfileDocument::modifiedChanged, this, &MainWindow::updateTitle);
+    // Why Start refused describes the profile as it was: it goes when the profile changes
+    // (an edit, a preset, another file), and Start says anew what still stands in the way.
+    const auto clearRefusal = [this] { m_messageBar->clearTopic(kRunRefusalTopic); };
+    connect(m_document, &ProfileDocument::profileReset, this, clearRefusal);
+    connect(m_document, &ProfileDocument::structureChanged, this, clearRefusal);
+    connect(m_document, &ProfileDocument::valuesChanged, this, clearRefusal);
+    connect(m_document, &ProfileDocument::problemsChanged, this, clearRefusal);
     connect(m_document, &ProfileDocument::filePathChanged, this, &MainWindow::updateTitle);
 
     connect(m_controller, &RunController::phaseChanged, this, &MainWindow::onPhase);
@@ -1297,20 +1309,25 @@ bool MainWindow::startRun()
             tr("The profile cannot run: %n field(s) hold text that is not a value (red fields "
                "show where).",
                 nullptr, int(unreadable.size())),
-            unreadable.join(QLatin1Char('\n')));
+            unreadable.join(QLatin1Char('\n')), kRunRefusalTopic);
         return false;
     }
     if (m_document->hasErrors()) {
         QStringList details;
+        QString firstError;
         int errors = 0;
         for (const auto &p : m_document->problems()) {
             details << toQString(p.toString());
-            errors += p.severity == core::Severity::Error ? 1 : 0;
+            if (p.severity == core::Severity::Error && errors++ == 0)
+                firstError = toQString(p.toString());
         }
+        // One problem is named in the bar itself; more are counted, the first named.
         m_messageBar->showMessage(MessageBar::Level::Error,
-            tr("The profile cannot run: %1 to fix (red cells show where).")
-                .arg(tr("%n problems", nullptr, int(errors))),
-            details.join(QLatin1Char('\n')));
+            errors == 1 ? tr("The profile cannot run: %1").arg(firstError)
+                        : tr("The profile cannot run: %1 to fix (red cells show where), the first: "
+                             "%2")
+                              .arg(tr("%n problems", nullptr, errors), firstError),
+            details.join(QLatin1Char('\n')), kRunRefusalTopic);
         return false;
     }
 
@@ -1356,7 +1373,7 @@ bool MainWindow::startRun()
         m_messageBar->showMessage(MessageBar::Level::Error,
             tr("Writing to a raw device is refused while it is in use: unmount it "
                "first, or untick it."),
-            refused.join(QLatin1Char('\n')));
+            refused.join(QLatin1Char('\n')), kRunRefusalTopic);
         return false;
     }
     if (!confirm.isEmpty()) {

@@ -73,14 +73,32 @@ MessageBar::MessageBar(QWidget *parent)
     hide();
 }
 
-void MessageBar::showMessage(Level level, const QString &text, const QString &details)
+void MessageBar::showMessage(
+    Level level, const QString &text, const QString &details, const QString &topic)
 {
+    const bool frontHadTopic
+        = !topic.isEmpty() && !m_queue.empty() && m_queue.front().topic == topic;
+    if (!topic.isEmpty())
+        std::erase_if(m_queue, [&topic](const Message &m) { return m.topic == topic; });
     // After every message at least as severe: errors first, then warnings, then notices.
     auto at = std::find_if(m_queue.begin(), m_queue.end(),
         [level](const Message &m) { return static_cast<int>(m.level) < static_cast<int>(level); });
-    const bool newFront = at == m_queue.begin();
-    m_queue.insert(at, {level, text, details});
+    const bool newFront = at == m_queue.begin() || frontHadTopic;
+    m_queue.insert(at, {level, text, details, topic});
     if (newFront)
+        showFront();
+    else
+        rebuildStack();
+}
+
+void MessageBar::clearTopic(const QString &topic)
+{
+    if (topic.isEmpty() || m_queue.empty())
+        return;
+    const bool front = m_queue.front().topic == topic;
+    if (std::erase_if(m_queue, [&topic](const Message &m) { return m.topic == topic; }) == 0)
+        return;
+    if (front)
         showFront();
     else
         rebuildStack();
@@ -141,7 +159,8 @@ void MessageBar::rebuildStack()
         auto *text = new QLabel(row);
         // One line: the first line of the text, elided by the label's width.
         text->setText(m.text.section(QLatin1Char('\n'), 0, 0));
-        text->setToolTip(m.details.isEmpty() ? m.text : m.text + QStringLiteral("\n\n") + m.details);
+        text->setToolTip(
+            m.details.isEmpty() ? m.text : m.text + QStringLiteral("\n\n") + m.details);
         text->setTextInteractionFlags(Qt::TextSelectableByMouse);
         text->setMinimumWidth(0);
         text->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
@@ -161,8 +180,8 @@ void MessageBar::rebuildStack()
         row->show(); // now, not on the next event loop turn (the layout's default)
     }
     if (const int rest = pendingCount() - 1 - stacked; rest > 0) {
-        auto *more = new QLabel(
-            tr("%n more message(s): close one to see them", nullptr, rest), m_stack);
+        auto *more
+            = new QLabel(tr("%n more message(s): close one to see them", nullptr, rest), m_stack);
         more->setToolTip(tr("Messages beyond these wait until one above is closed"));
         stackLayout->addWidget(more);
         more->show();

@@ -26,7 +26,12 @@ public:
 
     explicit MessageBar(QWidget *parent = nullptr);
 
-    void showMessage(Level level, const QString &text, const QString &details = {});
+    // A message about a state (a `topic`, e.g. why the profile cannot run) replaces the
+    // earlier message of that topic, and goes with clearTopic() when the state changes:
+    // a message never outlives what it describes. No topic: it stays until dismissed.
+    void showMessage(
+        Level level, const QString &text, const QString &details = {}, const QString &topic = {});
+    void clearTopic(const QString &topic);
     static constexpr int kStackedRows = 3; // shown beneath the first message
 
     void dismiss(); // the first message; shows the next one, or hides the bar
@@ -50,6 +55,7 @@ private:
         Level level;
         QString text;
         QString details;
+        QString topic;
     };
     void showFront();
     void rebuildStack();

@@ -1513,10 +1513,6 @@
         <translation>Iometer-Konfiguration (*.icf)</translation>
     </message>
     <message>
-        <source>The profile cannot run: %1 to fix (red cells show where).</source>
-        <translation>Das Profil kann nicht laufen: %1 zu beheben (rote Zellen zeigen, wo).</translation>
-    </message>
-    <message>
         <source>mounted at %1</source>
         <translation>eingehängt unter %1</translation>
     </message>
@@ -1955,6 +1951,14 @@
     <message>
         <source>Leave them out</source>
         <translation>Weglassen</translation>
+    </message>
+    <message>
+        <source>The profile cannot run: %1</source>
+        <translation>Das Profil kann nicht laufen: %1</translation>
+    </message>
+    <message>
+        <source>The profile cannot run: %1 to fix (red cells show where), the first: %2</source>
+        <translation>Das Profil kann nicht laufen: %1 zu beheben (rote Zellen zeigen, wo), das erste: %2</translation>
     </message>
 </context>
 <context>

@@ -85,3 +85,47 @@ TEST(StartRefuses, TheRefusalNamesTheFieldInGerman)
 
 } // namespace
 } // namespace ioprism::ui
+
+namespace ioprism::ui {
+namespace {
+
+// Issue 24, item 12: why Start refused belongs to the profile as it was. It names the
+// one problem, is not stacked again by a second Start, and goes when the profile changes
+// (the problem fixed, a preset applied, another file opened).
+TEST(StartRefuses, TheRefusalGoesWhenTheProfileChangesAndIsNeverStacked)
+{
+    using namespace std::chrono_literals;
+    test::ensureApp();
+    test::TempDir dir;
+    MainWindowOptions options;
+    options.restoreSession = false;
+    options.dataDirectory = QString::fromStdString(dir.path().string());
+    MainWindow window(nullPlatformServices(), options);
+    core::Profile broken = test::smallProfile(4s, 100ms);
+    broken.specs[0].lines[0].percentRead = 140;
+    window.document()->setProfile(broken);
+    MessageBar *bar = window.messageBar();
+    bar->clearAll();
+
+    EXPECT_FALSE(window.startRun());
+    EXPECT_TRUE(bar->currentText().contains(QStringLiteral("percentRead: 140 is above 100")))
+        << "the one problem is named: " << bar->currentText().toStdString();
+    EXPECT_FALSE(window.startRun());
+    EXPECT_EQ(bar->pendingCount(), 1) << "a second Start stacked the same refusal";
+
+    // Fixed: the refusal goes.
+    window.document()->setProfile(test::smallProfile(4s, 100ms));
+    EXPECT_EQ(bar->pendingCount(), 0) << bar->currentText().toStdString();
+
+    // A preset replaces the profile: the refusal goes too.
+    window.document()->setProfile(broken);
+    EXPECT_FALSE(window.startRun());
+    ASSERT_EQ(bar->pendingCount(), 1);
+    ASSERT_TRUE(window.applyPreset("quick"));
+    for (int i = 0; i < bar->pendingCount(); ++i)
+        EXPECT_FALSE(bar->textAt(i).contains(QStringLiteral("cannot run")))
+            << bar->textAt(i).toStdString();
+}
+
+} // namespace
+} // namespace ioprism::ui
