@@ -5,6 +5,9 @@
 #include <QEvent>
 #include <qcustomplot.h>
 
+#include <algorithm>
+#include <cmath>
+
 namespace ioprism::ui {
 
 QColor errorTint()
@@ -172,5 +175,30 @@ QColor device()
     return QColor(127, 127, 127);
 }
 } // namespace series
+
+namespace {
+
+double relativeLuminance(const QColor &c)
+{
+    const auto linear
+        = [](double v) { return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * linear(c.redF()) + 0.7152 * linear(c.greenF()) + 0.0722 * linear(c.blueF());
+}
+
+} // namespace
+
+double contrastRatio(const QColor &a, const QColor &b)
+{
+    const double la = relativeLuminance(a);
+    const double lb = relativeLuminance(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
+QColor labelColorOn(const QColor &background)
+{
+    return contrastRatio(background, Qt::black) >= contrastRatio(background, Qt::white)
+        ? QColor(Qt::black)
+        : QColor(Qt::white);
+}
 
 } // namespace ioprism::ui

@@ -17,6 +17,14 @@ QColor errorTint(); // background of a cell with an error
 QColor warningTint(); // background of a cell with a warning
 QColor errorColor(); // text and frames of errors
 
+// Black or white, whichever reads better on `background`: the larger WCAG contrast ratio
+// from relative luminance (sRGB linearised, 0.2126 R + 0.7152 G + 0.0722 B). HSL lightness
+// is no guide: bright yellow has lightness 0.5 and carried white labels that could not be
+// read, where its luminance (0.93) calls for black.
+QColor labelColorOn(const QColor &background);
+// The WCAG contrast ratio of two colours, 1 ... 21.
+double contrastRatio(const QColor &a, const QColor &b);
+
 // A background brush for a cell with these problems, or an empty QVariant (the view's
 // own background) when there are none.
 QVariant problemBrush(const core::Problems &problems);

@@ -19,6 +19,7 @@
 #include "ui/plots/series_data.h"
 #include "ui/plots/series_plot.h"
 #include "ui/run/run_controller.h"
+#include "ui/style.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -599,6 +600,48 @@ TEST(SeriesView, TheWindowShowsTheSeriesPageForASeriesRunOnly)
     window.showPage(MainWindow::SeriesTab);
     EXPECT_FALSE(window.isPageShown(MainWindow::SeriesTab)) << "hidden without a series";
     EXPECT_TRUE(window.isPageShown(MainWindow::ResultsTab));
+}
+
+} // namespace
+} // namespace ioprism::ui
+
+namespace ioprism::ui {
+namespace {
+
+// Issue 24, item 14: a heat-map label is black or white by the cell's luminance, the one
+// that reads better, along the whole gradient (HSL lightness put white on bright
+// yellow-green cells, where it cannot be read).
+TEST(SeriesView, HeatMapLabelsTakeTheColourThatReadsBetterOnTheirCell)
+{
+    test::ensureApp();
+    const auto r = runOnNullEngine(
+        seriesProfile({generated(core::SweepParameter::TransferSize, 4096, 16384, 2),
+            generated(core::SweepParameter::OutstandingIos, 1, 2, 2)}));
+    SeriesPlots plots;
+    plots.resize(1400, 700);
+    plots.setData(makeSeriesData(r));
+    QCPColorMap *map = plots.colorMap();
+    ASSERT_TRUE(map);
+    QCPColorGradient gradient = map->gradient();
+    for (int i = 0; i <= 100; ++i) {
+        const QColor cell = QColor::fromRgb(gradient.color(i / 100.0, QCPRange(0, 1)));
+        const QColor label = labelColorOn(cell);
+        const QColor other = label == QColor(Qt::black) ? QColor(Qt::white) : QColor(Qt::black);
+        EXPECT_GE(contrastRatio(cell, label), contrastRatio(cell, other)) << i;
+        EXPECT_GE(contrastRatio(cell, label), 4.5) << "WCAG AA at " << i;
+    }
+    EXPECT_EQ(labelColorOn(QColor(255, 255, 0)), QColor(Qt::black)) << "bright yellow";
+    EXPECT_EQ(labelColorOn(QColor(180, 222, 44)), QColor(Qt::black)) << "viridis' yellow-green";
+    EXPECT_EQ(labelColorOn(QColor(68, 1, 84)), QColor(Qt::white)) << "viridis' dark end";
+    // Every label the heat map draws follows the rule.
+    QCustomPlot *heat = plots.plot(SeriesPlots::HeatMapPlot);
+    int labels = 0;
+    for (int i = 0; i < heat->itemCount(); ++i)
+        if (auto *text = qobject_cast<QCPItemText *>(heat->item(i))) {
+            ++labels;
+            EXPECT_TRUE(text->color() == QColor(Qt::black) || text->color() == QColor(Qt::white));
+        }
+    EXPECT_EQ(labels, 6);
 }
 
 } // namespace

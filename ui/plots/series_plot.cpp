@@ -952,10 +952,10 @@ void SeriesPlots::drawHeatMap(const SeriesFamily &family)
                 label->position->setCoords(x, y);
                 label->setText(cellLabel(m_metric, v));
                 label->setFont(small);
-                // Dark text on the light end of the gradient, light text on the dark end.
+                // Black or white by the cell's luminance (yellow needs black).
                 const QColor cell
                     = QColor::fromRgb(gradient.color(v / divisor, QCPRange(lo, hi), logColors));
-                label->setColor(cell.lightnessF() > 0.55 ? Qt::black : Qt::white);
+                label->setColor(labelColorOn(cell));
                 label->setClipToAxisRect(true);
             }
     }
