@@ -98,6 +98,58 @@
             <numerusform>%n Zeilen</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Quick check</source>
+        <translation>Schnelltest</translation>
+    </message>
+    <message>
+        <source>Block size × queue depth matrix</source>
+        <translation>Blockgröße × Warteschlangentiefe (Matrix)</translation>
+    </message>
+    <message>
+        <source>dd block-size series</source>
+        <translation>dd-Blockgrößenreihe</translation>
+    </message>
+    <message>
+        <source>I/O-size profile (io_profile)</source>
+        <translation>I/O-Größenprofil (io_profile)</translation>
+    </message>
+    <message>
+        <source>File-tree operations (io_profile)</source>
+        <translation>Dateibaum-Operationen (io_profile)</translation>
+    </message>
+    <message>
+        <source>Iometer cycling: outstanding I/Os</source>
+        <translation>Iometer-Zyklus: ausstehende I/Os</translation>
+    </message>
+    <message>
+        <source>Queue-depth curve</source>
+        <translation>Warteschlangentiefen-Kurve</translation>
+    </message>
+    <message>
+        <source>Block-size spectrum</source>
+        <translation>Blockgrößen-Spektrum</translation>
+    </message>
+    <message>
+        <source>Sequential 512 KiB read and write</source>
+        <translation>Sequenziell 512 KiB lesen und schreiben</translation>
+    </message>
+    <message>
+        <source>Database</source>
+        <translation>Datenbank</translation>
+    </message>
+    <message>
+        <source>File server</source>
+        <translation>Dateiserver</translation>
+    </message>
+    <message>
+        <source>Web server</source>
+        <translation>Webserver</translation>
+    </message>
+    <message>
+        <source>Workstation</source>
+        <translation>Arbeitsplatzrechner</translation>
+    </message>
 </context>
 <context>
     <name>SeriesData</name>

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <set>
 
 namespace ioprism::ui {
@@ -103,6 +104,43 @@ core::Profile applyPreset(
     return result;
 }
 
+namespace {
+
+// What the Presets menu calls a preset: a name for people, translated, never the file's
+// slug ("Bs qd matrix", "Io profile" were shown). A preset added without a title here
+// shows its slug with spaces, and PresetMenu.EveryPresetHasATitle fails.
+QString presetTitle(const QString &name)
+{
+    static const std::map<QString, const char *> titles = {
+        {QStringLiteral("quick"), QT_TRANSLATE_NOOP("Presets", "Quick check")},
+        {QStringLiteral("bs-qd-matrix"),
+            QT_TRANSLATE_NOOP("Presets", "Block size × queue depth matrix")},
+        {QStringLiteral("dd-series"), QT_TRANSLATE_NOOP("Presets", "dd block-size series")},
+        {QStringLiteral("io-profile"),
+            QT_TRANSLATE_NOOP("Presets", "I/O-size profile (io_profile)")},
+        {QStringLiteral("io-profile-tree"),
+            QT_TRANSLATE_NOOP("Presets", "File-tree operations (io_profile)")},
+        {QStringLiteral("iometer-cycling"),
+            QT_TRANSLATE_NOOP("Presets", "Iometer cycling: outstanding I/Os")},
+        {QStringLiteral("qd-curve"), QT_TRANSLATE_NOOP("Presets", "Queue-depth curve")},
+        {QStringLiteral("spectrum-iops"), QT_TRANSLATE_NOOP("Presets", "Block-size spectrum")},
+        {QStringLiteral("storage-study"),
+            QT_TRANSLATE_NOOP("Presets", "Sequential 512 KiB read and write")},
+        {QStringLiteral("database"), QT_TRANSLATE_NOOP("Presets", "Database")},
+        {QStringLiteral("file-server"), QT_TRANSLATE_NOOP("Presets", "File server")},
+        {QStringLiteral("web-server"), QT_TRANSLATE_NOOP("Presets", "Web server")},
+        {QStringLiteral("workstation"), QT_TRANSLATE_NOOP("Presets", "Workstation")},
+    };
+    if (const auto t = titles.find(name); t != titles.end())
+        return QCoreApplication::translate("Presets", t->second);
+    QString title = name;
+    title.replace(QLatin1Char('-'), QLatin1Char(' '));
+    title[0] = title[0].toUpper();
+    return title;
+}
+
+} // namespace
+
 std::vector<PresetInfo> presetCatalogue()
 {
     std::vector<PresetInfo> list;
@@ -120,18 +158,11 @@ std::vector<PresetInfo> presetCatalogue()
         } else if (name == QLatin1String("iometer")) {
             info.group = QCoreApplication::translate("Presets", "Iometer");
             info.title = QCoreApplication::translate("Presets", "Iometer access specifications");
-        } else if (info.description.startsWith(QLatin1String("Workload pattern"))) {
-            info.group = QCoreApplication::translate("Presets", "Workload patterns");
-            QString title = name;
-            title.replace(QLatin1Char('-'), QLatin1Char(' '));
-            title[0] = title[0].toUpper();
-            info.title = title;
         } else {
-            info.group = QCoreApplication::translate("Presets", "General");
-            QString title = name;
-            title.replace(QLatin1Char('-'), QLatin1Char(' '));
-            title[0] = title[0].toUpper();
-            info.title = title;
+            info.group = info.description.startsWith(QLatin1String("Workload pattern"))
+                ? QCoreApplication::translate("Presets", "Workload patterns")
+                : QCoreApplication::translate("Presets", "General");
+            info.title = presetTitle(name);
         }
         list.push_back(info);
     }
