@@ -517,6 +517,23 @@ private:
         for (std::size_t h = 0; h < m_profile.hosts.size(); ++h) {
             const Host &host = m_profile.hosts[h];
             const std::string workersPath = at("hosts", h) + ".workers";
+            // IOPrism runs the first manager (this machine) only: another manager of an
+            // Iometer file is kept for round trips and shown, and its problems cannot
+            // stop a run, so they are warnings (checked below, then downgraded).
+            const std::size_t hostStart = m_problems.size();
+            const auto notRunHere = [&] {
+                if (h == 0)
+                    return;
+                for (std::size_t i = hostStart; i < m_problems.size(); ++i)
+                    if (m_problems[i].severity == Severity::Error) {
+                        m_problems[i].severity = Severity::Warning;
+                        m_problems[i].message += " (this manager is not run here)";
+                    }
+                warning(at("hosts", h),
+                    "manager " + quoted(host.name.empty() ? std::to_string(host.id) : host.name)
+                        + " is not run here: IOPrism runs the first manager's workers "
+                          "(hosts[0]) on this machine; its own are kept in the profile");
+            };
             if (host.workers.empty())
                 error(workersPath, "no workers: add a worker");
             else if (host.workers.size() > kMaxWorkersPerHost)
@@ -545,6 +562,7 @@ private:
                     host.workers.size() == 1
                         ? "no targets: add a disk, partition or test file"
                         : "no worker has a target: add a disk, partition or test file to one");
+            notRunHere();
         }
     }
 

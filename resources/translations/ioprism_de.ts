@@ -4033,6 +4033,29 @@
         <source>File tree %1 (%2)</source>
         <translation>Dateibaum %1 (%2)</translation>
     </message>
+    <message>
+        <source>Manager %1: not run here (%2)</source>
+        <translation>Manager %1: läuft nicht hier (%2)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n workers</source>
+        <translation>
+            <numerusform>%n Worker</numerusform>
+            <numerusform>%n Worker</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Another manager of this profile (an Iometer file can name several). IOPrism runs the first manager&apos;s workers on this machine; this one&apos;s are kept in the profile, so that saving it as .icf keeps them, and their problems do not stop a run.</source>
+        <translation>Ein weiterer Manager dieses Profils (eine Iometer-Datei kann mehrere nennen). IOPrism führt die Worker des ersten Managers auf diesem Rechner aus; die dieses Managers bleiben im Profil, damit sie beim Speichern als .icf erhalten bleiben, und ihre Probleme halten keinen Lauf auf.</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>no targets</source>
+        <translation>keine Ziele</translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::WorkerPanel</name>

@@ -305,6 +305,13 @@
             <numerusform>%n specs</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n workers</source>
+        <translation>
+            <numerusform>%n worker</numerusform>
+            <numerusform>%n workers</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::WorkerPanel</name>

@@ -330,8 +330,14 @@ const std::vector<RuleCase> kRuleCases = {
     // ---------------------------------------------------------------- hosts and workers
     {"profile needs a worker", [](Profile &p) { p.hosts.clear(); },
         {"E hosts: no workers: add a worker"}},
-    {"host needs a worker", [](Profile &p) { p.hosts.push_back({.id = 2}); },
-        {"E hosts[1].workers: no workers: add a worker"}},
+    {"host needs a worker", [](Profile &p) { p.hosts[0].workers.clear(); },
+        {"E hosts[0].workers: no workers: add a worker"}},
+    // Issue 24, item 4: a second manager is kept and shown, not run: its problems are
+    // warnings, so they never block what runs here.
+    {"a second manager is not run here", [](Profile &p) { p.hosts.push_back({.id = 2}); },
+        {"W hosts[1].workers: no workers: add a worker (this manager is not run here)",
+            "W hosts[1]: manager \"2\" is not run here: IOPrism runs the first manager's "
+            "workers (hosts[0]) on this machine; its own are kept in the profile"}},
     {"host at most 1024 workers",
         [](Profile &p) {
             auto &workers = p.hosts[0].workers;

@@ -8,15 +8,27 @@
 #include "ui/models/profile_document.h"
 #include "ui/style.h"
 
+#include <QBrush>
+#include <QGuiApplication>
+#include <QPalette>
 #include <QSysInfo>
+
+#include <algorithm>
 
 namespace ioprism::ui {
 
 namespace {
-// internalId: 0 = the host, 1 = a worker (parent: the host), 2 + w = a target of worker w.
+// internalId: 0 = the host, 1 = a worker (parent: the host), 2 + w = a target of worker w,
+// kOtherHostId = another manager of the profile (a top-level row after this host's).
 constexpr quintptr kHostId = 0;
 constexpr quintptr kWorkerId = 1;
 constexpr quintptr kTargetBase = 2;
+constexpr quintptr kOtherHostId = ~quintptr {0};
+
+bool isTarget(quintptr id)
+{
+    return id >= kTargetBase && id != kOtherHostId;
+}
 } // namespace
 
 TopologyModel::TopologyModel(ProfileDocument *document, QObject *parent)
@@ -45,7 +57,7 @@ QModelIndex TopologyModel::index(int row, int column, const QModelIndex &parent)
     if (!hasIndex(row, column, parent))
         return {};
     if (!parent.isValid())
-        return createIndex(row, column, kHostId);
+        return createIndex(row, column, row == 0 ? kHostId : kOtherHostId);
     if (parent.internalId() == kHostId)
         return createIndex(row, column, kWorkerId);
     if (parent.internalId() == kWorkerId)
@@ -55,7 +67,7 @@ QModelIndex TopologyModel::index(int row, int column, const QModelIndex &parent)
 
 QModelIndex TopologyModel::parent(const QModelIndex &child) const
 {
-    if (!child.isValid() || child.internalId() == kHostId)
+    if (!child.isValid() || child.internalId() == kHostId || child.internalId() == kOtherHostId)
         return {};
     if (child.internalId() == kWorkerId)
         return createIndex(0, 0, kHostId);
@@ -64,8 +76,8 @@ QModelIndex TopologyModel::parent(const QModelIndex &child) const
 
 int TopologyModel::rowCount(const QModelIndex &parent) const
 {
-    if (!parent.isValid())
-        return 1;
+    if (!parent.isValid()) // this host, then every other manager of the profile
+        return std::max<int>(1, static_cast<int>(m_document->profile().hosts.size()));
     if (parent.column() != 0)
         return 0;
     if (parent.internalId() == kHostId)
@@ -87,6 +99,8 @@ QVariant TopologyModel::data(const QModelIndex &index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid))
         return {};
     const quintptr id = index.internalId();
+    if (id == kOtherHostId)
+        return otherHostData(index.row(), role);
     if (id == kHostId) {
         switch (role) {
         case Qt::DisplayRole:
@@ -194,9 +208,50 @@ Qt::ItemFlags TopologyModel::flags(const QModelIndex &index) const
     Qt::ItemFlags f = Qt::ItemIsEnabled | Qt::ItemIsSelectable;
     if (index.internalId() == kWorkerId)
         f |= Qt::ItemIsEditable;
-    if (index.internalId() >= kTargetBase)
+    if (isTarget(index.internalId()) || index.internalId() == kOtherHostId)
         f |= Qt::ItemNeverHasChildren;
     return f;
+}
+
+QVariant TopologyModel::otherHostData(int host, int role) const
+{
+    const auto &hosts = m_document->profile().hosts;
+    if (host <= 0 || host >= static_cast<int>(hosts.size()))
+        return {};
+    const core::Host &h = hosts[static_cast<std::size_t>(host)];
+    const QString name = h.name.empty() ? QString::number(h.id) : toQString(h.name);
+    switch (role) {
+    case Qt::DisplayRole:
+        return tr("Manager %1: not run here (%2)")
+            .arg(name, tr("%n workers", nullptr, int(h.workers.size())));
+    case Qt::ToolTipRole: {
+        QStringList lines;
+        lines << tr("Another manager of this profile (an Iometer file can name several). "
+                    "IOPrism runs the first manager's workers on this machine; this one's are "
+                    "kept in the profile, so that saving it as .icf keeps them, and their "
+                    "problems do not stop a run.");
+        for (const auto &w : h.workers) {
+            QStringList targets;
+            for (const auto &t : w.targets)
+                targets << toQString(t.path);
+            lines << tr("%1: %2").arg(toQString(w.name),
+                targets.isEmpty() ? tr("no targets") : targets.join(QStringLiteral(", ")));
+        }
+        const auto problems = m_document->problemsAt("hosts[" + std::to_string(host) + "]");
+        if (!problems.empty())
+            lines << problemsText(problems);
+        return lines.join(QLatin1Char('\n'));
+    }
+    case Qt::DecorationRole:
+        return icon(IconId::Host);
+    case Qt::ForegroundRole:
+        return QBrush(QGuiApplication::palette().color(QPalette::Disabled, QPalette::Text));
+    case WorkerIndexRole:
+    case TargetIndexRole:
+        return -1;
+    default:
+        return {};
+    }
 }
 
 QVariant TopologyModel::headerData(int section, Qt::Orientation orientation, int role) const

@@ -42,6 +42,8 @@ public:
     bool removeWorker(int worker);
 
 private:
+    // A row of another manager (hosts[host], host >= 1): shown, not run here.
+    QVariant otherHostData(int host, int role) const;
     void refreshProblems();
 
     ProfileDocument *m_document;
