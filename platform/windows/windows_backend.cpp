@@ -78,15 +78,6 @@ std::optional<FileId> fileIdentity(HANDLE h, const std::wstring &path)
         (std::uint64_t(info.nFileIndexHigh) << 32) | info.nFileIndexLow, foldedAbsolute(path)};
 }
 
-std::optional<FileId> fileIdentity(const std::wstring &path)
-{
-    UniqueHandle h(::CreateFileW(
-        path.c_str(), 0, kShareAll, nullptr, OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr));
-    if (!h.valid())
-        return std::nullopt;
-    return fileIdentity(h.get(), path);
-}
-
 std::string errorText(DWORD err)
 {
     return std::error_code(int(err), std::system_category()).message();
