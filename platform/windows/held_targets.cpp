@@ -190,32 +190,35 @@ void HeldTargets::release(const std::string &path)
     }
 }
 
-core::Result<win::UniqueHandle> HeldTargets::open(
-    const core::EngineFile &file, DWORD access, DWORD share, DWORD flags) const
+core::Result<win::UniqueHandle> HeldTargets::open(const core::EngineFile &file,
+    std::wstring_view widePath, DWORD access, DWORD share, DWORD flags) const
 {
-    const std::string notHeld
-        = "IOPrism holds no handle for it: only targets the run prepared are opened";
+    // Made only when refused: a tree's every operation opens a file, and the hot path
+    // allocates nothing.
+    const auto notHeld = [&] {
+        return win32Error(ERROR_INVALID_HANDLE, "open", file.path,
+            "IOPrism holds no handle for it: only targets the run prepared are opened");
+    };
     if (file.treeFileIndex) {
         const auto tree = m_trees.find(file.treeRoot);
         if (tree == m_trees.end() || *tree->second.released)
-            return win32Error(ERROR_INVALID_HANDLE, "open", file.path, notHeld);
+            return notHeld();
         const Tree &t = tree->second;
         const std::uint64_t index = *file.treeFileIndex;
         if (index >= t.files.size() || t.shape.filesPerLevel == 0)
-            return win32Error(ERROR_INVALID_HANDLE, "open", file.path, notHeld);
+            return notHeld();
         const auto level = static_cast<std::size_t>(index / t.shape.filesPerLevel);
         if (level >= t.levels.size())
-            return win32Error(ERROR_INVALID_HANDLE, "open", file.path, notHeld);
+            return notHeld();
         // The file's own name in the folder held for its level: one component, never a
         // reparse point, and only the file preparation left there.
-        const std::wstring wide = win::widen(file.path);
         ULONG options = FILE_NON_DIRECTORY_FILE;
         if (flags & FILE_FLAG_NO_BUFFERING)
             options |= FILE_NO_INTERMEDIATE_BUFFERING;
         if (flags & FILE_FLAG_WRITE_THROUGH)
             options |= FILE_WRITE_THROUGH;
-        auto h = openInFolder(t.levels[level].get(), lastComponent(wide), access, share, options,
-            !(flags & FILE_FLAG_OVERLAPPED), file.path);
+        auto h = openInFolder(t.levels[level].get(), lastComponent(widePath), access, share,
+            options, !(flags & FILE_FLAG_OVERLAPPED), file.path);
         if (!h) {
             core::OpError error = h.error();
             if (error.code.value() == ERROR_FILE_NOT_FOUND)
@@ -226,13 +229,13 @@ core::Result<win::UniqueHandle> HeldTargets::open(
     }
     const auto held = m_files.find(file.path);
     if (held == m_files.end() || *held->second.released)
-        return win32Error(ERROR_INVALID_HANDLE, "open", file.path, notHeld);
+        return notHeld();
     HANDLE h = ::ReOpenFile(held->second.handle.get(), access, share, flags);
     if (h == INVALID_HANDLE_VALUE) {
         const DWORD err = ::GetLastError();
         if (!held->second.identity && err == ERROR_INVALID_HANDLE && win::runningUnderWine()) {
             // Wine's ReOpenFile refuses device handles (see the header): by name, as before.
-            h = ::CreateFileW(win::widen(file.path).c_str(), access, share, nullptr, OPEN_EXISTING,
+            h = ::CreateFileW(std::wstring(widePath).c_str(), access, share, nullptr, OPEN_EXISTING,
                 flags, nullptr);
             if (h != INVALID_HANDLE_VALUE)
                 return win::UniqueHandle(h);

@@ -105,12 +105,14 @@ public:
     void release(const std::string &path);
 
     // Opens an engine file through what is held, with the engine's `access`, `share` and
-    // CreateFile `flags` (FILE_FLAG_OVERLAPPED, FILE_FLAG_NO_BUFFERING, ...). Errors:
+    // CreateFile `flags` (FILE_FLAG_OVERLAPPED, FILE_FLAG_NO_BUFFERING, ...). `widePath` is
+    // file.path in UTF-16, which the engine keeps converted (an open allocates nothing on
+    // success). Errors:
     // ERROR_INVALID_HANDLE when nothing is held for it (it was not prepared, or was
     // released), ERROR_FILE_INVALID when the file found is not the one prepared,
     // ERROR_CANT_ACCESS_FILE when a tree file's name is a reparse point now.
-    core::Result<win::UniqueHandle> open(
-        const core::EngineFile &file, DWORD access, DWORD share, DWORD flags) const;
+    core::Result<win::UniqueHandle> open(const core::EngineFile &file, std::wstring_view widePath,
+        DWORD access, DWORD share, DWORD flags) const;
 
 private:
     struct File {

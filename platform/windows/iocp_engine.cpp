@@ -57,7 +57,7 @@ core::Result<win::UniqueHandle> openEngineFileW(
     if (held) {
         // A prepared target: only through what the backend checked and holds, never by
         // its path again (held_targets.h).
-        auto handle = held->open(file, access, share, flags);
+        auto handle = held->open(file, path, access, share, flags);
         if (handle || handle.error().code.value() != ERROR_INVALID_PARAMETER
             || !(flags & FILE_FLAG_NO_BUFFERING) || !handle.error().detail.empty())
             return handle;
