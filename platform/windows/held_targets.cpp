@@ -92,7 +92,8 @@ std::optional<HandleFacts> factsOf(HANDLE h)
 }
 
 core::Result<win::UniqueHandle> openInFolder(HANDLE folder, std::wstring_view name,
-    ACCESS_MASK access, ULONG share, ULONG options, bool synchronous, const std::string &path)
+    ACCESS_MASK access, ULONG share, ULONG options, bool synchronous, const std::string &path,
+    ULONG disposition)
 {
     const Ntdll &nt = ntdll();
     if (!nt.createFile || !nt.toDosError)
@@ -116,7 +117,7 @@ core::Result<win::UniqueHandle> openInFolder(HANDLE folder, std::wstring_view na
         options |= FILE_SYNCHRONOUS_IO_NONALERT;
     }
     const NTSTATUS status = nt.createFile(&h, access | FILE_READ_ATTRIBUTES, &attrs, &io, nullptr,
-        0, share, FILE_OPEN, options | FILE_OPEN_REPARSE_POINT, nullptr, 0);
+        0, share, disposition, options | FILE_OPEN_REPARSE_POINT, nullptr, 0);
     if (status < 0)
         return win32Error(nt.toDosError(status), "open", path);
     return win::UniqueHandle(h);

@@ -72,10 +72,13 @@ std::optional<HandleFacts> factsOf(HANDLE h);
 // OBJECT_ATTRIBUTES.RootDirectory. `options` adds NtCreateFile create options
 // (FILE_DIRECTORY_FILE, FILE_NON_DIRECTORY_FILE, FILE_NO_INTERMEDIATE_BUFFERING, ...);
 // `synchronous` asks for a handle for synchronous I/O (else overlapped I/O, as
-// FILE_FLAG_OVERLAPPED). The handle, or the Win32 error (RtlNtStatusToDosError).
+// FILE_FLAG_OVERLAPPED). `disposition` is NtCreateFile's (FILE_OPEN; FILE_CREATE makes a
+// new file and fails if the name exists, as CREATE_NEW). The handle, or the Win32 error
+// (RtlNtStatusToDosError).
 // ntdll is found at run time (GetProcAddress), so no import library is needed.
 core::Result<win::UniqueHandle> openInFolder(HANDLE folder, std::wstring_view name,
-    ACCESS_MASK access, ULONG share, ULONG options, bool synchronous, const std::string &path);
+    ACCESS_MASK access, ULONG share, ULONG options, bool synchronous, const std::string &path,
+    ULONG disposition = 1 /* FILE_OPEN */);
 
 // Deletes the file or empty folder open as `h` (opened with DELETE access), without a
 // path: POSIX semantics where the file system has them (the name goes at once, even

@@ -642,10 +642,12 @@ DWORD deleteChecked(
     return err;
 }
 
-// Deletes a file or an empty folder this process made, and forgets it was ours.
+// Deletes a file or an empty folder this process made, and forgets it was ours: only
+// while it still carries our mark (a folder or file put at its name since is left).
 void removeMade(const std::string &path, bool folder)
 {
-    (void)deleteChecked(path, folder, identityAt(win::widen(path)));
+    if (const Judged j = judge(path); j.mark != Mark::None)
+        (void)deleteChecked(path, folder, j.identity);
 }
 
 // What one prepareFileTree call made, removed again unless the call succeeds: a
@@ -1319,25 +1321,38 @@ core::Result<core::TargetInfo> WindowsBackend::prepareTestFile(const core::Targe
     return info;
 }
 
-core::Status WindowsBackend::holdFileTree(
-    const std::string &root, const core::FileTree &tree, const TreePlan &plan)
+namespace {
+
+// The name of a tree's file or folder in the folder above it.
+std::wstring_view nameIn(const std::wstring &wide)
 {
-    if (m_options.beforeHold)
-        m_options.beforeHold(root);
-    // Decided again on each handle: a plain folder or file (never a reparse point), ours,
-    // and the very one the mark was judged on (the identities match).
-    const auto refuse = [&](const std::string &path, const std::string &what) {
-        return win32Error(ERROR_FILE_INVALID, "prepare file tree", path,
-            what
-                + " since IOPrism checked the tree (renamed, replaced, or a link or junction "
-                  "put in its place): IOPrism never writes through it; run again");
-    };
-    const auto ours = [&](const std::string &path, const HandleFacts &facts, bool folder) {
-        if (facts.isReparsePoint() || facts.isFolder() != folder || (!folder && facts.links != 1))
-            return false;
-        const Judged j = judge(path);
-        return j.mark != Mark::None && j.identity == facts.identity;
-    };
+    return std::wstring_view(wide).substr(wide.find_last_of(L"/\\") + 1);
+}
+
+// A plain folder or file (never a reparse point; a file with one name), ours, and the
+// very one the mark was judged on (the identities match).
+bool heldIsOurs(const std::string &path, const HandleFacts &facts, bool folder)
+{
+    if (facts.isReparsePoint() || facts.isFolder() != folder || (!folder && facts.links != 1))
+        return false;
+    const Judged j = judge(path);
+    return j.mark != Mark::None && j.identity == facts.identity;
+}
+
+core::OpError changedSinceChecked(const std::string &path, const std::string &what)
+{
+    return win32Error(ERROR_FILE_INVALID, "prepare file tree", path,
+        what
+            + " since IOPrism checked the tree (renamed, replaced, or a link or junction put in "
+              "its place): IOPrism never writes through it; run again");
+}
+
+// The tree's top folder and each level's folder, each opened beneath the one above by its
+// own name without following a reparse point, and each decided on its handle: a junction
+// swapped in for a level cannot lead a fill or a hold elsewhere.
+core::Result<std::vector<UniqueHandle>> openTreeFolders(
+    const std::string &root, const TreePlan &plan)
+{
     const std::string top = folderOf(root);
     std::vector<UniqueHandle> levels;
     levels.emplace_back(::CreateFileW(win::widen(top).c_str(),
@@ -1345,34 +1360,47 @@ core::Status WindowsBackend::holdFileTree(
         OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OPEN_REPARSE_POINT, nullptr));
     if (!levels.back().valid())
         return lastError("open", root);
-    if (const auto facts = factsOf(levels.back().get()); !facts || !ours(top, *facts, true))
-        return refuse(root, "the tree's folder is not the one IOPrism made");
-    // Each level beneath the one above, by its own name: a junction swapped in for a level
-    // cannot lead the hold elsewhere.
+    if (const auto facts = factsOf(levels.back().get()); !facts || !heldIsOurs(top, *facts, true))
+        return changedSinceChecked(root, "the tree's folder is not the one IOPrism made");
     for (std::size_t i = 1; i < plan.folders.size(); ++i) {
         const std::wstring wide = win::widen(plan.folders[i]);
-        auto h = openInFolder(levels.back().get(),
-            std::wstring_view(wide).substr(wide.find_last_of(L"/\\") + 1),
-            FILE_LIST_DIRECTORY | FILE_TRAVERSE, kShareAll, FILE_DIRECTORY_FILE, true,
-            plan.folders[i]);
+        auto h
+            = openInFolder(levels.back().get(), nameIn(wide), FILE_LIST_DIRECTORY | FILE_TRAVERSE,
+                kShareAll, FILE_DIRECTORY_FILE, true, plan.folders[i]);
         if (!h)
             return h.error();
-        if (const auto facts = factsOf(h->get()); !facts || !ours(plan.folders[i], *facts, true))
-            return refuse(plan.folders[i], "this level's folder is not the one IOPrism made");
+        if (const auto facts = factsOf(h->get());
+            !facts || !heldIsOurs(plan.folders[i], *facts, true))
+            return changedSinceChecked(
+                plan.folders[i], "this level's folder is not the one IOPrism made");
         levels.push_back(std::move(*h));
     }
+    return levels;
+}
+
+} // namespace
+
+core::Status WindowsBackend::holdFileTree(
+    const std::string &root, const core::FileTree &tree, const TreePlan &plan)
+{
+    if (m_options.beforeHold)
+        m_options.beforeHold(root);
+    auto opened = openTreeFolders(root, plan);
+    if (!opened)
+        return opened.error();
+    std::vector<UniqueHandle> levels = std::move(*opened);
     std::vector<FileIdentity> files;
     files.reserve(plan.files.size());
     for (std::size_t i = 0; i < plan.files.size(); ++i) {
         const std::wstring wide = win::widen(plan.files[i]);
-        auto h = openInFolder(levels[i / tree.filesPerLevel].get(),
-            std::wstring_view(wide).substr(wide.find_last_of(L"/\\") + 1), 0, kShareAll,
+        auto h = openInFolder(levels[i / tree.filesPerLevel].get(), nameIn(wide), 0, kShareAll,
             FILE_NON_DIRECTORY_FILE, true, plan.files[i]);
         if (!h)
             return h.error();
         const auto facts = factsOf(h->get());
-        if (!facts || !ours(plan.files[i], *facts, false))
-            return refuse(plan.files[i], "this file is not the one IOPrism made or checked");
+        if (!facts || !heldIsOurs(plan.files[i], *facts, false))
+            return changedSinceChecked(
+                plan.files[i], "this file is not the one IOPrism made or checked");
         files.push_back(facts->identity);
     }
     m_held->holdTree(root, tree, std::move(levels), std::move(files));
@@ -1502,23 +1530,32 @@ core::Result<core::TargetInfo> WindowsBackend::prepareFileTree(const core::Targe
             : core::PrepareProgress {};
         bool directChecked = plan.completeFile.has_value();
         std::optional<std::uint32_t> sector; // the tree's volume: asked of its first file
+        // Files are made and opened in the level folders, each opened beneath the one
+        // above without following a reparse point: a junction swapped in for a level
+        // cannot lead the fill into another folder.
+        auto levels = openTreeFolders(root, plan);
+        if (!levels)
+            return failed(levels.error());
         for (const auto &w : plan.work) {
             const std::string &path = plan.files[w.index];
             const std::wstring wpath = win::widen(path);
-            // CREATE_NEW: never take over a file that appeared since the look-up; an
+            // FILE_CREATE: never take over a file that appeared since the look-up; an
             // existing one is opened as itself, never through a reparse point. Shared for
             // writing: the unbuffered handle below writes the aligned chunks.
-            UniqueHandle file(::CreateFileW(wpath.c_str(), GENERIC_READ | GENERIC_WRITE,
-                FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr, w.exists ? OPEN_EXISTING : CREATE_NEW,
-                FILE_ATTRIBUTE_NORMAL | (w.exists ? FILE_FLAG_OPEN_REPARSE_POINT : 0), nullptr));
-            if (!file.valid()) {
-                const DWORD err = ::GetLastError();
+            auto opened = openInFolder((*levels)[w.index / tree.filesPerLevel].get(), nameIn(wpath),
+                GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE,
+                FILE_NON_DIRECTORY_FILE, true, path, w.exists ? FILE_OPEN : FILE_CREATE);
+            if (!opened) {
+                const DWORD err = static_cast<DWORD>(opened.error().code.value());
                 return failed(win32Error(err, w.exists ? "open" : "create file", path,
                     diskFull(err) ? spaceDetail : ""));
             }
+            UniqueHandle file = std::move(*opened);
             if (w.exists) {
-                // Still ours and still one name since the look-up, else never written.
-                if (markOf(path) == Mark::None)
+                // Still ours and still one name since the look-up, and the mark is this
+                // file's, else never written.
+                const auto facts = factsOf(file.get());
+                if (!facts || !heldIsOurs(path, *facts, false))
                     return failed(
                         notOurs(path, "a file without IOPrism's mark or with other names"));
                 if (auto marked = setMark(path, Mark::Filling); !marked)
@@ -1548,9 +1585,15 @@ core::Result<core::TargetInfo> WindowsBackend::prepareFileTree(const core::Targe
             if (!sector)
                 sector = std::max(
                     win::querySectorSize(file.get(), wpath).logicalBytes, kMinBufferAlign);
-            UniqueHandle direct(::CreateFileW(wpath.c_str(), GENERIC_WRITE,
-                FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr, OPEN_EXISTING,
-                FILE_FLAG_NO_BUFFERING | FILE_FLAG_OPEN_REPARSE_POINT, nullptr));
+            // The same file again, unbuffered: reopened from its handle, and used only if it
+            // is the same file (under Wine ReOpenFile goes by name; see held_targets.h).
+            UniqueHandle direct(::ReOpenFile(file.get(), GENERIC_WRITE,
+                FILE_SHARE_READ | FILE_SHARE_WRITE, FILE_FLAG_NO_BUFFERING));
+            if (direct.valid()) {
+                const auto a = factsOf(file.get()), b = factsOf(direct.get());
+                if (!a || !b || a->identity != b->identity)
+                    direct.reset();
+            }
             // No flush per file: the aligned part is written unbuffered, and a buffered
             // tail is left to the cache manager (Windows flushes a whole volume only for
             // administrators), as flushing each of a million small files would take long.

@@ -414,3 +414,34 @@ TEST(WindowsHeldTargets, AVolumeIsReadThroughTheHeldDevice)
         EXPECT_EQ(heldError, 0);
     }
 }
+
+// A level folder swapped for another folder while the tree is being filled (from the
+// progress callback, after the folders were made): the files are made in the level
+// folders opened beneath the top without following anything, so the swapped-in folder's
+// file of the same name is never written, and the hold refuses the tree.
+TEST(WindowsHeldTargets, ALevelFolderSwappedDuringTheFillIsNeverFilled)
+{
+    test::TempDir dir;
+    WindowsBackend backend({});
+    const auto t = treeTarget(dir.path() / "tree", 2, 2, 256 * 1024);
+    const auto folders = core::fileTreeFolders(t.path, t.tree);
+    const auto files = core::fileTreeFiles(t.path, t.tree);
+    bool swapped = false;
+    std::vector<char> decoy;
+    const auto info = backend.prepareTarget(t, writing(), [&](std::uint64_t, std::uint64_t) {
+        if (!swapped) {
+            swapped = true;
+            EXPECT_TRUE(::MoveFileExW(fs::path(folders[1]).wstring().c_str(),
+                (dir.path() / "level.away").wstring().c_str(), 0));
+            fs::create_directory(folders[1]);
+            writeFile(files[2], 4096, 99);
+            decoy = readAll(files[2]);
+        }
+        return true;
+    });
+    ASSERT_TRUE(swapped);
+    ASSERT_FALSE(info.ok());
+    EXPECT_EQ(info.error().code.value(), ERROR_FILE_INVALID) << info.error().toString();
+    EXPECT_EQ(readAll(files[2]), decoy) << "the swapped-in folder's file was written";
+    EXPECT_TRUE(fs::exists(folders[1])) << "the swapped-in folder is not IOPrism's to remove";
+}
