@@ -238,6 +238,25 @@ Mark markOf(const std::string &path)
     return judge(path).mark;
 }
 
+// True when `path` carries a stream that reads like IOPrism's mark but does not name this
+// file (a copy of a test file, or a mark set by an IOPrism that did not bind its marks):
+// for messages only, since such a file is treated as anyone's.
+bool carriesForeignMark(const std::string &path)
+{
+    if (!volumeHasNamedStreams(path))
+        return false;
+    UniqueHandle stream(::CreateFileW((win::widen(path) + kTestFileStream).c_str(), GENERIC_READ,
+        kShareAll, nullptr, OPEN_EXISTING, 0, nullptr));
+    std::array<char, 96> text {};
+    DWORD got = 0;
+    if (!stream.valid()
+        || !::ReadFile(stream.get(), text.data(), static_cast<DWORD>(text.size()), &got, nullptr))
+        return false;
+    const std::string_view value(text.data(), got);
+    return value.starts_with(kCompleteText) || value.starts_with(kFillingText)
+        || value.starts_with("IOPrism test file");
+}
+
 void forgetCreated(const std::optional<FileId> &id)
 {
     if (!id)
@@ -600,8 +619,11 @@ core::Result<TreePlan> planFileTree(const std::string &root, const core::FileTre
         const Mark mark = markOf(plan.files[i]);
         if (mark == Mark::None)
             return notOurs(plan.files[i],
-                "this file lacks IOPrism's mark or has other names (hard links), so writing it "
-                "could change a file elsewhere");
+                carriesForeignMark(plan.files[i])
+                    ? "this file carries a mark IOPrism did not set on it (a copy of a test file, "
+                      "or a file an earlier IOPrism marked without binding the mark to it)"
+                    : "this file lacks IOPrism's mark or has other names (hard links), so "
+                      "writing it could change a file elsewhere");
         if (mark == Mark::Filling || e.sizeBytes < tree.fileSizeBytes) {
             const TreeFileWork w {.index = i,
                 .exists = true,
@@ -617,7 +639,6 @@ core::Result<TreePlan> planFileTree(const std::string &root, const core::FileTre
     return plan;
 }
 
-// Deletes a file or an empty folder this process made, and forgets it was ours.
 // Deletes what `path` names through a handle opened without following a reparse point,
 // when it is `expected` (the file ID judged ours): a path swapped meanwhile for a link or
 // another file is left alone. Streams go with the file. The Win32 error, or ERROR_SUCCESS.
@@ -977,17 +998,17 @@ core::Status removeTestFile(const std::string &path)
         return win32Error(ERROR_ACCESS_DENIED, "remove test file", path,
             "a folder that is not a file tree created by IOPrism: left untouched");
     }
-    if (!isOurTestFile(path))
-        return win32Error(ERROR_ACCESS_DENIED, "remove test file", path,
-            "not a test file created by IOPrism: left untouched");
     // Through a handle of the file judged ours (its mark is bound to its file ID), never
     // through whatever the path names by the time of the delete. What this process holds
     // of it for a run is let go first.
-    releaseHeldEverywhere(path);
     const Judged j = judge(path);
     if (j.mark == Mark::None)
         return win32Error(ERROR_ACCESS_DENIED, "remove test file", path,
-            "not a test file created by IOPrism: left untouched");
+            carriesForeignMark(path)
+                ? "it carries IOPrism's mark, but the mark was not set on this file (a copy of a "
+                  "test file, or marked by an earlier IOPrism): left untouched"
+                : "not a test file created by IOPrism: left untouched");
+    releaseHeldEverywhere(path);
     if (const DWORD err = deleteChecked(path, false, j.identity); err != ERROR_SUCCESS)
         return win32Error(err, "remove test file", path,
             err == ERROR_FILE_INVALID ? "it was replaced while IOPrism was removing it: left "
@@ -1168,6 +1189,14 @@ core::Result<core::TargetInfo> WindowsBackend::prepareTestFile(const core::Targe
                 "this file has other names (hard links), so writing it would change the file "
                 "under its other names too: it is never written; choose a new path (IOPrism "
                 "creates it) or a read-only spec");
+        if (options.needWrite && carriesForeignMark(path))
+            return win32Error(ERROR_FILE_EXISTS, "prepare test file", path,
+                "this file carries IOPrism's mark, but the mark was not set on this file: it "
+                "is a copy of a test file (copying keeps the "
+                    + win::narrow(kTestFileStream)
+                    + " stream) or was marked by an earlier IOPrism that did not bind its marks "
+                      "to the file, so IOPrism cannot tell it from your data and never writes "
+                      "it: delete it and let IOPrism create it again, or use a read-only spec");
         if (options.needWrite)
             return win32Error(ERROR_FILE_EXISTS, "prepare test file", path,
                 "this file was not created by IOPrism, so it is never written: choose a new path "
