@@ -1539,11 +1539,47 @@ core::Result<core::TargetInfo> WindowsBackend::prepareFileTree(const core::Targe
         if (auto st = writeMarker(root, tree, spaceDetail); !st)
             return failed(st.error());
     }
-    for (const std::size_t i : plan.missingFolders) {
-        if (i == 0)
-            continue;
-        if (auto marked = makeFolder(plan.folders[i], false, i); !marked)
-            return failed(marked.error());
+    // The level folders are made beneath the one above by their own names (NtCreateFile
+    // with FILE_CREATE in the held handle of the folder above), never through a path: a
+    // junction swapped in for a level cannot get a folder made behind it.
+    if (std::any_of(plan.missingFolders.begin(), plan.missingFolders.end(),
+            [](std::size_t i) { return i != 0; })) {
+        const std::string top = folderOf(root);
+        UniqueHandle above(::CreateFileW(win::widen(top).c_str(),
+            FILE_LIST_DIRECTORY | FILE_TRAVERSE | FILE_READ_ATTRIBUTES, kShareAll, nullptr,
+            OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OPEN_REPARSE_POINT, nullptr));
+        if (!above.valid())
+            return failed(lastError("open", root));
+        if (const auto facts = factsOf(above.get()); !facts || !heldIsOurs(top, *facts, true))
+            return failed(
+                changedSinceChecked(root, "the tree's folder is not the one IOPrism made"));
+        for (std::size_t i = 1; i < plan.folders.size(); ++i) {
+            const std::string &folder = plan.folders[i];
+            const std::wstring wide = win::widen(folder);
+            const bool missing
+                = std::find(plan.missingFolders.begin(), plan.missingFolders.end(), i)
+                != plan.missingFolders.end();
+            auto h = openInFolder(above.get(), nameIn(wide), FILE_LIST_DIRECTORY | FILE_TRAVERSE,
+                kShareAll, FILE_DIRECTORY_FILE, true, folder, missing ? FILE_CREATE : FILE_OPEN);
+            if (!h) {
+                const DWORD err = static_cast<DWORD>(h.error().code.value());
+                return failed(win32Error(err, missing ? "create folder" : "open", folder,
+                    err == ERROR_ALREADY_EXISTS || err == ERROR_FILE_EXISTS
+                        ? "the folder appeared meanwhile: IOPrism never writes into a folder it "
+                          "did not create"
+                        : diskFull(err) ? spaceDetail
+                                        : ""));
+            }
+            if (missing) {
+                undo.madeFolder(i);
+                markOurs(wide, h->get(), Mark::Complete); // the top's mark said if it lasts
+            } else if (const auto facts = factsOf(h->get());
+                       !facts || !heldIsOurs(folder, *facts, true)) {
+                return failed(
+                    changedSinceChecked(folder, "this level's folder is not the one IOPrism made"));
+            }
+            above = std::move(*h);
+        }
     }
 
     if (!plan.work.empty()) {

@@ -445,3 +445,23 @@ TEST(WindowsHeldTargets, ALevelFolderSwappedDuringTheFillIsNeverFilled)
     EXPECT_EQ(readAll(files[2]), decoy) << "the swapped-in folder's file was written";
     EXPECT_TRUE(fs::exists(folders[1])) << "the swapped-in folder is not IOPrism's to remove";
 }
+
+// A level folder missing from IOPrism's own tree is made again in the folder above's
+// handle (FILE_CREATE), filled, held, and its files opened through the hold.
+TEST(WindowsHeldTargets, AMissingLevelFolderIsMadeAgainBeneathTheOneAbove)
+{
+    test::TempDir dir;
+    WindowsBackend backend({});
+    const auto t = treeTarget(dir.path() / "tree", 3, 2, 64 * 1024);
+    ASSERT_TRUE(backend.prepareTarget(t, writing(), {}).ok());
+    const auto folders = core::fileTreeFolders(t.path, t.tree);
+    const auto files = core::fileTreeFiles(t.path, t.tree);
+    platform::releaseHeldEverywhere(t.path); // the deepest level's handle, so it can go
+    fs::remove_all(folders[2]);
+    const auto again = backend.prepareTarget(t, writing(), {});
+    ASSERT_TRUE(again.ok()) << again.error().toString();
+    EXPECT_TRUE(again->createdTestFile);
+    EXPECT_TRUE(firstBlockIs(files[5], 0x11));
+    EXPECT_EQ(writeThroughEngine(backend, treeFile(t, 5)), "");
+    EXPECT_TRUE(firstBlockIs(files[5], 0x5a));
+}
