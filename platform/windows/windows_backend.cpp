@@ -1287,9 +1287,11 @@ core::Result<core::TargetInfo> WindowsBackend::prepareTestFile(const core::Targe
                 if (!halfFilled)
                     (void)setMark(path, Mark::Complete);
             } else {
-                forgetCreated(id);
+                // Through a handle of the file made here (its file ID), never whatever the
+                // name holds by now.
                 file.reset();
-                ::DeleteFileW(w.c_str());
+                (void)deleteChecked(path, false, checkedIdentity);
+                forgetCreated(id);
             }
         };
         // Reserve the space now: a full volume fails here, not after minutes of writing.
