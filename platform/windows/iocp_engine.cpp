@@ -43,7 +43,8 @@ int portableError(DWORD error)
 
 namespace {
 
-core::Result<win::UniqueHandle> openEngineFileW(const core::EngineFile &file, const wchar_t *path)
+core::Result<win::UniqueHandle> openEngineFileW(
+    const core::EngineFile &file, const wchar_t *path, const HeldTargets *held)
 {
     const DWORD access = GENERIC_READ | (file.write ? GENERIC_WRITE : 0);
     // Other workers (and other programs) may open the same target: share it.
@@ -53,6 +54,18 @@ core::Result<win::UniqueHandle> openEngineFileW(const core::EngineFile &file, co
         flags |= FILE_FLAG_NO_BUFFERING;
     if (file.writeThrough)
         flags |= FILE_FLAG_WRITE_THROUGH;
+    if (held) {
+        // A prepared target: only through what the backend checked and holds, never by
+        // its path again (held_targets.h).
+        auto handle = held->open(file, path, access, share, flags);
+        if (handle || handle.error().code.value() != ERROR_INVALID_PARAMETER
+            || !(flags & FILE_FLAG_NO_BUFFERING) || !handle.error().detail.empty())
+            return handle;
+        core::OpError error = handle.error();
+        error.detail = "the file system refuses unbuffered I/O (FILE_FLAG_NO_BUFFERING): use "
+                       "buffered mode or put the test file elsewhere";
+        return error;
+    }
     HANDLE h = ::CreateFileW(path, access, share, nullptr, OPEN_EXISTING, flags, nullptr);
     if (h == INVALID_HANDLE_VALUE) {
         const DWORD err = ::GetLastError();
@@ -84,10 +97,11 @@ void widenInto(std::string_view utf8, std::wstring &out)
 
 } // namespace
 
-core::Result<win::UniqueHandle> openEngineFile(const core::EngineFile &file)
+core::Result<win::UniqueHandle> openEngineFile(
+    const core::EngineFile &file, const HeldTargets *held)
 {
     const std::wstring path = win::widen(file.path);
-    return openEngineFileW(file, path.c_str());
+    return openEngineFileW(file, path.c_str(), held);
 }
 
 IocpEngine::IocpEngine(const IocpOptions &options)
@@ -168,7 +182,7 @@ core::Status IocpEngine::init(
             m_files.emplace_back();
             continue;
         }
-        auto handle = openEngineFile(spec);
+        auto handle = openEngineFile(spec, m_options.held.get());
         if (!handle)
             return handle.error();
         File f;
@@ -238,7 +252,7 @@ core::Status IocpEngine::openFile(std::uint32_t fileIndex, const core::EngineFil
         return core::OpError {std::make_error_code(std::errc::device_or_resource_busy), "open",
             file.path, "file index " + std::to_string(fileIndex) + " is not closed"};
     widenInto(file.path, m_widePath);
-    auto handle = openEngineFileW(file, m_widePath.c_str());
+    auto handle = openEngineFileW(file, m_widePath.c_str(), m_options.held.get());
     if (!handle)
         return handle.error();
     if (!::CreateIoCompletionPort(

@@ -19,6 +19,8 @@
 //    maps to std::errc). Wine ignores NO_BUFFERING and would accept them, so this check
 //    is what tests exercise there.
 //  * Buffers come from VirtualAlloc: page-aligned, committed and touched before use.
+//  * A prepared target is opened only through the backend's HeldTargets (IocpOptions::held,
+//    held_targets.h): the path is looked up once, at preparation.
 //  * Files opened while the engine runs (openFile: a file tree's slots, Iometer's
 //    connection rate) get CreateFileW with the flags above and are associated with the
 //    port under their index; closeFile is CloseHandle. Such a handle is not set to
@@ -45,6 +47,7 @@
 #pragma once
 
 #include "core/engine.h"
+#include "platform/windows/held_targets.h"
 #include "platform/windows/win_util.h"
 
 #include <cstdint>
@@ -56,13 +59,19 @@
 namespace ioprism::platform {
 
 // Opens an engine file the way the IOCP engine does (see above). Errors name the path;
-// a file system refusing NO_BUFFERING is reported as such.
-core::Result<win::UniqueHandle> openEngineFile(const core::EngineFile &file);
+// a file system refusing NO_BUFFERING is reported as such. With `held` (the targets the
+// backend prepared) the file is opened only through what is held there (ReOpenFile of a
+// held file or device, a tree file by its name in its held level folder), never by its
+// path; without (engine tests that make their own files), by its path.
+core::Result<win::UniqueHandle> openEngineFile(
+    const core::EngineFile &file, const HeldTargets *held = nullptr);
 
 struct IocpOptions {
     // Test hook: false = never set FILE_SKIP_COMPLETION_PORT_ON_SUCCESS, so every
     // completion, also a synchronous one, comes through the port.
     bool skipCompletionPortOnSuccess = true;
+    // The targets the backend prepared: files are opened through them (null: by path).
+    std::shared_ptr<const HeldTargets> held;
 };
 
 class IocpEngine final : public core::IoEngine

@@ -5,6 +5,7 @@
 #include "core/workload/data_pattern.h"
 #include "core/workload/file_tree.h"
 #include "platform/common/file_tree_plan.h"
+#include "platform/windows/held_targets.h"
 #include "platform/windows/sector_size.h"
 #include "platform/windows/windows_devices.h"
 
@@ -77,15 +78,6 @@ std::optional<FileId> fileIdentity(HANDLE h, const std::wstring &path)
         (std::uint64_t(info.nFileIndexHigh) << 32) | info.nFileIndexLow, foldedAbsolute(path)};
 }
 
-std::optional<FileId> fileIdentity(const std::wstring &path)
-{
-    UniqueHandle h(::CreateFileW(
-        path.c_str(), 0, kShareAll, nullptr, OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr));
-    if (!h.valid())
-        return std::nullopt;
-    return fileIdentity(h.get(), path);
-}
-
 std::string errorText(DWORD err)
 {
     return std::error_code(int(err), std::system_category()).message();
@@ -96,10 +88,16 @@ std::string errorText(DWORD err)
 // mid-fill leaves a file whose size is set but whose bytes were never written (reads
 // past the valid data length return zeros without touching the disk), so a file still
 // "filling" is filled again. Folders and a tree's marker are "complete" from the start.
-// Older IOPrism wrote "IOPrism test file", also before the fill: nothing proves such a
-// file written, so it is filled again (the mark then says "complete").
-constexpr std::string_view kFillingText = "filling\r\n";
-constexpr std::string_view kCompleteText = "complete\r\n";
+//
+// A mark is bound to what it marks, as on Linux (docs/targets.md): "complete 1234 5678"
+// names the volume serial number and the file index of the file it was set on. Copying a
+// file keeps its streams (CopyFile, Explorer, robocopy), and a copy holding a user's data
+// must never count as IOPrism's: the copy is another file (another index, or another
+// volume), so its mark names another file. A mark without an identity (IOPrism before it
+// bound them, "IOPrism test file" from before it told filling from complete) cannot be
+// told from a copy: such a file is treated as anyone's (read, never written or removed).
+constexpr std::string_view kFillingText = "filling";
+constexpr std::string_view kCompleteText = "complete";
 
 enum class Mark {
     None, // not ours: never written, never removed
@@ -107,14 +105,57 @@ enum class Mark {
     Complete, // ours, filled
 };
 
-// Writes the mark's stream on a file or folder. Returns "" or why it could not.
-std::string writeMarkStream(const std::wstring &path, Mark mark)
+// The identity of what `path` names, not following a reparse point.
+std::optional<FileIdentity> identityAt(const std::wstring &path)
+{
+    UniqueHandle h(::CreateFileW(path.c_str(), 0, kShareAll, nullptr, OPEN_EXISTING,
+        FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OPEN_REPARSE_POINT, nullptr));
+    if (!h.valid())
+        return std::nullopt;
+    const auto facts = factsOf(h.get());
+    return facts ? std::optional(facts->identity) : std::nullopt;
+}
+
+std::string identityText(const FileIdentity &id)
+{
+    return std::to_string(id.volumeSerial) + " " + std::to_string(id.fileIndex);
+}
+
+std::string markText(Mark mark, const std::optional<FileIdentity> &id)
+{
+    return std::string(mark == Mark::Filling ? kFillingText : kCompleteText)
+        + (id ? " " + identityText(*id) : std::string()) + "\r\n";
+}
+
+// The mark a stream's text gives the file whose identity is `id`.
+Mark parseMark(std::string_view text, const std::optional<FileIdentity> &id)
+{
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r'))
+        text.remove_suffix(1);
+    const std::size_t space = text.find(' ');
+    if (space == std::string_view::npos || !id || text.substr(space + 1) != identityText(*id))
+        return Mark::None; // unbound (an earlier IOPrism's) or another file's: a copy
+    return text.substr(0, space) == kCompleteText ? Mark::Complete : Mark::Filling;
+}
+
+// Writes the mark's stream on a file or folder (open as `h` when given, else looked up
+// without following a reparse point), bound to its identity. "" or why it could not.
+std::string writeMarkStream(const std::wstring &path, Mark mark, HANDLE h = nullptr)
 {
     if (!volumeHasNamedStreams(win::narrow(path)))
         return "the volume has no named streams (FAT32, exFAT, a network share, Wine)";
+    std::optional<FileIdentity> id;
+    if (h) {
+        if (const auto facts = factsOf(h))
+            id = facts->identity;
+    } else {
+        id = identityAt(path);
+    }
+    if (!id)
+        return "its file ID cannot be read: " + errorText(::GetLastError());
     UniqueHandle stream(::CreateFileW((path + kTestFileStream).c_str(), GENERIC_WRITE, 0, nullptr,
         CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr));
-    const std::string_view text = mark == Mark::Filling ? kFillingText : kCompleteText;
+    const std::string text = markText(mark, id);
     DWORD written = 0;
     if (stream.valid()
         && ::WriteFile(
@@ -128,7 +169,7 @@ std::string writeMarkStream(const std::wstring &path, Mark mark)
 // outlives this process, else why not (then it is ours only in this process).
 std::string markOurs(const std::wstring &path, HANDLE h, Mark mark)
 {
-    std::string why = writeMarkStream(path, mark);
+    std::string why = writeMarkStream(path, mark, h);
     if (why.empty())
         return {};
     if (auto id = fileIdentity(h, path)) {
@@ -150,35 +191,70 @@ core::Status setMark(const std::string &path, Mark mark)
     return core::Ok {};
 }
 
+// What the mark of a file or folder says, and of which file: the identity of the file
+// judged, so that a later handle can be compared with it (a path swapped between the
+// judgement and the open names another file).
+struct Judged {
+    Mark mark = Mark::None;
+    std::optional<FileIdentity> identity;
+};
+
 // The mark of the file or folder at `path`. A file with more than one name (hard link)
 // is nobody's: writing or deleting it would reach a file under another name. A reparse
 // point is nobody's either.
-Mark markOf(const std::string &path)
+Judged judge(const std::string &path)
 {
     const std::wstring w = win::widen(path);
     UniqueHandle h(::CreateFileW(w.c_str(), 0, kShareAll, nullptr, OPEN_EXISTING,
         FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OPEN_REPARSE_POINT, nullptr));
-    BY_HANDLE_FILE_INFORMATION info {};
-    if (!h.valid() || !::GetFileInformationByHandle(h.get(), &info)
-        || (info.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT)
-        || (!(info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) && info.nNumberOfLinks != 1))
-        return Mark::None;
+    const auto facts = h.valid() ? factsOf(h.get()) : std::nullopt;
+    if (!facts)
+        return {};
+    Judged j {.identity = facts->identity};
+    if (facts->isReparsePoint() || (!facts->isFolder() && facts->links != 1))
+        return j;
     if (volumeHasNamedStreams(path)) {
         UniqueHandle stream(::CreateFileW((w + kTestFileStream).c_str(), GENERIC_READ, kShareAll,
             nullptr, OPEN_EXISTING, 0, nullptr));
         if (!stream.valid())
-            return Mark::None;
-        std::array<char, 64> text {};
+            return j;
+        std::array<char, 96> text {};
         DWORD got = 0;
         if (!::ReadFile(stream.get(), text.data(), static_cast<DWORD>(text.size()), &got, nullptr))
-            return Mark::Filling;
-        return std::string_view(text.data(), got) == kCompleteText ? Mark::Complete : Mark::Filling;
+            return j;
+        j.mark = parseMark(std::string_view(text.data(), got), facts->identity);
+        return j;
     }
     const auto id = fileIdentity(h.get(), w);
     auto &r = createdWithoutStream();
     std::lock_guard lock(r.mutex);
     // A file this process created and did not remove again was filled in full.
-    return id && r.files.contains(*id) ? Mark::Complete : Mark::None;
+    j.mark = id && r.files.contains(*id) ? Mark::Complete : Mark::None;
+    return j;
+}
+
+Mark markOf(const std::string &path)
+{
+    return judge(path).mark;
+}
+
+// True when `path` carries a stream that reads like IOPrism's mark but does not name this
+// file (a copy of a test file, or a mark set by an IOPrism that did not bind its marks):
+// for messages only, since such a file is treated as anyone's.
+bool carriesForeignMark(const std::string &path)
+{
+    if (!volumeHasNamedStreams(path))
+        return false;
+    UniqueHandle stream(::CreateFileW((win::widen(path) + kTestFileStream).c_str(), GENERIC_READ,
+        kShareAll, nullptr, OPEN_EXISTING, 0, nullptr));
+    std::array<char, 96> text {};
+    DWORD got = 0;
+    if (!stream.valid()
+        || !::ReadFile(stream.get(), text.data(), static_cast<DWORD>(text.size()), &got, nullptr))
+        return false;
+    const std::string_view value(text.data(), got);
+    return value.starts_with(kCompleteText) || value.starts_with(kFillingText)
+        || value.starts_with("IOPrism test file");
 }
 
 void forgetCreated(const std::optional<FileId> &id)
@@ -543,8 +619,11 @@ core::Result<TreePlan> planFileTree(const std::string &root, const core::FileTre
         const Mark mark = markOf(plan.files[i]);
         if (mark == Mark::None)
             return notOurs(plan.files[i],
-                "this file lacks IOPrism's mark or has other names (hard links), so writing it "
-                "could change a file elsewhere");
+                carriesForeignMark(plan.files[i])
+                    ? "this file carries a mark IOPrism did not set on it (a copy of a test file, "
+                      "or a file an earlier IOPrism marked without binding the mark to it)"
+                    : "this file lacks IOPrism's mark or has other names (hard links), so "
+                      "writing it could change a file elsewhere");
         if (mark == Mark::Filling || e.sizeBytes < tree.fileSizeBytes) {
             const TreeFileWork w {.index = i,
                 .exists = true,
@@ -560,13 +639,36 @@ core::Result<TreePlan> planFileTree(const std::string &root, const core::FileTre
     return plan;
 }
 
-// Deletes a file or an empty folder this process made, and forgets it was ours.
-void removeMade(const std::string &path, bool folder)
+// Deletes what `path` names through a handle opened without following a reparse point,
+// when it is `expected` (the file ID judged ours): a path swapped meanwhile for a link or
+// another file is left alone. Streams go with the file. The Win32 error, or ERROR_SUCCESS.
+DWORD deleteChecked(
+    const std::string &path, bool folder, const std::optional<FileIdentity> &expected)
 {
     const std::wstring w = win::widen(path);
-    const auto id = fileIdentity(w);
-    if (folder ? ::RemoveDirectoryW(w.c_str()) : ::DeleteFileW(w.c_str())) // streams go too
+    UniqueHandle h(
+        ::CreateFileW(w.c_str(), DELETE | FILE_READ_ATTRIBUTES, kShareAll, nullptr, OPEN_EXISTING,
+            FILE_FLAG_OPEN_REPARSE_POINT | (folder ? FILE_FLAG_BACKUP_SEMANTICS : 0), nullptr));
+    if (!h.valid())
+        return ::GetLastError();
+    const auto facts = factsOf(h.get());
+    if (!facts || !expected || facts->identity != *expected || facts->isReparsePoint()
+        || facts->isFolder() != folder)
+        return ERROR_FILE_INVALID;
+    const auto id = fileIdentity(h.get(), w);
+    const DWORD err = deleteByHandle(h.get());
+    h.reset(); // a plain disposition deletes when the last handle closes
+    if (err == ERROR_SUCCESS)
         forgetCreated(id);
+    return err;
+}
+
+// Deletes a file or an empty folder this process made, and forgets it was ours: only
+// while it still carries our mark (a folder or file put at its name since is left).
+void removeMade(const std::string &path, bool folder)
+{
+    if (const Judged j = judge(path); j.mark != Mark::None)
+        (void)deleteChecked(path, folder, j.identity);
 }
 
 // What one prepareFileTree call made, removed again unless the call succeeds: a
@@ -715,38 +817,99 @@ core::Status removeFileTree(const std::string &root, const core::FileTree &tree)
     // marker and the top folder: until the marker goes, a later removal still knows the
     // tree as ours. Only what carries our mark is deleted (a file only while it has one
     // name): anything else under one of our names was put there by someone else.
-    std::optional<core::OpError> firstFailure;
-    for (const auto &file : core::fileTreeFiles(root, tree)) {
-        const PathEntry e = lookUp(file);
-        if (!e.exists || !e.isPlainFile() || markOf(file) == Mark::None)
-            continue;
-        const auto id = fileIdentity(win::widen(file));
-        if (::DeleteFileW(win::widen(file).c_str()))
-            forgetCreated(id);
-        else if (!isMissing(::GetLastError()) && !firstFailure)
-            firstFailure = lastError("remove file tree", file);
-    }
+    //
+    // Everything is opened beneath the top folder one component at a time without
+    // following a reparse point (openInFolder), checked on its handle (the file judged
+    // ours is the one opened) and deleted through that handle: a junction swapped in for
+    // a level cannot lead the removal into another folder. Whatever this process holds of
+    // the tree for a run is let go first, as a folder held open cannot go.
+    releaseHeldEverywhere(root);
+    const std::string topFolder = folderOf(root);
     const auto folders = core::fileTreeFolders(root, tree);
+    std::vector<UniqueHandle> levels;
+    levels.emplace_back(::CreateFileW(win::widen(topFolder).c_str(),
+        FILE_LIST_DIRECTORY | FILE_TRAVERSE | FILE_READ_ATTRIBUTES, kShareAll, nullptr,
+        OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OPEN_REPARSE_POINT, nullptr));
+    const auto topFacts = levels.back().valid() ? factsOf(levels.back().get()) : std::nullopt;
+    if (!topFacts || topFacts->isReparsePoint() || judge(topFolder).identity != topFacts->identity)
+        return win32Error(ERROR_ACCESS_DENIED, "remove file tree", root,
+            "the folder changed while IOPrism was checking it: left untouched");
+    const auto nameOf = [](const std::wstring &wide) {
+        return std::wstring_view(wide).substr(wide.find_last_of(L"/\\") + 1);
+    };
+    // The file or folder `path` in `folder` opened for deletion, when it is ours.
+    const auto openOurs = [&](HANDLE folder, const std::string &path, bool isFolder,
+                              ACCESS_MASK access) -> std::optional<UniqueHandle> {
+        const std::wstring wide = win::widen(path);
+        auto h = openInFolder(folder, nameOf(wide), access, kShareAll,
+            isFolder ? FILE_DIRECTORY_FILE : FILE_NON_DIRECTORY_FILE, true, path);
+        if (!h)
+            return std::nullopt;
+        const auto facts = factsOf(h->get());
+        if (!facts || facts->isReparsePoint() || (!isFolder && facts->links != 1))
+            return std::nullopt;
+        const Judged j = judge(path);
+        if (j.mark == Mark::None || j.identity != facts->identity)
+            return std::nullopt;
+        return std::move(*h);
+    };
     // The levels that are ours, from the top: below a folder someone else put in a
     // level's place, nothing is ours.
-    std::size_t ourLevels = 1;
-    while (ourLevels < folders.size() && lookUp(folders[ourLevels]).isFolder()
-        && markOf(folders[ourLevels]) != Mark::None)
-        ++ourLevels;
-    for (std::size_t i = ourLevels; i-- > 1;)
-        removeMade(folders[i], true); // fails while not empty
-    const std::string markerPath = core::fileTreeMarkerPath(root);
-    const auto markerId = fileIdentity(win::widen(markerPath));
-    if (::DeleteFileW(win::widen(markerPath).c_str()))
-        forgetCreated(markerId);
-    else if (!isMissing(::GetLastError()) && !firstFailure)
-        firstFailure = lastError("remove file tree", markerPath);
-    const auto rootId = fileIdentity(win::widen(folderOf(root)));
-    if (::RemoveDirectoryW(win::widen(folderOf(root)).c_str()) || isMissing(::GetLastError())) {
-        forgetCreated(rootId);
-        return firstFailure ? core::Status(*firstFailure) : core::Status(core::Ok {});
+    for (std::size_t i = 1; i < folders.size(); ++i) {
+        auto level
+            = openOurs(levels.back().get(), folders[i], true, FILE_LIST_DIRECTORY | FILE_TRAVERSE);
+        if (!level)
+            break;
+        levels.push_back(std::move(*level));
     }
-    if (const DWORD err = ::GetLastError(); err != ERROR_DIR_NOT_EMPTY)
+    const std::size_t ourLevels = levels.size();
+    std::optional<core::OpError> firstFailure;
+    const auto deleteThrough = [&](UniqueHandle h, const std::string &path, bool recordFailure) {
+        const auto id = fileIdentity(h.get(), win::widen(path));
+        const DWORD err = deleteByHandle(h.get());
+        h.reset(); // a plain disposition deletes when the handle closes
+        if (err == ERROR_SUCCESS)
+            forgetCreated(id);
+        else if (recordFailure && !firstFailure)
+            firstFailure = win32Error(err, "remove file tree", path);
+        return err;
+    };
+    const auto files = core::fileTreeFiles(root, tree);
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        const std::size_t level = i / tree.filesPerLevel;
+        if (level >= ourLevels)
+            break;
+        if (auto h = openOurs(levels[level].get(), files[i], false, DELETE))
+            deleteThrough(std::move(*h), files[i], true);
+    }
+    for (std::size_t i = ourLevels; i-- > 1;) {
+        // Opened for deletion in the folder above, then the walk's own handle of it
+        // closed: a folder goes only when no handle is left. Fails while not empty.
+        auto h = openOurs(levels[i - 1].get(), folders[i], true, DELETE);
+        levels[i].reset();
+        if (h)
+            deleteThrough(std::move(*h), folders[i], false);
+    }
+    const std::string markerPath = core::fileTreeMarkerPath(root);
+    if (auto h = openOurs(levels[0].get(), markerPath, false, DELETE))
+        deleteThrough(std::move(*h), markerPath, true);
+    levels.clear();
+    UniqueHandle rootHandle(::CreateFileW(win::widen(topFolder).c_str(),
+        DELETE | FILE_READ_ATTRIBUTES, kShareAll, nullptr, OPEN_EXISTING,
+        FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OPEN_REPARSE_POINT, nullptr));
+    const auto rootFacts = rootHandle.valid() ? factsOf(rootHandle.get()) : std::nullopt;
+    if (!rootFacts)
+        return isMissing(::GetLastError()) && !firstFailure ? core::Status(core::Ok {})
+            : firstFailure                                  ? core::Status(*firstFailure)
+                           : core::Status(lastError("remove file tree", root));
+    if (rootFacts->identity != topFacts->identity)
+        return win32Error(ERROR_ACCESS_DENIED, "remove file tree", root,
+            "the tree's files were removed, but its folder was replaced meanwhile: left "
+            "untouched");
+    if (const DWORD err = deleteThrough(std::move(rootHandle), topFolder, false);
+        err == ERROR_SUCCESS)
+        return firstFailure ? core::Status(*firstFailure) : core::Status(core::Ok {});
+    else if (err != ERROR_DIR_NOT_EMPTY)
         return win32Error(
             err, "remove file tree", root, "the tree's files were removed but not its folder");
     if (firstFailure)
@@ -835,13 +998,22 @@ core::Status removeTestFile(const std::string &path)
         return win32Error(ERROR_ACCESS_DENIED, "remove test file", path,
             "a folder that is not a file tree created by IOPrism: left untouched");
     }
-    if (!isOurTestFile(path))
+    // Through a handle of the file judged ours (its mark is bound to its file ID), never
+    // through whatever the path names by the time of the delete. What this process holds
+    // of it for a run is let go first.
+    const Judged j = judge(path);
+    if (j.mark == Mark::None)
         return win32Error(ERROR_ACCESS_DENIED, "remove test file", path,
-            "not a test file created by IOPrism: left untouched");
-    const auto id = fileIdentity(w);
-    if (!::DeleteFileW(w.c_str())) // removes its streams with it
-        return lastError("remove test file", path);
-    forgetCreated(id);
+            carriesForeignMark(path)
+                ? "it carries IOPrism's mark, but the mark was not set on this file (a copy of a "
+                  "test file, or marked by an earlier IOPrism): left untouched"
+                : "not a test file created by IOPrism: left untouched");
+    releaseHeldEverywhere(path);
+    if (const DWORD err = deleteChecked(path, false, j.identity); err != ERROR_SUCCESS)
+        return win32Error(err, "remove test file", path,
+            err == ERROR_FILE_INVALID ? "it was replaced while IOPrism was removing it: left "
+                                        "untouched"
+                                      : "");
     return core::Ok {};
 }
 
@@ -886,7 +1058,9 @@ WindowsBackend::WindowsBackend(const BackendOptions &options, const IocpOptions 
 
 core::Result<std::unique_ptr<core::IoEngine>> WindowsBackend::makeEngine()
 {
-    return std::unique_ptr<core::IoEngine>(std::make_unique<IocpEngine>(m_engineOptions));
+    IocpOptions options = m_engineOptions;
+    options.held = m_held;
+    return std::unique_ptr<core::IoEngine>(std::make_unique<IocpEngine>(options));
 }
 
 core::Status WindowsBackend::pinCurrentThread(std::span<const std::uint32_t> cpus)
@@ -944,6 +1118,40 @@ core::Result<core::TargetInfo> WindowsBackend::prepareTarget(const core::Target 
         "physical drive (\\\\.\\PhysicalDriveN) or a test file");
 }
 
+core::Result<std::pair<UniqueHandle, std::uint64_t>> WindowsBackend::holdTestFile(
+    const std::string &path, const std::optional<FileIdentity> &checked, bool needWrite)
+{
+    if (m_options.beforeHold)
+        m_options.beforeHold(path);
+    // The file itself, never what a link or junction at its name leads to, opened with no
+    // data access (nothing to share-block); engines reopen it with theirs.
+    UniqueHandle h(::CreateFileW(win::widen(path).c_str(), FILE_READ_ATTRIBUTES, kShareAll, nullptr,
+        OPEN_EXISTING, FILE_FLAG_OPEN_REPARSE_POINT, nullptr));
+    if (!h.valid())
+        return lastError("open", path, "the test file went away after IOPrism checked it");
+    const auto facts = factsOf(h.get());
+    if (!facts)
+        return lastError("identify", path);
+    // Decided again on the handle: what was checked was a plain file.
+    if (facts->isReparsePoint() || facts->isFolder())
+        return win32Error(ERROR_CANT_ACCESS_FILE, "prepare test file", path,
+            "a link, junction or folder is in the test file's place now: IOPrism never follows "
+            "one; choose a new path (IOPrism creates the file)");
+    if (!checked || facts->identity != *checked)
+        return win32Error(ERROR_FILE_INVALID, "prepare test file", path,
+            "the file was renamed or replaced while IOPrism was checking it: it is not the "
+            "file IOPrism checked, so it is not used; run again");
+    if (needWrite) {
+        // Still ours, one name, and the mark is this file's (not a copy's).
+        const Judged j = judge(path);
+        if (j.mark == Mark::None || j.identity != facts->identity || facts->links != 1)
+            return win32Error(ERROR_FILE_INVALID, "prepare test file", path,
+                "the file lost IOPrism's mark or gained other names while IOPrism was checking "
+                "it: it is never written");
+    }
+    return std::pair {std::move(h), facts->sizeBytes};
+}
+
 core::Result<core::TargetInfo> WindowsBackend::prepareTestFile(const core::Target &target,
     const core::PrepareOptions &options, const core::PrepareProgress &progress)
 {
@@ -967,7 +1175,10 @@ core::Result<core::TargetInfo> WindowsBackend::prepareTestFile(const core::Targe
         ? (std::uint64_t(attrs.nFileSizeHigh) << 32) | std::uint64_t(attrs.nFileSizeLow)
         : 0;
 
-    const Mark mark = exists ? markOf(path) : Mark::None;
+    // What the checks below look at: the hold at the end must find this very file.
+    const Judged judged = exists ? judge(path) : Judged {};
+    std::optional<FileIdentity> checkedIdentity = judged.identity;
+    const Mark mark = judged.mark;
     const bool ours = mark != Mark::None;
     // Ours, but the run that filled it never finished (killed mid-fill): filled again.
     const bool halfFilled = mark == Mark::Filling;
@@ -978,6 +1189,14 @@ core::Result<core::TargetInfo> WindowsBackend::prepareTestFile(const core::Targe
                 "this file has other names (hard links), so writing it would change the file "
                 "under its other names too: it is never written; choose a new path (IOPrism "
                 "creates it) or a read-only spec");
+        if (options.needWrite && carriesForeignMark(path))
+            return win32Error(ERROR_FILE_EXISTS, "prepare test file", path,
+                "this file carries IOPrism's mark, but the mark was not set on this file: it "
+                "is a copy of a test file (copying keeps the "
+                    + win::narrow(kTestFileStream)
+                    + " stream) or was marked by an earlier IOPrism that did not bind its marks "
+                      "to the file, so IOPrism cannot tell it from your data and never writes "
+                      "it: delete it and let IOPrism create it again, or use a read-only spec");
         if (options.needWrite)
             return win32Error(ERROR_FILE_EXISTS, "prepare test file", path,
                 "this file was not created by IOPrism, so it is never written: choose a new path "
@@ -1043,6 +1262,13 @@ core::Result<core::TargetInfo> WindowsBackend::prepareTestFile(const core::Targe
         if (!file.valid())
             return lastError(exists ? "open" : "create test file", path);
         const auto id = fileIdentity(file.get(), w);
+        if (const auto facts = factsOf(file.get());
+            !facts || (exists && facts->identity != checkedIdentity))
+            return win32Error(ERROR_FILE_INVALID, "prepare test file", path,
+                "the file changed while IOPrism was checking it (renamed or replaced): run "
+                "again");
+        else
+            checkedIdentity = facts->identity;
         if (!exists) {
             // Mark it before filling, so even a crash mid-fill leaves a file we know, and
             // as "filling", so that such a file is filled again, never measured.
@@ -1061,9 +1287,11 @@ core::Result<core::TargetInfo> WindowsBackend::prepareTestFile(const core::Targe
                 if (!halfFilled)
                     (void)setMark(path, Mark::Complete);
             } else {
-                forgetCreated(id);
+                // Through a handle of the file made here (its file ID), never whatever the
+                // name holds by now.
                 file.reset();
-                ::DeleteFileW(w.c_str());
+                (void)deleteChecked(path, false, checkedIdentity);
+                forgetCreated(id);
             }
         };
         // Reserve the space now: a full volume fails here, not after minutes of writing.
@@ -1093,11 +1321,15 @@ core::Result<core::TargetInfo> WindowsBackend::prepareTestFile(const core::Targe
             return filled.error();
         }
         info.createdTestFile = true;
-        if (!::GetFileAttributesExW(w.c_str(), GetFileExInfoStandard, &attrs))
-            return lastError("look up", path);
     }
 
-    info.sizeBytes = (std::uint64_t(attrs.nFileSizeHigh) << 32) | std::uint64_t(attrs.nFileSizeLow);
+    // Take hold of what was checked; from here on nothing opens the file by its path
+    // (held_targets.h). The size comes from the held file.
+    auto held = holdTestFile(path, checkedIdentity, options.needWrite);
+    if (!held)
+        return held.error();
+    info.sizeBytes = held->second;
+    m_held->holdFile(path, std::move(held->first), checkedIdentity);
     info.readOnly = volumeIsReadOnly(w) || writeAccessError(w) != ERROR_SUCCESS;
 
     UniqueHandle probe(::CreateFileW(w.c_str(), GENERIC_READ, kShareAll, nullptr, OPEN_EXISTING,
@@ -1118,6 +1350,92 @@ core::Result<core::TargetInfo> WindowsBackend::prepareTestFile(const core::Targe
     info.directIoOffsetAlignBytes = sector.logicalBytes;
     info.directIoMemAlignBytes = std::max(kMinBufferAlign, sector.logicalBytes);
     return info;
+}
+
+namespace {
+
+// The name of a tree's file or folder in the folder above it.
+std::wstring_view nameIn(const std::wstring &wide)
+{
+    return std::wstring_view(wide).substr(wide.find_last_of(L"/\\") + 1);
+}
+
+// A plain folder or file (never a reparse point; a file with one name), ours, and the
+// very one the mark was judged on (the identities match).
+bool heldIsOurs(const std::string &path, const HandleFacts &facts, bool folder)
+{
+    if (facts.isReparsePoint() || facts.isFolder() != folder || (!folder && facts.links != 1))
+        return false;
+    const Judged j = judge(path);
+    return j.mark != Mark::None && j.identity == facts.identity;
+}
+
+core::OpError changedSinceChecked(const std::string &path, const std::string &what)
+{
+    return win32Error(ERROR_FILE_INVALID, "prepare file tree", path,
+        what
+            + " since IOPrism checked the tree (renamed, replaced, or a link or junction put in "
+              "its place): IOPrism never writes through it; run again");
+}
+
+// The tree's top folder and each level's folder, each opened beneath the one above by its
+// own name without following a reparse point, and each decided on its handle: a junction
+// swapped in for a level cannot lead a fill or a hold elsewhere.
+core::Result<std::vector<UniqueHandle>> openTreeFolders(
+    const std::string &root, const TreePlan &plan)
+{
+    const std::string top = folderOf(root);
+    std::vector<UniqueHandle> levels;
+    levels.emplace_back(::CreateFileW(win::widen(top).c_str(),
+        FILE_LIST_DIRECTORY | FILE_TRAVERSE | FILE_READ_ATTRIBUTES, kShareAll, nullptr,
+        OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OPEN_REPARSE_POINT, nullptr));
+    if (!levels.back().valid())
+        return lastError("open", root);
+    if (const auto facts = factsOf(levels.back().get()); !facts || !heldIsOurs(top, *facts, true))
+        return changedSinceChecked(root, "the tree's folder is not the one IOPrism made");
+    for (std::size_t i = 1; i < plan.folders.size(); ++i) {
+        const std::wstring wide = win::widen(plan.folders[i]);
+        auto h
+            = openInFolder(levels.back().get(), nameIn(wide), FILE_LIST_DIRECTORY | FILE_TRAVERSE,
+                kShareAll, FILE_DIRECTORY_FILE, true, plan.folders[i]);
+        if (!h)
+            return h.error();
+        if (const auto facts = factsOf(h->get());
+            !facts || !heldIsOurs(plan.folders[i], *facts, true))
+            return changedSinceChecked(
+                plan.folders[i], "this level's folder is not the one IOPrism made");
+        levels.push_back(std::move(*h));
+    }
+    return levels;
+}
+
+} // namespace
+
+core::Status WindowsBackend::holdFileTree(
+    const std::string &root, const core::FileTree &tree, const TreePlan &plan)
+{
+    if (m_options.beforeHold)
+        m_options.beforeHold(root);
+    auto opened = openTreeFolders(root, plan);
+    if (!opened)
+        return opened.error();
+    std::vector<UniqueHandle> levels = std::move(*opened);
+    std::vector<FileIdentity> files;
+    files.reserve(plan.files.size());
+    for (std::size_t i = 0; i < plan.files.size(); ++i) {
+        const std::wstring wide = win::widen(plan.files[i]);
+        auto h = openInFolder(levels[i / tree.filesPerLevel].get(), nameIn(wide), 0, kShareAll,
+            FILE_NON_DIRECTORY_FILE, true, plan.files[i]);
+        if (!h)
+            return h.error();
+        const auto facts = factsOf(h->get());
+        if (!facts || !heldIsOurs(plan.files[i], *facts, false))
+            return changedSinceChecked(
+                plan.files[i], "this file is not the one IOPrism made or checked");
+        files.push_back(facts->identity);
+    }
+    m_held->holdTree(root, tree, std::move(levels), std::move(files));
+    return core::Ok {};
 }
 
 core::Result<core::TargetInfo> WindowsBackend::prepareFileTree(const core::Target &target,
@@ -1223,11 +1541,47 @@ core::Result<core::TargetInfo> WindowsBackend::prepareFileTree(const core::Targe
         if (auto st = writeMarker(root, tree, spaceDetail); !st)
             return failed(st.error());
     }
-    for (const std::size_t i : plan.missingFolders) {
-        if (i == 0)
-            continue;
-        if (auto marked = makeFolder(plan.folders[i], false, i); !marked)
-            return failed(marked.error());
+    // The level folders are made beneath the one above by their own names (NtCreateFile
+    // with FILE_CREATE in the held handle of the folder above), never through a path: a
+    // junction swapped in for a level cannot get a folder made behind it.
+    if (std::any_of(plan.missingFolders.begin(), plan.missingFolders.end(),
+            [](std::size_t i) { return i != 0; })) {
+        const std::string top = folderOf(root);
+        UniqueHandle above(::CreateFileW(win::widen(top).c_str(),
+            FILE_LIST_DIRECTORY | FILE_TRAVERSE | FILE_READ_ATTRIBUTES, kShareAll, nullptr,
+            OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OPEN_REPARSE_POINT, nullptr));
+        if (!above.valid())
+            return failed(lastError("open", root));
+        if (const auto facts = factsOf(above.get()); !facts || !heldIsOurs(top, *facts, true))
+            return failed(
+                changedSinceChecked(root, "the tree's folder is not the one IOPrism made"));
+        for (std::size_t i = 1; i < plan.folders.size(); ++i) {
+            const std::string &folder = plan.folders[i];
+            const std::wstring wide = win::widen(folder);
+            const bool missing
+                = std::find(plan.missingFolders.begin(), plan.missingFolders.end(), i)
+                != plan.missingFolders.end();
+            auto h = openInFolder(above.get(), nameIn(wide), FILE_LIST_DIRECTORY | FILE_TRAVERSE,
+                kShareAll, FILE_DIRECTORY_FILE, true, folder, missing ? FILE_CREATE : FILE_OPEN);
+            if (!h) {
+                const DWORD err = static_cast<DWORD>(h.error().code.value());
+                return failed(win32Error(err, missing ? "create folder" : "open", folder,
+                    err == ERROR_ALREADY_EXISTS || err == ERROR_FILE_EXISTS
+                        ? "the folder appeared meanwhile: IOPrism never writes into a folder it "
+                          "did not create"
+                        : diskFull(err) ? spaceDetail
+                                        : ""));
+            }
+            if (missing) {
+                undo.madeFolder(i);
+                markOurs(wide, h->get(), Mark::Complete); // the top's mark said if it lasts
+            } else if (const auto facts = factsOf(h->get());
+                       !facts || !heldIsOurs(folder, *facts, true)) {
+                return failed(
+                    changedSinceChecked(folder, "this level's folder is not the one IOPrism made"));
+            }
+            above = std::move(*h);
+        }
     }
 
     if (!plan.work.empty()) {
@@ -1243,23 +1597,32 @@ core::Result<core::TargetInfo> WindowsBackend::prepareFileTree(const core::Targe
             : core::PrepareProgress {};
         bool directChecked = plan.completeFile.has_value();
         std::optional<std::uint32_t> sector; // the tree's volume: asked of its first file
+        // Files are made and opened in the level folders, each opened beneath the one
+        // above without following a reparse point: a junction swapped in for a level
+        // cannot lead the fill into another folder.
+        auto levels = openTreeFolders(root, plan);
+        if (!levels)
+            return failed(levels.error());
         for (const auto &w : plan.work) {
             const std::string &path = plan.files[w.index];
             const std::wstring wpath = win::widen(path);
-            // CREATE_NEW: never take over a file that appeared since the look-up; an
+            // FILE_CREATE: never take over a file that appeared since the look-up; an
             // existing one is opened as itself, never through a reparse point. Shared for
             // writing: the unbuffered handle below writes the aligned chunks.
-            UniqueHandle file(::CreateFileW(wpath.c_str(), GENERIC_READ | GENERIC_WRITE,
-                FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr, w.exists ? OPEN_EXISTING : CREATE_NEW,
-                FILE_ATTRIBUTE_NORMAL | (w.exists ? FILE_FLAG_OPEN_REPARSE_POINT : 0), nullptr));
-            if (!file.valid()) {
-                const DWORD err = ::GetLastError();
+            auto opened = openInFolder((*levels)[w.index / tree.filesPerLevel].get(), nameIn(wpath),
+                GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE,
+                FILE_NON_DIRECTORY_FILE, true, path, w.exists ? FILE_OPEN : FILE_CREATE);
+            if (!opened) {
+                const DWORD err = static_cast<DWORD>(opened.error().code.value());
                 return failed(win32Error(err, w.exists ? "open" : "create file", path,
                     diskFull(err) ? spaceDetail : ""));
             }
+            UniqueHandle file = std::move(*opened);
             if (w.exists) {
-                // Still ours and still one name since the look-up, else never written.
-                if (markOf(path) == Mark::None)
+                // Still ours and still one name since the look-up, and the mark is this
+                // file's, else never written.
+                const auto facts = factsOf(file.get());
+                if (!facts || !heldIsOurs(path, *facts, false))
                     return failed(
                         notOurs(path, "a file without IOPrism's mark or with other names"));
                 if (auto marked = setMark(path, Mark::Filling); !marked)
@@ -1289,9 +1652,15 @@ core::Result<core::TargetInfo> WindowsBackend::prepareFileTree(const core::Targe
             if (!sector)
                 sector = std::max(
                     win::querySectorSize(file.get(), wpath).logicalBytes, kMinBufferAlign);
-            UniqueHandle direct(::CreateFileW(wpath.c_str(), GENERIC_WRITE,
-                FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr, OPEN_EXISTING,
-                FILE_FLAG_NO_BUFFERING | FILE_FLAG_OPEN_REPARSE_POINT, nullptr));
+            // The same file again, unbuffered: reopened from its handle, and used only if it
+            // is the same file (under Wine ReOpenFile goes by name; see held_targets.h).
+            UniqueHandle direct(::ReOpenFile(file.get(), GENERIC_WRITE,
+                FILE_SHARE_READ | FILE_SHARE_WRITE, FILE_FLAG_NO_BUFFERING));
+            if (direct.valid()) {
+                const auto a = factsOf(file.get()), b = factsOf(direct.get());
+                if (!a || !b || a->identity != b->identity)
+                    direct.reset();
+            }
             // No flush per file: the aligned part is written unbuffered, and a buffered
             // tail is left to the cache manager (Windows flushes a whole volume only for
             // administrators), as flushing each of a million small files would take long.
@@ -1309,6 +1678,10 @@ core::Result<core::TargetInfo> WindowsBackend::prepareFileTree(const core::Targe
     }
     const bool made = undo.madeAnything();
     undo.commit();
+    // Take hold of the folders and files checked and made; from here on the engines open
+    // the tree's files only in the held folders (held_targets.h).
+    if (auto held = holdFileTree(root, tree, plan); !held)
+        return held.error();
 
     core::TargetInfo info;
     info.path = root;
@@ -1420,7 +1793,14 @@ core::Result<core::TargetInfo> WindowsBackend::prepareDevice(
         && ::GetLastError() == ERROR_WRITE_PROTECT)
         info.readOnly = true;
     const win::SectorInfo sector = win::querySectorSize(dev.get(), w);
-    dev.reset();
+    // The device object checked here is the one the engines reopen (ReOpenFile): a DOS
+    // device name redefined meanwhile (DefineDosDevice) does not redirect them.
+    const auto hold = [&](core::TargetInfo checked) -> core::Result<core::TargetInfo> {
+        if (m_options.beforeHold)
+            m_options.beforeHold(path);
+        m_held->holdFile(path, std::move(dev), std::nullopt);
+        return checked;
+    };
     info.logicalBlockBytes = sector.logicalBytes;
     info.directIoOffsetAlignBytes = sector.logicalBytes;
     info.directIoMemAlignBytes = std::max(kMinBufferAlign, sector.logicalBytes);
@@ -1429,7 +1809,7 @@ core::Result<core::TargetInfo> WindowsBackend::prepareDevice(
             ERROR_NOT_READY, "open device", path, "the device has no media or reports size 0");
 
     if (!options.needWrite)
-        return info;
+        return hold(info);
 
     const std::string what = path + " (" + core::describeSize(info.sizeBytes) + ")";
     if (info.readOnly)
@@ -1448,7 +1828,7 @@ core::Result<core::TargetInfo> WindowsBackend::prepareDevice(
                 "it holds a mounted " + win::narrow(fs)
                     + " file system: writing would destroy it; take the volume offline first "
                       "(diskpart: select volume, offline volume) or choose an unmounted volume");
-        return info;
+        return hold(info);
     }
 
     // A physical drive: refused while any volume on it holds a mounted file system, and
@@ -1494,7 +1874,7 @@ core::Result<core::TargetInfo> WindowsBackend::prepareDevice(
         return win32Error(ERROR_BUSY, "open device for writing", path,
             "Windows does not say which volumes lie on this drive, so a mounted file system on it "
             "cannot be ruled out: writing is refused");
-    return info;
+    return hold(info);
 }
 
 } // namespace ioprism::platform

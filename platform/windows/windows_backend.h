@@ -8,7 +8,8 @@
 //    zero-fill ahead of the writes), then every byte is written with the fill pattern,
 //    unbuffered where aligned;
 //  * a test file is marked ours with the NTFS alternate data stream
-//    "<file>:ioprism.testfile" on volumes with named streams; elsewhere (FAT32, exFAT,
+//    "<file>:ioprism.testfile" on volumes with named streams, bound to the file's ID (a
+//    copy, which keeps the stream, is not ours); elsewhere (FAT32, exFAT,
 //    network shares, Wine) a file is ours only in the process that created it. An
 //    existing file that is not ours is never written or extended;
 //  * volumes (\\.\X:, \\?\Volume{GUID}) and physical drives (\\.\PhysicalDriveN) are
@@ -20,14 +21,23 @@
 //    a flush per file); an existing folder is used only with our marker and the same
 //    shape (missing or short files are made again), and nothing outside the tree's layout
 //    or behind a reparse point is written;
+//  * what was checked is held (held_targets.h): prepareTarget ends by opening the test
+//    file, the device, or the tree's folders (each beneath the one above) without following
+//    a reparse point, decides again on those handles (not a link or junction, the file ID
+//    the checks saw, for writing the mark bound to that file ID), and keeps them; the
+//    engines open only through them, never the path again. Removal walks a tree the same
+//    way and deletes through handles whose file ID its mark names;
 //  * every refusal happens here, before any worker starts, with a message that says
 //    what to do.
 #pragma once
 
 #include "core/engine.h"
 #include "platform/common/backend_factory.h"
+#include "platform/common/file_tree_plan.h"
+#include "platform/windows/held_targets.h"
 #include "platform/windows/iocp_engine.h"
 
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -62,10 +72,23 @@ private:
         const core::PrepareOptions &options, const core::PrepareProgress &progress);
     core::Result<core::TargetInfo> prepareDevice(
         const core::Target &target, const core::PrepareOptions &options);
+    // Opens the test file at `path` without following a reparse point, after
+    // BackendOptions::beforeHold, and decides again on the handle: a plain file, the one
+    // the checks saw (`checked`), and for writing still ours under one name. The handle to
+    // hold and the file's size.
+    // Opens the tree's folders (each level beneath the one above) and files without
+    // following a reparse point, after BackendOptions::beforeHold, decides again on each
+    // handle (a plain folder or file, ours, the one judged) and holds them.
+    core::Status holdFileTree(
+        const std::string &root, const core::FileTree &tree, const TreePlan &plan);
+    core::Result<std::pair<win::UniqueHandle, std::uint64_t>> holdTestFile(
+        const std::string &path, const std::optional<FileIdentity> &checked, bool needWrite);
 
     BackendOptions m_options;
     IocpOptions m_engineOptions;
     std::vector<std::string> m_notices;
+    // What prepareTarget checked, held as handles; the engines open through it.
+    std::shared_ptr<HeldTargets> m_held = std::make_shared<HeldTargets>();
 };
 
 // Name of the alternate data stream that marks a test file as created by IOPrism.
