@@ -21,11 +21,13 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <grp.h>
 #include <liburing.h>
 #include <linux/fiemap.h>
 #include <linux/fs.h>
 #include <mutex>
 #include <pthread.h>
+#include <pwd.h>
 #include <sched.h>
 #include <set>
 #include <sstream>
@@ -1302,6 +1304,32 @@ std::optional<std::string> loopBackedBy(FileIdentity file)
         file.inode);
 }
 
+// Why this user may not open a device node (`st`), and what would help, from what the
+// node says: the group that may read it and this user's name, or that only its owner may.
+std::string deviceAccessAdvice(const struct stat &st)
+{
+    std::string user = std::to_string(::geteuid());
+    if (const struct passwd *pw = ::getpwuid(::geteuid()))
+        user = pw->pw_name;
+    std::string owner = std::to_string(st.st_uid);
+    if (const struct passwd *pw = ::getpwuid(st.st_uid))
+        owner = pw->pw_name;
+    char mode[8];
+    std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
+    if ((st.st_mode & S_IRGRP) != 0) {
+        std::string groupName = std::to_string(st.st_gid);
+        if (const struct group *gr = ::getgrgid(st.st_gid))
+            groupName = gr->gr_name;
+        return "the node is " + owner + ":" + groupName + " " + mode + ", so root and the group '"
+            + groupName + "' may open it: add " + user + " to it (usermod -aG " + groupName + " "
+            + user
+            + ", then log in again) or run as "
+              "root";
+    }
+    return "the node is " + owner + ":" + std::to_string(st.st_gid) + " " + mode + ", so only "
+        + owner + " may open it: run as " + owner + " (no group membership helps here)";
+}
+
 std::string loopBackingWhy(const std::string &loop)
 {
     return "this file is the backing file of the loop device /dev/" + loop
@@ -2080,12 +2108,9 @@ core::Result<core::TargetInfo> LinuxBackend::prepareDevice(
     if (fd < 0) {
         const int err = errno;
         return makeOpError(err, "open device", path,
-            err == EACCES || err == EPERM
-                ? "raw devices are readable by root and the group that owns them (usually "
-                  "'disk'): add yourself to it (usermod -aG disk USER, then log in again) or "
-                  "run as root"
-                : err == ELOOP ? changedWhilePrepared()
-                               : "");
+            err == EACCES || err == EPERM ? deviceAccessAdvice(st)
+                : err == ELOOP            ? changedWhilePrepared()
+                                          : "");
     }
     UniqueFd dev(fd);
     struct stat opened {

@@ -13,9 +13,11 @@
 #include <cstdio>
 #include <fcntl.h>
 #include <gmock/gmock.h>
+#include <grp.h>
 #include <gtest/gtest.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "platform_test_util.h"
@@ -358,6 +360,70 @@ TEST_F(HeldTargetsPrepare, ALinkAsATreesPathIsRefusedForWhatItIs)
     ASSERT_FALSE(info.ok());
     EXPECT_THAT(info.error().detail, HasSubstr("leads nowhere"));
     EXPECT_FALSE(fs::exists(m_dir.path() / "nothing")) << "nothing was made through the link";
+}
+
+} // namespace
+} // namespace ioprism::test
+
+namespace ioprism::test {
+namespace {
+
+// Prepares `path` as a device to read in a child running as `nobody`; the refusal's detail.
+std::string refusalAsNobody(const std::string &path)
+{
+    int fds[2];
+    if (::pipe(fds) != 0)
+        return "pipe failed";
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::close(fds[0]);
+        std::string detail = "setuid failed";
+        if (::setgroups(0, nullptr) == 0 && ::setgid(65534) == 0 && ::setuid(65534) == 0) {
+            LinuxBackend backend(BackendOptions {});
+            auto info = backend.prepareTarget(deviceTarget(path), core::PrepareOptions {}, {});
+            detail = info ? std::string("opened") : info.error().detail;
+        }
+        (void)!::write(fds[1], detail.data(), detail.size());
+        ::_exit(0);
+    }
+    ::close(fds[1]);
+    std::string out;
+    char buf[512];
+    for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) > 0;)
+        out.append(buf, std::size_t(n));
+    ::close(fds[0]);
+    ::waitpid(pid, nullptr, 0);
+    return out;
+}
+
+// Issue 24, item 15: a user who may not open a device gets advice that fits the node:
+// the group that may read it and the user's own name, or that only its owner may.
+TEST_F(HeldTargetsPrepare, TheAdviceForADeviceNobodyMayOpenFitsItsNode)
+{
+    IOPRISM_REQUIRE(isRoot(), "loop devices and another user need root");
+    IOPRISM_REQUIRE(haveTool("losetup"), "losetup is missing");
+    const auto image = m_dir.path() / "disk.img";
+    makeImage(image, 8 << 20);
+    LoopDevice loop(image);
+    ASSERT_TRUE(loop.ok());
+    const auto node = m_dir.path() / "node";
+    struct stat st {
+    };
+    ASSERT_EQ(::stat(loop.path().c_str(), &st), 0);
+    ::chmod(m_dir.path().c_str(), 0755);
+    ASSERT_EQ(::mknod(node.c_str(), S_IFBLK | 0660, st.st_rdev), 0);
+    ASSERT_EQ(::chown(node.c_str(), 0, 6), 0); // root:disk, as udev makes it
+    ::chmod(node.c_str(), 0660);
+    std::string detail = refusalAsNobody(node.string());
+    EXPECT_THAT(detail, HasSubstr("the group 'disk' may open it"));
+    EXPECT_THAT(detail, HasSubstr("usermod -aG disk nobody"));
+    EXPECT_THAT(detail, ::testing::Not(HasSubstr("USER")));
+
+    ASSERT_EQ(::chown(node.c_str(), 0, 0), 0);
+    ::chmod(node.c_str(), 0600);
+    detail = refusalAsNobody(node.string());
+    EXPECT_THAT(detail, HasSubstr("only root may open it"));
+    EXPECT_THAT(detail, ::testing::Not(HasSubstr("usermod")));
 }
 
 } // namespace
