@@ -156,8 +156,9 @@ std::string describeProfile(const Profile &p)
             }
         }
     }
-    // Cycling and series make several steps of a spec: say how many, and which.
-    if (s.testType != TestType::Normal || s.series) {
+    // The steps, for every test type: a NORMAL test is one step per spec index, but
+    // Idle pauses and indexes nobody runs at change that count (Iometer's CalcRunCount).
+    {
         const auto steps = plannedSteps(p);
         out += fmt::format("\n{} {}", steps.size(), steps.size() == 1 ? "step" : "steps");
         if (s.series) {

@@ -218,6 +218,52 @@ bool isVersionLine(const Line &l)
     return l.text.size() == 7 || isSpace(l.text[7]) || isDigit(l.text[7]);
 }
 
+// The runs of digits in a line: Iometer's GetVersion (ICF_ifstream.cpp) takes the first
+// three as the version, whatever stands around them ("Version 1.1.0", "1998.10.08").
+std::vector<std::uint64_t> digitRuns(std::string_view text)
+{
+    std::vector<std::uint64_t> runs;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        if (!isDigit(text[i])) {
+            ++i;
+            continue;
+        }
+        // Capped so that major * 10^10 below cannot wrap; no release comes near.
+        constexpr std::uint64_t kMaxPart = 999999;
+        std::uint64_t v = 0;
+        for (; i < text.size() && isDigit(text[i]); ++i)
+            v = std::min<std::uint64_t>(v * 10 + std::uint64_t(text[i] - '0'), kMaxPart);
+        runs.push_back(v);
+    }
+    return runs;
+}
+
+// A first line without the word "Version" that GetVersion still reads: any value line
+// holding three whole numbers. Only the first and the last line of a file are taken so,
+// since a value line like the run time "0 1 30" holds three numbers too.
+bool isBareVersionLine(const Line &l)
+{
+    return !l.header && !l.blank && digitRuns(l.text).size() >= 3;
+}
+
+// The version number as GetVersion makes it: a date 1998.10.08 is 19981008; 1.1.0 and
+// later are major * 10^10 + middle * 10^5 + minor, so above every date. GetVersion's
+// special case for the "3.26.97" of the OLTP file shipped with 1998.01.05 (32697 counts
+// as 19980105) is kept, but since 1.1.0 that file reads as 3 * 10^10 + ..., a new-format
+// file, and so it does here (Iometer's own compatibility fixture oltp_32697 says so).
+std::uint64_t iometerVersion(const std::vector<std::uint64_t> &runs)
+{
+    const std::uint64_t major = runs.at(0), middle = runs.at(1), minor = runs.at(2);
+    const std::uint64_t v = major > 1900 ? major * 10000 + middle * 100 + minor
+                                         : major * 10000000000ull + middle * 100000 + minor;
+    return v == 32697 ? 19980105 : v;
+}
+
+// Access specifications have names, alignment and reply since Iometer 1998.05.21; older
+// files list nameless lines (AccessSpecList::LoadConfig picks the reader by version).
+constexpr std::uint64_t kFirstNamedSpecsVersion = 19980521;
+
 // Headers Iometer writes under a keyword to label columns ("'\thours   minutes ...").
 bool isColumnComment(const Line &l)
 {
@@ -277,6 +323,8 @@ constexpr std::string_view queueCycling = "'queue depth cycling";
 constexpr std::string_view testType = "'test type";
 
 constexpr std::string_view specName = "'access specification name,default assignment";
+// Before 1998.05.21: no name, alignment or reply (AccessSpecList::LoadConfigOld).
+constexpr std::string_view oldSpecColumns = "'size,% of size,% reads,% random,delay,burst";
 
 constexpr std::string_view manager = "'manager id,manager name";
 constexpr std::string_view networkAddress = "'manager network address";
@@ -697,10 +745,14 @@ private:
     {
         skipBlank();
         bool leadingVersion = false;
-        if (!atEnd() && isVersionLine(peek())) {
+        if (!atEnd() && (isVersionLine(peek()) || isBareVersionLine(peek()))) {
             parseVersion(take());
             leadingVersion = true;
         }
+        std::size_t lastNonBlank = 0;
+        for (const Line &l : m_lines)
+            if (!l.blank)
+                lastNonBlank = l.number;
         bool trailingVersion = false;
         std::array<std::size_t, 5> seenAt {};
         for (;;) {
@@ -708,7 +760,9 @@ private:
             if (atEnd())
                 break;
             const Line &l = take();
-            if (isVersionLine(l)) {
+            // A file that opened with a bare version line closes with one too.
+            if (isVersionLine(l)
+                || (leadingVersion && l.number == lastNonBlank && isBareVersionLine(l))) {
                 parseVersion(l);
                 trailingVersion = true;
                 skipBlank();
@@ -762,6 +816,7 @@ private:
         }
         if (leadingVersion && !trailingVersion)
             error(lastLine(), "the file ends without its closing Version line (file truncated?)");
+        assignOldFormatSpecs();
         checkAssignedSpecs();
     }
 
@@ -771,25 +826,21 @@ private:
             ++m_pos;
     }
 
-    // "Version 1.1.0" or a date "Version 2006.07.27"; both are accepted: what differs
-    // between releases is told apart by the header lines themselves.
+    // "Version 1.1.0", a date "Version 2006.07.27" or a bare "1998.10.08": read as
+    // Iometer's GetVersion reads them (the first three numbers on the line). Most of what
+    // differs between releases is told apart by the header lines themselves; the access
+    // specifications' format is chosen by this number, as Iometer chooses it.
     void parseVersion(const Line &l)
     {
-        int parts = 0;
-        std::size_t i = 7;
-        while (i < l.text.size()) {
-            if (isDigit(l.text[i])) {
-                ++parts;
-                while (i < l.text.size() && isDigit(l.text[i]))
-                    ++i;
-            } else {
-                ++i;
-            }
-        }
-        if (parts < 3)
+        const auto runs = digitRuns(l.text);
+        if (runs.size() < 3) {
             error(l.number,
                 fmt::format(
                     "{} is not a version line (expected \"Version 1.1.0\")", quote(l.text)));
+            return;
+        }
+        if (!m_version)
+            m_version = iometerVersion(runs);
     }
 
     // ---- TEST SETUP
@@ -1003,16 +1054,130 @@ private:
         const Block b {"ACCESS SPECIFICATIONS section", start.number, kw::endAccessSpecs,
             "'END access specifications"};
         OpenBlock open(*this, b);
+        bool first = true;
         for (;;) {
             const Line &h = nextHeader(b);
             const std::string k = normalizeHeader(h.text);
             if (k == b.endKey)
                 return;
-            if (k == kw::specName)
+            // Iometer picks the reader by the file's version; a file without one (which
+            // Iometer refuses) is told by its column line.
+            const bool oldVersion = m_version && *m_version < kFirstNamedSpecsVersion;
+            if (first && k != kw::specName && (oldVersion || k == kw::oldSpecColumns))
+                parseOldSpecs();
+            else if (k == kw::specName)
                 parseSpec(h);
             else if (!isColumnComment(h))
                 unknownKeyword(h, b);
+            first = false;
         }
+    }
+
+    // The pre-1998.05.21 list, as AccessSpecList::LoadConfigOld reads it: after one
+    // column line, lines of size, % of size, % reads, % random, delay, burst up to the
+    // next ' line; consecutive lines make one spec when their shares reach 100. A line of
+    // 0 % is discarded, shares past 100 are an error and a spec left short of 100 at the
+    // end is dropped (Iometer deletes it without a word; IOPrism warns).
+    void parseOldSpecs()
+    {
+        AccessSpec spec;
+        std::uint64_t shareSum = 0;
+        std::size_t firstLine = 0;
+        for (;;) {
+            skipBlank();
+            if (atEnd() || peek().header || isVersionLine(peek()))
+                break;
+            const Line &d = take();
+            const auto t = splitValues(d.text);
+            if (!expectCount(d, t, 6, "size, % of size, % reads, % random, delay, burst"))
+                continue;
+            const auto size = number(d, t[0], kIntMax, "size");
+            const auto share = number(d, t[1], 100, "% of size");
+            const auto reads = number(d, t[2], 100, "% reads");
+            const auto random = number(d, t[3], 100, "% random");
+            const auto delay = number(d, t[4], kIntMax, "delay");
+            const auto burst = number(d, t[5], kIntMax, "burst");
+            if (!(size && share && reads && random && delay && burst))
+                continue;
+            if (*share == 0) {
+                warning(d.number, "a line of 0 % of the access is discarded, as Iometer does");
+                continue;
+            }
+            if (spec.lines.empty())
+                firstLine = d.number;
+            SpecLine line;
+            line.transferSizeBytes = *size;
+            line.sharePercent = static_cast<std::uint32_t>(*share);
+            line.percentRead = static_cast<std::uint32_t>(*reads);
+            line.percentRandom = static_cast<std::uint32_t>(*random);
+            line.delay = std::chrono::milliseconds(static_cast<std::int64_t>(*delay));
+            line.burstLength = static_cast<std::uint32_t>(*burst);
+            // InitAccessSpecLine sets the alignment to the default size (2048) before
+            // the size is read, so Iometer 1.1.0 aligns every old line on 2048 bytes.
+            line.alignmentBytes = 2048;
+            spec.lines.push_back(line);
+            shareSum += *share;
+            if (shareSum > 100) {
+                error(d.number,
+                    fmt::format("the shares (% of size) of the access specification starting "
+                                "on line {} add up to {}, past 100",
+                        firstLine, shareSum));
+                spec = {};
+                shareSum = 0;
+                continue;
+            }
+            if (shareSum == 100) {
+                spec.defaultAssignment = SpecAssignment::All;
+                spec.name = oldSpecName(spec);
+                m_oldFormatSpecs.push_back(spec.name);
+                m_profile.specs.push_back(std::move(spec));
+                spec = {};
+                shareSum = 0;
+            }
+        }
+        if (!spec.lines.empty())
+            warning(firstLine,
+                fmt::format("the access specification starting here adds up to {} %, not "
+                            "100; dropped, as Iometer drops it",
+                    shareSum));
+    }
+
+    bool specNameTaken(const std::string &name) const
+    {
+        return equalsNoCase(name, kIdleSpecName)
+            || std::any_of(m_profile.specs.begin(), m_profile.specs.end(),
+                [&](const AccessSpec &s) { return equalsNoCase(s.name, name); });
+    }
+
+    // Old specs have no name: a one-line spec is named as AccessSpecList::SmartName does
+    // ("4 KiB random 67% reads", then " 2", " 3" for repeats), others "Untitled n" as
+    // NextUntitled numbers them.
+    std::string oldSpecName(const AccessSpec &spec) const
+    {
+        if (spec.lines.size() != 1) {
+            std::size_t n
+                = std::size_t(std::count_if(m_profile.specs.begin(), m_profile.specs.end(),
+                    [](const AccessSpec &s) { return s.name.starts_with("Untitled"); }));
+            std::string name;
+            do
+                name = fmt::format("Untitled {}", ++n);
+            while (specNameTaken(name));
+            return name;
+        }
+        const SpecLine &l = spec.lines[0];
+        std::string base = l.transferSizeBytes == 512 ? std::string("512 B")
+            : l.transferSizeBytes == 1048576          ? std::string("1 MiB")
+                                             : fmt::format("{} KiB", l.transferSizeBytes / 1024);
+        base += l.percentRandom == 0 ? std::string(" sequential")
+            : l.percentRandom == 100 ? std::string(" random")
+                                     : fmt::format(" {}% random", l.percentRandom);
+        base += l.percentRead == 0 ? std::string(" writes")
+            : l.percentRead == 100 ? std::string(" reads")
+                                   : fmt::format(" {}% reads", l.percentRead);
+        std::string name = base;
+        for (int n = 2; specNameTaken(name); ++n)
+            name = fmt::format("{} {}", base, n);
+        return name;
     }
 
     void parseSpec(const Line &h)
@@ -1111,6 +1276,17 @@ private:
                     quote(spec.name), shareSum));
         if (!ok || !linesOk)
             return;
+        // Iometer finds its own Idle under this name (AccessSpecList::LoadConfigNew looks
+        // names up without case), and a worker assigned Idle never runs (Worker::
+        // HasActiveCurrentSpec compares with the built-in Idle), whatever lines the file
+        // gives it.
+        if (equalsNoCase(spec.name, kIdleSpecName)) {
+            warning(v->number,
+                fmt::format("access specification {} is Iometer's built-in Idle; its lines are "
+                            "not used and workers assigned it do no I/O",
+                    quote(spec.name)));
+            return;
+        }
         // Like Iometer, a later spec of the same name replaces the earlier one.
         for (auto &existing : m_profile.specs) {
             if (existing.name == spec.name) {
@@ -1378,8 +1554,10 @@ private:
                 continue;
             }
             ++m_pos;
-            w.assignedSpecs.emplace_back(l.text);
-            m_assignedRefs.emplace_back(l.number, std::string(l.text));
+            // Any case of "idle" is Iometer's built-in Idle (names are found without case).
+            w.assignedSpecs.emplace_back(
+                equalsNoCase(l.text, kIdleSpecName) ? kIdleSpecName : l.text);
+            m_assignedRefs.emplace_back(l.number, w.assignedSpecs.back());
         }
     }
 
@@ -1469,6 +1647,17 @@ private:
         m_targetLines.push_back(nameLine);
     }
 
+    // Old specs are assigned to every worker: they load with "assign to all" and
+    // Iometer then calls AssignDefaultAccessSpecs (AccessSpecList::LoadConfig). A worker
+    // the file gives its own list keeps it.
+    void assignOldFormatSpecs()
+    {
+        for (auto &host : m_profile.hosts)
+            for (auto &w : host.workers)
+                if (w.assignedSpecs.empty())
+                    w.assignedSpecs = m_oldFormatSpecs;
+    }
+
     // Iometer looks assigned specs up by name once the whole file is read.
     void checkAssignedSpecs()
     {
@@ -1490,6 +1679,9 @@ private:
     std::vector<const Block *> m_open;
     std::vector<std::pair<std::size_t, std::string>> m_assignedRefs;
     std::vector<std::size_t> m_targetLines; // of the current worker's targets
+    std::optional<std::uint64_t> m_version; // from the first version line, as GetVersion
+    // Specs read in the pre-1998.05.21 format: every worker runs them (below).
+    std::vector<std::string> m_oldFormatSpecs;
     Profile m_profile;
 };
 
@@ -1961,6 +2153,26 @@ private:
 
 std::optional<Profile> parseIcf(std::string_view text, Problems &problems)
 {
+    // Iometer reads with a text-mode stream, which on Windows ends at a Ctrl-Z (the end
+    // mark of old DOS text files): what follows one is not read.
+    text = text.substr(0, text.find('\x1a'));
+    // Iometer writes plain text: a control byte other than white space (a NUL, the 0x7f
+    // of an executable's header) means the file is something else. One message says so,
+    // instead of one "unexpected line" of escaped bytes per line of the file.
+    const auto binary = std::find_if(text.begin(), text.end(), [](char c) {
+        const auto b = static_cast<unsigned char>(c);
+        return (b < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v')
+            || b == 0x7f;
+    });
+    if (binary != text.end()) {
+        const auto at = std::size_t(binary - text.begin());
+        const auto line = std::size_t(std::count(text.begin(), binary, '\n')) + 1;
+        problems.push_back({Severity::Error, fmt::format("line {}", line),
+            fmt::format("not an Iometer configuration file: binary data (byte 0x{:02x} at "
+                        "offset {})",
+                static_cast<unsigned char>(*binary), at)});
+        return std::nullopt;
+    }
     try {
         Parser parser(text, problems);
         return parser.run();

@@ -554,10 +554,19 @@ private:
                 checkWorker(worker, path);
             }
             // Workers without targets idle (Iometer's rule), but a host none of whose
-            // workers has one runs nothing at all.
-            if (!host.workers.empty()
-                && std::all_of(host.workers.begin(), host.workers.end(),
-                    [](const Worker &w) { return w.targets.empty(); }))
+            // workers has one runs nothing at all. Network workers idle too (IOPrism has
+            // no network targets yet), so a host of network workers only runs nothing
+            // either, whatever targets they were given: say so rather than run no step.
+            const auto runsIo
+                = [](const Worker &w) { return w.type == WorkerType::Disk && !w.targets.empty(); };
+            const bool anyDisk = std::any_of(host.workers.begin(), host.workers.end(),
+                [](const Worker &w) { return w.type == WorkerType::Disk; });
+            if (!host.workers.empty() && !anyDisk)
+                error(workersPath,
+                    "only network workers, which IOPrism does not run yet: nothing would run; "
+                    "add a disk worker with a target");
+            else if (!host.workers.empty()
+                && std::none_of(host.workers.begin(), host.workers.end(), runsIo))
                 error(workersPath,
                     host.workers.size() == 1
                         ? "no targets: add a disk, partition or test file"

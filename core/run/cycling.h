@@ -35,8 +35,8 @@ struct CyclingStep {
 };
 
 // The steps of one spec index, in the order Iometer runs them. No eligible worker: no
-// step (NORMAL: one step, every worker at its own depths, eligible or not, as a plain
-// run has always done).
+// step, in NORMAL too (Iometer's Normal() then activates no target); the plan adds
+// Iometer's pause when a worker is Idle at that index (CalcRunCount).
 std::vector<CyclingStep> cyclingSteps(
     const TestSetup &setup, const std::vector<CyclingWorker> &workers);
 

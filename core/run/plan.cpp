@@ -62,6 +62,8 @@ void pushStep(RunPlan &plan, std::vector<int> specs, std::vector<std::vector<std
     }
     for (const auto &n : names)
         step.specName += (step.specName.empty() ? "" : " + ") + n;
+    if (names.empty()) // every worker idles: Iometer's pause
+        step.specName = std::string(kIdleSpecName);
     step.name = step.cycle.empty() ? step.specName : step.specName + ", " + step.cycle;
     plan.steps.push_back(std::move(step));
 }
@@ -69,9 +71,8 @@ void pushStep(RunPlan &plan, std::vector<int> specs, std::vector<std::vector<std
 // The steps of spec index `index` in an Iometer test: one per cycling step
 // (core/run/cycling.h), each with every worker's spec and target depths.
 void addCyclingSteps(RunPlan &plan, const Profile &profile,
-    const std::vector<std::vector<int>> &specAt, std::size_t index)
+    const std::vector<std::vector<int>> &specAt, std::size_t index, bool idleAssigned)
 {
-    const bool normal = profile.setup.testType == TestType::Normal;
     std::vector<CyclingWorker> workers;
     std::vector<int> specs;
     for (std::size_t w = 0; w < plan.workers.size(); ++w) {
@@ -83,14 +84,26 @@ void addCyclingSteps(RunPlan &plan, const Profile &profile,
             ? -1
             : specOfCopy(profile, specAt[w][index], pw.copyIndex);
         CyclingWorker cw;
-        cw.eligible
-            = spec >= 0 && (normal || (source.type == WorkerType::Disk && !pw.targets.empty()));
+        // Iometer's Normal() and the cycling functions alike take only workers with a
+        // spec here and a target: an index where nobody else runs is no step (unless a
+        // worker is Idle there, below).
+        cw.eligible = spec >= 0 && source.type == WorkerType::Disk && !pw.targets.empty();
         for (const auto &t : pw.targets)
             cw.depths.push_back(configuredDepth(plan, spec, t));
         workers.push_back(std::move(cw));
         specs.push_back(spec);
     }
-    for (auto &step : cyclingSteps(profile.setup, workers)) {
+    auto steps = cyclingSteps(profile.setup, workers);
+    // Iometer's CalcRunCount: a spec index where nobody runs is still one run when a
+    // worker was set Idle there on purpose, a pause of the run time (with no Idle, the
+    // index is skipped).
+    if (steps.empty() && idleAssigned) {
+        CyclingStep pause;
+        for (const auto &w : workers)
+            pause.depths.emplace_back(w.depths.size(), 0u);
+        steps.push_back(std::move(pause));
+    }
+    for (auto &step : steps) {
         PlannedStep planned;
         planned.specIndex = index;
         planned.cycle = step.label;
@@ -260,6 +273,8 @@ std::optional<RunPlan> makeRunPlan(
 
     // Per planned worker: the spec its worker runs at each spec index (-1: idle).
     std::vector<std::vector<int>> specAt;
+    // Spec indexes where a worker of this host is assigned Idle (a pause if nobody runs).
+    std::vector<bool> idleAt(specIndexCount, false);
     for (std::size_t wi = 0; wi < host.workers.size(); ++wi) {
         auto &w = host.workers[wi];
         if (!w.seed)
@@ -268,8 +283,10 @@ std::optional<RunPlan> makeRunPlan(
         std::uint32_t copies = 1;
         for (std::size_t s = 0; s < w.assignedSpecs.size(); ++s) {
             const int idx = specIndex(w.assignedSpecs[s]);
-            if (idx < 0 && isIdleSpec(profile, w.assignedSpecs[s]))
+            if (idx < 0 && isIdleSpec(profile, w.assignedSpecs[s])) {
+                idleAt[s] = true;
                 continue; // idle at this spec index
+            }
             if (idx < 0) {
                 problems.push_back({Severity::Error,
                     "hosts[0].workers[" + std::to_string(wi) + "].specs[" + std::to_string(s) + "]",
@@ -312,7 +329,7 @@ std::optional<RunPlan> makeRunPlan(
         if (profile.setup.series)
             addSeriesSteps(plan, profile, specAt, i);
         else
-            addCyclingSteps(plan, profile, specAt, i);
+            addCyclingSteps(plan, profile, specAt, i, idleAt[i]);
     }
     return plan;
 }

@@ -854,7 +854,9 @@ struct Run::Execution {
         for (std::size_t wi = 0; wi < resolved.workers.size(); ++wi)
             if (resolved.specOf(wi, step))
                 active.push_back(wi);
-        if (active.empty())
+        // A step nobody runs in is skipped, but for Iometer's pause (every worker Idle at
+        // a spec index, CalcRunCount): it takes its ramp-up and run time with no I/O.
+        if (active.empty() && resolved.steps[step].specName != kIdleSpecName)
             return true;
 
         const auto setupStart = SteadyClock::now();

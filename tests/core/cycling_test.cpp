@@ -247,6 +247,43 @@ TEST(CyclingPlan, AWorkerAssignedIometersIdleSpecIdlesInThatStep)
     EXPECT_FALSE(validateProfile(p).empty());
 }
 
+// Iometer's CalcRunCount: a spec index at which every worker was set Idle is still one
+// run, a pause of the run time between the specs around it; an index nobody was given a
+// spec at (or only workers without targets) is not.
+TEST(CyclingPlan, ASpecIndexWhereEveryWorkerIsIdleIsAPauseStep)
+{
+    Profile p;
+    p.specs = {spec("A"), spec("B")};
+    p.hosts.push_back({});
+    p.hosts[0].workers = {worker("W1", 2, {"A", "Idle", "B"}), worker("W2", 1, {"A", "Idle"})};
+    p.setup.testType = TestType::CycleOutstandingIos;
+    p.setup.queueDepthCycling = exponential(1, 2, 4);
+    for (const TestType type : {TestType::CycleOutstandingIos, TestType::Normal}) {
+        p.setup.testType = type;
+        Problems problems;
+        const auto plan = makeRunPlan(p, 1, problems);
+        ASSERT_TRUE(plan);
+        const std::size_t perSpec = type == TestType::Normal ? 1 : 3;
+        ASSERT_EQ(plan->stepCount(), 2 * perSpec + 1) << "A's steps, the pause, B's steps";
+        const auto &pause = plan->steps[perSpec];
+        EXPECT_EQ(pause.specIndex, 1u);
+        EXPECT_EQ(pause.workers, 0u);
+        EXPECT_EQ(pause.name, "Idle");
+        for (const auto &w : plan->workers)
+            EXPECT_EQ(w.specPerStep[perSpec], -1);
+    }
+
+    // Without an Idle, an index where nobody runs is no step (Normal() sets no target).
+    p.hosts[0].workers = {worker("W1", 2, {"A"}), worker("W2", 0, {"A", "B"})};
+    for (const TestType type : {TestType::CycleOutstandingIos, TestType::Normal}) {
+        p.setup.testType = type;
+        Problems problems;
+        const auto plan = makeRunPlan(p, 1, problems);
+        ASSERT_TRUE(plan);
+        EXPECT_EQ(plan->stepCount(), type == TestType::Normal ? 1u : 3u);
+    }
+}
+
 TEST(CyclingPlan, ANetworkWorkerIdlesInANormalTestWithAWarning)
 {
     Profile p;

@@ -646,6 +646,127 @@ TEST(IcfImport, UndefinedAssignedSpecsAreKeptWithAWarningButIdleIsIometersBuiltI
         "line 59: assigned access specification \"Not here\" is not defined in this file");
 }
 
+// Iometer's GetVersion takes the first three numbers of the first line, with or without
+// the word "Version"; a file that opens with one closes with one.
+TEST(IcfImport, AVersionLineWithoutTheWordVersionIsRead)
+{
+    for (const std::string version : {"1998.10.08", "1.1.0", "Iometer 2006.07.27"}) {
+        auto lines = splitLines(fixture("reference.icf"));
+        lines.front() = version;
+        lines.back() = version;
+        Problems problems;
+        const Profile p = parseValid(joinLines(lines), problems);
+        EXPECT_TRUE(problems.empty()) << version << "\n" << describe(problems);
+        EXPECT_EQ(p.specs.at(0).name, "OLTP mix");
+
+        lines.pop_back(); // opened with a version, so the closing one is missing
+        problems.clear();
+        EXPECT_FALSE(parseIcf(joinLines(lines), problems).has_value()) << version;
+    }
+    // Three numbers are needed, as GetVersion needs them.
+    Problems problems;
+    EXPECT_FALSE(parseIcf(withLine(1, "1998.10"), problems).has_value());
+}
+
+// Before 1998.05.21 specs had no name, alignment or reply: AccessSpecList::LoadConfigOld
+// reads lines of six values and closes a spec each time the shares reach 100.
+TEST(IcfImport, ThePre1998AccessSpecFormatIsReadAsIometersLoadConfigOld)
+{
+    auto lines = splitLines(fixture("reference.icf"));
+    lines.front() = lines.back() = "Version 1998.02.01 ";
+    lines.erase(lines.begin() + 56); // no assigned specs: old specs go to every worker
+    lines.erase(lines.begin() + 34, lines.begin() + 39);
+    lines.insert(lines.begin() + 34,
+        {
+            "'size, % of size, % reads, % random, delay, burst",
+            "512 100 100 0 0 1", // line 36
+            "4096 50 67 100 0 1",
+            "65536 0 0 0 0 1", // 0 %: discarded
+            "8192 50 0 100 0 1", "\t512\t100\t100\t0\t0\t1",
+            "2048 60 0 0 0 1", // line 41: never reaches 100, dropped
+        });
+    Problems problems;
+    const Profile p = parseValid(joinLines(lines), problems);
+    ASSERT_EQ(p.specs.size(), 3u) << describe(problems);
+    // SmartName for one-line specs (a second of the same name gets " 2"); NextUntitled
+    // for the others.
+    EXPECT_EQ(p.specs[0].name, "512 B sequential reads");
+    EXPECT_EQ(p.specs[1].name, "Untitled 1");
+    EXPECT_EQ(p.specs[2].name, "512 B sequential reads 2");
+    ASSERT_EQ(p.specs[1].lines.size(), 2u);
+    const SpecLine &l = p.specs[1].lines[0];
+    EXPECT_EQ(l.transferSizeBytes, 4096u);
+    EXPECT_EQ(l.sharePercent, 50u);
+    EXPECT_EQ(l.percentRead, 67u);
+    EXPECT_EQ(l.percentRandom, 100u);
+    EXPECT_EQ(l.burstLength, 1u);
+    EXPECT_EQ(l.replySizeBytes, 0u);
+    // InitAccessSpecLine's alignment (2048, the default size) is never overwritten.
+    EXPECT_EQ(l.alignmentBytes, 2048u);
+    for (const AccessSpec &s : p.specs)
+        EXPECT_EQ(s.defaultAssignment, SpecAssignment::All) << s.name;
+    EXPECT_EQ(p.hosts.at(0).workers.at(0).assignedSpecs,
+        (std::vector<std::string> {
+            "512 B sequential reads", "Untitled 1", "512 B sequential reads 2"}));
+    ASSERT_EQ(problems.size(), 2u) << describe(problems);
+    EXPECT_EQ(problems[0].path, "line 38");
+    EXPECT_EQ(problems[1].path, "line 41");
+
+    // A file without a version line is told by its column line; past 100 is an error.
+    lines.front() = lines.back() = "";
+    problems.clear();
+    EXPECT_EQ(parseValid(joinLines(lines), problems).specs.size(), 3u);
+    lines[36] = "4096 60 67 100 0 1";
+    problems.clear();
+    EXPECT_FALSE(parseIcf(joinLines(lines), problems).has_value());
+}
+
+// Iometer finds its own Idle under that name (without case) and never runs a worker
+// assigned it, whatever lines the file gives it.
+TEST(IcfImport, AnIdleSpecDefinedInTheFileIsIometersBuiltInIdle)
+{
+    auto lines = splitLines(fixture("reference.icf"));
+    lines.insert(lines.begin() + 57, "\tidle");
+    lines.insert(lines.begin() + 39,
+        {"'Access specification name,default assignment", "\tIDLE,NONE",
+            "'size,% of size,% reads,% random,delay,burst,align,reply", "\t4096,100,0,0,0,1,0,0"});
+    Problems problems;
+    const Profile p = parseValid(joinLines(lines), problems);
+    ASSERT_EQ(p.specs.size(), 1u);
+    EXPECT_EQ(p.specs[0].name, "OLTP mix");
+    EXPECT_EQ(
+        p.hosts.at(0).workers.at(0).assignedSpecs, (std::vector<std::string> {"OLTP mix", "Idle"}));
+    EXPECT_TRUE(isIdleSpec(p, p.hosts[0].workers[0].assignedSpecs[1]));
+    ASSERT_EQ(problems.size(), 1u) << describe(problems);
+    EXPECT_EQ(problems[0].path, "line 41");
+    EXPECT_NE(problems[0].message.find("built-in Idle"), std::string::npos);
+}
+
+// A file of another kind (an executable, a picture, UTF-16 text) is said to be so once,
+// not as one "unexpected line" of escaped bytes per line.
+TEST(IcfMalformed, ABinaryFileIsNotAnIometerFileInOneProblem)
+{
+    std::string elf("\x7f"
+                    "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x03\0>\0",
+        20);
+    for (int i = 0; i < 40; ++i)
+        elf += "\n\x90\x0b\x05line of bytes\x01\n";
+    std::string utf16("\xff\xfeV\0e\0r\0", 8);
+    const std::string textWithNul = fixture("reference.icf").insert(200, 1, '\0');
+    for (const std::string &text : {elf, utf16, textWithNul}) {
+        Problems problems;
+        EXPECT_FALSE(parseIcf(text, problems).has_value());
+        ASSERT_EQ(problems.size(), 1u) << describe(problems);
+        EXPECT_NE(problems[0].message.find("not an Iometer configuration file: binary data"),
+            std::string::npos)
+            << problems[0].toString();
+    }
+    // A DOS end mark (Ctrl-Z) ends the text, as for Iometer's text-mode stream.
+    Problems problems;
+    EXPECT_TRUE(parseIcf(fixture("reference.icf") + "\x1a\x01\x02", problems).has_value())
+        << describe(problems);
+}
+
 TEST(IcfImport, NetworkTargetsAreDroppedWithAWarning)
 {
     std::string text = fixture("full-1.1.0.icf");
