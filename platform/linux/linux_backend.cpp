@@ -1314,20 +1314,19 @@ std::string deviceAccessAdvice(const struct stat &st)
     std::string owner = std::to_string(st.st_uid);
     if (const struct passwd *pw = ::getpwuid(st.st_uid))
         owner = pw->pw_name;
+    std::string groupName = std::to_string(st.st_gid);
+    if (const struct group *gr = ::getgrgid(st.st_gid))
+        groupName = gr->gr_name;
     char mode[8];
     std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
-    if ((st.st_mode & S_IRGRP) != 0) {
-        std::string groupName = std::to_string(st.st_gid);
-        if (const struct group *gr = ::getgrgid(st.st_gid))
-            groupName = gr->gr_name;
-        return "the node is " + owner + ":" + groupName + " " + mode + ", so root and the group '"
-            + groupName + "' may open it: add " + user + " to it (usermod -aG " + groupName + " "
-            + user
+    const std::string node = "the node is " + owner + ":" + groupName + " " + mode;
+    if ((st.st_mode & S_IRGRP) != 0)
+        return node + ", so root and the group '" + groupName + "' may open it: add " + user
+            + " to it (usermod -aG " + groupName + " " + user
             + ", then log in again) or run as "
               "root";
-    }
-    return "the node is " + owner + ":" + std::to_string(st.st_gid) + " " + mode + ", so only "
-        + owner + " may open it: run as " + owner + " (no group membership helps here)";
+    return node + ", so only " + owner + " may open it: run as " + owner
+        + " (no group membership helps here)";
 }
 
 std::string loopBackingWhy(const std::string &loop)
