@@ -26,6 +26,10 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$here"
+# ccache (the builds use it when installed): paths relative to this clone, so that a
+# clone in another folder (CI's) reuses what an earlier build compiled; room for the six
+# build trees (dev, asan, tsan, fuzz, MinGW, the .debs).
+export CCACHE_BASEDIR="$here" CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-20G}
 mode=${1:-}
 [ $# -gt 0 ] && shift
 
