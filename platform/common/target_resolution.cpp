@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "platform/common/target_resolution.h"
 
+#include "platform/common/input_file_reader.h"
+
 #include "core/profile/icf.h"
 #include "core/workload/file_tree.h"
 
@@ -123,10 +125,10 @@ std::optional<core::FileTree> fileTreeAt(const std::string &folder)
         || !fs::is_regular_file(fs::symlink_status(marker, ec))
         || fs::file_size(marker, ec) > kLongestMarker || ec)
         return std::nullopt;
-    std::ifstream in(marker, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return core::parseFileTreeMarker(text.str());
+    const auto text = readInputFile(marker, kLongestMarker, "file-tree markers");
+    if (text.problem)
+        return std::nullopt;
+    return core::parseFileTreeMarker(text.text);
 }
 
 core::TargetKind detectTargetKind(const std::string &path)

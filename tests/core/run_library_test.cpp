@@ -5,15 +5,19 @@
 #include "core/library/headline_cache.h"
 #include "core/library/run_library.h"
 #include "core/report/results_json.h"
+#include "platform/common/input_file_reader.h"
 #include "support/test_support.h"
 
+#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <sys/stat.h> // mkfifo
 
 using namespace ioprism::core;
 using ioprism::test::readFile;
@@ -64,7 +68,8 @@ std::string save(const RunLibrary &library, const RunResult &r)
 TEST(RunLibrary, SavesUnderTheStartTimeAndANameAndKeepsTheTextAsWritten)
 {
     TempDir dir;
-    const RunLibrary library(dir.path() / "runs"); // created on the first save
+    const RunLibrary library(
+        dir.path() / "runs", ioprism::platform::readInputFile); // created on the first save
     const RunResult r = smallRun("4K Random Read (QD 32)", at(12, 30));
     const std::string text = writeResultsJson(r, r.environment);
     const auto id = library.save(r, text);
@@ -83,7 +88,7 @@ TEST(RunLibrary, SavesUnderTheStartTimeAndANameAndKeepsTheTextAsWritten)
 TEST(RunLibrary, TwoRunsWithTheSameNameInTheSameSecondBothStay)
 {
     TempDir dir;
-    const RunLibrary library(dir.path());
+    const RunLibrary library(dir.path(), ioprism::platform::readInputFile);
     const RunResult r = smallRun("same", at(1, 2));
     const std::string first = save(library, r);
     const std::string second = save(library, r);
@@ -95,7 +100,7 @@ TEST(RunLibrary, TwoRunsWithTheSameNameInTheSameSecondBothStay)
 TEST(RunLibrary, ListsOldestFirstWithHeadlinesAndADamagedFileAmongThem)
 {
     TempDir dir;
-    const RunLibrary library(dir.path());
+    const RunLibrary library(dir.path(), ioprism::platform::readInputFile);
     RunResult failed = smallRun("later", at(14, 0));
     failed.error = makeOpError(5, "read", "/dev/sdz");
     save(library, failed);
@@ -117,10 +122,96 @@ TEST(RunLibrary, ListsOldestFirstWithHeadlinesAndADamagedFileAmongThem)
     EXPECT_THAT(runs[2].headline.error, HasSubstr("read /dev/sdz"));
 }
 
+// Issue 23: a library entry linked to /dev/zero grew `history` to 4.2 GB and aborted it,
+// a FIFO hung it (and the GUI at start-up), a 3 GiB sparse file took 25 s and 6.3 GB. Each
+// is now listed as unreadable, with what is wrong with it, and the good runs as usual.
+TEST(RunLibrary, HostileEntriesAreListedAsUnreadableWithWhyAndNeverRead)
+{
+    TempDir dir;
+    const RunLibrary library(dir.path(), ioprism::platform::readInputFile);
+    save(library, smallRun("good", at(9, 0)));
+    std::filesystem::create_symlink("/dev/zero", dir.path() / "zero.json");
+    ASSERT_EQ(::mkfifo((dir.path() / "fifo.json").c_str(), 0600), 0);
+    std::ofstream(dir.path() / "sparse.json") << "";
+    std::filesystem::resize_file(dir.path() / "sparse.json", std::uintmax_t(3) << 30);
+    std::filesystem::create_symlink(dir.path() / "gone", dir.path() / "dangling.json");
+    std::filesystem::create_directory(dir.path() / "x.json");
+    ASSERT_EQ(::mkfifo((dir.path() / "good.meta.json").c_str(), 0600), 0); // a sidecar too
+
+    const auto start = std::chrono::steady_clock::now();
+    const auto runs = library.list();
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+    std::map<std::string, std::string> damage;
+    std::size_t good = 0;
+    for (const auto &run : runs) {
+        if (!run.damaged) {
+            ++good;
+            continue;
+        }
+        EXPECT_TRUE(run.unreadable) << run.id;
+        damage[run.id] = run.damage;
+    }
+    EXPECT_EQ(good, 1u);
+    EXPECT_EQ(damage["zero"], "is a character device; only regular files are read");
+    EXPECT_EQ(damage["fifo"], "is a FIFO (named pipe); only regular files are read");
+    EXPECT_EQ(damage["sparse"], "is 3 GiB; IOPrism reads results files up to 256 MiB");
+    EXPECT_THAT(damage["dangling"], HasSubstr("is a link to "));
+    EXPECT_THAT(damage["dangling"], HasSubstr("which does not exist"));
+    EXPECT_EQ(damage["x"], "is a directory, not a file");
+    EXPECT_EQ(runs.size(), 6u);
+}
+
+// A run listed, then deleted before it is read, is not "No such file or directory".
+TEST(RunLibrary, AFileThatCannotBeReadSaysWhatHappened)
+{
+    TempDir dir;
+    int calls = 0;
+    const RunLibrary vanishing(dir.path(),
+        [&](const std::filesystem::path &path, std::uint64_t max, std::string_view kind) {
+            if (path.extension() == ".json" && path.filename().string()[0] != '.' && ++calls == 1)
+                std::filesystem::remove(path);
+            return ioprism::platform::readInputFile(path, max, kind);
+        });
+    save(vanishing, smallRun("soon gone", at(9, 0)));
+    const auto runs = vanishing.list();
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_TRUE(runs[0].unreadable);
+    EXPECT_EQ(runs[0].damage, "vanished: it was deleted while the library was being listed");
+
+    const RunLibrary refusing(
+        dir.path(), [](const std::filesystem::path &, std::uint64_t, std::string_view) {
+            return InputFileText {{},
+                Problem {Severity::Error, {}, "cannot read x: Permission denied"},
+                InputFileFailure::PermissionDenied};
+        });
+    save(refusing, smallRun("closed", at(9, 0)));
+    const auto closed = refusing.list();
+    ASSERT_EQ(closed.size(), 1u);
+    EXPECT_EQ(closed[0].damage, "permission denied");
+}
+
+TEST(RunLibrary, AFolderThatIsAFileOrALinkLoopIsReportedNotEmpty)
+{
+    TempDir dir;
+    std::ofstream(dir.path() / "runs") << "not a folder";
+    ListingStats stats;
+    EXPECT_TRUE(
+        RunLibrary(dir.path() / "runs", ioprism::platform::readInputFile).list({}, &stats).empty());
+    EXPECT_EQ(stats.folderProblem, "is not a folder");
+
+    std::filesystem::create_symlink(dir.path() / "loop", dir.path() / "loop");
+    RunLibrary(dir.path() / "loop", ioprism::platform::readInputFile).list({}, &stats);
+    EXPECT_THAT(stats.folderProblem, HasSubstr("cannot be read: "));
+    EXPECT_THAT(stats.folderProblem, HasSubstr("symbolic links"));
+
+    RunLibrary(dir.path() / "not yet", ioprism::platform::readInputFile).list({}, &stats);
+    EXPECT_EQ(stats.folderProblem, "") << "no folder yet is no runs yet";
+}
+
 TEST(RunLibrary, ListingAgainReadsOnlyTheFilesItHasNotSeen)
 {
     TempDir dir;
-    const RunLibrary library(dir.path());
+    const RunLibrary library(dir.path(), ioprism::platform::readInputFile);
     save(library, smallRun("first", at(10, 0)));
     const auto listed = library.list();
     ASSERT_EQ(listed.size(), 1u);
@@ -151,7 +242,7 @@ TEST(RunLibrary, ListingAgainReadsOnlyTheFilesItHasNotSeen)
 TEST(RunLibrary, TheHeadlineCacheSparesTheSecondListingItsReads)
 {
     TempDir dir;
-    const RunLibrary library(dir.path());
+    const RunLibrary library(dir.path(), ioprism::platform::readInputFile);
     RunResult failed = smallRun("failed", at(8, 0));
     failed.error = makeOpError(5, "read", "/dev/sdz");
     save(library, failed);
@@ -241,7 +332,7 @@ TEST(RunLibrary, TheHeadlineCacheSparesTheSecondListingItsReads)
 TEST(RunLibrary, ADamagedCacheIsIgnoredAndRebuilt)
 {
     TempDir dir;
-    const RunLibrary library(dir.path());
+    const RunLibrary library(dir.path(), ioprism::platform::readInputFile);
     save(library, smallRun("first", at(9, 0)));
     save(library, smallRun("second", at(10, 0)));
     ListingStats stats;
@@ -336,7 +427,7 @@ TEST(HeadlineCache, WritesAndReadsEveryFieldOfAHeadline)
 TEST(RunLibrary, MetadataLivesInASidecarAndLeavesTheResultsAlone)
 {
     TempDir dir;
-    const RunLibrary library(dir.path());
+    const RunLibrary library(dir.path(), ioprism::platform::readInputFile);
     const RunResult r = smallRun("meta", at(3, 0));
     const std::string id = save(library, r);
     const std::string before = readFile(dir.path() / (id + ".json"));
@@ -363,7 +454,7 @@ TEST(RunLibrary, MetadataLivesInASidecarAndLeavesTheResultsAlone)
 TEST(RunLibrary, DeleteRemovesTheRunAndItsSidecar)
 {
     TempDir dir;
-    const RunLibrary library(dir.path());
+    const RunLibrary library(dir.path(), ioprism::platform::readInputFile);
     const std::string keep = save(library, smallRun("keep", at(4, 0)));
     const std::string gone = save(library, smallRun("gone", at(5, 0)));
     ASSERT_TRUE(library.setMetadata(gone, {"x", "", {}}).ok());
@@ -379,7 +470,7 @@ TEST(RunLibrary, DeleteRemovesTheRunAndItsSidecar)
 TEST(RunLibrary, FindsARunByIdOrUniquePrefixAndRefusesPaths)
 {
     TempDir dir;
-    const RunLibrary library(dir.path());
+    const RunLibrary library(dir.path(), ioprism::platform::readInputFile);
     const std::string a = save(library, smallRun("alpha", at(6, 0)));
     save(library, smallRun("beta", at(6, 0)));
     ASSERT_TRUE(library.find(a).ok());

@@ -97,7 +97,7 @@ TEST(Cli, ValidateRefusesAnOversizeFileNamingTheLimit)
     std::filesystem::resize_file(dir.path() / "profile.icf", std::uintmax_t(1) << 30); // sparse
     auto r = runCli("validate profile.icf", dir.path(), "timeout -s KILL 120");
     EXPECT_EQ(r.exitCode, 2);
-    EXPECT_THAT(r.err, HasSubstr("profile.icf: 1 GiB is larger than the 4 MiB limit for profiles"));
+    EXPECT_THAT(r.err, HasSubstr("profile.icf: is 1 GiB; IOPrism reads profiles up to 4 MiB"));
 }
 
 TEST(Cli, ValidateSaysADirectoryIsADirectory)

@@ -109,7 +109,7 @@ TEST(FileTreeTargets, AddFileTreeAsksForAFolderAndMakesTheTreeInIoprismTreeInsid
 {
     test::ensureApp();
     test::TempDir dir;
-    MainWindow window(nullPlatformServices(), isolated(dir));
+    MainWindow window(ioprism::test::testServices(), isolated(dir));
     window.document()->setProfile(test::smallProfile());
     window.show();
     window.showPage(MainWindow::TargetsTab);
@@ -197,7 +197,7 @@ TEST(FileTreeTargets, IoprismsOwnTreeIsUsedAgainWithItsShapeAndAFileIsRefused)
 {
     test::ensureApp();
     test::TempDir dir;
-    MainWindow window(nullPlatformServices(), isolated(dir));
+    MainWindow window(ioprism::test::testServices(), isolated(dir));
     core::Profile profile = test::smallProfile();
     profile.hosts[0].workers[0].targets.clear();
     window.document()->setProfile(profile);
@@ -326,7 +326,7 @@ TEST(FileTreeResults, ARunOfATreeShowsItsFilesOnTheResultsAndLivePages)
 {
     test::ensureApp();
     test::TempDir dir;
-    MainWindow window(nullPlatformServices(), isolated(dir));
+    MainWindow window(ioprism::test::testServices(), isolated(dir));
     core::Profile profile = treeProfile(dir.path() / "tree");
     window.document()->setProfile(profile);
     window.setIoLimitPerTarget(500);
@@ -443,7 +443,7 @@ TEST(FileTreeResults, AReopenedTreeRunShowsTheFilesLineItShowedLive)
 
     const auto path = dir.path() / "tree.json";
     std::ofstream(path, std::ios::binary) << core::writeResultsJson(run, run.environment);
-    MainWindow window(nullPlatformServices(), isolated(dir));
+    MainWindow window(ioprism::test::testServices(), isolated(dir));
     window.show();
     ASSERT_TRUE(window.openFile(QString::fromStdString(path.string())))
         << window.messageBar()->currentText().toStdString();
