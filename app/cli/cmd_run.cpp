@@ -990,9 +990,17 @@ int runCommand(RunArgs a)
             timeseriesFile->close();
         else
             timeseries->flush();
-        if (!*timeseries) {
+        // A file whose folder was deleted during the run took every write without an
+        // error (it was unlinked, still open) and is gone now: fall back as for a failed
+        // write, as --csv and --json do when their folder is gone at the end.
+        std::error_code gone;
+        const bool vanished
+            = timeseriesFile && !std::filesystem::is_regular_file(a.timeseriesPath, gone);
+        if (!*timeseries || vanished) {
             // Written as the run went; whatever was lost is rebuilt from the intervals.
             std::string reason = sink.timeseriesError();
+            if (reason.empty() && vanished)
+                reason = "the file was removed during the run (its folder deleted?)";
             if (reason.empty())
                 reason = errno ? std::generic_category().message(errno) : "write failed";
             reportAndSaveElsewhere({"--timeseries", a.timeseriesPath}, reason,
