@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "platform/common/target_resolution.h"
 
-#include "platform/common/input_file_reader.h"
-
 #include "core/profile/icf.h"
 #include "core/workload/file_tree.h"
+#include "platform/common/input_file_reader.h"
 
 #include <filesystem>
 #include <fstream>
