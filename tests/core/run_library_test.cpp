@@ -17,7 +17,6 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
-#include <sys/stat.h> // mkfifo
 
 using namespace ioprism::core;
 using ioprism::test::readFile;
@@ -122,45 +121,6 @@ TEST(RunLibrary, ListsOldestFirstWithHeadlinesAndADamagedFileAmongThem)
     EXPECT_THAT(runs[2].headline.error, HasSubstr("read /dev/sdz"));
 }
 
-// Issue 23: a library entry linked to /dev/zero grew `history` to 4.2 GB and aborted it,
-// a FIFO hung it (and the GUI at start-up), a 3 GiB sparse file took 25 s and 6.3 GB. Each
-// is now listed as unreadable, with what is wrong with it, and the good runs as usual.
-TEST(RunLibrary, HostileEntriesAreListedAsUnreadableWithWhyAndNeverRead)
-{
-    TempDir dir;
-    const RunLibrary library(dir.path(), ioprism::platform::readInputFile);
-    save(library, smallRun("good", at(9, 0)));
-    std::filesystem::create_symlink("/dev/zero", dir.path() / "zero.json");
-    ASSERT_EQ(::mkfifo((dir.path() / "fifo.json").c_str(), 0600), 0);
-    std::ofstream(dir.path() / "sparse.json") << "";
-    std::filesystem::resize_file(dir.path() / "sparse.json", std::uintmax_t(3) << 30);
-    std::filesystem::create_symlink(dir.path() / "gone", dir.path() / "dangling.json");
-    std::filesystem::create_directory(dir.path() / "x.json");
-    ASSERT_EQ(::mkfifo((dir.path() / "good.meta.json").c_str(), 0600), 0); // a sidecar too
-
-    const auto start = std::chrono::steady_clock::now();
-    const auto runs = library.list();
-    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
-    std::map<std::string, std::string> damage;
-    std::size_t good = 0;
-    for (const auto &run : runs) {
-        if (!run.damaged) {
-            ++good;
-            continue;
-        }
-        EXPECT_TRUE(run.unreadable) << run.id;
-        damage[run.id] = run.damage;
-    }
-    EXPECT_EQ(good, 1u);
-    EXPECT_EQ(damage["zero"], "is a character device; only regular files are read");
-    EXPECT_EQ(damage["fifo"], "is a FIFO (named pipe); only regular files are read");
-    EXPECT_EQ(damage["sparse"], "is 3 GiB; IOPrism reads results files up to 256 MiB");
-    EXPECT_THAT(damage["dangling"], HasSubstr("is a link to "));
-    EXPECT_THAT(damage["dangling"], HasSubstr("which does not exist"));
-    EXPECT_EQ(damage["x"], "is a directory, not a file");
-    EXPECT_EQ(runs.size(), 6u);
-}
-
 // A run listed, then deleted before it is read, is not "No such file or directory".
 TEST(RunLibrary, AFileThatCannotBeReadSaysWhatHappened)
 {
@@ -188,24 +148,6 @@ TEST(RunLibrary, AFileThatCannotBeReadSaysWhatHappened)
     const auto closed = refusing.list();
     ASSERT_EQ(closed.size(), 1u);
     EXPECT_EQ(closed[0].damage, "permission denied");
-}
-
-TEST(RunLibrary, AFolderThatIsAFileOrALinkLoopIsReportedNotEmpty)
-{
-    TempDir dir;
-    std::ofstream(dir.path() / "runs") << "not a folder";
-    ListingStats stats;
-    EXPECT_TRUE(
-        RunLibrary(dir.path() / "runs", ioprism::platform::readInputFile).list({}, &stats).empty());
-    EXPECT_EQ(stats.folderProblem, "is not a folder");
-
-    std::filesystem::create_symlink(dir.path() / "loop", dir.path() / "loop");
-    RunLibrary(dir.path() / "loop", ioprism::platform::readInputFile).list({}, &stats);
-    EXPECT_THAT(stats.folderProblem, HasSubstr("cannot be read: "));
-    EXPECT_THAT(stats.folderProblem, HasSubstr("symbolic links"));
-
-    RunLibrary(dir.path() / "not yet", ioprism::platform::readInputFile).list({}, &stats);
-    EXPECT_EQ(stats.folderProblem, "") << "no folder yet is no runs yet";
 }
 
 TEST(RunLibrary, ListingAgainReadsOnlyTheFilesItHasNotSeen)
