@@ -114,6 +114,7 @@ MainWindow::MainWindow(PlatformServices services, MainWindowOptions options, QWi
     , m_comparePage(new ComparePage(this))
 {
     m_targetsPage->model()->setTargetCheck(m_services.targetExists);
+    m_targetsPage->model()->setFileReader(m_services.readFileHead);
     setWindowIcon(icon(IconId::App));
     setMinimumSize(960, 640);
     resize(1440, 900);
@@ -636,7 +637,7 @@ void MainWindow::addFileTree(const std::string &folder)
 {
     if (!m_document->worker(m_targetsPage->model()->worker()))
         return;
-    const FileTreePlace place = fileTreePlace(folder);
+    const FileTreePlace place = fileTreePlace(folder, m_services.readFileHead);
     if (place.path.empty()) {
         m_messageBar->showMessage(MessageBar::Level::Warning, place.refusal);
         return;

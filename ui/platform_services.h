@@ -43,6 +43,10 @@ struct TargetCandidate {
     bool readOnly = false;
 };
 
+// The first `bytes` bytes of a file, through the bounded reader (PlatformServices).
+using FileHeadReader
+    = std::function<core::InputFileText(const std::filesystem::path &, std::size_t bytes)>;
+
 struct PlatformServices {
     // A new backend for one run; called on the run's thread. Null when the engine does
     // not exist on this platform.
@@ -69,8 +73,8 @@ struct PlatformServices {
     // as unreadable), so a FIFO or /dev/zero can never hang or exhaust the window.
     core::InputFileReader readFile;
     // The first bytes of a file under the same rules (platform::readInputFileHead), to
-    // tell a results file from a profile; empty: none is.
-    std::function<core::InputFileText(const std::filesystem::path &, std::size_t)> readFileHead;
+    // tell a results file from a profile and to read a file tree's marker; empty: none is.
+    FileHeadReader readFileHead;
 };
 
 // The null backend, no OS counters, no target discovery: tests, and machines without a
