@@ -365,6 +365,36 @@ TEST(TrialStat, MedianOfOddAndEvenCounts)
 namespace ioprism::core {
 namespace {
 
+// Issue 23, OWASP "CSV Injection": the series CSV names the spec of every point; a spec
+// named like a formula is written as text (a leading quote), as in every other CSV.
+TEST(CsvInjection, TheSeriesCsvNeutralisesAHostileSpecName)
+{
+    const std::string hostile = "=HYPERLINK(\"http://x\",\"y\")";
+    auto p = seriesProfile({generated(SweepParameter::TransferSize, 4096, 8192, 2)});
+    p.specs[0].name = hostile;
+    p.hosts[0].workers[0].assignedSpecs = {hostile};
+    p.setup.runTime = std::chrono::seconds(0);
+    p.setup.interval = std::chrono::milliseconds(100);
+    p.setup.series->ios = 100;
+    NullBackend backend;
+    NullCounterSource counters;
+    NullSink sink;
+    const RunResult r = ioprism::core::Run(p, backend, counters, sink).execute();
+    ASSERT_FALSE(r.error) << r.error->toString();
+    const std::string csv = writeSeriesCsv(r);
+    const std::string quoted = "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"";
+    std::size_t rows = 0;
+    for (std::size_t b = 0, e; (e = csv.find('\n', b)) != std::string::npos; b = e + 1) {
+        const std::string line = csv.substr(b, e - b);
+        if (b == 0)
+            continue; // the header
+        ++rows;
+        EXPECT_TRUE(line.starts_with("1,0," + quoted + ",")) << line;
+        EXPECT_EQ(line.find(",=HYPERLINK"), std::string::npos) << line;
+    }
+    EXPECT_EQ(rows, 2u) << csv;
+}
+
 TEST(SeriesOutputs, TheTidyCsvHasOneRowPerPointAndTheJsonItsPoints)
 {
     auto p = seriesProfile({generated(SweepParameter::TransferSize, 4096, 16384, 2),
