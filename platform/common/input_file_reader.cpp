@@ -37,16 +37,49 @@ InputFileText refused(InputFileFailure failure, std::string message)
     return r;
 }
 
+// Why an open or a read failed, by the OS's own code: MinGW's libstdc++ 12 maps no
+// Win32 code to a std::errc (ERROR_PATH_NOT_FOUND would compare equal to ESRCH), so
+// Windows codes are named as they are.
+InputFileFailure failureOf(const std::error_code &ec)
+{
+#ifdef _WIN32
+    switch (ec.value()) {
+    case ERROR_FILE_NOT_FOUND:
+    case ERROR_PATH_NOT_FOUND:
+    case ERROR_INVALID_NAME:
+        return InputFileFailure::Missing;
+    case ERROR_ACCESS_DENIED:
+    case ERROR_SHARING_VIOLATION:
+        return InputFileFailure::PermissionDenied;
+    default:
+        return InputFileFailure::Unreadable;
+    }
+#else
+    if (ec == std::errc::no_such_file_or_directory || ec == std::errc::not_a_directory)
+        return InputFileFailure::Missing;
+    if (ec == std::errc::permission_denied || ec == std::errc::operation_not_permitted)
+        return InputFileFailure::PermissionDenied;
+    if (ec == std::errc::no_such_device_or_address)
+        return InputFileFailure::NotRegular; // a socket, or a device with no driver
+    return InputFileFailure::Unreadable;
+#endif
+}
+
+// The path in UTF-8, as the rest of the program shows paths. On Windows path::string()
+// converts to the ANSI code page and throws for a name outside it; nothing here throws.
+std::string shownPath(const std::filesystem::path &path)
+{
+    try {
+        const std::u8string utf8 = path.u8string();
+        return {utf8.begin(), utf8.end()};
+    } catch (...) {
+        return "(a path that is not valid Unicode)";
+    }
+}
+
 InputFileText cannotOpen(const std::filesystem::path &path, std::error_code ec)
 {
-    InputFileFailure failure = InputFileFailure::Unreadable;
-    if (ec == std::errc::no_such_file_or_directory || ec == std::errc::not_a_directory)
-        failure = InputFileFailure::Missing;
-    else if (ec == std::errc::permission_denied || ec == std::errc::operation_not_permitted)
-        failure = InputFileFailure::PermissionDenied;
-    else if (ec == std::errc::no_such_device_or_address)
-        failure = InputFileFailure::NotRegular; // a socket, or a device with no driver
-    return refused(failure, "cannot read " + path.string() + ": " + ec.message());
+    return refused(failureOf(ec), "cannot read " + shownPath(path) + ": " + ec.message());
 }
 
 // "is 3.0 GiB; IOPrism reads results files up to 256 MiB"; the exact size is added when
