@@ -262,7 +262,7 @@ namespace {
 // (not "No such file or directory" for a link to nothing or a file deleted meanwhile).
 std::string unreadableReason(const fs::path &path, const InputFileText &file)
 {
-    const std::string said = file.problem ? file.problem->message : std::string("unreadable");
+    std::string said = file.problem ? file.problem->message : std::string("unreadable");
     switch (file.failure) {
     case InputFileFailure::Missing: {
         std::error_code ec;
