@@ -37,24 +37,11 @@ InputFileText refused(InputFileFailure failure, std::string message)
     return r;
 }
 
-// Why an open or a read failed, by the OS's own code: MinGW's libstdc++ 12 maps no
-// Win32 code to a std::errc (ERROR_PATH_NOT_FOUND would compare equal to ESRCH), so
-// Windows codes are named as they are.
+// Why an open or a read failed. Win32 codes compare equal to these too: the standard
+// libraries map them (ERROR_FILE_NOT_FOUND and ERROR_PATH_NOT_FOUND to
+// no_such_file_or_directory; windows_input_file_reader_test checks it under Wine).
 InputFileFailure failureOf(const std::error_code &ec)
 {
-#ifdef _WIN32
-    switch (ec.value()) {
-    case ERROR_FILE_NOT_FOUND:
-    case ERROR_PATH_NOT_FOUND:
-    case ERROR_INVALID_NAME:
-        return InputFileFailure::Missing;
-    case ERROR_ACCESS_DENIED:
-    case ERROR_SHARING_VIOLATION:
-        return InputFileFailure::PermissionDenied;
-    default:
-        return InputFileFailure::Unreadable;
-    }
-#else
     if (ec == std::errc::no_such_file_or_directory || ec == std::errc::not_a_directory)
         return InputFileFailure::Missing;
     if (ec == std::errc::permission_denied || ec == std::errc::operation_not_permitted)
@@ -62,7 +49,6 @@ InputFileFailure failureOf(const std::error_code &ec)
     if (ec == std::errc::no_such_device_or_address)
         return InputFileFailure::NotRegular; // a socket, or a device with no driver
     return InputFileFailure::Unreadable;
-#endif
 }
 
 // The path in UTF-8, as the rest of the program shows paths. On Windows path::string()
