@@ -120,6 +120,7 @@ MainWindow::MainWindow(PlatformServices services, MainWindowOptions options, QWi
     , m_comparePage(new ComparePage(this))
 {
     m_targetsPage->model()->setTargetCheck(m_services.targetExists);
+    m_targetsPage->model()->setFileReader(m_services.readFileHead);
     setWindowIcon(icon(IconId::App));
     setMinimumSize(960, 640);
     resize(1440, 900);
@@ -242,7 +243,7 @@ MainWindow::MainWindow(PlatformServices services, MainWindowOptions options, QWi
         m_messageBar->showMessage(MessageBar::Level::Information, text);
     });
     connect(m_controller, &RunController::finished, this, &MainWindow::onFinished);
-    m_historyPage->setDirectory(m_options.runLibraryDirectory.toStdString());
+    m_historyPage->setDirectory(m_options.runLibraryDirectory.toStdString(), m_services.readFile);
     connect(m_historyPage, &HistoryPage::openRequested, this, [this](const QString &file) {
         askDiscardResults(tr("opening another run"), [this, file](bool) { openResults(file); });
     });
@@ -649,7 +650,7 @@ void MainWindow::addFileTree(const std::string &folder)
 {
     if (!m_document->worker(m_targetsPage->model()->worker()))
         return;
-    const FileTreePlace place = fileTreePlace(folder);
+    const FileTreePlace place = fileTreePlace(folder, m_services.readFileHead);
     if (place.path.empty()) {
         m_messageBar->showMessage(MessageBar::Level::Warning, place.refusal);
         return;
@@ -867,32 +868,33 @@ bool MainWindow::applyPreset(const std::string &name)
     return true;
 }
 
-namespace {
-
 // A results file says so in its first lines ("format": "ioprism-results"); a profile or
-// an .icf does not. Read only the head: a results file can be tens of MB.
-bool looksLikeResults(const QString &path)
+// an .icf does not. Read only the head: a results file can be tens of MB. Through the
+// bounded reader: a FIFO or a device dropped on the window never blocks it.
+bool MainWindow::looksLikeResults(const QString &path) const
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
+    if (!m_services.readFileHead)
         return false;
-    const QByteArray head = file.read(4096);
-    return head.contains("\"format\"") && head.contains("\"ioprism-results\"");
+    const core::InputFileText head
+        = m_services.readFileHead(QFileInfo(path).filesystemFilePath(), 4096);
+    return !head.problem && head.text.find("\"format\"") != std::string::npos
+        && head.text.find("\"ioprism-results\"") != std::string::npos;
 }
-
-} // namespace
 
 std::optional<core::RunResult> MainWindow::readResults(const QString &path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
+    const core::InputFileText file = m_services.readFile
+        ? m_services.readFile(
+            QFileInfo(path).filesystemFilePath(), core::kMaxResultsFileBytes, "results files")
+        : core::InputFileText {{}, core::Problem {core::Severity::Error, {}, "no file reader"},
+            core::InputFileFailure::Unreadable};
+    if (file.problem) {
         m_messageBar->showMessage(MessageBar::Level::Error,
-            tr("%1 cannot be read: %2").arg(QFileInfo(path).fileName(), file.errorString()));
+            tr("%1 cannot be read: %2")
+                .arg(QFileInfo(path).fileName(), toQString(file.problem->message)));
         return std::nullopt;
     }
-    const QByteArray text = file.readAll();
-    core::ResultsRead read
-        = core::readResultsJson(std::string_view(text.constData(), std::size_t(text.size())));
+    core::ResultsRead read = core::readResultsJson(file.text);
     if (!read.ok()) {
         m_messageBar->showMessage(MessageBar::Level::Error,
             tr("%1 cannot be opened: %2").arg(QFileInfo(path).fileName(), toQString(read.error)));
@@ -905,7 +907,8 @@ bool MainWindow::saveToLibrary(const RunResultPtr &result)
 {
     if (!result || m_options.runLibraryDirectory.isEmpty() || !m_saveRuns->isChecked())
         return false;
-    const core::RunLibrary library(m_options.runLibraryDirectory.toStdString());
+    const core::RunLibrary library(
+        m_options.runLibraryDirectory.toStdString(), m_services.readFile);
     const std::string text = core::writeResultsJson(*result, environmentFor(*result));
     if (auto id = library.save(*result, text); !id) {
         m_messageBar->showMessage(MessageBar::Level::Error,
@@ -1104,8 +1107,8 @@ bool MainWindow::openFile(const QString &path)
     // refused unread) and the format told by the content, not the name.
     core::Problems problems;
     std::optional<core::Profile> profile
-        = core::loadProfileFile(QFileInfo(path).filesystemFilePath(), m_services.targetExists,
-            problems, m_services.iometerVolumeIsHere);
+        = core::loadProfileFile(m_services.readFile, QFileInfo(path).filesystemFilePath(),
+            m_services.targetExists, problems, m_services.iometerVolumeIsHere);
     if (!profile && problems.size() == 1 && !QFileInfo(path).isFile()) {
         QStringList files = recentFiles();
         if (files.removeAll(QFileInfo(path).absoluteFilePath()) > 0) {

@@ -172,6 +172,7 @@ private:
     void clearResults();
     // A results file, or nullopt with the reason in the message bar.
     std::optional<core::RunResult> readResults(const QString &path);
+    bool looksLikeResults(const QString &path) const;
     void createActions();
     void createMenus();
     void createToolBar();

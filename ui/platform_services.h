@@ -11,6 +11,7 @@
 #include "core/engine.h"
 #include "core/engine_kind.h"
 #include "core/profile/icf.h"
+#include "core/profile/input_file.h"
 #include "core/profile/profile.h"
 #include "core/report/environment.h"
 #include "core/result.h"
@@ -42,6 +43,10 @@ struct TargetCandidate {
     bool readOnly = false;
 };
 
+// The first `bytes` bytes of a file, through the bounded reader (PlatformServices).
+using FileHeadReader
+    = std::function<core::InputFileText(const std::filesystem::path &, std::size_t bytes)>;
+
 struct PlatformServices {
     // A new backend for one run; called on the run's thread. Null when the engine does
     // not exist on this platform.
@@ -63,6 +68,13 @@ struct PlatformServices {
     // Removes a test file IOPrism made (it carries our mark); anything else is refused
     // with an error. Empty: the option to remove test files is not offered.
     std::function<core::Status(const std::string &)> removeTestFile;
+    // The bounded reader of files from outside (platform::readInputFile): results files,
+    // profiles, the run library. Any thread. Empty: no such file is read (each is refused
+    // as unreadable), so a FIFO or /dev/zero can never hang or exhaust the window.
+    core::InputFileReader readFile;
+    // The first bytes of a file under the same rules (platform::readInputFileHead), to
+    // tell a results file from a profile and to read a file tree's marker; empty: none is.
+    FileHeadReader readFileHead;
 };
 
 // The null backend, no OS counters, no target discovery: tests, and machines without a

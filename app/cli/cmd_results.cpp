@@ -5,12 +5,14 @@
 #include "app/cli/output_files.h"
 #include "app/cli/results_io.h"
 #include "app/cli/summary.h"
+#include "app/cli/terminal_text.h"
 #include "core/report/compare.h"
 #include "core/report/csv.h"
 #include "core/report/html_report.h"
 #include "core/report/results_json.h"
 #include "core/report/results_reader.h"
 #include "platform/common/data_dir.h"
+#include "platform/common/input_file_reader.h"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -39,35 +41,29 @@ std::optional<RunLibrary> userRunLibrary(std::string &error)
         error = directory.error().toString();
         return std::nullopt;
     }
-    return RunLibrary(*directory);
+    return RunLibrary(*directory, platform::readInputFile);
 }
 
 namespace {
 
 std::optional<std::string> readText(const fs::path &path, std::string &error)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        error = fmt::format("{}: cannot open", path.string());
+    auto file = platform::readInputFile(path, kMaxResultsFileBytes, "results files");
+    if (file.problem) {
+        // "cannot read PATH: REASON" names the file already; the others follow its name.
+        error = file.problem->message.starts_with("cannot read ")
+            ? file.problem->message
+            : fmt::format("{}: {}", path.string(), file.problem->message);
         return std::nullopt;
     }
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) {
-        error = fmt::format("{}: cannot read", path.string());
-        return std::nullopt;
-    }
-    return text.str();
+    return std::move(file.text);
 }
 
 // The writer puts "format" first; a file that names it early is results, damaged or not.
 bool startsAsResults(const fs::path &path)
 {
-    std::ifstream in(path, std::ios::binary);
-    std::string head(256, '\0');
-    in.read(head.data(), static_cast<std::streamsize>(head.size()));
-    head.resize(static_cast<std::size_t>(in.gcount()));
-    return head.find(kResultsFormatName) != std::string::npos;
+    const auto head = platform::readInputFileHead(path, 256);
+    return !head.problem && head.text.find(kResultsFormatName) != std::string::npos;
 }
 
 std::string dateText(std::chrono::system_clock::time_point time)
@@ -143,18 +139,18 @@ int showSavedRun(const std::string &argument)
     std::string error;
     const auto run = openSavedRun(argument, error);
     if (!run) {
-        std::cerr << "error: " << error << "\n";
+        std::cerr << "error: " << terminalText(error) << "\n";
         return 2;
     }
     const RunResult &r = run->result;
     std::cout << fmt::format("{}: {} run, started {} UTC, engine {}, IOPrism {}\nprofile: {}\n",
-        run->label, toString(runOutcome(r)), dateText(r.startedAt), r.engine,
-        r.environment.toolVersion,
-        r.plan.profile.setup.description.empty() ? describeRun(r.plan.profile)
-                                                 : r.plan.profile.setup.description);
+        terminalText(run->label), toString(runOutcome(r)), dateText(r.startedAt),
+        terminalText(r.engine), terminalText(r.environment.toolVersion),
+        terminalText(r.plan.profile.setup.description.empty() ? describeRun(r.plan.profile)
+                                                              : r.plan.profile.setup.description));
     std::cout << finishedRunTables(r);
     if (r.error)
-        std::cout << "error: " << r.error->toString() << "\n";
+        std::cout << "error: " << terminalText(r.error->toString()) << "\n";
     return 0;
 }
 
@@ -172,7 +168,8 @@ std::string targetsText(const ResultsHeadline &h)
     std::vector<std::string> parts;
     for (std::size_t i = 0; i < h.targets.size(); ++i) {
         const std::string &model = i < h.deviceModels.size() ? h.deviceModels[i] : std::string();
-        parts.push_back(model.empty() ? h.targets[i] : fmt::format("{} ({})", h.targets[i], model));
+        parts.push_back(terminalText(
+            model.empty() ? h.targets[i] : fmt::format("{} ({})", h.targets[i], model)));
     }
     return parts.empty() ? std::string("no targets") : fmt::format("{}", fmt::join(parts, ", "));
 }
@@ -184,6 +181,7 @@ nlohmann::ordered_json historyJson(const std::vector<RunHeadline> &runs)
     Json out = Json::array();
     for (const auto &run : runs) {
         Json j {{"id", run.id}, {"path", run.path.string()}, {"damaged", run.damaged},
+            {"unreadable", run.unreadable},
             {"damage", run.damaged ? Json(run.damage) : Json(nullptr)},
             {"file_bytes", run.fileBytes}};
         j["name"] = run.metadata.name;
@@ -228,7 +226,13 @@ int historyCommand(const HistoryArgs &a)
         std::cerr << "error: " << error << "\n";
         return 1;
     }
-    auto runs = library->list();
+    ListingStats listed;
+    auto runs = library->list({}, &listed);
+    if (!listed.folderProblem.empty()) {
+        std::cerr << "error: the run library " << library->directory().string() << " "
+                  << listed.folderProblem << "\n";
+        return 1;
+    }
     if (a.sort == "newest")
         std::reverse(runs.begin(), runs.end());
     if (a.json) {
@@ -247,23 +251,27 @@ int historyCommand(const HistoryArgs &a)
         "name: targets");
     for (const auto &run : runs) {
         if (run.damaged) {
-            std::cout << fmt::format("{:<40} damaged: {}\n", run.id, run.damage);
+            std::cout << fmt::format("{:<40} {}: {}\n", terminalText(run.id),
+                run.unreadable ? "unreadable" : "damaged", terminalText(run.damage));
             continue;
         }
         const ResultsHeadline &h = run.headline;
         // A generated description can be long: the list keeps one line per run.
-        std::string name = run.metadata.name.empty() ? h.profileName : run.metadata.name;
+        std::string name
+            = terminalText(run.metadata.name.empty() ? h.profileName : run.metadata.name);
         if (name.size() > kNameChars)
             name = name.substr(0, kNameChars - 3) + "...";
         std::cout << fmt::format("{:<40} {:<19} {:<8} {:>10} {:>9} {:>9} {:>9}  {:<18} {}: {}\n",
-            run.id, dateText(h.startedAt), toString(h.outcome), figureOrDash(h.iops, "{:.0f}"),
-            figureOrDash(h.megabytesPerSecond, "{:.1f}"), latencyOrDash(h.meanLatencyUs),
-            latencyOrDash(h.p99LatencyUs), toString(h.verdict), name, targetsText(h));
+            terminalText(run.id), dateText(h.startedAt), toString(h.outcome),
+            figureOrDash(h.iops, "{:.0f}"), figureOrDash(h.megabytesPerSecond, "{:.1f}"),
+            latencyOrDash(h.meanLatencyUs), latencyOrDash(h.p99LatencyUs), toString(h.verdict),
+            name, targetsText(h));
         if (!run.metadata.tags.empty())
-            std::cout << fmt::format("{:<40} tags: {}\n", "", fmt::join(run.metadata.tags, ", "));
+            std::cout << fmt::format("{:<40} tags: {}\n", "",
+                terminalText(fmt::format("{}", fmt::join(run.metadata.tags, ", "))));
         if (!run.metadataDamage.empty())
-            std::cout << fmt::format(
-                "{:<40} (its name/notes/tags file is damaged: {})\n", "", run.metadataDamage);
+            std::cout << fmt::format("{:<40} (its name/notes/tags file is damaged: {})\n", "",
+                terminalText(run.metadataDamage));
     }
     std::cout << fmt::format("{} run{} in {}; `ioprism-cli show ID`, `ioprism-cli compare ID ID`\n",
         runs.size(), runs.size() == 1 ? "" : "s", library->directory().string());
@@ -313,17 +321,18 @@ std::string compareText(const Comparison &c, const std::vector<const RunResult *
     std::string out = fmt::format("Runs (changes against run {}):\n", c.baseline + 1);
     for (std::size_t i = 0; i < runs.size(); ++i) {
         const RunResult &r = *runs[i];
-        out += fmt::format("  run {}: {}  {} UTC  {}  engine {}  {}\n", i + 1, labels[i],
-            dateText(r.startedAt),
-            r.plan.profile.setup.description.empty() ? std::string("(no description)")
-                                                     : r.plan.profile.setup.description,
-            r.engine, toString(runOutcome(r)));
+        out += fmt::format("  run {}: {}  {} UTC  {}  engine {}  {}\n", i + 1,
+            terminalText(labels[i]), dateText(r.startedAt),
+            r.plan.profile.setup.description.empty()
+                ? std::string("(no description)")
+                : terminalText(r.plan.profile.setup.description),
+            terminalText(r.engine), toString(runOutcome(r)));
     }
     constexpr int kCell = 30;
     for (const auto &row : c.rows) {
         if (!row.matched())
             continue;
-        out += fmt::format("\n== {}\n{:<14}", row.name, "");
+        out += fmt::format("\n== {}\n{:<14}", terminalText(row.name), "");
         for (std::size_t i = 0; i < runs.size(); ++i)
             out += fmt::format(" {:>{}}",
                 fmt::format("run {}{}", i + 1, i == c.baseline ? " (baseline)" : ""), kCell);
@@ -360,8 +369,8 @@ std::string compareText(const Comparison &c, const std::vector<const RunResult *
         for (std::size_t i = 0; i < row.runs.size(); ++i)
             (row.runs[i] ? in : missing).push_back(std::to_string(i + 1));
         out += fmt::format("  {} {}: in run {}; not in run {}\n",
-            row.kind == CompareRow::Kind::Step ? "step" : "point", row.name, fmt::join(in, ", "),
-            fmt::join(missing, ", "));
+            row.kind == CompareRow::Kind::Step ? "step" : "point", terminalText(row.name),
+            fmt::join(in, ", "), fmt::join(missing, ", "));
     }
     if (c.differences.empty()) {
         out += "\nSetup differences: none recorded (profile, engine, OS, kernel, devices and "
@@ -371,8 +380,9 @@ std::string compareText(const Comparison &c, const std::vector<const RunResult *
         for (const auto &d : c.differences) {
             std::vector<std::string> values;
             for (std::size_t i = 0; i < d.values.size(); ++i)
-                values.push_back(fmt::format("run {}: {}", i + 1, d.values[i]));
-            out += fmt::format("  {} ({}): {}\n", d.what, d.path, fmt::join(values, " | "));
+                values.push_back(fmt::format("run {}: {}", i + 1, terminalText(d.values[i])));
+            out += fmt::format(
+                "  {} ({}): {}\n", d.what, terminalText(d.path), fmt::join(values, " | "));
         }
     }
     return out;
@@ -400,7 +410,7 @@ int compareCommand(const CompareArgs &a)
         std::string error;
         auto run = openSavedRun(argument, error);
         if (!run) {
-            std::cerr << "error: " << error << "\n";
+            std::cerr << "error: " << terminalText(error) << "\n";
             failed = true;
             continue;
         }
@@ -459,7 +469,7 @@ int exportCommand(const ExportArgs &a)
     std::string error;
     const auto run = openSavedRun(a.run, error);
     if (!run) {
-        std::cerr << "error: " << error << "\n";
+        std::cerr << "error: " << terminalText(error) << "\n";
         return 2;
     }
     const RunResult &r = run->result;
@@ -535,7 +545,7 @@ void registerResultsCommands(CLI::App &app, int &exitCode)
         std::string error;
         const auto library = userRunLibrary(error);
         if (!library) {
-            std::cerr << "error: " << error << "\n";
+            std::cerr << "error: " << terminalText(error) << "\n";
             exitCode = 1;
             return;
         }

@@ -995,9 +995,20 @@ int runCommand(RunArgs a)
             timeseriesFile->close();
         else
             timeseries->flush();
-        if (!*timeseries) {
+        // A file whose folder was deleted during the run took every write without an
+        // error (it was unlinked, still open) and is gone now: fall back as for a failed
+        // write, as --csv and --json do when their folder is gone at the end. Only a path
+        // that no longer exists counts: /dev/null or a pipe (`>(gzip >t.gz)`) is no
+        // regular file, yet took the series as asked.
+        std::error_code gone;
+        (void)std::filesystem::status(a.timeseriesPath, gone);
+        const bool vanished = timeseriesFile
+            && (gone == std::errc::no_such_file_or_directory || gone == std::errc::not_a_directory);
+        if (!*timeseries || vanished) {
             // Written as the run went; whatever was lost is rebuilt from the intervals.
             std::string reason = sink.timeseriesError();
+            if (reason.empty() && vanished)
+                reason = "the file was removed during the run (its folder deleted?)";
             if (reason.empty())
                 reason = errno ? std::generic_category().message(errno) : "write failed";
             reportAndSaveElsewhere({"--timeseries", a.timeseriesPath}, reason,

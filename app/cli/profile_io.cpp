@@ -5,6 +5,7 @@
 #include "core/profile/input_file.h"
 #include "core/profile/profile_file.h"
 #include "core/profile/profile_json.h"
+#include "platform/common/input_file_reader.h"
 #include "platform/common/target_resolution.h"
 
 #include <algorithm>
@@ -29,7 +30,8 @@ std::optional<ProfileFileFormat> profileFileFormat(const std::string &path)
 std::optional<core::Profile> loadProfileFile(const std::string &path, core::Problems &problems)
 {
     return core::loadProfileFile(
-        path, [](const core::Target &t) { return platform::targetExists(t); }, problems,
+        platform::readInputFile, path,
+        [](const core::Target &t) { return platform::targetExists(t); }, problems,
         [](const core::IometerVolume &v) { return platform::iometerVolumeIsHere(v); });
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/cli/summary.h"
 
+#include "app/cli/terminal_text.h"
 #include "core/profile/names.h"
 #include "core/profile/series.h"
 #include "core/profile/units.h"
@@ -95,14 +96,14 @@ std::string describeProfile(const Profile &p)
     std::string out;
     const auto &s = p.setup;
     if (!s.description.empty())
-        out += fmt::format("{}\n\n", s.description);
+        out += fmt::format("{}\n\n", terminalText(s.description));
     out += fmt::format(
         "Run time {} (0 = until stopped), ramp-up {}, sampling every {}, test type {}\n",
         formatDuration(s.runTime), formatDuration(s.rampUp), formatDuration(s.interval),
         toString(s.testType));
     out += fmt::format("\nAccess specifications ({}):\n", p.specs.size());
     for (const auto &spec : p.specs) {
-        out += fmt::format("  {}", spec.name);
+        out += fmt::format("  {}", terminalText(spec.name));
         if (spec.queueDepth)
             out += fmt::format("  [queue depth {}]", *spec.queueDepth);
         if (spec.threads)
@@ -228,7 +229,7 @@ std::string intervalLine(const IntervalSample &s)
 {
     const auto &f = s.scopes.front().figures;
     std::string line = fmt::format("[{:7.1f}s] {:<22.22} {:>10.0f} IOPS {:>9.1f} MB/s  ",
-        s.endSeconds, s.stepName, f.total.iops, f.total.megabytesPerSecond);
+        s.endSeconds, terminalText(s.stepName), f.total.iops, f.total.megabytesPerSecond);
     // No I/O completed: there is no latency to show (the figures would read 0 µs).
     if (f.total.ios == 0)
         line += fmt::format("{:<32}", "no I/O");
@@ -268,8 +269,8 @@ namespace {
 std::string connectionLine(const ScopeResult &sc, bool byWorker)
 {
     const ConnectionFigures &c = *sc.figures.connections;
-    const std::string where
-        = sc.scope.kind == Scope::Kind::All || byWorker ? sc.scope.label : sc.scope.targetPath;
+    const std::string where = terminalText(
+        sc.scope.kind == Scope::Kind::All || byWorker ? sc.scope.label : sc.scope.targetPath);
     const std::string failed = c.open.errors + c.close.errors > 0
         ? fmt::format("; {} failed", c.open.errors + c.close.errors)
         : std::string();
@@ -297,7 +298,7 @@ std::string resultTable(const RunResult &r)
         const std::string measured = step.measuredSeconds < 1
             ? fmt::format("{:.1f} ms", step.measuredSeconds * 1000)
             : fmt::format("{:.1f} s", step.measuredSeconds);
-        out += fmt::format("\n== {}: {} measured{}\n", step.stepName, measured,
+        out += fmt::format("\n== {}: {} measured{}\n", terminalText(step.stepName), measured,
             step.complete ? "" : " (incomplete: stopped early)");
         out += fmt::format("{:<34} {:>11} {:>11} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>7}\n",
             "scope", "read IOPS", "write IOPS", "MB/s", "MiB/s", "mean", "p99", "p99.9", "max",
@@ -307,11 +308,11 @@ std::string resultTable(const RunResult &r)
             // Workers indented under the host, targets under their worker.
             std::string label;
             if (sc.scope.kind == Scope::Kind::Worker)
-                label.append(2, ' ').append(sc.scope.label);
+                label.append(2, ' ').append(terminalText(sc.scope.label));
             else if (sc.scope.kind == Scope::Kind::Target)
-                label.append(4, ' ').append(sc.scope.targetPath);
+                label.append(4, ' ').append(terminalText(sc.scope.targetPath));
             else
-                label = sc.scope.label;
+                label = terminalText(sc.scope.label);
             // No I/O completed: no latency to show, except the age of I/O still in flight
             // (a stuck device), which is in the maximum.
             const bool none = f.total.ios == 0;
@@ -353,7 +354,8 @@ std::string resultTable(const RunResult &r)
     }
     for (const auto &t : r.deviceMap.targets)
         if (!t.device)
-            out += fmt::format("Device counters: {}: {}\n", t.targetPath, t.note);
+            out += fmt::format(
+                "Device counters: {}: {}\n", terminalText(t.targetPath), terminalText(t.note));
     const auto &tail = r.deviceTail;
     if (tail.worthReporting()) {
         out += fmt::format("After the run: {} written by the application (ramp-up included) were "

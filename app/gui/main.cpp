@@ -6,6 +6,7 @@
 // of OS code.
 #include "platform/common/backend_factory.h"
 #include "platform/common/data_dir.h"
+#include "platform/common/input_file_reader.h"
 #include "platform/common/system.h"
 #include "platform/common/target_resolution.h"
 #include "ui/main_window.h"
@@ -124,6 +125,8 @@ ui::PlatformServices platformServices()
         = [](const std::string &path) { return platform::describeDevice(path); };
     services.removeTestFile
         = [](const std::string &path) { return platform::removeTestFile(path); };
+    services.readFile = platform::readInputFile;
+    services.readFileHead = platform::readInputFileHead;
     return services;
 }
 

@@ -13,6 +13,7 @@
 #include "core/report/results_json.h"
 #include "core/report/results_reader.h"
 #include "core/stats/device_figures.h"
+#include "platform/common/input_file_reader.h"
 
 #include <algorithm>
 #include <chrono>
@@ -210,7 +211,7 @@ int main(int argc, char **argv)
     std::error_code ec;
     std::filesystem::remove_all(folder, ec);
     const RunResult run = hourLongRun();
-    const RunLibrary library(folder);
+    const RunLibrary library(folder, ioprism::platform::readInputFile);
 
     std::string text;
     const double writeMs

@@ -68,18 +68,6 @@ std::string shortName(std::string_view text)
     return out.empty() ? std::string("run") : out;
 }
 
-Result<std::string> readWholeFile(const fs::path &path)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return fsError(std::make_error_code(std::errc::no_such_file_or_directory), "open", path);
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad())
-        return fsError(std::make_error_code(std::errc::io_error), "read", path);
-    return text.str();
-}
-
 std::string randomSuffix()
 {
     std::random_device device;
@@ -194,9 +182,16 @@ std::optional<RunMetadata> readRunMetadata(std::string_view text, std::string &e
 
 // ---------------------------------------------------------------- the library
 
-RunLibrary::RunLibrary(fs::path directory)
+RunLibrary::RunLibrary(fs::path directory, InputFileReader read)
     : m_directory(std::move(directory))
-{ }
+    , m_read(std::move(read))
+{
+    if (!m_read) // no reader given: every file is unreadable, never read another way
+        m_read = [](const fs::path &, std::uint64_t, std::string_view) {
+            return InputFileText {{}, Problem {Severity::Error, {}, "no file reader given"},
+                InputFileFailure::Unreadable};
+        };
+}
 
 fs::path RunLibrary::resultsPath(std::string_view id) const
 {
@@ -263,24 +258,55 @@ Result<std::string> RunLibrary::save(const RunResult &result, std::string_view t
 
 namespace {
 
+// Why a library file could not be read at all, in words that say what really happened
+// (not "No such file or directory" for a link to nothing or a file deleted meanwhile).
+std::string unreadableReason(const fs::path &path, const InputFileText &file)
+{
+    std::string said = file.problem ? file.problem->message : std::string("unreadable");
+    switch (file.failure) {
+    case InputFileFailure::Missing: {
+        std::error_code ec;
+        if (fs::is_symlink(fs::symlink_status(path, ec)))
+            return fmt::format(
+                "is a link to {}, which does not exist", fs::read_symlink(path, ec).string());
+        return "vanished: it was deleted while the library was being listed";
+    }
+    case InputFileFailure::PermissionDenied:
+        return "permission denied";
+    default:
+        return said;
+    }
+}
+
 // The headline of a run's results file, or why it is damaged. False when the file could
 // not be read at all (its damage is then no property of its content: not cached).
-bool readHeadlineInto(RunHeadline &run)
+bool readHeadlineInto(RunHeadline &run, const InputFileReader &read)
 {
-    const auto text = readWholeFile(run.path);
-    if (!text) {
+    const InputFileText file = read(run.path, kMaxResultsFileBytes, "results files");
+    if (file.problem) {
         run.damaged = true;
-        run.damage = text.error().toString();
+        run.unreadable = true;
+        run.damage = unreadableReason(run.path, file);
         return false;
     }
-    auto read = readResultsHeadline(text.value());
-    if (read.headline) {
-        run.headline = std::move(*read.headline);
+    auto headline = readResultsHeadline(file.text);
+    if (headline.headline) {
+        run.headline = std::move(*headline.headline);
     } else {
         run.damaged = true;
-        run.damage = std::move(read.error);
+        run.damage = std::move(headline.error);
     }
     return true;
+}
+
+// Why the folder could not be listed; "" when it could or does not exist yet.
+std::string folderProblem(const std::error_code &ec)
+{
+    if (!ec || ec == std::errc::no_such_file_or_directory)
+        return {};
+    if (ec == std::errc::not_a_directory)
+        return "is not a folder";
+    return "cannot be read: " + ec.message();
 }
 
 } // namespace
@@ -294,13 +320,15 @@ std::vector<RunHeadline> RunLibrary::list(
         if (!k.damaged)
             knownById.emplace(k.id, &k);
     HeadlineCache cache;
-    if (const auto text = readWholeFile(cachePath()))
-        cache = readHeadlineCache(text.value());
+    if (const auto file = m_read(cachePath(), kMaxResultsFileBytes, "headline caches");
+        !file.problem)
+        cache = readHeadlineCache(file.text);
     HeadlineCache next; // what the cache holds after this listing: the files there are now
     bool changed = false;
     std::vector<RunHeadline> runs;
     std::error_code ec;
     fs::directory_iterator it(m_directory, ec), end;
+    counted.folderProblem = folderProblem(ec);
     for (; !ec && it != end; it.increment(ec)) {
         const std::string file = it->path().filename().string();
         if (file.empty() || file.front() == '.' || !endsWith(file, kResultsExtension)
@@ -333,7 +361,7 @@ std::vector<RunHeadline> RunLibrary::list(
         } else {
             // A file that could not be read at all (permissions, an I/O error) says nothing
             // of its content: not cached, so that it is tried again.
-            if (readHeadlineInto(run) && keyed) {
+            if (readHeadlineInto(run, m_read) && keyed) {
                 next.emplace(file,
                     CachedHeadline {
                         run.fileBytes, modified, run.damaged, run.damage, run.headline});
@@ -393,11 +421,11 @@ Result<RunMetadata> RunLibrary::metadata(std::string_view id) const
     const fs::path path = metadataPath(id);
     if (std::error_code ec; !fs::exists(path, ec))
         return RunMetadata {};
-    const auto text = readWholeFile(path);
-    if (!text)
-        return text.error();
+    const auto file = m_read(path, kMaxProfileFileBytes, "run metadata files");
+    if (file.problem)
+        return fsError({}, "read metadata", path, file.problem->message);
     std::string error;
-    auto m = readRunMetadata(text.value(), error);
+    auto m = readRunMetadata(file.text, error);
     if (!m)
         return fsError(
             std::make_error_code(std::errc::illegal_byte_sequence), "read metadata", path, error);

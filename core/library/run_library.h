@@ -15,11 +15,15 @@
 //                   many MB only when it is new or changed.
 // <id> is the run's start time in UTC and a short name: "20240501-123015-quick".
 //
-// Failure behaviour: no function throws. A file that cannot be read is listed as damaged,
-// with why, and the others are listed as usual; a save writes a temporary file and links
+// Failure behaviour: no function throws. A file that cannot be read is listed as damaged
+// (unreadable when it could not be read at all: a FIFO, a device, a link to nothing, too
+// large, no permission), with why, and the others are listed as usual. Every file is read
+// through the bounded reader given (platform::readInputFile), so no entry can hang a
+// listing or exhaust memory; a save writes a temporary file and links
 // or renames it to its final name, so no crash leaves a half-written <id>.json.
 #pragma once
 
+#include "core/profile/input_file.h"
 #include "core/report/results_reader.h"
 #include "core/result.h"
 #include "core/run/results.h"
@@ -46,6 +50,9 @@ struct RunHeadline {
     std::string id;
     std::filesystem::path path;
     bool damaged = false;
+    // Damaged because the file could not be read at all (not for its content): a FIFO, a
+    // device, a folder, a dangling link, too large, no permission, gone meanwhile.
+    bool unreadable = false;
     std::string damage; // why it could not be read (damaged only)
     std::uint64_t fileBytes = 0;
     ResultsHeadline headline; // valid unless damaged
@@ -60,12 +67,16 @@ struct ListingStats {
     std::size_t fromCache = 0; // headlines from the cache file
     std::size_t fromKnown = 0; // headlines from the earlier listing given
     bool cacheWritten = false; // the cache file was (re)written
+    // Why the library folder itself could not be listed ("is not a folder", "cannot be
+    // read: Permission denied"); "" when it was, or when it does not exist yet (no runs).
+    std::string folderProblem;
 };
 
 class RunLibrary
 {
 public:
-    explicit RunLibrary(std::filesystem::path directory);
+    // `read` reads every file of the folder (platform::readInputFile).
+    RunLibrary(std::filesystem::path directory, InputFileReader read);
 
     const std::filesystem::path &directory() const { return m_directory; }
 
@@ -104,6 +115,7 @@ private:
     std::filesystem::path cachePath() const;
 
     std::filesystem::path m_directory;
+    InputFileReader m_read;
 };
 
 // The sidecar text and its reading (exposed for tests and the GUI's editor).

@@ -10,6 +10,8 @@
 // validation messages (e.g. `specs[1].lines[0].percentRead`).
 #pragma once
 
+#include "core/profile/checked_size.h"
+
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -142,7 +144,8 @@ struct FileTree {
     // stack so): done as the first step's spec does them, in no figure. 0 = none.
     std::uint64_t preInitOperations = 0;
     std::uint64_t fileCount() const { return std::uint64_t(depth) * filesPerLevel; }
-    std::uint64_t totalBytes() const { return fileCount() * fileSizeBytes; }
+    // Saturates (checked_size.h) instead of wrapping; validation refuses such a tree.
+    std::uint64_t totalBytes() const { return saturatingMul(fileCount(), fileSizeBytes); }
     friend bool operator==(const FileTree &, const FileTree &) = default;
 };
 

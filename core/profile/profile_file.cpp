@@ -16,11 +16,16 @@ ProfileFormat sniffProfileFormat(std::string_view text)
                                                                  : ProfileFormat::Icf;
 }
 
-std::optional<Profile> loadProfileFile(const std::filesystem::path &path,
-    const std::function<bool(const Target &)> &targetExists, Problems &problems,
-    const std::function<bool(const IometerVolume &)> &volumeIsHere)
+std::optional<Profile> loadProfileFile(const InputFileReader &read,
+    const std::filesystem::path &path, const std::function<bool(const Target &)> &targetExists,
+    Problems &problems, const std::function<bool(const IometerVolume &)> &volumeIsHere)
 {
-    auto file = readInputFile(path, kMaxProfileFileBytes, "profiles");
+    if (!read) {
+        problems.push_back(
+            {Severity::Error, {}, "cannot read " + path.string() + ": no file reader"});
+        return std::nullopt;
+    }
+    auto file = read(path, kMaxProfileFileBytes, "profiles");
     if (file.problem) {
         problems.push_back(*file.problem);
         return std::nullopt;

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "core/profile/icf.h"
+#include "core/profile/input_file.h"
 #include "core/profile/problem.h"
 #include "core/profile/profile.h"
 
@@ -29,8 +30,8 @@ ProfileFormat sniffProfileFormat(std::string_view text);
 // locateIometerTestFiles); then targets that `targetExists` does not find on this machine
 // are flagged unresolved (markUnresolvedTargets), and so is every volume name that was
 // not located: it is never taken for a file name. Pass null to skip either step.
-std::optional<Profile> loadProfileFile(const std::filesystem::path &path,
-    const std::function<bool(const Target &)> &targetExists, Problems &problems,
-    const std::function<bool(const IometerVolume &)> &volumeIsHere = {});
+std::optional<Profile> loadProfileFile(const InputFileReader &read,
+    const std::filesystem::path &path, const std::function<bool(const Target &)> &targetExists,
+    Problems &problems, const std::function<bool(const IometerVolume &)> &volumeIsHere = {});
 
 } // namespace ioprism::core

@@ -677,6 +677,14 @@ private:
             error(join(path, "filesPerLevel"),
                 fmt::format("{} levels of {} files is {} files: at most {} are allowed", tree.depth,
                     tree.filesPerLevel, tree.fileCount(), kMaxFileTreeFiles));
+        // Checked: the product of three numbers from the profile can wrap past 2^64.
+        else if (tree.fileSizeBytes != 0 && tree.totalBytes() > kMaxFileTreeBytes)
+            error(join(path, "fileSize"),
+                fmt::format("{} files of {} is {}: a tree holds at most {}", tree.fileCount(),
+                    sizeText(tree.fileSizeBytes),
+                    tree.totalBytes() == kSaturatedBytes ? std::string("more than 16 EiB")
+                                                         : sizeText(tree.totalBytes()),
+                    sizeText(kMaxFileTreeBytes)));
     }
 
     const Profile &m_profile;

@@ -13,6 +13,14 @@
 //
 // Fields are quoted as RFC 4180 says (a field holding a comma, a double quote, CR or LF
 // is enclosed in double quotes, with inner quotes doubled). Lines end with "\n".
+//
+// Every field of every CSV file IOPrism writes (these three, `compare --csv`, the step
+// summary) goes through csvField, which also neutralises formulas (OWASP, "CSV
+// Injection"): a spreadsheet runs a cell that begins with = + - @ (or a tab or CR, which
+// some strip first) as a formula, so a spec, worker, host or target named
+// =HYPERLINK("http://x","y") would become a link, or worse, in the user's spreadsheet.
+// Such a field is written with a leading single quote, which makes it text, and quoted:
+// "'=HYPERLINK(""http://x"",""y"")". A number ("-1", "-0.5") is left as it is: data.
 #pragma once
 
 #include "core/profile/profile.h"
@@ -24,8 +32,10 @@
 
 namespace ioprism::core {
 
-// One CSV field, quoted if it needs to be.
+// One CSV field, quoted if it needs to be, with a formula neutralised (above).
 std::string csvField(std::string_view text);
+// True when a spreadsheet would take `text` as a formula (and csvField neutralises it).
+bool csvFieldIsFormula(std::string_view text);
 
 // The Iometer-layout results file. `filter` drops rows as Iometer's "Record Results"
 // does: NoTargets drops DISK rows, NoWorkers drops WORKER rows, NoTargetsNoWorkers

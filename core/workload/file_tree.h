@@ -38,5 +38,9 @@ bool sameFileTreeShape(const FileTree &a, const FileTree &b);
 // The most files a tree may have (validation refuses more): a million 4 KiB files is
 // already a 4 GiB tree and minutes of preparation.
 inline constexpr std::uint64_t kMaxFileTreeFiles = 1'000'000;
+// The most bytes a tree may hold in all (depth x files per level x file size): 1 PiB,
+// more than any file system IOPrism is pointed at, so a size that is a typo (or a
+// product that would not fit in 64 bits) is refused by validation, not tried.
+inline constexpr std::uint64_t kMaxFileTreeBytes = std::uint64_t(1) << 50;
 
 } // namespace ioprism::core

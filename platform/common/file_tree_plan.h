@@ -102,17 +102,24 @@ struct TreePlan {
     std::uint64_t needBytes(std::uint64_t fileSizeBytes, std::uint64_t blockBytes) const
     {
         const std::uint64_t block = std::max<std::uint64_t>(blockBytes, 1);
-        const auto blocksFor = [block](std::uint64_t bytes) { return (bytes + block - 1) / block; };
+        // Checked throughout (core/profile/checked_size.h): a product of sizes from a
+        // profile that wraps would make the space check pass for a tree of exabytes.
+        const auto blocksFor
+            = [block](std::uint64_t bytes) { return bytes / block + (bytes % block != 0); };
         // A folder takes at least a block, more when its entries do not fit in one: each
         // of its files, the next level and the marker, at most kFolderEntryBytes each
         // (ext4 takes 20 for "file-0001", and an index block once it spans several).
         constexpr std::uint64_t kFolderEntryBytes = 32;
         const std::uint64_t entries = (folders.empty() ? 0 : files.size() / folders.size()) + 2;
-        const std::uint64_t folderBlocks
-            = std::max<std::uint64_t>(1, blocksFor(entries * kFolderEntryBytes));
-        std::uint64_t need = (missingFolders.size() * folderBlocks + (rootExists ? 0 : 1)) * block;
+        const std::uint64_t folderBlocks = std::max<std::uint64_t>(
+            1, blocksFor(core::saturatingMul(entries, kFolderEntryBytes)));
+        std::uint64_t need = core::saturatingMul(
+            core::saturatingAdd(
+                core::saturatingMul(missingFolders.size(), folderBlocks), rootExists ? 0 : 1),
+            block);
         for (const auto &w : work)
-            need += blocksFor(w.range(fileSizeBytes).newBytes) * block;
+            need = core::saturatingAdd(
+                need, core::saturatingMul(blocksFor(w.range(fileSizeBytes).newBytes), block));
         return need;
     }
 };

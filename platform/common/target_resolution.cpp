@@ -3,6 +3,7 @@
 
 #include "core/profile/icf.h"
 #include "core/workload/file_tree.h"
+#include "platform/common/input_file_reader.h"
 
 #include <filesystem>
 #include <fstream>
@@ -123,10 +124,10 @@ std::optional<core::FileTree> fileTreeAt(const std::string &folder)
         || !fs::is_regular_file(fs::symlink_status(marker, ec))
         || fs::file_size(marker, ec) > kLongestMarker || ec)
         return std::nullopt;
-    std::ifstream in(marker, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return core::parseFileTreeMarker(text.str());
+    const auto text = readInputFile(marker, kLongestMarker, "file-tree markers");
+    if (text.problem)
+        return std::nullopt;
+    return core::parseFileTreeMarker(text.text);
 }
 
 core::TargetKind detectTargetKind(const std::string &path)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // One profile loader for the CLI and the GUI: the format comes from the content.
 #include "core/profile/profile_file.h"
+#include "platform/common/input_file_reader.h"
 #include "support/test_support.h"
 
 #include <filesystem>
@@ -22,7 +23,7 @@ TEST(ProfileFile, TheFormatIsToldByTheContentNotTheName)
     const fs::path jsonAsIcf = dir.path() / "renamed.icf";
     fs::copy_file(sourceDir() / "resources/presets/cdm-default.json", jsonAsIcf);
     Problems problems;
-    auto json = loadProfileFile(jsonAsIcf, nullptr, problems);
+    auto json = loadProfileFile(ioprism::platform::readInputFile, jsonAsIcf, nullptr, problems);
     ASSERT_TRUE(json.has_value()) << (problems.empty() ? "" : problems[0].toString());
     EXPECT_FALSE(json->specs.empty());
 
@@ -31,7 +32,7 @@ TEST(ProfileFile, TheFormatIsToldByTheContentNotTheName)
     problems.clear();
     int asked = 0;
     auto icf = loadProfileFile(
-        icfAsTxt,
+        ioprism::platform::readInputFile, icfAsTxt,
         [&](const Target &) {
             ++asked;
             return false;
@@ -47,7 +48,8 @@ TEST(ProfileFile, ADirectoryIsRefusedUnread)
 {
     TempDir dir;
     Problems problems;
-    EXPECT_FALSE(loadProfileFile(dir.path(), nullptr, problems).has_value());
+    EXPECT_FALSE(loadProfileFile(ioprism::platform::readInputFile, dir.path(), nullptr, problems)
+                     .has_value());
     ASSERT_EQ(problems.size(), 1u);
     EXPECT_NE(problems[0].message.find("is a directory"), std::string::npos);
 }
@@ -71,8 +73,8 @@ TEST(ProfileFile, AnIcfVolumeIsLocatedWhereMountedAndOtherwiseUnresolved)
     };
 
     Problems problems;
-    auto notHere = loadProfileFile(
-        icf, everyFileExists, problems, [](const IometerVolume &) { return false; });
+    auto notHere = loadProfileFile(ioprism::platform::readInputFile, icf, everyFileExists, problems,
+        [](const IometerVolume &) { return false; });
     ASSERT_TRUE(notHere.has_value());
     const Target *t = findMountData(*notHere);
     ASSERT_NE(t, nullptr);
@@ -80,7 +82,7 @@ TEST(ProfileFile, AnIcfVolumeIsLocatedWhereMountedAndOtherwiseUnresolved)
     EXPECT_TRUE(t->unresolved) << "a volume not mounted here was taken for a file name";
 
     problems.clear();
-    auto here = loadProfileFile(icf, everyFileExists, problems,
+    auto here = loadProfileFile(ioprism::platform::readInputFile, icf, everyFileExists, problems,
         [](const IometerVolume &v) { return v.folder == "/mnt/data"; });
     ASSERT_TRUE(here.has_value());
     t = findMountData(*here);

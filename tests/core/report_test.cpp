@@ -8,8 +8,11 @@
 //   IOPRISM_UPDATE_GOLDEN=1 build/dev/bin/core_tests --gtest_filter='ReportGolden.*'
 // then review the diff of tests/golden/report before committing it.
 #include "core/profile/profile_json.h"
+#include "core/report/compare.h"
 #include "core/report/csv.h"
 #include "core/report/results_json.h"
+#include "core/report/results_reader.h"
+#include "core/report/step_summary.h"
 #include "core/run/plan.h"
 #include "support/test_support.h"
 
@@ -859,3 +862,63 @@ TEST(TimeSeriesCsv, IdleScopeHasEmptyLatencyAndMissingCpuIsEmpty)
 }
 
 } // namespace
+
+// Issue 23, OWASP "CSV Injection": names from a profile or a results file that begin with
+// = + - @ (or a tab or CR) reached CSV cells as formulas (=HYPERLINK in the Iometer
+// layout, 22 cells of `compare --csv`). Every writer neutralises them; numbers stay.
+TEST(CsvInjection, CsvFieldNeutralisesFormulasButNotNumbers)
+{
+    EXPECT_EQ(
+        csvField("=HYPERLINK(\"http://x\",\"y\")"), "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"");
+    EXPECT_EQ(csvField("@SUM(1)"), "\"'@SUM(1)\"");
+    EXPECT_EQ(csvField("+cmd"), "\"'+cmd\"");
+    EXPECT_EQ(csvField("-2+3"), "\"'-2+3\"");
+    EXPECT_EQ(csvField("\tx"), "\"'\tx\"");
+    EXPECT_EQ(csvField("\rx"), "\"'\rx\"");
+    for (const char *number : {"-1", "-0.5", "+3", "-1.5e-07", "42", "0.250000"})
+        EXPECT_EQ(csvField(number), number);
+    EXPECT_EQ(csvField("4K read"), "4K read");
+    EXPECT_EQ(csvField("a,b"), "\"a,b\"");
+    EXPECT_EQ(csvField(""), "");
+}
+
+TEST(CsvInjection, EveryCsvOutputNeutralisesHostileNames)
+{
+    // The golden run, its names made hostile through its results JSON, as a file would be.
+    std::string text = writeResultsJson(goldenResult(), goldenEnvironment());
+    const auto replaceAll = [&](const std::string &from, const std::string &to) {
+        for (std::size_t at = text.find(from); at != std::string::npos;
+             at = text.find(from, at + to.size()))
+            text.replace(at, from.size(), to);
+    };
+    replaceAll("\"4K read\"", "\"=HYPERLINK(\\\"http://x\\\",\\\"y\\\")\"");
+    replaceAll("\"Worker 1\"", "\"@SUM(1)\"");
+    replaceAll("\"lab-host\"", "\"-host\"");
+    replaceAll("/var/tmp/a,b.dat", "+tmp/a,b.dat");
+    replaceAll("/dev/loop0", "-dev/loop0");
+    replaceAll("nightly, \\\"quoted\\\" check", "=1+1");
+    auto read = readResultsJson(text);
+    ASSERT_TRUE(read.ok()) << read.error;
+    const RunResult &r = *read.result;
+    const std::vector<const RunResult *> runs {&r, &r};
+    const Comparison comparison = compareRuns(runs, 0);
+    const std::map<std::string, std::string> outputs {
+        {"iometer", writeIometerCsv(r, r.environment, RecordFilter::All)},
+        {"timeseries", writeTimeSeriesCsv(r)},
+        {"compare", writeComparisonCsv(comparison, runs, {"=a", "@b"})},
+        {"step summary", formatStepSummary(stepSummary(r), TableFormat::Csv)},
+    };
+    for (const auto &[name, csv] : outputs) {
+        std::size_t hostile = 0;
+        for (const auto &line : lines(csv))
+            for (const auto &cell : splitCsv(line)) {
+                if (cell.starts_with("'=") || cell.starts_with("'@") || cell.starts_with("'+")
+                    || cell.starts_with("'-"))
+                    ++hostile;
+                EXPECT_FALSE(csvFieldIsFormula(cell)) << name << ": " << cell;
+            }
+        EXPECT_GT(hostile, 0u) << name << " has no hostile name to test:\n" << csv;
+    }
+    // A negative number is still a number: the timeseries' or Iometer's figures unchanged.
+    EXPECT_EQ(csvField("-1"), "-1");
+}

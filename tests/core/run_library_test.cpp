@@ -5,13 +5,16 @@
 #include "core/library/headline_cache.h"
 #include "core/library/run_library.h"
 #include "core/report/results_json.h"
+#include "platform/common/input_file_reader.h"
 #include "support/test_support.h"
 
+#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -64,7 +67,8 @@ std::string save(const RunLibrary &library, const RunResult &r)
 TEST(RunLibrary, SavesUnderTheStartTimeAndANameAndKeepsTheTextAsWritten)
 {
     TempDir dir;
-    const RunLibrary library(dir.path() / "runs"); // created on the first save
+    const RunLibrary library(
+        dir.path() / "runs", ioprism::platform::readInputFile); // created on the first save
     const RunResult r = smallRun("4K Random Read (QD 32)", at(12, 30));
     const std::string text = writeResultsJson(r, r.environment);
     const auto id = library.save(r, text);
@@ -83,7 +87,7 @@ TEST(RunLibrary, SavesUnderTheStartTimeAndANameAndKeepsTheTextAsWritten)
 TEST(RunLibrary, TwoRunsWithTheSameNameInTheSameSecondBothStay)
 {
     TempDir dir;
-    const RunLibrary library(dir.path());
+    const RunLibrary library(dir.path(), ioprism::platform::readInputFile);
     const RunResult r = smallRun("same", at(1, 2));
     const std::string first = save(library, r);
     const std::string second = save(library, r);
@@ -95,7 +99,7 @@ TEST(RunLibrary, TwoRunsWithTheSameNameInTheSameSecondBothStay)
 TEST(RunLibrary, ListsOldestFirstWithHeadlinesAndADamagedFileAmongThem)
 {
     TempDir dir;
-    const RunLibrary library(dir.path());
+    const RunLibrary library(dir.path(), ioprism::platform::readInputFile);
     RunResult failed = smallRun("later", at(14, 0));
     failed.error = makeOpError(5, "read", "/dev/sdz");
     save(library, failed);
@@ -117,10 +121,39 @@ TEST(RunLibrary, ListsOldestFirstWithHeadlinesAndADamagedFileAmongThem)
     EXPECT_THAT(runs[2].headline.error, HasSubstr("read /dev/sdz"));
 }
 
+// A run listed, then deleted before it is read, is not "No such file or directory".
+TEST(RunLibrary, AFileThatCannotBeReadSaysWhatHappened)
+{
+    TempDir dir;
+    int calls = 0;
+    const RunLibrary vanishing(dir.path(),
+        [&](const std::filesystem::path &path, std::uint64_t max, std::string_view kind) {
+            if (path.extension() == ".json" && path.filename().string()[0] != '.' && ++calls == 1)
+                std::filesystem::remove(path);
+            return ioprism::platform::readInputFile(path, max, kind);
+        });
+    save(vanishing, smallRun("soon gone", at(9, 0)));
+    const auto runs = vanishing.list();
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_TRUE(runs[0].unreadable);
+    EXPECT_EQ(runs[0].damage, "vanished: it was deleted while the library was being listed");
+
+    const RunLibrary refusing(
+        dir.path(), [](const std::filesystem::path &, std::uint64_t, std::string_view) {
+            return InputFileText {{},
+                Problem {Severity::Error, {}, "cannot read x: Permission denied"},
+                InputFileFailure::PermissionDenied};
+        });
+    save(refusing, smallRun("closed", at(9, 0)));
+    const auto closed = refusing.list();
+    ASSERT_EQ(closed.size(), 1u);
+    EXPECT_EQ(closed[0].damage, "permission denied");
+}
+
 TEST(RunLibrary, ListingAgainReadsOnlyTheFilesItHasNotSeen)
 {
     TempDir dir;
-    const RunLibrary library(dir.path());
+    const RunLibrary library(dir.path(), ioprism::platform::readInputFile);
     save(library, smallRun("first", at(10, 0)));
     const auto listed = library.list();
     ASSERT_EQ(listed.size(), 1u);
@@ -151,7 +184,7 @@ TEST(RunLibrary, ListingAgainReadsOnlyTheFilesItHasNotSeen)
 TEST(RunLibrary, TheHeadlineCacheSparesTheSecondListingItsReads)
 {
     TempDir dir;
-    const RunLibrary library(dir.path());
+    const RunLibrary library(dir.path(), ioprism::platform::readInputFile);
     RunResult failed = smallRun("failed", at(8, 0));
     failed.error = makeOpError(5, "read", "/dev/sdz");
     save(library, failed);
@@ -241,7 +274,7 @@ TEST(RunLibrary, TheHeadlineCacheSparesTheSecondListingItsReads)
 TEST(RunLibrary, ADamagedCacheIsIgnoredAndRebuilt)
 {
     TempDir dir;
-    const RunLibrary library(dir.path());
+    const RunLibrary library(dir.path(), ioprism::platform::readInputFile);
     save(library, smallRun("first", at(9, 0)));
     save(library, smallRun("second", at(10, 0)));
     ListingStats stats;
@@ -336,7 +369,7 @@ TEST(HeadlineCache, WritesAndReadsEveryFieldOfAHeadline)
 TEST(RunLibrary, MetadataLivesInASidecarAndLeavesTheResultsAlone)
 {
     TempDir dir;
-    const RunLibrary library(dir.path());
+    const RunLibrary library(dir.path(), ioprism::platform::readInputFile);
     const RunResult r = smallRun("meta", at(3, 0));
     const std::string id = save(library, r);
     const std::string before = readFile(dir.path() / (id + ".json"));
@@ -363,7 +396,7 @@ TEST(RunLibrary, MetadataLivesInASidecarAndLeavesTheResultsAlone)
 TEST(RunLibrary, DeleteRemovesTheRunAndItsSidecar)
 {
     TempDir dir;
-    const RunLibrary library(dir.path());
+    const RunLibrary library(dir.path(), ioprism::platform::readInputFile);
     const std::string keep = save(library, smallRun("keep", at(4, 0)));
     const std::string gone = save(library, smallRun("gone", at(5, 0)));
     ASSERT_TRUE(library.setMetadata(gone, {"x", "", {}}).ok());
@@ -379,7 +412,7 @@ TEST(RunLibrary, DeleteRemovesTheRunAndItsSidecar)
 TEST(RunLibrary, FindsARunByIdOrUniquePrefixAndRefusesPaths)
 {
     TempDir dir;
-    const RunLibrary library(dir.path());
+    const RunLibrary library(dir.path(), ioprism::platform::readInputFile);
     const std::string a = save(library, smallRun("alpha", at(6, 0)));
     save(library, smallRun("beta", at(6, 0)));
     ASSERT_TRUE(library.find(a).ok());

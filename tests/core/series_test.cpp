@@ -365,22 +365,54 @@ TEST(TrialStat, MedianOfOddAndEvenCounts)
 namespace ioprism::core {
 namespace {
 
-TEST(SeriesOutputs, TheTidyCsvHasOneRowPerPointAndTheJsonItsPoints)
+// The series of `p`, each point until 100 I/Os are done, on the null engine.
+RunResult runEachPointFor100Ios(Profile p)
 {
-    auto p = seriesProfile({generated(SweepParameter::TransferSize, 4096, 16384, 2),
-        generated(SweepParameter::OutstandingIos, 1, 2, 2)});
     p.setup.runTime = std::chrono::seconds(0);
     p.setup.interval = std::chrono::milliseconds(100);
     p.setup.series->ios = 100;
     NullBackend backend;
     NullCounterSource counters;
     NullSink sink;
-    const RunResult r = ioprism::core::Run(p, backend, counters, sink).execute();
-    ASSERT_FALSE(r.error) << r.error->toString();
-    const std::string csv = writeSeriesCsv(r);
+    return ioprism::core::Run(p, backend, counters, sink).execute();
+}
+
+std::vector<std::string> csvLines(const std::string &csv)
+{
     std::vector<std::string> lines;
     for (std::size_t b = 0, e; (e = csv.find('\n', b)) != std::string::npos; b = e + 1)
         lines.push_back(csv.substr(b, e - b));
+    return lines;
+}
+
+// Issue 23, OWASP "CSV Injection": the series CSV names the spec of every point; a spec
+// named like a formula is written as text (a leading quote), as in every other CSV.
+TEST(CsvInjection, TheSeriesCsvNeutralisesAHostileSpecName)
+{
+    const std::string hostile = "=HYPERLINK(\"http://x\",\"y\")";
+    auto p = seriesProfile({generated(SweepParameter::TransferSize, 4096, 8192, 2)});
+    p.specs[0].name = hostile;
+    p.hosts[0].workers[0].assignedSpecs = {hostile};
+    const RunResult r = runEachPointFor100Ios(std::move(p));
+    ASSERT_FALSE(r.error) << r.error->toString();
+    const std::string csv = writeSeriesCsv(r);
+    const std::string quoted = "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"";
+    const auto lines = csvLines(csv);
+    ASSERT_EQ(lines.size(), 3u) << csv; // the header and two points
+    for (std::size_t i = 1; i < lines.size(); ++i) {
+        EXPECT_TRUE(lines[i].starts_with("1,0," + quoted + ",")) << lines[i];
+        EXPECT_EQ(lines[i].find(",=HYPERLINK"), std::string::npos) << lines[i];
+    }
+}
+
+TEST(SeriesOutputs, TheTidyCsvHasOneRowPerPointAndTheJsonItsPoints)
+{
+    auto p = seriesProfile({generated(SweepParameter::TransferSize, 4096, 16384, 2),
+        generated(SweepParameter::OutstandingIos, 1, 2, 2)});
+    const RunResult r = runEachPointFor100Ios(std::move(p));
+    ASSERT_FALSE(r.error) << r.error->toString();
+    const std::string csv = writeSeriesCsv(r);
+    const auto lines = csvLines(csv);
     ASSERT_EQ(lines.size(), 7u) << csv;
     EXPECT_TRUE(lines[0].starts_with(
         "run_id,spec_index,spec,point,target,transfer_size_bytes,outstanding_ios,trials,"

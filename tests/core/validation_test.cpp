@@ -2,6 +2,7 @@
 #include "core/profile/profile_json.h"
 #include "core/profile/validation.h"
 
+#include <algorithm>
 #include <functional>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -525,3 +526,36 @@ TEST(Validation, NonFiniteNumbersAreErrors)
 }
 
 } // namespace
+
+// Issue 23: `--tree 1:1:18446744073709551615` wrapped the tree's total bytes (and the
+// space check's need) to a few KiB, which passed. The product is checked and bounded.
+TEST(Validation, AFileTreeWhoseTotalBytesOverflowOrAreAbsurdIsRefused)
+{
+    for (const auto &[tree, shown] : std::vector<std::pair<FileTree, std::string>> {
+             {{.depth = 1, .filesPerLevel = 1, .fileSizeBytes = UINT64_MAX}, "more than 16 EiB"},
+             {{.depth = 64, .filesPerLevel = 15625, .fileSizeBytes = UINT64_MAX / 1000},
+                 "more than 16 EiB"},
+             {{.depth = 4, .filesPerLevel = 1, .fileSizeBytes = std::uint64_t(1) << 50},
+                 "4 files of "}}) {
+        Profile p = validProfile();
+        auto &t = p.hosts[0].workers[0].targets[0];
+        t.kind = TargetKind::FileTree;
+        t.tree = tree;
+        const Problems problems = validateProfile(p);
+        const auto it = std::find_if(problems.begin(), problems.end(), [](const Problem &q) {
+            return q.path == "hosts[0].workers[0].targets[0].tree.fileSize";
+        });
+        ASSERT_NE(it, problems.end()) << shown;
+        EXPECT_EQ(it->severity, Severity::Error);
+        EXPECT_NE(it->message.find(shown), std::string::npos) << it->message;
+        // In the units a profile is written in (formatSize has no PiB: the parser has none).
+        EXPECT_NE(it->message.find("a tree holds at most 1024TiB"), std::string::npos)
+            << it->message;
+    }
+    EXPECT_EQ((FileTree {.depth = 1, .filesPerLevel = 1, .fileSizeBytes = UINT64_MAX}).totalBytes(),
+        UINT64_MAX)
+        << "saturates, never wraps";
+    EXPECT_EQ(saturatingMul(3, UINT64_MAX / 2), UINT64_MAX);
+    EXPECT_EQ(saturatingAdd(UINT64_MAX - 1, 2), UINT64_MAX);
+    EXPECT_EQ(saturatingMul(1000, 4096), 4'096'000u);
+}

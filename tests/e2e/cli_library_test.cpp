@@ -16,6 +16,7 @@
 #include "e2e/cli_support.h"
 
 using namespace ioprism::test;
+using ::testing::ContainsRegex;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
@@ -435,4 +436,67 @@ TEST(CliLibrary, NamesNotesTagsAndDelete)
     EXPECT_EQ(historyJson(w).size(), 0u);
     EXPECT_TRUE(w.savedIds().empty());
     EXPECT_EQ(w.cli("history delete " + id).exitCode, 2);
+}
+
+// Issue 23: a library holding a link to /dev/zero, a FIFO, a sparse 3 GiB file, a
+// dangling link and a folder named x.json made `history` abort (bad_alloc, exit 134),
+// hang or take 25 s. It lists the good run and names each bad entry with why.
+TEST(CliLibrary, HistoryListsGoodRunsAndNamesEachHostileEntryWithoutHangingOrAborting)
+{
+    Workspace w;
+    ASSERT_EQ(w.cli(kNullRun).exitCode, 0);
+    std::filesystem::create_symlink("/dev/zero", w.runs() / "zero.json");
+    ASSERT_EQ(std::system(("mkfifo '" + (w.runs() / "fifo.json").string() + "'").c_str()), 0);
+    std::ofstream(w.runs() / "sparse.json") << "";
+    std::filesystem::resize_file(w.runs() / "sparse.json", std::uintmax_t(3) << 30);
+    std::filesystem::create_symlink(w.runs() / "gone", w.runs() / "dangling.json");
+    std::filesystem::create_directory(w.runs() / "x.json");
+    // `timeout` turns a hang into a failure instead of a stuck test.
+    const auto r = w.cli("history", "timeout 20");
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_THAT(r.out, HasSubstr("complete"));
+    // Each id is padded to the id column's width, as a good run's is.
+    EXPECT_THAT(r.out, ContainsRegex("\nzero +unreadable: is a character device"));
+    EXPECT_THAT(r.out, ContainsRegex("\nfifo +unreadable: is a FIFO \\(named pipe\\)"));
+    EXPECT_THAT(r.out,
+        ContainsRegex("\nsparse +unreadable: is 3 GiB; IOPrism reads results files up to 256 MiB"));
+    EXPECT_THAT(r.out, ContainsRegex("\ndangling +unreadable: is a link to "));
+    EXPECT_THAT(r.out, ContainsRegex("\nx +unreadable: is a directory, not a file"));
+    const auto show = w.cli("show fifo", "timeout 20");
+    EXPECT_EQ(show.exitCode, 2);
+    EXPECT_THAT(show.err, HasSubstr("is a FIFO (named pipe); only regular files are read"));
+}
+
+TEST(CliLibrary, ALibraryFolderThatIsAFileIsSaidSo)
+{
+    Workspace w;
+    std::filesystem::create_directories(w.data());
+    std::ofstream(w.runs()) << "not a folder";
+    const auto r = w.cli("history");
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_THAT(r.err, HasSubstr("is not a folder"));
+    EXPECT_THAT(r.out, Not(HasSubstr("no saved runs")));
+}
+
+// Issue 23: names and descriptions from a results file went raw to the terminal.
+TEST(CliLibrary, HistoryAndShowEscapeControlCharactersFromTheFile)
+{
+    Workspace w;
+    ASSERT_EQ(w.cli(kNullRun + " --json r.json").exitCode, 0);
+    std::string text = readFile(w.dir.path() / "r.json");
+    const std::string hostile = "\\u001b[2J\\u001b]0;pwned\\u0007\\nforged row\\u009b";
+    const auto at = text.find("\"description\": \"");
+    ASSERT_NE(at, std::string::npos);
+    text.insert(at + std::string("\"description\": \"").size(), hostile);
+    writeFile(w.dir.path() / "evil.json", text);
+    const auto show = w.cli("show evil.json");
+    ASSERT_EQ(show.exitCode, 0) << show.err;
+    EXPECT_EQ(show.out.find('\x1b'), std::string::npos);
+    EXPECT_EQ(show.out.find('\x07'), std::string::npos);
+    EXPECT_THAT(show.out, HasSubstr("\\x1b[2J\\x1b]0;pwned\\x07\\nforged row\\u009b"));
+    for (const auto &id : w.savedIds())
+        writeFile(w.runs() / (id + ".json"), text);
+    const auto history = w.cli("history");
+    EXPECT_EQ(history.out.find('\x1b'), std::string::npos);
+    EXPECT_THAT(history.out, HasSubstr("\\nforged row"));
 }

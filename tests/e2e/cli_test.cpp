@@ -1,8 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // ioprism-cli end to end: exit codes, messages, outputs, real runs on files.
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <future>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <thread>
+#include <vector>
 
 #include "e2e/cli_support.h"
 
@@ -97,7 +103,7 @@ TEST(Cli, ValidateRefusesAnOversizeFileNamingTheLimit)
     std::filesystem::resize_file(dir.path() / "profile.icf", std::uintmax_t(1) << 30); // sparse
     auto r = runCli("validate profile.icf", dir.path(), "timeout -s KILL 120");
     EXPECT_EQ(r.exitCode, 2);
-    EXPECT_THAT(r.err, HasSubstr("profile.icf: 1 GiB is larger than the 4 MiB limit for profiles"));
+    EXPECT_THAT(r.err, HasSubstr("profile.icf: is 1 GiB; IOPrism reads profiles up to 4 MiB"));
 }
 
 TEST(Cli, ValidateSaysADirectoryIsADirectory)
@@ -219,6 +225,50 @@ TEST(Cli, EveryOutputIsCheckedAndAWritableOneLeftAsItWas)
     EXPECT_THAT(r.err, Not(HasSubstr("keep.json")));
     EXPECT_EQ(readFile(dir.path() / "keep.json"), "keep");
     EXPECT_FALSE(std::filesystem::exists(dir.path() / "ioprism-test.dat"));
+}
+
+// Issue 23, item 11: the --timeseries file is written as the run goes. When its folder is
+// deleted during the run, every write still succeeds (the file is unlinked but open) and
+// the series was silently lost; now it is rebuilt from the intervals, saved elsewhere and
+// the exit code says so, as for --csv and --json whose folder is gone at the end.
+TEST(Cli, ATimeseriesFileWhoseFolderIsDeletedDuringTheRunIsSavedElsewhere)
+{
+    TempDir dir;
+    const auto folder = dir.path() / "out";
+    std::filesystem::create_directories(folder);
+    auto run = std::async(std::launch::async, [&] {
+        return runCli("run --engine null --bs 4k --duration 3 --ramp 0 --interval 100ms -q "
+                      "--no-save --timeseries out/t.csv",
+            dir.path(), "timeout -s KILL 120");
+    });
+    // The file is made before the run starts; delete its folder once the run is under way.
+    for (int i = 0; i < 200 && !std::filesystem::exists(folder / "t.csv"); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    ASSERT_TRUE(std::filesystem::exists(folder / "t.csv")) << "the run did not start";
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    std::filesystem::remove_all(folder);
+    const CliResult r = run.get();
+
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_THAT(r.err,
+        HasSubstr("--timeseries: cannot write out/t.csv: the file was removed "
+                  "during the run"));
+    EXPECT_THAT(r.err, HasSubstr("the timeseries results were saved to"));
+    std::vector<std::filesystem::path> saved;
+    for (const auto &entry : std::filesystem::directory_iterator(dir.path()))
+        if (entry.path().filename().string().ends_with("-timeseries.csv"))
+            saved.push_back(entry.path());
+    ASSERT_EQ(saved.size(), 1u) << r.err;
+    // Rebuilt from the intervals: the header and a row for each interval of the 3 s.
+    const std::string text = readFile(saved[0]);
+    EXPECT_GT(std::count(text.begin(), text.end(), '\n'), 10) << text;
+
+    // A path that is no regular file but is still there took the series as asked.
+    const CliResult devNull = runCli("run --engine null --bs 4k --duration 1 --ramp 0 -q "
+                                     "--no-save --timeseries /dev/null",
+        dir.path());
+    EXPECT_EQ(devNull.exitCode, 0) << devNull.err;
+    EXPECT_THAT(devNull.err, Not(HasSubstr("--timeseries")));
 }
 
 TEST(Cli, TwoOutputsInOneFileAreRefused)

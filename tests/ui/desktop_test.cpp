@@ -111,7 +111,7 @@ TEST(Desktop, EveryVisibleControlOfEveryPageHasATooltipOrWhatsThis)
 {
     test::ensureApp();
     test::TempDir dir;
-    MainWindow window(nullPlatformServices(), isolated(dir));
+    MainWindow window(ioprism::test::testServices(), isolated(dir));
     window.show();
     QStringList missing;
     for (auto page : {MainWindow::TargetsTab, MainWindow::SpecsTab, MainWindow::SetupTab,
@@ -143,7 +143,7 @@ TEST(Desktop, WhatsThisFallsBackToTheTooltip)
     // Installed by the window: in What's This? mode a control with only a tooltip says
     // that it has help (Qt asks with QueryWhatsThis before it shows the question cursor).
     test::TempDir dir;
-    MainWindow window(nullPlatformServices(), isolated(dir));
+    MainWindow window(ioprism::test::testServices(), isolated(dir));
     QLineEdit tipOnly;
     tipOnly.setToolTip(QStringLiteral("tip"));
     QHelpEvent query(QEvent::QueryWhatsThis, {}, {});
@@ -169,7 +169,7 @@ TEST(Desktop, TheHelpMenuOffersTheGuideWhatsThisAboutAndAboutQt)
 {
     test::ensureApp();
     test::TempDir dir;
-    MainWindow window(nullPlatformServices(), isolated(dir));
+    MainWindow window(ioprism::test::testServices(), isolated(dir));
     ASSERT_TRUE(window.userGuideAction());
     EXPECT_EQ(window.userGuideAction()->shortcut(), QKeySequence(QKeySequence::HelpContents));
     EXPECT_EQ(window.userGuideAction()->shortcut(), QKeySequence(Qt::Key_F1));
@@ -194,7 +194,7 @@ TEST(Desktop, F1OpensTheUserGuideFromTheBuildTree)
 {
     test::ensureApp();
     test::TempDir dir;
-    MainWindow window(nullPlatformServices(), isolated(dir));
+    MainWindow window(ioprism::test::testServices(), isolated(dir));
     UrlCatcher catcher;
     QDesktopServices::setUrlHandler(QStringLiteral("file"), &catcher, "open");
     window.userGuideAction()->trigger();
@@ -214,7 +214,7 @@ TEST(Desktop, AMissingUserGuideIsSaidInTheMessageBar)
 {
     test::ensureApp();
     test::TempDir dir;
-    MainWindow window(nullPlatformServices(), isolated(dir));
+    MainWindow window(ioprism::test::testServices(), isolated(dir));
     UrlCatcher catcher;
     QDesktopServices::setUrlHandler(QStringLiteral("file"), &catcher, "open");
     const QString nowhere = QString::fromStdString((dir.path() / "no" / "user-guide.md").string());
@@ -254,7 +254,7 @@ TEST(Desktop, TheGermanTranslationTranslatesTheWindow)
     const auto installed = installTranslations(QLocale(QLocale::German, QLocale::Germany));
     EXPECT_TRUE(installed.ioprism);
     test::TempDir dir;
-    MainWindow window(nullPlatformServices(), isolated(dir));
+    MainWindow window(ioprism::test::testServices(), isolated(dir));
     QStringList menus;
     for (QAction *a : window.menuBar()->actions())
         menus << a->text();
@@ -274,7 +274,8 @@ TEST(Desktop, TheGermanTranslationTranslatesTheWindow)
     EXPECT_EQ(verdictText(core::Verdict::Agree), QStringLiteral("stimmt überein"));
     EXPECT_EQ(verdictText(core::Verdict::FileMetadata), QStringLiteral("Dateimetadaten"));
     EXPECT_EQ(deviceRoleText(core::DeviceRole::Backing), QStringLiteral("Unterlage"));
-    removeTranslations();
+    // Back to what ensureApp installs: later tests in this process expect English plurals.
+    installTranslations(QLocale(QLocale::English, QLocale::UnitedStates));
 }
 
 TEST(Desktop, EnglishCountsTakeTheSingularFromTheEnglishCatalogue)
@@ -288,7 +289,9 @@ TEST(Desktop, EnglishCountsTakeTheSingularFromTheEnglishCatalogue)
     // A language without a catalogue of its own gets the English plurals too.
     EXPECT_TRUE(installTranslations(QLocale(QLocale::Swahili, QLocale::Kenya)).ioprism);
     EXPECT_EQ(MainWindow::tr("%n problems", nullptr, 1), QStringLiteral("1 problem"));
-    removeTranslations();
+    // Back to what ensureApp installs: a test after this one in the same process (the
+    // whole binary run at once, not by ctest) once saw "3 level(s)" and "1 outstanding I/Os".
+    installTranslations(QLocale(QLocale::English, QLocale::UnitedStates));
 }
 
 TEST(Desktop, CapacitiesAreSpelledInTheUsersLocale)
@@ -330,7 +333,7 @@ TEST(Desktop, PlotsFollowTheSystemPaletteFromLightToDarkWithoutARestart)
     test::ensureApp();
     const QPalette light = QApplication::palette();
     test::TempDir dir;
-    MainWindow window(nullPlatformServices(), isolated(dir));
+    MainWindow window(ioprism::test::testServices(), isolated(dir));
     window.show();
     QCustomPlot *live = window.livePage()->plots()->plot(LivePlots::ThroughputPlot);
     QCustomPlot *histogram = window.resultsPage()->histogram();

@@ -45,8 +45,10 @@
 #include <QToolButton>
 #include <qcustomplot.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <gtest/gtest.h>
 
 #include "ui_test_support.h"
@@ -109,7 +111,7 @@ TEST(FileTreeTargets, AddFileTreeAsksForAFolderAndMakesTheTreeInIoprismTreeInsid
 {
     test::ensureApp();
     test::TempDir dir;
-    MainWindow window(nullPlatformServices(), isolated(dir));
+    MainWindow window(ioprism::test::testServices(), isolated(dir));
     window.document()->setProfile(test::smallProfile());
     window.show();
     window.showPage(MainWindow::TargetsTab);
@@ -197,7 +199,7 @@ TEST(FileTreeTargets, IoprismsOwnTreeIsUsedAgainWithItsShapeAndAFileIsRefused)
 {
     test::ensureApp();
     test::TempDir dir;
-    MainWindow window(nullPlatformServices(), isolated(dir));
+    MainWindow window(ioprism::test::testServices(), isolated(dir));
     core::Profile profile = test::smallProfile();
     profile.hosts[0].workers[0].targets.clear();
     window.document()->setProfile(profile);
@@ -208,7 +210,8 @@ TEST(FileTreeTargets, IoprismsOwnTreeIsUsedAgainWithItsShapeAndAFileIsRefused)
     const fs::path tree = dir.path() / "old" / kFileTreeFolderName;
     fs::create_directories(tree);
     std::ofstream(core::fileTreeMarkerPath(tree.string())) << core::fileTreeMarkerText(made);
-    const FileTreePlace viaParent = fileTreePlace((dir.path() / "old").string());
+    const auto readHead = ioprism::test::testServices().readFileHead;
+    const FileTreePlace viaParent = fileTreePlace((dir.path() / "old").string(), readHead);
     EXPECT_EQ(viaParent.path, tree.string());
     ASSERT_TRUE(viaParent.existing);
     EXPECT_TRUE(core::sameFileTreeShape(*viaParent.existing, made));
@@ -227,13 +230,43 @@ TEST(FileTreeTargets, IoprismsOwnTreeIsUsedAgainWithItsShapeAndAFileIsRefused)
     // A file is no place for a tree: nothing is added, the message bar says why.
     const fs::path file = dir.path() / "a-file.dat";
     std::ofstream(file) << "x";
-    const FileTreePlace refused = fileTreePlace(file.string());
+    const FileTreePlace refused = fileTreePlace(file.string(), readHead);
     EXPECT_TRUE(refused.path.empty());
     EXPECT_TRUE(refused.refusal.contains(QStringLiteral("is a file")));
     window.addFileTree(file.string());
     EXPECT_EQ(targets.size(), 1u);
     EXPECT_TRUE(window.messageBar()->currentText().contains(QStringLiteral("is a file")))
         << window.messageBar()->currentText().toStdString();
+}
+
+// Issue 23, item 10: the marker is read through the bounded reader. A FIFO named like a
+// marker (anyone can make one in a shared folder) once blocked the window for good when
+// the folder was chosen: QFile::open waited for a writer that never came.
+TEST(FileTreeTargets, AMarkerThatIsAFifoIsNoTreeAndDoesNotBlockTheWindow)
+{
+    test::ensureApp();
+    test::TempDir dir;
+    const fs::path folder = dir.path() / "shared";
+    fs::create_directories(folder);
+    const std::string marker = core::fileTreeMarkerPath(folder.string());
+    if (std::system(("mkfifo '" + marker + "'").c_str()) != 0)
+        GTEST_SKIP() << "mkfifo is not available here";
+
+    const auto readHead = ioprism::test::testServices().readFileHead;
+    auto place
+        = std::async(std::launch::async, [&] { return fileTreePlace(folder.string(), readHead); });
+    if (place.wait_for(10s) != std::future_status::ready) {
+        ADD_FAILURE() << "reading the marker blocked on the FIFO";
+        std::ofstream release(marker); // a writer lets the blocked open return
+        place.wait();
+        return;
+    }
+    const FileTreePlace chosen = place.get();
+    EXPECT_EQ(chosen.path, (folder / kFileTreeFolderName).string())
+        << "not IOPrism's tree: a new one goes in ioprism-tree inside the folder";
+    EXPECT_FALSE(chosen.existing);
+    EXPECT_FALSE(existingFileTree(folder.string(), readHead));
+    EXPECT_FALSE(existingFileTree(folder.string(), {})) << "no reader: no marker is read";
 }
 
 TEST(FileTreeTargets, TheTreesProblemsShowOnItsFieldsWithCoresMessage)
@@ -309,7 +342,8 @@ TEST(ConnectionRate, TheWorkersControlsWriteTestConnectionRateAndTransactionsPer
 TEST(ConnectionRate, ALoadedCountIsWordedForItsNumber)
 {
     test::ensureApp();
-    ASSERT_TRUE(installTranslations(QLocale(QLocale::English)).ioprism);
+    // What ensureApp installs; left installed for the tests after this one.
+    ASSERT_TRUE(installTranslations(QLocale(QLocale::English, QLocale::UnitedStates)).ioprism);
     ProfileDocument document;
     core::Profile profile = test::smallProfile();
     profile.hosts[0].workers[0].testConnectionRate = true;
@@ -318,7 +352,6 @@ TEST(ConnectionRate, ALoadedCountIsWordedForItsNumber)
     WorkerPanel panel(&document);
     panel.setCurrentWorker(0);
     const QString suffix = panel.transactionsField()->suffix();
-    removeTranslations();
     EXPECT_EQ(suffix, QStringLiteral(" transactions"));
 }
 
@@ -326,7 +359,7 @@ TEST(FileTreeResults, ARunOfATreeShowsItsFilesOnTheResultsAndLivePages)
 {
     test::ensureApp();
     test::TempDir dir;
-    MainWindow window(nullPlatformServices(), isolated(dir));
+    MainWindow window(ioprism::test::testServices(), isolated(dir));
     core::Profile profile = treeProfile(dir.path() / "tree");
     window.document()->setProfile(profile);
     window.setIoLimitPerTarget(500);
@@ -443,7 +476,7 @@ TEST(FileTreeResults, AReopenedTreeRunShowsTheFilesLineItShowedLive)
 
     const auto path = dir.path() / "tree.json";
     std::ofstream(path, std::ios::binary) << core::writeResultsJson(run, run.environment);
-    MainWindow window(nullPlatformServices(), isolated(dir));
+    MainWindow window(ioprism::test::testServices(), isolated(dir));
     window.show();
     ASSERT_TRUE(window.openFile(QString::fromStdString(path.string())))
         << window.messageBar()->currentText().toStdString();

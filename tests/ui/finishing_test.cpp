@@ -25,7 +25,7 @@ TEST(Finishing, AStoppedRunSaysSoAndItsTestFilesAreRemovedWhenAsked)
     test::ensureApp();
     QSettings().remove(QStringLiteral("run/removeTestFiles"));
     test::TempDir dir;
-    PlatformServices services = nullPlatformServices();
+    PlatformServices services = ioprism::test::testServices();
     std::vector<std::string> removed;
     services.removeTestFile = [&removed](const std::string &path) -> core::Status {
         removed.push_back(path);
@@ -49,8 +49,10 @@ TEST(Finishing, AStoppedRunSaysSoAndItsTestFilesAreRemovedWhenAsked)
     QObject::connect(&window, &MainWindow::runFinished, [&](RunResultPtr r) { finished = r; });
     ASSERT_TRUE(window.startRun());
     ASSERT_TRUE(test::waitUntil(
-        [&] { return window.livePage() && window.progressValue() >= 0
-                  && window.statusText().contains(QStringLiteral("running")); },
+        [&] {
+            return window.livePage() && window.progressValue() >= 0
+                && window.statusText().contains(QStringLiteral("running"));
+        },
         10s));
     window.stopRun();
     // Stop says what it waits for and how to stop waiting.
@@ -72,7 +74,7 @@ TEST(Finishing, WithoutTheOptionNoTestFileIsRemoved)
     test::ensureApp();
     QSettings().remove(QStringLiteral("run/removeTestFiles"));
     test::TempDir dir;
-    PlatformServices services = nullPlatformServices();
+    PlatformServices services = ioprism::test::testServices();
     int calls = 0;
     services.removeTestFile = [&calls](const std::string &) -> core::Status {
         ++calls;

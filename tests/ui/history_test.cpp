@@ -6,6 +6,7 @@
 #include "core/null_engine.h"
 #include "core/report/results_json.h"
 #include "core/run/run.h"
+#include "platform/common/input_file_reader.h"
 #include "support/test_support.h"
 #include "ui/main_window.h"
 #include "ui/message_bar.h"
@@ -66,7 +67,7 @@ void saveAsTheCliDoes(const std::filesystem::path &folder)
     core::NullCounterSource counters;
     core::RunSink sink;
     const core::RunResult r = core::Run(p, backend, counters, sink, options).execute();
-    const core::RunLibrary library(folder);
+    const core::RunLibrary library(folder, ioprism::platform::readInputFile);
     ASSERT_TRUE(library.save(r, core::writeResultsJson(r, r.environment)));
 }
 
@@ -76,7 +77,7 @@ TEST(History, GuiAndCliRunsAreKeptListedAfterARestartAndOpenAsAtTheirEnd)
     test::TempDir dir;
     RunResultPtr first;
     {
-        MainWindow window(nullPlatformServices(), withLibrary(dir));
+        MainWindow window(ioprism::test::testServices(), withLibrary(dir));
         window.document()->setProfile(test::smallProfile(1s, 100ms));
         first = runOnce(window);
         ASSERT_TRUE(first && !first->error);
@@ -88,7 +89,7 @@ TEST(History, GuiAndCliRunsAreKeptListedAfterARestartAndOpenAsAtTheirEnd)
     }
     saveAsTheCliDoes(dir.path() / "runs");
 
-    MainWindow again(nullPlatformServices(), withLibrary(dir)); // quit and start again
+    MainWindow again(ioprism::test::testServices(), withLibrary(dir)); // quit and start again
     HistoryPage *history = again.historyPage();
     ASSERT_EQ(history->model()->rowCount(), 3);
     QStringList profiles;
@@ -126,7 +127,7 @@ TEST(History, RenameFilterAndDeleteInPlace)
     test::TempDir dir;
     saveAsTheCliDoes(dir.path() / "runs");
     saveAsTheCliDoes(dir.path() / "runs");
-    MainWindow window(nullPlatformServices(), withLibrary(dir));
+    MainWindow window(ioprism::test::testServices(), withLibrary(dir));
     HistoryPage *history = window.historyPage();
     HistoryModel *model = history->model();
     ASSERT_EQ(model->rowCount(), 2);
@@ -150,7 +151,8 @@ TEST(History, RenameFilterAndDeleteInPlace)
     history->table()->selectRow(0);
     history->deleteSelected(false);
     EXPECT_EQ(model->rowCount(), 1);
-    EXPECT_EQ(core::RunLibrary(dir.path() / "runs").list().size(), 1u);
+    EXPECT_EQ(
+        core::RunLibrary(dir.path() / "runs", ioprism::platform::readInputFile).list().size(), 1u);
 }
 
 TEST(History, ADamagedOrFutureFileIsRefusedWithItsReasonAndTheRestStillOpen)
@@ -159,7 +161,7 @@ TEST(History, ADamagedOrFutureFileIsRefusedWithItsReasonAndTheRestStillOpen)
     test::TempDir dir;
     saveAsTheCliDoes(dir.path() / "runs");
     const auto runs = dir.path() / "runs";
-    const auto good = core::RunLibrary(runs).list().at(0).path;
+    const auto good = core::RunLibrary(runs, ioprism::platform::readInputFile).list().at(0).path;
     std::ifstream in(good);
     const std::string text((std::istreambuf_iterator<char>(in)), {});
     std::ofstream(runs / "20990101-000000-cut.json") << text.substr(0, text.size() / 2);
@@ -169,7 +171,7 @@ TEST(History, ADamagedOrFutureFileIsRefusedWithItsReasonAndTheRestStillOpen)
     future.replace(future.find(version), version.size(), "\"version\": 99");
     std::ofstream(runs / "20990101-000001-future.json") << future;
 
-    MainWindow window(nullPlatformServices(), withLibrary(dir));
+    MainWindow window(ioprism::test::testServices(), withLibrary(dir));
     HistoryModel *model = window.historyPage()->model();
     ASSERT_EQ(model->rowCount(), 3);
     int damaged = 0;
@@ -220,7 +222,7 @@ TEST(Compare, ADirectAndABufferedRunOverlaidWithTheirChangesAndTheCacheModeAmong
     test::TempDir dir;
     const auto direct = seriesRunFile(dir, core::CacheMode::Direct, "direct.json");
     const auto buffered = seriesRunFile(dir, core::CacheMode::Buffered, "buffered.json");
-    MainWindow window(nullPlatformServices(), withLibrary(dir));
+    MainWindow window(ioprism::test::testServices(), withLibrary(dir));
     ASSERT_TRUE(window.compareFiles(
         {QString::fromStdString(direct.string()), QString::fromStdString(buffered.string())}))
         << window.messageBar()->currentText().toStdString();
@@ -267,7 +269,7 @@ TEST(Compare, ExportReportWritesTheComparisonWithItsPlotEmbedded)
     test::TempDir dir;
     const auto direct = seriesRunFile(dir, core::CacheMode::Direct, "direct.json");
     const auto buffered = seriesRunFile(dir, core::CacheMode::Buffered, "buffered.json");
-    MainWindow window(nullPlatformServices(), withLibrary(dir));
+    MainWindow window(ioprism::test::testServices(), withLibrary(dir));
     ComparePage *page = window.comparePage();
     EXPECT_FALSE(page->exportReportButton()->isEnabled()); // nothing compared yet
     ASSERT_TRUE(window.compareFiles(

@@ -43,7 +43,7 @@ TEST(MainWindow, FirstLaunchStartsFromTheQuickPresetWithATestFileInTheDataFolder
     test::ensureApp();
     QSettings().clear(); // nothing saved: a first launch
     test::TempDir dir;
-    MainWindow window(nullPlatformServices(), isolated(dir, true));
+    MainWindow window(ioprism::test::testServices(), isolated(dir, true));
     const auto &profile = window.document()->profile();
     core::Problems problems;
     const auto quick = core::loadPreset("quick", problems);
@@ -65,13 +65,13 @@ TEST(MainWindow, TheLastProfileIsRestoredOnTheNextLaunch)
     test::TempDir dir;
     core::Profile edited;
     {
-        MainWindow window(nullPlatformServices(), isolated(dir, true));
+        MainWindow window(ioprism::test::testServices(), isolated(dir, true));
         window.document()->mutableProfile().setup.description = "kept for next time";
         window.document()->commitValues(nullptr);
         edited = window.document()->profile();
         window.close();
     }
-    MainWindow again(nullPlatformServices(), isolated(dir, true));
+    MainWindow again(ioprism::test::testServices(), isolated(dir, true));
     EXPECT_EQ(again.document()->profile(), edited);
     EXPECT_TRUE(again.document()->isModified());
 }
@@ -84,7 +84,7 @@ TEST(MainWindow, TheEngineIsSavedAsItsKindAndRestoredOnTheNextLaunch)
     QSettings().clear();
     test::TempDir dir;
     {
-        MainWindow window(nullPlatformServices(), isolated(dir));
+        MainWindow window(ioprism::test::testServices(), isolated(dir));
         EXPECT_EQ(window.setupPage()->engine(), core::EngineKind::Auto);
         EXPECT_TRUE(window.setupPage()->setEngine(core::EngineKind::Sync));
         EXPECT_FALSE(window.setupPage()->setEngine(core::EngineKind::Iocp))
@@ -93,11 +93,11 @@ TEST(MainWindow, TheEngineIsSavedAsItsKindAndRestoredOnTheNextLaunch)
     }
     EXPECT_EQ(QSettings().value(QStringLiteral("run/engine")).toInt(), int(core::EngineKind::Sync));
     {
-        MainWindow window(nullPlatformServices(), isolated(dir));
+        MainWindow window(ioprism::test::testServices(), isolated(dir));
         EXPECT_EQ(window.setupPage()->engine(), core::EngineKind::Sync);
     }
     QSettings().setValue(QStringLiteral("run/engine"), int(core::EngineKind::Iocp));
-    MainWindow window(nullPlatformServices(), isolated(dir));
+    MainWindow window(ioprism::test::testServices(), isolated(dir));
     EXPECT_EQ(window.setupPage()->engine(), core::EngineKind::Auto)
         << "a kind the page does not offer falls back to Automatic";
 }
@@ -106,7 +106,7 @@ TEST(MainWindow, AFullRunOnTheNullEngineFillsLiveAndResultsAndExports)
 {
     test::ensureApp();
     test::TempDir dir;
-    MainWindow window(nullPlatformServices(), isolated(dir));
+    MainWindow window(ioprism::test::testServices(), isolated(dir));
     window.document()->setProfile(test::smallProfile(1s, 100ms));
     RunResultPtr finished;
     QObject::connect(&window, &MainWindow::runFinished, [&](RunResultPtr r) { finished = r; });
@@ -201,7 +201,7 @@ TEST(MainWindow, AStartThatFailsBeforeMeasuringKeepsThePreviousResults)
 {
     test::ensureApp();
     test::TempDir dir;
-    PlatformServices services = nullPlatformServices();
+    PlatformServices services = ioprism::test::testServices();
     services.makeBackend = [](core::EngineKind) -> std::unique_ptr<core::IoBackend> {
         return std::make_unique<MissingDirectoryBackend>();
     };
@@ -236,7 +236,7 @@ TEST(MainWindow, AnInvalidProfileDoesNotStartAndSaysWhy)
 {
     test::ensureApp();
     test::TempDir dir;
-    MainWindow window(nullPlatformServices(), isolated(dir));
+    MainWindow window(ioprism::test::testServices(), isolated(dir));
     core::Profile profile = test::smallProfile();
     profile.specs[0].lines[0].percentRead = 140;
     window.document()->setProfile(profile);
@@ -249,7 +249,7 @@ TEST(MainWindow, AnInvalidProfileDoesNotStartAndSaysWhy)
 
 PlatformServices servicesWithDevice(bool mounted)
 {
-    PlatformServices services = nullPlatformServices();
+    PlatformServices services = ioprism::test::testServices();
     services.listTargets = [mounted] {
         TargetCandidate disk;
         disk.kind = core::TargetKind::BlockDevice;

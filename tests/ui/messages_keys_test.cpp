@@ -106,7 +106,7 @@ TEST(Keys, EveryKeyOfTheUserGuideIsBoundAndShownInAMenu)
     MainWindowOptions options;
     options.restoreSession = false;
     options.dataDirectory = QString::fromStdString(dir.path().string());
-    MainWindow window(nullPlatformServices(), options);
+    MainWindow window(ioprism::test::testServices(), options);
     QList<QAction *> actions;
     for (auto *menuAction : window.menuBar()->actions())
         if (menuAction->menu())
@@ -133,7 +133,7 @@ TEST(Keys, CtrlShiftSOpensSaveAs)
     MainWindowOptions options;
     options.restoreSession = false;
     options.dataDirectory = QString::fromStdString(dir.path().string());
-    MainWindow window(nullPlatformServices(), options);
+    MainWindow window(ioprism::test::testServices(), options);
     window.show();
     QApplication::setActiveWindow(&window);
     ASSERT_TRUE(QTest::qWaitForWindowActive(&window));

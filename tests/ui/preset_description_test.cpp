@@ -26,7 +26,7 @@ TEST(ProfilesStayTrue, APresetBringsItsDescriptionEvenWhileTheFieldHasTheFocus)
     MainWindowOptions options;
     options.restoreSession = false;
     options.dataDirectory = QString::fromStdString(dir.path().string());
-    MainWindow window(nullPlatformServices(), options);
+    MainWindow window(ioprism::test::testServices(), options);
     window.show();
     window.activateWindow();
     window.showPage(MainWindow::SetupTab);

@@ -60,7 +60,7 @@ TEST(ProfileRoundTrip, LoadEditSaveThroughTheWindowGivesTheEditedProfile)
     const auto input = dir.path() / "in.json";
     writeText(input, core::writeProfileJson(original));
 
-    MainWindow window(nullPlatformServices(), isolated(dir));
+    MainWindow window(ioprism::test::testServices(), isolated(dir));
     ASSERT_TRUE(window.openFile(QString::fromStdString(input.string())));
     EXPECT_EQ(window.document()->profile(), original);
     EXPECT_FALSE(window.document()->isModified());
@@ -122,7 +122,7 @@ TEST(ProfileRoundTrip, IcfExportWarnsInTheMessageBarAndImportsBack)
 {
     test::ensureApp();
     test::TempDir dir;
-    MainWindow window(nullPlatformServices(), isolated(dir));
+    MainWindow window(ioprism::test::testServices(), isolated(dir));
     core::Profile profile = test::smallProfile();
     profile.specs[0].lines[0].distribution.kind = core::DistributionKind::Zipf; // no .icf field
     window.document()->setProfile(profile);
@@ -142,7 +142,7 @@ TEST(ProfileRoundTrip, AFileThatDoesNotParseIsRefusedWithItsProblems)
 {
     test::ensureApp();
     test::TempDir dir;
-    MainWindow window(nullPlatformServices(), isolated(dir));
+    MainWindow window(ioprism::test::testServices(), isolated(dir));
     const core::Profile before = window.document()->profile();
     const auto bad = dir.path() / "bad.json";
     writeText(bad,
@@ -157,7 +157,7 @@ TEST(ProfileRoundTrip, AnOversizeFileIsRefusedUnreadWithTheLimitNamed)
 {
     test::ensureApp();
     test::TempDir dir;
-    MainWindow window(nullPlatformServices(), isolated(dir));
+    MainWindow window(ioprism::test::testServices(), isolated(dir));
     const core::Profile before = window.document()->profile();
     const auto huge = dir.path() / "huge.icf";
     writeText(huge, "");
@@ -165,7 +165,7 @@ TEST(ProfileRoundTrip, AnOversizeFileIsRefusedUnreadWithTheLimitNamed)
     EXPECT_FALSE(window.openFile(QString::fromStdString(huge.string())));
     EXPECT_EQ(window.messageBar()->currentLevel(), MessageBar::Level::Error);
     EXPECT_TRUE(window.messageBar()->currentDetails().contains(
-        QStringLiteral("huge.icf: 1 GiB is larger than the 4 MiB limit for profiles")))
+        QStringLiteral("huge.icf: is 1 GiB; IOPrism reads profiles up to 4 MiB")))
         << window.messageBar()->currentDetails().toStdString();
     EXPECT_EQ(window.document()->profile(), before);
 }

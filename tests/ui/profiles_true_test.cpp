@@ -45,7 +45,7 @@ MainWindowOptions isolated(const test::TempDir &dir)
 // A machine with one disk, on which a test file exists where its folder does.
 PlatformServices fakeMachine()
 {
-    PlatformServices services = nullPlatformServices();
+    PlatformServices services = ioprism::test::testServices();
     services.listTargets = [] {
         TargetCandidate disk;
         disk.kind = core::TargetKind::BlockDevice;
@@ -210,7 +210,7 @@ TEST(ProfilesStayTrue, ABuiltInSpecShowsItsLinesReadOnlyWithCopyToMySpecs)
 {
     test::ensureApp();
     test::TempDir dir;
-    MainWindow window(nullPlatformServices(), isolated(dir));
+    MainWindow window(ioprism::test::testServices(), isolated(dir));
     window.document()->setProfile(test::smallProfile());
     window.show();
     window.showPage(MainWindow::SpecsTab);
@@ -253,7 +253,7 @@ TEST(ProfilesStayTrue, TheWorkerSaysWhichDepthEachSpecRunsAtAndWhy)
 {
     test::ensureApp();
     test::TempDir dir;
-    MainWindow window(nullPlatformServices(), isolated(dir));
+    MainWindow window(ioprism::test::testServices(), isolated(dir));
     core::Profile profile = test::smallProfile(); // "RND4K QD4": the spec's depth is 4
     core::AccessSpec own = profile.specs[0];
     own.name = "own depth";

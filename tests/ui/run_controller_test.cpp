@@ -42,7 +42,7 @@ struct Recorder {
 TEST(RunController, ANullEngineRunFillsThePlotsAndTheResults)
 {
     test::ensureApp();
-    RunController controller(nullPlatformServices());
+    RunController controller(ioprism::test::testServices());
     Recorder recorder;
     recorder.attach(controller);
     LivePlots plots;
@@ -99,7 +99,7 @@ TEST(RunController, ANullEngineRunFillsThePlotsAndTheResults)
 TEST(RunController, SamplesOfARunNoLongerShownAreDropped)
 {
     test::ensureApp();
-    RunController controller(nullPlatformServices());
+    RunController controller(ioprism::test::testServices());
     Recorder recorder;
     recorder.attach(controller);
 
@@ -143,7 +143,7 @@ TEST(RunController, SamplesOfARunNoLongerShownAreDropped)
 TEST(RunController, StopReturnsAtOnceAndKeepsWhatWasMeasured)
 {
     test::ensureApp();
-    RunController controller(nullPlatformServices());
+    RunController controller(ioprism::test::testServices());
     Recorder recorder;
     recorder.attach(controller);
     RunRequest request;
@@ -167,7 +167,7 @@ TEST(RunController, StopReturnsAtOnceAndKeepsWhatWasMeasured)
 TEST(RunController, AMissingEngineEndsTheRunWithAnError)
 {
     test::ensureApp();
-    PlatformServices services = nullPlatformServices();
+    PlatformServices services = ioprism::test::testServices();
     services.makeBackend = [](core::EngineKind) { return std::unique_ptr<core::IoBackend>(); };
     RunController controller(services);
     Recorder recorder;
@@ -183,7 +183,7 @@ TEST(RunController, AMissingEngineEndsTheRunWithAnError)
 TEST(RunController, DestroyingTheControllerStopsAndJoinsARunningRun)
 {
     test::ensureApp();
-    auto controller = std::make_unique<RunController>(nullPlatformServices());
+    auto controller = std::make_unique<RunController>(ioprism::test::testServices());
     RunRequest request;
     request.profile = test::smallProfile(0s, 100ms);
     controller->start(request);

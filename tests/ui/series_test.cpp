@@ -527,7 +527,7 @@ TEST(SeriesView, PointsAppearOneByOneAsTheRunReportsEachStep)
     test::ensureApp();
     const core::Profile profile
         = seriesProfile({generated(core::SweepParameter::TransferSize, 512, 8192, 2)}, 2);
-    RunController controller(nullPlatformServices());
+    RunController controller(ioprism::test::testServices());
     SeriesPage page;
     page.beginRun(profile);
     EXPECT_EQ(page.pointCount(), 0u);
@@ -573,7 +573,7 @@ TEST(SeriesView, TheWindowShowsTheSeriesPageForASeriesRunOnly)
     MainWindowOptions options;
     options.restoreSession = false;
     options.dataDirectory = QString::fromStdString(dir.path().string());
-    MainWindow window(nullPlatformServices(), options);
+    MainWindow window(ioprism::test::testServices(), options);
     RunResultPtr finished;
     QObject::connect(&window, &MainWindow::runFinished, [&](RunResultPtr r) { finished = r; });
 

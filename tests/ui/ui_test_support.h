@@ -5,6 +5,8 @@
 #pragma once
 
 #include "core/profile/profile.h"
+#include "platform/common/input_file_reader.h"
+#include "ui/platform_services.h"
 #include "ui/translations.h"
 
 #include <QApplication>
@@ -21,6 +23,16 @@
 #include <string>
 
 namespace ioprism::test {
+
+// The null platform (ui::nullPlatformServices), but files are read as the application
+// reads them: through the one bounded reader (platform::readInputFile).
+inline ui::PlatformServices testServices()
+{
+    ui::PlatformServices services = ui::nullPlatformServices();
+    services.readFile = platform::readInputFile;
+    services.readFileHead = platform::readInputFileHead;
+    return services;
+}
 
 // The application object the widgets need. Intentionally never destroyed: tests run
 // in one process and QApplication must outlive every widget, including statics.

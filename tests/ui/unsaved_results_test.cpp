@@ -5,6 +5,7 @@
 // The dialogs are driven as a user would: the buttons clicked, the save dialog answered.
 #include "core/library/run_library.h"
 #include "core/report/results_reader.h"
+#include "platform/common/input_file_reader.h"
 #include "support/test_support.h"
 #include "ui/main_window.h"
 #include "ui/models/profile_document.h"
@@ -85,7 +86,7 @@ TEST(UnsavedResults, StartNewOpenAndQuitAskBeforeDiscardingThem)
 {
     test::ensureApp();
     test::TempDir dir;
-    MainWindow window(nullPlatformServices(), withLibrary(dir));
+    MainWindow window(ioprism::test::testServices(), withLibrary(dir));
     window.saveRunsAction()->setChecked(false);
     window.document()->setProfile(test::smallProfile(0s, 100ms));
     window.setIoLimitPerTarget(200);
@@ -95,7 +96,9 @@ TEST(UnsavedResults, StartNewOpenAndQuitAskBeforeDiscardingThem)
     const RunResultPtr first = runOnce(window, [&] { EXPECT_TRUE(window.startRun()); });
     ASSERT_TRUE(first && !first->steps.empty());
     EXPECT_TRUE(window.hasUnsavedResults());
-    EXPECT_TRUE(core::RunLibrary(dir.path() / "runs").list().empty()) << "the history is off";
+    EXPECT_TRUE(
+        core::RunLibrary(dir.path() / "runs", ioprism::platform::readInputFile).list().empty())
+        << "the history is off";
 
     // Start asks; Cancel starts nothing and keeps the results.
     window.startAction()->trigger();
@@ -160,7 +163,8 @@ TEST(UnsavedResults, StartNewOpenAndQuitAskBeforeDiscardingThem)
     });
     ASSERT_TRUE(third);
     EXPECT_FALSE(window.hasUnsavedResults());
-    EXPECT_EQ(core::RunLibrary(dir.path() / "runs").list().size(), 1u);
+    EXPECT_EQ(
+        core::RunLibrary(dir.path() / "runs", ioprism::platform::readInputFile).list().size(), 1u);
     window.startAction()->trigger();
     EXPECT_TRUE(noQuestion(window));
     EXPECT_TRUE(test::waitUntil([&] { return !window.runController()->isRunning(); }, 30s));
@@ -172,7 +176,7 @@ TEST(UnsavedResults, ResultsExportedOrOpenedFromAFileAreNotAskedAbout)
 {
     test::ensureApp();
     test::TempDir dir;
-    MainWindow window(nullPlatformServices(), withLibrary(dir));
+    MainWindow window(ioprism::test::testServices(), withLibrary(dir));
     window.saveRunsAction()->setChecked(false);
     window.document()->setProfile(test::smallProfile(0s, 100ms));
     window.setIoLimitPerTarget(200);

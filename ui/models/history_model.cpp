@@ -15,12 +15,12 @@ HistoryModel::HistoryModel(QObject *parent)
     : QAbstractTableModel(parent)
 { }
 
-void HistoryModel::setDirectory(const std::filesystem::path &directory)
+void HistoryModel::setDirectory(const std::filesystem::path &directory, core::InputFileReader read)
 {
     if (directory.empty())
         m_library.reset();
     else
-        m_library.emplace(directory);
+        m_library.emplace(directory, std::move(read));
     refresh();
 }
 

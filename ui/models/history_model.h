@@ -39,7 +39,8 @@ public:
     explicit HistoryModel(QObject *parent = nullptr);
 
     // The library's folder; empty: no library (nothing listed).
-    void setDirectory(const std::filesystem::path &directory);
+    // `read` reads the library's files (PlatformServices::readFile).
+    void setDirectory(const std::filesystem::path &directory, core::InputFileReader read);
     const std::optional<core::RunLibrary> &library() const { return m_library; }
     void refresh(); // lists the folder again
     const core::RunHeadline &run(int row) const { return m_runs[static_cast<std::size_t>(row)]; }

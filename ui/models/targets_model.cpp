@@ -8,7 +8,6 @@
 #include "ui/style.h"
 
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QFont>
 #include <QStorageInfo>
@@ -77,17 +76,23 @@ const char *fieldOf(int column, const core::Target &target)
 
 } // namespace
 
-std::optional<core::FileTree> existingFileTree(const std::string &path)
+std::optional<core::FileTree> existingFileTree(
+    const std::string &path, const FileHeadReader &readHead)
 {
-    QFile marker(toQString(core::fileTreeMarkerPath(path)));
-    // A marker is one short line: anything long is not ours.
-    if (!marker.open(QIODevice::ReadOnly) || marker.size() > 4096)
+    // A marker is one short line: anything longer than this is not ours. One byte more
+    // is read to tell a marker of exactly the limit from a longer file.
+    constexpr std::size_t kLongestMarkerBytes = 4096;
+    if (!readHead)
         return std::nullopt;
-    const QByteArray text = marker.readAll();
-    return core::parseFileTreeMarker(std::string_view(text.constData(), std::size_t(text.size())));
+    const core::InputFileText marker
+        = readHead(QFileInfo(toQString(core::fileTreeMarkerPath(path))).filesystemFilePath(),
+            kLongestMarkerBytes + 1);
+    if (marker.problem || marker.text.size() > kLongestMarkerBytes)
+        return std::nullopt;
+    return core::parseFileTreeMarker(marker.text);
 }
 
-FileTreePlace fileTreePlace(const std::string &chosenFolder)
+FileTreePlace fileTreePlace(const std::string &chosenFolder, const FileHeadReader &readHead)
 {
     FileTreePlace place;
     const QFileInfo chosen(toQString(chosenFolder));
@@ -101,10 +106,10 @@ FileTreePlace fileTreePlace(const std::string &chosenFolder)
         return place;
     }
     QString folder = QDir::cleanPath(chosen.filePath());
-    if (chosen.isDir() && !existingFileTree(toStdString(folder)))
+    if (chosen.isDir() && !existingFileTree(toStdString(folder), readHead))
         folder = QDir(folder).filePath(QLatin1String(kFileTreeFolderName));
     place.path = toStdString(QDir::toNativeSeparators(folder));
-    place.existing = existingFileTree(place.path);
+    place.existing = existingFileTree(place.path, readHead);
     return place;
 }
 
@@ -191,6 +196,17 @@ void TargetsModel::setTargetCheck(std::function<bool(const core::Target &)> exis
     m_exists = std::move(exists);
 }
 
+void TargetsModel::setFileReader(FileHeadReader readHead)
+{
+    m_readHead = std::move(readHead);
+    rebuild(); // the trees' present sizes are known now
+}
+
+std::optional<core::FileTree> TargetsModel::existingTree(const std::string &path) const
+{
+    return existingFileTree(path, m_readHead);
+}
+
 int TargetsModel::addPath(
     const std::string &path, core::TargetKind kind, const std::optional<core::FileTree> &tree)
 {
@@ -266,7 +282,7 @@ bool TargetsModel::setTree(int row, const core::FileTree &tree)
     return true;
 }
 
-void TargetsModel::describeLocation(Row &row)
+void TargetsModel::describeLocation(Row &row) const
 {
     TargetCandidate &c = row.candidate;
     if (isRaw(c.kind) || c.path.empty())
@@ -274,7 +290,7 @@ void TargetsModel::describeLocation(Row &row)
     const QFileInfo file(toQString(c.path));
     const bool tree = c.kind == core::TargetKind::FileTree;
     if (tree) {
-        if (const auto made = existingFileTree(c.path))
+        if (const auto made = existingTree(c.path))
             row.fileBytes = made->totalBytes();
     } else if (file.isFile()) {
         row.fileBytes = static_cast<std::uint64_t>(file.size());

@@ -34,9 +34,14 @@ struct FileTreePlace {
     std::optional<core::FileTree> existing;
     QString refusal; // why the folder cannot hold a tree ("" when it can)
 };
-FileTreePlace fileTreePlace(const std::string &chosenFolder);
-// The shape recorded by the marker of a tree IOPrism made at `path`, or nullopt.
-std::optional<core::FileTree> existingFileTree(const std::string &path);
+// `readHead` reads the markers (PlatformServices::readFileHead).
+FileTreePlace fileTreePlace(const std::string &chosenFolder, const FileHeadReader &readHead);
+// The shape recorded by the marker of a tree IOPrism made at `path`, or nullopt (also
+// when `readHead` is empty). The marker is read through the bounded reader: a marker
+// that is a FIFO or a device (anyone can make one in a shared folder) would otherwise
+// block the window for good when the folder is chosen.
+std::optional<core::FileTree> existingFileTree(
+    const std::string &path, const FileHeadReader &readHead);
 
 // The folder (inside the chosen one) where a file tree goes unless the chosen folder
 // holds one of IOPrism's trees: the command line's name.
@@ -89,6 +94,11 @@ public:
     // Paths chosen here (addPath, repoint) are checked with it, so a test file in a
     // folder that does not exist is marked when it is chosen, not at Start.
     void setTargetCheck(std::function<bool(const core::Target &)> exists);
+    // How file-tree markers are read (PlatformServices::readFileHead); until it is set,
+    // no tree's present size is shown.
+    void setFileReader(FileHeadReader readHead);
+    // The shape of the tree IOPrism made at `path` (existingFileTree with that reader).
+    std::optional<core::FileTree> existingTree(const std::string &path) const;
 
     // Adds a row for a path (a test file or a file tree the user chose) and assigns it;
     // a tree gets `tree` as its shape when given. Returns its row.
@@ -128,7 +138,7 @@ private:
     };
     // An extra test-file or tree row's file system facts (mount point, type, size, free
     // space), from the folder that will hold it, and the file's or tree's present size.
-    static void describeLocation(Row &row);
+    void describeLocation(Row &row) const;
     void rebuild();
     // Index of the worker's target with this row's path, or -1.
     int targetIndex(int row) const;
@@ -140,6 +150,7 @@ private:
     std::vector<TargetCandidate> m_candidates;
     std::vector<Row> m_rows;
     std::function<bool(const core::Target &)> m_exists;
+    FileHeadReader m_readHead;
     int m_worker = -1;
 };
 

@@ -111,12 +111,12 @@ HistoryPage::HistoryPage(QWidget *parent)
     });
     connect(m_delete, &QPushButton::clicked, this, [this] { deleteSelected(true); });
     connect(refresh, &QPushButton::clicked, this, &HistoryPage::refresh);
-    setDirectory({});
+    setDirectory({}, {});
 }
 
-void HistoryPage::setDirectory(const std::filesystem::path &directory)
+void HistoryPage::setDirectory(const std::filesystem::path &directory, core::InputFileReader read)
 {
-    m_model->setDirectory(directory);
+    m_model->setDirectory(directory, std::move(read));
     m_where->setText(directory.empty()
             ? tr("Runs are not kept: saving runs to the history is off (Run menu), or this "
                  "machine has no data folder.")

@@ -5,6 +5,8 @@
 // profile to run it again; rename, tag, annotate (in place) or delete runs.
 #pragma once
 
+#include "core/profile/input_file.h"
+
 #include <QStringList>
 #include <QWidget>
 
@@ -28,7 +30,7 @@ public:
 
     // The library's folder; empty: saving is off or there is no data folder here, and
     // the page says so.
-    void setDirectory(const std::filesystem::path &directory);
+    void setDirectory(const std::filesystem::path &directory, core::InputFileReader read);
     void refresh();
 
     HistoryModel *model() const { return m_model; }

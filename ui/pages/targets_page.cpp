@@ -245,7 +245,7 @@ void TargetsPage::loadTree()
         total += QStringLiteral(" · ")
             + tr("%1 free on %2").arg(capacityText(c->freeBytes), where).toHtmlEscaped();
         // A tree made there before is replaced or reused: its room counts as free.
-        const auto made = existingFileTree(target.path);
+        const auto made = m_model->existingTree(target.path);
         if (tree.totalBytes() > c->freeBytes + (made ? made->totalBytes() : 0))
             total += QStringLiteral(" · <span style=\"color:%1\">%2</span>")
                          .arg(errorColor().name(), tr("not enough free space").toHtmlEscaped());
