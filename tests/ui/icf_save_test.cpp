@@ -45,7 +45,7 @@ TEST(IcfSave, SavingOverAnIcfThatCannotCarryTheProfileAsksFirstAndOffersJson)
     MainWindowOptions options;
     options.restoreSession = false;
     options.dataDirectory = QString::fromStdString(dir.path().string());
-    MainWindow window(nullPlatformServices(), options);
+    MainWindow window(test::testServices(), options);
     const QString path = QString::fromStdString(icf.string());
     core::Profile profile = test::smallProfile();
     profile.specs[0].queueDepth = 8; // Q8: no place for it in an .icf

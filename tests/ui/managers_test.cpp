@@ -26,7 +26,7 @@ TEST(Managers, EveryManagerIsShownAndOnlyThisHostsProblemsBlockStart)
     MainWindowOptions options;
     options.restoreSession = false;
     options.dataDirectory = QString::fromStdString(dir.path().string());
-    MainWindow window(nullPlatformServices(), options);
+    MainWindow window(test::testServices(), options);
     core::Profile profile = test::smallProfile(1s, 100ms);
     core::Host lab {.id = 2, .name = "lab-02"};
     core::Worker remote = profile.hosts[0].workers[0];

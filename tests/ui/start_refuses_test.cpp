@@ -29,7 +29,7 @@ TEST(StartRefuses, WhileAFieldHoldsTextThatIsNotAValueStartRunsNothingAndNamesIt
     MainWindowOptions options;
     options.restoreSession = false;
     options.dataDirectory = QString::fromStdString(dir.path().string());
-    MainWindow window(nullPlatformServices(), options);
+    MainWindow window(test::testServices(), options);
     window.document()->setProfile(test::smallProfile(4s, 100ms));
     QLineEdit *runTime = window.setupPage()->runTimeField();
     runTime->setText(QStringLiteral("lots"));
@@ -69,7 +69,7 @@ TEST(StartRefuses, TheRefusalNamesTheFieldInGerman)
     options.restoreSession = false;
     options.dataDirectory = QString::fromStdString(dir.path().string());
     {
-        MainWindow window(nullPlatformServices(), options);
+        MainWindow window(test::testServices(), options);
         window.document()->setProfile(test::smallProfile(4s, 100ms));
         QLineEdit *runTime = window.setupPage()->runTimeField();
         runTime->setText(QStringLiteral("viel"));
@@ -100,7 +100,7 @@ TEST(StartRefuses, TheRefusalGoesWhenTheProfileChangesAndIsNeverStacked)
     MainWindowOptions options;
     options.restoreSession = false;
     options.dataDirectory = QString::fromStdString(dir.path().string());
-    MainWindow window(nullPlatformServices(), options);
+    MainWindow window(test::testServices(), options);
     core::Profile broken = test::smallProfile(4s, 100ms);
     broken.specs[0].lines[0].percentRead = 140;
     window.document()->setProfile(broken);
