@@ -674,6 +674,31 @@ private:
         return false;
     }
 
+    // The six values every access-spec line starts with, in both of Iometer's formats
+    // (size, % of size, % reads, % random, delay, burst), as a line; nullopt when one is
+    // not a number in its range (each reported). `*share` is the % of size as read.
+    std::optional<SpecLine> specLineStart(
+        const Line &d, const std::vector<std::string_view> &t, std::uint64_t *share)
+    {
+        const auto size = number(d, t[0], kIntMax, "size");
+        const auto shareRead = number(d, t[1], 100, "% of size");
+        const auto reads = number(d, t[2], 100, "% reads");
+        const auto random = number(d, t[3], 100, "% random");
+        const auto delay = number(d, t[4], kIntMax, "delay");
+        const auto burst = number(d, t[5], kIntMax, "burst");
+        if (!(size && shareRead && reads && random && delay && burst))
+            return std::nullopt;
+        *share = *shareRead;
+        SpecLine line;
+        line.transferSizeBytes = *size;
+        line.sharePercent = static_cast<std::uint32_t>(*shareRead);
+        line.percentRead = static_cast<std::uint32_t>(*reads);
+        line.percentRandom = static_cast<std::uint32_t>(*random);
+        line.delay = std::chrono::milliseconds(static_cast<std::int64_t>(*delay));
+        line.burstLength = static_cast<std::uint32_t>(*burst);
+        return line;
+    }
+
     // A whole decimal number in [0, max]; nullopt (reported) otherwise.
     std::optional<std::uint64_t> number(
         const Line &l, std::string_view token, std::uint64_t max, std::string_view what)
@@ -1091,32 +1116,21 @@ private:
             const auto t = splitValues(d.text);
             if (!expectCount(d, t, 6, "size, % of size, % reads, % random, delay, burst"))
                 continue;
-            const auto size = number(d, t[0], kIntMax, "size");
-            const auto share = number(d, t[1], 100, "% of size");
-            const auto reads = number(d, t[2], 100, "% reads");
-            const auto random = number(d, t[3], 100, "% random");
-            const auto delay = number(d, t[4], kIntMax, "delay");
-            const auto burst = number(d, t[5], kIntMax, "burst");
-            if (!(size && share && reads && random && delay && burst))
+            std::uint64_t share = 0;
+            auto line = specLineStart(d, t, &share);
+            if (!line)
                 continue;
-            if (*share == 0) {
+            if (share == 0) {
                 warning(d.number, "a line of 0 % of the access is discarded, as Iometer does");
                 continue;
             }
             if (spec.lines.empty())
                 firstLine = d.number;
-            SpecLine line;
-            line.transferSizeBytes = *size;
-            line.sharePercent = static_cast<std::uint32_t>(*share);
-            line.percentRead = static_cast<std::uint32_t>(*reads);
-            line.percentRandom = static_cast<std::uint32_t>(*random);
-            line.delay = std::chrono::milliseconds(static_cast<std::int64_t>(*delay));
-            line.burstLength = static_cast<std::uint32_t>(*burst);
             // InitAccessSpecLine sets the alignment to the default size (2048) before
             // the size is read, so Iometer 1.1.0 aligns every old line on 2048 bytes.
-            line.alignmentBytes = 2048;
-            spec.lines.push_back(line);
-            shareSum += *share;
+            line->alignmentBytes = 2048;
+            spec.lines.push_back(*line);
+            shareSum += share;
             if (shareSum > 100) {
                 error(d.number,
                     fmt::format("the shares (% of size) of the access specification starting "
@@ -1237,29 +1251,18 @@ private:
                 linesOk = false;
                 continue;
             }
-            const auto size = number(d, t[0], kIntMax, "size");
-            const auto share = number(d, t[1], 100, "% of size");
-            const auto reads = number(d, t[2], 100, "% reads");
-            const auto random = number(d, t[3], 100, "% random");
-            const auto delay = number(d, t[4], kIntMax, "delay");
-            const auto burst = number(d, t[5], kIntMax, "burst");
+            std::uint64_t share = 0;
+            auto line = specLineStart(d, t, &share);
             const auto align = number(d, t[6], kIntMax, "align");
             const auto reply = number(d, t[7], kIntMax, "reply");
-            if (!(size && share && reads && random && delay && burst && align && reply)) {
+            if (!(line && align && reply)) {
                 linesOk = false;
                 continue;
             }
-            SpecLine line;
-            line.transferSizeBytes = *size;
-            line.sharePercent = static_cast<std::uint32_t>(*share);
-            line.percentRead = static_cast<std::uint32_t>(*reads);
-            line.percentRandom = static_cast<std::uint32_t>(*random);
-            line.delay = std::chrono::milliseconds(static_cast<std::int64_t>(*delay));
-            line.burstLength = static_cast<std::uint32_t>(*burst);
-            line.alignmentBytes = *align; // 0 = sector boundaries, as in Iometer
-            line.replySizeBytes = *reply;
-            shareSum += *share;
-            spec.lines.push_back(line);
+            line->alignmentBytes = *align; // 0 = sector boundaries, as in Iometer
+            line->replySizeBytes = *reply;
+            shareSum += share;
+            spec.lines.push_back(*line);
         }
         if (lineCount == 0) {
             error(v->number, fmt::format("access specification {} has no lines", quote(spec.name)));

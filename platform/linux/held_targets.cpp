@@ -78,13 +78,14 @@ int HeldTargets::open(const core::EngineFile &file, int flags) const
             return -EBADF;
         // The file's own name, in the folder held for its level: one component, never a
         // link (O_NOFOLLOW), and only the inode preparation left there.
-        const std::string_view path = file.path;
-        const std::size_t slash = path.find_last_of('/');
-        const std::string name(slash == std::string_view::npos ? path : path.substr(slash + 1));
-        if (name.empty() || name == "." || name == "..")
+        // The name is the path's tail, already NUL-terminated: nothing is copied per open.
+        const std::size_t slash = file.path.find_last_of('/');
+        const char *name = file.path.c_str() + (slash == std::string::npos ? 0 : slash + 1);
+        const std::string_view leaf(name);
+        if (leaf.empty() || leaf == "." || leaf == "..")
             return -EBADF;
         return checked(
-            openAtNoAtime(t.levels[level].get(), name.c_str(), flags | O_NOFOLLOW), t.files[index]);
+            openAtNoAtime(t.levels[level].get(), name, flags | O_NOFOLLOW), t.files[index]);
     }
     const auto held = m_files.find(file.path);
     if (held == m_files.end())

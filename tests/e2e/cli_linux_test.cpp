@@ -519,6 +519,26 @@ TEST(CliLinux, BlockSizeSpectrumOnALoopDeviceAgreesPointByPoint)
         EXPECT_EQ(step.at("scopes")[0].at("read").at("ios"), 400) << step.at("name");
 }
 
+namespace {
+
+// The reference .icf as a Linux Iometer would save it for a test file in the mount `vol`
+// (`/mnt/x [tmpfs]`: Iometer's iobw.tst there), of 4 MiB.
+std::string referenceIcfOn(const std::filesystem::path &vol)
+{
+    std::string icf = readFile(sourceDir() / "tests/fixtures/icf/reference.icf");
+    const auto put = [&icf](const std::string &from, const std::string &to) {
+        const auto at = icf.find(from);
+        EXPECT_NE(at, std::string::npos) << from;
+        if (at != std::string::npos)
+            icf.replace(at, from.size(), to);
+    };
+    put("\tsdb\n", "\t" + vol.string() + " [tmpfs]\n");
+    put("\t2097152,0,2", "\t8192,0,2");
+    return icf;
+}
+
+} // namespace
+
 // An .icf made on a Linux Iometer names its test-file disk `/mnt/data [ext4]`: Iometer's
 // dynamo makes iobw.tst in that mount. IOPrism once made a file "data [ext4]" beside the
 // mount point, on the parent's file system. Now the run uses Iometer's test file when
@@ -529,14 +549,7 @@ TEST(CliIcf, AnIometerMountNameRunsOnIobwTstInThatMount)
     IOPRISM_REQUIRE(isRoot(), "needs root to mount a tmpfs");
     TempDir dir;
     const auto vol = dir.path() / "vol";
-    std::string icf = readFile(sourceDir() / "tests/fixtures/icf/reference.icf");
-    const auto put = [&icf](const std::string &from, const std::string &to) {
-        const auto at = icf.find(from);
-        ASSERT_NE(at, std::string::npos) << from;
-        icf.replace(at, from.size(), to);
-    };
-    put("\tsdb\n", "\t" + vol.string() + " [tmpfs]\n");
-    put("\t2097152,0,2", "\t8192,0,2"); // a 4 MiB test file
+    std::string icf = referenceIcfOn(vol);
     {
         std::ofstream out(dir.path() / "here.icf", std::ios::binary);
         out << icf;
@@ -573,14 +586,7 @@ TEST(CliIcf, WorkersWithoutTargetsIdleAsInIometerAndNoTargetIsInvented)
     IOPRISM_REQUIRE(isRoot(), "needs root to mount a tmpfs");
     TempDir dir;
     const auto vol = dir.path() / "vol";
-    std::string icf = readFile(sourceDir() / "tests/fixtures/icf/reference.icf");
-    const auto put = [&icf](const std::string &from, const std::string &to) {
-        const auto at = icf.find(from);
-        ASSERT_NE(at, std::string::npos) << from;
-        icf.replace(at, from.size(), to);
-    };
-    put("\tsdb\n", "\t" + vol.string() + " [tmpfs]\n");
-    put("\t2097152,0,2", "\t8192,0,2"); // a 4 MiB test file
+    std::string icf = referenceIcfOn(vol);
     // Three more workers, as Iometer saves one per CPU, without targets.
     const auto begin = icf.find("'Worker\n");
     const auto end = icf.find("'End worker\n") + std::string("'End worker\n").size();

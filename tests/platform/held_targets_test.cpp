@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "platform_test_util.h"
+#include "target_test_util.h"
 
 namespace ioprism::test {
 namespace {
@@ -31,25 +32,6 @@ using platform::LinuxBackend;
 using ::testing::HasSubstr;
 
 namespace fs = std::filesystem;
-
-core::Target testFileTarget(const fs::path &path, std::uint64_t bytes)
-{
-    core::Target t;
-    t.kind = core::TargetKind::TestFile;
-    t.path = path.string();
-    t.testFileSizeBytes = bytes;
-    return t;
-}
-
-core::Target treeTarget(
-    const fs::path &root, std::uint32_t depth, std::uint32_t filesPerLevel, std::uint64_t fileBytes)
-{
-    core::Target t;
-    t.kind = core::TargetKind::FileTree;
-    t.path = root.string();
-    t.tree = {.depth = depth, .filesPerLevel = filesPerLevel, .fileSizeBytes = fileBytes};
-    return t;
-}
 
 core::Target deviceTarget(const std::string &path)
 {
@@ -81,39 +63,6 @@ void swapForLink(const fs::path &path, const fs::path &to)
     fs::remove(link);
     ASSERT_EQ(::symlink(to.c_str(), link.c_str()), 0);
     ASSERT_EQ(::rename(link.c_str(), path.c_str()), 0);
-}
-
-// Writes the first 64 KiB of engine file `index` through an engine of `backend` that
-// opens `file`; the engine's error, or "" when the write completed.
-std::string writeThroughEngine(LinuxBackend &backend, const core::EngineFile &file)
-{
-    auto engine = backend.makeEngine();
-    if (!engine)
-        return engine.error().toString();
-    core::EngineFile slot = file;
-    const bool later = file.treeFileIndex.has_value();
-    if (later) {
-        slot.path.clear();
-        slot.openLater = true;
-    }
-    const std::vector<core::EngineFile> files {slot};
-    if (auto st = (*engine)->init({.queueDepth = 1, .bufferCount = 1, .bufferBytes = 65536}, files);
-        !st)
-        return st.error().toString();
-    if (later)
-        if (auto st = (*engine)->openFile(0, file); !st)
-            return st.error().toString();
-    bool ok = true;
-    runOps(
-        **engine,
-        {{.file = 0, .offset = 0, .direction = core::IoDirection::Write, .length = 65536}}, 1,
-        [](const TestOp &, std::span<std::byte> b) {
-            std::fill(b.begin(), b.end(), std::byte {0x5a});
-        },
-        [&](const TestOp &, const core::IoRequest &r, std::span<std::byte>) {
-            ok = r.error == 0 && r.resultBytes == 65536;
-        });
-    return ok ? std::string() : "the write failed";
 }
 
 class HeldTargetsTest : public ::testing::TestWithParam<EngineKind>

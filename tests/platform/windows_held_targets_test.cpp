@@ -18,6 +18,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "target_test_util.h"
 #include "windows_test_util.h"
 
 using namespace ioprism;
@@ -32,25 +33,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::uint32_t kBlockBytes = 64 * 1024;
-
-core::Target testFileTarget(const fs::path &path, std::uint64_t bytes)
-{
-    core::Target t;
-    t.kind = core::TargetKind::TestFile;
-    t.path = path.string();
-    t.testFileSizeBytes = bytes;
-    return t;
-}
-
-core::Target treeTarget(
-    const fs::path &root, std::uint32_t depth, std::uint32_t filesPerLevel, std::uint64_t fileBytes)
-{
-    core::Target t;
-    t.kind = core::TargetKind::FileTree;
-    t.path = root.string();
-    t.tree = {.depth = depth, .filesPerLevel = filesPerLevel, .fileSizeBytes = fileBytes};
-    return t;
-}
 
 core::PrepareOptions writing()
 {
@@ -67,42 +49,6 @@ void replaceWithOther(const fs::path &path, const fs::path &away, std::uint64_t 
 {
     ASSERT_TRUE(::MoveFileExW(path.wstring().c_str(), away.wstring().c_str(), 0));
     writeFile(path, bytes, 99);
-}
-
-// Writes the first 64 KiB of `file` (0x5A) through an engine of `backend`; the engine's
-// error, or "" when the write completed.
-std::string writeThroughEngine(WindowsBackend &backend, const core::EngineFile &file)
-{
-    auto engine = backend.makeEngine();
-    if (!engine)
-        return engine.error().toString();
-    core::EngineFile slot = file;
-    const bool later = file.treeFileIndex.has_value();
-    if (later) {
-        slot.path.clear();
-        slot.openLater = true;
-    }
-    const std::vector<core::EngineFile> files {slot};
-    if (auto st
-        = (*engine)->init({.queueDepth = 1, .bufferCount = 1, .bufferBytes = kBlockBytes}, files);
-        !st)
-        return st.error().toString();
-    if (later)
-        if (auto st = (*engine)->openFile(0, file); !st)
-            return st.error().toString();
-    bool ok = true;
-    runOps(
-        **engine,
-        {{.file = 0, .offset = 0, .direction = core::IoDirection::Write, .length = kBlockBytes}}, 1,
-        [](const TestOp &, std::span<std::byte> b) {
-            std::fill(b.begin(), b.end(), std::byte {0x5a});
-        },
-        [&](const TestOp &, const core::IoRequest &r, std::span<std::byte>) {
-            ok = r.error == 0 && r.resultBytes == kBlockBytes;
-        });
-    if (later)
-        (void)(*engine)->closeFile(0);
-    return ok ? std::string() : "the write failed";
 }
 
 bool firstBlockIs(const fs::path &path, char byte)

@@ -45,10 +45,7 @@ using namespace std::chrono_literals;
 
 MainWindowOptions isolated(const test::TempDir &dir)
 {
-    MainWindowOptions options;
-    options.restoreSession = false;
-    options.dataDirectory = QString::fromStdString(dir.path().string());
-    return options;
+    return test::isolatedOptions(dir.path());
 }
 
 // ---------------------------------------------------------------- every control explained

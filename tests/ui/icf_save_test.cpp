@@ -42,10 +42,7 @@ TEST(IcfSave, SavingOverAnIcfThatCannotCarryTheProfileAsksFirstAndOffersJson)
     const auto icf = dir.path() / "lab.icf";
     std::filesystem::copy_file(test::sourceDir() / "tests/fixtures/icf/reference.icf", icf);
     const std::string before = test::readFile(icf);
-    MainWindowOptions options;
-    options.restoreSession = false;
-    options.dataDirectory = QString::fromStdString(dir.path().string());
-    MainWindow window(test::testServices(), options);
+    MainWindow window(test::testServices(), test::isolatedOptions(dir.path()));
     const QString path = QString::fromStdString(icf.string());
     core::Profile profile = test::smallProfile();
     profile.specs[0].queueDepth = 8; // Q8: no place for it in an .icf

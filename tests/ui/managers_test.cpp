@@ -23,10 +23,7 @@ TEST(Managers, EveryManagerIsShownAndOnlyThisHostsProblemsBlockStart)
 {
     test::ensureApp();
     test::TempDir dir;
-    MainWindowOptions options;
-    options.restoreSession = false;
-    options.dataDirectory = QString::fromStdString(dir.path().string());
-    MainWindow window(test::testServices(), options);
+    MainWindow window(test::testServices(), test::isolatedOptions(dir.path()));
     core::Profile profile = test::smallProfile(1s, 100ms);
     core::Host lab {.id = 2, .name = "lab-02"};
     core::Worker remote = profile.hosts[0].workers[0];

@@ -26,10 +26,7 @@ TEST(StartRefuses, WhileAFieldHoldsTextThatIsNotAValueStartRunsNothingAndNamesIt
 {
     test::ensureApp();
     test::TempDir dir;
-    MainWindowOptions options;
-    options.restoreSession = false;
-    options.dataDirectory = QString::fromStdString(dir.path().string());
-    MainWindow window(test::testServices(), options);
+    MainWindow window(test::testServices(), test::isolatedOptions(dir.path()));
     window.document()->setProfile(test::smallProfile(4s, 100ms));
     QLineEdit *runTime = window.setupPage()->runTimeField();
     runTime->setText(QStringLiteral("lots"));
@@ -65,11 +62,8 @@ TEST(StartRefuses, TheRefusalNamesTheFieldInGerman)
     test::ensureApp();
     ASSERT_TRUE(installTranslations(QLocale(QLocale::German, QLocale::Germany)).ioprism);
     test::TempDir dir;
-    MainWindowOptions options;
-    options.restoreSession = false;
-    options.dataDirectory = QString::fromStdString(dir.path().string());
     {
-        MainWindow window(test::testServices(), options);
+        MainWindow window(test::testServices(), test::isolatedOptions(dir.path()));
         window.document()->setProfile(test::smallProfile(4s, 100ms));
         QLineEdit *runTime = window.setupPage()->runTimeField();
         runTime->setText(QStringLiteral("viel"));
@@ -97,10 +91,7 @@ TEST(StartRefuses, TheRefusalGoesWhenTheProfileChangesAndIsNeverStacked)
     using namespace std::chrono_literals;
     test::ensureApp();
     test::TempDir dir;
-    MainWindowOptions options;
-    options.restoreSession = false;
-    options.dataDirectory = QString::fromStdString(dir.path().string());
-    MainWindow window(test::testServices(), options);
+    MainWindow window(test::testServices(), test::isolatedOptions(dir.path()));
     core::Profile broken = test::smallProfile(4s, 100ms);
     broken.specs[0].lines[0].percentRead = 140;
     window.document()->setProfile(broken);

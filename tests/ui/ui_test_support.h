@@ -6,6 +6,7 @@
 
 #include "core/profile/profile.h"
 #include "platform/common/input_file_reader.h"
+#include "ui/main_window.h"
 #include "ui/platform_services.h"
 #include "ui/translations.h"
 
@@ -19,6 +20,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <functional>
 #include <string>
 
@@ -26,6 +28,16 @@ namespace ioprism::test {
 
 // The null platform (ui::nullPlatformServices), but files are read as the application
 // reads them: through the one bounded reader (platform::readInputFile).
+// A main window's options for a test: no session restored, data in `dataDir` (never the
+// user's own settings or run library).
+inline ui::MainWindowOptions isolatedOptions(const std::filesystem::path &dataDir)
+{
+    ui::MainWindowOptions options;
+    options.restoreSession = false;
+    options.dataDirectory = QString::fromStdString(dataDir.string());
+    return options;
+}
+
 inline ui::PlatformServices testServices()
 {
     ui::PlatformServices services = ui::nullPlatformServices();
