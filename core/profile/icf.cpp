@@ -1731,15 +1731,26 @@ private:
         m_warnings.push_back({Severity::Warning, std::move(path), std::move(message)});
     }
 
-    // A value must stay on one line.
+    // A value must stay on one line, and be text: the reader takes a control byte (a NUL,
+    // DEL, the Ctrl-Z where Windows' text streams end) for a binary file.
     std::string oneLine(std::string_view text, const std::string &path)
     {
         std::string s(text);
-        if (s.find_first_of("\r\n") == std::string::npos)
-            return s;
-        std::replace(s.begin(), s.end(), '\r', ' ');
-        std::replace(s.begin(), s.end(), '\n', ' ');
-        warn(path, "line breaks replaced by spaces (an .icf value is one line)");
+        bool breaks = false, controls = false;
+        for (char &c : s) {
+            const auto b = static_cast<unsigned char>(c);
+            if (c == '\r' || c == '\n') {
+                c = ' ';
+                breaks = true;
+            } else if ((b < 0x20 && c != '\t') || b == 0x7f) {
+                c = ' ';
+                controls = true;
+            }
+        }
+        if (breaks)
+            warn(path, "line breaks replaced by spaces (an .icf value is one line)");
+        if (controls)
+            warn(path, "control characters replaced by spaces (an .icf file is plain text)");
         return s;
     }
 

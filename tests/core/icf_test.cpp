@@ -912,6 +912,32 @@ TEST(IcfExport, WarningMessagesSayWhatHappens)
         "back as a physical drive target, not a block device one");
 }
 
+// A JSON profile may hold any character in a name; the .icf reader takes a control byte
+// for a binary file. Export writes text the reader accepts (found by the JSON fuzzer: a
+// DEL in a worker name made an export that did not read back).
+TEST(IcfExport, ControlCharactersInNamesAreWrittenAsSpaces)
+{
+    Profile profile = extendedProfile();
+    profile.setup.description = std::string("desk\x7f\x1a top");
+    profile.hosts[0].workers[0].name = std::string("Worker\x01\x7f""1");
+    Problems warnings;
+    const std::string text = writeIcf(profile, warnings);
+    EXPECT_EQ(text.find('\x7f'), std::string::npos);
+    EXPECT_EQ(text.find('\x1a'), std::string::npos);
+    EXPECT_EQ(text.find('\x01'), std::string::npos);
+    const auto warned = [&](const std::string &path) {
+        return std::any_of(warnings.begin(), warnings.end(), [&](const Problem &w) {
+            return w.path == path
+                && w.message == "control characters replaced by spaces (an .icf file is plain text)";
+        });
+    };
+    EXPECT_TRUE(warned("hosts[0].workers[0].name")) << describe(warnings);
+    Problems problems;
+    const auto back = parseIcf(text, problems);
+    ASSERT_TRUE(back.has_value()) << describe(problems);
+    EXPECT_EQ(back->hosts[0].workers[0].name, "Worker  1");
+}
+
 TEST(IcfExport, EmptyProfileIsAValidFile)
 {
     Problems warnings;
