@@ -2,6 +2,7 @@
 #include "ui/format.h"
 
 #include "core/profile/units.h"
+#include "core/stats/histogram.h"
 
 #include <QCoreApplication>
 #include <QLocale>
@@ -15,14 +16,7 @@ namespace ioprism::ui {
 
 QString exactSizeText(std::uint64_t bytes)
 {
-    // formatSize gives "4KiB" / "2000"; the screen wants "4 KiB" / "2000 B".
-    const std::string text = core::formatSize(bytes);
-    std::size_t unit = 0;
-    while (unit < text.size() && text[unit] >= '0' && text[unit] <= '9')
-        ++unit;
-    if (unit == text.size())
-        return toQString(text) + QStringLiteral(" B");
-    return toQString(text.substr(0, unit)) + QLatin1Char(' ') + toQString(text.substr(unit));
+    return toQString(core::describeExactSize(bytes));
 }
 
 QString capacityText(std::uint64_t bytes)
@@ -126,6 +120,17 @@ QString latencyText(double microseconds)
         return locale.toString(microseconds / 1000.0, 'f', microseconds < 10'000 ? 2 : 1)
             + QStringLiteral(" ms");
     return locale.toString(microseconds / 1e6, 'f', 2) + QStringLiteral(" s");
+}
+
+QString latencyBinText(std::size_t bin)
+{
+    QString label = QString::fromLatin1(core::IometerBins::label(bin));
+    label.replace(QLatin1String(">="), QStringLiteral("≥"));
+    if (label.endsWith(QLatin1String("us")))
+        return label.chopped(2) + QStringLiteral(" µs");
+    if (label.endsWith(QLatin1String("ms")))
+        return label.chopped(2) + QStringLiteral(" ms");
+    return label.chopped(1) + QStringLiteral(" s");
 }
 
 QString percentText(double percent)

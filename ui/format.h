@@ -46,6 +46,9 @@ QString megabytesPerSecondText(double megabytesPerSecond);
 QString iopsText(double iops);
 // Latency from microseconds with an adaptive unit: "85.2 µs", "1.25 ms", "2.10 s".
 QString latencyText(double microseconds);
+// An Iometer latency bin's range as the rest of the window writes latencies: "0-50 µs",
+// "1-2 ms", "≥10 s" (the ASCII labels "0-50us", ">=10s" stay in CSV headers and JSON).
+QString latencyBinText(std::size_t bin);
 // "12.3 %".
 QString percentText(double percent);
 // The profile's duration spelling: "30s", "1m30s", "500ms".

@@ -41,6 +41,7 @@
 #include <QDesktopServices>
 #include <QDir>
 #include <QDockWidget>
+#include <QScreen>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
@@ -75,6 +76,14 @@ namespace {
 // The message bar's topic for why Start refused: it goes when the profile changes.
 const QString kRunRefusalTopic = QStringLiteral("run-refusal");
 } // namespace
+
+QSize fitWindowSize(QSize preferred, QSize available)
+{
+    // Room for a typical frame and title bar: the size set is the client area's.
+    const QSize frame(16, 48);
+    const QSize room = (available - frame).expandedTo(QSize(320, 240));
+    return preferred.boundedTo(room);
+}
 
 namespace {
 
@@ -122,8 +131,10 @@ MainWindow::MainWindow(PlatformServices services, MainWindowOptions options, QWi
     m_targetsPage->model()->setTargetCheck(m_services.targetExists);
     m_targetsPage->model()->setFileReader(m_services.readFileHead);
     setWindowIcon(icon(IconId::App));
-    setMinimumSize(960, 640);
-    resize(1440, 900);
+    // The available area of the screen the window opens on; a test platform may have none.
+    const QSize available = screen() ? screen()->availableGeometry().size() : QSize(1440, 900);
+    setMinimumSize(fitWindowSize(QSize(960, 640), available));
+    resize(fitWindowSize(QSize(1440, 900), available));
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
 
     auto *central = new QWidget(this);
@@ -172,7 +183,8 @@ MainWindow::MainWindow(PlatformServices services, MainWindowOptions options, QWi
         | QDockWidget::DockWidgetClosable);
     dock->setToolTip(tr("This host, its workers and their targets"));
     addDockWidget(Qt::LeftDockWidgetArea, dock);
-    resizeDocks({dock}, {300}, Qt::Horizontal);
+    // A quarter of a small window at most, so the pages keep their columns at 1024 pixels.
+    resizeDocks({dock}, {std::min(300, width() / 4)}, Qt::Horizontal);
 
     createActions();
     createMenus();

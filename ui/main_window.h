@@ -14,6 +14,7 @@
 
 #include <QElapsedTimer>
 #include <QMainWindow>
+#include <QSize>
 
 #include <functional>
 
@@ -49,6 +50,11 @@ struct MainWindowOptions {
     // "" = no library: runs are not kept and History lists nothing.
     QString runLibraryDirectory;
 };
+
+// The window's first size: `preferred`, made smaller where the screen's available area
+// (without panels and docks) is smaller, with room for the window manager's frame and
+// title bar, so that a first launch on a 1024x700 screen keeps the status bar on screen.
+QSize fitWindowSize(QSize preferred, QSize available);
 
 class MainWindow : public QMainWindow
 {

@@ -460,7 +460,7 @@ std::string describeSize(std::uint64_t bytes)
     static constexpr std::array<std::string_view, 6> kUnits
         = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
     if (bytes < 1024)
-        return fmt::format("{} bytes", bytes);
+        return fmt::format("{} B", bytes);
     std::size_t unit = 0;
     std::uint64_t scale = 1024;
     while (unit + 1 < kUnits.size() && bytes / scale >= 1024) {
@@ -470,6 +470,15 @@ std::string describeSize(std::uint64_t bytes)
     if (bytes % scale == 0)
         return fmt::format("{} {}", bytes / scale, kUnits[unit]);
     return fmt::format("{:.1f} {}", double(bytes) / double(scale), kUnits[unit]);
+}
+
+std::string describeExactSize(std::uint64_t bytes)
+{
+    const std::string text = formatSize(bytes);
+    const auto unit = text.find_first_not_of("0123456789");
+    if (unit == std::string::npos)
+        return text + " B";
+    return text.substr(0, unit) + " " + text.substr(unit);
 }
 
 } // namespace ioprism::core

@@ -35,6 +35,10 @@ std::string formatSize(std::uint64_t bytes);
 // is for values that are read back): the largest binary unit with one decimal
 // ("4.5 MiB"), whole units without one ("4 MiB"), bytes below 1 KiB ("512 bytes").
 std::string describeSize(std::uint64_t bytes);
+// A size for people where it must be exact (a rule's value, an alignment): formatSize's
+// value with the unit apart, "4 KiB", "1536 B" — the same "B" as describeSize's, so a
+// message never shows "512 bytes" beside "1 KiB".
+std::string describeExactSize(std::uint64_t bytes);
 // A latency with the unit following its magnitude: "0.6 µs", "412 µs", "1.25 ms", "2.10 s".
 std::string formatLatencyUs(double us);
 

@@ -36,13 +36,10 @@ std::string at(const std::string &base, std::size_t index)
     return base + "[" + std::to_string(index) + "]";
 }
 
-// "4KiB", or "1000 bytes" when no unit divides: a bare number would read as a count.
+// "4 KiB", or "1000 B" when no unit divides: a bare number would read as a count.
 std::string sizeText(std::uint64_t bytes)
 {
-    std::string text = formatSize(bytes);
-    if (text.find_first_not_of("0123456789") == std::string::npos)
-        text += bytes == 1 ? " byte" : " bytes";
-    return text;
+    return describeExactSize(bytes);
 }
 
 std::string quoted(const std::string &s)

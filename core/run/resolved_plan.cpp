@@ -39,7 +39,7 @@ std::uint64_t usableSize(const ResolvedTarget &t)
 
 std::string sizeText(std::uint64_t bytes)
 {
-    return std::to_string(bytes) + " B";
+    return describeExactSize(bytes);
 }
 
 // Problems with direct-I/O alignment of one line on one target, as "field: message"

@@ -286,8 +286,8 @@ TEST(Run, MisalignedDirectIoIsRefusedBeforeAnyIo)
     ASSERT_TRUE(r.error);
     // The refusal names the field like every validation message does.
     EXPECT_EQ(r.error->detail,
-        "specs[0].lines[0].transferSize: 2048 B is not a multiple of the direct-I/O "
-        "alignment 4096 B of target0 (use a multiple of it, or buffered mode)");
+        "specs[0].lines[0].transferSize: 2 KiB is not a multiple of the direct-I/O "
+        "alignment 4 KiB of target0 (use a multiple of it, or buffered mode)");
     EXPECT_TRUE(r.steps.empty());
     EXPECT_TRUE(r.intervals.empty());
 }

@@ -133,7 +133,7 @@ TEST(SeriesPlan, ATransferSizeCurveRunsOneStepPerSizeWithTheSpecAtThatSize)
         EXPECT_EQ(plan->steps[s].point->values, (std::vector<std::uint64_t> {sizes[s]}));
         EXPECT_EQ(plan->workers[0].depthPerStep[s], (std::vector<std::uint32_t> {4}));
     }
-    EXPECT_EQ(plan->steps[0].name, "rand read, 512 bytes");
+    EXPECT_EQ(plan->steps[0].name, "rand read, 512 B");
     EXPECT_EQ(plan->steps[3].name, "rand read, 4 KiB");
     EXPECT_EQ(plan->specs.size(), 4u) << "the profile's spec (4 KiB) is reused for 4 KiB";
 }
@@ -248,7 +248,7 @@ TEST(SeriesValidation, ASizeLargerThanATestFileIsRefusedAtItsValue)
     for (const auto &problem : validateProfile(p))
         texts.push_back(problem.toString());
     ASSERT_EQ(texts.size(), 1u);
-    EXPECT_TRUE(texts[0].starts_with("setup.series.axes[0].values[1]: 128MiB is larger than"))
+    EXPECT_TRUE(texts[0].starts_with("setup.series.axes[0].values[1]: 128 MiB is larger than"))
         << texts[0];
 }
 
@@ -469,10 +469,10 @@ TEST(SeriesRun, PointsATargetCannotRunAreSkippedAndSaid)
     EXPECT_EQ(r.steps[0].stepName, "rand read, 4 KiB");
     ASSERT_EQ(r.notices.size(), 1u);
     EXPECT_TRUE(r.notices[0].starts_with("skipped 3 points the targets cannot run (rand read, "
-                                         "512 bytes; rand read, 1 KiB; rand read, 2 KiB): "))
+                                         "512 B; rand read, 1 KiB; rand read, 2 KiB): "))
         << r.notices[0];
     EXPECT_NE(
-        r.notices[0].find("not a multiple of the direct-I/O alignment 4096 B"), std::string::npos);
+        r.notices[0].find("not a multiple of the direct-I/O alignment 4 KiB"), std::string::npos);
 
     // Nothing left to run is a refusal, not an empty run.
     auto none = seriesProfile({generated(SweepParameter::TransferSize, 512, 2048, 2)});
@@ -536,7 +536,7 @@ TEST(SeriesValidation, EveryGeneratedValueAndTheLimitsAreChecked)
     auto p = seriesProfile({generated(SweepParameter::TransferSize, 512, 2048, 0, 768)});
     auto t = texts(p);
     ASSERT_EQ(t.size(), 1u);
-    EXPECT_TRUE(t[0].starts_with("setup.series.axes[0]: 1280 bytes is not a multiple")) << t[0];
+    EXPECT_TRUE(t[0].starts_with("setup.series.axes[0]: 1280 B is not a multiple")) << t[0];
     // Exactly 1024 values is within the limit; 1025 is not.
     p = seriesProfile({generated(SweepParameter::OutstandingIos, 1, 1024, 0, 1)});
     p.setup.series->axes[0].to = 1024;

@@ -195,21 +195,21 @@ const std::vector<RuleCase> kRuleCases = {
             p.specs[0].lines[0].transferSizeBytes = 2 * kMiB;
             p.hosts[0].workers[0].targets[0].region = {0, kMiB};
         },
-        {"E specs[0].lines[0].transferSize: 2MiB is larger than the 1MiB region of target "
+        {"E specs[0].lines[0].transferSize: 2 MiB is larger than the 1 MiB region of target "
          "\"/data/iobw.tst\" (hosts[0].workers[0].targets[0])"}},
     {"transfer size within worker default region",
         [](Profile &p) {
             p.specs[1].lines[1].transferSizeBytes = 2 * kMiB;
             p.hosts[0].workers[1].defaultRegion = {0, kMiB};
         },
-        {"E specs[1].lines[1].transferSize: 2MiB is larger than the 1MiB region of target "
+        {"E specs[1].lines[1].transferSize: 2 MiB is larger than the 1 MiB region of target "
          "\"/dev/sdb\" (hosts[0].workers[1].targets[0])"}},
     {"transfer size within test file",
         [](Profile &p) {
             p.specs[0].lines[0].transferSizeBytes = 2 * kMiB;
             p.hosts[0].workers[0].targets[0].testFileSizeBytes = kMiB;
         },
-        {"E specs[0].lines[0].transferSize: 2MiB is larger than the 1MiB test file "
+        {"E specs[0].lines[0].transferSize: 2 MiB is larger than the 1 MiB test file "
          "\"/data/iobw.tst\" (hosts[0].workers[0].targets[0])"}},
     {"transfer size within a file tree's files",
         [](Profile &p) {
@@ -218,15 +218,15 @@ const std::vector<RuleCase> kRuleCases = {
             t.kind = TargetKind::FileTree;
             t.tree = {.depth = 1, .filesPerLevel = 4, .fileSizeBytes = kMiB};
         },
-        {"E specs[0].lines[0].transferSize: 2MiB is larger than the 1MiB files of file tree "
+        {"E specs[0].lines[0].transferSize: 2 MiB is larger than the 1 MiB files of file tree "
          "\"/data/iobw.tst\" (hosts[0].workers[0].targets[0])"}},
     {"transfer size within test file after offset",
         [](Profile &p) {
             p.specs[0].lines[0].transferSizeBytes = 2 * kMiB;
             p.hosts[0].workers[0].targets[0].region = {kGiB - kMiB, 0};
         },
-        {"E specs[0].lines[0].transferSize: 2MiB is larger than the 1MiB left in test file "
-         "\"/data/iobw.tst\" after offset 1023MiB (hosts[0].workers[0].targets[0])"}},
+        {"E specs[0].lines[0].transferSize: 2 MiB is larger than the 1 MiB left in test file "
+         "\"/data/iobw.tst\" after offset 1023 MiB (hosts[0].workers[0].targets[0])"}},
     {"burst at least 1", [](Profile &p) { p.specs[1].lines[0].burstLength = 0; },
         {"E specs[1].lines[0].burst: 0 is below 1"}},
     {"delay not negative", [](Profile &p) { p.specs[1].lines[0].delay = -5ms; },
@@ -238,23 +238,23 @@ const std::vector<RuleCase> kRuleCases = {
             p.specs[0].lines[0].transferSizeBytes = 1000;
             p.specs[0].lines[0].alignmentBytes = 0;
         },
-        {"E specs[0].lines[0].transferSize: 1000 bytes is not a multiple of the 512-byte sector "
+        {"E specs[0].lines[0].transferSize: 1000 B is not a multiple of the 512-byte sector "
          "that direct I/O on \"/data/iobw.tst\" needs (hosts[0].workers[0].targets[0])"}},
     {"direct alignment multiple of sector",
         [](Profile &p) { p.specs[0].lines[0].alignmentBytes = 1000; },
-        {"E specs[0].lines[0].alignment: 1000 bytes is not a multiple of the 512-byte sector that "
+        {"E specs[0].lines[0].alignment: 1000 B is not a multiple of the 512-byte sector that "
          "direct I/O on \"/data/iobw.tst\" needs (hosts[0].workers[0].targets[0])"}},
     {"direct reply multiple of sector", [](Profile &p) { p.specs[0].lines[0].replySizeBytes = 1; },
-        {"E specs[0].lines[0].reply: 1 byte is not a multiple of the 512-byte sector that direct "
+        {"E specs[0].lines[0].reply: 1 B is not a multiple of the 512-byte sector that direct "
          "I/O on \"/data/iobw.tst\" needs (hosts[0].workers[0].targets[0])"}},
     {"direct rules use the given sector size",
         [](Profile &p) {
             p.specs[0].lines[0].transferSizeBytes = 6 * kKiB;
             p.specs[0].lines[0].alignmentBytes = 2 * kKiB;
         },
-        {"E specs[0].lines[0].transferSize: 6KiB is not a multiple of the 4096-byte sector that "
+        {"E specs[0].lines[0].transferSize: 6 KiB is not a multiple of the 4096-byte sector that "
          "direct I/O on \"/data/iobw.tst\" needs (hosts[0].workers[0].targets[0])",
-            "E specs[0].lines[0].alignment: 2KiB is not a multiple of the 4096-byte sector that "
+            "E specs[0].lines[0].alignment: 2 KiB is not a multiple of the 4096-byte sector that "
             "direct "
             "I/O on \"/data/iobw.tst\" needs (hosts[0].workers[0].targets[0])"},
         {.sectorSizeBytes = 4096}},
@@ -400,20 +400,20 @@ const std::vector<RuleCase> kRuleCases = {
         [](Profile &p) {
             p.hosts[0].workers[0].targets[0].region = {2 * kGiB, 0};
         },
-        {"E hosts[0].workers[0].targets[0].region.offset: 2GiB is not inside the 1GiB test file "
+        {"E hosts[0].workers[0].targets[0].region.offset: 2 GiB is not inside the 1 GiB test file "
          "\"/data/iobw.tst\""}},
     {"region end inside test file",
         [](Profile &p) {
             p.hosts[0].workers[0].targets[0].region = {512 * kMiB, kGiB};
         },
-        {"E hosts[0].workers[0].targets[0].region.size: 1GiB from offset 512MiB goes past the end "
-         "of the 1GiB test file \"/data/iobw.tst\""}},
+        {"E hosts[0].workers[0].targets[0].region.size: 1 GiB from offset 512 MiB goes past the end "
+         "of the 1 GiB test file \"/data/iobw.tst\""}},
     {"worker default region inside test file",
         [](Profile &p) {
             p.hosts[0].workers[0].defaultRegion = {0, 3 * kGiB};
         },
-        {"E hosts[0].workers[0].defaultRegion.size: 3GiB from offset 0 bytes goes past the end of "
-         "the 1GiB test file \"/data/iobw.tst\""}},
+        {"E hosts[0].workers[0].defaultRegion.size: 3 GiB from offset 0 B goes past the end of "
+         "the 1 GiB test file \"/data/iobw.tst\""}},
     {"duplicate worker names warn", [](Profile &p) { p.hosts[0].workers[1].name = "Worker 1"; },
         {"W hosts[0].workers[1].name: \"Worker 1\" is also the name of hosts[0].workers[0]: their "
          "results would be hard to tell apart"}},
@@ -549,7 +549,7 @@ TEST(Validation, AFileTreeWhoseTotalBytesOverflowOrAreAbsurdIsRefused)
         EXPECT_EQ(it->severity, Severity::Error);
         EXPECT_NE(it->message.find(shown), std::string::npos) << it->message;
         // In the units a profile is written in (formatSize has no PiB: the parser has none).
-        EXPECT_NE(it->message.find("a tree holds at most 1024TiB"), std::string::npos)
+        EXPECT_NE(it->message.find("a tree holds at most 1024 TiB"), std::string::npos)
             << it->message;
     }
     EXPECT_EQ((FileTree {.depth = 1, .filesPerLevel = 1, .fileSizeBytes = UINT64_MAX}).totalBytes(),

@@ -18,6 +18,7 @@
 #include <QFile>
 #include <QImage>
 #include <QMessageBox>
+#include <QScreen>
 #include <QSettings>
 
 #include <filesystem>
@@ -56,6 +57,26 @@ TEST(MainWindow, FirstLaunchStartsFromTheQuickPresetWithATestFileInTheDataFolder
     EXPECT_FALSE(window.document()->hasErrors());
     EXPECT_TRUE(window.startAction()->isEnabled());
     EXPECT_FALSE(window.stopAction()->isEnabled());
+}
+
+TEST(MainWindow, AFirstLaunchFitsTheScreensAvailableArea)
+{
+    // A 1024x700 screen: the window and its frame stay on it (the status bar visible).
+    const QSize small = fitWindowSize(QSize(1440, 900), QSize(1024, 700));
+    EXPECT_LE(small.width() + 16, 1024);
+    EXPECT_LE(small.height() + 48, 700);
+    EXPECT_EQ(fitWindowSize(QSize(1440, 900), QSize(2560, 1400)), QSize(1440, 900));
+
+    test::ensureApp();
+    QSettings().clear();
+    test::TempDir dir;
+    MainWindow window(ioprism::test::testServices(), isolated(dir, true));
+    ASSERT_NE(window.screen(), nullptr);
+    const QSize available = window.screen()->availableGeometry().size();
+    EXPECT_LE(window.width(), available.width());
+    EXPECT_LE(window.height(), available.height());
+    EXPECT_LE(window.minimumWidth(), available.width());
+    EXPECT_LE(window.minimumHeight(), available.height());
 }
 
 TEST(MainWindow, TheLastProfileIsRestoredOnTheNextLaunch)

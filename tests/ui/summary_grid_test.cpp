@@ -12,6 +12,8 @@
 #include <QClipboard>
 #include <QComboBox>
 #include <QFile>
+#include <QHeaderView>
+#include <QScrollBar>
 #include <QMimeData>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -26,10 +28,10 @@ namespace {
 
 using namespace std::chrono_literals;
 
-RunResultPtr threeSteps()
+RunResultPtr threeSteps(const std::string &prefix = {})
 {
     core::Profile p = test::smallProfile(0s, 100ms);
-    for (const char *name : {"second", "third"}) {
+    for (const std::string &name : {prefix + "second", prefix + "third"}) {
         core::AccessSpec spec = p.specs[0];
         spec.name = name;
         p.specs.push_back(spec);
@@ -44,6 +46,27 @@ RunResultPtr threeSteps()
         core::Run(p, backend, counters, sink, options).execute());
     EXPECT_FALSE(r->error) << r->error->toString();
     return r;
+}
+
+TEST(SummaryGrid, EveryRowIsShownWhenTheColumnsScrollSideways)
+{
+    // A 1024x700 screen leaves the page about 620 pixels wide: the columns scroll
+    // sideways, and the scroll bar must not hide a row.
+    test::ensureApp();
+    ResultsPage page;
+    page.resize(620, 560);
+    page.show();
+    const RunResultPtr result
+        = threeSteps("a spec name as long as the ones Iometer's own files carry, ");
+    page.setResult(result);
+    QApplication::processEvents();
+    QTableView *grid = page.summaryGrid();
+    ASSERT_GT(grid->horizontalHeader()->length(), grid->viewport()->width())
+        << "the page is meant to be too narrow for the columns";
+    EXPECT_GE(grid->viewport()->height(), 3 * grid->verticalHeader()->defaultSectionSize());
+    EXPECT_EQ(grid->verticalScrollBar()->maximum(), 0) << "no row is scrolled out of view";
+    const QRect last = grid->visualRect(grid->model()->index(2, 0));
+    EXPECT_LE(last.bottom(), grid->viewport()->height());
 }
 
 TEST(SummaryGrid, OneRowPerStepAndAClickShowsThatStepsDetails)

@@ -194,7 +194,7 @@ ResultsPage::ResultsPage(QWidget *parent)
     m_writeBars->moveAbove(m_readBars);
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     for (std::size_t b = 0; b < core::IometerBins::kBinCount; ++b)
-        ticker->addTick(static_cast<double>(b), toQString(core::IometerBins::label(b)));
+        ticker->addTick(static_cast<double>(b), latencyBinText(b));
     m_histogram->xAxis->setTicker(ticker);
     m_histogram->xAxis->setTickLabelRotation(50);
     m_histogram->installEventFilter(this); // label rotation follows the plot's width
@@ -275,6 +275,8 @@ void ResultsPage::setUpSummaryGrid(QVBoxLayout *layout)
     m_grid->addActions({copy, copyCsv, copyMarkdown, save});
     connect(m_grid, &QAbstractItemView::clicked, this,
         [this](const QModelIndex &index) { setStep(index.row()); });
+    connect(m_grid->horizontalHeader(), &QHeaderView::sectionResized, this,
+        [this] { fitGridHeight(); });
     boxLayout->addWidget(m_grid);
     layout->addWidget(box);
 }
@@ -344,11 +346,7 @@ void ResultsPage::setResult(RunResultPtr result)
     m_step->setCurrentIndex(m_model->step());
     if (m_model->step() >= 0 && m_model->step() < m_summaryModel->rowCount())
         m_grid->selectRow(m_model->step());
-    // As tall as its rows, up to eight (then it scrolls): the details keep the space.
-    const int shown = std::clamp(m_summaryModel->rowCount(), 1, 8);
-    m_grid->setFixedHeight(m_grid->horizontalHeader()->sizeHint().height()
-        + shown * m_grid->verticalHeader()->defaultSectionSize() + 2 * m_grid->frameWidth()
-        + (m_summaryModel->rowCount() > 8 ? 0 : 2));
+    fitGridHeight();
     refreshSummary();
     refreshHistogram();
     refreshFiles();
@@ -441,8 +439,24 @@ void ResultsPage::refreshHistogram()
     m_histogram->replot(QCustomPlot::rpQueuedReplot);
 }
 
+void ResultsPage::fitGridHeight()
+{
+    // As tall as its rows, up to eight (then it scrolls): the details keep the space. On a
+    // narrow window the columns scroll sideways, and the scroll bar takes its height from
+    // the rows unless it is added: a 1024-pixel screen showed three and a half of four.
+    const int shown = std::clamp(m_summaryModel->rowCount(), 1, 8);
+    const bool scrollsSideways
+        = m_grid->horizontalHeader()->length() > m_grid->viewport()->width();
+    m_grid->setFixedHeight(m_grid->horizontalHeader()->sizeHint().height()
+        + shown * m_grid->verticalHeader()->defaultSectionSize() + 2 * m_grid->frameWidth()
+        + (m_summaryModel->rowCount() > 8 ? 0 : 2)
+        + (scrollsSideways ? m_grid->horizontalScrollBar()->sizeHint().height() : 0));
+}
+
 bool ResultsPage::eventFilter(QObject *watched, QEvent *event)
 {
+    if (watched == m_grid && event->type() == QEvent::Resize)
+        fitGridHeight(); // the width decides whether the columns scroll sideways
     if (watched == m_histogram && event->type() == QEvent::Resize) {
         // 21 bin labels: slanted when there is room, upright (one line height each) when not.
         const double perBin

@@ -73,6 +73,7 @@ protected:
 private:
     void setUpSummaryGrid(QVBoxLayout *layout);
     void refreshSummary();
+    void fitGridHeight();
     void refreshHistogram();
     void refreshFiles();
     void saveColumnSettings() const;
