@@ -813,6 +813,33 @@ TEST(SeriesCurves, AMixedSpecComparesItsReadsAndWritesWithTheDevicesReadsAndWrit
     EXPECT_TRUE(read->name().contains(QStringLiteral("read")));
     EXPECT_TRUE(write->name().contains(QStringLiteral("write")));
 
+    // IOPRISM_TEST_SHOTS=DIR keeps a picture of the curves, to look at.
+    if (const char *shots = std::getenv("IOPRISM_TEST_SHOTS")) {
+        // The device writing more than asked (a journal), so its curve shows apart.
+        SeriesData shot = depthCurve(0.7);
+        for (auto &point : shot.points)
+            point.deviceWriteMegabytesPerSecond = stat(point.writeMegabytesPerSecond.median * 1.35);
+        plots.setData(shot);
+        plots.resize(1100, 800);
+        plots.show();
+        plots.plot(SeriesPlots::ThroughputPlot)->replot();
+        plots.plot(SeriesPlots::LatencyPlot)->replot();
+        plots.plot(SeriesPlots::ThroughputPlot)->replot();
+        plots.grab().save(QString::fromLocal8Bit(shots) + QStringLiteral("/series-mixed.png"));
+        plots.setIopsLogScale(true);
+        plots.plot(SeriesPlots::ThroughputPlot)->replot();
+        plots.plot(SeriesPlots::LatencyPlot)->replot();
+        plots.plot(SeriesPlots::ThroughputPlot)->replot();
+        plots.grab().save(QString::fromLocal8Bit(shots) + QStringLiteral("/series-mixed-log.png"));
+        plots.setIopsLogScale(false);
+        plots.setData(depthCurve(1.0));
+        plots.plot(SeriesPlots::ThroughputPlot)->replot();
+        plots.plot(SeriesPlots::LatencyPlot)->replot();
+        plots.plot(SeriesPlots::ThroughputPlot)->replot();
+        plots.grab().save(QString::fromLocal8Bit(shots) + QStringLiteral("/series-read.png"));
+        plots.hide();
+    }
+
     // A spec that only reads keeps one MB/s curve.
     plots.setData(depthCurve(1.0));
     EXPECT_TRUE(plots.megabytesGraph(0));

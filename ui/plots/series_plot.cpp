@@ -115,16 +115,6 @@ protected:
     }
 };
 
-// Decades on a log axis, labelled as the linear one is (100k, not 10⁵).
-class CompactLogTicker : public QCPAxisTickerLog
-{
-protected:
-    QString getTickLabel(double tick, const QLocale &locale, QChar, int) override
-    {
-        return compactTickLabel(tick, locale);
-    }
-};
-
 // A tick of a log axis as a plain number, never in exponent notation ('g' writes 1000 as
 // "1e+03"): "0.05", "2", "1000", "20,000".
 QString plainTickLabel(double tick, const QLocale &locale)
@@ -139,33 +129,54 @@ QString plainTickLabel(double tick, const QLocale &locale)
     return locale.toString(tick, 'f', decimals);
 }
 
-// Ticks at 1, 2 and 5 of each decade on a logarithmic axis: a latency curve spans one
-// or two decades, where the usual 1, 10, 100 leave two or three labels.
+// Ticks at 1, 2 and 5 of each decade on a logarithmic axis: a latency or IOPS curve spans
+// one or two decades, where the usual 1, 10, 100 leave two or three labels (and
+// QCPAxisTickerLog falls back to linear ticks below 1.6 decades, none at the bottom).
+QVector<double> log125Ticks(const QCPRange &range)
+{
+    QVector<double> ticks;
+    if (range.lower <= 0 || range.upper <= range.lower)
+        return ticks;
+    const double decades = std::log10(range.upper / range.lower);
+    // Over many decades 1, 2, 5 crowds: keep the decades only.
+    const bool all = decades <= 3.5;
+    for (int e = int(std::floor(std::log10(range.lower)));
+         e <= int(std::ceil(std::log10(range.upper))); ++e)
+        for (const double m : {1.0, 2.0, 5.0}) {
+            if (!all && m != 1.0)
+                continue;
+            const double v = m * std::pow(10.0, e);
+            if (v >= range.lower && v <= range.upper)
+                ticks << v;
+        }
+    return ticks;
+}
+
 class Log125Ticker : public QCPAxisTicker
 {
 protected:
     QVector<double> createTickVector(double, const QCPRange &range) override
     {
-        QVector<double> ticks;
-        if (range.lower <= 0 || range.upper <= range.lower)
-            return ticks;
-        const double decades = std::log10(range.upper / range.lower);
-        // Over many decades 1, 2, 5 crowds: keep the decades only.
-        const bool all = decades <= 3.5;
-        for (int e = int(std::floor(std::log10(range.lower)));
-             e <= int(std::ceil(std::log10(range.upper))); ++e)
-            for (const double m : {1.0, 2.0, 5.0}) {
-                if (!all && m != 1.0)
-                    continue;
-                const double v = m * std::pow(10.0, e);
-                if (v >= range.lower && v <= range.upper)
-                    ticks << v;
-            }
-        return ticks;
+        return log125Ticks(range);
     }
     QString getTickLabel(double tick, const QLocale &locale, QChar, int) override
     {
         return plainTickLabel(tick, locale);
+    }
+};
+
+// The IOPS axis on a log scale: 1, 2, 5 of each decade, labelled as the linear axis is
+// (100k, not 10⁵).
+class CompactLogTicker : public QCPAxisTickerLog
+{
+protected:
+    QVector<double> createTickVector(double, const QCPRange &range) override
+    {
+        return log125Ticks(range);
+    }
+    QString getTickLabel(double tick, const QLocale &locale, QChar, int) override
+    {
+        return compactTickLabel(tick, locale);
     }
 };
 
@@ -931,10 +942,8 @@ void SeriesPlots::drawCurves()
     }
     if (m_iopsLog) {
         tp->yAxis->setScaleType(QCPAxis::stLogarithmic);
-        QSharedPointer<QCPAxisTickerLog> ticker(new CompactLogTicker);
-        ticker->setLogBase(10);
-        ticker->setSubTickCount(8); // 2 to 9 of each decade
-        tp->yAxis->setTicker(ticker);
+        tp->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new CompactLogTicker));
+        tp->yAxis->setSubTicks(false);
         if (maxIops > 0)
             tp->yAxis->setRange(minIops / 2, maxIops * 2);
         else
@@ -1070,7 +1079,7 @@ void SeriesPlots::drawHeatMap(const SeriesFamily &family)
                 hi = std::max(hi, v);
             }
         }
-    const LatencyUnit unit = latencyUnit(hi);
+    const LatencyUnit unit = latencyAxisUnit(lo, hi);
     const double divisor = latencyMetric() ? unit.divisor : 1;
     if (hi < lo) { // no cell yet
         lo = 0;
@@ -1163,7 +1172,7 @@ void SeriesPlots::drawMatrixCurves(const SeriesFamily &family)
             minValue = std::min(minValue, v);
         }
     }
-    const LatencyUnit unit = latencyUnit(maxValue);
+    const LatencyUnit unit = latencyAxisUnit(minValue, maxValue);
     m_curvesDivisor = latency ? unit.divisor : 1;
     if (latency) {
         cp->yAxis->setScaleType(QCPAxis::stLogarithmic);
