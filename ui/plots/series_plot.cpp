@@ -826,7 +826,10 @@ void SeriesPlots::drawCurves()
             maxIops = std::max(maxIops, p->iops.max);
             if (p->iops.min > 0)
                 minIops = std::min(minIops, p->iops.min);
-            maxMb = std::max(maxMb, p->megabytesPerSecond.max);
+            // The MB/s axis spans what is drawn on it: a mixed spec's total is not.
+            maxMb = std::max(maxMb,
+                mixed ? std::max(p->readMegabytesPerSecond.max, p->writeMegabytesPerSecond.max)
+                      : p->megabytesPerSecond.max);
             if (p->deviceValid) {
                 maxMb = std::max({maxMb, p->deviceReadMegabytesPerSecond.median,
                     p->deviceWriteMegabytesPerSecond.median});
@@ -842,8 +845,11 @@ void SeriesPlots::drawCurves()
             g.readMegabytes = addCurve(tp, tp->yAxis2, tr("read MB/s") + suffix,
                 single ? series::read() : own, Qt::SolidLine, QCPScatterStyle::ssDisc);
             g.readMegabytes->setData(x, rd, true);
+            // Several families share a colour each: the write curve is told from the read
+            // one by its pen too.
             g.writeMegabytes = addCurve(tp, tp->yAxis2, tr("write MB/s") + suffix,
-                single ? series::write() : own, Qt::SolidLine, QCPScatterStyle::ssSquare);
+                single ? series::write() : own, single ? Qt::SolidLine : Qt::DashDotLine,
+                QCPScatterStyle::ssSquare);
             g.writeMegabytes->setData(x, wr, true);
         } else {
             g.megabytes = addCurve(tp, tp->yAxis2, tr("MB/s") + suffix, single ? mbColor : own,
