@@ -24,7 +24,8 @@ namespace {
 
 void summarise(SeriesPointResult &p, const RunResult &result)
 {
-    std::vector<double> iops, mb, mib, mean, p50, p99, p999, cpu, perCpu, devRead, devWrite;
+    std::vector<double> iops, mb, mib, readMb, writeMb, mean, p50, p99, p999, cpu, perCpu, devRead,
+        devWrite;
     std::vector<double> files, openMean, openP99, closeMean, closeP99, opMean, opP99;
     for (std::size_t i : p.trials) {
         const StepResult &step = result.steps[i];
@@ -35,6 +36,8 @@ void summarise(SeriesPointResult &p, const RunResult &result)
         iops.push_back(total.iops);
         mb.push_back(total.megabytesPerSecond);
         mib.push_back(total.mebibytesPerSecond);
+        readMb.push_back(step.scopes.front().figures.read.megabytesPerSecond);
+        writeMb.push_back(step.scopes.front().figures.write.megabytesPerSecond);
         mean.push_back(total.latency.meanUs);
         p50.push_back(total.latency.p50Us);
         p99.push_back(total.latency.p99Us);
@@ -66,6 +69,8 @@ void summarise(SeriesPointResult &p, const RunResult &result)
     p.iops = trialStat(iops);
     p.megabytesPerSecond = trialStat(mb);
     p.mebibytesPerSecond = trialStat(mib);
+    p.readMegabytesPerSecond = trialStat(readMb);
+    p.writeMegabytesPerSecond = trialStat(writeMb);
     p.meanLatencyUs = trialStat(mean);
     p.p50LatencyUs = trialStat(p50);
     p.p99LatencyUs = trialStat(p99);

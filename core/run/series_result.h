@@ -35,6 +35,10 @@ struct SeriesPointResult {
     std::vector<std::size_t> trials; // indices into RunResult::steps, in trial order
     bool complete = true; // every trial ran to its end
     TrialStat iops, megabytesPerSecond, mebibytesPerSecond;
+    // The application's reads and writes apart (decimal MB/s): what a mixed spec's device
+    // read and write figures are compared with. Not written to the results files, which
+    // keep each trial's step with its read and write figures.
+    TrialStat readMegabytesPerSecond, writeMegabytesPerSecond;
     TrialStat meanLatencyUs, p50LatencyUs, p99LatencyUs, p99_9LatencyUs;
     TrialStat cpuBusyPercent, iopsPerCpuPercent;
     TrialStat deviceReadMegabytesPerSecond, deviceWriteMegabytesPerSecond;

@@ -296,13 +296,20 @@ TEST(SeriesView, ACurveHasAPointPerSeriesPointAtItsValueWithWhiskersForTrials)
     ASSERT_TRUE(iops);
     EXPECT_FALSE(plots.iopsGraph(1)) << "one spec, one target: one family";
     ASSERT_EQ(iops->data()->size(), 5);
-    ASSERT_EQ(plots.megabytesGraph(0)->data()->size(), 5);
+    // The small profile reads and writes: its reads and writes are drawn apart.
+    ASSERT_FALSE(plots.megabytesGraph(0));
+    QCPGraph *reads = plots.readMegabytesGraph(0);
+    QCPGraph *writes = plots.writeMegabytesGraph(0);
+    ASSERT_TRUE(reads && writes);
+    ASSERT_EQ(reads->data()->size(), 5);
+    ASSERT_EQ(writes->data()->size(), 5);
     ASSERT_EQ(plots.latencyGraph(0, SeriesPlots::P99Latency)->data()->size(), 5);
     for (int i = 0; i < 5; ++i) {
         const auto &p = points[std::size_t(i)];
         EXPECT_EQ(iops->data()->at(i)->key, double(512u << i));
         EXPECT_EQ(iops->data()->at(i)->value, p.iops.median);
-        EXPECT_EQ(plots.megabytesGraph(0)->data()->at(i)->value, p.megabytesPerSecond.median);
+        EXPECT_EQ(reads->data()->at(i)->value, p.readMegabytesPerSecond.median);
+        EXPECT_EQ(writes->data()->at(i)->value, p.writeMegabytesPerSecond.median);
     }
     // Sizes on a log₂ axis, labelled in binary units.
     QCustomPlot *tp = plots.plot(SeriesPlots::ThroughputPlot);
@@ -312,7 +319,7 @@ TEST(SeriesView, ACurveHasAPointPerSeriesPointAtItsValueWithWhiskersForTrials)
     EXPECT_EQ(ticker->ticks().value(512), QStringLiteral("512 B"));
     EXPECT_EQ(ticker->ticks().value(8192), QStringLiteral("8 KiB"));
     EXPECT_TRUE(tp->yAxis2->visible()) << "MB/s on the right";
-    EXPECT_EQ(plots.megabytesGraph(0)->valueAxis(), tp->yAxis2);
+    EXPECT_EQ(reads->valueAxis(), tp->yAxis2);
 
     // Three trials: whiskers from the smallest to the largest.
     QCPErrorBars *whiskers = plots.iopsWhiskers(0);
@@ -642,6 +649,255 @@ TEST(SeriesView, HeatMapLabelsTakeTheColourThatReadsBetterOnTheirCell)
             EXPECT_TRUE(text->color() == QColor(Qt::black) || text->color() == QColor(Qt::white));
         }
     EXPECT_EQ(labels, 6);
+}
+
+} // namespace
+} // namespace ioprism::ui
+
+namespace ioprism::ui {
+namespace {
+
+// Issue 24, item 9: the curves of a series read well. The points are made by hand, so
+// the figures are the ones the faults showed with (no run, no timing).
+
+core::TrialStat stat(double v)
+{
+    return {v, v, v};
+}
+
+// A queue-depth curve at one transfer size: IOPS and MB/s proportional. `readShare` of
+// the bytes read (1: a read spec); the device did what the application asked.
+SeriesData depthCurve(double readShare = 1.0, double latencyScaleUs = 50)
+{
+    SeriesData data;
+    data.axes.push_back({core::SweepParameter::OutstandingIos, {1, 2, 4, 8, 16}});
+    SeriesFamily family;
+    family.name = QStringLiteral("RND4K");
+    for (std::size_t i = 0; i < 5; ++i) {
+        const std::uint64_t qd = 1u << i;
+        core::SeriesPointResult p;
+        p.specName = "RND4K";
+        p.point = i;
+        p.values = {qd};
+        p.trials = {i};
+        const double iops = 20000.0 * double(std::min<std::uint64_t>(qd, 8));
+        const double mb = iops * 4096 / 1e6;
+        p.iops = stat(iops);
+        p.megabytesPerSecond = stat(mb);
+        p.readMegabytesPerSecond = stat(mb * readShare);
+        p.writeMegabytesPerSecond = stat(mb * (1 - readShare));
+        p.deviceValid = true;
+        p.deviceReadMegabytesPerSecond = stat(mb * readShare);
+        p.deviceWriteMegabytesPerSecond = stat(mb * (1 - readShare));
+        const double us = latencyScaleUs * double(qd);
+        p.meanLatencyUs = stat(us);
+        p.p50LatencyUs = stat(us * 0.9);
+        p.p99LatencyUs = stat(us * 3);
+        p.p99_9LatencyUs = stat(us * 5);
+        family.points.push_back(data.points.size());
+        data.points.push_back(std::move(p));
+    }
+    data.families.push_back(family);
+    return data;
+}
+
+TEST(SeriesCurves, IopsAndMegabytesOfAProportionalCurveDifferInPenAndDoNotCoincide)
+{
+    test::ensureApp();
+    SeriesPlots plots;
+    plots.resize(1000, 800);
+    plots.setData(depthCurve());
+    QCPGraph *iops = plots.iopsGraph(0);
+    QCPGraph *mb = plots.megabytesGraph(0);
+    ASSERT_TRUE(iops && mb);
+    EXPECT_NE(iops->pen().style(), mb->pen().style()) << "not only the colour tells them apart";
+    EXPECT_NE(iops->scatterStyle().shape(), mb->scatterStyle().shape());
+    EXPECT_NE(iops->valueAxis(), mb->valueAxis());
+    EXPECT_TRUE(iops->visible() && mb->visible());
+    EXPECT_TRUE(plots.plot(SeriesPlots::ThroughputPlot)->legend->visible());
+    EXPECT_TRUE(plots.plot(SeriesPlots::ThroughputPlot)->legend->hasItemWithPlottable(iops));
+
+    // Proportional figures on two autoscaled axes lay the IOPS curve exactly under MB/s:
+    // at the highest point they are apart by a good part of the plot.
+    plots.show();
+    ASSERT_TRUE(test::waitUntil([&] { return plots.isVisible(); }, 5s));
+    QCustomPlot *tp = plots.plot(SeriesPlots::ThroughputPlot);
+    tp->replot();
+    const double top = iops->data()->at(4)->value;
+    const double topMb = mb->data()->at(4)->value;
+    const double apart
+        = std::abs(iops->valueAxis()->coordToPixel(top) - mb->valueAxis()->coordToPixel(topMb));
+    EXPECT_GT(apart, 0.15 * tp->axisRect()->height()) << apart;
+    plots.hide();
+}
+
+TEST(SeriesCurves, TheIopsAxisTakesALogScaleFromItsCheckBox)
+{
+    test::ensureApp();
+    SeriesPlots plots;
+    plots.setData(depthCurve());
+    QCheckBox *log = plots.iopsLogField();
+    ASSERT_TRUE(log);
+    EXPECT_FALSE(log->toolTip().isEmpty());
+    EXPECT_FALSE(log->isChecked());
+    QCPAxis *axis = plots.iopsGraph(0)->valueAxis();
+    EXPECT_EQ(axis->scaleType(), QCPAxis::stLinear);
+
+    log->setChecked(true);
+    EXPECT_TRUE(plots.iopsLogScale());
+    axis = plots.iopsGraph(0)->valueAxis();
+    EXPECT_EQ(axis->scaleType(), QCPAxis::stLogarithmic);
+    EXPECT_TRUE(axis->ticker().dynamicCast<QCPAxisTickerLog>());
+    EXPECT_GT(axis->range().lower, 0) << "a log axis starts above 0";
+    EXPECT_LE(axis->range().lower, 20000);
+    EXPECT_GE(axis->range().upper, 160000);
+    EXPECT_EQ(plots.megabytesGraph(0)->valueAxis()->scaleType(), QCPAxis::stLinear)
+        << "MB/s stays linear";
+    // New data keeps the choice.
+    plots.setData(depthCurve());
+    EXPECT_EQ(plots.iopsGraph(0)->valueAxis()->scaleType(), QCPAxis::stLogarithmic);
+
+    log->setChecked(false);
+    EXPECT_EQ(plots.iopsGraph(0)->valueAxis()->scaleType(), QCPAxis::stLinear);
+}
+
+TEST(SeriesCurves, TheUpperAndLowerPlotsHaveTheirXAxesAligned)
+{
+    test::ensureApp();
+    SeriesData data = depthCurve();
+    for (auto &p : data.points) // "1.6M" on the IOPS axis, "100" on the latency one
+        p.iops = stat(p.iops.median * 10);
+    SeriesPlots plots;
+    plots.resize(1000, 800);
+    plots.setData(data);
+    plots.show();
+    ASSERT_TRUE(test::waitUntil([&] { return plots.isVisible(); }, 5s));
+    QCustomPlot *tp = plots.plot(SeriesPlots::ThroughputPlot);
+    QCustomPlot *lp = plots.plot(SeriesPlots::LatencyPlot);
+    ASSERT_EQ(tp->width(), lp->width());
+    // Each replot lays out with the other's labels of its last replot.
+    tp->replot();
+    lp->replot();
+    tp->replot();
+    EXPECT_EQ(tp->axisRect()->left(), lp->axisRect()->left());
+    EXPECT_EQ(tp->axisRect()->right(), lp->axisRect()->right()) << "MB/s is on the right of one";
+    EXPECT_EQ(tp->xAxis->range(), lp->xAxis->range());
+    EXPECT_EQ(tp->xAxis->scaleType(), lp->xAxis->scaleType());
+    plots.hide();
+}
+
+TEST(SeriesCurves, AMixedSpecComparesItsReadsAndWritesWithTheDevicesReadsAndWrites)
+{
+    test::ensureApp();
+    SeriesPlots plots;
+    plots.setData(depthCurve(0.7));
+    EXPECT_FALSE(plots.megabytesGraph(0)) << "no total beside the device's parts";
+    QCPGraph *read = plots.readMegabytesGraph(0);
+    QCPGraph *write = plots.writeMegabytesGraph(0);
+    QCPGraph *deviceRead = plots.deviceReadGraph(0);
+    QCPGraph *deviceWrite = plots.deviceWriteGraph(0);
+    ASSERT_TRUE(read && write && deviceRead && deviceWrite);
+    const auto &points = plots.data().points;
+    for (int i = 0; i < 5; ++i) {
+        EXPECT_DOUBLE_EQ(
+            read->data()->at(i)->value, points[std::size_t(i)].readMegabytesPerSecond.median);
+        EXPECT_DOUBLE_EQ(
+            write->data()->at(i)->value, points[std::size_t(i)].writeMegabytesPerSecond.median);
+    }
+    // Each pair on one axis, in one hue: read against read, write against write.
+    EXPECT_EQ(read->valueAxis(), deviceRead->valueAxis());
+    EXPECT_EQ(write->valueAxis(), deviceWrite->valueAxis());
+    EXPECT_EQ(read->pen().color().hue(), deviceRead->pen().color().hue());
+    EXPECT_EQ(write->pen().color().hue(), deviceWrite->pen().color().hue());
+    EXPECT_NE(read->pen().color().hue(), write->pen().color().hue());
+    EXPECT_TRUE(read->name().contains(QStringLiteral("read")));
+    EXPECT_TRUE(write->name().contains(QStringLiteral("write")));
+
+    // IOPRISM_TEST_SHOTS=DIR keeps a picture of the curves, to look at.
+    if (const char *shots = std::getenv("IOPRISM_TEST_SHOTS")) {
+        // The device writing more than asked (a journal), so its curve shows apart.
+        SeriesData shot = depthCurve(0.7);
+        for (auto &point : shot.points)
+            point.deviceWriteMegabytesPerSecond = stat(point.writeMegabytesPerSecond.median * 1.35);
+        plots.setData(shot);
+        plots.resize(1100, 800);
+        plots.show();
+        plots.plot(SeriesPlots::ThroughputPlot)->replot();
+        plots.plot(SeriesPlots::LatencyPlot)->replot();
+        plots.plot(SeriesPlots::ThroughputPlot)->replot();
+        plots.grab().save(QString::fromLocal8Bit(shots) + QStringLiteral("/series-mixed.png"));
+        plots.setIopsLogScale(true);
+        plots.plot(SeriesPlots::ThroughputPlot)->replot();
+        plots.plot(SeriesPlots::LatencyPlot)->replot();
+        plots.plot(SeriesPlots::ThroughputPlot)->replot();
+        plots.grab().save(QString::fromLocal8Bit(shots) + QStringLiteral("/series-mixed-log.png"));
+        plots.setIopsLogScale(false);
+        plots.setData(depthCurve(1.0));
+        plots.plot(SeriesPlots::ThroughputPlot)->replot();
+        plots.plot(SeriesPlots::LatencyPlot)->replot();
+        plots.plot(SeriesPlots::ThroughputPlot)->replot();
+        plots.grab().save(QString::fromLocal8Bit(shots) + QStringLiteral("/series-read.png"));
+        plots.hide();
+    }
+
+    // A spec that only reads keeps one MB/s curve.
+    plots.setData(depthCurve(1.0));
+    EXPECT_TRUE(plots.megabytesGraph(0));
+    EXPECT_FALSE(plots.readMegabytesGraph(0));
+    EXPECT_FALSE(plots.writeMegabytesGraph(0));
+}
+
+TEST(SeriesCurves, AMixedRunsPointsCarryItsReadAndWriteMegabytesApart)
+{
+    test::ensureApp();
+    core::Profile p
+        = seriesProfile({generated(core::SweepParameter::OutstandingIos, 1, 2, 2)}, 1, 400);
+    p.specs[0].queueDepth.reset();
+    p.specs[0].lines[0].percentRead = 50;
+    const auto points = core::seriesPoints(runOnNullEngine(p));
+    ASSERT_EQ(points.size(), 2u);
+    for (const auto &point : points) {
+        EXPECT_GT(point.readMegabytesPerSecond.median, 0);
+        EXPECT_GT(point.writeMegabytesPerSecond.median, 0);
+        EXPECT_NEAR(point.readMegabytesPerSecond.median + point.writeMegabytesPerSecond.median,
+            point.megabytesPerSecond.median, 1e-6 * point.megabytesPerSecond.median + 1e-9);
+    }
+}
+
+QStringList latencyTickLabels(SeriesPlots &plots)
+{
+    QCustomPlot *lp = plots.plot(SeriesPlots::LatencyPlot);
+    lp->replot();
+    const QVector<QString> labels = lp->yAxis->tickVectorLabels();
+    return QStringList(labels.begin(), labels.end());
+}
+
+TEST(SeriesCurves, TheLatencyAxisIsInTheUnitOfItsData)
+{
+    test::ensureApp();
+    SeriesPlots plots;
+    plots.resize(1000, 800);
+    plots.setData(depthCurve(1.0, 2000)); // 2 ms to 160 ms
+    QCustomPlot *lp = plots.plot(SeriesPlots::LatencyPlot);
+    EXPECT_TRUE(lp->yAxis->label().contains(QStringLiteral("(ms)")))
+        << lp->yAxis->label().toStdString();
+    const double mean = plots.data().points[0].meanLatencyUs.median;
+    EXPECT_DOUBLE_EQ(
+        plots.latencyGraph(0, SeriesPlots::MeanLatency)->data()->at(0)->value, mean / 1000);
+
+    // Tens to hundreds of µs, a p99.9 past 1 ms: the axis stays in µs, where most of the
+    // data is (it was in ms, the median at "0.03").
+    plots.setData(depthCurve(1.0, 15)); // mean 15 µs to 240 µs, p99.9 to 1.2 ms
+    EXPECT_TRUE(lp->yAxis->label().contains(QStringLiteral("(µs)")))
+        << lp->yAxis->label().toStdString();
+    EXPECT_DOUBLE_EQ(plots.latencyGraph(0, SeriesPlots::MeanLatency)->data()->at(0)->value, 15);
+    // Its ticks are plain numbers, never "1e+03".
+    const QStringList labels = latencyTickLabels(plots);
+    ASSERT_FALSE(labels.isEmpty());
+    for (const auto &label : labels)
+        EXPECT_FALSE(label.contains(QLatin1Char('e'))) << label.toStdString();
+    EXPECT_TRUE(labels.contains(lp->locale().toString(1000.0, 'f', 0)))
+        << labels.join(' ').toStdString();
 }
 
 } // namespace

@@ -6,6 +6,7 @@
 #include "ui/plots/plot_file.h"
 #include "ui/style.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QContextMenuEvent>
 #include <QEvent>
@@ -95,51 +96,92 @@ const core::TrialStat &latencyStat(const core::SeriesPointResult &p, int which)
 }
 
 // Tick labels that stay short: 1.5M, 250k, 1,200, 0.5.
+QString compactTickLabel(double tick, const QLocale &locale)
+{
+    const double a = std::abs(tick);
+    if (a >= 1e6)
+        return locale.toString(tick / 1e6, 'g', 3) + QLatin1Char('M');
+    if (a >= 1e4)
+        return locale.toString(tick / 1e3, 'g', 4) + QLatin1Char('k');
+    return locale.toString(tick, 'g', 4);
+}
+
 class CompactTicker : public QCPAxisTicker
 {
 protected:
     QString getTickLabel(double tick, const QLocale &locale, QChar, int) override
     {
-        const double a = std::abs(tick);
-        if (a >= 1e6)
-            return locale.toString(tick / 1e6, 'g', 3) + QLatin1Char('M');
-        if (a >= 1e4)
-            return locale.toString(tick / 1e3, 'g', 4) + QLatin1Char('k');
-        return locale.toString(tick, 'g', 4);
+        return compactTickLabel(tick, locale);
     }
 };
 
-// Ticks at 1, 2 and 5 of each decade on a logarithmic axis: a latency curve spans one
-// or two decades, where the usual 1, 10, 100 leave two or three labels.
+// A tick of a log axis as a plain number, never in exponent notation ('g' writes 1000 as
+// "1e+03"): "0.05", "2", "1000", "20,000".
+QString plainTickLabel(double tick, const QLocale &locale)
+{
+    if (tick >= 100)
+        return locale.toString(tick, 'f', 0);
+    int decimals = 0;
+    while (decimals < 6
+        && std::abs(tick * std::pow(10.0, decimals) - std::round(tick * std::pow(10.0, decimals)))
+            > 1e-9 * std::pow(10.0, decimals))
+        ++decimals;
+    return locale.toString(tick, 'f', decimals);
+}
+
+// Ticks at 1, 2 and 5 of each decade on a logarithmic axis: a latency or IOPS curve spans
+// one or two decades, where the usual 1, 10, 100 leave two or three labels (and
+// QCPAxisTickerLog falls back to linear ticks below 1.6 decades, none at the bottom).
+QVector<double> log125Ticks(const QCPRange &range)
+{
+    QVector<double> ticks;
+    if (range.lower <= 0 || range.upper <= range.lower)
+        return ticks;
+    const double decades = std::log10(range.upper / range.lower);
+    // Over many decades 1, 2, 5 crowds: keep the decades only.
+    const bool all = decades <= 3.5;
+    for (int e = int(std::floor(std::log10(range.lower)));
+         e <= int(std::ceil(std::log10(range.upper))); ++e)
+        for (const double m : {1.0, 2.0, 5.0}) {
+            if (!all && m != 1.0)
+                continue;
+            const double v = m * std::pow(10.0, e);
+            if (v >= range.lower && v <= range.upper)
+                ticks << v;
+        }
+    return ticks;
+}
+
 class Log125Ticker : public QCPAxisTicker
 {
 protected:
     QVector<double> createTickVector(double, const QCPRange &range) override
     {
-        QVector<double> ticks;
-        if (range.lower <= 0 || range.upper <= range.lower)
-            return ticks;
-        const double decades = std::log10(range.upper / range.lower);
-        // Over many decades 1, 2, 5 crowds: keep the decades only.
-        const bool all = decades <= 3.5;
-        for (int e = int(std::floor(std::log10(range.lower)));
-             e <= int(std::ceil(std::log10(range.upper))); ++e)
-            for (const double m : {1.0, 2.0, 5.0}) {
-                if (!all && m != 1.0)
-                    continue;
-                const double v = m * std::pow(10.0, e);
-                if (v >= range.lower && v <= range.upper)
-                    ticks << v;
-            }
-        return ticks;
+        return log125Ticks(range);
     }
     QString getTickLabel(double tick, const QLocale &locale, QChar, int) override
     {
-        return locale.toString(tick, 'g', 3);
+        return plainTickLabel(tick, locale);
     }
 };
 
-// The unit a set of latencies reads best in: µs below 1 ms, ms below 1 s, then s.
+// The IOPS axis on a log scale: 1, 2, 5 of each decade, labelled as the linear axis is
+// (100k, not 10⁵).
+class CompactLogTicker : public QCPAxisTickerLog
+{
+protected:
+    QVector<double> createTickVector(double, const QCPRange &range) override
+    {
+        return log125Ticks(range);
+    }
+    QString getTickLabel(double tick, const QLocale &locale, QChar, int) override
+    {
+        return compactTickLabel(tick, locale);
+    }
+};
+
+// The unit a set of latencies reads best in: µs below 1 ms, ms below 1 s, then s, as
+// latencyText() writes each figure.
 struct LatencyUnit {
     double divisor = 1;
     QString name;
@@ -151,6 +193,15 @@ LatencyUnit latencyUnit(double maxUs)
     if (maxUs >= 1e3)
         return {1e3, QStringLiteral("ms")};
     return {1, QStringLiteral("µs")};
+}
+// The unit of a log axis over [minUs, maxUs]: the one its middle (the geometric mean)
+// reads in, so most ticks and figures read as the rest of the screen writes them; a p99.9
+// of 1.2 ms no longer puts a 60 µs median in "0.06 ms".
+LatencyUnit latencyAxisUnit(double minUs, double maxUs)
+{
+    if (!(minUs > 0) || minUs > maxUs)
+        return latencyUnit(maxUs);
+    return latencyUnit(std::sqrt(minUs * maxUs));
 }
 
 // Sizes always on a log₂ axis (they are swept by doubling); depths and workers when
@@ -311,10 +362,49 @@ SeriesPlots::SeriesPlots(QWidget *parent)
     m_empty->setForegroundRole(QPalette::PlaceholderText);
     m_stack->addWidget(m_empty);
 
-    auto *curves = new QSplitter(Qt::Vertical, this);
-    curves->addWidget(makePlot(ThroughputPlot, true));
-    curves->addWidget(makePlot(LatencyPlot, true));
+    auto *curves = new QWidget(this);
+    auto *curvesLayout = new QVBoxLayout(curves);
+    curvesLayout->setContentsMargins(0, 0, 0, 0);
+    auto *curvesBar = new QHBoxLayout;
+    m_iopsLogCheck = new QCheckBox(tr("&Log scale for IOPS"), curves);
+    m_iopsLogCheck->setToolTip(
+        tr("Draw IOPS on a logarithmic axis: IOPS that span orders of magnitude (small to "
+           "large transfers, one to many outstanding I/Os) stay readable at both ends, and "
+           "the IOPS curve no longer lies on the MB/s curve where the two are proportional"));
+    connect(m_iopsLogCheck, &QCheckBox::toggled, this, &SeriesPlots::setIopsLogScale);
+    curvesBar->addWidget(m_iopsLogCheck);
+    curvesBar->addStretch();
+    curvesLayout->addLayout(curvesBar);
+    auto *curvesSplit = new QSplitter(Qt::Vertical, curves);
+    curvesSplit->addWidget(makePlot(ThroughputPlot, true));
+    curvesSplit->addWidget(makePlot(LatencyPlot, true));
+    curvesLayout->addWidget(curvesSplit, 1);
     m_stack->addWidget(curves);
+
+    // The x axes of the two curves' plots line up, whatever the width of their y axes'
+    // labels (IOPS "1.5M" beside latency "20"; MB/s on the right of one plot only). A
+    // margin group shares the margins of its axis rects; the plots are two widgets, so
+    // each reads the other's labels of its last replot, and alignCurvePlots() replots
+    // them again when those changed.
+    {
+        QCustomPlot *tp = plot(ThroughputPlot);
+        QCustomPlot *lp = plot(LatencyPlot);
+        auto *group = new QCPMarginGroup(tp);
+        tp->axisRect()->setMarginGroup(QCP::msLeft | QCP::msRight, group);
+        lp->axisRect()->setMarginGroup(QCP::msLeft | QCP::msRight, group);
+        for (QCustomPlot *p : {tp, lp})
+            connect(p, &QCustomPlot::afterReplot, this, [this] {
+                if (m_alignQueued)
+                    return;
+                const QMargins a = plot(ThroughputPlot)->axisRect()->margins();
+                const QMargins b = plot(LatencyPlot)->axisRect()->margins();
+                if (a.left() == b.left() && a.right() == b.right())
+                    return;
+                m_alignQueued = true;
+                QMetaObject::invokeMethod(
+                    this, &SeriesPlots::alignCurvePlots, Qt::QueuedConnection);
+            });
+    }
 
     auto *matrix = new QWidget(this);
     auto *matrixLayout = new QVBoxLayout(matrix);
@@ -422,6 +512,41 @@ QCustomPlot *SeriesPlots::makePlot(PlotId id, bool legend)
         [this, id](QMouseEvent *event) { showHover(id, event->pos()); });
     plot->installEventFilter(this);
     return plot;
+}
+
+void SeriesPlots::alignCurvePlots()
+{
+    // Two rounds at most: after the first each plot has laid out with the other's current
+    // labels, which a replot does not change (they follow the axis range and height).
+    for (int round = 0; round < 2; ++round) {
+        QCustomPlot *tp = plot(ThroughputPlot);
+        QCustomPlot *lp = plot(LatencyPlot);
+        const QMargins a = tp->axisRect()->margins();
+        const QMargins b = lp->axisRect()->margins();
+        if (round > 0 && a.left() == b.left() && a.right() == b.right())
+            break;
+        m_alignQueued = true; // the replots' afterReplot queues nothing more
+        tp->replot(QCustomPlot::rpImmediateRefresh);
+        lp->replot(QCustomPlot::rpImmediateRefresh);
+    }
+    m_alignQueued = false;
+}
+
+void SeriesPlots::setIopsLogScale(bool log)
+{
+    if (m_iopsLogCheck->isChecked() != log) {
+        const QSignalBlocker block(m_iopsLogCheck);
+        m_iopsLogCheck->setChecked(log);
+    }
+    if (log == m_iopsLog)
+        return;
+    m_iopsLog = log;
+    if (m_data.isSeries() && !m_data.isMatrix()) {
+        resetPlot(ThroughputPlot);
+        resetPlot(LatencyPlot);
+        m_familyGraphs.clear();
+        drawCurves();
+    }
 }
 
 void SeriesPlots::resetPlot(PlotId id)
@@ -594,27 +719,38 @@ void SeriesPlots::drawCurves()
     const bool whiskers = std::any_of(m_data.points.begin(), m_data.points.end(),
         [](const core::SeriesPointResult &p) { return p.trials.size() > 1; });
     // The colours say which figure a curve is when there is one family, which family
-    // it belongs to when there are several.
+    // it belongs to when there are several; the pens say it always: IOPS dashed with
+    // hollow diamonds, MB/s solid with filled marks, the device wide and pale.
     const QColor iopsColor = series::total();
     const QColor mbColor = series::read();
     tp->yAxis->setLabelColor(single ? iopsColor : palette().color(QPalette::WindowText));
-    tp->yAxis2->setLabelColor(single ? mbColor : palette().color(QPalette::WindowText));
+    tp->yAxis2->setLabelColor(palette().color(QPalette::WindowText));
+    tp->yAxis->setLabel(m_iopsLog ? tr("IOPS (log scale)") : tr("IOPS"));
 
-    double maxLatency = 0, maxIops = 0, maxMb = 0;
+    // The latency axis: its unit from the middle of what it shows.
+    double maxLatency = 0, minPlotted = std::numeric_limits<double>::max();
     for (const auto &p : m_data.points) {
+        const auto take = [&](const core::TrialStat &s) {
+            maxLatency = std::max(maxLatency, s.max);
+            if (s.median > 0)
+                minPlotted = std::min(minPlotted, s.min > 0 ? s.min : s.median);
+        };
         for (int l = 0; l < LatencyCount; ++l)
-            maxLatency = std::max(maxLatency, latencyStat(p, l).max);
-        if (p.connectionsValid)
-            maxLatency = std::max({maxLatency, p.operationMeanUs.max, p.operationP99Us.max});
+            take(latencyStat(p, l));
+        if (p.connectionsValid) {
+            take(p.operationMeanUs);
+            take(p.operationP99Us);
+        }
     }
     const bool files = hasFiles();
-    const LatencyUnit unit = latencyUnit(maxLatency);
+    const LatencyUnit unit = latencyAxisUnit(minPlotted, maxLatency);
     m_latencyDivisor = unit.divisor;
     lp->yAxis->setScaleType(QCPAxis::stLogarithmic);
     lp->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new Log125Ticker));
     lp->yAxis->setSubTicks(false);
     lp->yAxis->setLabel(tr("latency (%1)").arg(unit.name));
 
+    double maxIops = 0, minIops = std::numeric_limits<double>::max(), maxMb = 0;
     auto addCurve
         = [](QCustomPlot *plot, QCPAxis *valueAxis, const QString &name, const QColor &color,
               Qt::PenStyle style, QCPScatterStyle::ScatterShape shape) {
@@ -625,6 +761,14 @@ void SeriesPlots::drawCurves()
                   graph->setScatterStyle(QCPScatterStyle(shape, color, color, 6));
               return graph;
           };
+    // IOPS is told from MB/s by more than its colour (a family's curves share one): a
+    // dashed pen and hollow diamonds.
+    const auto addIopsCurve = [&](const QString &name, const QColor &color) {
+        auto *graph = addCurve(tp, tp->yAxis, name, color, Qt::DashLine, QCPScatterStyle::ssNone);
+        graph->setScatterStyle(
+            QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(color, 1.5), Qt::NoBrush, 9));
+        return graph;
+    };
     auto addWhiskers
         = [](QCPGraph *graph, const QVector<double> &minus, const QVector<double> &plus) {
               auto *bars = new QCPErrorBars(graph->keyAxis(), graph->valueAxis());
@@ -650,25 +794,42 @@ void SeriesPlots::drawCurves()
         const QString suffix = single ? QString() : QStringLiteral(" · ") + family.name;
         const QColor own = paletteColor(f);
         FamilyGraphs g;
-        g.iops = addCurve(tp, tp->yAxis, tr("IOPS") + suffix, single ? iopsColor : own,
-            Qt::SolidLine, QCPScatterStyle::ssDisc);
-        g.megabytes = addCurve(tp, tp->yAxis2, tr("MB/s") + suffix, single ? mbColor : own,
-            single ? Qt::SolidLine : Qt::DashDotLine, QCPScatterStyle::ssSquare);
-        QVector<double> x, iops, mb, iopsMinus, iopsPlus, mbMinus, mbPlus, devRead, devWrite;
+        g.iops = addIopsCurve(tr("IOPS") + suffix, single ? iopsColor : own);
+        // A family that both read and wrote draws its reads and its writes apart, each to
+        // be read against the device's figure of the same direction (its total against the
+        // device's parts compares nothing).
+        const bool mixed = std::any_of(pts.begin(), pts.end(), [](const auto *p) {
+            return p->readMegabytesPerSecond.max > 0;
+        }) && std::any_of(pts.begin(), pts.end(), [](const auto *p) {
+            return p->writeMegabytesPerSecond.max > 0;
+        });
+        QVector<double> x, iops, iopsMinus, iopsPlus, devRead, devWrite;
+        QVector<double> mb, mbMinus, mbPlus, rd, rdMinus, rdPlus, wr, wrMinus, wrPlus;
         bool deviceRead = false, deviceWrite = false;
         for (const auto *p : pts) {
             const double key = double(p->values.front());
             x << key;
-            iops << p->iops.median;
-            mb << p->megabytesPerSecond.median;
+            iops << (m_iopsLog && !(p->iops.median > 0) ? kNaN : p->iops.median);
             iopsMinus << p->iops.median - p->iops.min;
             iopsPlus << p->iops.max - p->iops.median;
-            mbMinus << p->megabytesPerSecond.median - p->megabytesPerSecond.min;
-            mbPlus << p->megabytesPerSecond.max - p->megabytesPerSecond.median;
+            const auto stat = [](const core::TrialStat &s, QVector<double> &v,
+                                  QVector<double> &minus, QVector<double> &plus) {
+                v << s.median;
+                minus << s.median - s.min;
+                plus << s.max - s.median;
+            };
+            stat(p->megabytesPerSecond, mb, mbMinus, mbPlus);
+            stat(p->readMegabytesPerSecond, rd, rdMinus, rdPlus);
+            stat(p->writeMegabytesPerSecond, wr, wrMinus, wrPlus);
             devRead << (p->deviceValid ? p->deviceReadMegabytesPerSecond.median : kNaN);
             devWrite << (p->deviceValid ? p->deviceWriteMegabytesPerSecond.median : kNaN);
             maxIops = std::max(maxIops, p->iops.max);
-            maxMb = std::max(maxMb, p->megabytesPerSecond.max);
+            if (p->iops.min > 0)
+                minIops = std::min(minIops, p->iops.min);
+            // The MB/s axis spans what is drawn on it: a mixed spec's total is not.
+            maxMb = std::max(maxMb,
+                mixed ? std::max(p->readMegabytesPerSecond.max, p->writeMegabytesPerSecond.max)
+                      : p->megabytesPerSecond.max);
             if (p->deviceValid) {
                 maxMb = std::max({maxMb, p->deviceReadMegabytesPerSecond.median,
                     p->deviceWriteMegabytesPerSecond.median});
@@ -680,7 +841,21 @@ void SeriesPlots::drawCurves()
             }
         }
         g.iops->setData(x, iops, true);
-        g.megabytes->setData(x, mb, true);
+        if (mixed) {
+            g.readMegabytes = addCurve(tp, tp->yAxis2, tr("read MB/s") + suffix,
+                single ? series::read() : own, Qt::SolidLine, QCPScatterStyle::ssDisc);
+            g.readMegabytes->setData(x, rd, true);
+            // Several families share a colour each: the write curve is told from the read
+            // one by its pen too.
+            g.writeMegabytes = addCurve(tp, tp->yAxis2, tr("write MB/s") + suffix,
+                single ? series::write() : own, single ? Qt::SolidLine : Qt::DashDotLine,
+                QCPScatterStyle::ssSquare);
+            g.writeMegabytes->setData(x, wr, true);
+        } else {
+            g.megabytes = addCurve(tp, tp->yAxis2, tr("MB/s") + suffix, single ? mbColor : own,
+                Qt::SolidLine, QCPScatterStyle::ssDisc);
+            g.megabytes->setData(x, mb, true);
+        }
         if (files) {
             // Files opened per second on the IOPS axis: a tree opens one file per I/O, the
             // connection rate one per so many.
@@ -692,6 +867,8 @@ void SeriesPlots::drawCurves()
                 openedPlus << (p->connectionsValid ? f.max - f.median : 0);
                 if (p->connectionsValid)
                     maxIops = std::max(maxIops, f.max);
+                if (p->connectionsValid && f.min > 0)
+                    minIops = std::min(minIops, f.min);
             }
             g.files = addCurve(tp, tp->yAxis, tr("files/s") + suffix,
                 single ? QColor(23, 190, 207) : own, Qt::DotLine, QCPScatterStyle::ssTriangle);
@@ -702,7 +879,12 @@ void SeriesPlots::drawCurves()
         }
         if (whiskers) {
             g.iopsBars = addWhiskers(g.iops, iopsMinus, iopsPlus);
-            addWhiskers(g.megabytes, mbMinus, mbPlus);
+            if (g.megabytes)
+                addWhiskers(g.megabytes, mbMinus, mbPlus);
+            if (g.readMegabytes)
+                addWhiskers(g.readMegabytes, rdMinus, rdPlus);
+            if (g.writeMegabytes)
+                addWhiskers(g.writeMegabytes, wrMinus, wrPlus);
         }
         // The device's figures go under the application's, wider and paler, so that
         // where they agree (the usual case) both stay visible.
@@ -720,7 +902,7 @@ void SeriesPlots::drawCurves()
                 single ? series::read().lighter(125) : own.lighter(125), Qt::DashLine, devRead);
         if (deviceWrite)
             g.deviceWrite = deviceCurve(tr("device write MB/s") + suffix,
-                single ? series::write() : own.lighter(150), Qt::DotLine, devWrite);
+                single ? series::write().lighter(125) : own.lighter(150), Qt::DotLine, devWrite);
 
         for (int l = 0; l < LatencyCount; ++l) {
             QVector<double> y, minus, plus;
@@ -764,7 +946,20 @@ void SeriesPlots::drawCurves()
         }
         m_familyGraphs.push_back(g);
     }
-    tp->yAxis->setRange(0, maxIops > 0 ? maxIops * 1.12 : 1);
+    if (m_iopsLog) {
+        tp->yAxis->setScaleType(QCPAxis::stLogarithmic);
+        tp->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new CompactLogTicker));
+        tp->yAxis->setSubTicks(false);
+        if (maxIops > 0)
+            tp->yAxis->setRange(minIops / 2, maxIops * 2);
+        else
+            tp->yAxis->setRange(1, 1000);
+    } else {
+        // More headroom than MB/s: where IOPS and MB/s are proportional (a queue-depth
+        // curve at one transfer size) each axis would scale its curve onto the other's,
+        // and the IOPS curve would vanish under the MB/s one.
+        tp->yAxis->setRange(0, maxIops > 0 ? maxIops * 1.5 : 1);
+    }
     tp->yAxis2->setRange(0, maxMb > 0 ? maxMb * 1.12 : 1);
     if (maxLatency > 0) {
         const double lo = minLatency / unit.divisor;
@@ -890,7 +1085,7 @@ void SeriesPlots::drawHeatMap(const SeriesFamily &family)
                 hi = std::max(hi, v);
             }
         }
-    const LatencyUnit unit = latencyUnit(hi);
+    const LatencyUnit unit = latencyAxisUnit(lo, hi);
     const double divisor = latencyMetric() ? unit.divisor : 1;
     if (hi < lo) { // no cell yet
         lo = 0;
@@ -983,7 +1178,7 @@ void SeriesPlots::drawMatrixCurves(const SeriesFamily &family)
             minValue = std::min(minValue, v);
         }
     }
-    const LatencyUnit unit = latencyUnit(maxValue);
+    const LatencyUnit unit = latencyAxisUnit(minValue, maxValue);
     m_curvesDivisor = latency ? unit.divisor : 1;
     if (latency) {
         cp->yAxis->setScaleType(QCPAxis::stLogarithmic);
@@ -1056,10 +1251,31 @@ QCPGraph *SeriesPlots::megabytesGraph(int family) const
         : nullptr;
 }
 
+QCPGraph *SeriesPlots::readMegabytesGraph(int family) const
+{
+    return family >= 0 && family < int(m_familyGraphs.size())
+        ? m_familyGraphs[std::size_t(family)].readMegabytes
+        : nullptr;
+}
+
+QCPGraph *SeriesPlots::writeMegabytesGraph(int family) const
+{
+    return family >= 0 && family < int(m_familyGraphs.size())
+        ? m_familyGraphs[std::size_t(family)].writeMegabytes
+        : nullptr;
+}
+
 QCPGraph *SeriesPlots::deviceReadGraph(int family) const
 {
     return family >= 0 && family < int(m_familyGraphs.size())
         ? m_familyGraphs[std::size_t(family)].deviceRead
+        : nullptr;
+}
+
+QCPGraph *SeriesPlots::deviceWriteGraph(int family) const
+{
+    return family >= 0 && family < int(m_familyGraphs.size())
+        ? m_familyGraphs[std::size_t(family)].deviceWrite
         : nullptr;
 }
 

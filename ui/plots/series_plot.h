@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The plots of a series (IOPrism's sweeps), the swept parameter on x.
 //
-// One axis (a curve): IOPS (left y) and MB/s (right y) with the device's read and write
-// MB/s dashed beside the application's; below, the latency percentiles (mean, p50, p99,
-// p99.9) on a logarithmic axis whose unit follows the magnitude (µs, ms, s). Sizes are
+// One axis (a curve): IOPS (left y: dashed, hollow diamonds; a check box puts it on a
+// log scale) and MB/s (right y: solid) with the device's read and write MB/s wide and
+// pale under the application's; a mixed read/write spec draws the application's read and
+// write MB/s apart, each beside the device's figure of the same direction. Below, the
+// latency percentiles (mean, p50, p99, p99.9) on a logarithmic axis whose unit (µs, ms,
+// s) is the one the data's middle reads in. The two plots keep their x axes aligned. Sizes are
 // on a log₂ axis labelled in binary units; depths and workers too when they double,
 // else linearly. Each point is the median of its trials; with several trials, whiskers
 // span the smallest to the largest. One curve family per spec index (and per target
@@ -34,6 +37,7 @@ class QCPColorMap;
 class QCPColorScale;
 class QCPErrorBars;
 class QCPGraph;
+class QCheckBox;
 class QCPItemStraightLine;
 class QCPTextElement;
 class QLabel;
@@ -72,8 +76,13 @@ public:
     // Graphs of a curve, per family (nullptr when absent); the matrix's curves per value
     // of the second axis. For tests and the hover read-out.
     QCPGraph *iopsGraph(int family) const;
+    // The application's total MB/s: nullptr for a family that both read and wrote, which
+    // has its read and its write MB/s instead (nullptr when it did not do that direction).
     QCPGraph *megabytesGraph(int family) const;
+    QCPGraph *readMegabytesGraph(int family) const;
+    QCPGraph *writeMegabytesGraph(int family) const;
     QCPGraph *deviceReadGraph(int family) const;
+    QCPGraph *deviceWriteGraph(int family) const;
     QCPGraph *latencyGraph(int family, Latency which) const;
     // Files opened per second, and the open-to-close (operation) mean or p99: nullptr when
     // the points opened no files.
@@ -86,6 +95,10 @@ public:
     QCPColorMap *colorMap() const { return m_colorMap; }
     QComboBox *metricField() const { return m_metricCombo; }
     QComboBox *familyField() const { return m_familyCombo; }
+    // The curves' IOPS axis on a log scale (the check box above the curves).
+    bool iopsLogScale() const { return m_iopsLog; }
+    void setIopsLogScale(bool log);
+    QCheckBox *iopsLogField() const { return m_iopsLogCheck; }
     // The heat map's hover text for a cell (column: first axis, row: second axis).
     QString cellText(int column, int row) const;
     // The hover text at a position of a plot ("" outside the data).
@@ -108,6 +121,8 @@ private:
     struct FamilyGraphs {
         QCPGraph *iops = nullptr;
         QCPGraph *megabytes = nullptr;
+        QCPGraph *readMegabytes = nullptr; // a mixed spec: its reads and writes apart
+        QCPGraph *writeMegabytes = nullptr;
         QCPGraph *deviceRead = nullptr;
         QCPGraph *deviceWrite = nullptr;
         std::array<QCPGraph *, LatencyCount> latency {};
@@ -118,6 +133,9 @@ private:
     QCustomPlot *makePlot(PlotId id, bool legend);
     void resetPlot(PlotId id);
     void drawCurves();
+    // The curves' two plots replotted until their axis rects have the same left and
+    // right margins (their margin group reads the other plot's last tick labels).
+    void alignCurvePlots();
     void drawMatrix();
     void drawHeatMap(const SeriesFamily &family);
     void drawMatrixCurves(const SeriesFamily &family);
@@ -146,6 +164,9 @@ private:
     QLabel *m_empty = nullptr;
     QComboBox *m_metricCombo = nullptr;
     QComboBox *m_familyCombo = nullptr;
+    QCheckBox *m_iopsLogCheck = nullptr;
+    bool m_iopsLog = false;
+    bool m_alignQueued = false; // alignCurvePlots() is on its way
     bool m_redrawQueued = false; // a palette change's redraw is on its way
     QLabel *m_familyLabel = nullptr;
 };
