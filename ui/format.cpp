@@ -6,6 +6,7 @@
 
 #include <QCoreApplication>
 #include <QLocale>
+#include <QRegularExpression>
 #include <QStringList>
 
 #include <algorithm>
@@ -198,6 +199,151 @@ QString problemsText(const core::Problems &problems)
                 : message);
     }
     return lines.join(QLatin1Char('\n'));
+}
+
+namespace {
+
+QString fieldWords(const QString &key)
+{
+    // The labels of the editors where each field is set.
+    static const std::pair<const char *, const char *> kFields[] = {
+        {"transferSize", QT_TRANSLATE_NOOP("Format", "transfer size")},
+        {"transferSizeBytes", QT_TRANSLATE_NOOP("Format", "transfer size")},
+        {"alignment", QT_TRANSLATE_NOOP("Format", "alignment")},
+        {"alignmentBytes", QT_TRANSLATE_NOOP("Format", "alignment")},
+        {"reply", QT_TRANSLATE_NOOP("Format", "reply size")},
+        {"replySizeBytes", QT_TRANSLATE_NOOP("Format", "reply size")},
+        {"percentRead", QT_TRANSLATE_NOOP("Format", "% read")},
+        {"percentRandom", QT_TRANSLATE_NOOP("Format", "% random")},
+        {"share", QT_TRANSLATE_NOOP("Format", "% of access")},
+        {"delay", QT_TRANSLATE_NOOP("Format", "delay")},
+        {"burst", QT_TRANSLATE_NOOP("Format", "burst")},
+        {"queueDepth", QT_TRANSLATE_NOOP("Format", "queue depth")},
+        {"threads", QT_TRANSLATE_NOOP("Format", "threads")},
+        {"lines", QT_TRANSLATE_NOOP("Format", "lines")},
+        {"name", QT_TRANSLATE_NOOP("Format", "name")},
+        {"path", QT_TRANSLATE_NOOP("Format", "path")},
+        {"outstandingIos", QT_TRANSLATE_NOOP("Format", "outstanding I/Os")},
+        {"testFileSizeBytes", QT_TRANSLATE_NOOP("Format", "test file size")},
+        {"region", QT_TRANSLATE_NOOP("Format", "region")},
+        {"defaultRegion", QT_TRANSLATE_NOOP("Format", "region")},
+        {"offset", QT_TRANSLATE_NOOP("Format", "start")},
+        {"offsetBytes", QT_TRANSLATE_NOOP("Format", "start")},
+        {"size", QT_TRANSLATE_NOOP("Format", "size")},
+        {"sizeBytes", QT_TRANSLATE_NOOP("Format", "size")},
+        {"dataPattern", QT_TRANSLATE_NOOP("Format", "data pattern")},
+        {"cpuAffinity", QT_TRANSLATE_NOOP("Format", "CPU affinity")},
+        {"tree", QT_TRANSLATE_NOOP("Format", "file tree")},
+        {"fileSize", QT_TRANSLATE_NOOP("Format", "file size")},
+        {"filesPerLevel", QT_TRANSLATE_NOOP("Format", "files per folder")},
+        {"runTime", QT_TRANSLATE_NOOP("Format", "run time per step")},
+        {"rampUp", QT_TRANSLATE_NOOP("Format", "ramp-up")},
+        {"interval", QT_TRANSLATE_NOOP("Format", "sampling interval")},
+        {"series", QT_TRANSLATE_NOOP("Format", "series")},
+        {"axes", QT_TRANSLATE_NOOP("Format", "axis")},
+        {"values", QT_TRANSLATE_NOOP("Format", "value")},
+        {"parameter", QT_TRANSLATE_NOOP("Format", "parameter")},
+        {"workers", QT_TRANSLATE_NOOP("Format", "workers")},
+        {"targets", QT_TRANSLATE_NOOP("Format", "targets")},
+        {"description", QT_TRANSLATE_NOOP("Format", "description")},
+        {"testType", QT_TRANSLATE_NOOP("Format", "test type")},
+    };
+    for (const auto &[key2, words] : kFields)
+        if (key == QLatin1String(key2))
+            return QCoreApplication::translate("Format", words);
+    // Not in the table: the camel case split into words, never the bare identifier.
+    QString words;
+    for (const QChar c : key) {
+        if (c.isUpper() && !words.isEmpty())
+            words += QLatin1Char(' ');
+        words += c.toLower();
+    }
+    return words;
+}
+
+QString quotedName(const std::string &name)
+{
+    return QCoreApplication::translate("Format", "\u201c%1\u201d").arg(toQString(name));
+}
+
+QString placeInWords(const QString &path, const core::Profile &profile)
+{
+    static const QRegularExpression kPart(QStringLiteral(R"(^([A-Za-z]+)(?:\[(\d+)\])?$)"));
+    QStringList words;
+    const core::Host *host = nullptr;
+    const core::Worker *worker = nullptr;
+    for (const QString &part : path.split(QLatin1Char('.'))) {
+        const auto m = kPart.match(part);
+        if (!m.hasMatch())
+            return path;
+        const QString key = m.captured(1);
+        const bool indexed = m.capturedLength(2) > 0;
+        const std::size_t index = indexed ? m.captured(2).toULongLong() : 0;
+        if (key == QLatin1String("setup") && words.isEmpty()) {
+            words << QCoreApplication::translate("Format", "Test Setup");
+        } else if (key == QLatin1String("specs") && indexed) {
+            const core::AccessSpec *spec
+                = index < profile.specs.size() ? &profile.specs[index] : nullptr;
+            words << (spec && !spec->name.empty()
+                    ? QCoreApplication::translate("Format", "spec %1").arg(quotedName(spec->name))
+                    : QCoreApplication::translate("Format", "spec %1").arg(index + 1));
+        } else if (key == QLatin1String("lines") && indexed) {
+            words << QCoreApplication::translate("Format", "line %1").arg(index + 1);
+        } else if (key == QLatin1String("hosts") && indexed) {
+            host = index < profile.hosts.size() ? &profile.hosts[index] : nullptr;
+            // One manager is the window's only one: naming it adds nothing.
+            if (profile.hosts.size() > 1)
+                words << (host && !host->name.empty()
+                        ? QCoreApplication::translate("Format", "manager %1")
+                              .arg(quotedName(host->name))
+                        : QCoreApplication::translate("Format", "manager %1").arg(index + 1));
+        } else if (key == QLatin1String("workers") && indexed) {
+            worker = host && index < host->workers.size() ? &host->workers[index] : nullptr;
+            words << (worker && !worker->name.empty()
+                    ? QCoreApplication::translate("Format", "worker %1").arg(quotedName(worker->name))
+                    : QCoreApplication::translate("Format", "worker %1").arg(index + 1));
+        } else if (key == QLatin1String("targets") && indexed) {
+            const core::Target *target
+                = worker && index < worker->targets.size() ? &worker->targets[index] : nullptr;
+            words << (target && !target->path.empty()
+                    ? QCoreApplication::translate("Format", "target %1").arg(quotedName(target->path))
+                    : QCoreApplication::translate("Format", "target %1").arg(index + 1));
+        } else if (indexed) {
+            words << QStringLiteral("%1 %2").arg(fieldWords(key)).arg(index + 1);
+        } else {
+            words << fieldWords(key);
+        }
+    }
+    return words.join(QStringLiteral(", "));
+}
+
+} // namespace
+
+QString placesInWords(const QString &text, const core::Profile &profile)
+{
+    // A path starts at one of the profile's top-level keys, not inside a word; "setup"
+    // only with a field after it (the word itself is English).
+    static const QRegularExpression kPath(
+        QStringLiteral(R"(\b(?:setup(?=\.[A-Za-z])|specs\[\d+\]|hosts\[\d+\])(?:\.[A-Za-z]+(?:\[\d+\])?)*)"));
+    QString out;
+    qsizetype last = 0;
+    auto it = kPath.globalMatch(text);
+    while (it.hasNext()) {
+        const auto m = it.next();
+        out += text.mid(last, m.capturedStart() - last);
+        out += placeInWords(m.captured(), profile);
+        last = m.capturedEnd();
+    }
+    out += text.mid(last);
+    return out;
+}
+
+QString problemText(const core::Problem &problem, const core::Profile &profile)
+{
+    const QString message = placesInWords(toQString(problem.message), profile);
+    return problem.path.empty()
+        ? message
+        : QStringLiteral("%1: %2").arg(placeInWords(toQString(problem.path), profile), message);
 }
 
 } // namespace ioprism::ui

@@ -83,5 +83,13 @@ std::optional<std::uint64_t> countFromVariant(const QVariant &value);
 // Problems as a tooltip: one line per problem, core's message verbatim, warnings
 // prefixed so they read differently from errors.
 QString problemsText(const core::Problems &problems);
+// The profile's field paths in `text` ("specs[8].lines[0].transferSize",
+// "hosts[0].workers[1].targets[0].testFileSizeBytes", also inside a message) in the
+// window's words: the spec, worker and target by name, the field as its label says
+// ("spec \u201c4K read\u201d, line 1, transfer size"). Paths the profile has no element for
+// keep their index ("spec 9"). Files and the CLI keep the paths, which name JSON fields.
+QString placesInWords(const QString &text, const core::Profile &profile);
+// One problem as a line for the window: its place in words, then the message.
+QString problemText(const core::Problem &problem, const core::Profile &profile);
 
 } // namespace ioprism::ui

@@ -1131,7 +1131,7 @@ bool MainWindow::openFile(const QString &path)
     QStringList details;
     for (const auto &p : problems) // a problem of the whole file is named after the file
         details << (p.path.empty() ? QFileInfo(path).fileName() + QStringLiteral(": ") : QString())
-                + toQString(p.toString());
+                + (profile ? problemText(p, *profile) : toQString(p.toString()));
     if (!profile) {
         m_messageBar->showMessage(MessageBar::Level::Error,
             tr("%1 cannot be opened: %2.")
@@ -1255,7 +1255,8 @@ void MainWindow::askSaveFile(bool forceDialog, bool preferJson)
         if (!lost.empty()) {
             QStringList details;
             for (const auto &w : lost)
-                details << QStringLiteral("• ") + toQString(w.toString()).toHtmlEscaped();
+                details << QStringLiteral("• ")
+                        + problemText(w, m_document->profile()).toHtmlEscaped();
             auto *box = new QMessageBox(QMessageBox::Warning, tr("Save as an Iometer file?"),
                 tr("%1 cannot carry %2 of this profile; saving over it leaves them out:<br>%3"
                    "<br><br>Save as an IOPrism profile (.json) to keep them?")
@@ -1331,10 +1332,13 @@ bool MainWindow::startRun()
         QStringList details;
         QString firstError;
         int errors = 0;
+        // Named as the window names things (the spec, the worker, the field's label), not
+        // by the profile's JSON paths.
+        const core::Profile &profile = m_document->profile();
         for (const auto &p : m_document->problems()) {
-            details << toQString(p.toString());
+            details << problemText(p, profile);
             if (p.severity == core::Severity::Error && errors++ == 0)
-                firstError = toQString(p.toString());
+                firstError = problemText(p, profile);
         }
         // One problem is named in the bar itself; more are counted, the first named.
         m_messageBar->showMessage(MessageBar::Level::Error,
@@ -1634,11 +1638,12 @@ void MainWindow::onFinished(const RunResultPtr &result)
     QString headline;
     if (result->error) {
         QStringList details;
-        details << toQString(result->error->toString());
+        details << placesInWords(toQString(result->error->toString()), result->plan.profile);
         for (const auto &n : result->notices)
             details << tr("notice: %1").arg(toQString(n));
         m_messageBar->showMessage(MessageBar::Level::Error,
-            tr("The run stopped with an error: %1").arg(toQString(result->error->toString())),
+            tr("The run stopped with an error: %1")
+                .arg(placesInWords(toQString(result->error->toString()), result->plan.profile)),
             details.join(QLatin1Char('\n')));
         headline = !result->steps.empty()
             ? tr("The run stopped with an error; the results cover what was measured")
