@@ -213,7 +213,7 @@ QVariant HistoryModel::data(const QModelIndex &index, int role) const
                 : tr("The figures of step %1, %2: of the run's %3 steps, the one with the most "
                      "IOPS. Open the run for every step.")
                       .arg(
-                          QLocale().toString(static_cast<qulonglong>(*run.headline.figureStep + 1)),
+                          QLocale().toString(static_cast<qulonglong>(*run.headline.figureStep) + 1),
                           toQString(run.headline.figureStepName),
                           QLocale().toString(static_cast<qulonglong>(run.headline.steps)));
         return tr("%1 · %2 · engine %3 · IOPrism %4 · %n steps. Double-click to open it.", nullptr,
