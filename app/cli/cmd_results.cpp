@@ -207,6 +207,8 @@ nlohmann::ordered_json historyJson(const std::vector<RunHeadline> &runs)
             j["mbps"] = number(h.megabytesPerSecond);
             j["mean_latency_us"] = number(h.meanLatencyUs);
             j["p99_latency_us"] = number(h.p99LatencyUs);
+            j["figure_step"] = h.figureStep ? Json(*h.figureStep) : Json(nullptr);
+            j["figure_step_name"] = h.figureStep ? Json(h.figureStepName) : Json(nullptr);
             j["verdict"] = std::string(toString(h.verdict));
             j["outcome"] = std::string(toString(h.outcome));
             j["error"] = h.error.empty() ? Json(nullptr) : Json(h.error);
@@ -220,6 +222,9 @@ nlohmann::ordered_json historyJson(const std::vector<RunHeadline> &runs)
 int historyCommand(const HistoryArgs &a)
 {
     constexpr std::size_t kNameChars = 60;
+    // A failed run's error on its line under the run: long enough for a path and a
+    // system error, short enough for a terminal; `show` and --json have it whole.
+    constexpr std::size_t kErrorChars = 100;
     std::string error;
     const auto library = userRunLibrary(error);
     if (!library) {
@@ -266,6 +271,12 @@ int historyCommand(const HistoryArgs &a)
             figureOrDash(h.iops, "{:.0f}"), figureOrDash(h.megabytesPerSecond, "{:.1f}"),
             latencyOrDash(h.meanLatencyUs), latencyOrDash(h.p99LatencyUs), toString(h.verdict),
             name, targetsText(h));
+        // The figures are one step's: of several steps, say which (never an average).
+        if (const std::string figure = headlineFigureLabel(h); !figure.empty())
+            std::cout << fmt::format("{:<40} figures: {}\n", "", terminalText(figure));
+        if (h.outcome == RunOutcome::Failed && !h.error.empty())
+            std::cout << fmt::format(
+                "{:<40} failed: {}\n", "", terminalText(shortenedText(h.error, kErrorChars)));
         if (!run.metadata.tags.empty())
             std::cout << fmt::format("{:<40} tags: {}\n", "",
                 terminalText(fmt::format("{}", fmt::join(run.metadata.tags, ", "))));

@@ -18,8 +18,9 @@ using Json = nlohmann::json;
 
 constexpr std::string_view kFormatName = "ioprism-headline-cache";
 // Bumped whenever ResultsHeadline or this layout changes: an older cache is then simply
-// rebuilt.
-constexpr int kFormatVersion = 1;
+// rebuilt. 2: the figures are one step's (figure_step), no longer the whole run's average,
+// so a version 1 cache's figures must not be shown again.
+constexpr int kFormatVersion = 2;
 
 Json number(double v)
 {
@@ -50,7 +51,9 @@ Json headlineJson(const ResultsHeadline &h)
         {"profile", h.profileName}, {"targets", h.targets}, {"device_models", h.deviceModels},
         {"engine", h.engine}, {"tool_version", h.toolVersion}, {"iops", number(h.iops)},
         {"mbps", number(h.megabytesPerSecond)}, {"mean_latency_us", number(h.meanLatencyUs)},
-        {"p99_latency_us", number(h.p99LatencyUs)}, {"verdict", toString(h.verdict)},
+        {"p99_latency_us", number(h.p99LatencyUs)},
+        {"figure_step", h.figureStep ? Json(*h.figureStep) : Json(nullptr)},
+        {"figure_step_name", h.figureStepName}, {"verdict", toString(h.verdict)},
         {"outcome", toString(h.outcome)}, {"error", h.error}, {"steps", h.steps}};
 }
 
@@ -71,6 +74,9 @@ std::optional<ResultsHeadline> headlineOf(const Json &j)
     h.megabytesPerSecond = numberOf(j.at("mbps"));
     h.meanLatencyUs = numberOf(j.at("mean_latency_us"));
     h.p99LatencyUs = numberOf(j.at("p99_latency_us"));
+    if (const Json &step = j.at("figure_step"); !step.is_null())
+        h.figureStep = step.get<std::size_t>();
+    h.figureStepName = j.at("figure_step_name").get<std::string>();
     const auto verdict = verdictFromString(j.at("verdict").get<std::string>());
     const auto outcome
         = enumOf(j.at("outcome"), {RunOutcome::Complete, RunOutcome::Stopped, RunOutcome::Failed},

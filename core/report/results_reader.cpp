@@ -1496,13 +1496,10 @@ ResultsHeadlineRead readResultsHeadline(std::string_view text)
                             h.targets.push_back(target.path);
                             h.deviceModels.emplace_back();
                         }
-        const Node summary = doc["summary"];
-        h.iops = summary["iops"].numberOrNan();
-        h.megabytesPerSecond = summary["mbps"].numberOrNan();
-        h.meanLatencyUs = summary["latency_us"]["mean"].numberOrNan();
-        h.p99LatencyUs = summary["latency_us"]["p99"].numberOrNan();
         const Node steps = doc["steps"];
         h.steps = steps.size();
+        h.iops = h.megabytesPerSecond = h.meanLatencyUs = h.p99LatencyUs
+            = std::numeric_limits<double>::quiet_NaN();
         bool cut = false;
         for (std::size_t i = 0; i < steps.size(); ++i) {
             const Node step = steps.at(i);
@@ -1510,6 +1507,22 @@ ResultsHeadlineRead readResultsHeadline(std::string_view text)
             const Verdict v = verdictOf(step["devices"]["verdict"]["verdict"]);
             if (notability(v) > notability(h.verdict))
                 h.verdict = v;
+            // The step's All scope (first in scopes); a step that completed no I/O (an
+            // Idle pause, a step failed at its start) has no figure to show.
+            const Node scopes = step["scopes"];
+            if (scopes.size() == 0)
+                continue;
+            const Node total = scopes.at(0)["total"];
+            const double iops = total["iops"].numberOrNan();
+            if (total["ios"].u64() == 0 || !std::isfinite(iops)
+                || (h.figureStep && !(iops > h.iops)))
+                continue;
+            h.figureStep = i;
+            h.figureStepName = step["name"].string();
+            h.iops = iops;
+            h.megabytesPerSecond = total["mbps"].numberOrNan();
+            h.meanLatencyUs = total["latency_us"]["mean"].numberOrNan();
+            h.p99LatencyUs = total["latency_us"]["p99"].numberOrNan();
         }
         const Node error = doc["error"];
         if (!error.isNull()) {
@@ -1525,6 +1538,36 @@ ResultsHeadlineRead readResultsHeadline(std::string_view text)
         out.error = fmt::format("cannot read the results: {}", e.what());
     }
     return out;
+}
+
+std::string headlineFigureLabel(const ResultsHeadline &headline)
+{
+    if (headline.steps < 2 || !headline.figureStep)
+        return {};
+    return fmt::format("best of {}: {}", headline.steps, headline.figureStepName);
+}
+
+std::string shortenedText(std::string_view text, std::size_t maxChars)
+{
+    constexpr std::string_view kEllipsis = "\xE2\x80\xA6"; // U+2026 in UTF-8
+    // A code point starts at every byte that is not a continuation byte (10xxxxxx).
+    const auto isStart = [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; };
+    std::size_t chars = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (!isStart(text[i]))
+            continue;
+        if (chars + 1 == maxChars) {
+            // Room for one more: the rest if it is that one character, else the ellipsis.
+            std::size_t next = i + 1;
+            while (next < text.size() && !isStart(text[next]))
+                ++next;
+            if (next >= text.size())
+                return std::string(text);
+            return std::string(text.substr(0, i)) + std::string(kEllipsis);
+        }
+        ++chars;
+    }
+    return std::string(text);
 }
 
 } // namespace ioprism::core

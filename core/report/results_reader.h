@@ -66,11 +66,17 @@ struct ResultsHeadline {
     std::vector<std::string> deviceModels; // per target: its device's model, "" unknown
     std::string engine;
     std::string toolVersion;
-    // The whole run's All scope (the file's "summary"); NaN where it has null.
+    // The figures of one step, never the whole run's "summary": a run's steps are unlike
+    // (queue depths, block sizes, reads then writes), and an average over them describes
+    // none of them. Of a run of one step, that step (the same as its summary); of several,
+    // the step with the most IOPS (the first of equals), so that the four figures are one
+    // step's. NaN where the file has null, and all NaN when no step completed an I/O.
     double iops = 0;
     double megabytesPerSecond = 0;
     double meanLatencyUs = 0;
     double p99LatencyUs = 0;
+    std::optional<std::size_t> figureStep; // the step the figures are of (index in steps)
+    std::string figureStepName; // its name ("" when no figureStep)
     Verdict verdict = Verdict::NoDeviceCounters; // the most notable of the steps'
     // Failed: the run has an error; stopped: stopped by the user (or a step cut short).
     RunOutcome outcome = RunOutcome::Complete;
@@ -83,6 +89,16 @@ struct ResultsHeadlineRead {
     std::string error;
 };
 ResultsHeadlineRead readResultsHeadline(std::string_view text);
+
+// What the headline's figures are of, for a list that shows them: "" for a run of one step
+// (its figures are the run's) or without figures; "best of 12: Random read, QD 32" for a
+// run of several steps. The GUI says the same in its own, translated words.
+std::string headlineFigureLabel(const ResultsHeadline &headline);
+
+// `text` cut to at most `maxChars` characters (UTF-8 code points, a sequence never split),
+// ending in "…" when it was cut: a run's error in a one-line list, whole in its tooltip
+// or `show`.
+std::string shortenedText(std::string_view text, std::size_t maxChars);
 
 // Line and column (both from 1, columns in bytes) of a byte offset into `text`, for
 // messages about a place in a file.

@@ -18,6 +18,7 @@
 #include <functional>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 using namespace ioprism::core;
@@ -933,15 +934,27 @@ TEST(ResultsReader, AnAllScopeWithoutItsHistogramIsRefusedByItsPath)
         read.error, "steps[1].scopes[0].histogram_ns: missing: the All scope keeps its histogram");
 }
 
-TEST(ResultsReader, TheHeadlineIsTheSummaryOfTheWholeRun)
+// Issue 24: the golden run's two steps are unlike (4K reads, 64K mixed), and the average
+// over both (its summary, 15.1 IOPS) describes neither: the headline is the step with the
+// most IOPS, named, with the latencies of that same step.
+TEST(ResultsReader, TheHeadlineIsTheBestStepNamedNotTheAverageOfUnlikeSteps)
 {
     const ResultsHeadlineRead read = readResultsHeadline(goldenResults());
     ASSERT_TRUE(read.headline) << read.error;
     const ResultsHeadline &h = *read.headline;
     const auto full = readResultsJson(goldenResults());
-    const Figures total = computeFigures(runTotal(*full.result));
-    EXPECT_EQ(h.iops, total.total.iops);
-    EXPECT_EQ(h.p99LatencyUs, total.total.latency.p99Us);
+    ASSERT_TRUE(full.ok()) << full.error;
+    const Figures best = full.result->steps[1].scopes[0].figures;
+    ASSERT_GT(best.total.iops, full.result->steps[0].scopes[0].figures.total.iops);
+    EXPECT_NE(h.iops, computeFigures(runTotal(*full.result)).total.iops) << "not the average";
+    EXPECT_EQ(h.iops, best.total.iops);
+    EXPECT_EQ(h.megabytesPerSecond, best.total.megabytesPerSecond);
+    EXPECT_EQ(h.meanLatencyUs, best.total.latency.meanUs);
+    EXPECT_EQ(h.p99LatencyUs, best.total.latency.p99Us);
+    ASSERT_TRUE(h.figureStep);
+    EXPECT_EQ(*h.figureStep, 1u);
+    EXPECT_EQ(h.figureStepName, "64K, mixed");
+    EXPECT_EQ(headlineFigureLabel(h), "best of 2: 64K, mixed");
     EXPECT_EQ(h.outcome, RunOutcome::Stopped);
     EXPECT_EQ(h.steps, 2u);
     ASSERT_EQ(h.targets.size(), 2u);
@@ -953,4 +966,42 @@ TEST(ResultsReader, TheHeadlineIsTheSummaryOfTheWholeRun)
     ASSERT_NE(at, std::string::npos);
     text.insert(text.find('[', at) + 1, "}");
     EXPECT_FALSE(readResultsHeadline(text).headline);
+}
+
+TEST(ResultsReader, TheHeadlineOfOneStepIsThatStepsFiguresUnlabelled)
+{
+    auto doc = nlohmann::json::parse(goldenResults());
+    doc["steps"].erase(1);
+    const ResultsHeadlineRead read = readResultsHeadline(doc.dump());
+    ASSERT_TRUE(read.headline) << read.error;
+    const ResultsHeadline &h = *read.headline;
+    const auto &all = doc["steps"][0]["scopes"][0]["total"];
+    EXPECT_EQ(h.iops, all["iops"].get<double>());
+    EXPECT_EQ(h.megabytesPerSecond, all["mbps"].get<double>());
+    EXPECT_EQ(h.p99LatencyUs, all["latency_us"]["p99"].get<double>());
+    EXPECT_EQ(h.figureStep, std::optional<std::size_t>(0));
+    EXPECT_EQ(h.figureStepName, "4K read");
+    EXPECT_EQ(headlineFigureLabel(h), "") << "a run of one step: its figures are the run's";
+
+    // No step completed an I/O (a run refused at its start): no figure at all, not zeros.
+    for (auto &step : doc["steps"])
+        for (auto &scope : step["scopes"])
+            scope["total"]["ios"] = 0;
+    const ResultsHeadlineRead none = readResultsHeadline(doc.dump());
+    ASSERT_TRUE(none.headline) << none.error;
+    EXPECT_FALSE(none.headline->figureStep);
+    EXPECT_TRUE(std::isnan(none.headline->iops));
+    EXPECT_TRUE(std::isnan(none.headline->p99LatencyUs));
+    EXPECT_EQ(headlineFigureLabel(*none.headline), "");
+}
+
+TEST(ResultsReader, AShortenedTextNeverSplitsACharacter)
+{
+    const std::string ellipsis = "\xE2\x80\xA6"; // U+2026
+    const std::string umlaut = "\xC3\xA4"; // U+00E4: two bytes, one character
+    EXPECT_EQ(shortenedText("short", 10), "short");
+    EXPECT_EQ(shortenedText("exactly10!", 10), "exactly10!");
+    EXPECT_EQ(shortenedText("eleven char", 10), "eleven ch" + ellipsis);
+    EXPECT_EQ(shortenedText(umlaut + umlaut + umlaut + umlaut, 3), umlaut + umlaut + ellipsis);
+    EXPECT_EQ(shortenedText(umlaut + umlaut + umlaut, 3), umlaut + umlaut + umlaut);
 }

@@ -271,6 +271,32 @@ TEST(RunLibrary, TheHeadlineCacheSparesTheSecondListingItsReads)
     EXPECT_EQ(cache.find("20240501-100000-second"), std::string::npos);
 }
 
+// Issue 24: a version 1 cache holds the whole run's average as a headline's figures; its
+// entries, whole as they are, are not shown again but read from their files.
+TEST(RunLibrary, AVersionOneCacheOfAveragesIsReadAgain)
+{
+    TempDir dir;
+    const RunLibrary library(dir.path(), ioprism::platform::readInputFile);
+    save(library, smallRun("first", at(9, 0)));
+    ListingStats stats;
+    const double iops = library.list({}, &stats)[0].headline.iops;
+    ASSERT_TRUE(stats.cacheWritten);
+    const auto cachePath = dir.path() / ".headlines.json";
+    auto doc = nlohmann::json::parse(readFile(cachePath));
+    doc["version"] = 1;
+    for (auto &[file, entry] : doc["runs"].items()) {
+        entry["headline"].erase("figure_step");
+        entry["headline"].erase("figure_step_name");
+        entry["headline"]["iops"] = 11136;
+    }
+    std::ofstream(cachePath, std::ios::binary | std::ios::trunc) << doc.dump();
+    const auto runs = library.list({}, &stats);
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(stats.filesRead, 1u);
+    EXPECT_EQ(runs[0].headline.iops, iops);
+    EXPECT_TRUE(runs[0].headline.figureStep);
+}
+
 TEST(RunLibrary, ADamagedCacheIsIgnoredAndRebuilt)
 {
     TempDir dir;

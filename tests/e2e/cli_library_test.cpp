@@ -7,6 +7,7 @@
 #include "core/report/results_reader.h"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <fstream>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -416,6 +417,49 @@ TEST(CliLibrary, AStoppedAndARefusedRunAreSavedToo)
     EXPECT_THAT(byOutcome["failed"]["error"].get<std::string>(), HasSubstr("no-such-dir"));
     EXPECT_THAT(
         byOutcome["failed"]["targets"][0]["path"].get<std::string>(), HasSubstr("no-such-dir"));
+}
+
+// Issue 24: of a run of unlike steps `history` shows one step's figures, named, not their
+// average; a failed run says why on its line.
+TEST(CliLibrary, HistoryNamesTheStepOfItsFiguresAndTheReasonOfAFailure)
+{
+    Workspace w;
+    const auto two = w.cli(kNullRun);
+    ASSERT_EQ(two.exitCode, 0) << two.err;
+    const auto refused = w.cli("run --target '" + (w.dir.path() / "no-such-dir" / "t.dat").string()
+        + "' --duration 1s -q");
+    EXPECT_EQ(refused.exitCode, 1) << refused.err;
+    const auto history = historyJson(w);
+    ASSERT_EQ(history.size(), 2u);
+    const auto &ran = history[0]["outcome"] == "complete" ? history[0] : history[1];
+    const auto &failed = history[0]["outcome"] == "failed" ? history[0] : history[1];
+    ASSERT_EQ(ran["outcome"], "complete") << history.dump(2);
+    ASSERT_EQ(failed["outcome"], "failed") << history.dump(2);
+
+    // The step with the most IOPS, as the results file has it (the first of equals).
+    std::ifstream in(ran["path"].get<std::string>(), std::ios::binary);
+    const auto results = nlohmann::json::parse(in);
+    const std::size_t steps = results["steps"].size();
+    ASSERT_GE(steps, 2u) << "the quick preset has several steps";
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < steps; ++i)
+        if (results["steps"][i]["scopes"][0]["total"]["iops"].get<double>()
+            > results["steps"][best]["scopes"][0]["total"]["iops"].get<double>())
+            best = i;
+    const auto &all = results["steps"][best]["scopes"][0]["total"];
+    const std::string bestName = results["steps"][best]["name"].get<std::string>();
+    EXPECT_EQ(ran["figure_step"], best);
+    EXPECT_EQ(ran["figure_step_name"], bestName);
+    EXPECT_EQ(ran["iops"], all["iops"]);
+    EXPECT_EQ(ran["mbps"], all["mbps"]);
+    EXPECT_EQ(ran["p99_latency_us"], all["latency_us"]["p99"]);
+    EXPECT_EQ(failed["figure_step"], nullptr);
+
+    const auto text = w.cli("history");
+    EXPECT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_THAT(text.out, HasSubstr(fmt::format("figures: best of {}: {}\n", steps, bestName)))
+        << text.out;
+    EXPECT_THAT(text.out, ContainsRegex("failed: [^\n]*no-such-dir")) << text.out;
 }
 
 TEST(CliLibrary, NamesNotesTagsAndDelete)

@@ -8,6 +8,7 @@
 #include "core/run/run.h"
 #include "platform/common/input_file_reader.h"
 #include "support/test_support.h"
+#include "ui/format.h"
 #include "ui/main_window.h"
 #include "ui/message_bar.h"
 #include "ui/models/history_model.h"
@@ -26,6 +27,7 @@
 #include <QTest>
 #include <qcustomplot.h>
 
+#include <cerrno>
 #include <fstream>
 #include <gtest/gtest.h>
 
@@ -191,6 +193,60 @@ TEST(History, ADamagedOrFutureFileIsRefusedWithItsReasonAndTheRestStillOpen)
     EXPECT_TRUE(saysNewer);
     EXPECT_TRUE(window.openFile(QString::fromStdString(good.string())));
     EXPECT_TRUE(window.resultsPage()->result());
+}
+
+// Issue 24: the History page shows one named step's figures of a run of unlike steps, not
+// their average, and a failed run's reason in its row.
+TEST(History, ARunOfSeveralStepsShowsItsBestStepNamedAndAFailedRunItsReason)
+{
+    test::ensureApp();
+    test::TempDir dir;
+    const auto runs = dir.path() / "runs";
+    std::filesystem::create_directories(runs);
+    // Two unlike steps: "4K read" (12.1 IOPS) and "64K, mixed" (21.2 IOPS); the whole
+    // run's summary averages them to 15.1 IOPS.
+    std::filesystem::copy_file(
+        ioprism::test::sourceDir() / "tests" / "golden" / "report" / "results.json",
+        runs / "20240501-120000-golden.json");
+    core::Profile p = test::smallProfile(0s, 100ms);
+    p.setup.description = "failed";
+    core::RunOptions options;
+    options.ioLimitPerTarget = 100;
+    core::NullBackend backend;
+    core::NullCounterSource counters;
+    core::RunSink sink;
+    core::RunResult failed = core::Run(p, backend, counters, sink, options).execute();
+    const std::string longPath = "/mnt/lab/" + std::string(80, 'x') + "/target.dat";
+    failed.error = core::makeOpError(EIO, "read", longPath);
+    const core::RunLibrary library(runs, ioprism::platform::readInputFile);
+    ASSERT_TRUE(library.save(failed, core::writeResultsJson(failed, failed.environment)));
+
+    MainWindow window(ioprism::test::testServices(), withLibrary(dir));
+    HistoryModel *model = window.historyPage()->model();
+    ASSERT_EQ(model->rowCount(), 2);
+    const int several = model->run(0).headline.steps == 2 ? 0 : 1;
+    const int fail = 1 - several;
+    ASSERT_EQ(model->run(several).headline.steps, 2u);
+    const auto cell = [&](int row, int column, int role = Qt::DisplayRole) {
+        return model->index(row, column).data(role).toString();
+    };
+    EXPECT_EQ(cell(several, HistoryModel::FigureColumn), QStringLiteral("best of 2: 64K, mixed"));
+    EXPECT_EQ(cell(several, HistoryModel::IopsColumn), iopsText(21.2));
+    EXPECT_NE(cell(several, HistoryModel::IopsColumn), iopsText(15.133333333333333))
+        << "not the average of the two steps";
+    EXPECT_EQ(cell(several, HistoryModel::P99Column), latencyText(149946.3675))
+        << "the latency of the same step";
+    EXPECT_TRUE(cell(several, HistoryModel::IopsColumn, Qt::ToolTipRole)
+                    .contains(QStringLiteral("64K, mixed")));
+
+    // The reason, cut to fit the row, whole in the tooltip.
+    const QString outcome = cell(fail, HistoryModel::OutcomeColumn);
+    EXPECT_TRUE(outcome.startsWith(QStringLiteral("failed: read /mnt/lab/xxx")))
+        << outcome.toStdString();
+    EXPECT_TRUE(outcome.endsWith(QStringLiteral("\u2026"))) << outcome.toStdString();
+    EXPECT_LT(outcome.size(), 80);
+    EXPECT_TRUE(cell(fail, HistoryModel::OutcomeColumn, Qt::ToolTipRole)
+                    .contains(QString::fromStdString(longPath)));
 }
 
 // A transfer-size series on the null engine with the target's cache mode, as a file.

@@ -5,6 +5,7 @@
 #include "ui/plots/device_overlay.h"
 
 #include <QDateTime>
+#include <QLocale>
 #include <QStringList>
 
 #include <cmath>
@@ -63,6 +64,28 @@ QString outcomeText(core::RunOutcome outcome)
     return {};
 }
 
+// A failed run's reason in its row; the tooltip has it whole.
+constexpr std::size_t kErrorChars = 60;
+
+QString outcomeCell(const core::ResultsHeadline &h)
+{
+    if (h.outcome != core::RunOutcome::Failed || h.error.empty())
+        return outcomeText(h.outcome);
+    return HistoryModel::tr("failed: %1").arg(toQString(core::shortenedText(h.error, kErrorChars)));
+}
+
+// What the figures are of: the only step's name, or "best of 12: <step>" of several (the
+// step with the most IOPS: core::ResultsHeadline), as `history` says it.
+QString figureText(const core::ResultsHeadline &h)
+{
+    if (!h.figureStep)
+        return QStringLiteral("–");
+    if (h.steps < 2)
+        return toQString(h.figureStepName);
+    return HistoryModel::tr("best of %1: %2")
+        .arg(QLocale().toString(static_cast<qulonglong>(h.steps)), toQString(h.figureStepName));
+}
+
 QString targetsText(const core::ResultsHeadline &h)
 {
     QStringList parts;
@@ -118,11 +141,13 @@ QVariant HistoryModel::display(const core::RunHeadline &run, int column) const
         return numberOrDash(h.meanLatencyUs, latencyText);
     case P99Column:
         return numberOrDash(h.p99LatencyUs, latencyText);
+    case FigureColumn:
+        return figureText(h);
     case DeviceColumn:
         return h.verdict == core::Verdict::NoDeviceCounters ? QStringLiteral("–")
                                                             : verdictText(h.verdict);
     case OutcomeColumn:
-        return outcomeText(h.outcome);
+        return outcomeCell(h);
     case TagsColumn:
         return tagsText(run.metadata.tags);
     case NotesColumn:
@@ -180,6 +205,17 @@ QVariant HistoryModel::data(const QModelIndex &index, int role) const
             return verdictMeaning(run.headline.verdict);
         if (index.column() == OutcomeColumn && !run.headline.error.empty())
             return toQString(run.headline.error);
+        if (index.column() >= IopsColumn && index.column() <= FigureColumn
+            && run.headline.figureStep)
+            return run.headline.steps < 2
+                ? tr("The figures of the run's only step, %1")
+                      .arg(toQString(run.headline.figureStepName))
+                : tr("The figures of step %1, %2: of the run's %3 steps, the one with the most "
+                     "IOPS. Open the run for every step.")
+                      .arg(
+                          QLocale().toString(static_cast<qulonglong>(*run.headline.figureStep) + 1),
+                          toQString(run.headline.figureStepName),
+                          QLocale().toString(static_cast<qulonglong>(run.headline.steps)));
         return tr("%1 · %2 · engine %3 · IOPrism %4 · %n steps. Double-click to open it.", nullptr,
             static_cast<int>(run.headline.steps))
             .arg(toQString(run.id), toQString(run.path.string()), toQString(run.headline.engine),
@@ -211,6 +247,8 @@ QVariant HistoryModel::headerData(int section, Qt::Orientation orientation, int 
             return tr("Mean latency");
         case P99Column:
             return tr("p99 latency");
+        case FigureColumn:
+            return tr("Figures of");
         case DeviceColumn:
             return tr("Device");
         case OutcomeColumn:
@@ -235,11 +273,14 @@ QVariant HistoryModel::headerData(int section, Qt::Orientation orientation, int 
         case MegabytesColumn:
         case MeanColumn:
         case P99Column:
-            return tr("Over the whole run: every step's measured time together");
+        case FigureColumn:
+            return tr("Of one step, named in Figures of: the run's only step, or of several "
+                      "the one with the most IOPS (never an average of unlike steps)");
         case DeviceColumn:
             return tr("The most notable device verdict of the run's steps");
         case OutcomeColumn:
-            return tr("Complete, stopped (by you, or a step cut short) or failed");
+            return tr("Complete, stopped (by you, or a step cut short) or failed, with its "
+                      "reason");
         default:
             return tr("When the run started (your time zone)");
         }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The History page's table: every run in the run library (core/library/run_library.h),
 // one row each with its date, name, profile, targets and their devices, headline
-// figures, device verdict, outcome, tags and notes. Name, tags and notes are edited in
+// figures and the step they are of, device verdict, outcome (a failed run's with its
+// reason), tags and notes. Name, tags and notes are edited in
 // place and written to the run's sidecar; a damaged file is a row that says why.
 #pragma once
 
@@ -27,6 +28,7 @@ public:
         MegabytesColumn,
         MeanColumn,
         P99Column,
+        FigureColumn, // the step the four figures before it are of
         DeviceColumn,
         OutcomeColumn,
         TagsColumn,
