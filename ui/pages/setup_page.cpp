@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/pages/setup_page.h"
 
+#include "core/profile/describe.h"
 #include "core/profile/series.h"
 #include "core/profile/units.h"
 #include "core/profile/validation.h"
@@ -337,6 +338,16 @@ QWidget *SetupPage::makeTestBox()
     form->setFieldGrowthPolicy(QFormLayout::ExpandingFieldsGrow);
     m_description->setToolTip(tr("A note saved with the profile and the results"));
     form->addRow(tr("&Description:"), m_description);
+    // The description is the user's words and is kept as typed; the facts it would
+    // otherwise have to repeat (sizes, times, targets) are shown here, made from the
+    // profile on every change, so they cannot go stale as a typed sentence would.
+    m_facts = new QLabel(testBox);
+    m_facts->setObjectName(QStringLiteral("factsLabel"));
+    m_facts->setWordWrap(true);
+    m_facts->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_facts->setToolTip(tr("What the profile runs, from its settings as they are now (shown "
+                           "beside the description in reports; not saved in it)"));
+    form->addRow(tr("Runs:"), m_facts);
     m_runTime->setMaximumWidth(160);
     form->addRow(tr("&Run time per step:"), m_runTime);
     m_rampUp->setMaximumWidth(160);
@@ -587,6 +598,7 @@ void SetupPage::load()
     if (!m_seed->hasFocus())
         m_seed->setText(same && common ? QString::number(*common) : QString());
 
+    m_facts->setText(toQString(core::describeRun(m_document->profile())));
     markField(m_description, m_document->problemsAt("setup.description"),
         tr("A note saved with the profile and the results"));
     markField(m_runTime, m_document->problemsAt("setup.runTime"), runTimeHelp());

@@ -54,6 +54,8 @@ public:
     QLineEdit *runTimeField() const { return m_runTime; }
     QLineEdit *rampUpField() const { return m_rampUp; }
     QLineEdit *descriptionField() const { return m_description; }
+    // What the profile runs (core::describeRun), shown beside the description.
+    QLabel *factsLabel() const { return m_facts; }
     QComboBox *testTypeField() const { return m_testType; }
     const CyclingFields &cyclingFields(CyclingId id) const { return m_cycling[id]; }
     QGroupBox *seriesBox() const { return m_seriesBox; }
@@ -86,6 +88,7 @@ private:
 
     ProfileDocument *m_document;
     QLineEdit *m_description;
+    QLabel *m_facts = nullptr;
     QLineEdit *m_runTime;
     QLineEdit *m_rampUp;
     QComboBox *m_interval;
