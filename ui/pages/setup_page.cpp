@@ -12,6 +12,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QEvent>
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QGroupBox>
@@ -344,10 +345,13 @@ QWidget *SetupPage::makeTestBox()
     m_facts = new QLabel(testBox);
     m_facts->setObjectName(QStringLiteral("factsLabel"));
     m_facts->setWordWrap(true);
+    m_facts->setTextFormat(Qt::PlainText); // paths and names are not markup
+    m_facts->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
     m_facts->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_facts->setToolTip(tr("What the profile runs, from its settings as they are now (shown "
                            "beside the description in reports; not saved in it)"));
     form->addRow(tr("Runs:"), m_facts);
+    m_facts->installEventFilter(this);
     m_runTime->setMaximumWidth(160);
     form->addRow(tr("&Run time per step:"), m_runTime);
     m_rampUp->setMaximumWidth(160);
@@ -554,6 +558,34 @@ bool SetupPage::setEngine(core::EngineKind engine)
     return true;
 }
 
+// A word-wrapped label in the form is laid out for the width its size hint guesses, not
+// the one it gets: a long line (eight specs) was cut off after a few lines. Its minimum
+// height follows the width it has and its text, so every line shows.
+bool SetupPage::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_facts && event->type() == QEvent::Resize)
+        fitFacts();
+    return QWidget::eventFilter(watched, event);
+}
+
+void SetupPage::fitFacts()
+{
+    // From the font, not QLabel::heightForWidth: that one never goes below the minimum
+    // height set here, so a label once narrow stayed tall.
+    const QMargins margins = m_facts->contentsMargins();
+    const int width = m_facts->width() - margins.left() - margins.right() - 2 * m_facts->margin();
+    if (width <= 0)
+        return;
+    const int height
+        = m_facts->fontMetrics()
+              .boundingRect(QRect(0, 0, width, 1 << 20),
+                  int(Qt::TextWordWrap) | m_facts->alignment().toInt(), m_facts->text())
+              .height()
+        + margins.top() + margins.bottom() + 2 * m_facts->margin();
+    if (height != m_facts->minimumHeight())
+        m_facts->setMinimumHeight(height);
+}
+
 QString SetupPage::planText() const
 {
     return m_plan->text();
@@ -599,6 +631,7 @@ void SetupPage::load()
         m_seed->setText(same && common ? QString::number(*common) : QString());
 
     m_facts->setText(toQString(core::describeRun(m_document->profile())));
+    fitFacts();
     markField(m_description, m_document->problemsAt("setup.description"),
         tr("A note saved with the profile and the results"));
     markField(m_runTime, m_document->problemsAt("setup.runTime"), runTimeHelp());

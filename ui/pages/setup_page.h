@@ -71,6 +71,9 @@ public:
 signals:
     void engineChanged(ioprism::core::EngineKind engine);
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
     QWidget *makeTestBox();
     QWidget *makeCyclingBox();
@@ -85,6 +88,7 @@ private:
     void updateEnabled();
     void updatePlan();
     void updatePreview(int axis);
+    void fitFacts();
 
     ProfileDocument *m_document;
     QLineEdit *m_description;
