@@ -143,11 +143,15 @@ int showSavedRun(const std::string &argument)
         return 2;
     }
     const RunResult &r = run->result;
-    std::cout << fmt::format("{}: {} run, started {} UTC, engine {}, IOPrism {}\nprofile: {}\n",
+    // The description as written, and beside it what the run's profile ran (a saved
+    // description may predate the settings it ran with).
+    std::cout << fmt::format(
+        "{}: {} run, started {} UTC, engine {}, IOPrism {}\nprofile: {}\nruns: {}\n",
         terminalText(run->label), toString(runOutcome(r)), dateText(r.startedAt),
         terminalText(r.engine), terminalText(r.environment.toolVersion),
-        terminalText(r.plan.profile.setup.description.empty() ? describeRun(r.plan.profile)
-                                                              : r.plan.profile.setup.description));
+        r.plan.profile.setup.description.empty() ? std::string("(no description)")
+                                                 : terminalText(r.plan.profile.setup.description),
+        terminalText(describeRun(r.plan.profile)));
     std::cout << finishedRunTables(r);
     if (r.error)
         std::cout << "error: " << terminalText(r.error->toString()) << "\n";

@@ -34,6 +34,7 @@
 #include <memory>
 #include <system_error>
 #include <thread>
+#include <tuple>
 
 namespace ioprism::cli {
 
@@ -510,31 +511,45 @@ bool applyOptions(Profile &p, const RunArgs &a, Problems &problems)
     }
     if (!applySeriesOptions(p, a, problems))
         return false;
-    // The description came with the preset or the profile file: once options change what
-    // runs, it describes another run, and it is what the CSV's Test Description and the
-    // JSON's profile carry. It then describes the run made, and where it came from.
+    // The description is the preset's or the profile's own words, and stays so: the facts
+    // (sizes, times, depths, targets) are never written into it but made from the profile
+    // wherever it is shown (core::describeRun), so --duration or --target cannot make it
+    // false. Options that change what the specs do, or make the run a series or a tree,
+    // can make the words themselves false ("Queue-depth curve" swept over block sizes):
+    // then the description says where the run came from instead, which stays true.
+    bool workloadChanged = false;
     std::vector<std::string> changed;
-    for (const auto &[option, given] : {std::pair {"--target", !a.targets.empty()},
-             std::pair {"--spec", !a.specs.empty()}, std::pair {"--bs", !a.bs.empty()},
-             std::pair {"--read", a.read.has_value()}, std::pair {"--random", a.random.has_value()},
-             std::pair {"--rw", !a.rw.empty()}, std::pair {"--rwmixread", a.rwmixread.has_value()},
-             std::pair {"--rwmixwrite", a.rwmixwrite.has_value()},
-             std::pair {"--qd", a.qd.has_value()}, std::pair {"--workers", a.workers.has_value()},
-             std::pair {"--duration", !a.duration.empty()}, std::pair {"--ramp", !a.ramp.empty()},
-             std::pair {"--file-size", !a.fileSize.empty()}, std::pair {"--buffered", a.buffered},
-             std::pair {"--sweep", !a.sweeps.empty()}, std::pair {"--repeat", a.repeat.has_value()},
-             std::pair {"--ops", a.ops.has_value()}, std::pair {"--stagger", !a.stagger.empty()},
-             std::pair {"--targets-in-turn", a.targetsInTurn},
-             std::pair {"--tree", !a.tree.empty()}, std::pair {"--pre-init", a.preInit.has_value()},
-             std::pair {"--connection-rate", a.connectionRate.has_value()}})
-        if (given)
+    for (const auto &[option, given, workload] :
+        {std::tuple {"--target", !a.targets.empty(), false},
+            std::tuple {"--spec", !a.specs.empty(), true}, std::tuple {"--bs", !a.bs.empty(), true},
+            std::tuple {"--read", a.read.has_value(), true},
+            std::tuple {"--random", a.random.has_value(), true},
+            std::tuple {"--rw", !a.rw.empty(), true},
+            std::tuple {"--rwmixread", a.rwmixread.has_value(), true},
+            std::tuple {"--rwmixwrite", a.rwmixwrite.has_value(), true},
+            std::tuple {"--qd", a.qd.has_value(), false},
+            std::tuple {"--workers", a.workers.has_value(), false},
+            std::tuple {"--duration", !a.duration.empty(), false},
+            std::tuple {"--ramp", !a.ramp.empty(), false},
+            std::tuple {"--file-size", !a.fileSize.empty(), false},
+            std::tuple {"--buffered", a.buffered, false},
+            std::tuple {"--sweep", !a.sweeps.empty(), true},
+            std::tuple {"--repeat", a.repeat.has_value(), false},
+            std::tuple {"--ops", a.ops.has_value(), false},
+            std::tuple {"--stagger", !a.stagger.empty(), false},
+            std::tuple {"--targets-in-turn", a.targetsInTurn, false},
+            std::tuple {"--tree", !a.tree.empty(), true},
+            std::tuple {"--pre-init", a.preInit.has_value(), false},
+            std::tuple {"--connection-rate", a.connectionRate.has_value(), false}})
+        if (given) {
             changed.push_back(option);
-    if (!changed.empty()) {
+            workloadChanged = workloadChanged || workload;
+        }
+    if (workloadChanged) {
         const std::string origin = !a.profilePath.empty()
             ? "profile " + fs::path(a.profilePath).filename().string()
             : "the " + (a.preset.empty() ? std::string("quick") : a.preset) + " preset";
-        p.setup.description
-            = fmt::format("{} ({} changed by {})", describeRun(p), origin, fmt::join(changed, " "));
+        p.setup.description = fmt::format("{} changed by {}", origin, fmt::join(changed, " "));
     }
     return true;
 }

@@ -94,11 +94,14 @@ int showFile(const std::string &path)
     return 0;
 }
 
+// The preset's words, then what it runs as shipped (made from the preset, so a changed
+// file size or time in the preset file never leaves its words behind).
 std::string presetDescription(const char *name)
 {
     Problems problems;
     auto p = loadPreset(name, problems);
-    return p ? p->setup.description : std::string("(invalid preset)");
+    return p ? p->setup.description + "\n    runs: " + describeRun(*p)
+             : std::string("(invalid preset)");
 }
 
 } // namespace

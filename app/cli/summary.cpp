@@ -95,8 +95,10 @@ std::string describeProfile(const Profile &p)
 {
     std::string out;
     const auto &s = p.setup;
+    // The user's words as written, then the facts made from the profile as it is.
     if (!s.description.empty())
-        out += fmt::format("{}\n\n", terminalText(s.description));
+        out += fmt::format("{}\n", terminalText(s.description));
+    out += fmt::format("Runs: {}\n\n", terminalText(describeRun(p)));
     out += fmt::format(
         "Run time {} (0 = until stopped), ramp-up {}, sampling every {}, test type {}\n",
         formatDuration(s.runTime), formatDuration(s.rampUp), formatDuration(s.interval),
@@ -176,53 +178,6 @@ std::string describeProfile(const Profile &p)
         }
     }
     return out;
-}
-
-std::string describeRun(const Profile &p)
-{
-    if (p.hosts.empty() || p.hosts[0].workers.empty())
-        return "no workers";
-    const auto &workers = p.hosts[0].workers;
-    const auto &w = workers[0];
-    std::string specs;
-    for (const auto &name : w.assignedSpecs) {
-        const auto *spec = findSpec(p, name);
-        std::uint32_t qd = w.outstandingIos;
-        if (!w.targets.empty() && w.targets[0].outstandingIos)
-            qd = *w.targets[0].outstandingIos;
-        if (spec && spec->queueDepth)
-            qd = *spec->queueDepth;
-        specs += fmt::format("{}{} at QD {}", specs.empty() ? "" : ", ", name, qd);
-        if (spec && spec->threads.value_or(1) > 1)
-            specs += fmt::format(" x{} threads", *spec->threads);
-    }
-    std::string targets;
-    for (const auto &t : w.targets) {
-        targets
-            += fmt::format("{}{} ({}", targets.empty() ? "" : ", ", t.path, toString(t.cacheMode));
-        if (t.kind == TargetKind::TestFile)
-            targets += fmt::format(", {} test file", formatSize(t.testFileSizeBytes));
-        targets += ")";
-    }
-    const auto &s = p.setup;
-    const bool ios = s.series && s.series->ios > 0;
-    const std::string unit = s.series ? "point" : s.testType != TestType::Normal ? "step" : "spec";
-    std::string time = ios ? fmt::format("{} I/Os per worker and target per point", s.series->ios)
-        : s.runTime.count() > 0 ? fmt::format("{} measured per {}", formatDuration(s.runTime), unit)
-                                : std::string("until stopped");
-    if (s.series) {
-        time = fmt::format("series {}{}; {}", axesText(*s.series),
-            s.series->repeat > 1 ? fmt::format(", {} trials", s.series->repeat) : std::string(),
-            time);
-    } else if (s.testType != TestType::Normal) {
-        time = fmt::format("Iometer test type {}; {}", toString(s.testType), time);
-    }
-    const std::string ramp = s.rampUp.count() > 0 && !ios
-        ? fmt::format(" after {} ramp-up", formatDuration(s.rampUp))
-        : std::string();
-    return fmt::format("{}; {} worker{}; {}{}; on {}", specs.empty() ? "no specs" : specs,
-        workers.size(), workers.size() == 1 ? "" : "s", time, ramp,
-        targets.empty() ? "no targets" : targets);
 }
 
 std::string intervalLine(const IntervalSample &s)

@@ -3,6 +3,7 @@
 // tables. Units on every figure.
 #pragma once
 
+#include "core/profile/describe.h"
 #include "core/profile/profile.h"
 #include "core/profile/units.h"
 #include "core/report/environment.h"
@@ -16,11 +17,9 @@
 namespace ioprism::cli {
 
 std::string describeProfile(const core::Profile &profile);
-// What a profile runs, in one line, for a description that must match the run: "16KiB
-// 70% read 50% random at QD 4; 2 workers; 1s measured per spec after 1s ramp-up; on
-// ioprism-test.dat (direct, 512MiB test file)". The first worker stands for all (the
-// command-line options give every worker the same specs and targets).
-std::string describeRun(const core::Profile &profile);
+// What a profile runs, in one line (core/profile/describe.h): the facts shown beside a
+// description, never written into one.
+using core::describeRun;
 std::string intervalLine(const core::IntervalSample &sample);
 std::string resultTable(const core::RunResult &result);
 // What `run` prints when it ends and `show` prints of a saved run: the step tables

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/report/html_report.h"
 
+#include "core/profile/describe.h"
 #include "core/profile/names.h"
 #include "core/profile/series.h"
 #include "core/profile/units.h"
@@ -92,12 +93,12 @@ std::string setupSection(const RunResult &result, std::string_view heading = "h2
 {
     const Profile &p = result.plan.profile;
     std::string out = fmt::format("<{0}>What ran</{0}>\n", heading);
+    // The description is the user's words, kept verbatim; what ran (sizes, times,
+    // targets) is said beside it from the profile itself, so a description written for
+    // other settings cannot pass for the facts of this run.
     if (!p.setup.description.empty())
         out += "<p>" + htmlEscape(p.setup.description) + "</p>\n";
-    out += fmt::format("<p>{} measured per step after {} ramp-up, test type {}{}.</p>\n",
-        p.setup.runTime.count() > 0 ? formatDuration(p.setup.runTime) : "until stopped",
-        formatDuration(p.setup.rampUp), htmlEscape(toString(p.setup.testType)),
-        p.setup.series ? ", a series" : "");
+    out += "<p class=\"facts\">" + htmlEscape(describeRun(p)) + ".</p>\n";
     out += "<table>\n"
         + row({"Access specification", "Line", "Size", "% of I/Os", "% read", "% random",
                   "Alignment", "QD"},

@@ -96,8 +96,8 @@ TEST(DescribeRun, SaysWhatRunsWhereAndForHowLong)
     const std::string text = describeRun(*p);
     EXPECT_EQ(text,
         first.assignedSpecs[0]
-            + " at QD 4; 2 workers; 10s measured per spec after 2s ramp-up; on "
-              "ioprism-test.dat (direct, 512MiB test file)");
+            + " (1 MiB) at QD 4; 2 workers; 10s measured per spec after 2s ramp-up; on "
+              "ioprism-test.dat (direct, 512 MiB test file)");
 }
 
 namespace {

@@ -49,13 +49,10 @@ TEST_P(CliFioAlias, GivesTheSameProfileAsTheNativeOption)
     ASSERT_EQ(native.exitCode, 0) << native.err;
     auto a = nlohmann::json::parse(readFile(dir.path() / "fio.json")).at("profile");
     auto b = nlohmann::json::parse(readFile(dir.path() / "native.json")).at("profile");
-    // The description names the options given (--rw rather than --read --random); what it
-    // says the run is must be the same.
-    auto &da = a.at("setup").at("description");
-    auto &db = b.at("setup").at("description");
-    const auto runPart = [](const std::string &text) { return text.substr(0, text.rfind(" (")); };
-    EXPECT_EQ(runPart(da.get<std::string>()), runPart(db.get<std::string>()));
-    da = db = "";
+    // The description names the options given (--rw rather than --read --random): the
+    // rest of the profile, which it is made from when shown, must be the same.
+    a.at("setup").at("description") = "";
+    b.at("setup").at("description") = "";
     EXPECT_EQ(a, b) << a.dump(1) << "\n" << b.dump(1);
 }
 

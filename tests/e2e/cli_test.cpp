@@ -297,14 +297,15 @@ TEST(Cli, ARampUpAsLongAsTheDurationIsMeasuredInFullWithoutWarning)
     EXPECT_GT(json.at("summary").at("read_iops").get<double>(), 0);
 }
 
-// Options that change the workload change the description the results carry: the
-// quick preset's text ("sequential 1 MiB QD8 and random 4 KiB QD32...") would describe
-// another run.
+// Options that change what the specs do change the description the results carry: the
+// quick preset's words ("sequential and random transfers, read then write") would
+// describe another run. It says where the run came from instead, and no facts: those are
+// made from the profile wherever it is shown (issue 24 item 10).
 TEST(Cli, TheCsvDescribesACustomRunNotThePresetItCameFrom)
 {
     TempDir dir;
     auto r = runCli("run --engine null --bs 4k --qd 4 --duration 1 --ramp 0 -q --csv r.csv "
-                    "--json r.json",
+                    "--json r.json --no-save",
         dir.path());
     ASSERT_EQ(r.exitCode, 0) << r.err;
     std::istringstream csv(readFile(dir.path() / "r.csv"));
@@ -313,14 +314,52 @@ TEST(Cli, TheCsvDescribesACustomRunNotThePresetItCameFrom)
     std::getline(csv, values);
     EXPECT_EQ(header, "'Test Type,Test Description");
     EXPECT_THAT(values, Not(HasSubstr("Quick check")));
-    // --bs alone keeps the first line of the preset's first spec (sequential reads).
-    EXPECT_THAT(values,
-        HasSubstr("4KiB 100% read 0% random at QD 4; 1 worker; 1s measured per spec; on "
-                  "ioprism-test.dat (direct, 512MiB test file)"));
-    EXPECT_THAT(values, HasSubstr("(the quick preset changed by --bs --qd --duration --ramp)"));
+    EXPECT_THAT(values, HasSubstr("the quick preset changed by --bs --qd --duration --ramp"));
     const auto json = nlohmann::json::parse(readFile(dir.path() / "r.json"));
-    EXPECT_THAT(json.at("profile").at("setup").at("description").get<std::string>(),
-        HasSubstr("4KiB 100% read 0% random at QD 4"));
+    EXPECT_EQ(json.at("profile").at("setup").at("description").get<std::string>(),
+        "the quick preset changed by --bs --qd --duration --ramp");
+    // What ran is said beside the description when the run is shown.
+    auto show = runCli("show r.json", dir.path());
+    ASSERT_EQ(show.exitCode, 0) << show.err;
+    EXPECT_THAT(show.out,
+        HasSubstr("runs: 4KiB 100% read 0% random (4 KiB) at QD 4; 1 worker; 1s measured per "
+                  "spec; on ioprism-test.dat (direct, 512 MiB test file)"));
+}
+
+// Issue 24 item 10: a preset's description said "4 s each ... on a 512 MiB test file" and
+// was kept for a 1 s run on another file. The preset's words are kept verbatim (they hold
+// no sizes or times), and `show` says the facts of the run made beside them.
+TEST(Cli, APresetRunWithOtherTimesAndTargetKeepsItsWordsAndShowsTheNewFacts)
+{
+    TempDir dir;
+    auto quick = runCli("presets show quick --json", dir.path());
+    ASSERT_EQ(quick.exitCode, 0) << quick.err;
+    const std::string words
+        = nlohmann::json::parse(quick.out).at("setup").at("description").get<std::string>();
+    EXPECT_THAT(words, Not(HasSubstr("512 MiB")));
+    auto r = runCli("run --engine null --target other.dat --file-size 8MiB --duration 1 --ramp 0 "
+                    "-q --no-save --json r.json",
+        dir.path());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto json = nlohmann::json::parse(readFile(dir.path() / "r.json"));
+    EXPECT_EQ(json.at("profile").at("setup").at("description").get<std::string>(), words);
+    auto show = runCli("show r.json", dir.path());
+    ASSERT_EQ(show.exitCode, 0) << show.err;
+    EXPECT_THAT(show.out, HasSubstr("profile: " + words + "\n"));
+    EXPECT_THAT(
+        show.out, HasSubstr("1s measured per spec; on other.dat (direct, 8 MiB test file)"));
+    EXPECT_THAT(show.out, Not(HasSubstr("512 MiB")));
+    EXPECT_THAT(show.out, Not(HasSubstr("4 s")));
+    EXPECT_THAT(show.out, Not(HasSubstr("4s measured")));
+    EXPECT_THAT(show.out, Not(HasSubstr("ramp-up")));
+
+    // A preset as shipped: its words, then what it runs.
+    auto preset = runCli("presets show cdm-default", dir.path());
+    ASSERT_EQ(preset.exitCode, 0) << preset.err;
+    EXPECT_THAT(preset.out, HasSubstr("Runs: SEQ1M Q8T1 Read (1 MiB) at QD 8, "));
+    EXPECT_THAT(preset.out,
+        HasSubstr("5s measured per spec after 1s ramp-up; on ioprism-test.dat (direct, 1 GiB "
+                  "test file)"));
 }
 
 // Issue 12: an .icf whose Test Setup cycles outstanding I/Os 1 -> 32 exponentially runs

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/pages/setup_page.h"
 
+#include "core/profile/describe.h"
 #include "core/profile/series.h"
 #include "core/profile/units.h"
 #include "core/profile/validation.h"
@@ -11,6 +12,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QEvent>
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QGroupBox>
@@ -337,6 +339,19 @@ QWidget *SetupPage::makeTestBox()
     form->setFieldGrowthPolicy(QFormLayout::ExpandingFieldsGrow);
     m_description->setToolTip(tr("A note saved with the profile and the results"));
     form->addRow(tr("&Description:"), m_description);
+    // The description is the user's words and is kept as typed; the facts it would
+    // otherwise have to repeat (sizes, times, targets) are shown here, made from the
+    // profile on every change, so they cannot go stale as a typed sentence would.
+    m_facts = new QLabel(testBox);
+    m_facts->setObjectName(QStringLiteral("factsLabel"));
+    m_facts->setWordWrap(true);
+    m_facts->setTextFormat(Qt::PlainText); // paths and names are not markup
+    m_facts->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    m_facts->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_facts->setToolTip(tr("What the profile runs, from its settings as they are now (shown "
+                           "beside the description in reports; not saved in it)"));
+    form->addRow(tr("Runs:"), m_facts);
+    m_facts->installEventFilter(this);
     m_runTime->setMaximumWidth(160);
     form->addRow(tr("&Run time per step:"), m_runTime);
     m_rampUp->setMaximumWidth(160);
@@ -543,6 +558,34 @@ bool SetupPage::setEngine(core::EngineKind engine)
     return true;
 }
 
+// A word-wrapped label in the form is laid out for the width its size hint guesses, not
+// the one it gets: a long line (eight specs) was cut off after a few lines. Its minimum
+// height follows the width it has and its text, so every line shows.
+bool SetupPage::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_facts && event->type() == QEvent::Resize)
+        fitFacts();
+    return QWidget::eventFilter(watched, event);
+}
+
+void SetupPage::fitFacts()
+{
+    // From the font, not QLabel::heightForWidth: that one never goes below the minimum
+    // height set here, so a label once narrow stayed tall.
+    const QMargins margins = m_facts->contentsMargins();
+    const int width = m_facts->width() - margins.left() - margins.right() - 2 * m_facts->margin();
+    if (width <= 0)
+        return;
+    const int height
+        = m_facts->fontMetrics()
+              .boundingRect(QRect(0, 0, width, 1 << 20),
+                  int(Qt::TextWordWrap) | m_facts->alignment().toInt(), m_facts->text())
+              .height()
+        + margins.top() + margins.bottom() + 2 * m_facts->margin();
+    if (height != m_facts->minimumHeight())
+        m_facts->setMinimumHeight(height);
+}
+
 QString SetupPage::planText() const
 {
     return m_plan->text();
@@ -587,6 +630,8 @@ void SetupPage::load()
     if (!m_seed->hasFocus())
         m_seed->setText(same && common ? QString::number(*common) : QString());
 
+    m_facts->setText(toQString(core::describeRun(m_document->profile())));
+    fitFacts();
     markField(m_description, m_document->problemsAt("setup.description"),
         tr("A note saved with the profile and the results"));
     markField(m_runTime, m_document->problemsAt("setup.runTime"), runTimeHelp());

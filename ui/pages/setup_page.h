@@ -54,6 +54,8 @@ public:
     QLineEdit *runTimeField() const { return m_runTime; }
     QLineEdit *rampUpField() const { return m_rampUp; }
     QLineEdit *descriptionField() const { return m_description; }
+    // What the profile runs (core::describeRun), shown beside the description.
+    QLabel *factsLabel() const { return m_facts; }
     QComboBox *testTypeField() const { return m_testType; }
     const CyclingFields &cyclingFields(CyclingId id) const { return m_cycling[id]; }
     QGroupBox *seriesBox() const { return m_seriesBox; }
@@ -69,6 +71,9 @@ public:
 signals:
     void engineChanged(ioprism::core::EngineKind engine);
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
     QWidget *makeTestBox();
     QWidget *makeCyclingBox();
@@ -83,9 +88,11 @@ private:
     void updateEnabled();
     void updatePlan();
     void updatePreview(int axis);
+    void fitFacts();
 
     ProfileDocument *m_document;
     QLineEdit *m_description;
+    QLabel *m_facts = nullptr;
     QLineEdit *m_runTime;
     QLineEdit *m_rampUp;
     QComboBox *m_interval;

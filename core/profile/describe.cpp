@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/profile/describe.h"
+
+#include "core/profile/names.h"
+#include "core/profile/series.h"
+#include "core/profile/units.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace ioprism::core {
+
+namespace {
+
+bool sweeps(const TestSetup &s, SweepParameter parameter)
+{
+    return s.series
+        && std::any_of(s.series->axes.begin(), s.series->axes.end(),
+            [&](const SweepAxis &a) { return a.parameter == parameter; });
+}
+
+// "1 MiB", "4 KiB/64 KiB", "512 bytes..1 MiB": the sizes of a spec's lines, each once.
+std::string lineSizes(const AccessSpec &spec)
+{
+    std::vector<std::uint64_t> sizes;
+    for (const auto &l : spec.lines)
+        if (std::find(sizes.begin(), sizes.end(), l.transferSizeBytes) == sizes.end())
+            sizes.push_back(l.transferSizeBytes);
+    if (sizes.empty())
+        return {};
+    if (sizes.size() > 3) {
+        const auto [lo, hi] = std::minmax_element(sizes.begin(), sizes.end());
+        return describeSize(*lo) + ".." + describeSize(*hi);
+    }
+    std::string out;
+    for (const auto size : sizes)
+        out += (out.empty() ? "" : "/") + describeSize(size);
+    return out;
+}
+
+std::string_view kindText(TargetKind kind)
+{
+    switch (kind) {
+    case TargetKind::TestFile:
+        return "test file";
+    case TargetKind::BlockDevice:
+        return "block device";
+    case TargetKind::Partition:
+        return "partition";
+    case TargetKind::Volume:
+        return "volume";
+    case TargetKind::PhysicalDrive:
+        return "physical drive";
+    case TargetKind::FileTree:
+        return "file tree";
+    }
+    return "target";
+}
+
+std::string targetText(const Target &t)
+{
+    std::string out = fmt::format("{} ({}", t.path, toString(t.cacheMode));
+    if (t.kind == TargetKind::TestFile)
+        out += fmt::format(", {} test file", describeSize(t.testFileSizeBytes));
+    else if (t.kind == TargetKind::FileTree)
+        out += fmt::format(", tree of {} levels x {} files of {}", t.tree.depth,
+            t.tree.filesPerLevel, describeSize(t.tree.fileSizeBytes));
+    else
+        out += fmt::format(", {}", kindText(t.kind));
+    if (t.unresolved)
+        out += ", not found on this machine";
+    return out + ")";
+}
+
+std::string axesText(const Series &series)
+{
+    std::string axes;
+    for (const auto &axis : series.axes)
+        axes += (axes.empty() ? "" : " x ") + formatSweep(axis);
+    const std::size_t points = seriesPointCount(series);
+    return fmt::format("{} ({} point{})", axes, points, points == 1 ? "" : "s");
+}
+
+} // namespace
+
+std::string describeRun(const Profile &p)
+{
+    std::vector<const Worker *> workers;
+    for (const auto &h : p.hosts)
+        for (const auto &w : h.workers)
+            workers.push_back(&w);
+    if (workers.empty())
+        return "no workers";
+    const auto &s = p.setup;
+    // What a series or Iometer's cycling sets per step is no fact of the spec.
+    const bool sizeSwept = sweeps(s, SweepParameter::TransferSize);
+    const bool depthCycled = sweeps(s, SweepParameter::OutstandingIos)
+        || (!s.series
+            && (s.testType == TestType::CycleOutstandingIos
+                || s.testType == TestType::CycleOutstandingIosAndTargets));
+
+    std::vector<std::string> named;
+    std::string specs;
+    std::vector<std::string> paths;
+    std::string targets;
+    for (const Worker *w : workers) {
+        for (const auto &name : w->assignedSpecs) {
+            if (isIdleSpec(p, name) || std::find(named.begin(), named.end(), name) != named.end())
+                continue;
+            named.push_back(name);
+            const auto *spec = findSpec(p, name);
+            specs += (specs.empty() ? "" : ", ") + name;
+            if (spec && !sizeSwept) {
+                if (const std::string sizes = lineSizes(*spec); !sizes.empty())
+                    specs += " (" + sizes + ")";
+            }
+            if (!depthCycled) {
+                std::uint32_t qd = w->outstandingIos;
+                if (!w->targets.empty() && w->targets[0].outstandingIos)
+                    qd = *w->targets[0].outstandingIos;
+                if (spec && spec->queueDepth)
+                    qd = *spec->queueDepth;
+                specs += fmt::format(" at QD {}", qd);
+            }
+            if (spec && spec->threads.value_or(1) > 1)
+                specs += fmt::format(" x{} threads", *spec->threads);
+        }
+        for (const auto &t : w->targets) {
+            if (std::find(paths.begin(), paths.end(), t.path) != paths.end())
+                continue;
+            paths.push_back(t.path);
+            targets += (targets.empty() ? "" : ", ") + targetText(t);
+        }
+    }
+    const bool ios = s.series && s.series->ios > 0;
+    const std::string unit = s.series ? "point" : s.testType != TestType::Normal ? "step" : "spec";
+    std::string time = ios ? fmt::format("{} I/Os per worker and target per point", s.series->ios)
+        : s.runTime.count() > 0 ? fmt::format("{} measured per {}", formatDuration(s.runTime), unit)
+                                : std::string("until stopped");
+    if (s.series) {
+        time = fmt::format("series {}{}; {}", axesText(*s.series),
+            s.series->repeat > 1 ? fmt::format(", {} trials", s.series->repeat) : std::string(),
+            time);
+    } else if (s.testType != TestType::Normal) {
+        const auto &c = s.queueDepthCycling;
+        const std::string depths = depthCycled ? fmt::format(" (QD {}..{} {}{})", c.start, c.end,
+                                       c.stepType == StepType::Exponential ? "x" : "+", c.step)
+                                               : std::string();
+        time = fmt::format("Iometer test type {}{}; {}", toString(s.testType), depths, time);
+    }
+    const std::string ramp = s.rampUp.count() > 0 && !ios
+        ? fmt::format(" after {} ramp-up", formatDuration(s.rampUp))
+        : std::string();
+    const bool inTurn = s.series && s.series->targetsInTurn && paths.size() > 1;
+    return fmt::format("{}; {} worker{}; {}{}; on {}{}", specs.empty() ? "no specs" : specs,
+        workers.size(), workers.size() == 1 ? "" : "s", time, ramp,
+        targets.empty() ? "no targets" : targets, inTurn ? ", in turn" : "");
+}
+
+} // namespace ioprism::core

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The facts of a profile, generated from the profile (core/profile/describe.h): they
+// follow every change of run time, size or target, and the presets' own words hold none
+// of them (issue 24 item 10: "3 s per size on a 1 GiB test file" shown for 1 s runs on
+// /dev/loop6).
+#include "core/null_engine.h"
+#include "core/profile/describe.h"
+#include "core/profile/presets.h"
+#include "core/profile/units.h"
+#include "core/report/html_report.h"
+#include "core/run/run.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace ioprism::core {
+namespace {
+
+using namespace std::chrono_literals;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+Profile preset(const std::string &name)
+{
+    Problems problems;
+    auto p = loadPreset(name, problems);
+    EXPECT_TRUE(p) << name;
+    return p ? *p : Profile {};
+}
+
+// The preset as the issue saw it changed: 1 s per step, no ramp-up, another target.
+void changeToOneSecondOn(Profile &p, const Target &target)
+{
+    p.setup.runTime = 1s;
+    p.setup.rampUp = 0s;
+    for (auto &h : p.hosts)
+        for (auto &w : h.workers)
+            w.targets = {target};
+}
+
+// Even as shipped, the old words were short of the facts: "5 s each" left out the
+// preset's 1 s ramp-up.
+TEST(DescribeRun, APresetAsShippedSaysItsSpecsTimesAndTarget)
+{
+    const Profile p = preset("cdm-default");
+    EXPECT_EQ(describeRun(p),
+        "SEQ1M Q8T1 Read (1 MiB) at QD 8, SEQ1M Q1T1 Read (1 MiB) at QD 1, RND4K Q32T1 Read "
+        "(4 KiB) at QD 32, RND4K Q1T1 Read (4 KiB) at QD 1, SEQ1M Q8T1 Write (1 MiB) at QD 8, "
+        "SEQ1M Q1T1 Write (1 MiB) at QD 1, RND4K Q32T1 Write (4 KiB) at QD 32, RND4K Q1T1 Write "
+        "(4 KiB) at QD 1; 1 worker; 5s measured per spec after 1s ramp-up; on ioprism-test.dat "
+        "(direct, 1 GiB test file)");
+}
+
+TEST(DescribeRun, APresetChangedInTimeTargetAndSizeDescribesTheNewValuesOnly)
+{
+    Profile p = preset("cdm-default");
+    Target device;
+    device.kind = TargetKind::BlockDevice;
+    device.path = "/dev/loop6";
+    changeToOneSecondOn(p, device);
+    // What a page or a report shows: the user's (here the preset's) words, and the facts.
+    const std::string shown = p.setup.description + " | " + describeRun(p);
+    EXPECT_THAT(shown, HasSubstr("1s measured per spec"));
+    EXPECT_THAT(shown, HasSubstr("on /dev/loop6 (direct, block device)"));
+    EXPECT_THAT(shown, Not(HasSubstr("1 GiB")));
+    EXPECT_THAT(shown, Not(HasSubstr("5 s")));
+    EXPECT_THAT(shown, Not(HasSubstr("5s")));
+    EXPECT_THAT(shown, Not(HasSubstr("test file")));
+
+    Profile q = preset("quick");
+    Target file;
+    file.path = "/mnt/big/bench.dat";
+    file.testFileSizeBytes = 4 * kGiB;
+    file.cacheMode = CacheMode::Buffered;
+    changeToOneSecondOn(q, file);
+    const std::string quick = q.setup.description + " | " + describeRun(q);
+    EXPECT_THAT(quick, HasSubstr("on /mnt/big/bench.dat (buffered, 4 GiB test file)"));
+    EXPECT_THAT(quick, HasSubstr("1s measured per spec;"));
+    EXPECT_THAT(quick, Not(HasSubstr("ramp-up")));
+    EXPECT_THAT(quick, Not(HasSubstr("512 MiB")));
+    EXPECT_THAT(quick, Not(HasSubstr("4 s")));
+}
+
+// What a preset's words may not say: the facts the user can change (a test file's size,
+// the time per step or point, a queue depth), which describeRun says instead.
+TEST(DescribeRun, NoPresetDescriptionStatesSizesTimesOrDepths)
+{
+    for (const auto &embedded : embeddedPresets()) {
+        const Profile p = preset(std::string(embedded.name));
+        const std::string &d = p.setup.description;
+        SCOPED_TRACE(embedded.name);
+        EXPECT_FALSE(d.empty());
+        EXPECT_THAT(d, Not(HasSubstr("test file,")));
+        EXPECT_THAT(d, Not(HasSubstr("GiB test file")));
+        EXPECT_THAT(d, Not(HasSubstr("MiB test file")));
+        EXPECT_THAT(d, Not(HasSubstr(" s each")));
+        EXPECT_THAT(d, Not(HasSubstr(" s per ")));
+        EXPECT_THAT(d, Not(HasSubstr("ramp-up")));
+        EXPECT_THAT(d, Not(::testing::ContainsRegex("QD ?[0-9]")));
+        EXPECT_THAT(d, Not(::testing::ContainsRegex("[0-9]+ (s|ms) ")));
+        if (p.setup.runTime.count() > 0) {
+            EXPECT_THAT(d, Not(HasSubstr(formatDuration(p.setup.runTime) + " ")));
+            EXPECT_THAT(d, Not(HasSubstr(std::to_string(p.setup.runTime.count()) + " s")));
+        }
+        for (const auto &h : p.hosts) {
+            for (const auto &w : h.workers) {
+                for (const auto &t : w.targets) {
+                    if (t.kind == TargetKind::TestFile) {
+                        EXPECT_THAT(d, Not(HasSubstr(describeSize(t.testFileSizeBytes))));
+                    }
+                }
+            }
+        }
+    }
+}
+
+TEST(DescribeRun, ASeriesSaysItsAxesAndPointsAndLeavesTheSweptValueOutOfTheSpecs)
+{
+    Profile p = preset("qd-curve");
+    const std::string text = describeRun(p);
+    EXPECT_THAT(text, HasSubstr("series qd=1..256:x2 (9 points)")) << text;
+    EXPECT_THAT(text, Not(HasSubstr(" at QD "))) << "the depth is the series'";
+    p.setup.series->axes[0].to = 16;
+    EXPECT_THAT(describeRun(p), HasSubstr("series qd=1..16:x2 (5 points)"));
+}
+
+TEST(DescribeRun, IometerCyclingSaysTheDepthsItCyclesThrough)
+{
+    const Profile p = preset("iometer-cycling");
+    const std::string text = describeRun(p);
+    EXPECT_THAT(text, HasSubstr("Iometer test type cycleOutstandingIos (QD 1..32 x2)")) << text;
+    EXPECT_THAT(text, Not(HasSubstr(" at QD "))) << text;
+    EXPECT_THAT(text, HasSubstr("; 2 workers;")) << text;
+}
+
+TEST(DescribeRun, NamesEachSpecAndTargetOnceAndLeavesIdleOut)
+{
+    Profile p;
+    AccessSpec a;
+    a.name = "A";
+    a.lines.resize(2);
+    a.lines[0].transferSizeBytes = 4 * kKiB;
+    a.lines[1].transferSizeBytes = 64 * kKiB;
+    p.specs.push_back(a);
+    Target t;
+    t.path = "a.dat";
+    t.testFileSizeBytes = 8 * kMiB;
+    Worker w1;
+    w1.outstandingIos = 4;
+    w1.assignedSpecs = {"A", std::string(kIdleSpecName)};
+    w1.targets = {t};
+    Worker w2 = w1;
+    w2.assignedSpecs = {std::string(kIdleSpecName), "A"};
+    Target tree;
+    tree.kind = TargetKind::FileTree;
+    tree.path = "tr";
+    w2.targets.push_back(tree);
+    p.hosts.resize(1);
+    p.hosts[0].workers = {w1, w2};
+    p.setup.runTime = 2s;
+    p.setup.rampUp = 1s;
+    EXPECT_EQ(describeRun(p),
+        "A (4 KiB/64 KiB) at QD 4; 2 workers; 2s measured per spec after 1s ramp-up; on a.dat "
+        "(direct, 8 MiB test file), tr (direct, tree of 3 levels x 4 files of 4 MiB)");
+    EXPECT_EQ(describeRun(Profile {}), "no workers");
+}
+
+struct NullSink : RunSink {
+    void onInterval(const IntervalSample &) override { }
+};
+
+// The report of a run of a preset changed to 1 s on another target: the facts of that
+// run, never the preset's old ones ("5 s each", "1 GiB"), and the description verbatim.
+TEST(HtmlReport, ARunOfAChangedPresetShowsTheFactsOfThatRun)
+{
+    Profile p = preset("cdm-default");
+    Target file;
+    file.path = "/mnt/other/bench.dat";
+    file.testFileSizeBytes = 64 * kMiB;
+    changeToOneSecondOn(p, file);
+    RunOptions options;
+    options.ioLimitPerTarget = 50; // the null engine reaches it at once: no timing
+    NullBackend backend;
+    NullCounterSource counters;
+    NullSink sink;
+    const RunResult r = core::Run(p, backend, counters, sink, options).execute();
+    ASSERT_FALSE(r.error) << r.error->toString();
+    const std::string html = writeHtmlReport(r, Environment {}, {});
+    EXPECT_THAT(html, HasSubstr("<p>" + htmlEscape(p.setup.description) + "</p>"));
+    EXPECT_THAT(html,
+        HasSubstr("1s measured per spec; on /mnt/other/bench.dat (direct, 64 MiB test "
+                  "file).</p>"));
+    EXPECT_THAT(html, Not(HasSubstr("1 GiB")));
+    EXPECT_THAT(html, Not(HasSubstr("5 s each")));
+    EXPECT_THAT(html, Not(HasSubstr("5s measured")));
+}
+
+} // namespace
+} // namespace ioprism::core
