@@ -1350,9 +1350,34 @@ bool MainWindow::startRun()
         return false;
     }
 
+    // Raw devices this user may not open: said now, with what would help, rather than
+    // after the user agreed to destroy the data.
+    QStringList denied;
+    const auto *model = m_targetsPage->model();
+    for (int w = 0; w < m_document->workerCount() && m_services.accessProblem; ++w) {
+        const auto *worker = m_document->worker(w);
+        bool writes = false;
+        for (const auto &name : worker->assignedSpecs)
+            if (const auto *spec = core::findSpec(profile, name); spec && core::specWrites(*spec))
+                writes = true;
+        for (const auto &target : worker->targets) {
+            if (target.kind == core::TargetKind::TestFile
+                || target.kind == core::TargetKind::FileTree)
+                continue; // the run's own checks say where a file cannot be made
+            const std::string why = m_services.accessProblem(target.path, writes);
+            if (!why.empty() && !denied.contains(toQString(why)))
+                denied << toQString(why);
+        }
+    }
+    if (!denied.isEmpty()) {
+        m_messageBar->showMessage(MessageBar::Level::Error,
+            tr("The profile cannot run: %1").arg(denied.first()), denied.join(QLatin1Char('\n')),
+            kRunRefusalTopic);
+        return false;
+    }
+
     // Raw devices that a spec writes: refused while in use, else confirmed by the user.
     QStringList refused, confirm;
-    const auto *model = m_targetsPage->model();
     for (int w = 0; w < m_document->workerCount(); ++w) {
         const auto *worker = m_document->worker(w);
         bool writes = false;
@@ -1593,6 +1618,8 @@ void MainWindow::onFinished(const RunResultPtr &result)
 {
     m_statusTimer->stop();
     m_phase = core::RunPhase::Done;
+    // The run made or grew its test files: the Targets page shows their sizes now.
+    m_targetsPage->model()->refreshFacts();
     // A run that measured nothing (refused while preparing) leaves the previous results
     // in place, on the Results and Series pages alike.
     const bool keepPrevious = result && result->steps.empty() && m_lastResult;

@@ -75,6 +75,9 @@ struct PlatformServices {
     // The first bytes of a file under the same rules (platform::readInputFileHead), to
     // tell a results file from a profile and to read a file tree's marker; empty: none is.
     FileHeadReader readFileHead;
+    // "" when this user may open the path (for writing too when asked), else why not and
+    // what would help (platform::accessProblem). Empty function: not checked here.
+    std::function<std::string(const std::string &path, bool write)> accessProblem;
 };
 
 // The null backend, no OS counters, no target discovery: tests, and machines without a

@@ -50,7 +50,9 @@ std::vector<ui::TargetCandidate> listTargets()
     };
 
     for (const auto &m : mounts) {
-        if (m.readOnly)
+        // A place this user cannot create files in (the root folder for a user) is no
+        // place to offer a test file.
+        if (m.readOnly || !platform::accessProblem(m.mountPoint, true).empty())
             continue;
         ui::TargetCandidate c;
         c.kind = core::TargetKind::TestFile;
@@ -127,6 +129,7 @@ ui::PlatformServices platformServices()
         = [](const std::string &path) { return platform::removeTestFile(path); };
     services.readFile = platform::readInputFile;
     services.readFileHead = platform::readInputFileHead;
+    services.accessProblem = platform::accessProblem;
     return services;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/profile/validation.h"
 
+#include "core/profile/icf.h"
 #include "core/profile/names.h"
 #include "core/profile/series.h"
 #include "core/profile/units.h"
@@ -615,8 +616,17 @@ private:
         if (target.path.empty())
             error(join(path, "path"), "must not be empty");
         else if (target.unresolved) {
-            std::string why = quoted(target.path)
-                + " was not found on this machine: re-point the target to a device or file";
+            // A test file or tree is made by the run, so what is missing is its folder
+            // (the run creates no folders), unless the name is another machine's volume.
+            const bool madeByTheRun = (target.kind == TargetKind::TestFile
+                                          || target.kind == TargetKind::FileTree)
+                && !isWindowsVolumeName(target.path);
+            std::string why = madeByTheRun
+                ? "the folder of " + quoted(target.path)
+                    + " does not exist on this machine (the run creates no folders): create "
+                      "it, or re-point the target"
+                : quoted(target.path)
+                    + " was not found on this machine: re-point the target to a device or file";
             if (m_options.targetsHere)
                 error(join(path, "path"), std::move(why));
             else

@@ -147,4 +147,11 @@ core::TargetKind detectTargetKind(const std::string &path)
     return core::TargetKind::TestFile;
 }
 
+#ifdef _WIN32
+std::string accessProblem(const std::string &, bool)
+{
+    return {};
+}
+#endif
+
 } // namespace ioprism::platform

@@ -17,6 +17,12 @@ namespace ioprism::platform {
 // `\\server\share`) name nothing outside Windows.
 bool targetExists(const core::Target &target);
 
+// "" when this user may open `path` (a device, a file, a folder to create files in) for
+// reading, and writing when `write`; else why not and what would help, so the window can
+// say so before it asks to destroy data or offers a place. A path that does not exist
+// gives "" (other checks say so). Windows: "" (opening decides; no mode bits to read).
+std::string accessProblem(const std::string &path, bool write);
+
 // True when the volume an Iometer .icf names is on this machine: on Linux, its folder is
 // a mount point of the file system the name gives (`/mnt/data [ext4]`); on Windows, the
 // drive, mount point or share folder exists. Windows names are never here on Linux, and

@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "platform/linux/block_devices.h"
 
+#include "platform/common/target_resolution.h"
 #include "platform/linux/sysfs.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <pwd.h>
+#include <grp.h>
+#include <array>
 #include <charconv>
 #include <fcntl.h>
 #include <filesystem>
@@ -545,6 +550,75 @@ std::vector<StorageAlias> storageAliasesOf(const std::string &name)
                     fmt::format("{} is a loop device over {}", n, *backingName));
     }
     return aliases;
+}
+
+namespace {
+
+// A user's or group's name (the reentrant look-ups: workers may run meanwhile), else
+// its number.
+std::string userName(uid_t uid)
+{
+    struct passwd pw {
+    };
+    struct passwd *found = nullptr;
+    std::array<char, 4096> buffer {};
+    if (::getpwuid_r(uid, &pw, buffer.data(), buffer.size(), &found) == 0 && found)
+        return found->pw_name;
+    return std::to_string(uid);
+}
+
+std::string groupNameOf(gid_t gid)
+{
+    struct group gr {
+    };
+    struct group *found = nullptr;
+    std::array<char, 4096> buffer {};
+    if (::getgrgid_r(gid, &gr, buffer.data(), buffer.size(), &found) == 0 && found)
+        return found->gr_name;
+    return std::to_string(gid);
+}
+
+} // namespace
+
+std::string deviceAccessAdvice(const struct stat &st)
+{
+    const std::string user = userName(::geteuid());
+    const std::string owner = userName(st.st_uid);
+    const std::string groupName = groupNameOf(st.st_gid);
+    char mode[8];
+    std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
+    const std::string node = "the node is " + owner + ":" + groupName + " " + mode;
+    if ((st.st_mode & S_IRGRP) != 0)
+        return node + ", so root and the group '" + groupName + "' may open it: add " + user
+            + " to it (usermod -aG " + groupName + " " + user
+            + ", then log in again) or run as "
+              "root";
+    return node + ", so only " + owner + " may open it: run as " + owner
+        + " (no group membership helps here)";
+}
+
+
+std::string accessProblem(const std::string &path, bool write)
+{
+    struct stat st {
+    };
+    if (::stat(path.c_str(), &st) != 0)
+        return {}; // a missing target is said by the checks that look for it
+    // The effective user's rights, as the open will be checked (AT_EACCESS).
+    const int mode = write ? (R_OK | W_OK) : R_OK;
+    if (::faccessat(AT_FDCWD, path.c_str(), mode, AT_EACCESS) == 0)
+        return {};
+    const int err = errno;
+    if (err != EACCES && err != EPERM)
+        return {};
+    const std::string user = userName(::geteuid());
+    if (S_ISBLK(st.st_mode))
+        return user + " may not " + (write ? "write " : "read ") + path + ": "
+            + deviceAccessAdvice(st);
+    if (S_ISDIR(st.st_mode))
+        return user + " may not create files in " + path
+            + ": choose a folder of your own (your home or data folder)";
+    return user + " may not " + (write ? "write " : "read ") + path;
 }
 
 } // namespace ioprism::platform

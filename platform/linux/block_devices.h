@@ -17,6 +17,8 @@
 #include <string_view>
 #include <vector>
 
+struct stat;
+
 namespace ioprism::platform {
 
 struct DeviceNumber {
@@ -206,5 +208,9 @@ struct StorageAlias {
 // over one of these devices, and the block device behind a loop device. Writing `name`
 // writes all of them, so each is checked for mounts, swap, holders and claims.
 std::vector<StorageAlias> storageAliasesOf(const std::string &name);
+
+// Why this user may not open a device node (`st`), and what would help, from what the
+// node says: the group that may read it and this user's name, or that only its owner may.
+std::string deviceAccessAdvice(const struct stat &st);
 
 } // namespace ioprism::platform

@@ -1304,49 +1304,6 @@ std::optional<std::string> loopBackedBy(FileIdentity file)
         file.inode);
 }
 
-// Why this user may not open a device node (`st`), and what would help, from what the
-// node says: the group that may read it and this user's name, or that only its owner may.
-// A user's or group's name (the reentrant look-ups: workers may run meanwhile), else
-// its number.
-std::string userName(uid_t uid)
-{
-    struct passwd pw {
-    };
-    struct passwd *found = nullptr;
-    std::array<char, 4096> buffer {};
-    if (::getpwuid_r(uid, &pw, buffer.data(), buffer.size(), &found) == 0 && found)
-        return found->pw_name;
-    return std::to_string(uid);
-}
-
-std::string groupNameOf(gid_t gid)
-{
-    struct group gr {
-    };
-    struct group *found = nullptr;
-    std::array<char, 4096> buffer {};
-    if (::getgrgid_r(gid, &gr, buffer.data(), buffer.size(), &found) == 0 && found)
-        return found->gr_name;
-    return std::to_string(gid);
-}
-
-std::string deviceAccessAdvice(const struct stat &st)
-{
-    const std::string user = userName(::geteuid());
-    const std::string owner = userName(st.st_uid);
-    const std::string groupName = groupNameOf(st.st_gid);
-    char mode[8];
-    std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
-    const std::string node = "the node is " + owner + ":" + groupName + " " + mode;
-    if ((st.st_mode & S_IRGRP) != 0)
-        return node + ", so root and the group '" + groupName + "' may open it: add " + user
-            + " to it (usermod -aG " + groupName + " " + user
-            + ", then log in again) or run as "
-              "root";
-    return node + ", so only " + owner + " may open it: run as " + owner
-        + " (no group membership helps here)";
-}
-
 std::string loopBackingWhy(const std::string &loop)
 {
     return "this file is the backing file of the loop device /dev/" + loop

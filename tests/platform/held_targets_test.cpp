@@ -6,6 +6,7 @@
 // and checks by content that nothing outside the target was written or removed.
 #include "core/workload/file_tree.h"
 #include "platform/common/backend_factory.h"
+#include "platform/common/target_resolution.h"
 #include "platform/linux/linux_backend.h"
 #include "platform/linux/sync_engine.h"
 #include "platform/linux/uring_engine.h"
@@ -13,6 +14,7 @@
 #include <cstdio>
 #include <fcntl.h>
 #include <gmock/gmock.h>
+#include <functional>
 #include <grp.h>
 #include <gtest/gtest.h>
 #include <sys/mount.h>
@@ -317,8 +319,8 @@ TEST_F(HeldTargetsPrepare, ALinkAsATreesPathIsRefusedForWhatItIs)
 namespace ioprism::test {
 namespace {
 
-// Prepares `path` as a device to read in a child running as `nobody`; the refusal's detail.
-std::string refusalAsNobody(const std::string &path)
+// What `body` returns when run in a child as the user `nobody`.
+std::string asNobody(const std::function<std::string()> &body)
 {
     int fds[2];
     if (::pipe(fds) != 0)
@@ -327,11 +329,8 @@ std::string refusalAsNobody(const std::string &path)
     if (pid == 0) {
         ::close(fds[0]);
         std::string detail = "setuid failed";
-        if (::setgroups(0, nullptr) == 0 && ::setgid(65534) == 0 && ::setuid(65534) == 0) {
-            LinuxBackend backend(BackendOptions {});
-            auto info = backend.prepareTarget(deviceTarget(path), core::PrepareOptions {}, {});
-            detail = info ? std::string("opened") : info.error().detail;
-        }
+        if (::setgroups(0, nullptr) == 0 && ::setgid(65534) == 0 && ::setuid(65534) == 0)
+            detail = body();
         (void)!::write(fds[1], detail.data(), detail.size());
         ::_exit(0);
     }
@@ -343,6 +342,54 @@ std::string refusalAsNobody(const std::string &path)
     ::close(fds[0]);
     ::waitpid(pid, nullptr, 0);
     return out;
+}
+
+// Prepares `path` as a device to read in a child running as `nobody`; the refusal's detail.
+std::string refusalAsNobody(const std::string &path)
+{
+    return asNobody([&] {
+        LinuxBackend backend(BackendOptions {});
+        auto info = backend.prepareTarget(deviceTarget(path), core::PrepareOptions {}, {});
+        return info ? std::string("opened") : info.error().detail;
+    });
+}
+
+// The window asks before it offers or confirms (issue 24 item 15): a folder nobody may
+// create files in, a device node only its group may open, and what nobody may do.
+TEST_F(HeldTargetsPrepare, AccessProblemSaysWhatThisUserMayNotOpenAndWhatHelps)
+{
+    IOPRISM_REQUIRE(isRoot(), "another user needs root");
+    IOPRISM_REQUIRE(haveTool("losetup"), "losetup is missing");
+    ::chmod(m_dir.path().c_str(), 0755);
+    const auto image = m_dir.path() / "disk.img";
+    makeImage(image, 8 << 20);
+    LoopDevice loop(image);
+    ASSERT_TRUE(loop.ok());
+    const auto node = m_dir.path() / "node";
+    struct stat st {
+    };
+    ASSERT_EQ(::stat(loop.path().c_str(), &st), 0);
+    ASSERT_EQ(::mknod(node.c_str(), S_IFBLK | 0660, st.st_rdev), 0);
+    ASSERT_EQ(::chown(node.c_str(), 0, 6), 0); // root:disk
+    ::chmod(node.c_str(), 0660);
+    const auto rootOnly = m_dir.path() / "root-only";
+    fs::create_directory(rootOnly);
+    ::chmod(rootOnly.c_str(), 0755);
+    const auto open = m_dir.path() / "open";
+    fs::create_directory(open);
+    ::chmod(open.c_str(), 0777);
+
+    const std::string device
+        = asNobody([&] { return platform::accessProblem(node.string(), true); });
+    EXPECT_THAT(device, HasSubstr("nobody may not write " + node.string()));
+    EXPECT_THAT(device, HasSubstr("usermod -aG disk nobody"));
+    const std::string folder
+        = asNobody([&] { return platform::accessProblem(rootOnly.string(), true); });
+    EXPECT_THAT(folder, HasSubstr("nobody may not create files in " + rootOnly.string()));
+    EXPECT_EQ(asNobody([&] { return "[" + platform::accessProblem(open.string(), true) + "]"; }),
+        "[]");
+    EXPECT_EQ(platform::accessProblem(node.string(), true), "") << "root may";
+    EXPECT_EQ(platform::accessProblem((m_dir.path() / "missing").string(), true), "");
 }
 
 // Issue 24, item 15: a user who may not open a device gets advice that fits the node:

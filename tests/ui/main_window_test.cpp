@@ -264,8 +264,12 @@ TEST(MainWindow, AnInvalidProfileDoesNotStartAndSaysWhy)
     EXPECT_FALSE(window.startRun());
     EXPECT_FALSE(window.runController()->isRunning());
     EXPECT_EQ(window.messageBar()->currentLevel(), MessageBar::Level::Error);
-    EXPECT_TRUE(window.messageBar()->currentDetails().contains(
-        QStringLiteral("specs[0].lines[0].percentRead: 140 is above 100")));
+    // Named as the window names it: the spec, its line and the column's label.
+    const QString expected = QStringLiteral("spec “%1”, line 1, % read: 140 is above 100")
+                                 .arg(QString::fromStdString(profile.specs[0].name));
+    EXPECT_TRUE(window.messageBar()->currentDetails().contains(expected))
+        << window.messageBar()->currentDetails().toStdString();
+    EXPECT_FALSE(window.messageBar()->currentDetails().contains(QStringLiteral("specs[0]")));
 }
 
 PlatformServices servicesWithDevice(bool mounted)
@@ -305,6 +309,32 @@ TEST(MainWindow, WritingToAMountedDeviceIsRefused)
     EXPECT_EQ(window.messageBar()->currentLevel(), MessageBar::Level::Error);
     EXPECT_TRUE(window.messageBar()->currentDetails().contains(
         QStringLiteral("/dev/fakedisk: mounted at /mnt/fake")));
+}
+
+// Issue 24 item 15: a user without the right to open the device heard "destroy the data?"
+// first and "Permission denied" after. The rights are checked before anything is asked.
+TEST(MainWindow, ADeviceThisUserMayNotOpenIsSaidBeforeTheDestroyDialog)
+{
+    test::ensureApp();
+    test::TempDir dir;
+    PlatformServices services = servicesWithDevice(false);
+    std::vector<std::pair<std::string, bool>> asked;
+    services.accessProblem = [&](const std::string &path, bool write) {
+        asked.emplace_back(path, write);
+        return path == "/dev/fakedisk"
+            ? std::string("alice may not write /dev/fakedisk: the node is root:disk 0660")
+            : std::string();
+    };
+    MainWindow window(services, isolated(dir));
+    window.document()->setProfile(writingToDevice());
+    EXPECT_FALSE(window.startRun());
+    EXPECT_EQ(window.findChild<QMessageBox *>(), nullptr) << "nothing is asked";
+    EXPECT_FALSE(window.runController()->isRunning());
+    EXPECT_EQ(window.messageBar()->currentLevel(), MessageBar::Level::Error);
+    EXPECT_TRUE(window.messageBar()->currentText().contains(QStringLiteral("root:disk 0660")))
+        << window.messageBar()->currentText().toStdString();
+    ASSERT_FALSE(asked.empty());
+    EXPECT_EQ(asked.front(), (std::pair<std::string, bool> {"/dev/fakedisk", true}));
 }
 
 TEST(MainWindow, WritingToADeviceAsksFirstNamingItAndItsSize)

@@ -315,5 +315,66 @@ TEST(TargetsPageFacts, ATestFileShowsItsSizeBesideTheFreeSpaceAndItsMountPoint)
                     .contains(storage.rootPath()));
 }
 
+// Issue 24 item 16: Refresh dropped a test file the user added and then unticked; a file
+// a run made showed no size until Refresh; a missing folder read "not found".
+TEST(TargetsPageFacts, AnAddedFileStaysAfterRefreshAndShowsTheSizeARunGaveIt)
+{
+    test::ensureApp();
+    test::TempDir dir;
+    MainWindow window(fakeMachine(), isolated(dir));
+    core::Profile profile = test::smallProfile();
+    profile.hosts[0].workers[0].targets.clear();
+    window.document()->setProfile(profile);
+    auto *model = window.targetsPage()->model();
+    model->setWorker(0);
+    const fs::path file = dir.path() / "later.dat";
+    window.addTestFile(file.string());
+    int row = rowOf(model, file.string());
+    ASSERT_GE(row, 0);
+    EXPECT_TRUE(model->index(row, TargetsModel::SizeColumn).data().toString().isEmpty());
+    ASSERT_TRUE(model->setData(model->index(row, TargetsModel::TargetColumn), Qt::Unchecked,
+        Qt::CheckStateRole));
+
+    QAbstractButton *refresh = nullptr;
+    for (auto *b : window.targetsPage()->findChildren<QAbstractButton *>())
+        if (b->text() == QStringLiteral("Refresh"))
+            refresh = b;
+    ASSERT_NE(refresh, nullptr);
+    refresh->click();
+    row = rowOf(model, file.string());
+    ASSERT_GE(row, 0) << "the unticked file the user added is still offered";
+    EXPECT_FALSE(model->index(row, 0).data(TargetsModel::AssignedRole).toBool());
+
+    // The file appears (as a run makes it): its size is shown once the facts are read again.
+    {
+        std::ofstream out(file, std::ios::binary);
+        out << std::string(4096, 'x');
+    }
+    model->refreshFacts();
+    row = rowOf(model, file.string());
+    ASSERT_GE(row, 0);
+    EXPECT_EQ(model->index(row, TargetsModel::SizeColumn).data().toString(), capacityText(4096));
+}
+
+TEST(TargetsPageFacts, AMissingFolderIsSaidAsSuchNotAsATargetNotFound)
+{
+    test::ensureApp();
+    test::TempDir dir;
+    MainWindow window(fakeMachine(), isolated(dir));
+    core::Profile profile = test::smallProfile();
+    profile.hosts[0].workers[0].targets.clear();
+    window.document()->setProfile(profile);
+    auto *model = window.targetsPage()->model();
+    model->setWorker(0);
+    const fs::path file = dir.path() / "no-such-folder" / "test.dat";
+    window.addTestFile(file.string());
+    const int row = rowOf(model, file.string());
+    ASSERT_GE(row, 0);
+    const QString tip = model->index(row, TargetsModel::TargetColumn).data(Qt::ToolTipRole).toString();
+    EXPECT_TRUE(tip.contains(QStringLiteral("does not exist"))) << tip.toStdString();
+    EXPECT_FALSE(tip.contains(QStringLiteral("not found on this machine"), Qt::CaseInsensitive))
+        << tip.toStdString();
+}
+
 } // namespace
 } // namespace ioprism::ui

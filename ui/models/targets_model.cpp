@@ -213,6 +213,8 @@ int TargetsModel::addPath(
     auto found = std::find_if(
         m_rows.begin(), m_rows.end(), [&](const Row &r) { return r.candidate.path == path; });
     int row = static_cast<int>(found - m_rows.begin());
+    if (std::none_of(m_added.begin(), m_added.end(), [&](const auto &a) { return a.first == path; }))
+        m_added.emplace_back(path, kind);
     if (found == m_rows.end()) {
         Row extra;
         extra.candidate.path = path;
@@ -335,6 +337,18 @@ void TargetsModel::rebuild()
             m_rows.push_back(extra);
         }
     }
+    for (const auto &[path, kind] : m_added) {
+        const std::string &p = path; // structured bindings cannot be captured in C++20
+        if (std::any_of(m_rows.begin(), m_rows.end(),
+                [&](const Row &r) { return r.candidate.path == p; }))
+            continue;
+        Row extra;
+        extra.candidate.path = path;
+        extra.candidate.name = path;
+        extra.candidate.kind = kind;
+        describeLocation(extra);
+        m_rows.push_back(extra);
+    }
     endResetModel();
 }
 
@@ -454,14 +468,17 @@ QVariant TargetsModel::data(const QModelIndex &index, int role) const
                       .arg(toQString(c.path));
             if (t && t->unresolved) {
                 const QFileInfo file(toQString(c.path));
+                // A missing folder is said as such: the file itself is made by the run.
                 if (c.kind == core::TargetKind::TestFile && !file.isRelative()
                     && !file.absoluteDir().exists())
                     tip += QLatin1Char('\n')
-                        + tr("The folder %1 does not exist: the run creates no folders.")
+                        + tr("The folder %1 does not exist: the run creates no folders. Create "
+                             "it, or double-click the row to choose another place.")
                               .arg(QDir::toNativeSeparators(file.absolutePath()));
-                tip += QLatin1Char('\n')
-                    + tr("Not found on this machine: double-click it (or use its context "
-                         "menu) to re-point it to a device or file.");
+                else
+                    tip += QLatin1Char('\n')
+                        + tr("Not found on this machine: double-click it (or use its context "
+                             "menu) to re-point it to a device or file.");
             }
             if (!problems.empty())
                 tip += QLatin1Char('\n') + problemsText(problems);

@@ -82,6 +82,9 @@ public:
     const std::vector<TargetCandidate> &candidates() const { return m_candidates; }
     // The candidate for a path, or nullptr.
     const TargetCandidate *candidateFor(const std::string &path) const;
+    // Reads the files' present sizes and their file systems' free space again (after a
+    // run made or grew a test file), keeping every row.
+    void refreshFacts() { rebuild(); }
     // One line that tells candidates apart where only a list fits (the Re-point dialog):
     // "/dev/sdb — Samsung SSD 870, 500 GB, SSD, in use: mounted at /data",
     // "/home/u/iobw.tst — test file on /home (ext4), 120 GB free".
@@ -149,6 +152,9 @@ private:
     ProfileDocument *m_document;
     std::vector<TargetCandidate> m_candidates;
     std::vector<Row> m_rows;
+    // Test files and trees the user added this session, ticked or not: offered again
+    // after a Refresh or a change of worker, as the listed ones are.
+    std::vector<std::pair<std::string, core::TargetKind>> m_added;
     std::function<bool(const core::Target &)> m_exists;
     FileHeadReader m_readHead;
     int m_worker = -1;
