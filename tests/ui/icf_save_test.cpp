@@ -51,7 +51,9 @@ TEST(IcfSave, SavingOverAnIcfThatCannotCarryTheProfileAsksFirstAndOffersJson)
     window.saveAction()->trigger();
     auto *box = window.findChild<QMessageBox *>(QStringLiteral("lossyIcfSave"));
     ASSERT_NE(box, nullptr) << "saved without asking";
-    EXPECT_TRUE(box->text().contains(QStringLiteral("queueDepth"))) << box->text().toStdString();
+    // Named as the window names it, not by its JSON path (queueDepth).
+    EXPECT_TRUE(box->text().contains(QStringLiteral("queue depth: per-spec queue depth")))
+        << box->text().toStdString();
     EXPECT_EQ(test::readFile(icf), before) << "written before the answer";
     if (const char *shots = std::getenv("IOPRISM_TEST_SHOTS")) // a picture to look at
         box->grab().save(QString::fromLocal8Bit(shots) + QStringLiteral("/lossy-icf-save.png"));

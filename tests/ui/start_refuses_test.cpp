@@ -99,7 +99,7 @@ TEST(StartRefuses, TheRefusalGoesWhenTheProfileChangesAndIsNeverStacked)
     bar->clearAll();
 
     EXPECT_FALSE(window.startRun());
-    EXPECT_TRUE(bar->currentText().contains(QStringLiteral("percentRead: 140 is above 100")))
+    EXPECT_TRUE(bar->currentText().contains(QStringLiteral("line 1, % read: 140 is above 100")))
         << "the one problem is named: " << bar->currentText().toStdString();
     EXPECT_FALSE(window.startRun());
     EXPECT_EQ(bar->pendingCount(), 1) << "a second Start stacked the same refusal";
