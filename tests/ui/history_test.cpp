@@ -19,6 +19,7 @@
 #include "ui/pages/live_page.h"
 #include "ui/pages/results_page.h"
 
+#include <QApplication>
 #include <QFileDialog>
 #include <QLineEdit>
 #include <QPushButton>
@@ -247,6 +248,14 @@ TEST(History, ARunOfSeveralStepsShowsItsBestStepNamedAndAFailedRunItsReason)
     EXPECT_LT(outcome.size(), 80);
     EXPECT_TRUE(cell(fail, HistoryModel::OutcomeColumn, Qt::ToolTipRole)
                     .contains(QString::fromStdString(longPath)));
+    // IOPRISM_TEST_SHOTS=DIR keeps a picture of the list, to look at.
+    if (const char *shots = std::getenv("IOPRISM_TEST_SHOTS")) {
+        window.resize(1400, 500);
+        window.showPage(MainWindow::HistoryTab);
+        window.show();
+        QApplication::processEvents();
+        window.grab().save(QString::fromLocal8Bit(shots) + QStringLiteral("/history-figures.png"));
+    }
 }
 
 // A transfer-size series on the null engine with the target's cache mode, as a file.

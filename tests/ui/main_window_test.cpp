@@ -13,6 +13,7 @@
 #include "ui/pages/setup_page.h"
 #include "ui/run/run_controller.h"
 
+#include <QApplication>
 #include <QAbstractButton>
 #include <QAction>
 #include <QFile>
@@ -335,6 +336,13 @@ TEST(MainWindow, ADeviceThisUserMayNotOpenIsSaidBeforeTheDestroyDialog)
         << window.messageBar()->currentText().toStdString();
     ASSERT_FALSE(asked.empty());
     EXPECT_EQ(asked.front(), (std::pair<std::string, bool> {"/dev/fakedisk", true}));
+    // IOPRISM_TEST_SHOTS=DIR keeps a picture of the refusal, to look at.
+    if (const char *shots = std::getenv("IOPRISM_TEST_SHOTS")) {
+        window.resize(1100, 500);
+        window.show();
+        QApplication::processEvents();
+        window.grab().save(QString::fromLocal8Bit(shots) + QStringLiteral("/device-rights.png"));
+    }
 }
 
 TEST(MainWindow, WritingToADeviceAsksFirstNamingItAndItsSize)
