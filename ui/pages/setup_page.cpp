@@ -576,10 +576,10 @@ void SetupPage::fitFacts()
     const int width = m_facts->width() - margins.left() - margins.right() - 2 * m_facts->margin();
     if (width <= 0)
         return;
+    const int flags = static_cast<int>(Qt::TextWordWrap | m_facts->alignment());
     const int height
         = m_facts->fontMetrics()
-              .boundingRect(QRect(0, 0, width, 1 << 20),
-                  int(Qt::TextWordWrap) | m_facts->alignment().toInt(), m_facts->text())
+              .boundingRect(QRect(0, 0, width, 1 << 20), flags, m_facts->text())
               .height()
         + margins.top() + margins.bottom() + 2 * m_facts->margin();
     if (height != m_facts->minimumHeight())
