@@ -3,6 +3,7 @@
 
 #include "core/profile/series.h"
 #include "core/run/cycling.h"
+#include "core/workload/rng.h"
 
 #include <algorithm>
 #include <map>
@@ -10,13 +11,10 @@
 namespace ioprism::core {
 
 namespace {
-// splitmix64: spreads one seed into independent per-worker seeds.
+// splitmix64 (core/workload/rng.h): spreads one seed into independent per-worker seeds.
 std::uint64_t mix(std::uint64_t x)
 {
-    x += 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
+    return splitMix64Next(x);
 }
 
 // Copy `copy` of a worker runs `spec` at a spec index when the spec asks for that many
