@@ -5,6 +5,7 @@
 #include "app/cli/profile_io.h"
 #include "app/cli/results_io.h"
 #include "app/cli/summary.h"
+#include "core/profile/depth.h"
 #include "core/profile/names.h"
 #include "core/profile/presets.h"
 #include "core/profile/series.h"
@@ -379,15 +380,8 @@ bool applyOptions(Profile &p, const RunArgs &a, Problems &problems)
         for (auto &w : host.workers)
             w.assignedSpecs = a.specs;
     }
-    if (a.qd) {
-        for (auto &w : host.workers) {
-            w.outstandingIos = *a.qd;
-            for (auto &t : w.targets)
-                t.outstandingIos.reset();
-        }
-        for (auto &s : p.specs)
-            s.queueDepth.reset();
-    }
+    if (a.qd)
+        setOutstandingIosEverywhere(p, *a.qd); // above the spec's and the targets' values
     if (!a.targets.empty()) {
         std::vector<Target> targets;
         for (const auto &path : a.targets) {

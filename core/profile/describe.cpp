@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/profile/describe.h"
 
+#include "core/profile/depth.h"
 #include "core/profile/names.h"
 #include "core/profile/series.h"
 #include "core/profile/units.h"
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace ioprism::core {
 
@@ -94,10 +96,7 @@ std::string describeRun(const Profile &p)
     const auto &s = p.setup;
     // What a series or Iometer's cycling sets per step is no fact of the spec.
     const bool sizeSwept = sweeps(s, SweepParameter::TransferSize);
-    const bool depthCycled = sweeps(s, SweepParameter::OutstandingIos)
-        || (!s.series
-            && (s.testType == TestType::CycleOutstandingIos
-                || s.testType == TestType::CycleOutstandingIosAndTargets));
+    const bool depthCycled = depthIsSwept(s);
 
     std::vector<std::string> named;
     std::string specs;
@@ -115,12 +114,18 @@ std::string describeRun(const Profile &p)
                     specs += " (" + sizes + ")";
             }
             if (!depthCycled) {
-                std::uint32_t qd = w->outstandingIos;
-                if (!w->targets.empty() && w->targets[0].outstandingIos)
-                    qd = *w->targets[0].outstandingIos;
-                if (spec && spec->queueDepth)
-                    qd = *spec->queueDepth;
-                specs += fmt::format(" at QD {}", qd);
+                // Each depth the worker's targets run this spec at, once: "QD 4/8".
+                std::vector<std::uint32_t> depths;
+                const auto add = [&](const Target *t) {
+                    const auto qd = configuredDepth(spec, *w, t).outstandingIos;
+                    if (std::find(depths.begin(), depths.end(), qd) == depths.end())
+                        depths.push_back(qd);
+                };
+                if (w->targets.empty())
+                    add(nullptr);
+                for (const auto &t : w->targets)
+                    add(&t);
+                specs += fmt::format(" at QD {}", fmt::join(depths, "/"));
             }
             if (spec && spec->threads.value_or(1) > 1)
                 specs += fmt::format(" x{} threads", *spec->threads);

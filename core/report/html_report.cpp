@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/report/html_report.h"
 
+#include "core/profile/depth.h"
 #include "core/profile/describe.h"
 #include "core/profile/names.h"
 #include "core/profile/series.h"
@@ -13,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <limits>
 
 namespace ioprism::core {
@@ -87,6 +89,27 @@ std::string verdictSpan(const DeviceReport &report)
     return "<span class=\"" + cls + "\">" + htmlEscape(name) + "</span>";
 }
 
+// The outstanding I/Os a target runs at (core/profile/depth.h): under each spec its
+// worker runs, each depth once ("32/1" for a Q32 spec and a QD 1 one), or "per step"
+// when a series or Iometer's cycling sets it.
+std::string targetDepths(const Profile &p, const Worker &w, const Target &target)
+{
+    if (depthIsSwept(p.setup))
+        return "per step";
+    std::vector<std::uint32_t> depths;
+    const auto add = [&](const AccessSpec *spec) {
+        const auto qd = configuredDepth(spec, w, &target).outstandingIos;
+        if (std::find(depths.begin(), depths.end(), qd) == depths.end())
+            depths.push_back(qd);
+    };
+    for (const auto &name : w.assignedSpecs)
+        if (!isIdleSpec(p, name))
+            add(findSpec(p, name));
+    if (depths.empty())
+        add(nullptr);
+    return fmt::format("{}", fmt::join(depths, "/"));
+}
+
 // `heading`: the level of the section's title ("h2" in a run's report, "h3" for each run
 // of a comparison).
 std::string setupSection(const RunResult &result, std::string_view heading = "h2")
@@ -123,8 +146,7 @@ std::string setupSection(const RunResult &result, std::string_view heading = "h2
                 const Target &target = w.targets[t];
                 out += row({t == 0 ? htmlEscape(w.name) : std::string(), t == 0 ? specs : "",
                     htmlEscape(target.path), htmlEscape(toString(target.kind)),
-                    htmlEscape(toString(target.cacheMode)),
-                    std::to_string(target.outstandingIos.value_or(w.outstandingIos))});
+                    htmlEscape(toString(target.cacheMode)), targetDepths(p, w, target)});
             }
         }
     return out + "</table>\n";

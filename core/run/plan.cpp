@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/run/plan.h"
 
+#include "core/profile/depth.h"
 #include "core/profile/series.h"
 #include "core/run/cycling.h"
+#include "core/workload/rng.h"
 
 #include <algorithm>
 #include <map>
@@ -10,13 +12,10 @@
 namespace ioprism::core {
 
 namespace {
-// splitmix64: spreads one seed into independent per-worker seeds.
+// splitmix64 (core/workload/rng.h): spreads one seed into independent per-worker seeds.
 std::uint64_t mix(std::uint64_t x)
 {
-    x += 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
+    return splitMix64Next(x);
 }
 
 // Copy `copy` of a worker runs `spec` at a spec index when the spec asks for that many
@@ -31,13 +30,13 @@ int specOfCopy(const Profile &profile, int spec, std::uint32_t copy,
     return copy < copies ? spec : -1;
 }
 
-// The depth a target runs at unless cycling or a series sets one: the spec's queue depth
-// (CrystalDiskMark's Q32), else the target's or its worker's.
-std::uint32_t configuredDepth(const RunPlan &plan, int spec, const PlannedTarget &t)
+// The depth a target runs at unless cycling or a series sets one (core/profile/depth.h):
+// the spec's queue depth (CrystalDiskMark's Q32), else the target's or its worker's.
+std::uint32_t stepDepth(const RunPlan &plan, int spec, const Worker &worker, const PlannedTarget &t)
 {
-    return spec >= 0 && plan.specs[std::size_t(spec)].queueDepth
-        ? *plan.specs[std::size_t(spec)].queueDepth
-        : t.outstandingIos;
+    return core::configuredDepth(
+        spec >= 0 ? &plan.specs[std::size_t(spec)] : nullptr, worker, &t.target)
+        .outstandingIos;
 }
 
 // Adds a step: each worker's spec (-1: idle) and target depths (0: not used); a worker
@@ -89,7 +88,7 @@ void addCyclingSteps(RunPlan &plan, const Profile &profile,
         // worker is Idle there, below).
         cw.eligible = spec >= 0 && source.type == WorkerType::Disk && !pw.targets.empty();
         for (const auto &t : pw.targets)
-            cw.depths.push_back(configuredDepth(plan, spec, t));
+            cw.depths.push_back(stepDepth(plan, spec, source, t));
         workers.push_back(std::move(cw));
         specs.push_back(spec);
     }
@@ -192,7 +191,7 @@ void addSeriesPoint(RunPlan &plan, VariantIndex &made, const Profile &profile,
         for (const auto &t : pw.targets)
             row.push_back(spec < 0 || (!point.target.empty() && t.target.path != point.target) ? 0
                     : depth ? std::uint32_t(*depth)
-                            : configuredDepth(plan, spec, t));
+                            : stepDepth(plan, spec, profile.hosts[0].workers[pw.profileWorker], t));
         specs.push_back(spec);
     }
     PlannedStep step;
@@ -311,7 +310,7 @@ std::optional<RunPlan> makeRunPlan(
             pw.dataPattern = w.dataPattern;
             pw.cpuAffinity = w.cpuAffinity;
             for (const auto &t : w.targets) {
-                PlannedTarget planned {t, t.outstandingIos.value_or(w.outstandingIos)};
+                PlannedTarget planned {t, core::configuredDepth(nullptr, w, &t).outstandingIos};
                 // A target without a region of its own runs on the worker's (Iometer's
                 // per-worker disk size and starting sector).
                 if (t.region == Region {})

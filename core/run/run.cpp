@@ -10,6 +10,7 @@
 #include "core/stats/live_counters.h"
 #include "core/stats/verdict.h"
 #include "core/workload/file_tree.h"
+#include "core/workload/rng.h"
 
 #include <algorithm>
 #include <boost/asio/io_context.hpp>
@@ -226,7 +227,7 @@ std::shared_ptr<StepState> makeStepState(std::size_t step, const std::vector<std
         ws.spec = &spec;
         ws.workerPattern = rw.dataPattern;
         ws.cpuAffinity = rw.cpuAffinity;
-        ws.seed = rw.seed + 0x9E3779B97F4A7C15ull * (step + 1);
+        ws.seed = rw.seed + kSplitMix64Gamma * (step + 1); // splitmix64's state at that step
         const PlannedStep &planned = resolved.steps[step];
         ws.ioLimitPerTarget = planned.ioLimit > 0 ? planned.ioLimit : options.ioLimitPerTarget;
         ws.startDelay = planned.workerStagger * a;

@@ -5,6 +5,7 @@
 #include "core/workload/distribution.h"
 #include "core/workload/io_generator.h"
 #include "core/workload/rate_limiter.h"
+#include "core/workload/rng.h"
 
 #include <algorithm>
 #include <chrono>
@@ -37,10 +38,7 @@ inline std::int64_t nowNs()
 
 std::uint64_t mixSeed(std::uint64_t seed, std::uint64_t salt)
 {
-    std::uint64_t x = seed ^ (salt * 0x9E3779B97F4A7C15ull);
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
+    return mix64(seed ^ (salt * kSplitMix64Gamma));
 }
 
 // One outstanding-I/O slot: bound to one target, with its own read and write buffers

@@ -26,11 +26,22 @@ constexpr std::uint64_t mix64(std::uint64_t x) noexcept
     return x;
 }
 
+// splitmix64's increment, the "golden gamma" (2^64 / phi, odd).
+inline constexpr std::uint64_t kSplitMix64Gamma = 0x9E3779B97F4A7C15ULL;
+
 // One step of splitmix64 (Steele, Lea & Flood): advances the state by the golden gamma.
+// The one splitmix64 of the program: seeds, per-worker and per-target salts all use it.
 constexpr std::uint64_t splitMix64(std::uint64_t &state) noexcept
 {
-    state += 0x9E3779B97F4A7C15ULL;
+    state += kSplitMix64Gamma;
     return mix64(state);
+}
+
+// The output of splitmix64 one step after `state`, leaving it alone: spreads one seed
+// into independent ones (seed + 1, seed + 2, ... give unrelated values).
+constexpr std::uint64_t splitMix64Next(std::uint64_t state) noexcept
+{
+    return splitMix64(state);
 }
 
 // High and low 64 bits of a 64x64-bit product. __SIZEOF_INT128__ is a compiler feature

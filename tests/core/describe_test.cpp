@@ -165,6 +165,35 @@ TEST(DescribeRun, NamesEachSpecAndTargetOnceAndLeavesIdleOut)
     EXPECT_EQ(describeRun(Profile {}), "no workers");
 }
 
+// Depths by core/profile/depth.h: a spec's queue depth over the targets' own values,
+// and every target's depth, not only the first's.
+TEST(DescribeRun, SaysTheDepthOfEveryTargetOnce)
+{
+    Profile p;
+    AccessSpec plain;
+    plain.name = "plain";
+    plain.lines.resize(1);
+    AccessSpec q32 = plain;
+    q32.name = "Q32";
+    q32.queueDepth = 32;
+    p.specs = {plain, q32};
+    Worker w;
+    w.outstandingIos = 4;
+    w.assignedSpecs = {"plain", "Q32"};
+    Target a;
+    a.path = "a.dat";
+    Target b = a;
+    b.path = "b.dat";
+    b.outstandingIos = 8;
+    Target c = a;
+    c.path = "c.dat";
+    w.targets = {a, b, c};
+    p.hosts.resize(1);
+    p.hosts[0].workers = {w};
+    const std::string text = describeRun(p);
+    EXPECT_THAT(text, HasSubstr("plain (2 KiB) at QD 4/8, Q32 (2 KiB) at QD 32;")) << text;
+}
+
 struct NullSink : RunSink {
     void onInterval(const IntervalSample &) override { }
 };
@@ -193,6 +222,52 @@ TEST(HtmlReport, ARunOfAChangedPresetShowsTheFactsOfThatRun)
     EXPECT_THAT(html, Not(HasSubstr("1 GiB")));
     EXPECT_THAT(html, Not(HasSubstr("5 s each")));
     EXPECT_THAT(html, Not(HasSubstr("5s measured")));
+}
+
+// The worker table's "Outstanding I/Os" is what each target ran at: a spec's queue depth
+// (CrystalDiskMark's Q32) overrides the worker's and the target's values.
+TEST(HtmlReport, TheTargetsDepthIsTheSpecsQueueDepthWhereItSetsOne)
+{
+    Profile p = preset("cdm-default");
+    Target file;
+    file.path = "/mnt/other/bench.dat";
+    file.testFileSizeBytes = 64 * kMiB;
+    file.outstandingIos = 3; // overridden by every spec of the preset
+    changeToOneSecondOn(p, file);
+    RunOptions options;
+    options.ioLimitPerTarget = 50;
+    NullBackend backend;
+    NullCounterSource counters;
+    NullSink sink;
+    const RunResult r = core::Run(p, backend, counters, sink, options).execute();
+    ASSERT_FALSE(r.error) << r.error->toString();
+    const std::string html = writeHtmlReport(r, Environment {}, {});
+    // The preset's specs run at Q8, Q1, Q32 and Q1: each once, in the order run.
+    EXPECT_THAT(html,
+        HasSubstr("bench.dat</td><td class=\"n\">file</td><td class=\"n\">direct</td>"
+                  "<td class=\"n\">8/1/32</td></tr>"))
+        << html;
+}
+
+// Under Iometer's cycling each step sets the depth: no one number stands for it.
+TEST(HtmlReport, ACycledDepthIsSaidToBeSetPerStep)
+{
+    Profile p = preset("iometer-cycling");
+    for (auto &h : p.hosts)
+        for (auto &w : h.workers)
+            for (auto &t : w.targets)
+                t.testFileSizeBytes = 8 * kMiB;
+    p.setup.runTime = 1s;
+    p.setup.rampUp = 0s;
+    RunOptions options;
+    options.ioLimitPerTarget = 10;
+    NullBackend backend;
+    NullCounterSource counters;
+    NullSink sink;
+    const RunResult r = core::Run(p, backend, counters, sink, options).execute();
+    ASSERT_FALSE(r.error) << r.error->toString();
+    EXPECT_THAT(
+        writeHtmlReport(r, Environment {}, {}), HasSubstr("<td class=\"n\">per step</td></tr>"));
 }
 
 } // namespace

@@ -3,9 +3,8 @@
 //
 // Fixtures (tests/fixtures/icf) are hand-written inputs; goldens (tests/golden/icf) are
 // the exports expected from them. To regenerate the goldens after an intended change of
-// the writer, run the tests with IOPRISM_UPDATE_GOLDEN=1:
-//   IOPRISM_UPDATE_GOLDEN=1 build/dev/bin/core_tests --gtest_filter='IcfExport.Golden*'
-// then review the diff of tests/golden/icf before committing it.
+// the writer, run scripts/update-golden.sh (docs/testing.md), then review the diff of
+// tests/golden/icf before committing it.
 #include "core/profile/icf.h"
 #include "support/test_support.h"
 
@@ -56,12 +55,6 @@ std::string readFile(const std::filesystem::path &path)
 std::string fixture(const std::string &name)
 {
     return readFile(fixturePath(name));
-}
-
-bool updateGolden()
-{
-    const char *v = std::getenv("IOPRISM_UPDATE_GOLDEN");
-    return v != nullptr && std::string(v) == "1";
 }
 
 std::string describe(const Problems &problems)
@@ -806,12 +799,7 @@ TEST(IcfExport, GoldenFilesMatchByteForByte)
         SCOPED_TRACE(name);
         Problems warnings;
         const std::string text = writeIcf(profile, warnings);
-        if (updateGolden()) {
-            std::ofstream(goldenPath(name), std::ios::binary) << text;
-            continue;
-        }
-        EXPECT_EQ(text, readFile(goldenPath(name)))
-            << "run with IOPRISM_UPDATE_GOLDEN=1 to regenerate";
+        ioprism::test::expectGoldenFile(goldenPath(name), text);
     }
 }
 
@@ -919,7 +907,8 @@ TEST(IcfExport, ControlCharactersInNamesAreWrittenAsSpaces)
 {
     Profile profile = extendedProfile();
     profile.setup.description = std::string("desk\x7f\x1a top");
-    profile.hosts[0].workers[0].name = std::string("Worker\x01\x7f""1");
+    profile.hosts[0].workers[0].name = std::string("Worker\x01\x7f"
+                                                   "1");
     Problems warnings;
     const std::string text = writeIcf(profile, warnings);
     EXPECT_EQ(text.find('\x7f'), std::string::npos);
@@ -928,7 +917,8 @@ TEST(IcfExport, ControlCharactersInNamesAreWrittenAsSpaces)
     const auto warned = [&](const std::string &path) {
         return std::any_of(warnings.begin(), warnings.end(), [&](const Problem &w) {
             return w.path == path
-                && w.message == "control characters replaced by spaces (an .icf file is plain text)";
+                && w.message
+                == "control characters replaced by spaces (an .icf file is plain text)";
         });
     };
     EXPECT_TRUE(warned("hosts[0].workers[0].name")) << describe(warnings);

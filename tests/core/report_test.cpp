@@ -4,9 +4,8 @@
 //
 // Golden files (tests/golden/report) hold the exact expected outputs; the environment
 // and the timestamps are fixed, so they are deterministic. After an intended change of
-// a writer, regenerate them with IOPRISM_UPDATE_GOLDEN=1:
-//   IOPRISM_UPDATE_GOLDEN=1 build/dev/bin/core_tests --gtest_filter='ReportGolden.*'
-// then review the diff of tests/golden/report before committing it.
+// a writer, regenerate them with scripts/update-golden.sh (docs/testing.md), then review
+// the diff of tests/golden/report before committing it.
 #include "core/profile/profile_json.h"
 #include "core/report/compare.h"
 #include "core/report/csv.h"
@@ -395,30 +394,9 @@ std::filesystem::path goldenPath(const std::string &name)
     return ioprism::test::sourceDir() / "tests" / "golden" / "report" / name;
 }
 
-bool updateGolden()
-{
-    const char *v = std::getenv("IOPRISM_UPDATE_GOLDEN");
-    return v && std::string(v) == "1";
-}
-
-std::string readFile(const std::filesystem::path &path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 void expectGolden(const std::string &name, const std::string &text)
 {
-    if (updateGolden()) {
-        std::filesystem::create_directories(goldenPath(name).parent_path());
-        std::ofstream(goldenPath(name), std::ios::binary) << text;
-        return;
-    }
-    ASSERT_TRUE(std::filesystem::exists(goldenPath(name)))
-        << goldenPath(name) << " is missing: run with IOPRISM_UPDATE_GOLDEN=1";
-    EXPECT_EQ(text, readFile(goldenPath(name))) << "differs from " << goldenPath(name);
+    ioprism::test::expectGoldenFile(goldenPath(name), text);
 }
 
 // ------------------------------------------------------------------ golden outputs

@@ -354,3 +354,16 @@ TEST(CliVerbose, QuietAndVerboseTogetherAreRefused)
     EXPECT_THAT(r.err, HasSubstr("error: --quiet and --verbose: give one"));
     EXPECT_THAT(r.out, Not(HasSubstr("measuring")));
 }
+
+// --qd is the depth of every target under every spec (core::setOutstandingIosEverywhere),
+// above a preset's per-spec queue depth (CrystalDiskMark's Q32).
+TEST(CliQd, OverridesTheQueueDepthAPresetSetsPerSpec)
+{
+    TempDir dir;
+    auto r = runCli("run --engine null --preset cdm-default --spec 'RND4K Q32T1 Read' "
+                    "--duration 1 --ramp 0 --interval 250ms --file-size 8MiB --qd 2 -v",
+        dir.path());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_THAT(r.out, HasSubstr("runs: RND4K Q32T1 Read (4 KiB) at QD 2;")) << r.out;
+    EXPECT_THAT(r.out, HasSubstr("Worker 1: RND4K Q32T1 Read at QD 2\n")) << r.out;
+}

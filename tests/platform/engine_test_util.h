@@ -6,6 +6,7 @@
 #pragma once
 
 #include "core/engine.h"
+#include "core/workload/rng.h"
 #include "support/test_support.h"
 
 #include <algorithm>
@@ -60,11 +61,8 @@ inline std::error_code systemError(int code)
 // read that lands on the wrong file or offset is caught.
 inline std::uint64_t patternWord(std::uint32_t file, std::uint64_t offset, std::size_t index)
 {
-    std::uint64_t z
-        = (std::uint64_t(file) << 48) ^ offset ^ (std::uint64_t(index) * 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
+    return core::mix64(
+        (std::uint64_t(file) << 48) ^ offset ^ (std::uint64_t(index) * core::kSplitMix64Gamma));
 }
 
 inline void fillPattern(std::span<std::byte> buf, std::uint32_t file, std::uint64_t offset)

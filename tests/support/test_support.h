@@ -38,6 +38,34 @@ inline std::string readFile(const std::filesystem::path &p)
     return s.str();
 }
 
+// Golden files (tests/golden) hold the exact expected output of a writer. Under
+// IOPRISM_UPDATE_GOLDEN=1 (set by scripts/update-golden.sh, never by CI) the file is
+// rewritten with `text` and the test fails all the same: a run with the variable set
+// must never pass, or CI could "pass" by rewriting what it should compare against.
+inline bool updateGolden()
+{
+    const char *v = std::getenv("IOPRISM_UPDATE_GOLDEN");
+    return v && std::string(v) == "1";
+}
+
+inline void expectGoldenFile(const std::filesystem::path &path, const std::string &text)
+{
+    if (updateGolden()) {
+        const bool same = std::filesystem::exists(path) && readFile(path) == text;
+        std::filesystem::create_directories(path.parent_path());
+        std::ofstream(path, std::ios::binary) << text;
+        ADD_FAILURE() << "golden file " << (same ? "rewritten (unchanged): " : "rewritten: ")
+                      << path << " (IOPRISM_UPDATE_GOLDEN=1); review the diff and commit it. "
+                      << "A run with IOPRISM_UPDATE_GOLDEN set always fails.";
+        return;
+    }
+    ASSERT_TRUE(std::filesystem::exists(path))
+        << path << " is missing: run scripts/update-golden.sh to write it";
+    EXPECT_EQ(text, readFile(path))
+        << "differs from " << path
+        << "; after an intended change of the writer, run scripts/update-golden.sh";
+}
+
 // A directory removed at scope exit.
 class TempDir
 {

@@ -276,6 +276,24 @@ TEST(ProfilesStayTrue, TheWorkerSaysWhichDepthEachSpecRunsAtAndWhy)
         << note->text().toStdString();
     EXPECT_FALSE(note->toolTip().isEmpty());
 
+    // Iometer's cycling sets the depth of every step; a series replaces the test type
+    // (core::depthIsSwept), and then the specs' depths hold again.
+    window.document()->mutableProfile().setup.testType = core::TestType::CycleOutstandingIos;
+    window.document()->commitValues(nullptr);
+    EXPECT_TRUE(note->text().contains(QStringLiteral("Iometer's cycling sets the depth")))
+        << note->text().toStdString();
+    core::Series series;
+    series.axes.push_back(
+        {.parameter = core::SweepParameter::TransferSize, .values = {4096, 8192}});
+    window.document()->mutableProfile().setup.series = series;
+    window.document()->commitValues(nullptr);
+    EXPECT_FALSE(note->text().contains(QStringLiteral("Iometer's cycling")))
+        << note->text().toStdString();
+    EXPECT_TRUE(note->text().contains(QStringLiteral("the spec's queue depth")))
+        << note->text().toStdString();
+    window.document()->mutableProfile().setup.series.reset();
+    window.document()->mutableProfile().setup.testType = core::TestType::Normal;
+
     // No spec overrides the worker: nothing to explain.
     window.document()->mutableProfile().specs[0].queueDepth.reset();
     window.document()->commitValues(nullptr);

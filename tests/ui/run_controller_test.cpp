@@ -8,7 +8,9 @@
 
 #include <QThread>
 
+#include <atomic>
 #include <gtest/gtest.h>
+#include <memory>
 #include <thread>
 
 #include "ui_test_support.h"
@@ -37,6 +39,88 @@ struct Recorder {
             [this](
                 quint64, core::RunPhase phase, int, const QString &) { phases.push_back(phase); });
     }
+};
+
+// What a run's thread holds, seen from outside: the engines alive now and in all, and
+// whether the backend still exists. The run owns its backend and engines and releases
+// them before its thread returns, so "no engine and no backend" means the run is over.
+struct Liveness {
+    std::atomic<int> enginesAlive {0};
+    std::atomic<int> enginesMade {0};
+    std::atomic<bool> backendAlive {false};
+};
+
+// The null engine, counted.
+class CountedEngine final : public core::IoEngine
+{
+public:
+    CountedEngine(std::unique_ptr<core::IoEngine> inner, std::shared_ptr<Liveness> liveness)
+        : m_inner(std::move(inner))
+        , m_liveness(std::move(liveness))
+    {
+        ++m_liveness->enginesAlive;
+        ++m_liveness->enginesMade;
+    }
+    ~CountedEngine() override { --m_liveness->enginesAlive; }
+    CountedEngine(const CountedEngine &) = delete;
+    CountedEngine &operator=(const CountedEngine &) = delete;
+    std::string_view name() const override { return m_inner->name(); }
+    core::EngineCapabilities capabilities() const override { return m_inner->capabilities(); }
+    core::Status init(const core::EngineConfig &c, std::span<const core::EngineFile> f) override
+    {
+        return m_inner->init(c, f);
+    }
+    std::span<std::byte> buffer(std::uint32_t i) override { return m_inner->buffer(i); }
+    core::Status openFile(std::uint32_t i, const core::EngineFile &f) override
+    {
+        return m_inner->openFile(i, f);
+    }
+    core::Status closeFile(std::uint32_t i) override { return m_inner->closeFile(i); }
+    bool queue(core::IoRequest *r) override { return m_inner->queue(r); }
+    core::Status commit() override { return m_inner->commit(); }
+    core::Result<std::uint32_t> reap(
+        std::span<core::IoRequest *> out, std::uint32_t min, std::chrono::nanoseconds t) override
+    {
+        return m_inner->reap(out, min, t);
+    }
+
+private:
+    std::unique_ptr<core::IoEngine> m_inner;
+    std::shared_ptr<Liveness> m_liveness;
+};
+
+// The null backend, whose engines are counted and whose end is seen.
+class CountedBackend final : public core::IoBackend
+{
+public:
+    explicit CountedBackend(std::shared_ptr<Liveness> liveness)
+        : m_liveness(std::move(liveness))
+    {
+        m_liveness->backendAlive = true;
+    }
+    ~CountedBackend() override { m_liveness->backendAlive = false; }
+    CountedBackend(const CountedBackend &) = delete;
+    CountedBackend &operator=(const CountedBackend &) = delete;
+    std::string engineName() const override { return m_inner.engineName(); }
+    std::vector<std::string> notices() const override { return m_inner.notices(); }
+    bool reachesDevices() const override { return m_inner.reachesDevices(); }
+    core::Result<core::TargetInfo> prepareTarget(const core::Target &t,
+        const core::PrepareOptions &o, const core::PrepareProgress &p) override
+    {
+        return m_inner.prepareTarget(t, o, p);
+    }
+    core::Result<std::unique_ptr<core::IoEngine>> makeEngine() override
+    {
+        auto engine = m_inner.makeEngine();
+        if (!engine)
+            return engine;
+        return std::unique_ptr<core::IoEngine>(
+            std::make_unique<CountedEngine>(std::move(*engine), m_liveness));
+    }
+
+private:
+    core::NullBackend m_inner;
+    std::shared_ptr<Liveness> m_liveness;
 };
 
 TEST(RunController, ANullEngineRunFillsThePlotsAndTheResults)
@@ -183,16 +267,31 @@ TEST(RunController, AMissingEngineEndsTheRunWithAnError)
 TEST(RunController, DestroyingTheControllerStopsAndJoinsARunningRun)
 {
     test::ensureApp();
-    auto controller = std::make_unique<RunController>(ioprism::test::testServices());
+    auto liveness = std::make_shared<Liveness>();
+    PlatformServices services = ioprism::test::testServices();
+    services.makeBackend = [liveness](core::EngineKind) {
+        return std::unique_ptr<core::IoBackend>(std::make_unique<CountedBackend>(liveness));
+    };
+    auto controller = std::make_unique<RunController>(services);
+    Recorder recorder;
+    recorder.attach(*controller);
     RunRequest request;
-    request.profile = test::smallProfile(0s, 100ms);
+    request.profile = test::smallProfile(0s, 100ms); // no run time: runs until stopped
     controller->start(request);
-    std::this_thread::sleep_for(200ms);
-    const auto before = std::chrono::steady_clock::now();
+    // The run is measuring: its engines are doing I/O and samples arrive.
+    ASSERT_TRUE(test::waitUntil(
+        [&] { return liveness->enginesAlive > 0 && !recorder.samples.empty(); }, 60s));
+    ASSERT_TRUE(recorder.finished.empty());
+
     controller.reset(); // stop, drain, join: the window closing mid-run
-    EXPECT_LT(std::chrono::steady_clock::now() - before, 5s);
+    // The run's thread has returned: it released its engines and its backend, which it
+    // does only after the run ends. No clock is read: a slow machine cannot fail this.
+    EXPECT_EQ(liveness->enginesAlive, 0);
+    EXPECT_GT(liveness->enginesMade, 0);
+    EXPECT_FALSE(liveness->backendAlive);
     // Reports the run's thread posted to the dead controller went with it.
     QCoreApplication::processEvents();
+    EXPECT_TRUE(recorder.finished.empty());
 }
 
 } // namespace

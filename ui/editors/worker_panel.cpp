@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/editors/worker_panel.h"
 
+#include "core/profile/depth.h"
 #include "core/profile/validation.h"
 #include "ui/editors/editors.h"
 #include "ui/editors/field_marks.h"
@@ -29,8 +30,9 @@ QString WorkerPanel::depthNoteText(const core::Worker &worker) const
     const auto &profile = m_document->profile();
     const auto &setup = profile.setup;
     QStringList lines;
-    if (setup.testType == core::TestType::CycleOutstandingIos
-        || setup.testType == core::TestType::CycleOutstandingIosAndTargets) {
+    // The precedence is core's (core/profile/depth.h): cycling (which a series replaces)
+    // or a series point, then the spec's queue depth, then the target's, then the worker's.
+    if (!setup.series && core::isDepthCyclingTestType(setup.testType)) {
         lines << tr("Every step: Iometer's cycling sets the depth, %1 to %2 (Test Setup).")
                      .arg(setup.queueDepthCycling.start)
                      .arg(setup.queueDepthCycling.end);
@@ -40,14 +42,15 @@ QString WorkerPanel::depthNoteText(const core::Worker &worker) const
             const auto *spec = core::findSpec(profile, name);
             if (!spec)
                 continue;
-            if (spec->queueDepth) {
-                overridden = overridden || *spec->queueDepth != worker.outstandingIos;
+            const core::EffectiveDepth depth = core::configuredDepth(spec, worker, nullptr);
+            if (depth.source == core::DepthSource::Spec) {
+                overridden = overridden || depth.outstandingIos != worker.outstandingIos;
                 lines << tr("\"%1\" runs at %n outstanding I/Os: the spec's queue depth.", nullptr,
-                    int(*spec->queueDepth))
+                    int(depth.outstandingIos))
                              .arg(toQString(name));
             } else {
                 lines << tr("\"%1\" runs at %n outstanding I/Os: this worker's value.", nullptr,
-                    int(worker.outstandingIos))
+                    int(depth.outstandingIos))
                              .arg(toQString(name));
             }
         }
