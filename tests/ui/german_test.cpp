@@ -10,12 +10,15 @@
 #include "ui/models/profile_document.h"
 #include "ui/models/results_model.h"
 #include "ui/models/targets_model.h"
+#include "ui/pages/results_page.h"
 #include "ui/plots/live_plots.h"
 
 #include <QFile>
 #include <QFont>
 #include <QFontMetricsF>
+#include <QHeaderView>
 #include <QRegularExpression>
+#include <QTableView>
 #include <QTextLayout>
 #include <QTranslator>
 #include <qcustomplot.h>
@@ -125,6 +128,40 @@ TEST(German, TheCpuLegendSaysUserInGerman)
     ASSERT_GE(cpu->graphCount(), 2);
     EXPECT_EQ(cpu->graph(0)->name(), QStringLiteral("Benutzer"));
     EXPECT_EQ(cpu->graph(1)->name(), QStringLiteral("System"));
+}
+
+// The Results table at the size of the screenshots: a long test-file path in the scope
+// column pushed the last figures out of view, "CPU-Effizienz" cut to "CPU-E".
+TEST(German, TheResultsTableShowsEveryFigureBesideALongPath)
+{
+    using namespace std::chrono_literals;
+    test::GermanUi german;
+    ASSERT_TRUE(german.installed);
+    test::TempDir dir;
+    MainWindow window(test::testServices(), test::isolatedOptions(dir.path()));
+    core::Profile profile = test::smallProfile(1s, 100ms);
+    profile.hosts.front().workers.front().targets.front().path
+        = "/home/someone/.local/share/IOPrism/IOPrism/a-rather-long-folder-name/ioprism-test.dat";
+    window.document()->setProfile(profile);
+    RunResultPtr finished;
+    QObject::connect(&window, &MainWindow::runFinished, [&](RunResultPtr r) { finished = r; });
+    ASSERT_TRUE(window.startRun());
+    ASSERT_TRUE(test::waitUntil([&] { return finished != nullptr; }, 30s));
+    window.resize(1500, 940);
+    window.show();
+    window.showPage(MainWindow::ResultsTab);
+    QCoreApplication::processEvents();
+    QTableView *table = window.resultsPage()->table();
+    QHeaderView *header = table->horizontalHeader();
+    const int last = ResultsModel::CpuEffectivenessColumn;
+    ASSERT_FALSE(table->isColumnHidden(last));
+    EXPECT_EQ(header->model()->headerData(last, Qt::Horizontal).toString(),
+        QStringLiteral("CPU-Effizienz"));
+    EXPECT_LE(header->sectionViewportPosition(last) + header->sectionSize(last),
+        table->viewport()->width())
+        << "the last column is out of view";
+    EXPECT_GE(header->sectionSize(last),
+        header->fontMetrics().horizontalAdvance(QStringLiteral("CPU-Effizienz")));
 }
 
 // The lines a word-wrapped label makes of `text` at `width`, trimmed.
