@@ -300,13 +300,15 @@ QString placeInWords(const QString &path, const core::Profile &profile)
         } else if (key == QLatin1String("workers") && indexed) {
             worker = host && index < host->workers.size() ? &host->workers[index] : nullptr;
             words << (worker && !worker->name.empty()
-                    ? QCoreApplication::translate("Format", "worker %1").arg(quotedName(worker->name))
+                    ? QCoreApplication::translate("Format", "worker %1")
+                          .arg(quotedName(worker->name))
                     : QCoreApplication::translate("Format", "worker %1").arg(index + 1));
         } else if (key == QLatin1String("targets") && indexed) {
             const core::Target *target
                 = worker && index < worker->targets.size() ? &worker->targets[index] : nullptr;
             words << (target && !target->path.empty()
-                    ? QCoreApplication::translate("Format", "target %1").arg(quotedName(target->path))
+                    ? QCoreApplication::translate("Format", "target %1")
+                          .arg(quotedName(target->path))
                     : QCoreApplication::translate("Format", "target %1").arg(index + 1));
         } else if (indexed) {
             words << QStringLiteral("%1 %2").arg(fieldWords(key)).arg(index + 1);
@@ -319,12 +321,18 @@ QString placeInWords(const QString &path, const core::Profile &profile)
 
 } // namespace
 
+QString keepIoWhole(QString text)
+{
+    text.replace(QStringLiteral("I/O"), QStringLiteral("I\u2060/\u2060O"));
+    return text;
+}
+
 QString placesInWords(const QString &text, const core::Profile &profile)
 {
     // A path starts at one of the profile's top-level keys, not inside a word; "setup"
     // only with a field after it (the word itself is English).
-    static const QRegularExpression kPath(
-        QStringLiteral(R"(\b(?:setup(?=\.[A-Za-z])|specs\[\d+\]|hosts\[\d+\])(?:\.[A-Za-z]+(?:\[\d+\])?)*)"));
+    static const QRegularExpression kPath(QStringLiteral(
+        R"(\b(?:setup(?=\.[A-Za-z])|specs\[\d+\]|hosts\[\d+\])(?:\.[A-Za-z]+(?:\[\d+\])?)*)"));
     QString out;
     qsizetype last = 0;
     auto it = kPath.globalMatch(text);

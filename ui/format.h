@@ -92,4 +92,10 @@ QString placesInWords(const QString &text, const core::Profile &profile);
 // One problem as a line for the window: its place in words, then the message.
 QString problemText(const core::Problem &problem, const core::Profile &profile);
 
+// `text` for a word-wrapped label: "I/O" held together by word joiners (U+2060, drawn as
+// nothing), since Qt breaks a line after any slash ("I/" at a line's end, "O" on the
+// next). The German catalogue's prose has them already; this is for texts made at run
+// time (core's device notes, messages). Not for files or the clipboard.
+QString keepIoWhole(QString text);
+
 } // namespace ioprism::ui

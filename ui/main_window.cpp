@@ -868,6 +868,8 @@ bool MainWindow::applyPreset(const std::string &name)
     }
     const QString path = m_document->filePath();
     const int worker = m_workerPanel->currentWorker();
+    // Its description and spec names in the UI's language: they become the profile's.
+    *preset = localizedPreset(*preset, name);
     m_document->setProfile(ui::applyPreset(m_document->profile(), *preset,
                                toStdString(QDir::toNativeSeparators(defaultTestFile()))),
         path);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/message_bar.h"
 
+#include "ui/format.h"
+
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -224,7 +226,7 @@ void MessageBar::showFront()
     applyTint();
     const int size = style()->pixelMetric(QStyle::PM_SmallIconSize);
     m_icon->setPixmap(style()->standardIcon(iconOf(m.level)).pixmap(size, size));
-    m_text->setText(m.text);
+    m_text->setText(keepIoWhole(m.text));
     m_text->setToolTip(m.details.isEmpty() ? m.text : m.details);
     m_details->setPlainText(m.details);
     m_detailsButton->setVisible(!m.details.isEmpty());

@@ -9,7 +9,7 @@
     </message>
     <message>
         <source>outstanding I/Os per target</source>
-        <translation>ausstehende I/Os je Ziel</translation>
+        <translation>ausstehende I⁠/⁠Os je Ziel</translation>
     </message>
     <message>
         <source>workers</source>
@@ -48,6 +48,303 @@
     <message>
         <source>All</source>
         <translation>Alle</translation>
+    </message>
+    <message>
+        <source>alignment</source>
+        <translation>Ausrichtung</translation>
+    </message>
+    <message>
+        <source>reply size</source>
+        <translation>Antwortgröße</translation>
+    </message>
+    <message>
+        <source>% of access</source>
+        <translation>% der Zugriffe</translation>
+    </message>
+    <message>
+        <source>delay</source>
+        <translation>Verzögerung</translation>
+    </message>
+    <message>
+        <source>burst</source>
+        <translation>Burst</translation>
+    </message>
+    <message>
+        <source>queue depth</source>
+        <translation>Warteschlangentiefe</translation>
+    </message>
+    <message>
+        <source>threads</source>
+        <translation>Threads</translation>
+    </message>
+    <message>
+        <source>lines</source>
+        <translation>Zeilen</translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>path</source>
+        <translation>Pfad</translation>
+    </message>
+    <message>
+        <source>outstanding I/Os</source>
+        <translation>ausstehende I/Os</translation>
+    </message>
+    <message>
+        <source>test file size</source>
+        <translation>Testdateigröße</translation>
+    </message>
+    <message>
+        <source>region</source>
+        <translation>Bereich</translation>
+    </message>
+    <message>
+        <source>start</source>
+        <translation>Anfang</translation>
+    </message>
+    <message>
+        <source>size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <source>data pattern</source>
+        <translation>Datenmuster</translation>
+    </message>
+    <message>
+        <source>CPU affinity</source>
+        <translation>CPU-Affinität</translation>
+    </message>
+    <message>
+        <source>file tree</source>
+        <translation>Dateibaum</translation>
+    </message>
+    <message>
+        <source>file size</source>
+        <translation>Dateigröße</translation>
+    </message>
+    <message>
+        <source>files per folder</source>
+        <translation>Dateien je Ordner</translation>
+    </message>
+    <message>
+        <source>run time per step</source>
+        <translation>Laufzeit je Schritt</translation>
+    </message>
+    <message>
+        <source>ramp-up</source>
+        <translation>Anlauf</translation>
+    </message>
+    <message>
+        <source>sampling interval</source>
+        <translation>Messintervall</translation>
+    </message>
+    <message>
+        <source>series</source>
+        <translation>Reihe</translation>
+    </message>
+    <message>
+        <source>axis</source>
+        <translation>Achse</translation>
+    </message>
+    <message>
+        <source>value</source>
+        <translation>Wert</translation>
+    </message>
+    <message>
+        <source>parameter</source>
+        <translation>Parameter</translation>
+    </message>
+    <message>
+        <source>targets</source>
+        <translation>Ziele</translation>
+    </message>
+    <message>
+        <source>description</source>
+        <translation>Beschreibung</translation>
+    </message>
+    <message>
+        <source>test type</source>
+        <translation>Testtyp</translation>
+    </message>
+    <message>
+        <source>“%1”</source>
+        <translation>„%1“</translation>
+    </message>
+    <message>
+        <source>Test Setup</source>
+        <translation>Testaufbau</translation>
+    </message>
+    <message>
+        <source>spec %1</source>
+        <translation>Spezifikation %1</translation>
+    </message>
+    <message>
+        <source>line %1</source>
+        <translation>Zeile %1</translation>
+    </message>
+    <message>
+        <source>manager %1</source>
+        <translation>Manager %1</translation>
+    </message>
+    <message>
+        <source>worker %1</source>
+        <translation>Worker %1</translation>
+    </message>
+    <message>
+        <source>target %1</source>
+        <translation>Ziel %1</translation>
+    </message>
+</context>
+<context>
+    <name>HistoryModel</name>
+    <message>
+        <source>failed: %1</source>
+        <translation>fehlgeschlagen: %1</translation>
+    </message>
+</context>
+<context>
+    <name>PresetDescriptions</name>
+    <message>
+        <source>Block size x concurrency: random reads over a matrix of transfer sizes and queue depths, shown as a heat map. Expect IOPS to grow with queue depth until the device is saturated (an optimum beyond which latency only grows), and the optimum to move to lower depths as blocks get larger.</source>
+        <translation>Blockgröße × Parallelität: zufälliges Lesen über eine Matrix aus Transfergrößen und Warteschlangentiefen, als Heatmap dargestellt. Zu erwarten: Die IOPS steigen mit der Warteschlangentiefe, bis das Gerät gesättigt ist (ein Optimum, jenseits dessen nur noch die Latenz wächst), und das Optimum wandert mit größeren Blöcken zu geringeren Tiefen.</translation>
+    </message>
+    <message>
+        <source>CrystalDiskMark-style default set: sequential and random reads and writes, each at a deep and at a shallow queue</source>
+        <translation>Satz im Stil von CrystalDiskMark, Standard: sequenzielles und zufälliges Lesen und Schreiben, jeweils mit tiefer und mit flacher Warteschlange</translation>
+    </message>
+    <message>
+        <source>CrystalDiskMark-style NVMe set: sequential and random tests with the deeper queues and extra threads an NVMe drive needs to reach its peak</source>
+        <translation>Satz im Stil von CrystalDiskMark für NVMe: sequenzielle und zufällige Tests mit den tieferen Warteschlangen und zusätzlichen Threads, die ein NVMe-Laufwerk für seine Spitzenleistung braucht</translation>
+    </message>
+    <message>
+        <source>CrystalDiskMark-style peak performance: sequential and random at deep queues</source>
+        <translation>Satz im Stil von CrystalDiskMark, Spitzenleistung: sequenziell und zufällig mit tiefen Warteschlangen</translation>
+    </message>
+    <message>
+        <source>CrystalDiskMark-style real world performance: sequential and random with one I/O at a time, as most desktop programs do</source>
+        <translation>Satz im Stil von CrystalDiskMark, Praxisleistung: sequenziell und zufällig mit jeweils nur einer I⁠/⁠O, wie die meisten Desktop-Programme arbeiten</translation>
+    </message>
+    <message>
+        <source>Workload pattern: Database (Iometer community pattern)</source>
+        <translation>Lastmuster: Datenbank (Muster der Iometer-Community)</translation>
+    </message>
+    <message>
+        <source>dd block-size series, as a RAM-SAN study ran it: sequential writes then sequential reads, one request at a time, the block size growing. Expect MB/s to climb with the block size while per-request latency dominates and to level off at the device&apos;s (or the link&apos;s) bandwidth; a copy with dd sees the same curve.</source>
+        <translation>dd-Blockgrößenreihe, wie eine RAM-SAN-Studie sie gefahren hat: erst sequenzielles Schreiben, dann sequenzielles Lesen, jeweils eine Anforderung, die Blockgröße wachsend. Zu erwarten: Die MB/s steigen mit der Blockgröße, solange die Latenz je Anforderung überwiegt, und flachen bei der Bandbreite des Geräts (oder der Anbindung) ab; eine Kopie mit dd zeigt dieselbe Kurve.</translation>
+    </message>
+    <message>
+        <source>Workload pattern: File server (Iometer community pattern)</source>
+        <translation>Lastmuster: Dateiserver (Muster der Iometer-Community)</translation>
+    </message>
+    <message>
+        <source>io_profile&apos;s file-tree mode: every operation picks a random file of a tree, opens it, reads or writes at a random aligned place and closes it, so the figures include what the file system spends on lookup, open and close. Random writes then random reads over growing I/O sizes, meant to compare a direct (O_DIRECT) and a buffered tree. Expect the buffered curve above the direct one (the page cache serves reads and absorbs writes), files opened per second equal to the operations per second, and the device verdict to name the file system&apos;s own metadata I/O. io_profile made plain system calls: --engine sync does the same one I/O at a time; through io_uring, ext4 hands every buffered write to a kernel thread, so buffered writes there cost about what direct ones do.</source>
+        <translation>Dateibaum-Modus von io_profile: Jede Operation wählt eine zufällige Datei eines Baums, öffnet sie, liest oder schreibt an einer zufälligen ausgerichteten Stelle und schließt sie, sodass die Werte enthalten, was das Dateisystem für Suchen, Öffnen und Schließen aufwendet. Erst zufälliges Schreiben, dann zufälliges Lesen über wachsende I⁠/⁠O-Größen, gedacht zum Vergleich eines direkten (O_DIRECT) mit einem gepufferten Baum. Zu erwarten: die gepufferte Kurve über der direkten (der Seitencache bedient Lesevorgänge und fängt Schreibvorgänge ab), so viele geöffnete Dateien pro Sekunde wie Operationen pro Sekunde, und das Geräteurteil nennt die eigene Metadaten-I⁠/⁠O des Dateisystems. io_profile machte einfache Systemaufrufe: --engine sync tut dasselbe, eine I⁠/⁠O nach der anderen; über io_uring gibt ext4 jeden gepufferten Schreibvorgang an einen Kernel-Thread ab, sodass gepufferte Schreibvorgänge dort etwa so viel kosten wie direkte.</translation>
+    </message>
+    <message>
+        <source>I/O-size profile, as io_profile measures it: writes then reads over growing I/O sizes, a fixed number of I/Os per size, meant to compare a direct (O_DIRECT) and a buffered test file. Expect the direct curve to show the device&apos;s own cost per request and the buffered one the page cache&apos;s (far faster reads once cached, writes that complete in memory); where a curve bends, a layer of the stack (a cache size, a request-size limit) takes over.</source>
+        <translation>I⁠/⁠O-Größenprofil, wie io_profile es misst: erst Schreiben, dann Lesen über wachsende I⁠/⁠O-Größen, eine feste Zahl von I⁠/⁠Os je Größe, gedacht zum Vergleich einer direkten (O_DIRECT) mit einer gepufferten Testdatei. Zu erwarten: Die direkte Kurve zeigt die eigenen Kosten des Geräts je Anforderung, die gepufferte die des Seitencaches (weit schnelleres Lesen, sobald zwischengespeichert, Schreibvorgänge, die im Speicher abgeschlossen werden); wo eine Kurve abknickt, übernimmt eine Schicht des Stacks (eine Cachegröße, eine Grenze der Anforderungsgröße).</translation>
+    </message>
+    <message>
+        <source>Iometer cycling example: Iometer&apos;s &apos;Cycle # Outstanding I/Os&apos; test for an OLTP mix and then for sequential reads, with the workers sharing one target. Runs one step per depth for each spec, as Iometer would, and its CSV has Iometer&apos;s blocks (one per step). Expect IOPS to rise with depth until the device saturates.</source>
+        <translation>Beispiel für Zyklen in Iometer: der Test „Cycle # Outstanding I⁠/⁠Os“ von Iometer für eine OLTP-Mischung und dann für sequenzielles Lesen, wobei sich die Worker ein Ziel teilen. Führt wie Iometer je Spezifikation einen Schritt pro Tiefe aus, und die CSV-Datei hat die Blöcke von Iometer (einen je Schritt). Zu erwarten: Die IOPS steigen mit der Tiefe, bis das Gerät gesättigt ist.</translation>
+    </message>
+    <message>
+        <source>Iometer&apos;s shipped access specifications and &quot;All in one&quot;, to pick from (--spec on the command line)</source>
+        <translation>Die mit Iometer ausgelieferten Zugriffsspezifikationen und „Alles in einem“ zur Auswahl (--spec auf der Kommandozeile)</translation>
+    </message>
+    <message>
+        <source>Queue-depth curve: small random reads at growing queue depths. Expect IOPS to rise with depth while the device has parallelism to use (many-fold on NVMe, little on a single disk) and then flatten, while latency grows in proportion to the depth (Little&apos;s law).</source>
+        <translation>Warteschlangentiefen-Kurve: kleine zufällige Lesevorgänge bei wachsender Warteschlangentiefe. Zu erwarten: Die IOPS steigen mit der Tiefe, solange das Gerät Parallelität zu nutzen hat (vielfach bei NVMe, wenig bei einer einzelnen Festplatte), und flachen dann ab, während die Latenz proportional zur Tiefe wächst (Littles Gesetz).</translation>
+    </message>
+    <message>
+        <source>Quick check: sequential and random transfers, read then write</source>
+        <translation>Schnelltest: sequenzielle und zufällige Transfers, erst Lesen, dann Schreiben</translation>
+    </message>
+    <message>
+        <source>Block-size spectrum, as the iops tool measures it: random reads at a deep queue over a wide range of sizes. Expect IOPS flat while the device&apos;s per-request cost dominates (to about 128 KiB on a disk, thanks to read-ahead; to about 8 KiB on an SSD), then falling by half per doubling once bandwidth saturates (often from 64 KiB on SSDs), where MB/s levels off.</source>
+        <translation>Blockgrößen-Spektrum, wie das Werkzeug iops es misst: zufälliges Lesen mit tiefer Warteschlange über einen weiten Größenbereich. Zu erwarten: flache IOPS, solange die Kosten des Geräts je Anforderung überwiegen (bei einer Festplatte dank Read-ahead bis etwa 128 KiB, bei einer SSD bis etwa 8 KiB), dann eine Halbierung je Verdopplung, sobald die Bandbreite gesättigt ist (bei SSDs oft ab 64 KiB), wo die MB/s abflachen.</translation>
+    </message>
+    <message>
+        <source>Sequential read, then write, with large requests at a deep queue: the pair that showed dd and copy dialogs wrong</source>
+        <translation>Sequenzielles Lesen, dann Schreiben, mit großen Anforderungen bei tiefer Warteschlange: das Paar, das dd und Kopierdialoge als falsch entlarvte</translation>
+    </message>
+    <message>
+        <source>Workload pattern: Web server (Iometer community pattern)</source>
+        <translation>Lastmuster: Webserver (Muster der Iometer-Community)</translation>
+    </message>
+    <message>
+        <source>Workload pattern: Workstation (Iometer community pattern)</source>
+        <translation>Lastmuster: Workstation (Muster der Iometer-Community)</translation>
+    </message>
+</context>
+<context>
+    <name>PresetSpecs</name>
+    <message>
+        <source>Random read</source>
+        <translation>Zufälliges Lesen</translation>
+    </message>
+    <message>
+        <source>Random write</source>
+        <translation>Zufälliges Schreiben</translation>
+    </message>
+    <message>
+        <source>Sequential read</source>
+        <translation>Sequenzielles Lesen</translation>
+    </message>
+    <message>
+        <source>Sequential write</source>
+        <translation>Sequenzielles Schreiben</translation>
+    </message>
+    <message>
+        <source>4K random read</source>
+        <translation>4K zufälliges Lesen</translation>
+    </message>
+    <message>
+        <source>64K sequential read</source>
+        <translation>64K sequenzielles Lesen</translation>
+    </message>
+    <message>
+        <source>OLTP 8K 70% read</source>
+        <translation>OLTP 8K 70 % Lesen</translation>
+    </message>
+    <message>
+        <source>Database</source>
+        <translation>Datenbank</translation>
+    </message>
+    <message>
+        <source>File server</source>
+        <translation>Dateiserver</translation>
+    </message>
+    <message>
+        <source>Web server</source>
+        <translation>Webserver</translation>
+    </message>
+    <message>
+        <source>Workstation</source>
+        <translation>Workstation</translation>
+    </message>
+    <message>
+        <source>All in one</source>
+        <translation>Alles in einem</translation>
+    </message>
+    <message>
+        <source>%1 Read</source>
+        <translation>%1 Lesen</translation>
+    </message>
+    <message>
+        <source>%1 Write</source>
+        <translation>%1 Schreiben</translation>
+    </message>
+    <message>
+        <source>%1 aligned</source>
+        <translation>%1 ausgerichtet</translation>
+    </message>
+    <message>
+        <source>%1; %2% Read; %3% random</source>
+        <translation>%1; %2 % Lesen; %3 % zufällig</translation>
     </message>
 </context>
 <context>
@@ -150,6 +447,14 @@
         <source>Workstation</source>
         <translation>Arbeitsplatzrechner</translation>
     </message>
+    <message>
+        <source>Default</source>
+        <translation>Standard</translation>
+    </message>
+    <message>
+        <source>Worker %1</source>
+        <translation>Worker %1</translation>
+    </message>
 </context>
 <context>
     <name>SeriesData</name>
@@ -250,11 +555,11 @@
     </message>
     <message>
         <source>The device&apos;s requests average %1, the application&apos;s I/Os %2: the kernel splits each I/O at the device&apos;s maximum request size into about %3 device requests, so the device counts about %3× the application&apos;s IOPS for the same bytes.</source>
-        <translation>Die Anfragen des Geräts sind im Mittel %1 groß, die I/Os der Anwendung %2: Der Kernel teilt jedes I/O an der maximalen Anfragegröße des Geräts in etwa %3 Geräteanfragen, daher zählt das Gerät für dieselben Bytes etwa %3× die IOPS der Anwendung.</translation>
+        <translation>Die Anfragen des Geräts sind im Mittel %1 groß, die I⁠/⁠Os der Anwendung %2: Der Kernel teilt jedes I⁠/⁠O an der maximalen Anfragegröße des Geräts in etwa %3 Geräteanfragen, daher zählt das Gerät für dieselben Bytes etwa %3× die IOPS der Anwendung.</translation>
     </message>
     <message>
         <source>The devices moved more than the application&apos;s own I/O: the file system&apos;s metadata for opening and closing files (directory lookups, inodes, the journal&apos;s time stamps). The application&apos;s figures include what that costs.</source>
-        <translation>Die Geräte haben mehr bewegt als die I/O der Anwendung selbst: die Metadaten des Dateisystems zum Öffnen und Schließen von Dateien (Verzeichnissuche, Inodes, die Zeitstempel im Journal). Die Zahlen der Anwendung enthalten, was das kostet.</translation>
+        <translation>Die Geräte haben mehr bewegt als die I⁠/⁠O der Anwendung selbst: die Metadaten des Dateisystems zum Öffnen und Schließen von Dateien (Verzeichnissuche, Inodes, die Zeitstempel im Journal). Die Zahlen der Anwendung enthalten, was das kostet.</translation>
     </message>
     <message>
         <source>idle</source>
@@ -329,7 +634,7 @@
     </message>
     <message>
         <source>A storage benchmark: Iometer&apos;s workloads through native asynchronous I/O, live latency percentiles, and the device&apos;s own counters beside the application&apos;s.</source>
-        <translation>Ein Speicher-Benchmark: die Lasten von Iometer über natives asynchrones I/O, Latenzperzentile live und die eigenen Zähler des Geräts neben denen der Anwendung.</translation>
+        <translation>Ein Speicher-Benchmark: die Lasten von Iometer über natives asynchrones I⁠/⁠O, Latenzperzentile live und die eigenen Zähler des Geräts neben denen der Anwendung.</translation>
     </message>
     <message>
         <source>Homepage: %1</source>
@@ -593,7 +898,7 @@
     </message>
     <message>
         <source>Scope</source>
-        <translation>Bereich</translation>
+        <translation>Ebene</translation>
     </message>
     <message>
         <source>Files opened/s</source>
@@ -653,7 +958,7 @@
     </message>
     <message>
         <source>Files opened per second: on a file tree each operation opens a file, does one I/O on it and closes it</source>
-        <translation>Geöffnete Dateien pro Sekunde: in einem Dateibaum öffnet jede Operation eine Datei, führt eine I/O darauf aus und schließt sie</translation>
+        <translation>Geöffnete Dateien pro Sekunde: in einem Dateibaum öffnet jede Operation eine Datei, führt eine I⁠/⁠O darauf aus und schließt sie</translation>
     </message>
     <message>
         <source>Iometer&apos;s &quot;Connections per Second&quot;: connections (an open, transactions per connection transactions, a close) that ended per second</source>
@@ -673,7 +978,7 @@
     </message>
     <message>
         <source>The whole operation, from the start of the open to the end of the close: what an application opening a file for one I/O waits</source>
-        <translation>Die ganze Operation vom Beginn des Öffnens bis zum Ende des Schließens: so lange wartet eine Anwendung, die eine Datei für eine I/O öffnet</translation>
+        <translation>Die ganze Operation vom Beginn des Öffnens bis zum Ende des Schließens: so lange wartet eine Anwendung, die eine Datei für eine I⁠/⁠O öffnet</translation>
     </message>
     <message>
         <source>Iometer&apos;s connection time: from the start of an open to the end of its close, with the transactions between them</source>
@@ -778,16 +1083,8 @@
         <translation>Notizen (Doppelklick zum Bearbeiten)</translation>
     </message>
     <message>
-        <source>Over the whole run: every step&apos;s measured time together</source>
-        <translation>Über den ganzen Lauf: die gemessene Zeit aller Schritte zusammen</translation>
-    </message>
-    <message>
         <source>The most notable device verdict of the run&apos;s steps</source>
         <translation>Das auffälligste Geräteurteil der Schritte des Laufs</translation>
-    </message>
-    <message>
-        <source>Complete, stopped (by you, or a step cut short) or failed</source>
-        <translation>Vollständig, gestoppt (von Ihnen, oder ein Schritt abgebrochen) oder gescheitert</translation>
     </message>
     <message>
         <source>When the run started (your time zone)</source>
@@ -796,6 +1093,30 @@
     <message>
         <source>Cannot save the name, tags or notes of %1: %2</source>
         <translation>Name, Schlagwörter oder Notizen von %1 können nicht gespeichert werden: %2</translation>
+    </message>
+    <message>
+        <source>best of %1: %2</source>
+        <translation>bester von %1: %2</translation>
+    </message>
+    <message>
+        <source>The figures of the run&apos;s only step, %1</source>
+        <translation>Die Werte des einzigen Schritts des Laufs, %1</translation>
+    </message>
+    <message>
+        <source>The figures of step %1, %2: of the run&apos;s %3 steps, the one with the most IOPS. Open the run for every step.</source>
+        <translation>Die Werte von Schritt %1, %2: von den %3 Schritten des Laufs der mit den meisten IOPS. Den Lauf öffnen, um jeden Schritt zu sehen.</translation>
+    </message>
+    <message>
+        <source>Figures of</source>
+        <translation>Werte von</translation>
+    </message>
+    <message>
+        <source>Of one step, named in Figures of: the run&apos;s only step, or of several the one with the most IOPS (never an average of unlike steps)</source>
+        <translation>Von einem Schritt, genannt unter „Werte von“: dem einzigen Schritt des Laufs oder von mehreren dem mit den meisten IOPS (nie ein Mittel ungleicher Schritte)</translation>
+    </message>
+    <message>
+        <source>Complete, stopped (by you, or a step cut short) or failed, with its reason</source>
+        <translation>Vollständig, gestoppt (von Ihnen oder ein vorzeitig beendeter Schritt) oder fehlgeschlagen, mit dem Grund</translation>
     </message>
 </context>
 <context>
@@ -896,7 +1217,7 @@
     </message>
     <message>
         <source>I/O in flight for longer than the stall threshold: the device is not completing I/O (a frozen file system, a failing or disconnected device?). Its age counts in the maximum latency; Stop waits for it until the stop deadline, Stop twice does not wait.</source>
-        <translation>I/O ist länger als die Hänger-Schwelle unterwegs: Das Gerät schließt kein I/O ab (ein eingefrorenes Dateisystem, ein defektes oder getrenntes Gerät?). Sein Alter zählt in die maximale Latenz; Stopp wartet darauf bis zur Stopp-Frist, zweimal Stopp wartet nicht.</translation>
+        <translation>I⁠/⁠O ist länger als die Hänger-Schwelle unterwegs: Das Gerät schließt kein I⁠/⁠O ab (ein eingefrorenes Dateisystem, ein defektes oder getrenntes Gerät?). Sein Alter zählt in die maximale Latenz; Stopp wartet darauf bis zur Stopp-Frist, zweimal Stopp wartet nicht.</translation>
     </message>
     <message>
         <source>Follow</source>
@@ -912,7 +1233,7 @@
     </message>
     <message>
         <source>I/Os per second, reads and writes, last interval</source>
-        <translation>I/Os pro Sekunde, Lesen und Schreiben, letztes Intervall</translation>
+        <translation>I⁠/⁠Os pro Sekunde, Lesen und Schreiben, letztes Intervall</translation>
     </message>
     <message>
         <source>Read</source>
@@ -965,8 +1286,8 @@
     <message numerus="yes">
         <source>Stalled: %n I/Os in flight for %1</source>
         <translation>
-            <numerusform>Hängt: %n I/O seit %1 unterwegs</numerusform>
-            <numerusform>Hängt: %n I/Os seit %1 unterwegs</numerusform>
+            <numerusform>Hängt: %n I⁠/⁠O seit %1 unterwegs</numerusform>
+            <numerusform>Hängt: %n I⁠/⁠Os seit %1 unterwegs</numerusform>
         </translation>
     </message>
     <message>
@@ -1059,7 +1380,7 @@
     </message>
     <message>
         <source>user</source>
-        <translation>User</translation>
+        <translation>Benutzer</translation>
     </message>
     <message>
         <source>system</source>
@@ -1266,7 +1587,7 @@
     </message>
     <message>
         <source>Stop the run; what was measured is kept. In-flight I/O is waited for until the stop deadline; press Stop again to stop waiting for a device that does not complete it</source>
-        <translation>Den Lauf anhalten; das Gemessene bleibt erhalten. Auf laufendes I/O wird bis zur Stopp-Frist gewartet; erneut Stopp drücken, um nicht länger auf ein Gerät zu warten, das es nicht abschließt</translation>
+        <translation>Den Lauf anhalten; das Gemessene bleibt erhalten. Auf laufendes I⁠/⁠O wird bis zur Stopp-Frist gewartet; erneut Stopp drücken, um nicht länger auf ein Gerät zu warten, das es nicht abschließt</translation>
     </message>
     <message>
         <source>Results &amp;CSV (Iometer layout)…</source>
@@ -1282,7 +1603,7 @@
     </message>
     <message>
         <source>Save every interval of every scope as one CSV row</source>
-        <translation>Jedes Intervall jedes Bereichs als eine CSV-Zeile speichern</translation>
+        <translation>Jedes Intervall jeder Ebene als eine CSV-Zeile speichern</translation>
     </message>
     <message>
         <source>Results &amp;JSON…</source>
@@ -1606,7 +1927,7 @@
     </message>
     <message>
         <source>Step %1: %2 — finishing in-flight I/O</source>
-        <translation>Schritt %1: %2 — laufendes I/O wird abgeschlossen</translation>
+        <translation>Schritt %1: %2 — laufendes I⁠/⁠O wird abgeschlossen</translation>
     </message>
     <message>
         <source>Preparing %1: %2 %</source>
@@ -1696,13 +2017,13 @@
     <message numerus="yes">
         <source>Stopping: waiting for the in-flight I/O to complete (gives up in %n s), then up to %1 s for the device&apos;s write-back; press Stop again to stop waiting</source>
         <translation>
-            <numerusform>Anhalten: Warten auf den Abschluss des laufenden I/O (Aufgabe in %n s), dann bis zu %1 s auf das Zurückschreiben des Geräts; erneut Stopp beendet das Warten</numerusform>
-            <numerusform>Anhalten: Warten auf den Abschluss des laufenden I/O (Aufgabe in %n s), dann bis zu %1 s auf das Zurückschreiben des Geräts; erneut Stopp beendet das Warten</numerusform>
+            <numerusform>Anhalten: Warten auf den Abschluss des laufenden I⁠/⁠O (Aufgabe in %n s), dann bis zu %1 s auf das Zurückschreiben des Geräts; erneut Stopp beendet das Warten</numerusform>
+            <numerusform>Anhalten: Warten auf den Abschluss des laufenden I⁠/⁠O (Aufgabe in %n s), dann bis zu %1 s auf das Zurückschreiben des Geräts; erneut Stopp beendet das Warten</numerusform>
         </translation>
     </message>
     <message>
         <source>Stop waiting for in-flight I/O and the device&apos;s write-back: the results are reported now, any I/O still in flight is named in them</source>
-        <translation>Nicht länger auf laufendes I/O und das Zurückschreiben des Geräts warten: Die Ergebnisse kommen sofort, noch laufendes I/O wird darin genannt</translation>
+        <translation>Nicht länger auf laufendes I⁠/⁠O und das Zurückschreiben des Geräts warten: Die Ergebnisse kommen sofort, noch laufendes I⁠/⁠O wird darin genannt</translation>
     </message>
     <message>
         <source>failed at %p%</source>
@@ -1771,7 +2092,7 @@
     </message>
     <message>
         <source>Use %1 instead, or as one more target (the worker then spreads its I/O over all of them)?</source>
-        <translation>%1 stattdessen verwenden oder als weiteres Ziel (der Worker verteilt sein I/O dann auf alle)?</translation>
+        <translation>%1 stattdessen verwenden oder als weiteres Ziel (der Worker verteilt sein I⁠/⁠O dann auf alle)?</translation>
     </message>
     <message>
         <source>Use only the new file</source>
@@ -2070,7 +2391,7 @@
     </message>
     <message>
         <source>Upper bound on I/Os per second; 0 = unlimited</source>
-        <translation>Obergrenze der I/Os pro Sekunde; 0 = unbegrenzt</translation>
+        <translation>Obergrenze der I⁠/⁠Os pro Sekunde; 0 = unbegrenzt</translation>
     </message>
     <message>
         <source> MB/s</source>
@@ -2089,7 +2410,7 @@
     <name>ioprism::ui::ResultsModel</name>
     <message>
         <source>Scope</source>
-        <translation>Bereich</translation>
+        <translation>Ebene</translation>
     </message>
     <message>
         <source>IOPS</source>
@@ -2165,7 +2486,7 @@
     </message>
     <message>
         <source>I/Os per second, reads and writes</source>
-        <translation>I/Os pro Sekunde, Lesen und Schreiben</translation>
+        <translation>I⁠/⁠Os pro Sekunde, Lesen und Schreiben</translation>
     </message>
     <message>
         <source>Reads per second</source>
@@ -2193,7 +2514,7 @@
     </message>
     <message>
         <source>Mean completion time of an I/O, submit to reap</source>
-        <translation>Mittlere Abschlusszeit eines I/O, vom Absenden bis zum Abholen</translation>
+        <translation>Mittlere Abschlusszeit eines I⁠/⁠O, vom Absenden bis zum Abholen</translation>
     </message>
     <message>
         <source>Longest completion time (exact)</source>
@@ -2229,7 +2550,7 @@
     </message>
     <message>
         <source>IOPS per busy CPU percent: higher is cheaper I/O</source>
-        <translation>IOPS je Prozent belegter CPU: höher ist billigeres I/O</translation>
+        <translation>IOPS je Prozent belegter CPU: höher ist billigeres I⁠/⁠O</translation>
     </message>
 </context>
 <context>
@@ -2264,7 +2585,7 @@
     </message>
     <message>
         <source>Share of the selected row&apos;s I/Os in each latency bin (Iometer&apos;s 21 bins, lower edge inclusive). Right-click to save.</source>
-        <translation>Anteil der I/Os der gewählten Zeile in jeder Latenzklasse (die 21 Klassen von Iometer, Untergrenze eingeschlossen). Rechtsklick zum Speichern.</translation>
+        <translation>Anteil der I⁠/⁠Os der gewählten Zeile in jeder Latenzklasse (die 21 Klassen von Iometer, Untergrenze eingeschlossen). Rechtsklick zum Speichern.</translation>
     </message>
     <message>
         <source>Save histogram as PNG or PDF…</source>
@@ -2332,7 +2653,7 @@
     </message>
     <message>
         <source>Latency histogram (Iometer bins): %1, %L2 I/Os</source>
-        <translation>Latenzhistogramm (Iometer-Klassen): %1, %L2 I/Os</translation>
+        <translation>Latenzhistogramm (Iometer-Klassen): %1, %L2 I⁠/⁠Os</translation>
     </message>
     <message>
         <source>Latency histogram</source>
@@ -2376,7 +2697,7 @@
     </message>
     <message>
         <source>Files opened and closed in the selected step, per scope that opened any: files (or Iometer&apos;s connections) per second, and the time of each open, close and whole open-to-close</source>
-        <translation>Im gewählten Schritt geöffnete und geschlossene Dateien, je Bereich, der welche geöffnet hat: Dateien (oder Verbindungen von Iometer) pro Sekunde und die Zeit für Öffnen, Schließen und das ganze Öffnen bis Schließen</translation>
+        <translation>Im gewählten Schritt geöffnete und geschlossene Dateien, je Ebene, die welche geöffnet hat: Dateien (oder Verbindungen von Iometer) pro Sekunde und die Zeit für Öffnen, Schließen und das ganze Öffnen bis Schließen</translation>
     </message>
     <message>
         <source>Connections (Iometer&apos;s connection rate)</source>
@@ -2508,7 +2829,7 @@
     </message>
     <message>
         <source>No series has run yet. Tick &quot;Run a series&quot; on the Test Setup page (or choose the test type &quot;Cycle outstanding I/Os&quot;) and press Start: each point is drawn here as it finishes.</source>
-        <translation>Es ist noch keine Serie gelaufen. Auf der Seite Testaufbau „Eine Serie ausführen“ ankreuzen (oder den Testtyp „Ausstehende I/Os zyklisch“ wählen) und Start drücken: Jeder Punkt erscheint hier, sobald er fertig ist.</translation>
+        <translation>Es ist noch keine Serie gelaufen. Auf der Seite Testaufbau „Eine Serie ausführen“ ankreuzen (oder den Testtyp „Ausstehende I⁠/⁠Os zyklisch“ wählen) und Start drücken: Jeder Punkt erscheint hier, sobald er fertig ist.</translation>
     </message>
     <message>
         <source>&amp;Heat map of:</source>
@@ -2661,6 +2982,26 @@
         <source>%1 files/s</source>
         <translation>%1 Dateien/s</translation>
     </message>
+    <message>
+        <source>&amp;Log scale for IOPS</source>
+        <translation>&amp;Logarithmische Skala für IOPS</translation>
+    </message>
+    <message>
+        <source>Draw IOPS on a logarithmic axis: IOPS that span orders of magnitude (small to large transfers, one to many outstanding I/Os) stay readable at both ends, and the IOPS curve no longer lies on the MB/s curve where the two are proportional</source>
+        <translation>IOPS auf einer logarithmischen Achse zeichnen: IOPS, die Größenordnungen überspannen (kleine bis große Transfers, eine bis viele ausstehende I⁠/⁠Os), bleiben an beiden Enden lesbar, und die IOPS-Kurve liegt nicht mehr auf der MB/s-Kurve, wo beide proportional sind</translation>
+    </message>
+    <message>
+        <source>IOPS (log scale)</source>
+        <translation>IOPS (log. Skala)</translation>
+    </message>
+    <message>
+        <source>read MB/s</source>
+        <translation>Lesen MB/s</translation>
+    </message>
+    <message>
+        <source>write MB/s</source>
+        <translation>Schreiben MB/s</translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::SetupPage</name>
@@ -2678,7 +3019,7 @@
     </message>
     <message>
         <source>Iometer&apos;s test types: Normal runs each access specification once with every worker and target; the others repeat it while adding workers, targets or outstanding I/Os (the cycling fields below), one step each. A series needs the type Normal.</source>
-        <translation>Die Testtypen von Iometer: Normal führt jede Zugriffsspezifikation einmal mit allen Workern und Zielen aus; die anderen wiederholen sie und fügen dabei Worker, Ziele oder ausstehende I/Os hinzu (die Zyklusfelder unten), je einen Schritt. Eine Serie braucht den Typ Normal.</translation>
+        <translation>Die Testtypen von Iometer: Normal führt jede Zugriffsspezifikation einmal mit allen Workern und Zielen aus; die anderen wiederholen sie und fügen dabei Worker, Ziele oder ausstehende I⁠/⁠Os hinzu (die Zyklusfelder unten), je einen Schritt. Eine Serie braucht den Typ Normal.</translation>
     </message>
     <message>
         <source>The values of this axis: FROM..TO:xN (multiplied by N while at most TO), FROM..TO:+N (N added), or a list V1,V2,…. Sizes take units: 512..16M:x2, 4k,64k,1m; depths 1..256:x2; percentages 0..100:+25.</source>
@@ -2690,7 +3031,7 @@
     </message>
     <message>
         <source>Each point stops after this many I/Os per worker and target instead of after the run time (0 = the run time)</source>
-        <translation>Jeder Punkt endet nach so vielen I/Os je Worker und Ziel statt nach der Laufzeit (0 = die Laufzeit)</translation>
+        <translation>Jeder Punkt endet nach so vielen I⁠/⁠Os je Worker und Ziel statt nach der Laufzeit (0 = die Laufzeit)</translation>
     </message>
     <message>
         <source>Worker n of each point starts n × this after the first (e.g. 5s); 0 = all together</source>
@@ -2706,7 +3047,7 @@
     </message>
     <message>
         <source>outstanding I/Os per target</source>
-        <translation>ausstehende I/Os je Ziel</translation>
+        <translation>ausstehende I⁠/⁠Os je Ziel</translation>
     </message>
     <message>
         <source>The first step&apos;s number of %1 (at least 1)</source>
@@ -2722,7 +3063,7 @@
     </message>
     <message>
         <source>What the first axis sweeps: it is set on every line of every spec (size, % read, % random), on every target (outstanding I/Os) or runs that many copies of each worker (workers)</source>
-        <translation>Was die erste Achse variiert: Sie wird in jeder Zeile jeder Spezifikation gesetzt (Größe, % Lesen, % zufällig), an jedem Ziel (ausstehende I/Os) oder führt so viele Kopien jedes Workers aus (Worker)</translation>
+        <translation>Was die erste Achse variiert: Sie wird in jeder Zeile jeder Spezifikation gesetzt (Größe, % Lesen, % zufällig), an jedem Ziel (ausstehende I⁠/⁠Os) oder führt so viele Kopien jedes Workers aus (Worker)</translation>
     </message>
     <message>
         <source>What the second axis sweeps (not the first axis&apos;s parameter)</source>
@@ -2754,11 +3095,11 @@
     </message>
     <message>
         <source>null: no I/O (IOPrism&apos;s own overhead)</source>
-        <translation>null: kein I/O (der eigene Aufwand von IOPrism)</translation>
+        <translation>null: kein I⁠/⁠O (der eigene Aufwand von IOPrism)</translation>
     </message>
     <message>
         <source>How I/O is issued. Saved with the application&apos;s settings, not in the profile.</source>
-        <translation>Wie I/O abgesetzt wird. Wird mit den Einstellungen der Anwendung gespeichert, nicht im Profil.</translation>
+        <translation>Wie I⁠/⁠O abgesetzt wird. Wird mit den Einstellungen der Anwendung gespeichert, nicht im Profil.</translation>
     </message>
     <message>
         <source>&amp;I/O engine:</source>
@@ -2862,7 +3203,7 @@
     </message>
     <message>
         <source>Cycle outstanding I/Os and targets</source>
-        <translation>Ausstehende I/Os und Ziele zyklisch</translation>
+        <translation>Ausstehende I⁠/⁠Os und Ziele zyklisch</translation>
     </message>
     <message>
         <source>Test &amp;type:</source>
@@ -3016,7 +3357,7 @@
     </message>
     <message>
         <source>%1, each until its I/Os are done (%2 per worker and target)</source>
-        <translation>%1, jeder bis seine I/Os erledigt sind (%2 je Worker und Ziel)</translation>
+        <translation>%1, jeder bis seine I⁠/⁠Os erledigt sind (%2 je Worker und Ziel)</translation>
     </message>
     <message>
         <source> after a %1 ramp-up</source>
@@ -3082,6 +3423,14 @@
     <message>
         <source>&quot;%1&quot; is not a duration (e.g. 100ms, 1s)</source>
         <translation>„%1“ ist keine Dauer (z. B. 100ms, 1s)</translation>
+    </message>
+    <message>
+        <source>What the profile runs, from its settings as they are now (shown beside the description in reports; not saved in it)</source>
+        <translation>Was das Profil ausführt, nach seinen aktuellen Einstellungen (in Berichten neben der Beschreibung gezeigt; nicht darin gespeichert)</translation>
+    </message>
+    <message>
+        <source>Runs:</source>
+        <translation>Ablauf:</translation>
     </message>
 </context>
 <context>
@@ -3273,11 +3622,11 @@
     </message>
     <message>
         <source>Transfer size of each I/O (512, 4k, 64KiB, 1M...)</source>
-        <translation>Transfergröße jedes I/O (512, 4k, 64KiB, 1M...)</translation>
+        <translation>Transfergröße jedes I⁠/⁠O (512, 4k, 64KiB, 1M...)</translation>
     </message>
     <message>
         <source>Share of this spec&apos;s I/Os that follow this line; the lines sum to 100 %</source>
-        <translation>Anteil der I/Os dieser Spezifikation, die dieser Zeile folgen; die Zeilen ergeben zusammen 100 %</translation>
+        <translation>Anteil der I⁠/⁠Os dieser Spezifikation, die dieser Zeile folgen; die Zeilen ergeben zusammen 100 %</translation>
     </message>
     <message>
         <source>Percentage of reads (the rest are writes), 0 to 100</source>
@@ -3293,7 +3642,7 @@
     </message>
     <message>
         <source>Number of I/Os in each burst</source>
-        <translation>Anzahl der I/Os in jedem Burst</translation>
+        <translation>Anzahl der I⁠/⁠Os in jedem Burst</translation>
     </message>
     <message>
         <source>Offsets are multiples of this; 0 = the device&apos;s sector</source>
@@ -3301,7 +3650,7 @@
     </message>
     <message>
         <source>Size of the reply I/O after each request; 0 = no reply</source>
-        <translation>Größe des Antwort-I/O nach jeder Anfrage; 0 = keine Antwort</translation>
+        <translation>Größe des Antwort-I⁠/⁠O nach jeder Anfrage; 0 = keine Antwort</translation>
     </message>
     <message>
         <source>How random offsets spread over the region: uniform (Iometer), zipf, pareto, normal, hot zones</source>
@@ -3313,7 +3662,7 @@
     </message>
     <message>
         <source>Pause after each I/O completes, before the next (e.g. 0, 100us, 2ms)</source>
-        <translation>Pause nach dem Abschluss jedes I/O, vor dem nächsten (z. B. 0, 100us, 2ms)</translation>
+        <translation>Pause nach dem Abschluss jedes I⁠/⁠O, vor dem nächsten (z. B. 0, 100us, 2ms)</translation>
     </message>
     <message>
         <source>What writes contain: the worker&apos;s pattern, or this line&apos;s own</source>
@@ -3476,7 +3825,7 @@
     </message>
     <message>
         <source>CrystalDiskMark-style queue depth (the Q in Q32T1): every worker running this spec keeps this many I/Os in flight per target. &quot;worker&apos;s&quot; = the worker&apos;s setting.</source>
-        <translation>Warteschlangentiefe wie bei CrystalDiskMark (das Q in Q32T1): Jeder Worker, der diese Spezifikation ausführt, hält so viele I/Os je Ziel unterwegs. „des Workers“ = die Einstellung des Workers.</translation>
+        <translation>Warteschlangentiefe wie bei CrystalDiskMark (das Q in Q32T1): Jeder Worker, der diese Spezifikation ausführt, hält so viele I⁠/⁠Os je Ziel unterwegs. „des Workers“ = die Einstellung des Workers.</translation>
     </message>
     <message>
         <source>CrystalDiskMark-style threads (the T in Q32T16): the spec runs on this many copies of each assigned worker</source>
@@ -3547,11 +3896,11 @@
     </message>
     <message>
         <source>Read and write I/Os per second together</source>
-        <translation>Lese- und Schreib-I/Os pro Sekunde zusammen</translation>
+        <translation>Lese- und Schreib-I⁠/⁠Os pro Sekunde zusammen</translation>
     </message>
     <message>
         <source>Completion latency of all the step&apos;s I/Os, on IOPrism&apos;s own clock</source>
-        <translation>Abschlusslatenz aller I/Os des Schritts, gemessen mit IOPrisms eigener Uhr</translation>
+        <translation>Abschlusslatenz aller I⁠/⁠Os des Schritts, gemessen mit IOPrisms eigener Uhr</translation>
     </message>
     <message>
         <source>Whether the devices&apos; own counters confirm the application&apos;s figures</source>
@@ -3645,7 +3994,7 @@
     </message>
     <message>
         <source>Outstanding I/Os (queue depth) on this target; empty = the worker&apos;s value. A spec&apos;s queue depth (QD in its name) overrides both.</source>
-        <translation>Ausstehende I/Os (Warteschlangentiefe) auf diesem Ziel; leer = der Wert des Workers. Die Warteschlangentiefe einer Spezifikation (QD im Namen) hat Vorrang vor beiden.</translation>
+        <translation>Ausstehende I⁠/⁠Os (Warteschlangentiefe) auf diesem Ziel; leer = der Wert des Workers. Die Warteschlangentiefe einer Spezifikation (QD im Namen) hat Vorrang vor beiden.</translation>
     </message>
     <message>
         <source>Where the tested region starts (bytes; 4k, 1M, 2G...)</source>
@@ -3749,15 +4098,11 @@
     </message>
     <message>
         <source>Direct I/O (bypass the OS cache) or buffered</source>
-        <translation>Direktes I/O (am Cache des Betriebssystems vorbei) oder gepuffert</translation>
+        <translation>Direktes I⁠/⁠O (am Cache des Betriebssystems vorbei) oder gepuffert</translation>
     </message>
     <message>
         <source>Writes reach stable storage before they complete</source>
         <translation>Schreibvorgänge erreichen dauerhaften Speicher, bevor sie abschließen</translation>
-    </message>
-    <message>
-        <source>The folder %1 does not exist: the run creates no folders.</source>
-        <translation>Der Ordner %1 existiert nicht: der Lauf legt keine Ordner an.</translation>
     </message>
     <message>
         <source>Not found on this machine: double-click it (or use its context menu) to re-point it to a device or file.</source>
@@ -3789,7 +4134,7 @@
     </message>
     <message>
         <source>Tick to let the selected worker use the file tree in %1: each I/O opens a file of the tree, reads or writes it once and closes it. IOPrism makes the folders and fills the files (never sparse) before the first run, and never writes into a folder it did not make.</source>
-        <translation>Ankreuzen, damit der gewählte Worker den Dateibaum in %1 nutzt: jede I/O öffnet eine Datei des Baums, liest oder schreibt sie einmal und schließt sie. IOPrism legt die Ordner vor dem ersten Lauf an und füllt die Dateien (nie dünn besetzt); in einen Ordner, den es nicht angelegt hat, schreibt es nie.</translation>
+        <translation>Ankreuzen, damit der gewählte Worker den Dateibaum in %1 nutzt: jede I⁠/⁠O öffnet eine Datei des Baums, liest oder schreibt sie einmal und schließt sie. IOPrism legt die Ordner vor dem ersten Lauf an und füllt die Dateien (nie dünn besetzt); in einen Ordner, den es nicht angelegt hat, schreibt es nie.</translation>
     </message>
     <message>
         <source>Whole disk, partition, or a test file or file tree on a mounted file system</source>
@@ -3859,6 +4204,10 @@
         <source>%1 — %2</source>
         <translation>%1 — %2</translation>
     </message>
+    <message>
+        <source>The folder %1 does not exist: the run creates no folders. Create it, or double-click the row to choose another place.</source>
+        <translation>Der Ordner %1 existiert nicht: Der Lauf legt keine Ordner an. Legen Sie ihn an oder doppelklicken Sie auf die Zeile, um einen anderen Ort zu wählen.</translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::TargetsPage</name>
@@ -3912,7 +4261,7 @@
     </message>
     <message>
         <source>Choose a folder for a file tree (io_profile&apos;s many files: each I/O opens a file, reads or writes it once, closes it) and assign it to the selected worker. IOPrism makes the tree in %1 inside that folder, or reuses the tree it made there before.</source>
-        <translation>Einen Ordner für einen Dateibaum wählen (die vielen Dateien von io_profile: jede I/O öffnet eine Datei, liest oder schreibt sie einmal, schließt sie) und ihn dem gewählten Worker zuweisen. IOPrism legt den Baum in %1 in diesem Ordner an oder verwendet den Baum wieder, den es dort schon angelegt hat.</translation>
+        <translation>Einen Ordner für einen Dateibaum wählen (die vielen Dateien von io_profile: jede I⁠/⁠O öffnet eine Datei, liest oder schreibt sie einmal, schließt sie) und ihn dem gewählten Worker zuweisen. IOPrism legt den Baum in %1 in diesem Ordner an oder verwendet den Baum wieder, den es dort schon angelegt hat.</translation>
     </message>
     <message>
         <source>The shape of the selected file tree (or of the worker&apos;s first): IOPrism makes it before the first run and reuses it while its shape stays the same</source>
@@ -4006,8 +4355,8 @@
     <message numerus="yes">
         <source>%n outstanding I/Os</source>
         <translation>
-            <numerusform>%n ausstehendes I/O</numerusform>
-            <numerusform>%n ausstehende I/Os</numerusform>
+            <numerusform>%n ausstehendes I⁠/⁠O</numerusform>
+            <numerusform>%n ausstehende I⁠/⁠Os</numerusform>
         </translation>
     </message>
     <message numerus="yes">
@@ -4069,7 +4418,7 @@
     </message>
     <message>
         <source>Add a disk worker (a thread that runs I/O on its targets)</source>
-        <translation>Einen Disk-Worker hinzufügen (einen Thread, der I/O auf seinen Zielen ausführt)</translation>
+        <translation>Einen Disk-Worker hinzufügen (einen Thread, der I⁠/⁠O auf seinen Zielen ausführt)</translation>
     </message>
     <message>
         <source>Duplicate</source>
@@ -4141,7 +4490,7 @@
     </message>
     <message>
         <source>I/Os kept in flight on each target (queue depth), 1 to %1. A spec&apos;s QD overrides it.</source>
-        <translation>Auf jedem Ziel unterwegs gehaltene I/Os (Warteschlangentiefe), 1 bis %1. Die QD einer Spezifikation hat Vorrang.</translation>
+        <translation>Auf jedem Ziel unterwegs gehaltene I⁠/⁠Os (Warteschlangentiefe), 1 bis %1. Die QD einer Spezifikation hat Vorrang.</translation>
     </message>
     <message>
         <source>CPUs this worker&apos;s thread may run on, e.g. 0-3,8; empty = any</source>
@@ -4178,15 +4527,15 @@
     <message numerus="yes">
         <source>&quot;%1&quot; runs at %n outstanding I/Os: the spec&apos;s queue depth.</source>
         <translation>
-            <numerusform>„%1“ läuft mit %n ausstehenden I/O: die Tiefe der Spezifikation.</numerusform>
-            <numerusform>„%1“ läuft mit %n ausstehenden I/Os: die Tiefe der Spezifikation.</numerusform>
+            <numerusform>„%1“ läuft mit %n ausstehenden I⁠/⁠O: die Tiefe der Spezifikation.</numerusform>
+            <numerusform>„%1“ läuft mit %n ausstehenden I⁠/⁠Os: die Tiefe der Spezifikation.</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>&quot;%1&quot; runs at %n outstanding I/Os: this worker&apos;s value.</source>
         <translation>
-            <numerusform>„%1“ läuft mit %n ausstehenden I/O: der Wert dieses Workers.</numerusform>
-            <numerusform>„%1“ läuft mit %n ausstehenden I/Os: der Wert dieses Workers.</numerusform>
+            <numerusform>„%1“ läuft mit %n ausstehenden I⁠/⁠O: der Wert dieses Workers.</numerusform>
+            <numerusform>„%1“ läuft mit %n ausstehenden I⁠/⁠Os: der Wert dieses Workers.</numerusform>
         </translation>
     </message>
     <message>
@@ -4199,7 +4548,7 @@
     </message>
     <message>
         <source>The queue depth each assigned spec runs at: a spec&apos;s own queue depth (QD, the Q in Q32T1) and Iometer&apos;s cycling of outstanding I/Os override the worker&apos;s value</source>
-        <translation>Die Warteschlangentiefe, mit der jede zugewiesene Spezifikation läuft: die eigene Tiefe einer Spezifikation (QD, das Q in Q32T1) und Iometers Zyklus der ausstehenden I/Os gehen dem Wert des Workers vor</translation>
+        <translation>Die Warteschlangentiefe, mit der jede zugewiesene Spezifikation läuft: die eigene Tiefe einer Spezifikation (QD, das Q in Q32T1) und Iometers Zyklus der ausstehenden I⁠/⁠Os gehen dem Wert des Workers vor</translation>
     </message>
     <message>
         <source>Iometer&apos;s &quot;Test Connection Rate&quot;: each of this worker&apos;s targets is closed and opened again every so many transactions, and the open, close and connection (open to close) times are reported with connections per second on the Results page. Off: each target stays open for the whole step.</source>
@@ -4207,7 +4556,7 @@
     </message>
     <message>
         <source>Iometer&apos;s &quot;# of Transactions per Connection&quot;: the transactions (an I/O with its reply) between an open of the target and its close; the I/O in flight completes before the target is closed</source>
-        <translation>„# of Transactions per Connection“ von Iometer: die Transaktionen (eine I/O mit ihrer Antwort) zwischen dem Öffnen des Ziels und seinem Schließen; laufende I/O wird abgeschlossen, bevor das Ziel geschlossen wird</translation>
+        <translation>„# of Transactions per Connection“ von Iometer: die Transaktionen (eine I⁠/⁠O mit ihrer Antwort) zwischen dem Öffnen des Ziels und seinem Schließen; laufende I⁠/⁠O wird abgeschlossen, bevor das Ziel geschlossen wird</translation>
     </message>
     <message>
         <source>Test co&amp;nnection rate</source>

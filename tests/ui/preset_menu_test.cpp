@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Issue 24, item 11: the Presets menu names presets for people ("Bs qd matrix" and
 // "Io profile" were the file names with spaces), in the UI's language.
+#include "core/profile/presets.h"
 #include "support/test_support.h"
 #include "ui/models/profile_defaults.h"
 #include "ui/translations.h"
+
+#include <QCoreApplication>
 
 #include <gtest/gtest.h>
 
@@ -40,8 +43,11 @@ TEST(PresetMenu, EveryPresetHasATitleThatIsNotItsFileName)
 
 TEST(PresetMenu, TitlesAreTranslated)
 {
-    test::ensureApp();
-    ASSERT_TRUE(installTranslations(QLocale(QLocale::German, QLocale::Germany)).ioprism);
+    // Back to English at the end: this test once ended with removeTranslations(), and
+    // SetupPageSeries.ThePlanSaysHowManyStepsStartRunsAndHowLong, run after it in one
+    // process, read "1 steps".
+    test::GermanUi german;
+    ASSERT_TRUE(german.installed);
     bool found = false;
     for (const auto &p : presetCatalogue())
         if (p.name == "qd-curve") {
@@ -49,7 +55,60 @@ TEST(PresetMenu, TitlesAreTranslated)
             EXPECT_EQ(p.title, QStringLiteral("Warteschlangentiefen-Kurve"));
         }
     EXPECT_TRUE(found);
-    removeTranslations();
+}
+
+TEST(PresetMenu, LeavesTheEnglishPluralsAsItFoundThem)
+{
+    test::ensureApp();
+    {
+        test::GermanUi german;
+    }
+    EXPECT_EQ(MainWindow::tr("%n steps", nullptr, 1), QStringLiteral("1 step"));
+}
+
+// Issue 24, item 17: the presets' prose is shown in the UI's language. Every embedded
+// preset's shipped text has its entry in the table of descriptions (an edited preset file
+// whose entry was forgotten shows English, and this fails).
+TEST(PresetMenu, DescriptionsAreTranslated)
+{
+    test::GermanUi german;
+    ASSERT_TRUE(german.installed);
+    for (const auto &p : presetCatalogue()) {
+        core::Problems problems;
+        const auto preset = core::loadPreset(p.name, problems);
+        ASSERT_TRUE(preset) << p.name;
+        EXPECT_FALSE(p.description.isEmpty()) << p.name;
+        EXPECT_NE(p.description, QString::fromStdString(preset->setup.description))
+            << p.name << " is shown in English";
+    }
+    // A profile's own words stay as they are.
+    EXPECT_EQ(presetDescription("quick", "my own words"), QStringLiteral("my own words"));
+}
+
+// Every embedded preset's spec name is said in German in a German UI (CrystalDiskMark's
+// codes stay: "SEQ1M Q8T1 Lesen", as its own German window shows).
+TEST(PresetMenu, SpecNamesAreTranslated)
+{
+    test::GermanUi german;
+    ASSERT_TRUE(german.installed);
+    EXPECT_EQ(localizedSpecName("SEQ1M Q8T1 Read"), "SEQ1M Q8T1 Lesen");
+    EXPECT_EQ(localizedSpecName("RND4K Q32T16 Write"), "RND4K Q32T16 Schreiben");
+    EXPECT_EQ(localizedSpecName("4 KiB aligned; 50% Read; 100% random"),
+        "4 KiB ausgerichtet; 50 % Lesen; 100 % zufällig");
+    EXPECT_EQ(localizedSpecName("my spec"), "my spec");
+    for (const auto &embedded : core::embeddedPresets()) {
+        core::Problems problems;
+        const auto preset = core::loadPreset(embedded.name, problems);
+        ASSERT_TRUE(preset) << embedded.name;
+        for (const auto &spec : preset->specs)
+            if (spec.name != "Workstation") { // the same word in German
+                EXPECT_NE(localizedSpecName(spec.name), spec.name)
+                    << embedded.name << ": \"" << spec.name << "\" is not translated";
+            }
+    }
+    // The library of specs to add offers them in German too.
+    for (const auto &entry : presetSpecLibrary())
+        EXPECT_EQ(entry.spec.name.find(" Read"), std::string::npos) << entry.spec.name;
 }
 
 } // namespace

@@ -59,8 +59,8 @@ TEST(StartRefuses, WhileAFieldHoldsTextThatIsNotAValueStartRunsNothingAndNamesIt
 
 TEST(StartRefuses, TheRefusalNamesTheFieldInGerman)
 {
-    test::ensureApp();
-    ASSERT_TRUE(installTranslations(QLocale(QLocale::German, QLocale::Germany)).ioprism);
+    test::GermanUi german; // English again at the end, with its plural forms
+    ASSERT_TRUE(german.installed);
     test::TempDir dir;
     {
         MainWindow window(test::testServices(), test::isolatedOptions(dir.path()));
@@ -74,7 +74,6 @@ TEST(StartRefuses, TheRefusalNamesTheFieldInGerman)
         EXPECT_FALSE(window.messageBar()->currentText().contains(QStringLiteral("cannot")))
             << window.messageBar()->currentText().toStdString();
     }
-    removeTranslations();
 }
 
 } // namespace
@@ -99,6 +98,7 @@ TEST(StartRefuses, TheRefusalGoesWhenTheProfileChangesAndIsNeverStacked)
     bar->clearAll();
 
     EXPECT_FALSE(window.startRun());
+    // In the window's words (placesInWords), not the JSON path percentRead.
     EXPECT_TRUE(bar->currentText().contains(QStringLiteral("line 1, % read: 140 is above 100")))
         << "the one problem is named: " << bar->currentText().toStdString();
     EXPECT_FALSE(window.startRun());

@@ -80,6 +80,22 @@ struct WithApp {
     WithApp() { ensureApp(); }
 };
 
+// The UI in German for the life of this object, then English again as ensureApp left it
+// (its plural forms included) — also when an ASSERT ends the test early. Tests run in one
+// process when the binary runs at once: a test that ended with removeTranslations() left
+// no catalogue at all, and the next test read "1 steps".
+struct GermanUi {
+    GermanUi()
+    {
+        ensureApp();
+        installed = ui::installTranslations(QLocale(QLocale::German, QLocale::Germany)).ioprism;
+    }
+    ~GermanUi() { ui::installTranslations(QLocale(QLocale::English, QLocale::UnitedStates)); }
+    GermanUi(const GermanUi &) = delete;
+    GermanUi &operator=(const GermanUi &) = delete;
+    bool installed = false;
+};
+
 // Runs the event loop until `done` or the timeout; true when done. For tests only (the
 // application itself never spins a nested loop).
 inline bool waitUntil(const std::function<bool()> &done, std::chrono::milliseconds timeout)

@@ -5,6 +5,7 @@
 #include "ui/format.h"
 
 #include <QCoreApplication>
+#include <QRegularExpression>
 
 #include <algorithm>
 #include <filesystem>
@@ -30,7 +31,7 @@ core::Profile firstLaunchProfile(const std::string &testFilePath)
 {
     core::Problems problems;
     auto preset = core::loadPreset("quick", problems);
-    core::Profile profile = preset ? *preset : core::Profile {};
+    core::Profile profile = preset ? localizedPreset(*preset, "quick") : core::Profile {};
     return applyPreset(core::Profile {}, profile, testFilePath);
 }
 
@@ -38,14 +39,15 @@ core::Profile newProfile(int workers, const std::string &testFilePath)
 {
     core::Profile profile;
     core::AccessSpec spec;
-    spec.name = "Default";
+    // Iometer's "Default", in the UI's language: the name is the profile's data from here.
+    spec.name = toStdString(QCoreApplication::translate("Presets", "Default"));
     spec.defaultAssignment = core::SpecAssignment::All;
     spec.lines.push_back(core::SpecLine {}); // Iometer's new-line defaults
     profile.specs.push_back(spec);
     core::Host host;
     for (int i = 0; i < std::max(workers, 1); ++i) {
         core::Worker worker;
-        worker.name = "Worker " + std::to_string(i + 1);
+        worker.name = defaultWorkerName(i + 1);
         worker.assignedSpecs = {spec.name};
         worker.targets.push_back(testFileTarget(testFilePath, 1 * core::kGiB));
         host.workers.push_back(worker);
@@ -88,7 +90,7 @@ core::Profile applyPreset(
     auto &workers = result.hosts.front().workers;
     if (workers.empty()) {
         core::Worker worker;
-        worker.name = "Worker 1";
+        worker.name = defaultWorkerName(1);
         worker.assignedSpecs = assignment;
         workers.push_back(worker);
     }
@@ -101,6 +103,211 @@ core::Profile applyPreset(
                 && std::filesystem::path(target.path).is_relative())
                 target.path = (folder / target.path).string();
     }
+    return result;
+}
+
+std::string defaultWorkerName(int n)
+{
+    // "Worker" is the glossary's word in every language so far (Iometer's term, which
+    // German storage people use as is); a translator may choose otherwise.
+    return toStdString(QCoreApplication::translate("Presets", "Worker %1").arg(n));
+}
+
+namespace {
+
+// The prose each embedded preset ships (its "description"), for translators. The preset
+// files stay English (the CLI shows them); the GUI shows and applies these. A shipped
+// text that no longer matches its entry here is shown as shipped, untranslated, and
+// PresetMenu.DescriptionsAreTranslated fails.
+const std::map<std::string, const char *> &shippedDescriptions()
+{
+    static const std::map<std::string, const char *> descriptions = {
+        {"bs-qd-matrix",
+            QT_TRANSLATE_NOOP("PresetDescriptions",
+                "Block size x concurrency: random reads over a matrix of transfer sizes and "
+                "queue depths, shown as a heat map. Expect IOPS to grow with queue depth until "
+                "the device is saturated (an optimum beyond which latency only grows), and the "
+                "optimum to move to lower depths as blocks get larger.")},
+        {"cdm-default",
+            QT_TRANSLATE_NOOP("PresetDescriptions",
+                "CrystalDiskMark-style default set: sequential and random reads and writes, "
+                "each at a deep and at a shallow queue")},
+        {"cdm-nvme",
+            QT_TRANSLATE_NOOP("PresetDescriptions",
+                "CrystalDiskMark-style NVMe set: sequential and random tests with the deeper "
+                "queues and extra threads an NVMe drive needs to reach its peak")},
+        {"cdm-peak",
+            QT_TRANSLATE_NOOP("PresetDescriptions",
+                "CrystalDiskMark-style peak performance: sequential and random at deep queues")},
+        {"cdm-real",
+            QT_TRANSLATE_NOOP("PresetDescriptions",
+                "CrystalDiskMark-style real world performance: sequential and random with one "
+                "I/O at a time, as most desktop programs do")},
+        {"database",
+            QT_TRANSLATE_NOOP(
+                "PresetDescriptions", "Workload pattern: Database (Iometer community pattern)")},
+        {"dd-series",
+            QT_TRANSLATE_NOOP("PresetDescriptions",
+                "dd block-size series, as a RAM-SAN study ran it: sequential writes then "
+                "sequential reads, one request at a time, the block size growing. Expect MB/s "
+                "to climb with the block size while per-request latency dominates and to level "
+                "off at the device's (or the link's) bandwidth; a copy with dd sees the same "
+                "curve.")},
+        {"file-server",
+            QT_TRANSLATE_NOOP(
+                "PresetDescriptions", "Workload pattern: File server (Iometer community pattern)")},
+        {"io-profile-tree",
+            QT_TRANSLATE_NOOP("PresetDescriptions",
+                "io_profile's file-tree mode: every operation picks a random file of a tree, "
+                "opens it, reads or writes at a random aligned place and closes it, so the "
+                "figures include what the file system spends on lookup, open and close. Random "
+                "writes then random reads over growing I/O sizes, meant to compare a direct "
+                "(O_DIRECT) and a buffered tree. Expect the buffered curve above the direct one "
+                "(the page cache serves reads and absorbs writes), files opened per second equal "
+                "to the operations per second, and the device verdict to name the file system's "
+                "own metadata I/O. io_profile made plain system calls: --engine sync does the "
+                "same one I/O at a time; through io_uring, ext4 hands every buffered write to a "
+                "kernel thread, so buffered writes there cost about what direct ones do.")},
+        {"io-profile",
+            QT_TRANSLATE_NOOP("PresetDescriptions",
+                "I/O-size profile, as io_profile measures it: writes then reads over growing I/O "
+                "sizes, a fixed number of I/Os per size, meant to compare a direct (O_DIRECT) "
+                "and a buffered test file. Expect the direct curve to show the device's own cost "
+                "per request and the buffered one the page cache's (far faster reads once "
+                "cached, writes that complete in memory); where a curve bends, a layer of the "
+                "stack (a cache size, a request-size limit) takes over.")},
+        {"iometer-cycling",
+            QT_TRANSLATE_NOOP("PresetDescriptions",
+                "Iometer cycling example: Iometer's 'Cycle # Outstanding I/Os' test for an OLTP "
+                "mix and then for sequential reads, with the workers sharing one target. Runs "
+                "one step per depth for each spec, as Iometer would, and its CSV has Iometer's "
+                "blocks (one per step). Expect IOPS to rise with depth until the device "
+                "saturates.")},
+        {"iometer",
+            QT_TRANSLATE_NOOP("PresetDescriptions",
+                "Iometer's shipped access specifications and \"All in one\", to pick from "
+                "(--spec on the command line)")},
+        {"qd-curve",
+            QT_TRANSLATE_NOOP("PresetDescriptions",
+                "Queue-depth curve: small random reads at growing queue depths. Expect IOPS to "
+                "rise with depth while the device has parallelism to use (many-fold on NVMe, "
+                "little on a single disk) and then flatten, while latency grows in proportion "
+                "to the depth (Little's law).")},
+        {"quick",
+            QT_TRANSLATE_NOOP("PresetDescriptions",
+                "Quick check: sequential and random transfers, read then write")},
+        {"spectrum-iops",
+            QT_TRANSLATE_NOOP("PresetDescriptions",
+                "Block-size spectrum, as the iops tool measures it: random reads at a deep "
+                "queue over a wide range of sizes. Expect IOPS flat while the device's "
+                "per-request cost dominates (to about 128 KiB on a disk, thanks to read-ahead; "
+                "to about 8 KiB on an SSD), then falling by half per doubling once bandwidth "
+                "saturates (often from 64 KiB on SSDs), where MB/s levels off.")},
+        {"storage-study",
+            QT_TRANSLATE_NOOP("PresetDescriptions",
+                "Sequential read, then write, with large requests at a deep queue: the pair "
+                "that showed dd and copy dialogs wrong")},
+        {"web-server",
+            QT_TRANSLATE_NOOP(
+                "PresetDescriptions", "Workload pattern: Web server (Iometer community pattern)")},
+        {"workstation",
+            QT_TRANSLATE_NOOP(
+                "PresetDescriptions", "Workload pattern: Workstation (Iometer community pattern)")},
+    };
+    return descriptions;
+}
+
+// The embedded presets' spec names that are words, for translators. CrystalDiskMark's
+// and Iometer's names are patterns below: their codes (SEQ1M Q8T1, 512 B) stay, their
+// words are translated, as CrystalDiskMark's own German window does ("SEQ1M Q8T1 Lesen").
+const std::map<std::string, const char *> &specNames()
+{
+    static const std::map<std::string, const char *> names = {
+        {"Random read", QT_TRANSLATE_NOOP("PresetSpecs", "Random read")},
+        {"Random write", QT_TRANSLATE_NOOP("PresetSpecs", "Random write")},
+        {"Sequential read", QT_TRANSLATE_NOOP("PresetSpecs", "Sequential read")},
+        {"Sequential write", QT_TRANSLATE_NOOP("PresetSpecs", "Sequential write")},
+        {"4K random read", QT_TRANSLATE_NOOP("PresetSpecs", "4K random read")},
+        {"64K sequential read", QT_TRANSLATE_NOOP("PresetSpecs", "64K sequential read")},
+        {"OLTP 8K 70% read", QT_TRANSLATE_NOOP("PresetSpecs", "OLTP 8K 70% read")},
+        {"Database", QT_TRANSLATE_NOOP("PresetSpecs", "Database")},
+        {"File server", QT_TRANSLATE_NOOP("PresetSpecs", "File server")},
+        {"Web server", QT_TRANSLATE_NOOP("PresetSpecs", "Web server")},
+        {"Workstation", QT_TRANSLATE_NOOP("PresetSpecs", "Workstation")},
+        {"All in one", QT_TRANSLATE_NOOP("PresetSpecs", "All in one")},
+    };
+    return names;
+}
+
+QString translateSpec(const char *text)
+{
+    return QCoreApplication::translate("PresetSpecs", text);
+}
+
+} // namespace
+
+QString presetDescription(const std::string &preset, const std::string &shipped)
+{
+    const auto &table = shippedDescriptions();
+    if (const auto d = table.find(preset); d != table.end() && shipped == d->second)
+        return QCoreApplication::translate("PresetDescriptions", d->second);
+    return toQString(shipped);
+}
+
+std::string localizedSpecName(const std::string &name)
+{
+    if (const auto n = specNames().find(name); n != specNames().end())
+        return toStdString(translateSpec(n->second));
+    const QString text = toQString(name);
+    // CrystalDiskMark: "SEQ1M Q8T1 Read", "RND4K Q32T16 Write", "SEQ512K Q16 Read".
+    static const QRegularExpression cdm(
+        QStringLiteral("^((?:SEQ|RND)\\S+ Q\\d+(?:T\\d+)?) (Read|Write)$"));
+    if (const auto m = cdm.match(text); m.hasMatch())
+        return toStdString((m.captured(2) == QLatin1String("Read")
+                ? translateSpec(QT_TRANSLATE_NOOP("PresetSpecs", "%1 Read"))
+                : translateSpec(QT_TRANSLATE_NOOP("PresetSpecs", "%1 Write")))
+                               .arg(m.captured(1)));
+    // Iometer: "512 B; 100% Read; 0% random", "4 KiB aligned; 50% Read; 100% random".
+    static const QRegularExpression iometer(
+        QStringLiteral("^(\\d+ \\S+)( aligned)?; (\\d+)% Read; (\\d+)% random$"));
+    if (const auto m = iometer.match(text); m.hasMatch()) {
+        QString size = m.captured(1);
+        if (!m.captured(2).isEmpty())
+            size = translateSpec(QT_TRANSLATE_NOOP("PresetSpecs", "%1 aligned")).arg(size);
+        return toStdString(
+            translateSpec(QT_TRANSLATE_NOOP("PresetSpecs", "%1; %2% Read; %3% random"))
+                .arg(size, m.captured(3), m.captured(4)));
+    }
+    return name;
+}
+
+core::Profile localizedPreset(const core::Profile &preset, const std::string &name)
+{
+    core::Profile result = preset;
+    if (!name.empty()) {
+        // The word joiners that keep "I/O" whole where the menu's tooltip wraps are no
+        // part of the profile's text (files and the CLI show it).
+        QString description = presetDescription(name, preset.setup.description);
+        description.remove(QChar(0x2060));
+        result.setup.description = toStdString(description);
+    }
+    std::map<std::string, std::string> renamed;
+    for (auto &spec : result.specs) {
+        std::string local = localizedSpecName(spec.name);
+        if (local != spec.name && !core::findSpec(result, local)) {
+            renamed[spec.name] = local;
+            spec.name = std::move(local);
+        }
+    }
+    static const QRegularExpression shippedWorker(QStringLiteral("^Worker (\\d+)$"));
+    for (auto &host : result.hosts)
+        for (auto &worker : host.workers) {
+            for (auto &assigned : worker.assignedSpecs)
+                if (const auto r = renamed.find(assigned); r != renamed.end())
+                    assigned = r->second;
+            if (const auto m = shippedWorker.match(toQString(worker.name)); m.hasMatch())
+                worker.name = defaultWorkerName(m.captured(1).toInt());
+        }
     return result;
 }
 
@@ -148,8 +355,10 @@ std::vector<PresetInfo> presetCatalogue()
         PresetInfo info;
         info.name = embedded.name;
         core::Problems problems;
+        std::string shipped;
         if (auto profile = core::loadPreset(info.name, problems))
-            info.description = toQString(profile->setup.description);
+            shipped = profile->setup.description;
+        info.description = presetDescription(info.name, shipped);
         const QString name = toQString(info.name);
         if (name.startsWith(QLatin1String("cdm-"))) {
             info.group = QCoreApplication::translate("Presets", "CrystalDiskMark");
@@ -159,7 +368,8 @@ std::vector<PresetInfo> presetCatalogue()
             info.group = QCoreApplication::translate("Presets", "Iometer");
             info.title = QCoreApplication::translate("Presets", "Iometer access specifications");
         } else {
-            info.group = info.description.startsWith(QLatin1String("Workload pattern"))
+            info.group
+                = QString::fromStdString(shipped).startsWith(QLatin1String("Workload pattern"))
                 ? QCoreApplication::translate("Presets", "Workload patterns")
                 : QCoreApplication::translate("Presets", "General");
             info.title = presetTitle(name);
@@ -181,20 +391,27 @@ std::vector<PresetInfo> presetCatalogue()
 
 const std::vector<PresetSpec> &presetSpecLibrary()
 {
-    static const std::vector<PresetSpec> library = [] {
-        std::vector<PresetSpec> specs;
+    // Named in the UI's language, as a preset applied names its specs (a German profile
+    // holds "SEQ1M Q8T1 Lesen", and the library must not offer "SEQ1M Q8T1 Read" beside
+    // it). Made again only when the language changes, which the application never does
+    // while it runs (tests do).
+    static std::vector<PresetSpec> library;
+    static QString language;
+    const QString now = QCoreApplication::translate("PresetSpecs", "%1 Read");
+    if (library.empty() || now != language) {
+        library.clear();
+        language = now;
         std::set<std::string> seen;
         for (const auto &embedded : core::embeddedPresets()) {
             core::Problems problems;
             auto profile = core::loadPreset(embedded.name, problems);
             if (!profile)
                 continue;
-            for (const auto &spec : profile->specs)
+            for (auto &spec : localizedPreset(*profile).specs)
                 if (seen.insert(spec.name).second)
-                    specs.push_back({spec, embedded.name});
+                    library.push_back({spec, embedded.name});
         }
-        return specs;
-    }();
+    }
     return library;
 }
 
@@ -231,7 +448,7 @@ std::string uniqueSpecName(const core::Profile &profile, const std::string &base
 std::string uniqueWorkerName(const core::Host &host)
 {
     for (std::size_t n = host.workers.size() + 1;; ++n) {
-        std::string candidate = "Worker " + std::to_string(n);
+        std::string candidate = defaultWorkerName(static_cast<int>(n));
         if (std::none_of(host.workers.begin(), host.workers.end(),
                 [&](const core::Worker &w) { return w.name == candidate; }))
             return candidate;

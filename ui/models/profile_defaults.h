@@ -56,7 +56,23 @@ QString specSummary(const core::AccessSpec &spec);
 
 // A name not used by any spec of the profile: `base`, else "base (2)", "base (3)", ...
 std::string uniqueSpecName(const core::Profile &profile, const std::string &base);
-// A worker name not used yet: "Worker N".
+// A worker name not used yet: "Worker N", in the UI's language.
 std::string uniqueWorkerName(const core::Host &host);
+// The name the GUI gives the n-th worker it makes: "Worker n", in the UI's language.
+std::string defaultWorkerName(int n);
+
+// The embedded presets are written in English (the CLI shows them as they are); the GUI
+// shows their prose and names in the UI's language, and a preset applied puts its names
+// in the profile so (they are the profile's data from then on, saved as made).
+//
+// The preset's description in the UI's language; `shipped` as it is when it is not the
+// text the preset ships (a profile's own words stay verbatim).
+QString presetDescription(const std::string &preset, const std::string &shipped);
+// A spec name of an embedded preset in the UI's language ("SEQ1M Q8T1 Read" becomes
+// "SEQ1M Q8T1 Lesen" in German); any other name as it is.
+std::string localizedSpecName(const std::string &name);
+// The preset `name` (empty: a preset's specs only) with its description, spec names (and
+// the workers' assignments of them) and workers' "Worker N" names in the UI's language.
+core::Profile localizedPreset(const core::Profile &preset, const std::string &name = {});
 
 } // namespace ioprism::ui

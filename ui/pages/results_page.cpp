@@ -78,6 +78,14 @@ ResultsPage::ResultsPage(QWidget *parent)
     m_table->setAlternatingRowColors(true);
     m_table->horizontalHeader()->setStretchLastSection(false);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // The figures fit; the scope takes the width they leave. A long test-file path sized
+    // to its contents pushed the last columns out of view (German "CPU-Effizienz" read
+    // "CPU-E", cut); now the path is elided in its middle (its name stays, the tooltip has
+    // it whole).
+    m_table->horizontalHeader()->setSectionResizeMode(
+        ResultsModel::ScopeColumn, QHeaderView::Stretch);
+    m_table->setTextElideMode(Qt::ElideMiddle);
+    m_table->setWordWrap(false);
     m_table->horizontalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
     m_table->setToolTip(tr("Results of the selected step: All, each worker, each target. "
                            "Select a row to see its latency histogram."));
@@ -445,8 +453,7 @@ void ResultsPage::fitGridHeight()
     // narrow window the columns scroll sideways, and the scroll bar takes its height from
     // the rows unless it is added: a 1024-pixel screen showed three and a half of four.
     const int shown = std::clamp(m_summaryModel->rowCount(), 1, 8);
-    const bool scrollsSideways
-        = m_grid->horizontalHeader()->length() > m_grid->viewport()->width();
+    const bool scrollsSideways = m_grid->horizontalHeader()->length() > m_grid->viewport()->width();
     m_grid->setFixedHeight(m_grid->horizontalHeader()->sizeHint().height()
         + shown * m_grid->verticalHeader()->defaultSectionSize() + 2 * m_grid->frameWidth()
         + (m_summaryModel->rowCount() > 8 ? 0 : 2)
@@ -491,16 +498,16 @@ bool ResultsPage::saveHistogram(const QString &fileName)
 
 void ResultsPage::setDeviceSummary(const QString &html)
 {
-    m_device->setText(html.isEmpty()
+    m_device->setText(keepIoWhole(html.isEmpty()
             ? tr("<b>No device counters.</b><br>The device's own figures (iostat's "
                  "view) are not available for this run, so they cannot confirm "
                  "the application's numbers.")
-            : html);
+            : html));
 }
 
 QString ResultsPage::deviceSummaryText() const
 {
-    return m_device->text();
+    return m_device->text().remove(QChar(0x2060)); // as written, without keepIoWhole's joiners
 }
 
 void ResultsPage::setColumnShown(int column, bool shown)
