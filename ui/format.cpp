@@ -291,8 +291,9 @@ QString placeInWords(const QString &path, const core::Profile &profile)
             words << QCoreApplication::translate("Format", "line %1").arg(index + 1);
         } else if (key == QLatin1String("hosts") && indexed) {
             host = index < profile.hosts.size() ? &profile.hosts[index] : nullptr;
-            // One manager is the window's only one: naming it adds nothing.
-            if (profile.hosts.size() > 1)
+            // One manager is the window's only one: naming it adds nothing (unless the
+            // path names one the profile does not have).
+            if (profile.hosts.size() > 1 || !host)
                 words << (host && !host->name.empty()
                         ? QCoreApplication::translate("Format", "manager %1")
                               .arg(quotedName(host->name))

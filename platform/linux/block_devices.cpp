@@ -5,6 +5,7 @@
 #include "platform/linux/sysfs.h"
 
 #include <algorithm>
+#include <vector>
 #include <cerrno>
 #include <pwd.h>
 #include <grp.h>
@@ -580,7 +581,7 @@ std::string groupNameOf(gid_t gid)
 
 } // namespace
 
-std::string deviceAccessAdvice(const struct stat &st)
+std::string deviceAccessAdvice(const struct stat &st, bool write)
 {
     const std::string user = userName(::geteuid());
     const std::string owner = userName(st.st_uid);
@@ -588,13 +589,25 @@ std::string deviceAccessAdvice(const struct stat &st)
     char mode[8];
     std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
     const std::string node = "the node is " + owner + ":" + groupName + " " + mode;
-    if ((st.st_mode & S_IRGRP) != 0)
-        return node + ", so root and the group '" + groupName + "' may open it: add " + user
-            + " to it (usermod -aG " + groupName + " " + user
-            + ", then log in again) or run as "
-              "root";
-    return node + ", so only " + owner + " may open it: run as " + owner
-        + " (no group membership helps here)";
+    // The group helps only when it has the right asked for (a 0640 node: reading only).
+    const mode_t groupNeeds = write ? (S_IRGRP | S_IWGRP) : S_IRGRP;
+    if ((st.st_mode & groupNeeds) == groupNeeds) {
+        // Already a member (of the process's groups or the user's groups in the database):
+        // joining again helps nothing; a new login does when the membership is new.
+        std::vector<gid_t> groups(static_cast<std::size_t>(std::max(0, ::getgroups(0, nullptr))));
+        const int n = ::getgroups(static_cast<int>(groups.size()), groups.data());
+        const bool member = ::getegid() == st.st_gid
+            || std::find(groups.begin(), groups.begin() + std::max(0, n), st.st_gid)
+                != groups.begin() + std::max(0, n);
+        if (member)
+            return node + ": " + user + " is in the group '" + groupName
+                + "' and still may not open it (a security module or a read-only device?)";
+        return node + ", so root and the group '" + groupName + "' may open it"
+            + (write ? " for writing" : "") + ": add " + user + " to it (usermod -aG "
+            + groupName + " " + user + ", then log in again) or run as root";
+    }
+    return node + ", so only " + owner + " may " + (write ? "write" : "open") + " it: run as "
+        + owner + " (no group membership helps here)";
 }
 
 
@@ -602,19 +615,27 @@ std::string accessProblem(const std::string &path, bool write)
 {
     struct stat st {
     };
-    if (::stat(path.c_str(), &st) != 0)
-        return {}; // a missing target is said by the checks that look for it
-    // The effective user's rights, as the open will be checked (AT_EACCESS).
-    const int mode = write ? (R_OK | W_OK) : R_OK;
+    const std::string user = userName(::geteuid());
+    if (::stat(path.c_str(), &st) != 0) {
+        // Missing: said by the checks that look for it. Unreachable: said here.
+        if (errno == EACCES)
+            return user + " may not reach " + path + " (a folder on the way is closed to "
+                + user + ")";
+        return {};
+    }
+    // The effective user's rights, as the open will be checked (AT_EACCESS). Creating a
+    // file in a folder needs writing and searching it, not reading it.
+    const int mode = S_ISDIR(st.st_mode) ? (write ? W_OK | X_OK : R_OK | X_OK)
+        : write                          ? (R_OK | W_OK)
+                                         : R_OK;
     if (::faccessat(AT_FDCWD, path.c_str(), mode, AT_EACCESS) == 0)
         return {};
     const int err = errno;
     if (err != EACCES && err != EPERM)
         return {};
-    const std::string user = userName(::geteuid());
     if (S_ISBLK(st.st_mode))
         return user + " may not " + (write ? "write " : "read ") + path + ": "
-            + deviceAccessAdvice(st);
+            + deviceAccessAdvice(st, write);
     if (S_ISDIR(st.st_mode))
         return user + " may not create files in " + path
             + ": choose a folder of your own (your home or data folder)";

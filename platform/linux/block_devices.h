@@ -211,6 +211,7 @@ std::vector<StorageAlias> storageAliasesOf(const std::string &name);
 
 // Why this user may not open a device node (`st`), and what would help, from what the
 // node says: the group that may read it and this user's name, or that only its owner may.
-std::string deviceAccessAdvice(const struct stat &st);
+// `write`: the advice is for opening it to write (the group must have that right too).
+std::string deviceAccessAdvice(const struct stat &st, bool write);
 
 } // namespace ioprism::platform

@@ -2082,7 +2082,7 @@ core::Result<core::TargetInfo> LinuxBackend::prepareDevice(
     if (fd < 0) {
         const int err = errno;
         return makeOpError(err, "open device", path,
-            err == EACCES || err == EPERM ? deviceAccessAdvice(st)
+            err == EACCES || err == EPERM ? deviceAccessAdvice(st, false)
                 : err == ELOOP            ? changedWhilePrepared()
                                           : "");
     }

@@ -338,14 +338,6 @@
         <source>%1 Write</source>
         <translation>%1 Schreiben</translation>
     </message>
-    <message>
-        <source>%1 aligned</source>
-        <translation>%1 ausgerichtet</translation>
-    </message>
-    <message>
-        <source>%1; %2% Read; %3% random</source>
-        <translation>%1; %2 % Lesen; %3 % zufällig</translation>
-    </message>
 </context>
 <context>
     <name>Presets</name>

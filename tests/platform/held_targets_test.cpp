@@ -388,6 +388,20 @@ TEST_F(HeldTargetsPrepare, AccessProblemSaysWhatThisUserMayNotOpenAndWhatHelps)
     EXPECT_THAT(folder, HasSubstr("nobody may not create files in " + rootOnly.string()));
     EXPECT_EQ(asNobody([&] { return "[" + platform::accessProblem(open.string(), true) + "]"; }),
         "[]");
+    // Behind a folder nobody may search: said, not taken for "missing".
+    const auto closed = m_dir.path() / "closed";
+    fs::create_directory(closed);
+    const auto inside = closed / "node";
+    ASSERT_EQ(::mknod(inside.c_str(), S_IFBLK | 0666, st.st_rdev), 0);
+    ::chmod(closed.c_str(), 0700);
+    EXPECT_THAT(asNobody([&] { return platform::accessProblem(inside.string(), false); }),
+        HasSubstr("nobody may not reach " + inside.string()));
+    // A node the group may only read: joining the group does not help a writer.
+    ::chmod(node.c_str(), 0640);
+    const std::string readOnlyGroup
+        = asNobody([&] { return platform::accessProblem(node.string(), true); });
+    EXPECT_THAT(readOnlyGroup, HasSubstr("so only root may write it"));
+    EXPECT_THAT(readOnlyGroup, ::testing::Not(HasSubstr("usermod")));
     EXPECT_EQ(platform::accessProblem(node.string(), true), "") << "root may";
     EXPECT_EQ(platform::accessProblem((m_dir.path() / "missing").string(), true), "");
 }

@@ -150,10 +150,17 @@ TEST(German, TheResultsTableShowsEveryFigureBesideALongPath)
     window.resize(1500, 940);
     window.show();
     window.showPage(MainWindow::ResultsTab);
-    QCoreApplication::processEvents();
     QTableView *table = window.resultsPage()->table();
     QHeaderView *header = table->horizontalHeader();
     const int last = ResultsModel::CpuEffectivenessColumn;
+    // The header sizes its sections from queued events: wait for the layout to settle
+    // (the condition, not a time, decides; the assertions below say what went wrong).
+    (void)test::waitUntil(
+        [&] {
+            return header->sectionViewportPosition(last) + header->sectionSize(last)
+                <= table->viewport()->width();
+        },
+        5s);
     ASSERT_FALSE(table->isColumnHidden(last));
     EXPECT_EQ(header->model()->headerData(last, Qt::Horizontal).toString(),
         QStringLiteral("CPU-Effizienz"));

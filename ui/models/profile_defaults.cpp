@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace ioprism::ui {
@@ -254,31 +255,51 @@ QString presetDescription(const std::string &preset, const std::string &shipped)
     return toQString(shipped);
 }
 
+namespace {
+
+// A translated name an .icf can carry: Iometer reads a spec name only in these characters
+// (icf.cpp's kTokenChars), so "Zufälliges Lesen" would be cut at the "ä" and two names
+// could become one. Umlauts are written as German does without them; a name still outside
+// the set stays English.
+std::optional<QString> icfSafeName(QString name)
+{
+    static const std::pair<QChar, const char *> kFolded[] = {{QChar(0xE4), "ae"},
+        {QChar(0xF6), "oe"}, {QChar(0xFC), "ue"}, {QChar(0xC4), "Ae"}, {QChar(0xD6), "Oe"},
+        {QChar(0xDC), "Ue"}, {QChar(0xDF), "ss"}};
+    for (const auto &[from, to] : kFolded)
+        name.replace(from, QLatin1String(to));
+    static const QString kTokenChars = QStringLiteral(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz1234567890"
+        "`~!@#$%^&*()-_=+[]{}\\:;\"'./<>? ");
+    for (const QChar c : name)
+        if (!kTokenChars.contains(c))
+            return std::nullopt;
+    return name;
+}
+
+} // namespace
+
 std::string localizedSpecName(const std::string &name)
 {
-    if (const auto n = specNames().find(name); n != specNames().end())
-        return toStdString(translateSpec(n->second));
-    const QString text = toQString(name);
-    // CrystalDiskMark: "SEQ1M Q8T1 Read", "RND4K Q32T16 Write", "SEQ512K Q16 Read".
-    static const QRegularExpression cdm(
-        QStringLiteral("^((?:SEQ|RND)\\S+ Q\\d+(?:T\\d+)?) (Read|Write)$"));
-    if (const auto m = cdm.match(text); m.hasMatch())
-        return toStdString((m.captured(2) == QLatin1String("Read")
+    QString local;
+    if (const auto n = specNames().find(name); n != specNames().end()) {
+        local = translateSpec(n->second);
+    } else {
+        // CrystalDiskMark: "SEQ1M Q8T1 Read", "RND4K Q32T16 Write", "SEQ512K Q16 Read".
+        // Iometer's own shipped names ("4 KiB aligned; 50% Read; 100% random") stay as
+        // Iometer names them, so results and .icf files line up with Iometer's.
+        static const QRegularExpression cdm(
+            QStringLiteral("^((?:SEQ|RND)\\S+ Q\\d+(?:T\\d+)?) (Read|Write)$"));
+        const auto m = cdm.match(toQString(name));
+        if (!m.hasMatch())
+            return name;
+        local = (m.captured(2) == QLatin1String("Read")
                 ? translateSpec(QT_TRANSLATE_NOOP("PresetSpecs", "%1 Read"))
                 : translateSpec(QT_TRANSLATE_NOOP("PresetSpecs", "%1 Write")))
-                               .arg(m.captured(1)));
-    // Iometer: "512 B; 100% Read; 0% random", "4 KiB aligned; 50% Read; 100% random".
-    static const QRegularExpression iometer(
-        QStringLiteral("^(\\d+ \\S+)( aligned)?; (\\d+)% Read; (\\d+)% random$"));
-    if (const auto m = iometer.match(text); m.hasMatch()) {
-        QString size = m.captured(1);
-        if (!m.captured(2).isEmpty())
-            size = translateSpec(QT_TRANSLATE_NOOP("PresetSpecs", "%1 aligned")).arg(size);
-        return toStdString(
-            translateSpec(QT_TRANSLATE_NOOP("PresetSpecs", "%1; %2% Read; %3% random"))
-                .arg(size, m.captured(3), m.captured(4)));
+                    .arg(m.captured(1));
     }
-    return name;
+    const auto safe = icfSafeName(local);
+    return safe ? toStdString(*safe) : name;
 }
 
 core::Profile localizedPreset(const core::Profile &preset, const std::string &name)

@@ -246,6 +246,10 @@ int TargetsModel::repoint(int row, const std::string &path, core::TargetKind kin
     core::Target *t = mutableTarget(row);
     if (!t || path.empty())
         return -1;
+    // A re-pointed file the user added is offered under its new name only.
+    for (auto &added : m_added)
+        if (added.first == t->path)
+            added = {path, kind};
     t->path = path;
     t->kind = kind;
     t->unresolved = m_exists && !m_exists(*t);
@@ -856,6 +860,16 @@ QVariant TargetsModel::headerData(int section, Qt::Orientation orientation, int 
         }
     }
     return {};
+}
+
+void TargetsModel::refreshFacts()
+{
+    // In place (no reset): the page keeps its selection and scroll position.
+    for (auto &row : m_rows) {
+        row.fileBytes.reset();
+        describeLocation(row);
+    }
+    refreshAll();
 }
 
 void TargetsModel::refreshAll()

@@ -84,7 +84,7 @@ public:
     const TargetCandidate *candidateFor(const std::string &path) const;
     // Reads the files' present sizes and their file systems' free space again (after a
     // run made or grew a test file), keeping every row.
-    void refreshFacts() { rebuild(); }
+    void refreshFacts();
     // One line that tells candidates apart where only a list fits (the Re-point dialog):
     // "/dev/sdb — Samsung SSD 870, 500 GB, SSD, in use: mounted at /data",
     // "/home/u/iobw.tst — test file on /home (ext4), 120 GB free".

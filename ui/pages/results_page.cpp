@@ -268,6 +268,7 @@ void ResultsPage::setUpSummaryGrid(QVBoxLayout *layout)
     copy->setShortcut(QKeySequence::Copy);
     copy->setShortcutContext(Qt::WidgetShortcut);
     m_grid->installEventFilter(this);
+    m_grid->viewport()->installEventFilter(this);
     connect(copy, &QAction::triggered, this, [this] { copySummary(CopyForm::Table); });
     auto *copyCsv = new QAction(tr("Copy as CSV"), m_grid);
     connect(copyCsv, &QAction::triggered, this, [this] { copySummary(CopyForm::Csv); });
@@ -462,8 +463,10 @@ void ResultsPage::fitGridHeight()
 
 bool ResultsPage::eventFilter(QObject *watched, QEvent *event)
 {
-    if (watched == m_grid && event->type() == QEvent::Resize)
-        fitGridHeight(); // the width decides whether the columns scroll sideways
+    // The viewport's own resize: its new width decides whether the columns scroll
+    // sideways (the view's Resize comes before its viewport is laid out).
+    if (watched == m_grid->viewport() && event->type() == QEvent::Resize)
+        fitGridHeight();
     if (watched == m_histogram && event->type() == QEvent::Resize) {
         // 21 bin labels: slanted when there is room, upright (one line height each) when not.
         const double perBin
