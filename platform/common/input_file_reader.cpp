@@ -69,11 +69,12 @@ InputFileText cannotOpen(const std::filesystem::path &path, std::error_code ec)
 }
 
 // "is 3.0 GiB; IOPrism reads results files up to 256 MiB"; the exact size is added when
-// one decimal would hide that it is over the limit (4 MiB + 1 byte reads "4.0 MiB").
+// one decimal would hide that it is over the limit (4 MiB + 1 byte reads "4.0 MiB"); below
+// 1 KiB the size is exact already ("100 B").
 std::string tooLarge(std::uint64_t size, std::uint64_t maxBytes, std::string_view kindPlural)
 {
     std::string shown = core::describeSize(size);
-    if (size - maxBytes <= maxBytes / 20 && shown != fmt::format("{} bytes", size))
+    if (size - maxBytes <= maxBytes / 20 && shown != fmt::format("{} B", size))
         shown += fmt::format(" ({} bytes)", size);
     return fmt::format(
         "is {}; IOPrism reads {} up to {}", shown, kindPlural, core::describeSize(maxBytes));

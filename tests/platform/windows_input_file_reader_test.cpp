@@ -41,7 +41,7 @@ TEST(WindowsInputFileReader, ReadsARegularFileUpToTheLimitAndRefusesOneOverIt)
 
     const auto over = readInputFile(path, 99, "results files");
     EXPECT_EQ(over.failure, InputFileFailure::TooLarge);
-    EXPECT_EQ(message(over), "is 100 bytes; IOPrism reads results files up to 99 bytes");
+    EXPECT_EQ(message(over), "is 100 B; IOPrism reads results files up to 99 B");
     EXPECT_TRUE(over.text.empty());
 
     // Refused by its size, before a byte is read.
