@@ -40,25 +40,6 @@ std::string lineSizes(const AccessSpec &spec)
     return out;
 }
 
-std::string_view kindText(TargetKind kind)
-{
-    switch (kind) {
-    case TargetKind::TestFile:
-        return "test file";
-    case TargetKind::BlockDevice:
-        return "block device";
-    case TargetKind::Partition:
-        return "partition";
-    case TargetKind::Volume:
-        return "volume";
-    case TargetKind::PhysicalDrive:
-        return "physical drive";
-    case TargetKind::FileTree:
-        return "file tree";
-    }
-    return "target";
-}
-
 std::string targetText(const Target &t)
 {
     std::string out = fmt::format("{} ({}", t.path, toString(t.cacheMode));
@@ -68,7 +49,7 @@ std::string targetText(const Target &t)
         out += fmt::format(", tree of {} levels x {} files of {}", t.tree.depth,
             t.tree.filesPerLevel, describeSize(t.tree.fileSizeBytes));
     else
-        out += fmt::format(", {}", kindText(t.kind));
+        out += fmt::format(", {}", targetKindWords(t.kind));
     if (t.unresolved)
         out += ", not found on this machine";
     return out + ")";

@@ -4,6 +4,8 @@
 // Worker SaveConfig/LoadConfig in Iometer 1.1.0 and 2006.07.27); docs/icf.md lists them.
 #include "core/profile/icf.h"
 
+#include "core/profile/names.h"
+
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -2102,7 +2104,7 @@ private:
             warn(path + ".kind",
                 fmt::format(".icf files carry no target kind; {} will be read "
                             "back as a {} target, not a {} one",
-                    quote(t.path), kindName(implied), kindName(t.kind)));
+                    quote(t.path), targetKindWords(implied), targetKindWords(t.kind)));
         if (t.kind == TargetKind::FileTree)
             warn(path + ".tree",
                 "Iometer has no file trees (an IOPrism extension): the tree's folder is "
@@ -2136,25 +2138,6 @@ private:
             warn(path + ".outstandingIos",
                 "Iometer sets outstanding IOs per worker; the "
                 "target's own value is not written");
-    }
-
-    static std::string_view kindName(TargetKind k)
-    {
-        switch (k) {
-        case TargetKind::TestFile:
-            return "test file";
-        case TargetKind::BlockDevice:
-            return "block device";
-        case TargetKind::Partition:
-            return "partition";
-        case TargetKind::Volume:
-            return "volume";
-        case TargetKind::PhysicalDrive:
-            return "physical drive";
-        case TargetKind::FileTree:
-            return "file tree";
-        }
-        return "unknown";
     }
 
     Problems &m_warnings;

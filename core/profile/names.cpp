@@ -124,4 +124,23 @@ template<> std::span<const EnumName<SweepParameter>> enumNames<SweepParameter>()
     return kSweepParameters;
 }
 
+std::string_view targetKindWords(TargetKind kind)
+{
+    switch (kind) {
+    case TargetKind::TestFile:
+        return "test file";
+    case TargetKind::BlockDevice:
+        return "block device";
+    case TargetKind::Partition:
+        return "partition";
+    case TargetKind::Volume:
+        return "volume";
+    case TargetKind::PhysicalDrive:
+        return "physical drive";
+    case TargetKind::FileTree:
+        return "file tree";
+    }
+    return "target";
+}
+
 } // namespace ioprism::core

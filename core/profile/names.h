@@ -126,6 +126,10 @@ inline std::optional<SpecAssignment> parseSpecAssignment(std::string_view s)
 {
     return parseEnum<SpecAssignment>(s);
 }
+// The kind in words for people ("test file", "physical drive"), as messages and
+// descriptions write it; toString gives the profile's JSON name ("physicalDrive").
+std::string_view targetKindWords(TargetKind kind);
+
 inline std::optional<TargetKind> parseTargetKind(std::string_view s)
 {
     return parseEnum<TargetKind>(s);

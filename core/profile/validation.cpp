@@ -618,14 +618,13 @@ private:
         else if (target.unresolved) {
             // A test file or tree is made by the run, so what is missing is its folder
             // (the run creates no folders), unless the name is another machine's volume.
-            const bool madeByTheRun = (target.kind == TargetKind::TestFile
-                                          || target.kind == TargetKind::FileTree)
+            const bool madeByTheRun
+                = (target.kind == TargetKind::TestFile || target.kind == TargetKind::FileTree)
                 && !isWindowsVolumeName(target.path);
-            std::string why = madeByTheRun
-                ? "the folder of " + quoted(target.path)
+            std::string why = madeByTheRun ? "the folder of " + quoted(target.path)
                     + " does not exist on this machine (the run creates no folders): create "
                       "it, or re-point the target"
-                : quoted(target.path)
+                                           : quoted(target.path)
                     + " was not found on this machine: re-point the target to a device or file";
             if (m_options.targetsHere)
                 error(join(path, "path"), std::move(why));

@@ -5,23 +5,23 @@
 #include "platform/linux/sysfs.h"
 
 #include <algorithm>
-#include <vector>
-#include <cerrno>
-#include <pwd.h>
-#include <grp.h>
 #include <array>
+#include <cerrno>
 #include <charconv>
 #include <fcntl.h>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
+#include <grp.h>
 #include <linux/loop.h>
+#include <pwd.h>
 #include <sstream>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
+#include <vector>
 
 namespace fs = std::filesystem;
 
@@ -603,13 +603,12 @@ std::string deviceAccessAdvice(const struct stat &st, bool write)
             return node + ": " + user + " is in the group '" + groupName
                 + "' and still may not open it (a security module or a read-only device?)";
         return node + ", so root and the group '" + groupName + "' may open it"
-            + (write ? " for writing" : "") + ": add " + user + " to it (usermod -aG "
-            + groupName + " " + user + ", then log in again) or run as root";
+            + (write ? " for writing" : "") + ": add " + user + " to it (usermod -aG " + groupName
+            + " " + user + ", then log in again) or run as root";
     }
     return node + ", so only " + owner + " may " + (write ? "write" : "open") + " it: run as "
         + owner + " (no group membership helps here)";
 }
-
 
 std::string accessProblem(const std::string &path, bool write)
 {
@@ -619,8 +618,8 @@ std::string accessProblem(const std::string &path, bool write)
     if (::stat(path.c_str(), &st) != 0) {
         // Missing: said by the checks that look for it. Unreachable: said here.
         if (errno == EACCES)
-            return user + " may not reach " + path + " (a folder on the way is closed to "
-                + user + ")";
+            return user + " may not reach " + path + " (a folder on the way is closed to " + user
+                + ")";
         return {};
     }
     // The effective user's rights, as the open will be checked (AT_EACCESS). Creating a

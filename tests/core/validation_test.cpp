@@ -406,7 +406,8 @@ const std::vector<RuleCase> kRuleCases = {
         [](Profile &p) {
             p.hosts[0].workers[0].targets[0].region = {512 * kMiB, kGiB};
         },
-        {"E hosts[0].workers[0].targets[0].region.size: 1 GiB from offset 512 MiB goes past the end "
+        {"E hosts[0].workers[0].targets[0].region.size: 1 GiB from offset 512 MiB goes past the "
+         "end "
          "of the 1 GiB test file \"/data/iobw.tst\""}},
     {"worker default region inside test file",
         [](Profile &p) {

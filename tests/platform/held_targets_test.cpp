@@ -13,8 +13,8 @@
 
 #include <cstdio>
 #include <fcntl.h>
-#include <gmock/gmock.h>
 #include <functional>
+#include <gmock/gmock.h>
 #include <grp.h>
 #include <gtest/gtest.h>
 #include <sys/mount.h>
@@ -344,6 +344,16 @@ std::string asNobody(const std::function<std::string()> &body)
     return out;
 }
 
+// A second node of `device` at `node`, root:disk 0660 as udev makes disk nodes.
+bool makeDiskNode(const fs::path &node, const std::string &device)
+{
+    struct stat st {
+    };
+    return ::stat(device.c_str(), &st) == 0
+        && ::mknod(node.c_str(), S_IFBLK | 0660, st.st_rdev) == 0
+        && ::chown(node.c_str(), 0, 6) == 0 && ::chmod(node.c_str(), 0660) == 0;
+}
+
 // Prepares `path` as a device to read in a child running as `nobody`; the refusal's detail.
 std::string refusalAsNobody(const std::string &path)
 {
@@ -366,12 +376,7 @@ TEST_F(HeldTargetsPrepare, AccessProblemSaysWhatThisUserMayNotOpenAndWhatHelps)
     LoopDevice loop(image);
     ASSERT_TRUE(loop.ok());
     const auto node = m_dir.path() / "node";
-    struct stat st {
-    };
-    ASSERT_EQ(::stat(loop.path().c_str(), &st), 0);
-    ASSERT_EQ(::mknod(node.c_str(), S_IFBLK | 0660, st.st_rdev), 0);
-    ASSERT_EQ(::chown(node.c_str(), 0, 6), 0); // root:disk
-    ::chmod(node.c_str(), 0660);
+    ASSERT_TRUE(makeDiskNode(node, loop.path()));
     const auto rootOnly = m_dir.path() / "root-only";
     fs::create_directory(rootOnly);
     ::chmod(rootOnly.c_str(), 0755);
@@ -386,13 +391,14 @@ TEST_F(HeldTargetsPrepare, AccessProblemSaysWhatThisUserMayNotOpenAndWhatHelps)
     const std::string folder
         = asNobody([&] { return platform::accessProblem(rootOnly.string(), true); });
     EXPECT_THAT(folder, HasSubstr("nobody may not create files in " + rootOnly.string()));
-    EXPECT_EQ(asNobody([&] { return "[" + platform::accessProblem(open.string(), true) + "]"; }),
-        "[]");
+    EXPECT_EQ(
+        asNobody([&] { return "[" + platform::accessProblem(open.string(), true) + "]"; }), "[]");
     // Behind a folder nobody may search: said, not taken for "missing".
     const auto closed = m_dir.path() / "closed";
     fs::create_directory(closed);
     const auto inside = closed / "node";
-    ASSERT_EQ(::mknod(inside.c_str(), S_IFBLK | 0666, st.st_rdev), 0);
+    ASSERT_TRUE(makeDiskNode(inside, loop.path()));
+    ::chmod(inside.c_str(), 0666);
     ::chmod(closed.c_str(), 0700);
     EXPECT_THAT(asNobody([&] { return platform::accessProblem(inside.string(), false); }),
         HasSubstr("nobody may not reach " + inside.string()));
@@ -417,13 +423,8 @@ TEST_F(HeldTargetsPrepare, TheAdviceForADeviceNobodyMayOpenFitsItsNode)
     LoopDevice loop(image);
     ASSERT_TRUE(loop.ok());
     const auto node = m_dir.path() / "node";
-    struct stat st {
-    };
-    ASSERT_EQ(::stat(loop.path().c_str(), &st), 0);
     ::chmod(m_dir.path().c_str(), 0755);
-    ASSERT_EQ(::mknod(node.c_str(), S_IFBLK | 0660, st.st_rdev), 0);
-    ASSERT_EQ(::chown(node.c_str(), 0, 6), 0); // root:disk, as udev makes it
-    ::chmod(node.c_str(), 0660);
+    ASSERT_TRUE(makeDiskNode(node, loop.path()));
     std::string detail = refusalAsNobody(node.string());
     EXPECT_THAT(detail, HasSubstr("the group 'disk' may open it"));
     EXPECT_THAT(detail, HasSubstr("usermod -aG disk nobody"));

@@ -13,9 +13,9 @@
 #include "ui/pages/setup_page.h"
 #include "ui/run/run_controller.h"
 
-#include <QApplication>
 #include <QAbstractButton>
 #include <QAction>
+#include <QApplication>
 #include <QFile>
 #include <QImage>
 #include <QMessageBox>

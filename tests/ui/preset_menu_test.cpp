@@ -119,8 +119,7 @@ TEST(PresetMenu, SpecNamesAreTranslated)
             core::Problems warnings;
             (void)core::writeIcf(one, warnings);
             for (const auto &w : warnings)
-                EXPECT_EQ(w.path.find(".name"), std::string::npos)
-                    << local << ": " << w.toString();
+                EXPECT_EQ(w.path.find(".name"), std::string::npos) << local << ": " << w.toString();
         }
     }
     // The library of specs to add offers them in German too.

@@ -350,8 +350,8 @@ TEST(TargetsPageFacts, AnAddedFileStaysAfterRefreshAndShowsTheSizeARunGaveIt)
     int row = rowOf(model, file.string());
     ASSERT_GE(row, 0);
     EXPECT_TRUE(model->index(row, TargetsModel::SizeColumn).data().toString().isEmpty());
-    ASSERT_TRUE(model->setData(model->index(row, TargetsModel::TargetColumn), Qt::Unchecked,
-        Qt::CheckStateRole));
+    ASSERT_TRUE(model->setData(
+        model->index(row, TargetsModel::TargetColumn), Qt::Unchecked, Qt::CheckStateRole));
 
     QAbstractButton *refresh = nullptr;
     for (auto *b : window.targetsPage()->findChildren<QAbstractButton *>())
@@ -388,7 +388,8 @@ TEST(TargetsPageFacts, AMissingFolderIsSaidAsSuchNotAsATargetNotFound)
     window.addTestFile(file.string());
     const int row = rowOf(model, file.string());
     ASSERT_GE(row, 0);
-    const QString tip = model->index(row, TargetsModel::TargetColumn).data(Qt::ToolTipRole).toString();
+    const QString tip
+        = model->index(row, TargetsModel::TargetColumn).data(Qt::ToolTipRole).toString();
     EXPECT_TRUE(tip.contains(QStringLiteral("does not exist"))) << tip.toStdString();
     EXPECT_FALSE(tip.contains(QStringLiteral("not found on this machine"), Qt::CaseInsensitive))
         << tip.toStdString();

@@ -13,8 +13,8 @@
 #include <QComboBox>
 #include <QFile>
 #include <QHeaderView>
-#include <QScrollBar>
 #include <QMimeData>
+#include <QScrollBar>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
