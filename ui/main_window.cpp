@@ -41,7 +41,6 @@
 #include <QDesktopServices>
 #include <QDir>
 #include <QDockWidget>
-#include <QScreen>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
@@ -53,6 +52,7 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QSaveFile>
+#include <QScreen>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>

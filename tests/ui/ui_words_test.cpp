@@ -36,11 +36,13 @@ TEST(UiWords, ProblemsNameTheSpecWorkerTargetAndFieldLabel)
     test::ensureApp();
     const core::Profile p = namedProfile();
     const core::Problem lines {core::Severity::Error, "specs[0].lines", "no access lines"};
-    EXPECT_EQ(problemText(lines, p), QStringLiteral("spec “4K random read”, lines: no access lines"));
+    EXPECT_EQ(
+        problemText(lines, p), QStringLiteral("spec “4K random read”, lines: no access lines"));
     const core::Problem size {core::Severity::Error,
         "hosts[0].workers[0].targets[0].testFileSizeBytes", "0 B is too small"};
     EXPECT_EQ(problemText(size, p),
-        QStringLiteral("worker “Worker 1”, target “/data/test.dat”, test file size: 0 B is too small"));
+        QStringLiteral(
+            "worker “Worker 1”, target “/data/test.dat”, test file size: 0 B is too small"));
     // Inside a message too (the run's alignment refusal names its field so).
     EXPECT_EQ(placesInWords(QStringLiteral("specs[0].lines[0].transferSize: 2 KiB is not a "
                                            "multiple (hosts[0].workers[0].targets[0])"),

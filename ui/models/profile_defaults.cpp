@@ -263,14 +263,14 @@ namespace {
 // the set stays English.
 std::optional<QString> icfSafeName(QString name)
 {
-    static const std::pair<QChar, const char *> kFolded[] = {{QChar(0xE4), "ae"},
-        {QChar(0xF6), "oe"}, {QChar(0xFC), "ue"}, {QChar(0xC4), "Ae"}, {QChar(0xD6), "Oe"},
-        {QChar(0xDC), "Ue"}, {QChar(0xDF), "ss"}};
+    static const std::pair<QChar, const char *> kFolded[]
+        = {{QChar(0xE4), "ae"}, {QChar(0xF6), "oe"}, {QChar(0xFC), "ue"}, {QChar(0xC4), "Ae"},
+            {QChar(0xD6), "Oe"}, {QChar(0xDC), "Ue"}, {QChar(0xDF), "ss"}};
     for (const auto &[from, to] : kFolded)
         name.replace(from, QLatin1String(to));
-    static const QString kTokenChars = QStringLiteral(
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz1234567890"
-        "`~!@#$%^&*()-_=+[]{}\\:;\"'./<>? ");
+    static const QString kTokenChars
+        = QStringLiteral("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz1234567890"
+                         "`~!@#$%^&*()-_=+[]{}\\:;\"'./<>? ");
     for (const QChar c : name)
         if (!kTokenChars.contains(c))
             return std::nullopt;

@@ -213,7 +213,8 @@ int TargetsModel::addPath(
     auto found = std::find_if(
         m_rows.begin(), m_rows.end(), [&](const Row &r) { return r.candidate.path == path; });
     int row = static_cast<int>(found - m_rows.begin());
-    if (std::none_of(m_added.begin(), m_added.end(), [&](const auto &a) { return a.first == path; }))
+    if (std::none_of(
+            m_added.begin(), m_added.end(), [&](const auto &a) { return a.first == path; }))
         m_added.emplace_back(path, kind);
     if (found == m_rows.end()) {
         Row extra;
@@ -343,8 +344,8 @@ void TargetsModel::rebuild()
     }
     for (const auto &[path, kind] : m_added) {
         const std::string &p = path; // structured bindings cannot be captured in C++20
-        if (std::any_of(m_rows.begin(), m_rows.end(),
-                [&](const Row &r) { return r.candidate.path == p; }))
+        if (std::any_of(
+                m_rows.begin(), m_rows.end(), [&](const Row &r) { return r.candidate.path == p; }))
             continue;
         Row extra;
         extra.candidate.path = path;

@@ -577,10 +577,9 @@ void SetupPage::fitFacts()
     if (width <= 0)
         return;
     const int flags = static_cast<int>(Qt::TextWordWrap | m_facts->alignment());
-    const int height
-        = m_facts->fontMetrics()
-              .boundingRect(QRect(0, 0, width, 1 << 20), flags, m_facts->text())
-              .height()
+    const int height = m_facts->fontMetrics()
+                           .boundingRect(QRect(0, 0, width, 1 << 20), flags, m_facts->text())
+                           .height()
         + margins.top() + margins.bottom() + 2 * m_facts->margin();
     if (height != m_facts->minimumHeight())
         m_facts->setMinimumHeight(height);
