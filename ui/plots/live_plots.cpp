@@ -133,7 +133,7 @@ LivePlots::LivePlots(QWidget *parent)
                 m_syncingRanges = false;
             });
     }
-    clear();
+    clear(); // also gives each plot its hover tracer
 }
 
 QCustomPlot *LivePlots::makePlot(PlotId id, const QString &title, const QString &yLabel)
@@ -153,7 +153,6 @@ QCustomPlot *LivePlots::makePlot(PlotId id, const QString &title, const QString 
     // Before each frame: legends wrap to the width, step labels elide to their room.
     connect(plot, &QCustomPlot::beforeReplot, this, [this, id] { wrapLegend(id); });
     connect(plot, &QCustomPlot::afterLayout, this, [this, id] { layoutStepLabels(id); });
-    addTracer(id);
 
     connect(plot, &QCustomPlot::mousePress, this, [this](QMouseEvent *) { setFollowing(false); });
     connect(plot, &QCustomPlot::mouseWheel, this, [this](QWheelEvent *) { setFollowing(false); });
@@ -627,7 +626,7 @@ QString LivePlots::hoverAt(int index, const QPoint &pos, double &tracerKey) cons
         return {};
     const double key = p->xAxis->pixelToCoord(pos.x());
     double shownKey = key;
-    const QString text = hoverText(id, key);
+    QString text = hoverText(id, key);
     if (text.isEmpty() || !nearestKey(id, key, shownKey))
         return {};
     tracerKey = shownKey;

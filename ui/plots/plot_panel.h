@@ -6,10 +6,10 @@
 // plot as PNG or PDF.
 //
 // Why a base class: each panel used to carry its own copy of this, and the copies had
-// begun to differ (a tracer drawn at y 0..1 on one, 1..2 on the other; the tooltip kept
-// over the data on one only while it had data). What differs stays in the panel: what
-// the hover says (hoverAt), where it reads out (readsOutAt), what the menu offers
-// (fillContextMenu) and the panel's own signals, whose PlotId types differ.
+// begun to differ (the tracer drawn through y 0 and 1 on one, 1 and 2 on the other: y 0
+// has no place on a log axis). What differs stays in the panel: what the hover says
+// (hoverAt), where it reads out (readsOutAt), what the menu offers (fillContextMenu) and
+// the panel's own signals, whose PlotId types differ.
 //
 // A panel's plots are numbered 0 .. plotCount-1 (each panel's PlotId); each is made once
 // by createPlot and lives as long as the panel.
@@ -64,9 +64,10 @@ protected:
     virtual void fillContextMenu(QMenu *menu, int index) = 0;
 
     // Plot `index` as a PDF (vector) when the name ends in .pdf, else as a PNG at twice
-    // the screen's resolution, sharp in reports; a plot on a page not shown yet has no
-    // size and is laid out at a readable 900 × 560. The tracer is hidden first: a hover
-    // is no part of a picture. False when the file cannot be written.
+    // the screen's resolution, sharp in reports; a side of 100 px or less (a plot on a
+    // page not laid out yet) is drawn at a readable 900 × 560 instead. The tracer is
+    // hidden first: a hover is no part of a picture. False when the file cannot be
+    // written.
     bool exportPlot(int index, const QString &fileName, const QString &title);
 
     bool eventFilter(QObject *watched, QEvent *event) override;

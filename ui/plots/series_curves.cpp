@@ -188,7 +188,7 @@ LatencyUnit SeriesPlots::setUpCurveAxes(CurveRanges &ranges)
             take(p.operationP99Us);
         }
     }
-    const LatencyUnit unit = latencyAxisUnit(minPlotted, ranges.maxLatency);
+    LatencyUnit unit = latencyAxisUnit(minPlotted, ranges.maxLatency);
     m_latencyDivisor = unit.divisor;
     lp->yAxis->setScaleType(QCPAxis::stLogarithmic);
     lp->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new Log125Ticker));

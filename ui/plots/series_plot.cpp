@@ -476,7 +476,7 @@ QString SeriesPlots::hoverText(PlotId id, const QPoint &pos) const
 QString SeriesPlots::hoverAt(int index, const QPoint &pos, double &tracerKey) const
 {
     const auto id = static_cast<PlotId>(index);
-    const QString text = hoverText(id, pos);
+    QString text = hoverText(id, pos);
     // The tracer marks the value read out; a cell of the heat map needs none.
     if (!text.isEmpty() && id != HeatMapPlot)
         tracerKey = nearestValue(id, pos.x());
