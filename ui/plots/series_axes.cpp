@@ -205,6 +205,31 @@ QString curveUnit(core::SweepParameter parameter)
     return {};
 }
 
+QCPGraph *addCurve(QCustomPlot *plot, QCPAxis *valueAxis, const QString &name, const QColor &color,
+    Qt::PenStyle style, QCPScatterStyle::ScatterShape shape)
+{
+    auto *graph = plot->addGraph(plot->xAxis, valueAxis);
+    graph->setName(name);
+    graph->setPen(QPen(color, 2, style));
+    if (shape != QCPScatterStyle::ssNone)
+        graph->setScatterStyle(QCPScatterStyle(shape, color, color, 6));
+    return graph;
+}
+
+QCPErrorBars *addWhiskers(
+    QCPGraph *graph, const QVector<double> &minus, const QVector<double> &plus)
+{
+    auto *bars = new QCPErrorBars(graph->keyAxis(), graph->valueAxis());
+    bars->setDataPlottable(graph);
+    bars->setErrorType(QCPErrorBars::etValueError);
+    bars->setPen(QPen(graph->pen().color(), 1));
+    bars->setWhiskerWidth(7);
+    bars->setSymbolGap(0);
+    bars->removeFromLegend();
+    bars->setData(minus, plus);
+    return bars;
+}
+
 QCPColorGradient heatGradient()
 {
     QCPColorGradient g;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The axes, ticks, units and colours of the series plots (series_plot.h), shared by the
-// curves of one axis (series_curves.cpp) and the matrix of two (series_matrix.cpp).
+// The axes, ticks, units, colours and curves of the series plots (series_plot.h), shared
+// by the curves of one axis (series_curves.cpp) and the matrix of two (series_matrix.cpp).
 #pragma once
 
 #include "ui/plots/series_data.h"
@@ -68,6 +68,14 @@ void configureCellAxis(QCPAxis *axis, const SeriesAxisValues &values);
 QString curveName(core::SweepParameter parameter, std::uint64_t value);
 // What one curve of the matrix stands for, in a title: "one curve per queue depth".
 QString curveUnit(core::SweepParameter parameter);
+// A curve on `valueAxis` of `plot`: a 2 px pen of `style`, marks of `shape` filled in
+// its colour (ssNone: none).
+QCPGraph *addCurve(QCustomPlot *plot, QCPAxis *valueAxis, const QString &name, const QColor &color,
+    Qt::PenStyle style, QCPScatterStyle::ScatterShape shape);
+// Whiskers on each point of `graph`, `minus` below and `plus` above it (to the smallest
+// and the largest trial), thin and in its colour, not in the legend.
+QCPErrorBars *addWhiskers(
+    QCPGraph *graph, const QVector<double> &minus, const QVector<double> &plus);
 // The heat map's colours: perceptually even, readable on light and dark backgrounds.
 QCPColorGradient heatGradient();
 

@@ -293,11 +293,8 @@ void SeriesPlots::drawMatrixCurves(const SeriesFamily &family)
     const bool whiskers = std::any_of(m_data.points.begin(), m_data.points.end(),
         [](const core::SeriesPointResult &p) { return p.trials.size() > 1; });
     for (std::size_t j = 0; j < ay.values.size(); ++j) {
-        auto *graph = cp->addGraph();
-        graph->setName(curveName(ay.parameter, ay.values[j]));
-        const QColor color = paletteColor(j);
-        graph->setPen(QPen(color, 2));
-        graph->setScatterStyle(QCPScatterStyle(familyShape(j), color, color, 6));
+        auto *graph = addCurve(cp, cp->yAxis, curveName(ay.parameter, ay.values[j]),
+            paletteColor(j), Qt::SolidLine, familyShape(j));
         std::vector<const core::SeriesPointResult *> pts;
         for (std::size_t i : family.points)
             if (m_data.points[i].values.size() >= 2 && m_data.points[i].values[1] == ay.values[j])
@@ -314,15 +311,8 @@ void SeriesPlots::drawMatrixCurves(const SeriesFamily &family)
             plus << (std::isnan(v) ? 0 : (s.max - s.median) / m_curvesDivisor);
         }
         graph->setData(x, y, true);
-        if (whiskers) {
-            auto *bars = new QCPErrorBars(cp->xAxis, cp->yAxis);
-            bars->setDataPlottable(graph);
-            bars->setPen(QPen(color, 1));
-            bars->setWhiskerWidth(7);
-            bars->setSymbolGap(0);
-            bars->removeFromLegend();
-            bars->setData(minus, plus);
-        }
+        if (whiskers)
+            addWhiskers(graph, minus, plus);
         m_matrixCurves.push_back(graph);
     }
     if (latency) {
