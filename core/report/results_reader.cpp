@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/report/results_reader.h"
 
+#include "core/json/json_reader.h"
 #include "core/profile/names.h"
 #include "core/profile/profile_json.h"
 #include "core/profile/validation.h"
@@ -39,151 +40,27 @@ namespace {
 
 using Json = nlohmann::json;
 
-// Thrown inside this file only, caught by readResultsJson: the first problem ends the
-// read, with its path.
-struct ReadFailure {
-    std::string message;
-};
+// Results are read with the first problem ending the read (JsonReadContext::StopAtFirst):
+// a program wrote the file, and one damaged field says the file is damaged.
+using Node = JsonNode;
 
-[[noreturn]] void fail(const std::string &path, const std::string &what)
+[[noreturn]] void failAt(const Node &any, const std::string &path, const std::string &what)
 {
-    throw ReadFailure {path.empty() ? what : path + ": " + what};
+    any.context().error(path, what);
+    throw JsonReadStopped {}; // error() has thrown already under StopAtFirst
 }
 
-std::string typeName(const Json &j)
+[[noreturn]] void fail(const Node &at, const std::string &what)
 {
-    switch (j.type()) {
-    case Json::value_t::null:
-        return "null";
-    case Json::value_t::boolean:
-        return "a boolean";
-    case Json::value_t::string:
-        return "a string";
-    case Json::value_t::array:
-        return "an array";
-    case Json::value_t::object:
-        return "an object";
-    case Json::value_t::number_integer:
-    case Json::value_t::number_unsigned:
-    case Json::value_t::number_float:
-        return "a number";
-    default:
-        return "an unknown value";
-    }
+    failAt(at, at.path(), what);
 }
 
-// A value in the document with its JSON path, for messages.
-class Node
+const Json &arrayOf(const Node &n)
 {
-public:
-    Node(const Json &j, std::string path)
-        : m_j(&j)
-        , m_path(std::move(path))
-    { }
-
-    const Json &json() const { return *m_j; }
-    const std::string &path() const { return m_path; }
-    bool isNull() const { return m_j->is_null(); }
-
-    // A field that must be there (it may still be null where the reader allows that).
-    Node operator[](const char *key) const
-    {
-        const Json &o = object();
-        const auto it = o.find(key);
-        if (it == o.end())
-            fail(childPath(key), "missing");
-        return {*it, childPath(key)};
-    }
-    // A field that older writers of version 1 may have left out: absent reads as null.
-    Node optional(const char *key) const
-    {
-        static const Json null;
-        const Json &o = object();
-        const auto it = o.find(key);
-        return it == o.end() ? Node(null, childPath(key)) : Node(*it, childPath(key));
-    }
-    bool has(const char *key) const { return object().contains(key); }
-
-    std::size_t size() const { return array().size(); }
-    Node at(std::size_t i) const { return {array()[i], fmt::format("{}[{}]", m_path, i)}; }
-
-    const Json &object() const
-    {
-        if (!m_j->is_object())
-            wrongType("an object");
-        return *m_j;
-    }
-    const Json &array() const
-    {
-        if (!m_j->is_array())
-            wrongType("an array");
-        return *m_j;
-    }
-    std::string string() const
-    {
-        if (!m_j->is_string())
-            wrongType("a string");
-        return m_j->get<std::string>();
-    }
-    // A string, or "" for null (the writer's "nothing here").
-    std::string stringOrEmpty() const { return isNull() ? std::string() : string(); }
-    bool boolean() const
-    {
-        if (!m_j->is_boolean())
-            wrongType("a boolean");
-        return m_j->get<bool>();
-    }
-    std::uint64_t u64() const
-    {
-        if (m_j->is_number_unsigned())
-            return m_j->get<std::uint64_t>();
-        if (m_j->is_number_integer()) // a negative integer (non-negative ones are unsigned)
-            fail(m_path, fmt::format("{} is negative", m_j->get<std::int64_t>()));
-        wrongType("a whole number");
-    }
-    std::uint32_t u32() const
-    {
-        const std::uint64_t v = u64();
-        if (v > std::numeric_limits<std::uint32_t>::max())
-            fail(m_path, fmt::format("{} is too large", v));
-        return static_cast<std::uint32_t>(v);
-    }
-    int index() const // a non-negative index, or -1 for null
-    {
-        if (isNull())
-            return -1;
-        const std::uint64_t v = u64();
-        if (v > std::uint64_t(std::numeric_limits<int>::max()))
-            fail(m_path, fmt::format("{} is too large", v));
-        return static_cast<int>(v);
-    }
-    double number() const
-    {
-        if (!m_j->is_number())
-            wrongType("a number");
-        return m_j->get<double>();
-    }
-    // The writer's numbers: null stands for a value that was not finite.
-    double numberOrNan() const
-    {
-        return isNull() ? std::numeric_limits<double>::quiet_NaN() : number();
-    }
-    double numberOrZero() const { return isNull() ? 0.0 : number(); }
-
-    [[noreturn]] void wrongType(const char *expected) const
-    {
-        fail(m_path, fmt::format("expected {}, found {}", expected, typeName(*m_j)));
-    }
-
-private:
-    std::string childPath(const char *key) const
-    {
-        return m_path.empty() ? std::string(key) : m_path + "." + key;
-    }
-
-    const Json *m_j;
-    std::string m_path;
-};
+    if (!n.isArray())
+        throw JsonReadStopped {};
+    return n.json();
+}
 
 template<typename Enum, typename Names>
 Enum enumByName(const Node &n, std::initializer_list<Enum> values, Names nameOf)
@@ -192,7 +69,7 @@ Enum enumByName(const Node &n, std::initializer_list<Enum> values, Names nameOf)
     for (Enum v : values)
         if (nameOf(v) == name)
             return v;
-    fail(n.path(), fmt::format("\"{}\" is not a known value", name));
+    fail(n, fmt::format("\"{}\" is not a known value", name));
 }
 
 Verdict verdictOf(const Node &n)
@@ -384,9 +261,9 @@ LatencyHistogram histogramOf(const Node &n)
     for (std::size_t i = 0; i < n.size(); ++i) {
         const Node b = n.at(i);
         if (b.size() != 3)
-            fail(b.path(), "expected [low_ns, high_ns, count]");
+            fail(b, "expected [low_ns, high_ns, count]");
         if (!h.addBucket(b.at(0).u64(), b.at(1).u64(), b.at(2).u64()))
-            fail(b.path(), "not a bucket of IOPrism's latency histogram");
+            fail(b, "not a bucket of IOPrism's latency histogram");
     }
     return h;
 }
@@ -394,13 +271,13 @@ LatencyHistogram histogramOf(const Node &n)
 // The measurement behind a direction's figures (see the header: exact for the All
 // scope, which has its histogram).
 DirectionMeasurement directionMeasurementOf(
-    const DirectionFigures &f, LatencyHistogram histogram, const std::string &path)
+    const DirectionFigures &f, LatencyHistogram histogram, const Node &at)
 {
     DirectionMeasurement m;
     m.bytes = f.bytes;
     m.errors = f.errors;
     if (histogram.count() != f.ios)
-        fail(path,
+        fail(at,
             fmt::format("the histogram holds {} I/Os, the figures {}", histogram.count(), f.ios));
     if (f.ios > 0) {
         m.minNs = nsFromUs(f.latency.minUs);
@@ -444,19 +321,18 @@ ScopeResult stepScopeOf(const Node &n)
     m.elapsed = elapsedFromSeconds(f.seconds);
     const Node bins = n["iometer_bins"];
     if (bins.size() != IometerBins::kBinCount)
-        fail(bins.path(),
-            fmt::format("expected {} bins, found {}", IometerBins::kBinCount, bins.size()));
+        fail(bins, fmt::format("expected {} bins, found {}", IometerBins::kBinCount, bins.size()));
     for (std::size_t i = 0; i < IometerBins::kBinCount; ++i)
         m.read.bins.counts[i] = bins.at(i)["count"].u64(); // read + write, as written
     // The writer keeps the full histogram of every All scope (its percentiles and the
     // run's summary come from it): one without is not a file IOPrism wrote, and reading
     // it would write a histogram that disagrees with its own figures.
     if (s.scope.kind == Scope::Kind::All && !n.has("histogram_ns"))
-        fail(n.path() + ".histogram_ns", "missing: the All scope keeps its histogram");
+        failAt(n, n.path() + ".histogram_ns", "missing: the All scope keeps its histogram");
     if (n.has("histogram_ns")) {
         const Node h = n["histogram_ns"];
-        m.read = directionMeasurementOf(f.read, histogramOf(h["read"]), h["read"].path());
-        m.write = directionMeasurementOf(f.write, histogramOf(h["write"]), h["write"].path());
+        m.read = directionMeasurementOf(f.read, histogramOf(h["read"]), h["read"]);
+        m.write = directionMeasurementOf(f.write, histogramOf(h["write"]), h["write"]);
         for (std::size_t i = 0; i < IometerBins::kBinCount; ++i)
             m.read.bins.counts[i] = bins.at(i)["count"].u64();
     } else {
@@ -489,7 +365,7 @@ void readStep(const Node &n, RunResult &r)
     StepResult s;
     const std::uint64_t number = n["step"].u64();
     if (number >= kMaxStepNumber)
-        fail(n["step"].path(), fmt::format("{} is beyond any plan", number));
+        fail(n["step"], fmt::format("{} is beyond any plan", number));
     s.step = number;
     s.stepName = n["name"].string();
     s.measuredSeconds = n["measured_seconds"].numberOrNan();
@@ -529,7 +405,7 @@ void readSeries(const Node &n, RunResult &r)
         for (std::size_t t = 0; t < trials.size(); ++t) {
             const std::uint64_t stepIndex = trials.at(t).u64();
             if (stepIndex >= r.steps.size())
-                fail(trials.at(t).path(), fmt::format("no step {} in \"steps\"", stepIndex));
+                fail(trials.at(t), fmt::format("no step {} in \"steps\"", stepIndex));
             PlannedStep &planned = r.plan.steps[r.steps[stepIndex].step];
             planned.specIndex = p["spec_index"].u64();
             planned.specName = p["spec"].string();
@@ -624,10 +500,10 @@ class Column
 public:
     Column(const Node &n, std::size_t count)
         : m_node(n)
-        , m_array(&n.array())
+        , m_array(&arrayOf(n))
     {
         if (m_array->size() != count)
-            fail(n.path(),
+            fail(n,
                 fmt::format(
                     "expected {} values (one per interval), found {}", count, m_array->size()));
     }
@@ -681,7 +557,8 @@ std::optional<Node> columnsOf(const Node &n)
 {
     if (n.isNull())
         return std::nullopt;
-    n.object();
+    if (!n.isObject())
+        throw JsonReadStopped {};
     return n;
 }
 
@@ -845,7 +722,7 @@ void intervalScopeColumnsOf(const Node &n, RunResult &r)
     const std::uint64_t first = n["first"].u64();
     const std::uint64_t count = n["count"].u64();
     if (first > total || count > total - first)
-        fail(n.path(),
+        fail(n,
             fmt::format("first {} and count {} go beyond the {} intervals", first, count, total));
     const Scope scope = scopeOf(n);
     const Column iops(n["iops"], count), readIops(n["read_iops"], count),
@@ -937,7 +814,7 @@ void readIntervalColumns(const Node &n, RunResult &r)
     // a damaged file must not decide how much memory is taken).
     const Node stepNode = n["step"];
     if (stepNode.size() != declared)
-        fail(stepNode.path(),
+        fail(stepNode,
             fmt::format(
                 "expected {} values (one per interval), found {}", declared, stepNode.size()));
     const std::size_t count = stepNode.size();
@@ -1016,8 +893,7 @@ void readDeviceCounters(const Node &n, RunResult &r)
                 if (map.devices[d].name == name)
                     td.device = d;
             if (!td.device)
-                fail(t["device"].path(),
-                    fmt::format("\"{}\" is not in device_counters.devices", name));
+                fail(t["device"], fmt::format("\"{}\" is not in device_counters.devices", name));
         }
         td.note = t["note"].string();
         map.targets.push_back(std::move(td));
@@ -1112,12 +988,11 @@ std::chrono::system_clock::time_point timestampOf(const Node &n)
     const year_month_day date {
         std::chrono::year {year}, std::chrono::month {month}, std::chrono::day {day}};
     if (fields != 8 || tail != 'Z' || !date.ok() || hour > 23 || minute > 59 || second > 59)
-        fail(n.path(), fmt::format("\"{}\" is not a UTC time like 2024-05-01T12:30:15.250Z", text));
+        fail(n, fmt::format("\"{}\" is not a UTC time like 2024-05-01T12:30:15.250Z", text));
     // The system clock counts nanoseconds in 64 bits, about 292 years either side of
     // 1970; a run started outside that was not written by IOPrism (and would overflow).
     if (year < 1970 || year > 2200)
-        fail(n.path(),
-            fmt::format("\"{}\" is not a time a run can have started (1970 to 2200)", text));
+        fail(n, fmt::format("\"{}\" is not a time a run can have started (1970 to 2200)", text));
     return sys_days {date} + hours {hour} + minutes {minute} + seconds {second} + milliseconds {ms};
 }
 
@@ -1133,7 +1008,7 @@ void readError(const Node &n, RunResult &r)
         code.wrongType("a whole number");
     const auto value = code.json().get<std::int64_t>();
     if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max())
-        fail(code.path(), fmt::format("{} is not an error code", value));
+        fail(code, fmt::format("{} is not an error code", value));
     e.code = std::error_code(static_cast<int>(value), std::system_category());
     e.detail = n["detail"].string();
     r.error = std::move(e);
@@ -1271,7 +1146,7 @@ Profile profileOf(const Node &profile)
                 first = problem.toString();
                 break;
             }
-        fail("profile", first);
+        failAt(profile, "profile", first);
     }
     return std::move(*p);
 }
@@ -1292,7 +1167,7 @@ RunResult readDocument(const Node &doc, int version)
         readStep(steps.at(i), r);
     if (doc.has("series")) {
         if (!r.plan.profile.setup.series)
-            fail("series", "present, but the profile has no series");
+            failAt(doc, "series", "present, but the profile has no series");
         readSeries(doc["series"], r);
     }
     if (auto plan = plannedAgain(r, r.plan.targetInfos()))
@@ -1335,68 +1210,75 @@ bool skippedForHeadline(int depth, Json::parse_event_t event, const Json &parsed
     return !((depth == 1 && key == "intervals") || key == "histogram_ns" || key == "iometer_bins");
 }
 
+// The document's format and version, refused with the first problem.
+void checkFormat(const Json &document, JsonReadContext &context, Checked &out)
+{
+    const Node doc(document, "", context);
+    if (!document.is_object())
+        failAt(doc, "",
+            fmt::format("not an IOPrism results file: the document is {}, not an object",
+                jsonTypeName(document)));
+    if (!document.contains("format"))
+        failAt(doc, "", "not an IOPrism results file: it has no \"format\" field");
+    const std::string format = doc["format"].string();
+    if (format == kProfileFormatName)
+        failAt(doc, "format", "this is an IOPrism profile, not a results file");
+    if (format != kResultsFormatName)
+        failAt(doc, "format",
+            fmt::format(
+                "\"{}\" is not \"{}\": not an IOPrism results file", format, kResultsFormatName));
+    const Node version = doc["version"];
+    if (!version.json().is_number_integer())
+        version.wrongType("a whole number");
+    const auto v = version.json().get<std::int64_t>();
+    if (v < 1)
+        failAt(doc, "version", fmt::format("{} is not a version of the results format", v));
+    out.version = v > std::numeric_limits<int>::max() ? std::numeric_limits<int>::max()
+                                                      : static_cast<int>(v);
+    if (v > kResultsFormatVersion) {
+        out.newerVersion = true;
+        failAt(doc, "",
+            fmt::format("results format version {} was written by a newer IOPrism; this "
+                        "IOPrism ({}) reads version {} at most: update IOPrism to "
+                        "open it",
+                v, IOPRISM_VERSION, kResultsFormatVersion));
+    }
+}
+
+// Why the text is not JSON, from the parser's error.
+std::string syntaxError(std::string_view text, const Json::parse_error &e)
+{
+    // e.byte counts from 1 and is the byte where the parser stopped.
+    const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
+    const TextPosition at = textPosition(text, offset);
+    const std::size_t first = text.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos)
+        return "empty file: not a results JSON";
+    if (text[first] != '{' && text[first] != '[')
+        return "not JSON (it does not start with '{')";
+    if (e.byte >= text.size())
+        return fmt::format("truncated: the JSON ends at line {}, column {} before it is complete "
+                           "(a file cut short, e.g. by a full disk or a copy that did not finish)",
+            at.line, at.column);
+    return fmt::format("not valid JSON at line {}, column {}: {}", at.line, at.column, e.what());
+}
+
 Checked parseAndCheck(std::string_view text, bool headlineOnly)
 {
     Checked out;
     try {
-        try {
-            out.document = headlineOnly ? Json::parse(text.begin(), text.end(), skippedForHeadline)
-                                        : Json::parse(text.begin(), text.end());
-        } catch (const Json::parse_error &e) {
-            // e.byte counts from 1 and is the byte where the parser stopped.
-            const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
-            const TextPosition at = textPosition(text, offset);
-            const std::size_t first = text.find_first_not_of(" \t\r\n");
-            if (first == std::string_view::npos)
-                out.error = "empty file: not a results JSON";
-            else if (text[first] != '{' && text[first] != '[')
-                out.error = "not JSON (it does not start with '{')";
-            else if (e.byte >= text.size())
-                out.error = fmt::format(
-                    "truncated: the JSON ends at line {}, column {} before it is complete "
-                    "(a file cut short, e.g. by a full disk or a copy that did not finish)",
-                    at.line, at.column);
-            else
-                out.error = fmt::format(
-                    "not valid JSON at line {}, column {}: {}", at.line, at.column, e.what());
-            return out;
-        }
-        const Json &document = out.document;
-        const Node doc(document, "");
-        if (!document.is_object())
-            fail("",
-                fmt::format("not an IOPrism results file: the document is {}, not an object",
-                    typeName(document)));
-        if (!document.contains("format"))
-            fail("", "not an IOPrism results file: it has no \"format\" field");
-        const std::string format = doc["format"].string();
-        if (format == kProfileFormatName)
-            fail("format", "this is an IOPrism profile, not a results file");
-        if (format != kResultsFormatName)
-            fail("format",
-                fmt::format("\"{}\" is not \"{}\": not an IOPrism results file", format,
-                    kResultsFormatName));
-        const Node version = doc["version"];
-        if (!version.json().is_number_integer())
-            version.wrongType("a whole number");
-        const auto v = version.json().get<std::int64_t>();
-        if (v < 1)
-            fail("version", fmt::format("{} is not a version of the results format", v));
-        out.version = v > std::numeric_limits<int>::max() ? std::numeric_limits<int>::max()
-                                                          : static_cast<int>(v);
-        if (v > kResultsFormatVersion) {
-            out.newerVersion = true;
-            fail("",
-                fmt::format("results format version {} was written by a newer IOPrism; this "
-                            "IOPrism ({}) reads version {} at most: update IOPrism to "
-                            "open it",
-                    v, IOPRISM_VERSION, kResultsFormatVersion));
-        }
-    } catch (const ReadFailure &failure) {
-        out.error = failure.message;
+        out.document = headlineOnly ? Json::parse(text.begin(), text.end(), skippedForHeadline)
+                                    : Json::parse(text.begin(), text.end());
+    } catch (const Json::parse_error &e) {
+        out.error = syntaxError(text, e);
+        return out;
     } catch (const std::exception &e) {
         out.error = fmt::format("cannot read the results: {}", e.what());
+        return out;
     }
+    out.error = firstJsonReadError(
+        [&](JsonReadContext &context) { checkFormat(out.document, context, out); },
+        "cannot read the results: ");
     return out;
 }
 
@@ -1444,19 +1326,94 @@ ResultsRead readResultsJson(std::string_view text)
         out.error = std::move(checked.error);
         return out;
     }
-    try {
-        out.result = readDocument(Node(checked.document, ""), checked.version);
-    } catch (const ReadFailure &failure) {
-        out.error = failure.message;
+    // Every access is checked; anything else (bad_alloc) still becomes a message, since a
+    // reader of outside data must not end the process.
+    out.error = firstJsonReadError(
+        [&](JsonReadContext &context) {
+            out.result = readDocument(Node(checked.document, "", context), checked.version);
+        },
+        "cannot read the results: ");
+    if (!out.error.empty())
         out.result.reset();
-    } catch (const std::exception &e) {
-        // Not expected (every access is checked), but a reader of outside data must not
-        // end the process: the message still says what happened.
-        out.error = fmt::format("cannot read the results: {}", e.what());
-        out.result.reset();
-    }
     return out;
 }
+
+namespace {
+
+// The headline's targets and device models (environment.targets, else the profile's).
+void headlineTargets(const Node &doc, const Profile &profile, ResultsHeadline &h)
+{
+    const Node env = doc["environment"];
+    const Node targets = env["targets"];
+    const Node devices = env["devices"];
+    for (std::size_t i = 0; i < targets.size(); ++i) {
+        const std::string path = targets.at(i)["path"].string();
+        std::string model;
+        for (std::size_t d = 0; d < devices.size(); ++d)
+            if (devices.at(d)["path"].string() == path)
+                model = devices.at(d)["model"].string();
+        h.targets.push_back(path);
+        h.deviceModels.push_back(model);
+    }
+    // A run refused before preparing its targets has no facts of them: its profile's.
+    if (h.targets.empty())
+        for (const auto &host : profile.hosts)
+            for (const auto &worker : host.workers)
+                for (const auto &target : worker.targets)
+                    if (std::find(h.targets.begin(), h.targets.end(), target.path)
+                        == h.targets.end()) {
+                        h.targets.push_back(target.path);
+                        h.deviceModels.emplace_back();
+                    }
+}
+
+ResultsHeadline headlineOf(const Node &doc)
+{
+    ResultsHeadline h;
+    h.startedAt = timestampOf(doc["started_at"]);
+    h.toolVersion = doc["tool"]["version"].string();
+    const Profile profile = profileOf(doc["profile"]);
+    h.profileName = profileName(profile);
+    h.engine = doc["environment"]["engine"].string();
+    headlineTargets(doc, profile, h);
+    const Node steps = doc["steps"];
+    h.steps = steps.size();
+    h.iops = h.megabytesPerSecond = h.meanLatencyUs = h.p99LatencyUs
+        = std::numeric_limits<double>::quiet_NaN();
+    bool cut = false;
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        const Node step = steps.at(i);
+        cut |= !step["complete"].boolean();
+        const Verdict v = verdictOf(step["devices"]["verdict"]["verdict"]);
+        if (notability(v) > notability(h.verdict))
+            h.verdict = v;
+        // The step's All scope (first in scopes); a step that completed no I/O (an
+        // Idle pause, a step failed at its start) has no figure to show.
+        const Node scopes = step["scopes"];
+        if (scopes.size() == 0)
+            continue;
+        const Node total = scopes.at(0)["total"];
+        const double iops = total["iops"].numberOrNan();
+        if (total["ios"].u64() == 0 || !std::isfinite(iops) || (h.figureStep && !(iops > h.iops)))
+            continue;
+        h.figureStep = i;
+        h.figureStepName = step["name"].string();
+        h.iops = iops;
+        h.megabytesPerSecond = total["mbps"].numberOrNan();
+        h.meanLatencyUs = total["latency_us"]["mean"].numberOrNan();
+        h.p99LatencyUs = total["latency_us"]["p99"].numberOrNan();
+    }
+    const Node error = doc["error"];
+    if (!error.isNull()) {
+        h.outcome = RunOutcome::Failed;
+        h.error = error["text"].string();
+    } else if (doc["stoppedByUser"].boolean() || cut) {
+        h.outcome = RunOutcome::Stopped;
+    }
+    return h;
+}
+
+} // namespace
 
 ResultsHeadlineRead readResultsHeadline(std::string_view text)
 {
@@ -1466,77 +1423,13 @@ ResultsHeadlineRead readResultsHeadline(std::string_view text)
         out.error = std::move(checked.error);
         return out;
     }
-    try {
-        const Node doc(checked.document, "");
-        ResultsHeadline h;
-        h.startedAt = timestampOf(doc["started_at"]);
-        h.toolVersion = doc["tool"]["version"].string();
-        const Profile profile = profileOf(doc["profile"]);
-        h.profileName = profileName(profile);
-        const Node env = doc["environment"];
-        h.engine = env["engine"].string();
-        const Node targets = env["targets"];
-        const Node devices = env["devices"];
-        for (std::size_t i = 0; i < targets.size(); ++i) {
-            const std::string path = targets.at(i)["path"].string();
-            std::string model;
-            for (std::size_t d = 0; d < devices.size(); ++d)
-                if (devices.at(d)["path"].string() == path)
-                    model = devices.at(d)["model"].string();
-            h.targets.push_back(path);
-            h.deviceModels.push_back(model);
-        }
-        // A run refused before preparing its targets has no facts of them: its profile's.
-        if (h.targets.empty())
-            for (const auto &host : profile.hosts)
-                for (const auto &worker : host.workers)
-                    for (const auto &target : worker.targets)
-                        if (std::find(h.targets.begin(), h.targets.end(), target.path)
-                            == h.targets.end()) {
-                            h.targets.push_back(target.path);
-                            h.deviceModels.emplace_back();
-                        }
-        const Node steps = doc["steps"];
-        h.steps = steps.size();
-        h.iops = h.megabytesPerSecond = h.meanLatencyUs = h.p99LatencyUs
-            = std::numeric_limits<double>::quiet_NaN();
-        bool cut = false;
-        for (std::size_t i = 0; i < steps.size(); ++i) {
-            const Node step = steps.at(i);
-            cut |= !step["complete"].boolean();
-            const Verdict v = verdictOf(step["devices"]["verdict"]["verdict"]);
-            if (notability(v) > notability(h.verdict))
-                h.verdict = v;
-            // The step's All scope (first in scopes); a step that completed no I/O (an
-            // Idle pause, a step failed at its start) has no figure to show.
-            const Node scopes = step["scopes"];
-            if (scopes.size() == 0)
-                continue;
-            const Node total = scopes.at(0)["total"];
-            const double iops = total["iops"].numberOrNan();
-            if (total["ios"].u64() == 0 || !std::isfinite(iops)
-                || (h.figureStep && !(iops > h.iops)))
-                continue;
-            h.figureStep = i;
-            h.figureStepName = step["name"].string();
-            h.iops = iops;
-            h.megabytesPerSecond = total["mbps"].numberOrNan();
-            h.meanLatencyUs = total["latency_us"]["mean"].numberOrNan();
-            h.p99LatencyUs = total["latency_us"]["p99"].numberOrNan();
-        }
-        const Node error = doc["error"];
-        if (!error.isNull()) {
-            h.outcome = RunOutcome::Failed;
-            h.error = error["text"].string();
-        } else if (doc["stoppedByUser"].boolean() || cut) {
-            h.outcome = RunOutcome::Stopped;
-        }
-        out.headline = std::move(h);
-    } catch (const ReadFailure &failure) {
-        out.error = failure.message;
-    } catch (const std::exception &e) {
-        out.error = fmt::format("cannot read the results: {}", e.what());
-    }
+    out.error = firstJsonReadError(
+        [&](JsonReadContext &context) {
+            out.headline = headlineOf(Node(checked.document, "", context));
+        },
+        "cannot read the results: ");
+    if (!out.error.empty())
+        out.headline.reset();
     return out;
 }
 
