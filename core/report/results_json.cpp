@@ -6,6 +6,7 @@
 #include "core/profile/series.h"
 #include "core/report/json_text.h"
 #include "core/report/resolution.h"
+#include "core/run/resolved_plan_json.h"
 #include "core/run/series_result.h"
 
 #include <algorithm>
@@ -823,15 +824,6 @@ Json deviceJson(const DeviceFacts &d)
         {"write_cache", d.writeCache}};
 }
 
-Json targetJson(const TargetInfo &t)
-{
-    return Json {{"path", t.path}, {"size_bytes", t.sizeBytes},
-        {"logical_block_bytes", t.logicalBlockBytes},
-        {"direct_io_offset_align_bytes", t.directIoOffsetAlignBytes},
-        {"direct_io_mem_align_bytes", t.directIoMemAlignBytes}, {"is_device", t.isDevice},
-        {"read_only", t.readOnly}, {"created_test_file", t.createdTestFile}};
-}
-
 Json environmentJson(const RunResult &result, const Environment &env)
 {
     Json devices = Json::array();
@@ -839,7 +831,7 @@ Json environmentJson(const RunResult &result, const Environment &env)
         devices.push_back(deviceJson(d));
     Json targets = Json::array();
     for (const auto &t : result.plan.targetInfos())
-        targets.push_back(targetJson(t));
+        targets.push_back(encodeTargetInfo(t));
     // The result's engine and notices are authoritative; the environment's are what
     // the caller copied, used when the result has none (a run that failed early).
     const std::string &engine = !result.engine.empty() ? result.engine : env.engine;
@@ -903,6 +895,7 @@ Json resultsWithoutIntervals(const RunResult &result, const Environment &environ
     doc["tool"] = Json {{"name", "IOPrism"}, {"version", environment.toolVersion}};
     doc["environment"] = environmentJson(result, environment);
     doc["profile"] = profileToOrderedJson(result.plan.profile);
+    doc["plan"] = encodeResolvedPlan(result.plan);
     doc["summary"] = summaryJson(result);
     doc["steps"] = std::move(steps);
     if (result.plan.profile.setup.series)

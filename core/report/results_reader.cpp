@@ -8,6 +8,7 @@
 #include "core/report/results_json.h"
 #include "core/run/plan.h"
 #include "core/run/resolved_plan.h"
+#include "core/run/resolved_plan_json.h"
 
 #include <algorithm>
 #include <cmath>
@@ -360,7 +361,9 @@ StepPoint pointOf(const Node &n)
 // a series may have left points out. A step number beyond this is not believed.
 constexpr std::uint64_t kMaxStepNumber = 1'000'000;
 
-void readStep(const Node &n, RunResult &r)
+// `planKept`: the file has its plan (format 3), whose steps the file's are; before that,
+// each step gives its part of the plan (planOfOldFile).
+void readStep(const Node &n, RunResult &r, bool planKept)
 {
     StepResult s;
     const std::uint64_t number = n["step"].u64();
@@ -379,7 +382,10 @@ void readStep(const Node &n, RunResult &r)
     const Node scopes = n["scopes"];
     for (std::size_t i = 0; i < scopes.size(); ++i)
         s.scopes.push_back(stepScopeOf(scopes.at(i)));
-
+    if (planKept) { // the plan says what the step is (a step beyond it: a plan made by hand)
+        r.steps.push_back(std::move(s));
+        return;
+    }
     if (r.plan.steps.size() <= s.step)
         r.plan.steps.resize(s.step + 1);
     PlannedStep &planned = r.plan.steps[s.step];
@@ -395,8 +401,9 @@ void readStep(const Node &n, RunResult &r)
     r.steps.push_back(std::move(s));
 }
 
-// A series point names its spec; its steps say only their point (see stepJson).
-void readSeries(const Node &n, RunResult &r)
+// A series point names its spec; its steps say only their point (see stepJson). A file
+// that keeps its plan has them there already.
+void readSeries(const Node &n, RunResult &r, bool planKept)
 {
     const Node points = n["points"];
     for (std::size_t i = 0; i < points.size(); ++i) {
@@ -406,6 +413,8 @@ void readSeries(const Node &n, RunResult &r)
             const std::uint64_t stepIndex = trials.at(t).u64();
             if (stepIndex >= r.steps.size())
                 fail(trials.at(t), fmt::format("no step {} in \"steps\"", stepIndex));
+            if (planKept)
+                continue;
             PlannedStep &planned = r.plan.steps[r.steps[stepIndex].step];
             planned.specIndex = p["spec_index"].u64();
             planned.specName = p["spec"].string();
@@ -920,7 +929,8 @@ std::vector<std::string> stringsOf(const Node &n)
     return out;
 }
 
-void readEnvironment(const Node &n, RunResult &r)
+// The environment; returns the targets' facts (environment.targets).
+std::vector<TargetInfo> readEnvironment(const Node &n, RunResult &r)
 {
     Environment &e = r.environment;
     e.hostName = n["host_name"].string();
@@ -949,27 +959,14 @@ void readEnvironment(const Node &n, RunResult &r)
         f.writeCache = d["write_cache"].string();
         e.devices.push_back(std::move(f));
     }
-    // The targets' facts, in the order of the plan's workers and their targets: one
-    // worker carries them all until the plan is made again (plannedAgain).
+    // The targets' facts, in the order of the plan's workers and their targets. Format 3
+    // keeps them in the plan too (where they are read from); they stay here for readers
+    // of earlier formats, and files of those have them only here (planOfOldFile).
     const Node targets = n["targets"];
-    ResolvedWorker worker;
-    for (std::size_t i = 0; i < targets.size(); ++i) {
-        const Node t = targets.at(i);
-        ResolvedTarget target;
-        TargetInfo &info = target.info;
-        info.path = t["path"].string();
-        info.sizeBytes = t["size_bytes"].u64();
-        info.logicalBlockBytes = t["logical_block_bytes"].u32();
-        info.directIoOffsetAlignBytes = t["direct_io_offset_align_bytes"].u32();
-        info.directIoMemAlignBytes = t["direct_io_mem_align_bytes"].u32();
-        info.isDevice = t["is_device"].boolean();
-        info.readOnly = t["read_only"].boolean();
-        info.createdTestFile = t["created_test_file"].boolean();
-        target.target.path = info.path;
-        worker.targets.push_back(std::move(target));
-    }
-    if (!worker.targets.empty())
-        r.plan.workers.push_back(std::move(worker));
+    std::vector<TargetInfo> infos;
+    for (std::size_t i = 0; i < targets.size(); ++i)
+        infos.push_back(decodeTargetInfo(targets.at(i)));
+    return infos;
 }
 
 // "2024-05-01T12:30:15.250Z", as the writer makes it (UTC, milliseconds).
@@ -1049,90 +1046,23 @@ void intervalTargetPaths(RunResult &r)
 
 // ---------------------------------------------------------------- the plan
 
-// A step as the file has it (readStep, readSeries) is the step planned: its name, cycle
-// and series point, and for a cycling or series step (which says them) its spec and index.
-bool sameStep(const PlannedStep &read, const PlannedStep &planned)
+// Files before format 3 kept no plan. The simplest honest one is built from what they
+// have (docs/results.md, "Reading results back"): the profile and its specs, each step as
+// the file names it (readStep, readSeries), and one worker holding every target's facts
+// in file order, running no spec at no depth: the file does not say which worker ran
+// what, where, at which depth.
+void planOfOldFile(RunResult &r, const std::vector<TargetInfo> &infos)
 {
-    if (read.name != planned.name || read.cycle != planned.cycle || read.point != planned.point)
-        return false;
-    return read.cycle.empty()
-        || (read.specName == planned.specName && read.specIndex == planned.specIndex);
-}
-
-// The file's scopes are the workers and targets of `plan`, by the indices the Iometer CSV
-// finds a row's spec, region and queue depth with.
-bool sameScopes(const std::vector<StepResult> &steps, const ResolvedPlan &plan)
-{
-    for (const auto &step : steps)
-        for (const auto &s : step.scopes) {
-            const Scope &scope = s.scope;
-            if (scope.kind == Scope::Kind::All)
-                continue;
-            if (scope.worker < 0 || std::size_t(scope.worker) >= plan.workers.size())
-                return false;
-            const ResolvedWorker &w = plan.workers[std::size_t(scope.worker)];
-            if (scope.kind == Scope::Kind::Worker
-                    ? scope.label != w.name
-                    : scope.target < 0 || std::size_t(scope.target) >= w.targets.size()
-                        || w.targets[std::size_t(scope.target)].target.path != scope.targetPath)
-                return false;
-        }
-    return true;
-}
-
-// The plan that ran, made again the way the run made it (core/run/run.cpp): makeRunPlan
-// on the profile the file keeps (with the seeds used), described with what preparing the
-// targets found (`infos`: environment.targets, in the plan's order of workers and
-// targets), then the series points those targets cannot run taken out. The file keeps
-// neither the workers nor their specs, regions and queue depths per step: this gives
-// them back to the Iometer CSV (its access specifications, Starting Sector, Maximum
-// Size, Queue Depth) and the steps a stopped run did not reach. Nullopt when it is not
-// the plan the file's steps ran (planned otherwise, or an edited file): the reader then
-// keeps what the file says.
-std::optional<ResolvedPlan> plannedAgain(const RunResult &r, const std::vector<TargetInfo> &infos)
-{
-    // A profile a run refuses never ran, and its limits bound the plan: a damaged file
-    // cannot make the reader plan a million workers. Alignment is the targets' to judge
-    // (their facts were checked when the run resolved its plan).
-    Problems problems = validateProfile(r.plan.profile, {.sectorSizeBytes = 0});
-    if (hasErrors(problems))
-        return std::nullopt;
-    const std::optional<RunPlan> plan = makeRunPlan(r.plan.profile, 0, problems);
-    if (!plan)
-        return std::nullopt;
-    std::vector<const std::string *> paths;
-    for (const auto &w : plan->workers)
-        for (const auto &t : w.targets)
-            paths.push_back(&t.target.path);
-    ResolvedPlan resolved;
-    if (infos.empty() && !paths.empty()) {
-        // Stopped or refused before its targets were prepared: the run kept the profile
-        // and the steps of its plan only.
-        if (!r.steps.empty())
-            return std::nullopt;
-        resolved.steps = plan->steps;
-    } else {
-        if (infos.size() != paths.size())
-            return std::nullopt;
-        // The run prepared each path once: every target on it has the same facts.
-        std::map<std::string, const TargetInfo *> infoOf;
-        for (std::size_t i = 0; i < paths.size(); ++i) {
-            const auto [at, added] = infoOf.try_emplace(*paths[i], &infos[i]);
-            if (!added && !(*at->second == infos[i]))
-                return std::nullopt;
-        }
-        resolved = describePlan(*plan, [&](const std::string &path) { return *infoOf.at(path); });
-        skipPointsTargetsCannotRun(resolved);
+    r.plan.specs = r.plan.profile.specs;
+    ResolvedWorker worker;
+    for (const TargetInfo &info : infos) {
+        ResolvedTarget target;
+        target.info = info;
+        target.target.path = info.path;
+        worker.targets.push_back(std::move(target));
     }
-    // As the file has it, should a seed be missing from it (makeRunPlan would draw one).
-    resolved.profile = r.plan.profile;
-    for (const auto &step : r.steps)
-        if (step.step >= resolved.steps.size()
-            || !sameStep(r.plan.steps[step.step], resolved.steps[step.step]))
-            return std::nullopt;
-    if (!sameScopes(r.steps, resolved))
-        return std::nullopt;
-    return resolved;
+    if (!worker.targets.empty())
+        r.plan.workers.push_back(std::move(worker));
 }
 
 Profile profileOf(const Node &profile)
@@ -1158,20 +1088,25 @@ RunResult readDocument(const Node &doc, int version)
     r.startedAt = timestampOf(doc["started_at"]);
     r.environment.toolVersion = doc["tool"]["version"].string();
 
-    r.plan.profile = profileOf(doc["profile"]);
-    r.plan.specs = r.plan.profile.specs;
-    readEnvironment(doc["environment"], r);
+    Profile profile = profileOf(doc["profile"]);
+    const std::vector<TargetInfo> infos = readEnvironment(doc["environment"], r);
+    // Since format 3 the file keeps the plan the run executed; nothing here plans again.
+    const bool planKept = version >= 3;
+    if (planKept)
+        r.plan = decodeResolvedPlan(doc["plan"], std::move(profile));
+    else
+        r.plan.profile = std::move(profile);
 
     const Node steps = doc["steps"];
     for (std::size_t i = 0; i < steps.size(); ++i)
-        readStep(steps.at(i), r);
+        readStep(steps.at(i), r, planKept);
     if (doc.has("series")) {
         if (!r.plan.profile.setup.series)
             failAt(doc, "series", "present, but the profile has no series");
-        readSeries(doc["series"], r);
+        readSeries(doc["series"], r, planKept);
     }
-    if (auto plan = plannedAgain(r, r.plan.targetInfos()))
-        r.plan = std::move(*plan);
+    if (!planKept)
+        planOfOldFile(r, infos);
     // Version 1: one object per interval; since 2, columns.
     const Node intervals = doc["intervals"];
     if (version == 1)
