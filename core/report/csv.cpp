@@ -574,8 +574,8 @@ public:
         if (worker < 0 || std::size_t(worker) >= m_plan.workers.size())
             return std::nullopt;
         const ResolvedWorker &w = m_plan.workers[std::size_t(worker)];
-        if (target < 0 || std::size_t(target) >= w.targets.size() || step >= w.outstandingIos.size()
-            || std::size_t(target) >= w.outstandingIos[step].size())
+        if (target < 0 || std::size_t(target) >= w.targets.size()
+            || step >= w.outstandingIos.size())
             return std::nullopt;
         const ResolvedTarget &rt = w.targets[std::size_t(target)];
         const Target &t = rt.target;

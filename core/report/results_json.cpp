@@ -662,16 +662,10 @@ template<typename Get> void intervalConnectionColumns(JsonTextWriter &w, std::si
     w.endObject();
 }
 
-// The figures of one scope over `count` intervals from `first`, where it is scope
-// `index` of each.
-void intervalScopeColumns(JsonTextWriter &w, const std::vector<IntervalSample> &intervals,
-    std::size_t first, std::size_t count, std::size_t index)
+// Which scope an entry of the intervals' scopes is, and over which intervals.
+void intervalScopeIdentity(
+    JsonTextWriter &w, const Scope &scope, std::size_t first, std::size_t count)
 {
-    const Scope &scope = intervals[first].scopes[index].scope;
-    auto figures = [&](std::size_t i) -> const Figures & {
-        return intervals[first + i].scopes[index].figures;
-    };
-    w.beginObject();
     w.key("first");
     w.number(std::uint64_t(first));
     w.key("count");
@@ -684,6 +678,19 @@ void intervalScopeColumns(JsonTextWriter &w, const std::vector<IntervalSample> &
     w.value(optionalIndex(scope.worker));
     w.key("target");
     w.value(optionalIndex(scope.target));
+}
+
+// The figures of one scope over `count` intervals from `first`, where it is scope
+// `index` of each.
+void intervalScopeColumns(JsonTextWriter &w, const std::vector<IntervalSample> &intervals,
+    std::size_t first, std::size_t count, std::size_t index)
+{
+    const Scope &scope = intervals[first].scopes[index].scope;
+    auto figures = [&](std::size_t i) -> const Figures & {
+        return intervals[first + i].scopes[index].figures;
+    };
+    w.beginObject();
+    intervalScopeIdentity(w, scope, first, count);
     using F = Figures;
     using D = DirectionFigures;
     auto rate = [&](const char *name, D F::*direction, double D::*field, int places) {

@@ -114,8 +114,8 @@ ResolvedTarget resolvedTargetOf(const JsonNode &n)
 }
 
 // Per step: the spec a worker runs (an index in the plan's specs, or -1: idle) and each
-// target's depth. Read as written: the plan's users check indices before they use them
-// (ResolvedPlan::specOf), and a hand-made plan may have fewer entries than steps.
+// target's depth. Read as written: the plan's users check a step's index before they use
+// it (ResolvedPlan::specOf), and a hand-made plan may have fewer entries than steps.
 void stepsOfWorker(const JsonNode &n, ResolvedWorker &w)
 {
     const JsonNode specPerStep = n["spec_per_step"];
@@ -126,9 +126,15 @@ void stepsOfWorker(const JsonNode &n, ResolvedWorker &w)
             spec.fail(fmt::format("{} is not a spec index (-1 for none)", index));
         w.specPerStep.push_back(static_cast<int>(index));
     }
+    // A step's depths are one per target: the Iometer CSV indexes them so.
     const JsonNode depths = n["outstanding_ios"];
-    for (std::size_t s = 0; s < depths.size(); ++s)
-        w.outstandingIos.push_back(u32s(depths.at(s)));
+    for (std::size_t s = 0; s < depths.size(); ++s) {
+        const JsonNode row = depths.at(s);
+        if (row.size() != w.targets.size())
+            row.fail(fmt::format(
+                "expected {} values (one per target), found {}", w.targets.size(), row.size()));
+        w.outstandingIos.push_back(u32s(row));
+    }
 }
 
 ResolvedWorker workerOf(const JsonNode &n)

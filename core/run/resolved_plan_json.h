@@ -7,9 +7,10 @@
 // The profile is not in it: a results file holds it apart ("profile"), and so will a run
 // request. Specs and targets are written in the profile format (docs/profile-format.md);
 // the rest uses the results' snake_case names. Decoding gives back what was encoded,
-// checking types and ranges, not whether the plan is whole: a plan made by hand (tests,
-// reports of made-up runs) may have fewer per-step entries than steps, and the plan's
-// users check every index before they use it (ResolvedPlan::specOf).
+// checking types and ranges and that each step's depths are one per target, not whether
+// the plan is whole: a plan made by hand (tests, reports of made-up runs) may have fewer
+// per-step entries than steps, and the plan's users check a step's index before they use
+// it (ResolvedPlan::specOf).
 #pragma once
 
 #include "core/json/json_reader.h"

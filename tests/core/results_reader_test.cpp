@@ -333,6 +333,10 @@ TEST(ResultsReader, ADamagedPlanIsRefusedByItsPath)
     EXPECT_EQ(damaged([](auto &p) { p["specs"][0]["lines"][0]["percentRead"] = "x"; }),
         "plan.specs[0].lines[0].percentRead: expected a whole number from 0 to 4294967295, "
         "got \"x\"");
+    EXPECT_EQ(damaged([](auto &p) {
+        p["workers"][0]["outstanding_ios"] = {{1, 2, 3}};
+    }),
+        "plan.workers[0].outstanding_ios[0]: expected 2 values (one per target), found 3");
     EXPECT_EQ(damaged([](auto &p) { p["steps"][0]["point"] = 3; }),
         "plan.steps[0].point: expected an object, found a number");
 }
