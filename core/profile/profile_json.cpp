@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/profile/profile_json.h"
 
+#include "core/json/json_reader.h"
 #include "core/profile/names.h"
 #include "core/profile/units.h"
 
@@ -19,85 +20,13 @@ namespace {
 
 using Json = nlohmann::json;
 
-std::string joinPath(const std::string &base, std::string_view key)
+using Reader = JsonReadContext;
+
+// A profile is the user's: every problem in one pass, each quoting the value given.
+Reader profileReadContext(Problems &problems)
 {
-    return base.empty() ? std::string(key) : base + "." + std::string(key);
+    return Reader(problems, Reader::Policy::CollectAll, Reader::Wording::ValueGiven);
 }
-
-std::string indexPath(const std::string &base, std::size_t index)
-{
-    return base + "[" + std::to_string(index) + "]";
-}
-
-// A short rendering of a JSON value for messages: scalars as written, containers by
-// kind, long strings cut so that one bad value cannot flood the output.
-std::string describe(const Json &value)
-{
-    constexpr std::size_t kMaxChars = 40;
-    switch (value.type()) {
-    case Json::value_t::object:
-        return "an object";
-    case Json::value_t::array:
-        return "an array";
-    case Json::value_t::string: {
-        std::string s = value.get_ref<const std::string &>();
-        if (s.size() > kMaxChars) {
-            // Cut on a UTF-8 character boundary.
-            std::size_t cut = kMaxChars;
-            while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80)
-                --cut;
-            s = s.substr(0, cut) + "...";
-        }
-        return Json(s).dump(-1, ' ', false, Json::error_handler_t::replace);
-    }
-    case Json::value_t::null:
-    case Json::value_t::boolean:
-    case Json::value_t::number_integer:
-    case Json::value_t::number_unsigned:
-    case Json::value_t::number_float:
-        return value.dump();
-    case Json::value_t::binary:
-    case Json::value_t::discarded:
-        break;
-    }
-    return "an unreadable value";
-}
-
-// Edit distance, to suggest the field a misspelt key probably meant.
-std::size_t editDistance(std::string_view a, std::string_view b)
-{
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j)
-        row[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        std::size_t diagonal = row[0];
-        row[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j) {
-            const char ca = static_cast<char>(std::tolower(static_cast<unsigned char>(a[i - 1])));
-            const char cb = static_cast<char>(std::tolower(static_cast<unsigned char>(b[j - 1])));
-            const std::size_t substitute = diagonal + (ca == cb ? 0 : 1);
-            diagonal = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, substitute});
-        }
-    }
-    return row[b.size()];
-}
-
-class Reader
-{
-public:
-    explicit Reader(Problems &problems)
-        : m_problems(problems)
-    { }
-
-    void error(std::string path, std::string message)
-    {
-        m_problems.push_back({Severity::Error, std::move(path), std::move(message)});
-    }
-
-private:
-    Problems &m_problems;
-};
 
 // ------------------------------------------------------------------ scalar readers
 // Each reader assigns `out` only when the value is good, so a bad field keeps the
@@ -128,8 +57,8 @@ bool readUnsigned(
             return true;
         }
     }
-    r.error(
-        path, "expected a whole number from 0 to " + std::to_string(max) + ", got " + describe(v));
+    r.error(path,
+        "expected a whole number from 0 to " + std::to_string(max) + ", got " + jsonValueText(v));
     return false;
 }
 
@@ -158,7 +87,7 @@ void readSize(Reader &r, const Json &v, const std::string &path, std::uint64_t &
         r.error(path,
             "expected a size such as 4096, 512B, 4KiB or 1MiB (units are binary; "
             "at most 2^64 - 1 bytes), got "
-                + describe(v));
+                + jsonValueText(v));
 }
 
 std::string_view unitName(DurationUnit unit)
@@ -191,7 +120,7 @@ void readDuration(Reader &r, const Json &v, const std::string &path, DurationUni
     if (!parts) {
         r.error(path,
             "expected a duration such as 90 (" + std::string(unitName(bareUnit))
-                + "), 1m30s, 500ms or 250us, got " + describe(v));
+                + "), 1m30s, 500ms or 250us, got " + jsonValueText(v));
         return;
     }
     if (const auto value = convert(*parts)) {
@@ -204,10 +133,10 @@ void readDuration(Reader &r, const Json &v, const std::string &path, DurationUni
     else if (modelUnit == DurationUnit::Milliseconds)
         fractional = parts->microseconds % 1000 != 0;
     if (fractional)
-        r.error(
-            path, describe(v) + " is not a whole number of " + std::string(unitName(modelUnit)));
+        r.error(path,
+            jsonValueText(v) + " is not a whole number of " + std::string(unitName(modelUnit)));
     else
-        r.error(path, describe(v) + " is too long");
+        r.error(path, jsonValueText(v) + " is too long");
 }
 
 void readDouble(Reader &r, const Json &v, const std::string &path, double &out)
@@ -215,7 +144,7 @@ void readDouble(Reader &r, const Json &v, const std::string &path, double &out)
     if (v.is_number())
         out = v.get<double>();
     else
-        r.error(path, "expected a number, got " + describe(v));
+        r.error(path, "expected a number, got " + jsonValueText(v));
 }
 
 void readBool(Reader &r, const Json &v, const std::string &path, bool &out)
@@ -223,7 +152,7 @@ void readBool(Reader &r, const Json &v, const std::string &path, bool &out)
     if (v.is_boolean())
         out = v.get<bool>();
     else
-        r.error(path, "expected true or false, got " + describe(v));
+        r.error(path, "expected true or false, got " + jsonValueText(v));
 }
 
 void readString(Reader &r, const Json &v, const std::string &path, std::string &out)
@@ -231,7 +160,7 @@ void readString(Reader &r, const Json &v, const std::string &path, std::string &
     if (v.is_string())
         out = v.get<std::string>();
     else
-        r.error(path, "expected a string, got " + describe(v));
+        r.error(path, "expected a string, got " + jsonValueText(v));
 }
 
 template<typename E> void readEnum(Reader &r, const Json &v, const std::string &path, E &out)
@@ -241,256 +170,137 @@ template<typename E> void readEnum(Reader &r, const Json &v, const std::string &
             out = *e;
             return;
         }
-        r.error(path, describe(v) + " is not one of: " + allowedNames<E>());
+        r.error(path, jsonValueText(v) + " is not one of: " + allowedNames<E>());
         return;
     }
-    r.error(path, "expected one of: " + allowedNames<E>() + ", got " + describe(v));
+    r.error(path, "expected one of: " + allowedNames<E>() + ", got " + jsonValueText(v));
 }
 
-// ------------------------------------------------------------------ objects
+// ------------------------------------------------------------------ fields
+// A typed field of an object: read when it is there, its problem named by its path.
 
-// Reads the fields of one JSON object. Every field the reader asks for is remembered,
-// so finish() can report the others as unknown (with a suggestion for typos).
-class ObjectReader
+using ObjectReader = JsonObjectReader;
+
+template<typename T> void uintField(ObjectReader &o, std::string_view key, T &out)
 {
-public:
-    ObjectReader(Reader &reader, const Json &json, std::string path)
-        : m_reader(reader)
-        , m_json(json)
-        , m_path(std::move(path))
-        , m_ok(json.is_object())
-    {
-        if (!m_ok)
-            m_reader.error(m_path, "expected an object, got " + describe(json));
-    }
+    o.field(key, [&](const Json &v, const std::string &p) { readUint(o.context(), v, p, out); });
+}
 
-    ObjectReader(const ObjectReader &) = delete;
-    ObjectReader &operator=(const ObjectReader &) = delete;
-
-    bool ok() const { return m_ok; }
-    Reader &reader() { return m_reader; }
-    std::string path(std::string_view key) const { return joinPath(m_path, key); }
-
-    const Json *take(std::string_view key)
-    {
-        m_known.emplace_back(key);
-        if (!m_ok)
-            return nullptr;
-        const auto it = m_json.find(std::string(key));
-        return it == m_json.end() ? nullptr : &*it;
-    }
-
-    bool has(std::string_view key) const
-    {
-        return m_ok && m_json.find(std::string(key)) != m_json.end();
-    }
-
-    template<typename Fn> void field(std::string_view key, Fn &&fn)
-    {
-        if (const Json *v = take(key))
-            fn(*v, path(key));
-    }
-
-    template<typename T> void uint(std::string_view key, T &out)
-    {
-        field(key, [&](const Json &v, const std::string &p) { readUint(m_reader, v, p, out); });
-    }
-
-    // An optional whole number: absent or null = unset.
-    template<typename T> void optionalUint(std::string_view key, std::optional<T> &out)
-    {
-        field(key, [&](const Json &v, const std::string &p) {
-            if (v.is_null()) {
-                out.reset();
-                return;
-            }
-            T value {};
-            std::uint64_t u = 0;
-            if (readUnsigned(m_reader, v, p, std::numeric_limits<T>::max(), u)) {
-                value = static_cast<T>(u);
-                out = value;
-            }
-        });
-    }
-
-    void size(std::string_view key, std::uint64_t &out)
-    {
-        field(key, [&](const Json &v, const std::string &p) { readSize(m_reader, v, p, out); });
-    }
-
-    void number(std::string_view key, double &out)
-    {
-        field(key, [&](const Json &v, const std::string &p) { readDouble(m_reader, v, p, out); });
-    }
-
-    void boolean(std::string_view key, bool &out)
-    {
-        field(key, [&](const Json &v, const std::string &p) { readBool(m_reader, v, p, out); });
-    }
-
-    void string(std::string_view key, std::string &out)
-    {
-        field(key, [&](const Json &v, const std::string &p) { readString(m_reader, v, p, out); });
-    }
-
-    template<typename E> void enumeration(std::string_view key, E &out)
-    {
-        field(key, [&](const Json &v, const std::string &p) { readEnum(m_reader, v, p, out); });
-    }
-
-    void seconds(std::string_view key, std::chrono::seconds &out)
-    {
-        field(key, [&](const Json &v, const std::string &p) {
-            readDuration(
-                m_reader, v, p, DurationUnit::Seconds, DurationUnit::Seconds, &toSeconds, out);
-        });
-    }
-
-    void milliseconds(std::string_view key, DurationUnit bareUnit, std::chrono::milliseconds &out)
-    {
-        field(key, [&](const Json &v, const std::string &p) {
-            readDuration(
-                m_reader, v, p, bareUnit, DurationUnit::Milliseconds, &toMilliseconds, out);
-        });
-    }
-
-    void microseconds(std::string_view key, DurationUnit bareUnit, std::chrono::microseconds &out)
-    {
-        field(key, [&](const Json &v, const std::string &p) {
-            readDuration(
-                m_reader, v, p, bareUnit, DurationUnit::Microseconds, &toMicroseconds, out);
-        });
-    }
-
-    // A nested object: fn(ObjectReader &) reads its fields.
-    template<typename Fn> void object(std::string_view key, Fn &&fn)
-    {
-        field(key, [&](const Json &v, const std::string &p) {
-            ObjectReader nested(m_reader, v, p);
-            if (!nested.ok())
-                return;
-            fn(nested);
-            nested.finish();
-        });
-    }
-
-    // An array: fn(const Json &element, const std::string &elementPath) per element.
-    template<typename Fn> void array(std::string_view key, Fn &&fn)
-    {
-        field(key, [&](const Json &v, const std::string &p) {
-            if (!v.is_array()) {
-                m_reader.error(p, "expected an array, got " + describe(v));
-                return;
-            }
-            for (std::size_t i = 0; i < v.size(); ++i)
-                fn(v[i], indexPath(p, i));
-        });
-    }
-
-    // An array of objects read into a vector, each element by read(ObjectReader &, T &).
-    template<typename T, typename Fn>
-    void objects(std::string_view key, std::vector<T> &out, Fn &&read)
-    {
-        field(key, [&](const Json &v, const std::string &p) {
-            if (!v.is_array()) {
-                m_reader.error(p, "expected an array, got " + describe(v));
-                return;
-            }
-            out.clear();
-            for (std::size_t i = 0; i < v.size(); ++i) {
-                T item {};
-                ObjectReader element(m_reader, v[i], indexPath(p, i));
-                if (element.ok()) {
-                    read(element, item);
-                    element.finish();
-                }
-                out.push_back(std::move(item));
-            }
-        });
-    }
-
-    void finish()
-    {
-        if (!m_ok)
+// An optional whole number: absent or null = unset.
+template<typename T>
+void optionalUintField(ObjectReader &o, std::string_view key, std::optional<T> &out)
+{
+    o.field(key, [&](const Json &v, const std::string &p) {
+        if (v.is_null()) {
+            out.reset();
             return;
-        for (const auto &[key, value] : m_json.items()) {
-            if (std::find(m_known.begin(), m_known.end(), key) != m_known.end())
-                continue;
-            std::string message = "unknown field";
-            std::size_t best = std::numeric_limits<std::size_t>::max();
-            std::string suggestion;
-            for (const auto &known : m_known) {
-                const std::size_t d = editDistance(key, known);
-                if (d < best) {
-                    best = d;
-                    suggestion = known;
-                }
-            }
-            if (!suggestion.empty() && best <= std::max<std::size_t>(1, suggestion.size() / 3))
-                message += " (did you mean \"" + suggestion + "\"?)";
-            m_reader.error(path(key), message);
         }
-    }
+        std::uint64_t u = 0;
+        if (readUnsigned(o.context(), v, p, std::numeric_limits<T>::max(), u))
+            out = static_cast<T>(u);
+    });
+}
 
-private:
-    Reader &m_reader;
-    const Json &m_json;
-    std::string m_path;
-    bool m_ok;
-    std::vector<std::string> m_known;
-};
+void sizeField(ObjectReader &o, std::string_view key, std::uint64_t &out)
+{
+    o.field(key, [&](const Json &v, const std::string &p) { readSize(o.context(), v, p, out); });
+}
+
+void numberField(ObjectReader &o, std::string_view key, double &out)
+{
+    o.field(key, [&](const Json &v, const std::string &p) { readDouble(o.context(), v, p, out); });
+}
+
+void booleanField(ObjectReader &o, std::string_view key, bool &out)
+{
+    o.field(key, [&](const Json &v, const std::string &p) { readBool(o.context(), v, p, out); });
+}
+
+void stringField(ObjectReader &o, std::string_view key, std::string &out)
+{
+    o.field(key, [&](const Json &v, const std::string &p) { readString(o.context(), v, p, out); });
+}
+
+template<typename E> void enumerationField(ObjectReader &o, std::string_view key, E &out)
+{
+    o.field(key, [&](const Json &v, const std::string &p) { readEnum(o.context(), v, p, out); });
+}
+
+void secondsField(ObjectReader &o, std::string_view key, std::chrono::seconds &out)
+{
+    o.field(key, [&](const Json &v, const std::string &p) {
+        readDuration(
+            o.context(), v, p, DurationUnit::Seconds, DurationUnit::Seconds, &toSeconds, out);
+    });
+}
+
+void millisecondsField(
+    ObjectReader &o, std::string_view key, DurationUnit bareUnit, std::chrono::milliseconds &out)
+{
+    o.field(key, [&](const Json &v, const std::string &p) {
+        readDuration(o.context(), v, p, bareUnit, DurationUnit::Milliseconds, &toMilliseconds, out);
+    });
+}
+
+void microsecondsField(
+    ObjectReader &o, std::string_view key, DurationUnit bareUnit, std::chrono::microseconds &out)
+{
+    o.field(key, [&](const Json &v, const std::string &p) {
+        readDuration(o.context(), v, p, bareUnit, DurationUnit::Microseconds, &toMicroseconds, out);
+    });
+}
 
 // ------------------------------------------------------------------ model readers
 
 void readRegion(ObjectReader &o, Region &region)
 {
-    o.size("offset", region.offsetBytes);
-    o.size("size", region.sizeBytes);
+    sizeField(o, "offset", region.offsetBytes);
+    sizeField(o, "size", region.sizeBytes);
 }
 
 void readDataPattern(ObjectReader &o, DataPattern &pattern)
 {
-    o.enumeration("kind", pattern.kind);
-    o.uint("byte", pattern.repeatingByte);
-    o.uint("compressiblePercent", pattern.compressiblePercent);
+    enumerationField(o, "kind", pattern.kind);
+    uintField(o, "byte", pattern.repeatingByte);
+    uintField(o, "compressiblePercent", pattern.compressiblePercent);
 }
 
 void readDistribution(ObjectReader &o, RandomDistribution &d)
 {
-    o.enumeration("kind", d.kind);
-    o.number("theta", d.zipfTheta);
-    o.number("h", d.paretoH);
-    o.number("sigmaPercent", d.normalSigmaPercent);
+    enumerationField(o, "kind", d.kind);
+    numberField(o, "theta", d.zipfTheta);
+    numberField(o, "h", d.paretoH);
+    numberField(o, "sigmaPercent", d.normalSigmaPercent);
     o.objects("zones", d.hotZones, [](ObjectReader &z, HotZone &zone) {
-        z.number("access", zone.accessPercent);
-        z.number("region", zone.regionPercent);
+        numberField(z, "access", zone.accessPercent);
+        numberField(z, "region", zone.regionPercent);
     });
 }
 
 void readLine(ObjectReader &o, SpecLine &line)
 {
-    o.size("transferSize", line.transferSizeBytes);
-    o.uint("share", line.sharePercent);
-    o.uint("percentRead", line.percentRead);
-    o.uint("percentRandom", line.percentRandom);
-    o.milliseconds("delay", DurationUnit::Milliseconds, line.delay);
-    o.uint("burst", line.burstLength);
+    sizeField(o, "transferSize", line.transferSizeBytes);
+    uintField(o, "share", line.sharePercent);
+    uintField(o, "percentRead", line.percentRead);
+    uintField(o, "percentRandom", line.percentRandom);
+    millisecondsField(o, "delay", DurationUnit::Milliseconds, line.delay);
+    uintField(o, "burst", line.burstLength);
     // Iometer aligns on the transfer size unless told otherwise.
     line.alignmentBytes = line.transferSizeBytes;
-    o.size("alignment", line.alignmentBytes);
-    o.size("reply", line.replySizeBytes);
+    sizeField(o, "alignment", line.alignmentBytes);
+    sizeField(o, "reply", line.replySizeBytes);
     o.object("distribution", [&](ObjectReader &d) { readDistribution(d, line.distribution); });
     o.object("rateLimit", [&](ObjectReader &rl) {
-        rl.number("iops", line.rateLimit.iops);
-        rl.number("mbps", line.rateLimit.megabytesPerSecond);
+        numberField(rl, "iops", line.rateLimit.iops);
+        numberField(rl, "mbps", line.rateLimit.megabytesPerSecond);
     });
-    o.microseconds("thinkTime", DurationUnit::Microseconds, line.thinkTime);
+    microsecondsField(o, "thinkTime", DurationUnit::Microseconds, line.thinkTime);
     o.field("dataPattern", [&](const Json &v, const std::string &p) {
         if (v.is_null()) {
             line.dataPattern.reset();
             return;
         }
-        ObjectReader dp(o.reader(), v, p);
+        ObjectReader dp(o.context(), v, p);
         if (!dp.ok())
             return;
         DataPattern pattern;
@@ -502,48 +312,48 @@ void readLine(ObjectReader &o, SpecLine &line)
 
 void readSpec(ObjectReader &o, AccessSpec &spec)
 {
-    o.string("name", spec.name);
-    o.enumeration("defaultAssignment", spec.defaultAssignment);
-    o.optionalUint("queueDepth", spec.queueDepth);
-    o.optionalUint("threads", spec.threads);
+    stringField(o, "name", spec.name);
+    enumerationField(o, "defaultAssignment", spec.defaultAssignment);
+    optionalUintField(o, "queueDepth", spec.queueDepth);
+    optionalUintField(o, "threads", spec.threads);
     o.objects("lines", spec.lines, readLine);
 }
 
 void readFileTree(ObjectReader &o, FileTree &tree)
 {
-    o.uint("depth", tree.depth);
-    o.uint("filesPerLevel", tree.filesPerLevel);
-    o.size("fileSize", tree.fileSizeBytes);
-    o.uint("preInitOperations", tree.preInitOperations);
+    uintField(o, "depth", tree.depth);
+    uintField(o, "filesPerLevel", tree.filesPerLevel);
+    sizeField(o, "fileSize", tree.fileSizeBytes);
+    uintField(o, "preInitOperations", tree.preInitOperations);
 }
 
 void readTarget(ObjectReader &o, Target &target)
 {
-    o.enumeration("kind", target.kind);
-    o.string("path", target.path);
+    enumerationField(o, "kind", target.kind);
+    stringField(o, "path", target.path);
     o.object("region", [&](ObjectReader &r) { readRegion(r, target.region); });
-    o.size("fileSize", target.testFileSizeBytes);
+    sizeField(o, "fileSize", target.testFileSizeBytes);
     o.object("tree", [&](ObjectReader &t) { readFileTree(t, target.tree); });
-    o.enumeration("cache", target.cacheMode);
-    o.boolean("writeThrough", target.writeThrough);
-    o.optionalUint("outstandingIos", target.outstandingIos);
-    o.boolean("unresolved", target.unresolved);
+    enumerationField(o, "cache", target.cacheMode);
+    booleanField(o, "writeThrough", target.writeThrough);
+    optionalUintField(o, "outstandingIos", target.outstandingIos);
+    booleanField(o, "unresolved", target.unresolved);
 }
 
 void readWorker(ObjectReader &o, Worker &worker)
 {
-    o.string("name", worker.name);
-    o.enumeration("type", worker.type);
-    o.uint("outstandingIos", worker.outstandingIos);
+    stringField(o, "name", worker.name);
+    enumerationField(o, "type", worker.type);
+    uintField(o, "outstandingIos", worker.outstandingIos);
     // Vectors start empty (a fresh Profile), so array elements are simply appended.
     o.array("specs", [&](const Json &v, const std::string &p) {
         std::string name;
-        readString(o.reader(), v, p, name);
+        readString(o.context(), v, p, name);
         worker.assignedSpecs.push_back(std::move(name));
     });
     o.array("cpuAffinity", [&](const Json &v, const std::string &p) {
         std::uint32_t cpu = 0;
-        readUint(o.reader(), v, p, cpu);
+        readUint(o.context(), v, p, cpu);
         worker.cpuAffinity.push_back(cpu);
     });
     o.field("seed", [&](const Json &v, const std::string &p) {
@@ -553,32 +363,32 @@ void readWorker(ObjectReader &o, Worker &worker)
         }
         std::uint64_t seed = 0;
         if (v.is_number()
-            && readUnsigned(o.reader(), v, p, std::numeric_limits<std::uint64_t>::max(), seed))
+            && readUnsigned(o.context(), v, p, std::numeric_limits<std::uint64_t>::max(), seed))
             worker.seed = seed;
         else if (!v.is_number())
-            o.reader().error(p, "expected a whole number or \"random\", got " + describe(v));
+            o.context().error(p, "expected a whole number or \"random\", got " + jsonValueText(v));
     });
     o.object("dataPattern", [&](ObjectReader &dp) { readDataPattern(dp, worker.dataPattern); });
     o.object("defaultRegion", [&](ObjectReader &r) { readRegion(r, worker.defaultRegion); });
-    o.boolean("testConnectionRate", worker.testConnectionRate);
-    o.uint("transactionsPerConnection", worker.transactionsPerConnection);
+    booleanField(o, "testConnectionRate", worker.testConnectionRate);
+    uintField(o, "transactionsPerConnection", worker.transactionsPerConnection);
     o.objects("targets", worker.targets, readTarget);
 }
 
 void readHost(ObjectReader &o, Host &host)
 {
-    o.uint("id", host.id);
-    o.string("name", host.name);
-    o.string("address", host.networkAddress);
+    uintField(o, "id", host.id);
+    stringField(o, "name", host.name);
+    stringField(o, "address", host.networkAddress);
     o.objects("workers", host.workers, readWorker);
 }
 
 void readCycling(ObjectReader &o, Cycling &c)
 {
-    o.uint("start", c.start);
-    o.uint("step", c.step);
-    o.uint("end", c.end);
-    o.enumeration("stepType", c.stepType);
+    uintField(o, "start", c.start);
+    uintField(o, "step", c.step);
+    uintField(o, "end", c.end);
+    enumerationField(o, "stepType", c.stepType);
 }
 
 // A value of a sweep: a size for transferSize ("4KiB"), else a whole number.
@@ -586,14 +396,14 @@ void readSweepValue(ObjectReader &o, SweepParameter parameter, const Json &v,
     const std::string &path, std::uint64_t &out)
 {
     if (parameter == SweepParameter::TransferSize)
-        readSize(o.reader(), v, path, out);
+        readSize(o.context(), v, path, out);
     else
-        readUint(o.reader(), v, path, out);
+        readUint(o.context(), v, path, out);
 }
 
 void readSweepAxis(ObjectReader &o, SweepAxis &axis)
 {
-    o.enumeration("parameter", axis.parameter);
+    enumerationField(o, "parameter", axis.parameter);
     const auto value = [&](std::string_view key, std::uint64_t &out) {
         o.field(key, [&](const Json &v, const std::string &p) {
             readSweepValue(o, axis.parameter, v, p, out);
@@ -604,26 +414,26 @@ void readSweepAxis(ObjectReader &o, SweepAxis &axis)
     });
     value("from", axis.from);
     value("to", axis.to);
-    o.uint("multiply", axis.multiply);
+    uintField(o, "multiply", axis.multiply);
     value("add", axis.add);
 }
 
 void readSeries(ObjectReader &o, Series &series)
 {
     o.objects("axes", series.axes, readSweepAxis);
-    o.uint("repeat", series.repeat);
-    o.uint("ios", series.ios);
-    o.boolean("targetsInTurn", series.targetsInTurn);
-    o.milliseconds("workerStagger", DurationUnit::Seconds, series.workerStagger);
+    uintField(o, "repeat", series.repeat);
+    uintField(o, "ios", series.ios);
+    booleanField(o, "targetsInTurn", series.targetsInTurn);
+    millisecondsField(o, "workerStagger", DurationUnit::Seconds, series.workerStagger);
 }
 
 void readSetup(ObjectReader &o, TestSetup &s)
 {
-    o.string("description", s.description);
-    o.seconds("runTime", s.runTime);
-    o.seconds("rampUp", s.rampUp);
-    o.milliseconds("interval", DurationUnit::Seconds, s.interval);
-    o.enumeration("recordFilter", s.recordFilter);
+    stringField(o, "description", s.description);
+    secondsField(o, "runTime", s.runTime);
+    secondsField(o, "rampUp", s.rampUp);
+    millisecondsField(o, "interval", DurationUnit::Seconds, s.interval);
+    enumerationField(o, "recordFilter", s.recordFilter);
     o.field("defaultDiskWorkers", [&](const Json &v, const std::string &p) {
         if (v.is_null() || (v.is_string() && v.get_ref<const std::string &>() == "cpus")) {
             s.defaultDiskWorkers.reset();
@@ -631,23 +441,23 @@ void readSetup(ObjectReader &o, TestSetup &s)
         }
         std::uint64_t n = 0;
         if (!v.is_number()) {
-            o.reader().error(p, "expected a whole number or \"cpus\", got " + describe(v));
+            o.context().error(p, "expected a whole number or \"cpus\", got " + jsonValueText(v));
             return;
         }
-        if (readUnsigned(o.reader(), v, p, std::numeric_limits<std::uint32_t>::max(), n))
+        if (readUnsigned(o.context(), v, p, std::numeric_limits<std::uint32_t>::max(), n))
             s.defaultDiskWorkers = static_cast<std::uint32_t>(n);
     });
-    o.uint("defaultNetworkWorkers", s.defaultNetworkWorkers);
+    uintField(o, "defaultNetworkWorkers", s.defaultNetworkWorkers);
     o.object("workerCycling", [&](ObjectReader &c) { readCycling(c, s.workerCycling); });
     o.object("targetCycling", [&](ObjectReader &c) { readCycling(c, s.targetCycling); });
     o.object("queueDepthCycling", [&](ObjectReader &c) { readCycling(c, s.queueDepthCycling); });
-    o.enumeration("testType", s.testType);
+    enumerationField(o, "testType", s.testType);
     o.field("series", [&](const Json &v, const std::string &p) {
         if (v.is_null()) {
             s.series.reset();
             return;
         }
-        ObjectReader nested(o.reader(), v, p);
+        ObjectReader nested(o.context(), v, p);
         if (!nested.ok())
             return;
         readSeries(nested, s.series.emplace());
@@ -666,7 +476,7 @@ bool readProfile(Reader &r, const Json &document, Profile &profile)
     if (const Json *format = o.take("format")) {
         if (!format->is_string() || format->get_ref<const std::string &>() != expectedFormat) {
             r.error("format",
-                describe(*format) + " is not \"" + expectedFormat
+                jsonValueText(*format) + " is not \"" + expectedFormat
                     + "\": this is not an IOPrism profile");
             return false;
         }
@@ -676,10 +486,11 @@ bool readProfile(Reader &r, const Json &document, Profile &profile)
     const std::string supported = std::to_string(kProfileFormatVersion);
     if (const Json *version = o.take("version")) {
         if (!version->is_number_integer()) {
-            r.error("version", "expected " + supported + ", got " + describe(*version));
+            r.error("version", "expected " + supported + ", got " + jsonValueText(*version));
         } else if (version->get<std::int64_t>() != kProfileFormatVersion) {
             r.error("version",
-                describe(*version) + " is not supported: this IOPrism reads version " + supported);
+                jsonValueText(*version) + " is not supported: this IOPrism reads version "
+                    + supported);
         }
     } else {
         r.error("version", "missing: add \"version\": " + supported);
@@ -960,8 +771,8 @@ private:
     {
         std::string path;
         for (const Frame &frame : m_frames)
-            path = frame.container->is_object() ? joinPath(path, frame.pendingKey)
-                                                : indexPath(path, frame.nextIndex);
+            path = frame.container->is_object() ? jsonKeyPath(path, frame.pendingKey)
+                                                : jsonIndexPath(path, frame.nextIndex);
         return path;
     }
 
@@ -973,251 +784,12 @@ private:
     bool m_tooDeep = false;
 };
 
-// ------------------------------------------------------------------ writer
-
-template<typename J> J sizeJson(std::uint64_t bytes)
-{
-    const std::string text = formatSize(bytes);
-    // A plain byte count reads better as a number; units need a string.
-    if (text.find_first_not_of("0123456789") == std::string::npos)
-        return J(bytes);
-    return J(text);
-}
-
-template<typename J> J regionJson(const Region &region)
-{
-    J j = J::object();
-    j["offset"] = sizeJson<J>(region.offsetBytes);
-    j["size"] = sizeJson<J>(region.sizeBytes);
-    return j;
-}
-
-// Writes the parameter of the active kind, and the others only when they differ from
-// the model's defaults, so the file stays short and still round-trips exactly.
-template<typename J> J dataPatternJson(const DataPattern &pattern)
-{
-    const DataPattern defaults;
-    J j = J::object();
-    j["kind"] = std::string(toString(pattern.kind));
-    if (pattern.kind == DataPatternKind::RepeatingBytes
-        || pattern.repeatingByte != defaults.repeatingByte)
-        j["byte"] = pattern.repeatingByte;
-    if (pattern.kind == DataPatternKind::Compressible
-        || pattern.compressiblePercent != defaults.compressiblePercent)
-        j["compressiblePercent"] = pattern.compressiblePercent;
-    return j;
-}
-
-template<typename J> J distributionJson(const RandomDistribution &d)
-{
-    const RandomDistribution defaults;
-    // Bitwise comparison keeps -0.0 (== 0.0 but a different value) round-tripping.
-    const auto differs
-        = [](double a, double b) { return !(a == b) || std::signbit(a) != std::signbit(b); };
-    J j = J::object();
-    j["kind"] = std::string(toString(d.kind));
-    if (d.kind == DistributionKind::Zipf || differs(d.zipfTheta, defaults.zipfTheta))
-        j["theta"] = d.zipfTheta;
-    if (d.kind == DistributionKind::Pareto || differs(d.paretoH, defaults.paretoH))
-        j["h"] = d.paretoH;
-    if (d.kind == DistributionKind::Normal
-        || differs(d.normalSigmaPercent, defaults.normalSigmaPercent))
-        j["sigmaPercent"] = d.normalSigmaPercent;
-    if (d.kind == DistributionKind::HotZones || !d.hotZones.empty()) {
-        J zones = J::array();
-        for (const auto &zone : d.hotZones) {
-            J z = J::object();
-            z["access"] = zone.accessPercent;
-            z["region"] = zone.regionPercent;
-            zones.push_back(std::move(z));
-        }
-        j["zones"] = std::move(zones);
-    }
-    return j;
-}
-
-template<typename J> J lineJson(const SpecLine &line)
-{
-    J j = J::object();
-    j["transferSize"] = sizeJson<J>(line.transferSizeBytes);
-    j["share"] = line.sharePercent;
-    j["percentRead"] = line.percentRead;
-    j["percentRandom"] = line.percentRandom;
-    j["delay"] = formatDuration(line.delay);
-    j["burst"] = line.burstLength;
-    j["alignment"] = sizeJson<J>(line.alignmentBytes);
-    j["reply"] = sizeJson<J>(line.replySizeBytes);
-    j["distribution"] = distributionJson<J>(line.distribution);
-    J rate = J::object();
-    rate["iops"] = line.rateLimit.iops;
-    rate["mbps"] = line.rateLimit.megabytesPerSecond;
-    j["rateLimit"] = std::move(rate);
-    j["thinkTime"] = formatDuration(line.thinkTime);
-    if (line.dataPattern)
-        j["dataPattern"] = dataPatternJson<J>(*line.dataPattern);
-    return j;
-}
-
-template<typename J> J specJson(const AccessSpec &spec)
-{
-    J j = J::object();
-    j["name"] = spec.name;
-    j["defaultAssignment"] = std::string(toString(spec.defaultAssignment));
-    if (spec.queueDepth)
-        j["queueDepth"] = *spec.queueDepth;
-    if (spec.threads)
-        j["threads"] = *spec.threads;
-    J lines = J::array();
-    for (const auto &line : spec.lines)
-        lines.push_back(lineJson<J>(line));
-    j["lines"] = std::move(lines);
-    return j;
-}
-
-template<typename J> J targetJson(const Target &target)
-{
-    J j = J::object();
-    j["kind"] = std::string(toString(target.kind));
-    j["path"] = target.path;
-    j["region"] = regionJson<J>(target.region);
-    if (target.kind == TargetKind::TestFile
-        || target.testFileSizeBytes != Target {}.testFileSizeBytes)
-        j["fileSize"] = sizeJson<J>(target.testFileSizeBytes);
-    if (target.kind == TargetKind::FileTree || target.tree != FileTree {}) {
-        J tree = J::object();
-        tree["depth"] = target.tree.depth;
-        tree["filesPerLevel"] = target.tree.filesPerLevel;
-        tree["fileSize"] = sizeJson<J>(target.tree.fileSizeBytes);
-        tree["preInitOperations"] = target.tree.preInitOperations;
-        j["tree"] = std::move(tree);
-    }
-    j["cache"] = std::string(toString(target.cacheMode));
-    j["writeThrough"] = target.writeThrough;
-    if (target.outstandingIos)
-        j["outstandingIos"] = *target.outstandingIos;
-    if (target.unresolved)
-        j["unresolved"] = true;
-    return j;
-}
-
-template<typename J> J workerJson(const Worker &worker)
-{
-    J j = J::object();
-    j["name"] = worker.name;
-    j["type"] = std::string(toString(worker.type));
-    j["outstandingIos"] = worker.outstandingIos;
-    j["specs"] = worker.assignedSpecs;
-    j["cpuAffinity"] = worker.cpuAffinity;
-    j["seed"] = worker.seed ? J(*worker.seed) : J("random");
-    j["dataPattern"] = dataPatternJson<J>(worker.dataPattern);
-    j["defaultRegion"] = regionJson<J>(worker.defaultRegion);
-    j["testConnectionRate"] = worker.testConnectionRate;
-    j["transactionsPerConnection"] = worker.transactionsPerConnection;
-    J targets = J::array();
-    for (const auto &target : worker.targets)
-        targets.push_back(targetJson<J>(target));
-    j["targets"] = std::move(targets);
-    return j;
-}
-
-template<typename J> J cyclingJson(const Cycling &c)
-{
-    J j = J::object();
-    j["start"] = c.start;
-    j["step"] = c.step;
-    j["end"] = c.end;
-    j["stepType"] = std::string(toString(c.stepType));
-    return j;
-}
-
-template<typename J> J sweepValueJson(SweepParameter parameter, std::uint64_t v)
-{
-    return parameter == SweepParameter::TransferSize ? sizeJson<J>(v) : J(v);
-}
-
-template<typename J> J seriesJson(const Series &series)
-{
-    J j = J::object();
-    J axes = J::array();
-    for (const auto &axis : series.axes) {
-        J a = J::object();
-        a["parameter"] = std::string(toString(axis.parameter));
-        if (!axis.values.empty()) {
-            J values = J::array();
-            for (auto v : axis.values)
-                values.push_back(sweepValueJson<J>(axis.parameter, v));
-            a["values"] = std::move(values);
-        } else {
-            a["from"] = sweepValueJson<J>(axis.parameter, axis.from);
-            a["to"] = sweepValueJson<J>(axis.parameter, axis.to);
-            if (axis.multiply > 0)
-                a["multiply"] = axis.multiply;
-            if (axis.add > 0)
-                a["add"] = sweepValueJson<J>(axis.parameter, axis.add);
-        }
-        axes.push_back(std::move(a));
-    }
-    j["axes"] = std::move(axes);
-    j["repeat"] = series.repeat;
-    j["ios"] = series.ios;
-    j["targetsInTurn"] = series.targetsInTurn;
-    j["workerStagger"] = formatDuration(series.workerStagger);
-    return j;
-}
-
-template<typename J> J setupJson(const TestSetup &s)
-{
-    J j = J::object();
-    j["description"] = s.description;
-    j["runTime"] = formatDuration(s.runTime);
-    j["rampUp"] = formatDuration(s.rampUp);
-    j["interval"] = formatDuration(s.interval);
-    j["recordFilter"] = std::string(toString(s.recordFilter));
-    j["defaultDiskWorkers"] = s.defaultDiskWorkers ? J(*s.defaultDiskWorkers) : J("cpus");
-    j["defaultNetworkWorkers"] = s.defaultNetworkWorkers;
-    j["workerCycling"] = cyclingJson<J>(s.workerCycling);
-    j["targetCycling"] = cyclingJson<J>(s.targetCycling);
-    j["queueDepthCycling"] = cyclingJson<J>(s.queueDepthCycling);
-    j["testType"] = std::string(toString(s.testType));
-    if (s.series)
-        j["series"] = seriesJson<J>(*s.series);
-    return j;
-}
-
-template<typename J> J profileJson(const Profile &profile)
-{
-    J j = J::object();
-    j["format"] = std::string(kProfileFormatName);
-    j["version"] = kProfileFormatVersion;
-    j["setup"] = setupJson<J>(profile.setup);
-    J specs = J::array();
-    for (const auto &spec : profile.specs)
-        specs.push_back(specJson<J>(spec));
-    j["specs"] = std::move(specs);
-    J hosts = J::array();
-    for (const auto &host : profile.hosts) {
-        J h = J::object();
-        h["id"] = host.id;
-        h["name"] = host.name;
-        h["address"] = host.networkAddress;
-        J workers = J::array();
-        for (const auto &worker : host.workers)
-            workers.push_back(workerJson<J>(worker));
-        h["workers"] = std::move(workers);
-        hosts.push_back(std::move(h));
-    }
-    j["hosts"] = std::move(hosts);
-    if (!profile.icfResultsDisplay.empty())
-        j["icfResultsDisplay"] = profile.icfResultsDisplay;
-    return j;
-}
-
 } // namespace
 
 std::optional<Profile> profileFromJson(const nlohmann::json &document, Problems &problems)
 {
     const std::size_t first = problems.size();
-    Reader reader(problems);
+    Reader reader = profileReadContext(problems);
     Profile profile;
     try {
         if (!readProfile(reader, document, profile))
@@ -1235,7 +807,7 @@ std::optional<Profile> profileFromJson(const nlohmann::json &document, Problems 
 std::optional<Profile> parseProfileJson(std::string_view text, Problems &problems)
 {
     const std::size_t first = problems.size();
-    Reader reader(problems);
+    Reader reader = profileReadContext(problems);
     Json document;
     try {
         DocumentBuilder builder(document, reader);
@@ -1262,21 +834,14 @@ std::optional<Profile> parseProfileJson(std::string_view text, Problems &problem
     return profile;
 }
 
-nlohmann::json profileToJson(const Profile &profile)
+void readAccessSpecJson(JsonObjectReader &o, AccessSpec &spec)
 {
-    return profileJson<nlohmann::json>(profile);
+    readSpec(o, spec);
 }
 
-nlohmann::ordered_json profileToOrderedJson(const Profile &profile)
+void readTargetJson(JsonObjectReader &o, Target &target)
 {
-    return profileJson<nlohmann::ordered_json>(profile);
-}
-
-std::string writeProfileJson(const Profile &profile)
-{
-    return profileToOrderedJson(profile).dump(
-               2, ' ', false, nlohmann::ordered_json::error_handler_t::replace)
-        + "\n";
+    readTarget(o, target);
 }
 
 } // namespace ioprism::core

@@ -8,6 +8,7 @@
 // No function here throws.
 #pragma once
 
+#include "core/json/json_reader.h"
 #include "core/profile/problem.h"
 #include "core/profile/profile.h"
 
@@ -41,5 +42,13 @@ nlohmann::ordered_json profileToOrderedJson(const Profile &profile);
 // parseProfileJson(writeProfileJson(p)) == p for every profile whose durations are not
 // negative and whose doubles are finite (neither can be written in a profile).
 std::string writeProfileJson(const Profile &profile);
+
+// Parts of a profile that another document holds in the profile format (a results file's
+// plan, core/run/resolved_plan_json.h): written as in a profile, and read with the
+// problems going to the reader's context (its policy: every problem, or the first).
+nlohmann::ordered_json accessSpecToOrderedJson(const AccessSpec &spec);
+nlohmann::ordered_json targetToOrderedJson(const Target &target);
+void readAccessSpecJson(JsonObjectReader &o, AccessSpec &spec);
+void readTargetJson(JsonObjectReader &o, Target &target);
 
 } // namespace ioprism::core

@@ -6,6 +6,7 @@
 #include "core/profile/series.h"
 #include "core/report/json_text.h"
 #include "core/report/resolution.h"
+#include "core/run/resolved_plan_json.h"
 #include "core/run/series_result.h"
 
 #include <algorithm>
@@ -661,16 +662,10 @@ template<typename Get> void intervalConnectionColumns(JsonTextWriter &w, std::si
     w.endObject();
 }
 
-// The figures of one scope over `count` intervals from `first`, where it is scope
-// `index` of each.
-void intervalScopeColumns(JsonTextWriter &w, const std::vector<IntervalSample> &intervals,
-    std::size_t first, std::size_t count, std::size_t index)
+// Which scope an entry of the intervals' scopes is, and over which intervals.
+void intervalScopeIdentity(
+    JsonTextWriter &w, const Scope &scope, std::size_t first, std::size_t count)
 {
-    const Scope &scope = intervals[first].scopes[index].scope;
-    auto figures = [&](std::size_t i) -> const Figures & {
-        return intervals[first + i].scopes[index].figures;
-    };
-    w.beginObject();
     w.key("first");
     w.number(std::uint64_t(first));
     w.key("count");
@@ -683,6 +678,19 @@ void intervalScopeColumns(JsonTextWriter &w, const std::vector<IntervalSample> &
     w.value(optionalIndex(scope.worker));
     w.key("target");
     w.value(optionalIndex(scope.target));
+}
+
+// The figures of one scope over `count` intervals from `first`, where it is scope
+// `index` of each.
+void intervalScopeColumns(JsonTextWriter &w, const std::vector<IntervalSample> &intervals,
+    std::size_t first, std::size_t count, std::size_t index)
+{
+    const Scope &scope = intervals[first].scopes[index].scope;
+    auto figures = [&](std::size_t i) -> const Figures & {
+        return intervals[first + i].scopes[index].figures;
+    };
+    w.beginObject();
+    intervalScopeIdentity(w, scope, first, count);
     using F = Figures;
     using D = DirectionFigures;
     auto rate = [&](const char *name, D F::*direction, double D::*field, int places) {
@@ -823,15 +831,6 @@ Json deviceJson(const DeviceFacts &d)
         {"write_cache", d.writeCache}};
 }
 
-Json targetJson(const TargetInfo &t)
-{
-    return Json {{"path", t.path}, {"size_bytes", t.sizeBytes},
-        {"logical_block_bytes", t.logicalBlockBytes},
-        {"direct_io_offset_align_bytes", t.directIoOffsetAlignBytes},
-        {"direct_io_mem_align_bytes", t.directIoMemAlignBytes}, {"is_device", t.isDevice},
-        {"read_only", t.readOnly}, {"created_test_file", t.createdTestFile}};
-}
-
 Json environmentJson(const RunResult &result, const Environment &env)
 {
     Json devices = Json::array();
@@ -839,7 +838,7 @@ Json environmentJson(const RunResult &result, const Environment &env)
         devices.push_back(deviceJson(d));
     Json targets = Json::array();
     for (const auto &t : result.plan.targetInfos())
-        targets.push_back(targetJson(t));
+        targets.push_back(encodeTargetInfo(t));
     // The result's engine and notices are authoritative; the environment's are what
     // the caller copied, used when the result has none (a run that failed early).
     const std::string &engine = !result.engine.empty() ? result.engine : env.engine;
@@ -903,6 +902,7 @@ Json resultsWithoutIntervals(const RunResult &result, const Environment &environ
     doc["tool"] = Json {{"name", "IOPrism"}, {"version", environment.toolVersion}};
     doc["environment"] = environmentJson(result, environment);
     doc["profile"] = profileToOrderedJson(result.plan.profile);
+    doc["plan"] = encodeResolvedPlan(result.plan);
     doc["summary"] = summaryJson(result);
     doc["steps"] = std::move(steps);
     if (result.plan.profile.setup.series)

@@ -2,9 +2,10 @@
 // The JSON results file (docs/results.md): everything a run produced, in one document
 // that other tools can read without knowing IOPrism's internals.
 //
-//   {"format": "ioprism-results", "version": 2, "run_id", "started_at", "tool",
-//    "environment", "profile" (the effective profile, seeds included), "summary",
-//    "steps", "intervals", "device_counters", "error", "stoppedByUser"}
+//   {"format": "ioprism-results", "version": 3, "run_id", "started_at", "tool",
+//    "environment", "profile" (the effective profile, seeds included), "plan" (what the
+//    run executed: core/run/resolved_plan_json.h), "summary", "steps", "intervals",
+//    "device_counters", "error", "stoppedByUser"}
 //
 // Numbers are always finite: a value that is not (which the figures never produce, but
 // a hand-made RunResult could hold) is written as null, and so is anything that was not
@@ -24,9 +25,10 @@
 namespace ioprism::core {
 
 inline constexpr std::string_view kResultsFormatName = "ioprism-results";
-// 2: the intervals are columns (one array per field); 1 had one object per interval and
-// scope. Both are read (core/report/results_reader.h); only 2 is written.
-inline constexpr int kResultsFormatVersion = 2;
+// 3: the file keeps the plan the run executed ("plan"), so that nothing reading it plans
+// again. 2: the intervals are columns (one array per field); 1 had one object per interval
+// and scope. All three are read (core/report/results_reader.h); only 3 is written.
+inline constexpr int kResultsFormatVersion = 3;
 
 // The All scope of the whole run: the sum of every step's All measurement (bytes, I/Os,
 // errors, transactions, merged histograms and Iometer bins, exact extremes), with

@@ -8,23 +8,23 @@
 // missing or mistyped field by its JSON path: `steps[1].scopes[0].read.iops: expected a
 // number, found a string`). No function here throws, whatever the input.
 //
-// Versions: 2 (intervals as columns) and 1 (one object per interval) are read; a later
-// one is refused as written by a newer IOPrism.
+// Versions: 3 (with the plan), 2 (intervals as columns, no plan) and 1 (one object per
+// interval) are read; a later one is refused as written by a newer IOPrism.
 //
 // Round trip: for a file that writeResultsJson wrote, writing what was read gives the same
-// text byte for byte (tests/core/results_reader_test.cpp); a version 1 file is written
-// as version 2, with the same figures. The file keeps figures, not
+// text byte for byte (tests/core/results_reader_test.cpp); a version 1 or 2 file is
+// written as version 3, with the same figures. The file keeps figures, not
 // every raw count, so some of the RunResult is rebuilt rather than read:
 // - the All scope's measurement (histograms, bytes, errors, exact extremes, sum, elapsed
 //   time) is rebuilt from its figures and "histogram_ns", so that runTotal() and the
 //   summary computed from it come out as written; other scopes keep their figures and
 //   their Iometer bins (in read.bins), not their histograms;
 // - an interval's I/O count is its IOPS times its length (intervals carry rates only);
-// - the plan is made again as the run made it, from the profile and the targets' facts
-//   the file keeps (workers, specs and queue depths per step, regions), so that the
-//   Iometer CSV of the run read back is the one the run wrote; a file whose steps are not
-//   those of that plan keeps the profile, its specs, the steps (names, cycling and series
-//   points) and one worker carrying every target's facts in file order;
+// - the plan is read from "plan" (core/run/resolved_plan_json.h): nothing plans the run
+//   again. Versions 1 and 2 kept no plan: theirs is the simplest the file tells (the
+//   profile and its specs, the steps' names, cycles and series points, one worker
+//   carrying every target's facts in file order), so their Iometer CSV has no access
+//   specifications, regions or queue depths;
 // - an error's code is read as a system error code (its text comes from this machine).
 #pragma once
 

@@ -477,9 +477,9 @@ TEST(ResultsJson, TopLevelHasFormatVersionAndEverySection)
 {
     const auto doc = resultsToJson(goldenResult(), goldenEnvironment());
     EXPECT_EQ(doc.at("format"), "ioprism-results");
-    EXPECT_EQ(doc.at("version"), 2);
-    for (const char *key : {"tool", "environment", "profile", "summary", "steps", "intervals",
-             "error", "stoppedByUser"})
+    EXPECT_EQ(doc.at("version"), 3);
+    for (const char *key : {"tool", "environment", "profile", "plan", "summary", "steps",
+             "intervals", "error", "stoppedByUser"})
         EXPECT_TRUE(doc.contains(key)) << key;
     EXPECT_EQ(doc.at("started_at"), "2024-05-01T12:30:15.250Z");
     EXPECT_TRUE(doc.at("error").is_null());

@@ -29,6 +29,20 @@ using testing::HasSubstr;
 
 namespace {
 
+// A results document without what format 3 added (the plan), and with its version
+// number left out: what a file of an older format and the same run have in common.
+nlohmann::ordered_json withoutPlan(nlohmann::ordered_json doc)
+{
+    doc.erase("plan");
+    doc.erase("version");
+    return doc;
+}
+
+std::string fixture(const char *name)
+{
+    return readFile(ioprism::test::sourceDir() / "tests" / "fixtures" / "results" / name);
+}
+
 std::string goldenResults()
 {
     return readFile(ioprism::test::sourceDir() / "tests" / "golden" / "report" / "results.json");
@@ -173,7 +187,7 @@ TEST(ResultsReader, TheGoldenFileGivesItsRunBack)
     const ResultsRead read = readResultsJson(goldenResults());
     ASSERT_TRUE(read.ok()) << read.error;
     const RunResult &r = *read.result;
-    EXPECT_EQ(read.version, 2);
+    EXPECT_EQ(read.version, 3);
     EXPECT_EQ(r.runId, 7u);
     ASSERT_EQ(r.steps.size(), 2u);
     EXPECT_EQ(r.steps[0].stepName, "4K read");
@@ -206,8 +220,7 @@ TEST(ResultsReader, TheGoldenFileGivesItsRunBack)
 // golden run as version 1 wrote it gives the same run as the version 2 golden file.
 TEST(ResultsReader, AVersionOneFileGivesTheSameRun)
 {
-    const std::string v1
-        = readFile(ioprism::test::sourceDir() / "tests" / "fixtures" / "results" / "v1.json");
+    const std::string v1 = fixture("v1.json");
     ASSERT_NE(v1.find("\"version\": 1,"), std::string::npos);
     const ResultsRead read = readResultsJson(v1);
     ASSERT_TRUE(read.ok()) << read.error;
@@ -217,9 +230,10 @@ TEST(ResultsReader, AVersionOneFileGivesTheSameRun)
     EXPECT_EQ(idle.scope.label, "Worker 1 / /var/tmp/a,b.dat");
     EXPECT_EQ(idle.figures.total.latency.meanUs, 77.5);
     // Written again, it is the golden file but for the interval columns added to format 2
-    // since (each direction's counts, errors and mean), which version 1 did not keep.
+    // since (each direction's counts, errors and mean), which version 1 did not keep, and
+    // the plan of format 3.
     auto withoutAdded = [](const std::string &text) {
-        auto doc = nlohmann::ordered_json::parse(text);
+        auto doc = withoutPlan(nlohmann::ordered_json::parse(text));
         for (auto &scope : doc.at("intervals").at("scopes"))
             for (const char *added : {"read_ios", "write_ios", "read_errors", "write_errors",
                      "read_latency_us", "write_latency_us"})
@@ -234,6 +248,98 @@ TEST(ResultsReader, AVersionOneFileGivesTheSameRun)
     const ScopeFigures &all = read.result->intervals[0].scopes[0];
     EXPECT_EQ(all.figures.read.ios, 2u);
     EXPECT_TRUE(readResultsHeadline(v1).headline);
+}
+
+// A file of format 2 (tests/fixtures/results/v2.json: the golden run as version 2 wrote
+// it) reads, and written again is the golden file but for the plan, which version 2 did
+// not keep. Its plan is the simplest one the file tells (docs/results.md): the profile's
+// specs, the steps as the file names them, one worker holding every target's facts and
+// running no spec at no depth. Nothing plans the run again.
+TEST(ResultsReader, AVersionTwoFileReadsWithThePlanItHas)
+{
+    const std::string v2 = fixture("v2.json");
+    ASSERT_NE(v2.find("\"version\": 2,"), std::string::npos);
+    ASSERT_EQ(v2.find("\"plan\""), std::string::npos);
+    const ResultsRead read = readResultsJson(v2);
+    ASSERT_TRUE(read.ok()) << read.error;
+    EXPECT_EQ(read.version, 2);
+    const std::string again = writeResultsJson(*read.result, read.result->environment);
+    EXPECT_EQ(withoutPlan(nlohmann::ordered_json::parse(again)).dump(1),
+        withoutPlan(nlohmann::ordered_json::parse(goldenResults())).dump(1));
+    const ResolvedPlan &plan = read.result->plan;
+    ASSERT_EQ(plan.steps.size(), 2u);
+    EXPECT_EQ(plan.steps[1].name, "64K, mixed");
+    ASSERT_EQ(plan.specs.size(), 2u);
+    ASSERT_EQ(plan.workers.size(), 1u);
+    ASSERT_EQ(plan.workers[0].targets.size(), 2u);
+    EXPECT_EQ(plan.workers[0].targets[1].info.path, "/var/tmp/a,b.dat");
+    EXPECT_EQ(plan.workers[0].targets[1].info.logicalBlockBytes, 4096u);
+    EXPECT_TRUE(plan.workers[0].specPerStep.empty());
+    EXPECT_EQ(plan.specOf(0, 0), nullptr);
+    EXPECT_TRUE(readResultsHeadline(v2).headline);
+}
+
+// Format 3 keeps the plan the run executed, and the reader takes it as it is: a plan no
+// profile would make (a spec per step the profile does not assign, a depth of 3) comes
+// back the same, and so do the Iometer CSV rows written from it.
+TEST(ResultsReader, AVersionThreeFileGivesItsPlanBackAsWritten)
+{
+    RunResult run = *readResultsJson(goldenResults()).result;
+    ResolvedWorker &w = run.plan.workers.at(0);
+    w.name = "Worker 1";
+    w.seed = 18446744073709551615ull;
+    w.cpuAffinity = {1, 3};
+    w.dataPattern = {DataPatternKind::Compressible, 7, 30};
+    w.specPerStep = {1, -1};
+    w.outstandingIos = {{3, 1}, {0, 0}};
+    w.targets[0].region = {4096, 8192};
+    run.plan.steps[1].point = StepPoint {2, 1, {4096, 8}, "/dev/loop0"};
+    run.plan.steps[1].ioLimit = 1000;
+    run.plan.steps[1].workerStagger = std::chrono::milliseconds {250};
+    const std::string text = writeResultsJson(run, run.environment);
+    const ResultsRead read = readResultsJson(text);
+    ASSERT_TRUE(read.ok()) << read.error;
+    const ResolvedPlan &plan = read.result->plan;
+    ASSERT_EQ(plan.workers.size(), 1u);
+    EXPECT_EQ(plan.workers[0].seed, w.seed);
+    EXPECT_EQ(plan.workers[0].cpuAffinity, w.cpuAffinity);
+    EXPECT_EQ(plan.workers[0].dataPattern, w.dataPattern);
+    EXPECT_EQ(plan.workers[0].specPerStep, w.specPerStep);
+    EXPECT_EQ(plan.workers[0].outstandingIos, w.outstandingIos);
+    EXPECT_EQ(plan.workers[0].targets[0].region.sizeBytes, 8192u);
+    EXPECT_EQ(plan.steps[1].point, run.plan.steps[1].point);
+    EXPECT_EQ(plan.steps[1].workerStagger, std::chrono::milliseconds {250});
+    EXPECT_EQ(plan.specs, run.plan.specs);
+    EXPECT_EQ(writeResultsJson(*read.result, read.result->environment), text);
+    EXPECT_EQ(writeIometerCsv(*read.result, read.result->environment, RecordFilter::All),
+        writeIometerCsv(run, run.environment, RecordFilter::All));
+}
+
+// The plan is read like the rest of the file: a damaged field is named by its path.
+TEST(ResultsReader, ADamagedPlanIsRefusedByItsPath)
+{
+    const auto damaged = [](const std::function<void(nlohmann::ordered_json &)> &edit) {
+        auto doc = nlohmann::ordered_json::parse(goldenResults());
+        edit(doc.at("plan"));
+        return readResultsJson(doc.dump(2)).error;
+    };
+    EXPECT_EQ(damaged([](auto &p) { p.erase("workers"); }), "plan.workers: missing");
+    EXPECT_EQ(damaged([](auto &p) { p["workers"][0]["seed"] = "42"; }),
+        "plan.workers[0].seed: expected a whole number, found a string");
+    EXPECT_EQ(damaged([](auto &p) { p["workers"][0]["spec_per_step"] = {-2}; }),
+        "plan.workers[0].spec_per_step[0]: -2 is not a spec index (-1 for none)");
+    EXPECT_EQ(damaged([](auto &p) { p["workers"][0]["data_pattern"]["kind"] = "sparkles"; }),
+        "plan.workers[0].data_pattern.kind: \"sparkles\" is not one of: repeatingBytes, "
+        "pseudoRandom, fullRandom, zeros, compressible");
+    EXPECT_EQ(damaged([](auto &p) { p["specs"][0]["lines"][0]["percentRead"] = "x"; }),
+        "plan.specs[0].lines[0].percentRead: expected a whole number from 0 to 4294967295, "
+        "got \"x\"");
+    EXPECT_EQ(damaged([](auto &p) {
+        p["workers"][0]["outstanding_ios"] = {{1, 2, 3}};
+    }),
+        "plan.workers[0].outstanding_ios[0]: expected 2 values (one per target), found 3");
+    EXPECT_EQ(damaged([](auto &p) { p["steps"][0]["point"] = 3; }),
+        "plan.steps[0].point: expected an object, found a number");
 }
 
 // Found by the fuzzer: an interval kept as rates (no counts) that lasted no time but has
@@ -859,14 +965,14 @@ TEST(ResultsReader, TextThatIsNotJsonIsSaidToBeNotJson)
 TEST(ResultsReader, AFutureVersionNamesItsVersionAndANewerIOPrism)
 {
     std::string text = goldenResults();
-    const auto at = text.find("\"version\": 2");
+    const auto at = text.find("\"version\": 3");
     ASSERT_NE(at, std::string::npos);
-    text.replace(at, 12, "\"version\": 3");
+    text.replace(at, 12, "\"version\": 4");
     const ResultsRead read = readResultsJson(text);
     EXPECT_FALSE(read.ok());
     EXPECT_TRUE(read.newerVersion);
-    EXPECT_EQ(read.version, 3);
-    EXPECT_THAT(read.error, HasSubstr("version 3"));
+    EXPECT_EQ(read.version, 4);
+    EXPECT_THAT(read.error, HasSubstr("version 4"));
     EXPECT_THAT(read.error, HasSubstr("newer IOPrism"));
 }
 
