@@ -5,6 +5,7 @@
 #include "core/workload/file_tree.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace ioprism::platform {
 
@@ -167,14 +168,6 @@ bool TreeUndo::rollback()
     return madeAnything();
 }
 
-core::OpError undoneTreeFailure(TreeUndo &undo, core::OpError error, bool undoNow)
-{
-    if (undoNow ? undo.rollback() : undo.madeAnything())
-        error.detail += (error.detail.empty() ? "" : "; ")
-            + std::string("removed what this run had made of the tree");
-    return error;
-}
-
 core::PrepareProgress treeProgress(const core::PrepareProgress &progress,
     const std::uint64_t *doneBefore, std::uint64_t totalBytes)
 {
@@ -240,6 +233,10 @@ core::OpError leftoversError(const PreparationFs &fs, const std::string &root,
             + (leftCount == 1 ? "it" : "them") + ": " + names);
 }
 
+namespace {
+
+// Someone else's existing test file (`entry`, not marked ours): why it is not used, or
+// nullopt when it may be read. It is never written or extended.
 std::optional<core::OpError> foreignTestFileRefusal(
     const PreparationFs &fs, const std::string &path, const PathEntry &entry, bool needWrite)
 {
@@ -271,6 +268,10 @@ std::optional<core::OpError> foreignTestFileRefusal(
     return std::nullopt;
 }
 
+// Whether the test file at `path` is filled now (created, extended or filled again), given
+// whether it exists, is `current` bytes, carries `mark` and can be written (`writeError`,
+// the OS's code, 0 when it can). An error when a half-filled file cannot be filled again;
+// a notice in `*notice` when our smaller file cannot grow and is read as it is.
 core::Result<bool> testFileNeedsFill(const PreparationFs &fs, const std::string &path, bool exists,
     std::uint64_t current, Mark mark, std::uint64_t wanted, int writeError, std::string *notice)
 {
@@ -292,6 +293,141 @@ core::Result<bool> testFileNeedsFill(const PreparationFs &fs, const std::string 
         return false;
     }
     return needFill;
+}
+
+// Adds to a failure of a tree's preparation that what it made was removed again (undone
+// by `undo` now, or when it goes out of scope where `undoNow` is false).
+core::OpError undoneTreeFailure(TreeUndo &undo, core::OpError error, bool undoNow)
+{
+    if (undoNow ? undo.rollback() : undo.madeAnything())
+        error.detail += (error.detail.empty() ? "" : "; ")
+            + std::string("removed what this run had made of the tree");
+    return error;
+}
+
+// Creates, extends or fills again the test file, marked "filling" until its fill is
+// durable. `*notice` says when a new file's mark will not outlive this process.
+core::Status fillTestFile(
+    TestFilePreparation &steps, const TestFilePreparation::Fill &fill, std::string *notice)
+{
+    // Extend from a chunk boundary so the direct writes stay aligned.
+    const FillRange range
+        = fillRange(fill.exists, fill.halfFilled, fill.currentBytes, fill.wantedBytes);
+    auto spaceDetail = steps.spaceDetail(fill.path, range.newBytes);
+    if (!spaceDetail)
+        return spaceDetail.error();
+    if (auto opened = steps.open(fill); !opened)
+        return opened;
+    if (!fill.exists) {
+        // Mark it before filling, so even a crash mid-fill leaves a file we know, and
+        // as "filling", so that such a file is filled again, never measured.
+        const auto why = steps.markNew(fill.path);
+        if (!why)
+            return why.error();
+        if (!why->empty())
+            *notice = "could not mark " + fill.path + " as an IOPrism test file (" + *why
+                + "): later runs will only read it, never write it; delete it yourself when "
+                  "done";
+    } else if (auto marked = steps.mark(fill.path, Mark::Filling); !marked) {
+        return marked;
+    }
+    auto written = steps.write(fill.path, range, *spaceDetail);
+    if (written) // durable: now it counts
+        written = steps.mark(fill.path, Mark::Complete);
+    if (!written) {
+        steps.undo(fill);
+        return written;
+    }
+    return steps.filled(fill.path);
+}
+
+} // namespace
+
+core::Result<core::TargetInfo> prepareTestFile(const PreparationFs &fs, TestFilePreparation &steps)
+{
+    const PreparationRequest &request = steps.request();
+    std::string path = request.target.path;
+    const std::uint64_t wantedBytes = request.target.testFileSizeBytes;
+    const bool needWrite = request.options.needWrite;
+    const auto &notice = request.notice;
+    const auto entry = steps.lookUp(&path);
+    if (!entry)
+        return entry.error();
+    const bool exists = entry->exists;
+    const std::uint64_t current = exists ? entry->sizeBytes : 0;
+    const Mark mark = exists ? steps.markOf(path) : Mark::None;
+    if (exists && mark == Mark::None)
+        if (auto refusal = foreignTestFileRefusal(fs, path, *entry, needWrite))
+            return *refusal;
+    if (!exists && wantedBytes == 0)
+        return fs.refusal(Refusal::Invalid, "prepare test file", path,
+            "the test file does not exist and its size is 0");
+    const std::string parent = fs.parentFolder(path);
+    if (!exists && !fs.isFolder(parent))
+        return fs.refusal(Refusal::NoFolder, "create test file", path,
+            "the directory " + parent + " does not exist");
+
+    const int writeError = steps.writeError(path, exists, parent);
+    if (needWrite && writeError != 0)
+        return steps.readOnlyRefusal(path, writeError);
+    if (!exists && writeError != 0)
+        if (auto refusal = steps.createRefusal(path, parent, writeError))
+            return *refusal;
+    std::string text;
+    const auto needFill
+        = testFileNeedsFill(fs, path, exists, current, mark, wantedBytes, writeError, &text);
+    if (!text.empty())
+        notice(std::exchange(text, {}));
+    if (!needFill)
+        return needFill.error();
+    if (*needFill) {
+        const auto filled = fillTestFile(steps,
+            {.path = path,
+                .exists = exists,
+                .halfFilled = mark == Mark::Filling,
+                .currentBytes = current,
+                .wantedBytes = wantedBytes},
+            &text);
+        if (!text.empty())
+            notice(std::move(text));
+        if (!filled)
+            return filled.error();
+    }
+    return steps.hold(path, *needFill);
+}
+
+core::Result<core::TargetInfo> prepareFileTree(const PreparationFs &fs, TreePreparation &steps)
+{
+    const std::string &root = steps.request().target.path;
+    const core::FileTree &tree = steps.request().target.tree;
+    if (tree.fileCount() == 0 || tree.fileSizeBytes == 0)
+        return fs.refusal(Refusal::Invalid, "prepare file tree", root,
+            "the tree has no files: depth, files per level and file size must not be 0");
+    const auto planned = planFileTree(fs, root, tree);
+    if (!planned)
+        return planned.error();
+    const TreePlan &plan = *planned;
+    if (auto refusal = steps.writeRefusal(plan))
+        return *refusal;
+    auto spaceDetail = steps.spaceDetail(plan);
+    if (!spaceDetail)
+        return spaceDetail.error();
+
+    TreeUndo undo(steps.start(plan, std::move(*spaceDetail)));
+    // A failure or a cancel removes what this call made, and says so.
+    const bool atOnce = steps.undoesAtOnce();
+    const auto failed = [&undo, atOnce](core::OpError error) {
+        return undoneTreeFailure(undo, std::move(error), atOnce);
+    };
+    if (auto st = steps.makeFolders(undo); !st)
+        return failed(st.error());
+    if (auto st = steps.fillFiles(undo); !st)
+        return failed(st.error());
+    if (auto st = steps.verify(); !st)
+        return failed(st.error());
+    const bool made = undo.madeAnything();
+    undo.commit();
+    return steps.hold(made);
 }
 
 std::uint64_t testFileNeedBytes(const PathEntry &entry, Mark mark, std::uint64_t wanted)

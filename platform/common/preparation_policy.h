@@ -14,11 +14,13 @@
 #include "core/engine.h"
 #include "core/profile/profile.h"
 #include "core/result.h"
+#include "platform/common/backend_factory.h"
 #include "platform/common/file_tree_plan.h"
 
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -70,6 +72,7 @@ enum class Refusal {
     LeftUntouched, // EPERM, ERROR_ACCESS_DENIED: a removal refused, nothing touched
     LeftOthers, // ENOTEMPTY, ERROR_DIR_NOT_EMPTY: a removal left what is not ours
     EmptyFile, // EINVAL, ERROR_HANDLE_EOF: nothing to read
+    NoFolder, // ENOENT, ERROR_PATH_NOT_FOUND: the folder to create in is missing
     Invalid, // EINVAL, ERROR_INVALID_PARAMETER
 };
 
@@ -113,6 +116,9 @@ public:
     virtual bool carriesForeignMark(const std::string &path) const = 0;
     // "this file has 3 names" when the existing file `path` has other names, else "".
     virtual std::string otherNames(const std::string &path, const PathEntry &entry) const = 0;
+    // The folder holding `path`, and whether `path` is a folder (a link to one followed).
+    virtual std::string parentFolder(const std::string &path) const = 0;
+    virtual bool isFolder(const std::string &path) const = 0;
     virtual TreeMarker readTreeMarker(const std::string &root) const = 0;
     // A tree is ours when its folder and its marker carry our mark: a marker alone proves
     // nothing (one small file, copied anywhere), and trees made before IOPrism marked them
@@ -190,10 +196,6 @@ private:
     std::set<std::size_t> m_halfFilled;
 };
 
-// Adds to a failure of a tree's preparation that what it made was removed again (undone
-// by `undo` now, or when it goes out of scope where `undoNow` is false).
-core::OpError undoneTreeFailure(TreeUndo &undo, core::OpError error, bool undoNow);
-
 // Progress over a whole tree: what earlier files wrote (`*doneBefore`) plus this file's
 // part, out of `totalBytes`. Empty when `progress` is.
 core::PrepareProgress treeProgress(const core::PrepareProgress &progress,
@@ -215,17 +217,129 @@ template<typename RemoveTree>
 core::Status removeFolderAsTree(
     const PreparationFs &fs, const std::string &path, RemoveTree &&removeTree);
 
-// Someone else's existing test file (`entry`, not marked ours): why it is not used, or
-// nullopt when it may be read. It is never written or extended.
-std::optional<core::OpError> foreignTestFileRefusal(
-    const PreparationFs &fs, const std::string &path, const PathEntry &entry, bool needWrite);
+class HeldTargets; // each OS's: what a backend checked, held for the run (held_targets.h)
 
-// Whether the test file at `path` is filled now (created, extended or filled again), given
-// whether it exists, is `current` bytes, carries `mark` and can be written (`writeError`,
-// the OS's code, 0 when it can). An error when a half-filled file cannot be filled again;
-// a notice in `*notice` when our smaller file cannot grow and is read as it is.
-core::Result<bool> testFileNeedsFill(const PreparationFs &fs, const std::string &path, bool exists,
-    std::uint64_t current, Mark mark, std::uint64_t wanted, int writeError, std::string *notice);
+// One target's preparation: what is asked, and where what it finds goes.
+struct PreparationRequest {
+    const core::Target &target;
+    const core::PrepareOptions &options;
+    const core::PrepareProgress &progress;
+    const BackendOptions &backend;
+    HeldTargets &held; // takes what was checked, for the run
+    std::function<void(std::string)> notice; // the backend's notices
+};
+
+// The steps of a test file's preparation each OS takes its own way, in the order the
+// policy (prepareTestFile) runs them. One object prepares one file.
+class TestFilePreparation
+{
+public:
+    explicit TestFilePreparation(PreparationRequest request)
+        : m_request(std::move(request))
+    { }
+    virtual ~TestFilePreparation() = default;
+    TestFilePreparation(const TestFilePreparation &) = delete;
+    TestFilePreparation &operator=(const TestFilePreparation &) = delete;
+    const PreparationRequest &request() const { return m_request; }
+
+    // What a fill works on: the file as the checks found it.
+    struct Fill {
+        const std::string &path;
+        bool exists = false;
+        bool halfFilled = false; // ours, but its fill never finished: written again from 0
+        std::uint64_t currentBytes = 0;
+        std::uint64_t wantedBytes = 0;
+    };
+
+    // What is at the test file's path (`*path`, which a link at its end may change: Linux
+    // follows one once), or why it is no test file (a device, a folder; on Linux a file
+    // system without direct I/O for a Direct target).
+    virtual core::Result<PathEntry> lookUp(std::string *path) = 0;
+    // The mark of what lookUp found (its identity kept for the hold).
+    virtual Mark markOf(const std::string &path) = 0;
+    // Why this process may not write the file (or create it in `parent`): the OS's code,
+    // 0 when it may.
+    virtual int writeError(const std::string &path, bool exists, const std::string &parent) = 0;
+    virtual core::OpError readOnlyRefusal(const std::string &path, int error) = 0;
+    // Why a new file cannot be created in `parent` (`error` from writeError), if the OS
+    // says so before trying (Linux).
+    virtual std::optional<core::OpError> createRefusal(
+        const std::string &path, const std::string &parent, int error)
+        = 0;
+    // Filling the file (created, extended or filled again), in the order the policy runs
+    // the steps (fillTestFile):
+    // what the space messages say for `needBytes` more, or the refusal when they do not fit;
+    virtual core::Result<std::string> spaceDetail(const std::string &path, std::uint64_t needBytes)
+        = 0;
+    // opens it, kept until the preparation ends: a new file created without taking over one
+    // that appeared meanwhile, an existing one only while it is still the file checked and
+    // still ours;
+    virtual core::Status open(const Fill &fill) = 0;
+    // marks a file just created ours, "filling": "" or why the mark will not outlive this
+    // process (Linux first refuses a file system without direct I/O, removing the file);
+    virtual core::Result<std::string> markNew(const std::string &path) = 0;
+    // moves the mark of the file opened between "filling" and "complete";
+    virtual core::Status mark(const std::string &path, Mark mark) = 0;
+    // writes `range` with the fill pattern, durable when it returns;
+    virtual core::Status write(
+        const std::string &path, const FillRange &range, const std::string &spaceDetail)
+        = 0;
+    // on failure, leaves nothing half-made: removes the file created, cuts one extended back
+    // (complete again up to its former size, unless it never was);
+    virtual void undo(const Fill &fill) = 0;
+    // once it counts, notes what the file is now.
+    virtual core::Status filled(const std::string &path) = 0;
+    // Takes hold of the file checked, decides again on what it holds, and says what it is
+    // (`created`: this preparation made or filled it, and removes it when refused now).
+    virtual core::Result<core::TargetInfo> hold(const std::string &path, bool created) = 0;
+
+private:
+    PreparationRequest m_request;
+};
+
+// Prepares the request's test file by the policy: someone else's file is never written or
+// extended (only read, if not empty), ours is filled again or extended where it is short,
+// a new one is created and filled.
+core::Result<core::TargetInfo> prepareTestFile(const PreparationFs &fs, TestFilePreparation &steps);
+
+// The steps of a tree's preparation each OS takes its own way (descriptors held on Linux,
+// handles on Windows), in the order the policy (prepareFileTree) runs them. One object
+// prepares one tree.
+class TreePreparation
+{
+public:
+    explicit TreePreparation(PreparationRequest request)
+        : m_request(std::move(request))
+    { }
+    virtual ~TreePreparation() = default;
+    TreePreparation(const TreePreparation &) = delete;
+    TreePreparation &operator=(const TreePreparation &) = delete;
+    const PreparationRequest &request() const { return m_request; }
+    // Why the tree cannot be prepared where it is (its parent, the rights, direct I/O).
+    virtual std::optional<core::OpError> writeRefusal(const TreePlan &plan) = 0;
+    // What the space messages say, or the refusal when the tree's work does not fit.
+    virtual core::Result<std::string> spaceDetail(const TreePlan &plan) = 0;
+    // Starts the work on `plan` (kept until the preparation ends): the steps that undo it.
+    virtual TreeUndoSteps &start(const TreePlan &plan, std::string spaceDetail) = 0;
+    // Whether a failure undoes what was made at once (in the folders held), or once the
+    // preparation has let go of what it opened (Windows: an open file cannot be deleted).
+    virtual bool undoesAtOnce() const = 0;
+    // Makes the missing folders (a new tree's marker first) and opens ours.
+    virtual core::Status makeFolders(TreeUndo &undo) = 0;
+    // Creates, extends or fills again the files the plan names, each marked "filling" first.
+    virtual core::Status fillFiles(TreeUndo &undo) = 0;
+    // Checks what the run will use before the preparation counts (a failure undoes it).
+    virtual core::Status verify() = 0;
+    // Holds the tree for the run once the preparation counts, and says what it is.
+    virtual core::Result<core::TargetInfo> hold(bool madeAnything) = 0;
+
+private:
+    PreparationRequest m_request;
+};
+
+// Prepares the request's file tree by the policy: planned (planFileTree), refused where it
+// may not be written, made and filled where it is missing or short, undone on failure.
+core::Result<core::TargetInfo> prepareFileTree(const PreparationFs &fs, TreePreparation &steps);
 
 // The new space a test file takes when prepared: a new file's whole size, our own file's
 // growth (its fill again when half-filled), nothing for anyone else's file.

@@ -5,6 +5,7 @@
 #include "platform/linux/linux_backend.h"
 
 #include "platform/linux/held_targets.h"
+#include "platform/linux/linux_preparation.h"
 #include "platform/linux/sync_engine.h"
 #include "platform/linux/sysfs.h"
 #include "platform/linux/test_file_marks.h"
@@ -179,9 +180,13 @@ core::Result<core::TargetInfo> LinuxBackend::prepareTarget(const core::Target &t
             "target before running");
     if (target.path.empty())
         return makeOpError(EINVAL, "prepare target", {}, "the target has no path");
+    const auto request = [&]() -> PreparationRequest {
+        return {target, options, progress, m_options, *m_held,
+            [this](std::string text) { addNotice(std::move(text)); }};
+    };
     switch (target.kind) {
     case core::TargetKind::TestFile:
-        return prepareTestFile(target, options, progress);
+        return prepareHeldTestFile(request());
     case core::TargetKind::BlockDevice:
     case core::TargetKind::Partition:
         return prepareDevice(target, options);
@@ -189,7 +194,7 @@ core::Result<core::TargetInfo> LinuxBackend::prepareTarget(const core::Target &t
     case core::TargetKind::PhysicalDrive:
         break;
     case core::TargetKind::FileTree:
-        return prepareFileTree(target, options, progress);
+        return prepareHeldFileTree(request());
     }
     return makeOpError(EINVAL, "prepare target", target.path,
         "volumes and physical drives are Windows targets: on Linux choose a "

@@ -35,8 +35,6 @@
 #include <string_view>
 #include <vector>
 
-struct stat;
-
 namespace ioprism::platform {
 
 class HeldTargets;
@@ -69,14 +67,6 @@ public:
     bool usesUring() const { return m_useUring; }
 
 private:
-    core::Result<core::TargetInfo> prepareTestFile(const core::Target &target,
-        const core::PrepareOptions &options, const core::PrepareProgress &progress);
-    // Takes hold of the test file checked (whose stat is `st`), decides again on the
-    // descriptor, and completes `info` (removing a file this call created when refused).
-    core::Result<core::TargetInfo> holdTestFile(
-        const std::string &path, const struct stat &st, bool needWrite, core::TargetInfo info);
-    core::Result<core::TargetInfo> prepareFileTree(const core::Target &target,
-        const core::PrepareOptions &options, const core::PrepareProgress &progress);
     core::Result<core::TargetInfo> prepareDevice(
         const core::Target &target, const core::PrepareOptions &options);
     // Why writing the device `name` (opened as `path`) would corrupt storage in use

@@ -441,6 +441,87 @@ core::Result<std::vector<FileIdentity>> heldTreeFiles(
     return identities;
 }
 
+// A tree's preparation in folders held open (descriptors), for the policy's driver
+// (platform::prepareFileTree).
+class HeldTreePreparation final : public TreePreparation
+{
+public:
+    using TreePreparation::TreePreparation;
+
+    std::optional<OpError> writeRefusal(const TreePlan &plan) override
+    {
+        return treeWriteRefusal(
+            request().target.path, plan, request().options, request().target.cacheMode);
+    }
+    core::Result<std::string> spaceDetail(const TreePlan &plan) override
+    {
+        return treeSpaceDetail(request().target.path, request().target.tree, plan,
+            request().backend.skipFreeSpaceCheck);
+    }
+    TreeUndoSteps &start(const TreePlan &plan, std::string spaceDetail) override
+    {
+        m_job.emplace(TreeJob {.root = request().target.path,
+            .tree = request().target.tree,
+            .plan = plan,
+            .spaceDetail = std::move(spaceDetail),
+            .levels = std::vector<UniqueFd>(plan.folders.size())});
+        return m_undo.emplace(request().target.path, plan, request().target.tree, m_job->levels);
+    }
+    bool undoesAtOnce() const override { return true; }
+    core::Status makeFolders(TreeUndo &undo) override
+    {
+        std::string notice;
+        auto made = makeTreeFolders(*m_job, undo, &notice);
+        if (!notice.empty())
+            request().notice(std::move(notice));
+        return made;
+    }
+    core::Status fillFiles(TreeUndo &undo) override
+    {
+        auto filled
+            = fillTreeFiles(*m_job, request().target, request().options, request().progress, undo);
+        if (!filled)
+            return filled.error();
+        m_filled = std::move(*filled);
+        return core::Ok {};
+    }
+    core::Status verify() override
+    {
+        if (m_job->plan.needsWork())
+            if (auto st = syncAndMarkComplete(*m_job, m_filled); !st)
+                return st;
+        auto identities = heldTreeFiles(*m_job, request().backend.beforeHold);
+        if (!identities)
+            return identities.error();
+        m_identities = std::move(*identities);
+        return core::Ok {};
+    }
+    core::Result<core::TargetInfo> hold(bool madeAnything) override
+    {
+        core::TargetInfo info;
+        info.path = request().target.path;
+        info.sizeBytes = request().target.tree.fileSizeBytes;
+        info.isDevice = false;
+        info.createdTestFile = madeAnything;
+        const std::string &first = m_job->plan.files.front();
+        int werr = 0;
+        info.readOnly = !writable(first, &werr);
+        const Alignment a = queryAlignment(first, logicalBlockOfFile(first));
+        info.logicalBlockBytes = a.logicalBytes;
+        info.directIoOffsetAlignBytes = a.offsetBytes;
+        info.directIoMemAlignBytes = a.memBytes;
+        request().held.holdTree(request().target.path, request().target.tree,
+            std::move(m_job->levels), std::move(m_identities));
+        return info;
+    }
+
+private:
+    std::optional<TreeJob> m_job;
+    std::optional<HeldTreeUndo> m_undo;
+    FilledFiles m_filled;
+    std::vector<FileIdentity> m_identities;
+};
+
 } // namespace
 
 namespace {
@@ -571,65 +652,10 @@ core::Status removeFileTree(const std::string &root, const core::FileTree &tree)
     return leftoversError(linuxPreparationFs(), root, folders, ourLevels);
 }
 
-core::Result<core::TargetInfo> LinuxBackend::prepareFileTree(const core::Target &target,
-    const core::PrepareOptions &options, const core::PrepareProgress &progress)
+core::Result<core::TargetInfo> prepareHeldFileTree(PreparationRequest request)
 {
-    const std::string &root = target.path;
-    const core::FileTree &tree = target.tree;
-    if (tree.fileCount() == 0 || tree.fileSizeBytes == 0)
-        return makeOpError(EINVAL, "prepare file tree", root,
-            "the tree has no files: depth, files per level and file size must not be 0");
-    auto planned = planFileTree(linuxPreparationFs(), root, tree);
-    if (!planned)
-        return planned.error();
-    const TreePlan &plan = *planned;
-    if (auto refusal = treeWriteRefusal(root, plan, options, target.cacheMode))
-        return *refusal;
-    auto spaceDetail = treeSpaceDetail(root, tree, plan, m_options.skipFreeSpaceCheck);
-    if (!spaceDetail)
-        return spaceDetail.error();
-
-    TreeJob job {.root = root,
-        .tree = tree,
-        .plan = plan,
-        .spaceDetail = *spaceDetail,
-        .levels = std::vector<UniqueFd>(plan.folders.size())};
-    HeldTreeUndo steps(root, plan, tree, job.levels);
-    TreeUndo undo(steps);
-    // A failure or a cancel removes what this call made, and says so.
-    const auto failed
-        = [&undo](OpError error) { return undoneTreeFailure(undo, std::move(error), true); };
-    std::string notice;
-    auto made = makeTreeFolders(job, undo, &notice);
-    if (!notice.empty())
-        addNotice(std::move(notice));
-    if (!made)
-        return failed(made.error());
-    auto filled = fillTreeFiles(job, target, options, progress, undo);
-    if (!filled)
-        return failed(filled.error());
-    if (plan.needsWork())
-        if (auto st = syncAndMarkComplete(job, *filled); !st)
-            return failed(st.error());
-    auto identities = heldTreeFiles(job, m_options.beforeHold);
-    if (!identities)
-        return failed(identities.error());
-    const bool madeAny = undo.madeAnything();
-    undo.commit();
-
-    core::TargetInfo info;
-    info.path = root;
-    info.sizeBytes = tree.fileSizeBytes;
-    info.isDevice = false;
-    info.createdTestFile = madeAny;
-    const std::string &first = plan.files.front();
-    int werr = 0;
-    info.readOnly = !writable(first, &werr);
-    const Alignment a = queryAlignment(first, logicalBlockOfFile(first));
-    info.logicalBlockBytes = a.logicalBytes;
-    info.directIoOffsetAlignBytes = a.offsetBytes;
-    info.directIoMemAlignBytes = a.memBytes;
-    m_held->holdTree(root, tree, std::move(job.levels), std::move(*identities));
-    return info;
+    HeldTreePreparation steps(std::move(request));
+    return prepareFileTree(linuxPreparationFs(), steps);
 }
+
 } // namespace ioprism::platform

@@ -130,6 +130,15 @@ public:
         return entry.links > 1 ? "this file has " + std::to_string(entry.links) + " names" : "";
     }
 
+    std::string parentFolder(const std::string &path) const override { return parentOf(path); }
+
+    bool isFolder(const std::string &path) const override
+    {
+        struct stat st {
+        };
+        return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+    }
+
     TreeMarker readTreeMarker(const std::string &root) const override
     {
         return platform::readTreeMarker(root);
@@ -156,6 +165,8 @@ private:
             return EPERM;
         case Refusal::LeftOthers:
             return ENOTEMPTY;
+        case Refusal::NoFolder:
+            return ENOENT;
         case Refusal::EmptyFile:
         case Refusal::Invalid:
             break;

@@ -71,6 +71,11 @@ bool removeMadeAt(int dirFd, const std::string &name, bool folder);
 TreeMarker readTreeMarkerAt(int rootFd);
 TreeMarker readTreeMarker(const std::string &root);
 
+// A test file and a file tree prepared by the policy (platform/common/
+// preparation_policy.h) on descriptors; what was checked is held in `request.held`.
+core::Result<core::TargetInfo> prepareHeldTestFile(PreparationRequest request);
+core::Result<core::TargetInfo> prepareHeldFileTree(PreparationRequest request);
+
 // Writes the fill pattern into files: one 1 MiB aligned chunk, prepared once and reused
 // for every file (a tree of a million files must not map and fill a buffer per file).
 // The pattern filler runs on across files, so FullRandom blocks differ between files too.

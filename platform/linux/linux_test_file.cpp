@@ -60,21 +60,9 @@ core::Result<std::string> resolveTestFilePath(const std::string &given)
     return to.string();
 }
 
-// What filling one test file works on: the file as the checks found it.
-struct TestFileJob {
-    const std::string &path;
-    const std::string &parent;
-    bool exists = false;
-    bool halfFilled = false;
-    std::uint64_t current = 0;
-    std::uint64_t wanted = 0;
-    struct stat st {
-    }; // of the existing file; of the filled one once done
-};
-
-// What the space messages say, or the refusal when `need` bytes do not fit.
+// What the space messages say, or the refusal when `need` bytes do not fit in `parent`.
 core::Result<std::string> testFileSpaceDetail(
-    const TestFileJob &job, std::uint64_t need, bool skipCheck)
+    const std::string &path, const std::string &parent, std::uint64_t need, bool skipCheck)
 {
     struct statvfs sv {
     };
@@ -82,105 +70,38 @@ core::Result<std::string> testFileSpaceDetail(
     // File systems that report no size at all (ramfs, some FUSE) cannot be checked
     // ahead: their writes will say ENOSPC if it comes to that.
     bool sizeKnown = false;
-    if (::statvfs(job.parent.c_str(), &sv) == 0 && sv.f_blocks > 0) {
+    if (::statvfs(parent.c_str(), &sv) == 0 && sv.f_blocks > 0) {
         freeBytes = static_cast<std::uint64_t>(sv.f_bavail) * sv.f_frsize;
         sizeKnown = true;
     }
-    const std::string mount = mountPointOfPath(job.parent);
-    std::string spaceDetail = "not enough space on " + (mount.empty() ? job.parent : mount)
-        + ": need " + core::describeSize(need)
-        + (sizeKnown ? ", have " + core::describeSize(freeBytes) : "");
+    const std::string mount = mountPointOfPath(parent);
+    std::string spaceDetail = "not enough space on " + (mount.empty() ? parent : mount) + ": need "
+        + core::describeSize(need) + (sizeKnown ? ", have " + core::describeSize(freeBytes) : "");
     if (!skipCheck && sizeKnown && freeBytes < need)
-        return makeOpError(ENOSPC, "create test file", job.path, spaceDetail);
+        return makeOpError(ENOSPC, "create test file", path, spaceDetail);
     return spaceDetail;
 }
 
 // O_EXCL: never take over a file that appeared since the stat above (nor follow a link
 // put there). Our own file is opened without following a link, and written only while it
-// is still the file checked above and still ours.
-core::Result<UniqueFd> openToFill(const TestFileJob &job)
+// is still the file checked above (`st`) and still ours.
+core::Result<UniqueFd> openToFill(const std::string &path, bool exists, const struct stat &st)
 {
-    const char *path = job.path.c_str();
-    const int fd = job.exists ? ::open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-                              : ::open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    const int fd = exists ? ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+                          : ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0)
-        return makeOpError(errno, job.exists ? "open" : "create test file", job.path,
+        return makeOpError(errno, exists ? "open" : "create test file", path,
             errno == ELOOP ? changedWhilePrepared() : "");
     UniqueFd file(fd);
-    if (job.exists) {
+    if (exists) {
         struct stat now {
         };
-        if (::fstat(fd, &now) != 0 || !S_ISREG(now.st_mode) || now.st_dev != job.st.st_dev
-            || now.st_ino != job.st.st_ino || markOfFd(fd) == Mark::None)
-            return makeOpError(ESTALE, "prepare test file", job.path, changedWhilePrepared());
+        if (::fstat(fd, &now) != 0 || !S_ISREG(now.st_mode) || now.st_dev != st.st_dev
+            || now.st_ino != st.st_ino || markOfFd(fd) == Mark::None)
+            return makeOpError(ESTALE, "prepare test file", path, changedWhilePrepared());
         ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     }
     return file;
-}
-
-// Leaves nothing half-made: removes what we created, shrinks what we extended (complete
-// again up to its former size, unless it never was).
-void undoFill(const TestFileJob &job, UniqueFd &file)
-{
-    if (job.exists) {
-        if (::ftruncate(file.get(), static_cast<off_t>(job.current)) != 0) {
-            // keep the error we are already reporting
-        }
-        if (!job.halfFilled)
-            (void)setMark(job.path, file.get(), Mark::Complete);
-        return;
-    }
-    struct stat created {
-    };
-    if (::fstat(file.get(), &created) == 0)
-        forgetCreated(created);
-    file.reset();
-    ::unlink(job.path.c_str());
-}
-
-// Creates, extends or fills again the test file, marked "filling" until its fill is
-// synced. `*notice` says when a new file's mark will not outlive this process.
-core::Status fillTestFile(TestFileJob &job, core::CacheMode cacheMode,
-    const core::PrepareOptions &options, const core::PrepareProgress &progress, bool skipSpaceCheck,
-    std::string *notice)
-{
-    // Extend from a chunk boundary so the direct writes stay aligned.
-    const FillRange range = fillRange(job.exists, job.halfFilled, job.current, job.wanted);
-    auto spaceDetail = testFileSpaceDetail(job, range.newBytes, skipSpaceCheck);
-    if (!spaceDetail)
-        return spaceDetail.error();
-    auto file = openToFill(job);
-    if (!file)
-        return file.error();
-    const int fd = file->get();
-    if (!job.exists) {
-        // Ask about O_DIRECT now that the file exists, before writing a byte.
-        if (auto refusal = directIoRefusal(
-                job.path, cacheMode, queryAlignment(job.path, logicalBlockOfFile(job.path)))) {
-            file->reset();
-            ::unlink(job.path.c_str());
-            return *refusal;
-        }
-        // Mark it before filling, so even a crash mid-fill leaves a file we know, and
-        // as "filling", so that such a file is filled again, never measured.
-        if (const std::string why = markOurs(fd, Mark::Filling); !why.empty())
-            *notice = "could not mark " + job.path + " as an IOPrism test file (" + why
-                + "): later runs will only read it, never write it; "
-                  "delete it yourself when done";
-    } else if (auto marked = setMark(job.path, fd, Mark::Filling); !marked) {
-        return marked;
-    }
-    auto filled
-        = fillFile(job.path, fd, range.fromBytes, range.toBytes, options, progress, *spaceDetail);
-    if (filled)
-        filled = setMark(job.path, fd, Mark::Complete); // the fill is synced: now it counts
-    if (!filled) {
-        undoFill(job, *file);
-        return filled;
-    }
-    if (::fstat(fd, &job.st) != 0)
-        return makeOpError(errno, "fstat", job.path);
-    return core::Ok {};
 }
 
 // Takes hold of the file checked above, once, without following a link, and decides on
@@ -222,91 +143,144 @@ std::optional<OpError> testFileKindRefusal(
     return directIoRefusal(path, cacheMode, queryAlignment(path, logicalBlockOfFile(path)));
 }
 
-} // namespace
-
-core::Result<core::TargetInfo> LinuxBackend::prepareTestFile(const core::Target &target,
-    const core::PrepareOptions &options, const core::PrepareProgress &progress)
+// A test file's preparation on its descriptor, for the policy's driver
+// (platform::prepareTestFile).
+class HeldTestFilePreparation final : public TestFilePreparation
 {
-    const auto resolved = resolveTestFilePath(target.path);
-    if (!resolved)
-        return resolved.error();
-    const std::string &path = *resolved;
-    const std::string parent = parentOf(path);
-    TestFileJob job {.path = path, .parent = parent, .wanted = target.testFileSizeBytes};
-    job.exists = ::stat(path.c_str(), &job.st) == 0;
-    if (!job.exists && errno != ENOENT)
-        return makeOpError(errno, "stat", path);
-    if (job.exists)
-        if (auto refusal = testFileKindRefusal(path, job.st, target.cacheMode))
-            return *refusal;
+public:
+    using TestFilePreparation::TestFilePreparation;
 
-    job.current = job.exists ? static_cast<std::uint64_t>(job.st.st_size) : 0;
-    const Mark mark = job.exists ? markOf(path, job.st) : Mark::None;
-    job.halfFilled = mark == Mark::Filling;
-    if (job.exists && mark == Mark::None)
-        if (auto refusal = foreignTestFileRefusal(
-                linuxPreparationFs(), path, entryOf(job.st), options.needWrite))
+    core::Result<PathEntry> lookUp(std::string *path) override
+    {
+        auto resolved = resolveTestFilePath(*path);
+        if (!resolved)
+            return resolved.error();
+        *path = std::move(*resolved);
+        if (::stat(path->c_str(), &m_st) != 0) {
+            if (errno != ENOENT)
+                return makeOpError(errno, "stat", *path);
+            return PathEntry {};
+        }
+        if (auto refusal = testFileKindRefusal(*path, m_st, request().target.cacheMode))
             return *refusal;
-    if (!job.exists && job.wanted == 0)
-        return makeOpError(
-            EINVAL, "prepare test file", path, "the test file does not exist and its size is 0");
-    if (!job.exists) {
-        struct stat pst {
-        };
-        if (::stat(parent.c_str(), &pst) != 0 || !S_ISDIR(pst.st_mode))
-            return makeOpError(
-                ENOENT, "create test file", path, "the directory " + parent + " does not exist");
+        return entryOf(m_st);
     }
+    Mark markOf(const std::string &path) override { return platform::markOf(path, m_st); }
+    int writeError(const std::string &path, bool exists, const std::string &parent) override
+    {
+        int werr = 0;
+        return writable(exists ? path : parent, &werr) ? 0 : werr;
+    }
+    OpError readOnlyRefusal(const std::string &path, int error) override
+    {
+        return platform::readOnlyRefusal(path, error);
+    }
+    std::optional<OpError> createRefusal(
+        const std::string &path, const std::string &parent, int error) override
+    {
+        return makeOpError(error, "create test file", path, "cannot create files in " + parent);
+    }
+    core::Result<std::string> spaceDetail(const std::string &path, std::uint64_t needBytes) override
+    {
+        return testFileSpaceDetail(
+            path, parentOf(path), needBytes, request().backend.skipFreeSpaceCheck);
+    }
+    core::Status open(const Fill &fill) override
+    {
+        auto file = openToFill(fill.path, fill.exists, m_st);
+        if (!file)
+            return file.error();
+        m_file = std::move(*file);
+        return core::Ok {};
+    }
+    core::Result<std::string> markNew(const std::string &path) override
+    {
+        // Ask about O_DIRECT now that the file exists, before writing a byte.
+        if (auto refusal = directIoRefusal(
+                path, request().target.cacheMode, queryAlignment(path, logicalBlockOfFile(path)))) {
+            m_file.reset();
+            ::unlink(path.c_str());
+            return *refusal;
+        }
+        return markOurs(m_file.get(), Mark::Filling);
+    }
+    core::Status mark(const std::string &path, Mark mark) override
+    {
+        return setMark(path, m_file.get(), mark);
+    }
+    core::Status write(
+        const std::string &path, const FillRange &range, const std::string &spaceDetail) override
+    {
+        return fillFile(path, m_file.get(), range.fromBytes, range.toBytes, request().options,
+            request().progress, spaceDetail);
+    }
+    void undo(const Fill &fill) override
+    {
+        if (fill.exists) {
+            if (::ftruncate(m_file.get(), static_cast<off_t>(fill.currentBytes)) != 0) {
+                // keep the error we are already reporting
+            }
+            if (!fill.halfFilled)
+                (void)setMark(fill.path, m_file.get(), Mark::Complete);
+            m_file.reset();
+            return;
+        }
+        struct stat created {
+        };
+        if (::fstat(m_file.get(), &created) == 0)
+            forgetCreated(created);
+        m_file.reset();
+        ::unlink(fill.path.c_str());
+    }
+    core::Status filled(const std::string &path) override
+    {
+        const bool known = ::fstat(m_file.get(), &m_st) == 0;
+        const int err = errno;
+        m_file.reset();
+        if (!known)
+            return makeOpError(err, "fstat", path);
+        return core::Ok {};
+    }
+    core::Result<core::TargetInfo> hold(const std::string &path, bool created) override;
 
-    int werr = 0;
-    const bool canWrite = job.exists ? writable(path, &werr) : writable(parent, &werr);
-    if (options.needWrite && !canWrite)
-        return readOnlyRefusal(path, werr);
-    if (!job.exists && !canWrite)
-        return makeOpError(werr, "create test file", path, "cannot create files in " + parent);
-    std::string notice;
-    const auto needFill = testFileNeedsFill(linuxPreparationFs(), path, job.exists, job.current,
-        mark, job.wanted, canWrite ? 0 : werr, &notice);
-    if (!notice.empty())
-        addNotice(std::exchange(notice, {}));
-    if (!needFill)
-        return needFill.error();
+private:
+    struct stat m_st {
+    }; // of the file looked up; of the filled one once filled
+    UniqueFd m_file; // open while it is filled
+};
+
+core::Result<core::TargetInfo> HeldTestFilePreparation::hold(const std::string &path, bool created)
+{
     core::TargetInfo info;
     info.path = path;
-    if (*needFill) {
-        auto filled = fillTestFile(
-            job, target.cacheMode, options, progress, m_options.skipFreeSpaceCheck, &notice);
-        if (!notice.empty())
-            addNotice(std::move(notice));
-        if (!filled)
-            return filled.error();
-        info.createdTestFile = true;
-    }
-    return holdTestFile(path, job.st, options.needWrite, info);
-}
-
-core::Result<core::TargetInfo> LinuxBackend::holdTestFile(
-    const std::string &path, const struct stat &st, bool needWrite, core::TargetInfo info)
-{
+    info.createdTestFile = created;
     int werr = 0;
-    info.sizeBytes = static_cast<std::uint64_t>(st.st_size);
+    info.sizeBytes = static_cast<std::uint64_t>(m_st.st_size);
     info.readOnly = !writable(path, &werr);
     const Alignment a = queryAlignment(path, logicalBlockOfFile(path));
     info.logicalBlockBytes = a.logicalBytes;
     info.directIoOffsetAlignBytes = a.offsetBytes;
     info.directIoMemAlignBytes = a.memBytes;
 
-    if (m_options.beforeHold)
-        m_options.beforeHold(path);
-    auto held = openCheckedTestFile(path, st, needWrite);
+    if (request().backend.beforeHold)
+        request().backend.beforeHold(path);
+    auto held = openCheckedTestFile(path, m_st, request().options.needWrite);
     if (!held) {
-        if (info.createdTestFile)
+        if (created)
             (void)removeTestFile(path);
         return held.error();
     }
     const FileIdentity identity = identityOf(held->get());
-    m_held->holdFile(path, std::move(*held), identity);
+    request().held.holdFile(path, std::move(*held), identity);
     return info;
+}
+
+} // namespace
+
+core::Result<core::TargetInfo> prepareHeldTestFile(PreparationRequest request)
+{
+    HeldTestFilePreparation steps(std::move(request));
+    return prepareTestFile(linuxPreparationFs(), steps);
 }
 
 core::Status removeTestFile(const std::string &path)
