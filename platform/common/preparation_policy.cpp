@@ -9,6 +9,33 @@
 
 namespace ioprism::platform {
 
+int RefusalCodes::of(Refusal why) const
+{
+    switch (why) {
+    case Refusal::NotOurs:
+        return notOurs;
+    case Refusal::NotAFolder:
+        return notAFolder;
+    case Refusal::LeftUntouched:
+        return leftUntouched;
+    case Refusal::LeftOthers:
+        return leftOthers;
+    case Refusal::EmptyFile:
+        return emptyFile;
+    case Refusal::NoFolder:
+        return noFolder;
+    case Refusal::Invalid:
+        break;
+    }
+    return invalid;
+}
+
+core::OpError PreparationFs::refusal(
+    Refusal why, std::string operation, std::string path, std::string detail) const
+{
+    return osError(words().codes.of(why), std::move(operation), std::move(path), std::move(detail));
+}
+
 core::OpError notOurs(const PreparationFs &fs, const std::string &path, const std::string &what)
 {
     return fs.refusal(Refusal::NotOurs, "prepare file tree", path,

@@ -76,8 +76,22 @@ enum class Refusal {
     Invalid, // EINVAL, ERROR_INVALID_PARAMETER
 };
 
-// Where the OSes word a refusal differently (their marks and links are not alike).
+// The OS's code (errno, Win32 error) for each refusal.
+struct RefusalCodes {
+    int notOurs = 0;
+    int notAFolder = 0;
+    int leftUntouched = 0;
+    int leftOthers = 0;
+    int emptyFile = 0;
+    int noFolder = 0;
+    int invalid = 0;
+    int of(Refusal why) const;
+};
+
+// Where the OSes word a refusal differently (their marks and links are not alike), and
+// the codes they give it.
 struct PreparationWords {
+    RefusalCodes codes;
     std::string markName; // "the xattr user.ioprism.testfile"
     std::string markless; // "on a file system without user xattrs"
     std::string copyKeepsMark; // "cp -a and backups copy the mark"
@@ -96,9 +110,10 @@ public:
     virtual ~PreparationFs() = default;
 
     virtual const PreparationWords &words() const = 0;
-    // The OS's error for a refusal, and for one of its own codes (errno, GetLastError).
-    virtual core::OpError refusal(
-        Refusal why, std::string operation, std::string path, std::string detail) const = 0;
+    // The OS's error for a refusal (words().codes), and for one of its own codes (errno,
+    // GetLastError).
+    core::OpError refusal(
+        Refusal why, std::string operation, std::string path, std::string detail) const;
     virtual core::OpError osError(
         int code, std::string operation, std::string path, std::string detail) const = 0;
     virtual std::string errorText(int code) const = 0;
@@ -271,9 +286,9 @@ public:
     // what the space messages say for `needBytes` more, or the refusal when they do not fit;
     virtual core::Result<std::string> spaceDetail(const std::string &path, std::uint64_t needBytes)
         = 0;
-    // opens it, kept until the preparation ends: a new file created without taking over one
-    // that appeared meanwhile, an existing one only while it is still the file checked and
-    // still ours;
+    // opens it, kept open until the fill ends (filled, undo): a new file created without
+    // taking over one that appeared meanwhile, an existing one only while it is still the
+    // file checked and still ours;
     virtual core::Status open(const Fill &fill) = 0;
     // marks a file just created ours, "filling": "" or why the mark will not outlive this
     // process (Linux first refuses a file system without direct I/O, removing the file);

@@ -60,6 +60,13 @@ public:
     const PreparationWords &words() const override
     {
         static const PreparationWords words {
+            .codes = {.notOurs = EEXIST,
+                .notAFolder = ENOTDIR,
+                .leftUntouched = EPERM,
+                .leftOthers = ENOTEMPTY,
+                .emptyFile = EINVAL,
+                .noFolder = ENOENT,
+                .invalid = EINVAL},
             .markName = "the xattr " + std::string(kTestFileXattr),
             .markless = "on a file system without user xattrs",
             .copyKeepsMark = "cp -a and backups copy the mark",
@@ -69,12 +76,6 @@ public:
             .fileLacksMark = "this file lacks IOPrism's mark",
         };
         return words;
-    }
-
-    OpError refusal(
-        Refusal why, std::string operation, std::string path, std::string detail) const override
-    {
-        return makeOpError(codeOf(why), std::move(operation), std::move(path), std::move(detail));
     }
 
     OpError osError(
@@ -152,27 +153,6 @@ public:
 
     fs::path nativePath(const std::string &utf8) const override { return fs::path(utf8); }
     std::string utf8Path(const fs::path &path) const override { return path.string(); }
-
-private:
-    static int codeOf(Refusal why)
-    {
-        switch (why) {
-        case Refusal::NotOurs:
-            return EEXIST;
-        case Refusal::NotAFolder:
-            return ENOTDIR;
-        case Refusal::LeftUntouched:
-            return EPERM;
-        case Refusal::LeftOthers:
-            return ENOTEMPTY;
-        case Refusal::NoFolder:
-            return ENOENT;
-        case Refusal::EmptyFile:
-        case Refusal::Invalid:
-            break;
-        }
-        return EINVAL;
-    }
 };
 
 } // namespace

@@ -128,6 +128,13 @@ public:
     const PreparationWords &words() const override
     {
         static const PreparationWords words {
+            .codes = {.notOurs = ERROR_FILE_EXISTS,
+                .notAFolder = ERROR_DIRECTORY,
+                .leftUntouched = ERROR_ACCESS_DENIED,
+                .leftOthers = ERROR_DIR_NOT_EMPTY,
+                .emptyFile = ERROR_HANDLE_EOF,
+                .noFolder = ERROR_PATH_NOT_FOUND,
+                .invalid = ERROR_INVALID_PARAMETER},
             .markName = "the stream " + win::narrow(kTestFileStream),
             .markless = "on a volume without named streams",
             .copyKeepsMark = "copying keeps the " + win::narrow(kTestFileStream) + " stream",
@@ -138,12 +145,6 @@ public:
                              "writing it could change a file elsewhere",
         };
         return words;
-    }
-
-    core::OpError refusal(
-        Refusal why, std::string operation, std::string path, std::string detail) const override
-    {
-        return win32Error(codeOf(why), std::move(operation), std::move(path), std::move(detail));
     }
 
     core::OpError osError(
@@ -213,28 +214,6 @@ public:
     std::string utf8Path(const std::filesystem::path &path) const override
     {
         return win::narrow(path.wstring());
-    }
-
-private:
-    static DWORD codeOf(Refusal why)
-    {
-        switch (why) {
-        case Refusal::NotOurs:
-            return ERROR_FILE_EXISTS;
-        case Refusal::NotAFolder:
-            return ERROR_DIRECTORY;
-        case Refusal::LeftUntouched:
-            return ERROR_ACCESS_DENIED;
-        case Refusal::LeftOthers:
-            return ERROR_DIR_NOT_EMPTY;
-        case Refusal::EmptyFile:
-            return ERROR_HANDLE_EOF;
-        case Refusal::NoFolder:
-            return ERROR_PATH_NOT_FOUND;
-        case Refusal::Invalid:
-            break;
-        }
-        return ERROR_INVALID_PARAMETER;
     }
 };
 
