@@ -617,7 +617,7 @@ public:
         m_out << planText(plan, m_engine, m_options.devices ? *m_options.devices : kNone);
         m_out.flush();
     }
-    void onFinished(RunResult result) override { m_result = std::move(result); }
+    void onFinished(RunResult &&result) override { m_result = std::move(result); }
     // What the run reported last (once the session has finished).
     RunResult takeResult() { return std::move(m_result); }
     void onStepResult(const StepResult &step, const PlannedStep &planned) override

@@ -46,7 +46,7 @@ public:
     virtual void onStarted(const std::string & /*engine*/) { }
     // The run has ended, with everything it measured: said once, last, by a run session
     // (core/run/run_session.h), never by Run itself (whose execute() returns the result).
-    virtual void onFinished(RunResult /*result*/) { }
+    virtual void onFinished(RunResult && /*result*/) { }
 };
 
 } // namespace ioprism::core

@@ -104,7 +104,7 @@ public:
     }
     void onNotice(const std::string &text) override { onEvent(NoticeEvent {text}); }
     void onStarted(const std::string &engine) override { onEvent(StartedEvent {engine}); }
-    void onFinished(RunResult result) override { onEvent(FinishedEvent {std::move(result)}); }
+    void onFinished(RunResult &&result) override { onEvent(FinishedEvent {std::move(result)}); }
 };
 
 } // namespace ioprism::core

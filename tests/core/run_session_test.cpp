@@ -117,9 +117,9 @@ struct Tee final : RunSink {
     }
     void onNotice(const std::string &t) override { a.onNotice(t), b.onNotice(t); }
     void onStarted(const std::string &e) override { a.onStarted(e), b.onStarted(e); }
-    void onFinished(RunResult r) override
+    void onFinished(RunResult &&r) override
     {
-        a.onFinished(r);
+        a.onFinished(RunResult(r));
         b.onFinished(std::move(r));
     }
     RunSink &a;

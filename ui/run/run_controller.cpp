@@ -49,7 +49,7 @@ public:
         m_controller->postStepResult(m_runId, step, planned);
     }
     void onNotice(const std::string &text) override { m_controller->postNotice(m_runId, text); }
-    void onFinished(core::RunResult result) override
+    void onFinished(core::RunResult &&result) override
     {
         m_controller->postFinished(
             m_runId, std::make_shared<const core::RunResult>(std::move(result)));
