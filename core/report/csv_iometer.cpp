@@ -281,6 +281,28 @@ std::string iometerHeaderLine()
 }
 
 // The measured columns of ALL, MANAGER, WORKER and DISK rows.
+// The latency bins (reads and writes together) and the percentiles of a scope.
+void fillBinsAndPercentiles(Row &row, const ScopeResult &s)
+{
+    const Figures &f = s.figures;
+    const Measurement &m = s.measurement;
+    IometerBins bins = m.read.bins;
+    bins.merge(m.write.bins);
+    for (std::size_t i = 0; i < IometerBins::kBinCount; ++i)
+        row[FirstBin + i] = integer(bins.counts[i]);
+
+    // Percentiles (ms, like Iometer's response times); empty for a direction without
+    // I/O, where there is no latency to report.
+    const DirectionFigures *directions[] = {&f.total, &f.read, &f.write};
+    for (std::size_t d = 0; d < 3; ++d) {
+        const LatencyFigures &l = directions[d]->latency;
+        const double values[] = {l.p50Us, l.p90Us, l.p99Us, l.p99_9Us, l.p99_99Us};
+        for (std::size_t p = 0; p < kPercentileNames.size(); ++p)
+            row[FirstPercentile + d * kPercentileNames.size() + p]
+                = directions[d]->ios ? fixed6(values[p] / kUsPerMs) : std::string();
+    }
+}
+
 void fillFigures(Row &row, const ScopeResult &s, bool rawColumns)
 {
     const Figures &f = s.figures;
@@ -358,21 +380,7 @@ void fillFigures(Row &row, const ScopeResult &s, bool rawColumns)
         row[RawRunTime] = integer(std::uint64_t(std::max<std::int64_t>(m.elapsed.count(), 0)));
     }
 
-    IometerBins bins = m.read.bins;
-    bins.merge(m.write.bins);
-    for (std::size_t i = 0; i < IometerBins::kBinCount; ++i)
-        row[FirstBin + i] = integer(bins.counts[i]);
-
-    // Percentiles (ms, like Iometer's response times); empty for a direction without
-    // I/O, where there is no latency to report.
-    const DirectionFigures *directions[] = {&f.total, &f.read, &f.write};
-    for (std::size_t d = 0; d < 3; ++d) {
-        const LatencyFigures &l = directions[d]->latency;
-        const double values[] = {l.p50Us, l.p90Us, l.p99Us, l.p99_9Us, l.p99_99Us};
-        for (std::size_t p = 0; p < kPercentileNames.size(); ++p)
-            row[FirstPercentile + d * kPercentileNames.size() + p]
-                = directions[d]->ios ? fixed6(values[p] / kUsPerMs) : std::string();
-    }
+    fillBinsAndPercentiles(row, s);
 }
 
 // A device's figures over the step (times in ms, like Iometer's response times); left
@@ -622,13 +630,58 @@ std::string accessSpecsBlock(const std::vector<const AccessSpec *> &specs)
     return out;
 }
 
+// The WORKER and DISK rows, each worker followed by its disks, as the filter keeps them.
+std::string scopeRows(const RunResult &result, const StepResult &step, const PlanFacts &plan,
+    RecordFilter filter, const std::string &specName)
+{
+    const bool workerRows = filter == RecordFilter::All || filter == RecordFilter::NoTargets;
+    const bool diskRows = filter == RecordFilter::All || filter == RecordFilter::NoWorkers;
+    const std::string speed = integer(kTicksPerSecond);
+    std::string out;
+    for (std::size_t i = 1; i < step.scopes.size(); ++i) {
+        const ScopeResult &s = step.scopes[i];
+        Row row {};
+        if (s.scope.kind == Scope::Kind::Worker) {
+            if (!workerRows)
+                continue;
+            CommonSettings mine;
+            std::size_t disks = 0;
+            for (std::size_t j = i + 1;
+                 j < step.scopes.size() && step.scopes[j].scope.kind == Scope::Kind::Target; ++j) {
+                ++disks;
+                mine.add(plan.targetFacts(s.scope.worker, step.scopes[j].scope.target, step.step));
+            }
+            const AccessSpec *spec = plan.specOf(s.scope.worker, step.step);
+            row[TargetType] = "WORKER";
+            row[TargetName] = s.scope.label;
+            row[AccessSpecName] = spec ? spec->name : specName;
+            row[Disks] = integer(disks);
+            fillFigures(row, s, true);
+            mine.fill(row);
+        } else if (s.scope.kind == Scope::Kind::Target) {
+            if (!diskRows)
+                continue;
+            row[TargetType] = "DISK";
+            row[TargetName] = s.scope.targetPath.empty() ? s.scope.label : s.scope.targetPath;
+            fillFigures(row, s, true);
+            CommonSettings one;
+            one.add(plan.targetFacts(s.scope.worker, s.scope.target, step.step));
+            one.fill(row);
+            fillTargetDevice(row, result.deviceMap, step.devices, s.scope.targetPath);
+        } else {
+            continue;
+        }
+        row[ProcessorSpeed] = speed;
+        out += joinRow(row);
+    }
+    return out;
+}
+
 std::string resultRows(const RunResult &result, const Environment &env, const StepResult &step,
     const PlanFacts &plan, RecordFilter filter)
 {
     if (filter == RecordFilter::None || step.scopes.empty())
         return {};
-    const bool workerRows = filter == RecordFilter::All || filter == RecordFilter::NoTargets;
-    const bool diskRows = filter == RecordFilter::All || filter == RecordFilter::NoWorkers;
 
     std::size_t workerCount = 0, diskCount = 0;
     CommonSettings all;
@@ -693,42 +746,7 @@ std::string resultRows(const RunResult &result, const Environment &env, const St
     row[ProcessorSpeed] = speed;
     out += joinRow(row);
 
-    for (std::size_t i = 1; i < step.scopes.size(); ++i) {
-        const ScopeResult &s = step.scopes[i];
-        row = Row {};
-        if (s.scope.kind == Scope::Kind::Worker) {
-            if (!workerRows)
-                continue;
-            CommonSettings mine;
-            std::size_t disks = 0;
-            for (std::size_t j = i + 1;
-                 j < step.scopes.size() && step.scopes[j].scope.kind == Scope::Kind::Target; ++j) {
-                ++disks;
-                mine.add(plan.targetFacts(s.scope.worker, step.scopes[j].scope.target, step.step));
-            }
-            const AccessSpec *spec = plan.specOf(s.scope.worker, step.step);
-            row[TargetType] = "WORKER";
-            row[TargetName] = s.scope.label;
-            row[AccessSpecName] = spec ? spec->name : specName;
-            row[Disks] = integer(disks);
-            fillFigures(row, s, true);
-            mine.fill(row);
-        } else if (s.scope.kind == Scope::Kind::Target) {
-            if (!diskRows)
-                continue;
-            row[TargetType] = "DISK";
-            row[TargetName] = s.scope.targetPath.empty() ? s.scope.label : s.scope.targetPath;
-            fillFigures(row, s, true);
-            CommonSettings one;
-            one.add(plan.targetFacts(s.scope.worker, s.scope.target, step.step));
-            one.fill(row);
-            fillTargetDevice(row, result.deviceMap, step.devices, s.scope.targetPath);
-        } else {
-            continue;
-        }
-        row[ProcessorSpeed] = speed;
-        out += joinRow(row);
-    }
+    out += scopeRows(result, step, plan, filter, specName);
     return out;
 }
 
