@@ -3,6 +3,7 @@
 
 #include "core/profile/depth.h"
 #include "core/profile/series.h"
+#include "core/profile/sweep_parameter.h"
 #include "core/run/cycling.h"
 #include "core/workload/rng.h"
 
@@ -125,21 +126,21 @@ int specVariant(RunPlan &plan, VariantIndex &made, int spec, const std::vector<S
     AccessSpec variant = plan.specs[std::size_t(spec)];
     for (std::size_t a = 0; a < axes.size(); ++a)
         for (auto &line : variant.lines)
-            switch (axes[a].parameter) {
-            case SweepParameter::TransferSize:
+            switch (sweepTraits(axes[a].parameter).field) {
+            case SweepField::LineTransferSize:
                 // A line aligned on its transfer size (Iometer's default) stays so.
                 if (line.alignmentBytes == line.transferSizeBytes)
                     line.alignmentBytes = values[a];
                 line.transferSizeBytes = values[a];
                 break;
-            case SweepParameter::PercentRead:
+            case SweepField::LinePercentRead:
                 line.percentRead = std::uint32_t(values[a]);
                 break;
-            case SweepParameter::PercentRandom:
+            case SweepField::LinePercentRandom:
                 line.percentRandom = std::uint32_t(values[a]);
                 break;
-            case SweepParameter::OutstandingIos:
-            case SweepParameter::Workers:
+            case SweepField::TargetDepth: // addSeriesPoint sets the depths
+            case SweepField::WorkerCopies: // and the copies of each worker
                 break;
             }
     if (variant == plan.specs[std::size_t(spec)]) // the point is the spec as it is

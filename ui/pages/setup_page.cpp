@@ -3,6 +3,7 @@
 
 #include "core/profile/describe.h"
 #include "core/profile/series.h"
+#include "core/profile/sweep_parameter.h"
 #include "core/profile/units.h"
 #include "core/profile/validation.h"
 #include "core/run/plan.h"
@@ -25,6 +26,8 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <string>
+#include <type_traits>
 
 namespace ioprism::ui {
 
@@ -110,38 +113,15 @@ QString axisParameterHelp(int axis)
 }
 
 // The name parseSweep reads before the '=' of an axis.
-const char *cliName(core::SweepParameter parameter)
+std::string cliName(core::SweepParameter parameter)
 {
-    switch (parameter) {
-    case core::SweepParameter::TransferSize:
-        return "bs";
-    case core::SweepParameter::OutstandingIos:
-        return "qd";
-    case core::SweepParameter::Workers:
-        return "workers";
-    case core::SweepParameter::PercentRead:
-        return "read";
-    case core::SweepParameter::PercentRandom:
-        return "random";
-    }
-    return "bs";
+    return std::string(core::sweepTraits(parameter).cliName);
 }
 
 // What an axis starts with when the user first picks its parameter.
 QString defaultAxisText(core::SweepParameter parameter)
 {
-    switch (parameter) {
-    case core::SweepParameter::TransferSize:
-        return QStringLiteral("512..1M:x2");
-    case core::SweepParameter::OutstandingIos:
-        return QStringLiteral("1..32:x2");
-    case core::SweepParameter::Workers:
-        return QStringLiteral("1..8:x2");
-    case core::SweepParameter::PercentRead:
-    case core::SweepParameter::PercentRandom:
-        return QStringLiteral("0..100:+25");
-    }
-    return {};
+    return toQString(core::sweepTraits(parameter).defaultAxis);
 }
 
 // The axis's values as the field shows them: the CLI form after "PARAM=".
@@ -473,6 +453,8 @@ QWidget *SetupPage::makeSeriesBox()
         {core::SweepParameter::PercentRead, tr("% read")},
         {core::SweepParameter::PercentRandom, tr("% random")},
     };
+    static_assert(std::extent_v<decltype(parameters)> == core::kSweepParameterTraits.size(),
+        "a label for every parameter");
     m_secondAxis = new QCheckBox(tr("Second a&xis (a matrix):"), m_seriesBox);
     m_secondAxis->setObjectName(QStringLiteral("secondAxis"));
     m_secondAxis->setToolTip(tr("Sweep a second parameter for every value of the first: a "
@@ -763,7 +745,7 @@ void SetupPage::updatePreview(int a)
     const auto parameter = static_cast<core::SweepParameter>(axis.parameter->currentData().toInt());
     std::string error;
     const auto parsed = core::parseSweep(
-        std::string(cliName(parameter)) + "=" + toStdString(axis.values->text().trimmed()), error);
+        cliName(parameter) + "=" + toStdString(axis.values->text().trimmed()), error);
     if (!parsed) {
         axis.preview->setText(tr("Not readable: %1").arg(toQString(error)));
         return;
@@ -842,8 +824,7 @@ bool SetupPage::readSeries(core::Series &series)
             = static_cast<core::SweepParameter>(axis.parameter->currentData().toInt());
         std::string error;
         const auto parsed = core::parseSweep(
-            std::string(cliName(parameter)) + "=" + toStdString(axis.values->text().trimmed()),
-            error);
+            cliName(parameter) + "=" + toStdString(axis.values->text().trimmed()), error);
         if (!parsed) {
             markUnreadable(axis.values, toQString(error), axisValuesHelp());
             readable = false;
