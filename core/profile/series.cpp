@@ -50,7 +50,7 @@ std::string describeSweepValue(SweepParameter parameter, std::uint64_t value)
 {
     const SweepParameterTraits &t = sweepTraits(parameter);
     if (t.kind == SweepValueKind::Size)
-        return describeSize(value);
+        return describeExactSize(value);
     return fmt::format("{}{}{}", t.prefix, value, value == 1 ? t.suffixOne : t.suffixMany);
 }
 

@@ -131,9 +131,9 @@ std::string setupSection(const RunResult &result, std::string_view heading = "h2
         for (std::size_t l = 0; l < spec.lines.size(); ++l) {
             const SpecLine &line = spec.lines[l];
             out += row({l == 0 ? htmlEscape(spec.name) : std::string(), std::to_string(l + 1),
-                describeSize(line.transferSizeBytes), std::to_string(line.sharePercent),
+                describeExactSize(line.transferSizeBytes), std::to_string(line.sharePercent),
                 std::to_string(line.percentRead), std::to_string(line.percentRandom),
-                line.alignmentBytes ? describeSize(line.alignmentBytes) : "sector",
+                line.alignmentBytes ? describeExactSize(line.alignmentBytes) : "sector",
                 spec.queueDepth ? std::to_string(*spec.queueDepth) : "worker's"});
         }
     out += "</table>\n<table>\n"

@@ -115,6 +115,7 @@ TEST(SweepParameterTraits, EveryAxisRoundTripsThroughTheProfileJson)
 TEST(SweepParameterTraits, ValuesReadAsTheirKindSays)
 {
     EXPECT_EQ(describeSweepValue(SweepParameter::TransferSize, 4 * kKiB), "4 KiB");
+    EXPECT_EQ(describeSweepValue(SweepParameter::TransferSize, 1536), "1536 B");
     EXPECT_EQ(describeSweepValue(SweepParameter::OutstandingIos, 32), "QD 32");
     EXPECT_EQ(describeSweepValue(SweepParameter::Workers, 1), "1 worker");
     EXPECT_EQ(describeSweepValue(SweepParameter::Workers, 8), "8 workers");
@@ -128,6 +129,47 @@ TEST(SweepParameterTraits, ValuesReadAsTheirKindSays)
                 std::string::npos)
                 << text;
         }
+}
+
+// ---------------------------------------------------------------- sizeText
+
+struct SizeCase {
+    std::uint64_t bytes;
+    const char *canonical;
+    const char *exact;
+    const char *rounded;
+};
+
+TEST(SizeText, EveryStyleOfOneImplementation)
+{
+    constexpr std::uint64_t kMax = UINT64_MAX;
+    const SizeCase cases[] = {
+        {0, "0", "0 B", "0 B"},
+        {1, "1", "1 B", "1 B"},
+        {512, "512", "512 B", "512 B"},
+        {1000, "1000", "1000 B", "1000 B"},
+        {1023, "1023", "1023 B", "1023 B"},
+        {kKiB, "1KiB", "1 KiB", "1 KiB"},
+        {1536, "1536", "1536 B", "1.5 KiB"},
+        {4 * kKiB, "4KiB", "4 KiB", "4 KiB"},
+        {1536 * kKiB, "1536KiB", "1536 KiB", "1.5 MiB"},
+        {2 * kMiB, "2MiB", "2 MiB", "2 MiB"},
+        {3 * kGiB, "3GiB", "3 GiB", "3 GiB"},
+        {kTiB, "1TiB", "1 TiB", "1 TiB"},
+        // The exact styles stop at TiB (parseSize reads no more); Rounded goes on.
+        {1024 * kTiB, "1024TiB", "1024 TiB", "1 PiB"},
+        {kMax, "18446744073709551615", "18446744073709551615 B", "16.0 EiB"},
+    };
+    for (const auto &c : cases) {
+        EXPECT_EQ(sizeText(c.bytes, SizeStyle::Canonical), c.canonical) << c.bytes;
+        EXPECT_EQ(sizeText(c.bytes, SizeStyle::Exact), c.exact) << c.bytes;
+        EXPECT_EQ(sizeText(c.bytes, SizeStyle::Rounded), c.rounded) << c.bytes;
+        EXPECT_EQ(formatSize(c.bytes), c.canonical);
+        EXPECT_EQ(describeExactSize(c.bytes), c.exact);
+        EXPECT_EQ(describeSize(c.bytes), c.rounded);
+        EXPECT_EQ(parseSize(c.canonical), c.bytes) << c.canonical;
+        EXPECT_EQ(parseSize(c.exact), c.bytes) << c.exact;
+    }
 }
 
 } // namespace

@@ -179,8 +179,6 @@ void configureCellAxis(QCPAxis *axis, const SeriesAxisValues &values)
 
 QString curveName(core::SweepParameter parameter, std::uint64_t value)
 {
-    if (core::sweepTraits(parameter).kind == core::SweepValueKind::Size)
-        return exactSizeText(value);
     return toQString(core::describeSweepValue(parameter, value));
 }
 
