@@ -433,19 +433,8 @@ QWidget *SetupPage::makeCyclingBox()
     return box;
 }
 
-QWidget *SetupPage::makeSeriesBox()
+void SetupPage::addAxisRows(QFormLayout *form)
 {
-    m_seriesBox = new QGroupBox(tr("Run a series (IOPrism)"), this);
-    m_seriesBox->setObjectName(QStringLiteral("series"));
-    m_seriesBox->setCheckable(true);
-    m_seriesBox->setChecked(false);
-    m_seriesBox->setToolTip(
-        tr("Sweep one parameter (a curve) or two (a matrix): every point is a step of its own, "
-           "for every access specification in turn. The Series page draws the curves and the "
-           "heat map as the points finish."));
-    auto *form = new QFormLayout(m_seriesBox);
-    form->setFieldGrowthPolicy(QFormLayout::ExpandingFieldsGrow);
-
     const std::pair<core::SweepParameter, QString> parameters[] = {
         {core::SweepParameter::TransferSize, tr("Transfer size")},
         {core::SweepParameter::OutstandingIos, tr("Outstanding I/Os")},
@@ -494,6 +483,22 @@ QWidget *SetupPage::makeSeriesBox()
         }
         form->addRow(QString(), axis.preview);
     }
+}
+
+QWidget *SetupPage::makeSeriesBox()
+{
+    m_seriesBox = new QGroupBox(tr("Run a series (IOPrism)"), this);
+    m_seriesBox->setObjectName(QStringLiteral("series"));
+    m_seriesBox->setCheckable(true);
+    m_seriesBox->setChecked(false);
+    m_seriesBox->setToolTip(
+        tr("Sweep one parameter (a curve) or two (a matrix): every point is a step of its own, "
+           "for every access specification in turn. The Series page draws the curves and the "
+           "heat map as the points finish."));
+    auto *form = new QFormLayout(m_seriesBox);
+    form->setFieldGrowthPolicy(QFormLayout::ExpandingFieldsGrow);
+
+    addAxisRows(form);
 
     m_repeat = new QSpinBox(m_seriesBox);
     m_repeat->setObjectName(QStringLiteral("repeat"));

@@ -19,6 +19,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QFormLayout;
 class QGroupBox;
 class QLabel;
 class QLineEdit;
@@ -79,6 +80,9 @@ private:
     QWidget *makeTestBox();
     QWidget *makeCyclingBox();
     QWidget *makeSeriesBox();
+    // The series box's two axis rows (parameter, values, preview) and the second axis's
+    // check box.
+    void addAxisRows(QFormLayout *form);
     void load();
     void loadCycling();
     void loadSeries();
