@@ -45,6 +45,7 @@ struct CpuFigures {
     double idlePercent = 0;
     double busyPercent = 0; // 100 - idle - iowait
     double processPercent = 0; // this process, user + system, % of all CPUs
+    friend bool operator==(const CpuFigures &, const CpuFigures &) = default;
 };
 
 CpuFigures cpuFigures(const CpuTimes &earlier, const CpuTimes &later);

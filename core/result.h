@@ -29,6 +29,7 @@ struct OpError {
             s += code ? " (" + detail + ")" : ": " + detail;
         return s;
     }
+    friend bool operator==(const OpError &, const OpError &) = default;
 };
 
 inline OpError makeOpError(

@@ -5,7 +5,7 @@
 # target finds a crash, a sanitizer report, a failed round trip, a leak, an input slower
 # than 10 s or one that needs more than 2 GiB; the input is saved in build/fuzz/artifacts.
 #
-#   scripts/fuzz.sh [SECONDS]    seconds per target (default 45: four targets, three
+#   scripts/fuzz.sh [SECONDS]    seconds per target (default 36: five targets, three
 #                                minutes in all); build first with
 #                                cmake --preset fuzz && cmake --build --preset fuzz
 #
@@ -15,7 +15,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$here"
-seconds=${1:-45}
+seconds=${1:-36}
 out=build/fuzz
 mkdir -p "$out/artifacts"
 
@@ -46,3 +46,7 @@ fuzz icf_fuzzer -- tests/fixtures/icf tests/golden/icf
 fuzz results_json_fuzzer -dict=tests/fuzz/results_json.dict -- tests/golden/report tests/fuzz/results_seeds
 # The same seeds written as a run library's entry and read as `history` and `show` do.
 fuzz results_library_fuzzer -dict=tests/fuzz/results_json.dict -- tests/golden/report tests/fuzz/results_seeds
+# The run session's messages, seeded with one message of each type (written by
+# RunSession.WhatCrossesTheLoopbackIsWhatTheFarSideSentFieldForField under
+# IOPRISM_SESSION_SEEDS=tests/fuzz/session_seeds).
+fuzz session_codec_fuzzer -dict=tests/fuzz/results_json.dict -- tests/fuzz/session_seeds

@@ -1446,11 +1446,12 @@ bool MainWindow::startRun()
 void MainWindow::beginRun(bool allowDeviceWrites)
 {
     const auto &profile = m_document->profile();
-    RunRequest request;
+    core::RunRequest request;
     request.profile = profile;
     request.engine = m_setupPage->engine();
-    request.allowDeviceWrites = allowDeviceWrites;
-    request.ioLimitPerTarget = m_ioLimitPerTarget;
+    request.settings.allowDeviceWrites = allowDeviceWrites;
+    request.settings.ioLimitPerTarget = m_ioLimitPerTarget;
+    request.removeTestFiles = m_removeTestFiles->isChecked() && m_services.removeTestFile;
 
     // Cycling makes several steps of one spec: count what the plan will run.
     m_stepCount = static_cast<int>(core::plannedSteps(profile).size());
@@ -1585,7 +1586,7 @@ void MainWindow::tickStatus()
     case core::RunPhase::Stopping: {
         // What Stop waits for, and for how long at most (RunOptions' defaults: the stop
         // deadline for in-flight I/O, then a tail of device sampling for write-back).
-        const core::RunOptions defaults;
+        const core::RunSettings defaults;
         const double waited
             = m_stopClock.isValid() ? static_cast<double>(m_stopClock.elapsed()) / 1000.0 : 0;
         const double deadline = std::chrono::duration<double>(defaults.stopTimeout).count();
@@ -1662,8 +1663,8 @@ void MainWindow::onFinished(const RunResultPtr &result)
     // measured nothing left the previous results, and their state, in place).
     if (!keepPrevious)
         m_resultUnsaved = !kept && result && !result->steps.empty();
-    if (result && m_removeTestFiles->isChecked() && m_services.removeTestFile)
-        removeTestFiles(*result);
+    if (result)
+        reportTestFileRemoval(result->testFileRemoval);
     QString headline;
     if (result->error) {
         QStringList details;
@@ -1725,18 +1726,16 @@ QString MainWindow::progressText() const
     return m_progress->text();
 }
 
-void MainWindow::removeTestFiles(const core::RunResult &result)
+// The run removed its test files when it ended, as asked at its start
+// (core::RunRequest::removeTestFiles).
+void MainWindow::reportTestFileRemoval(const core::TestFileRemoval &removal)
 {
     QStringList removed;
     QStringList failed;
-    for (const auto &t : result.plan.targetInfos()) {
-        if (t.isDevice)
-            continue;
-        if (auto status = m_services.removeTestFile(t.path); status)
-            removed << QDir::toNativeSeparators(toQString(t.path));
-        else
-            failed << toQString(status.error().toString());
-    }
+    for (const auto &path : removal.removed)
+        removed << QDir::toNativeSeparators(toQString(path));
+    for (const auto &error : removal.failed)
+        failed << toQString(error.toString());
     if (!failed.isEmpty())
         m_messageBar->showMessage(MessageBar::Level::Warning,
             tr("%n test file(s) could not be removed after the run", nullptr,
@@ -1786,7 +1785,7 @@ bool MainWindow::openUserGuide(const QStringList &candidates)
 
 core::Environment MainWindow::environmentFor(const core::RunResult &result) const
 {
-    // Described by the run when it started (core::RunOptions::describeSystem); a result
+    // Described by the run when it started (core::RunHooks::describeSystem); a result
     // made elsewhere (tests) may have none, and then still names the tool.
     core::Environment environment = result.environment;
     if (environment.toolVersion.empty())

@@ -189,7 +189,7 @@ private:
     void updateTitle();
     void updateRunActions();
     void updateRecentMenu();
-    void removeTestFiles(const core::RunResult &result);
+    void reportTestFileRemoval(const core::TestFileRemoval &removal);
     // addTestFile and addFileTree: assigns the target, asking whether it replaces the
     // worker's others or joins them when there are others.
     void addTarget(const std::string &path, core::TargetKind kind,

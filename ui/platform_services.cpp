@@ -5,6 +5,17 @@
 
 namespace ioprism::ui {
 
+core::LocalRunHooks localRunHooks(const PlatformServices &services)
+{
+    core::LocalRunHooks hooks;
+    hooks.makeBackend = services.makeBackend;
+    hooks.makeCounters = services.makeCounters;
+    hooks.describe.describeSystem = services.describeSystem;
+    hooks.describe.describeDevice = services.describeDevice;
+    hooks.removeTestFile = services.removeTestFile;
+    return hooks;
+}
+
 PlatformServices nullPlatformServices()
 {
     PlatformServices services;

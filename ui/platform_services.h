@@ -15,6 +15,7 @@
 #include "core/profile/profile.h"
 #include "core/report/environment.h"
 #include "core/result.h"
+#include "core/run/run_session.h"
 
 #include <cstdint>
 #include <functional>
@@ -48,6 +49,9 @@ using FileHeadReader
     = std::function<core::InputFileText(const std::filesystem::path &, std::size_t bytes)>;
 
 struct PlatformServices {
+    // Where runs run (core/run/run_session.h). Empty: in this process, a
+    // core::LocalRunSession over the functions below (localRunHooks).
+    core::RunSessionFactory makeRunSession;
     // A new backend for one run; called on the run's thread. Null when the engine does
     // not exist on this platform.
     std::function<std::unique_ptr<core::IoBackend>(core::EngineKind)> makeBackend;
@@ -79,6 +83,10 @@ struct PlatformServices {
     // what would help (platform::accessProblem). Empty function: not checked here.
     std::function<std::string(const std::string &path, bool write)> accessProblem;
 };
+
+// What a run in this process takes from the services: the engine, the counters, the
+// descriptions and test-file removal.
+core::LocalRunHooks localRunHooks(const PlatformServices &services);
 
 // The null backend, no OS counters, no target discovery: tests, and machines without a
 // platform layer.

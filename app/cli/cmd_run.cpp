@@ -13,7 +13,7 @@
 #include "core/profile/validation.h"
 #include "core/report/csv.h"
 #include "core/report/results_json.h"
-#include "core/run/run.h"
+#include "core/run/run_session.h"
 #include "core/workload/file_tree.h"
 #include "platform/common/backend_factory.h"
 #include "platform/common/system.h"
@@ -558,7 +558,8 @@ struct SinkOptions {
     bool verbose = false;
     bool progressBar = false; // stderr is a terminal
     std::ostream *timeseries = nullptr; // written as the run goes; null when not asked
-    std::string engine; // the engine each worker starts with, for the verbose plan
+    std::string engineOption; // --engine as given, for the verbose engine line
+    std::string outputsLine; // the verbose "outputs:" line, said once the engine is known
     // What describeDevice found per target (by its opened path), for the verbose plan.
     const std::map<std::string, DeviceFacts> *devices = nullptr;
 };
@@ -598,15 +599,27 @@ public:
             m_out << "-- " << where << ": measuring\n";
         m_out.flush();
     }
+    void onStarted(const std::string &engine) override
+    {
+        m_engine = engine;
+        if (!m_options.verbose)
+            return;
+        m_out << "engine: " << engine << " (--engine " << m_options.engineOption << ")\n"
+              << m_options.outputsLine;
+        m_out.flush();
+    }
     void onPlan(const ResolvedPlan &plan) override
     {
         m_stepCount = plan.stepCount();
         if (!m_options.verbose)
             return;
         static const std::map<std::string, DeviceFacts> kNone;
-        m_out << planText(plan, m_options.engine, m_options.devices ? *m_options.devices : kNone);
+        m_out << planText(plan, m_engine, m_options.devices ? *m_options.devices : kNone);
         m_out.flush();
     }
+    void onFinished(RunResult result) override { m_result = std::move(result); }
+    // What the run reported last (once the session has finished).
+    RunResult takeResult() { return std::move(m_result); }
     void onStepResult(const StepResult &step, const PlannedStep &planned) override
     {
         ++m_stepsDone;
@@ -755,6 +768,8 @@ private:
     SinkOptions m_options;
     std::ostream &m_out;
     TestSetup m_setup;
+    std::string m_engine; // the engine each worker starts with, for the verbose plan
+    RunResult m_result;
     std::size_t m_stepCount = 0; // from the checked plan (onPlan), before any step
     std::size_t m_stepsDone = 0;
     std::size_t m_currentStep = 0;
@@ -836,12 +851,6 @@ int runCommand(RunArgs a)
                   << "\" is not one of auto, io_uring, iocp, sync, null\n";
         return 2;
     }
-    auto backend = platform::makeBackend({.kind = *kind});
-    if (!backend) {
-        std::cerr << "error: the " << a.engine << " engine is not available on this platform\n";
-        return 2;
-    }
-    auto counters = platform::makeCounterSource();
 
     // Every output path is checked here, before any I/O: a typo must not cost a run.
     const std::vector<OutputFile> outputs
@@ -855,16 +864,17 @@ int runCommand(RunArgs a)
     // it alone, and everything said for people goes to stderr.
     std::ostream &human = anyToStdout(outputs) ? std::cerr : std::cout;
 
-    RunOptions options {.allowDeviceWrites = a.allowDeviceWrites};
-    options.describeSystem = [&a] {
-        auto env = platform::describeSystem();
-        env.commandLine = fmt::format("{}", fmt::join(a.rawArgs, " "));
-        return env;
-    };
-    // The devices are described as the targets are resolved, before the first step: kept
-    // here for the verbose plan.
+    RunRequest request;
+    request.engine = *kind;
+    request.removeTestFiles = a.removeTestFiles;
+    request.commandLine = fmt::format("{}", fmt::join(a.rawArgs, " "));
+    RunSettings &options = request.settings;
+    options.allowDeviceWrites = a.allowDeviceWrites;
+    LocalRunHooks hooks = platform::localRunHooks();
+    // The devices are described as the targets are resolved, before the first step (on
+    // the run's thread, as the sink's onPlan that reads them): kept for the verbose plan.
     std::map<std::string, DeviceFacts> devices;
-    options.describeDevice = [&devices](const std::string &path) {
+    hooks.describe.describeDevice = [&devices](const std::string &path) {
         auto facts = platform::describeDevice(path);
         devices[path] = facts;
         return facts;
@@ -916,25 +926,27 @@ int runCommand(RunArgs a)
                                                      : profile->setup.description)
               << "\n";
         human << "runs: " << describeRun(*profile) << "\n";
-        human << "engine: " << backend->engineName() << " (--engine " << a.engine << ")\n";
-        std::vector<std::string> where;
-        where.reserve(outputs.size());
-        for (const auto &o : outputs)
-            where.push_back(o.option + " " + o.displayName());
-        human << fmt::format("outputs: {}; this text on {}\n",
-            where.empty() ? std::string("none") : fmt::format("{}", fmt::join(where, ", ")),
-            &human == &std::cerr ? "stderr" : "stdout");
         human.flush();
     }
+    std::vector<std::string> where;
+    where.reserve(outputs.size());
+    for (const auto &o : outputs)
+        where.push_back(o.option + " " + o.displayName());
+    const std::string outputsLine = fmt::format("outputs: {}; this text on {}\n",
+        where.empty() ? std::string("none") : fmt::format("{}", fmt::join(where, ", ")),
+        &human == &std::cerr ? "stderr" : "stdout");
     TerminalSink sink({.human = &human,
                           .quiet = a.quiet,
                           .verbose = a.verbose,
                           .progressBar = platform::isTerminal(platform::StandardStream::Error),
                           .timeseries = timeseries,
-                          .engine = backend->engineName(),
+                          .engineOption = a.engine,
+                          .outputsLine = outputsLine,
                           .devices = &devices},
         *profile);
-    Run run(*profile, *backend, *counters, sink, options);
+    request.profile = *profile;
+    const RunSessionFactory makeSession = localRunSessions(std::move(hooks));
+    const std::unique_ptr<RunSession> session = makeSession(sink);
 
     // SIGINT / SIGTERM: stop, drain, write what was measured. A second one stops waiting
     // for in-flight I/O (a stuck device) and writes the results at once; a third exits.
@@ -951,19 +963,21 @@ int runCommand(RunArgs a)
                       std::_Exit(128 + number);
                   std::cerr << "\nstopping now (signal " << number
                             << " again): not waiting for in-flight I/O; writing results...\n";
-                  run.requestStopNow();
+                  session->stopNow();
               } else {
                   std::cerr << "\nstopping (signal " << number
                             << "): finishing in-flight I/O and writing results (again to "
                                "stop waiting)...\n";
-                  run.requestStop();
+                  session->stop();
               }
               signals.async_wait(onSignal);
           };
     signals.async_wait(onSignal);
     std::jthread signalThread([&] { signalContext.run(); });
 
-    const RunResult result = run.execute();
+    session->start(std::move(request));
+    session->wait();
+    const RunResult result = sink.takeResult();
     signals.cancel();
     signalContext.stop();
 
@@ -1029,11 +1043,8 @@ int runCommand(RunArgs a)
     if (!a.noSave)
         saveToLibrary(result, resultsText(), human, a.quiet);
 
-    if (a.removeTestFiles)
-        for (const auto &t : result.plan.targetInfos())
-            if (!t.isDevice)
-                if (auto st = platform::removeTestFile(t.path); !st)
-                    std::cerr << "warning: " << st.error().toString() << "\n";
+    for (const auto &failed : result.testFileRemoval.failed)
+        std::cerr << "warning: " << failed.toString() << "\n";
 
     if (result.error) {
         std::cerr << "error: " << result.error->toString() << "\n";

@@ -29,6 +29,7 @@ struct DeviceFacts {
     std::uint32_t physicalSectorBytes = 0;
     std::uint32_t nrRequests = 0;
     std::string writeCache; // "write back" / "write through"
+    friend bool operator==(const DeviceFacts &, const DeviceFacts &) = default;
 };
 
 struct Environment {
@@ -42,6 +43,7 @@ struct Environment {
     std::vector<std::string> notices;
     std::vector<DeviceFacts> devices; // one per target, in the run's target order
     std::string commandLine; // the CLI arguments, "" for the GUI
+    friend bool operator==(const Environment &, const Environment &) = default;
 };
 
 } // namespace ioprism::core

@@ -202,6 +202,7 @@ std::size_t approximateBytes(const IntervalSample &s)
         + s.scopes.capacity() * sizeof(ScopeFigures);
     for (const auto &scope : s.scopes)
         bytes += heap(scope.scope.label) + heap(scope.scope.targetPath);
+    bytes += s.readLatency.approximateBytes() + s.writeLatency.approximateBytes();
     return bytes;
 }
 
@@ -225,6 +226,10 @@ IntervalSample mergeConsecutive(const IntervalSample &earlier, const IntervalSam
     if (m.cpu.valid && m.cpu.busyPercent > 0 && !m.scopes.empty())
         m.cpuEffectiveness = m.scopes[0].figures.total.iops / m.cpu.busyPercent;
     m.devices = mergeReport(earlier.devices, later.devices);
+    m.readLatency = earlier.readLatency;
+    m.readLatency.merge(later.readLatency);
+    m.writeLatency = earlier.writeLatency;
+    m.writeLatency.merge(later.writeLatency);
     return m;
 }
 

@@ -12,8 +12,9 @@
 // device rates, awaits, queue size and utilisation (each is a sum, or a rate weighted by
 // its own denominator). Percentiles cannot be merged from figures: a merged sample's
 // percentiles are the larger of the two (an upper bound), and `mergedIntervals` says how
-// many sampling intervals a sample covers. Step totals never come from here: they merge
-// histograms and stay exact.
+// many sampling intervals a sample covers. The All scope's latency histograms
+// (IntervalSample::readLatency, writeLatency) are merged bucket by bucket, exactly. Step totals
+// never come from here: they merge histograms and stay exact.
 #pragma once
 
 #include "core/run/results.h"

@@ -64,6 +64,7 @@ struct PlannedStep {
     // starts n x workerStagger after the first (a series' ios and workerStagger).
     std::uint64_t ioLimit = 0;
     std::chrono::milliseconds workerStagger {0};
+    friend bool operator==(const PlannedStep &, const PlannedStep &) = default;
 };
 
 struct RunPlan {

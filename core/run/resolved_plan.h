@@ -25,6 +25,7 @@ struct ResolvedTarget {
     Target target; // as the profile gives it (its region as asked: size 0 = to the end)
     TargetInfo info; // what preparing it found
     Region region; // where I/O lands: within the target; sizeBytes > 0 once checked
+    friend bool operator==(const ResolvedTarget &, const ResolvedTarget &) = default;
 };
 
 struct ResolvedWorker {
@@ -37,6 +38,7 @@ struct ResolvedWorker {
     std::vector<ResolvedTarget> targets;
     std::vector<int> specPerStep; // index in the profile's specs; -1: idle in that step
     std::vector<std::vector<std::uint32_t>> outstandingIos; // [step][target]; 0 = not used
+    friend bool operator==(const ResolvedWorker &, const ResolvedWorker &) = default;
 };
 
 struct ResolvedPlan {
@@ -51,6 +53,7 @@ struct ResolvedPlan {
     const AccessSpec *specOf(std::size_t worker, std::size_t step) const;
     // Every target's info, per worker per target, in order.
     std::vector<TargetInfo> targetInfos() const;
+    friend bool operator==(const ResolvedPlan &, const ResolvedPlan &) = default;
 };
 
 // The plan with its targets' facts; `infoOf(path)` gives what preparing a target found.

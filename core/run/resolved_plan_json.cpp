@@ -161,6 +161,16 @@ ResolvedWorker workerOf(const JsonNode &n)
 
 } // namespace
 
+nlohmann::ordered_json encodePlannedStep(const PlannedStep &step)
+{
+    return stepJson(step);
+}
+
+PlannedStep decodePlannedStep(const JsonNode &node)
+{
+    return stepOf(node);
+}
+
 nlohmann::ordered_json encodeTargetInfo(const TargetInfo &t)
 {
     return Json {{"path", t.path}, {"size_bytes", t.sizeBytes},

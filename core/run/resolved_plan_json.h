@@ -27,6 +27,10 @@ nlohmann::ordered_json encodeResolvedPlan(const ResolvedPlan &plan);
 // encode then decode gives the same plan.
 ResolvedPlan decodeResolvedPlan(const JsonNode &node, Profile profile);
 
+// One step of the plan (what a run session's step result says it ran).
+nlohmann::ordered_json encodePlannedStep(const PlannedStep &step);
+PlannedStep decodePlannedStep(const JsonNode &node);
+
 // What preparing a target found, as a results file's environment.targets and the plan's
 // targets keep it.
 nlohmann::ordered_json encodeTargetInfo(const TargetInfo &info);

@@ -30,11 +30,13 @@ struct Scope {
     int target = -1; // index in that worker's targets
     std::string label; // "All", "Worker 1", "Worker 1 / /dev/loop0"
     std::string targetPath;
+    friend bool operator==(const Scope &, const Scope &) = default;
 };
 
 struct ScopeFigures {
     Scope scope;
     Figures figures;
+    friend bool operator==(const ScopeFigures &, const ScopeFigures &) = default;
 };
 
 // What the devices did over one span (an interval, or the measured part of a step):
@@ -47,6 +49,7 @@ struct DeviceReport {
     // bytes add up; awaits are per request over all of them; %util is the busiest one's.
     DeviceFigures total;
     DeviceVerdict verdict; // verdict == NoDeviceCounters when !available
+    friend bool operator==(const DeviceReport &, const DeviceReport &) = default;
 };
 
 // The devices after the last step: sampled at the run's interval until they are idle
@@ -69,6 +72,7 @@ struct DeviceTail {
     {
         return sampled && seconds > 0 && pendingWriteBytes + flushedWriteBytes >= 100'000;
     }
+    friend bool operator==(const DeviceTail &, const DeviceTail &) = default;
 };
 
 struct IntervalSample {
@@ -82,15 +86,22 @@ struct IntervalSample {
     // history was merged to stay within its memory budget (core/run/interval_history.h).
     std::uint32_t mergedIntervals = 1;
     std::vector<ScopeFigures> scopes; // [0] is All
+    // The All scope's latencies over the interval, per direction: what makes an
+    // interval's percentiles mergeable exactly across hosts or ranks (the figures' own
+    // percentiles cannot be merged).
+    SparseLatencyHistogram readLatency;
+    SparseLatencyHistogram writeLatency;
     CpuFigures cpu;
     double cpuEffectiveness = 0; // IOPS per busy CPU %
     DeviceReport devices;
+    friend bool operator==(const IntervalSample &, const IntervalSample &) = default;
 };
 
 struct ScopeResult {
     Scope scope;
     Measurement measurement; // histograms kept for percentiles and Iometer bins
     Figures figures;
+    friend bool operator==(const ScopeResult &, const ScopeResult &) = default;
 };
 
 struct StepResult {
@@ -107,6 +118,7 @@ struct StepResult {
     CpuFigures cpu;
     double cpuEffectiveness = 0;
     DeviceReport devices; // over the measured time (ramp-up excluded)
+    friend bool operator==(const StepResult &, const StepResult &) = default;
 };
 
 // I/O a device never completed: still in flight when the run stopped waiting for it
@@ -116,6 +128,15 @@ struct StuckIo {
     std::uint32_t ios = 0;
     double oldestSeconds = 0;
     std::vector<std::string> targets; // profile paths, each once
+    friend bool operator==(const StuckIo &, const StuckIo &) = default;
+};
+
+// The test files a run removed when it ended, because its request asked
+// (RunRequest::removeTestFiles), and why any could not be.
+struct TestFileRemoval {
+    std::vector<std::string> removed; // paths as in the profile
+    std::vector<OpError> failed;
+    friend bool operator==(const TestFileRemoval &, const TestFileRemoval &) = default;
 };
 
 struct RunResult {
@@ -137,6 +158,8 @@ struct RunResult {
     // Where it ran, described when it started (the engine and notices as they ended):
     // what the reports write, whenever they are written.
     Environment environment;
+    TestFileRemoval testFileRemoval;
+    friend bool operator==(const RunResult &, const RunResult &) = default;
 };
 
 } // namespace ioprism::core

@@ -68,15 +68,16 @@ struct Run::Shared {
     }
 };
 
-Run::Run(
-    Profile profile, IoBackend &backend, CounterSource &counters, RunSink &sink, RunOptions options)
+Run::Run(Profile profile, IoBackend &backend, CounterSource &counters, RunSink &sink,
+    RunSettings settings, RunHooks hooks)
     : m_profile(std::move(profile))
     , m_backend(backend)
     , m_counters(counters)
     , m_sink(sink)
-    , m_options(std::move(options))
+    , m_settings(std::move(settings))
+    , m_hooks(std::move(hooks))
     , m_shared(std::make_shared<Shared>())
-    , m_history(m_options.intervalHistoryBytes)
+    , m_history(m_settings.intervalHistoryBytes)
 { }
 
 Run::~Run() = default;
@@ -212,7 +213,7 @@ using TreeFiles = std::map<std::string, std::shared_ptr<const std::vector<std::s
 
 std::shared_ptr<StepState> makeStepState(std::size_t step, const std::vector<std::size_t> &active,
     const ResolvedPlan &resolved, const std::map<std::string, bool> &comparedPath,
-    const RunOptions &options, const std::shared_ptr<Run::Shared> &shared,
+    const RunSettings &options, const std::shared_ptr<Run::Shared> &shared,
     std::uint64_t &inFlightWriteBytes, std::vector<std::vector<std::string>> &targetPaths,
     TreeFiles &treeFiles)
 {
@@ -293,7 +294,7 @@ std::shared_ptr<StepState> makeStepState(std::size_t step, const std::vector<std
 // their live counters and whether a watched device carries each.
 Sampler::Config samplerConfigFor(std::size_t step, const std::string &stepName,
     const std::vector<std::size_t> &active, const ResolvedPlan &resolved, StepState &state,
-    const std::map<std::string, bool> &comparedPath, const RunOptions &options)
+    const std::map<std::string, bool> &comparedPath, const RunSettings &options)
 {
     Sampler::Config config;
     config.runId = options.runId;
@@ -630,7 +631,7 @@ struct Run::Execution {
 
     SteadyClock::time_point stopDeadline() const
     {
-        return SteadyClock::now() + run.m_options.stopTimeout;
+        return SteadyClock::now() + run.m_settings.stopTimeout;
     }
 
     std::chrono::milliseconds interval() const
@@ -652,11 +653,12 @@ struct Run::Execution {
 
     void begin()
     {
-        result.runId = run.m_options.runId;
+        result.runId = run.m_settings.runId;
         result.startedAt = std::chrono::system_clock::now();
         result.engine = run.m_backend.engineName();
-        if (run.m_options.describeSystem)
-            result.environment = run.m_options.describeSystem();
+        run.m_sink.onStarted(result.engine);
+        if (run.m_hooks.describeSystem)
+            result.environment = run.m_hooks.describeSystem();
         if (result.environment.toolVersion.empty())
             result.environment.toolVersion = IOPRISM_VERSION;
         reportNewNotices();
@@ -770,7 +772,7 @@ struct Run::Execution {
             const Target &target = *targets[i];
             auto &p = prepared[target.path];
             PrepareOptions opts {.needWrite = p.needWrite,
-                .allowDeviceWrites = run.m_options.allowDeviceWrites,
+                .allowDeviceWrites = run.m_settings.allowDeviceWrites,
                 .fillPattern = fillingWorker[i]->dataPattern,
                 .seed = fillingWorker[i]->seed};
             auto info = run.m_backend.prepareTarget(
@@ -808,8 +810,8 @@ struct Run::Execution {
             return false;
         }
         for (const auto &info : result.plan.targetInfos())
-            result.environment.devices.push_back(run.m_options.describeDevice
-                    ? run.m_options.describeDevice(info.path)
+            result.environment.devices.push_back(run.m_hooks.describeDevice
+                    ? run.m_hooks.describeDevice(info.path)
                     : DeviceFacts {info.path});
         result.deviceMap = watchDevices(run.m_backend, run.m_counters, targets,
             [&](const std::string &path) { return prepared[path].info.path; });
@@ -863,7 +865,7 @@ struct Run::Execution {
         const auto setupStart = SteadyClock::now();
         std::uint64_t inFlightWriteBytes = 0;
         std::vector<std::vector<std::string>> targetPaths(resolved.workers.size());
-        auto state = makeStepState(step, active, resolved, comparedPath, run.m_options,
+        auto state = makeStepState(step, active, resolved, comparedPath, run.m_settings,
             run.m_shared, inFlightWriteBytes, targetPaths, treeFiles);
         std::vector<std::thread> threads
             = startWorkers(state, run.m_backend, [this](const OpError &e) { shared.fail(e); });
@@ -878,12 +880,12 @@ struct Run::Execution {
             const bool allEnded = finishWorkers(*state, threads, stopDeadline(), shared.stopNow);
             recordStuckIo(result, shared, run.m_sink,
                 stuckIoOf(*state, targetPaths, steadyNs(SteadyClock::now())), stepName, allEnded,
-                run.m_options.stopTimeout);
+                run.m_settings.stopTimeout);
             return false;
         }
 
         Sampler::Config config = samplerConfigFor(
-            step, stepName, active, resolved, *state, comparedPath, run.m_options);
+            step, stepName, active, resolved, *state, comparedPath, run.m_settings);
         config.comparedBuffered = comparedBuffered;
         for (const auto &worker : state->live)
             for (const auto &live : worker)
@@ -906,7 +908,7 @@ struct Run::Execution {
         times.interval = interval();
         Sampler sampler(std::move(config), run.m_counters, writeBalance, times.start);
         StepLoop loop(shared, sampler, run.m_sink, run.m_history, run.m_phase, state->stop, times,
-            run.m_options.stallThreshold);
+            run.m_settings.stallThreshold);
         loop.run(step, stepName, state->start);
 
         run.m_phase = RunPhase::Stopping;
@@ -919,7 +921,7 @@ struct Run::Execution {
         const auto drainEnd = SteadyClock::now();
         recordStuckIo(result, shared, run.m_sink,
             stuckIoOf(*state, targetPaths, steadyNs(SteadyClock::now())), stepName, allEnded,
-            run.m_options.stopTimeout);
+            run.m_settings.stopTimeout);
         writeBalance = sampler.balanceForNextStep();
         result.steps.push_back(sampler.stepResult(!shared.stopRequested));
         result.steps.back().setupSeconds
@@ -978,8 +980,8 @@ struct Run::Execution {
             return;
         result.deviceTail = watchDeviceTail(run.m_counters, result.deviceMap, writeBalance,
             {.interval = interval(),
-                .limit = run.m_options.deviceTailLimit,
-                .verdict = run.m_options.verdict},
+                .limit = run.m_settings.deviceTailLimit,
+                .verdict = run.m_settings.verdict},
             {[] { return SteadyClock::now(); },
                 // In slices, so that a second Stop ends the wait within 50 ms.
                 [this](SteadyClock::time_point t) {

@@ -22,6 +22,8 @@
 #include "core/report/environment.h"
 #include "core/run/interval_history.h"
 #include "core/run/results.h"
+#include "core/run/run_request.h"
+#include "core/run/run_sink.h"
 
 #include <atomic>
 #include <functional>
@@ -31,60 +33,11 @@
 
 namespace ioprism::core {
 
-// What a preparation progress report counts.
-enum class PrepareWork {
-    Filling, // a test file or tree being created and filled: bytes
-    PreInitialising, // a tree's unmeasured operations before the first step: operations
-};
-
-// Receives what a run reports, on the run's control thread. Implementations copy and
-// hand off (a queued signal in the GUI, a line on stdout in the CLI): never block.
-class RunSink
-{
-public:
-    virtual ~RunSink() = default;
-    virtual void onPhase(RunPhase /*phase*/, std::size_t /*step*/, const std::string & /*stepName*/)
-    { }
-    // Preparation before measuring: a target being written (`done` and `total` in bytes),
-    // or the file trees' pre-initialisation before a worker's first step (in operations;
-    // `path` names the trees). Said from the start (done 0) and as it goes.
-    virtual void onPrepareProgress(const std::string & /*path*/, std::uint64_t /*done*/,
-        std::uint64_t /*total*/, PrepareWork /*work*/)
-    { }
-    // The targets are prepared and the plan checked against them: the steps that will
-    // run (a series' points a target cannot do are gone from it, with a notice).
-    virtual void onPlan(const ResolvedPlan & /*plan*/) { }
-    virtual void onInterval(const IntervalSample & /*sample*/) { }
-    // A step ended, with its totals (a series' point, a cycling step): said as it ends,
-    // so that curves grow point by point.
-    virtual void onStepResult(const StepResult & /*step*/, const PlannedStep & /*planned*/) { }
-    virtual void onNotice(const std::string & /*text*/) { }
-};
-
-struct RunOptions {
-    std::uint64_t runId = 1;
-    bool allowDeviceWrites = false;
-    // Stop each step after this many completed I/Os per worker and target (0 = no
-    // limit). For tests with exact counts and for overhead measurements.
-    std::uint64_t ioLimitPerTarget = 0;
-    // Application vs device comparison: tolerance and noise floor (core/stats/verdict.h).
-    VerdictPolicy verdict;
-    // Longest time the devices are sampled after the last step for pending write-back
-    // (0 = no tail).
-    std::chrono::milliseconds deviceTailLimit {5000};
-    // An I/O in flight longer than this is reported as stalled in every sample (0 = no
-    // reports; its age still counts in the maximum latency).
-    std::chrono::milliseconds stallThreshold {5000};
-    // After a step ends or Stop, how long to wait for the workers to finish their
-    // in-flight I/O before giving up on it: the results are then reported with the
-    // stuck I/O named (RunResult::stuckIo) and the workers are left to finish alone.
-    std::chrono::milliseconds stopTimeout {15000};
-    // Memory for the intervals RunResult keeps (the sink sees every one as it is made):
-    // past it, older intervals are merged pairwise (core/run/interval_history.h).
-    std::size_t intervalHistoryBytes = 64u << 20;
+// What a run asks of the process it runs in: unset (tests), the environment names only
+// the tool's version, the engine and the targets.
+struct RunHooks {
     // Where the run happens, taken when it starts (RunResult::environment): the system
-    // before the first target is prepared, each target's device once it is. Unset
-    // (tests), the environment names only the tool's version, the engine and targets.
+    // before the first target is prepared, each target's device once it is.
     std::function<Environment()> describeSystem;
     std::function<DeviceFacts(const std::string &path)> describeDevice;
 };
@@ -93,7 +46,7 @@ class Run
 {
 public:
     Run(Profile profile, IoBackend &backend, CounterSource &counters, RunSink &sink,
-        RunOptions options = {});
+        RunSettings settings = {}, RunHooks hooks = {});
     ~Run();
     Run(const Run &) = delete;
     Run &operator=(const Run &) = delete;
@@ -115,7 +68,8 @@ private:
     IoBackend &m_backend;
     CounterSource &m_counters;
     RunSink &m_sink;
-    RunOptions m_options;
+    RunSettings m_settings;
+    RunHooks m_hooks;
     std::atomic<RunPhase> m_phase {RunPhase::Idle};
     std::shared_ptr<Shared> m_shared; // also held by the workers
     IntervalHistory m_history; // the intervals the result keeps, within their budget

@@ -114,6 +114,11 @@ IntervalSample Sampler::tick(Clock::time_point now, RunPhase phase)
             = {sample.devices.verdict.writeBacklogBytes, sample.devices.verdict.writeCreditBytes};
     m_last = std::move(counters);
 
+    const auto &all = m_deltas[0];
+    sample.readLatency
+        = SparseLatencyHistogram::of(all.read.histogram, all.read.minNs, all.read.maxNs);
+    sample.writeLatency
+        = SparseLatencyHistogram::of(all.write.histogram, all.write.minNs, all.write.maxNs);
     sample.scopes.reserve(m_scopes.size());
     for (std::size_t i = 0; i < m_scopes.size(); ++i) {
         m_deltas[i].elapsed = elapsed;

@@ -57,6 +57,7 @@ struct DeviceFigures {
     bool hasTimes = false; // awaits, aqu-sz and %util are known
     bool hasDiscards = false; // kernel 4.18+
     bool hasFlushes = false; // kernel 5.5+
+    friend bool operator==(const DeviceFigures &, const DeviceFigures &) = default;
 };
 
 // The change from `earlier` to `later` (cumulative fields), with the wrap rule above;

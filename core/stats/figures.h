@@ -34,6 +34,7 @@ struct DirectionMeasurement {
     // and the in-flight figures keep the worst seen (a stuck I/O is one I/O, however
     // many spans it stays stuck).
     void append(const DirectionMeasurement &later);
+    friend bool operator==(const DirectionMeasurement &, const DirectionMeasurement &) = default;
 };
 
 // One kind of work that is not a transfer, over a span: opening a file, closing it, or a
@@ -47,6 +48,7 @@ struct PhaseMeasurement {
     std::uint64_t maxNs = 0;
 
     void add(const PhaseMeasurement &other);
+    friend bool operator==(const PhaseMeasurement &, const PhaseMeasurement &) = default;
 };
 
 // Files opened and closed while the target is measured: a file tree's operations (each
@@ -60,6 +62,7 @@ struct ConnectionMeasurement {
     PhaseMeasurement connection;
 
     void add(const ConnectionMeasurement &other);
+    friend bool operator==(const ConnectionMeasurement &, const ConnectionMeasurement &) = default;
 };
 
 struct Measurement {
@@ -76,6 +79,7 @@ struct Measurement {
     // Adds the measurement of the span that follows (elapsed adds up; outstanding is
     // the later one's).
     void append(const Measurement &later);
+    friend bool operator==(const Measurement &, const Measurement &) = default;
 };
 
 struct LatencyFigures {
@@ -100,6 +104,7 @@ struct DirectionFigures {
     double megabytesPerSecond = 0; // decimal: 10^6 bytes
     double mebibytesPerSecond = 0; // binary: 2^20 bytes
     LatencyFigures latency;
+    friend bool operator==(const DirectionFigures &, const DirectionFigures &) = default;
 };
 
 struct PhaseFigures {
@@ -127,6 +132,7 @@ struct Figures {
     double transactionsPerSecond = 0;
     std::uint32_t outstanding = 0;
     std::optional<ConnectionFigures> connections; // when the measurement has them
+    friend bool operator==(const Figures &, const Figures &) = default;
 };
 
 LatencyFigures latencyFigures(

@@ -219,4 +219,71 @@ void AtomicLatencyHistogram::reset() noexcept
     m_intervalMaxNs.store(kNoIntervalMax, std::memory_order_relaxed);
 }
 
+SparseLatencyHistogram SparseLatencyHistogram::of(
+    const LatencyHistogram &histogram, std::uint64_t minNs, std::uint64_t maxNs)
+{
+    SparseLatencyHistogram sparse;
+    histogram.forEachNonEmptyBucket([&](const LatencyHistogram::Bucket &b) {
+        sparse.indices.push_back(static_cast<std::uint32_t>(b.index));
+        sparse.counts.push_back(b.count);
+    });
+    if (!sparse.indices.empty()) {
+        sparse.sumNs = histogram.sumNs();
+        sparse.minNs = minNs;
+        sparse.maxNs = maxNs;
+    }
+    return sparse;
+}
+
+LatencyHistogram SparseLatencyHistogram::dense() const
+{
+    LatencyHistogram histogram;
+    for (std::size_t k = 0; k < indices.size() && k < counts.size(); ++k) {
+        const std::size_t i = indices[k];
+        if (i < LatencyHistogram::kBucketCount)
+            (void)histogram.addBucket(
+                LatencyHistogram::bucketLow(i), LatencyHistogram::bucketHigh(i), counts[k]);
+    }
+    histogram.setSumNs(sumNs);
+    histogram.setMinMaxNs(minNs, maxNs);
+    return histogram;
+}
+
+void SparseLatencyHistogram::merge(const SparseLatencyHistogram &other)
+{
+    if (other.empty())
+        return;
+    // Both ascending: one pass, as a merge of sorted lists.
+    std::vector<std::uint32_t> mergedIndices;
+    std::vector<std::uint64_t> mergedCounts;
+    mergedIndices.reserve(indices.size() + other.indices.size());
+    mergedCounts.reserve(indices.size() + other.indices.size());
+    std::size_t a = 0, b = 0;
+    while (a < indices.size() || b < other.indices.size()) {
+        if (b == other.indices.size() || (a < indices.size() && indices[a] < other.indices[b])) {
+            mergedIndices.push_back(indices[a]);
+            mergedCounts.push_back(counts[a++]);
+        } else if (a == indices.size() || other.indices[b] < indices[a]) {
+            mergedIndices.push_back(other.indices[b]);
+            mergedCounts.push_back(other.counts[b++]);
+        } else {
+            mergedIndices.push_back(indices[a]);
+            mergedCounts.push_back(counts[a++] + other.counts[b++]);
+        }
+    }
+    indices = std::move(mergedIndices);
+    counts = std::move(mergedCounts);
+    sumNs += other.sumNs;
+    minNs = std::min(minNs, other.minNs);
+    maxNs = std::max(maxNs, other.maxNs);
+}
+
+std::uint64_t SparseLatencyHistogram::count() const noexcept
+{
+    std::uint64_t total = 0;
+    for (const auto c : counts)
+        total += c;
+    return total;
+}
+
 } // namespace ioprism::core

@@ -238,6 +238,34 @@ private:
     std::uint64_t m_maxNs = 0;
 };
 
+// A LatencyHistogram as its non-empty buckets, with its sum and its exact extremes: the
+// same counts in a few hundred bytes instead of 19 KiB. What an interval keeps of its
+// latencies (IntervalSample) and what crosses to another host: merged bucket by bucket,
+// the percentiles of the union are exact, as if one histogram had seen every I/O (a
+// cluster's p99 is never an average of p99s).
+struct SparseLatencyHistogram {
+    std::vector<std::uint32_t> indices; // LatencyHistogram bucket indices, ascending
+    std::vector<std::uint64_t> counts; // one per index, never 0
+    std::uint64_t sumNs = 0;
+    std::uint64_t minNs = std::numeric_limits<std::uint64_t>::max(); // max when empty
+    std::uint64_t maxNs = 0;
+
+    // `minNs`/`maxNs`: the span's exact extremes (a histogram's own are those of what it
+    // recorded, which a delta of two snapshots does not know).
+    static SparseLatencyHistogram of(
+        const LatencyHistogram &histogram, std::uint64_t minNs, std::uint64_t maxNs);
+    LatencyHistogram dense() const;
+    void merge(const SparseLatencyHistogram &other);
+    std::uint64_t count() const noexcept;
+    bool empty() const noexcept { return indices.empty(); }
+    std::size_t approximateBytes() const noexcept
+    {
+        return sizeof(*this) + indices.size() * (sizeof(std::uint32_t) + sizeof(std::uint64_t));
+    }
+    friend bool operator==(const SparseLatencyHistogram &, const SparseLatencyHistogram &)
+        = default;
+};
+
 // ---------------------------------------------------------------- live, single writer
 
 // The worker's live histogram: written by ONE thread (the worker), read concurrently by

@@ -131,6 +131,8 @@ struct VerdictPolicy {
     // bytes beyond the application's and beyond this are not metadata.
     std::uint64_t metadataBytesPerOpen = 8 * 1024ULL;
     std::uint64_t metadataBurstBytes = 1024 * 1024ULL;
+
+    friend bool operator==(const VerdictPolicy &, const VerdictPolicy &) = default;
 };
 
 struct VerdictInput {
@@ -169,6 +171,7 @@ struct DirectionVerdict {
     std::uint64_t appBytes = 0;
     std::uint64_t deviceBytes = 0;
     double ratio = 0; // device / application; 0 when the application moved nothing
+    friend bool operator==(const DirectionVerdict &, const DirectionVerdict &) = default;
 };
 
 struct DeviceVerdict {
@@ -177,6 +180,7 @@ struct DeviceVerdict {
     DirectionVerdict write;
     std::uint64_t writeBacklogBytes = 0; // after the span
     std::uint64_t writeCreditBytes = 0; // after the span
+    friend bool operator==(const DeviceVerdict &, const DeviceVerdict &) = default;
 };
 
 DeviceVerdict judgeDevice(const VerdictInput &input, const VerdictPolicy &policy = {});

@@ -2,6 +2,7 @@
 #include "platform/common/backend_factory.h"
 
 #include "core/null_engine.h"
+#include "platform/common/system.h"
 
 #ifdef __linux__
 #include "platform/linux/linux_backend.h"
@@ -63,6 +64,17 @@ std::unique_ptr<core::IoBackend> makeBackend(const BackendOptions &options)
 #else
     return nullptr;
 #endif
+}
+
+core::LocalRunHooks localRunHooks()
+{
+    core::LocalRunHooks hooks;
+    hooks.makeBackend = [](EngineKind kind) { return makeBackend({.kind = kind}); };
+    hooks.makeCounters = [] { return makeCounterSource(); };
+    hooks.describe.describeSystem = [] { return describeSystem(); };
+    hooks.describe.describeDevice = [](const std::string &path) { return describeDevice(path); };
+    hooks.removeTestFile = [](const std::string &path) { return removeTestFile(path); };
+    return hooks;
 }
 
 } // namespace ioprism::platform

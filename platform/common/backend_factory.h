@@ -7,6 +7,7 @@
 
 #include "core/engine.h"
 #include "core/engine_kind.h"
+#include "core/run/run_session.h"
 
 #include <functional>
 #include <memory>
@@ -38,5 +39,9 @@ struct BackendOptions {
 // sandbox that blocks it) still gives a backend, whose prepareTarget and makeEngine
 // return the error, so the caller reports it like any other refusal.
 std::unique_ptr<core::IoBackend> makeBackend(const BackendOptions &options);
+
+// What a run in this process needs from this machine (core::LocalRunSession): its
+// backends, its counters, its descriptions and the removal of IOPrism's test files.
+core::LocalRunHooks localRunHooks();
 
 } // namespace ioprism::platform

@@ -8,7 +8,7 @@
 #include "core/profile/profile.h"
 #include "core/report/environment.h"
 #include "core/result.h"
-#include "platform/linux/block_devices.h" // portable value types (BlockDeviceInfo, MountInfo)
+#include "platform/common/device_types.h"
 
 #include <memory>
 #include <string>

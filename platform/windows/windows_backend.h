@@ -66,23 +66,8 @@ public:
     core::Status pinCurrentThread(std::span<const std::uint32_t> cpus) override;
 
 private:
-    core::Result<core::TargetInfo> prepareTestFile(const core::Target &target,
-        const core::PrepareOptions &options, const core::PrepareProgress &progress);
-    core::Result<core::TargetInfo> prepareFileTree(const core::Target &target,
-        const core::PrepareOptions &options, const core::PrepareProgress &progress);
     core::Result<core::TargetInfo> prepareDevice(
         const core::Target &target, const core::PrepareOptions &options);
-    // Opens the test file at `path` without following a reparse point, after
-    // BackendOptions::beforeHold, and decides again on the handle: a plain file, the one
-    // the checks saw (`checked`), and for writing still ours under one name. The handle to
-    // hold and the file's size.
-    // Opens the tree's folders (each level beneath the one above) and files without
-    // following a reparse point, after BackendOptions::beforeHold, decides again on each
-    // handle (a plain folder or file, ours, the one judged) and holds them.
-    core::Status holdFileTree(
-        const std::string &root, const core::FileTree &tree, const TreePlan &plan);
-    core::Result<std::pair<win::UniqueHandle, std::uint64_t>> holdTestFile(
-        const std::string &path, const std::optional<FileIdentity> &checked, bool needWrite);
 
     BackendOptions m_options;
     IocpOptions m_engineOptions;

@@ -17,7 +17,7 @@
 #pragma once
 
 #include "core/report/environment.h"
-#include "platform/linux/block_devices.h" // the portable value types (BlockDeviceInfo, MountInfo)
+#include "platform/common/device_types.h"
 #include "platform/windows/win_util.h"
 
 #include <cstdint>

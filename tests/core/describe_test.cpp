@@ -210,7 +210,7 @@ TEST(HtmlReport, ARunOfAChangedPresetShowsTheFactsOfThatRun)
     file.path = "/mnt/other/bench.dat";
     file.testFileSizeBytes = 64 * kMiB;
     changeToOneSecondOn(p, file);
-    RunOptions options;
+    RunSettings options;
     options.ioLimitPerTarget = 50; // the null engine reaches it at once: no timing
     NullBackend backend;
     NullCounterSource counters;
@@ -237,7 +237,7 @@ TEST(HtmlReport, TheTargetsDepthIsTheSpecsQueueDepthWhereItSetsOne)
     file.testFileSizeBytes = 64 * kMiB;
     file.outstandingIos = 3; // overridden by every spec of the preset
     changeToOneSecondOn(p, file);
-    RunOptions options;
+    RunSettings options;
     options.ioLimitPerTarget = 50;
     NullBackend backend;
     NullCounterSource counters;
@@ -262,7 +262,7 @@ TEST(HtmlReport, ACycledDepthIsSaidToBeSetPerStep)
                 t.testFileSizeBytes = 8 * kMiB;
     p.setup.runTime = 1s;
     p.setup.rampUp = 0s;
-    RunOptions options;
+    RunSettings options;
     options.ioLimitPerTarget = 10;
     NullBackend backend;
     NullCounterSource counters;

@@ -481,3 +481,45 @@ TEST(AtomicLatencyHistogram, ConcurrentReaderSeesMonotonicCountsAndFinalSnapshot
     EXPECT_EQ(intervalMin, expected.minNs());
     EXPECT_EQ(intervalMax, expected.maxNs());
 }
+
+TEST(SparseLatencyHistogram, KeepsEveryNonEmptyBucketAndGivesTheSameHistogramBack)
+{
+    LatencyHistogram h;
+    Rng rng(7);
+    for (int i = 0; i < 5000; ++i)
+        h.record(1000 + rng.next() % 5'000'000);
+    const auto sparse = SparseLatencyHistogram::of(h, h.minNs(), h.maxNs());
+    EXPECT_EQ(sparse.count(), h.count());
+    EXPECT_LT(sparse.indices.size(), LatencyHistogram::kBucketCount / 2)
+        << "only the buckets that were used";
+    EXPECT_TRUE(std::is_sorted(sparse.indices.begin(), sparse.indices.end()));
+    EXPECT_EQ(sparse.dense(), h);
+    EXPECT_TRUE(SparseLatencyHistogram::of(LatencyHistogram {}, 0, 0).empty());
+}
+
+TEST(SparseLatencyHistogram, MergedBucketByBucketItsPercentilesAreThoseOfEveryIoTogether)
+{
+    // Two hosts, one fast and one slow: the merged p99 is the p99 of all the I/O, which
+    // neither host's own p99 nor their mean is.
+    LatencyHistogram fast, slow, both;
+    Rng rng(11);
+    for (int i = 0; i < 9000; ++i) {
+        const std::uint64_t ns = 50'000 + rng.next() % 20'000;
+        fast.record(ns);
+        both.record(ns);
+    }
+    for (int i = 0; i < 1000; ++i) {
+        const std::uint64_t ns = 3'000'000 + rng.next() % 1'000'000;
+        slow.record(ns);
+        both.record(ns);
+    }
+    auto merged = SparseLatencyHistogram::of(fast, fast.minNs(), fast.maxNs());
+    merged.merge(SparseLatencyHistogram::of(slow, slow.minNs(), slow.maxNs()));
+    EXPECT_EQ(merged.dense(), both);
+    EXPECT_DOUBLE_EQ(merged.dense().percentileNs(99), both.percentileNs(99));
+    EXPECT_GT(merged.dense().percentileNs(99), fast.percentileNs(99) * 10);
+
+    auto empty = SparseLatencyHistogram {};
+    empty.merge(merged);
+    EXPECT_EQ(empty, merged) << "merging into nothing gives the other";
+}

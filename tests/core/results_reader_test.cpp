@@ -107,15 +107,16 @@ RunResult runOnNullEngine(
         = how.failAt || how.alignment ? static_cast<IoBackend &>(testBackend) : nullBackend;
     NullCounterSource counters;
     QuietSink quiet;
-    RunOptions options;
+    RunSettings options;
     options.ioLimitPerTarget = ioLimit;
-    options.describeSystem = [] {
+    RunHooks hooks;
+    hooks.describeSystem = [] {
         Environment e;
         e.hostName = "test-host";
         e.toolVersion = "0.1.0";
         return e;
     };
-    Run run(profile, backend, counters, how.sink ? *how.sink : quiet, options);
+    Run run(profile, backend, counters, how.sink ? *how.sink : quiet, options, hooks);
     if (how.beforeExecute)
         how.beforeExecute(run);
     return run.execute();

@@ -65,7 +65,7 @@ TEST(RunRefusal, ARegionThatFitsOrRunsToTheEndIsKept)
         ioprism::test::TestBackend backend;
         NullCounterSource counters;
         NoSink sink;
-        RunOptions options;
+        RunSettings options;
         options.ioLimitPerTarget = 100;
         BenchRun run(deviceProfile(region), backend, counters, sink, options);
         const RunResult r = run.execute();
@@ -87,7 +87,7 @@ TEST(ResolvedPlan, TheResultCarriesWhatRanPerWorkerTargetAndStep)
     ioprism::test::TestBackend backend;
     NullCounterSource counters;
     NoSink sink;
-    RunOptions options;
+    RunSettings options;
     options.ioLimitPerTarget = 10;
     BenchRun run(p, backend, counters, sink, options);
     const RunResult r = run.execute();

@@ -158,7 +158,7 @@ TEST(RunStall, StuckIoIsReportedCountedInTheMaximumAndNamedAtTheEnd)
     StuckBackend backend(device);
     NullCounterSource counters;
     RecordingSink sink;
-    RunOptions options;
+    RunSettings options;
     options.stallThreshold = 200ms;
     options.stopTimeout = 300ms;
     BenchRun run(stuckProfile(8, 1000ms), backend, counters, sink, options);
@@ -206,7 +206,7 @@ TEST(RunStall, AskedTwiceTheRunStopsWaitingAtOnce)
     StuckBackend backend(device);
     NullCounterSource counters;
     RecordingSink sink;
-    RunOptions options;
+    RunSettings options;
     options.stopTimeout = std::chrono::hours(1); // only the second request can end the wait
     BenchRun run(stuckProfile(4, 0ms), backend, counters, sink, options);
     std::thread stopper([&] {
@@ -258,7 +258,7 @@ TEST(RunStall, AStopDuringPreInitialisationWaitsForInFlightIoOnlyUntilTheStopDea
     StuckBackend backend(device);
     NullCounterSource counters;
     StopAtPreInitSink sink;
-    RunOptions options;
+    RunSettings options;
     options.stopTimeout = 300ms;
     Profile profile = stuckProfile(8, 1000ms);
     Target &t = profile.hosts[0].workers[0].targets[0];
@@ -301,7 +301,7 @@ TEST(RunStall, IoThatCompletesIsNeverReportedStuck)
     ioprism::test::TestBackend backend;
     NullCounterSource counters;
     RecordingSink sink;
-    RunOptions options;
+    RunSettings options;
     options.ioLimitPerTarget = 2000;
     options.stallThreshold = 1ms;
     BenchRun run(stuckProfile(8, 0ms), backend, counters, sink, options);

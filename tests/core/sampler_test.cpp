@@ -148,6 +148,33 @@ TEST(Sampler, EachTickIsTheDeltaSinceTheLastBoundaryAndScopesAddUp)
         << "the extremes are the interval's own";
 }
 
+TEST(Sampler, EachIntervalKeepsTheAllScopesLatencyHistogramsOfThatIntervalOnly)
+{
+    Fixture f;
+    NullCounterSource counters;
+    Sampler sampler(f.config(), counters, {}, f.start);
+    for (int i = 0; i < 10; ++i)
+        complete(f.a, IoDirection::Read, 4096, 100'000);
+    complete(f.c, IoDirection::Read, 4096, 2'000'000);
+    for (int i = 0; i < 5; ++i)
+        complete(f.b, IoDirection::Write, 8192, 300'000);
+    const IntervalSample first = sampler.tick(f.start + 100ms, RunPhase::Measuring);
+    EXPECT_EQ(first.readLatency.count(), 11u) << "every target's reads, as All counts them";
+    EXPECT_EQ(first.writeLatency.count(), 5u);
+    EXPECT_EQ(first.readLatency.minNs, 100'000u);
+    EXPECT_EQ(first.readLatency.maxNs, 2'000'000u);
+    EXPECT_EQ(first.readLatency.sumNs, 10 * 100'000u + 2'000'000u);
+    EXPECT_NEAR(first.readLatency.dense().percentileNs(50) / 1000,
+        scope(first, 0).figures.read.latency.p50Us, 1e-9)
+        << "the interval's histogram is the one its figures were made of";
+
+    complete(f.a, IoDirection::Read, 4096, 100'000);
+    const IntervalSample second = sampler.tick(f.start + 200ms, RunPhase::Measuring);
+    EXPECT_EQ(second.readLatency.count(), 1u) << "a delta, not the running total";
+    EXPECT_TRUE(second.writeLatency.empty());
+    EXPECT_EQ(second.readLatency.maxNs, 100'000u);
+}
+
 TEST(Sampler, RampUpIsSampledButOnlyMeasuringIntervalsCountInTheStep)
 {
     Fixture f;

@@ -43,7 +43,7 @@ RunResult twoStepRun()
     w.targets.push_back(t);
     p.hosts.push_back({});
     p.hosts[0].workers.push_back(w);
-    RunOptions options;
+    RunSettings options;
     options.ioLimitPerTarget = 300;
     NullBackend backend;
     NullCounterSource counters;

@@ -368,7 +368,7 @@ struct Sink : core::RunSink {
 };
 
 core::RunResult runWithDevices(
-    const core::Profile &profile, core::RunSink &sink, core::RunOptions options = {})
+    const core::Profile &profile, core::RunSink &sink, core::RunSettings options = {})
 {
     auto backend = makeBackend({});
     LinuxDeviceCounterSource counters(std::make_unique<LinuxCounterSource>());

@@ -97,7 +97,7 @@ core::Profile treeProfile(const fs::path &folder)
 
 core::RunResult runOnNullEngine(const core::Profile &profile, std::uint64_t iosPerTarget = 300)
 {
-    core::RunOptions options;
+    core::RunSettings options;
     options.ioLimitPerTarget = iosPerTarget;
     core::NullBackend backend;
     core::NullCounterSource counters;

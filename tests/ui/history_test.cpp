@@ -64,7 +64,7 @@ void saveAsTheCliDoes(const std::filesystem::path &folder)
 {
     core::Profile p = test::smallProfile(0s, 100ms);
     p.setup.description = "from the command line";
-    core::RunOptions options;
+    core::RunSettings options;
     options.ioLimitPerTarget = 100;
     core::NullBackend backend;
     core::NullCounterSource counters;
@@ -211,7 +211,7 @@ TEST(History, ARunOfSeveralStepsShowsItsBestStepNamedAndAFailedRunItsReason)
         runs / "20240501-120000-golden.json");
     core::Profile p = test::smallProfile(0s, 100ms);
     p.setup.description = "failed";
-    core::RunOptions options;
+    core::RunSettings options;
     options.ioLimitPerTarget = 100;
     core::NullBackend backend;
     core::NullCounterSource counters;

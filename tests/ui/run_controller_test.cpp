@@ -135,7 +135,7 @@ TEST(RunController, ANullEngineRunFillsThePlotsAndTheResults)
         [&plots](const core::IntervalSample &sample) { plots.addSample(sample); });
     QObject::connect(&controller, &RunController::finished, &results, &ResultsModel::setResult);
 
-    RunRequest request;
+    core::RunRequest request;
     request.profile = test::smallProfile(1s, 100ms);
     const auto id = controller.start(request);
     EXPECT_TRUE(controller.isRunning());
@@ -188,14 +188,14 @@ TEST(RunController, SamplesOfARunNoLongerShownAreDropped)
     recorder.attach(controller);
 
     // Run A runs until stopped; wait for its first sample.
-    RunRequest untilStopped;
+    core::RunRequest untilStopped;
     untilStopped.profile = test::smallProfile(0s, 100ms);
     const auto a = controller.start(untilStopped);
     ASSERT_TRUE(test::waitUntil([&] { return !recorder.samples.empty(); }, 20s));
     EXPECT_EQ(recorder.samples.front().runId, a);
 
     // Run B replaces it: A is asked to stop and is no longer shown.
-    RunRequest shortRun;
+    core::RunRequest shortRun;
     shortRun.profile = test::smallProfile(1s, 100ms);
     const auto b = controller.start(shortRun);
     ASSERT_NE(a, b);
@@ -230,7 +230,7 @@ TEST(RunController, StopReturnsAtOnceAndKeepsWhatWasMeasured)
     RunController controller(ioprism::test::testServices());
     Recorder recorder;
     recorder.attach(controller);
-    RunRequest request;
+    core::RunRequest request;
     request.profile = test::smallProfile(0s, 100ms);
     controller.start(request);
     ASSERT_TRUE(test::waitUntil([&] { return recorder.samples.size() >= 3; }, 20s));
@@ -256,7 +256,7 @@ TEST(RunController, AMissingEngineEndsTheRunWithAnError)
     RunController controller(services);
     Recorder recorder;
     recorder.attach(controller);
-    RunRequest request;
+    core::RunRequest request;
     request.profile = test::smallProfile();
     controller.start(request);
     ASSERT_TRUE(test::waitUntil([&] { return !recorder.finished.empty(); }, 10s));
@@ -275,7 +275,7 @@ TEST(RunController, DestroyingTheControllerStopsAndJoinsARunningRun)
     auto controller = std::make_unique<RunController>(services);
     Recorder recorder;
     recorder.attach(*controller);
-    RunRequest request;
+    core::RunRequest request;
     request.profile = test::smallProfile(0s, 100ms); // no run time: runs until stopped
     controller->start(request);
     // The run is measuring: its engines are doing I/O and samples arrive.

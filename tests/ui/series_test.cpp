@@ -83,7 +83,7 @@ core::Profile seriesProfile(
     return p;
 }
 
-core::RunResult runOnNullEngine(const core::Profile &profile, core::RunOptions options = {})
+core::RunResult runOnNullEngine(const core::Profile &profile, core::RunSettings options = {})
 {
     core::NullBackend backend;
     core::NullCounterSource counters;
@@ -482,7 +482,7 @@ TEST(SeriesView, QueueDepthCyclingIsShownAsACurveOverTheDepths)
     p.specs[0].queueDepth.reset();
     p.setup.testType = core::TestType::CycleOutstandingIos;
     p.setup.queueDepthCycling = {1, 2, 8, core::StepType::Exponential};
-    core::RunOptions options;
+    core::RunSettings options;
     options.ioLimitPerTarget = 200;
     const auto r = runOnNullEngine(p, options);
     ASSERT_EQ(r.steps.size(), 4u);
@@ -510,7 +510,7 @@ TEST(SeriesView, WorkerCyclingIsShownAsACurveOverTheWorkersEachStepRuns)
     }
     p.setup.testType = core::TestType::CycleWorkers;
     p.setup.workerCycling = {1, 2, 4, core::StepType::Exponential};
-    core::RunOptions options;
+    core::RunSettings options;
     options.ioLimitPerTarget = 200;
     const auto r = runOnNullEngine(p, options);
     ASSERT_FALSE(r.error) << r.error->toString();
@@ -553,7 +553,7 @@ TEST(SeriesView, PointsAppearOneByOneAsTheRunReportsEachStep)
         });
     RunResultPtr result;
     QObject::connect(&controller, &RunController::finished, [&](RunResultPtr r) { result = r; });
-    RunRequest request;
+    core::RunRequest request;
     request.profile = profile;
     controller.start(request);
     ASSERT_TRUE(test::waitUntil([&] { return result != nullptr; }, 30s));

@@ -37,7 +37,7 @@ RunResultPtr threeSteps(const std::string &prefix = {})
         p.specs.push_back(spec);
         p.hosts[0].workers[0].assignedSpecs.push_back(name);
     }
-    core::RunOptions options;
+    core::RunSettings options;
     options.ioLimitPerTarget = 100;
     core::NullBackend backend;
     core::NullCounterSource counters;

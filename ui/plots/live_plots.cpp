@@ -3,15 +3,10 @@
 
 #include "ui/format.h"
 #include "ui/plots/frame_pacer.h"
-#include "ui/plots/plot_file.h"
 #include "ui/style.h"
 
-#include <QContextMenuEvent>
-#include <QEvent>
 #include <QGridLayout>
-#include <QHelpEvent>
 #include <QMenu>
-#include <QToolTip>
 #include <qcustomplot.h>
 
 #include <algorithm>
@@ -69,11 +64,11 @@ protected:
 } // namespace
 
 LivePlots::LivePlots(QWidget *parent)
-    : QWidget(parent)
+    : PlotPanel(PlotCount, parent)
 {
     m_pacer = new FramePacer(this, [this] {
-        for (auto &entry : m_series)
-            entry.plot->replot(QCustomPlot::rpQueuedReplot);
+        for (int p = 0; p < plotCount(); ++p)
+            plotAt(p)->replot(QCustomPlot::rpQueuedReplot);
     });
 
     auto *layout = new QGridLayout(this);
@@ -125,83 +120,44 @@ LivePlots::LivePlots(QWidget *parent)
 
     // Link the time axes: panning or zooming one plot moves the others.
     for (std::size_t a = 0; a < m_series.size(); ++a) {
-        connect(m_series[a].plot->xAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this,
+        connect(plotAt(int(a))->xAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this,
             [this, a](const QCPRange &range) {
                 if (m_syncingRanges)
                     return;
                 m_syncingRanges = true;
                 for (std::size_t b = 0; b < m_series.size(); ++b)
                     if (b != a) {
-                        m_series[b].plot->xAxis->setRange(range);
-                        m_series[b].plot->replot(QCustomPlot::rpQueuedReplot);
+                        plotAt(int(b))->xAxis->setRange(range);
+                        plotAt(int(b))->replot(QCustomPlot::rpQueuedReplot);
                     }
                 m_syncingRanges = false;
             });
     }
-    clear();
+    clear(); // also gives each plot its hover tracer
 }
 
 QCustomPlot *LivePlots::makePlot(PlotId id, const QString &title, const QString &yLabel)
 {
-    auto *plot = new QCustomPlot(this);
-    auto &entry = m_series[static_cast<std::size_t>(id)];
-    entry.plot = plot;
-    plot->setMinimumSize(280, 180);
-    plot->setObjectName(QStringLiteral("plot%1").arg(int(id)));
+    auto *plot = createPlot(id, QStringLiteral("plot%1").arg(int(id)), QSize(280, 180), title);
     plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    plot->setMouseTracking(true);
     plot->setToolTip(tr("%1 over time. Drag to pan, wheel to zoom (both pause following), "
                         "double-click to follow the newest sample again; right-click to save.")
                          .arg(title));
-    plot->setContextMenuPolicy(Qt::DefaultContextMenu);
-
-    plot->plotLayout()->insertRow(0);
-    auto *titleElement = new QCPTextElement(
-        plot, title, QFont(font().family(), font().pointSize() + 1, QFont::Bold));
-    plot->plotLayout()->addElement(0, 0, titleElement);
-
     plot->xAxis->setLabel(tr("time (s)"));
     plot->yAxis->setLabel(yLabel);
     plot->xAxis->setRange(0, 10);
     plot->yAxis->setRange(0, 1);
-    plot->legend->setVisible(true);
-    QFont legendFont = font();
-    legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9);
-    plot->legend->setFont(legendFont);
-    // Background, axes, title and legend text from the palette, and again on every
-    // change of it (light to dark and back).
-    followPalette(plot);
-    // The legend goes in a row of its own under the title, so it never hides data.
-    plot->axisRect()->insetLayout()->take(plot->legend);
-    plot->plotLayout()->insertRow(1);
-    plot->plotLayout()->addElement(1, 0, plot->legend);
-    plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    plot->legend->setBorderPen(Qt::NoPen);
-    plot->legend->setBrush(Qt::NoBrush);
-    plot->legend->setMargins(QMargins(8, 0, 8, 0));
+    putLegendUnderTitle(plot, QMargins(8, 0, 8, 0));
     plot->legend->setColumnSpacing(12);
     plot->legend->setRowSpacing(0);
     // Before each frame: legends wrap to the width, step labels elide to their room.
     connect(plot, &QCustomPlot::beforeReplot, this, [this, id] { wrapLegend(id); });
     connect(plot, &QCustomPlot::afterLayout, this, [this, id] { layoutStepLabels(id); });
-    plot->plotLayout()->setRowStretchFactor(0, 0.001);
-    plot->plotLayout()->setRowStretchFactor(1, 0.001);
-    plot->plotLayout()->setRowSpacing(0);
-
-    auto *tracer = new QCPItemStraightLine(plot);
-    tracer->setPen(QPen(Qt::black, 1, Qt::DashLine));
-    useTextColor(tracer, 120);
-    tracer->setVisible(false);
-    tracer->setLayer(QStringLiteral("overlay"));
-    entry.tracer = tracer;
 
     connect(plot, &QCustomPlot::mousePress, this, [this](QMouseEvent *) { setFollowing(false); });
     connect(plot, &QCustomPlot::mouseWheel, this, [this](QWheelEvent *) { setFollowing(false); });
     connect(
         plot, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent *) { setFollowing(true); });
-    connect(plot, &QCustomPlot::mouseMove, this,
-        [this, id](QMouseEvent *event) { showHover(id, event->pos()); });
-    plot->installEventFilter(this);
     return plot;
 }
 
@@ -250,6 +206,7 @@ void LivePlots::clear()
 {
     for (std::size_t p = 0; p < m_series.size(); ++p) {
         auto &entry = m_series[p];
+        QCustomPlot *plot = plotAt(int(p));
         for (auto *graph : entry.app)
             graph->data()->clear();
         for (auto *graph : entry.device) {
@@ -257,16 +214,15 @@ void LivePlots::clear()
             graph->setVisible(false);
             graph->removeFromLegend();
         }
-        // Step markers and ramp-up shading go; the hover tracer stays.
-        for (int i = entry.plot->itemCount() - 1; i >= 0; --i)
-            if (entry.plot->item(i) != entry.tracer)
-                entry.plot->removeItem(i);
+        // Step markers and ramp-up shading go; the hover tracer is made again.
+        plot->clearItems();
+        addTracer(int(p));
         m_rampRects[p] = nullptr;
-        entry.plot->xAxis->setRange(0, 10);
+        plot->xAxis->setRange(0, 10);
         if (entry.logScale)
-            entry.plot->yAxis->setRange(10, 10000);
+            plot->yAxis->setRange(10, 10000);
         else if (p != CpuPlot)
-            entry.plot->yAxis->setRange(0, 1);
+            plot->yAxis->setRange(0, 1);
     }
     m_lastKey = 0;
     m_lastStep = -1;
@@ -364,7 +320,7 @@ void LivePlots::markStep(const core::IntervalSample &sample)
     mark.startSeconds = sample.startSeconds;
     mark.label = QStringLiteral("%1. %2").arg(step + 1).arg(toQString(sample.stepName));
     for (std::size_t p = 0; p < m_series.size(); ++p) {
-        auto *plot = m_series[p].plot;
+        auto *plot = plotAt(int(p));
         auto *marker = new QCPItemStraightLine(plot);
         marker->setLayer(QStringLiteral("grid"));
         marker->setPen(QPen(Qt::black, 1, Qt::DashDotLine));
@@ -392,7 +348,7 @@ void LivePlots::markStep(const core::IntervalSample &sample)
 void LivePlots::layoutStepLabels(PlotId id)
 {
     const auto p = static_cast<std::size_t>(id);
-    QCPAxis *x = m_series[p].plot->xAxis;
+    QCPAxis *x = plotAt(id)->xAxis;
     const double right = x->axisRect()->right();
     constexpr int kPadLeft = 4;
     // Two rows: even steps on the first, odd ones on the second, so a label has the room
@@ -420,7 +376,7 @@ void LivePlots::layoutStepLabels(PlotId id)
 
 void LivePlots::wrapLegend(PlotId id)
 {
-    QCustomPlot *plot = m_series[static_cast<std::size_t>(id)].plot;
+    QCustomPlot *plot = plotAt(id);
     QCPLegend *legend = plot->legend;
     const int count = legend->itemCount();
     if (count == 0)
@@ -456,7 +412,7 @@ void LivePlots::extendRampUp(const core::IntervalSample &sample)
     if (!m_steps.empty())
         m_steps.back().rampEndSeconds = sample.endSeconds;
     for (std::size_t p = 0; p < m_series.size(); ++p) {
-        auto *plot = m_series[p].plot;
+        auto *plot = plotAt(int(p));
         if (!m_rampRects[p]) {
             auto *rect = new QCPItemRect(plot);
             rect->setLayer(QStringLiteral("grid"));
@@ -491,7 +447,8 @@ void LivePlots::follow()
     m_syncingRanges = true;
     for (std::size_t p = 0; p < m_series.size(); ++p) {
         auto &entry = m_series[p];
-        entry.plot->xAxis->setRange(lower, upper);
+        QCustomPlot *plot = plotAt(int(p));
+        plot->xAxis->setRange(lower, upper);
         if (p == CpuPlot)
             continue; // fixed 0..100 %
         bool found = false;
@@ -522,9 +479,9 @@ void LivePlots::follow()
             continue;
         if (entry.logScale) {
             const double lo = std::max(range.lower, 0.1);
-            entry.plot->yAxis->setRange(lo / 1.5, std::max(range.upper * 1.5, lo * 10));
+            plot->yAxis->setRange(lo / 1.5, std::max(range.upper * 1.5, lo * 10));
         } else {
-            entry.plot->yAxis->setRange(0, range.upper > 0 ? range.upper * 1.2 : 1);
+            plot->yAxis->setRange(0, range.upper > 0 ? range.upper * 1.2 : 1);
         }
     }
     m_syncingRanges = false;
@@ -556,10 +513,7 @@ int LivePlots::pointCount(PlotId id, int graph) const
 
 bool LivePlots::savePlot(PlotId id, const QString &fileName)
 {
-    auto *p = plot(id);
-    auto &entry = m_series[static_cast<std::size_t>(id)];
-    entry.tracer->setVisible(false);
-    return savePlotFile(p, fileName, plotTitle(id));
+    return exportPlot(id, fileName, plotTitle(id));
 }
 
 QString LivePlots::stepLabelText(PlotId id, int step) const
@@ -578,8 +532,8 @@ QString LivePlots::stepFullName(int step) const
 
 void LivePlots::relayout()
 {
-    for (std::size_t p = 0; p < m_series.size(); ++p)
-        m_series[p].plot->replot(QCustomPlot::rpImmediateRefresh);
+    for (int p = 0; p < plotCount(); ++p)
+        plotAt(p)->replot(QCustomPlot::rpImmediateRefresh);
 }
 
 bool LivePlots::nearestKey(PlotId id, double key, double &nearest) const
@@ -632,16 +586,14 @@ QString LivePlots::hoverText(PlotId id, double key) const
             value = iopsText(it->value) + QStringLiteral(" IOPS");
         else
             value = percentText(it->value);
-        const QColor color = graph->pen().color();
-        lines << QStringLiteral("<span style=\"color:%1\">■</span> %2: <b>%3</b>")
-                     .arg(color.name(), graph->name().toHtmlEscaped(), value);
+        lines << hoverLine(graph, value);
     };
     for (const auto *graph : entry.app)
         describe(graph);
     for (const auto *graph : entry.device)
         describe(graph);
-    QString text = QStringLiteral("<b>%1</b>").arg(
-        tr("t = %1 s").arg(QLocale().toString(shownKey, 'f', 1)));
+    QString text
+        = QStringLiteral("<b>%1</b>").arg(tr("t = %1 s").arg(QLocale().toString(shownKey, 'f', 1)));
     // The step in full (its label on the plot may be elided), and whether it was ramping.
     const StepMark *step = nullptr;
     for (const auto &mark : m_steps)
@@ -666,65 +618,28 @@ QString LivePlots::hoverText(PlotId id, double key) const
     return text;
 }
 
-void LivePlots::showHover(PlotId id, const QPoint &pos)
+QString LivePlots::hoverAt(int index, const QPoint &pos, double &tracerKey) const
 {
-    auto &entry = m_series[static_cast<std::size_t>(id)];
-    QCustomPlot *p = entry.plot;
-    if (!p->axisRect()->rect().contains(pos)) {
-        hideHover(id);
-        return;
-    }
+    const auto id = static_cast<PlotId>(index);
+    const QCustomPlot *p = plot(id);
+    if (!p->axisRect()->rect().contains(pos))
+        return {};
     const double key = p->xAxis->pixelToCoord(pos.x());
     double shownKey = key;
-    const QString text = hoverText(id, key);
-    if (text.isEmpty() || !nearestKey(id, key, shownKey)) {
-        hideHover(id);
-        return;
-    }
-    entry.tracer->point1->setCoords(shownKey, 0);
-    entry.tracer->point2->setCoords(shownKey, 1);
-    entry.tracer->setVisible(true);
-    p->replot(QCustomPlot::rpQueuedReplot);
-    QToolTip::showText(p->mapToGlobal(pos + QPoint(14, 10)), text, p);
+    QString text = hoverText(id, key);
+    if (text.isEmpty() || !nearestKey(id, key, shownKey))
+        return {};
+    tracerKey = shownKey;
+    return text;
 }
 
-void LivePlots::hideHover(PlotId id)
+void LivePlots::fillContextMenu(QMenu *menu, int index)
 {
-    auto &entry = m_series[static_cast<std::size_t>(id)];
-    if (entry.tracer->visible()) {
-        entry.tracer->setVisible(false);
-        entry.plot->replot(QCustomPlot::rpQueuedReplot);
-    }
-    QToolTip::hideText();
-}
-
-bool LivePlots::eventFilter(QObject *watched, QEvent *event)
-{
-    for (std::size_t p = 0; p < m_series.size(); ++p) {
-        if (watched != m_series[p].plot)
-            continue;
-        const auto id = static_cast<PlotId>(p);
-        if (event->type() == QEvent::Leave) {
-            hideHover(id);
-        } else if (event->type() == QEvent::ToolTip) {
-            // Over the data the hover read-out replaces the static tooltip.
-            const auto *help = static_cast<QHelpEvent *>(event);
-            if (m_series[p].plot->axisRect()->rect().contains(help->pos()))
-                return true;
-        } else if (event->type() == QEvent::ContextMenu) {
-            // popup(), not exec(): no nested event loop on the GUI thread.
-            auto *menuEvent = static_cast<QContextMenuEvent *>(event);
-            auto *menu = new QMenu(this);
-            menu->setAttribute(Qt::WA_DeleteOnClose);
-            menu->addAction(tr("Save %1 plot as PNG or PDF…").arg(plotTitle(id)), this,
-                [this, id] { emit exportRequested(id); });
-            menu->addAction(tr("Follow the newest sample"), this, [this] { setFollowing(true); })
-                ->setEnabled(!m_following);
-            menu->popup(menuEvent->globalPos());
-            return true;
-        }
-    }
-    return QWidget::eventFilter(watched, event);
+    const auto id = static_cast<PlotId>(index);
+    menu->addAction(tr("Save %1 plot as PNG or PDF…").arg(plotTitle(id)), this,
+        [this, id] { emit exportRequested(id); });
+    menu->addAction(tr("Follow the newest sample"), this, [this] { setFollowing(true); })
+        ->setEnabled(!m_following);
 }
 
 } // namespace ioprism::ui

@@ -23,15 +23,13 @@
 #pragma once
 
 #include "ui/plots/device_overlay.h"
-
-#include <QWidget>
+#include "ui/plots/plot_panel.h"
 
 #include <array>
 #include <optional>
 
 class QCustomPlot;
 class QCPGraph;
-class QCPItemStraightLine;
 class QCPItemRect;
 class QCPItemText;
 
@@ -39,7 +37,7 @@ namespace ioprism::ui {
 
 class FramePacer;
 
-class LivePlots : public QWidget
+class LivePlots : public PlotPanel
 {
     Q_OBJECT
 public:
@@ -65,7 +63,7 @@ public:
     bool isFollowing() const { return m_following; }
     void setFollowing(bool following);
 
-    QCustomPlot *plot(PlotId id) const { return m_series[static_cast<std::size_t>(id)].plot; }
+    QCustomPlot *plot(PlotId id) const { return plotAt(id); }
     QString plotTitle(PlotId id) const;
     // Number of points in a graph (application series first, then device series).
     int pointCount(PlotId id, int graph) const;
@@ -86,10 +84,8 @@ signals:
 
 private:
     struct Plot {
-        QCustomPlot *plot = nullptr;
         std::vector<QCPGraph *> app;
         std::vector<QCPGraph *> device;
-        QCPItemStraightLine *tracer = nullptr;
         QString unit;
         bool logScale = false;
     };
@@ -116,11 +112,10 @@ private:
     void follow();
     void replotAll(); // now (the user moved or cleared the plots)
     void requestReplot(); // new data: paced
-    void showHover(PlotId id, const QPoint &pos);
+    QString hoverAt(int index, const QPoint &pos, double &tracerKey) const override;
     // The data point nearest `key` over every visible graph of a plot; false when none.
     bool nearestKey(PlotId id, double key, double &nearest) const;
-    void hideHover(PlotId id);
-    bool eventFilter(QObject *watched, QEvent *event) override;
+    void fillContextMenu(QMenu *menu, int index) override;
 
     std::array<Plot, PlotCount> m_series {};
     bool m_following = true;

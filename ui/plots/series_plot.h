@@ -24,9 +24,8 @@
 // page calls it again as each point finishes and the curves grow point by point.
 #pragma once
 
+#include "ui/plots/plot_panel.h"
 #include "ui/plots/series_data.h"
-
-#include <QWidget>
 
 #include <array>
 #include <vector>
@@ -38,14 +37,14 @@ class QCPColorScale;
 class QCPErrorBars;
 class QCPGraph;
 class QCheckBox;
-class QCPItemStraightLine;
-class QCPTextElement;
 class QLabel;
 class QStackedWidget;
 
 namespace ioprism::ui {
 
-class SeriesPlots : public QWidget
+struct LatencyUnit;
+
+class SeriesPlots : public PlotPanel
 {
     Q_OBJECT
 public:
@@ -66,7 +65,7 @@ public:
     int family() const { return m_family; }
     void setFamily(int family);
 
-    QCustomPlot *plot(PlotId id) const { return m_plots[std::size_t(id)].plot; }
+    QCustomPlot *plot(PlotId id) const { return plotAt(id); }
     QString plotTitle(PlotId id) const;
     // The plots of the current mode: throughput and latency for a curve, the heat map
     // and the curves for a matrix.
@@ -109,15 +108,9 @@ signals:
     void exportRequested(ioprism::ui::SeriesPlots::PlotId id);
 
 protected:
-    bool eventFilter(QObject *watched, QEvent *event) override;
     void changeEvent(QEvent *event) override;
 
 private:
-    struct Plot {
-        QCustomPlot *plot = nullptr;
-        QCPTextElement *title = nullptr;
-        QCPItemStraightLine *tracer = nullptr;
-    };
     struct FamilyGraphs {
         QCPGraph *iops = nullptr;
         QCPGraph *megabytes = nullptr;
@@ -130,27 +123,60 @@ private:
         QCPGraph *files = nullptr;
         std::array<QCPGraph *, 2> operation {}; // mean, p99
     };
+    QWidget *makeCurvesPage();
+    QWidget *makeMatrixPage();
     QCustomPlot *makePlot(PlotId id, bool legend);
     void resetPlot(PlotId id);
+    const FamilyGraphs *familyGraphs(int family) const;
+
+    // One axis (series_curves.cpp): per family, the throughput plot's curves (IOPS, MB/s,
+    // files, the device's) and the latency plot's.
+    struct CurveFamily;
+    struct CurveRanges;
     void drawCurves();
+    LatencyUnit setUpCurveAxes(CurveRanges &ranges);
+    void drawThroughputCurves(const CurveFamily &c, FamilyGraphs &g, CurveRanges &r);
+    void drawFilesCurve(const CurveFamily &c, FamilyGraphs &g, CurveRanges &r);
+    void drawDeviceCurves(const CurveFamily &c, FamilyGraphs &g, CurveRanges &r);
+    void drawLatencyCurves(const CurveFamily &c, double divisor, FamilyGraphs &g, CurveRanges &r);
+    void setCurveRanges(const CurveRanges &r, double divisor);
     // The curves' two plots replotted until their axis rects have the same left and
     // right margins (their margin group reads the other plot's last tick labels).
     void alignCurvePlots();
+
+    // Two axes (series_matrix.cpp).
+    // The heat map's figures and how they map to colours.
+    struct HeatScale {
+        std::vector<std::vector<double>> values; // [column][row], NaN where none ran yet
+        double divisor = 1; // a latency metric's unit, in µs
+        QString unitName;
+        double lo = 0; // the colours' range, in the unit
+        double hi = 1;
+        bool log = false; // colours on a log scale
+    };
     void drawMatrix();
     void drawHeatMap(const SeriesFamily &family);
+    void placeCells(const SeriesFamily &family);
+    void colourHeatMap(const HeatScale &scale);
+    void labelCells(const HeatScale &scale);
     void drawMatrixCurves(const SeriesFamily &family);
-    void showHover(PlotId id, const QPoint &pos);
-    void hideHover(PlotId id);
     double metricValue(const core::SeriesPointResult &point) const;
     const core::TrialStat &metricStat(const core::SeriesPointResult &point) const;
     bool latencyMetric() const { return m_metric == P99Metric || m_metric == OperationP99Metric; }
     void updateMetricChoices();
     QString metricLabel() const;
 
+    // The hover (PlotPanel): figures at the value of the first axis nearest the pointer,
+    // or of the heat map's cell under it.
+    // The value of the first axis nearest `x` (pixels of plot `id`), NaN when none.
+    double nearestValue(PlotId id, int x) const;
+    QString hoverAt(int index, const QPoint &pos, double &tracerKey) const override;
+    bool readsOutAt(int index, const QPoint &pos) const override;
+    void fillContextMenu(QMenu *menu, int index) override;
+
     SeriesData m_data;
     Metric m_metric = IopsMetric;
     int m_family = 0;
-    std::array<Plot, PlotCount> m_plots {};
     std::vector<FamilyGraphs> m_familyGraphs;
     std::vector<QCPGraph *> m_matrixCurves;
     // The latency plots' unit: values are divided by this many µs.

@@ -10,34 +10,6 @@
 
 namespace ioprism::ui {
 
-// The run's thread creates the Run; the GUI thread may ask it to stop at any moment,
-// before it exists or after it is gone. The mutex guards `run` and `stopRequested`.
-struct RunController::Handle {
-    std::mutex mutex;
-    core::Run *run = nullptr;
-    bool stopRequested = false;
-
-    // The user's Stop: a second one does not wait for I/O a stuck device never
-    // completes. A run being replaced by a new one is only asked once (escalate false).
-    void requestStop(bool escalate = true)
-    {
-        std::lock_guard lock(mutex);
-        const bool again = stopRequested;
-        stopRequested = true;
-        if (run && again && escalate)
-            run->requestStopNow();
-        else if (run)
-            run->requestStop();
-    }
-    void requestStopNow()
-    {
-        std::lock_guard lock(mutex);
-        stopRequested = true;
-        if (run)
-            run->requestStopNow();
-    }
-};
-
 namespace {
 
 // Called on the run's control thread: copy, post, return. Never blocks.
@@ -77,6 +49,11 @@ public:
         m_controller->postStepResult(m_runId, step, planned);
     }
     void onNotice(const std::string &text) override { m_controller->postNotice(m_runId, text); }
+    void onFinished(core::RunResult result) override
+    {
+        m_controller->postFinished(
+            m_runId, std::make_shared<const core::RunResult>(std::move(result)));
+    }
 
 private:
     RunController *m_controller;
@@ -85,20 +62,12 @@ private:
     std::string m_lastPath;
 };
 
-RunResultPtr failedResult(std::uint64_t runId, std::string operation, std::string detail)
-{
-    auto result = std::make_shared<core::RunResult>();
-    result->runId = runId;
-    result->startedAt = std::chrono::system_clock::now();
-    result->error = core::OpError {{}, std::move(operation), {}, std::move(detail)};
-    return result;
-}
-
 } // namespace
 
 RunController::RunController(PlatformServices services, QObject *parent)
     : QObject(parent)
-    , m_services(std::move(services))
+    , m_makeSession(services.makeRunSession ? std::move(services.makeRunSession)
+                                            : core::localRunSessions(localRunHooks(services)))
 {
     qRegisterMetaType<core::RunPhase>();
     qRegisterMetaType<core::IntervalSample>();
@@ -110,74 +79,32 @@ RunController::RunController(PlatformServices services, QObject *parent)
 
 RunController::~RunController()
 {
-    // Closing the window does not wait for a device that stopped completing I/O.
+    // Closing the window does not wait for a device that stopped completing I/O; each
+    // session joins its run as it goes. The runs' last posts target this object and are
+    // discarded with it.
     for (auto &run : m_runs)
-        run.handle->requestStopNow();
-    // The window is closing: waiting here is what the user asked for. The threads'
-    // last posts target this object and are discarded with it.
-    for (auto &run : m_runs)
-        if (run.thread.joinable())
-            run.thread.join();
+        run.session->stopNow();
+    m_runs.clear();
 }
 
-std::uint64_t RunController::start(RunRequest request)
+std::uint64_t RunController::start(core::RunRequest request)
 {
-    // A run still going is replaced: ask it to stop; its thread is joined when its
-    // final report arrives. Its samples no longer reach the screen.
+    // A run still going is replaced: ask it to stop; its session ends when its final
+    // report arrives. Its samples no longer reach the screen.
     for (auto &run : m_runs)
-        run.handle->requestStop(false);
+        if (!run.stopAsked)
+            run.session->stop(), run.stopAsked = true;
 
     const std::uint64_t id = m_nextRunId++;
     m_shownRunId = id;
+    request.settings.runId = id;
     ActiveRun active;
     active.id = id;
-    active.handle = std::make_shared<Handle>();
-    auto handle = active.handle;
-    const PlatformServices services = m_services;
-    active.thread
-        = std::thread([this, id, handle, services, request = std::move(request)]() mutable {
-              RunResultPtr result;
-              try {
-                  std::unique_ptr<core::IoBackend> backend
-                      = services.makeBackend ? services.makeBackend(request.engine) : nullptr;
-                  std::unique_ptr<core::CounterSource> counters
-                      = services.makeCounters ? services.makeCounters() : nullptr;
-                  if (!counters)
-                      counters = std::make_unique<core::NullCounterSource>();
-                  if (!backend) {
-                      result = failedResult(id, "make the I/O engine",
-                          "this engine is not available on this platform");
-                  } else {
-                      QueuedSink sink(this, id);
-                      core::RunOptions options;
-                      options.runId = id;
-                      options.allowDeviceWrites = request.allowDeviceWrites;
-                      options.ioLimitPerTarget = request.ioLimitPerTarget;
-                      options.describeSystem = services.describeSystem;
-                      options.describeDevice = services.describeDevice;
-                      core::Run run(std::move(request.profile), *backend, *counters, sink, options);
-                      {
-                          std::lock_guard lock(handle->mutex);
-                          handle->run = &run;
-                          if (handle->stopRequested)
-                              run.requestStop();
-                      }
-                      auto value = std::make_shared<core::RunResult>(run.execute());
-                      {
-                          std::lock_guard lock(handle->mutex);
-                          handle->run = nullptr;
-                      }
-                      result = std::move(value);
-                  }
-              } catch (const std::exception &e) {
-                  result = failedResult(id, "run", e.what());
-              } catch (...) {
-                  result = failedResult(id, "run", "unexpected failure");
-              }
-              // Everything the run owned is released by now: the GUI thread's join is quick.
-              postFinished(id, std::move(result));
-          });
+    active.sink = std::make_unique<QueuedSink>(this, id);
+    active.session = m_makeSession(*active.sink);
+    core::RunSession &session = *active.session;
     m_runs.push_back(std::move(active));
+    session.start(std::move(request));
     setRunning(true);
     emit started(id);
     return id;
@@ -185,9 +112,15 @@ std::uint64_t RunController::start(RunRequest request)
 
 void RunController::stop()
 {
+    // The user's Stop: a second one does not wait for I/O a stuck device never completes.
     for (auto &run : m_runs)
-        if (run.id == m_shownRunId)
-            run.handle->requestStop();
+        if (run.id == m_shownRunId) {
+            if (run.stopAsked)
+                run.session->stopNow();
+            else
+                run.session->stop();
+            run.stopAsked = true;
+        }
 }
 
 void RunController::postPhase(
@@ -269,7 +202,7 @@ void RunController::postFinished(std::uint64_t runId, RunResultPtr result)
     QMetaObject::invokeMethod(
         this,
         [this, runId, result = std::move(result)] {
-            joinFinished(runId);
+            endSession(runId);
             if (runId != m_shownRunId)
                 return;
             setRunning(false);
@@ -278,15 +211,13 @@ void RunController::postFinished(std::uint64_t runId, RunResultPtr result)
         Qt::QueuedConnection);
 }
 
-void RunController::joinFinished(std::uint64_t runId)
+void RunController::endSession(std::uint64_t runId)
 {
     auto it = std::find_if(
         m_runs.begin(), m_runs.end(), [&](const ActiveRun &r) { return r.id == runId; });
     if (it == m_runs.end())
         return;
-    // The thread posted this as its last act: it is returning, the join is immediate.
-    if (it->thread.joinable())
-        it->thread.join();
+    // The session posted this as its last act: it is returning, the join is immediate.
     m_runs.erase(it);
 }
 

@@ -1,19 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Runs benchmarks off the GUI thread and brings what they report to it.
 //
-// Each run is a core::Run executed on its own std::thread (Run::execute blocks; its
-// workers are core's own threads). The run's sink copies every report (phase, prepare
-// progress, the checked plan, interval sample, a step's result as it ends, notice) into a functor
-// posted to this object with QMetaObject::invokeMethod(..., Qt::QueuedConnection), tagged with the
-// run's id; on the GUI thread the functor emits the signal only if that run is still the one shown,
-// so samples of a run that was stopped and replaced are dropped, never drawn.
+// Each run is a core::RunSession (core/run/run_session.h) made by the services' factory:
+// in this process today, on an agent tomorrow; this object does not know which. The
+// session's sink copies every report (phase, prepare progress, the checked plan, interval
+// sample, a step's result as it ends, notice, the result) into a functor posted to this
+// object with QMetaObject::invokeMethod(..., Qt::QueuedConnection), tagged with the run's
+// id; on the GUI thread the functor emits the signal only if that run is still the one
+// shown, so samples of a run that was stopped and replaced are dropped, never drawn.
 //
-// Nothing here blocks the GUI thread on a run: stop() only asks (Run::requestStop);
-// a run's thread is joined when its final report arrives (it has finished by then),
-// when the next run starts, or when the controller is destroyed (the window closing).
-// No nested event loops.
+// Nothing here blocks the GUI thread on a run: stop() only asks (RunSession::stop); a
+// session is destroyed (its thread joined) when its final report arrives (it has finished
+// by then), or when the controller is destroyed (the window closing). No nested event
+// loops.
 #pragma once
 
+#include "core/run/run_session.h"
 #include "ui/metatypes.h"
 #include "ui/platform_services.h"
 
@@ -22,18 +24,9 @@
 
 #include <cstdint>
 #include <memory>
-#include <mutex>
-#include <thread>
 #include <vector>
 
 namespace ioprism::ui {
-
-struct RunRequest {
-    core::Profile profile;
-    core::EngineKind engine = core::EngineKind::Auto;
-    bool allowDeviceWrites = false; // the user confirmed writing to a raw device
-    std::uint64_t ioLimitPerTarget = 0; // tests: stop each step after this many I/Os
-};
 
 class RunController : public QObject
 {
@@ -44,12 +37,14 @@ public:
 
     // Starts a run and shows it (a run still going is asked to stop and is no longer
     // shown). Returns the new run's id.
-    std::uint64_t start(RunRequest request);
-    // Asks the shown run to stop; returns at once. What was measured is kept.
+    // The request's run id is set here.
+    std::uint64_t start(core::RunRequest request);
+    // Asks the shown run to stop; returns at once. What was measured is kept. Asked
+    // again, the run stops waiting for in-flight I/O (a device that does not complete it).
     void stop();
     bool isRunning() const { return m_running; }
     std::uint64_t shownRunId() const { return m_shownRunId; }
-    // Runs whose threads have not been joined yet (the shown one and stopping ones).
+    // Runs whose sessions have not ended yet (the shown one and stopping ones).
     int activeRunCount() const { return static_cast<int>(m_runs.size()); }
 
     // Thread-safe: how the runs' sinks report. Public so tests can inject late reports.
@@ -84,16 +79,16 @@ signals:
     void runningChanged(bool running);
 
 private:
-    struct Handle; // shared between the GUI thread and the run's thread
     struct ActiveRun {
         std::uint64_t id = 0;
-        std::shared_ptr<Handle> handle;
-        std::thread thread;
+        std::unique_ptr<core::RunSink> sink; // outlives the session
+        std::unique_ptr<core::RunSession> session;
+        bool stopAsked = false;
     };
-    void joinFinished(std::uint64_t runId);
+    void endSession(std::uint64_t runId);
     void setRunning(bool running);
 
-    PlatformServices m_services;
+    core::RunSessionFactory m_makeSession;
     std::vector<ActiveRun> m_runs;
     std::uint64_t m_nextRunId = 1;
     std::uint64_t m_shownRunId = 0; // GUI thread only

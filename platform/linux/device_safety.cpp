@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Raw devices on Linux: written only when nothing uses their storage under any name
+// (the device, its partitions or whole disk, its holders, loop devices sharing its
+// backing), and claimed exclusively for the whole run (linux_backend.h lists the rules).
+#include "core/profile/units.h"
+#include "platform/linux/block_devices.h"
+#include "platform/linux/held_targets.h"
+#include "platform/linux/linux_backend.h"
+#include "platform/linux/linux_preparation.h"
+#include "platform/linux/sysfs.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <fcntl.h>
+#include <filesystem>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace ioprism::platform {
+
+using core::makeOpError;
+using core::OpError;
+
+namespace {
+
+std::string aliasHow(const StorageAlias &a)
+{
+    return a.relation.empty() ? std::string() : " (" + a.relation + ")";
+}
+
+// Why writing would destroy what is on the storage (`aliases`, with their device
+// `numbers`): a mounted file system, swap, or a device built on it.
+std::optional<OpError> inUseRefusal(const std::string &path,
+    const std::vector<StorageAlias> &aliases, const std::vector<DeviceNumber> &numbers)
+{
+    const auto aliasOf = [&](DeviceNumber d) -> const StorageAlias * {
+        for (std::size_t i = 0; i < aliases.size(); ++i)
+            if (numbers[i] == d && d != DeviceNumber {})
+                return &aliases[i];
+        return nullptr;
+    };
+    const auto how = aliasHow;
+    for (const auto &m : readMountTable())
+        if (const auto *a = aliasOf(m.device))
+            return makeOpError(EBUSY, "open device for writing", path,
+                a->name + " is mounted at " + m.mountPoint + how(*a)
+                    + ": writing would destroy that file system; unmount it first");
+    for (const auto &swap : activeSwaps()) {
+        struct stat sst {
+        };
+        if (::stat(swap.c_str(), &sst) == 0 && S_ISBLK(sst.st_mode))
+            if (const auto *a = aliasOf({major(sst.st_rdev), minor(sst.st_rdev)}))
+                return makeOpError(EBUSY, "open device for writing", path,
+                    swap + " is used as swap" + how(*a) + ": swapoff it first");
+    }
+    for (const auto &a : aliases)
+        if (a.kind == StorageAlias::Kind::Holder)
+            return makeOpError(EBUSY, "open device for writing", path,
+                a.relation
+                    + " (device-mapper, LVM, RAID or bcache): writing would destroy it; "
+                      "remove that first");
+    return std::nullopt;
+}
+
+} // namespace
+
+std::optional<OpError> LinuxBackend::aliasRefusal(
+    const std::string &path, const std::string &name, DeviceNumber devno) const
+{
+    // Everything that would be corrupted: every device through which the same storage
+    // can be reached (partitions, whole disk, holders, loop devices sharing a backing
+    // file or built on it), each checked as if it were the target.
+    const auto aliases = storageAliasesOf(name);
+    std::vector<DeviceNumber> numbers(aliases.size());
+    for (std::size_t i = 0; i < aliases.size(); ++i) {
+        numbers[i]
+            = parseDeviceNumber(readAttribute("/sys/class/block/" + aliases[i].name + "/dev"))
+                  .value_or(DeviceNumber {});
+    }
+    if (auto refusal = inUseRefusal(path, aliases, numbers))
+        return refusal;
+    const auto how = aliasHow;
+    // Another target of this run on the same storage: our own claim would answer
+    // "busy" below, and two targets writing the same bytes is not a benchmark.
+    const auto claimedFor = [&](std::size_t i) -> std::optional<DeviceNumber> {
+        const auto claim = m_deviceClaims.find({numbers[i].major, numbers[i].minor});
+        if (claim == m_deviceClaims.end())
+            return std::nullopt;
+        return claim->second.forTarget;
+    };
+    // The other names first: they say how the storage is shared (the device itself is
+    // claimed too when another target's storage reaches it).
+    for (const bool itself : {false, true})
+        for (std::size_t i = 0; i < aliases.size(); ++i)
+            if (const auto owner = claimedFor(i); owner && *owner != devno
+                && (aliases[i].kind == StorageAlias::Kind::Itself) == itself)
+                return makeOpError(EBUSY, "open device for writing", path,
+                    aliases[i].name + how(aliases[i])
+                        + " is also written by this run: its targets must not overlap");
+    // The kernel's answer for every other name of the storage: an exclusive open fails
+    // while anything (a file system, swap, another program) claims it.
+    for (std::size_t i = 0; i < aliases.size(); ++i) {
+        const StorageAlias &a = aliases[i];
+        // Our own claims (this target prepared for another worker) would answer busy.
+        if (a.kind == StorageAlias::Kind::Itself || !a.exclusiveOpenTells() || claimedFor(i))
+            continue;
+        const int fd
+            = ::open(("/dev/" + a.name).c_str(), O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
+        if (fd >= 0) {
+            ::close(fd);
+        } else if (errno == EBUSY) {
+            return makeOpError(EBUSY, "open device for writing", path,
+                a.name + " is in use" + how(a)
+                    + " (a file system, swap, LVM/RAID or another program holds it): writing "
+                      "would corrupt what uses it");
+        }
+    }
+    return std::nullopt;
+}
+
+namespace {
+
+// Opened once, without following a link and without blocking, and held for the run:
+// the engines open this device node's inode again, never the path (held_targets.h).
+core::Result<UniqueFd> openCheckedDevice(const std::string &path, const struct stat &st)
+{
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    if (fd < 0) {
+        const int err = errno;
+        return makeOpError(err, "open device", path,
+            err == EACCES || err == EPERM ? deviceAccessAdvice(st, false)
+                : err == ELOOP            ? changedWhilePrepared()
+                                          : "");
+    }
+    UniqueFd dev(fd);
+    struct stat opened {
+    };
+    if (::fstat(fd, &opened) != 0 || !S_ISBLK(opened.st_mode) || opened.st_rdev != st.st_rdev)
+        return makeOpError(ESTALE, "open device", path,
+            "the device node changed while IOPrism prepared it (it was replaced): IOPrism "
+            "opens only the device it checked; try again");
+    return dev;
+}
+
+// A device is written only when it is writable and the user confirmed it.
+std::optional<OpError> unconfirmedWriteRefusal(
+    const std::string &path, std::uint64_t size, bool readOnly, const core::PrepareOptions &options)
+{
+    const std::string what = path + " (" + core::describeSize(size) + ")";
+    if (readOnly)
+        return makeOpError(EROFS, "open device for writing", path,
+            "the profile writes to " + what + " but the device is read-only");
+    if (!options.allowDeviceWrites)
+        return makeOpError(EPERM, "open device for writing", path,
+            "writing to " + what + " destroys its data: pass --allow-device-writes to confirm");
+    return std::nullopt;
+}
+
+} // namespace
+
+core::Result<core::TargetInfo> LinuxBackend::prepareDevice(
+    const core::Target &target, const core::PrepareOptions &options)
+{
+    std::error_code ec;
+    const std::string path = fs::canonical(target.path, ec).string();
+    if (ec)
+        return makeOpError(ec.value(), "open device", target.path);
+    struct stat st {
+    };
+    if (::stat(path.c_str(), &st) != 0)
+        return makeOpError(errno, "stat", path);
+    if (!S_ISBLK(st.st_mode))
+        return makeOpError(ENOTBLK, "open device", path,
+            S_ISREG(st.st_mode) ? "this is a file: choose it as a test file"
+                                : "not a block device");
+    const DeviceNumber devno {major(st.st_rdev), minor(st.st_rdev)};
+    const std::string name = blockNameOf(devno).value_or(fs::path(path).filename().string());
+    auto opened = openCheckedDevice(path, st);
+    if (!opened)
+        return opened.error();
+    UniqueFd dev = std::move(*opened);
+    const int fd = dev.get();
+    core::TargetInfo info;
+    info.path = path;
+    info.isDevice = true;
+    std::uint64_t size = 0;
+    if (::ioctl(fd, BLKGETSIZE64, &size) != 0)
+        return makeOpError(errno, "BLKGETSIZE64", path);
+    info.sizeBytes = size;
+    int logical = 512;
+    if (::ioctl(fd, BLKSSZGET, &logical) != 0 || logical < 512)
+        logical = 512;
+    int ro = 0;
+    if (::ioctl(fd, BLKROGET, &ro) != 0)
+        ro = 0;
+    info.readOnly = ro != 0;
+
+    if (size == 0)
+        return makeOpError(ENXIO, "open device", path,
+            "the device has no media or size 0 (an unattached loop device?)");
+
+    if (options.needWrite) {
+        if (auto refusal = unconfirmedWriteRefusal(path, size, info.readOnly, options))
+            return *refusal;
+        if (auto refusal = aliasRefusal(path, name, devno))
+            return *refusal;
+        if (auto refusal = claimAliases(path, name, devno))
+            return *refusal;
+    }
+
+    const Alignment a = queryAlignment(path, static_cast<std::uint32_t>(logical));
+    info.logicalBlockBytes = static_cast<std::uint32_t>(logical);
+    info.directIoOffsetAlignBytes
+        = std::max<std::uint32_t>(a.offsetBytes, static_cast<std::uint32_t>(logical));
+    info.directIoMemAlignBytes = a.memBytes;
+    if (m_options.beforeHold)
+        m_options.beforeHold(path);
+    m_held->holdFile(path, std::move(dev), identityOf(fd));
+    return info;
+}
+
+std::optional<OpError> LinuxBackend::claimAliases(
+    const std::string &path, const std::string &name, DeviceNumber devno)
+{
+    // Exclusive claims for the whole run, on the device and on every other name of its
+    // storage that the kernel lets us claim: from now on it refuses to mount any of them,
+    // or let another program claim them, while we write. (Our own engines open the device
+    // without O_EXCL, which an exclusive claim allows.) Not claimed, because the kernel
+    // already guards them through the claim on the device: the whole disk of a partition
+    // (claiming a partition bars exclusive opens of its disk) and the partitions of a
+    // whole disk (claiming a disk bars exclusive opens of its partitions). Holders were
+    // refused before (aliasRefusal).
+    for (const auto &a : storageAliasesOf(name)) {
+        if (a.kind == StorageAlias::Kind::Partition || a.kind == StorageAlias::Kind::WholeDisk
+            || a.kind == StorageAlias::Kind::Holder)
+            continue;
+        const auto number = a.kind == StorageAlias::Kind::Itself
+            ? std::optional<DeviceNumber>(devno)
+            : parseDeviceNumber(readAttribute("/sys/class/block/" + a.name + "/dev"));
+        if (!number)
+            continue;
+        const std::pair key {number->major, number->minor};
+        if (m_deviceClaims.contains(key))
+            continue;
+        const std::string node = a.kind == StorageAlias::Kind::Itself ? path : "/dev/" + a.name;
+        const int excl
+            = ::open(node.c_str(), O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+        if (excl < 0) {
+            const int err = errno;
+            if (a.kind != StorageAlias::Kind::Itself && err != EBUSY)
+                continue; // no node to claim it by (or no right to): see docs/targets.md
+            return makeOpError(err, "open device exclusively", node,
+                err == EBUSY ? (a.kind == StorageAlias::Kind::Itself
+                        ? std::string("the device is in use (held by a file "
+                                      "system, swap, LVM/RAID or another program)")
+                        : a.name + " (" + a.relation
+                            + ") is in use (a file system, swap or another "
+                              "program holds it): writing would corrupt what "
+                              "uses it")
+                             : "");
+        }
+        UniqueFd claim(excl);
+        struct stat cst {
+        };
+        if (::fstat(excl, &cst) != 0 || !S_ISBLK(cst.st_mode) || major(cst.st_rdev) != number->major
+            || minor(cst.st_rdev) != number->minor)
+            continue; // the node is not that device (a stale /dev entry): not ours to hold
+        m_deviceClaims.emplace(key, DeviceClaim {std::move(claim), devno});
+    }
+    return std::nullopt;
+}
+
+} // namespace ioprism::platform

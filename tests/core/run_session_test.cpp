@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The run session: one request run in this process (LocalRunSession) and through the
+// loopback session, which encodes the request and every event with the session codecs
+// and decodes them on the other side. What arrives must be what was sent, field for
+// field: the contract an agent's and an MPI rank's sessions build on.
+#include "core/null_engine.h"
+#include "core/run/loopback_session.h"
+#include "core/run/run_session.h"
+#include "core/run/session_codec.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <limits>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "tests/support/test_profiles.h"
+
+using namespace ioprism::core;
+using namespace std::chrono_literals;
+
+namespace {
+
+// Two specs (two steps), two workers of two targets each, reads and writes: every kind of
+// scope, both directions' histograms, a plan of several workers.
+Profile twoStepProfile()
+{
+    Profile p;
+    p.setup.description = "session round trip";
+    p.setup.runTime = 0s;
+    p.setup.interval = 50ms;
+    p.specs.push_back(ioprism::test::makeSpec("4K mix", 4096, 70, 50));
+    p.specs.push_back(ioprism::test::makeSpec("64K read", 65536, 100, 0));
+    Host h;
+    for (int wi = 0; wi < 2; ++wi) {
+        Worker w;
+        w.name = "Worker " + std::to_string(wi + 1);
+        w.outstandingIos = 4;
+        w.assignedSpecs = {"4K mix", "64K read"};
+        w.seed = 100 + std::uint64_t(wi);
+        for (int t = 0; t < 2; ++t) {
+            Target target;
+            target.path = "w" + std::to_string(wi) + "-t" + std::to_string(t);
+            target.testFileSizeBytes = 16 * kMiB;
+            w.targets.push_back(target);
+        }
+        h.workers.push_back(w);
+    }
+    p.hosts.push_back(h);
+    return p;
+}
+
+RunRequest nullRequest()
+{
+    RunRequest r;
+    r.profile = twoStepProfile();
+    r.engine = EngineKind::Null;
+    r.settings.runId = 42;
+    r.settings.ioLimitPerTarget = 2000;
+    r.settings.deviceTailLimit = 0ms;
+    r.removeTestFiles = true;
+    r.commandLine = "ioprism-cli run --engine null";
+    return r;
+}
+
+LocalRunHooks nullHooks()
+{
+    LocalRunHooks hooks;
+    hooks.makeBackend
+        = [](EngineKind) -> std::unique_ptr<IoBackend> { return std::make_unique<NullBackend>(); };
+    hooks.describe.describeSystem = [] {
+        Environment e;
+        e.hostName = "session-host";
+        e.toolVersion = "0.1.0";
+        return e;
+    };
+    hooks.removeTestFile = [](const std::string &) -> Status { return Ok {}; };
+    return hooks;
+}
+
+// Every event, in order, as the sink got it.
+struct Recorder final : EventSink {
+    void onEvent(SessionEvent event) override
+    {
+        std::lock_guard lock(mutex);
+        events.push_back(std::move(event));
+    }
+    std::mutex mutex;
+    std::vector<SessionEvent> events;
+};
+
+// Forwards every event to two sinks: the far side's record of what it sent, and the
+// relay that sends it.
+struct Tee final : RunSink {
+    Tee(RunSink &a, RunSink &b)
+        : a(a)
+        , b(b)
+    { }
+    void onPhase(RunPhase p, std::size_t s, const std::string &n) override
+    {
+        a.onPhase(p, s, n), b.onPhase(p, s, n);
+    }
+    void onPrepareProgress(
+        const std::string &path, std::uint64_t d, std::uint64_t t, PrepareWork w) override
+    {
+        a.onPrepareProgress(path, d, t, w), b.onPrepareProgress(path, d, t, w);
+    }
+    void onPlan(const ResolvedPlan &p) override { a.onPlan(p), b.onPlan(p); }
+    void onInterval(const IntervalSample &s) override { a.onInterval(s), b.onInterval(s); }
+    void onStepResult(const StepResult &s, const PlannedStep &p) override
+    {
+        a.onStepResult(s, p), b.onStepResult(s, p);
+    }
+    void onNotice(const std::string &t) override { a.onNotice(t), b.onNotice(t); }
+    void onStarted(const std::string &e) override { a.onStarted(e), b.onStarted(e); }
+    void onFinished(RunResult r) override
+    {
+        a.onFinished(r);
+        b.onFinished(std::move(r));
+    }
+    RunSink &a;
+    RunSink &b;
+};
+
+// A LocalRunSession that also records, on the far side, every event it sends.
+struct RecordingLocalSession final : RunSession {
+    RecordingLocalSession(Recorder &sent, RunSink &relay)
+        : tee(sent, relay)
+        , local(nullHooks(), tee)
+    { }
+    void start(RunRequest r) override { local.start(std::move(r)); }
+    void stop() override { local.stop(); }
+    void stopNow() override { local.stopNow(); }
+    void wait() override { local.wait(); }
+    Tee tee;
+    LocalRunSession local;
+};
+
+const RunResult &finishedResult(const std::vector<SessionEvent> &events)
+{
+    return std::get<FinishedEvent>(events.back()).result;
+}
+
+TEST(RunSession, ALocalSessionReportsStartedFirstAndItsResultOnceAndLast)
+{
+    Recorder sink;
+    {
+        LocalRunSession session(nullHooks(), sink);
+        session.start(nullRequest());
+        session.wait();
+    }
+    ASSERT_FALSE(sink.events.empty());
+    EXPECT_TRUE(std::holds_alternative<StartedEvent>(sink.events.front()));
+    EXPECT_EQ(std::get<StartedEvent>(sink.events.front()).engine, "null");
+    ASSERT_TRUE(std::holds_alternative<FinishedEvent>(sink.events.back()));
+    int finished = 0;
+    for (const auto &e : sink.events)
+        finished += std::holds_alternative<FinishedEvent>(e) ? 1 : 0;
+    EXPECT_EQ(finished, 1);
+    const RunResult &r = finishedResult(sink.events);
+    EXPECT_FALSE(r.error) << r.error->toString();
+    EXPECT_EQ(r.runId, 42u);
+    ASSERT_EQ(r.steps.size(), 2u);
+    // 2 workers x 2 targets x 2000 I/Os per step, as the request's limit says.
+    EXPECT_EQ(r.steps[0].scopes[0].figures.total.ios, 8000u);
+    EXPECT_EQ(r.environment.commandLine, "ioprism-cli run --engine null");
+    EXPECT_EQ(r.environment.hostName, "session-host");
+    // The run removed its test files as asked, and says which.
+    EXPECT_EQ(r.testFileRemoval.removed.size(), 4u);
+    EXPECT_TRUE(r.testFileRemoval.failed.empty());
+}
+
+TEST(RunSession, WhatCrossesTheLoopbackIsWhatTheFarSideSentFieldForField)
+{
+    Recorder sent; // on the far side, before encoding
+    Recorder received; // on the near side, after decoding
+    RunSessionFactory farSide = [&sent](RunSink &relay) -> std::unique_ptr<RunSession> {
+        return std::make_unique<RecordingLocalSession>(sent, relay);
+    };
+    std::uint64_t messages = 0;
+    {
+        LoopbackRunSession session(farSide, received);
+        session.start(nullRequest());
+        session.wait();
+        messages = session.messages();
+    }
+    ASSERT_EQ(received.events.size(), sent.events.size());
+    EXPECT_EQ(messages, sent.events.size()) << "every event crossed as a message";
+    std::size_t intervals = 0;
+    for (std::size_t i = 0; i < sent.events.size(); ++i) {
+        EXPECT_EQ(received.events[i].index(), sent.events[i].index()) << "event " << i;
+        std::visit(
+            [&](const auto &s) {
+                using E = std::decay_t<decltype(s)>;
+                const auto &r = std::get<E>(received.events[i]);
+                if constexpr (std::is_same_v<E, FinishedEvent>)
+                    EXPECT_TRUE(r.result == s.result) << "the run's result";
+                else if constexpr (std::is_same_v<E, PlanEvent>)
+                    EXPECT_TRUE(r.plan == s.plan) << "the plan";
+                else if constexpr (std::is_same_v<E, IntervalEvent>) {
+                    ++intervals;
+                    EXPECT_TRUE(r.sample == s.sample) << "interval " << i;
+                } else if constexpr (std::is_same_v<E, StepResultEvent>) {
+                    EXPECT_TRUE(r.step == s.step) << "step result " << i;
+                    EXPECT_TRUE(r.planned == s.planned);
+                } else
+                    EXPECT_TRUE(r == s) << "event " << i;
+            },
+            sent.events[i]);
+    }
+    EXPECT_GT(intervals, 0u);
+    // The fuzzer's seeds (tests/fuzz/session_seeds) are written from here: one message
+    // of each type, and the request.
+    if (const char *dir = std::getenv("IOPRISM_SESSION_SEEDS")) {
+        std::ofstream(std::string(dir) + "/request.json") << encodeRequest(nullRequest());
+        for (const auto &e : received.events) {
+            const std::string text = encodeEvent(e);
+            const auto type = text.substr(text.rfind("\"type\":\"") + 8);
+            std::ofstream(std::string(dir) + "/" + type.substr(0, type.find('"')) + ".json")
+                << text;
+        }
+    }
+    const RunResult &result = finishedResult(received.events);
+    EXPECT_FALSE(result.error);
+    EXPECT_EQ(result.steps.size(), 2u);
+    EXPECT_GT(result.steps[1].scopes[0].measurement.read.histogram.count(), 0u)
+        << "the histograms crossed, not only the figures";
+}
+
+TEST(RunSession, ALocalAndALoopbackRunOfOneRequestRunTheSamePlanAndTheSameIos)
+{
+    Recorder local, loopback;
+    {
+        LocalRunSession session(nullHooks(), local);
+        session.start(nullRequest());
+    }
+    {
+        LoopbackRunSession session(localRunSessions(nullHooks()), loopback);
+        session.start(nullRequest());
+    }
+    const RunResult &a = finishedResult(local.events);
+    const RunResult &b = finishedResult(loopback.events);
+    // Two runs differ in their timing, never in what they were asked to do.
+    EXPECT_TRUE(a.plan == b.plan);
+    EXPECT_EQ(a.engine, b.engine);
+    ASSERT_EQ(a.steps.size(), b.steps.size());
+    for (std::size_t s = 0; s < a.steps.size(); ++s) {
+        ASSERT_EQ(a.steps[s].scopes.size(), b.steps[s].scopes.size());
+        for (std::size_t i = 0; i < a.steps[s].scopes.size(); ++i) {
+            EXPECT_EQ(a.steps[s].scopes[i].scope, b.steps[s].scopes[i].scope);
+            EXPECT_EQ(
+                a.steps[s].scopes[i].figures.total.ios, b.steps[s].scopes[i].figures.total.ios);
+            EXPECT_EQ(
+                a.steps[s].scopes[i].figures.total.bytes, b.steps[s].scopes[i].figures.total.bytes);
+        }
+    }
+    EXPECT_EQ(a.testFileRemoval, b.testFileRemoval);
+}
+
+TEST(RunSession, AStopBeforeTheRunBeginsEndsItAsStoppedWithItsOneResult)
+{
+    Recorder sink;
+    RunRequest r = nullRequest();
+    r.settings.ioLimitPerTarget = 0; // no limit: runs until stopped
+    LocalRunSession session(nullHooks(), sink);
+    session.stop();
+    session.start(std::move(r));
+    session.wait();
+    const RunResult &result = finishedResult(sink.events);
+    EXPECT_TRUE(result.stoppedByUser);
+    EXPECT_FALSE(result.error);
+}
+
+TEST(RunSession, AnEngineThisPlatformLacksEndsTheRunWithAnErrorNamingIt)
+{
+    Recorder sink;
+    LocalRunHooks hooks = nullHooks();
+    hooks.makeBackend = [](EngineKind) { return std::unique_ptr<IoBackend>(); };
+    LocalRunSession session(hooks, sink);
+    RunRequest r = nullRequest();
+    r.engine = EngineKind::Iocp;
+    session.start(std::move(r));
+    session.wait();
+    ASSERT_EQ(sink.events.size(), 1u);
+    const RunResult &result = finishedResult(sink.events);
+    ASSERT_TRUE(result.error);
+    EXPECT_EQ(result.error->toString(),
+        "make the I/O engine: the iocp engine is not available on this platform");
+}
+
+TEST(SessionCodec, ARequestDecodesToTheRequestEncoded)
+{
+    RunRequest r = nullRequest();
+    r.engine = EngineKind::Sync;
+    r.settings.allowDeviceWrites = true;
+    r.settings.verdict.tolerance = 0.125;
+    r.settings.stallThreshold = 1234ms;
+    r.settings.intervalHistoryBytes = 12345;
+    const auto decoded = decodeRequest(encodeRequest(r));
+    ASSERT_TRUE(decoded.value) << decoded.error;
+    EXPECT_TRUE(*decoded.value == r);
+}
+
+TEST(SessionCodec, NumbersAFileCannotHoldCrossExactly)
+{
+    IntervalSample s;
+    s.startSeconds = 0.1 + 0.2; // not a short decimal
+    s.endSeconds = std::numeric_limits<double>::infinity();
+    s.cpuEffectiveness = std::numeric_limits<double>::denorm_min();
+    s.runId = std::numeric_limits<std::uint64_t>::max();
+    s.scopes.push_back({});
+    s.scopes[0].figures.read.latency.meanUs = -std::numeric_limits<double>::infinity();
+    const auto decoded = decodeEvent(encodeEvent(IntervalEvent {s}));
+    ASSERT_TRUE(decoded.value) << decoded.error;
+    EXPECT_TRUE(std::get<IntervalEvent>(*decoded.value).sample == s);
+
+    // NaN is never equal to itself: compare what it became.
+    s.cpuEffectiveness = std::numeric_limits<double>::quiet_NaN();
+    const auto nan = decodeEvent(encodeEvent(IntervalEvent {s}));
+    ASSERT_TRUE(nan.value) << nan.error;
+    EXPECT_TRUE(std::isnan(std::get<IntervalEvent>(*nan.value).sample.cpuEffectiveness));
+}
+
+TEST(SessionCodec, AnErrorKeepsItsCodeAndCategory)
+{
+    RunResult r;
+    r.error = OpError {std::error_code(28, std::generic_category()), "write", "/mnt/x", "full"};
+    r.testFileRemoval.failed.push_back(
+        OpError {std::error_code(5, std::system_category()), "remove", "a", ""});
+    const auto decoded = decodeEvent(encodeEvent(FinishedEvent {r}));
+    ASSERT_TRUE(decoded.value) << decoded.error;
+    const RunResult &back = std::get<FinishedEvent>(*decoded.value).result;
+    EXPECT_TRUE(back == r);
+    EXPECT_EQ(back.error->code.category(), std::generic_category());
+    EXPECT_EQ(back.testFileRemoval.failed[0].code.category(), std::system_category());
+}
+
+TEST(SessionCodec, AMessageOfAnotherVersionIsRefusedNamingBothVersions)
+{
+    std::string text = encodeEvent(NoticeEvent {"hello"});
+    const auto at = text.find("\"session\":1");
+    ASSERT_NE(at, std::string::npos) << text;
+    text.replace(at, 11, "\"session\":2");
+    const auto decoded = decodeEvent(text);
+    EXPECT_FALSE(decoded.value);
+    EXPECT_NE(decoded.error.find("session protocol 2"), std::string::npos) << decoded.error;
+    EXPECT_NE(decoded.error.find("speaks 1"), std::string::npos) << decoded.error;
+}
+
+TEST(SessionCodec, ADamagedMessageIsRefusedWithThePathOfItsFirstProblem)
+{
+    IntervalSample s;
+    s.scopes.push_back({});
+    std::string text = encodeEvent(IntervalEvent {s});
+    const auto at = text.find("\"stalled_ios\":0");
+    ASSERT_NE(at, std::string::npos);
+    text.replace(at, 15, "\"stalled_ios\":\"x\"");
+    const auto decoded = decodeEvent(text);
+    EXPECT_FALSE(decoded.value);
+    EXPECT_NE(decoded.error.find("body.sample.scopes[0].figures."), std::string::npos)
+        << decoded.error;
+
+    EXPECT_FALSE(decodeEvent("{\"session\":1,\"type\":\"teleport\",\"body\":{}}").value);
+    EXPECT_FALSE(decodeEvent("{\"session\":1,").value);
+    EXPECT_FALSE(decodeEvent("").value);
+    EXPECT_FALSE(decodeRequest(encodeEvent(NoticeEvent {"not a request"})).value);
+}
+
+TEST(SessionCodec, AnEnumeratorThisBuildDoesNotKnowIsRefused)
+{
+    std::string text = encodeEvent(PhaseEvent {RunPhase::Measuring, 0, "s"});
+    const auto at = text.find("\"phase\":");
+    ASSERT_NE(at, std::string::npos);
+    text.replace(at, 9, "\"phase\":9");
+    const auto decoded = decodeEvent(text);
+    EXPECT_FALSE(decoded.value);
+    EXPECT_NE(decoded.error.find("body.phase"), std::string::npos) << decoded.error;
+}
+
+} // namespace
