@@ -10,6 +10,7 @@
 #include "ui/main_window.h"
 #include "ui/models/profile_document.h"
 #include "ui/pages/results_page.h"
+#include "ui/results_keeper.h"
 #include "ui/run/run_controller.h"
 
 #include <QFileDialog>
@@ -190,6 +191,8 @@ TEST(UnsavedResults, ResultsExportedOrOpenedFromAFileAreNotAskedAbout)
     window.newAction()->trigger();
     EXPECT_TRUE(noQuestion(window));
     EXPECT_TRUE(window.lastResult()) << "saved results stay where they are";
+    // Results files are written off the GUI thread (ResultsKeeper).
+    ASSERT_TRUE(test::waitUntil([&] { return !window.resultsKeeper()->isBusy(); }, 30s));
 
     ASSERT_TRUE(window.openFile(QString::fromStdString(path.string())));
     EXPECT_FALSE(window.hasUnsavedResults());
