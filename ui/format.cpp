@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/format.h"
 
+#include "core/profile/sweep_parameter.h"
 #include "core/profile/units.h"
 #include "core/stats/histogram.h"
 
@@ -52,14 +53,12 @@ QString iopsText(double iops)
 
 QString sweepValueText(core::SweepParameter parameter, std::uint64_t value)
 {
-    switch (parameter) {
-    case core::SweepParameter::TransferSize:
+    switch (core::sweepTraits(parameter).kind) {
+    case core::SweepValueKind::Size:
         return exactSizeText(value);
-    case core::SweepParameter::PercentRead:
-    case core::SweepParameter::PercentRandom:
+    case core::SweepValueKind::Percent:
         return QStringLiteral("%1 %").arg(value);
-    case core::SweepParameter::OutstandingIos:
-    case core::SweepParameter::Workers:
+    case core::SweepValueKind::Count:
         break;
     }
     return QLocale().toString(static_cast<qulonglong>(value));

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "ui/help.h"
+#include "ui/icons.h"
 #include "ui/metatypes.h"
 #include "ui/platform_services.h"
 #include "ui/plots/live_plots.h"
@@ -17,8 +18,10 @@
 #include <QSize>
 
 #include <functional>
+#include <memory>
 
 class QAction;
+class QDockWidget;
 class QLabel;
 class QMenu;
 class QProgressBar;
@@ -34,6 +37,10 @@ class ComparePage;
 class HistoryPage;
 class ResultsPage;
 class RunController;
+class ProfileFiles;
+class ResultsExports;
+class ResultsKeeper;
+class RunStatus;
 class SeriesPage;
 class SetupPage;
 class SpecsPage;
@@ -106,7 +113,10 @@ public:
     void stopRun();
     bool exportResultsCsv(const QString &path);
     bool exportTimeSeriesCsv(const QString &path);
-    bool exportResultsJson(const QString &path);
+    // The results files are written off the GUI thread (ResultsKeeper): true when the
+    // write was started; a write that fails says so in the message bar. `then` runs once
+    // the results JSON is written.
+    bool exportResultsJson(const QString &path, const std::function<void()> &then = {});
     // The run as one self-contained HTML file (core/report/html_report.h) with the plots
     // of the Live, Results and Series pages embedded as PNG.
     bool exportReport(const QString &path);
@@ -160,6 +170,8 @@ public:
     int progressValue() const;
     QStringList recentFiles() const;
     const RunResultPtr &lastResult() const { return m_lastResult; }
+    // Writes the results files and the history's runs off the GUI thread.
+    ResultsKeeper *resultsKeeper() const { return m_keeper; }
 
 signals:
     void runFinished(ioprism::ui::RunResultPtr result);
@@ -172,15 +184,27 @@ protected:
 private:
     // A finished or opened run on the Live, Results and Series pages.
     void showResult(const RunResultPtr &result);
-    // True when the run was kept in the history.
-    bool saveToLibrary(const RunResultPtr &result);
+    // Starts keeping the run in the history (true), then `then` once it is kept or could
+    // not be; false, and no `then`, when the history is off.
+    bool saveToLibrary(const RunResultPtr &result, const std::function<void()> &then);
     // The Live, Results and Series pages back to "no run yet".
     void clearResults();
     // A results file, or nullopt with the reason in the message bar.
     std::optional<core::RunResult> readResults(const QString &path);
     bool looksLikeResults(const QString &path) const;
+    void createPages();
+    QDockWidget *createDock();
+    void connectPages();
+    void connectRuns();
+    QAction *makeAction(
+        IconId id, const QString &text, const QKeySequence &key, const QString &tip);
     void createActions();
+    void createFileActions();
+    void createRunActions();
+    void createExportActions();
     void createMenus();
+    void createViewMenu();
+    void createHelpMenu();
     void createToolBar();
     void createStatusBar();
     void restoreSession();
@@ -188,13 +212,7 @@ private:
     void refreshTargets();
     void updateTitle();
     void updateRunActions();
-    void updateRecentMenu();
     void reportTestFileRemoval(const core::TestFileRemoval &removal);
-    // addTestFile and addFileTree: assigns the target, asking whether it replaces the
-    // worker's others or joins them when there are others.
-    void addTarget(const std::string &path, core::TargetKind kind,
-        const std::optional<core::FileTree> &tree, const QString &dialogName);
-    void addRecentFile(const QString &path);
     QString dataDirectory() const;
     QString defaultTestFile() const;
 
@@ -203,7 +221,6 @@ private:
     void onPrepareProgress(
         quint64 runId, const QString &path, quint64 done, quint64 total, bool preInitialising);
     void onFinished(const RunResultPtr &result);
-    void tickStatus();
 
     // Asynchronous file dialogs (open(), no nested event loop).
     void askOpenFile();
@@ -211,7 +228,7 @@ private:
     // Saves to the profile's file, or asks where (always with forceDialog); over an .icf
     // that cannot carry the whole profile, asks first and offers JSON (preferJson then
     // proposes the same name as .json).
-    void askSaveFile(bool forceDialog, bool preferJson = false);
+    void askSaveFile(bool forceDialog);
     void askExport(const QString &title, const QString &filter, const QString &suffix,
         const std::function<bool(const QString &)> &write);
     void askDiscardChanges(const std::function<void()> &then);
@@ -221,8 +238,6 @@ private:
     void askDiscardResults(const QString &action, const std::function<void(bool discarded)> &then);
     // Open, Open Recent, a drop: the profile's and the results' questions, then the file.
     void askOpen(const QString &path);
-    core::Environment environmentFor(const core::RunResult &result) const;
-    bool writeTextFile(const QString &path, const std::string &text);
 
     PlatformServices m_services;
     MainWindowOptions m_options;
@@ -239,6 +254,7 @@ private:
     SeriesPage *m_seriesPage;
     HistoryPage *m_historyPage = nullptr;
     ComparePage *m_comparePage = nullptr;
+    ResultsKeeper *m_keeper;
 
     QAction *m_new = nullptr;
     QAction *m_open = nullptr;
@@ -261,22 +277,15 @@ private:
     QMenu *m_presetsMenu = nullptr;
     QMenu *m_exportMenu = nullptr;
 
-    QLabel *m_statusLabel = nullptr;
-    QProgressBar *m_progress = nullptr;
-    QTimer *m_statusTimer = nullptr;
+    std::unique_ptr<ProfileFiles> m_files; // open, save, recent files of the profile
+    std::unique_ptr<ResultsExports> m_exports; // File › Export and the pages' exports
+    std::unique_ptr<RunStatus> m_status; // the status bar's label and progress bar
 
     RunResultPtr m_lastResult;
     bool m_resultUnsaved = false; // m_lastResult is in no file (see hasUnsavedResults)
     bool m_quitConfirmed = false; // Quit was asked about the unsaved results and confirmed
+    bool m_closeWhenKept = false; // a close waits for the results being written
     std::uint64_t m_ioLimitPerTarget = 0;
-    // The run shown: its phase and clock, for the status bar.
-    core::RunPhase m_phase = core::RunPhase::Idle;
-    int m_step = 0;
-    int m_stepCount = 0;
-    QString m_stepName;
-    QElapsedTimer m_phaseClock;
-    QElapsedTimer m_stopClock; // since Stop was pressed: the countdown to giving up
-    double m_stepSeconds = 0; // ramp-up + run time of a step, 0 = until stopped
     bool m_seriesRun = false; // the run shown is a series: the Series page draws it
     bool m_livePlotsShowLastResult = false; // the Live page's plots are m_lastResult's run
 };

@@ -14,18 +14,6 @@ namespace ioprism::cli {
 
 namespace {
 
-std::string humanSize(std::uint64_t bytes)
-{
-    const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-    double v = double(bytes);
-    int u = 0;
-    while (v >= 1024 && u < 5) {
-        v /= 1024;
-        ++u;
-    }
-    return u == 0 ? fmt::format("{} B", bytes) : fmt::format("{:.1f} {}", v, units[u]);
-}
-
 std::string joined(const std::vector<std::string> &items)
 {
     std::string s;
@@ -40,19 +28,19 @@ int listTargets()
         << "Block devices (raw targets; writing needs --allow-device-writes and no mounts):\n";
     for (const auto &d : platform::listBlockDevices()) {
         std::cout << fmt::format("  {:<16} {:>10}  {}  {}{}{}\n", d.devicePath,
-            humanSize(d.sizeBytes), d.rotational ? "HDD" : "SSD",
+            core::describeSize(d.sizeBytes), d.rotational ? "HDD" : "SSD",
             d.model.empty() ? "(no model)" : d.model, d.readOnly ? "  read-only" : "",
             d.mountPoints.empty() ? "" : "  mounted at " + joined(d.mountPoints));
         for (const auto &p : d.partitions)
             std::cout << fmt::format("    {:<14} {:>10}  {}{}\n", p.devicePath,
-                humanSize(p.sizeBytes),
+                core::describeSize(p.sizeBytes),
                 p.mountPoints.empty() ? "not mounted" : "mounted at " + joined(p.mountPoints),
                 p.holders.empty() ? "" : "  used by " + joined(p.holders));
     }
     std::cout << "\nFile systems (test-file locations):\n";
     for (const auto &m : platform::listMounts())
         std::cout << fmt::format("  {:<24} {:<8} {:<18} {:>10} free of {}{}\n", m.mountPoint,
-            m.fsType, m.device, humanSize(m.freeBytes), humanSize(m.totalBytes),
+            m.fsType, m.device, core::describeSize(m.freeBytes), core::describeSize(m.totalBytes),
             m.readOnly ? "  read-only" : "");
     return 0;
 }

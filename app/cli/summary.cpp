@@ -4,6 +4,7 @@
 #include "app/cli/terminal_text.h"
 #include "core/profile/names.h"
 #include "core/profile/series.h"
+#include "core/profile/sweep_parameter.h"
 #include "core/profile/units.h"
 #include "core/run/plan.h"
 #include "core/run/series_result.h"
@@ -332,23 +333,6 @@ std::string resultTable(const RunResult &r)
 
 namespace {
 
-std::string_view columnTitle(SweepParameter parameter)
-{
-    switch (parameter) {
-    case SweepParameter::TransferSize:
-        return "size";
-    case SweepParameter::OutstandingIos:
-        return "QD";
-    case SweepParameter::Workers:
-        return "workers";
-    case SweepParameter::PercentRead:
-        return "% read";
-    case SweepParameter::PercentRandom:
-        return "% random";
-    }
-    return "value";
-}
-
 std::string pointValues(const Series &series, const std::vector<std::uint64_t> &values)
 {
     std::string out;
@@ -398,7 +382,7 @@ std::string seriesTable(const RunResult &result)
     out += "\n";
     std::string header;
     for (const auto &axis : series->axes)
-        header += fmt::format("{:>11}", columnTitle(axis.parameter));
+        header += fmt::format("{:>11}", sweepTraits(axis.parameter).columnTitle);
     // Names in full: the columns are as wide as the longest spec and target.
     std::size_t specWidth = 4;
     std::size_t targetWidth = 0;

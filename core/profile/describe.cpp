@@ -21,7 +21,8 @@ bool sweeps(const TestSetup &s, SweepParameter parameter)
             [&](const SweepAxis &a) { return a.parameter == parameter; });
 }
 
-// "1 MiB", "4 KiB/64 KiB", "512 bytes..1 MiB": the sizes of a spec's lines, each once.
+// "1 MiB", "4 KiB/64 KiB", "512 B..1 MiB": the sizes of a spec's lines, each once, exact
+// (sizes someone gave: two of them never read the same).
 std::string lineSizes(const AccessSpec &spec)
 {
     std::vector<std::uint64_t> sizes;
@@ -32,11 +33,11 @@ std::string lineSizes(const AccessSpec &spec)
         return {};
     if (sizes.size() > 3) {
         const auto [lo, hi] = std::minmax_element(sizes.begin(), sizes.end());
-        return describeSize(*lo) + ".." + describeSize(*hi);
+        return describeExactSize(*lo) + ".." + describeExactSize(*hi);
     }
     std::string out;
     for (const auto size : sizes)
-        out += (out.empty() ? "" : "/") + describeSize(size);
+        out += (out.empty() ? "" : "/") + describeExactSize(size);
     return out;
 }
 
@@ -44,10 +45,10 @@ std::string targetText(const Target &t)
 {
     std::string out = fmt::format("{} ({}", t.path, toString(t.cacheMode));
     if (t.kind == TargetKind::TestFile)
-        out += fmt::format(", {} test file", describeSize(t.testFileSizeBytes));
+        out += fmt::format(", {} test file", describeExactSize(t.testFileSizeBytes));
     else if (t.kind == TargetKind::FileTree)
         out += fmt::format(", tree of {} levels x {} files of {}", t.tree.depth,
-            t.tree.filesPerLevel, describeSize(t.tree.fileSizeBytes));
+            t.tree.filesPerLevel, describeExactSize(t.tree.fileSizeBytes));
     else
         out += fmt::format(", {}", targetKindWords(t.kind));
     if (t.unresolved)

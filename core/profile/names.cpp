@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/profile/names.h"
 
+#include "core/profile/sweep_parameter.h"
+
 #include <array>
 
 namespace ioprism::core {
@@ -73,13 +75,13 @@ constexpr std::array<EnumName<RecordFilter>, 5> kRecordFilters {{
     {RecordFilter::None, "none"},
 }};
 
-constexpr std::array<EnumName<SweepParameter>, 5> kSweepParameters {{
-    {SweepParameter::TransferSize, "transferSize"},
-    {SweepParameter::OutstandingIos, "outstandingIos"},
-    {SweepParameter::Workers, "workers"},
-    {SweepParameter::PercentRead, "percentRead"},
-    {SweepParameter::PercentRandom, "percentRandom"},
-}};
+// The names are the traits table's (core/profile/sweep_parameter.h).
+constexpr auto kSweepParameters = [] {
+    std::array<EnumName<SweepParameter>, kSweepParameterTraits.size()> names {};
+    for (std::size_t i = 0; i < names.size(); ++i)
+        names[i] = {kSweepParameterTraits[i].parameter, kSweepParameterTraits[i].name};
+    return names;
+}();
 
 } // namespace
 

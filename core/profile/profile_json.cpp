@@ -144,7 +144,7 @@ void readDouble(Reader &r, const Json &v, const std::string &path, double &out)
     if (v.is_number())
         out = v.get<double>();
     else
-        r.error(path, "expected a number, got " + jsonValueText(v));
+        r.wrongType(path, v, "a number");
 }
 
 void readBool(Reader &r, const Json &v, const std::string &path, bool &out)
@@ -152,7 +152,7 @@ void readBool(Reader &r, const Json &v, const std::string &path, bool &out)
     if (v.is_boolean())
         out = v.get<bool>();
     else
-        r.error(path, "expected true or false, got " + jsonValueText(v));
+        r.wrongType(path, v, "true or false");
 }
 
 void readString(Reader &r, const Json &v, const std::string &path, std::string &out)
@@ -160,7 +160,7 @@ void readString(Reader &r, const Json &v, const std::string &path, std::string &
     if (v.is_string())
         out = v.get<std::string>();
     else
-        r.error(path, "expected a string, got " + jsonValueText(v));
+        r.wrongType(path, v, "a string");
 }
 
 template<typename E> void readEnum(Reader &r, const Json &v, const std::string &path, E &out)

@@ -2,6 +2,7 @@
 #include "core/profile/series.h"
 
 #include "core/profile/names.h"
+#include "core/profile/sweep_parameter.h"
 #include "core/profile/units.h"
 
 #include <array>
@@ -47,60 +48,25 @@ std::size_t sweepValueCount(const SweepAxis &axis)
 
 std::string describeSweepValue(SweepParameter parameter, std::uint64_t value)
 {
-    switch (parameter) {
-    case SweepParameter::TransferSize:
-        return describeSize(value);
-    case SweepParameter::OutstandingIos:
-        return "QD " + std::to_string(value);
-    case SweepParameter::Workers:
-        return std::to_string(value) + (value == 1 ? " worker" : " workers");
-    case SweepParameter::PercentRead:
-        return std::to_string(value) + " % read";
-    case SweepParameter::PercentRandom:
-        return std::to_string(value) + " % random";
-    }
-    return std::to_string(value);
+    const SweepParameterTraits &t = sweepTraits(parameter);
+    if (t.kind == SweepValueKind::Size)
+        return describeExactSize(value);
+    return fmt::format("{}{}{}", t.prefix, value, value == 1 ? t.suffixOne : t.suffixMany);
 }
 
 namespace {
 
-struct Alias {
-    std::string_view name;
-    SweepParameter parameter;
-};
-
-constexpr std::array<Alias, 14> kAliases {{
-    {"bs", SweepParameter::TransferSize},
-    {"size", SweepParameter::TransferSize},
-    {"transfersize", SweepParameter::TransferSize},
-    {"qd", SweepParameter::OutstandingIos},
-    {"iodepth", SweepParameter::OutstandingIos},
-    {"outstandingios", SweepParameter::OutstandingIos},
-    {"workers", SweepParameter::Workers},
-    {"threads", SweepParameter::Workers},
-    {"numjobs", SweepParameter::Workers},
-    {"read", SweepParameter::PercentRead},
-    {"rwmixread", SweepParameter::PercentRead},
-    {"percentread", SweepParameter::PercentRead},
-    {"random", SweepParameter::PercentRandom},
-    {"percentrandom", SweepParameter::PercentRandom},
-}};
-
-std::string_view shortName(SweepParameter p)
+// The parameter parseSweep reads before the '=' (lower case): its CLI name or an alias.
+std::optional<SweepParameter> parameterNamed(std::string_view name)
 {
-    switch (p) {
-    case SweepParameter::TransferSize:
-        return "bs";
-    case SweepParameter::OutstandingIos:
-        return "qd";
-    case SweepParameter::Workers:
-        return "workers";
-    case SweepParameter::PercentRead:
-        return "read";
-    case SweepParameter::PercentRandom:
-        return "random";
+    for (const auto &t : sweepParameterTraits()) {
+        if (name == t.cliName)
+            return t.parameter;
+        for (const auto alias : t.cliAliases)
+            if (!alias.empty() && name == alias)
+                return t.parameter;
     }
-    return "bs";
+    return std::nullopt;
 }
 
 std::string lowered(std::string_view text)
@@ -114,12 +80,12 @@ std::string lowered(std::string_view text)
 
 std::string valueText(SweepParameter p, std::uint64_t v)
 {
-    return p == SweepParameter::TransferSize ? formatSize(v) : std::to_string(v);
+    return sweepTraits(p).kind == SweepValueKind::Size ? formatSize(v) : std::to_string(v);
 }
 
 std::optional<std::uint64_t> parseValue(SweepParameter p, std::string_view text)
 {
-    if (p == SweepParameter::TransferSize)
+    if (sweepTraits(p).kind == SweepValueKind::Size)
         return parseSize(text);
     std::uint64_t v = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
@@ -134,7 +100,7 @@ std::string formatSweep(const SweepAxis &axis)
 {
     // fmt, not operator+ on literals: GCC 12 at -O3 warns falsely (-Wrestrict, GCC bug
     // 105329) on `"x" + std::string`, and release builds turn warnings into errors.
-    std::string text = fmt::format("{}=", shortName(axis.parameter));
+    std::string text = fmt::format("{}=", sweepTraits(axis.parameter).cliName);
     if (!axis.values.empty()) {
         for (std::size_t i = 0; i < axis.values.size(); ++i)
             text += fmt::format("{}{}", i ? "," : "", valueText(axis.parameter, axis.values[i]));
@@ -158,22 +124,19 @@ std::optional<SweepAxis> parseSweep(std::string_view text, std::string &error)
     }
     const std::string name = lowered(text.substr(0, eq));
     SweepAxis axis;
-    bool known = false;
-    for (const auto &a : kAliases)
-        if (a.name == name) {
-            axis.parameter = a.parameter;
-            known = true;
-        }
-    if (!known) {
+    const auto parameter = parameterNamed(name);
+    if (!parameter) {
         error = fmt::format(
             "\"{}\" is not a parameter a series sweeps (bs, qd, workers, read, random)", name);
         return std::nullopt;
     }
+    axis.parameter = *parameter;
     const std::string_view rest = text.substr(eq + 1);
     const auto bad = [&](std::string_view what) {
         error = fmt::format("\"{}\" is not a value of {}{}", what, toString(axis.parameter),
-            axis.parameter == SweepParameter::TransferSize ? " (a size such as 512, 4k, 1MiB)"
-                                                           : " (a whole number)");
+            sweepTraits(axis.parameter).kind == SweepValueKind::Size
+                ? " (a size such as 512, 4k, 1MiB)"
+                : " (a whole number)");
         return std::nullopt;
     };
     const auto range = rest.find("..");

@@ -25,7 +25,8 @@ std::vector<std::uint64_t> sweepValues(const SweepAxis &axis);
 // "more than the limit" can be said without making them).
 std::size_t sweepValueCount(const SweepAxis &axis);
 
-// A value as people read it: "4 KiB", "QD 32", "8 workers", "70 % read", "30 % random".
+// A value as people read it: "4 KiB", "QD 32", "8 workers", "70 % read", "30 % random";
+// sizes exact ("1536 B", not "1.5 KiB"), so that two points never read the same.
 std::string describeSweepValue(SweepParameter parameter, std::uint64_t value);
 
 // The axis in the CLI's form: "bs=512B..16MiB:x2", "qd=1,4,32".

@@ -323,22 +323,26 @@ std::optional<std::uint64_t> parseSize(std::string_view text)
     return total;
 }
 
-std::string formatSize(std::uint64_t bytes)
+std::string sizeText(std::uint64_t bytes, SizeStyle style)
 {
-    if (bytes == 0)
-        return "0";
-    static constexpr std::array<std::pair<int, std::string_view>, 4> kUnits {{
-        {40, "TiB"},
-        {30, "GiB"},
-        {20, "MiB"},
-        {10, "KiB"},
-    }};
-    for (const auto &[shift, name] : kUnits) {
-        const std::uint64_t unit = std::uint64_t {1} << shift;
-        if (bytes % unit == 0)
-            return std::to_string(bytes / unit) + std::string(name);
+    static constexpr std::array<std::string_view, 6> kUnits
+        = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    const bool rounded = style == SizeStyle::Rounded;
+    // The exact styles stop at TiB, the largest unit parseSize reads.
+    const std::size_t most = rounded ? kUnits.size() : 4;
+    std::size_t unit = 0; // kUnits[unit - 1]; 0: bytes
+    for (std::size_t u = 1; u <= most && bytes != 0; ++u) {
+        const std::uint64_t scale = std::uint64_t {1} << (10 * u);
+        if (rounded ? bytes >= scale : bytes % scale == 0)
+            unit = u;
     }
-    return std::to_string(bytes);
+    if (unit == 0)
+        return style == SizeStyle::Canonical ? std::to_string(bytes) : fmt::format("{} B", bytes);
+    const std::uint64_t scale = std::uint64_t {1} << (10 * unit);
+    const std::string_view gap = style == SizeStyle::Canonical ? "" : " ";
+    if (bytes % scale == 0)
+        return fmt::format("{}{}{}", bytes / scale, gap, kUnits[unit - 1]);
+    return fmt::format("{:.1f} {}", double(bytes) / double(scale), kUnits[unit - 1]);
 }
 
 std::optional<DurationParts> parseDurationParts(std::string_view text, DurationUnit bareUnit)
@@ -453,32 +457,6 @@ std::string formatLatencyUs(double us)
     if (us < 10)
         return fmt::format("{:.1f} µs", us);
     return fmt::format("{:.0f} µs", us);
-}
-
-std::string describeSize(std::uint64_t bytes)
-{
-    static constexpr std::array<std::string_view, 6> kUnits
-        = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-    if (bytes < 1024)
-        return fmt::format("{} B", bytes);
-    std::size_t unit = 0;
-    std::uint64_t scale = 1024;
-    while (unit + 1 < kUnits.size() && bytes / scale >= 1024) {
-        scale *= 1024;
-        ++unit;
-    }
-    if (bytes % scale == 0)
-        return fmt::format("{} {}", bytes / scale, kUnits[unit]);
-    return fmt::format("{:.1f} {}", double(bytes) / double(scale), kUnits[unit]);
-}
-
-std::string describeExactSize(std::uint64_t bytes)
-{
-    const std::string text = formatSize(bytes);
-    const auto unit = text.find_first_not_of("0123456789");
-    if (unit == std::string::npos)
-        return text + " B";
-    return text.substr(0, unit) + " " + text.substr(unit);
 }
 
 } // namespace ioprism::core

@@ -26,19 +26,41 @@ namespace ioprism::core {
 // The size in bytes, or nullopt when the text is not a size or does not fit 64 bits.
 std::optional<std::uint64_t> parseSize(std::string_view text);
 
-// The canonical spelling: the largest binary unit that divides exactly ("4KiB", "1MiB",
-// "3GiB", "1024TiB"), else the plain number of bytes ("2000"); 0 gives "0".
-// parseSize(formatSize(x)) == x for every x.
-std::string formatSize(std::uint64_t bytes);
+// How a size is written. Every style is one implementation (sizeText), so that the
+// spellings cannot drift apart; the named functions below are its styles.
+//
+// Which to use: a size someone gave (a transfer size, an alignment, a test file, a
+// region) is exact, Canonical where it is read back, Exact where people read it; a size
+// measured (a device, free space, a total) is Rounded.
+enum class SizeStyle {
+    // The largest binary unit that divides exactly, no space, up to TiB ("4KiB", "1MiB",
+    // "1024TiB"), else the plain number of bytes ("2000"); 0 is "0". parseSize reads it
+    // back: parseSize(sizeText(x, Canonical)) == x for every x.
+    Canonical,
+    // Canonical's value with the unit apart, and "B" for bytes: "4 KiB", "1536 B", "0 B"
+    // (a bare number would read as a count). Exact.
+    Exact,
+    // The largest binary unit not above the size, up to EiB, with one decimal unless the
+    // size is a whole number of it: "4.5 MiB", "4 MiB", "512 B".
+    Rounded,
+};
+std::string sizeText(std::uint64_t bytes, SizeStyle style);
 
-// A size for people, in messages (the one formatter of sizes for text; formatSize above
-// is for values that are read back): the largest binary unit with one decimal
-// ("4.5 MiB"), whole units without one ("4 MiB"), bytes below 1 KiB ("512 bytes").
-std::string describeSize(std::uint64_t bytes);
-// A size for people where it must be exact (a rule's value, an alignment): formatSize's
-// value with the unit apart, "4 KiB", "1536 B" — the same "B" as describeSize's, so a
-// message never shows "512 bytes" beside "1 KiB".
-std::string describeExactSize(std::uint64_t bytes);
+// sizeText's styles by name: for profiles and the command line, for values read back;
+inline std::string formatSize(std::uint64_t bytes)
+{
+    return sizeText(bytes, SizeStyle::Canonical);
+}
+// for people, rounded (capacities, devices);
+inline std::string describeSize(std::uint64_t bytes)
+{
+    return sizeText(bytes, SizeStyle::Rounded);
+}
+// for people, exact (a rule's value, an alignment, a transfer size).
+inline std::string describeExactSize(std::uint64_t bytes)
+{
+    return sizeText(bytes, SizeStyle::Exact);
+}
 // A latency with the unit following its magnitude: "0.6 µs", "412 µs", "1.25 ms", "2.10 s".
 std::string formatLatencyUs(double us);
 

@@ -37,12 +37,6 @@ std::string at(const std::string &base, std::size_t index)
     return base + "[" + std::to_string(index) + "]";
 }
 
-// "4 KiB", or "1000 B" when no unit divides: a bare number would read as a count.
-std::string sizeText(std::uint64_t bytes)
-{
-    return describeExactSize(bytes);
-}
-
 std::string quoted(const std::string &s)
 {
     return "\"" + s + "\"";
@@ -468,7 +462,8 @@ private:
             if (region.sizeBytes > 0 && transfer > region.sizeBytes) {
                 error(transferPath,
                     fmt::format("{} is larger than the {} region of target {} ({})",
-                        sizeText(transfer), sizeText(region.sizeBytes), name, ref.path));
+                        describeExactSize(transfer), describeExactSize(region.sizeBytes), name,
+                        ref.path));
             } else if (fileBytesOf(target) > 0 && region.offsetBytes < fileBytesOf(target)) {
                 // An offset outside the file is reported once, by checkTarget.
                 const std::uint64_t left = fileBytesOf(target) - region.offsetBytes;
@@ -476,15 +471,15 @@ private:
                 const bool tree = target.kind == TargetKind::FileTree;
                 if (transfer > left && region.offsetBytes == 0)
                     error(transferPath,
-                        fmt::format("{} is larger than the {} {} {} ({})", sizeText(transfer),
-                            sizeText(left), tree ? "files of file tree" : "test file", name,
-                            ref.path));
+                        fmt::format("{} is larger than the {} {} {} ({})",
+                            describeExactSize(transfer), describeExactSize(left),
+                            tree ? "files of file tree" : "test file", name, ref.path));
                 else if (transfer > left)
                     error(transferPath,
                         fmt::format("{} is larger than the {} left in {} {} after offset {} ({})",
-                            sizeText(transfer), sizeText(left),
+                            describeExactSize(transfer), describeExactSize(left),
                             tree ? "each file of file tree" : "test file", name,
-                            sizeText(region.offsetBytes), ref.path));
+                            describeExactSize(region.offsetBytes), ref.path));
             }
         }
         const std::uint64_t sector = m_options.sectorSizeBytes;
@@ -495,7 +490,7 @@ private:
                 error(fieldPath,
                     fmt::format("{} is not a multiple of the {}-byte sector that direct I/O on "
                                 "{} needs ({})",
-                        sizeText(value), sector, name, ref.path));
+                        describeExactSize(value), sector, name, ref.path));
         };
         checkMultiple(transferPath, transfer);
         if (!isLine)
@@ -649,12 +644,14 @@ private:
                 if (region.offsetBytes >= fileSize)
                     error(join(regionPath, "offset"),
                         fmt::format("{} is not inside the {} test file {}",
-                            sizeText(region.offsetBytes), sizeText(fileSize), quoted(target.path)));
+                            describeExactSize(region.offsetBytes), describeExactSize(fileSize),
+                            quoted(target.path)));
                 else if (region.sizeBytes > fileSize - region.offsetBytes)
                     error(join(regionPath, "size"),
                         fmt::format("{} from offset {} goes past the end of the {} test file {}",
-                            sizeText(region.sizeBytes), sizeText(region.offsetBytes),
-                            sizeText(fileSize), quoted(target.path)));
+                            describeExactSize(region.sizeBytes),
+                            describeExactSize(region.offsetBytes), describeExactSize(fileSize),
+                            quoted(target.path)));
             }
         }
         if (target.cacheMode == CacheMode::Buffered && target.writeThrough)
@@ -687,10 +684,10 @@ private:
         else if (tree.fileSizeBytes != 0 && tree.totalBytes() > kMaxFileTreeBytes)
             error(join(path, "fileSize"),
                 fmt::format("{} files of {} is {}: a tree holds at most {}", tree.fileCount(),
-                    sizeText(tree.fileSizeBytes),
+                    describeExactSize(tree.fileSizeBytes),
                     tree.totalBytes() == kSaturatedBytes ? std::string("more than 16 EiB")
-                                                         : sizeText(tree.totalBytes()),
-                    sizeText(kMaxFileTreeBytes)));
+                                                         : describeExactSize(tree.totalBytes()),
+                    describeExactSize(kMaxFileTreeBytes)));
     }
 
     const Profile &m_profile;

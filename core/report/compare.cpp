@@ -4,6 +4,7 @@
 #include "core/profile/names.h"
 #include "core/profile/profile_json.h"
 #include "core/profile/series.h"
+#include "core/profile/sweep_parameter.h"
 #include "core/profile/units.h"
 #include "core/report/csv.h"
 #include "core/report/results_json.h"
@@ -118,8 +119,7 @@ ComparisonCurves comparisonCurves(const std::vector<const RunResult *> &runs)
     }
     std::sort(c.ticks.begin(), c.ticks.end());
     c.ticks.erase(std::unique(c.ticks.begin(), c.ticks.end()), c.ticks.end());
-    c.logX = c.axis && *c.axis != SweepParameter::PercentRead
-        && *c.axis != SweepParameter::PercentRandom;
+    c.logX = c.axis && sweepTraits(*c.axis).logScale;
     return c;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The tidy CSVs: the time series (one row per interval and scope) and the series
 // (one row per point of a sweep or cycle).
+#include "core/profile/sweep_parameter.h"
 #include "core/report/csv.h"
 #include "core/report/csv_internal.h"
 #include "core/report/resolution.h"
@@ -226,34 +227,13 @@ std::string writeTimeSeriesCsv(const RunResult &result)
 
 // ---------------------------------------------------------------- series
 
-namespace {
-
-std::string_view sweepColumn(SweepParameter p)
-{
-    switch (p) {
-    case SweepParameter::TransferSize:
-        return "transfer_size_bytes";
-    case SweepParameter::OutstandingIos:
-        return "outstanding_ios";
-    case SweepParameter::Workers:
-        return "workers";
-    case SweepParameter::PercentRead:
-        return "percent_read";
-    case SweepParameter::PercentRandom:
-        return "percent_random";
-    }
-    return "value";
-}
-
-} // namespace
-
 std::string writeSeriesCsv(const RunResult &result)
 {
     const auto &series = result.plan.profile.setup.series;
     std::string out = "run_id,spec_index,spec,point,target";
     if (series)
         for (const auto &axis : series->axes)
-            out += "," + std::string(sweepColumn(axis.parameter));
+            out += "," + std::string(sweepTraits(axis.parameter).csvColumn);
     out += ",trials,complete,iops,iops_min,iops_max,mb_per_s,mib_per_s,mbit_per_s,"
            "mean_latency_us,p50_latency_us,p99_latency_us,p99_9_latency_us,p99_latency_us_min,"
            "p99_latency_us_max,cpu_busy_percent,iops_per_cpu_percent,device_read_mb_per_s,"

@@ -5,6 +5,7 @@
 #include "core/profile/describe.h"
 #include "core/profile/names.h"
 #include "core/profile/series.h"
+#include "core/profile/sweep_parameter.h"
 #include "core/profile/units.h"
 #include "core/report/results_json.h"
 #include "core/report/results_reader.h"
@@ -130,9 +131,9 @@ std::string setupSection(const RunResult &result, std::string_view heading = "h2
         for (std::size_t l = 0; l < spec.lines.size(); ++l) {
             const SpecLine &line = spec.lines[l];
             out += row({l == 0 ? htmlEscape(spec.name) : std::string(), std::to_string(l + 1),
-                describeSize(line.transferSizeBytes), std::to_string(line.sharePercent),
+                describeExactSize(line.transferSizeBytes), std::to_string(line.sharePercent),
                 std::to_string(line.percentRead), std::to_string(line.percentRandom),
-                line.alignmentBytes ? describeSize(line.alignmentBytes) : "sector",
+                line.alignmentBytes ? describeExactSize(line.alignmentBytes) : "sector",
                 spec.queueDepth ? std::to_string(*spec.queueDepth) : "worker's"});
         }
     out += "</table>\n<table>\n"
@@ -286,23 +287,6 @@ double niceStep(double span, int count)
     return 10 * power;
 }
 
-std::string axisTitle(SweepParameter parameter)
-{
-    switch (parameter) {
-    case SweepParameter::TransferSize:
-        return "transfer size";
-    case SweepParameter::OutstandingIos:
-        return "outstanding I/Os (queue depth)";
-    case SweepParameter::Workers:
-        return "workers";
-    case SweepParameter::PercentRead:
-        return "% read";
-    case SweepParameter::PercentRandom:
-        return "% random";
-    }
-    return {};
-}
-
 std::string axisNumber(double v)
 {
     if (std::fabs(v) >= 1e6)
@@ -371,7 +355,8 @@ std::string curvesSvg(const ComparisonCurves &curves, const std::vector<std::str
     }
     out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
         (kLeft + kWidth - kRight) / 2, kHeight - kBottom + 34,
-        curves.axis ? htmlEscape(axisTitle(*curves.axis)) : std::string("time (s)"));
+        curves.axis ? htmlEscape(std::string(sweepTraits(*curves.axis).title))
+                    : std::string("time (s)"));
     out += fmt::format("<text x=\"14\" y=\"{}\" transform=\"rotate(-90 14 {})\" "
                        "text-anchor=\"middle\">IOPS</text>\n",
         (kTop + kHeight - kBottom) / 2, (kTop + kHeight - kBottom) / 2);

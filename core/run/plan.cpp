@@ -3,6 +3,7 @@
 
 #include "core/profile/depth.h"
 #include "core/profile/series.h"
+#include "core/profile/sweep_parameter.h"
 #include "core/run/cycling.h"
 #include "core/workload/rng.h"
 
@@ -125,21 +126,21 @@ int specVariant(RunPlan &plan, VariantIndex &made, int spec, const std::vector<S
     AccessSpec variant = plan.specs[std::size_t(spec)];
     for (std::size_t a = 0; a < axes.size(); ++a)
         for (auto &line : variant.lines)
-            switch (axes[a].parameter) {
-            case SweepParameter::TransferSize:
+            switch (sweepTraits(axes[a].parameter).field) {
+            case SweepField::LineTransferSize:
                 // A line aligned on its transfer size (Iometer's default) stays so.
                 if (line.alignmentBytes == line.transferSizeBytes)
                     line.alignmentBytes = values[a];
                 line.transferSizeBytes = values[a];
                 break;
-            case SweepParameter::PercentRead:
+            case SweepField::LinePercentRead:
                 line.percentRead = std::uint32_t(values[a]);
                 break;
-            case SweepParameter::PercentRandom:
+            case SweepField::LinePercentRandom:
                 line.percentRandom = std::uint32_t(values[a]);
                 break;
-            case SweepParameter::OutstandingIos:
-            case SweepParameter::Workers:
+            case SweepField::TargetDepth: // addSeriesPoint sets the depths
+            case SweepField::WorkerCopies: // and the copies of each worker
                 break;
             }
     if (variant == plan.specs[std::size_t(spec)]) // the point is the spec as it is
@@ -243,6 +244,46 @@ void addSeriesSteps(RunPlan &plan, const Profile &profile,
                     {.index = pointIndex++, .trial = trial, .values = {}, .target = turn});
     }
 }
+
+// A series over workers runs up to its largest value of copies of each worker; 1 without.
+std::uint32_t seriesCopies(const Profile &profile)
+{
+    std::uint32_t copies = 1;
+    if (profile.setup.series)
+        for (const auto &axis : profile.setup.series->axes)
+            if (sweepTraits(axis.parameter).field == SweepField::WorkerCopies)
+                for (auto v : sweepValues(axis))
+                    copies = std::max(copies, std::uint32_t(std::min<std::uint64_t>(v, 1024)));
+    return copies;
+}
+
+// Worker `wi`'s copies in the plan, each with its targets; `specs` is its spec at each
+// spec index (every copy has the same: which copies run is the step's choice,
+// specOfCopy).
+void addWorkerCopies(RunPlan &plan, std::vector<std::vector<int>> &specAt, const Worker &w,
+    std::size_t wi, const std::vector<int> &specs, std::uint32_t copies)
+{
+    for (std::uint32_t c = 0; c < copies; ++c) {
+        PlannedWorker pw;
+        pw.name = c == 0 ? w.name : w.name + " #" + std::to_string(c + 1);
+        pw.profileWorker = wi;
+        pw.copyIndex = c;
+        pw.seed = c == 0 ? *w.seed : mix(*w.seed + c);
+        pw.dataPattern = w.dataPattern;
+        pw.cpuAffinity = w.cpuAffinity;
+        for (const auto &t : w.targets) {
+            PlannedTarget planned {t, core::configuredDepth(nullptr, w, &t).outstandingIos};
+            // A target without a region of its own runs on the worker's (Iometer's
+            // per-worker disk size and starting sector).
+            if (t.region == Region {})
+                planned.target.region = w.defaultRegion;
+            pw.targets.push_back(std::move(planned));
+        }
+        specAt.push_back(specs);
+        plan.workers.push_back(std::move(pw));
+    }
+}
+
 } // namespace
 
 std::optional<RunPlan> makeRunPlan(
@@ -295,31 +336,7 @@ std::optional<RunPlan> makeRunPlan(
             specs[s] = idx;
             copies = std::max(copies, profile.specs[std::size_t(idx)].threads.value_or(1));
         }
-        // A series over workers runs up to its largest value of copies.
-        if (profile.setup.series)
-            for (const auto &axis : profile.setup.series->axes)
-                if (axis.parameter == SweepParameter::Workers)
-                    for (auto v : sweepValues(axis))
-                        copies = std::max(copies, std::uint32_t(std::min<std::uint64_t>(v, 1024)));
-        for (std::uint32_t c = 0; c < copies; ++c) {
-            PlannedWorker pw;
-            pw.name = c == 0 ? w.name : w.name + " #" + std::to_string(c + 1);
-            pw.profileWorker = wi;
-            pw.copyIndex = c;
-            pw.seed = c == 0 ? *w.seed : mix(*w.seed + c);
-            pw.dataPattern = w.dataPattern;
-            pw.cpuAffinity = w.cpuAffinity;
-            for (const auto &t : w.targets) {
-                PlannedTarget planned {t, core::configuredDepth(nullptr, w, &t).outstandingIos};
-                // A target without a region of its own runs on the worker's (Iometer's
-                // per-worker disk size and starting sector).
-                if (t.region == Region {})
-                    planned.target.region = w.defaultRegion;
-                pw.targets.push_back(std::move(planned));
-            }
-            specAt.push_back(specs); // which copies run is the step's choice (specOfCopy)
-            plan.workers.push_back(std::move(pw));
-        }
+        addWorkerCopies(plan, specAt, w, wi, specs, std::max(copies, seriesCopies(profile)));
     }
     if (hasErrors(problems))
         return std::nullopt;

@@ -37,11 +37,6 @@ std::uint64_t usableSize(const ResolvedTarget &t)
         : t.info.sizeBytes;
 }
 
-std::string sizeText(std::uint64_t bytes)
-{
-    return describeExactSize(bytes);
-}
-
 // Problems with direct-I/O alignment of one line on one target, as "field: message"
 // or "". `linePath` is the line's field path ("specs[1].lines[0]"), so that the refusal
 // names the field like every other validation message.
@@ -49,17 +44,17 @@ std::string alignmentProblem(const SpecLine &line, const std::string &linePath,
     const std::string &regionPath, const TargetInfo &info, const Region &region)
 {
     const std::uint64_t a = info.directIoOffsetAlignBytes;
-    const std::string rule
-        = " is not a multiple of the direct-I/O alignment " + sizeText(a) + " of " + info.path;
+    const std::string rule = " is not a multiple of the direct-I/O alignment "
+        + describeExactSize(a) + " of " + info.path;
     if (line.transferSizeBytes % a)
-        return linePath + ".transferSize: " + sizeText(line.transferSizeBytes) + rule
+        return linePath + ".transferSize: " + describeExactSize(line.transferSizeBytes) + rule
             + " (use a multiple of it, or buffered mode)";
     if (line.alignmentBytes % a)
-        return linePath + ".alignment: " + sizeText(line.alignmentBytes) + rule;
+        return linePath + ".alignment: " + describeExactSize(line.alignmentBytes) + rule;
     if (line.replySizeBytes % a)
-        return linePath + ".reply: " + sizeText(line.replySizeBytes) + rule;
+        return linePath + ".reply: " + describeExactSize(line.replySizeBytes) + rule;
     if (region.offsetBytes % a)
-        return regionPath + ".offset: " + sizeText(region.offsetBytes) + rule;
+        return regionPath + ".offset: " + describeExactSize(region.offsetBytes) + rule;
     return {};
 }
 
@@ -114,14 +109,14 @@ std::optional<OpError> regionProblem(const ResolvedWorker &w, std::size_t ti)
     const std::string regionPath = regionPathOf(w, ti);
     if (asked.offsetBytes >= size)
         return OpError {invalid, "check region", t.info.path,
-            regionPath + ": offset " + formatSize(asked.offsetBytes)
-                + " is beyond the end of the target (" + formatSize(size) + ")"};
+            regionPath + ": offset " + describeExactSize(asked.offsetBytes)
+                + " is beyond the end of the target (" + describeExactSize(size) + ")"};
     if (asked.sizeBytes > size - asked.offsetBytes)
         return OpError {invalid, "check region", t.info.path,
-            regionPath + ": offset " + formatSize(asked.offsetBytes) + " + size "
-                + formatSize(asked.sizeBytes) + " ends "
-                + formatSize(asked.offsetBytes + asked.sizeBytes - size)
-                + " beyond the end of the target (" + formatSize(size)
+            regionPath + ": offset " + describeExactSize(asked.offsetBytes) + " + size "
+                + describeExactSize(asked.sizeBytes) + " ends "
+                + describeExactSize(asked.offsetBytes + asked.sizeBytes - size)
+                + " beyond the end of the target (" + describeExactSize(size)
                 + "): make it fit, or give size 0 for \"to the end\""};
     return std::nullopt;
 }
@@ -147,7 +142,8 @@ std::optional<OpError> stepProblem(
                 + ")";
         const auto tooLarge = [&](const char *field, std::uint64_t bytes) {
             return fmt::format("{}.{}: {} is larger than the region {} of {} ({})", linePath, field,
-                sizeText(bytes), sizeText(t.region.sizeBytes), t.info.path, regionPath);
+                describeExactSize(bytes), describeExactSize(t.region.sizeBytes), t.info.path,
+                regionPath);
         };
         std::string problem;
         if (line.transferSizeBytes > t.region.sizeBytes)

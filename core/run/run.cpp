@@ -74,7 +74,7 @@ Run::Run(Profile profile, IoBackend &backend, CounterSource &counters, RunSink &
     , m_backend(backend)
     , m_counters(counters)
     , m_sink(sink)
-    , m_settings(std::move(settings))
+    , m_settings(settings)
     , m_hooks(std::move(hooks))
     , m_shared(std::make_shared<Shared>())
     , m_history(m_settings.intervalHistoryBytes)

@@ -53,8 +53,8 @@ TEST(RunRefusal, ARegionPastTheEndOfTheTargetIsRefusedWithItsFieldPath)
     const RunResult r = run.execute();
     ASSERT_TRUE(r.error.has_value());
     EXPECT_EQ(r.error->detail,
-        "hosts[0].workers[0].targets[0].region: offset 32MiB + size 64MiB ends 32MiB beyond the "
-        "end of the target (64MiB): make it fit, or give size 0 for \"to the end\"");
+        "hosts[0].workers[0].targets[0].region: offset 32 MiB + size 64 MiB ends 32 MiB beyond "
+        "the end of the target (64 MiB): make it fit, or give size 0 for \"to the end\"");
     EXPECT_TRUE(r.steps.empty()) << "no I/O";
 }
 

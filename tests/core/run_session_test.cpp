@@ -237,11 +237,15 @@ TEST(RunSession, ALocalAndALoopbackRunOfOneRequestRunTheSamePlanAndTheSameIos)
     {
         LocalRunSession session(nullHooks(), local);
         session.start(nullRequest());
+        session.wait(); // destroying a session stops its run: let it end first
     }
     {
         LoopbackRunSession session(localRunSessions(nullHooks()), loopback);
         session.start(nullRequest());
+        session.wait();
     }
+    ASSERT_FALSE(finishedResult(local.events).stoppedByUser);
+    ASSERT_FALSE(finishedResult(loopback.events).stoppedByUser);
     const RunResult &a = finishedResult(local.events);
     const RunResult &b = finishedResult(loopback.events);
     // Two runs differ in their timing, never in what they were asked to do.

@@ -11,6 +11,7 @@
 #include "ui/pages/live_page.h"
 #include "ui/pages/results_page.h"
 #include "ui/pages/setup_page.h"
+#include "ui/results_keeper.h"
 #include "ui/run/run_controller.h"
 
 #include <QAbstractButton>
@@ -171,12 +172,16 @@ TEST(MainWindow, AFullRunOnTheNullEngineFillsLiveAndResultsAndExports)
     EXPECT_TRUE(window.exportPlot(LivePlots::IopsPlot, QString::fromStdString(png.string())));
     EXPECT_TRUE(window.exportPlot(LivePlots::LatencyPlot, QString::fromStdString(pdf.string())));
     EXPECT_TRUE(window.exportHistogram(QString::fromStdString(histogram.string())));
+    // Results files are written off the GUI thread (ResultsKeeper).
+    ASSERT_TRUE(test::waitUntil([&] { return !window.resultsKeeper()->isBusy(); }, 30s));
     for (const auto &file : {csv, series, json, png, pdf, histogram})
         EXPECT_GT(std::filesystem::file_size(file), 100u) << file;
 
     // The report: one HTML file with the plots in it, each a PNG that decodes.
     const auto html = dir.path() / "report.html";
     ASSERT_TRUE(window.exportReport(QString::fromStdString(html.string())));
+    // Results files are written off the GUI thread (ResultsKeeper).
+    ASSERT_TRUE(test::waitUntil([&] { return !window.resultsKeeper()->isBusy(); }, 30s));
     QFile file(QString::fromStdString(html.string()));
     ASSERT_TRUE(file.open(QIODevice::ReadOnly));
     const QString text = QString::fromUtf8(file.readAll());
@@ -249,6 +254,8 @@ TEST(MainWindow, AStartThatFailsBeforeMeasuringKeepsThePreviousResults)
     EXPECT_EQ(window.resultsPage()->model()->rowCount(), 3);
     const auto json = dir.path() / "kept.json";
     EXPECT_TRUE(window.exportResultsJson(QString::fromStdString(json.string())));
+    // Results files are written off the GUI thread (ResultsKeeper).
+    ASSERT_TRUE(test::waitUntil([&] { return !window.resultsKeeper()->isBusy(); }, 30s));
     EXPECT_GT(std::filesystem::file_size(json), 100u);
     EXPECT_TRUE(window.statusText().contains(QStringLiteral("previous run")))
         << window.statusText().toStdString();

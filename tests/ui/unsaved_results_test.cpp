@@ -10,6 +10,7 @@
 #include "ui/main_window.h"
 #include "ui/models/profile_document.h"
 #include "ui/pages/results_page.h"
+#include "ui/results_keeper.h"
 #include "ui/run/run_controller.h"
 
 #include <QFileDialog>
@@ -168,7 +169,11 @@ TEST(UnsavedResults, StartNewOpenAndQuitAskBeforeDiscardingThem)
     window.startAction()->trigger();
     EXPECT_TRUE(noQuestion(window));
     EXPECT_TRUE(test::waitUntil([&] { return !window.runController()->isRunning(); }, 30s));
-    EXPECT_TRUE(window.close());
+    // A close while the run is being kept in the history waits for it (ResultsKeeper),
+    // then closes without asking.
+    window.close();
+    EXPECT_TRUE(test::waitUntil([&] { return !window.isVisible(); }, 30s));
+    EXPECT_TRUE(noQuestion(window));
 }
 
 // A results file opened, or exported, is saved: nothing to ask.
@@ -190,6 +195,8 @@ TEST(UnsavedResults, ResultsExportedOrOpenedFromAFileAreNotAskedAbout)
     window.newAction()->trigger();
     EXPECT_TRUE(noQuestion(window));
     EXPECT_TRUE(window.lastResult()) << "saved results stay where they are";
+    // Results files are written off the GUI thread (ResultsKeeper).
+    ASSERT_TRUE(test::waitUntil([&] { return !window.resultsKeeper()->isBusy(); }, 30s));
 
     ASSERT_TRUE(window.openFile(QString::fromStdString(path.string())));
     EXPECT_FALSE(window.hasUnsavedResults());

@@ -3,6 +3,7 @@
 
 #include "core/profile/describe.h"
 #include "core/profile/series.h"
+#include "core/profile/sweep_parameter.h"
 #include "core/profile/units.h"
 #include "core/profile/validation.h"
 #include "core/run/plan.h"
@@ -25,6 +26,8 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <string>
+#include <type_traits>
 
 namespace ioprism::ui {
 
@@ -110,38 +113,15 @@ QString axisParameterHelp(int axis)
 }
 
 // The name parseSweep reads before the '=' of an axis.
-const char *cliName(core::SweepParameter parameter)
+std::string cliName(core::SweepParameter parameter)
 {
-    switch (parameter) {
-    case core::SweepParameter::TransferSize:
-        return "bs";
-    case core::SweepParameter::OutstandingIos:
-        return "qd";
-    case core::SweepParameter::Workers:
-        return "workers";
-    case core::SweepParameter::PercentRead:
-        return "read";
-    case core::SweepParameter::PercentRandom:
-        return "random";
-    }
-    return "bs";
+    return std::string(core::sweepTraits(parameter).cliName);
 }
 
 // What an axis starts with when the user first picks its parameter.
 QString defaultAxisText(core::SweepParameter parameter)
 {
-    switch (parameter) {
-    case core::SweepParameter::TransferSize:
-        return QStringLiteral("512..1M:x2");
-    case core::SweepParameter::OutstandingIos:
-        return QStringLiteral("1..32:x2");
-    case core::SweepParameter::Workers:
-        return QStringLiteral("1..8:x2");
-    case core::SweepParameter::PercentRead:
-    case core::SweepParameter::PercentRandom:
-        return QStringLiteral("0..100:+25");
-    }
-    return {};
+    return toQString(core::sweepTraits(parameter).defaultAxis);
 }
 
 // The axis's values as the field shows them: the CLI form after "PARAM=".
@@ -453,19 +433,8 @@ QWidget *SetupPage::makeCyclingBox()
     return box;
 }
 
-QWidget *SetupPage::makeSeriesBox()
+void SetupPage::addAxisRows(QFormLayout *form)
 {
-    m_seriesBox = new QGroupBox(tr("Run a series (IOPrism)"), this);
-    m_seriesBox->setObjectName(QStringLiteral("series"));
-    m_seriesBox->setCheckable(true);
-    m_seriesBox->setChecked(false);
-    m_seriesBox->setToolTip(
-        tr("Sweep one parameter (a curve) or two (a matrix): every point is a step of its own, "
-           "for every access specification in turn. The Series page draws the curves and the "
-           "heat map as the points finish."));
-    auto *form = new QFormLayout(m_seriesBox);
-    form->setFieldGrowthPolicy(QFormLayout::ExpandingFieldsGrow);
-
     const std::pair<core::SweepParameter, QString> parameters[] = {
         {core::SweepParameter::TransferSize, tr("Transfer size")},
         {core::SweepParameter::OutstandingIos, tr("Outstanding I/Os")},
@@ -473,6 +442,8 @@ QWidget *SetupPage::makeSeriesBox()
         {core::SweepParameter::PercentRead, tr("% read")},
         {core::SweepParameter::PercentRandom, tr("% random")},
     };
+    static_assert(std::extent_v<decltype(parameters)> == core::kSweepParameterTraits.size(),
+        "a label for every parameter");
     m_secondAxis = new QCheckBox(tr("Second a&xis (a matrix):"), m_seriesBox);
     m_secondAxis->setObjectName(QStringLiteral("secondAxis"));
     m_secondAxis->setToolTip(tr("Sweep a second parameter for every value of the first: a "
@@ -512,6 +483,22 @@ QWidget *SetupPage::makeSeriesBox()
         }
         form->addRow(QString(), axis.preview);
     }
+}
+
+QWidget *SetupPage::makeSeriesBox()
+{
+    m_seriesBox = new QGroupBox(tr("Run a series (IOPrism)"), this);
+    m_seriesBox->setObjectName(QStringLiteral("series"));
+    m_seriesBox->setCheckable(true);
+    m_seriesBox->setChecked(false);
+    m_seriesBox->setToolTip(
+        tr("Sweep one parameter (a curve) or two (a matrix): every point is a step of its own, "
+           "for every access specification in turn. The Series page draws the curves and the "
+           "heat map as the points finish."));
+    auto *form = new QFormLayout(m_seriesBox);
+    form->setFieldGrowthPolicy(QFormLayout::ExpandingFieldsGrow);
+
+    addAxisRows(form);
 
     m_repeat = new QSpinBox(m_seriesBox);
     m_repeat->setObjectName(QStringLiteral("repeat"));
@@ -763,7 +750,7 @@ void SetupPage::updatePreview(int a)
     const auto parameter = static_cast<core::SweepParameter>(axis.parameter->currentData().toInt());
     std::string error;
     const auto parsed = core::parseSweep(
-        std::string(cliName(parameter)) + "=" + toStdString(axis.values->text().trimmed()), error);
+        cliName(parameter) + "=" + toStdString(axis.values->text().trimmed()), error);
     if (!parsed) {
         axis.preview->setText(tr("Not readable: %1").arg(toQString(error)));
         return;
@@ -842,8 +829,7 @@ bool SetupPage::readSeries(core::Series &series)
             = static_cast<core::SweepParameter>(axis.parameter->currentData().toInt());
         std::string error;
         const auto parsed = core::parseSweep(
-            std::string(cliName(parameter)) + "=" + toStdString(axis.values->text().trimmed()),
-            error);
+            cliName(parameter) + "=" + toStdString(axis.values->text().trimmed()), error);
         if (!parsed) {
             markUnreadable(axis.values, toQString(error), axisValuesHelp());
             readable = false;

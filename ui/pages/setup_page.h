@@ -10,6 +10,7 @@
 // in the profile JSON and marked by the validation problems at its field path.
 #pragma once
 
+#include "core/profile/sweep_parameter.h"
 #include "ui/platform_services.h"
 
 #include <QWidget>
@@ -18,6 +19,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QFormLayout;
 class QGroupBox;
 class QLabel;
 class QLineEdit;
@@ -78,6 +80,9 @@ private:
     QWidget *makeTestBox();
     QWidget *makeCyclingBox();
     QWidget *makeSeriesBox();
+    // The series box's two axis rows (parameter, values, preview) and the second axis's
+    // check box.
+    void addAxisRows(QFormLayout *form);
     void load();
     void loadCycling();
     void loadSeries();
@@ -113,7 +118,7 @@ private:
     QComboBox *m_engine;
     // The text each axis had for each parameter, so switching the parameter back and
     // forth keeps what was typed: [axis][SweepParameter].
-    std::array<std::array<QString, 5>, 2> m_axisTexts {};
+    std::array<std::array<QString, core::kSweepParameterTraits.size()>, 2> m_axisTexts {};
     bool m_loading = false;
 };
 

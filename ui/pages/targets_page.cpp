@@ -8,6 +8,7 @@
 #include "ui/icons.h"
 #include "ui/models/profile_document.h"
 #include "ui/models/targets_model.h"
+#include "ui/pages/target_dialogs.h"
 #include "ui/style.h"
 
 #include <QGridLayout>
@@ -32,7 +33,14 @@ TargetsPage::TargetsPage(ProfileDocument *document, QWidget *parent)
     , m_model(new TargetsModel(document, this))
     , m_table(new QTableView(this))
     , m_title(new QLabel(this))
+    , m_dialogs(std::make_unique<TargetDialogs>(this, document))
 {
+    // The page's own questions: where a file or a tree goes, where a target is re-pointed.
+    connect(this, &TargetsPage::addTestFileRequested, this, [this] { m_dialogs->askTestFile(); });
+    connect(
+        this, &TargetsPage::addFileTreeRequested, this, [this] { m_dialogs->askFileTreeFolder(); });
+    connect(this, &TargetsPage::repointRequested, this,
+        [this](int row) { m_dialogs->askRepoint(row); });
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     auto *bar = new QHBoxLayout;
@@ -66,6 +74,37 @@ TargetsPage::TargetsPage(ProfileDocument *document, QWidget *parent)
     bar->addWidget(refresh);
     layout->addLayout(bar);
 
+    setUpTable();
+    layout->addWidget(m_table, 1);
+    layout->addWidget(makeTreePanel());
+
+    auto *note
+        = new QLabel(tr("Raw disks and partitions are read and written directly: IOPrism "
+                        "asks before it writes to one and refuses while it is mounted or in use."),
+            this);
+    note->setWordWrap(true);
+    note->setForegroundRole(QPalette::PlaceholderText);
+    layout->addWidget(note);
+
+    connect(refresh, &QToolButton::clicked, this, &TargetsPage::refreshRequested);
+    connect(addFile, &QToolButton::clicked, this, &TargetsPage::addTestFileRequested);
+    connect(addTree, &QToolButton::clicked, this, &TargetsPage::addFileTreeRequested);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+        &TargetsPage::loadTree);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &TargetsPage::loadTree);
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, &TargetsPage::loadTree);
+    connect(m_model, &QAbstractItemModel::dataChanged, this, &TargetsPage::loadTree);
+    connect(document, &ProfileDocument::problemsChanged, this, &TargetsPage::loadTree);
+    connect(document, &ProfileDocument::valuesChanged, this, &TargetsPage::updateTitle);
+    connect(document, &ProfileDocument::profileReset, this, &TargetsPage::updateTitle);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &TargetsPage::updateTitle);
+    updateTitle();
+    loadTree();
+}
+
+// The table of targets: ticked, edited in place, re-pointed from its context menu.
+void TargetsPage::setUpTable()
+{
     m_table->setModel(m_model);
     m_table->setItemDelegate(new TargetDelegate(m_table));
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -96,32 +135,9 @@ TargetsPage::TargetsPage(ProfileDocument *document, QWidget *parent)
             m_treeDepth->selectAll();
         }
     });
-    layout->addWidget(m_table, 1);
-    layout->addWidget(makeTreePanel());
-
-    auto *note
-        = new QLabel(tr("Raw disks and partitions are read and written directly: IOPrism "
-                        "asks before it writes to one and refuses while it is mounted or in use."),
-            this);
-    note->setWordWrap(true);
-    note->setForegroundRole(QPalette::PlaceholderText);
-    layout->addWidget(note);
-
-    connect(refresh, &QToolButton::clicked, this, &TargetsPage::refreshRequested);
-    connect(addFile, &QToolButton::clicked, this, &TargetsPage::addTestFileRequested);
-    connect(addTree, &QToolButton::clicked, this, &TargetsPage::addFileTreeRequested);
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-        &TargetsPage::loadTree);
-    connect(m_model, &QAbstractItemModel::modelReset, this, &TargetsPage::loadTree);
-    connect(m_model, &QAbstractItemModel::rowsInserted, this, &TargetsPage::loadTree);
-    connect(m_model, &QAbstractItemModel::dataChanged, this, &TargetsPage::loadTree);
-    connect(document, &ProfileDocument::problemsChanged, this, &TargetsPage::loadTree);
-    connect(document, &ProfileDocument::valuesChanged, this, &TargetsPage::updateTitle);
-    connect(document, &ProfileDocument::profileReset, this, &TargetsPage::updateTitle);
-    connect(m_model, &QAbstractItemModel::modelReset, this, &TargetsPage::updateTitle);
-    updateTitle();
-    loadTree();
 }
+
+TargetsPage::~TargetsPage() = default;
 
 void TargetsPage::setWorker(int worker)
 {

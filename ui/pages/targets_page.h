@@ -9,6 +9,7 @@
 #include <QWidget>
 
 #include <functional>
+#include <memory>
 
 class QGroupBox;
 class QLabel;
@@ -19,6 +20,7 @@ namespace ioprism::ui {
 
 class ProfileDocument;
 class SizeEditor;
+class TargetDialogs;
 class TargetsModel;
 
 class TargetsPage : public QWidget
@@ -26,6 +28,11 @@ class TargetsPage : public QWidget
     Q_OBJECT
 public:
     explicit TargetsPage(ProfileDocument *document, QWidget *parent = nullptr);
+    ~TargetsPage() override;
+
+    // The page's questions (adding, re-pointing, writing raw devices), which the window
+    // asks too: before a run, whether the devices may be written.
+    TargetDialogs *dialogs() const { return m_dialogs.get(); }
 
     TargetsModel *model() const { return m_model; }
     QTableView *table() const { return m_table; }
@@ -49,6 +56,7 @@ signals:
     void repointRequested(int row);
 
 private:
+    void setUpTable();
     void updateTitle();
     void showContextMenu(const QPoint &pos);
     QGroupBox *makeTreePanel();
@@ -67,6 +75,7 @@ private:
     QLabel *m_treeTotal = nullptr;
     int m_treeRow = -1;
     bool m_loadingTree = false;
+    std::unique_ptr<TargetDialogs> m_dialogs;
 };
 
 } // namespace ioprism::ui

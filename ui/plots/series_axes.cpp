@@ -2,6 +2,7 @@
 #include "ui/plots/series_axes.h"
 
 #include "core/profile/series.h"
+#include "core/profile/sweep_parameter.h"
 #include "ui/format.h"
 #include "ui/plots/series_plot.h"
 
@@ -64,20 +65,15 @@ bool logScale(const SeriesAxisValues &axis)
 {
     std::vector<std::uint64_t> v = axis.values;
     std::sort(v.begin(), v.end());
-    if (v.size() < 2 || v.front() == 0)
+    const core::SweepParameterTraits &traits = core::sweepTraits(axis.parameter);
+    if (v.size() < 2 || v.front() == 0 || !traits.logScale)
         return false;
-    switch (axis.parameter) {
-    case core::SweepParameter::TransferSize:
+    if (traits.kind == core::SweepValueKind::Size)
         return v.back() >= 4 * v.front();
-    case core::SweepParameter::OutstandingIos:
-    case core::SweepParameter::Workers:
-        for (std::size_t i = 1; i < v.size(); ++i)
-            if (double(v[i]) < 1.9 * double(v[i - 1]))
-                return false;
-        return true;
-    default:
-        return false;
-    }
+    for (std::size_t i = 1; i < v.size(); ++i)
+        if (double(v[i]) < 1.9 * double(v[i - 1]))
+            return false;
+    return true;
 }
 
 } // namespace
@@ -183,8 +179,6 @@ void configureCellAxis(QCPAxis *axis, const SeriesAxisValues &values)
 
 QString curveName(core::SweepParameter parameter, std::uint64_t value)
 {
-    if (parameter == core::SweepParameter::TransferSize)
-        return exactSizeText(value);
     return toQString(core::describeSweepValue(parameter, value));
 }
 

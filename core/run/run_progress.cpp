@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/run/run_progress.h"
+
+#include <algorithm>
+
+namespace ioprism::core {
+
+namespace {
+double secondsBetween(RunProgress::Clock::time_point from, RunProgress::Clock::time_point to)
+{
+    return std::max(0.0, std::chrono::duration<double>(to - from).count());
+}
+} // namespace
+
+RunProgress::RunProgress(const TestSetup &setup, std::size_t stepCount)
+    : m_rampUpSeconds(static_cast<double>(setup.rampUp.count()))
+    , m_runTimeSeconds(static_cast<double>(setup.runTime.count()))
+    , m_stepCount(stepCount)
+{
+    // A series of a number of I/Os per point ends each point when its I/Os are done,
+    // whatever the run time says.
+    const bool countsIos = setup.series && setup.series->ios > 0;
+    if (m_runTimeSeconds > 0 && !countsIos)
+        m_stepSeconds = m_rampUpSeconds + m_runTimeSeconds;
+}
+
+void RunProgress::setPhase(RunPhase phase, std::size_t step, Clock::time_point now)
+{
+    const bool inStep = phase == RunPhase::RampUp || phase == RunPhase::Measuring;
+    if (inStep) {
+        if (!m_firstStepStart)
+            m_firstStepStart = now;
+        // Measuring after a ramp-up is the same step going on.
+        if (!m_stepStart || step != m_step || phase == RunPhase::RampUp
+            || m_phase != RunPhase::RampUp)
+            m_stepStart = now;
+        m_step = step;
+        m_phaseStart = now;
+    } else if (phase == RunPhase::Preparing || !m_phaseStart) {
+        m_phaseStart = now;
+    }
+    m_phase = phase;
+}
+
+double RunProgress::phaseSeconds(Clock::time_point now) const
+{
+    return m_phaseStart ? secondsBetween(*m_phaseStart, now) : 0;
+}
+
+double RunProgress::secondsInStep(Clock::time_point now) const
+{
+    const double t = phaseSeconds(now);
+    if (m_phase == RunPhase::RampUp)
+        return std::min(t, m_rampUpSeconds);
+    return m_rampUpSeconds + std::min(t, m_runTimeSeconds);
+}
+
+std::optional<double> RunProgress::fraction(Clock::time_point now) const
+{
+    if (!timed() || m_stepCount == 0
+        || (m_phase != RunPhase::RampUp && m_phase != RunPhase::Measuring))
+        return std::nullopt;
+    const double done = (static_cast<double>(m_step) * m_stepSeconds + secondsInStep(now))
+        / (static_cast<double>(m_stepCount) * m_stepSeconds);
+    return std::clamp(done, 0.0, 1.0);
+}
+
+std::optional<std::chrono::duration<double>> RunProgress::timeLeft(Clock::time_point now) const
+{
+    if (m_stepCount == 0 || !m_firstStepStart || !m_stepStart)
+        return std::nullopt;
+    const double stepsLeft
+        = static_cast<double>(m_stepCount) - static_cast<double>(std::min(m_step, m_stepCount));
+    const double inStep = secondsBetween(*m_stepStart, now);
+    if (timed()) {
+        const double atStepStart = stepsLeft * m_stepSeconds;
+        const double counted = m_phase == RunPhase::RampUp || m_phase == RunPhase::Measuring
+            ? secondsInStep(now)
+            : 0;
+        return std::chrono::duration<double>(std::max(0.0, atStepStart - counted));
+    }
+    if (m_step == 0)
+        return std::nullopt; // no step has ended: no pace
+    const double pace
+        = secondsBetween(*m_firstStepStart, *m_stepStart) / static_cast<double>(m_step);
+    return std::chrono::duration<double>(std::max(0.0, stepsLeft * pace - inStep));
+}
+
+} // namespace ioprism::core

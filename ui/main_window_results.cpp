@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// MainWindow's results shown: a finished or opened run on the Live, Results and Series
+// pages, the question before unsaved results are discarded, results files opened and
+// compared, and the run kept in the history (written off the GUI thread by the
+// ResultsKeeper). The window's wiring is in main_window.cpp.
+#include "core/library/run_library.h"
+#include "core/profile/icf.h"
+#include "core/profile/presets.h"
+#include "core/profile/profile_file.h"
+#include "core/profile/profile_json.h"
+#include "core/report/csv.h"
+#include "core/report/html_report.h"
+#include "core/report/results_json.h"
+#include "core/report/results_reader.h"
+#include "core/run/plan.h"
+#include "core/run/run.h"
+#include "ui/editors/field_marks.h"
+#include "ui/editors/worker_panel.h"
+#include "ui/format.h"
+#include "ui/help.h"
+#include "ui/icons.h"
+#include "ui/main_window.h"
+#include "ui/message_bar.h"
+#include "ui/models/history_model.h"
+#include "ui/models/profile_defaults.h"
+#include "ui/models/profile_document.h"
+#include "ui/models/targets_model.h"
+#include "ui/pages/compare_page.h"
+#include "ui/pages/history_page.h"
+#include "ui/pages/live_page.h"
+#include "ui/pages/results_page.h"
+#include "ui/pages/series_page.h"
+#include "ui/pages/setup_page.h"
+#include "ui/pages/specs_page.h"
+#include "ui/pages/target_dialogs.h"
+#include "ui/pages/targets_page.h"
+#include "ui/plots/series_data.h"
+#include "ui/profile_files.h"
+#include "ui/results_exports.h"
+#include "ui/results_keeper.h"
+#include "ui/run/run_controller.h"
+#include "ui/run/run_status.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDateTime>
+#include <QDesktopServices>
+#include <QDir>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QSaveFile>
+#include <QScreen>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QStorageInfo>
+#include <QTabWidget>
+#include <QThread>
+#include <QTimer>
+#include <QToolBar>
+#include <QToolButton>
+#include <QUrl>
+#include <QVBoxLayout>
+#include <QWhatsThis>
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ioprism::ui {
+
+// A results file says so in its first lines ("format": "ioprism-results"); a profile or
+// an .icf does not. Read only the head: a results file can be tens of MB. Through the
+// bounded reader: a FIFO or a device dropped on the window never blocks it.
+bool MainWindow::looksLikeResults(const QString &path) const
+{
+    if (!m_services.readFileHead)
+        return false;
+    const core::InputFileText head
+        = m_services.readFileHead(QFileInfo(path).filesystemFilePath(), 4096);
+    return !head.problem && head.text.find("\"format\"") != std::string::npos
+        && head.text.find("\"ioprism-results\"") != std::string::npos;
+}
+
+std::optional<core::RunResult> MainWindow::readResults(const QString &path)
+{
+    const core::InputFileText file = m_services.readFile
+        ? m_services.readFile(
+            QFileInfo(path).filesystemFilePath(), core::kMaxResultsFileBytes, "results files")
+        : core::InputFileText {{}, core::Problem {core::Severity::Error, {}, "no file reader"},
+            core::InputFileFailure::Unreadable};
+    if (file.problem) {
+        m_messageBar->showMessage(MessageBar::Level::Error,
+            tr("%1 cannot be read: %2")
+                .arg(QFileInfo(path).fileName(), toQString(file.problem->message)));
+        return std::nullopt;
+    }
+    core::ResultsRead read = core::readResultsJson(file.text);
+    if (!read.ok()) {
+        m_messageBar->showMessage(MessageBar::Level::Error,
+            tr("%1 cannot be opened: %2").arg(QFileInfo(path).fileName(), toQString(read.error)));
+        return std::nullopt;
+    }
+    return std::move(read.result);
+}
+
+bool MainWindow::saveToLibrary(const RunResultPtr &result, const std::function<void()> &then)
+{
+    if (!result || m_options.runLibraryDirectory.isEmpty() || !m_saveRuns->isChecked())
+        return false;
+    m_keeper->saveToLibrary(result, environmentOf(*result),
+        m_options.runLibraryDirectory.toStdString(), m_services.readFile,
+        [this, result, then](const QString &error) {
+            if (error.isEmpty()) {
+                m_historyPage->refresh();
+            } else {
+                m_messageBar->showMessage(MessageBar::Level::Error,
+                    tr("The run could not be kept in the history: %1").arg(error),
+                    tr("Export it now (File › Export › Results JSON) to keep it."));
+                // Counted as kept while it was being saved: not any more.
+                if (m_lastResult == result && !result->steps.empty())
+                    m_resultUnsaved = true;
+            }
+            if (then)
+                then();
+        });
+    return true;
+}
+
+void MainWindow::clearResults()
+{
+    m_lastResult.reset();
+    m_resultUnsaved = false;
+    m_livePlotsShowLastResult = false;
+    m_livePage->clear();
+    m_resultsPage->setResult(nullptr);
+    m_seriesPage->clear();
+    m_seriesRun = false;
+    m_tabs->setTabVisible(SeriesTab, false);
+    m_showSeries->setEnabled(false);
+    updateRunActions();
+}
+
+void MainWindow::askDiscardResults(
+    const QString &action, const std::function<void(bool discarded)> &then)
+{
+    if (!hasUnsavedResults()) {
+        then(false);
+        return;
+    }
+    const bool libraryOn = !m_options.runLibraryDirectory.isEmpty() && m_saveRuns->isChecked();
+    auto *box = new QMessageBox(QMessageBox::Question, tr("Results not saved"),
+        tr("The results of the last run are not saved anywhere. Save them before %1?").arg(action),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
+    box->setInformativeText((libraryOn ? tr("They could not be kept in the history.")
+                                       : tr("Run › Keep Every Run in the History is off."))
+        + QLatin1Char(' ')
+        + tr("Saved as a results file, File › Open shows them again as they are now; "
+             "discarded, they are lost."));
+    box->button(QMessageBox::Save)->setText(tr("Save Results…"));
+    box->button(QMessageBox::Save)
+        ->setToolTip(tr("Save the results as a results JSON file, then go on"));
+    box->button(QMessageBox::Discard)->setToolTip(tr("Go on without the results"));
+    box->button(QMessageBox::Cancel)->setToolTip(tr("Keep the results and do nothing"));
+    box->setDefaultButton(QMessageBox::Save);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::finished, this, [this, box, then] {
+        const auto choice = box->standardButton(box->clickedButton());
+        if (choice == QMessageBox::Discard) {
+            m_resultUnsaved = false;
+            then(true);
+        } else if (choice == QMessageBox::Save) {
+            askExport(tr("Save the results"), tr("JSON files (*.json)"), QStringLiteral("json"),
+                [this, then](const QString &path) {
+                    // Once written (a failure: the message bar says why, nothing goes on),
+                    // after the dialog has returned: `then` may close the window.
+                    return exportResultsJson(path,
+                        [this, then] { QTimer::singleShot(0, this, [then] { then(false); }); });
+                });
+        }
+    });
+    box->open();
+}
+
+void MainWindow::askOpen(const QString &path)
+{
+    askDiscardChanges([this, path] {
+        askDiscardResults(tr("opening another file"), [this, path](bool discarded) {
+            if (discarded && !looksLikeResults(path))
+                clearResults(); // a results file replaces them itself
+            openFile(path);
+        });
+    });
+}
+
+bool MainWindow::openResults(const QString &path)
+{
+    std::optional<core::RunResult> read = readResults(path);
+    if (!read)
+        return false;
+    if (m_controller->isRunning()) {
+        m_messageBar->showMessage(
+            MessageBar::Level::Warning, tr("A run is going on: open the results when it ends."));
+        return false;
+    }
+    showResult(std::make_shared<core::RunResult>(std::move(*read)));
+    m_resultUnsaved = false; // it is that file
+    const QString when = QLocale().toString(
+        QDateTime::fromSecsSinceEpoch(std::chrono::duration_cast<std::chrono::seconds>(
+            m_lastResult->startedAt.time_since_epoch())
+                                          .count()),
+        QLocale::ShortFormat);
+    m_livePage->setHeadline(tr("Opened: the run of %1 (%2)").arg(when, QFileInfo(path).fileName()));
+    m_status->setText(tr("Idle · opened %1").arg(QFileInfo(path).fileName()));
+    showPage(m_seriesRun ? SeriesTab : ResultsTab);
+    return true;
+}
+
+bool MainWindow::loadProfileOfResults(const QString &path)
+{
+    std::optional<core::RunResult> read = readResults(path);
+    if (!read)
+        return false;
+    // Unsaved: the profile came from a results file, not from a profile file.
+    m_document->setProfile(read->plan.profile);
+    m_workerPanel->setCurrentWorker(0);
+    m_messageBar->showMessage(MessageBar::Level::Information,
+        tr("The profile of %1 is loaded, as it ran (seeds included): Start runs it again.")
+            .arg(QFileInfo(path).fileName()));
+    showPage(SetupTab);
+    return true;
+}
+
+bool MainWindow::compareFiles(const QStringList &paths)
+{
+    if (paths.size() < 2) {
+        m_messageBar->showMessage(
+            MessageBar::Level::Warning, tr("Choose two or more runs to compare."));
+        return false;
+    }
+    std::vector<RunResultPtr> runs;
+    QStringList labels;
+    for (const QString &path : paths) {
+        std::optional<core::RunResult> read = readResults(path);
+        if (!read)
+            return false;
+        runs.push_back(std::make_shared<core::RunResult>(std::move(*read)));
+        // The user's name for a library run, else the file's name without .json.
+        QString label = QFileInfo(path).completeBaseName();
+        if (m_historyPage->model()->library()) {
+            const auto metadata = m_historyPage->model()->library()->metadata(toStdString(label));
+            if (metadata && !metadata->name.empty())
+                label = toQString(metadata->name);
+        }
+        labels << label;
+    }
+    m_comparePage->setRuns(std::move(runs), labels);
+    m_tabs->setTabVisible(CompareTab, true);
+    showPage(CompareTab);
+    return true;
+}
+
+void MainWindow::showResult(const RunResultPtr &result)
+{
+    m_lastResult = result;
+    m_livePlotsShowLastResult = true;
+    m_livePage->clear();
+    for (const auto &sample : result->intervals)
+        m_livePage->addSample(sample);
+    m_resultsPage->setResult(result);
+    m_seriesRun = showsAsSeries(result->plan.profile);
+    if (m_seriesRun) {
+        m_seriesPage->beginRun(result->plan.profile);
+        m_seriesPage->setResult(result);
+    } else {
+        m_seriesPage->clear();
+    }
+    m_tabs->setTabVisible(SeriesTab, m_seriesRun);
+    m_showSeries->setEnabled(m_seriesRun);
+    updateRunActions();
+}
+
+} // namespace ioprism::ui

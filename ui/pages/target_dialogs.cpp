@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/pages/target_dialogs.h"
+
+#include "core/profile/validation.h"
+#include "ui/format.h"
+#include "ui/message_bar.h"
+#include "ui/models/profile_defaults.h"
+#include "ui/models/profile_document.h"
+#include "ui/models/targets_model.h"
+#include "ui/pages/targets_page.h"
+
+#include <QDir>
+#include <QFileDialog>
+#include <QInputDialog>
+#include <QMessageBox>
+#include <QPushButton>
+
+namespace ioprism::ui {
+
+namespace {
+// Whether a spec the worker runs writes.
+bool workerWrites(const core::Profile &profile, const core::Worker &worker)
+{
+    for (const auto &name : worker.assignedSpecs)
+        if (const auto *spec = core::findSpec(profile, name); spec && core::specWrites(*spec))
+            return true;
+    return false;
+}
+
+// Files IOPrism makes (a test file, a tree) are no raw device: the run's own checks say
+// where a file cannot be made.
+bool isMadeByUs(const core::Target &target)
+{
+    return target.kind == core::TargetKind::TestFile || target.kind == core::TargetKind::FileTree;
+}
+} // namespace
+
+TargetDialogs::TargetDialogs(TargetsPage *page, ProfileDocument *document)
+    : m_page(page)
+    , m_document(document)
+{ }
+
+QWidget *TargetDialogs::window() const
+{
+    return m_page->window();
+}
+
+void TargetDialogs::askTestFile()
+{
+    auto *dialog = new QFileDialog(window(), tr("Test file location"), m_context.dataDirectory,
+        tr("Test files (*.dat *.tst);;All files (*)"));
+    dialog->setAcceptMode(QFileDialog::AcceptSave);
+    dialog->setOption(QFileDialog::DontConfirmOverwrite);
+    dialog->selectFile(QString::fromLatin1(kTestFileName));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    QObject::connect(dialog, &QFileDialog::fileSelected, m_page,
+        [this](const QString &file) { addTestFile(toStdString(QDir::toNativeSeparators(file))); });
+    dialog->open();
+}
+
+void TargetDialogs::askFileTreeFolder()
+{
+    auto *dialog
+        = new QFileDialog(window(), tr("Folder for the file tree"), m_context.dataDirectory);
+    dialog->setObjectName(QStringLiteral("fileTreeFolderDialog"));
+    dialog->setFileMode(QFileDialog::Directory);
+    dialog->setOption(QFileDialog::ShowDirsOnly);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    QObject::connect(dialog, &QFileDialog::fileSelected, m_page, [this](const QString &folder) {
+        addFileTree(toStdString(QDir::toNativeSeparators(folder)));
+    });
+    dialog->open();
+}
+
+void TargetDialogs::addTestFile(const std::string &path)
+{
+    const auto kind = m_context.detectTargetKind ? m_context.detectTargetKind(path)
+                                                 : core::TargetKind::TestFile;
+    addTarget(path, kind, std::nullopt, QStringLiteral("addTestFileDialog"));
+}
+
+void TargetDialogs::addFileTree(const std::string &folder)
+{
+    if (!m_document->worker(m_page->model()->worker()))
+        return;
+    const FileTreePlace place = fileTreePlace(folder, m_context.readFileHead);
+    if (place.path.empty()) {
+        m_context.messageBar->showMessage(MessageBar::Level::Warning, place.refusal);
+        return;
+    }
+    addTarget(place.path, core::TargetKind::FileTree, place.existing,
+        QStringLiteral("addFileTreeDialog"));
+    const QString where = toQString(place.path);
+    m_context.messageBar->showMessage(MessageBar::Level::Information,
+        place.existing
+            ? tr("The file tree IOPrism made in %1 (%2) is used again.")
+                  .arg(where, fileTreeShapeText(*place.existing))
+            : tr("The file tree goes in %1: IOPrism makes it before the first run.").arg(where));
+}
+
+void TargetDialogs::addTarget(const std::string &path, core::TargetKind kind,
+    const std::optional<core::FileTree> &tree, const QString &dialogName)
+{
+    auto *model = m_page->model();
+    const auto *worker = m_document->worker(model->worker());
+    if (!worker)
+        return;
+    QStringList others;
+    for (const auto &t : worker->targets)
+        if (t.path != path)
+            others << toQString(t.path);
+    if (others.isEmpty()) {
+        model->addPath(path, kind, tree);
+        return;
+    }
+    // A second target changes what the worker measures: never add one silently.
+    const bool isTree = kind == core::TargetKind::FileTree;
+    const QString workerName = toQString(worker->name);
+    auto *box = new QMessageBox(QMessageBox::Question,
+        isTree ? tr("Add a file tree") : tr("Add a test file"),
+        tr("%1 already uses %n target(s): %2.", nullptr, int(others.size()))
+                .arg(workerName, others.join(QStringLiteral(", ")))
+            + QLatin1Char('\n')
+            + tr("Use %1 instead, or as one more target (the worker then spreads its I/O "
+                 "over all of them)?")
+                  .arg(toQString(path)),
+        QMessageBox::Cancel, window());
+    box->setObjectName(dialogName);
+    auto *replace
+        = box->addButton(isTree ? tr("Use only the new tree") : tr("Use only the new file"),
+            QMessageBox::AcceptRole);
+    replace->setObjectName(QStringLiteral("replaceTargets"));
+    replace->setToolTip(tr("The worker's other targets are unticked"));
+    auto *add = box->addButton(tr("Add as another target"), QMessageBox::YesRole);
+    add->setObjectName(QStringLiteral("addBesideTargets"));
+    add->setToolTip(isTree ? tr("The worker uses the new tree and its present targets")
+                           : tr("The worker uses the new file and its present targets"));
+    box->setDefaultButton(replace);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    QObject::connect(
+        box, &QMessageBox::finished, m_page, [this, box, replace, add, path, kind, tree] {
+            auto *targets = m_page->model();
+            if (box->clickedButton() == replace) {
+                const int row = targets->addPath(path, kind, tree);
+                for (int r = 0; r < targets->rowCount(); ++r)
+                    if (r != row && targets->index(r, 0).data(TargetsModel::AssignedRole).toBool())
+                        targets->setData(targets->index(r, TargetsModel::TargetColumn),
+                            Qt::Unchecked, Qt::CheckStateRole);
+            } else if (box->clickedButton() == add) {
+                targets->addPath(path, kind, tree);
+            }
+        });
+    box->open();
+}
+
+void TargetDialogs::askRepoint(int row)
+{
+    auto *model = m_page->model();
+    const QString from = model->index(row, 0).data(TargetsModel::PathRole).toString();
+    if (!model->index(row, 0).data(TargetsModel::AssignedRole).toBool())
+        return;
+    auto *dialog = new QInputDialog(window());
+    dialog->setObjectName(QStringLiteral("repointDialog"));
+    dialog->setWindowTitle(tr("Re-point %1").arg(from));
+    dialog->setLabelText(tr("Where %1 points on this machine (the worker keeps the target and "
+                            "its settings):")
+                             .arg(from));
+    dialog->setToolTip(tr("A disk, a partition or a test-file location of this machine, or a "
+                          "file you choose"));
+    // Each with what tells it apart (model, size, in use, free space): a bare /dev/sdb
+    // does not say which disk it is.
+    QStringList items;
+    for (const auto &c : model->candidates())
+        items << TargetsModel::describeCandidate(c);
+    const QString elsewhere = tr("A test file elsewhere…");
+    items << elsewhere;
+    dialog->setComboBoxItems(items);
+    dialog->setComboBoxEditable(false);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    auto repoint = [this, from](const std::string &to, core::TargetKind kind) {
+        auto *targets = m_page->model();
+        for (int r = 0; r < targets->rowCount(); ++r) {
+            if (targets->index(r, 0).data(TargetsModel::PathRole).toString() != from)
+                continue;
+            targets->repoint(r, to, kind);
+            m_context.messageBar->showMessage(MessageBar::Level::Information,
+                tr("%1 now points at %2.").arg(from, toQString(to)));
+            return;
+        }
+    };
+    QObject::connect(dialog, &QInputDialog::textValueSelected, m_page,
+        [this, items, elsewhere, repoint](const QString &choice) {
+            if (choice != elsewhere) {
+                const auto &candidates = m_page->model()->candidates();
+                const auto i = static_cast<std::size_t>(items.indexOf(choice));
+                if (i < candidates.size())
+                    repoint(candidates[i].path, candidates[i].kind);
+                return;
+            }
+            auto *files = new QFileDialog(window(), tr("Test file location"),
+                m_context.dataDirectory, tr("Test files (*.dat *.tst);;All files (*)"));
+            files->setObjectName(QStringLiteral("repointFileDialog"));
+            files->setAcceptMode(QFileDialog::AcceptSave);
+            files->setOption(QFileDialog::DontConfirmOverwrite);
+            files->selectFile(QString::fromLatin1(kTestFileName));
+            files->setAttribute(Qt::WA_DeleteOnClose);
+            QObject::connect(
+                files, &QFileDialog::fileSelected, m_page, [this, repoint](const QString &file) {
+                    const std::string path = toStdString(QDir::toNativeSeparators(file));
+                    repoint(path,
+                        m_context.detectTargetKind ? m_context.detectTargetKind(path)
+                                                   : core::TargetKind::TestFile);
+                });
+            files->open();
+        });
+    dialog->open();
+}
+
+// Raw devices this user may not open: said before the run, with what would help, rather
+// than after the user agreed to destroy the data.
+QStringList TargetDialogs::deniedDevices() const
+{
+    QStringList denied;
+    if (!m_context.accessProblem)
+        return denied;
+    const core::Profile &profile = m_document->profile();
+    for (int w = 0; w < m_document->workerCount(); ++w) {
+        const auto *worker = m_document->worker(w);
+        const bool writes = workerWrites(profile, *worker);
+        for (const auto &target : worker->targets) {
+            if (isMadeByUs(target))
+                continue;
+            const std::string why = m_context.accessProblem(target.path, writes);
+            if (!why.empty() && !denied.contains(toQString(why)))
+                denied << toQString(why);
+        }
+    }
+    return denied;
+}
+
+// Raw devices that a spec writes: refused while in use, else to be confirmed.
+TargetDialogs::DeviceWrites TargetDialogs::deviceWrites() const
+{
+    DeviceWrites writes;
+    const core::Profile &profile = m_document->profile();
+    const auto *model = m_page->model();
+    for (int w = 0; w < m_document->workerCount(); ++w) {
+        const auto *worker = m_document->worker(w);
+        if (!workerWrites(profile, *worker))
+            continue;
+        for (const auto &target : worker->targets) {
+            if (isMadeByUs(target))
+                continue;
+            const QString path = toQString(target.path);
+            const TargetCandidate *c = model->candidateFor(target.path);
+            QStringList inUse;
+            if (c) {
+                for (const auto &m : c->mountPoints)
+                    inUse << tr("mounted at %1").arg(toQString(m));
+                for (const auto &u : c->inUse)
+                    inUse << toQString(u);
+            }
+            if (!inUse.isEmpty()) {
+                writes.refused << tr("%1: %2").arg(path, inUse.join(QStringLiteral(", ")));
+                continue;
+            }
+            QString line = QStringLiteral("<b>%1</b>").arg(path.toHtmlEscaped());
+            if (c && c->sizeBytes)
+                line += QStringLiteral(", ") + capacityText(c->sizeBytes);
+            if (c && !c->model.empty())
+                line += QStringLiteral(", ") + toQString(c->model).toHtmlEscaped();
+            if (!writes.confirm.contains(line))
+                writes.confirm << line;
+        }
+    }
+    return writes;
+}
+
+bool TargetDialogs::refuseDevices(const QString &topic) const
+{
+    if (const QStringList denied = deniedDevices(); !denied.isEmpty()) {
+        m_context.messageBar->showMessage(MessageBar::Level::Error,
+            tr("The profile cannot run: %1").arg(denied.first()), denied.join(QLatin1Char('\n')),
+            topic);
+        return true;
+    }
+    if (const QStringList refused = deviceWrites().refused; !refused.isEmpty()) {
+        m_context.messageBar->showMessage(MessageBar::Level::Error,
+            tr("Writing to a raw device is refused while it is in use: unmount it "
+               "first, or untick it."),
+            refused.join(QLatin1Char('\n')), topic);
+        return true;
+    }
+    return false;
+}
+
+void TargetDialogs::confirmDeviceWrites(const std::function<void(bool allowDeviceWrites)> &run)
+{
+    const QStringList confirm = deviceWrites().confirm;
+    if (confirm.isEmpty()) {
+        run(false);
+        return;
+    }
+    auto *box = new QMessageBox(QMessageBox::Warning, tr("Write to raw devices?"),
+        tr("The test writes directly to:<br>%1<br><br>Everything stored on %2 "
+           "will be destroyed. Continue?")
+            .arg(confirm.join(QStringLiteral("<br>")),
+                confirm.size() == 1 ? tr("this device") : tr("these devices")),
+        QMessageBox::Cancel, window());
+    auto *erase = box->addButton(tr("Destroy the data and run"), QMessageBox::DestructiveRole);
+    box->setDefaultButton(QMessageBox::Cancel);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    QObject::connect(box, &QMessageBox::finished, m_page, [box, erase, run] {
+        if (box->clickedButton() == erase)
+            run(true);
+    });
+    box->open();
+}
+
+} // namespace ioprism::ui
