@@ -437,14 +437,12 @@ Json encode(const PlannedStep &step)
 
 template<typename T> Json encode(const T &value)
 {
-    if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, std::string>)
-        return value;
-    else if constexpr (std::is_floating_point_v<T>) {
+    if constexpr (std::is_floating_point_v<T>) {
         if (std::isfinite(value))
             return value;
         return std::isnan(value) ? "nan" : value > 0 ? "inf" : "-inf";
-    } else if constexpr (std::is_integral_v<T>)
-        return value;
+    } else if constexpr (std::is_integral_v<T> || std::is_same_v<T, std::string>)
+        return value; // bool is integral, and JSON's own true/false
     else if constexpr (std::is_enum_v<T>)
         return static_cast<std::int64_t>(value);
     else if constexpr (IsDuration<T>::value)
