@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/run/loopback_session.h"
 
-#include <chrono>
-
 namespace ioprism::core {
 
 void LoopbackRunSession::Relay::onEvent(SessionEvent event)
@@ -22,10 +20,7 @@ void LoopbackRunSession::Relay::onEvent(SessionEvent event)
         near.onNotice("a session message was lost: " + decoded.error);
         return;
     }
-    RunResult result;
-    result.startedAt = std::chrono::system_clock::now();
-    result.error = OpError {{}, "read the run's result", {}, decoded.error};
-    near.onFinished(std::move(result));
+    near.onFinished(failedRunResult(0, "read the run's result", decoded.error));
 }
 
 LoopbackRunSession::LoopbackRunSession(const RunSessionFactory &farSide, RunSink &sink)
@@ -42,11 +37,8 @@ void LoopbackRunSession::start(RunRequest request)
 {
     auto decoded = decodeRequest(encodeRequest(request));
     if (!decoded.value) {
-        RunResult result;
-        result.runId = request.settings.runId;
-        result.startedAt = std::chrono::system_clock::now();
-        result.error = OpError {{}, "read the run request", {}, decoded.error};
-        m_relay.near.onFinished(std::move(result));
+        m_relay.near.onFinished(
+            failedRunResult(request.settings.runId, "read the run request", decoded.error));
         return;
     }
     m_farSide->start(std::move(*decoded.value));

@@ -6,9 +6,7 @@
 
 namespace ioprism::core {
 
-namespace {
-
-RunResult failedResult(std::uint64_t runId, std::string operation, std::string detail)
+RunResult failedRunResult(std::uint64_t runId, std::string operation, std::string detail)
 {
     RunResult result;
     result.runId = runId;
@@ -16,6 +14,8 @@ RunResult failedResult(std::uint64_t runId, std::string operation, std::string d
     result.error = OpError {{}, std::move(operation), {}, std::move(detail)};
     return result;
 }
+
+namespace {
 
 // The run's test files (never a device), each once, removed as the request asked.
 void removeTestFiles(RunResult &result, const std::function<Status(const std::string &)> &remove)
@@ -84,9 +84,9 @@ void LocalRunSession::body(RunRequest request)
     try {
         result = execute(request);
     } catch (const std::exception &e) {
-        result = failedResult(request.settings.runId, "run", e.what());
+        result = failedRunResult(request.settings.runId, "run", e.what());
     } catch (...) {
-        result = failedResult(request.settings.runId, "run", "unexpected failure");
+        result = failedRunResult(request.settings.runId, "run", "unexpected failure");
     }
     // After the engines, the backend and what it held are gone (Windows cannot delete a
     // file that is open).
@@ -103,7 +103,7 @@ RunResult LocalRunSession::execute(RunRequest &request)
     std::unique_ptr<IoBackend> backend
         = m_hooks.makeBackend ? m_hooks.makeBackend(request.engine) : nullptr;
     if (!backend)
-        return failedResult(runId, "make the I/O engine",
+        return failedRunResult(runId, "make the I/O engine",
             fmt::format(
                 "the {} engine is not available on this platform", engineKindName(request.engine)));
     std::unique_ptr<CounterSource> counters
@@ -111,16 +111,8 @@ RunResult LocalRunSession::execute(RunRequest &request)
     if (!counters)
         counters = std::make_unique<NullCounterSource>();
 
-    RunHooks describe = m_hooks.describe;
-    if (!request.commandLine.empty())
-        describe.describeSystem
-            = [system = m_hooks.describe.describeSystem, commandLine = request.commandLine] {
-                  Environment env = system ? system() : Environment {};
-                  env.commandLine = commandLine;
-                  return env;
-              };
     Run run(std::move(request.profile), *backend, *counters, m_sink, request.settings,
-        std::move(describe));
+        m_hooks.describe);
     {
         std::lock_guard lock(m_mutex);
         m_run = &run;
@@ -134,6 +126,8 @@ RunResult LocalRunSession::execute(RunRequest &request)
         std::lock_guard lock(m_mutex);
         m_run = nullptr;
     }
+    if (!request.commandLine.empty())
+        result.environment.commandLine = request.commandLine;
     return result;
 }
 

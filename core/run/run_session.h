@@ -91,6 +91,10 @@ private:
     std::thread m_thread;
 };
 
+// The result of a run that ended before it began (a request that could not be read, an
+// engine this platform lacks): its error, and nothing measured.
+RunResult failedRunResult(std::uint64_t runId, std::string operation, std::string detail);
+
 // A factory of LocalRunSessions with these hooks.
 RunSessionFactory localRunSessions(LocalRunHooks hooks);
 

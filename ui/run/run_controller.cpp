@@ -1,12 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/run/run_controller.h"
 
-#include "core/run/run.h"
-
 #include <QMetaObject>
 
 #include <algorithm>
-#include <exception>
 
 namespace ioprism::ui {
 
@@ -91,9 +88,11 @@ std::uint64_t RunController::start(core::RunRequest request)
 {
     // A run still going is replaced: ask it to stop; its session ends when its final
     // report arrives. Its samples no longer reach the screen.
-    for (auto &run : m_runs)
+    for (auto &run : m_runs) {
         if (!run.stopAsked)
-            run.session->stop(), run.stopAsked = true;
+            run.session->stop();
+        run.stopAsked = true;
+    }
 
     const std::uint64_t id = m_nextRunId++;
     m_shownRunId = id;
