@@ -48,7 +48,7 @@ Measurement randomMeasurement(
         d->maxNs = d->histogram.maxNs();
     }
     m.transactions = ios;
-    m.outstanding = 32;
+    m.inFlightAtEnd = 32;
     m.elapsed = span;
     return m;
 }

@@ -195,7 +195,7 @@ std::string timeSeriesRows(const IntervalSample &sample)
             lat(f.total, l.meanUs), maxUs, lat(f.total, l.p50Us), lat(f.total, l.p90Us),
             lat(f.total, l.p99Us), lat(f.total, l.p99_9Us), lat(f.total, l.p99_99Us),
             lat(f.read, f.read.latency.meanUs), lat(f.write, f.write.latency.meanUs));
-        out += fmt::format(",{},{},{},{}", f.outstanding, f.total.stalledIos,
+        out += fmt::format(",{},{},{},{}", f.inFlightAtEnd, f.total.stalledIos,
             keptFixed(f.total.oldestInFlightUs, kMicrosecondsPlaces, 3), cpuColumns);
         out += deviceColumns;
         // Files opened and closed (a tree, the connection rate); empty for other scopes,

@@ -30,7 +30,7 @@ Measurement runTotal(const RunResult &result)
         total.read.add(m.read);
         total.write.add(m.write);
         total.transactions += m.transactions;
-        total.outstanding = m.outstanding;
+        total.inFlightAtEnd = m.inFlightAtEnd;
         // Measurement::add keeps the longer span (it merges scopes of ONE span); steps
         // follow each other, so their measured times add up.
         total.elapsed += m.elapsed;
@@ -318,7 +318,7 @@ Json stepScopeJson(const ScopeResult &s)
     j["total"] = directionJson(f.total);
     j["transactions"] = s.measurement.transactions;
     j["transactions_per_second"] = number(f.transactionsPerSecond);
-    j["outstanding"] = f.outstanding;
+    j["outstanding"] = f.inFlightAtEnd;
     if (f.connections)
         j["connections"] = connectionsJson(*f.connections);
     j["iometer_bins"] = iometerBinsJson(s.measurement);
@@ -716,7 +716,7 @@ void intervalScopeColumns(JsonTextWriter &w, const std::vector<IntervalSample> &
     bytes("read_errors", &F::read, &D::errors);
     bytes("write_errors", &F::write, &D::errors);
     w.column("outstanding", count,
-        [&](std::size_t i) { w.number(std::uint64_t(figures(i).outstanding)); });
+        [&](std::size_t i) { w.number(std::uint64_t(figures(i).inFlightAtEnd)); });
     w.column("stalled_ios", count,
         [&](std::size_t i) { w.number(std::uint64_t(figures(i).total.stalledIos)); });
     rate("oldest_in_flight_us", &F::total, &D::oldestInFlightUs, kMicrosecondsPlaces);

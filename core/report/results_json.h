@@ -33,7 +33,7 @@ inline constexpr int kResultsFormatVersion = 3;
 // The All scope of the whole run: the sum of every step's All measurement (bytes, I/Os,
 // errors, transactions, merged histograms and Iometer bins, exact extremes), with
 // `elapsed` the total measured time of all steps, so that computeFigures() gives rates
-// over the measured seconds and percentiles over every recorded I/O. `outstanding` is
+// over the measured seconds and percentiles over every recorded I/O. `inFlightAtEnd` is
 // the last step's. Empty when the run has no step.
 Measurement runTotal(const RunResult &result);
 

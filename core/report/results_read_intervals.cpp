@@ -49,7 +49,7 @@ ScopeFigures intervalScopeOf(const Node &n, double seconds)
     f.write.bytes = n["write_bytes"].u64();
     f.total.bytes = f.read.bytes + f.write.bytes;
     f.total.errors = n["errors"].u64();
-    f.outstanding = n["outstanding"].u32();
+    f.inFlightAtEnd = n["outstanding"].u32();
     f.total.stalledIos = n["stalled_ios"].u32();
     f.total.oldestInFlightUs = n["oldest_in_flight_us"].numberOrZero();
     const Node latency = n["latency_us"];
@@ -392,7 +392,7 @@ void intervalScopeColumnsOf(const Node &n, RunResult &r)
         f.write.bytes = writeBytes.u64(i);
         f.total.bytes = f.read.bytes + f.write.bytes;
         f.total.errors = errors.u64(i);
-        f.outstanding = outstanding.u32(i);
+        f.inFlightAtEnd = outstanding.u32(i);
         f.total.stalledIos = stalled.u32(i);
         f.total.oldestInFlightUs = oldest.numberOrZero(i);
         f.total.latency = latency.at(i);

@@ -250,13 +250,13 @@ ScopeResult stepScopeOf(const Node &n)
     f.write = directionOf(n["write"]);
     f.total = directionOf(n["total"]);
     f.transactionsPerSecond = n["transactions_per_second"].numberOrNan();
-    f.outstanding = n["outstanding"].u32();
+    f.inFlightAtEnd = n["outstanding"].u32();
     if (n.has("connections"))
         f.connections = connectionsOf(n["connections"]);
 
     Measurement &m = s.measurement;
     m.transactions = n["transactions"].u64();
-    m.outstanding = f.outstanding;
+    m.inFlightAtEnd = f.inFlightAtEnd;
     m.elapsed = elapsedFromSeconds(f.seconds);
     const Node bins = n["iometer_bins"];
     if (bins.size() != IometerBins::kBinCount)

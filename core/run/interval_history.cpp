@@ -88,7 +88,7 @@ Figures mergeFigures(const Figures &a, const Figures &b)
     m.total = mergeDirection(a.total, b.total, a.seconds, b.seconds);
     m.transactionsPerSecond
         = weighted(a.transactionsPerSecond, a.seconds, b.transactionsPerSecond, b.seconds);
-    m.outstanding = b.outstanding;
+    m.inFlightAtEnd = b.inFlightAtEnd;
     m.connections = mergeConnections(a.connections, b.connections, m.seconds);
     return m;
 }

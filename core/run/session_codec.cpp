@@ -68,7 +68,7 @@ template<typename V> void fields(V &v, Figures &x)
     v("write", x.write);
     v("total", x.total);
     v("transactions_per_second", x.transactionsPerSecond);
-    v("outstanding", x.outstanding);
+    v("inFlightAtEnd", x.inFlightAtEnd);
     v("connections", x.connections);
 }
 template<typename V> void fields(V &v, Scope &x)
@@ -210,7 +210,7 @@ template<typename V> void fields(V &v, Measurement &x)
     v("write", x.write);
     v("connections", x.connections);
     v("transactions", x.transactions);
-    v("outstanding", x.outstanding);
+    v("inFlightAtEnd", x.inFlightAtEnd);
     v("elapsed_ns", x.elapsed);
 }
 template<typename V> void fields(V &v, ScopeResult &x)

@@ -77,7 +77,7 @@ struct TargetState {
     std::int64_t gateNs = 0; // burst delay: no new I/O on this target before
     std::uint64_t issued = 0; // for the limit
     std::uint64_t limit = 0; // I/Os to issue (0: until stopped)
-    std::uint32_t outstanding = 0;
+    std::uint32_t inFlight = 0; // submitted, not yet completed
     std::uint32_t planned = 0; // slots holding a step not yet issued
     bool retired = false; // issued the I/O limit: no new I/O
     // A file tree: which file each operation opens (per spec line), drawn with fileRng.
@@ -384,7 +384,7 @@ private:
             slot.inFlight = true;
             slot.hasStep = false;
             --ts.planned;
-            ++ts.outstanding;
+            ++ts.inFlight;
             if (ts.limit > 0 && ++ts.issued >= ts.limit)
                 ts.retired = true;
             m_queued[queued++] = i;
@@ -403,7 +403,7 @@ private:
         LiveDirection &dir = live.direction(r->direction);
         slot.inFlight = false;
         slot.publishDone();
-        --ts.outstanding;
+        --ts.inFlight;
         const auto latency = std::uint64_t(std::max<std::int64_t>(reapNs - r->submitNs, 0));
         if (r->error != 0 || r->resultBytes != std::int64_t(r->lengthBytes)) {
             dir.errors.add(1);
@@ -507,7 +507,7 @@ private:
             TargetState &ts = m_targets[t];
             const WorkerTarget &wt = m_ws.targets[t];
             if (wt.transactionsPerConnection == 0 || ts.started < wt.transactionsPerConnection
-                || ts.outstanding > 0 || ts.planned > 0)
+                || ts.inFlight > 0 || ts.planned > 0)
                 continue;
             LiveConnections &live = *wt.counters->connections;
             const std::uint32_t index = m_firstFile[t];
@@ -528,11 +528,11 @@ private:
         return any;
     }
 
-    void publishOutstanding()
+    void publishInFlight()
     {
         for (std::size_t t = 0; t < m_targets.size(); ++t)
-            m_ws.targets[t].counters->outstanding.store(
-                m_targets[t].outstanding, std::memory_order_relaxed);
+            m_ws.targets[t].counters->inFlight.store(
+                m_targets[t].inFlight, std::memory_order_relaxed);
     }
 
     // The hot loop, until the step stops, or with untilDone (pre-initialisation) until
@@ -560,7 +560,7 @@ private:
                     break;
                 }
             }
-            publishOutstanding();
+            publishInFlight();
             const std::size_t inFlight = m_slots.size() - m_idle.size();
             if (inFlight == 0) {
                 if (allRetired()) {
@@ -612,7 +612,7 @@ private:
         if (!m_engine)
             return;
         drainInFlight(nowNs() + m_ws.drainLimit.count());
-        publishOutstanding();
+        publishInFlight();
     }
 
     // Waits until `deadline` for the I/O in flight, uncounted; then closes the files of
@@ -628,7 +628,7 @@ private:
                 auto &slot = m_slots[std::uint32_t(m_completed[c]->userData)];
                 slot.inFlight = false;
                 slot.publishDone();
-                --m_targets[slot.target].outstanding;
+                --m_targets[slot.target].inFlight;
                 --inFlight;
                 m_idle.push_back(std::uint32_t(m_completed[c]->userData));
             }

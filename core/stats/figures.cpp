@@ -59,7 +59,7 @@ void Measurement::add(const Measurement &o)
     read.add(o.read);
     write.add(o.write);
     transactions += o.transactions;
-    outstanding += o.outstanding;
+    inFlightAtEnd += o.inFlightAtEnd;
     elapsed = std::max(elapsed, o.elapsed);
 }
 
@@ -69,7 +69,7 @@ void Measurement::append(const Measurement &later)
     read.append(later.read);
     write.append(later.write);
     transactions += later.transactions;
-    outstanding = later.outstanding;
+    inFlightAtEnd = later.inFlightAtEnd;
     elapsed += later.elapsed;
 }
 
@@ -136,7 +136,7 @@ Figures computeFigures(const Measurement &m)
     both.add(m.write);
     f.total = directionFigures(both, f.seconds);
     f.transactionsPerSecond = f.seconds > 0 ? double(m.transactions) / f.seconds : 0;
-    f.outstanding = m.outstanding;
+    f.inFlightAtEnd = m.inFlightAtEnd;
     if (m.connections)
         f.connections = ConnectionFigures {.open = phaseFigures(m.connections->open, f.seconds),
             .close = phaseFigures(m.connections->close, f.seconds),

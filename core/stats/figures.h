@@ -71,12 +71,12 @@ struct Measurement {
     // Set for targets that open and close files while measured (none for the others).
     std::optional<ConnectionMeasurement> connections;
     std::uint64_t transactions = 0; // a request with its reply counts once
-    std::uint32_t outstanding = 0; // I/Os in flight at the end of the span
+    std::uint32_t inFlightAtEnd = 0; // I/Os in flight at the end of the span
     std::chrono::nanoseconds elapsed {0};
 
     // Adds another scope's measurement over the SAME span (elapsed is kept).
     void add(const Measurement &other);
-    // Adds the measurement of the span that follows (elapsed adds up; outstanding is
+    // Adds the measurement of the span that follows (elapsed adds up; inFlightAtEnd is
     // the later one's).
     void append(const Measurement &later);
     friend bool operator==(const Measurement &, const Measurement &) = default;
@@ -130,7 +130,9 @@ struct Figures {
     DirectionFigures write;
     DirectionFigures total; // reads and writes together
     double transactionsPerSecond = 0;
-    std::uint32_t outstanding = 0;
+    // I/Os in flight when the span ended (a measured count: the configured queue depth
+    // is the plan's ResolvedWorker::outstandingIos). Written as "outstanding" in files.
+    std::uint32_t inFlightAtEnd = 0;
     std::optional<ConnectionFigures> connections; // when the measurement has them
     friend bool operator==(const Figures &, const Figures &) = default;
 };

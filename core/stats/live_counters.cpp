@@ -36,7 +36,7 @@ void takeSnapshot(LiveTargetCounters &live, Measurement &out)
     takeDirection(live.read, out.read);
     takeDirection(live.write, out.write);
     out.transactions = live.transactions.load();
-    out.outstanding = live.outstanding.load(std::memory_order_relaxed);
+    out.inFlightAtEnd = live.inFlight.load(std::memory_order_relaxed);
 }
 
 void takeInFlight(
@@ -90,7 +90,7 @@ Measurement deltaOf(const Measurement &earlier, const Measurement &later)
     d.read = deltaDirection(earlier.read, later.read);
     d.write = deltaDirection(earlier.write, later.write);
     d.transactions = later.transactions - earlier.transactions;
-    d.outstanding = later.outstanding;
+    d.inFlightAtEnd = later.inFlightAtEnd;
     return d;
 }
 

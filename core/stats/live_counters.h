@@ -60,7 +60,7 @@ struct LiveTargetCounters {
     // Made by the run for targets that open and close files while measured; null else.
     std::unique_ptr<LiveConnections> connections;
     RelaxedCounter transactions;
-    std::atomic<std::uint32_t> outstanding {0};
+    std::atomic<std::uint32_t> inFlight {0}; // submitted, not yet completed
     // One entry per outstanding-I/O slot of this target: 0 while the slot is idle, else
     // the submit time (the worker's steady clock, ns) with the lowest bit set for a
     // write. The worker stores at submit and at completion; the sampler reads it to see

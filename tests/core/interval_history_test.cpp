@@ -24,7 +24,7 @@ IntervalSample sample(std::size_t step, double start, double seconds, std::uint6
     f.total.iops = f.read.iops = double(ios) / seconds;
     f.total.latency = {10, meanUs, maxUs, meanUs, p99Us, p99Us, p99Us, p99Us};
     f.read.latency = f.total.latency;
-    f.outstanding = std::uint32_t(ios % 7);
+    f.inFlightAtEnd = std::uint32_t(ios % 7);
     s.scopes.push_back({{Scope::Kind::All, -1, -1, "All", {}}, f});
     s.scopes.push_back(
         {{Scope::Kind::Target, 0, 0, "Worker 1 / /var/tmp/a-rather-long-test-file-name.dat",
@@ -64,7 +64,7 @@ TEST(IntervalHistory, MergingTwoIntervalsKeepsExactFiguresExact)
     EXPECT_EQ(f.latency.minUs, 10.0);
     EXPECT_EQ(f.latency.p99Us, 400.0) << "an upper bound: the larger part";
     EXPECT_EQ(m.scopes[1].scope.targetPath, "/var/tmp/a-rather-long-test-file-name.dat");
-    EXPECT_EQ(m.scopes[0].figures.outstanding, 3000u % 7) << "at the end of the span";
+    EXPECT_EQ(m.scopes[0].figures.inFlightAtEnd, 3000u % 7) << "at the end of the span";
     EXPECT_NEAR(m.cpu.busyPercent, (1000 % 50 * 1.0 + 20 * 0.5) / 1.5, 1e-9);
     EXPECT_NEAR(m.devices.total.readsPerSecond, 4000 / 1.5, 1e-9);
     EXPECT_NEAR(m.devices.total.readAwaitMs, (1000 * 0.1 + 3000 * 0.2) / 4000, 1e-12);

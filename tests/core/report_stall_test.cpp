@@ -39,7 +39,7 @@ TEST(TimeSeriesCsv, AStalledIntervalShowsTheInFlightAgeAndTheStall)
     s.stepName = "4K";
     s.phase = RunPhase::Measuring;
     Figures f;
-    f.outstanding = 32;
+    f.inFlightAtEnd = 32;
     f.total.stalledIos = 32;
     f.total.oldestInFlightUs = 2.5e6;
     f.total.latency.maxUs = 2.5e6; // computeFigures puts the age there

@@ -50,13 +50,13 @@ DirectionMeasurement direction(std::uint64_t bytesPerIo,
 }
 
 Measurement measurement(DirectionMeasurement read, DirectionMeasurement write,
-    std::chrono::nanoseconds elapsed, std::uint32_t outstanding = 0)
+    std::chrono::nanoseconds elapsed, std::uint32_t inFlightAtEnd = 0)
 {
     Measurement m;
     m.read = std::move(read);
     m.write = std::move(write);
     m.transactions = m.read.histogram.count() + m.write.histogram.count();
-    m.outstanding = outstanding;
+    m.inFlightAtEnd = inFlightAtEnd;
     m.elapsed = elapsed;
     return m;
 }
