@@ -216,17 +216,19 @@ std::shared_ptr<StepState> makeStepState(std::size_t step, const std::vector<std
 }
 
 // What the step's sampler reads: every active worker's targets, in plan order, with
-// their live counters and whether a watched device carries each.
-Sampler::Config samplerConfigFor(std::size_t step, const std::string &stepName,
-    const std::vector<std::size_t> &active, const ResolvedPlan &resolved, StepState &state,
-    const std::map<std::string, bool> &comparedPath, const RunSettings &options)
+// their live counters and whether a watched device carries each; what the run resolved
+// about the watched devices.
+Sampler::Config samplerConfigFor(const StepContext &run, std::size_t step,
+    const std::vector<std::size_t> &active, StepState &state)
 {
+    const ResolvedPlan &resolved = run.result.plan;
+    const std::map<std::string, bool> &comparedPath = run.comparedPath;
     Sampler::Config config;
-    config.runId = options.runId;
+    config.runId = run.settings.runId;
     config.step = step;
-    config.stepName = stepName;
-    config.verdict = options.verdict;
-    config.stallThreshold = options.stallThreshold;
+    config.stepName = resolved.steps[step].name;
+    config.verdict = run.settings.verdict;
+    config.stallThreshold = run.settings.stallThreshold;
     for (std::size_t wi : active) {
         const ResolvedWorker &rw = resolved.workers[wi];
         Sampler::WorkerCounters counters {int(wi), rw.name, {}};
@@ -239,6 +241,12 @@ Sampler::Config samplerConfigFor(std::size_t step, const std::string &stepName,
         }
         config.workers.push_back(std::move(counters));
     }
+    config.comparedBuffered = run.comparedBuffered;
+    for (const auto &worker : state.live)
+        for (const auto &live : worker)
+            config.opensFiles |= live->connections != nullptr;
+    config.writeSpanBytes = run.writeSpanBytes;
+    config.deviceMap = run.result.deviceMap;
     return config;
 }
 
@@ -506,6 +514,39 @@ SteadyClock::time_point stopDeadline(const RunSettings &settings)
     return SteadyClock::now() + settings.stopTimeout;
 }
 
+// When the step's ramp-up and measurement end, counted from now: its workers start now.
+StepLoop::Times stepTimes(const StepContext &run, const PlannedStep &planned)
+{
+    const TestSetup &setup = run.setup;
+    StepLoop::Times times;
+    times.start = SteadyClock::now();
+    // A point of a number of I/Os is measured from its first I/O: a ramp-up would
+    // take I/Os from the count (on a fast device, all of them).
+    times.rampEnd = times.start + (planned.ioLimit > 0 ? std::chrono::seconds(0) : setup.rampUp);
+    // A step with a number of I/Os (a series' ios) runs until its workers did them.
+    times.measureEnd = setup.runTime.count() > 0 && planned.ioLimit == 0
+        ? times.rampEnd + setup.runTime
+        : SteadyClock::time_point::max();
+    times.interval = run.interval;
+    return times;
+}
+
+// Waits for the step's workers to drain until the stop deadline (or a second Stop) and
+// records the I/O a device still holds. Returns when the wait ended, for the step's
+// drain time: the stuck I/O's notice is not part of it.
+SteadyClock::time_point collectWorkers(const StepContext &run, StepState &state,
+    std::vector<std::thread> &threads, const std::vector<std::vector<std::string>> &targetPaths,
+    const std::string &stepName)
+{
+    const bool allEnded
+        = finishWorkers(state, threads, stopDeadline(run.settings), run.shared->stopNow);
+    const auto ended = SteadyClock::now();
+    recordStuckIo(run.result, *run.shared, run.sink,
+        stuckIoOf(state, targetPaths, steadyNs(SteadyClock::now())), stepName, allEnded,
+        run.settings.stopTimeout);
+    return ended;
+}
+
 } // namespace
 
 std::string joined(const std::vector<std::string> &items)
@@ -548,36 +589,14 @@ bool runStep(const StepContext &run, std::size_t step, SteadyClock::time_point r
         // measured so far. The workers drain what they have in flight (a
         // pre-initialisation's I/O) within the stop deadline, as at a step's end.
         guard.done = true;
-        const bool allEnded
-            = finishWorkers(*state, threads, stopDeadline(run.settings), shared.stopNow);
-        recordStuckIo(run.result, shared, run.sink,
-            stuckIoOf(*state, targetPaths, steadyNs(SteadyClock::now())), stepName, allEnded,
-            run.settings.stopTimeout);
+        collectWorkers(run, *state, threads, targetPaths, stepName);
         return false;
     }
 
-    Sampler::Config config = samplerConfigFor(
-        step, stepName, active, resolved, *state, run.comparedPath, run.settings);
-    config.comparedBuffered = run.comparedBuffered;
-    for (const auto &worker : state->live)
-        for (const auto &live : worker)
-            config.opensFiles |= live->connections != nullptr;
+    Sampler::Config config = samplerConfigFor(run, step, active, *state);
     config.inFlightWriteBytes = inFlightWriteBytes;
-    config.writeSpanBytes = run.writeSpanBytes;
-    config.deviceMap = run.result.deviceMap;
     config.runStart = runStart;
-    const auto &setup = run.setup;
-    StepLoop::Times times;
-    times.start = SteadyClock::now();
-    // A point of a number of I/Os is measured from its first I/O: a ramp-up would
-    // take I/Os from the count (on a fast device, all of them).
-    times.rampEnd
-        = times.start + (resolved.steps[step].ioLimit > 0 ? std::chrono::seconds(0) : setup.rampUp);
-    // A step with a number of I/Os (a series' ios) runs until its workers did them.
-    times.measureEnd = setup.runTime.count() > 0 && resolved.steps[step].ioLimit == 0
-        ? times.rampEnd + setup.runTime
-        : SteadyClock::time_point::max();
-    times.interval = run.interval;
+    const StepLoop::Times times = stepTimes(run, resolved.steps[step]);
     Sampler sampler(std::move(config), run.counters, run.writeBalance, times.start);
     StepLoop loop(shared, sampler, run.sink, run.history, run.phase, state->stop, times,
         run.settings.stallThreshold);
@@ -589,12 +608,7 @@ bool runStep(const StepContext &run, std::size_t step, SteadyClock::time_point r
     // stop deadline (or a second Stop) is reported, and its workers are left behind.
     guard.done = true;
     const auto drainStart = SteadyClock::now();
-    const bool allEnded
-        = finishWorkers(*state, threads, stopDeadline(run.settings), shared.stopNow);
-    const auto drainEnd = SteadyClock::now();
-    recordStuckIo(run.result, shared, run.sink,
-        stuckIoOf(*state, targetPaths, steadyNs(SteadyClock::now())), stepName, allEnded,
-        run.settings.stopTimeout);
+    const auto drainEnd = collectWorkers(run, *state, threads, targetPaths, stepName);
     run.writeBalance = sampler.balanceForNextStep();
     RunResult &result = run.result;
     result.steps.push_back(sampler.stepResult(!shared.stopRequested));
