@@ -513,21 +513,10 @@ int exportCommand(const ExportArgs &a)
     return wrote ? 0 : 1;
 }
 
-} // namespace
-
-void registerResultsCommands(CLI::App &app, int &exitCode)
+// rename, note, tag and delete, under history: each acts on one saved run, and they share
+// the parsed ID and text.
+void registerHistoryEditCommands(CLI::App *history, int &exitCode)
 {
-    auto h = std::make_shared<HistoryArgs>();
-    auto *history = app.add_subcommand(
-        "history", "List the saved runs (the run library: every `run` is saved unless --no-save)");
-    history->add_flag("--json", h->json, "Print the list as JSON (fields: docs/cli.md)");
-    history->add_option("--sort", h->sort, "Order: oldest (first, the default) or newest first")
-        ->check(CLI::IsMember({"oldest", "newest"}));
-    history->callback([&exitCode, h, history] {
-        if (history->get_subcommands().empty())
-            exitCode = historyCommand(*h);
-    });
-
     auto id = std::make_shared<std::string>();
     auto text = std::make_shared<std::string>();
     auto tags = std::make_shared<std::vector<std::string>>();
@@ -572,7 +561,25 @@ void registerResultsCommands(CLI::App &app, int &exitCode)
         std::cout << "deleted " << *id << "\n";
         exitCode = 0;
     });
+}
 
+void registerHistoryCommand(CLI::App &app, int &exitCode)
+{
+    auto h = std::make_shared<HistoryArgs>();
+    auto *history = app.add_subcommand(
+        "history", "List the saved runs (the run library: every `run` is saved unless --no-save)");
+    history->add_flag("--json", h->json, "Print the list as JSON (fields: docs/cli.md)");
+    history->add_option("--sort", h->sort, "Order: oldest (first, the default) or newest first")
+        ->check(CLI::IsMember({"oldest", "newest"}));
+    history->callback([&exitCode, h, history] {
+        if (history->get_subcommands().empty())
+            exitCode = historyCommand(*h);
+    });
+    registerHistoryEditCommands(history, exitCode);
+}
+
+void registerCompareCommand(CLI::App &app, int &exitCode)
+{
     auto c = std::make_shared<CompareArgs>();
     auto *compare = app.add_subcommand("compare",
         "Compare saved runs step by step (or point by point) against a baseline, and list "
@@ -587,7 +594,10 @@ void registerResultsCommands(CLI::App &app, int &exitCode)
     compare->add_option("--baseline", c->baseline,
         "The run the changes are against, by its place in RUNS (default 1, the first)");
     compare->callback([&exitCode, c] { exitCode = compareCommand(*c); });
+}
 
+void registerExportCommand(CLI::App &app, int &exitCode)
+{
     auto e = std::make_shared<ExportArgs>();
     auto *exportCmd = app.add_subcommand("export",
         "Write the result files of a saved run again, as `run` wrote them: the Iometer CSV, "
@@ -602,6 +612,15 @@ void registerResultsCommands(CLI::App &app, int &exitCode)
     exportCmd->add_option(
         "--json", e->jsonPath, "Write the results JSON here (- stdout), in this version's format");
     exportCmd->callback([&exitCode, e] { exitCode = exportCommand(*e); });
+}
+
+} // namespace
+
+void registerResultsCommands(CLI::App &app, int &exitCode)
+{
+    registerHistoryCommand(app, exitCode);
+    registerCompareCommand(app, exitCode);
+    registerExportCommand(app, exitCode);
 }
 
 } // namespace ioprism::cli

@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <limits>
+#include <optional>
 
 namespace ioprism::core {
 
@@ -296,62 +297,84 @@ std::string axisNumber(double v)
     return fmt::format("{:g}", v);
 }
 
-// The overlaid curves as an inline SVG, for a report written without the GUI's plot:
-// IOPS over time or over the swept parameter, one colour per run, with a legend.
-std::string curvesSvg(const ComparisonCurves &curves, const std::vector<std::string> &labels)
+// The curves' canvas: the SVG's size and the margins for the axes' labels.
+constexpr double kWidth = 960, kHeight = 420, kLeft = 70, kRight = 20, kTop = 20, kBottom = 60;
+
+// Where a value lands on the canvas: x over the range of the points that can be drawn,
+// y from zero to a round top.
+struct CurvesScale {
+    bool logX = false;
+    double xLo = 0, xHi = 0, yStep = 0, yTop = 0;
+
+    double xOf(double x) const
+    {
+        const double f = logX ? (std::log(x) - std::log(xLo)) / (std::log(xHi) - std::log(xLo))
+                              : (x - xLo) / (xHi - xLo);
+        return kLeft + f * (kWidth - kLeft - kRight);
+    }
+    double yOf(double y) const { return kTop + (1 - y / yTop) * (kHeight - kTop - kBottom); }
+};
+
+// A log axis has no place for x <= 0.
+bool drawable(const ComparisonCurves &curves, double x, double y)
 {
-    constexpr double kWidth = 960, kHeight = 420, kLeft = 70, kRight = 20, kTop = 20, kBottom = 60;
+    return std::isfinite(x) && std::isfinite(y) && !(curves.logX && x <= 0);
+}
+
+// Nothing when no point can be drawn. A single x gets a range around it, so that the
+// scale does not divide by zero.
+std::optional<CurvesScale> curvesScale(const ComparisonCurves &curves)
+{
     double xLo = std::numeric_limits<double>::infinity(), xHi = -xLo, yHi = 0;
     for (const auto &run : curves.runs)
         for (const auto &[x, y] : run) {
-            if (!std::isfinite(x) || !std::isfinite(y) || (curves.logX && x <= 0))
+            if (!drawable(curves, x, y))
                 continue;
             xLo = std::min(xLo, x);
             xHi = std::max(xHi, x);
             yHi = std::max(yHi, y);
         }
     if (!(xLo <= xHi))
-        return "<p class=\"note\">No measured interval to draw.</p>\n";
+        return std::nullopt;
     if (xLo == xHi) {
         xLo = curves.logX ? xLo / 2 : xLo - 1;
         xHi = curves.logX ? xHi * 2 : xHi + 1;
     }
-    const double yStep = niceStep(yHi > 0 ? yHi : 1, 5);
-    const double yTop = std::ceil((yHi > 0 ? yHi : 1) / yStep) * yStep;
-    const auto xOf = [&](double x) {
-        const double f = curves.logX
-            ? (std::log(x) - std::log(xLo)) / (std::log(xHi) - std::log(xLo))
-            : (x - xLo) / (xHi - xLo);
-        return kLeft + f * (kWidth - kLeft - kRight);
-    };
-    const auto yOf = [&](double y) { return kTop + (1 - y / yTop) * (kHeight - kTop - kBottom); };
-    std::string out = fmt::format(
-        "<figure><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" "
-        "viewBox=\"0 0 {0} {1}\" role=\"img\" aria-label=\"IOPS of each run\">\n",
-        kWidth, kHeight);
-    // Grid and y labels.
-    for (double y = 0; y <= yTop + yStep / 2; y += yStep)
+    CurvesScale scale;
+    scale.logX = curves.logX;
+    scale.xLo = xLo;
+    scale.xHi = xHi;
+    scale.yStep = niceStep(yHi > 0 ? yHi : 1, 5);
+    scale.yTop = std::ceil((yHi > 0 ? yHi : 1) / scale.yStep) * scale.yStep;
+    return scale;
+}
+
+// The grid with the y labels, the x ticks (the swept values, or round times) and the
+// axes' titles.
+std::string curvesAxesSvg(const ComparisonCurves &curves, const CurvesScale &scale)
+{
+    std::string out;
+    for (double y = 0; y <= scale.yTop + scale.yStep / 2; y += scale.yStep)
         out += fmt::format("<line x1=\"{0}\" x2=\"{1}\" y1=\"{2:.1f}\" y2=\"{2:.1f}\" "
                            "stroke=\"#8884\"/><text x=\"{3}\" y=\"{4:.1f}\" "
                            "text-anchor=\"end\">{5}</text>\n",
-            kLeft, kWidth - kRight, yOf(y), kLeft - 6, yOf(y) + 4, axisNumber(y));
-    // X ticks: the swept values, or round times.
+            kLeft, kWidth - kRight, scale.yOf(y), kLeft - 6, scale.yOf(y) + 4, axisNumber(y));
     std::vector<std::pair<double, std::string>> ticks;
     if (curves.axis) {
         for (const auto v : curves.ticks)
             ticks.emplace_back(double(v), describeSweepValue(*curves.axis, v));
     } else {
-        const double step = niceStep(xHi - xLo, 8);
-        for (double x = std::ceil(xLo / step) * step; x <= xHi + step / 1000; x += step)
+        const double step = niceStep(scale.xHi - scale.xLo, 8);
+        for (double x = std::ceil(scale.xLo / step) * step; x <= scale.xHi + step / 1000; x += step)
             ticks.emplace_back(x, axisNumber(x));
     }
     for (const auto &[x, text] : ticks) {
-        if (x < xLo || x > xHi)
+        if (x < scale.xLo || x > scale.xHi)
             continue;
         out += fmt::format("<line x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1}\" y2=\"{2}\" "
                            "stroke=\"#8884\"/><text x=\"{0:.1f}\" y=\"{3}\" "
                            "text-anchor=\"middle\">{4}</text>\n",
-            xOf(x), kTop, kHeight - kBottom, kHeight - kBottom + 16, htmlEscape(text));
+            scale.xOf(x), kTop, kHeight - kBottom, kHeight - kBottom + 16, htmlEscape(text));
     }
     out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
         (kLeft + kWidth - kRight) / 2, kHeight - kBottom + 34,
@@ -360,30 +383,50 @@ std::string curvesSvg(const ComparisonCurves &curves, const std::vector<std::str
     out += fmt::format("<text x=\"14\" y=\"{}\" transform=\"rotate(-90 14 {})\" "
                        "text-anchor=\"middle\">IOPS</text>\n",
         (kTop + kHeight - kBottom) / 2, (kTop + kHeight - kBottom) / 2);
-    // One polyline (and points, for a series) per run, then the legend.
-    for (std::size_t i = 0; i < curves.runs.size(); ++i) {
-        std::string points;
-        std::string dots;
-        for (const auto &[x, y] : curves.runs[i]) {
-            if (!std::isfinite(x) || !std::isfinite(y) || (curves.logX && x <= 0))
-                continue;
-            points += fmt::format("{:.1f},{:.1f} ", xOf(x), yOf(y));
-            if (curves.axis)
-                dots
-                    += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\"/>", xOf(x), yOf(y));
-        }
-        out += fmt::format("<g stroke=\"{0}\" fill=\"{0}\"><title>{1}</title><polyline "
-                           "fill=\"none\" stroke-width=\"2\" points=\"{2}\"/>{3}</g>\n",
-            runColor(i), htmlEscape(i < labels.size() ? labels[i] : std::string()), points, dots);
-        // The legend below the axis: four runs to a line.
-        const std::size_t column = i % 4, line = i / 4;
-        const double legendX = kLeft + static_cast<double>(column) * 220;
-        const double legendY = kHeight - 10 - static_cast<double>(line) * 14;
-        out += fmt::format("<rect x=\"{:.0f}\" y=\"{:.0f}\" width=\"14\" height=\"4\" "
-                           "fill=\"{}\"/><text x=\"{:.0f}\" y=\"{:.0f}\">{}</text>\n",
-            legendX, legendY - 4, runColor(i), legendX + 20, legendY,
-            htmlEscape(i < labels.size() ? labels[i] : std::string()));
+    return out;
+}
+
+// Run i's polyline (and points, for a series), then its entry in the legend below the
+// axis, four runs to a line.
+std::string curveSvg(const ComparisonCurves &curves, std::size_t i, const std::string &label,
+    const CurvesScale &scale)
+{
+    std::string points;
+    std::string dots;
+    for (const auto &[x, y] : curves.runs[i]) {
+        if (!drawable(curves, x, y))
+            continue;
+        points += fmt::format("{:.1f},{:.1f} ", scale.xOf(x), scale.yOf(y));
+        if (curves.axis)
+            dots += fmt::format(
+                "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\"/>", scale.xOf(x), scale.yOf(y));
     }
+    std::string out = fmt::format("<g stroke=\"{0}\" fill=\"{0}\"><title>{1}</title><polyline "
+                                  "fill=\"none\" stroke-width=\"2\" points=\"{2}\"/>{3}</g>\n",
+        runColor(i), htmlEscape(label), points, dots);
+    const std::size_t column = i % 4, line = i / 4;
+    const double legendX = kLeft + static_cast<double>(column) * 220;
+    const double legendY = kHeight - 10 - static_cast<double>(line) * 14;
+    out += fmt::format("<rect x=\"{:.0f}\" y=\"{:.0f}\" width=\"14\" height=\"4\" "
+                       "fill=\"{}\"/><text x=\"{:.0f}\" y=\"{:.0f}\">{}</text>\n",
+        legendX, legendY - 4, runColor(i), legendX + 20, legendY, htmlEscape(label));
+    return out;
+}
+
+// The overlaid curves as an inline SVG, for a report written without the GUI's plot:
+// IOPS over time or over the swept parameter, one colour per run, with a legend.
+std::string curvesSvg(const ComparisonCurves &curves, const std::vector<std::string> &labels)
+{
+    const auto scale = curvesScale(curves);
+    if (!scale)
+        return "<p class=\"note\">No measured interval to draw.</p>\n";
+    std::string out = fmt::format(
+        "<figure><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" "
+        "viewBox=\"0 0 {0} {1}\" role=\"img\" aria-label=\"IOPS of each run\">\n",
+        kWidth, kHeight);
+    out += curvesAxesSvg(curves, *scale);
+    for (std::size_t i = 0; i < curves.runs.size(); ++i)
+        out += curveSvg(curves, i, i < labels.size() ? labels[i] : std::string(), *scale);
     return out + "</svg><figcaption>IOPS of each run</figcaption></figure>\n";
 }
 

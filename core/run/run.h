@@ -60,7 +60,7 @@ public:
     void requestStopNow();
     RunPhase phase() const { return m_phase.load(); }
 
-    // Shared with the worker threads (defined in run.cpp).
+    // Shared with the worker threads (defined in run_step.h).
     struct Shared;
 
 private:

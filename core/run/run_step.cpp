@@ -1,0 +1,622 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/run/run_step.h"
+
+#include "core/run/latch.h"
+#include "core/run/resolved_plan.h"
+#include "core/run/sampler.h"
+#include "core/run/worker.h"
+#include "core/stats/live_counters.h"
+#include "core/workload/file_tree.h"
+#include "core/workload/rng.h"
+
+#include <algorithm>
+#include <boost/asio/steady_timer.hpp>
+#include <cmath>
+#include <condition_variable>
+#include <system_error>
+#include <thread>
+
+namespace ioprism::core::run_detail {
+
+namespace asio = boost::asio;
+using SteadyClock = std::chrono::steady_clock;
+
+namespace {
+
+std::int64_t steadyNs(SteadyClock::time_point t)
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
+}
+
+// What one step's workers share with the run. The run and every worker thread hold it
+// by shared_ptr, so a worker the run leaves behind (stuck on a device that does not
+// complete its I/O) keeps its counters, latches and spec alive until it ends.
+struct StepState {
+    StepState(std::size_t planWorkers, std::size_t activeWorkers)
+        : live(planWorkers)
+        , steps(activeWorkers)
+        , specs(activeWorkers)
+        , ready(std::ptrdiff_t(activeWorkers) + 1)
+        , exited(activeWorkers, false)
+    { }
+    std::vector<std::vector<std::unique_ptr<LiveTargetCounters>>> live; // per plan worker
+    std::vector<WorkerStep> steps; // per active worker
+    std::vector<AccessSpec> specs; // copies: a worker left behind may outlive the Run
+    std::atomic<bool> stop {false};
+    std::atomic<std::size_t> finishedWorkers {0};
+    std::atomic<std::uint64_t> preInitDone {0}; // WorkerStep::preInitDone
+    Latch ready;
+    Latch start {1};
+    std::mutex exitMutex;
+    std::condition_variable exitChanged;
+    std::vector<bool> exited; // guarded by exitMutex
+};
+
+// Starts one thread per worker step. A thread that cannot be made (a limit on threads
+// or address space) fails the run with a message that names the limit; the workers
+// already started are released through `ready` and end at once.
+std::vector<std::thread> startWorkers(const std::shared_ptr<StepState> &state, IoBackend &backend,
+    const std::function<void(const OpError &)> &fail)
+{
+    std::vector<std::thread> threads;
+    const std::size_t n = state->steps.size();
+    threads.reserve(n);
+    for (std::size_t a = 0; a < n; ++a) {
+        try {
+            threads.emplace_back([state, a, &backend] {
+                runWorkerStep(state->steps[a], backend);
+                std::lock_guard lock(state->exitMutex);
+                state->exited[a] = true;
+                state->exitChanged.notify_all();
+            });
+        } catch (const std::exception &e) { // system_error, or bad_alloc for its state
+            const auto *se = dynamic_cast<const std::system_error *>(&e);
+            fail({se ? se->code() : std::make_error_code(std::errc::not_enough_memory),
+                "start worker thread", state->steps[a].workerName,
+                "could not start worker thread " + std::to_string(a + 1) + " of "
+                    + std::to_string(n) + " (" + e.what()
+                    + "): the limit on processes and threads (ulimit -u) or on address space "
+                      "(ulimit -v) is too low for this many workers"});
+            state->ready.count_down(std::ptrdiff_t(n - a));
+            break;
+        }
+    }
+    return threads;
+}
+
+// Joins the workers that end by the deadline (or until stopNow); leaves the others to
+// end on their own. Returns true when every worker ended.
+bool finishWorkers(StepState &state, std::vector<std::thread> &threads,
+    SteadyClock::time_point deadline, const std::atomic<bool> &stopNow)
+
+{
+    std::vector<bool> exited;
+    {
+        std::unique_lock lock(state.exitMutex);
+        const auto allExited = [&] {
+            return std::all_of(state.exited.begin(),
+                state.exited.begin() + std::ptrdiff_t(threads.size()), [](bool e) { return e; });
+        };
+        // Poll stopNow a few times a second: it is set from a signal or the GUI thread.
+        // Asked to stop now, healthy workers still get a moment to reap what they have
+        // in flight, so that only I/O a device really holds is reported as stuck.
+        bool graceGiven = false;
+        while (!allExited() && SteadyClock::now() < deadline) {
+            if (stopNow && !graceGiven) {
+                deadline = std::min(deadline, SteadyClock::now() + std::chrono::milliseconds(500));
+                graceGiven = true;
+            }
+            state.exitChanged.wait_until(
+                lock, std::min(deadline, SteadyClock::now() + std::chrono::milliseconds(100)));
+        }
+        exited = state.exited;
+    }
+    bool all = true;
+    for (std::size_t i = 0; i < threads.size(); ++i) {
+        if (exited[i]) {
+            threads[i].join();
+        } else {
+            threads[i].detach(); // it holds the step's state; it ends when its I/O does
+            all = false;
+        }
+    }
+    return all;
+}
+
+// The first step a plan worker takes part in.
+std::size_t firstStepOf(const ResolvedPlan &resolved, std::size_t worker)
+{
+    for (std::size_t step = 0; step < resolved.stepCount(); ++step)
+        if (resolved.specOf(worker, step))
+            return step;
+    return resolved.stepCount();
+}
+
+// One step's workers: what each runs (spec, targets, regions, queue depths), their live
+// counters with one in-flight slot per outstanding I/O, and the callbacks by which they
+// reach the run. Also the write bytes that can be in flight on compared targets (the
+// limit of the devices' credit) and each target's profile path, per plan worker.
+std::shared_ptr<StepState> makeStepState(std::size_t step, const std::vector<std::size_t> &active,
+    const ResolvedPlan &resolved, const std::map<std::string, bool> &comparedPath,
+    const RunSettings &options, const std::shared_ptr<Run::Shared> &shared,
+    std::uint64_t &inFlightWriteBytes, std::vector<std::vector<std::string>> &targetPaths,
+    TreeFiles &treeFiles)
+{
+    auto state = std::make_shared<StepState>(resolved.workers.size(), active.size());
+    for (std::size_t a = 0; a < active.size(); ++a) {
+        const std::size_t wi = active[a];
+        const ResolvedWorker &rw = resolved.workers[wi];
+        state->specs[a] = *resolved.specOf(wi, step);
+        const auto &spec = state->specs[a];
+        auto &ws = state->steps[a];
+        ws.workerName = rw.name;
+        ws.spec = &spec;
+        ws.workerPattern = rw.dataPattern;
+        ws.cpuAffinity = rw.cpuAffinity;
+        ws.seed = rw.seed + kSplitMix64Gamma * (step + 1); // splitmix64's state at that step
+        const PlannedStep &planned = resolved.steps[step];
+        ws.ioLimitPerTarget = planned.ioLimit > 0 ? planned.ioLimit : options.ioLimitPerTarget;
+        ws.startDelay = planned.workerStagger * a;
+        // Past the run's stop deadline, so that the run, not the worker, decides when
+        // in-flight I/O counts as stuck.
+        ws.drainLimit = options.stopTimeout + std::chrono::seconds(5);
+        const std::uint64_t largest = largestTransferBytes(spec);
+        ws.bufferBytes = std::uint32_t(largest);
+        for (std::size_t ti = 0; ti < rw.targets.size(); ++ti) {
+            const ResolvedTarget &t = rw.targets[ti];
+            targetPaths[wi].push_back(t.target.path);
+            auto &live = state->live[wi].emplace_back(std::make_unique<LiveTargetCounters>());
+            if (rw.outstandingIos[step][ti] == 0)
+                continue; // not used in this step (cycling): counters stay at zero
+            WorkerTarget wt;
+            wt.file = {t.info.path, specWrites(spec), t.target.cacheMode, t.target.writeThrough};
+            const Worker &profileWorker = resolved.profile.hosts[0].workers[rw.profileWorker];
+            if (t.target.kind == TargetKind::FileTree) {
+                auto &files = treeFiles[t.info.path];
+                if (!files)
+                    files = std::make_shared<const std::vector<std::string>>(
+                        fileTreeFiles(t.info.path, t.target.tree));
+                wt.treeFiles = files;
+                // Before the worker's first step only: the stack is warm after it.
+                if (step == firstStepOf(resolved, wi))
+                    wt.preInitOperations = t.target.tree.preInitOperations;
+            } else if (profileWorker.testConnectionRate) {
+                wt.transactionsPerConnection = profileWorker.transactionsPerConnection;
+            }
+            if (wt.isTree() || wt.transactionsPerConnection > 0)
+                live->connections = std::make_unique<LiveConnections>();
+            wt.region = t.region;
+            wt.sectorBytes = t.info.logicalBlockBytes;
+            wt.outstandingIos = rw.outstandingIos[step][ti];
+            live->inFlightSince = std::vector<std::atomic<std::int64_t>>(wt.outstandingIos);
+            // Only where the device can be ahead: a buffered write completes when it
+            // reaches the page cache, before the device sees it.
+            const bool completesAtDevice
+                = t.target.cacheMode == CacheMode::Direct || t.target.writeThrough;
+            if (wt.file.write && completesAtDevice && comparedPath.at(t.target.path))
+                inFlightWriteBytes += largest * wt.outstandingIos;
+            wt.counters = live.get();
+            ws.bufferAlignBytes
+                = std::max({ws.bufferAlignBytes, t.info.directIoMemAlignBytes, 4096u});
+            ws.targets.push_back(wt);
+        }
+        ws.stop = &state->stop;
+        ws.ready = &state->ready;
+        ws.start = &state->start;
+        ws.preInitDone = &state->preInitDone;
+        // Workers may outlive the Run (left stuck on a device): they hold what they call
+        // by shared_ptr or point into their StepState, never into the Run.
+        ws.fail = [shared](const OpError &e) { shared->fail(e); };
+        ws.finished = [shared, count = &state->finishedWorkers, n = active.size(), step] {
+            if (++*count == n)
+                shared->wake(step);
+        };
+    }
+    return state;
+}
+
+// What the step's sampler reads: every active worker's targets, in plan order, with
+// their live counters and whether a watched device carries each; what the run resolved
+// about the watched devices.
+Sampler::Config samplerConfigFor(const StepContext &run, std::size_t step,
+    const std::vector<std::size_t> &active, StepState &state)
+{
+    const ResolvedPlan &resolved = run.result.plan;
+    const std::map<std::string, bool> &comparedPath = run.comparedPath;
+    Sampler::Config config;
+    config.runId = run.settings.runId;
+    config.step = step;
+    config.stepName = resolved.steps[step].name;
+    config.verdict = run.settings.verdict;
+    config.stallThreshold = run.settings.stallThreshold;
+    for (std::size_t wi : active) {
+        const ResolvedWorker &rw = resolved.workers[wi];
+        Sampler::WorkerCounters counters {int(wi), rw.name, {}};
+        for (std::size_t ti = 0; ti < rw.targets.size(); ++ti) {
+            if (rw.outstandingIos[step][ti] == 0)
+                continue; // not used in this step (cycling)
+            const std::string &path = rw.targets[ti].target.path;
+            counters.targets.push_back(
+                {path, state.live[wi][ti].get(), comparedPath.at(path), int(ti)});
+        }
+        config.workers.push_back(std::move(counters));
+    }
+    config.comparedBuffered = run.comparedBuffered;
+    for (const auto &worker : state.live)
+        for (const auto &live : worker)
+            config.opensFiles |= live->connections != nullptr;
+    config.writeSpanBytes = run.writeSpanBytes;
+    config.deviceMap = run.result.deviceMap;
+    return config;
+}
+
+// The I/O still in flight on a step's targets (LiveTargetCounters::inFlightSince).
+StuckIo stuckIoOf(
+    const StepState &state, const std::vector<std::vector<std::string>> &paths, std::int64_t nowNs)
+{
+    StuckIo stuck;
+    for (std::size_t wi = 0; wi < state.live.size(); ++wi)
+        for (std::size_t ti = 0; ti < state.live[wi].size(); ++ti) {
+            bool any = false;
+            for (const auto &slot : state.live[wi][ti]->inFlightSince) {
+                const std::int64_t since = slot.load(std::memory_order_relaxed);
+                if (since == 0)
+                    continue;
+                any = true;
+                ++stuck.ios;
+                stuck.oldestSeconds
+                    = std::max(stuck.oldestSeconds, double(nowNs - inFlightSubmitNs(since)) / 1e9);
+            }
+            const std::string &path = paths[wi][ti];
+            if (any
+                && std::find(stuck.targets.begin(), stuck.targets.end(), path)
+                    == stuck.targets.end())
+                stuck.targets.push_back(path);
+        }
+    return stuck;
+}
+
+std::string secondsText(double seconds)
+{
+    const auto tenths = std::llround(seconds * 10);
+    return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + " s";
+}
+
+// I/O a step's device never completed: added to the result, said, and (unless the user
+// asked twice to stop) the run's error, since the next step would measure the same stall.
+void recordStuckIo(RunResult &result, Run::Shared &shared, RunSink &sink, const StuckIo &stuck,
+    const std::string &stepName, bool allEnded, std::chrono::milliseconds stopTimeout)
+{
+    if (stuck.ios == 0)
+        return;
+    auto &total = result.stuckIo ? *result.stuckIo : result.stuckIo.emplace();
+    total.ios += stuck.ios;
+    total.oldestSeconds = std::max(total.oldestSeconds, stuck.oldestSeconds);
+    for (const auto &t : stuck.targets)
+        if (std::find(total.targets.begin(), total.targets.end(), t) == total.targets.end())
+            total.targets.push_back(t);
+    const std::string ios = std::to_string(stuck.ios) + " I/O" + (stuck.ios == 1 ? "" : "s");
+    const std::string text = ios + " still in flight at the end of step \"" + stepName
+        + "\", oldest " + secondsText(stuck.oldestSeconds) + ", on " + joined(stuck.targets)
+        + ": the device did not complete them; they are in no count, and their age is in the "
+          "maximum latency";
+    sink.onNotice(text);
+    result.notices.push_back(text);
+    if (!shared.stopNow)
+        shared.fail({std::make_error_code(std::errc::timed_out), "stop", joined(stuck.targets),
+            ios + " not completed by the device "
+                + (allEnded ? "within the workers' drain limit"
+                            : "within the stop deadline of "
+                            + secondsText(double(stopTimeout.count()) / 1e3))});
+}
+
+// One step's control loop on the run's io_context: a sample at every interval boundary
+// (and at the end of the ramp), the switch from ramp-up to measuring, and the end of
+// the step (time up, the workers done, or a stop). The timer only calls the sampler.
+class StepLoop
+{
+public:
+    struct Times {
+        SteadyClock::time_point start, rampEnd, measureEnd;
+        std::chrono::milliseconds interval {};
+    };
+
+    StepLoop(Run::Shared &shared, Sampler &sampler, RunSink &sink, IntervalHistory &history,
+        std::atomic<RunPhase> &runPhase, std::atomic<bool> &stepStop, Times times,
+        std::chrono::milliseconds stallThreshold)
+        : m_shared(shared)
+        , m_sampler(sampler)
+        , m_sink(sink)
+        , m_history(history)
+        , m_runPhase(runPhase)
+        , m_stepStop(stepStop)
+        , m_times(times)
+        , m_stallNs(std::chrono::duration_cast<std::chrono::nanoseconds>(stallThreshold).count())
+        , m_timer(shared.io)
+    { }
+
+    // Announces the step's phase, releases its workers (`start`) and runs the step to
+    // its end on the calling thread (the run's control thread).
+    void run(std::size_t step, const std::string &stepName, Latch &start)
+    {
+        m_step = step;
+        m_stepName = stepName;
+        m_phase = m_times.rampEnd > m_times.start ? RunPhase::RampUp : RunPhase::Measuring;
+        m_runPhase = m_phase;
+        m_sink.onPhase(m_phase, step, stepName);
+        start.count_down(); // every worker starts now
+        m_shared.currentStep = step;
+        m_shared.wakeControl = [this] {
+            if (!m_stepStop) {
+                m_timer.cancel();
+                onTick(true);
+            }
+        };
+        if (m_shared.stopRequested)
+            m_shared.wakeControl();
+        else
+            scheduleNext();
+        m_shared.io.restart();
+        m_shared.io.run();
+        m_shared.wakeControl = nullptr;
+    }
+
+private:
+    void onTick(bool stopNow)
+    {
+        auto now = SteadyClock::now();
+        if (m_phase == RunPhase::RampUp && now >= m_times.rampEnd - std::chrono::milliseconds(1))
+            now = std::max(now, m_times.rampEnd);
+        IntervalSample sample = m_sampler.tick(now, m_phase);
+        reportStall(sample);
+        m_sink.onInterval(sample);
+        m_history.add(std::move(sample));
+        if (m_phase == RunPhase::RampUp && now >= m_times.rampEnd) {
+            m_phase = RunPhase::Measuring;
+            m_runPhase = m_phase;
+            m_sampler.startMeasuring();
+            m_sink.onPhase(m_phase, m_step, m_stepName);
+        }
+        if (stopNow || m_shared.stopRequested || now >= m_times.measureEnd) {
+            m_stepStop = true;
+            m_timer.cancel();
+            return;
+        }
+        scheduleNext();
+    }
+
+    void scheduleNext()
+    {
+        ++m_tickNumber;
+        auto next = m_times.start + m_times.interval * m_tickNumber;
+        while (next <= m_sampler.lastTick())
+            next = m_times.start + m_times.interval * ++m_tickNumber;
+        if (m_phase == RunPhase::RampUp)
+            next = std::min(next, m_times.rampEnd);
+        next = std::min(next, m_times.measureEnd);
+        m_timer.expires_at(next);
+        m_timer.async_wait([this](const boost::system::error_code &ec) {
+            // Cancelled: woken by wakeControl, which sampled itself. Ended: the wake ran
+            // first while this completion was already queued (cancel cannot recall it),
+            // so the step is over and must not schedule another tick: with no run time
+            // and no workers left, nothing else would end it.
+            if (ec == asio::error::operation_aborted || m_stepStop)
+                return;
+            onTick(false);
+        });
+    }
+
+    // Said once per stall (again after the I/O moved), beside the interval figures that
+    // carry it (stalledIos, oldestInFlightUs) for the CLI line and the GUI badge.
+    void reportStall(const IntervalSample &sample)
+    {
+        std::uint32_t stalled = 0;
+        double oldestUs = 0;
+        std::vector<std::string> where;
+        for (const auto &sc : sample.scopes) {
+            const auto &total = sc.figures.total;
+            if (sc.scope.kind == Scope::Kind::All) {
+                stalled = total.stalledIos;
+                oldestUs = total.oldestInFlightUs;
+            } else if (sc.scope.kind == Scope::Kind::Target && total.stalledIos > 0
+                && std::find(where.begin(), where.end(), sc.scope.targetPath) == where.end())
+                where.push_back(sc.scope.targetPath);
+        }
+        if (stalled == 0) {
+            m_stallReported = false;
+            return;
+        }
+        if (m_stallReported)
+            return;
+        m_stallReported = true;
+        m_sink.onNotice(std::to_string(stalled) + " I/O" + (stalled == 1 ? "" : "s")
+            + " in flight for more than " + secondsText(double(m_stallNs) / 1e9) + " (oldest "
+            + secondsText(oldestUs / 1e6) + ") on " + joined(where)
+            + ": the device is not completing I/O (a frozen file system, a failing or "
+              "disconnected device?)");
+    }
+
+    Run::Shared &m_shared;
+    Sampler &m_sampler;
+    RunSink &m_sink;
+    IntervalHistory &m_history;
+    std::atomic<RunPhase> &m_runPhase;
+    std::atomic<bool> &m_stepStop;
+    const Times m_times;
+    const std::int64_t m_stallNs;
+    asio::steady_timer m_timer;
+    std::size_t m_step = 0;
+    std::string m_stepName;
+    RunPhase m_phase = RunPhase::Measuring;
+    std::int64_t m_tickNumber = 0;
+    bool m_stallReported = false;
+};
+
+// Whatever ends a step early (a failure, an exception) stops and collects its workers:
+// none is left waiting on a latch or joinable on unwinding.
+struct StepGuard {
+    StepState &state;
+    std::vector<std::thread> &threads;
+    const std::atomic<bool> &stopNow;
+    SteadyClock::time_point deadline;
+    bool done = false;
+    ~StepGuard()
+    {
+        if (done)
+            return;
+        state.stop = true;
+        state.start.count_down();
+        finishWorkers(state, threads, deadline, stopNow);
+    }
+};
+
+// Arrives at the step's ready latch and waits for the workers, which get ready once
+// their engines are set up and, before a worker's first step, its trees are
+// pre-initialised: that progress is reported meanwhile. False when a stop or a
+// failure came first (the workers are told to stop; the caller collects them).
+bool waitUntilReady(StepState &state, RunSink &sink, Run::Shared &shared)
+{
+    std::uint64_t preInitTotal = 0;
+    std::vector<std::string> trees;
+    for (const auto &ws : state.steps)
+        for (const auto &t : ws.targets)
+            if (t.preInitOperations > 0) {
+                preInitTotal += t.preInitOperations;
+                if (std::find(trees.begin(), trees.end(), t.file.path) == trees.end())
+                    trees.push_back(t.file.path);
+            }
+    const std::string where = joined(trees);
+    std::uint64_t reported = 0;
+    if (preInitTotal > 0)
+        sink.onPrepareProgress(where, 0, preInitTotal, PrepareWork::PreInitialising);
+    state.ready.count_down();
+    while (!state.ready.wait_for(std::chrono::milliseconds(100))) {
+        // A stop ends pre-initialisation too: it is unmeasured warm-up, and the user
+        // must not wait for all of its operations (nor have to ask twice).
+        if (shared.stopRequested) {
+            state.stop = true;
+            return false;
+        }
+        const std::uint64_t done
+            = std::min(state.preInitDone.load(std::memory_order_relaxed), preInitTotal);
+        if (preInitTotal > 0 && done != reported) {
+            reported = done;
+            sink.onPrepareProgress(where, done, preInitTotal, PrepareWork::PreInitialising);
+        }
+    }
+    if (preInitTotal > 0 && !shared.stopRequested && reported != preInitTotal)
+        sink.onPrepareProgress(where, preInitTotal, preInitTotal, PrepareWork::PreInitialising);
+    return true;
+}
+
+SteadyClock::time_point stopDeadline(const RunSettings &settings)
+{
+    return SteadyClock::now() + settings.stopTimeout;
+}
+
+// When the step's ramp-up and measurement end, counted from now: its workers start now.
+StepLoop::Times stepTimes(const StepContext &run, const PlannedStep &planned)
+{
+    const TestSetup &setup = run.setup;
+    StepLoop::Times times;
+    times.start = SteadyClock::now();
+    // A point of a number of I/Os is measured from its first I/O: a ramp-up would
+    // take I/Os from the count (on a fast device, all of them).
+    times.rampEnd = times.start + (planned.ioLimit > 0 ? std::chrono::seconds(0) : setup.rampUp);
+    // A step with a number of I/Os (a series' ios) runs until its workers did them.
+    times.measureEnd = setup.runTime.count() > 0 && planned.ioLimit == 0
+        ? times.rampEnd + setup.runTime
+        : SteadyClock::time_point::max();
+    times.interval = run.interval;
+    return times;
+}
+
+// Waits for the step's workers to drain until the stop deadline (or a second Stop) and
+// records the I/O a device still holds. Returns when the wait ended, for the step's
+// drain time: the stuck I/O's notice is not part of it.
+SteadyClock::time_point collectWorkers(const StepContext &run, StepState &state,
+    std::vector<std::thread> &threads, const std::vector<std::vector<std::string>> &targetPaths,
+    const std::string &stepName)
+{
+    const bool allEnded
+        = finishWorkers(state, threads, stopDeadline(run.settings), run.shared->stopNow);
+    const auto ended = SteadyClock::now();
+    recordStuckIo(run.result, *run.shared, run.sink,
+        stuckIoOf(state, targetPaths, steadyNs(SteadyClock::now())), stepName, allEnded,
+        run.settings.stopTimeout);
+    return ended;
+}
+
+} // namespace
+
+std::string joined(const std::vector<std::string> &items)
+{
+    std::string text;
+    for (const auto &i : items)
+        text += (text.empty() ? "" : ", ") + i;
+    return text;
+}
+
+// One step: its workers started together, sampled until the step ends, then
+// collected (or left behind on a device that does not complete their I/O). False
+// when the run cannot go on.
+bool runStep(const StepContext &run, std::size_t step, SteadyClock::time_point runStart)
+{
+    const ResolvedPlan &resolved = run.result.plan;
+    const std::string &stepName = resolved.steps[step].name;
+    std::vector<std::size_t> active; // plan worker indices taking part
+    for (std::size_t wi = 0; wi < resolved.workers.size(); ++wi)
+        if (resolved.specOf(wi, step))
+            active.push_back(wi);
+    // A step nobody runs in is skipped, but for Iometer's pause (every worker Idle at
+    // a spec index, CalcRunCount): it takes its ramp-up and run time with no I/O.
+    if (active.empty() && resolved.steps[step].specName != kIdleSpecName)
+        return true;
+
+    Run::Shared &shared = *run.shared;
+    const auto setupStart = SteadyClock::now();
+    std::uint64_t inFlightWriteBytes = 0;
+    std::vector<std::vector<std::string>> targetPaths(resolved.workers.size());
+    auto state = makeStepState(step, active, resolved, run.comparedPath, run.settings, run.shared,
+        inFlightWriteBytes, targetPaths, run.treeFiles);
+    std::vector<std::thread> threads
+        = startWorkers(state, run.backend, [&shared](const OpError &e) { shared.fail(e); });
+    StepGuard guard {*state, threads, shared.stopNow, stopDeadline(run.settings)};
+    const bool ready = waitUntilReady(*state, run.sink, shared);
+    run.reportNewNotices(); // a worker's engine may have fallen back (and said why)
+    if (!ready || shared.failed() || shared.stopRequested) {
+        // No step starts after a stop or a failure: the run ends with the steps
+        // measured so far. The workers drain what they have in flight (a
+        // pre-initialisation's I/O) within the stop deadline, as at a step's end.
+        guard.done = true;
+        collectWorkers(run, *state, threads, targetPaths, stepName);
+        return false;
+    }
+
+    Sampler::Config config = samplerConfigFor(run, step, active, *state);
+    config.inFlightWriteBytes = inFlightWriteBytes;
+    config.runStart = runStart;
+    const StepLoop::Times times = stepTimes(run, resolved.steps[step]);
+    Sampler sampler(std::move(config), run.counters, run.writeBalance, times.start);
+    StepLoop loop(shared, sampler, run.sink, run.history, run.phase, state->stop, times,
+        run.settings.stallThreshold);
+    loop.run(step, stepName, state->start);
+
+    run.phase = RunPhase::Stopping;
+    run.sink.onPhase(RunPhase::Stopping, step, stepName);
+    // Workers drain their in-flight I/O; a device that does not complete it by the
+    // stop deadline (or a second Stop) is reported, and its workers are left behind.
+    guard.done = true;
+    const auto drainStart = SteadyClock::now();
+    const auto drainEnd = collectWorkers(run, *state, threads, targetPaths, stepName);
+    run.writeBalance = sampler.balanceForNextStep();
+    RunResult &result = run.result;
+    result.steps.push_back(sampler.stepResult(!shared.stopRequested));
+    result.steps.back().setupSeconds
+        = std::chrono::duration<double>(times.start - setupStart).count();
+    result.steps.back().drainSeconds = std::chrono::duration<double>(drainEnd - drainStart).count();
+    run.sink.onStepResult(result.steps.back(), resolved.steps[step]);
+    return true;
+}
+
+} // namespace ioprism::core::run_detail
