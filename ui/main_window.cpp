@@ -508,8 +508,11 @@ void MainWindow::dropEvent(QDropEvent *event)
 
 bool MainWindow::openFile(const QString &path)
 {
-    if (looksLikeResults(path))
-        return openResults(path);
+    if (looksLikeResults(path)) {
+        openResults(path);
+        return true;
+    }
+    // A profile or an .icf is at most 4 MiB (core::kMaxProfileFileBytes): read here.
     if (!m_files->open(path))
         return false;
     m_workerPanel->setCurrentWorker(0);

@@ -19,6 +19,7 @@
 
 #include <functional>
 #include <memory>
+#include <vector>
 
 class QAction;
 class QDockWidget;
@@ -85,15 +86,23 @@ public:
     ~MainWindow() override;
 
     // ---- what the menus do, callable directly (tests, command line)
-    // A .json profile, an .icf import, or a results JSON (shown as at the end of its run).
+    // Results files are read off the GUI thread (ResultsKeeper::readResults), the status
+    // bar saying "Opening…" meanwhile: openResults, loadProfileOfResults and compareFiles
+    // only begin, and end with resultsOpened, profileOfResultsLoaded or runsCompared, or
+    // with openFailed (the message bar says why). The latest of them wins: one asked for
+    // while another reads drops the earlier, which ends with no signal at all.
+    //
+    // A .json profile or an .icf import (read here: they are small, at most 4 MiB), or a
+    // results JSON (openResults). False when a profile could not be opened; true for a
+    // results file, whose reading has begun.
     bool openFile(const QString &path);
     // A results JSON on the Live, Results and Series pages, as at the end of its run; a
     // file that is damaged, cut off or from a newer IOPrism is refused with the reason.
-    bool openResults(const QString &path);
+    void openResults(const QString &path);
     // The profile a results file ran (as it ran, seeds included) into the editor.
-    bool loadProfileOfResults(const QString &path);
-    // Two or more results files on the Compare page, the first as the baseline; false
-    // (with the reason) when one cannot be read.
+    void loadProfileOfResults(const QString &path);
+    // Two or more results files on the Compare page, the first as the baseline (refused
+    // with the reason when one cannot be read). False, at once, for fewer than two.
     bool compareFiles(const QStringList &paths);
     bool saveFile(const QString &path); // .json, or .icf export (warnings in the message bar)
     void newProfile();
@@ -175,6 +184,11 @@ public:
 
 signals:
     void runFinished(ioprism::ui::RunResultPtr result);
+    // The ends of the results files' reads (see openFile).
+    void resultsOpened(const QString &path);
+    void profileOfResultsLoaded(const QString &path);
+    void runsCompared(const QStringList &paths);
+    void openFailed(const QString &path);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -189,8 +203,11 @@ private:
     bool saveToLibrary(const RunResultPtr &result, const std::function<void()> &then);
     // The Live, Results and Series pages back to "no run yet".
     void clearResults();
-    // A results file, or nullopt with the reason in the message bar.
-    std::optional<core::RunResult> readResults(const QString &path);
+    // Reads results files off the GUI thread, then `then` with their runs in the order of
+    // `paths`; a file that cannot be read: the reason in the message bar and openFailed,
+    // no `then`. Neither when a later read was asked for meanwhile.
+    void readResults(
+        const QStringList &paths, const std::function<void(std::vector<RunResultPtr> runs)> &then);
     bool looksLikeResults(const QString &path) const;
     void createPages();
     QDockWidget *createDock();
@@ -280,6 +297,7 @@ private:
     std::unique_ptr<ProfileFiles> m_files; // open, save, recent files of the profile
     std::unique_ptr<ResultsExports> m_exports; // File › Export and the pages' exports
     std::unique_ptr<RunStatus> m_status; // the status bar's label and progress bar
+    QString m_statusBeforeReading; // the label before "Opening…", back when the read ends
 
     RunResultPtr m_lastResult;
     bool m_resultUnsaved = false; // m_lastResult is in no file (see hasUnsavedResults)

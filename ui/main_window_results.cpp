@@ -11,7 +11,6 @@
 #include "core/report/csv.h"
 #include "core/report/html_report.h"
 #include "core/report/results_json.h"
-#include "core/report/results_reader.h"
 #include "core/run/plan.h"
 #include "core/run/run.h"
 #include "ui/editors/field_marks.h"
@@ -92,26 +91,42 @@ bool MainWindow::looksLikeResults(const QString &path) const
         && head.text.find("\"ioprism-results\"") != std::string::npos;
 }
 
-std::optional<core::RunResult> MainWindow::readResults(const QString &path)
+void MainWindow::readResults(
+    const QStringList &paths, const std::function<void(std::vector<RunResultPtr> runs)> &then)
 {
-    const core::InputFileText file = m_services.readFile
-        ? m_services.readFile(
-            QFileInfo(path).filesystemFilePath(), core::kMaxResultsFileBytes, "results files")
-        : core::InputFileText {{}, core::Problem {core::Severity::Error, {}, "no file reader"},
-            core::InputFileFailure::Unreadable};
-    if (file.problem) {
-        m_messageBar->showMessage(MessageBar::Level::Error,
-            tr("%1 cannot be read: %2")
-                .arg(QFileInfo(path).fileName(), toQString(file.problem->message)));
-        return std::nullopt;
-    }
-    core::ResultsRead read = core::readResultsJson(file.text);
-    if (!read.ok()) {
-        m_messageBar->showMessage(MessageBar::Level::Error,
-            tr("%1 cannot be opened: %2").arg(QFileInfo(path).fileName(), toQString(read.error)));
-        return std::nullopt;
-    }
-    return std::move(read.result);
+    // A long run's file takes seconds to parse: the keeper reads it off the GUI thread
+    // and the status bar says so meanwhile. The label as it was comes back when the
+    // read ends, unless something else (a run) has written it since.
+    QStringList names;
+    for (const QString &path : paths)
+        names << QFileInfo(path).fileName();
+    const QString busy = tr("Opening %1…").arg(names.join(QStringLiteral(", ")));
+    if (!m_keeper->isReading())
+        m_statusBeforeReading = m_status->text();
+    m_status->setText(busy);
+    m_keeper->readResults(paths, m_services.readFile,
+        [this, busy, paths, then](const std::vector<ResultsFileRead> &files) {
+            if (m_status->text() == busy)
+                m_status->setText(m_statusBeforeReading);
+            std::vector<RunResultPtr> runs;
+            for (const ResultsFileRead &file : files) {
+                const QString name = QFileInfo(file.path).fileName();
+                if (file.failure == ResultsFileRead::Failure::Unreadable) {
+                    m_messageBar->showMessage(MessageBar::Level::Error,
+                        tr("%1 cannot be read: %2").arg(name, file.problem));
+                } else if (file.failure == ResultsFileRead::Failure::NotOpened) {
+                    m_messageBar->showMessage(MessageBar::Level::Error,
+                        tr("%1 cannot be opened: %2").arg(name, file.problem));
+                }
+                if (!file.ok()) {
+                    emit openFailed(file.path);
+                    return;
+                }
+                runs.push_back(file.result);
+            }
+            if (runs.size() == static_cast<std::size_t>(paths.size()))
+                then(std::move(runs));
+        });
 }
 
 bool MainWindow::saveToLibrary(const RunResultPtr &result, const std::function<void()> &then)
@@ -203,42 +218,43 @@ void MainWindow::askOpen(const QString &path)
     });
 }
 
-bool MainWindow::openResults(const QString &path)
+void MainWindow::openResults(const QString &path)
 {
-    std::optional<core::RunResult> read = readResults(path);
-    if (!read)
-        return false;
-    if (m_controller->isRunning()) {
-        m_messageBar->showMessage(
-            MessageBar::Level::Warning, tr("A run is going on: open the results when it ends."));
-        return false;
-    }
-    showResult(std::make_shared<core::RunResult>(std::move(*read)));
-    m_resultUnsaved = false; // it is that file
-    const QString when = QLocale().toString(
-        QDateTime::fromSecsSinceEpoch(std::chrono::duration_cast<std::chrono::seconds>(
-            m_lastResult->startedAt.time_since_epoch())
-                                          .count()),
-        QLocale::ShortFormat);
-    m_livePage->setHeadline(tr("Opened: the run of %1 (%2)").arg(when, QFileInfo(path).fileName()));
-    m_status->setText(tr("Idle · opened %1").arg(QFileInfo(path).fileName()));
-    showPage(m_seriesRun ? SeriesTab : ResultsTab);
-    return true;
+    readResults({path}, [this, path](std::vector<RunResultPtr> runs) {
+        // A run started while the file was read keeps the pages.
+        if (m_controller->isRunning()) {
+            m_messageBar->showMessage(MessageBar::Level::Warning,
+                tr("A run is going on: open the results when it ends."));
+            emit openFailed(path);
+            return;
+        }
+        showResult(runs.front());
+        m_resultUnsaved = false; // it is that file
+        const QString when = QLocale().toString(
+            QDateTime::fromSecsSinceEpoch(std::chrono::duration_cast<std::chrono::seconds>(
+                m_lastResult->startedAt.time_since_epoch())
+                                              .count()),
+            QLocale::ShortFormat);
+        m_livePage->setHeadline(
+            tr("Opened: the run of %1 (%2)").arg(when, QFileInfo(path).fileName()));
+        m_status->setText(tr("Idle · opened %1").arg(QFileInfo(path).fileName()));
+        showPage(m_seriesRun ? SeriesTab : ResultsTab);
+        emit resultsOpened(path);
+    });
 }
 
-bool MainWindow::loadProfileOfResults(const QString &path)
+void MainWindow::loadProfileOfResults(const QString &path)
 {
-    std::optional<core::RunResult> read = readResults(path);
-    if (!read)
-        return false;
-    // Unsaved: the profile came from a results file, not from a profile file.
-    m_document->setProfile(read->plan.profile);
-    m_workerPanel->setCurrentWorker(0);
-    m_messageBar->showMessage(MessageBar::Level::Information,
-        tr("The profile of %1 is loaded, as it ran (seeds included): Start runs it again.")
-            .arg(QFileInfo(path).fileName()));
-    showPage(SetupTab);
-    return true;
+    readResults({path}, [this, path](std::vector<RunResultPtr> runs) {
+        // Unsaved: the profile came from a results file, not from a profile file.
+        m_document->setProfile(runs.front()->plan.profile);
+        m_workerPanel->setCurrentWorker(0);
+        m_messageBar->showMessage(MessageBar::Level::Information,
+            tr("The profile of %1 is loaded, as it ran (seeds included): Start runs it again.")
+                .arg(QFileInfo(path).fileName()));
+        showPage(SetupTab);
+        emit profileOfResultsLoaded(path);
+    });
 }
 
 bool MainWindow::compareFiles(const QStringList &paths)
@@ -248,25 +264,24 @@ bool MainWindow::compareFiles(const QStringList &paths)
             MessageBar::Level::Warning, tr("Choose two or more runs to compare."));
         return false;
     }
-    std::vector<RunResultPtr> runs;
-    QStringList labels;
-    for (const QString &path : paths) {
-        std::optional<core::RunResult> read = readResults(path);
-        if (!read)
-            return false;
-        runs.push_back(std::make_shared<core::RunResult>(std::move(*read)));
-        // The user's name for a library run, else the file's name without .json.
-        QString label = QFileInfo(path).completeBaseName();
-        if (m_historyPage->model()->library()) {
-            const auto metadata = m_historyPage->model()->library()->metadata(toStdString(label));
-            if (metadata && !metadata->name.empty())
-                label = toQString(metadata->name);
+    readResults(paths, [this, paths](std::vector<RunResultPtr> runs) {
+        QStringList labels;
+        for (const QString &path : paths) {
+            // The user's name for a library run, else the file's name without .json.
+            QString label = QFileInfo(path).completeBaseName();
+            if (m_historyPage->model()->library()) {
+                const auto metadata
+                    = m_historyPage->model()->library()->metadata(toStdString(label));
+                if (metadata && !metadata->name.empty())
+                    label = toQString(metadata->name);
+            }
+            labels << label;
         }
-        labels << label;
-    }
-    m_comparePage->setRuns(std::move(runs), labels);
-    m_tabs->setTabVisible(CompareTab, true);
-    showPage(CompareTab);
+        m_comparePage->setRuns(std::move(runs), labels);
+        m_tabs->setTabVisible(CompareTab, true);
+        showPage(CompareTab);
+        emit runsCompared(paths);
+    });
     return true;
 }
 

@@ -3,9 +3,11 @@
 
 #include "core/library/run_library.h"
 #include "core/report/results_json.h"
+#include "core/report/results_reader.h"
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QFileInfo>
 #include <QMetaObject>
 #include <QRunnable>
 #include <QSaveFile>
@@ -81,6 +83,61 @@ void ResultsKeeper::writeFile(const QString &path, std::function<std::string()> 
             return {};
         },
         std::move(done));
+}
+
+void ResultsKeeper::readResults(const QStringList &paths, core::InputFileReader read,
+    std::function<void(const std::vector<ResultsFileRead> &files)> done)
+{
+    const quint64 generation = ++m_readGeneration;
+    ++m_reading;
+    // Like run(): `this` outlives the job, and its posted call is dropped with this object.
+    m_pool.start(QRunnable::create([this, paths, generation, read = std::move(read),
+                                       hook = m_readHook, done = std::move(done)] {
+        std::vector<ResultsFileRead> files;
+        for (const QString &path : paths) {
+            // Stale before it began (the user asked for another file): not read at all.
+            if (m_readGeneration.load() != generation)
+                break;
+            if (hook)
+                hook(path);
+            ResultsFileRead &file = files.emplace_back();
+            file.path = path;
+            try {
+                const core::InputFileText text = read
+                    ? read(QFileInfo(path).filesystemFilePath(), core::kMaxResultsFileBytes,
+                        "results files")
+                    : core::InputFileText {{},
+                        core::Problem {core::Severity::Error, {}, "no file reader"},
+                        core::InputFileFailure::Unreadable};
+                if (text.problem) {
+                    file.failure = ResultsFileRead::Failure::Unreadable;
+                    file.problem = QString::fromStdString(text.problem->message);
+                } else if (core::ResultsRead parsed = core::readResultsJson(text.text);
+                           !parsed.ok()) {
+                    file.failure = ResultsFileRead::Failure::NotOpened;
+                    file.problem = QString::fromStdString(parsed.error);
+                } else {
+                    file.result
+                        = std::make_shared<const core::RunResult>(std::move(*parsed.result));
+                }
+            } catch (const std::exception &e) {
+                // Out of memory for a huge document: said as the parser's refusal.
+                file.failure = ResultsFileRead::Failure::NotOpened;
+                file.problem = QString::fromStdString(e.what());
+            }
+            if (!file.ok())
+                break;
+        }
+        QMetaObject::invokeMethod(
+            this,
+            [this, generation, files = std::move(files), done] {
+                --m_reading;
+                // A later read was asked for meanwhile: this one is never shown.
+                if (generation == m_readGeneration.load() && done)
+                    done(files);
+            },
+            Qt::QueuedConnection);
+    }));
 }
 
 } // namespace ioprism::ui

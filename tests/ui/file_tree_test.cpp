@@ -418,7 +418,7 @@ TEST(FileTreeResults, ARunOfATreeShowsItsFilesOnTheResultsAndLivePages)
         << core::writeResultsJson(*finished, finished->environment);
     window.livePage()->clear();
     EXPECT_TRUE(window.livePage()->filesText().isEmpty());
-    ASSERT_TRUE(window.openFile(QString::fromStdString(saved.string())))
+    ASSERT_TRUE(test::openResultsFile(window, QString::fromStdString(saved.string())))
         << window.messageBar()->currentText().toStdString();
     window.showPage(MainWindow::LiveTab);
     ASSERT_TRUE(test::waitUntil([&] { return !window.livePage()->filesText().isEmpty(); }, 5s));
@@ -478,7 +478,7 @@ TEST(FileTreeResults, AReopenedTreeRunShowsTheFilesLineItShowedLive)
     std::ofstream(path, std::ios::binary) << core::writeResultsJson(run, run.environment);
     MainWindow window(ioprism::test::testServices(), isolated(dir));
     window.show();
-    ASSERT_TRUE(window.openFile(QString::fromStdString(path.string())))
+    ASSERT_TRUE(test::openResultsFile(window, QString::fromStdString(path.string())))
         << window.messageBar()->currentText().toStdString();
     window.showPage(MainWindow::LiveTab);
     ASSERT_TRUE(test::waitUntil([&] { return !window.livePage()->filesText().isEmpty(); }, 5s));
@@ -488,7 +488,7 @@ TEST(FileTreeResults, AReopenedTreeRunShowsTheFilesLineItShowedLive)
     const auto plain = dir.path() / "plain.json";
     std::ofstream(plain, std::ios::binary)
         << core::writeResultsJson(*golden.result, golden.result->environment);
-    ASSERT_TRUE(window.openFile(QString::fromStdString(plain.string())));
+    ASSERT_TRUE(test::openResultsFile(window, QString::fromStdString(plain.string())));
     window.showPage(MainWindow::LiveTab);
     // Drawn: the figures are the last interval's (21.2 IOPS), and there is no files line.
     ASSERT_TRUE(test::waitUntil(

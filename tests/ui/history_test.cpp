@@ -109,7 +109,8 @@ TEST(History, GuiAndCliRunsAreKeptListedAfterARestartAndOpenAsAtTheirEnd)
             firstRow = r;
     ASSERT_GE(firstRow, 0);
     const QString file = QString::fromStdString(history->model()->run(firstRow).path.string());
-    ASSERT_TRUE(again.openFile(file)) << again.messageBar()->currentText().toStdString();
+    ASSERT_TRUE(test::openResultsFile(again, file))
+        << again.messageBar()->currentText().toStdString();
     const RunResultPtr opened = again.resultsPage()->result();
     ASSERT_TRUE(opened);
     ASSERT_EQ(opened->steps.size(), first->steps.size());
@@ -120,7 +121,8 @@ TEST(History, GuiAndCliRunsAreKeptListedAfterARestartAndOpenAsAtTheirEnd)
     EXPECT_GT(again.livePage()->plots()->pointCount(LivePlots::IopsPlot, LivePlots::TotalIops), 0);
 
     // Run again: its profile, as it ran.
-    ASSERT_TRUE(again.loadProfileOfResults(file));
+    ASSERT_TRUE(test::waitForSignal(
+        again, &MainWindow::profileOfResultsLoaded, [&] { again.loadProfileOfResults(file); }));
     EXPECT_EQ(again.document()->profile().specs, first->plan.profile.specs);
 }
 
@@ -182,17 +184,19 @@ TEST(History, ADamagedOrFutureFileIsRefusedWithItsReasonAndTheRestStillOpen)
         damaged += model->run(r).damaged ? 1 : 0;
     EXPECT_EQ(damaged, 2);
 
-    EXPECT_FALSE(
-        window.openFile(QString::fromStdString((runs / "20990101-000000-cut.json").string())));
+    EXPECT_TRUE(test::waitForSignal(window, &MainWindow::openFailed, [&] {
+        window.openFile(QString::fromStdString((runs / "20990101-000000-cut.json").string()));
+    }));
     EXPECT_EQ(window.messageBar()->currentLevel(), MessageBar::Level::Error);
     EXPECT_TRUE(window.messageBar()->currentText().contains(QStringLiteral("cut.json")));
-    EXPECT_FALSE(
-        window.openFile(QString::fromStdString((runs / "20990101-000001-future.json").string())));
+    EXPECT_TRUE(test::waitForSignal(window, &MainWindow::openFailed, [&] {
+        window.openFile(QString::fromStdString((runs / "20990101-000001-future.json").string()));
+    }));
     bool saysNewer = false;
     for (int i = 0; i < window.messageBar()->shownCount(); ++i)
         saysNewer |= window.messageBar()->textAt(i).contains(QStringLiteral("99"));
     EXPECT_TRUE(saysNewer);
-    EXPECT_TRUE(window.openFile(QString::fromStdString(good.string())));
+    EXPECT_TRUE(test::openResultsFile(window, QString::fromStdString(good.string())));
     EXPECT_TRUE(window.resultsPage()->result());
 }
 
@@ -288,9 +292,10 @@ TEST(Compare, ADirectAndABufferedRunOverlaidWithTheirChangesAndTheCacheModeAmong
     const auto direct = seriesRunFile(dir, core::CacheMode::Direct, "direct.json");
     const auto buffered = seriesRunFile(dir, core::CacheMode::Buffered, "buffered.json");
     MainWindow window(ioprism::test::testServices(), withLibrary(dir));
-    ASSERT_TRUE(window.compareFiles(
-        {QString::fromStdString(direct.string()), QString::fromStdString(buffered.string())}))
-        << window.messageBar()->currentText().toStdString();
+    ASSERT_TRUE(test::waitForSignal(window, &MainWindow::runsCompared, [&] {
+        EXPECT_TRUE(window.compareFiles(
+            {QString::fromStdString(direct.string()), QString::fromStdString(buffered.string())}));
+    })) << window.messageBar()->currentText().toStdString();
     ComparePage *page = window.comparePage();
     EXPECT_TRUE(page->overSeries());
     ASSERT_EQ(page->plot()->graphCount(), 2);
@@ -337,8 +342,10 @@ TEST(Compare, ExportReportWritesTheComparisonWithItsPlotEmbedded)
     MainWindow window(ioprism::test::testServices(), withLibrary(dir));
     ComparePage *page = window.comparePage();
     EXPECT_FALSE(page->exportReportButton()->isEnabled()); // nothing compared yet
-    ASSERT_TRUE(window.compareFiles(
-        {QString::fromStdString(direct.string()), QString::fromStdString(buffered.string())}));
+    ASSERT_TRUE(test::waitForSignal(window, &MainWindow::runsCompared, [&] {
+        EXPECT_TRUE(window.compareFiles(
+            {QString::fromStdString(direct.string()), QString::fromStdString(buffered.string())}));
+    }));
     QPushButton *button = page->exportReportButton();
     EXPECT_TRUE(button->isEnabled());
     EXPECT_FALSE(button->toolTip().isEmpty());

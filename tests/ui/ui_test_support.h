@@ -15,6 +15,7 @@
 #include <QElapsedTimer>
 #include <QLocale>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 
@@ -22,6 +23,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
+#include <gtest/gtest.h>
 #include <string>
 
 namespace ioprism::test {
@@ -108,6 +110,25 @@ inline bool waitUntil(const std::function<bool()> &done, std::chrono::millisecon
         QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
     }
     return true;
+}
+
+// The window reads results files off the GUI thread (MainWindow::openFile): `begin` asks
+// for a read, then this waits for the window's `signal` (resultsOpened, openFailed…) with
+// a generous timeout. False when it did not come (a failed read says why in the message
+// bar).
+template<typename Signal>
+bool waitForSignal(ui::MainWindow &window, Signal signal, const std::function<void()> &begin)
+{
+    QSignalSpy spy(&window, signal);
+    begin();
+    return !spy.isEmpty() || spy.wait(60000);
+}
+
+// Opens a results file and waits until the window shows it.
+inline bool openResultsFile(ui::MainWindow &window, const QString &path)
+{
+    return waitForSignal(
+        window, &ui::MainWindow::resultsOpened, [&] { EXPECT_TRUE(window.openFile(path)); });
 }
 
 // One worker, one test-file target, one 4 KiB random-read spec: runs on the null engine.

@@ -198,7 +198,7 @@ TEST(UnsavedResults, ResultsExportedOrOpenedFromAFileAreNotAskedAbout)
     // Results files are written off the GUI thread (ResultsKeeper).
     ASSERT_TRUE(test::waitUntil([&] { return !window.resultsKeeper()->isBusy(); }, 30s));
 
-    ASSERT_TRUE(window.openFile(QString::fromStdString(path.string())));
+    ASSERT_TRUE(test::openResultsFile(window, QString::fromStdString(path.string())));
     EXPECT_FALSE(window.hasUnsavedResults());
     EXPECT_TRUE(window.close());
 }
