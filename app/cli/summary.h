@@ -32,6 +32,8 @@ using core::formatLatencyUs; // "1.23 ms", "456 µs", "2.5 s"
 
 // A finished step of a series, in the `iops` tool's manner: "point 3/16  4 KiB  | 91,234
 // IO/s  356.4 MiB/s  2990.0 Mbit/s  p99 412 µs  device: agree". `done`/`total` count steps.
+// Only for a run with a series (the terminal sink asks setup.series): a cycling step's
+// point is the plan's, and a cycling run prints no point lines.
 std::string pointLine(const core::StepResult &step, const core::PlannedStep &planned,
     const core::Series &series, std::size_t done, std::size_t total);
 // The series of a finished run: one line per point (the median of its trials, min-max

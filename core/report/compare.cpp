@@ -215,7 +215,10 @@ std::vector<KeyedRow> rowsOf(const RunResult &r)
     std::vector<KeyedRow> out;
     std::map<std::string, int> seen;
     for (const auto &step : r.steps) {
-        const bool point = step.step < r.plan.steps.size() && r.plan.steps[step.step].point;
+        // A cycling step's point is the plan's (for the Series view): compare keeps
+        // matching cycling runs step by step, as before their steps had points.
+        const bool point = step.step < r.plan.steps.size()
+            && seriesPointOf(r.plan.profile.setup, r.plan.steps[step.step]);
         if (point)
             continue;
         KeyedRow k;
@@ -232,15 +235,16 @@ std::vector<KeyedRow> rowsOf(const RunResult &r)
         out.push_back(std::move(k));
     }
     const auto &series = r.plan.profile.setup.series;
+    if (!series)
+        return out;
     for (const auto &p : seriesPoints(r)) {
         KeyedRow k;
         k.row.kind = CompareRow::Kind::Point;
         k.row.spec = p.specName;
         std::string keyValues, shown;
         for (std::size_t a = 0; a < p.values.size(); ++a) {
-            const SweepParameter parameter = series && a < series->axes.size()
-                ? series->axes[a].parameter
-                : SweepParameter::TransferSize;
+            const SweepParameter parameter = a < series->axes.size() ? series->axes[a].parameter
+                                                                     : SweepParameter::TransferSize;
             keyValues += fmt::format("{}{}={}", a ? " " : "", toString(parameter), p.values[a]);
             shown += fmt::format("{}{} {}", a ? ", " : "", toString(parameter),
                 describeSweepValue(parameter, p.values[a]));

@@ -775,8 +775,9 @@ std::string writeIometerCsv(
     for (const auto &step : result.steps) {
         const PlannedStep *planned
             = step.step < result.plan.steps.size() ? &result.plan.steps[step.step] : nullptr;
-        const auto specs
-            = planned && planned->point ? plan.specsOfStep(step) : plan.specsOfIndex(step);
+        const auto specs = planned && seriesPointOf(result.plan.profile.setup, *planned)
+            ? plan.specsOfStep(step)
+            : plan.specsOfIndex(step);
         const std::optional<std::size_t> index
             = planned ? std::optional(planned->specIndex) : std::nullopt;
         if (specs != written || !index || index != writtenIndex) {

@@ -331,7 +331,8 @@ Json stepScopeJson(const ScopeResult &s)
     return j;
 }
 
-Json stepJson(const StepResult &step, const DeviceMap &map, const PlannedStep *planned)
+Json stepJson(const StepResult &step, const DeviceMap &map, const PlannedStep *planned,
+    const TestSetup &setup)
 {
     Json scopes = Json::array();
     for (const auto &s : step.scopes)
@@ -348,9 +349,10 @@ Json stepJson(const StepResult &step, const DeviceMap &map, const PlannedStep *p
         j["spec_index"] = planned->specIndex;
         j["cycle"] = planned->cycle;
     }
-    if (planned && planned->point)
-        j["point"] = Json {{"index", planned->point->index}, {"trial", planned->point->trial},
-            {"values", planned->point->values}, {"target", planned->point->target}};
+    // A series' point only: a cycling step's is in the plan (docs/results.md).
+    if (const StepPoint *point = planned ? seriesPointOf(setup, *planned) : nullptr)
+        j["point"] = Json {{"index", point->index}, {"trial", point->trial},
+            {"values", point->values}, {"target", point->target}};
     return j;
 }
 
@@ -892,7 +894,8 @@ Json resultsWithoutIntervals(const RunResult &result, const Environment &environ
     Json steps = Json::array();
     for (const auto &step : result.steps)
         steps.push_back(stepJson(step, result.deviceMap,
-            step.step < result.plan.steps.size() ? &result.plan.steps[step.step] : nullptr));
+            step.step < result.plan.steps.size() ? &result.plan.steps[step.step] : nullptr,
+            result.plan.profile.setup));
 
     Json doc;
     doc["format"] = kResultsFormatName;

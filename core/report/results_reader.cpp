@@ -270,6 +270,9 @@ RunResult readDocument(const Node &doc, int version)
     }
     if (!planKept)
         planOfOldFile(r, infos);
+    // Files written before the planner set cycling steps' points (all of format 1 and 2,
+    // and format 3 until then) get them as the planner would.
+    setCyclingPoints(r.plan.profile.setup, r.plan.steps);
     // Version 1: one object per interval; since 2, columns.
     const Node intervals = doc["intervals"];
     if (version == 1)

@@ -347,7 +347,52 @@ std::optional<RunPlan> makeRunPlan(
         else
             addCyclingSteps(plan, profile, specAt, i, idleAt[i]);
     }
+    // The plan is the one home of each cycling step's point: the GUI's Series view and
+    // the reader of older files take it from here rather than count steps again.
+    setCyclingPoints(profile.setup, plan.steps);
     return plan;
+}
+
+std::optional<SweepParameter> cyclingAxis(const TestSetup &setup)
+{
+    if (setup.series)
+        return std::nullopt;
+    switch (setup.testType) {
+    case TestType::CycleOutstandingIos:
+        return SweepParameter::OutstandingIos;
+    case TestType::CycleWorkers:
+        return SweepParameter::Workers;
+    case TestType::Normal:
+    case TestType::CycleTargets:
+    case TestType::IncrementTargetsParallel:
+    case TestType::IncrementTargetsSerial:
+    case TestType::CycleWorkersAndTargets:
+    case TestType::CycleOutstandingIosAndTargets: // two axes, each step of its own
+        break;
+    }
+    return std::nullopt;
+}
+
+void setCyclingPoints(const TestSetup &setup, std::vector<PlannedStep> &steps)
+{
+    const auto axis = cyclingAxis(setup);
+    if (!axis)
+        return;
+    // The Nth step of a spec index runs the Nth depth (cyclingSteps: one step per depth,
+    // in order, the counters starting again at each index).
+    const std::vector<std::uint32_t> depths = queueDepthValues(setup.queueDepthCycling);
+    std::map<std::size_t, std::size_t> seen; // spec index -> its cycling steps so far
+    for (auto &step : steps) {
+        if (step.cycle.empty()) // a pause, or a step an old file does not describe
+            continue;
+        const std::size_t k = seen[step.specIndex]++;
+        const std::uint64_t value = *axis == SweepParameter::OutstandingIos
+            ? (k < depths.size() ? depths[k] : 0)
+            : step.workers;
+        if (value == 0 || step.point)
+            continue;
+        step.point = StepPoint {.index = k, .trial = 0, .values = {value}, .target = {}};
+    }
 }
 
 std::vector<PlannedStep> plannedSteps(const Profile &profile)

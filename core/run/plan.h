@@ -40,13 +40,14 @@ struct PlannedWorker {
     std::vector<std::uint32_t> cpuAffinity;
 };
 
-// A step of a series: which point, which trial, the values of its axes.
+// A step of a series, or of Iometer's queue-depth or worker cycling (a one-axis series,
+// cyclingAxis()): which point, which trial, the values of its axes.
 struct StepPoint {
     // The point within its spec index's series: the same in every trial; targets in
-    // turn are points of their own.
+    // turn are points of their own. Cycling: the step's place among its spec index's.
     std::size_t index = 0;
-    std::uint32_t trial = 0; // 0-based
-    std::vector<std::uint64_t> values; // per axis of setup.series
+    std::uint32_t trial = 0; // 0-based; always 0 in cycling
+    std::vector<std::uint64_t> values; // per axis of setup.series, or the cycling's one
     std::string target; // targets in turn: the one this point runs on; "" = all
     friend bool operator==(const StepPoint &, const StepPoint &) = default;
 };
@@ -59,7 +60,9 @@ struct PlannedStep {
     std::size_t specIndex = 0; // the Nth assigned spec of every worker
     std::string cycle; // what this step cycles ("QD 8", "2 workers"); "" in a normal test
     std::uint32_t workers = 0; // the workers taking part (not idle)
-    std::optional<StepPoint> point; // a series' step: its point
+    // A series' step, or a step of queue-depth or worker cycling: its point. Only a
+    // series' is written as a point (seriesPointOf).
+    std::optional<StepPoint> point;
     // Per worker and target: stop after this many I/Os (0 = the run time), and worker n
     // starts n x workerStagger after the first (a series' ios and workerStagger).
     std::uint64_t ioLimit = 0;
@@ -82,6 +85,29 @@ struct RunPlan {
 // randomSeed supplies seeds for workers without a fixed one.
 std::optional<RunPlan> makeRunPlan(
     const Profile &profile, std::uint64_t randomSeed, Problems &problems);
+
+// Iometer's queue-depth and worker cycling are one-axis series: the parameter their
+// steps' points have the value of (the depth every target runs at; the workers taking
+// part). nullopt for the other test types and with a series (whose axes say it).
+std::optional<SweepParameter> cyclingAxis(const TestSetup &setup);
+
+// Gives each step of queue-depth or worker cycling without a point its point, from the
+// cycling settings and the steps in plan order: the k-th step of a spec index is point k
+// of it; its value is the k-th depth of queueDepthValues() (core/run/cycling.h), or the
+// workers the step runs. The planner sets them so; a results file written before it did
+// (its cycling steps have none) gets the same from its reader. A step that cycles
+// nothing (Iometer's pause) gets none, nor a worker step whose worker count is unknown
+// (0: files of format 1 and 2 do not keep it).
+void setCyclingPoints(const TestSetup &setup, std::vector<PlannedStep> &steps);
+
+// The step's point when it is a series' (setup.series), else null. What writes series
+// data a cycling run did not have before its steps carried points (the steps' "point" in
+// the results, the Iometer CSV's specs per point, compare's point rows, the skipping of
+// points a target cannot run) asks this, so that a cycling run's outputs stay Iometer's.
+inline const StepPoint *seriesPointOf(const TestSetup &setup, const PlannedStep &step)
+{
+    return setup.series && step.point ? &*step.point : nullptr;
+}
 
 // The steps a profile runs (names, spec index, what each cycles), or none when it cannot
 // be planned: for "step 3 of 12" and the time a run will take, before it starts.

@@ -185,7 +185,8 @@ std::vector<SkippedPoint> skipPointsTargetsCannotRun(ResolvedPlan &plan)
 {
     std::vector<SkippedPoint> skipped;
     for (std::size_t step = plan.stepCount(); step-- > 0;) {
-        if (!plan.steps[step].point)
+        // Only a series' points: a cycling step a target cannot run fails the check.
+        if (!seriesPointOf(plan.profile.setup, plan.steps[step]))
             continue;
         const auto problem = stepProblem(plan, step);
         if (!problem)

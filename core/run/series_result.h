@@ -54,7 +54,10 @@ struct SeriesPointResult {
 };
 
 // The points of the run's series in the order they first ran (spec index, then point),
-// or none when the run was no series.
+// or none when the run was no series. The points of Iometer's queue-depth or worker
+// cycling too (its plan's steps carry them, core::setCyclingPoints): the Series view
+// plots them; what writes a series' own outputs checks setup.series first, so that a
+// cycling run's stay Iometer's (docs/results.md, "Cycling steps' points").
 std::vector<SeriesPointResult> seriesPoints(const RunResult &result);
 
 } // namespace ioprism::core

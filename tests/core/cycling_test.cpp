@@ -304,6 +304,96 @@ TEST(CyclingPlan, ANetworkWorkerIdlesInANormalTestWithAWarning)
     EXPECT_EQ(plan->steps[0].workers, 1u);
 }
 
+// The planner is the one home of a cycling step's point (what the Series view plots and
+// the plan in the results keeps): queue-depth cycling's k-th step of a spec index is point
+// k of that index, at the k-th depth.
+TEST(CyclingPlan, QueueDepthCyclingStepsCarryTheirPointPerSpecIndex)
+{
+    Profile p;
+    p.specs = {spec("A"), spec("B"), spec("C")};
+    p.hosts.push_back({});
+    // C at index 1 only for W2, and an Idle index: a pause, which is no point.
+    p.hosts[0].workers = {worker("W1", 2, {"A", "B", "Idle", "A"}), worker("W2", 1, {"A", "C"})};
+    p.setup.testType = TestType::CycleOutstandingIos;
+    p.setup.queueDepthCycling = exponential(1, 4, 16);
+    Problems problems;
+    const auto plan = makeRunPlan(p, 1, problems);
+    ASSERT_TRUE(plan) << (problems.empty() ? "" : problems[0].toString());
+    ASSERT_EQ(plan->stepCount(), 3u * 3 + 1) << "3 depths at indexes 0, 1 and 3; a pause at 2";
+    const std::uint64_t q[] = {1, 4, 16};
+    std::size_t s = 0;
+    for (const std::size_t index : {0u, 1u, 2u, 3u}) {
+        if (index == 2) {
+            EXPECT_EQ(plan->steps[s].specIndex, 2u);
+            EXPECT_EQ(plan->steps[s].point, std::nullopt) << "a pause cycles nothing";
+            ++s;
+            continue;
+        }
+        for (std::size_t k = 0; k < 3; ++k, ++s) {
+            const auto &step = plan->steps[s];
+            SCOPED_TRACE(step.name);
+            EXPECT_EQ(step.specIndex, index);
+            ASSERT_TRUE(step.point);
+            EXPECT_EQ(*step.point, (StepPoint {k, 0, {q[k]}, ""}));
+            EXPECT_EQ(seriesPointOf(p.setup, step), nullptr) << "not a series' point";
+        }
+    }
+    EXPECT_EQ(cyclingAxis(p.setup), SweepParameter::OutstandingIos);
+}
+
+TEST(CyclingPlan, WorkerCyclingStepsCarryTheWorkersTheyRunAsTheirPoint)
+{
+    Profile p;
+    p.specs = {spec("A"), spec("B")};
+    p.hosts.push_back({});
+    p.hosts[0].workers = {worker("W1", 1, {"A", "B"}), worker("W2", 1, {"A", "B"}),
+        worker("W3", 1, {"A", "B"}), worker("W4", 1, {"A"}), worker("W5", 1, {"A"})};
+    p.setup.testType = TestType::CycleWorkers;
+    p.setup.workerCycling = exponential(1, 2);
+    Problems problems;
+    const auto plan = makeRunPlan(p, 1, problems);
+    ASSERT_TRUE(plan);
+    std::vector<std::pair<std::size_t, StepPoint>> points;
+    for (const auto &step : plan->steps) {
+        ASSERT_TRUE(step.point) << step.name;
+        EXPECT_EQ(step.point->values, (std::vector<std::uint64_t> {step.workers})) << step.name;
+        points.emplace_back(step.specIndex, *step.point);
+    }
+    const std::vector<std::pair<std::size_t, StepPoint>> expected {{0, {0, 0, {1}, ""}},
+        {0, {1, 0, {2}, ""}}, {0, {2, 0, {4}, ""}}, {0, {3, 0, {5}, ""}}, {1, {0, 0, {1}, ""}},
+        {1, {1, 0, {2}, ""}}, {1, {2, 0, {3}, ""}}};
+    EXPECT_EQ(points, expected) << "1, 2, 4, all 5 workers; then 1, 2, all 3";
+    EXPECT_EQ(cyclingAxis(p.setup), SweepParameter::Workers);
+}
+
+// Only queue-depth and worker cycling are one-axis series; the other test types' steps,
+// and a series' (whose points are its own), are left as they are.
+TEST(CyclingPlan, OtherTestTypesAndSeriesGetNoCyclingPoint)
+{
+    Profile p;
+    p.specs = {spec("A")};
+    p.hosts.push_back({});
+    p.hosts[0].workers = {worker("W1", 2, {"A"}), worker("W2", 2, {"A"})};
+    p.setup.queueDepthCycling = exponential(1, 2, 4);
+    for (const TestType type : {TestType::Normal, TestType::CycleTargets,
+             TestType::IncrementTargetsParallel, TestType::IncrementTargetsSerial,
+             TestType::CycleWorkersAndTargets, TestType::CycleOutstandingIosAndTargets}) {
+        p.setup.testType = type;
+        EXPECT_EQ(cyclingAxis(p.setup), std::nullopt);
+        for (const auto &step : plannedSteps(p))
+            EXPECT_EQ(step.point, std::nullopt) << step.name;
+    }
+    p.setup.testType = TestType::CycleOutstandingIos;
+    p.setup.series = Series {};
+    p.setup.series->axes.push_back({.parameter = SweepParameter::TransferSize, .values = {512}});
+    EXPECT_EQ(cyclingAxis(p.setup), std::nullopt) << "a series' axes say what it sweeps";
+    const auto steps = plannedSteps(p);
+    ASSERT_EQ(steps.size(), 1u);
+    ASSERT_TRUE(steps[0].point);
+    EXPECT_EQ(steps[0].point->values, (std::vector<std::uint64_t> {512}));
+    EXPECT_NE(seriesPointOf(p.setup, steps[0]), nullptr);
+}
+
 TEST(CyclingPlan, ANormalTestIsOneStepPerSpecAsBefore)
 {
     Profile p;

@@ -7,6 +7,7 @@
 #include "core/report/results_json.h"
 #include "core/report/results_reader.h"
 #include "core/run/run.h"
+#include "core/run/series_result.h"
 #include "support/test_backend.h"
 #include "support/test_profiles.h"
 #include "support/test_support.h"
@@ -875,6 +876,70 @@ TEST(ResultsReader, ASeriesWithASkippedPointWritesItsIometerCsvBack)
     ASSERT_EQ(run.steps.size(), 4u) << "2 points of 3, 2 trials";
     ASSERT_THAT(run.notices.at(0), HasSubstr("skipped 2 points"));
     EXPECT_TRUE(savedAndReadBack(run).ok());
+}
+
+// Files written before the planner set each cycling step's point (format 3 until then,
+// with a "point" of null in the plan's cycling steps; format 2, without a plan) read with
+// the points a new file keeps: the same plan steps, the same series points (what the
+// GUI's Series view plots). And a cycling run's outputs are Iometer's as before: no
+// "point" in its steps, no "series".
+TEST(ResultsReader, AnOldCyclingFileReadsWithThePointsANewOneKeeps)
+{
+    const auto pointsText = [](const RunResult &r) {
+        std::string text;
+        for (const auto &p : seriesPoints(r)) {
+            text += fmt::format("{}:{} {} [", p.specIndex, p.point, p.specName);
+            for (const auto v : p.values)
+                text += fmt::format(" {}", v);
+            text += " ] trials";
+            for (const auto t : p.trials)
+                text += fmt::format(" {}", t);
+            text += fmt::format(" iops {}\n", p.iops.median);
+        }
+        return text;
+    };
+    for (const TestType type : {TestType::CycleOutstandingIos, TestType::CycleWorkers}) {
+        SCOPED_TRACE(static_cast<int>(type));
+        Profile p
+            = profileOf({makeSpec("4K random", 4096, 70, 100), makeSpec("16K read", 16384, 100, 0)},
+                {worker("Worker 1", 2, 21, {"4K random", "16K read"},
+                     {testFile("a.dat", 8 * kMiB), testFile("b.dat", 8 * kMiB)}),
+                    worker("Worker 2", 5, 22, {"4K random"}, {testFile("c.dat", 8 * kMiB)})});
+        p.setup.testType = type;
+        p.setup.queueDepthCycling = {1, 2, 4, StepType::Exponential};
+        const RunResult run = runOnNullEngine(p, 50);
+        ASSERT_FALSE(run.error) << run.error->toString();
+        const std::string text = writeResultsJson(run, run.environment);
+        nlohmann::ordered_json old = nlohmann::ordered_json::parse(text);
+        EXPECT_FALSE(old.contains("series"));
+        for (const auto &step : old["steps"])
+            EXPECT_FALSE(step.contains("point")) << step["name"];
+        for (auto &step : old["plan"]["steps"]) {
+            EXPECT_FALSE(step["point"].is_null()) << step["name"];
+            step["point"] = nullptr; // as the planner wrote it before
+        }
+        const ResultsRead fresh = readResultsJson(text);
+        const ResultsRead before = readResultsJson(old.dump(1));
+        ASSERT_TRUE(fresh.ok()) << fresh.error;
+        ASSERT_TRUE(before.ok()) << before.error;
+        EXPECT_EQ(before.result->plan.steps, fresh.result->plan.steps);
+        EXPECT_EQ(before.result->plan.steps, run.plan.steps);
+        const std::string points = pointsText(run);
+        EXPECT_EQ(
+            std::count(points.begin(), points.end(), '\n'), type == TestType::CycleWorkers ? 3 : 6)
+            << points;
+        EXPECT_EQ(pointsText(*fresh.result), points);
+        EXPECT_EQ(pointsText(*before.result), points);
+        EXPECT_EQ(writeResultsJson(*before.result, before.result->environment), text)
+            << "written again, an old file is a new one";
+        if (type == TestType::CycleWorkers)
+            continue; // format 2 kept no step's worker count: its points are unknown
+        old.erase("plan");
+        old["version"] = 2;
+        const ResultsRead v2 = readResultsJson(old.dump(1));
+        ASSERT_TRUE(v2.ok()) << v2.error;
+        EXPECT_EQ(pointsText(*v2.result), points);
+    }
 }
 
 // A run stopped after its first step ends its CSV as aborted, read back too (the file

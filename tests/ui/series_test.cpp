@@ -8,6 +8,8 @@
 #include "core/counters.h"
 #include "core/null_engine.h"
 #include "core/profile/profile_json.h"
+#include "core/report/results_json.h"
+#include "core/report/results_reader.h"
 #include "core/run/run.h"
 #include "core/run/series_result.h"
 #include "support/test_support.h"
@@ -527,6 +529,46 @@ TEST(SeriesView, WorkerCyclingIsShownAsACurveOverTheWorkersEachStepRuns)
     ASSERT_EQ(plots.iopsGraph(0)->data()->size(), 3);
     for (int i = 0; i < 3; ++i)
         EXPECT_EQ(plots.iopsGraph(0)->data()->at(i)->key, double(1 << i)) << "1, 2, 4 workers";
+}
+
+// The Series view plots cycling from the points the planner gave the steps; a file
+// written before it did (its plan's cycling steps without a point) is given the same by
+// its reader, and shows the same curve.
+TEST(SeriesView, AnOldCyclingFileShowsTheSameSeriesAsANewOne)
+{
+    test::ensureApp();
+    core::Profile p = test::smallProfile(0s, 100ms);
+    p.specs[0].queueDepth.reset();
+    p.setup.testType = core::TestType::CycleOutstandingIos;
+    p.setup.queueDepthCycling = {1, 2, 8, core::StepType::Exponential};
+    core::RunSettings options;
+    options.ioLimitPerTarget = 200;
+    const auto r = runOnNullEngine(p, options);
+    ASSERT_FALSE(r.error) << r.error->toString();
+    const std::string text = core::writeResultsJson(r, r.environment);
+    nlohmann::ordered_json old = nlohmann::ordered_json::parse(text);
+    for (auto &step : old["plan"]["steps"])
+        step["point"] = nullptr;
+    const core::ResultsRead fresh = core::readResultsJson(text);
+    const core::ResultsRead before = core::readResultsJson(old.dump(1));
+    ASSERT_TRUE(fresh.ok()) << fresh.error;
+    ASSERT_TRUE(before.ok()) << before.error;
+    for (const core::RunResult *result : {&r, &*fresh.result, &*before.result}) {
+        const SeriesData data = makeSeriesData(*result);
+        ASSERT_TRUE(data.cycling);
+        ASSERT_EQ(data.axes.size(), 1u);
+        EXPECT_EQ(data.axes[0].parameter, core::SweepParameter::OutstandingIos);
+        EXPECT_EQ(data.axes[0].values, (std::vector<std::uint64_t> {1, 2, 4, 8}));
+        ASSERT_EQ(data.points.size(), 4u);
+        for (std::size_t i = 0; i < 4; ++i) {
+            EXPECT_EQ(data.points[i].point, i);
+            EXPECT_EQ(data.points[i].values, (std::vector<std::uint64_t> {1u << i}));
+            EXPECT_EQ(data.points[i].trials, (std::vector<std::size_t> {i}));
+            EXPECT_EQ(data.points[i].iops.median, r.steps[i].scopes.front().figures.total.iops);
+        }
+        ASSERT_EQ(data.families.size(), 1u);
+        EXPECT_EQ(data.families[0].points.size(), 4u);
+    }
 }
 
 TEST(SeriesView, PointsAppearOneByOneAsTheRunReportsEachStep)

@@ -2,13 +2,14 @@
 #include "ui/plots/series_data.h"
 
 #include "core/profile/series.h"
-#include "core/run/cycling.h"
+#include "core/run/plan.h"
 #include "ui/format.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>
 
 #include <map>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -16,9 +17,7 @@ namespace ioprism::ui {
 
 bool showsAsSeries(const core::Profile &profile)
 {
-    return profile.setup.series.has_value()
-        || profile.setup.testType == core::TestType::CycleOutstandingIos
-        || profile.setup.testType == core::TestType::CycleWorkers;
+    return profile.setup.series.has_value() || core::cyclingAxis(profile.setup).has_value();
 }
 
 core::StepResult seriesStep(const core::StepResult &step)
@@ -40,41 +39,6 @@ core::StepResult seriesStep(const core::StepResult &step)
     return light;
 }
 
-namespace {
-
-// Iometer's cycling as a one-axis series: each step's value (its queue depth, or how
-// many workers it runs) makes it the point of that value, per spec index.
-std::vector<core::SeriesPointResult> cyclingPoints(
-    const core::RunResult &result, const std::vector<std::uint64_t> &stepValues)
-{
-    core::RunResult view;
-    view.plan.steps = result.plan.steps;
-    std::map<std::size_t, std::size_t> ordinal; // spec index -> steps seen
-    for (std::size_t s = 0; s < view.plan.steps.size() && s < stepValues.size(); ++s) {
-        auto &step = view.plan.steps[s];
-        const std::size_t k = ordinal[step.specIndex]++;
-        if (stepValues[s] > 0) // 0: a step past the cycling's values
-            step.point = core::StepPoint {k, 0, {stepValues[s]}, {}};
-    }
-    view.steps.reserve(result.steps.size());
-    for (const auto &step : result.steps)
-        view.steps.push_back(seriesStep(step));
-    return core::seriesPoints(view);
-}
-
-// The values of the first spec index's steps, in order: the curve's x values.
-std::vector<std::uint64_t> firstSpecValues(
-    const core::RunResult &result, const std::vector<std::uint64_t> &stepValues)
-{
-    std::vector<std::uint64_t> values;
-    for (std::size_t s = 0; s < result.plan.steps.size() && s < stepValues.size(); ++s)
-        if (result.plan.steps[s].specIndex == result.plan.steps.front().specIndex)
-            values.push_back(stepValues[s]);
-    return values;
-}
-
-} // namespace
-
 SeriesData makeSeriesData(const core::RunResult &result)
 {
     SeriesData data;
@@ -84,29 +48,23 @@ SeriesData makeSeriesData(const core::RunResult &result)
             data.axes.push_back({axis.parameter, core::sweepValues(axis)});
         data.repeat = setup.series->repeat;
         data.points = core::seriesPoints(result);
-    } else if (setup.testType == core::TestType::CycleOutstandingIos
-        || setup.testType == core::TestType::CycleWorkers) {
-        // Per step: the depth it cycles to (the Nth step of a spec index runs the Nth
-        // depth, core/run/cycling.h), or the workers it runs.
-        const bool depths = setup.testType == core::TestType::CycleOutstandingIos;
-        const auto qd = core::queueDepthValues(setup.queueDepthCycling);
-        std::vector<std::uint64_t> stepValues;
-        std::map<std::size_t, std::size_t> ordinal;
-        for (std::size_t s = 0; s < result.plan.steps.size(); ++s) {
-            if (depths) {
-                const std::size_t k = ordinal[result.plan.steps[s].specIndex]++;
-                stepValues.push_back(k < qd.size() ? qd[k] : 0);
-                continue;
+    } else if (const auto axis = core::cyclingAxis(setup)) {
+        // Iometer's queue-depth or worker cycling: the planner gave each step its point
+        // (core::setCyclingPoints; the reader did for files written before), so it is a
+        // one-axis series whose values are those of the first spec index's steps.
+        data.points = core::seriesPoints(result);
+        std::vector<std::uint64_t> values;
+        std::optional<std::size_t> first;
+        for (const auto &step : result.plan.steps)
+            if (step.point && !step.point->values.empty()
+                && first.value_or(step.specIndex) == step.specIndex) {
+                first = step.specIndex;
+                values.push_back(step.point->values.front());
             }
-            stepValues.push_back(result.plan.steps[s].workers);
-        }
-        if (stepValues.empty())
+        if (values.empty())
             return data;
         data.cycling = true;
-        data.axes.push_back(
-            {depths ? core::SweepParameter::OutstandingIos : core::SweepParameter::Workers,
-                firstSpecValues(result, stepValues)});
-        data.points = cyclingPoints(result, stepValues);
+        data.axes.push_back({*axis, std::move(values)});
     } else {
         return data;
     }

@@ -4,9 +4,9 @@
 // trials). A result that is no series gives no axes.
 //
 // Iometer's "Cycle outstanding I/Os" and "Cycle workers" are shown the same way, as a
-// curve over the queue depth (its steps of each spec index are the depths of
-// core::queueDepthValues, in order) or over the workers each step runs. The other cycling
-// types (targets) are steps on the Results page.
+// curve over the queue depth or over the workers each step runs: the plan gives each of
+// their steps its point (core::setCyclingPoints). The other cycling types (targets) are
+// steps on the Results page.
 #pragma once
 
 #include "core/profile/profile.h"
