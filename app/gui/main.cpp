@@ -13,6 +13,7 @@
 #include "ui/models/profile_defaults.h"
 #include "ui/pages/results_page.h"
 #include "ui/pages/setup_page.h"
+#include "ui/results_keeper.h"
 #include "ui/translations.h"
 
 #include <QApplication>
@@ -21,7 +22,6 @@
 #include <QTimer>
 
 #include <filesystem>
-#include <functional>
 #include <iostream>
 #include <memory>
 #include <string_view>
@@ -149,13 +149,10 @@ bool onlyPrints(int argc, char **argv)
     return false;
 }
 
-} // namespace
-
-int main(int argc, char **argv)
+// The application's names, before any window: the settings' folder and the window's
+// title come from them.
+void describeApplication()
 {
-    if (onlyPrints(argc, argv))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("IOPrism"));
     QApplication::setOrganizationName(QStringLiteral("IOPrism"));
     QApplication::setApplicationVersion(QStringLiteral(IOPRISM_VERSION));
@@ -165,133 +162,308 @@ int main(int argc, char **argv)
     // The user's language (LANG, LANGUAGE), before any window is made. The command line's
     // help below stays English: the man page is made from it.
     ui::installTranslations(QLocale::system());
+}
 
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("IOPrism: storage benchmark"));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("files"),
-        QStringLiteral("A profile to open (.json or Iometer .icf), a results file to show, or two "
-                       "or more results files to compare."));
-    const QCommandLineOption run(
-        QStringLiteral("run"), QStringLiteral("Start the profile at once."));
-    const QCommandLineOption engine(QStringLiteral("engine"),
-        QStringLiteral("I/O engine: auto, io_uring, sync, null."), QStringLiteral("kind"));
-    const QCommandLineOption screenshots(QStringLiteral("screenshots"),
+// The command line. Its help is the man page's text (made from --help at build time), so
+// the options keep their order and words.
+struct CommandLine {
+    QCommandLineOption run {QStringLiteral("run"), QStringLiteral("Start the profile at once.")};
+    QCommandLineOption engine {QStringLiteral("engine"),
+        QStringLiteral("I/O engine: auto, io_uring, sync, null."), QStringLiteral("kind")};
+    QCommandLineOption screenshots {QStringLiteral("screenshots"),
         QStringLiteral(
             "Save screenshots of the pages into DIR: the setup pages, then (after running "
             "the profile) the Live and Results pages; then quit."),
-        QStringLiteral("dir"));
-    const QCommandLineOption quitAfterRun(
-        QStringLiteral("quit-after-run"), QStringLiteral("Quit when the run ends."));
-    const QCommandLineOption resultsJson(QStringLiteral("results-json"),
+        QStringLiteral("dir")};
+    QCommandLineOption quitAfterRun {
+        QStringLiteral("quit-after-run"), QStringLiteral("Quit when the run ends.")};
+    QCommandLineOption resultsJson {QStringLiteral("results-json"),
         QStringLiteral("When the run ends, write its JSON results to FILE "
                        "(for benchmarks of the GUI against the CLI)."),
-        QStringLiteral("file"));
-    const QCommandLineOption windowSize(QStringLiteral("window-size"),
+        QStringLiteral("file")};
+    QCommandLineOption windowSize {QStringLiteral("window-size"),
         QStringLiteral("Window size, e.g. 1500x940 (the default for screenshots)."),
-        QStringLiteral("WxH"));
-    parser.addOptions({run, engine, screenshots, quitAfterRun, resultsJson, windowSize});
-    parser.process(app);
+        QStringLiteral("WxH")};
+    QCommandLineParser parser;
+
+    void process(const QApplication &app)
+    {
+        parser.setApplicationDescription(QStringLiteral("IOPrism: storage benchmark"));
+        parser.addHelpOption();
+        parser.addVersionOption();
+        parser.addPositionalArgument(QStringLiteral("files"),
+            QStringLiteral(
+                "A profile to open (.json or Iometer .icf), a results file to show, or two "
+                "or more results files to compare."));
+        parser.addOptions({run, engine, screenshots, quitAfterRun, resultsJson, windowSize});
+        parser.process(app);
+    }
+    QStringList files() const { return parser.positionalArguments(); }
+    // Two or more results files: compared (a file manager's "Open with" on several).
+    bool comparing() const { return files().size() >= 2; }
+    QString shotDir() const { return parser.value(screenshots); }
+};
+
+// --engine onto the Test Setup page; false (after saying why) for a kind not known.
+bool applyEngine(ui::MainWindow &window, const CommandLine &commandLine)
+{
+    if (!commandLine.parser.isSet(commandLine.engine))
+        return true;
+    const std::string name = commandLine.parser.value(commandLine.engine).toStdString();
+    const auto kind = platform::parseEngineKind(name);
+    if (!kind) {
+        std::cerr << "ioprism: --engine: \"" << name
+                  << "\" is not one of auto, io_uring, sync, null\n";
+        return false;
+    }
+    // A kind the page does not offer (iocp) leaves the saved choice, as before.
+    window.setupPage()->setEngine(*kind);
+    return true;
+}
+
+// Screenshots are all of one size (the docs' pictures); --window-size overrides it.
+void sizeWindow(ui::MainWindow &window, const CommandLine &commandLine)
+{
+    if (!commandLine.shotDir().isEmpty())
+        window.resize(1500, 940);
+    if (commandLine.parser.isSet(commandLine.windowSize)) {
+        const QStringList wh
+            = commandLine.parser.value(commandLine.windowSize).split(QLatin1Char('x'));
+        if (wh.size() == 2)
+            window.resize(wh[0].toInt(), wh[1].toInt());
+    }
+}
+
+// What the command line asks of the window beyond showing it: the files opened, the run
+// started, the screenshots saved, the results written and the quit. It lives in main's
+// scope, so the lambdas it connects outlast the event loop.
+class Script
+{
+public:
+    Script(QApplication &app, ui::MainWindow &window, const CommandLine &commandLine)
+        : m_app(app)
+        , m_window(window)
+        , m_commandLine(commandLine)
+        , m_shotDir(commandLine.shotDir())
+    { }
+
+    // Opens the files named. False when a profile cannot be opened and the scripted case
+    // cannot go on (main returns 2); a results file's failure comes later (readFailed).
+    bool openFiles();
+    // After window.show(): what comes at the end of each run, then the screenshots or the
+    // run, at once or (a results file being read) once the read has ended.
+    void start();
+
+private:
+    using Shots = std::vector<std::pair<ui::MainWindow::Page, const char *>>;
+
+    void watchRead();
+    void endRead();
+    void readFailed();
+    void onRunFinished(const ui::RunResultPtr &result);
+    void begin();
+    void takeShot(std::size_t i);
+    bool scripted() const
+    {
+        return !m_shotDir.isEmpty() || m_commandLine.parser.isSet(m_commandLine.run);
+    }
+    bool quitWhenDone() const
+    {
+        return m_commandLine.parser.isSet(m_commandLine.quitAfterRun) || !m_shotDir.isEmpty();
+    }
+
+    QApplication &m_app;
+    ui::MainWindow &m_window;
+    const CommandLine &m_commandLine;
+    const QString m_shotDir;
+    // The read of the results files named is under way: the script begins at its end.
+    bool m_reading = false;
+    std::vector<QMetaObject::Connection> m_readConnections;
+};
+
+bool Script::openFiles()
+{
+    const QStringList files = m_commandLine.files();
+    if (files.isEmpty())
+        return true;
+    // Results files are read off the GUI thread: whether they opened is known only at
+    // the read's end, a signal. Watched from before the read starts, so no end is missed.
+    watchRead();
+    if (m_commandLine.comparing()) {
+        // False only for fewer than two files: a damaged one ends in openFailed.
+        if (!m_window.compareFiles(files)) {
+            endRead();
+            std::cerr << "ioprism: cannot compare the files given\n";
+            if (!m_shotDir.isEmpty())
+                return false;
+        }
+    } else if (!m_window.openFile(files.first())) {
+        endRead();
+        std::cerr << "ioprism: cannot open " << files.first().toStdString() << "\n";
+        if (scripted())
+            return false;
+    }
+    // A profile (or an .icf) was read at once: there is nothing to wait for.
+    m_reading = m_window.resultsKeeper()->isReading();
+    if (!m_reading)
+        endRead();
+    return true;
+}
+
+// The first read's end only: a file the user opens later from the window must neither
+// quit the application nor start the script again.
+void Script::watchRead()
+{
+    const auto opened = [this] {
+        endRead();
+        begin();
+    };
+    m_readConnections = {
+        QObject::connect(&m_window, &ui::MainWindow::resultsOpened, &m_window, opened),
+        QObject::connect(&m_window, &ui::MainWindow::runsCompared, &m_window, opened),
+        QObject::connect(&m_window, &ui::MainWindow::openFailed, &m_window,
+            [this] {
+                endRead();
+                readFailed();
+            }),
+    };
+}
+
+void Script::endRead()
+{
+    for (const auto &connection : m_readConnections)
+        QObject::disconnect(connection);
+    m_readConnections.clear();
+    m_reading = false;
+}
+
+// The message bar says why; the terminal says which, and the scripted cases (which would
+// otherwise screenshot or run without the file asked for) end with status 2, as when the
+// file was read before the window was shown.
+void Script::readFailed()
+{
+    if (m_commandLine.comparing()) {
+        std::cerr << "ioprism: cannot compare the files given\n";
+        if (!m_shotDir.isEmpty()) {
+            m_app.exit(2);
+            return;
+        }
+    } else {
+        std::cerr << "ioprism: cannot open " << m_commandLine.files().first().toStdString() << "\n";
+        if (scripted()) {
+            m_app.exit(2);
+            return;
+        }
+    }
+    begin();
+}
+
+void Script::start()
+{
+    QObject::connect(&m_window, &ui::MainWindow::runFinished, &m_window,
+        [this](const ui::RunResultPtr &result) { onRunFinished(result); });
+    if (!m_shotDir.isEmpty())
+        QDir().mkpath(m_shotDir);
+    // The read's end, always later (its signal comes through the event loop), begins
+    // the script then: a run started meanwhile would make the opened file be refused.
+    if (m_reading)
+        return;
+    if (!m_shotDir.isEmpty())
+        QTimer::singleShot(600, &m_window, [this] { takeShot(0); });
+    else
+        begin();
+}
+
+void Script::onRunFinished(const ui::RunResultPtr &result)
+{
+    if (result && result->error)
+        std::cerr << "ioprism: the run failed: " << result->error->toString() << "\n";
+    const CommandLine &cl = m_commandLine;
+    if (cl.parser.isSet(cl.resultsJson)
+        && !m_window.exportResultsJson(cl.parser.value(cl.resultsJson)))
+        std::cerr << "ioprism: cannot write " << cl.parser.value(cl.resultsJson).toStdString()
+                  << "\n";
+    if (!m_shotDir.isEmpty() && result && !result->steps.empty())
+        m_window.resultsPage()->setStep(
+            static_cast<int>(result->steps.size()) - 1); // the last (mixed) step
+    const int status = result && !result->error ? 0 : 1;
+    if (!m_shotDir.isEmpty()) {
+        m_window.saveScreenshots(m_shotDir, [this, status] { m_app.exit(status); });
+        return;
+    }
+    if (quitWhenDone())
+        m_app.exit(status);
+}
+
+// The screenshots, else --run. The window is shown: a screenshot's page is painted by
+// the event loop before it is grabbed (takeShot).
+void Script::begin()
+{
+    if (!m_shotDir.isEmpty()) {
+        takeShot(0);
+    } else if (m_commandLine.parser.isSet(m_commandLine.run)) {
+        QTimer::singleShot(0, &m_window, [this] {
+            if (!m_window.startRun() && quitWhenDone())
+                m_app.exit(1);
+        });
+    }
+}
+
+// Pages are grabbed one after another, each shown and painted by the event loop first;
+// then the run starts, and runFinished saves the Live and Results pages. Comparing: the
+// History and Compare pages, and no run.
+void Script::takeShot(std::size_t i)
+{
+    static const Shots pages = {
+        {ui::MainWindow::SetupTab, "setup.png"},
+        {ui::MainWindow::SpecsTab, "specs.png"},
+        {ui::MainWindow::TargetsTab, "targets.png"},
+    };
+    static const Shots comparePages = {
+        {ui::MainWindow::HistoryTab, "history.png"},
+        {ui::MainWindow::CompareTab, "compare.png"},
+    };
+    const bool comparing = m_commandLine.comparing();
+    const Shots &shots = comparing ? comparePages : pages;
+    if (i == shots.size() && comparing) {
+        m_app.exit(0);
+        return;
+    }
+    if (i == shots.size()) {
+        if (!m_window.startRun())
+            m_app.exit(1);
+        return;
+    }
+    m_window.showPage(shots[i].first);
+    QTimer::singleShot(400, &m_window, [this, i, file = shots[i].second] {
+        m_window.grab().save(QDir(m_shotDir).filePath(QLatin1String(file)));
+        takeShot(i + 1);
+    });
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    if (onlyPrints(argc, argv))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    describeApplication();
+    CommandLine commandLine;
+    commandLine.process(app);
 
     ui::MainWindowOptions options;
     // The run library the command line saves into too, so History lists both.
     if (auto library = platform::runLibraryDirectory())
         options.runLibraryDirectory = QString::fromStdString(library->string());
     ui::MainWindow window(platformServices(), options);
-    if (parser.isSet(engine)) {
-        const std::string name = parser.value(engine).toStdString();
-        const auto kind = platform::parseEngineKind(name);
-        if (!kind) {
-            std::cerr << "ioprism: --engine: \"" << name
-                      << "\" is not one of auto, io_uring, sync, null\n";
-            return 2;
-        }
-        // A kind the page does not offer (iocp) leaves the saved choice, as before.
-        window.setupPage()->setEngine(*kind);
-    }
-    // Two or more results files: compared (a file manager's "Open with" on several).
-    const bool comparing = parser.positionalArguments().size() >= 2;
-    if (comparing && !window.compareFiles(parser.positionalArguments())) {
-        std::cerr << "ioprism: cannot compare the files given\n";
-        if (parser.isSet(screenshots))
-            return 2;
-    } else if (!comparing && !parser.positionalArguments().isEmpty()
-        && !window.openFile(parser.positionalArguments().first())) {
-        std::cerr << "ioprism: cannot open " << parser.positionalArguments().first().toStdString()
-                  << "\n";
-        if (parser.isSet(screenshots) || parser.isSet(run))
-            return 2;
-    }
-
-    const QString shotDir = parser.value(screenshots);
-    if (!shotDir.isEmpty())
-        window.resize(1500, 940);
-    if (parser.isSet(windowSize)) {
-        const QStringList wh = parser.value(windowSize).split(QLatin1Char('x'));
-        if (wh.size() == 2)
-            window.resize(wh[0].toInt(), wh[1].toInt());
-    }
+    if (!applyEngine(window, commandLine))
+        return 2;
+    Script script(app, window, commandLine);
+    if (!script.openFiles())
+        return 2;
+    sizeWindow(window, commandLine);
     window.show();
-
-    const bool quitWhenDone = parser.isSet(quitAfterRun) || !shotDir.isEmpty();
-    QObject::connect(
-        &window, &ui::MainWindow::runFinished, &window, [&](const ui::RunResultPtr &result) {
-            if (result && result->error)
-                std::cerr << "ioprism: the run failed: " << result->error->toString() << "\n";
-            if (parser.isSet(resultsJson) && !window.exportResultsJson(parser.value(resultsJson)))
-                std::cerr << "ioprism: cannot write " << parser.value(resultsJson).toStdString()
-                          << "\n";
-            if (!shotDir.isEmpty() && result && !result->steps.empty())
-                window.resultsPage()->setStep(
-                    static_cast<int>(result->steps.size()) - 1); // the last (mixed) step
-            if (!shotDir.isEmpty()) {
-                window.saveScreenshots(
-                    shotDir, [&app, result] { app.exit(result && !result->error ? 0 : 1); });
-                return;
-            }
-            if (quitWhenDone)
-                app.exit(result && !result->error ? 0 : 1);
-        });
-
-    std::function<void(std::size_t)> next; // in main's scope: it outlasts the event loop
-    if (!shotDir.isEmpty()) {
-        QDir().mkpath(shotDir);
-        // Pages are grabbed one after another, each shown and painted by the event loop
-        // first; then the run starts, and runFinished saves the Live and Results pages.
-        static const std::vector<std::pair<ui::MainWindow::Page, const char *>> pages = {
-            {ui::MainWindow::SetupTab, "setup.png"},
-            {ui::MainWindow::SpecsTab, "specs.png"},
-            {ui::MainWindow::TargetsTab, "targets.png"},
-        };
-        // Comparing: the History and Compare pages, and no run.
-        static const std::vector<std::pair<ui::MainWindow::Page, const char *>> comparePages = {
-            {ui::MainWindow::HistoryTab, "history.png"},
-            {ui::MainWindow::CompareTab, "compare.png"},
-        };
-        const auto &shots = comparing ? comparePages : pages;
-        next = [&](std::size_t i) {
-            if (i == shots.size() && comparing) {
-                app.exit(0);
-                return;
-            }
-            if (i == shots.size()) {
-                if (!window.startRun())
-                    app.exit(1);
-                return;
-            }
-            window.showPage(shots[i].first);
-            QTimer::singleShot(400, &window, [&, i] {
-                window.grab().save(QDir(shotDir).filePath(QLatin1String(shots[i].second)));
-                next(i + 1);
-            });
-        };
-        QTimer::singleShot(600, &window, [&] { next(0); });
-    } else if (parser.isSet(run)) {
-        QTimer::singleShot(0, &window, [&] {
-            if (!window.startRun() && quitWhenDone)
-                app.exit(1);
-        });
-    }
+    script.start();
     return QApplication::exec();
 }

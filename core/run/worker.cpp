@@ -306,6 +306,8 @@ private:
     }
 
     // Plans and queues every idle slot that may go now; returns how many were queued.
+    // The hot path: its steps below are members defined in the class (inline), so the
+    // compiler folds them back into this loop, with no call or indirection per I/O.
     std::uint32_t issue(std::int64_t now, std::int64_t &nextReadyNs)
     {
         std::uint32_t queued = 0;
@@ -322,76 +324,103 @@ private:
                 ++k;
                 continue;
             }
-            if (!slot.hasStep) {
-                const std::uint32_t perConnection
-                    = m_ws.targets[slot.target].transactionsPerConnection;
-                if (perConnection > 0 && ts.started >= perConnection) {
-                    ++k; // the connection is used up: reconnectWhereDue() opens the next
-                    continue;
-                }
-                ++ts.started;
-                ++ts.planned;
-                slot.step = ts.generator->next();
-                slot.hasStep = true;
-                if (!slot.step.io.endsTransaction)
-                    slot.reply = ts.generator->next();
-                if (slot.step.waitBefore.count() > 0)
-                    ts.gateNs = std::max(ts.gateNs, now + slot.step.waitBefore.count());
+            if (!slot.hasStep && !planStep(slot, ts, now)) {
+                ++k; // the connection is used up: reconnectWhereDue() opens the next
+                continue;
             }
-            const PlannedIo &io = slot.step.io;
-            if (m_timed) {
-                if (ts.gateNs > now) {
-                    slot.readyAtNs = ts.gateNs;
-                    nextReadyNs = std::min(nextReadyNs, ts.gateNs);
-                    ++k;
-                    continue;
-                }
-                if (m_anyLimiter) {
-                    auto &limiter = ts.limiters[io.lineIndex];
-                    const auto at
-                        = limiter.earliestStart(std::chrono::nanoseconds(now), io.sizeBytes)
-                              .count();
-                    if (at > now) {
-                        slot.readyAtNs = at;
-                        nextReadyNs = std::min(nextReadyNs, at);
-                        ++k;
-                        continue;
-                    }
-                    limiter.consume(std::chrono::nanoseconds(now), io.sizeBytes);
-                }
+            if (m_timed && !mayStart(slot, ts, now, nextReadyNs)) {
+                ++k;
+                continue;
             }
-            IoRequest &r = slot.request;
-            r.direction = io.direction;
-            r.offsetBytes = io.offsetBytes;
-            r.lengthBytes = io.sizeBytes;
-            r.bufferIndex = i * m_buffersPerSlot
-                + (m_buffersPerSlot == 2 && io.direction == IoDirection::Write ? 1 : 0);
-            if (io.direction == IoDirection::Write) {
-                auto buffer = m_engine->buffer(r.bufferIndex);
-                const int pattern = m_linePattern[io.lineIndex];
-                if (slot.preparedPattern != pattern) {
-                    m_fillers[std::size_t(pattern)].prepare(buffer);
-                    slot.preparedPattern = pattern;
-                }
-                m_fillers[std::size_t(pattern)].beforeWrite(
-                    buffer.first(io.sizeBytes), io.offsetBytes);
-            }
+            prepareRequest(slot, i);
             if (!slot.fileOpen && m_ws.targets[slot.target].isTree()
-                && !openTreeFile(slot, io.lineIndex))
+                && !openTreeFile(slot, slot.step.io.lineIndex))
                 break; // failed: the run stops
-            if (!m_engine->queue(&r))
+            if (!m_engine->queue(&slot.request))
                 break; // cannot happen: the ring holds every slot; retry next round
-            slot.inFlight = true;
-            slot.hasStep = false;
-            --ts.planned;
-            ++ts.inFlight;
-            if (ts.limit > 0 && ++ts.issued >= ts.limit)
-                ts.retired = true;
+            markQueued(slot, ts);
             m_queued[queued++] = i;
             m_idle[k] = m_idle.back();
             m_idle.pop_back();
         }
         return queued;
+    }
+
+    // The slot's next I/O from its target's generator (and the reply that follows it, for
+    // a transaction of two). False, planning nothing, when the target's connection has
+    // started all the transactions it may.
+    bool planStep(Slot &slot, TargetState &ts, std::int64_t now)
+    {
+        const std::uint32_t perConnection = m_ws.targets[slot.target].transactionsPerConnection;
+        if (perConnection > 0 && ts.started >= perConnection)
+            return false;
+        ++ts.started;
+        ++ts.planned;
+        slot.step = ts.generator->next();
+        slot.hasStep = true;
+        if (!slot.step.io.endsTransaction)
+            slot.reply = ts.generator->next();
+        if (slot.step.waitBefore.count() > 0)
+            ts.gateNs = std::max(ts.gateNs, now + slot.step.waitBefore.count());
+        return true;
+    }
+
+    // Timed runs only: false while the target's burst delay or the line's rate limit
+    // holds the slot back (its readyAtNs and nextReadyNs then say until when); true once
+    // it may go, the rate limit charged with its bytes.
+    bool mayStart(Slot &slot, TargetState &ts, std::int64_t now, std::int64_t &nextReadyNs)
+    {
+        const PlannedIo &io = slot.step.io;
+        if (ts.gateNs > now) {
+            slot.readyAtNs = ts.gateNs;
+            nextReadyNs = std::min(nextReadyNs, ts.gateNs);
+            return false;
+        }
+        if (m_anyLimiter) {
+            auto &limiter = ts.limiters[io.lineIndex];
+            const auto at
+                = limiter.earliestStart(std::chrono::nanoseconds(now), io.sizeBytes).count();
+            if (at > now) {
+                slot.readyAtNs = at;
+                nextReadyNs = std::min(nextReadyNs, at);
+                return false;
+            }
+            limiter.consume(std::chrono::nanoseconds(now), io.sizeBytes);
+        }
+        return true;
+    }
+
+    // The slot's request for its planned I/O; a write's buffer gets its line's data
+    // pattern (prepared once per pattern change, then touched per write).
+    void prepareRequest(Slot &slot, std::uint32_t i)
+    {
+        const PlannedIo &io = slot.step.io;
+        IoRequest &r = slot.request;
+        r.direction = io.direction;
+        r.offsetBytes = io.offsetBytes;
+        r.lengthBytes = io.sizeBytes;
+        r.bufferIndex = i * m_buffersPerSlot
+            + (m_buffersPerSlot == 2 && io.direction == IoDirection::Write ? 1 : 0);
+        if (io.direction == IoDirection::Write) {
+            auto buffer = m_engine->buffer(r.bufferIndex);
+            const int pattern = m_linePattern[io.lineIndex];
+            if (slot.preparedPattern != pattern) {
+                m_fillers[std::size_t(pattern)].prepare(buffer);
+                slot.preparedPattern = pattern;
+            }
+            m_fillers[std::size_t(pattern)].beforeWrite(buffer.first(io.sizeBytes), io.offsetBytes);
+        }
+    }
+
+    // The slot's I/O is queued: in flight, and counted against the target's I/O limit.
+    static void markQueued(Slot &slot, TargetState &ts)
+    {
+        slot.inFlight = true;
+        slot.hasStep = false;
+        --ts.planned;
+        ++ts.inFlight;
+        if (ts.limit > 0 && ++ts.issued >= ts.limit)
+            ts.retired = true;
     }
 
     void complete(IoRequest *r, std::int64_t reapNs)

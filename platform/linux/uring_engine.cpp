@@ -154,6 +154,31 @@ core::Status UringEngine::setupRing(const core::EngineConfig &config)
     return core::Ok {};
 }
 
+namespace {
+
+// Polled completions (IOPOLL) work only on direct I/O to a device with poll queues: said
+// before the ring is made, with the target named, rather than as the kernel's EOPNOTSUPP
+// on the first I/O.
+core::Status checkPolledFiles(std::span<const core::EngineFile> files)
+{
+    for (const auto &f : files) {
+        if (f.openLater)
+            continue; // openFile() checks what it opens
+        if (f.cacheMode != core::CacheMode::Direct)
+            return core::makeOpError(EINVAL, "io_uring IOPOLL", f.path,
+                "polled completions need direct (unbuffered) I/O");
+        const PollQueues poll = pollQueuesOf(f.path);
+        if (!poll.available)
+            return core::makeOpError(EOPNOTSUPP, "io_uring IOPOLL", f.path,
+                "polled completions need a device with poll queues (e.g. NVMe with "
+                "nvme.poll_queues=N); "
+                    + (poll.disk.empty() ? std::string("this target") : poll.disk) + " has none");
+    }
+    return core::Ok {};
+}
+
+} // namespace
+
 core::Status UringEngine::init(
     const core::EngineConfig &config, std::span<const core::EngineFile> files)
 {
@@ -165,24 +190,35 @@ core::Status UringEngine::init(
                 + std::to_string(kMaxQueueDepth));
     if (files.empty())
         return core::makeOpError(EINVAL, "io_uring init", {}, "no files");
-
     if (config.polledCompletions) {
-        for (const auto &f : files) {
-            if (f.openLater)
-                continue; // openFile() checks what it opens
-            if (f.cacheMode != core::CacheMode::Direct)
-                return core::makeOpError(EINVAL, "io_uring IOPOLL", f.path,
-                    "polled completions need direct (unbuffered) I/O");
-            const PollQueues poll = pollQueuesOf(f.path);
-            if (!poll.available)
-                return core::makeOpError(EOPNOTSUPP, "io_uring IOPOLL", f.path,
-                    "polled completions need a device with poll queues (e.g. NVMe with "
-                    "nvme.poll_queues=N); "
-                        + (poll.disk.empty() ? std::string("this target") : poll.disk)
-                        + " has none");
-        }
+        if (auto st = checkPolledFiles(files); !st)
+            return st;
     }
+    if (auto st = openFiles(files); !st)
+        return st;
+    if (auto st = m_buffers.allocate(std::max<std::uint32_t>(config.bufferCount, 1),
+            config.bufferBytes, config.bufferAlignmentBytes, m_options.bufferMemory);
+        !st)
+        return st;
+    if (auto st = setupRing(config); !st)
+        return st;
 
+    // Registration saves the kernel a page-table walk and a file lookup per I/O.
+    if (m_options.registerBuffers)
+        registerBuffers();
+    else
+        m_registrationNote = "buffer registration turned off";
+    registerFiles();
+
+    m_caps.registeredBuffers = m_fixedBuffers;
+    m_caps.registeredFiles = m_fixedFiles;
+    m_caps.polledCompletions = (m_setupFlags & IORING_SETUP_IOPOLL) != 0;
+    m_caps.maxQueueDepth = m_ring.sq.ring_entries;
+    return core::Ok {};
+}
+
+core::Status UringEngine::openFiles(std::span<const core::EngineFile> files)
+{
     m_files.reserve(files.size());
     m_slots.reserve(files.size());
     for (const auto &f : files) {
@@ -198,75 +234,68 @@ core::Status UringEngine::init(
         m_slots.push_back({.sqeFd = fd->get()});
         m_files.push_back(std::move(fd.value()));
     }
+    return core::Ok {};
+}
 
-    if (auto st = m_buffers.allocate(std::max<std::uint32_t>(config.bufferCount, 1),
-            config.bufferBytes, config.bufferAlignmentBytes, m_options.bufferMemory);
-        !st)
-        return st;
-
-    if (auto st = setupRing(config); !st)
-        return st;
-
-    // Registration saves the kernel a page-table walk and a file lookup per I/O.
-    if (m_options.registerBuffers) {
-        if (m_buffers.count() > kMaxRegisteredBuffers) {
-            m_registrationNote
-                = "buffers not registered: more than " + std::to_string(kMaxRegisteredBuffers);
-        } else if (const std::int64_t bytes
-                   = std::int64_t(m_buffers.count()) * std::int64_t(m_buffers.bufferBytes() + 4096);
-                   m_options.lockedBudgetBytes
-                   && m_options.lockedBudgetBytes->fetch_sub(bytes) < bytes) {
-            m_options.lockedBudgetBytes->fetch_add(bytes);
-            m_registrationNote = "buffers not registered: the locked-memory limit "
-                                 "(RLIMIT_MEMLOCK) is kept for the other workers' rings";
-        } else {
-            m_budgetTakenBytes = m_options.lockedBudgetBytes ? bytes : 0;
-            std::vector<iovec> iov(m_buffers.count());
-            for (std::uint32_t i = 0; i < m_buffers.count(); ++i)
-                iov[i] = {m_buffers.at(i).data(), m_buffers.at(i).size()};
-            const int ret
-                = io_uring_register_buffers(&m_ring, iov.data(), static_cast<unsigned>(iov.size()));
-            if (ret == 0) {
-                m_fixedBuffers = true;
-            } else {
-                if (m_budgetTakenBytes > 0)
-                    m_options.lockedBudgetBytes->fetch_add(m_budgetTakenBytes);
-                m_budgetTakenBytes = 0;
-                m_registrationNote = "buffers not registered (" + errnoName(-ret) + ": "
-                    + std::system_category().message(-ret)
-                    + "; RLIMIT_MEMLOCK too low?): using plain reads/writes";
-            }
-        }
-    } else {
-        m_registrationNote = "buffer registration turned off";
+// Registered buffers are pinned, counted against RLIMIT_MEMLOCK, which the workers'
+// rings share (m_options.lockedBudgetBytes): a worker that would leave the others too
+// little, or that the kernel refuses, runs with plain reads and writes and says why in
+// m_registrationNote. Never a failure: registration only saves time.
+void UringEngine::registerBuffers()
+{
+    if (m_buffers.count() > kMaxRegisteredBuffers) {
+        m_registrationNote
+            = "buffers not registered: more than " + std::to_string(kMaxRegisteredBuffers);
+        return;
     }
-    // Files opened later are not registered (their slots stay empty, -1): registering
-    // each would add a system call to every open and close.
+    const std::int64_t bytes
+        = std::int64_t(m_buffers.count()) * std::int64_t(m_buffers.bufferBytes() + 4096);
+    if (m_options.lockedBudgetBytes && m_options.lockedBudgetBytes->fetch_sub(bytes) < bytes) {
+        m_options.lockedBudgetBytes->fetch_add(bytes);
+        m_registrationNote = "buffers not registered: the locked-memory limit "
+                             "(RLIMIT_MEMLOCK) is kept for the other workers' rings";
+        return;
+    }
+    m_budgetTakenBytes = m_options.lockedBudgetBytes ? bytes : 0;
+    std::vector<iovec> iov(m_buffers.count());
+    for (std::uint32_t i = 0; i < m_buffers.count(); ++i)
+        iov[i] = {m_buffers.at(i).data(), m_buffers.at(i).size()};
+    const int ret
+        = io_uring_register_buffers(&m_ring, iov.data(), static_cast<unsigned>(iov.size()));
+    if (ret == 0) {
+        m_fixedBuffers = true;
+        return;
+    }
+    if (m_budgetTakenBytes > 0)
+        m_options.lockedBudgetBytes->fetch_add(m_budgetTakenBytes);
+    m_budgetTakenBytes = 0;
+    m_registrationNote = "buffers not registered (" + errnoName(-ret) + ": "
+        + std::system_category().message(-ret)
+        + "; RLIMIT_MEMLOCK too low?): using plain reads/writes";
+}
+
+// Files opened later are not registered (their slots stay empty, -1): registering each
+// would add a system call to every open and close. A refusal is a note, not a failure.
+void UringEngine::registerFiles()
+{
     const bool anyOpenNow
         = std::any_of(m_files.begin(), m_files.end(), [](const UniqueFd &f) { return f.valid(); });
-    if (m_options.registerFiles && anyOpenNow) {
-        std::vector<int> fds(m_slots.size());
-        for (std::size_t i = 0; i < fds.size(); ++i)
-            fds[i] = m_slots[i].sqeFd;
-        const int ret
-            = io_uring_register_files(&m_ring, fds.data(), static_cast<unsigned>(fds.size()));
-        if (ret == 0) {
-            m_fixedFiles = true;
-            for (std::size_t i = 0; i < m_slots.size(); ++i)
-                if (m_files[i].valid())
-                    m_slots[i] = {.sqeFd = static_cast<int>(i), .fixed = true};
-        } else {
-            if (!m_registrationNote.empty())
-                m_registrationNote += "; ";
-            m_registrationNote += "files not registered (" + errnoName(-ret) + ")";
-        }
+    if (!m_options.registerFiles || !anyOpenNow)
+        return;
+    std::vector<int> fds(m_slots.size());
+    for (std::size_t i = 0; i < fds.size(); ++i)
+        fds[i] = m_slots[i].sqeFd;
+    const int ret = io_uring_register_files(&m_ring, fds.data(), static_cast<unsigned>(fds.size()));
+    if (ret == 0) {
+        m_fixedFiles = true;
+        for (std::size_t i = 0; i < m_slots.size(); ++i)
+            if (m_files[i].valid())
+                m_slots[i] = {.sqeFd = static_cast<int>(i), .fixed = true};
+    } else {
+        if (!m_registrationNote.empty())
+            m_registrationNote += "; ";
+        m_registrationNote += "files not registered (" + errnoName(-ret) + ")";
     }
-
-    m_caps.registeredBuffers = m_fixedBuffers;
-    m_caps.registeredFiles = m_fixedFiles;
-    m_caps.polledCompletions = (m_setupFlags & IORING_SETUP_IOPOLL) != 0;
-    m_caps.maxQueueDepth = m_ring.sq.ring_entries;
-    return core::Ok {};
 }
 
 core::Status UringEngine::openFile(std::uint32_t fileIndex, const core::EngineFile &file)

@@ -105,6 +105,11 @@ public:
 private:
     std::uint32_t drain(std::span<core::IoRequest *> completed);
     core::Status setupRing(const core::EngineConfig &config);
+    // init()'s steps: the files opened (or their indexes reserved), then, once the ring
+    // is set up, its buffers and files registered where that is possible.
+    core::Status openFiles(std::span<const core::EngineFile> files);
+    void registerBuffers();
+    void registerFiles();
     void drainBeforeExit();
 
     UringOptions m_options;

@@ -140,7 +140,18 @@ WorkerPanel::WorkerPanel(ProfileDocument *document, QWidget *parent)
                           "edit its targets, specs and settings."));
     m_tree->expandAll();
     layout->addWidget(m_tree, 2);
+    layout->addLayout(makeButtons());
+    makeSettingsForm();
+    layout->addWidget(m_settings, 1);
 
+    connectTopology();
+    connectSettings();
+    setCurrentWorker(document->workerCount() > 0 ? 0 : -1);
+}
+
+// Add, Duplicate and Remove under the tree.
+QHBoxLayout *WorkerPanel::makeButtons()
+{
     auto *buttons = new QHBoxLayout;
     auto setup = [&](QToolButton *b, IconId id, const QString &text, const QString &tip) {
         b->setIcon(icon(id));
@@ -155,8 +166,12 @@ WorkerPanel::WorkerPanel(ProfileDocument *document, QWidget *parent)
         tr("Add a copy of the selected worker with the same targets and specs"));
     setup(m_remove, IconId::Remove, tr("Remove"), tr("Remove the selected worker"));
     buttons->addStretch();
-    layout->addLayout(buttons);
+    return buttons;
+}
 
+// The selected worker's settings, in m_settings.
+void WorkerPanel::makeSettingsForm()
+{
     auto *form = new QFormLayout(m_settings);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     form->addRow(tr("&Name:"), m_name);
@@ -191,8 +206,12 @@ WorkerPanel::WorkerPanel(ProfileDocument *document, QWidget *parent)
     countSuffix(m_transactions->value());
     connect(m_transactions, &QSpinBox::valueChanged, this, countSuffix);
     form->addRow(m_connectionRate, m_transactions);
-    layout->addWidget(m_settings, 1);
+}
 
+// The buttons and the tree's selection change the workers and which one is edited; the
+// document's changes reload it.
+void WorkerPanel::connectTopology()
+{
     connect(m_add, &QToolButton::clicked, this, [this] { setCurrentWorker(m_model->addWorker()); });
     connect(m_duplicate, &QToolButton::clicked, this,
         [this] { setCurrentWorker(m_model->duplicateWorker(m_worker)); });
@@ -212,12 +231,16 @@ WorkerPanel::WorkerPanel(ProfileDocument *document, QWidget *parent)
         });
     connect(m_model, &QAbstractItemModel::modelReset, this, &WorkerPanel::restoreSelection);
     connect(m_model, &QAbstractItemModel::rowsInserted, this, [this] { m_tree->expandAll(); });
-    connect(document, &ProfileDocument::valuesChanged, this, [this](const QObject *origin) {
+    connect(m_document, &ProfileDocument::valuesChanged, this, [this](const QObject *origin) {
         if (origin != this)
             loadWorker();
     });
-    connect(document, &ProfileDocument::problemsChanged, this, &WorkerPanel::loadWorker);
+    connect(m_document, &ProfileDocument::problemsChanged, this, &WorkerPanel::loadWorker);
+}
 
+// Each setting commits as it is edited (text fields when left).
+void WorkerPanel::connectSettings()
+{
     connect(m_name, &QLineEdit::editingFinished, this, &WorkerPanel::commit);
     connect(m_outstanding, &QSpinBox::valueChanged, this, &WorkerPanel::commit);
     connect(m_affinity, &QLineEdit::editingFinished, this, &WorkerPanel::commit);
@@ -227,8 +250,6 @@ WorkerPanel::WorkerPanel(ProfileDocument *document, QWidget *parent)
     connect(m_regionSize, &SizeEditor::bytesChanged, this, &WorkerPanel::commit);
     connect(m_connectionRate, &QCheckBox::toggled, this, &WorkerPanel::commit);
     connect(m_transactions, &QSpinBox::valueChanged, this, &WorkerPanel::commit);
-
-    setCurrentWorker(document->workerCount() > 0 ? 0 : -1);
 }
 
 void WorkerPanel::setCurrentWorker(int worker)

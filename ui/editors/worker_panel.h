@@ -11,6 +11,7 @@
 #include <vector>
 
 class QCheckBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
@@ -46,6 +47,11 @@ signals:
     void currentWorkerChanged(int worker);
 
 private:
+    // The constructor's parts.
+    QHBoxLayout *makeButtons();
+    void makeSettingsForm();
+    void connectTopology();
+    void connectSettings();
     void loadWorker();
     void restoreSelection();
     void commit();

@@ -110,46 +110,8 @@ QVariant FilesModel::data(const QModelIndex &index, int role) const
 
     const core::PhaseFigures *phase = nullptr;
     double value = 0;
-    switch (column) {
-    case RateColumn:
-        phase = m_naming == Naming::Connections ? &c.connection : &c.open;
-        value = phase->perSecond;
-        break;
-    case OpenMeanColumn:
-    case OpenP99Column:
-    case OpenMaxColumn:
-        phase = &c.open;
-        break;
-    case CloseMeanColumn:
-    case CloseP99Column:
-    case CloseMaxColumn:
-        phase = &c.close;
-        break;
-    case OperationMeanColumn:
-    case OperationP99Column:
-    case OperationMaxColumn:
-        phase = &c.connection;
-        break;
-    case ErrorsColumn:
-        value = static_cast<double>(c.open.errors + c.close.errors);
-        break;
-    default:
+    if (!cellFigures(c, column, phase, value))
         return {};
-    }
-    if (phase && column != RateColumn) {
-        switch ((column - OpenMeanColumn) % 3) {
-        case 0:
-            value = phase->latency.meanUs;
-            break;
-        case 1:
-            value = phase->latency.p99Us;
-            break;
-        default:
-            value = phase->latency.maxUs;
-            break;
-        }
-    }
-
     if (role == ValueRole)
         return value;
     if (role == Qt::ToolTipRole) {
@@ -170,6 +132,52 @@ QVariant FilesModel::data(const QModelIndex &index, int role) const
     if (column == ErrorsColumn)
         return QString::number(c.open.errors + c.close.errors);
     return phase->count == 0 ? QStringLiteral("—") : latencyText(value);
+}
+
+// The phase a figure column is of (none for Errors) and its value: the rate of
+// connections or of opens, a latency (mean, p99, max: the columns come in threes), or
+// the count of errors. False for a column that is no figure's.
+bool FilesModel::cellFigures(const core::ConnectionFigures &c, int column,
+    const core::PhaseFigures *&phase, double &value) const
+{
+    switch (column) {
+    case RateColumn:
+        phase = m_naming == Naming::Connections ? &c.connection : &c.open;
+        value = phase->perSecond;
+        return true;
+    case OpenMeanColumn:
+    case OpenP99Column:
+    case OpenMaxColumn:
+        phase = &c.open;
+        break;
+    case CloseMeanColumn:
+    case CloseP99Column:
+    case CloseMaxColumn:
+        phase = &c.close;
+        break;
+    case OperationMeanColumn:
+    case OperationP99Column:
+    case OperationMaxColumn:
+        phase = &c.connection;
+        break;
+    case ErrorsColumn:
+        value = static_cast<double>(c.open.errors + c.close.errors);
+        return true;
+    default:
+        return false;
+    }
+    switch ((column - OpenMeanColumn) % 3) {
+    case 0:
+        value = phase->latency.meanUs;
+        break;
+    case 1:
+        value = phase->latency.p99Us;
+        break;
+    default:
+        value = phase->latency.maxUs;
+        break;
+    }
+    return true;
 }
 
 Qt::ItemFlags FilesModel::flags(const QModelIndex &index) const

@@ -59,6 +59,8 @@ public:
 
 private:
     void collect();
+    bool cellFigures(const core::ConnectionFigures &c, int column, const core::PhaseFigures *&phase,
+        double &value) const;
 
     RunResultPtr m_result;
     int m_step = -1;

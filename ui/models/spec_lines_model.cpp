@@ -171,46 +171,63 @@ QVariant SpecLinesModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const auto spec = static_cast<std::size_t>(m_spec);
-    const auto row = static_cast<std::size_t>(index.row());
-    const core::SpecLine &line = shown()->lines[row];
     const int column = index.column();
-
-    if (m_readOnly && role == Qt::ToolTipRole)
-        return tr("%1 (a built-in spec: copy it to your specs to edit it)")
-            .arg(headerData(column, Qt::Horizontal, Qt::ToolTipRole).toString());
-    if (m_readOnly && (role == ProblemsRole || role == HasErrorRole))
-        return role == HasErrorRole ? QVariant(false) : QVariant(QString());
-    if (m_readOnly && role == Qt::BackgroundRole)
-        return {};
-    if (role == Qt::BackgroundRole || role == Qt::ToolTipRole || role == ProblemsRole
-        || role == HasErrorRole) {
-        core::Problems problems = m_document->problemsAt(
-            ProfileDocument::linePath(spec, row) + "." + fieldName(column));
-        if (column == ShareColumn)
-            for (const auto &p :
-                m_document->problemsAt(ProfileDocument::specPath(spec) + ".lines", false))
-                problems.push_back(p);
-        if (role == Qt::BackgroundRole)
-            return problemBrush(problems);
-        if (role == HasErrorRole)
-            return core::hasErrors(problems);
-        if (role == ProblemsRole)
-            return problemsText(problems);
-        QString tip = headerData(column, Qt::Horizontal, Qt::ToolTipRole).toString();
-        if (!problems.empty())
-            tip = problemsText(problems) + QStringLiteral("\n\n") + tip;
-        return tip;
-    }
-    if (role == Qt::TextAlignmentRole) {
+    switch (role) {
+    case Qt::BackgroundRole:
+    case Qt::ToolTipRole:
+    case ProblemsRole:
+    case HasErrorRole:
+        return problemData(index.row(), column, role);
+    case Qt::TextAlignmentRole:
         if (column <= ReplyColumn)
             return int(Qt::AlignRight | Qt::AlignVCenter);
         return {};
-    }
-    if (role != Qt::DisplayRole && role != Qt::EditRole)
+    case Qt::DisplayRole:
+    case Qt::EditRole:
+        return lineValue(
+            shown()->lines[static_cast<std::size_t>(index.row())], column, role == Qt::EditRole);
+    default:
         return {};
-    const bool edit = role == Qt::EditRole;
+    }
+}
 
+// A cell's problems (as its colour, its tooltip before the column's, as text or as
+// whether any is an error). A preset's line has none: it cannot be edited, its tooltip
+// says how to edit a copy.
+QVariant SpecLinesModel::problemData(int row, int column, int role) const
+{
+    if (m_readOnly) {
+        if (role == Qt::ToolTipRole)
+            return tr("%1 (a built-in spec: copy it to your specs to edit it)")
+                .arg(headerData(column, Qt::Horizontal, Qt::ToolTipRole).toString());
+        if (role == ProblemsRole || role == HasErrorRole)
+            return role == HasErrorRole ? QVariant(false) : QVariant(QString());
+        return {};
+    }
+    const auto spec = static_cast<std::size_t>(m_spec);
+    core::Problems problems = m_document->problemsAt(
+        ProfileDocument::linePath(spec, static_cast<std::size_t>(row)) + "." + fieldName(column));
+    // The shares are checked together (their sum): the Share cells show the lines' problems.
+    if (column == ShareColumn)
+        for (const auto &p :
+            m_document->problemsAt(ProfileDocument::specPath(spec) + ".lines", false))
+            problems.push_back(p);
+    if (role == Qt::BackgroundRole)
+        return problemBrush(problems);
+    if (role == HasErrorRole)
+        return core::hasErrors(problems);
+    if (role == ProblemsRole)
+        return problemsText(problems);
+    QString tip = headerData(column, Qt::Horizontal, Qt::ToolTipRole).toString();
+    if (!problems.empty())
+        tip = problemsText(problems) + QStringLiteral("\n\n") + tip;
+    return tip;
+}
+
+// A line's field as shown (text) or as edited (the number or the value type its editor
+// takes: SpecLineDelegate).
+QVariant SpecLinesModel::lineValue(const core::SpecLine &line, int column, bool edit) const
+{
     switch (column) {
     case SizeColumn:
         return edit ? QVariant(qulonglong(line.transferSizeBytes))
@@ -254,14 +271,14 @@ QVariant SpecLinesModel::data(const QModelIndex &index, int role) const
     }
 }
 
-bool SpecLinesModel::setData(const QModelIndex &index, const QVariant &value, int role)
+namespace {
+
+// setData()'s columns by the kind of value they take; each returns false, changing
+// nothing, for a value it cannot take.
+
+// The sizes and counts: a number (the editor's) or a text with a unit ("4k").
+bool setCountField(core::SpecLine &line, int column, const QVariant &value)
 {
-    if (role != Qt::EditRole || m_readOnly
-        || !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
-        return false;
-    auto &line = m_document->mutableProfile()
-                     .specs[static_cast<std::size_t>(m_spec)]
-                     .lines[static_cast<std::size_t>(index.row())];
     auto percentLike = [&](std::uint32_t &field) {
         const auto n = countFromVariant(value);
         if (!n || *n > UINT32_MAX)
@@ -276,35 +293,37 @@ bool SpecLinesModel::setData(const QModelIndex &index, const QVariant &value, in
         field = *bytes;
         return true;
     };
-    bool ok = false;
-    switch (index.column()) {
-    case SizeColumn: {
+    switch (column) {
+    case SpecLinesModel::SizeColumn: {
         // Iometer keeps alignment equal to the transfer size unless set apart.
         const std::uint64_t before = line.transferSizeBytes;
-        ok = size(line.transferSizeBytes);
+        const bool ok = size(line.transferSizeBytes);
         if (ok && line.alignmentBytes == before)
             line.alignmentBytes = line.transferSizeBytes;
-        break;
+        return ok;
     }
-    case ShareColumn:
-        ok = percentLike(line.sharePercent);
-        break;
-    case ReadColumn:
-        ok = percentLike(line.percentRead);
-        break;
-    case RandomColumn:
-        ok = percentLike(line.percentRandom);
-        break;
-    case BurstColumn:
-        ok = percentLike(line.burstLength);
-        break;
-    case AlignmentColumn:
-        ok = size(line.alignmentBytes);
-        break;
-    case ReplyColumn:
-        ok = size(line.replySizeBytes);
-        break;
-    case DelayColumn: {
+    case SpecLinesModel::ShareColumn:
+        return percentLike(line.sharePercent);
+    case SpecLinesModel::ReadColumn:
+        return percentLike(line.percentRead);
+    case SpecLinesModel::RandomColumn:
+        return percentLike(line.percentRandom);
+    case SpecLinesModel::BurstColumn:
+        return percentLike(line.burstLength);
+    case SpecLinesModel::AlignmentColumn:
+        return size(line.alignmentBytes);
+    case SpecLinesModel::ReplyColumn:
+        return size(line.replySizeBytes);
+    default:
+        return false;
+    }
+}
+
+// The delay (whole milliseconds, as Iometer keeps it) and the think time (microseconds):
+// a number in that unit, or a text with a unit ("2ms").
+bool setTimeField(core::SpecLine &line, int column, const QVariant &value)
+{
+    if (column == SpecLinesModel::DelayColumn) {
         const auto d = value.typeId() == QMetaType::QString
             ? core::parseDuration(
                 toStdString(value.toString().trimmed()), core::DurationUnit::Milliseconds)
@@ -312,45 +331,73 @@ bool SpecLinesModel::setData(const QModelIndex &index, const QVariant &value, in
                 std::chrono::milliseconds(value.toLongLong()));
         if (d && *d >= std::chrono::microseconds(0) && d->count() % 1000 == 0) {
             line.delay = std::chrono::duration_cast<std::chrono::milliseconds>(*d);
-            ok = true;
+            return true;
         }
-        break;
+        return false;
     }
-    case ThinkTimeColumn: {
-        const auto d = value.typeId() == QMetaType::QString
-            ? core::parseDuration(
-                toStdString(value.toString().trimmed()), core::DurationUnit::Microseconds)
-            : std::optional<std::chrono::microseconds>(
-                std::chrono::microseconds(value.toLongLong()));
-        if (d && *d >= std::chrono::microseconds(0)) {
-            line.thinkTime = *d;
-            ok = true;
-        }
-        break;
+    const auto d = value.typeId() == QMetaType::QString
+        ? core::parseDuration(
+            toStdString(value.toString().trimmed()), core::DurationUnit::Microseconds)
+        : std::optional<std::chrono::microseconds>(std::chrono::microseconds(value.toLongLong()));
+    if (d && *d >= std::chrono::microseconds(0)) {
+        line.thinkTime = *d;
+        return true;
     }
+    return false;
+}
+
+// The fields their own editors edit whole: a value of their type.
+bool setChoiceField(core::SpecLine &line, int column, const QVariant &value)
+{
+    switch (column) {
+    case SpecLinesModel::DistributionColumn:
+        if (!value.canConvert<core::RandomDistribution>())
+            return false;
+        line.distribution = value.value<core::RandomDistribution>();
+        return true;
+    case SpecLinesModel::RateLimitColumn:
+        if (!value.canConvert<core::RateLimit>())
+            return false;
+        line.rateLimit = value.value<core::RateLimit>();
+        return true;
+    case SpecLinesModel::DataPatternColumn: {
+        if (!value.canConvert<LinePattern>())
+            return false;
+        const auto p = value.value<LinePattern>();
+        if (p.own)
+            line.dataPattern = p.pattern;
+        else
+            line.dataPattern.reset();
+        return true;
+    }
+    default:
+        return false;
+    }
+}
+
+} // namespace
+
+bool SpecLinesModel::setData(const QModelIndex &index, const QVariant &value, int role)
+{
+    if (role != Qt::EditRole || m_readOnly
+        || !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return false;
+    auto &line = m_document->mutableProfile()
+                     .specs[static_cast<std::size_t>(m_spec)]
+                     .lines[static_cast<std::size_t>(index.row())];
+    bool ok = false;
+    switch (index.column()) {
+    case DelayColumn:
+    case ThinkTimeColumn:
+        ok = setTimeField(line, index.column(), value);
+        break;
     case DistributionColumn:
-        if (value.canConvert<core::RandomDistribution>()) {
-            line.distribution = value.value<core::RandomDistribution>();
-            ok = true;
-        }
-        break;
     case RateLimitColumn:
-        if (value.canConvert<core::RateLimit>()) {
-            line.rateLimit = value.value<core::RateLimit>();
-            ok = true;
-        }
-        break;
     case DataPatternColumn:
-        if (value.canConvert<LinePattern>()) {
-            const auto p = value.value<LinePattern>();
-            if (p.own)
-                line.dataPattern = p.pattern;
-            else
-                line.dataPattern.reset();
-            ok = true;
-        }
+        ok = setChoiceField(line, index.column(), value);
         break;
     default:
+        ok = setCountField(line, index.column(), value);
         break;
     }
     if (!ok)

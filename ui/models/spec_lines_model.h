@@ -87,6 +87,9 @@ private:
     void refreshAll();
     // The spec shown: the profile's m_spec, the read-only one, or nullptr.
     const core::AccessSpec *shown() const;
+    // data()'s parts: a cell's problems (colour, tooltip, text, error) and its value.
+    QVariant problemData(int row, int column, int role) const;
+    QVariant lineValue(const core::SpecLine &line, int column, bool edit) const;
 
     ProfileDocument *m_document;
     int m_spec = -1;

@@ -401,44 +401,24 @@ QVariant TargetsModel::data(const QModelIndex &index, int role) const
     const core::Target *t = target(index.row());
     const int column = index.column();
 
-    if (role == AssignedRole)
+    switch (role) {
+    case AssignedRole:
         return t != nullptr;
-    if (role == RawDeviceRole)
+    case RawDeviceRole:
         return isRaw(c.kind);
-    if (role == PathRole)
+    case PathRole:
         return toQString(c.path);
-    if (role == UnresolvedRole)
+    case UnresolvedRole:
         return t != nullptr && t->unresolved;
-    if (role == FileTreeRole)
+    case FileTreeRole:
         return c.kind == core::TargetKind::FileTree;
-    if (role == InUseRole) {
-        QStringList reasons;
-        for (const auto &m : c.mountPoints)
-            reasons << tr("mounted at %1").arg(toQString(m));
-        for (const auto &u : c.inUse)
-            reasons << toQString(u);
-        return isRaw(c.kind) ? reasons.join(QStringLiteral(", ")) : QString();
+    case InUseRole:
+        return inUseText(c);
+    default:
+        break;
     }
 
-    core::Problems problems;
-    if (t) {
-        if (const char *field = fieldOf(column, *t)) {
-            const std::string base = ProfileDocument::targetPath(static_cast<std::size_t>(m_worker),
-                static_cast<std::size_t>(targetIndex(index.row())));
-            problems = m_document->problemsAt(base + "." + field);
-            if (column == TargetColumn)
-                for (const auto &p : m_document->problemsAt(base, false))
-                    problems.push_back(p);
-            if (column == RegionStartColumn || column == RegionSizeColumn) {
-                const std::string region
-                    = ProfileDocument::workerPath(static_cast<std::size_t>(m_worker))
-                    + ".defaultRegion" + (column == RegionStartColumn ? ".offset" : ".size");
-                for (const auto &p : m_document->problemsAt(region))
-                    problems.push_back(p);
-            }
-        }
-    }
-
+    const core::Problems problems = t ? cellProblems(index.row(), column, *t) : core::Problems {};
     if (role == Qt::BackgroundRole)
         return problemBrush(problems);
     if (role == Qt::FontRole && !row.listed && column == TargetColumn) {
@@ -446,7 +426,57 @@ QVariant TargetsModel::data(const QModelIndex &index, int role) const
         font.setItalic(true);
         return font;
     }
+    if (column <= FreeColumn)
+        return candidateData(row, t, column, role, problems);
+    // Per-target settings: shown and editable on assigned rows only.
+    if (role == Qt::ToolTipRole)
+        return settingToolTip(c, column, problems);
+    if (!t)
+        return {};
+    return settingData(*t, column, role);
+}
 
+// Why writing a disk or partition is refused ("" for files: nothing is in their way).
+QString TargetsModel::inUseText(const TargetCandidate &c) const
+{
+    QStringList reasons;
+    for (const auto &m : c.mountPoints)
+        reasons << tr("mounted at %1").arg(toQString(m));
+    for (const auto &u : c.inUse)
+        reasons << toQString(u);
+    return isRaw(c.kind) ? reasons.join(QStringLiteral(", ")) : QString();
+}
+
+// The problems validation finds in the field a cell edits: the Target cell also shows
+// the target's own, and the region cells the worker's default region's, which they
+// stand for when the target gives none.
+core::Problems TargetsModel::cellProblems(int row, int column, const core::Target &t) const
+{
+    core::Problems problems;
+    const char *field = fieldOf(column, t);
+    if (!field)
+        return problems;
+    const std::string base = ProfileDocument::targetPath(
+        static_cast<std::size_t>(m_worker), static_cast<std::size_t>(targetIndex(row)));
+    problems = m_document->problemsAt(base + "." + field);
+    if (column == TargetColumn)
+        for (const auto &p : m_document->problemsAt(base, false))
+            problems.push_back(p);
+    if (column == RegionStartColumn || column == RegionSizeColumn) {
+        const std::string region = ProfileDocument::workerPath(static_cast<std::size_t>(m_worker))
+            + ".defaultRegion" + (column == RegionStartColumn ? ".offset" : ".size");
+        for (const auto &p : m_document->problemsAt(region))
+            problems.push_back(p);
+    }
+    return problems;
+}
+
+// The columns that describe the candidate itself (what it is, where, how big), on every
+// row, assigned or not.
+QVariant TargetsModel::candidateData(const Row &row, const core::Target *t, int column, int role,
+    const core::Problems &problems) const
+{
+    const TargetCandidate &c = row.candidate;
     switch (column) {
     case TargetColumn:
         switch (role) {
@@ -456,39 +486,8 @@ QVariant TargetsModel::data(const QModelIndex &index, int role) const
             return t ? Qt::Checked : Qt::Unchecked;
         case Qt::DecorationRole:
             return icon(iconOf(c.kind));
-        case Qt::ToolTipRole: {
-            QString tip = c.kind == core::TargetKind::FileTree
-                ? tr("Tick to let the selected worker use the file tree in %1: each I/O opens a "
-                     "file of the tree, reads or writes it once and closes it. IOPrism makes "
-                     "the folders and fills the files (never sparse) before the first run, and "
-                     "never writes into a folder it did not make.")
-                      .arg(toQString(c.path))
-                : isRaw(c.kind)
-                ? tr("Tick to let the selected worker use %1 raw. Writing to a raw device "
-                     "destroys its data: IOPrism asks before it writes and refuses while the "
-                     "device is mounted.")
-                      .arg(toQString(c.path))
-                : tr("Tick to let the selected worker use the test file %1. IOPrism creates "
-                     "and fills it (never sparse) before the first run.")
-                      .arg(toQString(c.path));
-            if (t && t->unresolved) {
-                const QFileInfo file(toQString(c.path));
-                // A missing folder is said as such: the file itself is made by the run.
-                if (c.kind == core::TargetKind::TestFile && !file.isRelative()
-                    && !file.absoluteDir().exists())
-                    tip += QLatin1Char('\n')
-                        + tr("The folder %1 does not exist: the run creates no folders. Create "
-                             "it, or double-click the row to choose another place.")
-                              .arg(QDir::toNativeSeparators(file.absolutePath()));
-                else
-                    tip += QLatin1Char('\n')
-                        + tr("Not found on this machine: double-click it (or use its context "
-                             "menu) to re-point it to a device or file.");
-            }
-            if (!problems.empty())
-                tip += QLatin1Char('\n') + problemsText(problems);
-            return tip;
-        }
+        case Qt::ToolTipRole:
+            return targetToolTip(c, t, problems);
         default:
             return {};
         }
@@ -504,37 +503,7 @@ QVariant TargetsModel::data(const QModelIndex &index, int role) const
             return toQString(c.model);
         return {};
     case SizeColumn:
-        if (c.kind == core::TargetKind::FileTree) {
-            // The tree IOPrism made here before, beside the free space of its file system.
-            if (role == Qt::DisplayRole)
-                return row.fileBytes ? capacityText(*row.fileBytes) : QString();
-            if (role == Qt::ToolTipRole)
-                return row.fileBytes
-                    ? tr("The file tree IOPrism made here: %L1 bytes. It is reused when its "
-                         "shape is the one asked for, else made again.")
-                          .arg(*row.fileBytes)
-                    : tr("No file tree here yet: IOPrism makes it (folders and filled files) "
-                         "before the first run.");
-        } else if (!isRaw(c.kind)) {
-            // A test file's own size, beside the free space of its file system.
-            if (role == Qt::DisplayRole)
-                return row.fileBytes ? capacityText(*row.fileBytes) : QString();
-            if (role == Qt::ToolTipRole)
-                return row.fileBytes
-                    ? tr("The test file as it is now: %L1 bytes. IOPrism fills it to the "
-                         "test-file size before the run.")
-                          .arg(*row.fileBytes)
-                    : tr("No test file here yet: IOPrism creates it at the test-file size "
-                         "before the first run.");
-        } else {
-            if (role == Qt::DisplayRole)
-                return c.sizeBytes ? capacityText(c.sizeBytes) : QString();
-            if (role == Qt::ToolTipRole)
-                return tr("Device size: %L1 bytes").arg(c.sizeBytes);
-        }
-        if (role == Qt::TextAlignmentRole)
-            return int(Qt::AlignRight | Qt::AlignVCenter);
-        return {};
+        return sizeData(row, role);
     case MediaColumn:
         if (role == Qt::DisplayRole && c.rotational)
             return *c.rotational ? tr("HDD") : tr("SSD");
@@ -553,164 +522,271 @@ QVariant TargetsModel::data(const QModelIndex &index, int role) const
         }
         return {};
     case FreeColumn:
-        if (role == Qt::DisplayRole && !isRaw(c.kind) && c.freeBytes)
-            return capacityText(c.freeBytes);
-        if (role == Qt::ToolTipRole && c.kind == core::TargetKind::FileTree) {
-            if (c.sizeBytes == 0)
-                return tr("Free space where the file tree goes");
-            return tr("Free space where the file tree goes: %1 of %2 on the file system "
-                      "mounted at %3")
-                .arg(capacityText(c.freeBytes), capacityText(c.sizeBytes),
-                    c.mountPoints.empty() ? QString() : toQString(c.mountPoints.front()));
-        }
-        if (role == Qt::ToolTipRole) {
-            if (isRaw(c.kind) || c.sizeBytes == 0)
-                return tr("Free space where the test file goes");
-            return tr("Free space where the test file goes: %1 of %2 on the file system "
-                      "mounted at %3")
-                .arg(capacityText(c.freeBytes), capacityText(c.sizeBytes),
-                    c.mountPoints.empty() ? QString() : toQString(c.mountPoints.front()));
-        }
-        if (role == Qt::TextAlignmentRole)
-            return int(Qt::AlignRight | Qt::AlignVCenter);
+        return freeData(c, role);
+    default:
         return {};
+    }
+}
+
+// What ticking the row does, then why an assigned target cannot be found and the
+// problems of its fields.
+QString TargetsModel::targetToolTip(
+    const TargetCandidate &c, const core::Target *t, const core::Problems &problems) const
+{
+    QString tip = c.kind == core::TargetKind::FileTree
+        ? tr("Tick to let the selected worker use the file tree in %1: each I/O opens a "
+             "file of the tree, reads or writes it once and closes it. IOPrism makes "
+             "the folders and fills the files (never sparse) before the first run, and "
+             "never writes into a folder it did not make.")
+              .arg(toQString(c.path))
+        : isRaw(c.kind)
+        ? tr("Tick to let the selected worker use %1 raw. Writing to a raw device "
+             "destroys its data: IOPrism asks before it writes and refuses while the "
+             "device is mounted.")
+              .arg(toQString(c.path))
+        : tr("Tick to let the selected worker use the test file %1. IOPrism creates "
+             "and fills it (never sparse) before the first run.")
+              .arg(toQString(c.path));
+    if (t && t->unresolved) {
+        const QFileInfo file(toQString(c.path));
+        // A missing folder is said as such: the file itself is made by the run.
+        if (c.kind == core::TargetKind::TestFile && !file.isRelative()
+            && !file.absoluteDir().exists())
+            tip += QLatin1Char('\n')
+                + tr("The folder %1 does not exist: the run creates no folders. Create "
+                     "it, or double-click the row to choose another place.")
+                      .arg(QDir::toNativeSeparators(file.absolutePath()));
+        else
+            tip += QLatin1Char('\n')
+                + tr("Not found on this machine: double-click it (or use its context "
+                     "menu) to re-point it to a device or file.");
+    }
+    if (!problems.empty())
+        tip += QLatin1Char('\n') + problemsText(problems);
+    return tip;
+}
+
+// A device's size; for a test file or a file tree, the size of what is there now (the
+// free space of its file system has a column of its own).
+QVariant TargetsModel::sizeData(const Row &row, int role) const
+{
+    const TargetCandidate &c = row.candidate;
+    if (c.kind == core::TargetKind::FileTree) {
+        // The tree IOPrism made here before, beside the free space of its file system.
+        if (role == Qt::DisplayRole)
+            return row.fileBytes ? capacityText(*row.fileBytes) : QString();
+        if (role == Qt::ToolTipRole)
+            return row.fileBytes
+                ? tr("The file tree IOPrism made here: %L1 bytes. It is reused when its "
+                     "shape is the one asked for, else made again.")
+                      .arg(*row.fileBytes)
+                : tr("No file tree here yet: IOPrism makes it (folders and filled files) "
+                     "before the first run.");
+    } else if (!isRaw(c.kind)) {
+        // A test file's own size, beside the free space of its file system.
+        if (role == Qt::DisplayRole)
+            return row.fileBytes ? capacityText(*row.fileBytes) : QString();
+        if (role == Qt::ToolTipRole)
+            return row.fileBytes
+                ? tr("The test file as it is now: %L1 bytes. IOPrism fills it to the "
+                     "test-file size before the run.")
+                      .arg(*row.fileBytes)
+                : tr("No test file here yet: IOPrism creates it at the test-file size "
+                     "before the first run.");
+    } else {
+        if (role == Qt::DisplayRole)
+            return c.sizeBytes ? capacityText(c.sizeBytes) : QString();
+        if (role == Qt::ToolTipRole)
+            return tr("Device size: %L1 bytes").arg(c.sizeBytes);
+    }
+    if (role == Qt::TextAlignmentRole)
+        return int(Qt::AlignRight | Qt::AlignVCenter);
+    return {};
+}
+
+// The free space of the file system a test file or a file tree goes on.
+QVariant TargetsModel::freeData(const TargetCandidate &c, int role) const
+{
+    if (role == Qt::DisplayRole && !isRaw(c.kind) && c.freeBytes)
+        return capacityText(c.freeBytes);
+    if (role == Qt::ToolTipRole && c.kind == core::TargetKind::FileTree) {
+        if (c.sizeBytes == 0)
+            return tr("Free space where the file tree goes");
+        return tr("Free space where the file tree goes: %1 of %2 on the file system "
+                  "mounted at %3")
+            .arg(capacityText(c.freeBytes), capacityText(c.sizeBytes),
+                c.mountPoints.empty() ? QString() : toQString(c.mountPoints.front()));
+    }
+    if (role == Qt::ToolTipRole) {
+        if (isRaw(c.kind) || c.sizeBytes == 0)
+            return tr("Free space where the test file goes");
+        return tr("Free space where the test file goes: %1 of %2 on the file system "
+                  "mounted at %3")
+            .arg(capacityText(c.freeBytes), capacityText(c.sizeBytes),
+                c.mountPoints.empty() ? QString() : toQString(c.mountPoints.front()));
+    }
+    if (role == Qt::TextAlignmentRole)
+        return int(Qt::AlignRight | Qt::AlignVCenter);
+    return {};
+}
+
+// A per-target setting's tooltip, on every row (an unticked row says what ticking it
+// would let you set), with the problems of the field.
+QString TargetsModel::settingToolTip(
+    const TargetCandidate &c, int column, const core::Problems &problems) const
+{
+    QString tip;
+    switch (column) {
+    case OutstandingColumn:
+        tip = tr("Outstanding I/Os (queue depth) on this target; empty = the worker's "
+                 "value. A spec's queue depth (QD in its name) overrides both.");
+        break;
+    case RegionStartColumn:
+        tip = tr("Where the tested region starts (bytes; 4k, 1M, 2G...)");
+        break;
+    case RegionSizeColumn:
+        tip = tr("Size of the tested region; 0 = to the end of the target");
+        break;
+    case FileSizeColumn:
+        tip = c.kind == core::TargetKind::FileTree
+            ? tr("The file tree's shape: levels × files per level × size of each file = "
+                 "its total. Edit it in the File tree panel under the table "
+                 "(double-click here).")
+            : tr("Size of the test file IOPrism creates and fills");
+        break;
+    case CacheColumn:
+        tip = tr("Direct: bypass the OS cache (O_DIRECT), to measure the device. Buffered: "
+                 "through the OS cache.");
+        break;
+    case WriteThroughColumn:
+        tip = tr("Write-through: every write reaches stable storage (O_DSYNC)");
+        break;
     default:
         break;
     }
+    if (!problems.empty())
+        tip += QLatin1Char('\n') + problemsText(problems);
+    return tip;
+}
 
-    // Per-target settings: shown and editable on assigned rows only.
-    if (role == Qt::ToolTipRole) {
-        QString tip;
-        switch (column) {
-        case OutstandingColumn:
-            tip = tr("Outstanding I/Os (queue depth) on this target; empty = the worker's "
-                     "value. A spec's queue depth (QD in its name) overrides both.");
-            break;
-        case RegionStartColumn:
-            tip = tr("Where the tested region starts (bytes; 4k, 1M, 2G...)");
-            break;
-        case RegionSizeColumn:
-            tip = tr("Size of the tested region; 0 = to the end of the target");
-            break;
-        case FileSizeColumn:
-            tip = c.kind == core::TargetKind::FileTree
-                ? tr("The file tree's shape: levels × files per level × size of each file = "
-                     "its total. Edit it in the File tree panel under the table "
-                     "(double-click here).")
-                : tr("Size of the test file IOPrism creates and fills");
-            break;
-        case CacheColumn:
-            tip = tr("Direct: bypass the OS cache (O_DIRECT), to measure the device. Buffered: "
-                     "through the OS cache.");
-            break;
-        case WriteThroughColumn:
-            tip = tr("Write-through: every write reaches stable storage (O_DSYNC)");
-            break;
-        default:
-            break;
-        }
-        if (!problems.empty())
-            tip += QLatin1Char('\n') + problemsText(problems);
-        return tip;
-    }
-    if (!t)
-        return {};
+// An assigned target's settings, as shown and as edited.
+QVariant TargetsModel::settingData(const core::Target &t, int column, int role) const
+{
     const auto *worker = m_document->worker(m_worker);
     switch (column) {
     case OutstandingColumn:
         if (role == Qt::DisplayRole)
-            return t->outstandingIos ? QString::number(*t->outstandingIos)
-                                     : tr("worker (%1)").arg(worker->outstandingIos);
+            return t.outstandingIos ? QString::number(*t.outstandingIos)
+                                    : tr("worker (%1)").arg(worker->outstandingIos);
         if (role == Qt::EditRole)
-            return t->outstandingIos ? int(*t->outstandingIos) : 0;
+            return t.outstandingIos ? int(*t.outstandingIos) : 0;
         if (role == Qt::TextAlignmentRole)
             return int(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     case RegionStartColumn:
         if (role == Qt::DisplayRole)
-            return exactSizeText(t->region.offsetBytes);
+            return exactSizeText(t.region.offsetBytes);
         if (role == Qt::EditRole)
-            return qulonglong(t->region.offsetBytes);
+            return qulonglong(t.region.offsetBytes);
         if (role == Qt::TextAlignmentRole)
             return int(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     case RegionSizeColumn:
         if (role == Qt::DisplayRole)
-            return t->region.sizeBytes ? exactSizeText(t->region.sizeBytes) : tr("to the end");
+            return t.region.sizeBytes ? exactSizeText(t.region.sizeBytes) : tr("to the end");
         if (role == Qt::EditRole)
-            return qulonglong(t->region.sizeBytes);
+            return qulonglong(t.region.sizeBytes);
         if (role == Qt::TextAlignmentRole)
             return int(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     case FileSizeColumn:
-        // Compact in the table ("3 × 4 × 4 MiB = 48 MiB"); the panel spells it out.
-        if (t->kind == core::TargetKind::FileTree && role == Qt::DisplayRole)
-            return tr("%1 × %2 × %3 = %4")
-                .arg(t->tree.depth)
-                .arg(t->tree.filesPerLevel)
-                .arg(exactSizeText(t->tree.fileSizeBytes), capacityText(t->tree.totalBytes()));
-        if (t->kind != core::TargetKind::TestFile)
-            return {};
-        if (role == Qt::DisplayRole)
-            return exactSizeText(t->testFileSizeBytes);
-        if (role == Qt::EditRole)
-            return qulonglong(t->testFileSizeBytes);
-        if (role == Qt::TextAlignmentRole)
-            return int(Qt::AlignRight | Qt::AlignVCenter);
-        return {};
+        return fileSizeData(t, role);
     case CacheColumn:
         if (role == Qt::DisplayRole)
-            return t->cacheMode == core::CacheMode::Direct ? tr("Direct") : tr("Buffered");
+            return t.cacheMode == core::CacheMode::Direct ? tr("Direct") : tr("Buffered");
         if (role == Qt::EditRole)
-            return static_cast<int>(t->cacheMode);
+            return static_cast<int>(t.cacheMode);
         return {};
     case WriteThroughColumn:
         if (role == Qt::CheckStateRole)
-            return t->writeThrough ? Qt::Checked : Qt::Unchecked;
+            return t.writeThrough ? Qt::Checked : Qt::Unchecked;
         return {};
     default:
         return {};
     }
 }
 
+// A test file's size (edited in the cell), or a file tree's shape (edited beside the
+// table: the cell only shows it).
+QVariant TargetsModel::fileSizeData(const core::Target &t, int role) const
+{
+    // Compact in the table ("3 × 4 × 4 MiB = 48 MiB"); the panel spells it out.
+    if (t.kind == core::TargetKind::FileTree && role == Qt::DisplayRole)
+        return tr("%1 × %2 × %3 = %4")
+            .arg(t.tree.depth)
+            .arg(t.tree.filesPerLevel)
+            .arg(exactSizeText(t.tree.fileSizeBytes), capacityText(t.tree.totalBytes()));
+    if (t.kind != core::TargetKind::TestFile)
+        return {};
+    if (role == Qt::DisplayRole)
+        return exactSizeText(t.testFileSizeBytes);
+    if (role == Qt::EditRole)
+        return qulonglong(t.testFileSizeBytes);
+    if (role == Qt::TextAlignmentRole)
+        return int(Qt::AlignRight | Qt::AlignVCenter);
+    return {};
+}
+
 bool TargetsModel::setData(const QModelIndex &index, const QVariant &value, int role)
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return false;
-    auto *worker = m_document->mutableWorker(m_worker);
-    if (!worker)
+    if (!m_document->mutableWorker(m_worker))
         return false;
-    const Row &row = m_rows[static_cast<std::size_t>(index.row())];
-
-    if (index.column() == TargetColumn && role == Qt::CheckStateRole) {
-        const bool assign = value.toInt() == Qt::Checked;
-        const int existing = targetIndex(index.row());
-        if (assign == (existing >= 0))
-            return false;
-        if (assign) {
-            core::Target t;
-            t.kind = row.candidate.kind;
-            t.path = row.candidate.path;
-            if (t.kind == core::TargetKind::TestFile && row.candidate.freeBytes > 0) {
-                // Leave room on small file systems: at most half the free space.
-                const std::uint64_t half = row.candidate.freeBytes / 2 / core::kMiB * core::kMiB;
-                if (half >= core::kMiB)
-                    t.testFileSizeBytes = std::min(t.testFileSizeBytes, half);
-            }
-            worker->targets.push_back(t);
-        } else {
-            worker->targets.erase(worker->targets.begin() + existing);
-        }
-        emit dataChanged(this->index(index.row(), 0), this->index(index.row(), ColumnCount - 1));
-        m_document->commitStructure(this);
-        return true;
-    }
+    if (index.column() == TargetColumn && role == Qt::CheckStateRole)
+        return setAssigned(index.row(), value.toInt() == Qt::Checked);
 
     core::Target *t = mutableTarget(index.row());
-    if (!t)
+    if (!t || !setSetting(*t, index.column(), value, role))
         return false;
-    bool changed = false;
-    switch (index.column()) {
+    emit dataChanged(index, index);
+    m_document->commitValues(this);
+    return true;
+}
+
+// Ticks (adds the row's target to the worker) or unticks (removes it) a row; false when
+// it already was so.
+bool TargetsModel::setAssigned(int rowIndex, bool assign)
+{
+    auto *worker = m_document->mutableWorker(m_worker);
+    const Row &row = m_rows[static_cast<std::size_t>(rowIndex)];
+    const int existing = targetIndex(rowIndex);
+    if (assign == (existing >= 0))
+        return false;
+    if (assign) {
+        core::Target t;
+        t.kind = row.candidate.kind;
+        t.path = row.candidate.path;
+        if (t.kind == core::TargetKind::TestFile && row.candidate.freeBytes > 0) {
+            // Leave room on small file systems: at most half the free space.
+            const std::uint64_t half = row.candidate.freeBytes / 2 / core::kMiB * core::kMiB;
+            if (half >= core::kMiB)
+                t.testFileSizeBytes = std::min(t.testFileSizeBytes, half);
+        }
+        worker->targets.push_back(t);
+    } else {
+        worker->targets.erase(worker->targets.begin() + existing);
+    }
+    emit dataChanged(this->index(rowIndex, 0), this->index(rowIndex, ColumnCount - 1));
+    m_document->commitStructure(this);
+    return true;
+}
+
+// An edit of an assigned target's setting; false when the value is refused (or the
+// role is not the column's).
+bool TargetsModel::setSetting(core::Target &t, int column, const QVariant &value, int role)
+{
+    switch (column) {
     case OutstandingColumn: {
         if (role != Qt::EditRole)
             return false;
@@ -718,11 +794,10 @@ bool TargetsModel::setData(const QModelIndex &index, const QVariant &value, int 
         if (!n || *n > UINT32_MAX)
             return false;
         if (*n == 0)
-            t->outstandingIos.reset();
+            t.outstandingIos.reset();
         else
-            t->outstandingIos = static_cast<std::uint32_t>(*n);
-        changed = true;
-        break;
+            t.outstandingIos = static_cast<std::uint32_t>(*n);
+        return true;
     }
     case RegionStartColumn:
     case RegionSizeColumn:
@@ -732,39 +807,31 @@ bool TargetsModel::setData(const QModelIndex &index, const QVariant &value, int 
         const auto bytes = sizeFromVariant(value);
         if (!bytes)
             return false;
-        if (index.column() == RegionStartColumn)
-            t->region.offsetBytes = *bytes;
-        else if (index.column() == RegionSizeColumn)
-            t->region.sizeBytes = *bytes;
-        else if (t->kind == core::TargetKind::TestFile)
-            t->testFileSizeBytes = *bytes;
+        if (column == RegionStartColumn)
+            t.region.offsetBytes = *bytes;
+        else if (column == RegionSizeColumn)
+            t.region.sizeBytes = *bytes;
+        else if (t.kind == core::TargetKind::TestFile)
+            t.testFileSizeBytes = *bytes;
         else
             return false;
-        changed = true;
-        break;
+        return true;
     }
     case CacheColumn:
         if (role != Qt::EditRole)
             return false;
-        t->cacheMode = value.toInt() == static_cast<int>(core::CacheMode::Buffered)
+        t.cacheMode = value.toInt() == static_cast<int>(core::CacheMode::Buffered)
             ? core::CacheMode::Buffered
             : core::CacheMode::Direct;
-        changed = true;
-        break;
+        return true;
     case WriteThroughColumn:
         if (role != Qt::CheckStateRole)
             return false;
-        t->writeThrough = value.toInt() == Qt::Checked;
-        changed = true;
-        break;
+        t.writeThrough = value.toInt() == Qt::Checked;
+        return true;
     default:
         return false;
     }
-    if (changed) {
-        emit dataChanged(index, index);
-        m_document->commitValues(this);
-    }
-    return changed;
 }
 
 Qt::ItemFlags TargetsModel::flags(const QModelIndex &index) const

@@ -10,6 +10,7 @@
 // it with its total, and the Targets page edits it beside the table (setTree).
 #pragma once
 
+#include "core/profile/problem.h"
 #include "ui/platform_services.h"
 
 #include <QAbstractTableModel>
@@ -148,6 +149,23 @@ private:
     const core::Target *target(int row) const;
     core::Target *mutableTarget(int row);
     void refreshAll();
+    // data()'s parts: the roles of the whole row, then a cell's problems, the columns
+    // describing the candidate, and the assigned target's settings.
+    QString inUseText(const TargetCandidate &c) const;
+    core::Problems cellProblems(int row, int column, const core::Target &t) const;
+    QVariant candidateData(const Row &row, const core::Target *t, int column, int role,
+        const core::Problems &problems) const;
+    QString targetToolTip(
+        const TargetCandidate &c, const core::Target *t, const core::Problems &problems) const;
+    QVariant sizeData(const Row &row, int role) const;
+    QVariant freeData(const TargetCandidate &c, int role) const;
+    QString settingToolTip(
+        const TargetCandidate &c, int column, const core::Problems &problems) const;
+    QVariant settingData(const core::Target &t, int column, int role) const;
+    QVariant fileSizeData(const core::Target &t, int role) const;
+    // setData()'s parts: a row ticked or unticked, a setting edited.
+    bool setAssigned(int row, bool assign);
+    static bool setSetting(core::Target &t, int column, const QVariant &value, int role);
 
     ProfileDocument *m_document;
     std::vector<TargetCandidate> m_candidates;

@@ -98,64 +98,78 @@ QVariant TopologyModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid))
         return {};
+    // The internal id says the row's level: another host, this host, a worker, or a
+    // target of the worker kTargetBase + w.
     const quintptr id = index.internalId();
     if (id == kOtherHostId)
         return otherHostData(index.row(), role);
-    if (id == kHostId) {
-        switch (role) {
-        case Qt::DisplayRole:
-            return tr("This host (%1)").arg(QSysInfo::machineHostName());
-        case Qt::ToolTipRole:
-            return tr("The machine IOPrism runs on. Its workers run their assigned access "
-                      "specifications together, step by step.");
-        case Qt::DecorationRole:
-            return icon(IconId::Host);
-        case WorkerIndexRole:
-        case TargetIndexRole:
-            return -1;
-        default:
-            return {};
-        }
-    }
-    if (id == kWorkerId) {
-        const auto *worker = m_document->worker(index.row());
-        if (!worker)
-            return {};
-        const auto path = ProfileDocument::workerPath(static_cast<std::size_t>(index.row()));
-        switch (role) {
-        case Qt::DisplayRole:
-        case Qt::EditRole:
-            return toQString(worker->name);
-        case Qt::ToolTipRole: {
-            QString tip = tr("%1: %2, %3 per target, %4 assigned. Double-click or F2 to rename.")
-                              .arg(toQString(worker->name),
-                                  tr("%n targets", nullptr, int(worker->targets.size())),
-                                  tr("%n outstanding I/Os", nullptr, int(worker->outstandingIos)),
-                                  tr("%n specs", nullptr, int(worker->assignedSpecs.size())));
-            const auto problems = m_document->problemsAt(path);
-            if (!problems.empty())
-                tip += QLatin1Char('\n') + problemsText(problems);
-            return tip;
-        }
-        case Qt::DecorationRole:
-            return icon(IconId::Worker);
-        case Qt::BackgroundRole:
-            return problemBrush(m_document->problemsAt(path));
-        case WorkerIndexRole:
-            return index.row();
-        case TargetIndexRole:
-            return -1;
-        default:
-            return {};
-        }
-    }
-    const int w = static_cast<int>(id - kTargetBase);
-    const auto *worker = m_document->worker(w);
-    if (!worker || index.row() >= static_cast<int>(worker->targets.size()))
+    if (id == kHostId)
+        return hostData(role);
+    if (id == kWorkerId)
+        return workerData(index.row(), role);
+    return targetData(static_cast<int>(id - kTargetBase), index.row(), role);
+}
+
+QVariant TopologyModel::hostData(int role) const
+{
+    switch (role) {
+    case Qt::DisplayRole:
+        return tr("This host (%1)").arg(QSysInfo::machineHostName());
+    case Qt::ToolTipRole:
+        return tr("The machine IOPrism runs on. Its workers run their assigned access "
+                  "specifications together, step by step.");
+    case Qt::DecorationRole:
+        return icon(IconId::Host);
+    case WorkerIndexRole:
+    case TargetIndexRole:
+        return -1;
+    default:
         return {};
-    const auto &target = worker->targets[static_cast<std::size_t>(index.row())];
-    const auto path = ProfileDocument::targetPath(
-        static_cast<std::size_t>(w), static_cast<std::size_t>(index.row()));
+    }
+}
+
+QVariant TopologyModel::workerData(int row, int role) const
+{
+    const auto *worker = m_document->worker(row);
+    if (!worker)
+        return {};
+    const auto path = ProfileDocument::workerPath(static_cast<std::size_t>(row));
+    switch (role) {
+    case Qt::DisplayRole:
+    case Qt::EditRole:
+        return toQString(worker->name);
+    case Qt::ToolTipRole: {
+        QString tip = tr("%1: %2, %3 per target, %4 assigned. Double-click or F2 to rename.")
+                          .arg(toQString(worker->name),
+                              tr("%n targets", nullptr, int(worker->targets.size())),
+                              tr("%n outstanding I/Os", nullptr, int(worker->outstandingIos)),
+                              tr("%n specs", nullptr, int(worker->assignedSpecs.size())));
+        const auto problems = m_document->problemsAt(path);
+        if (!problems.empty())
+            tip += QLatin1Char('\n') + problemsText(problems);
+        return tip;
+    }
+    case Qt::DecorationRole:
+        return icon(IconId::Worker);
+    case Qt::BackgroundRole:
+        return problemBrush(m_document->problemsAt(path));
+    case WorkerIndexRole:
+        return row;
+    case TargetIndexRole:
+        return -1;
+    default:
+        return {};
+    }
+}
+
+QVariant TopologyModel::targetData(int w, int row, int role) const
+{
+    const auto *worker = m_document->worker(w);
+    if (!worker || row >= static_cast<int>(worker->targets.size()))
+        return {};
+    const auto &target = worker->targets[static_cast<std::size_t>(row)];
+    const auto path
+        = ProfileDocument::targetPath(static_cast<std::size_t>(w), static_cast<std::size_t>(row));
     switch (role) {
     case Qt::DisplayRole:
         return toQString(target.path);
@@ -180,7 +194,7 @@ QVariant TopologyModel::data(const QModelIndex &index, int role) const
     case WorkerIndexRole:
         return w;
     case TargetIndexRole:
-        return index.row();
+        return row;
     default:
         return {};
     }

@@ -44,6 +44,10 @@ public:
 private:
     // A row of another manager (hosts[host], host >= 1): shown, not run here.
     QVariant otherHostData(int host, int role) const;
+    // This host's row, a worker's, and a target's (the worker `w`'s target `row`).
+    QVariant hostData(int role) const;
+    QVariant workerData(int row, int role) const;
+    QVariant targetData(int w, int row, int role) const;
     void refreshProblems();
 
     ProfileDocument *m_document;

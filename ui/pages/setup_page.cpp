@@ -205,8 +205,36 @@ SetupPage::SetupPage(ProfileDocument *document, QWidget *parent)
 
     auto *outer = new QVBoxLayout(content);
     outer->setContentsMargins(12, 12, 12, 12);
+    outer->addWidget(makePlanLabel(content));
 
-    m_plan = new QLabel(content);
+    auto *columns = new QHBoxLayout;
+    auto *left = new QVBoxLayout;
+    auto *right = new QVBoxLayout;
+    columns->addLayout(left, 1);
+    columns->addLayout(right, 1);
+    outer->addLayout(columns);
+
+    // Made in this order, which is the order of the focus chain (Tab).
+    left->addWidget(makeTestBox());
+    left->addWidget(makeEngineBox(content));
+    left->addWidget(makeCyclingBox());
+    left->addStretch();
+    right->addWidget(makeSeriesBox());
+    right->addStretch();
+    outer->addStretch();
+
+    connectTestFields();
+    connectSeriesFields();
+    connectDocument();
+    // Every commit (of any page: workers, targets and specs change the steps too) ends
+    // with problemsChanged, so load() keeps the marks and the plan current.
+    load();
+}
+
+// The plan in one bold line at the top: what Start will run, and for how long.
+QLabel *SetupPage::makePlanLabel(QWidget *parent)
+{
+    m_plan = new QLabel(parent);
     m_plan->setObjectName(QStringLiteral("planLabel"));
     m_plan->setWordWrap(true);
     m_plan->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -216,17 +244,13 @@ SetupPage::SetupPage(ProfileDocument *document, QWidget *parent)
     QFont planFont = m_plan->font();
     planFont.setBold(true);
     m_plan->setFont(planFont);
-    outer->addWidget(m_plan);
+    return m_plan;
+}
 
-    auto *columns = new QHBoxLayout;
-    auto *left = new QVBoxLayout;
-    auto *right = new QVBoxLayout;
-    columns->addLayout(left, 1);
-    columns->addLayout(right, 1);
-    outer->addLayout(columns);
-
-    left->addWidget(makeTestBox());
-    auto *engineBox = new QGroupBox(tr("Engine (this computer)"), content);
+// The engine is this computer's choice, not the profile's: the box says so.
+QGroupBox *SetupPage::makeEngineBox(QWidget *parent)
+{
+    auto *engineBox = new QGroupBox(tr("Engine (this computer)"), parent);
     auto *engineForm = new QFormLayout(engineBox);
     m_engine->addItem(tr("Automatic: io_uring, else sync"), int(core::EngineKind::Auto));
     m_engine->addItem(tr("io_uring only"), int(core::EngineKind::IoUring));
@@ -235,13 +259,12 @@ SetupPage::SetupPage(ProfileDocument *document, QWidget *parent)
     m_engine->setToolTip(
         tr("How I/O is issued. Saved with the application's settings, not in the profile."));
     engineForm->addRow(tr("&I/O engine:"), m_engine);
-    left->addWidget(engineBox);
-    left->addWidget(makeCyclingBox());
-    left->addStretch();
-    right->addWidget(makeSeriesBox());
-    right->addStretch();
-    outer->addStretch();
+    return engineBox;
+}
 
+// The test's fields and cycling commit as they are edited (text fields when left).
+void SetupPage::connectTestFields()
+{
     connect(m_description, &QLineEdit::editingFinished, this, &SetupPage::commit);
     connect(m_runTime, &QLineEdit::editingFinished, this, &SetupPage::commit);
     connect(m_rampUp, &QLineEdit::editingFinished, this, &SetupPage::commit);
@@ -264,6 +287,11 @@ SetupPage::SetupPage(ProfileDocument *document, QWidget *parent)
                 connect(spin, &QSpinBox::valueChanged, this, &SetupPage::commit);
         connect(c.stepType, &QComboBox::currentIndexChanged, this, &SetupPage::commit);
     }
+}
+
+// The series' fields commit as they are edited; an axis's values preview as typed.
+void SetupPage::connectSeriesFields()
+{
     connect(m_seriesBox, &QGroupBox::toggled, this, [this] {
         updateEnabled();
         commit();
@@ -295,9 +323,14 @@ SetupPage::SetupPage(ProfileDocument *document, QWidget *parent)
     connect(m_ios, &QLineEdit::editingFinished, this, &SetupPage::commit);
     connect(m_targetsInTurn, &QCheckBox::toggled, this, &SetupPage::commit);
     connect(m_stagger, &QLineEdit::editingFinished, this, &SetupPage::commit);
+}
+
+// The engine's choice goes out (to the settings); the document's changes come in.
+void SetupPage::connectDocument()
+{
     connect(
         m_engine, &QComboBox::currentIndexChanged, this, [this] { emit engineChanged(engine()); });
-    connect(document, &ProfileDocument::profileReset, this, [this] {
+    connect(m_document, &ProfileDocument::profileReset, this, [this] {
         // A new profile (a preset, an opened file) brings its own description: shown even
         // while the field has the focus, or leaving the field would write the previous
         // profile's text back into this one (and into its CSV).
@@ -306,10 +339,7 @@ SetupPage::SetupPage(ProfileDocument *document, QWidget *parent)
         m_loading = false;
         load();
     });
-    connect(document, &ProfileDocument::problemsChanged, this, &SetupPage::load);
-    // Every commit (of any page: workers, targets and specs change the steps too) ends
-    // with problemsChanged, so load() keeps the marks and the plan current.
-    load();
+    connect(m_document, &ProfileDocument::problemsChanged, this, &SetupPage::load);
 }
 
 QWidget *SetupPage::makeTestBox()

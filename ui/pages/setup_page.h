@@ -77,12 +77,18 @@ protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
+    QLabel *makePlanLabel(QWidget *parent);
     QWidget *makeTestBox();
+    QGroupBox *makeEngineBox(QWidget *parent);
     QWidget *makeCyclingBox();
     QWidget *makeSeriesBox();
     // The series box's two axis rows (parameter, values, preview) and the second axis's
     // check box.
     void addAxisRows(QFormLayout *form);
+    // The constructor's connections, in the order they were made.
+    void connectTestFields();
+    void connectSeriesFields();
+    void connectDocument();
     void load();
     void loadCycling();
     void loadSeries();

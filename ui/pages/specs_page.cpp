@@ -61,12 +61,36 @@ SpecsPage::SpecsPage(ProfileDocument *document, QWidget *parent)
     auto *splitter = new QSplitter(Qt::Vertical, this);
     layout->addWidget(splitter);
 
-    // ---- library | assign buttons | assigned
+    // ---- library | assign buttons | assigned. Made in this order, which is the order
+    // of the focus chain (Tab).
     auto *top = new QWidget(splitter);
     auto *topLayout = new QHBoxLayout(top);
     topLayout->setContentsMargins(0, 0, 0, 0);
+    topLayout->addWidget(makeLibraryBox(top), 3);
+    topLayout->addLayout(makeAssignButtons(top));
+    topLayout->addWidget(makeAssignedBox(top), 2);
 
-    auto *libraryBox = new QGroupBox(tr("Library"), top);
+    // ---- spec editor
+    auto *editorLayout = new QVBoxLayout(m_editor);
+    editorLayout->addLayout(makeSpecSettings());
+    editorLayout->addLayout(makePresetHint());
+    editorLayout->addWidget(makeLinesTable(), 1);
+    editorLayout->addLayout(makeLineButtons());
+
+    splitter->addWidget(top);
+    splitter->addWidget(m_editor);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 1);
+
+    connectDocument();
+    restoreLibrarySelection();
+}
+
+// The library's table (the profile's specs, then the presets') and its New, Duplicate
+// and Delete buttons.
+QGroupBox *SpecsPage::makeLibraryBox(QWidget *parent)
+{
+    auto *libraryBox = new QGroupBox(tr("Library"), parent);
     auto *libraryLayout = new QVBoxLayout(libraryBox);
     m_libraryTable->setModel(m_library);
     m_libraryTable->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -97,103 +121,7 @@ SpecsPage::SpecsPage(ProfileDocument *document, QWidget *parent)
     libraryButtons->addWidget(deleteSpec);
     libraryButtons->addStretch();
     libraryLayout->addLayout(libraryButtons);
-    topLayout->addWidget(libraryBox, 3);
 
-    auto *middle = new QVBoxLayout;
-    middle->addStretch();
-    auto *assign = button(top, IconId::Assign, tr("Assign"),
-        tr("Append the selected spec to the worker's run order"));
-    auto *unassign = button(top, IconId::Unassign, tr("Remove"),
-        tr("Remove the selected step from the worker's run order"));
-    middle->addWidget(assign);
-    middle->addWidget(unassign);
-    middle->addStretch();
-    topLayout->addLayout(middle);
-
-    auto *assignedBox = new QGroupBox(tr("Assigned to the worker"), top);
-    auto *assignedLayout = new QVBoxLayout(assignedBox);
-    assignedLayout->addWidget(m_assignedTitle);
-    m_assignedList->setModel(m_assigned);
-    m_assignedList->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_assignedList->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_assignedList->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_assignedList->horizontalHeader()->setStretchLastSection(true);
-    m_assignedList->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_assignedList->setToolTip(tr("The selected worker's specs in run order: step N of a run is "
-                                  "every worker's Nth spec"));
-    assignedLayout->addWidget(m_assignedList);
-    auto *orderButtons = new QHBoxLayout;
-    auto *up = button(assignedBox, IconId::Up, tr("Up"), tr("Run this spec earlier"));
-    auto *down = button(assignedBox, IconId::Down, tr("Down"), tr("Run this spec later"));
-    orderButtons->addWidget(up);
-    orderButtons->addWidget(down);
-    orderButtons->addStretch();
-    assignedLayout->addLayout(orderButtons);
-    topLayout->addWidget(assignedBox, 2);
-
-    // ---- spec editor
-    auto *editorLayout = new QVBoxLayout(m_editor);
-    auto *settings = new QHBoxLayout;
-    auto *nameLabel = new QLabel(tr("&Name:"), m_editor);
-    nameLabel->setBuddy(m_name);
-    settings->addWidget(nameLabel);
-    settings->addWidget(m_name, 2);
-    auto *qdLabel = new QLabel(tr("&Queue depth:"), m_editor);
-    qdLabel->setBuddy(m_queueDepth);
-    settings->addWidget(qdLabel);
-    m_queueDepth->setRange(0, 99999);
-    m_queueDepth->setSpecialValueText(tr("worker's"));
-    settings->addWidget(m_queueDepth);
-    auto *threadsLabel = new QLabel(tr("&Threads:"), m_editor);
-    threadsLabel->setBuddy(m_threads);
-    settings->addWidget(threadsLabel);
-    m_threads->setRange(0, 9999);
-    m_threads->setSpecialValueText(tr("1"));
-    settings->addWidget(m_threads);
-    editorLayout->addLayout(settings);
-
-    auto *hint = new QHBoxLayout;
-    m_presetHint->setWordWrap(true);
-    hint->addWidget(m_presetHint, 1);
-    m_copyPreset->setIcon(icon(IconId::Duplicate));
-    m_copyPreset->setToolTip(tr("Copy this built-in spec into the profile to edit it"));
-    hint->addWidget(m_copyPreset);
-    editorLayout->addLayout(hint);
-
-    m_linesTable->setModel(m_lines);
-    m_linesTable->setItemDelegate(new SpecLineDelegate(m_linesTable));
-    m_linesTable->setSelectionBehavior(QAbstractItemView::SelectItems);
-    m_linesTable->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_linesTable->setEditTriggers(QAbstractItemView::DoubleClicked
-        | QAbstractItemView::EditKeyPressed | QAbstractItemView::AnyKeyPressed);
-    m_linesTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_linesTable->horizontalHeader()->setMinimumSectionSize(70);
-    m_linesTable->setToolTip(tr("The spec's lines. Double-click a cell (or type) to edit it; a red "
-                                "cell has a problem, named in its tooltip."));
-    editorLayout->addWidget(m_linesTable, 1);
-    auto *lineButtons = new QHBoxLayout;
-    auto *addLine = button(
-        m_editor, IconId::Add, tr("Add line"), tr("Add a line after the selected one (up to 100)"));
-    auto *removeLine
-        = button(m_editor, IconId::Remove, tr("Remove line"), tr("Remove the selected line"));
-    auto *lineUp = button(m_editor, IconId::Up, tr("Up"), tr("Move the selected line up"));
-    auto *lineDown = button(m_editor, IconId::Down, tr("Down"), tr("Move the selected line down"));
-    m_lineButtons = {addLine, removeLine, lineUp, lineDown};
-    lineButtons->addWidget(addLine);
-    lineButtons->addWidget(removeLine);
-    lineButtons->addWidget(lineUp);
-    lineButtons->addWidget(lineDown);
-    lineButtons->addStretch();
-    editorLayout->addLayout(lineButtons);
-
-    splitter->addWidget(top);
-    splitter->addWidget(m_editor);
-    splitter->setStretchFactor(0, 1);
-    splitter->setStretchFactor(1, 1);
-
-    auto currentLine = [this] {
-        return m_linesTable->currentIndex().isValid() ? m_linesTable->currentIndex().row() : -1;
-    };
     connect(newSpec, &QToolButton::clicked, this, [this] {
         const int spec = m_library->addSpec();
         selectSpec(m_document->profile().specs[static_cast<std::size_t>(spec)].name);
@@ -212,21 +140,57 @@ SpecsPage::SpecsPage(ProfileDocument *document, QWidget *parent)
                 m_libraryTable->selectRow(next);
         }
     });
-    connect(m_copyPreset, &QPushButton::clicked, this, [this] {
-        const int spec = m_library->adoptSpec(currentLibraryRow());
-        if (spec >= 0)
-            selectSpec(m_document->profile().specs[static_cast<std::size_t>(spec)].name);
-    });
-    connect(assign, &QToolButton::clicked, this, &SpecsPage::assignSelected);
+    // A double-click on a name it may edit renames the spec; anywhere else it assigns.
     connect(m_libraryTable, &QTableView::doubleClicked, this, [this](const QModelIndex &index) {
         if (index.column() != SpecLibraryModel::NameColumn || !(index.flags() & Qt::ItemIsEditable))
             assignSelected();
     });
+    return libraryBox;
+}
+
+// Assign and Remove, between the library and the worker's run order.
+QVBoxLayout *SpecsPage::makeAssignButtons(QWidget *parent)
+{
+    auto *middle = new QVBoxLayout;
+    middle->addStretch();
+    auto *assign = button(parent, IconId::Assign, tr("Assign"),
+        tr("Append the selected spec to the worker's run order"));
+    auto *unassign = button(parent, IconId::Unassign, tr("Remove"),
+        tr("Remove the selected step from the worker's run order"));
+    middle->addWidget(assign);
+    middle->addWidget(unassign);
+    middle->addStretch();
+    connect(assign, &QToolButton::clicked, this, &SpecsPage::assignSelected);
     connect(unassign, &QToolButton::clicked, this, [this] {
         const QModelIndex current = m_assignedList->currentIndex();
         if (current.isValid())
             m_assigned->removeRows(current.row(), 1);
     });
+    return middle;
+}
+
+// The selected worker's run order, with Up and Down to reorder it.
+QGroupBox *SpecsPage::makeAssignedBox(QWidget *parent)
+{
+    auto *assignedBox = new QGroupBox(tr("Assigned to the worker"), parent);
+    auto *assignedLayout = new QVBoxLayout(assignedBox);
+    assignedLayout->addWidget(m_assignedTitle);
+    m_assignedList->setModel(m_assigned);
+    m_assignedList->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_assignedList->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_assignedList->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_assignedList->horizontalHeader()->setStretchLastSection(true);
+    m_assignedList->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_assignedList->setToolTip(tr("The selected worker's specs in run order: step N of a run is "
+                                  "every worker's Nth spec"));
+    assignedLayout->addWidget(m_assignedList);
+    auto *orderButtons = new QHBoxLayout;
+    auto *up = button(assignedBox, IconId::Up, tr("Up"), tr("Run this spec earlier"));
+    auto *down = button(assignedBox, IconId::Down, tr("Down"), tr("Run this spec later"));
+    orderButtons->addWidget(up);
+    orderButtons->addWidget(down);
+    orderButtons->addStretch();
+    assignedLayout->addLayout(orderButtons);
     connect(up, &QToolButton::clicked, this, [this] {
         const int row = m_assignedList->currentIndex().row();
         if (m_assigned->moveUp(row))
@@ -237,6 +201,87 @@ SpecsPage::SpecsPage(ProfileDocument *document, QWidget *parent)
         if (m_assigned->moveDown(row))
             m_assignedList->setCurrentIndex(m_assigned->index(row + 1));
     });
+    return assignedBox;
+}
+
+// The spec's own settings: name, queue depth and threads, each committed when changed.
+QHBoxLayout *SpecsPage::makeSpecSettings()
+{
+    auto *settings = new QHBoxLayout;
+    auto *nameLabel = new QLabel(tr("&Name:"), m_editor);
+    nameLabel->setBuddy(m_name);
+    settings->addWidget(nameLabel);
+    settings->addWidget(m_name, 2);
+    auto *qdLabel = new QLabel(tr("&Queue depth:"), m_editor);
+    qdLabel->setBuddy(m_queueDepth);
+    settings->addWidget(qdLabel);
+    m_queueDepth->setRange(0, 99999);
+    m_queueDepth->setSpecialValueText(tr("worker's"));
+    settings->addWidget(m_queueDepth);
+    auto *threadsLabel = new QLabel(tr("&Threads:"), m_editor);
+    threadsLabel->setBuddy(m_threads);
+    settings->addWidget(threadsLabel);
+    m_threads->setRange(0, 9999);
+    m_threads->setSpecialValueText(tr("1"));
+    settings->addWidget(m_threads);
+    return settings;
+}
+
+// A preset is read-only: the hint says so, beside the button that copies it into the
+// profile to edit.
+QHBoxLayout *SpecsPage::makePresetHint()
+{
+    auto *hint = new QHBoxLayout;
+    m_presetHint->setWordWrap(true);
+    hint->addWidget(m_presetHint, 1);
+    m_copyPreset->setIcon(icon(IconId::Duplicate));
+    m_copyPreset->setToolTip(tr("Copy this built-in spec into the profile to edit it"));
+    hint->addWidget(m_copyPreset);
+    connect(m_copyPreset, &QPushButton::clicked, this, [this] {
+        const int spec = m_library->adoptSpec(currentLibraryRow());
+        if (spec >= 0)
+            selectSpec(m_document->profile().specs[static_cast<std::size_t>(spec)].name);
+    });
+    return hint;
+}
+
+QTableView *SpecsPage::makeLinesTable()
+{
+    m_linesTable->setModel(m_lines);
+    m_linesTable->setItemDelegate(new SpecLineDelegate(m_linesTable));
+    m_linesTable->setSelectionBehavior(QAbstractItemView::SelectItems);
+    m_linesTable->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_linesTable->setEditTriggers(QAbstractItemView::DoubleClicked
+        | QAbstractItemView::EditKeyPressed | QAbstractItemView::AnyKeyPressed);
+    m_linesTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_linesTable->horizontalHeader()->setMinimumSectionSize(70);
+    m_linesTable->setToolTip(tr("The spec's lines. Double-click a cell (or type) to edit it; a red "
+                                "cell has a problem, named in its tooltip."));
+    return m_linesTable;
+}
+
+// Add, remove and move the spec's lines; they act on the line of the current cell and
+// keep the cell's column when a line moves. Kept in m_lineButtons, as a preset's lines
+// cannot be edited.
+QHBoxLayout *SpecsPage::makeLineButtons()
+{
+    auto *lineButtons = new QHBoxLayout;
+    auto *addLine = button(
+        m_editor, IconId::Add, tr("Add line"), tr("Add a line after the selected one (up to 100)"));
+    auto *removeLine
+        = button(m_editor, IconId::Remove, tr("Remove line"), tr("Remove the selected line"));
+    auto *lineUp = button(m_editor, IconId::Up, tr("Up"), tr("Move the selected line up"));
+    auto *lineDown = button(m_editor, IconId::Down, tr("Down"), tr("Move the selected line down"));
+    m_lineButtons = {addLine, removeLine, lineUp, lineDown};
+    lineButtons->addWidget(addLine);
+    lineButtons->addWidget(removeLine);
+    lineButtons->addWidget(lineUp);
+    lineButtons->addWidget(lineDown);
+    lineButtons->addStretch();
+
+    auto currentLine = [this] {
+        return m_linesTable->currentIndex().isValid() ? m_linesTable->currentIndex().row() : -1;
+    };
     connect(addLine, &QToolButton::clicked, this, [this, currentLine] {
         const int row = m_lines->addLine(currentLine());
         if (row >= 0)
@@ -259,21 +304,25 @@ SpecsPage::SpecsPage(ProfileDocument *document, QWidget *parent)
         if (m_lines->moveDown(row))
             m_linesTable->setCurrentIndex(m_lines->index(row + 1, column));
     });
+    return lineButtons;
+}
 
+// The library's selection loads the editor; the editor's fields commit into the
+// document; the document's changes redraw the editor and the run order's title.
+void SpecsPage::connectDocument()
+{
     connect(m_libraryTable->selectionModel(), &QItemSelectionModel::selectionChanged, this,
         &SpecsPage::onLibrarySelection);
     connect(m_library, &QAbstractItemModel::modelReset, this, &SpecsPage::restoreLibrarySelection);
     connect(m_name, &QLineEdit::editingFinished, this, &SpecsPage::commitSpecSettings);
     connect(m_queueDepth, &QSpinBox::valueChanged, this, &SpecsPage::commitSpecSettings);
     connect(m_threads, &QSpinBox::valueChanged, this, &SpecsPage::commitSpecSettings);
-    connect(document, &ProfileDocument::problemsChanged, this, &SpecsPage::loadSpecEditor);
-    connect(document, &ProfileDocument::valuesChanged, this, [this] {
+    connect(m_document, &ProfileDocument::problemsChanged, this, &SpecsPage::loadSpecEditor);
+    connect(m_document, &ProfileDocument::valuesChanged, this, [this] {
         const auto *worker = m_document->worker(m_assigned->worker());
         m_assignedTitle->setText(worker ? tr("Run order of %1:").arg(toQString(worker->name))
                                         : tr("No worker selected"));
     });
-
-    restoreLibrarySelection();
 }
 
 int SpecsPage::currentLibraryRow() const

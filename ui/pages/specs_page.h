@@ -16,6 +16,8 @@ class QSpinBox;
 class QTableView;
 class QToolButton;
 class QGroupBox;
+class QHBoxLayout;
+class QVBoxLayout;
 
 namespace ioprism::ui {
 
@@ -41,6 +43,15 @@ public:
     void selectSpec(const std::string &name);
 
 private:
+    // The constructor's parts, made in the order of the focus chain.
+    QGroupBox *makeLibraryBox(QWidget *parent);
+    QVBoxLayout *makeAssignButtons(QWidget *parent);
+    QGroupBox *makeAssignedBox(QWidget *parent);
+    QHBoxLayout *makeSpecSettings();
+    QHBoxLayout *makePresetHint();
+    QTableView *makeLinesTable();
+    QHBoxLayout *makeLineButtons();
+    void connectDocument();
     void onLibrarySelection();
     void loadSpecEditor();
     void commitSpecSettings();
