@@ -87,6 +87,8 @@ QString scopeRowText(const core::Scope &scope)
         return QStringLiteral("  ") + toQString(scope.label);
     case core::Scope::Kind::Target:
         return QStringLiteral("      ") + toQString(scope.targetPath);
+    case core::Scope::Kind::Host: // a run of several hosts: its workers' labels name it too
+        return QStringLiteral("  ") + toQString(scope.label);
     }
     return {};
 }

@@ -246,68 +246,106 @@ std::string connectionLine(const ScopeResult &sc, bool byWorker)
 
 } // namespace
 
+namespace {
+
+// One row of a step's table: workers indented under their host, targets under their worker.
+std::string scopeRow(const ScopeResult &sc)
+{
+    const auto &f = sc.figures;
+    std::string label;
+    if (sc.scope.kind == Scope::Kind::Worker)
+        label.append(2, ' ').append(terminalText(sc.scope.label));
+    else if (sc.scope.kind == Scope::Kind::Target)
+        label.append(4, ' ').append(terminalText(sc.scope.targetPath));
+    else
+        label = terminalText(sc.scope.label);
+    // No I/O completed: no latency to show, except the age of I/O still in flight (a stuck
+    // device), which is in the maximum.
+    const bool none = f.total.ios == 0;
+    const auto latency
+        = [&](double us, bool shown) { return shown ? formatLatencyUs(us) : std::string("-"); };
+    return fmt::format("{:<34.34} {:>11.0f} {:>11.0f} {:>10.1f} {:>10.1f} {:>10} {:>10} "
+                       "{:>10} {:>10} {:>7}\n",
+        label, f.read.iops, f.write.iops, f.total.megabytesPerSecond, f.total.mebibytesPerSecond,
+        latency(f.total.latency.meanUs, !none), latency(f.total.latency.p99Us, !none),
+        latency(f.total.latency.p99_9Us, !none),
+        latency(f.total.latency.maxUs, !none || f.total.oldestInFlightUs > 0), f.total.errors);
+}
+
+// `where`: "" for the step's CPU, " on db1" for a host's in a run of several.
+std::string cpuLine(const CpuFigures &cpu, double effectiveness, const std::string &where)
+{
+    if (!cpu.valid)
+        return {};
+    return fmt::format("CPU{}: {:.1f}% busy (user {:.1f}%, system {:.1f}%, iowait {:.1f}%, irq "
+                       "{:.1f}%, softirq {:.1f}%), IOPrism itself {:.1f}%; {:.0f} IOPS per CPU %\n",
+        where, cpu.busyPercent, cpu.userPercent, cpu.systemPercent, cpu.iowaitPercent,
+        cpu.irqPercent, cpu.softirqPercent, cpu.processPercent, effectiveness);
+}
+
+std::string deviceLines(const DeviceMap &map, const DeviceReport &devices, const std::string &where)
+{
+    std::string out;
+    if (devices.available) {
+        out += fmt::format("Devices{} (iostat figures over the measured time):\n", where);
+        out += deviceTable(map, devices.devices, devices.total);
+    }
+    if (!map.empty() || devices.available)
+        out += fmt::format("Device verdict{}: {}\n", where, verdictText(devices.verdict));
+    return out;
+}
+
+// Per worker and target that opened files (as the table above, and Iometer, report per
+// worker), each named by its worker when several did, and for All as well.
+std::string connectionLines(const StepResult &step)
+{
+    const auto opening
+        = std::count_if(step.scopes.begin(), step.scopes.end(), [](const ScopeResult &sc) {
+              return sc.figures.connections && sc.scope.kind == Scope::Kind::Target;
+          });
+    std::string out;
+    for (const auto &sc : step.scopes)
+        if (sc.figures.connections
+            && (sc.scope.kind == Scope::Kind::Target
+                || (sc.scope.kind == Scope::Kind::All && opening > 1)))
+            out += connectionLine(sc, opening > 1);
+    return out;
+}
+
+std::string stepTable(const RunResult &r, const StepResult &step)
+{
+    // A series point of 1000 operations lasts milliseconds: "0.0 s" would say nothing.
+    const std::string measured = step.measuredSeconds < 1
+        ? fmt::format("{:.1f} ms", step.measuredSeconds * 1000)
+        : fmt::format("{:.1f} s", step.measuredSeconds);
+    std::string out = fmt::format("\n== {}: {} measured{}\n", terminalText(step.stepName), measured,
+        step.complete ? "" : " (incomplete: stopped early)");
+    out += fmt::format("{:<34} {:>11} {:>11} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>7}\n",
+        "scope", "read IOPS", "write IOPS", "MB/s", "MiB/s", "mean", "p99", "p99.9", "max",
+        "errors");
+    for (const auto &sc : step.scopes)
+        out += scopeRow(sc);
+    out += connectionLines(step);
+    // A run of several hosts: the CPU is the hosts' mean, and each host's own CPU and
+    // devices follow (devices are judged per host).
+    out += cpuLine(step.cpu, step.cpuEffectiveness, step.hosts.empty() ? "" : " (hosts' mean)");
+    if (step.hosts.empty() || step.hosts.size() != r.hosts.size())
+        return out + deviceLines(r.deviceMap, step.devices, "");
+    for (std::size_t h = 0; h < step.hosts.size(); ++h) {
+        const std::string where = " on " + terminalText(r.hosts[h].name);
+        out += cpuLine(step.hosts[h].cpu, step.hosts[h].cpuEffectiveness, where);
+        out += deviceLines(r.hosts[h].deviceMap, step.hosts[h].devices, where);
+    }
+    return out;
+}
+
+} // namespace
+
 std::string resultTable(const RunResult &r)
 {
     std::string out;
-    for (const auto &step : r.steps) {
-        // A series point of 1000 operations lasts milliseconds: "0.0 s" would say nothing.
-        const std::string measured = step.measuredSeconds < 1
-            ? fmt::format("{:.1f} ms", step.measuredSeconds * 1000)
-            : fmt::format("{:.1f} s", step.measuredSeconds);
-        out += fmt::format("\n== {}: {} measured{}\n", terminalText(step.stepName), measured,
-            step.complete ? "" : " (incomplete: stopped early)");
-        out += fmt::format("{:<34} {:>11} {:>11} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>7}\n",
-            "scope", "read IOPS", "write IOPS", "MB/s", "MiB/s", "mean", "p99", "p99.9", "max",
-            "errors");
-        for (const auto &sc : step.scopes) {
-            const auto &f = sc.figures;
-            // Workers indented under the host, targets under their worker.
-            std::string label;
-            if (sc.scope.kind == Scope::Kind::Worker)
-                label.append(2, ' ').append(terminalText(sc.scope.label));
-            else if (sc.scope.kind == Scope::Kind::Target)
-                label.append(4, ' ').append(terminalText(sc.scope.targetPath));
-            else
-                label = terminalText(sc.scope.label);
-            // No I/O completed: no latency to show, except the age of I/O still in flight
-            // (a stuck device), which is in the maximum.
-            const bool none = f.total.ios == 0;
-            const auto latency = [&](double us, bool shown) {
-                return shown ? formatLatencyUs(us) : std::string("-");
-            };
-            out += fmt::format("{:<34.34} {:>11.0f} {:>11.0f} {:>10.1f} {:>10.1f} {:>10} {:>10} "
-                               "{:>10} {:>10} {:>7}\n",
-                label, f.read.iops, f.write.iops, f.total.megabytesPerSecond,
-                f.total.mebibytesPerSecond, latency(f.total.latency.meanUs, !none),
-                latency(f.total.latency.p99Us, !none), latency(f.total.latency.p99_9Us, !none),
-                latency(f.total.latency.maxUs, !none || f.total.oldestInFlightUs > 0),
-                f.total.errors);
-        }
-        // Per worker and target that opened files (as the table above, and Iometer, report
-        // per worker), each named by its worker when several did, and for All as well.
-        const auto opening
-            = std::count_if(step.scopes.begin(), step.scopes.end(), [](const ScopeResult &sc) {
-                  return sc.figures.connections && sc.scope.kind == Scope::Kind::Target;
-              });
-        for (const auto &sc : step.scopes)
-            if (sc.figures.connections
-                && (sc.scope.kind == Scope::Kind::Target
-                    || (sc.scope.kind == Scope::Kind::All && opening > 1)))
-                out += connectionLine(sc, opening > 1);
-        if (step.cpu.valid)
-            out += fmt::format(
-                "CPU: {:.1f}% busy (user {:.1f}%, system {:.1f}%, iowait {:.1f}%, irq {:.1f}%, "
-                "softirq {:.1f}%), IOPrism itself {:.1f}%; {:.0f} IOPS per CPU %\n",
-                step.cpu.busyPercent, step.cpu.userPercent, step.cpu.systemPercent,
-                step.cpu.iowaitPercent, step.cpu.irqPercent, step.cpu.softirqPercent,
-                step.cpu.processPercent, step.cpuEffectiveness);
-        if (step.devices.available) {
-            out += "Devices (iostat figures over the measured time):\n";
-            out += deviceTable(r.deviceMap, step.devices.devices, step.devices.total);
-        }
-        if (!r.deviceMap.empty() || step.devices.available)
-            out += fmt::format("Device verdict: {}\n", verdictText(step.devices.verdict));
-    }
+    for (const auto &step : r.steps)
+        out += stepTable(r, step);
     for (const auto &t : r.deviceMap.targets)
         if (!t.device)
             out += fmt::format(

@@ -630,15 +630,52 @@ std::string accessSpecsBlock(const std::vector<const AccessSpec *> &specs)
     return out;
 }
 
-// The WORKER and DISK rows, each worker followed by its disks, as the filter keeps them.
-std::string scopeRows(const RunResult &result, const StepResult &step, const PlanFacts &plan,
-    RecordFilter filter, const std::string &specName)
+// The scopes of one manager (Iometer's MANAGER): the step's All on one host, or one
+// Host scope of a run of several, with its workers and targets at [begin, end).
+struct ManagerPart {
+    const ScopeResult *total = nullptr;
+    std::string name;
+    const CpuFigures *cpu = nullptr;
+    double cpuEffectiveness = 0;
+    const DeviceMap *map = nullptr;
+    const DeviceReport *devices = nullptr;
+    std::size_t begin = 0;
+    std::size_t end = 0;
+};
+
+// Workers, disks and their common settings over a range of a step's scopes.
+struct ScopeCounts {
+    std::size_t workers = 0;
+    std::size_t disks = 0;
+    CommonSettings settings;
+};
+
+ScopeCounts countScopes(
+    const StepResult &step, const PlanFacts &plan, std::size_t begin, std::size_t end)
+{
+    ScopeCounts c;
+    for (std::size_t i = begin; i < end; ++i) {
+        const Scope &s = step.scopes[i].scope;
+        if (s.kind == Scope::Kind::Worker)
+            ++c.workers;
+        if (s.kind == Scope::Kind::Target) {
+            ++c.disks;
+            c.settings.add(plan.targetFacts(s.worker, s.target, step.step));
+        }
+    }
+    return c;
+}
+
+// The WORKER and DISK rows of a manager, each worker followed by its disks, as the
+// filter keeps them.
+std::string scopeRows(const StepResult &step, const PlanFacts &plan, RecordFilter filter,
+    const std::string &specName, const ManagerPart &manager)
 {
     const bool workerRows = filter == RecordFilter::All || filter == RecordFilter::NoTargets;
     const bool diskRows = filter == RecordFilter::All || filter == RecordFilter::NoWorkers;
     const std::string speed = integer(kTicksPerSecond);
     std::string out;
-    for (std::size_t i = 1; i < step.scopes.size(); ++i) {
+    for (std::size_t i = manager.begin; i < manager.end; ++i) {
         const ScopeResult &s = step.scopes[i];
         Row row {};
         if (s.scope.kind == Scope::Kind::Worker) {
@@ -647,7 +684,7 @@ std::string scopeRows(const RunResult &result, const StepResult &step, const Pla
             CommonSettings mine;
             std::size_t disks = 0;
             for (std::size_t j = i + 1;
-                 j < step.scopes.size() && step.scopes[j].scope.kind == Scope::Kind::Target; ++j) {
+                 j < manager.end && step.scopes[j].scope.kind == Scope::Kind::Target; ++j) {
                 ++disks;
                 mine.add(plan.targetFacts(s.scope.worker, step.scopes[j].scope.target, step.step));
             }
@@ -667,7 +704,7 @@ std::string scopeRows(const RunResult &result, const StepResult &step, const Pla
             CommonSettings one;
             one.add(plan.targetFacts(s.scope.worker, s.scope.target, step.step));
             one.fill(row);
-            fillTargetDevice(row, result.deviceMap, step.devices, s.scope.targetPath);
+            fillTargetDevice(row, *manager.map, *manager.devices, s.scope.targetPath);
         } else {
             continue;
         }
@@ -677,24 +714,91 @@ std::string scopeRows(const RunResult &result, const StepResult &step, const Pla
     return out;
 }
 
+// MANAGER, its PROCESSOR row and its workers' and disks' rows.
+std::string managerRows(const StepResult &step, const PlanFacts &plan, RecordFilter filter,
+    const std::string &specName, const ManagerPart &manager)
+{
+    const std::string speed = integer(kTicksPerSecond);
+    const ScopeCounts counts = countScopes(step, plan, manager.begin, manager.end);
+    // MANAGER: the manager's figures with the raw columns.
+    Row row {};
+    row[TargetType] = "MANAGER";
+    row[TargetName] = manager.name;
+    row[AccessSpecName] = specName;
+    row[Workers] = integer(counts.workers);
+    row[Disks] = integer(counts.disks);
+    fillFigures(row, *manager.total, true);
+    counts.settings.fill(row);
+    fillCpu(row, *manager.cpu);
+    row[ProcessorSpeed] = speed;
+    if (manager.cpu->valid)
+        row[CpuEffectiveness] = fixed6(manager.cpuEffectiveness);
+    fillDeviceVerdict(row, *manager.map, *manager.devices);
+    std::string out = joinRow(row);
+
+    // PROCESSOR: Iometer has one row per CPU; the counters give all CPUs together, so
+    // there is one aggregate row.
+    row = Row {};
+    row[TargetType] = "PROCESSOR";
+    row[TargetName] = "All CPUs";
+    fillCpu(row, *manager.cpu);
+    row[ProcessorSpeed] = speed;
+    out += joinRow(row);
+    return out + scopeRows(step, plan, filter, specName, manager);
+}
+
+// The managers of a step: this host alone (the same figures as All), or each host of a
+// run of several, from its Host scope to the next.
+std::vector<ManagerPart> managersOf(
+    const RunResult &result, const Environment &env, const StepResult &step)
+{
+    std::vector<ManagerPart> managers;
+    if (result.hosts.empty() || step.hosts.size() != result.hosts.size()) {
+        ManagerPart one;
+        one.total = &step.scopes.front();
+        one.name
+            = !result.plan.profile.hosts.empty() && !result.plan.profile.hosts.front().name.empty()
+            ? result.plan.profile.hosts.front().name
+            : env.hostName;
+        one.cpu = &step.cpu;
+        one.cpuEffectiveness = step.cpuEffectiveness;
+        one.map = &result.deviceMap;
+        one.devices = &step.devices;
+        one.begin = 1;
+        one.end = step.scopes.size();
+        managers.push_back(std::move(one));
+        return managers;
+    }
+    for (std::size_t i = 1; i < step.scopes.size(); ++i) {
+        const Scope &s = step.scopes[i].scope;
+        if (s.kind != Scope::Kind::Host || s.host < 0 || std::size_t(s.host) >= result.hosts.size())
+            continue;
+        if (!managers.empty())
+            managers.back().end = i;
+        const auto h = std::size_t(s.host);
+        ManagerPart m;
+        m.total = &step.scopes[i];
+        m.name = result.hosts[h].name;
+        m.cpu = &step.hosts[h].cpu;
+        m.cpuEffectiveness = step.hosts[h].cpuEffectiveness;
+        m.map = &result.hosts[h].deviceMap;
+        m.devices = &step.hosts[h].devices;
+        m.begin = i + 1;
+        m.end = step.scopes.size();
+        managers.push_back(std::move(m));
+    }
+    return managers;
+}
+
 std::string resultRows(const RunResult &result, const Environment &env, const StepResult &step,
     const PlanFacts &plan, RecordFilter filter)
 {
     if (filter == RecordFilter::None || step.scopes.empty())
         return {};
 
-    std::size_t workerCount = 0, diskCount = 0;
-    CommonSettings all;
-    for (const auto &s : step.scopes) {
-        if (s.scope.kind == Scope::Kind::Worker)
-            ++workerCount;
-        if (s.scope.kind == Scope::Kind::Target) {
-            ++diskCount;
-            all.add(plan.targetFacts(s.scope.worker, s.scope.target, step.step));
-        }
-    }
+    const std::vector<ManagerPart> managers = managersOf(result, env, step);
+    const ScopeCounts counts = countScopes(step, plan, 1, step.scopes.size());
     const ScopeResult &total = step.scopes.front();
-    const std::string speed = integer(kTicksPerSecond);
     std::string out;
 
     // ALL: the whole test; Iometer leaves its raw columns empty.
@@ -706,47 +810,19 @@ std::string resultRows(const RunResult &result, const Environment &env, const St
     row[TargetType] = "ALL";
     row[TargetName] = "All";
     row[AccessSpecName] = specName;
-    row[Managers] = "1";
-    row[Workers] = integer(workerCount);
-    row[Disks] = integer(diskCount);
+    row[Managers] = integer(std::max<std::size_t>(managers.size(), 1));
+    row[Workers] = integer(counts.workers);
+    row[Disks] = integer(counts.disks);
     fillFigures(row, total, false);
-    all.fill(row);
+    counts.settings.fill(row);
     fillCpu(row, step.cpu);
     if (step.cpu.valid)
         row[CpuEffectiveness] = fixed6(step.cpuEffectiveness);
     fillDeviceVerdict(row, result.deviceMap, step.devices);
     out += joinRow(row);
 
-    // MANAGER: this host, the only manager; the same figures with the raw columns.
-    row = Row {};
-    const std::string &hostName
-        = !result.plan.profile.hosts.empty() && !result.plan.profile.hosts.front().name.empty()
-        ? result.plan.profile.hosts.front().name
-        : env.hostName;
-    row[TargetType] = "MANAGER";
-    row[TargetName] = hostName;
-    row[AccessSpecName] = specName;
-    row[Workers] = integer(workerCount);
-    row[Disks] = integer(diskCount);
-    fillFigures(row, total, true);
-    all.fill(row);
-    fillCpu(row, step.cpu);
-    row[ProcessorSpeed] = speed;
-    if (step.cpu.valid)
-        row[CpuEffectiveness] = fixed6(step.cpuEffectiveness);
-    fillDeviceVerdict(row, result.deviceMap, step.devices);
-    out += joinRow(row);
-
-    // PROCESSOR: Iometer has one row per CPU; the counters give all CPUs together, so
-    // there is one aggregate row.
-    row = Row {};
-    row[TargetType] = "PROCESSOR";
-    row[TargetName] = "All CPUs";
-    fillCpu(row, step.cpu);
-    row[ProcessorSpeed] = speed;
-    out += joinRow(row);
-
-    out += scopeRows(result, step, plan, filter, specName);
+    for (const auto &manager : managers)
+        out += managerRows(step, plan, filter, specName, manager);
     return out;
 }
 

@@ -111,6 +111,8 @@ std::string_view scopeKindName(Scope::Kind kind)
         return "worker";
     case Scope::Kind::Target:
         return "target";
+    case Scope::Kind::Host:
+        return "host";
     }
     return "unknown";
 }
@@ -255,9 +257,8 @@ Json deviceReportJson(const DeviceReport &r, const DeviceMap &map)
         {"devices", perDeviceJson(map, r.devices)}};
 }
 
-Json deviceCountersJson(const RunResult &result)
+Json deviceCountersJson(const DeviceMap &map, const DeviceTail &tail)
 {
-    const DeviceMap &map = result.deviceMap;
     Json devices = Json::array();
     for (const auto &d : map.devices)
         devices.push_back(Json {{"name", d.name}, {"role", toString(d.role)},
@@ -269,7 +270,6 @@ Json deviceCountersJson(const RunResult &result)
                 t.device && *t.device < map.devices.size() ? Json(map.devices[*t.device].name)
                                                            : Json(nullptr)},
             {"note", t.note}});
-    const DeviceTail &tail = result.deviceTail;
     Json tailJson = nullptr;
     if (tail.sampled)
         tailJson = Json {{"seconds", number(tail.seconds)}, {"idle", tail.idle},
@@ -284,9 +284,12 @@ Json deviceCountersJson(const RunResult &result)
 
 Json scopeIdentity(const Scope &s)
 {
-    return Json {{"label", s.label}, {"kind", scopeKindName(s.kind)},
+    Json j {{"label", s.label}, {"kind", scopeKindName(s.kind)},
         {"worker", optionalIndex(s.worker)}, {"target", optionalIndex(s.target)},
         {"path", s.targetPath.empty() ? Json(nullptr) : Json(s.targetPath)}};
+    if (s.host >= 0) // a run of several hosts only: a run of one has no host index
+        j["host"] = s.host;
+    return j;
 }
 
 Json bucketsJson(const LatencyHistogram &h)
@@ -322,18 +325,36 @@ Json stepScopeJson(const ScopeResult &s)
     if (f.connections)
         j["connections"] = connectionsJson(*f.connections);
     j["iometer_bins"] = iometerBinsJson(s.measurement);
-    // The full histogram is kept for the All scope only: it is what a later tool needs
-    // to recompute any percentile or a heat map, and per-scope copies would multiply
-    // the file size for little gain.
-    if (s.scope.kind == Scope::Kind::All)
+    // The full histogram is kept for the All scope (and each host's in a run of several):
+    // it is what a later tool needs to recompute any percentile or a heat map, and
+    // per-worker or per-target copies would multiply the file size for little gain.
+    if (s.scope.kind == Scope::Kind::All || s.scope.kind == Scope::Kind::Host)
         j["histogram_ns"] = Json {{"read", bucketsJson(s.measurement.read.histogram)},
             {"write", bucketsJson(s.measurement.write.histogram)}};
     return j;
 }
 
-Json stepJson(const StepResult &step, const DeviceMap &map, const PlannedStep *planned,
-    const TestSetup &setup)
+// A run of several hosts: each host's own CPU and devices in the step (StepResult::hosts).
+Json hostSharesJson(const StepResult &step, const std::vector<RunHost> &hosts)
 {
+    Json shares = Json::array();
+    for (std::size_t h = 0; h < step.hosts.size(); ++h) {
+        const HostShare &share = step.hosts[h];
+        const DeviceMap none;
+        shares.push_back(Json {{"cpu", cpuJson(share.cpu)},
+            {"cpu_effectiveness", effectivenessJson(share.cpu, share.cpuEffectiveness)},
+            {"devices",
+                deviceReportJson(share.devices, h < hosts.size() ? hosts[h].deviceMap : none)}});
+    }
+    return shares;
+}
+
+Json stepJson(const StepResult &step, const RunResult &result)
+{
+    const PlannedStep *planned
+        = step.step < result.plan.steps.size() ? &result.plan.steps[step.step] : nullptr;
+    const TestSetup &setup = result.plan.profile.setup;
+    const DeviceMap &map = result.deviceMap;
     Json scopes = Json::array();
     for (const auto &s : step.scopes)
         scopes.push_back(stepScopeJson(s));
@@ -353,6 +374,8 @@ Json stepJson(const StepResult &step, const DeviceMap &map, const PlannedStep *p
     if (const StepPoint *point = planned ? seriesPointOf(setup, *planned) : nullptr)
         j["point"] = Json {{"index", point->index}, {"trial", point->trial},
             {"values", point->values}, {"target", point->target}};
+    if (!step.hosts.empty())
+        j["hosts"] = hostSharesJson(step, result.hosts);
     return j;
 }
 
@@ -680,6 +703,10 @@ void intervalScopeIdentity(
     w.value(optionalIndex(scope.worker));
     w.key("target");
     w.value(optionalIndex(scope.target));
+    if (scope.host >= 0) {
+        w.key("host");
+        w.number(std::uint64_t(scope.host));
+    }
 }
 
 // The figures of one scope over `count` intervals from `first`, where it is scope
@@ -833,11 +860,21 @@ Json deviceJson(const DeviceFacts &d)
         {"write_cache", d.writeCache}};
 }
 
-Json environmentJson(const RunResult &result, const Environment &env)
+// A host's facts: the document's environment without its targets, and each host's in a
+// run of several.
+Json hostFactsJson(
+    const Environment &env, const std::string &engine, const std::vector<std::string> &notices)
 {
     Json devices = Json::array();
     for (const auto &d : env.devices)
         devices.push_back(deviceJson(d));
+    return Json {{"host_name", env.hostName}, {"os_name", env.osName}, {"kernel", env.kernel},
+        {"cpu_model", env.cpuModel}, {"cpu_count", env.cpuCount}, {"engine", engine},
+        {"command_line", env.commandLine}, {"notices", notices}, {"devices", std::move(devices)}};
+}
+
+Json environmentJson(const RunResult &result, const Environment &env)
+{
     Json targets = Json::array();
     for (const auto &t : result.plan.targetInfos())
         targets.push_back(encodeTargetInfo(t));
@@ -845,10 +882,23 @@ Json environmentJson(const RunResult &result, const Environment &env)
     // the caller copied, used when the result has none (a run that failed early).
     const std::string &engine = !result.engine.empty() ? result.engine : env.engine;
     const auto &notices = !result.notices.empty() ? result.notices : env.notices;
-    return Json {{"host_name", env.hostName}, {"os_name", env.osName}, {"kernel", env.kernel},
-        {"cpu_model", env.cpuModel}, {"cpu_count", env.cpuCount}, {"engine", engine},
-        {"command_line", env.commandLine}, {"notices", notices}, {"devices", std::move(devices)},
-        {"targets", std::move(targets)}};
+    Json j = hostFactsJson(env, engine, notices);
+    j["targets"] = std::move(targets);
+    return j;
+}
+
+// A run of several hosts (RunResult::hosts): who each is, its facts and its devices.
+Json hostsJson(const std::vector<RunHost> &hosts)
+{
+    Json out = Json::array();
+    for (const auto &h : hosts)
+        out.push_back(Json {{"name", h.name}, {"rank", h.rank >= 0 ? Json(h.rank) : Json(nullptr)},
+            {"agent", h.agent.empty() ? Json(nullptr) : Json(h.agent)},
+            {"tool_version", h.environment.toolVersion},
+            {"environment",
+                hostFactsJson(h.environment, h.environment.engine, h.environment.notices)},
+            {"device_counters", deviceCountersJson(h.deviceMap, h.deviceTail)}});
+    return out;
 }
 
 Json summaryJson(const RunResult &result)
@@ -893,9 +943,7 @@ Json resultsWithoutIntervals(const RunResult &result, const Environment &environ
 {
     Json steps = Json::array();
     for (const auto &step : result.steps)
-        steps.push_back(stepJson(step, result.deviceMap,
-            step.step < result.plan.steps.size() ? &result.plan.steps[step.step] : nullptr,
-            result.plan.profile.setup));
+        steps.push_back(stepJson(step, result));
 
     Json doc;
     doc["format"] = kResultsFormatName;
@@ -911,13 +959,15 @@ Json resultsWithoutIntervals(const RunResult &result, const Environment &environ
     if (result.plan.profile.setup.series)
         doc["series"] = seriesJson(result);
     doc["intervals"] = nullptr;
-    doc["device_counters"] = deviceCountersJson(result);
+    doc["device_counters"] = deviceCountersJson(result.deviceMap, result.deviceTail);
     doc["error"] = errorJson(result.error);
     doc["stoppedByUser"] = result.stoppedByUser;
     doc["stuck_io"] = result.stuckIo ? Json {{"ios", result.stuckIo->ios},
                           {"oldest_seconds", number(result.stuckIo->oldestSeconds)},
                           {"targets", result.stuckIo->targets}}
                                      : Json(nullptr);
+    if (!result.hosts.empty())
+        doc["hosts"] = hostsJson(result.hosts);
     return doc;
 }
 

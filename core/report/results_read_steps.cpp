@@ -186,11 +186,13 @@ Scope scopeOf(const Node &n)
 {
     Scope s;
     s.label = n["label"].string();
-    s.kind = enumByName(n["kind"], {Scope::Kind::All, Scope::Kind::Worker, Scope::Kind::Target},
+    s.kind = enumByName(n["kind"],
+        {Scope::Kind::All, Scope::Kind::Worker, Scope::Kind::Target, Scope::Kind::Host},
         [](Scope::Kind k) { return scopeKindName(k); });
     s.worker = n["worker"].index();
     s.target = n["target"].index();
     s.targetPath = n.optional("path").stringOrEmpty();
+    s.host = n.optional("host").index(); // written only in a run of several hosts
     return s;
 }
 
@@ -320,6 +322,15 @@ void readStep(const Node &n, RunResult &r, bool planKept)
     const Node scopes = n["scopes"];
     for (std::size_t i = 0; i < scopes.size(); ++i)
         s.scopes.push_back(stepScopeOf(scopes.at(i)));
+    const Node hosts = n.optional("hosts"); // a run of several hosts only
+    for (std::size_t i = 0; !hosts.isNull() && i < hosts.size(); ++i) {
+        const Node h = hosts.at(i);
+        HostShare share;
+        share.cpu = cpuOf(h["cpu"]);
+        share.cpuEffectiveness = share.cpu.valid ? h["cpu_effectiveness"].numberOrNan() : 0;
+        share.devices = deviceReportOf(h["devices"]);
+        s.hosts.push_back(std::move(share));
+    }
     if (planKept) { // the plan says what the step is (a step beyond it: a plan made by hand)
         r.steps.push_back(std::move(s));
         return;

@@ -39,9 +39,8 @@ namespace {
 
 using namespace results_read;
 
-void readDeviceCounters(const Node &n, RunResult &r)
+void readDeviceCounters(const Node &n, DeviceMap &map, DeviceTail &d)
 {
-    DeviceMap &map = r.deviceMap;
     const Node devices = n["devices"];
     for (std::size_t i = 0; i < devices.size(); ++i) {
         const Node d = devices.at(i);
@@ -72,7 +71,6 @@ void readDeviceCounters(const Node &n, RunResult &r)
     }
     const Node tail = n["tail"];
     if (!tail.isNull()) {
-        DeviceTail &d = r.deviceTail;
         d.sampled = true;
         d.seconds = tail["seconds"].numberOrNan();
         d.idle = tail["idle"].boolean();
@@ -92,10 +90,9 @@ std::vector<std::string> stringsOf(const Node &n)
     return out;
 }
 
-// The environment; returns the targets' facts (environment.targets).
-std::vector<TargetInfo> readEnvironment(const Node &n, RunResult &r)
+// A host's facts: the environment without its targets (and each of RunResult::hosts).
+void readHostFacts(const Node &n, Environment &e)
 {
-    Environment &e = r.environment;
     e.hostName = n["host_name"].string();
     e.osName = n["os_name"].string();
     e.kernel = n["kernel"].string();
@@ -104,8 +101,6 @@ std::vector<TargetInfo> readEnvironment(const Node &n, RunResult &r)
     e.engine = n["engine"].string();
     e.commandLine = n["command_line"].string();
     e.notices = stringsOf(n["notices"]);
-    r.engine = e.engine;
-    r.notices = e.notices;
     const Node devices = n["devices"];
     for (std::size_t i = 0; i < devices.size(); ++i) {
         const Node d = devices.at(i);
@@ -122,6 +117,14 @@ std::vector<TargetInfo> readEnvironment(const Node &n, RunResult &r)
         f.writeCache = d["write_cache"].string();
         e.devices.push_back(std::move(f));
     }
+}
+
+// The environment; returns the targets' facts (environment.targets).
+std::vector<TargetInfo> readEnvironment(const Node &n, RunResult &r)
+{
+    readHostFacts(n, r.environment);
+    r.engine = r.environment.engine;
+    r.notices = r.environment.notices;
     // The targets' facts, in the order of the plan's workers and their targets. Format 3
     // keeps them in the plan too (where they are read from); they stay here for readers
     // of earlier formats, and files of those have them only here (planOfOldFile).
@@ -130,6 +133,22 @@ std::vector<TargetInfo> readEnvironment(const Node &n, RunResult &r)
     for (std::size_t i = 0; i < targets.size(); ++i)
         infos.push_back(decodeTargetInfo(targets.at(i)));
     return infos;
+}
+
+// A run of several hosts (absent in a run of one): who each is, its facts and devices.
+void readHosts(const Node &n, RunResult &r)
+{
+    for (std::size_t i = 0; !n.isNull() && i < n.size(); ++i) {
+        const Node h = n.at(i);
+        RunHost host;
+        host.name = h["name"].string();
+        host.rank = h["rank"].index();
+        host.agent = h["agent"].stringOrEmpty();
+        host.environment.toolVersion = h["tool_version"].string();
+        readHostFacts(h["environment"], host.environment);
+        readDeviceCounters(h["device_counters"], host.deviceMap, host.deviceTail);
+        r.hosts.push_back(std::move(host));
+    }
 }
 
 // "2024-05-01T12:30:15.250Z", as the writer makes it (UTC, milliseconds).
@@ -281,7 +300,8 @@ RunResult readDocument(const Node &doc, int version)
     else
         readIntervalColumns(intervals, r);
     intervalTargetPaths(r);
-    readDeviceCounters(doc["device_counters"], r);
+    readDeviceCounters(doc["device_counters"], r.deviceMap, r.deviceTail);
+    readHosts(doc.optional("hosts"), r);
     readError(doc["error"], r);
     r.stoppedByUser = doc["stoppedByUser"].boolean();
     readStuckIo(doc.optional("stuck_io"), r);

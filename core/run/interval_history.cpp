@@ -230,6 +230,8 @@ IntervalSample mergeConsecutive(const IntervalSample &earlier, const IntervalSam
     m.readLatency.merge(later.readLatency);
     m.writeLatency = earlier.writeLatency;
     m.writeLatency.merge(later.writeLatency);
+    if (!m.scopes.empty()) // All's percentiles exact; the other scopes' an upper bound
+        makeLatencyExact(m.scopes.front().figures, m.readLatency, m.writeLatency);
     return m;
 }
 

@@ -10,11 +10,12 @@
 //
 // Merging is exact for counts, bytes, rates, mean, minimum and maximum latency, CPU and
 // device rates, awaits, queue size and utilisation (each is a sum, or a rate weighted by
-// its own denominator). Percentiles cannot be merged from figures: a merged sample's
-// percentiles are the larger of the two (an upper bound), and `mergedIntervals` says how
-// many sampling intervals a sample covers. The All scope's latency histograms
-// (IntervalSample::readLatency, writeLatency) are merged bucket by bucket, exactly. Step totals
-// never come from here: they merge histograms and stay exact.
+// its own denominator). The All scope's latency histograms (IntervalSample::readLatency,
+// writeLatency) are merged bucket by bucket, so All's percentiles stay exact. The other
+// scopes keep no histogram per interval, and percentiles cannot be merged from figures:
+// theirs are the larger of the two (an upper bound). `mergedIntervals` says how many
+// sampling intervals a sample covers. Step totals never come from here: they merge
+// histograms and stay exact.
 #pragma once
 
 #include "core/run/results.h"

@@ -22,14 +22,17 @@ namespace ioprism::core {
 
 enum class RunPhase { Idle, Preparing, RampUp, Measuring, Stopping, Done };
 
-// Result rows, as Iometer has them: ALL, each worker, each target of each worker.
+// Result rows, as Iometer has them: ALL, each worker, each target of each worker; and in
+// a run of several hosts (core/run/host_merge.h) each host (Iometer's MANAGER) before
+// its workers and targets.
 struct Scope {
-    enum class Kind { All, Worker, Target };
+    enum class Kind { All, Worker, Target, Host };
     Kind kind = Kind::All;
     int worker = -1; // index in the plan's workers
     int target = -1; // index in that worker's targets
-    std::string label; // "All", "Worker 1", "Worker 1 / /dev/loop0"
+    std::string label; // "All", "Worker 1", "Worker 1 / /dev/loop0"; "db1 / Worker 1"
     std::string targetPath;
+    int host = -1; // index in RunResult::hosts; -1: All, or a run of one host
     friend bool operator==(const Scope &, const Scope &) = default;
 };
 
@@ -75,6 +78,29 @@ struct DeviceTail {
     friend bool operator==(const DeviceTail &, const DeviceTail &) = default;
 };
 
+// A host a run ran on: Iometer's manager; an agent, or an MPI rank. A run of one host
+// leaves RunResult::hosts empty: that host is the result's own environment, devices and
+// tail. A run merged from several (mergeHostRuns) lists every host, the first being the
+// one whose environment, devices and tail the result carries at its top.
+struct RunHost {
+    std::string name; // the manager's name: the profile's host name, else the machine's
+    int rank = -1; // the MPI rank; -1: not under MPI
+    std::string agent; // the agent's address ("db1:7400"); "": the controller's process
+    Environment environment;
+    DeviceMap deviceMap;
+    DeviceTail deviceTail;
+    friend bool operator==(const RunHost &, const RunHost &) = default;
+};
+
+// One host's part of a step of a run of several hosts: the CPU and devices are that
+// host's own (a device verdict compares a host's devices with that host's I/O).
+struct HostShare {
+    CpuFigures cpu;
+    double cpuEffectiveness = 0;
+    DeviceReport devices;
+    friend bool operator==(const HostShare &, const HostShare &) = default;
+};
+
 struct IntervalSample {
     std::uint64_t runId = 0;
     std::size_t step = 0;
@@ -118,6 +144,9 @@ struct StepResult {
     CpuFigures cpu;
     double cpuEffectiveness = 0;
     DeviceReport devices; // over the measured time (ramp-up excluded)
+    // A run of several hosts: each host's own CPU and devices, as RunResult::hosts (its
+    // cpu is then the hosts' mean, and devices unavailable: devices are judged per host).
+    std::vector<HostShare> hosts;
     friend bool operator==(const StepResult &, const StepResult &) = default;
 };
 
@@ -159,6 +188,7 @@ struct RunResult {
     // what the reports write, whenever they are written.
     Environment environment;
     TestFileRemoval testFileRemoval;
+    std::vector<RunHost> hosts; // empty on one host; see RunHost
     friend bool operator==(const RunResult &, const RunResult &) = default;
 };
 

@@ -90,6 +90,7 @@ IntervalSample Sampler::tick(Clock::time_point now, RunPhase phase)
         d = Measurement {};
         switch (m_scopes[i].kind) {
         case Scope::Kind::All:
+        case Scope::Kind::Host: // a sampler samples one host: hosts meet in mergeHostRuns
             break;
         case Scope::Kind::Worker:
             workerScope = i;

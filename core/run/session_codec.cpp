@@ -78,6 +78,7 @@ template<typename V> void fields(V &v, Scope &x)
     v("target", x.target);
     v("label", x.label);
     v("target_path", x.targetPath);
+    v("host", x.host);
 }
 template<typename V> void fields(V &v, ScopeFigures &x)
 {
@@ -219,6 +220,12 @@ template<typename V> void fields(V &v, ScopeResult &x)
     v("measurement", x.measurement);
     v("figures", x.figures);
 }
+template<typename V> void fields(V &v, HostShare &x)
+{
+    v("cpu", x.cpu);
+    v("cpu_effectiveness", x.cpuEffectiveness);
+    v("devices", x.devices);
+}
 template<typename V> void fields(V &v, StepResult &x)
 {
     v("step", x.step);
@@ -231,6 +238,7 @@ template<typename V> void fields(V &v, StepResult &x)
     v("cpu", x.cpu);
     v("cpu_effectiveness", x.cpuEffectiveness);
     v("devices", x.devices);
+    v("hosts", x.hosts);
 }
 template<typename V> void fields(V &v, StuckIo &x)
 {
@@ -305,6 +313,15 @@ template<typename V> void fields(V &v, TestFileRemoval &x)
     v("removed", x.removed);
     v("failed", x.failed);
 }
+template<typename V> void fields(V &v, RunHost &x)
+{
+    v("name", x.name);
+    v("rank", x.rank);
+    v("agent", x.agent);
+    v("environment", x.environment);
+    v("device_map", x.deviceMap);
+    v("device_tail", x.deviceTail);
+}
 template<typename V> void fields(V &v, RunResult &x)
 {
     v("run_id", x.runId);
@@ -321,6 +338,7 @@ template<typename V> void fields(V &v, RunResult &x)
     v("stuck_io", x.stuckIo);
     v("environment", x.environment);
     v("test_file_removal", x.testFileRemoval);
+    v("hosts", x.hosts);
 }
 template<typename V> void fields(V &v, VerdictPolicy &x)
 {
@@ -393,7 +411,7 @@ template<typename V> void fields(V &v, FinishedEvent &x)
 // cast into a value the switches over it do not know.
 template<typename E> constexpr E kLastEnumerator = E {};
 template<> constexpr RunPhase kLastEnumerator<RunPhase> = RunPhase::Done;
-template<> constexpr Scope::Kind kLastEnumerator<Scope::Kind> = Scope::Kind::Target;
+template<> constexpr Scope::Kind kLastEnumerator<Scope::Kind> = Scope::Kind::Host;
 template<> constexpr Verdict kLastEnumerator<Verdict> = Verdict::FileMetadata;
 template<> constexpr DeviceRole kLastEnumerator<DeviceRole> = DeviceRole::Backing;
 template<> constexpr PrepareWork kLastEnumerator<PrepareWork> = PrepareWork::PreInitialising;

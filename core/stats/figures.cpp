@@ -169,4 +169,25 @@ std::uint64_t sumNsFromMeanUs(double meanUs, std::uint64_t count)
     return guess;
 }
 
+LatencyFigures exactLatency(const SparseLatencyHistogram &histogram, double maxUs)
+{
+    LatencyFigures l = latencyFigures(histogram.dense(), histogram.minNs, histogram.maxNs);
+    l.maxUs = std::max(l.maxUs, maxUs);
+    return l;
+}
+
+void makeLatencyExact(
+    Figures &all, const SparseLatencyHistogram &read, const SparseLatencyHistogram &write)
+{
+    const auto exact = [](DirectionFigures &d, const SparseLatencyHistogram &h) {
+        if (d.ios > 0 && h.count() == d.ios)
+            d.latency = exactLatency(h, d.latency.maxUs);
+    };
+    exact(all.read, read);
+    exact(all.write, write);
+    SparseLatencyHistogram both = read;
+    both.merge(write);
+    exact(all.total, both);
+}
+
 } // namespace ioprism::core

@@ -140,6 +140,15 @@ struct Figures {
 LatencyFigures latencyFigures(
     const LatencyHistogram &histogram, std::uint64_t minNs, std::uint64_t maxNs);
 Figures computeFigures(const Measurement &m);
+// A direction's latency from its mergeable histogram (IntervalSample::readLatency): the
+// exact percentiles of every I/O it holds, whatever spans or hosts were merged into it.
+// `maxUs` keeps a larger maximum the figures had (the age of I/O still in flight).
+LatencyFigures exactLatency(const SparseLatencyHistogram &histogram, double maxUs);
+// The All scope of an interval whose histograms hold its I/O: its percentiles made exact
+// (a merge of figures alone gives only an upper bound). A direction whose histogram does
+// not hold every one of its I/Os (a file written before intervals kept them) is kept.
+void makeLatencyExact(
+    Figures &all, const SparseLatencyHistogram &read, const SparseLatencyHistogram &write);
 
 // Nanosecond counts back from the figures made of them: a latency kept in µs
 // (double(ns) * 1e-3) and the sum of `count` latencies behind their mean in µs

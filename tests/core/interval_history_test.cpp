@@ -156,3 +156,32 @@ TEST(IntervalHistory, MergingKeepsTheFilesOpenedAndClosedExact)
     // A scope without them in either span gets none.
     EXPECT_FALSE(m.scopes[0].figures.connections.has_value());
 }
+
+TEST(IntervalHistory, MergedIntervalsKeepAllsPercentilesExactFromTheirHistograms)
+{
+    // Two intervals whose All holds its reads' histogram: 1000 I/Os at 100 µs, then 3000
+    // at 300 µs. The union's p50 is 300 µs; the larger of the parts' p50s would be too,
+    // but their p99 bound (400 µs from the figures) is not the union's.
+    auto a = sample(0, 1.0, 1.0, 1000, 100, 400, 900);
+    auto b = sample(0, 2.0, 1.0, 3000, 300, 300, 5000);
+    const auto histogramOf = [](std::uint64_t ios, std::uint64_t ns) {
+        LatencyHistogram h;
+        for (std::uint64_t i = 0; i < ios; ++i)
+            h.record(ns);
+        return SparseLatencyHistogram::of(h, ns, ns);
+    };
+    a.readLatency = histogramOf(1000, 100'000);
+    b.readLatency = histogramOf(3000, 300'000);
+    const IntervalSample m = mergeConsecutive(a, b);
+    const auto &all = m.scopes[0].figures;
+    LatencyHistogram both;
+    for (int i = 0; i < 1000; ++i)
+        both.record(100'000);
+    for (int i = 0; i < 3000; ++i)
+        both.record(300'000);
+    const LatencyFigures expected = latencyFigures(both, 100'000, 300'000);
+    EXPECT_EQ(all.read.latency.p99Us, expected.p99Us) << "exact, not the 400 µs bound";
+    EXPECT_EQ(all.total.latency.p50Us, expected.p50Us);
+    EXPECT_EQ(all.read.latency.maxUs, 5000.0) << "the figures' larger maximum is kept";
+    EXPECT_EQ(m.scopes[1].figures.total.latency.p99Us, 400.0) << "a target keeps the bound";
+}

@@ -85,7 +85,9 @@ QVariant ResultsModel::data(const QModelIndex &index, int role) const
     const auto *step = currentStep();
     const auto &scope = step->scopes[static_cast<std::size_t>(index.row())];
     const core::Figures &f = scope.figures;
-    const bool all = scope.scope.kind == core::Scope::Kind::All;
+    // All, and each host of a run of several, head the rows beneath them.
+    const bool all
+        = scope.scope.kind == core::Scope::Kind::All || scope.scope.kind == core::Scope::Kind::Host;
 
     if (role == ScopeKindRole)
         return static_cast<int>(scope.scope.kind);
@@ -152,14 +154,18 @@ QVariant ResultsModel::data(const QModelIndex &index, int role) const
         value = static_cast<double>(f.total.errors);
         break;
     case CpuColumn:
-        // CPU is measured for the whole machine: it belongs to the All row only.
-        available = all && step->cpu.valid;
-        value = step->cpu.busyPercent;
+    case CpuEffectivenessColumn: {
+        // CPU is measured for the whole machine: it belongs to the All row, and in a run
+        // of several hosts to each host's row (All's is then the hosts' mean).
+        const auto h = static_cast<std::size_t>(scope.scope.host);
+        const bool hostRow = scope.scope.kind == core::Scope::Kind::Host && h < step->hosts.size();
+        const core::CpuFigures &cpu = hostRow ? step->hosts[h].cpu : step->cpu;
+        available = all && cpu.valid;
+        value = index.column() == CpuColumn
+            ? cpu.busyPercent
+            : (hostRow ? step->hosts[h].cpuEffectiveness : step->cpuEffectiveness);
         break;
-    case CpuEffectivenessColumn:
-        available = all && step->cpu.valid;
-        value = step->cpuEffectiveness;
-        break;
+    }
     default:
         return {};
     }

@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Hosts in the result: two real runs of one request, as two hosts (agents, MPI ranks)
+// finish them, merged into one result whose All is exact, with per-host rows that the
+// results file, the session codec and Iometer's CSV (MANAGER rows) all keep.
+#include "core/null_engine.h"
+#include "core/report/csv.h"
+#include "core/report/results_json.h"
+#include "core/report/results_reader.h"
+#include "core/run/host_merge.h"
+#include "core/run/run_session.h"
+#include "core/run/session_codec.h"
+
+#include <gtest/gtest.h>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tests/support/test_profiles.h"
+
+using namespace ioprism::core;
+using namespace std::chrono_literals;
+
+namespace {
+
+Profile hostProfile(int specs)
+{
+    Profile p;
+    p.setup.description = "hosts";
+    p.setup.runTime = 0s;
+    p.setup.interval = 20ms;
+    p.specs.push_back(ioprism::test::makeSpec("4K mix", 4096, 70, 50));
+    p.specs.push_back(ioprism::test::makeSpec("64K read", 65536, 100, 0));
+    p.specs.resize(std::size_t(specs));
+    Host h;
+    for (int wi = 0; wi < 2; ++wi) {
+        Worker w;
+        w.name = "Worker " + std::to_string(wi + 1);
+        w.outstandingIos = 4;
+        for (const auto &spec : p.specs)
+            w.assignedSpecs.push_back(spec.name);
+        w.seed = 7 + std::uint64_t(wi);
+        for (int t = 0; t < 2; ++t) {
+            Target target;
+            target.path = "w" + std::to_string(wi) + "-t" + std::to_string(t);
+            target.testFileSizeBytes = 16 * kMiB;
+            w.targets.push_back(target);
+        }
+        h.workers.push_back(w);
+    }
+    p.hosts.push_back(h);
+    return p;
+}
+
+struct Finished final : RunSink {
+    void onFinished(RunResult &&r) override
+    {
+        std::lock_guard lock(mutex);
+        result = std::move(r);
+    }
+    std::mutex mutex;
+    RunResult result;
+};
+
+// One host's run: the null engine, the host's own name, its own I/O count.
+RunResult runOn(const std::string &hostName, std::uint64_t iosPerTarget, int specs = 2)
+{
+    LocalRunHooks hooks;
+    hooks.makeBackend
+        = [](EngineKind) -> std::unique_ptr<IoBackend> { return std::make_unique<NullBackend>(); };
+    hooks.describe.describeSystem = [hostName] {
+        Environment e;
+        e.hostName = hostName;
+        e.toolVersion = "0.1.0";
+        return e;
+    };
+    hooks.removeTestFile = [](const std::string &) -> Status { return Ok {}; };
+    RunRequest request;
+    request.profile = hostProfile(specs);
+    request.engine = EngineKind::Null;
+    request.settings.runId = 9;
+    request.settings.ioLimitPerTarget = iosPerTarget;
+    request.settings.deviceTailLimit = 0ms;
+    Finished sink;
+    {
+        LocalRunSession session(hooks, sink);
+        session.start(request);
+        session.wait();
+    }
+    return std::move(sink.result);
+}
+
+RunResult mergedOfTwo()
+{
+    RunResult a = runOn("host-a", 2000);
+    RunResult b = runOn("host-b", 1000);
+    EXPECT_FALSE(a.error) << a.error->toString();
+    EXPECT_FALSE(b.error) << b.error->toString();
+    auto merged = mergeHostRuns({{"", -1, "", std::move(a)}, {"", 1, "db2:7400", std::move(b)}});
+    EXPECT_TRUE(merged.ok()) << (merged.ok() ? "" : merged.error().toString());
+    return merged.ok() ? std::move(*merged) : RunResult {};
+}
+
+const ScopeResult &allOf(const StepResult &step)
+{
+    return step.scopes.front();
+}
+
+} // namespace
+
+TEST(HostMerge, AllIsTheExactSumOfTheHostsAndItsPercentilesThoseOfEveryIo)
+{
+    const RunResult a = runOn("host-a", 2000);
+    const RunResult b = runOn("host-b", 1000);
+    auto merged = mergeHostRuns({{"", -1, "", a}, {"", 1, "db2:7400", b}});
+    ASSERT_TRUE(merged.ok()) << merged.error().toString();
+    const RunResult &m = *merged;
+
+    ASSERT_EQ(m.hosts.size(), 2u);
+    EXPECT_EQ(m.hosts[0].name, "host-a");
+    EXPECT_EQ(m.hosts[1].name, "host-b");
+    EXPECT_EQ(m.hosts[1].rank, 1);
+    EXPECT_EQ(m.hosts[1].agent, "db2:7400");
+    EXPECT_EQ(m.hosts[1].environment.hostName, "host-b");
+    ASSERT_EQ(m.plan.workers.size(), 4u) << "every host's workers";
+    EXPECT_EQ(m.plan.workers[2].name, "host-b / Worker 1");
+
+    ASSERT_EQ(m.steps.size(), 2u);
+    for (std::size_t s = 0; s < 2; ++s) {
+        const StepResult &step = m.steps[s];
+        // 2 workers x 2 targets on each host: 8000 I/Os on host-a, 4000 on host-b.
+        EXPECT_EQ(allOf(step).figures.total.ios, 12000u) << "step " << s;
+        EXPECT_EQ(allOf(step).figures.total.ios,
+            allOf(a.steps[s]).figures.total.ios + allOf(b.steps[s]).figures.total.ios);
+        EXPECT_EQ(allOf(step).figures.total.bytes,
+            allOf(a.steps[s]).figures.total.bytes + allOf(b.steps[s]).figures.total.bytes);
+        // The percentiles of every I/O of both hosts: the histograms merged, not the p99s.
+        LatencyHistogram reads = allOf(a.steps[s]).measurement.read.histogram;
+        reads.merge(allOf(b.steps[s]).measurement.read.histogram);
+        const LatencyFigures expected = latencyFigures(reads,
+            std::min(
+                allOf(a.steps[s]).measurement.read.minNs, allOf(b.steps[s]).measurement.read.minNs),
+            std::max(allOf(a.steps[s]).measurement.read.maxNs,
+                allOf(b.steps[s]).measurement.read.maxNs));
+        EXPECT_EQ(allOf(step).figures.read.latency.p99Us, expected.p99Us);
+        EXPECT_EQ(allOf(step).figures.read.latency.p50Us, expected.p50Us);
+        // Rates over the longest host's measured time, as IOR reports a cluster.
+        const double seconds
+            = std::max(allOf(a.steps[s]).figures.seconds, allOf(b.steps[s]).figures.seconds);
+        EXPECT_DOUBLE_EQ(allOf(step).figures.total.iops, 12000.0 / seconds);
+
+        // All, then each host with its workers and targets.
+        ASSERT_EQ(step.scopes.size(), 1u + 2u * 7u);
+        EXPECT_EQ(step.scopes[1].scope.kind, Scope::Kind::Host);
+        EXPECT_EQ(step.scopes[1].scope.label, "host-a");
+        EXPECT_EQ(step.scopes[1].figures, allOf(a.steps[s]).figures);
+        EXPECT_EQ(step.scopes[2].scope.label, "host-a / Worker 1");
+        EXPECT_EQ(step.scopes[2].scope.host, 0);
+        EXPECT_EQ(step.scopes[8].scope.kind, Scope::Kind::Host);
+        EXPECT_EQ(step.scopes[8].figures, allOf(b.steps[s]).figures);
+        EXPECT_EQ(step.scopes[9].scope.worker, 2) << "host-b's first worker in the merged plan";
+        EXPECT_EQ(step.scopes[9].scope.host, 1);
+        ASSERT_EQ(step.hosts.size(), 2u);
+        EXPECT_EQ(step.hosts[1].cpu, b.steps[s].cpu);
+        EXPECT_FALSE(step.devices.available) << "devices are judged per host";
+    }
+
+    // Intervals: the k-th of a step on each host side by side, percentiles exact.
+    ASSERT_FALSE(m.intervals.empty());
+    const IntervalSample &first = m.intervals.front();
+    const auto firstOf
+        = [](const RunResult &r) -> const IntervalSample & { return r.intervals.front(); };
+    EXPECT_EQ(first.scopes.front().figures.total.ios,
+        firstOf(a).scopes.front().figures.total.ios + firstOf(b).scopes.front().figures.total.ios);
+    EXPECT_EQ(
+        first.readLatency.count(), firstOf(a).readLatency.count() + firstOf(b).readLatency.count());
+    SparseLatencyHistogram both = firstOf(a).readLatency;
+    both.merge(firstOf(b).readLatency);
+    ASSERT_FALSE(both.empty()) << "the first step reads";
+    EXPECT_EQ(first.scopes.front().figures.read.latency.p99Us,
+        latencyFigures(both.dense(), both.minNs, both.maxNs).p99Us);
+}
+
+TEST(HostMerge, OneHostIsItsOwnResult)
+{
+    const RunResult a = runOn("host-a", 500);
+    auto merged = mergeHostRuns({{"", -1, "", a}});
+    ASSERT_TRUE(merged.ok());
+    EXPECT_EQ(*merged, a);
+    EXPECT_TRUE(merged->hosts.empty()) << "a run of one host lists no hosts";
+}
+
+TEST(HostMerge, HostsThatRanAnotherPlanAreRefusedNamingTheHost)
+{
+    auto merged = mergeHostRuns(
+        {{"", -1, "", runOn("host-a", 500)}, {"", -1, "", runOn("host-b", 500, 1)}});
+    ASSERT_FALSE(merged.ok());
+    EXPECT_EQ(merged.error().path, "host-b");
+    EXPECT_NE(
+        merged.error().toString().find("it planned 1 steps, host-a planned 2"), std::string::npos)
+        << merged.error().toString();
+    EXPECT_FALSE(mergeHostRuns({}).ok());
+}
+
+TEST(HostMerge, TheResultsFileKeepsEveryHostAndReadsBackTheSame)
+{
+    const RunResult m = mergedOfTwo();
+    ASSERT_EQ(m.hosts.size(), 2u);
+    const std::string text = writeResultsJson(m, m.environment);
+    const ResultsRead read = readResultsJson(text);
+    ASSERT_TRUE(read.result) << read.error;
+    const RunResult &r = *read.result;
+    EXPECT_EQ(r.hosts, m.hosts);
+    ASSERT_EQ(r.steps.size(), m.steps.size());
+    for (std::size_t s = 0; s < m.steps.size(); ++s) {
+        EXPECT_EQ(r.steps[s].hosts, m.steps[s].hosts);
+        ASSERT_EQ(r.steps[s].scopes.size(), m.steps[s].scopes.size());
+        for (std::size_t i = 0; i < m.steps[s].scopes.size(); ++i)
+            EXPECT_EQ(r.steps[s].scopes[i].scope, m.steps[s].scopes[i].scope) << s << "/" << i;
+        // Each host keeps its full histogram: its percentiles stay exact after reading.
+        EXPECT_EQ(r.steps[s].scopes[8].measurement.read.histogram,
+            m.steps[s].scopes[8].measurement.read.histogram);
+    }
+    ASSERT_EQ(r.intervals.size(), m.intervals.size());
+    EXPECT_EQ(r.intervals.front().scopes.back().scope, m.intervals.front().scopes.back().scope);
+    EXPECT_EQ(writeResultsJson(r, r.environment), text) << "what was read writes the same text";
+
+    // A run of one host writes no host index and no hosts: its files are as before.
+    const RunResult one = runOn("host-a", 200);
+    const std::string oneText = writeResultsJson(one, one.environment);
+    EXPECT_EQ(oneText.find("\n  \"hosts\": "), std::string::npos) << "no top-level hosts";
+    EXPECT_NE(text.find("\n  \"hosts\": "), std::string::npos);
+    EXPECT_EQ(oneText.find("\"host\":"), std::string::npos);
+}
+
+TEST(HostMerge, TheMergedResultCrossesTheSessionCodecFieldForField)
+{
+    const RunResult m = mergedOfTwo();
+    const auto decoded = decodeEvent(encodeEvent(FinishedEvent {m}));
+    ASSERT_TRUE(decoded.value) << decoded.error;
+    EXPECT_EQ(std::get<FinishedEvent>(*decoded.value).result, m);
+}
+
+TEST(HostMerge, IometerCsvHasAManagerRowPerHostUnderAll)
+{
+    const RunResult m = mergedOfTwo();
+    const std::string csv = writeIometerCsv(m, m.environment, RecordFilter::All);
+    std::istringstream in(csv);
+    std::string line;
+    std::vector<std::string> header;
+    std::vector<std::vector<std::string>> rows;
+    while (std::getline(in, line)) {
+        std::vector<std::string> cells;
+        std::stringstream cs(line);
+        for (std::string cell; std::getline(cs, cell, ',');)
+            cells.push_back(cell);
+        if (!cells.empty() && cells[0] == "'Target Type")
+            header = cells;
+        else if (!cells.empty() && (cells[0] == "ALL" || cells[0] == "MANAGER"))
+            rows.push_back(cells);
+    }
+    ASSERT_FALSE(header.empty());
+    const auto column = [&](const std::string &name) {
+        return std::size_t(std::find(header.begin(), header.end(), name) - header.begin());
+    };
+    const std::size_t managers = column("# Managers");
+    const std::size_t ios = column("IOps");
+    ASSERT_LT(managers, header.size());
+    ASSERT_LT(ios, header.size());
+    // Per step: ALL (2 managers), then host-a's MANAGER, then host-b's.
+    ASSERT_EQ(rows.size(), 6u);
+    for (std::size_t s = 0; s < 2; ++s) {
+        EXPECT_EQ(rows[3 * s][0], "ALL");
+        EXPECT_EQ(rows[3 * s][managers], "2");
+        EXPECT_EQ(rows[3 * s + 1][1], "host-a");
+        EXPECT_EQ(rows[3 * s + 2][1], "host-b");
+        const auto iops = [&](std::size_t row, std::size_t scope) {
+            EXPECT_NEAR(std::stod(rows[row][ios]), m.steps[s].scopes[scope].figures.total.iops,
+                1e-3 * m.steps[s].scopes[scope].figures.total.iops)
+                << "row " << row;
+        };
+        iops(3 * s, 0); // All
+        iops(3 * s + 1, 1); // host-a's Host scope
+        iops(3 * s + 2, 8); // host-b's
+    }
+}
