@@ -2325,6 +2325,10 @@
         <source>The profile cannot run: %1 to fix (red cells show where), the first: %2</source>
         <translation>Das Profil kann nicht laufen: %1 zu beheben (rote Zellen zeigen, wo), das erste: %2</translation>
     </message>
+    <message>
+        <source>Opening %1…</source>
+        <translation>%1 wird geöffnet…</translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::MessageBar</name>
