@@ -45,4 +45,35 @@ CpuFigures cpuFigures(const CpuTimes &a, const CpuTimes &b)
     return f;
 }
 
+CpuFigures weightedCpu(
+    const std::vector<const CpuFigures *> &parts, const std::vector<double> &weights)
+{
+    CpuFigures m;
+    double total = 0;
+    for (std::size_t i = 0; i < parts.size() && i < weights.size(); ++i) {
+        if (!parts[i]->valid)
+            return {}; // a part unknown: the whole unknown
+        total += weights[i];
+    }
+    if (parts.empty())
+        return m;
+    m.valid = true;
+    if (total <= 0)
+        return m; // parts of no length: known, and nothing measured
+    for (std::size_t i = 0; i < parts.size() && i < weights.size(); ++i) {
+        const CpuFigures &c = *parts[i];
+        const double w = weights[i] / total;
+        m.userPercent += w * c.userPercent;
+        m.systemPercent += w * c.systemPercent;
+        m.iowaitPercent += w * c.iowaitPercent;
+        m.irqPercent += w * c.irqPercent;
+        m.softirqPercent += w * c.softirqPercent;
+        m.stealPercent += w * c.stealPercent;
+        m.idlePercent += w * c.idlePercent;
+        m.busyPercent += w * c.busyPercent;
+        m.processPercent += w * c.processPercent;
+    }
+    return m;
+}
+
 } // namespace ioprism::core

@@ -48,6 +48,12 @@ struct CpuFigures {
     friend bool operator==(const CpuFigures &, const CpuFigures &) = default;
 };
 
+// Parts of CPU figures as one, each percentage weighted by its part's weight: spans that
+// follow each other weigh their seconds, hosts side by side weigh alike (Iometer's ALL
+// row over several managers). Unknown when any part is, or when there is none.
+CpuFigures weightedCpu(
+    const std::vector<const CpuFigures *> &parts, const std::vector<double> &weights);
+
 CpuFigures cpuFigures(const CpuTimes &earlier, const CpuTimes &later);
 
 // Cumulative counters of one block device, as Linux keeps them (/proc/diskstats,

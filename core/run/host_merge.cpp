@@ -2,8 +2,11 @@
 #include "core/run/host_merge.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <fmt/format.h>
 #include <map>
+#include <optional>
+#include <string>
 
 namespace ioprism::core {
 
@@ -62,30 +65,10 @@ Scope hostScope(const HostPlace &place)
     return Scope {Scope::Kind::Host, -1, -1, place.name, {}, place.index};
 }
 
-// The hosts' mean: Iometer's ALL row over several managers. Unknown when any is.
+// The hosts' mean, as Iometer's ALL row over several managers.
 CpuFigures meanCpu(const std::vector<const CpuFigures *> &parts)
 {
-    CpuFigures m;
-    if (parts.empty()
-        || std::any_of(parts.begin(), parts.end(), [](const CpuFigures *c) { return !c->valid; }))
-        return m;
-    m.valid = true;
-    const auto mean = [&](double CpuFigures::*field) {
-        double sum = 0;
-        for (const CpuFigures *c : parts)
-            sum += c->*field;
-        return sum / double(parts.size());
-    };
-    m.userPercent = mean(&CpuFigures::userPercent);
-    m.systemPercent = mean(&CpuFigures::systemPercent);
-    m.iowaitPercent = mean(&CpuFigures::iowaitPercent);
-    m.irqPercent = mean(&CpuFigures::irqPercent);
-    m.softirqPercent = mean(&CpuFigures::softirqPercent);
-    m.stealPercent = mean(&CpuFigures::stealPercent);
-    m.idlePercent = mean(&CpuFigures::idlePercent);
-    m.busyPercent = mean(&CpuFigures::busyPercent);
-    m.processPercent = mean(&CpuFigures::processPercent);
-    return m;
+    return weightedCpu(parts, std::vector<double>(parts.size(), 1.0));
 }
 
 double effectiveness(double iops, const CpuFigures &cpu)

@@ -93,27 +93,6 @@ Figures mergeFigures(const Figures &a, const Figures &b)
     return m;
 }
 
-CpuFigures mergeCpu(const CpuFigures &a, double secondsA, const CpuFigures &b, double secondsB)
-{
-    CpuFigures m;
-    if (!a.valid || !b.valid)
-        return m; // half a span unknown: unknown
-    m.valid = true;
-    const auto w = [&](double CpuFigures::*field) {
-        return weighted(a.*field, secondsA, b.*field, secondsB);
-    };
-    m.userPercent = w(&CpuFigures::userPercent);
-    m.systemPercent = w(&CpuFigures::systemPercent);
-    m.iowaitPercent = w(&CpuFigures::iowaitPercent);
-    m.irqPercent = w(&CpuFigures::irqPercent);
-    m.softirqPercent = w(&CpuFigures::softirqPercent);
-    m.stealPercent = w(&CpuFigures::stealPercent);
-    m.idlePercent = w(&CpuFigures::idlePercent);
-    m.busyPercent = w(&CpuFigures::busyPercent);
-    m.processPercent = w(&CpuFigures::processPercent);
-    return m;
-}
-
 DeviceFigures mergeDevice(const DeviceFigures &a, const DeviceFigures &b)
 {
     DeviceFigures m;
@@ -222,7 +201,7 @@ IntervalSample mergeConsecutive(const IntervalSample &earlier, const IntervalSam
     for (std::size_t i = 0; i < later.scopes.size() && i < earlier.scopes.size(); ++i)
         m.scopes.push_back({later.scopes[i].scope,
             mergeFigures(earlier.scopes[i].figures, later.scopes[i].figures)});
-    m.cpu = mergeCpu(earlier.cpu, sa, later.cpu, sb);
+    m.cpu = weightedCpu({&earlier.cpu, &later.cpu}, {sa, sb});
     if (m.cpu.valid && m.cpu.busyPercent > 0 && !m.scopes.empty())
         m.cpuEffectiveness = m.scopes[0].figures.total.iops / m.cpu.busyPercent;
     m.devices = mergeReport(earlier.devices, later.devices);

@@ -3,6 +3,7 @@
 #include "app/cli/summary.h"
 #include "core/profile/presets.h"
 #include "core/run/host_merge.h"
+#include "support/host_runs.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -80,39 +81,12 @@ TEST(ResultTable, AStepShorterThanASecondSaysItsMilliseconds)
         ioprism::cli::resultTable(r), HasSubstr("== Random read, 64 KiB: 10.0 s measured\n"));
 }
 
-namespace {
-
-// One host's run of one step: All and one worker, `ios` reads, its own CPU.
-RunResult hostRun(const std::string &host, std::uint64_t ios, double busyPercent)
-{
-    RunResult r;
-    r.environment.hostName = host;
-    r.plan.steps.push_back(PlannedStep {.name = "4K read"});
-    r.plan.workers.push_back(ResolvedWorker {.name = "Worker 1"});
-    StepResult step;
-    step.stepName = "4K read";
-    step.measuredSeconds = 10;
-    Measurement m;
-    m.elapsed = std::chrono::seconds(10);
-    for (std::uint64_t i = 0; i < ios; ++i)
-        m.read.histogram.record(100'000);
-    m.read.bytes = ios * 4096;
-    m.read.minNs = m.read.maxNs = 100'000;
-    step.scopes.push_back({Scope {Scope::Kind::All, -1, -1, "All", {}}, m, computeFigures(m)});
-    step.scopes.push_back(
-        {Scope {Scope::Kind::Worker, 0, -1, "Worker 1", {}}, m, computeFigures(m)});
-    step.cpu.valid = true;
-    step.cpu.busyPercent = busyPercent;
-    r.steps.push_back(step);
-    return r;
-}
-
-} // namespace
+using ioprism::test::oneStepHostRun;
 
 TEST(ResultTable, ARunOfSeveralHostsShowsEachHostUnderAllAndItsOwnCpu)
 {
-    auto merged = mergeHostRuns(
-        {{"", -1, "", hostRun("db1", 1000, 20)}, {"", -1, "", hostRun("db2", 3000, 60)}});
+    auto merged = mergeHostRuns({{"", -1, "", oneStepHostRun("db1", 1000, 20)},
+        {"", -1, "", oneStepHostRun("db2", 3000, 60)}});
     ASSERT_TRUE(merged.ok()) << merged.error().toString();
     const std::string table = ioprism::cli::resultTable(*merged);
     EXPECT_THAT(table, HasSubstr("\nAll "));
@@ -122,7 +96,7 @@ TEST(ResultTable, ARunOfSeveralHostsShowsEachHostUnderAllAndItsOwnCpu)
     EXPECT_THAT(table, HasSubstr("CPU on db1: 20.0% busy"));
     EXPECT_THAT(table, HasSubstr("CPU on db2: 60.0% busy"));
     // One host: no host rows, and the CPU line as it always was.
-    const std::string one = ioprism::cli::resultTable(hostRun("db1", 1000, 20));
+    const std::string one = ioprism::cli::resultTable(oneStepHostRun("db1", 1000, 20));
     EXPECT_THAT(one, Not(HasSubstr("\ndb1 ")));
     EXPECT_THAT(one, HasSubstr("\nCPU: 20.0% busy"));
 }

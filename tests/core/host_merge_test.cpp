@@ -23,35 +23,6 @@ using namespace std::chrono_literals;
 
 namespace {
 
-Profile hostProfile(int specs)
-{
-    Profile p;
-    p.setup.description = "hosts";
-    p.setup.runTime = 0s;
-    p.setup.interval = 20ms;
-    p.specs.push_back(ioprism::test::makeSpec("4K mix", 4096, 70, 50));
-    p.specs.push_back(ioprism::test::makeSpec("64K read", 65536, 100, 0));
-    p.specs.resize(std::size_t(specs));
-    Host h;
-    for (int wi = 0; wi < 2; ++wi) {
-        Worker w;
-        w.name = "Worker " + std::to_string(wi + 1);
-        w.outstandingIos = 4;
-        for (const auto &spec : p.specs)
-            w.assignedSpecs.push_back(spec.name);
-        w.seed = 7 + std::uint64_t(wi);
-        for (int t = 0; t < 2; ++t) {
-            Target target;
-            target.path = "w" + std::to_string(wi) + "-t" + std::to_string(t);
-            target.testFileSizeBytes = 16 * kMiB;
-            w.targets.push_back(target);
-        }
-        h.workers.push_back(w);
-    }
-    p.hosts.push_back(h);
-    return p;
-}
-
 struct Finished final : RunSink {
     void onFinished(RunResult &&r) override
     {
@@ -76,7 +47,7 @@ RunResult runOn(const std::string &hostName, std::uint64_t iosPerTarget, int spe
     };
     hooks.removeTestFile = [](const std::string &) -> Status { return Ok {}; };
     RunRequest request;
-    request.profile = hostProfile(specs);
+    request.profile = ioprism::test::twoWorkerProfile("hosts", 20ms, 7, specs);
     request.engine = EngineKind::Null;
     request.settings.runId = 9;
     request.settings.ioLimitPerTarget = iosPerTarget;

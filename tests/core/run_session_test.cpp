@@ -29,29 +29,7 @@ namespace {
 // scope, both directions' histograms, a plan of several workers.
 Profile twoStepProfile()
 {
-    Profile p;
-    p.setup.description = "session round trip";
-    p.setup.runTime = 0s;
-    p.setup.interval = 50ms;
-    p.specs.push_back(ioprism::test::makeSpec("4K mix", 4096, 70, 50));
-    p.specs.push_back(ioprism::test::makeSpec("64K read", 65536, 100, 0));
-    Host h;
-    for (int wi = 0; wi < 2; ++wi) {
-        Worker w;
-        w.name = "Worker " + std::to_string(wi + 1);
-        w.outstandingIos = 4;
-        w.assignedSpecs = {"4K mix", "64K read"};
-        w.seed = 100 + std::uint64_t(wi);
-        for (int t = 0; t < 2; ++t) {
-            Target target;
-            target.path = "w" + std::to_string(wi) + "-t" + std::to_string(t);
-            target.testFileSizeBytes = 16 * kMiB;
-            w.targets.push_back(target);
-        }
-        h.workers.push_back(w);
-    }
-    p.hosts.push_back(h);
-    return p;
+    return ioprism::test::twoWorkerProfile("session round trip", 50ms, 100);
 }
 
 RunRequest nullRequest()

@@ -2,6 +2,7 @@
 // A run of several hosts in the Results page's table: each host's row under All, bold as
 // All is, with its own CPU; a run of one host shows no host row.
 #include "core/run/host_merge.h"
+#include "support/host_runs.h"
 #include "ui/models/results_model.h"
 
 #include <QFont>
@@ -13,31 +14,7 @@
 namespace ioprism::ui {
 namespace {
 
-// One host's run of one step: All and one worker, `ios` reads, its own CPU.
-core::RunResult hostRun(const std::string &host, std::uint64_t ios, double busyPercent)
-{
-    core::RunResult r;
-    r.environment.hostName = host;
-    r.plan.steps.push_back(core::PlannedStep {.name = "4K read"});
-    r.plan.workers.push_back(core::ResolvedWorker {.name = "Worker 1"});
-    core::StepResult step;
-    step.stepName = "4K read";
-    step.measuredSeconds = 10;
-    core::Measurement m;
-    m.elapsed = std::chrono::seconds(10);
-    for (std::uint64_t i = 0; i < ios; ++i)
-        m.read.histogram.record(100'000);
-    m.read.bytes = ios * 4096;
-    m.read.minNs = m.read.maxNs = 100'000;
-    const core::Figures f = core::computeFigures(m);
-    step.scopes.push_back({core::Scope {core::Scope::Kind::All, -1, -1, "All", {}}, m, f});
-    step.scopes.push_back({core::Scope {core::Scope::Kind::Worker, 0, -1, "Worker 1", {}}, m, f});
-    step.cpu.valid = true;
-    step.cpu.busyPercent = busyPercent;
-    step.cpuEffectiveness = f.total.iops / busyPercent;
-    r.steps.push_back(step);
-    return r;
-}
+using test::oneStepHostRun;
 
 QVariant cell(const ResultsModel &model, int row, int column, int role = Qt::DisplayRole)
 {
@@ -46,8 +23,8 @@ QVariant cell(const ResultsModel &model, int row, int column, int role = Qt::Dis
 
 TEST(HostsView, EachHostHasItsRowUnderAllWithItsOwnCpu)
 {
-    auto merged = core::mergeHostRuns(
-        {{"", -1, "", hostRun("db1", 1000, 20)}, {"", -1, "", hostRun("db2", 3000, 60)}});
+    auto merged = core::mergeHostRuns({{"", -1, "", oneStepHostRun("db1", 1000, 20)},
+        {"", -1, "", oneStepHostRun("db2", 3000, 60)}});
     ASSERT_TRUE(merged.ok()) << merged.error().toString();
     ResultsModel model;
     model.setResult(std::make_shared<const core::RunResult>(std::move(*merged)));
@@ -72,7 +49,7 @@ TEST(HostsView, EachHostHasItsRowUnderAllWithItsOwnCpu)
     EXPECT_FALSE(cell(model, 2, ResultsModel::CpuColumn, ResultsModel::ValueRole).isValid());
 
     // One host: All and its worker, nothing more.
-    model.setResult(std::make_shared<const core::RunResult>(hostRun("db1", 1000, 20)));
+    model.setResult(std::make_shared<const core::RunResult>(oneStepHostRun("db1", 1000, 20)));
     model.setStep(0);
     EXPECT_EQ(model.rowCount(), 2);
 }
