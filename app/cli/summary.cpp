@@ -92,6 +92,111 @@ std::string axesText(const Series &series)
 
 } // namespace
 
+namespace {
+
+// One line of an access specification: what every line has, then only the options it
+// sets, so that a plain line stays short.
+std::string specLineText(const SpecLine &l)
+{
+    std::string out = fmt::format("    {:>7} {:>3}% of spec, {}, {}% random, align {}",
+        formatSize(l.transferSizeBytes), l.sharePercent, rwText(l.percentRead), l.percentRandom,
+        l.alignmentBytes ? formatSize(l.alignmentBytes) : std::string("sector"));
+    if (l.delay.count() || l.burstLength != 1)
+        out += fmt::format(", burst {} every {}", l.burstLength, formatDuration(l.delay));
+    if (l.replySizeBytes)
+        out += fmt::format(", reply {}", formatSize(l.replySizeBytes));
+    if (l.distribution.kind != DistributionKind::Uniform)
+        out += fmt::format(", {} distribution", toString(l.distribution.kind));
+    if (l.rateLimit.iops > 0)
+        out += fmt::format(", ≤ {} IOPS", l.rateLimit.iops);
+    if (l.rateLimit.megabytesPerSecond > 0)
+        out += fmt::format(", ≤ {} MB/s", l.rateLimit.megabytesPerSecond);
+    if (l.thinkTime.count())
+        out += fmt::format(", think {}", formatDuration(l.thinkTime));
+    if (l.dataPattern)
+        out += fmt::format(", data {}", toString(l.dataPattern->kind));
+    out += "\n";
+    return out;
+}
+
+std::string specsText(const Profile &p)
+{
+    std::string out = fmt::format("\nAccess specifications ({}):\n", p.specs.size());
+    for (const auto &spec : p.specs) {
+        out += fmt::format("  {}", terminalText(spec.name));
+        if (spec.queueDepth)
+            out += fmt::format("  [queue depth {}]", *spec.queueDepth);
+        if (spec.threads)
+            out += fmt::format("  [{} threads]", *spec.threads);
+        out += "\n";
+        for (const auto &l : spec.lines)
+            out += specLineText(l);
+    }
+    return out;
+}
+
+// A worker's target; a target the profile names but this machine lacks says so, so
+// that the user re-points it before running.
+std::string targetText(const Target &t)
+{
+    std::string out = fmt::format("    {} {} ({}", toString(t.kind), t.path, toString(t.cacheMode));
+    if (t.kind == TargetKind::TestFile)
+        out += fmt::format(", file {}", formatSize(t.testFileSizeBytes));
+    if (t.region.offsetBytes || t.region.sizeBytes)
+        out += fmt::format(", region {} + {}", formatSize(t.region.offsetBytes),
+            t.region.sizeBytes ? formatSize(t.region.sizeBytes) : std::string("rest"));
+    if (t.writeThrough)
+        out += ", write-through";
+    if (t.unresolved)
+        out += ", NOT FOUND on this machine: re-point it";
+    out += ")\n";
+    return out;
+}
+
+std::string hostsText(const Profile &p)
+{
+    std::string out;
+    for (const auto &h : p.hosts) {
+        out += fmt::format("\nHost {} ({} workers):\n",
+            h.name.empty() ? std::string("this machine") : h.name, h.workers.size());
+        for (const auto &w : h.workers) {
+            std::string specs;
+            for (const auto &n : w.assignedSpecs)
+                specs += (specs.empty() ? "" : ", ") + n;
+            out += fmt::format("  {}: {} outstanding I/Os per target, seed {}, data {}, runs: {}\n",
+                w.name, w.outstandingIos, w.seed ? std::to_string(*w.seed) : std::string("random"),
+                toString(w.dataPattern.kind), specs.empty() ? std::string("(nothing)") : specs);
+            for (const auto &t : w.targets)
+                out += targetText(t);
+        }
+    }
+    return out;
+}
+
+// The steps, for every test type: a NORMAL test is one step per spec index, but
+// Idle pauses and indexes nobody runs at change that count (Iometer's CalcRunCount).
+std::string stepsText(const Profile &p)
+{
+    const auto &s = p.setup;
+    const auto steps = plannedSteps(p);
+    std::string out = fmt::format("\n{} {}", steps.size(), steps.size() == 1 ? "step" : "steps");
+    if (s.series) {
+        out += fmt::format(" (series {}; {} trial{})", axesText(*s.series), s.series->repeat,
+            s.series->repeat == 1 ? "" : "s");
+    }
+    out += ":\n";
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        if (steps.size() > 12 && i == 6) { // the first six and the last six
+            out += fmt::format("  ... {} more ...\n", steps.size() - 12);
+            i = steps.size() - 6;
+        }
+        out += fmt::format("  {:>3}. {}\n", i + 1, steps[i].name);
+    }
+    return out;
+}
+
+} // namespace
+
 std::string describeProfile(const Profile &p)
 {
     std::string out;
@@ -104,80 +209,9 @@ std::string describeProfile(const Profile &p)
         "Run time {} (0 = until stopped), ramp-up {}, sampling every {}, test type {}\n",
         formatDuration(s.runTime), formatDuration(s.rampUp), formatDuration(s.interval),
         toString(s.testType));
-    out += fmt::format("\nAccess specifications ({}):\n", p.specs.size());
-    for (const auto &spec : p.specs) {
-        out += fmt::format("  {}", terminalText(spec.name));
-        if (spec.queueDepth)
-            out += fmt::format("  [queue depth {}]", *spec.queueDepth);
-        if (spec.threads)
-            out += fmt::format("  [{} threads]", *spec.threads);
-        out += "\n";
-        for (const auto &l : spec.lines) {
-            out += fmt::format("    {:>7} {:>3}% of spec, {}, {}% random, align {}",
-                formatSize(l.transferSizeBytes), l.sharePercent, rwText(l.percentRead),
-                l.percentRandom,
-                l.alignmentBytes ? formatSize(l.alignmentBytes) : std::string("sector"));
-            if (l.delay.count() || l.burstLength != 1)
-                out += fmt::format(", burst {} every {}", l.burstLength, formatDuration(l.delay));
-            if (l.replySizeBytes)
-                out += fmt::format(", reply {}", formatSize(l.replySizeBytes));
-            if (l.distribution.kind != DistributionKind::Uniform)
-                out += fmt::format(", {} distribution", toString(l.distribution.kind));
-            if (l.rateLimit.iops > 0)
-                out += fmt::format(", ≤ {} IOPS", l.rateLimit.iops);
-            if (l.rateLimit.megabytesPerSecond > 0)
-                out += fmt::format(", ≤ {} MB/s", l.rateLimit.megabytesPerSecond);
-            if (l.thinkTime.count())
-                out += fmt::format(", think {}", formatDuration(l.thinkTime));
-            if (l.dataPattern)
-                out += fmt::format(", data {}", toString(l.dataPattern->kind));
-            out += "\n";
-        }
-    }
-    for (const auto &h : p.hosts) {
-        out += fmt::format("\nHost {} ({} workers):\n",
-            h.name.empty() ? std::string("this machine") : h.name, h.workers.size());
-        for (const auto &w : h.workers) {
-            std::string specs;
-            for (const auto &n : w.assignedSpecs)
-                specs += (specs.empty() ? "" : ", ") + n;
-            out += fmt::format("  {}: {} outstanding I/Os per target, seed {}, data {}, runs: {}\n",
-                w.name, w.outstandingIos, w.seed ? std::to_string(*w.seed) : std::string("random"),
-                toString(w.dataPattern.kind), specs.empty() ? std::string("(nothing)") : specs);
-            for (const auto &t : w.targets) {
-                out += fmt::format(
-                    "    {} {} ({}", toString(t.kind), t.path, toString(t.cacheMode));
-                if (t.kind == TargetKind::TestFile)
-                    out += fmt::format(", file {}", formatSize(t.testFileSizeBytes));
-                if (t.region.offsetBytes || t.region.sizeBytes)
-                    out += fmt::format(", region {} + {}", formatSize(t.region.offsetBytes),
-                        t.region.sizeBytes ? formatSize(t.region.sizeBytes) : std::string("rest"));
-                if (t.writeThrough)
-                    out += ", write-through";
-                if (t.unresolved)
-                    out += ", NOT FOUND on this machine: re-point it";
-                out += ")\n";
-            }
-        }
-    }
-    // The steps, for every test type: a NORMAL test is one step per spec index, but
-    // Idle pauses and indexes nobody runs at change that count (Iometer's CalcRunCount).
-    {
-        const auto steps = plannedSteps(p);
-        out += fmt::format("\n{} {}", steps.size(), steps.size() == 1 ? "step" : "steps");
-        if (s.series) {
-            out += fmt::format(" (series {}; {} trial{})", axesText(*s.series), s.series->repeat,
-                s.series->repeat == 1 ? "" : "s");
-        }
-        out += ":\n";
-        for (std::size_t i = 0; i < steps.size(); ++i) {
-            if (steps.size() > 12 && i == 6) { // the first six and the last six
-                out += fmt::format("  ... {} more ...\n", steps.size() - 12);
-                i = steps.size() - 6;
-            }
-            out += fmt::format("  {:>3}. {}\n", i + 1, steps[i].name);
-        }
-    }
+    out += specsText(p);
+    out += hostsText(p);
+    out += stepsText(p);
     return out;
 }
 

@@ -61,6 +61,8 @@ public:
 
 private:
     const core::StepResult *currentStep() const;
+    static QVariant headerText(int section); // Qt::DisplayRole
+    static QVariant headerToolTip(int section); // Qt::ToolTipRole
 
     RunResultPtr m_result;
     int m_step = -1;

@@ -24,9 +24,28 @@ HistoryPage::HistoryPage(QWidget *parent)
     , m_model(new HistoryModel(this))
     , m_proxy(new QSortFilterProxyModel(this))
 {
+    // Built top to bottom: the widgets' creation order is the page's tab order.
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     auto *bar = new QHBoxLayout;
+    QPushButton *refresh = makeBar(bar);
+    layout->addLayout(bar);
+    makeTable();
+    layout->addWidget(m_table, 1);
+    m_where = new QLabel(this);
+    m_where->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_where->setToolTip(tr("Where the runs are kept; the command line saves there too"));
+    layout->addWidget(m_where);
+
+    connectTable();
+    connectButtons(refresh);
+    setDirectory({}, {});
+}
+
+// The filter, then a button per action on the selected runs; returns Refresh, the one
+// button no member keeps (it needs no selection, so updateButtons leaves it alone).
+QPushButton *HistoryPage::makeBar(QHBoxLayout *bar)
+{
     m_filter = new QLineEdit(this);
     m_filter->setPlaceholderText(tr("Filter: a name, profile, target, device, tag…"));
     m_filter->setClearButtonEnabled(true);
@@ -47,11 +66,15 @@ HistoryPage::HistoryPage(QWidget *parent)
     m_runAgain = button(tr("Run Again…"),
         tr("Load the selected run's profile (as it ran, seeds included) to run it again"));
     m_delete = button(tr("Delete…"), tr("Delete the selected runs' files from the library"));
-    auto *refresh = button(tr("Refresh"),
+    return button(tr("Refresh"),
         tr("List the library's folder again (runs the "
            "command line saved since appear)"));
-    layout->addLayout(bar);
+}
 
+// The table shows the library through the proxy: sorted by the model's sort role (numbers
+// as numbers, dates as time, not as their text), filtered on every column, newest first.
+void HistoryPage::makeTable()
+{
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(HistoryModel::SortRole);
     m_proxy->setFilterKeyColumn(-1);
@@ -70,12 +93,10 @@ HistoryPage::HistoryPage(QWidget *parent)
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setToolTip(tr("Every run kept in the library. Double-click a run to open it, or "
                            "its name, tags or notes to edit them; select several to compare."));
-    layout->addWidget(m_table, 1);
-    m_where = new QLabel(this);
-    m_where->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_where->setToolTip(tr("Where the runs are kept; the command line saves there too"));
-    layout->addWidget(m_where);
+}
 
+void HistoryPage::connectTable()
+{
     connect(m_filter, &QLineEdit::textChanged, m_proxy,
         [this](const QString &text) { m_proxy->setFilterFixedString(text); });
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
@@ -97,6 +118,10 @@ HistoryPage::HistoryPage(QWidget *parent)
         if (!files.isEmpty())
             emit openRequested(files.first());
     });
+}
+
+void HistoryPage::connectButtons(QPushButton *refresh)
+{
     connect(m_open, &QPushButton::clicked, this, [this] {
         const QStringList files = selectedFiles();
         if (!files.isEmpty())
@@ -111,7 +136,6 @@ HistoryPage::HistoryPage(QWidget *parent)
     });
     connect(m_delete, &QPushButton::clicked, this, [this] { deleteSelected(true); });
     connect(refresh, &QPushButton::clicked, this, &HistoryPage::refresh);
-    setDirectory({}, {});
 }
 
 void HistoryPage::setDirectory(const std::filesystem::path &directory, core::InputFileReader read)

@@ -12,6 +12,7 @@
 
 #include <filesystem>
 
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -48,6 +49,12 @@ signals:
     void message(const QString &text); // an error for the message bar
 
 private:
+    // The constructor's pieces, in the order it calls them.
+    QPushButton *makeBar(QHBoxLayout *bar);
+    void makeTable();
+    void connectTable();
+    void connectButtons(QPushButton *refresh);
+
     void updateButtons();
 
     HistoryModel *m_model = nullptr;

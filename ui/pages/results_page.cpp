@@ -45,10 +45,34 @@ ResultsPage::ResultsPage(QWidget *parent)
     , m_filesModel(new FilesModel(this))
     , m_summaryModel(new StepSummaryModel(this))
 {
+    // Built top to bottom: the widgets' creation order is the page's tab order.
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     setUpSummaryGrid(layout);
+    layout->addLayout(makeStepBar());
+    makeTable();
+    QMenu *columnMenu = makeColumnMenu();
+    restoreHiddenColumns(columnMenu);
+    QWidget *lower = makeLowerRow();
+    makeFilesBox();
 
+    auto *splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(m_table);
+    splitter->addWidget(m_filesBox);
+    splitter->addWidget(lower);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 0);
+    splitter->setStretchFactor(2, 1);
+    layout->addWidget(splitter, 1);
+
+    setUpHistogramPlot();
+    connectStepAndRows();
+    setDeviceSummary({});
+    setResult(nullptr);
+}
+
+QHBoxLayout *ResultsPage::makeStepBar()
+{
     auto *bar = new QHBoxLayout;
     auto *stepLabel = new QLabel(tr("&Step:"), this);
     m_step = new QComboBox(this);
@@ -68,8 +92,11 @@ ResultsPage::ResultsPage(QWidget *parent)
     m_columns->setPopupMode(QToolButton::InstantPopup);
     m_columns->setToolTip(tr("Choose the figures the table shows (also: right-click the header)"));
     bar->addWidget(m_columns);
-    layout->addLayout(bar);
+    return bar;
+}
 
+void ResultsPage::makeTable()
+{
     m_table = new QTableView(this);
     m_table->setModel(m_model);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -89,7 +116,12 @@ ResultsPage::ResultsPage(QWidget *parent)
     m_table->horizontalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
     m_table->setToolTip(tr("Results of the selected step: All, each worker, each target. "
                            "Select a row to see its latency histogram."));
+}
 
+// One checkable action per figure column, on the Columns button and the header's
+// context menu alike; toggling one shows or hides its column and remembers the choice.
+QMenu *ResultsPage::makeColumnMenu()
+{
     auto *columnMenu = new QMenu(this);
     for (int c = ResultsModel::ScopeColumn + 1; c < ResultsModel::ColumnCount; ++c) {
         auto *action = columnMenu->addAction(m_model->headerData(c, Qt::Horizontal).toString());
@@ -106,8 +138,13 @@ ResultsPage::ResultsPage(QWidget *parent)
         [this, columnMenu](const QPoint &pos) {
             columnMenu->popup(m_table->horizontalHeader()->mapToGlobal(pos));
         });
+    return columnMenu;
+}
 
-    // Hidden columns: the user's choice, else the defaults.
+// Hidden columns: the user's choice, else the defaults. The actions' signals are
+// blocked so that restoring the choice does not save it again.
+void ResultsPage::restoreHiddenColumns(QMenu *columnMenu)
+{
     QSettings settings;
     QList<int> hidden;
     if (settings.contains(QLatin1String(kHiddenColumnsKey))) {
@@ -124,11 +161,22 @@ ResultsPage::ResultsPage(QWidget *parent)
         action->setChecked(!hidden.contains(c));
         m_table->setColumnHidden(c, hidden.contains(c));
     }
+}
 
+// Under the tables: the histogram of the selected row beside the device summary.
+QWidget *ResultsPage::makeLowerRow()
+{
     auto *lower = new QWidget(this);
     auto *lowerLayout = new QHBoxLayout(lower);
     lowerLayout->setContentsMargins(0, 0, 0, 0);
-    m_histogramBox = new QGroupBox(tr("Latency histogram (Iometer bins)"), lower);
+    lowerLayout->addWidget(makeHistogramBox(lower), 3);
+    lowerLayout->addWidget(makeDeviceBox(lower), 1);
+    return lower;
+}
+
+QGroupBox *ResultsPage::makeHistogramBox(QWidget *parent)
+{
+    m_histogramBox = new QGroupBox(tr("Latency histogram (Iometer bins)"), parent);
     auto *histLayout = new QVBoxLayout(m_histogramBox);
     m_histogram = new QCustomPlot(m_histogramBox);
     m_histogram->setMinimumHeight(220);
@@ -143,9 +191,12 @@ ResultsPage::ResultsPage(QWidget *parent)
         menu->popup(m_histogram->mapToGlobal(pos));
     });
     histLayout->addWidget(m_histogram);
-    lowerLayout->addWidget(m_histogramBox, 3);
+    return m_histogramBox;
+}
 
-    auto *deviceBox = new QGroupBox(tr("Device summary and verdict"), lower);
+QGroupBox *ResultsPage::makeDeviceBox(QWidget *parent)
+{
+    auto *deviceBox = new QGroupBox(tr("Device summary and verdict"), parent);
     auto *deviceLayout = new QVBoxLayout(deviceBox);
     m_device = new QLabel(deviceBox);
     m_device->setWordWrap(true);
@@ -154,10 +205,13 @@ ResultsPage::ResultsPage(QWidget *parent)
     m_device->setToolTip(tr("What the devices carrying the targets did over the measured time, "
                             "and whether that confirms the application's figures"));
     deviceLayout->addWidget(m_device);
-    lowerLayout->addWidget(deviceBox, 1);
+    return deviceBox;
+}
 
-    // Files opened and closed: a table of its own (its figures are per open and close,
-    // not per I/O), under the step's table and as tall as its rows.
+// Files opened and closed: a table of its own (its figures are per open and close,
+// not per I/O), under the step's table and as tall as its rows.
+void ResultsPage::makeFilesBox()
+{
     m_filesBox = new QGroupBox(this);
     m_filesBox->setObjectName(QStringLiteral("filesBox"));
     auto *filesLayout = new QVBoxLayout(m_filesBox);
@@ -177,17 +231,11 @@ ResultsPage::ResultsPage(QWidget *parent)
            "whole open-to-close"));
     filesLayout->addWidget(m_filesTable);
     m_filesBox->hide();
+}
 
-    auto *splitter = new QSplitter(Qt::Vertical, this);
-    splitter->addWidget(m_table);
-    splitter->addWidget(m_filesBox);
-    splitter->addWidget(lower);
-    splitter->setStretchFactor(0, 1);
-    splitter->setStretchFactor(1, 0);
-    splitter->setStretchFactor(2, 1);
-    layout->addWidget(splitter, 1);
-
-    // Histogram: read and write bars stacked, Iometer's bin labels on x.
+// Histogram: read and write bars stacked, Iometer's bin labels on x.
+void ResultsPage::setUpHistogramPlot()
+{
     followPalette(m_histogram); // light or dark, now and when the system switches
     m_readBars = new QCPBars(m_histogram->xAxis, m_histogram->yAxis);
     m_readBars->setName(tr("read"));
@@ -214,7 +262,12 @@ ResultsPage::ResultsPage(QWidget *parent)
     m_histogram->yAxis->setRange(0, 100);
     m_histogram->legend->setVisible(true);
     m_histogram->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+}
 
+// A step chosen (combo box) or a new result: the table, files, grid row and summary
+// follow, and the histogram stays on a row of the table.
+void ResultsPage::connectStepAndRows()
+{
     connect(m_step, &QComboBox::currentIndexChanged, this, [this](int step) {
         m_model->setStep(step);
         m_filesModel->setStep(step);
@@ -234,8 +287,6 @@ ResultsPage::ResultsPage(QWidget *parent)
             m_table->selectRow(0);
         refreshHistogram();
     });
-    setDeviceSummary({});
-    setResult(nullptr);
 }
 
 const RunResultPtr &ResultsPage::result() const

@@ -13,7 +13,9 @@ class QComboBox;
 class QCustomPlot;
 class QCPBars;
 class QGroupBox;
+class QHBoxLayout;
 class QLabel;
+class QMenu;
 class QTableView;
 class QToolButton;
 class QVBoxLayout;
@@ -71,7 +73,19 @@ protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
+    // The constructor's pieces, in the order it calls them.
     void setUpSummaryGrid(QVBoxLayout *layout);
+    QHBoxLayout *makeStepBar();
+    void makeTable();
+    QMenu *makeColumnMenu();
+    void restoreHiddenColumns(QMenu *columnMenu);
+    QWidget *makeLowerRow();
+    QGroupBox *makeHistogramBox(QWidget *parent);
+    QGroupBox *makeDeviceBox(QWidget *parent);
+    void makeFilesBox();
+    void setUpHistogramPlot();
+    void connectStepAndRows();
+
     void refreshSummary();
     void fitGridHeight();
     void refreshHistogram();
