@@ -48,6 +48,12 @@ struct CpuFigures {
     friend bool operator==(const CpuFigures &, const CpuFigures &) = default;
 };
 
+// IOPrism's CPU effectiveness: IOPS per busy CPU % (Iometer's), 0 without CPU figures.
+inline double iopsPerCpuPercent(double iops, const CpuFigures &cpu)
+{
+    return cpu.valid && cpu.busyPercent > 0 ? iops / cpu.busyPercent : 0;
+}
+
 // Parts of CPU figures as one, each percentage weighted by its part's weight: spans that
 // follow each other weigh their seconds, hosts side by side weigh alike (Iometer's ALL
 // row over several managers). Unknown when any part is, or when there is none.

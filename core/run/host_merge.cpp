@@ -71,11 +71,6 @@ CpuFigures meanCpu(const std::vector<const CpuFigures *> &parts)
     return weightedCpu(parts, std::vector<double>(parts.size(), 1.0));
 }
 
-double effectiveness(double iops, const CpuFigures &cpu)
-{
-    return cpu.valid && cpu.busyPercent > 0 ? iops / cpu.busyPercent : 0;
-}
-
 // ------------------------------------------------------------------------ steps
 
 // Step s of every host that has it (a host that stopped early has fewer).
@@ -132,7 +127,8 @@ StepResult mergeStep(
                 {placed(scopes[i].scope, places[h]), scopes[i].measurement, scopes[i].figures});
     }
     merged.cpu = meanCpu(cpus);
-    merged.cpuEffectiveness = effectiveness(merged.scopes.front().figures.total.iops, merged.cpu);
+    merged.cpuEffectiveness
+        = iopsPerCpuPercent(merged.scopes.front().figures.total.iops, merged.cpu);
     return merged; // merged.devices: unavailable, devices are judged per host
 }
 
@@ -165,51 +161,24 @@ DirectionFigures sideBySide(const std::vector<const DirectionFigures *> &parts, 
     return m;
 }
 
-// Opens and closes side by side; their percentiles cannot be merged from figures, so
-// the larger is kept, an upper bound (intervals keep no histogram of them).
-PhaseFigures phaseSideBySide(const std::vector<const PhaseFigures *> &parts, double seconds)
-{
-    PhaseFigures m;
-    double weightedMean = 0;
-    for (const PhaseFigures *p : parts) {
-        m.count += p->count;
-        m.errors += p->errors;
-        weightedMean += p->latency.meanUs * double(p->count);
-        const bool firstWithIos = p->count > 0 && m.count == p->count;
-        m.latency.minUs
-            = firstWithIos ? p->latency.minUs : std::min(m.latency.minUs, p->latency.minUs);
-        m.latency.maxUs = std::max(m.latency.maxUs, p->latency.maxUs);
-        m.latency.p50Us = std::max(m.latency.p50Us, p->latency.p50Us);
-        m.latency.p90Us = std::max(m.latency.p90Us, p->latency.p90Us);
-        m.latency.p99Us = std::max(m.latency.p99Us, p->latency.p99Us);
-        m.latency.p99_9Us = std::max(m.latency.p99_9Us, p->latency.p99_9Us);
-        m.latency.p99_99Us = std::max(m.latency.p99_99Us, p->latency.p99_99Us);
-    }
-    m.latency.meanUs = m.count > 0 ? weightedMean / double(m.count) : 0;
-    m.perSecond = seconds > 0 ? double(m.count) / seconds : 0;
-    return m;
-}
-
 Figures allOfInterval(const std::vector<const IntervalSample *> &parts,
     const SparseLatencyHistogram &read, const SparseLatencyHistogram &write)
 {
     Figures m;
+    for (const IntervalSample *p : parts)
+        m.seconds = std::max(m.seconds, p->scopes.front().figures.seconds);
     std::vector<const DirectionFigures *> reads, writes, totals;
-    std::vector<const PhaseFigures *> opens, closes, connections;
     double transactions = 0;
     for (const IntervalSample *p : parts) {
         const Figures &f = p->scopes.front().figures;
-        m.seconds = std::max(m.seconds, f.seconds);
         reads.push_back(&f.read);
         writes.push_back(&f.write);
         totals.push_back(&f.total);
         transactions += f.transactionsPerSecond * f.seconds;
         m.inFlightAtEnd += f.inFlightAtEnd;
-        if (f.connections) {
-            opens.push_back(&f.connections->open);
-            closes.push_back(&f.connections->close);
-            connections.push_back(&f.connections->connection);
-        }
+        // Opens and closes keep no histogram per interval: their percentiles are the
+        // larger of the hosts' (an upper bound).
+        m.connections = mergeConnections(m.connections, f.connections, m.seconds);
     }
     SparseLatencyHistogram both = read;
     both.merge(write);
@@ -217,9 +186,6 @@ Figures allOfInterval(const std::vector<const IntervalSample *> &parts,
     m.write = sideBySide(writes, m.seconds, write);
     m.total = sideBySide(totals, m.seconds, both);
     m.transactionsPerSecond = m.seconds > 0 ? transactions / m.seconds : 0;
-    if (!opens.empty())
-        m.connections = ConnectionFigures {phaseSideBySide(opens, m.seconds),
-            phaseSideBySide(closes, m.seconds), phaseSideBySide(connections, m.seconds)};
     return m;
 }
 
@@ -261,7 +227,8 @@ IntervalSample mergeInterval(
             merged.scopes.push_back({placed(scopes[i].scope, places[h]), scopes[i].figures});
     }
     merged.cpu = meanCpu(cpus);
-    merged.cpuEffectiveness = effectiveness(merged.scopes.front().figures.total.iops, merged.cpu);
+    merged.cpuEffectiveness
+        = iopsPerCpuPercent(merged.scopes.front().figures.total.iops, merged.cpu);
     return merged;
 }
 

@@ -13,30 +13,6 @@ double weighted(double a, double weightA, double b, double weightB)
     return w > 0 ? (a * weightA + b * weightB) / w : 0;
 }
 
-// The latency of two spans together, from each span's figures and count.
-LatencyFigures mergeLatency(
-    const LatencyFigures &x, std::uint64_t countX, const LatencyFigures &y, std::uint64_t countY)
-{
-    LatencyFigures l;
-    if (countX > 0 && countY > 0) {
-        l.minUs = std::min(x.minUs, y.minUs);
-        l.meanUs = weighted(x.meanUs, double(countX), y.meanUs, double(countY));
-        // Percentiles of a union are not a function of the parts' percentiles: the
-        // larger is an upper bound.
-        l.p50Us = std::max(x.p50Us, y.p50Us);
-        l.p90Us = std::max(x.p90Us, y.p90Us);
-        l.p99Us = std::max(x.p99Us, y.p99Us);
-        l.p99_9Us = std::max(x.p99_9Us, y.p99_9Us);
-        l.p99_99Us = std::max(x.p99_99Us, y.p99_99Us);
-    } else if (countX > 0) {
-        l = x;
-    } else if (countY > 0) {
-        l = y;
-    }
-    l.maxUs = std::max(x.maxUs, y.maxUs); // in-flight ages included
-    return l;
-}
-
 DirectionFigures mergeDirection(
     const DirectionFigures &a, const DirectionFigures &b, double secondsA, double secondsB)
 {
@@ -54,29 +30,6 @@ DirectionFigures mergeDirection(
     m.stalledIos = std::max(a.stalledIos, b.stalledIos);
     m.latency = mergeLatency(a.latency, a.ios, b.latency, b.ios);
     return m;
-}
-
-PhaseFigures mergePhase(const PhaseFigures &a, const PhaseFigures &b, double seconds)
-{
-    PhaseFigures m;
-    m.count = a.count + b.count;
-    m.errors = a.errors + b.errors;
-    m.perSecond = seconds > 0 ? double(m.count) / seconds : 0;
-    m.latency = mergeLatency(a.latency, a.count, b.latency, b.count);
-    return m;
-}
-
-std::optional<ConnectionFigures> mergeConnections(const std::optional<ConnectionFigures> &a,
-    const std::optional<ConnectionFigures> &b, double seconds)
-{
-    if (!a && !b)
-        return std::nullopt;
-    const ConnectionFigures none;
-    const ConnectionFigures &x = a ? *a : none;
-    const ConnectionFigures &y = b ? *b : none;
-    return ConnectionFigures {.open = mergePhase(x.open, y.open, seconds),
-        .close = mergePhase(x.close, y.close, seconds),
-        .connection = mergePhase(x.connection, y.connection, seconds)};
 }
 
 Figures mergeFigures(const Figures &a, const Figures &b)
@@ -202,8 +155,8 @@ IntervalSample mergeConsecutive(const IntervalSample &earlier, const IntervalSam
         m.scopes.push_back({later.scopes[i].scope,
             mergeFigures(earlier.scopes[i].figures, later.scopes[i].figures)});
     m.cpu = weightedCpu({&earlier.cpu, &later.cpu}, {sa, sb});
-    if (m.cpu.valid && m.cpu.busyPercent > 0 && !m.scopes.empty())
-        m.cpuEffectiveness = m.scopes[0].figures.total.iops / m.cpu.busyPercent;
+    if (!m.scopes.empty())
+        m.cpuEffectiveness = iopsPerCpuPercent(m.scopes[0].figures.total.iops, m.cpu);
     m.devices = mergeReport(earlier.devices, later.devices);
     m.readLatency = earlier.readLatency;
     m.readLatency.merge(later.readLatency);

@@ -125,8 +125,7 @@ IntervalSample Sampler::tick(Clock::time_point now, RunPhase phase)
         m_deltas[i].elapsed = elapsed;
         sample.scopes.push_back({m_scopes[i], computeFigures(m_deltas[i])});
     }
-    if (sample.cpu.valid && sample.cpu.busyPercent > 0)
-        sample.cpuEffectiveness = sample.scopes[0].figures.total.iops / sample.cpu.busyPercent;
+    sample.cpuEffectiveness = iopsPerCpuPercent(sample.scopes[0].figures.total.iops, sample.cpu);
     if (phase == RunPhase::Measuring) {
         m_measured += elapsed;
         for (std::size_t i = 0; i < m_scopes.size(); ++i)
@@ -155,8 +154,7 @@ StepResult Sampler::stepResult(bool complete) const
         total.elapsed = m_measured;
         sr.scopes.push_back({m_scopes[i], total, computeFigures(total)});
     }
-    if (sr.cpu.valid && sr.cpu.busyPercent > 0)
-        sr.cpuEffectiveness = sr.scopes[0].figures.total.iops / sr.cpu.busyPercent;
+    sr.cpuEffectiveness = iopsPerCpuPercent(sr.scopes[0].figures.total.iops, sr.cpu);
     sr.devices = makeDeviceReport(m_config.deviceMap, m_measureStart, m_last, m_measured,
         appBytes(m_totals, m_measureBalance), m_config.verdict);
     return sr;

@@ -190,4 +190,53 @@ void makeLatencyExact(
     exact(all.total, both);
 }
 
+LatencyFigures mergeLatency(
+    const LatencyFigures &x, std::uint64_t countX, const LatencyFigures &y, std::uint64_t countY)
+{
+    LatencyFigures l;
+    if (countX > 0 && countY > 0) {
+        l.minUs = std::min(x.minUs, y.minUs);
+        l.meanUs
+            = (x.meanUs * double(countX) + y.meanUs * double(countY)) / double(countX + countY);
+        l.p50Us = std::max(x.p50Us, y.p50Us);
+        l.p90Us = std::max(x.p90Us, y.p90Us);
+        l.p99Us = std::max(x.p99Us, y.p99Us);
+        l.p99_9Us = std::max(x.p99_9Us, y.p99_9Us);
+        l.p99_99Us = std::max(x.p99_99Us, y.p99_99Us);
+    } else if (countX > 0) {
+        l = x;
+    } else if (countY > 0) {
+        l = y;
+    }
+    l.maxUs = std::max(x.maxUs, y.maxUs); // in-flight ages included
+    return l;
+}
+
+namespace {
+
+PhaseFigures mergePhase(const PhaseFigures &a, const PhaseFigures &b, double seconds)
+{
+    PhaseFigures m;
+    m.count = a.count + b.count;
+    m.errors = a.errors + b.errors;
+    m.perSecond = seconds > 0 ? double(m.count) / seconds : 0;
+    m.latency = mergeLatency(a.latency, a.count, b.latency, b.count);
+    return m;
+}
+
+} // namespace
+
+std::optional<ConnectionFigures> mergeConnections(const std::optional<ConnectionFigures> &a,
+    const std::optional<ConnectionFigures> &b, double seconds)
+{
+    if (!a && !b)
+        return std::nullopt;
+    const ConnectionFigures none;
+    const ConnectionFigures &x = a ? *a : none;
+    const ConnectionFigures &y = b ? *b : none;
+    return ConnectionFigures {.open = mergePhase(x.open, y.open, seconds),
+        .close = mergePhase(x.close, y.close, seconds),
+        .connection = mergePhase(x.connection, y.connection, seconds)};
+}
+
 } // namespace ioprism::core

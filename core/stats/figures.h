@@ -140,6 +140,18 @@ struct Figures {
 LatencyFigures latencyFigures(
     const LatencyHistogram &histogram, std::uint64_t minNs, std::uint64_t maxNs);
 Figures computeFigures(const Measurement &m);
+// The latency of two spans' figures together (spans that follow each other, or hosts
+// side by side), from each one's figures and count: min, mean and max are exact;
+// percentiles of a union are not a function of the parts' percentiles, so the larger is
+// kept, an upper bound (exactLatency gives them exactly where a histogram was kept).
+LatencyFigures mergeLatency(
+    const LatencyFigures &x, std::uint64_t countX, const LatencyFigures &y, std::uint64_t countY);
+// Files opened and closed in two spans together, with rates over `seconds` (the spans'
+// sum when they follow each other, the longest when side by side); nullopt when neither
+// has any.
+std::optional<ConnectionFigures> mergeConnections(const std::optional<ConnectionFigures> &a,
+    const std::optional<ConnectionFigures> &b, double seconds);
+
 // A direction's latency from its mergeable histogram (IntervalSample::readLatency): the
 // exact percentiles of every I/O it holds, whatever spans or hosts were merged into it.
 // `maxUs` keeps a larger maximum the figures had (the age of I/O still in flight).
