@@ -17,6 +17,8 @@ find_package(Threads REQUIRED)
 if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
     find_package(PkgConfig REQUIRED)
     pkg_check_modules(URING REQUIRED IMPORTED_TARGET liburing)
+    # sd-bus: raw devices opened by udisks2 over the system D-Bus (libsystemd-dev).
+    pkg_check_modules(SYSTEMD REQUIRED IMPORTED_TARGET libsystemd)
 endif()
 
 if(IOPRISM_BUILD_GUI)

@@ -128,7 +128,27 @@ struct TargetInfo {
     bool isDevice = false;
     bool readOnly = false;
     bool createdTestFile = false; // we made (and filled) it in this run (a tree: any of it)
+    // Who opened the descriptors the engines do I/O through: "user" (this process, with
+    // its own rights) or "udisks2" (the system's broker, after polkit allowed it); and
+    // with which flags ("O_RDWR|O_DIRECT|O_EXCL"). Empty where the backend does not say
+    // (the null backend, Windows). docs/targets.md "Privilege".
+    std::string openedBy;
+    std::string openFlags;
     friend bool operator==(const TargetInfo &, const TargetInfo &) = default;
+};
+
+// How this process could open a target now, before anything is asked
+// (platform::targetAccess): itself, through the system's broker after asking the user
+// (udisks2 and polkit on Linux), or not at all.
+struct TargetAccess {
+    enum class Way {
+        Direct, // this user's own rights suffice
+        Broker, // the broker would be asked (the user is asked once to allow it)
+        Denied, // neither: `text` says why and what would help
+    };
+    Way way = Way::Direct;
+    std::string text; // Broker: who will ask and for what; Denied: why, and what would help
+    friend bool operator==(const TargetAccess &, const TargetAccess &) = default;
 };
 
 struct PrepareOptions {

@@ -38,9 +38,12 @@ mode=${1:-}
 # translations.
 build_packages=(cmake ninja-build g++ pkg-config git ccache
     qt6-base-dev qt6-svg-dev qt6-tools-dev qt6-l10n-tools libqcustomplot-dev libqcustomplot2.1-qt6
-    libboost1.81-dev liburing-dev libgtest-dev libgmock-dev
+    libboost1.81-dev liburing-dev libsystemd-dev libgtest-dev libgmock-dev
     nlohmann-json3-dev libcli11-dev libfmt-dev)
-test_packages=(xvfb xauth imagemagick util-linux e2fsprogs fdisk btrfs-progs fio clang)
+# udisks2, polkitd, dbus-daemon and udev: the raw-device test as an unprivileged user
+# starts them itself (tests/e2e/broker_test.cpp).
+test_packages=(xvfb xauth imagemagick util-linux e2fsprogs fdisk btrfs-progs fio clang
+    udisks2 polkitd dbus-daemon udev)
 windows_packages=(g++-mingw-w64-x86-64-posix gcc-mingw-w64-x86-64-posix mingw-w64-x86-64-dev
     mingw-w64-tools wine wine64 nsis)
 # The Debian packages: man pages from --help, PNG icons from the SVG, the checks of the

@@ -152,6 +152,11 @@ std::string accessProblem(const std::string &, bool)
 {
     return {};
 }
+
+core::TargetAccess targetAccess(const std::string &, bool)
+{
+    return {};
+}
 #endif
 
 } // namespace ioprism::platform

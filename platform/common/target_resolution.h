@@ -2,6 +2,7 @@
 // Where a target named in a profile lives on this machine.
 #pragma once
 
+#include "core/engine.h"
 #include "core/profile/icf.h"
 #include "core/profile/profile.h"
 
@@ -22,6 +23,13 @@ bool targetExists(const core::Target &target);
 // say so before it asks to destroy data or offers a place. A path that does not exist
 // gives "" (other checks say so). Windows: "" (opening decides; no mode bits to read).
 std::string accessProblem(const std::string &path, bool write);
+
+// How this process could open `path` now, asking nobody yet (core::TargetAccess): with its
+// own rights; through the system's broker, which would ask the user once (udisks2 and
+// polkit, for a raw device this user may not open); or not at all, with why and what would
+// help. The Targets page's Access column and the window's check before Start; accessProblem
+// is its Denied text. A path that does not exist is Direct (other checks say so).
+core::TargetAccess targetAccess(const std::string &path, bool write);
 
 // True when the volume an Iometer .icf names is on this machine: on Linux, its folder is
 // a mount point of the file system the name gives (`/mnt/data [ext4]`); on Windows, the

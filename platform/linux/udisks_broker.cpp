@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "platform/linux/udisks_broker.h"
+
+#include <array>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <memory>
+#include <systemd/sd-bus.h>
+#include <unistd.h>
+
+namespace ioprism::platform {
+
+using core::makeOpError;
+
+namespace {
+
+constexpr const char *kService = "org.freedesktop.UDisks2";
+constexpr const char *kBlockInterface = "org.freedesktop.UDisks2.Block";
+
+struct BusUnref {
+    void operator()(sd_bus *bus) const { sd_bus_flush_close_unref(bus); }
+};
+struct MessageUnref {
+    void operator()(sd_bus_message *m) const { sd_bus_message_unref(m); }
+};
+using Bus = std::unique_ptr<sd_bus, BusUnref>;
+using Message = std::unique_ptr<sd_bus_message, MessageUnref>;
+
+// An sd_bus_error freed on every path.
+struct BusError {
+    sd_bus_error e = SD_BUS_ERROR_NULL;
+    BusError() = default;
+    BusError(const BusError &) = delete;
+    BusError &operator=(const BusError &) = delete;
+    ~BusError() { sd_bus_error_free(&e); }
+    bool is(const char *name) const { return sd_bus_error_has_name(&e, name) != 0; }
+    std::string message() const { return e.message ? e.message : (e.name ? e.name : ""); }
+};
+
+// The system bus (DBUS_SYSTEM_BUS_ADDRESS when set, as the e2e test does), or why not.
+core::Result<Bus> systemBus(const std::string &path)
+{
+    sd_bus *bus = nullptr;
+    const int r = sd_bus_open_system(&bus);
+    if (r < 0)
+        return makeOpError(ENOENT, "open device through udisks2", path,
+            "there is no system D-Bus to reach udisks2 on (" + std::string(std::strerror(-r))
+                + "): run as root, or on a system where D-Bus and udisks2 run");
+    return Bus(bus);
+}
+
+std::string advice()
+{
+    return "allow it in the dialog polkit shows, or run the CLI with sudo, or add a polkit rule "
+           "for the action "
+        + std::string(kUdisksOpenAction) + " (docs/targets.md shows one)";
+}
+
+// What udisksd's own open(2) said: udisks puts strerror's text in its message
+// ("Error opening device /dev/loop3: Device or resource busy"); the daemon runs in the C
+// locale.
+int errnoInUdisksMessage(const std::string &message)
+{
+    for (const int err : {EBUSY, EACCES, EPERM, EROFS, ENXIO, ENOMEDIUM, EINVAL, ENOENT, EIO})
+        if (message.find(std::strerror(err)) != std::string::npos)
+            return err;
+    return EIO;
+}
+
+core::OpError refusal(const BusError &error, const std::string &path, const std::string &name)
+{
+    const std::string op = "open device through udisks2";
+    if (error.is("org.freedesktop.UDisks2.Error.NotAuthorizedDismissed"))
+        return makeOpError(ECANCELED, op, path,
+            "the request for permission was dismissed: nothing was opened; start again and "
+            "allow it, or choose another target");
+    if (error.is("org.freedesktop.UDisks2.Error.NotAuthorizedCanObtain"))
+        return makeOpError(EACCES, op, path,
+            "polkit would ask for a password, but no authentication agent is running for this "
+            "session (in a terminal, start `pkttyagent --process "
+                + std::to_string(::getpid()) + "` in another one); or " + advice());
+    if (error.is("org.freedesktop.UDisks2.Error.NotAuthorized")
+        || error.is("org.freedesktop.DBus.Error.AccessDenied"))
+        return makeOpError(EACCES, op, path,
+            "polkit does not allow this user to open " + name + " (" + error.message()
+                + "): " + advice());
+    if (error.is("org.freedesktop.DBus.Error.ServiceUnknown")
+        || error.is("org.freedesktop.DBus.Error.NameHasNoOwner")
+        || error.is("org.freedesktop.DBus.Error.Spawn.ServiceNotFound"))
+        return makeOpError(ENOENT, op, path,
+            "udisks2 does not run on this system: install and start it (apt install udisks2; "
+            "systemctl start udisks2), or run the CLI with sudo");
+    if (error.is("org.freedesktop.DBus.Error.UnknownObject")
+        || error.is("org.freedesktop.DBus.Error.UnknownMethod")
+        || error.is("org.freedesktop.DBus.Error.UnknownInterface"))
+        return makeOpError(ENOENT, op, path,
+            "udisks2 does not know " + name
+                + " (is udev running? udisks2 lists only devices in udev's database): run the "
+                  "CLI with sudo");
+    if (error.is("org.freedesktop.DBus.Error.NoReply")
+        || error.is("org.freedesktop.DBus.Error.Timeout")
+        || error.is("org.freedesktop.DBus.Error.TimedOut"))
+        return makeOpError(ETIMEDOUT, op, path,
+            "no answer from udisks2 in time (was polkit's question left open?): start again");
+    const std::string message = error.message();
+    return makeOpError(errnoInUdisksMessage(message), op, path, "udisks2: " + message);
+}
+
+// The call itself: Block.OpenDevice(mode, {"flags": i[, "auth.no_user_interaction": b]}).
+core::Result<Message> callOpenDevice(sd_bus *bus, const BrokerRequest &request, BusError &error)
+{
+    const std::string object = udisksBlockObjectPath(request.deviceName);
+    const std::string path = "/dev/" + request.deviceName;
+    sd_bus_message *raw = nullptr;
+    int r = sd_bus_message_new_method_call(
+        bus, &raw, kService, object.c_str(), kBlockInterface, "OpenDevice");
+    Message call(raw);
+    if (r >= 0)
+        r = sd_bus_message_set_allow_interactive_authorization(raw, request.interactive ? 1 : 0);
+    if (r >= 0)
+        r = sd_bus_message_append(raw, "s", request.write ? "rw" : "r");
+    if (r >= 0)
+        r = request.interactive
+            ? sd_bus_message_append(raw, "a{sv}", 1, "flags", "i", request.flags)
+            : sd_bus_message_append(raw, "a{sv}", 2, "flags", "i", request.flags,
+                "auth.no_user_interaction", "b", 1);
+    if (r < 0)
+        return makeOpError(-r, "open device through udisks2", path, "cannot build the request");
+    sd_bus_message *reply = nullptr;
+    const auto timeoutUs = static_cast<std::uint64_t>(request.timeout.count()) * 1000000u;
+    r = sd_bus_call(bus, raw, timeoutUs, &error.e, &reply);
+    if (r < 0) {
+        if (!sd_bus_error_is_set(&error.e))
+            sd_bus_error_set_errno(&error.e, r);
+        return refusal(error, path, request.deviceName);
+    }
+    return Message(reply);
+}
+
+} // namespace
+
+std::string udisksBlockObjectPath(std::string_view deviceName)
+{
+    std::string path = "/org/freedesktop/UDisks2/block_devices/";
+    for (const char c : deviceName) {
+        const auto u = static_cast<unsigned char>(c);
+        if ((u >= 'A' && u <= 'Z') || (u >= 'a' && u <= 'z') || (u >= '0' && u <= '9') || u == '_') {
+            path += c;
+        } else {
+            std::array<char, 4> hex {};
+            std::snprintf(hex.data(), hex.size(), "_%02x", u);
+            path += hex.data();
+        }
+    }
+    return path;
+}
+
+std::string openFlagsText(int flags, bool excl)
+{
+    const int access = flags & O_ACCMODE;
+    std::string text = access == O_RDWR ? "O_RDWR" : access == O_WRONLY ? "O_WRONLY" : "O_RDONLY";
+    if (flags & O_DIRECT)
+        text += "|O_DIRECT";
+    // O_SYNC includes O_DSYNC's bit: say the stronger one only.
+    if ((flags & O_SYNC) == O_SYNC)
+        text += "|O_SYNC";
+    else if (flags & O_DSYNC)
+        text += "|O_DSYNC";
+    if (excl)
+        text += "|O_EXCL";
+    return text;
+}
+
+core::Result<UniqueFd> openThroughUdisks(const BrokerRequest &request)
+{
+    const std::string path = "/dev/" + request.deviceName;
+    auto bus = systemBus(path);
+    if (!bus)
+        return bus.error();
+    BusError error;
+    auto reply = callOpenDevice(bus->get(), request, error);
+    if (!reply)
+        return reply.error();
+    int fd = -1;
+    const int r = sd_bus_message_read(reply->get(), "h", &fd);
+    if (r < 0 || fd < 0)
+        return makeOpError(r < 0 ? -r : EBADMSG, "open device through udisks2", path,
+            "udisks2 answered without a descriptor");
+    // The message owns the descriptor it carried: keep a copy of our own.
+    const int own = ::fcntl(fd, F_DUPFD_CLOEXEC, 3);
+    if (own < 0)
+        return makeOpError(errno, "open device through udisks2", path);
+    return UniqueFd(own);
+}
+
+std::string udisksUnavailable(const std::string &deviceName)
+{
+    sd_bus *raw = nullptr;
+    if (sd_bus_open_system(&raw) < 0)
+        return "there is no system D-Bus (udisks2 cannot be asked)";
+    Bus bus(raw);
+    BusError error;
+    // Block.Device is a plain property: reading it asks polkit nothing.
+    sd_bus_message *reply = nullptr;
+    int r = sd_bus_message_new_method_call(bus.get(), &reply, kService,
+        udisksBlockObjectPath(deviceName).c_str(), "org.freedesktop.DBus.Properties", "Get");
+    Message call(reply);
+    if (r >= 0)
+        r = sd_bus_message_append(reply, "ss", kBlockInterface, "Device");
+    sd_bus_message *answer = nullptr;
+    constexpr std::uint64_t kShortUs = 2000000; // 2 s
+    if (r >= 0)
+        r = sd_bus_call(bus.get(), reply, kShortUs, &error.e, &answer);
+    Message answered(answer);
+    if (r < 0) {
+        if (error.is("org.freedesktop.DBus.Error.ServiceUnknown")
+            || error.is("org.freedesktop.DBus.Error.NameHasNoOwner")
+            || error.is("org.freedesktop.DBus.Error.Spawn.ServiceNotFound"))
+            return "udisks2 does not run here (apt install udisks2)";
+        if (error.is("org.freedesktop.DBus.Error.UnknownObject")
+            || error.is("org.freedesktop.DBus.Error.UnknownMethod")
+            || error.is("org.freedesktop.DBus.Error.UnknownInterface")
+            || error.is("org.freedesktop.DBus.Error.InvalidArgs"))
+            return "udisks2 does not know " + deviceName;
+        return "udisks2 does not answer (" + error.message() + ")";
+    }
+    // The property is an `ay` (a NUL-terminated path) in a variant: present means known.
+    r = sd_bus_message_enter_container(answer, 'v', "ay");
+    if (r < 0)
+        return "udisks2 does not know " + deviceName;
+    return {};
+}
+
+} // namespace ioprism::platform
