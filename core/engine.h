@@ -156,6 +156,10 @@ struct PrepareOptions {
     bool allowDeviceWrites = false; // the user confirmed writing to a raw device
     DataPattern fillPattern; // content of a new test file
     std::uint64_t seed = 0;
+    // False once the run no longer wants the target (Stop, Ctrl-C): checked while the
+    // backend waits on something outside it, such as the user answering the system's
+    // request for permission. Empty: always wanted.
+    std::function<bool()> stillWanted;
 };
 
 // What creating or growing one test file would take from its file system.

@@ -173,11 +173,17 @@ PlannedStep decodePlannedStep(const JsonNode &node)
 
 nlohmann::ordered_json encodeTargetInfo(const TargetInfo &t)
 {
-    return Json {{"path", t.path}, {"size_bytes", t.sizeBytes},
+    Json j {{"path", t.path}, {"size_bytes", t.sizeBytes},
         {"logical_block_bytes", t.logicalBlockBytes},
         {"direct_io_offset_align_bytes", t.directIoOffsetAlignBytes},
         {"direct_io_mem_align_bytes", t.directIoMemAlignBytes}, {"is_device", t.isDevice},
         {"read_only", t.readOnly}, {"created_test_file", t.createdTestFile}};
+    // Who opened it and how, where the backend says (docs/results.md).
+    if (!t.openedBy.empty())
+        j["opened_by"] = t.openedBy;
+    if (!t.openFlags.empty())
+        j["open_flags"] = t.openFlags;
+    return j;
 }
 
 TargetInfo decodeTargetInfo(const JsonNode &n)
@@ -191,6 +197,8 @@ TargetInfo decodeTargetInfo(const JsonNode &n)
     info.isDevice = n["is_device"].boolean();
     info.readOnly = n["read_only"].boolean();
     info.createdTestFile = n["created_test_file"].boolean();
+    info.openedBy = n.optional("opened_by").stringOrEmpty();
+    info.openFlags = n.optional("open_flags").stringOrEmpty();
     return info;
 }
 

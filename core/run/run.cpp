@@ -270,7 +270,8 @@ struct Run::Execution {
             PrepareOptions opts {.needWrite = p.needWrite,
                 .allowDeviceWrites = run.m_settings.allowDeviceWrites,
                 .fillPattern = fillingWorker[i]->dataPattern,
-                .seed = fillingWorker[i]->seed};
+                .seed = fillingWorker[i]->seed,
+                .stillWanted = [&] { return !shared.stopRequested.load(); }};
             auto info = run.m_backend.prepareTarget(
                 target, opts, [&](std::uint64_t done, std::uint64_t total) {
                     run.m_sink.onPrepareProgress(target.path, done, total, PrepareWork::Filling);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "platform/linux/block_devices.h"
+#include "platform/linux/udisks_broker.h"
 
 #include "platform/common/target_resolution.h"
 #include "platform/linux/sysfs.h"
@@ -639,6 +640,29 @@ std::string accessProblem(const std::string &path, bool write)
         return user + " may not create files in " + path
             + ": choose a folder of your own (your home or data folder)";
     return user + " may not " + (write ? "write " : "read ") + path;
+}
+
+core::TargetAccess targetAccess(const std::string &path, bool write)
+{
+    std::string problem = accessProblem(path, write);
+    if (problem.empty())
+        return {};
+    struct stat st {
+    };
+    // A raw device this user may not open: the broker may (udisks2 asks polkit, which
+    // asks the user). Root is never sent there (needsBroker in device_safety.cpp).
+    if (::geteuid() != 0 && ::stat(path.c_str(), &st) == 0 && S_ISBLK(st.st_mode)) {
+        const auto name = blockNameOf({major(st.st_rdev), minor(st.st_rdev)});
+        const std::string unavailable
+            = name ? udisksUnavailable(*name) : "it is no block device the kernel lists";
+        if (unavailable.empty())
+            return {core::TargetAccess::Way::Broker,
+                "udisks2 will open " + path + (write ? " for writing" : "")
+                    + " once you allow it: the system asks for permission (polkit action "
+                    + std::string(kUdisksOpenAction) + ")"};
+        problem += "; nor can udisks2 open it for you: " + unavailable;
+    }
+    return {core::TargetAccess::Way::Denied, problem};
 }
 
 } // namespace ioprism::platform

@@ -8,6 +8,7 @@
 #include "platform/linux/linux_backend.h"
 #include "platform/linux/linux_preparation.h"
 #include "platform/linux/sysfs.h"
+#include "platform/linux/udisks_broker.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -147,6 +148,86 @@ core::Result<UniqueFd> openCheckedDevice(const std::string &path, const struct s
     return dev;
 }
 
+// What preparation needs to know of a device.
+struct DeviceFacts {
+    std::uint64_t sizeBytes = 0;
+    std::uint32_t logicalBytes = 512;
+    bool readOnly = false;
+};
+
+// From the device itself (the descriptor IOPrism holds).
+core::Result<DeviceFacts> factsOfOpenDevice(int fd, const std::string &path)
+{
+    DeviceFacts facts;
+    std::uint64_t size = 0;
+    if (::ioctl(fd, BLKGETSIZE64, &size) != 0)
+        return makeOpError(errno, "BLKGETSIZE64", path);
+    facts.sizeBytes = size;
+    int logical = 512;
+    if (::ioctl(fd, BLKSSZGET, &logical) == 0 && logical >= 512)
+        facts.logicalBytes = static_cast<std::uint32_t>(logical);
+    int ro = 0;
+    facts.readOnly = ::ioctl(fd, BLKROGET, &ro) == 0 && ro != 0;
+    return facts;
+}
+
+// From sysfs, which any user may read: for the checks made before the broker is asked.
+DeviceFacts factsFromSysfs(const std::string &name)
+{
+    const fs::path dir = "/sys/class/block/" + name;
+    DeviceFacts facts;
+    facts.sizeBytes = readNumber<std::uint64_t>(dir / "size") * 512; // always 512-byte units
+    facts.logicalBytes
+        = std::max<std::uint32_t>(512, readNumber<std::uint32_t>(dir / "queue/logical_block_size"));
+    if (const auto disk = wholeDiskOf(name); disk && *disk != name)
+        facts.logicalBytes = std::max<std::uint32_t>(
+            512, readNumber<std::uint32_t>("/sys/class/block/" + *disk + "/queue/logical_block_size"));
+    facts.readOnly = readNumber<int>(dir / "ro") != 0;
+    return facts;
+}
+
+// True when this user's own rights do not reach the node for what the run needs, so the
+// system's broker must open it. Root never goes through the broker: what stops root
+// (a security module) would stop udisksd too.
+bool needsBroker(const std::string &path, bool write)
+{
+    if (::geteuid() == 0)
+        return false;
+    if (::faccessat(AT_FDCWD, path.c_str(), write ? R_OK | W_OK : R_OK, AT_EACCESS) == 0)
+        return false;
+    return errno == EACCES || errno == EPERM;
+}
+
+// Asks udisks2 for the device with the engines' flags, O_EXCL when writing (the kernel
+// then refuses whatever claimed it since the checks), and accepts only the device that
+// was checked.
+core::Result<UniqueFd> openBrokeredDevice(const std::string &path, const std::string &name,
+    const struct stat &st, int engineFlags, const core::PrepareOptions &options)
+{
+    const bool write = options.needWrite;
+    BrokerRequest request;
+    request.stillWanted = options.stillWanted;
+    request.deviceName = name;
+    request.write = write;
+    request.flags = (engineFlags & ~O_ACCMODE) | (write ? O_EXCL : 0);
+    auto opened = openThroughUdisks(request);
+    if (!opened) {
+        core::OpError e = opened.error();
+        e.path = path;
+        // The node's own rule first (joining its group may be the simplest help), then
+        // why the broker did not open it and what would help there.
+        e.detail = e.detail + "; this user's own rights do not reach it either (" + deviceAccessAdvice(st, write) + ")";
+        return e;
+    }
+    struct stat got {
+    };
+    if (::fstat(opened->get(), &got) != 0 || !S_ISBLK(got.st_mode) || got.st_rdev != st.st_rdev)
+        return makeOpError(ESTALE, "open device through udisks2", path,
+            "udisks2 opened another device than the one IOPrism checked (the node was replaced): "
+            "try again");
+    return std::move(*opened);
+}
+
 // A device is written only when it is writable and the user confirmed it.
 std::optional<OpError> unconfirmedWriteRefusal(
     const std::string &path, std::uint64_t size, bool readOnly, const core::PrepareOptions &options)
@@ -180,52 +261,68 @@ core::Result<core::TargetInfo> LinuxBackend::prepareDevice(
                                 : "not a block device");
     const DeviceNumber devno {major(st.st_rdev), minor(st.st_rdev)};
     const std::string name = blockNameOf(devno).value_or(fs::path(path).filename().string());
-    auto opened = openCheckedDevice(path, st);
-    if (!opened)
-        return opened.error();
-    UniqueFd dev = std::move(*opened);
-    const int fd = dev.get();
-    core::TargetInfo info;
-    info.path = path;
-    info.isDevice = true;
-    std::uint64_t size = 0;
-    if (::ioctl(fd, BLKGETSIZE64, &size) != 0)
-        return makeOpError(errno, "BLKGETSIZE64", path);
-    info.sizeBytes = size;
-    int logical = 512;
-    if (::ioctl(fd, BLKSSZGET, &logical) != 0 || logical < 512)
-        logical = 512;
-    int ro = 0;
-    if (::ioctl(fd, BLKROGET, &ro) != 0)
-        ro = 0;
-    info.readOnly = ro != 0;
-
-    if (size == 0)
+    // Safety first, privilege second: what this user may not open is described from
+    // sysfs, every refusal below runs on that, and only then is the broker asked.
+    const bool brokered = needsBroker(path, options.needWrite);
+    UniqueFd dev;
+    DeviceFacts facts = factsFromSysfs(name);
+    if (!brokered) {
+        auto opened = openCheckedDevice(path, st);
+        if (!opened)
+            return opened.error();
+        dev = std::move(*opened);
+        auto read = factsOfOpenDevice(dev.get(), path);
+        if (!read)
+            return read.error();
+        facts = *read;
+    }
+    if (facts.sizeBytes == 0)
         return makeOpError(ENXIO, "open device", path,
             "the device has no media or size 0 (an unattached loop device?)");
-
     if (options.needWrite) {
-        if (auto refusal = unconfirmedWriteRefusal(path, size, info.readOnly, options))
+        if (auto refusal = unconfirmedWriteRefusal(path, facts.sizeBytes, facts.readOnly, options))
             return *refusal;
         if (auto refusal = aliasRefusal(path, name, devno))
             return *refusal;
-        if (auto refusal = claimAliases(path, name, devno))
+        if (auto refusal = claimAliases(path, name, devno, brokered))
             return *refusal;
     }
-
-    const Alignment a = queryAlignment(path, static_cast<std::uint32_t>(logical));
-    info.logicalBlockBytes = static_cast<std::uint32_t>(logical);
-    info.directIoOffsetAlignBytes
-        = std::max<std::uint32_t>(a.offsetBytes, static_cast<std::uint32_t>(logical));
+    const int engineFlags
+        = engineOpenFlags(options.needWrite, target.cacheMode, target.writeThrough);
+    if (brokered) {
+        auto opened = openBrokeredDevice(path, name, st, engineFlags, options);
+        if (!opened)
+            return opened.error();
+        dev = std::move(*opened);
+        auto read = factsOfOpenDevice(dev.get(), path);
+        if (!read)
+            return read.error();
+        facts = *read;
+    }
+    core::TargetInfo info;
+    info.path = path;
+    info.isDevice = true;
+    info.sizeBytes = facts.sizeBytes;
+    info.readOnly = facts.readOnly;
+    const Alignment a = queryAlignment(path, facts.logicalBytes);
+    info.logicalBlockBytes = facts.logicalBytes;
+    info.directIoOffsetAlignBytes = std::max<std::uint32_t>(a.offsetBytes, facts.logicalBytes);
     info.directIoMemAlignBytes = a.memBytes;
+    // The broker's descriptor is the exclusive claim itself when writing (O_EXCL).
+    info.openedBy = brokered ? "udisks2" : "user";
+    info.openFlags = openFlagsText(engineFlags, brokered && options.needWrite);
     if (m_options.beforeHold)
         m_options.beforeHold(path);
-    m_held->holdFile(path, std::move(dev), identityOf(fd));
+    const FileIdentity identity = identityOf(dev.get());
+    if (brokered)
+        m_held->holdShared(path, std::move(dev), identity, engineFlags);
+    else
+        m_held->holdFile(path, std::move(dev), identity);
     return info;
 }
 
 std::optional<OpError> LinuxBackend::claimAliases(
-    const std::string &path, const std::string &name, DeviceNumber devno)
+    const std::string &path, const std::string &name, DeviceNumber devno, bool brokered)
 {
     // Exclusive claims for the whole run, on the device and on every other name of its
     // storage that the kernel lets us claim: from now on it refuses to mount any of them,
@@ -238,6 +335,9 @@ std::optional<OpError> LinuxBackend::claimAliases(
     for (const auto &a : storageAliasesOf(name)) {
         if (a.kind == StorageAlias::Kind::Partition || a.kind == StorageAlias::Kind::WholeDisk
             || a.kind == StorageAlias::Kind::Holder)
+            continue;
+        // The broker opens the device itself with O_EXCL: that descriptor is the claim.
+        if (brokered && a.kind == StorageAlias::Kind::Itself)
             continue;
         const auto number = a.kind == StorageAlias::Kind::Itself
             ? std::optional<DeviceNumber>(devno)

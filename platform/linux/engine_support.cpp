@@ -22,23 +22,28 @@ void UniqueFd::reset(int fd)
     m_fd = fd;
 }
 
-namespace {
-
-int engineOpenFlags(const core::EngineFile &file)
+int engineOpenFlags(bool write, core::CacheMode cacheMode, bool writeThrough)
 {
-    int flags = (file.write ? O_RDWR : O_RDONLY) | O_CLOEXEC;
-    if (file.cacheMode == core::CacheMode::Direct)
+    int flags = write ? O_RDWR : O_RDONLY;
+    if (cacheMode == core::CacheMode::Direct)
         flags |= O_DIRECT;
-    if (file.writeThrough)
+    if (writeThrough)
         flags |= O_DSYNC;
     return flags;
+}
+
+namespace {
+
+int engineFileFlags(const core::EngineFile &file)
+{
+    return engineOpenFlags(file.write, file.cacheMode, file.writeThrough) | O_CLOEXEC;
 }
 
 } // namespace
 
 int openEngineFd(const core::EngineFile &file, const HeldTargets *held)
 {
-    const int flags = engineOpenFlags(file);
+    const int flags = engineFileFlags(file);
     if (held)
         return held->open(file, flags);
     // O_NOATIME keeps reads from dirtying inodes; only the owner (or CAP_FOWNER) may ask.

@@ -64,6 +64,9 @@ private:
 // opened through the descriptors held for it, never by its path (held_targets.h); without
 // (engine tests that open their own files), by its path.
 core::Result<UniqueFd> openEngineFile(const core::EngineFile &file, const HeldTargets *held);
+// Those flags without O_CLOEXEC and O_NOATIME: what a broker is asked for, and what the
+// results record (core::TargetInfo::openFlags).
+int engineOpenFlags(bool write, core::CacheMode cacheMode, bool writeThrough);
 // The same open for the engines' openFile(), which runs once per file-tree operation:
 // the descriptor, or -errno (one open(2) in the usual case, nothing allocated), and the
 // error openEngineFile() would give for it.

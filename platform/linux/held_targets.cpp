@@ -23,7 +23,12 @@ FileIdentity identityOf(int fd)
 
 void HeldTargets::holdFile(const std::string &path, UniqueFd fd, FileIdentity identity)
 {
-    m_files.insert_or_assign(path, File {std::move(fd), identity});
+    m_files.insert_or_assign(path, File {std::move(fd), identity, std::nullopt});
+}
+
+void HeldTargets::holdShared(const std::string &path, UniqueFd fd, FileIdentity identity, int flags)
+{
+    m_files.insert_or_assign(path, File {std::move(fd), identity, flags});
 }
 
 void HeldTargets::holdTree(const std::string &root, const core::FileTree &tree,
@@ -60,6 +65,22 @@ int checked(int fd, FileIdentity expected)
     return fd;
 }
 
+// A duplicate of a descriptor engines share (HeldTargets::holdShared), when it was opened
+// with what `flags` ask: the access mode (a read-write one serves readers too), O_DIRECT
+// and O_DSYNC exactly (they belong to the open file, which every duplicate shares).
+int shareHeld(int fd, int heldFlags, int flags)
+{
+    const int wantAccess = flags & O_ACCMODE;
+    const int heldAccess = heldFlags & O_ACCMODE;
+    if (wantAccess != heldAccess && heldAccess != O_RDWR)
+        return -EACCES;
+    constexpr int kShared = O_DIRECT | O_DSYNC;
+    if ((flags & kShared) != (heldFlags & kShared))
+        return -EACCES;
+    const int dup = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    return dup >= 0 ? dup : -errno;
+}
+
 } // namespace
 
 int HeldTargets::open(const core::EngineFile &file, int flags) const
@@ -90,6 +111,8 @@ int HeldTargets::open(const core::EngineFile &file, int flags) const
     const auto held = m_files.find(file.path);
     if (held == m_files.end())
         return -EBADF;
+    if (held->second.sharedFlags)
+        return shareHeld(held->second.fd.get(), *held->second.sharedFlags, flags);
     // The magic link to the held descriptor opens the inode it holds, with new flags,
     // without looking the path up again.
     std::array<char, 32> link {};

@@ -10,6 +10,10 @@
 //  * a test file or a device: one descriptor of the checked inode; an engine reopens that
 //    inode with its own flags through /proc/self/fd (the kernel's magic link to the open
 //    file, which does not resolve the path again), then checks the identity it got;
+//  * a device opened by the system's broker (udisks2, for a user whose rights do not
+//    reach the node): the broker's descriptor, opened with the engines' flags; reopening
+//    it would check the node's permissions again and fail, so every engine shares it
+//    (a duplicate of the descriptor: its I/O names offsets, never the shared position);
 //  * a file tree: a descriptor of each level's folder, opened beneath the top folder one
 //    component at a time without following links; an engine opens a tree file by its
 //    name in its level's folder with O_NOFOLLOW and accepts it only when it is the inode
@@ -25,6 +29,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,6 +48,10 @@ public:
     // Holds `fd` (the inode prepareTarget checked, a regular file or a block device) for
     // engine files named `path`.
     void holdFile(const std::string &path, UniqueFd fd, FileIdentity identity);
+    // Holds a descriptor that engines share rather than reopen (the broker's): `flags`
+    // are those it was opened with (access mode, O_DIRECT, O_DSYNC). An engine asking
+    // for more (writing through a read-only one, another cache mode) gets -EACCES.
+    void holdShared(const std::string &path, UniqueFd fd, FileIdentity identity, int flags);
     // Holds a tree: each level's folder (the top first) and each file's identity, level by
     // level as core::fileTreeFiles lists them.
     void holdTree(const std::string &root, const core::FileTree &tree,
@@ -60,6 +69,7 @@ private:
     struct File {
         UniqueFd fd;
         FileIdentity identity;
+        std::optional<int> sharedFlags; // set: engines share `fd` (holdShared)
     };
     struct Tree {
         core::FileTree shape;

@@ -9,6 +9,7 @@
 #include "platform/linux/sync_engine.h"
 #include "platform/linux/sysfs.h"
 #include "platform/linux/test_file_marks.h"
+#include "platform/linux/udisks_broker.h"
 #include "platform/linux/uring_engine.h"
 
 #include <algorithm>
@@ -184,9 +185,19 @@ core::Result<core::TargetInfo> LinuxBackend::prepareTarget(const core::Target &t
         return {target, options, progress, m_options, *m_held,
             [this](std::string text) { addNotice(std::move(text)); }};
     };
+    // Files and trees are opened with this user's own rights; a device may be opened by
+    // the broker (prepareDevice says so).
+    const auto openedByUser = [&](core::Result<core::TargetInfo> info) {
+        if (info && info->openedBy.empty()) {
+            info->openedBy = "user";
+            info->openFlags = openFlagsText(
+                engineOpenFlags(options.needWrite, target.cacheMode, target.writeThrough), false);
+        }
+        return info;
+    };
     switch (target.kind) {
     case core::TargetKind::TestFile:
-        return prepareHeldTestFile(request());
+        return openedByUser(prepareHeldTestFile(request()));
     case core::TargetKind::BlockDevice:
     case core::TargetKind::Partition:
         return prepareDevice(target, options);
@@ -194,7 +205,7 @@ core::Result<core::TargetInfo> LinuxBackend::prepareTarget(const core::Target &t
     case core::TargetKind::PhysicalDrive:
         break;
     case core::TargetKind::FileTree:
-        return prepareHeldFileTree(request());
+        return openedByUser(prepareHeldFileTree(request()));
     }
     return makeOpError(EINVAL, "prepare target", target.path,
         "volumes and physical drives are Windows targets: on Linux choose a "

@@ -75,8 +75,10 @@ private:
         const std::string &path, const std::string &name, DeviceNumber devno) const;
     // Claims the device `name` (number `devno`, opened as `path`) and every other name of
     // its storage exclusively until the backend is destroyed; the refusal when one is busy.
+    // `brokered`: the device itself is claimed by the broker's O_EXCL descriptor, and the
+    // other names only where this user's rights reach them.
     std::optional<core::OpError> claimAliases(
-        const std::string &path, const std::string &name, DeviceNumber devno);
+        const std::string &path, const std::string &name, DeviceNumber devno, bool brokered);
 
     BackendOptions m_options;
     bool m_useUring = false;

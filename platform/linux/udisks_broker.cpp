@@ -8,7 +8,6 @@
 #include <fcntl.h>
 #include <memory>
 #include <systemd/sd-bus.h>
-#include <unistd.h>
 
 namespace ioprism::platform {
 
@@ -51,10 +50,10 @@ core::Result<Bus> systemBus(const std::string &path)
     return Bus(bus);
 }
 
+// What helps when polkit says no (docs/targets.md "Privilege" has the rule).
 std::string advice()
 {
-    return "allow it in the dialog polkit shows, or run the CLI with sudo, or add a polkit rule "
-           "for the action "
+    return "run the CLI with sudo, or have an administrator add a polkit rule for "
         + std::string(kUdisksOpenAction) + " (docs/targets.md shows one)";
 }
 
@@ -78,14 +77,14 @@ core::OpError refusal(const BusError &error, const std::string &path, const std:
             "allow it, or choose another target");
     if (error.is("org.freedesktop.UDisks2.Error.NotAuthorizedCanObtain"))
         return makeOpError(EACCES, op, path,
-            "polkit would ask for a password, but no authentication agent is running for this "
-            "session (in a terminal, start `pkttyagent --process "
-                + std::to_string(::getpid()) + "` in another one); or " + advice());
+            "polkit would ask you for a password, but no authentication agent runs in this "
+            "session to ask (a desktop session starts one; a terminal or ssh session has "
+            "none): "
+                + advice());
     if (error.is("org.freedesktop.UDisks2.Error.NotAuthorized")
         || error.is("org.freedesktop.DBus.Error.AccessDenied"))
         return makeOpError(EACCES, op, path,
-            "polkit does not allow this user to open " + name + " (" + error.message()
-                + "): " + advice());
+            "polkit does not allow this user to open " + name + " through udisks2: " + advice());
     if (error.is("org.freedesktop.DBus.Error.ServiceUnknown")
         || error.is("org.freedesktop.DBus.Error.NameHasNoOwner")
         || error.is("org.freedesktop.DBus.Error.Spawn.ServiceNotFound"))
@@ -108,6 +107,57 @@ core::OpError refusal(const BusError &error, const std::string &path, const std:
     return makeOpError(errnoInUdisksMessage(message), op, path, "udisks2: " + message);
 }
 
+// The answer to `call`, waiting in steps of 100 ms so that a run stopped meanwhile
+// (request.stillWanted) does not wait for a question nobody answers.
+struct Pending {
+    Message reply;
+    BusError *error = nullptr;
+    bool done = false;
+};
+
+int onReply(sd_bus_message *m, void *userdata, sd_bus_error *)
+{
+    auto *pending = static_cast<Pending *>(userdata);
+    pending->done = true;
+    if (const sd_bus_error *e = sd_bus_message_get_error(m))
+        sd_bus_error_copy(&pending->error->e, e);
+    else
+        pending->reply.reset(sd_bus_message_ref(m));
+    return 0;
+}
+
+core::Result<Message> awaitReply(
+    sd_bus *bus, sd_bus_message *call, const BrokerRequest &request, BusError &error)
+{
+    const std::string path = "/dev/" + request.deviceName;
+    const auto timeoutUs = static_cast<std::uint64_t>(request.timeout.count()) * 1000000u;
+    Pending pending;
+    pending.error = &error;
+    sd_bus_slot *slot = nullptr;
+    int r = sd_bus_call_async(bus, &slot, call, onReply, &pending, timeoutUs);
+    // Unreferencing the slot forgets a call still pending: no callback after we return.
+    const std::unique_ptr<sd_bus_slot, decltype(&sd_bus_slot_unref)> owned(slot, sd_bus_slot_unref);
+    constexpr std::uint64_t kPollUs = 100000;
+    while (r >= 0 && !pending.done) {
+        r = sd_bus_process(bus, nullptr);
+        if (r != 0 || pending.done)
+            continue;
+        if (request.stillWanted && !request.stillWanted())
+            return makeOpError(ECANCELED, "open device through udisks2", path,
+                "stopped while waiting for permission to open it");
+        r = sd_bus_wait(bus, kPollUs);
+        if (r == -EINTR)
+            r = 0;
+    }
+    if (r < 0) {
+        sd_bus_error_set_errno(&error.e, r);
+        return refusal(error, path, request.deviceName);
+    }
+    if (!pending.reply)
+        return refusal(error, path, request.deviceName);
+    return std::move(pending.reply);
+}
+
 // The call itself: Block.OpenDevice(mode, {"flags": i[, "auth.no_user_interaction": b]}).
 core::Result<Message> callOpenDevice(sd_bus *bus, const BrokerRequest &request, BusError &error)
 {
@@ -128,15 +178,7 @@ core::Result<Message> callOpenDevice(sd_bus *bus, const BrokerRequest &request, 
                 "auth.no_user_interaction", "b", 1);
     if (r < 0)
         return makeOpError(-r, "open device through udisks2", path, "cannot build the request");
-    sd_bus_message *reply = nullptr;
-    const auto timeoutUs = static_cast<std::uint64_t>(request.timeout.count()) * 1000000u;
-    r = sd_bus_call(bus, raw, timeoutUs, &error.e, &reply);
-    if (r < 0) {
-        if (!sd_bus_error_is_set(&error.e))
-            sd_bus_error_set_errno(&error.e, r);
-        return refusal(error, path, request.deviceName);
-    }
-    return Message(reply);
+    return awaitReply(bus, raw, request, error);
 }
 
 } // namespace

@@ -17,6 +17,7 @@
 #include "platform/linux/engine_support.h"
 
 #include <chrono>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -33,13 +34,16 @@ struct BrokerRequest {
     bool interactive = true;
     // How long the user may take to answer polkit's question.
     std::chrono::seconds timeout {300};
+    // Polled while waiting: false gives up (ECANCELED), so Stop and Ctrl-C are not held
+    // up by a question left open. Empty: wait for the answer or the timeout.
+    std::function<bool()> stillWanted;
 };
 
 // Opens `request.deviceName` through udisks2. Errors (core::OpError, with what to do):
 //   EACCES     polkit said no, or would have to ask and nobody can (no agent);
 //   ECANCELED  the user dismissed polkit's question;
 //   ENOENT     no system bus, or no udisks2 on it, or udisks2 does not know the device;
-//   ETIMEDOUT  no answer within the timeout;
+//   ETIMEDOUT  no answer within the timeout (ECANCELED too when stillWanted said no);
 //   otherwise  what udisksd's own open(2) said (EBUSY: claimed since IOPrism's check).
 core::Result<UniqueFd> openThroughUdisks(const BrokerRequest &request);
 
