@@ -74,7 +74,8 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-bash "$services" start "$state"
+# With our PID: if this script is killed (no EXIT trap runs), the watchdog cleans up.
+bash "$services" start "$state" $$
 # shellcheck disable=SC2046 # one NAME=value word
 export $(cat "$state/env")
 bash "$services" add-user "$state"

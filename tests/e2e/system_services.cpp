@@ -127,7 +127,9 @@ SystemServices::SystemServices()
         m_error = "cannot make a state folder in /tmp";
         return;
     }
-    if (const auto r = script("start"); r.exitCode != 0) {
+    // With this process's PID: if it is killed before the destructor runs, the script's
+    // watchdog stops the daemons and removes the user and the rule.
+    if (const auto r = script("start", std::to_string(::getpid())); r.exitCode != 0) {
         m_error = "tests/scripts/system_services.sh start failed: " + r.output;
         return;
     }
@@ -154,10 +156,10 @@ SystemServices::~SystemServices()
         ::close(m_lockFd); // releases the flock
 }
 
-CommandResult SystemServices::script(const std::string &command) const
+CommandResult SystemServices::script(const std::string &command, const std::string &argument) const
 {
     return runCommand("bash " + shellQuote(scriptPath().string()) + " " + command + " "
-        + shellQuote(m_dir.string()));
+        + shellQuote(m_dir.string()) + (argument.empty() ? "" : " " + shellQuote(argument)));
 }
 
 bool SystemServices::waitForBlock(const std::string &kernelName) const

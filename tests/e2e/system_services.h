@@ -51,7 +51,7 @@ public:
     const std::string &busAddress() const { return m_address; }
     const std::filesystem::path &stateDir() const { return m_dir; }
     // Runs `command` of tests/scripts/system_services.sh on this state folder.
-    CommandResult script(const std::string &command) const;
+    CommandResult script(const std::string &command, const std::string &argument = {}) const;
     // udisks2 learns of a loop device from udev some time after losetup returns: waits
     // (bounded) until it has a Block object for `kernelName` ("loop3").
     bool waitForBlock(const std::string &kernelName) const;

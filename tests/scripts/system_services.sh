@@ -5,8 +5,10 @@
 # a service on the project's machines (docs: /work/shared/ENVIRONMENT.md), and a test must
 # not leave a daemon, a user or a polkit rule behind.
 #
-#   system_services.sh start DIR         private system bus, udev (if none runs), polkitd,
-#                                        udisksd; DIR/env then holds DBUS_SYSTEM_BUS_ADDRESS
+#   system_services.sh start DIR [PID]   private system bus, udev (if none runs), polkitd,
+#                                        udisksd; DIR/env then holds DBUS_SYSTEM_BUS_ADDRESS.
+#                                        With PID (the caller's): should that process end
+#                                        without `stop`, a watchdog undoes it all
 #   system_services.sh stop DIR          stops what `start` started, newest first
 #   system_services.sh add-user DIR      a throwaway system user; its name goes to DIR/user
 #   system_services.sh remove-user DIR
@@ -146,12 +148,45 @@ EOF
     spawn "$dir" udisksd "$UDISKSD"
     wait_for_name "$dir" org.freedesktop.UDisks2 udisksd
     trap - EXIT
+    if [[ -n ${owner:-} ]]; then
+        # In a session of its own, so that a kill of the owner's process group (a test
+        # runner's timeout) does not take it along.
+        local bash_exe pid
+        bash_exe=$(readlink -f "$(command -v bash)")
+        setsid bash "${BASH_SOURCE[0]}" watch "$dir" "$owner" </dev/null >/dev/null 2>&1 &
+        pid=$!
+        echo "$pid $bash_exe" >"$dir/watchdog.pid"
+        # setsid execs bash in the same process: until it has, `stop` would not know it
+        # (it signals only the program it recorded).
+        for ((i = 0; i < READY_TENTHS; ++i)); do
+            [[ $(readlink "/proc/$pid/exe" 2>/dev/null) == "$bash_exe" ]] && break
+            sleep 0.1
+        done
+    fi
+}
+
+# Runs detached while the owner (the test process, the bench) lives. An owner that ends
+# normally stops this first; one that was killed (SIGKILL, a runner's timeout) cannot, so
+# this undoes what it would have: the rule, the user, the daemons, the state folder. The
+# one-second poll only decides how soon that cleanup starts, never whether a test passes.
+watch() {
+    local dir=$1 owner=$2
+    while kill -0 "$owner" 2>/dev/null; do
+        sleep 1
+    done
+    rm -f "$dir/watchdog.pid"
+    [[ -s $dir/env ]] && export "$(cat "$dir/env")"
+    (disallow "$dir") || true
+    (remove_user "$dir") || true
+    (stop "$dir") || true
+    rm -rf "$dir"
 }
 
 stop() {
     local dir=$1
-    # Newest first: udisksd still talks to polkitd and the bus while it shuts down.
-    for name in udisksd polkitd udevd dbus; do
+    # Newest first: udisksd still talks to polkitd and the bus while it shuts down. The
+    # watchdog before all: its owner is stopping everything itself.
+    for name in watchdog udisksd polkitd udevd dbus; do
         stop_pidfile "$dir/$name.pid"
     done
     rm -f "$dir/system_bus_socket" "$dir/dbus.pid.daemon" "$dir/env"
@@ -245,10 +280,12 @@ disallow() {
 
 cmd=${1:-}
 dir=${2:-}
+owner=${3:-}
 [[ -n $cmd && -n $dir && -d $dir ]] || die "usage: $0 start|stop|add-user|remove-user|allow-loops|disallow DIR"
 dir=$(readlink -f "$dir")
 case $cmd in
     start) start "$dir" ;;
+    watch) watch "$dir" "$owner" ;;
     stop) stop "$dir" ;;
     add-user) add_user "$dir" ;;
     remove-user) remove_user "$dir" ;;
