@@ -269,6 +269,8 @@ TEST_F(BrokerCli, WriteAsUserAfterConfirmationOpensExclusivelyAndWrites)
     ASSERT_EQ(loop.error(), "");
     PolkitLoopRule rule(services());
     ASSERT_EQ(rule.error(), "");
+    UdisksCallMonitor monitor(services());
+    ASSERT_EQ(monitor.error(), "");
     const std::string before = loop.sha256();
 
     const fs::path json = user().home() / "write.json";
@@ -278,10 +280,17 @@ TEST_F(BrokerCli, WriteAsUserAfterConfirmationOpensExclusivelyAndWrites)
     const auto target = targetEntry(json, loop.path());
     ASSERT_TRUE(target.is_object()) << readFile(json);
     EXPECT_EQ(target.value("opened_by", ""), "udisks2") << target.dump();
-    EXPECT_THAT(target.value("open_flags", ""), AllOf(HasSubstr("O_RDWR"), HasSubstr("O_EXCL")))
+    // Direct I/O as any run by default, exclusive as every written device; and not
+    // synchronous: OpenForBenchmark would have added O_SYNC (a different workload).
+    EXPECT_THAT(target.value("open_flags", ""),
+        AllOf(HasSubstr("O_RDWR"), HasSubstr("O_DIRECT"), HasSubstr("O_EXCL"),
+            Not(HasSubstr("SYNC"))))
         << target.dump();
     EXPECT_GT(summaryOf(json).value("bytes_written", 0.0), 0.0);
     EXPECT_NE(loop.sha256(), before) << "the run wrote nothing to the device";
+    ASSERT_TRUE(monitor.sync());
+    EXPECT_GE(monitor.calls("OpenDevice"), 1) << monitor.text();
+    EXPECT_EQ(monitor.calls("OpenForBenchmark"), 0) << monitor.text();
 }
 
 // Without the rule polkit refuses (no agent can ask this user): the run fails, says that
