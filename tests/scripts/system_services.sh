@@ -227,15 +227,15 @@ pk_verdict() {
 # Waits until polkit's verdict for the user on both udisks actions matches `want` (yes/no):
 # polkitd rereads rules.d when it changes, but on its own time.
 wait_for_verdict() {
-    local dir=$1 want=$2 user pid i ok=0 r1 r2
+    local dir=$1 want=$2 device=$3 user pid i ok=0 r1 r2
     user=$(user_of "$dir")
     # A process of the user for polkit to judge; ours, ended below by its PID.
     setpriv --reuid "$user" --regid "$user" --clear-groups sleep 120 &
     pid=$!
     for ((i = 0; i < READY_TENTHS; ++i)); do
         r1=0 r2=0
-        pk_verdict "$pid" org.freedesktop.udisks2.open-device /dev/loop0 || r1=$?
-        pk_verdict "$pid" org.freedesktop.udisks2.open-device-system /dev/loop0 || r2=$?
+        pk_verdict "$pid" org.freedesktop.udisks2.open-device "$device" || r1=$?
+        pk_verdict "$pid" org.freedesktop.udisks2.open-device-system "$device" || r2=$?
         if [[ $want == yes && $r1 == 0 && $r2 == 0 ]] || [[ $want == no && $r1 != 0 && $r2 != 0 ]]; then
             ok=1
             break
@@ -244,7 +244,8 @@ wait_for_verdict() {
     done
     kill "$pid" 2>/dev/null || true
     wait "$pid" 2>/dev/null || true
-    ((ok)) || die "polkit's verdict for $user did not become '$want' in $((READY_TENTHS / 10)) s"
+    ((ok)) || echo "polkit's verdict for $user on $device did not become '$want' in $((READY_TENTHS / 10)) s" >&2
+    ((ok))
 }
 
 allow_loops() {
@@ -267,7 +268,13 @@ EOF
     chmod 0644 "$file.tmp"
     # Renamed into place, so polkitd never reads half a rule.
     mv "$file.tmp" "$file"
-    wait_for_verdict "$dir" yes
+    wait_for_verdict "$dir" yes /dev/loop0 || die "the rule $file does not take effect"
+    # Once it applies, it must not grant a disk (the name need not exist: polkit judges
+    # the detail, udisksd is not asked).
+    wait_for_verdict "$dir" no /dev/sda || {
+        rm -f "$file"
+        die "the rule grants more than loop devices"
+    }
 }
 
 disallow() {
@@ -275,7 +282,7 @@ disallow() {
     file=$(rule_file "$dir")
     [[ -e $file ]] || return 0
     rm -f "$file"
-    wait_for_verdict "$dir" no
+    wait_for_verdict "$dir" no /dev/loop0 || die "polkit still applies the removed rule $file"
 }
 
 cmd=${1:-}
