@@ -7,12 +7,22 @@
 //
 // Every test needs root (losetup, useradd, the daemons): skipped with a reason otherwise,
 // a failure under IOPRISM_NO_SKIP=1.
+#include "platform/linux/udisks_broker.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <functional>
 #include <gmock/gmock.h>
+#include <grp.h>
 #include <gtest/gtest.h>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <pwd.h>
 #include <regex>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "e2e/cli_support.h"
 #include "e2e/linux_support.h"
@@ -78,6 +88,7 @@ public:
 
     const std::string &error() const { return m_error; }
     const std::string &path() const { return m_loop->path(); }
+    const fs::path &image() const { return m_image; }
     std::string name() const { return m_loop->name(); }
     std::string sha256() const
     {
@@ -126,6 +137,82 @@ std::string openDeviceCall(const std::string &kernelName)
         + kernelName
         + " --method org.freedesktop.UDisks2.Block.OpenDevice r "
           "\"{'flags': <16384>, 'auth.no_user_interaction': <true>}\"";
+}
+
+// Runs `fn` in a child process that has become `user` (its uid and gid, no other groups)
+// on the private bus, as an unprivileged IOPrism would be; the child's exit code is 0
+// when `fn` returns "ok…", and its output is what `fn` returned.
+CommandResult runAsUser(
+    const TestUser &user, const SystemServices &services, const std::function<std::string()> &fn)
+{
+    passwd entry {};
+    passwd *pw = nullptr;
+    std::vector<char> buf(16384);
+    if (::getpwnam_r(user.name().c_str(), &entry, buf.data(), buf.size(), &pw) != 0 || !pw)
+        return {-1, "no passwd entry for " + user.name()};
+    int pipeFds[2];
+    if (::pipe2(pipeFds, O_CLOEXEC) != 0)
+        return {-1, "pipe2 failed"};
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::close(pipeFds[0]);
+        std::string text = "cannot become the user";
+        const bool becameUser = ::setgroups(0, nullptr) == 0
+            && ::setresgid(pw->pw_gid, pw->pw_gid, pw->pw_gid) == 0
+            && ::setresuid(pw->pw_uid, pw->pw_uid, pw->pw_uid) == 0;
+        // The child of fork() has one thread: setenv races nothing here.
+        const char *address = services.busAddress().c_str();
+        const int envSet
+            = ::setenv("DBUS_SYSTEM_BUS_ADDRESS", address, 1); // NOLINT(concurrency-mt-unsafe)
+        if (becameUser && envSet == 0)
+            text = fn();
+        const ssize_t written = ::write(pipeFds[1], text.data(), text.size());
+        ::_exit(written == static_cast<ssize_t>(text.size()) && text.rfind("ok", 0) == 0 ? 0 : 1);
+    }
+    ::close(pipeFds[1]);
+    CommandResult r;
+    char chunk[4096];
+    ssize_t n = 0;
+    while ((n = ::read(pipeFds[0], chunk, sizeof chunk)) > 0)
+        r.output.append(chunk, static_cast<size_t>(n));
+    ::close(pipeFds[0]);
+    int status = 0;
+    if (pid > 0 && ::waitpid(pid, &status, 0) == pid && WIFEXITED(status))
+        r.exitCode = WEXITSTATUS(status);
+    return r;
+}
+
+// In the child of runAsUser: asks udisks2 for `device` through IOPrism's own client (never
+// interactively: there is no agent), then reads or writes its first 4 KiB with the
+// descriptor received. "ok <flags>" or why not.
+std::string brokeredIo(const std::string &kernelName, bool write, std::string &block)
+{
+    ioprism::platform::BrokerRequest request;
+    request.deviceName = kernelName;
+    request.write = write;
+    request.flags = O_DIRECT | (write ? O_EXCL : 0);
+    request.interactive = false;
+    auto fd = ioprism::platform::openThroughUdisks(request);
+    if (!fd)
+        return "refused: errno " + std::to_string(fd.error().code.value()) + ": "
+            + fd.error().toString();
+    void *aligned = nullptr;
+    if (::posix_memalign(&aligned, 4096, 4096) != 0)
+        return "no memory";
+    std::unique_ptr<void, decltype(&std::free)> mem(aligned, &std::free);
+    ssize_t done = 0;
+    if (write) {
+        std::memcpy(aligned, block.data(), 4096);
+        done = ::pwrite(fd->get(), aligned, 4096, 0);
+    } else {
+        done = ::pread(fd->get(), aligned, 4096, 0);
+        block.assign(static_cast<const char *>(aligned), 4096);
+    }
+    if (done != 4096)
+        return std::string(write ? "pwrite" : "pread")
+            + " failed: " + std::error_code(errno, std::system_category()).message();
+    const int flags = ::fcntl(fd->get(), F_GETFL);
+    return "ok " + ioprism::platform::openFlagsText(flags, write) + "\n" + (write ? "" : block);
 }
 
 class BrokerTest : public ::testing::Test
@@ -221,6 +308,42 @@ TEST_F(BrokerHarness, UserOpensALoopDeviceThroughUdisksOnlyWithTheRule)
     // Removed again: refused again (the destructor waited for polkit to forget it).
     const auto again = user().run(openDeviceCall(loop.name()));
     EXPECT_NE(again.exitCode, 0) << again.output;
+}
+
+// IOPrism's udisks2 client (platform/linux/udisks_broker.h) against the real daemons, as
+// the user: refused with polkit's advice without the rule; with it, a descriptor that
+// reads the device's bytes, and one for writing, O_EXCL, whose write reaches the image.
+TEST_F(BrokerHarness, BrokerClientGetsWorkingDescriptorsAsUser)
+{
+    LoopTarget loop(services());
+    ASSERT_EQ(loop.error(), "");
+    const std::string name = loop.name();
+    const std::string firstBlock = readFile(loop.image()).substr(0, 4096);
+    ASSERT_EQ(firstBlock.size(), 4096U);
+
+    std::string block;
+    const auto refused
+        = runAsUser(user(), services(), [&] { return brokeredIo(name, false, block); });
+    EXPECT_EQ(refused.exitCode, 1) << refused.output;
+    EXPECT_THAT(refused.output, AllOf(HasSubstr("errno 13"), HasSubstr("polkit")));
+
+    PolkitLoopRule rule(services());
+    ASSERT_EQ(rule.error(), "");
+    const auto read = runAsUser(user(), services(), [&] { return brokeredIo(name, false, block); });
+    ASSERT_EQ(read.exitCode, 0) << read.output;
+    EXPECT_EQ(read.output.substr(0, read.output.find('\n')), "ok O_RDONLY|O_DIRECT");
+    EXPECT_TRUE(read.output.substr(read.output.find('\n') + 1) == firstBlock)
+        << "the descriptor udisks2 passed does not read the device's first block";
+
+    std::string pattern(4096, '\0');
+    for (size_t i = 0; i < pattern.size(); ++i)
+        pattern[i] = static_cast<char>('A' + i % 26);
+    const auto written
+        = runAsUser(user(), services(), [&] { return brokeredIo(name, true, pattern); });
+    ASSERT_EQ(written.exitCode, 0) << written.output;
+    EXPECT_EQ(written.output, "ok O_RDWR|O_DIRECT|O_EXCL\n");
+    EXPECT_TRUE(readFile(loop.image()).substr(0, 4096) == pattern)
+        << "the write through udisks2's descriptor did not reach the device";
 }
 
 // The monitor sees an OpenDevice call when one is made, so a test that finds none proves
