@@ -92,8 +92,9 @@ loop=$(losetup -f --show --direct-io=on "$img_dir/loop.img")
 name=${loop#/dev/}
 # udisks2 learns of the device from udev some time after losetup: wait for its object.
 for ((i = 0; i < 300; ++i)); do
-    busctl --address="$DBUS_SYSTEM_BUS_ADDRESS" --timeout=5 get-property org.freedesktop.UDisks2 \
-        "/org/freedesktop/UDisks2/block_devices/$name" org.freedesktop.UDisks2.Block Device \
+    dbus-send --bus="$DBUS_SYSTEM_BUS_ADDRESS" --print-reply --reply-timeout=5000 \
+        --dest=org.freedesktop.UDisks2 "/org/freedesktop/UDisks2/block_devices/$name" \
+        org.freedesktop.DBus.Properties.Get string:org.freedesktop.UDisks2.Block string:Device \
         >/dev/null 2>&1 && break
     sleep 0.1
 done

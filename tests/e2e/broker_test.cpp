@@ -291,13 +291,7 @@ TEST_F(BrokerHarness, UserOpensALoopDeviceThroughUdisksOnlyWithTheRule)
         // The rule names loop devices only: any other disk udisks2 lists stays refused.
         for (const auto &entry : fs::directory_iterator("/sys/block")) {
             const std::string name = entry.path().filename().string();
-            if (name.rfind("loop", 0) == 0
-                || runCommand("busctl --address=" + shellQuote(services().busAddress())
-                       + " get-property org.freedesktop.UDisks2 "
-                         "/org/freedesktop/UDisks2/block_devices/"
-                       + name + " org.freedesktop.UDisks2.Block Device")
-                        .exitCode
-                    != 0)
+            if (name.rfind("loop", 0) == 0 || !services().knowsBlock(name))
                 continue;
             const auto other = user().run(openDeviceCall(name));
             EXPECT_NE(other.exitCode, 0) << name << ": " << other.output;

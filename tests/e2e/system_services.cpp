@@ -87,9 +87,9 @@ std::string missingServicePrograms()
 {
     std::string missing;
     for (const char *program : {"/usr/bin/dbus-daemon", "/usr/bin/dbus-monitor",
-             "/usr/bin/dbus-send", "/usr/bin/busctl", "/usr/bin/gdbus", "/usr/bin/pkcheck",
-             "/usr/bin/setpriv", "/usr/sbin/useradd", "/lib/systemd/systemd-udevd",
-             "/usr/lib/polkit-1/polkitd", "/usr/libexec/udisks2/udisksd"}) {
+             "/usr/bin/dbus-send", "/usr/bin/gdbus", "/usr/bin/pkcheck", "/usr/bin/setpriv",
+             "/usr/sbin/useradd", "/lib/systemd/systemd-udevd", "/usr/lib/polkit-1/polkitd",
+             "/usr/libexec/udisks2/udisksd"}) {
         if (::access(program, X_OK) != 0)
             missing += std::string(missing.empty() ? "" : ", ") + program;
     }
@@ -162,15 +162,24 @@ CommandResult SystemServices::script(const std::string &command, const std::stri
         + shellQuote(m_dir.string()) + (argument.empty() ? "" : " " + shellQuote(argument)));
 }
 
+bool SystemServices::knowsBlock(const std::string &kernelName) const
+{
+    // Block.Device is a plain property: reading it asks polkit nothing. dbus-send, not
+    // busctl: busctl comes with systemd, which nothing else here needs.
+    return runCommand("dbus-send --bus=" + shellQuote(m_address)
+               + " --print-reply --reply-timeout=5000 --dest=org.freedesktop.UDisks2 "
+                 "/org/freedesktop/UDisks2/block_devices/"
+               + kernelName
+               + " org.freedesktop.DBus.Properties.Get string:org.freedesktop.UDisks2.Block "
+                 "string:Device >/dev/null")
+               .exitCode
+        == 0;
+}
+
 bool SystemServices::waitForBlock(const std::string &kernelName) const
 {
-    // Block.Device is a plain property: reading it asks polkit nothing.
-    const std::string cmd = "busctl --address=" + shellQuote(m_address)
-        + " --timeout=5 get-property org.freedesktop.UDisks2 "
-          "/org/freedesktop/UDisks2/block_devices/"
-        + kernelName + " org.freedesktop.UDisks2.Block Device >/dev/null";
     const auto deadline = std::chrono::steady_clock::now() + kReadyTimeout;
-    while (runCommand(cmd).exitCode != 0) {
+    while (!knowsBlock(kernelName)) {
         if (std::chrono::steady_clock::now() > deadline)
             return false;
         std::this_thread::sleep_for(kPollStep);
@@ -313,7 +322,7 @@ bool UdisksCallMonitor::probe()
     // A call to a method udisks2 does not have, on an object it does not have: harmless,
     // and it matches the monitor's rule (the Block interface) like OpenDevice does.
     const std::string member = "IoprismMonitorProbe" + std::to_string(++m_probes);
-    runCommand("dbus-send --address=" + shellQuote(m_services.busAddress())
+    runCommand("dbus-send --bus=" + shellQuote(m_services.busAddress())
         + " --dest=org.freedesktop.UDisks2 --type=method_call "
           "/org/freedesktop/UDisks2/ioprism_monitor_probe org.freedesktop.UDisks2.Block."
         + member);

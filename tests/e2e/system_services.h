@@ -52,8 +52,10 @@ public:
     const std::filesystem::path &stateDir() const { return m_dir; }
     // Runs `command` of tests/scripts/system_services.sh on this state folder.
     CommandResult script(const std::string &command, const std::string &argument = {}) const;
+    // Whether udisks2 has a Block object for `kernelName` ("loop3") now.
+    bool knowsBlock(const std::string &kernelName) const;
     // udisks2 learns of a loop device from udev some time after losetup returns: waits
-    // (bounded) until it has a Block object for `kernelName` ("loop3").
+    // (bounded) until it knows `kernelName`.
     bool waitForBlock(const std::string &kernelName) const;
 
 private:

@@ -89,8 +89,10 @@ spawn() {
 wait_for_name() {
     local dir=$1 name=$2 daemon=$3 i
     for ((i = 0; i < READY_TENTHS; ++i)); do
-        busctl --address="$DBUS_SYSTEM_BUS_ADDRESS" --timeout=2 status "$name" >/dev/null 2>&1 \
-            && return 0
+        # dbus-send, not busctl: busctl comes with systemd, which udev does not need.
+        dbus-send --bus="$DBUS_SYSTEM_BUS_ADDRESS" --print-reply --reply-timeout=2000 \
+            --dest=org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.NameHasOwner \
+            "string:$name" 2>/dev/null | grep -q "boolean true" && return 0
         alive "$dir/$daemon.pid" || die "$daemon exited before owning $name: $(tail -5 "$dir/$daemon.log")"
         sleep 0.1
     done
@@ -100,8 +102,8 @@ wait_for_name() {
 start() {
     local dir=$1 i
     [[ $(id -u) == 0 ]] || die "start needs root"
-    for p in dbus-daemon busctl udevadm "$POLKITD" "$UDISKSD"; do
-        command -v "$p" >/dev/null || die "$p is not installed (apt install dbus-daemon udev polkitd udisks2)"
+    for p in dbus-daemon dbus-send udevadm pkcheck setpriv "$POLKITD" "$UDISKSD"; do
+        command -v "$p" >/dev/null || die "$p is not installed (apt install dbus-daemon udev polkitd udisks2 util-linux)"
     done
     # If anything below fails (die exits), stop what was started already.
     trap 'stop "$dir"' EXIT
