@@ -2341,6 +2341,14 @@
         <source>Then the system asks for your permission to open the devices you may not open yourself (udisks2).</source>
         <translation>Danach fragt das System Sie um Erlaubnis, die Geräte zu öffnen, die Sie nicht selbst öffnen dürfen (udisks2).</translation>
     </message>
+    <message>
+        <source>Starts the run: the system asks for your permission, then the devices listed are overwritten</source>
+        <translation>Startet den Lauf: Das System fragt Sie um Erlaubnis, dann werden die genannten Geräte überschrieben</translation>
+    </message>
+    <message>
+        <source>Starts the run: the devices listed are overwritten</source>
+        <translation>Startet den Lauf: Die genannten Geräte werden überschrieben</translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::MessageBar</name>

@@ -339,6 +339,10 @@ void TargetDialogs::confirmDeviceWrites(const std::function<void(bool allowDevic
         QMessageBox::Warning, tr("Write to raw devices?"), text, QMessageBox::Cancel, window());
     box->setObjectName(QStringLiteral("deviceWritesDialog"));
     auto *erase = box->addButton(tr("Destroy the data and run"), QMessageBox::DestructiveRole);
+    erase->setToolTip(writes.broker
+            ? tr("Starts the run: the system asks for your permission, then the devices listed "
+                 "are overwritten")
+            : tr("Starts the run: the devices listed are overwritten"));
     box->setDefaultButton(QMessageBox::Cancel);
     box->setAttribute(Qt::WA_DeleteOnClose);
     QObject::connect(box, &QMessageBox::finished, m_page, [box, erase, run] {
