@@ -233,7 +233,7 @@ void MainWindow::connectPages()
     });
     connect(m_targetsPage, &TargetsPage::refreshRequested, this, &MainWindow::refreshTargets);
     m_targetsPage->dialogs()->setContext({dataDirectory(), m_services.detectTargetKind,
-        m_services.readFileHead, m_services.accessProblem, m_messageBar});
+        m_services.readFileHead, m_services.targetAccess, m_messageBar});
     connect(m_setupPage, &SetupPage::engineChanged, this, [](core::EngineKind engine) {
         QSettings().setValue(QStringLiteral("run/engine"), int(engine));
     });

@@ -42,6 +42,15 @@ struct TargetCandidate {
     std::string fsType; // for test-file locations
     std::uint64_t freeBytes = 0; // for test-file locations: free space there
     bool readOnly = false;
+    // Raw devices: how this user could open it now, to read and to write (Direct: with
+    // its own rights; Broker: udisks2 would be asked, and the user with it; Denied: `text`
+    // says why and what would help). Direct for test files and trees.
+    core::TargetAccess readAccess;
+    core::TargetAccess writeAccess;
+    // Raw devices: what is on it ("ext4 file system “data”", "GPT partition table",
+    // "LVM2 member"), for the question before it is overwritten; "" when nothing is
+    // recognised (or not known here).
+    std::string contents;
 };
 
 // The first `bytes` bytes of a file, through the bounded reader (PlatformServices).
@@ -79,9 +88,12 @@ struct PlatformServices {
     // The first bytes of a file under the same rules (platform::readInputFileHead), to
     // tell a results file from a profile and to read a file tree's marker; empty: none is.
     FileHeadReader readFileHead;
-    // "" when this user may open the path (for writing too when asked), else why not and
-    // what would help (platform::accessProblem). Empty function: not checked here.
-    std::function<std::string(const std::string &path, bool write)> accessProblem;
+    // How this process could open a target now, for writing too when asked
+    // (platform::targetAccess): Direct, through the broker (the run asks the user), or
+    // Denied with why and what would help. May ask the broker whether it knows the device
+    // (bounded); the check before Start calls it for the raw devices of the profile.
+    // Empty function: not checked here (everything is Direct).
+    std::function<core::TargetAccess(const std::string &path, bool write)> targetAccess;
 };
 
 // What a run in this process takes from the services: the engine, the counters, the

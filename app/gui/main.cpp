@@ -1,16 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // ioprism: the desktop application.
 //
-// The only place where the GUI meets the platform layer: it fills ui::PlatformServices
-// with the engines, OS counters and device discovery of this machine, so ui/ stays free
-// of OS code.
+// The window on this machine's services (app/gui/gui_platform.h, which keeps ui/ free of
+// OS code) and the command line's scripted cases.
+#include "app/gui/gui_platform.h"
 #include "platform/common/backend_factory.h"
 #include "platform/common/data_dir.h"
-#include "platform/common/input_file_reader.h"
-#include "platform/common/system.h"
-#include "platform/common/target_resolution.h"
 #include "ui/main_window.h"
-#include "ui/models/profile_defaults.h"
 #include "ui/pages/results_page.h"
 #include "ui/pages/setup_page.h"
 #include "ui/results_keeper.h"
@@ -21,117 +17,12 @@
 #include <QDir>
 #include <QTimer>
 
-#include <filesystem>
 #include <iostream>
-#include <memory>
 #include <string_view>
 
 namespace {
 
 using namespace ioprism;
-
-// Disks, partitions and a test-file location on every writable mounted file system.
-std::vector<ui::TargetCandidate> listTargets()
-{
-    std::vector<ui::TargetCandidate> candidates;
-    const auto disks = platform::listBlockDevices();
-    const auto mounts = platform::listMounts();
-
-    // The model and media of the disk holding a device path ("/dev/vda1" -> vda).
-    auto diskOf = [&](const std::string &devicePath) -> const platform::BlockDeviceInfo * {
-        for (const auto &d : disks) {
-            if (d.devicePath == devicePath)
-                return &d;
-            for (const auto &p : d.partitions)
-                if (p.devicePath == devicePath)
-                    return &d;
-        }
-        return nullptr;
-    };
-
-    for (const auto &m : mounts) {
-        // A place this user cannot create files in (the root folder for a user) is no
-        // place to offer a test file.
-        if (m.readOnly || !platform::accessProblem(m.mountPoint, true).empty())
-            continue;
-        ui::TargetCandidate c;
-        c.kind = core::TargetKind::TestFile;
-        c.path = (std::filesystem::path(m.mountPoint) / ui::kTestFileName).string();
-        c.name = m.mountPoint + " (" + m.fsType + ")";
-        c.sizeBytes = m.totalBytes;
-        c.freeBytes = m.freeBytes;
-        c.fsType = m.fsType;
-        c.mountPoints = {m.mountPoint};
-        if (const auto *disk = diskOf(m.device)) {
-            c.model = disk->model;
-            c.rotational = disk->rotational;
-        }
-        candidates.push_back(c);
-    }
-    for (const auto &d : disks) {
-        ui::TargetCandidate disk;
-        disk.kind = core::TargetKind::BlockDevice;
-        disk.path = d.devicePath;
-        disk.name = d.name;
-        disk.model = d.model;
-        disk.sizeBytes = d.sizeBytes;
-        disk.rotational = d.rotational;
-        disk.readOnly = d.readOnly;
-        disk.mountPoints = d.mountPoints;
-        for (const auto &h : d.holders)
-            disk.inUse.push_back("used by " + h);
-        for (const auto &p : d.partitions) {
-            // Writing the whole disk overwrites its partitions: their mounts count too.
-            disk.mountPoints.insert(
-                disk.mountPoints.end(), p.mountPoints.begin(), p.mountPoints.end());
-            for (const auto &h : p.holders)
-                disk.inUse.push_back(p.name + " used by " + h);
-        }
-        candidates.push_back(disk);
-        for (const auto &p : d.partitions) {
-            ui::TargetCandidate part;
-            part.kind = core::TargetKind::Partition;
-            part.path = p.devicePath;
-            part.name = p.name;
-            part.model = d.model;
-            part.sizeBytes = p.sizeBytes;
-            part.rotational = d.rotational;
-            part.readOnly = d.readOnly;
-            part.mountPoints = p.mountPoints;
-            for (const auto &h : p.holders)
-                part.inUse.push_back("used by " + h);
-            candidates.push_back(part);
-        }
-    }
-    return candidates;
-}
-
-ui::PlatformServices platformServices()
-{
-    ui::PlatformServices services;
-    services.makeBackend
-        = [](core::EngineKind kind) { return platform::makeBackend({.kind = kind}); };
-    services.makeCounters = [] { return platform::makeCounterSource(); };
-    services.listTargets = listTargets;
-    services.targetExists = [](const core::Target &t) { return platform::targetExists(t); };
-    services.iometerVolumeIsHere
-        = [](const core::IometerVolume &v) { return platform::iometerVolumeIsHere(v); };
-    services.detectTargetKind
-        = [](const std::string &path) { return platform::detectTargetKind(path); };
-    services.describeSystem = [] {
-        auto environment = platform::describeSystem();
-        environment.toolVersion = IOPRISM_VERSION;
-        return environment;
-    };
-    services.describeDevice
-        = [](const std::string &path) { return platform::describeDevice(path); };
-    services.removeTestFile
-        = [](const std::string &path) { return platform::removeTestFile(path); };
-    services.readFile = platform::readInputFile;
-    services.readFileHead = platform::readInputFileHead;
-    services.accessProblem = platform::accessProblem;
-    return services;
-}
 
 // True when the command line asks only for --help or --version. Those print and quit
 // before any window, so they need no display: the man page is made from --help at build
@@ -456,7 +347,7 @@ int main(int argc, char **argv)
     // The run library the command line saves into too, so History lists both.
     if (auto library = platform::runLibraryDirectory())
         options.runLibraryDirectory = QString::fromStdString(library->string());
-    ui::MainWindow window(platformServices(), options);
+    ui::MainWindow window(app::platformServices(), options);
     if (!applyEngine(window, commandLine))
         return 2;
     Script script(app, window, commandLine);

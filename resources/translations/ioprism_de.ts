@@ -2329,6 +2329,26 @@
         <source>Opening %1…</source>
         <translation>%1 wird geöffnet…</translation>
     </message>
+    <message>
+        <source>holds: %1</source>
+        <translation>enthält: %1</translation>
+    </message>
+    <message>
+        <source>Then the system asks for your permission to open it (udisks2).</source>
+        <translation>Danach fragt das System Sie um Erlaubnis, es zu öffnen (udisks2).</translation>
+    </message>
+    <message>
+        <source>Then the system asks for your permission to open the devices you may not open yourself (udisks2).</source>
+        <translation>Danach fragt das System Sie um Erlaubnis, die Geräte zu öffnen, die Sie nicht selbst öffnen dürfen (udisks2).</translation>
+    </message>
+    <message>
+        <source>Starts the run: the system asks for your permission, then the devices listed are overwritten</source>
+        <translation>Startet den Lauf: Das System fragt Sie um Erlaubnis, dann werden die genannten Geräte überschrieben</translation>
+    </message>
+    <message>
+        <source>Starts the run: the devices listed are overwritten</source>
+        <translation>Startet den Lauf: Die genannten Geräte werden überschrieben</translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::MessageBar</name>
@@ -4203,6 +4223,54 @@
     <message>
         <source>The folder %1 does not exist: the run creates no folders. Create it, or double-click the row to choose another place.</source>
         <translation>Der Ordner %1 existiert nicht: Der Lauf legt keine Ordner an. Legen Sie ihn an oder doppelklicken Sie auf die Zeile, um einen anderen Ort zu wählen.</translation>
+    </message>
+    <message>
+        <source>your own rights suffice</source>
+        <translation>Ihre eigenen Rechte genügen</translation>
+    </message>
+    <message>
+        <source>the system asks for your permission first (udisks2)</source>
+        <translation>das System fragt Sie zuerst um Erlaubnis (udisks2)</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>IOPrism makes and opens test files and file trees with your own rights</source>
+        <translation>IOPrism legt Testdateien und Dateibäume mit Ihren eigenen Rechten an und öffnet sie damit</translation>
+    </message>
+    <message>
+        <source>Yours</source>
+        <translation>Ihres</translation>
+    </message>
+    <message>
+        <source>Asks permission</source>
+        <translation>Fragt um Erlaubnis</translation>
+    </message>
+    <message>
+        <source>Read only</source>
+        <translation>Nur lesbar</translation>
+    </message>
+    <message>
+        <source>No access</source>
+        <translation>Kein Zugriff</translation>
+    </message>
+    <message>
+        <source>Reading</source>
+        <translation>Lesen</translation>
+    </message>
+    <message>
+        <source>Writing</source>
+        <translation>Schreiben</translation>
+    </message>
+    <message>
+        <source>Access</source>
+        <translation>Zugriff</translation>
+    </message>
+    <message>
+        <source>Whether you may open a disk or partition now (Yours), the system asks for your permission when the run starts (Asks permission), or it cannot be opened (No access; Read only: not for writing). The tooltip of each row says why and what would help.</source>
+        <translation>Ob Sie eine Festplatte oder Partition jetzt öffnen dürfen (Ihres), das System Sie beim Start des Laufs um Erlaubnis fragt (Fragt um Erlaubnis) oder sie nicht geöffnet werden kann (Kein Zugriff; Nur lesbar: nicht zum Schreiben). Der Tooltip jeder Zeile sagt, warum, und was helfen würde.</translation>
     </message>
 </context>
 <context>

@@ -327,11 +327,11 @@ TEST(MainWindow, ADeviceThisUserMayNotOpenIsSaidBeforeTheDestroyDialog)
     test::TempDir dir;
     PlatformServices services = servicesWithDevice(false);
     std::vector<std::pair<std::string, bool>> asked;
-    services.accessProblem = [&](const std::string &path, bool write) {
+    services.targetAccess = [&](const std::string &path, bool write) {
         asked.emplace_back(path, write);
-        return path == "/dev/fakedisk"
-            ? std::string("alice may not write /dev/fakedisk: the node is root:disk 0660")
-            : std::string();
+        return path == "/dev/fakedisk" ? core::TargetAccess {core::TargetAccess::Way::Denied,
+                   "alice may not write /dev/fakedisk: the node is root:disk 0660"}
+                                       : core::TargetAccess {};
     };
     MainWindow window(services, isolated(dir));
     window.document()->setProfile(writingToDevice());
@@ -373,6 +373,8 @@ TEST(MainWindow, WritingToADeviceAsksFirstNamingItAndItsSize)
     EXPECT_TRUE(box->text().contains(QStringLiteral("/dev/fakedisk")));
     EXPECT_TRUE(box->text().contains(QStringLiteral("8 GiB")));
     EXPECT_TRUE(box->text().contains(QStringLiteral("Fake SSD 1000")));
+    EXPECT_FALSE(box->text().contains(QStringLiteral("udisks2")))
+        << "this user opens it: the system asks nothing";
     QAbstractButton *destroy = nullptr;
     for (auto *button : box->buttons())
         if (box->buttonRole(button) == QMessageBox::DestructiveRole)
@@ -381,6 +383,46 @@ TEST(MainWindow, WritingToADeviceAsksFirstNamingItAndItsSize)
     destroy->click();
     ASSERT_TRUE(test::waitUntil([&] { return finished != nullptr; }, 30s));
     EXPECT_FALSE(finished->error) << finished->error->toString();
+}
+
+// Issue 26: a device this user may not open but udisks2 may is no refusal: the question
+// names what is on the device and says that the system asks next.
+TEST(MainWindow, ADeviceTheBrokerOpensIsConfirmedSayingTheSystemAsksNext)
+{
+    test::ensureApp();
+    test::TempDir dir;
+    PlatformServices services = servicesWithDevice(false);
+    const auto listed = services.listTargets;
+    services.listTargets = [listed] {
+        auto candidates = listed();
+        candidates[0].contents = "ext4 file system “data”";
+        return candidates;
+    };
+    services.targetAccess = [](const std::string &path, bool) {
+        return path == "/dev/fakedisk" ? core::TargetAccess {core::TargetAccess::Way::Broker,
+                   "udisks2 opens /dev/fakedisk after the system asks you"}
+                                       : core::TargetAccess {};
+    };
+    MainWindow window(services, isolated(dir));
+    window.document()->setProfile(writingToDevice());
+    ASSERT_TRUE(window.startRun()) << window.messageBar()->currentText().toStdString();
+    QMessageBox *box = nullptr;
+    ASSERT_TRUE(test::waitUntil(
+        [&] {
+            box = window.findChild<QMessageBox *>();
+            return box && box->isVisible();
+        },
+        5s));
+    EXPECT_TRUE(box->text().contains(QStringLiteral("/dev/fakedisk")));
+    EXPECT_TRUE(box->text().contains(QStringLiteral("Fake SSD 1000")));
+    EXPECT_TRUE(box->text().contains(QStringLiteral("ext4 file system “data”")))
+        << box->text().toStdString();
+    EXPECT_TRUE(box->text().contains(QStringLiteral("asks for your permission")))
+        << box->text().toStdString();
+    EXPECT_TRUE(box->text().contains(QStringLiteral("udisks2")));
+    box->button(QMessageBox::Cancel)->click();
+    QCoreApplication::processEvents();
+    EXPECT_FALSE(window.runController()->isRunning());
 }
 
 TEST(MainWindow, DecliningTheDeviceWriteConfirmationDoesNotRun)

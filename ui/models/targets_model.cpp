@@ -7,10 +7,14 @@
 #include "ui/models/profile_document.h"
 #include "ui/style.h"
 
+#include <QApplication>
+#include <QBrush>
 #include <QDir>
 #include <QFileInfo>
 #include <QFont>
+#include <QPalette>
 #include <QStorageInfo>
+#include <QStyle>
 
 #include <algorithm>
 
@@ -47,6 +51,43 @@ IconId iconOf(core::TargetKind kind)
     if (kind == core::TargetKind::FileTree)
         return IconId::FileTree;
     return isRaw(kind) ? IconId::Disk : IconId::TestFile;
+}
+
+using Way = core::TargetAccess::Way;
+
+// What the Access column says of a raw device: the worse of reading and writing, since
+// which of them a worker does depends on its specs, not on the row.
+enum class AccessState { Yours, AsksPermission, ReadOnly, NoAccess };
+
+AccessState accessState(const TargetCandidate &c)
+{
+    if (c.readAccess.way == Way::Denied)
+        return AccessState::NoAccess;
+    if (c.writeAccess.way == Way::Denied)
+        return AccessState::ReadOnly;
+    if (c.readAccess.way == Way::Broker || c.writeAccess.way == Way::Broker)
+        return AccessState::AsksPermission;
+    return AccessState::Yours;
+}
+
+// One way of opening, for the tooltip: the platform's own text, else what Direct means.
+QString accessLine(const QString &what, const core::TargetAccess &access)
+{
+    QString how;
+    switch (access.way) {
+    case Way::Direct:
+        how = TargetsModel::tr("your own rights suffice");
+        break;
+    case Way::Broker:
+        how = access.text.empty()
+            ? TargetsModel::tr("the system asks for your permission first (udisks2)")
+            : toQString(access.text);
+        break;
+    case Way::Denied:
+        how = toQString(access.text);
+        break;
+    }
+    return TargetsModel::tr("%1: %2").arg(what, how);
 }
 
 // The field of a target a column edits, as validation paths name it.
@@ -426,7 +467,12 @@ QVariant TargetsModel::data(const QModelIndex &index, int role) const
         font.setItalic(true);
         return font;
     }
-    if (column <= FreeColumn)
+    // A device this user may not open at all is greyed: it cannot be run as it is (the
+    // check before Start refuses it; the Access column's tooltip says what would help).
+    if (role == Qt::ForegroundRole && isRaw(c.kind) && column != AccessColumn
+        && accessState(c) == AccessState::NoAccess)
+        return QPalette().brush(QPalette::Disabled, QPalette::Text);
+    if (column <= AccessColumn)
         return candidateData(row, t, column, role, problems);
     // Per-target settings: shown and editable on assigned rows only.
     if (role == Qt::ToolTipRole)
@@ -523,6 +569,8 @@ QVariant TargetsModel::candidateData(const Row &row, const core::Target *t, int 
         return {};
     case FreeColumn:
         return freeData(c, role);
+    case AccessColumn:
+        return accessData(c, role);
     default:
         return {};
     }
@@ -628,6 +676,55 @@ QVariant TargetsModel::freeData(const TargetCandidate &c, int role) const
     if (role == Qt::TextAlignmentRole)
         return int(Qt::AlignRight | Qt::AlignVCenter);
     return {};
+}
+
+// Whether this user may open a raw device: a short word, an icon and a colour in the
+// message bar's manner (nothing for "Yours", a question for the broker, a warning for
+// read only, an error for none), and every detail in the tooltip.
+QVariant TargetsModel::accessData(const TargetCandidate &c, int role) const
+{
+    if (!isRaw(c.kind))
+        return role == Qt::ToolTipRole
+            ? tr("IOPrism makes and opens test files and file trees with your own rights")
+            : QVariant();
+    const AccessState state = accessState(c);
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (state) {
+        case AccessState::Yours:
+            return tr("Yours");
+        case AccessState::AsksPermission:
+            return tr("Asks permission");
+        case AccessState::ReadOnly:
+            return tr("Read only");
+        case AccessState::NoAccess:
+            return tr("No access");
+        }
+        return {};
+    case Qt::DecorationRole: {
+        const QStyle *style = QApplication::style();
+        switch (state) {
+        case AccessState::Yours:
+            return {};
+        case AccessState::AsksPermission:
+            return style->standardIcon(QStyle::SP_MessageBoxQuestion);
+        case AccessState::ReadOnly:
+            return style->standardIcon(QStyle::SP_MessageBoxWarning);
+        case AccessState::NoAccess:
+            return style->standardIcon(QStyle::SP_MessageBoxCritical);
+        }
+        return {};
+    }
+    case Qt::ForegroundRole:
+        if (state == AccessState::NoAccess)
+            return QBrush(errorColor());
+        return {};
+    case Qt::ToolTipRole:
+        return accessLine(tr("Reading"), c.readAccess) + QLatin1Char('\n')
+            + accessLine(tr("Writing"), c.writeAccess);
+    default:
+        return {};
+    }
 }
 
 // A per-target setting's tooltip, on every row (an unticked row says what ticking it
@@ -887,6 +984,8 @@ QVariant TargetsModel::headerData(int section, Qt::Orientation orientation, int 
             return tr("Mounted at");
         case FreeColumn:
             return tr("Free");
+        case AccessColumn:
+            return tr("Access");
         case OutstandingColumn:
             return tr("Outstanding I/Os");
         case RegionStartColumn:
@@ -911,6 +1010,11 @@ QVariant TargetsModel::headerData(int section, Qt::Orientation orientation, int 
             return tr("Size of a disk or partition; for a test file or file tree, as it is now");
         case FreeColumn:
             return tr("Free space on the file system of a test file or file tree");
+        case AccessColumn:
+            return tr("Whether you may open a disk or partition now (Yours), the system "
+                      "asks for your permission when the run starts (Asks permission), "
+                      "or it cannot be opened (No access; Read only: not for writing). "
+                      "The tooltip of each row says why and what would help.");
         case OutstandingColumn:
             return tr("Queue depth per target (empty: the worker's)");
         case RegionStartColumn:

@@ -60,6 +60,10 @@ public:
         MediaColumn, // SSD / HDD
         MountColumn,
         FreeColumn,
+        // Raw devices: whether this user may open it now ("Yours"), the system would ask
+        // ("Asks permission": udisks2 and polkit), or not at all ("No access", why in the
+        // tooltip). Known before Start, so a device nobody will open is not chosen blind.
+        AccessColumn,
         OutstandingColumn, // per-target outstanding I/Os (empty: the worker's)
         RegionStartColumn,
         RegionSizeColumn,
@@ -159,6 +163,7 @@ private:
         const TargetCandidate &c, const core::Target *t, const core::Problems &problems) const;
     QVariant sizeData(const Row &row, int role) const;
     QVariant freeData(const TargetCandidate &c, int role) const;
+    QVariant accessData(const TargetCandidate &c, int role) const;
     QString settingToolTip(
         const TargetCandidate &c, int column, const core::Problems &problems) const;
     QVariant settingData(const core::Target &t, int column, int role) const;

@@ -216,12 +216,15 @@ void TargetDialogs::askRepoint(int row)
     dialog->open();
 }
 
-// Raw devices this user may not open: said before the run, with what would help, rather
-// than after the user agreed to destroy the data.
-QStringList TargetDialogs::deniedDevices() const
+// Raw devices this user may not open, not even through the broker: said before the run,
+// with what would help, rather than after the user agreed to destroy the data. A device
+// the broker would open passes (the run asks the user then); the answers are kept for the
+// question that follows, which says so.
+QStringList TargetDialogs::deniedDevices()
 {
     QStringList denied;
-    if (!m_context.accessProblem)
+    m_checked.clear();
+    if (!m_context.targetAccess)
         return denied;
     const core::Profile &profile = m_document->profile();
     for (int w = 0; w < m_document->workerCount(); ++w) {
@@ -230,12 +233,28 @@ QStringList TargetDialogs::deniedDevices() const
         for (const auto &target : worker->targets) {
             if (isMadeByUs(target))
                 continue;
-            const std::string why = m_context.accessProblem(target.path, writes);
-            if (!why.empty() && !denied.contains(toQString(why)))
-                denied << toQString(why);
+            const core::TargetAccess access = m_context.targetAccess(target.path, writes);
+            m_checked[target.path] = access;
+            const QString why = toQString(access.text);
+            if (access.way == core::TargetAccess::Way::Denied && !denied.contains(why))
+                denied << why;
         }
     }
     return denied;
+}
+
+// One device in the question before it is written: its path, size, model and what is on
+// it, so that the user recognises the device, not only its name.
+QString TargetDialogs::deviceLine(const QString &path, const TargetCandidate *c) const
+{
+    QString line = QStringLiteral("<b>%1</b>").arg(path.toHtmlEscaped());
+    if (c && c->sizeBytes)
+        line += QStringLiteral(", ") + capacityText(c->sizeBytes);
+    if (c && !c->model.empty())
+        line += QStringLiteral(", ") + toQString(c->model).toHtmlEscaped();
+    if (c && !c->contents.empty())
+        line += QStringLiteral(", ") + tr("holds: %1").arg(toQString(c->contents).toHtmlEscaped());
+    return line;
 }
 
 // Raw devices that a spec writes: refused while in use, else to be confirmed.
@@ -264,11 +283,13 @@ TargetDialogs::DeviceWrites TargetDialogs::deviceWrites() const
                 writes.refused << tr("%1: %2").arg(path, inUse.join(QStringLiteral(", ")));
                 continue;
             }
-            QString line = QStringLiteral("<b>%1</b>").arg(path.toHtmlEscaped());
-            if (c && c->sizeBytes)
-                line += QStringLiteral(", ") + capacityText(c->sizeBytes);
-            if (c && !c->model.empty())
-                line += QStringLiteral(", ") + toQString(c->model).toHtmlEscaped();
+            // Who opens it, as the check before Start found (else as the listing did).
+            const auto checked = m_checked.find(target.path);
+            const auto way = checked != m_checked.end() ? checked->second.way
+                : c                                     ? c->writeAccess.way
+                                                        : core::TargetAccess::Way::Direct;
+            writes.broker = writes.broker || way == core::TargetAccess::Way::Broker;
+            const QString line = deviceLine(path, c);
             if (!writes.confirm.contains(line))
                 writes.confirm << line;
         }
@@ -276,7 +297,7 @@ TargetDialogs::DeviceWrites TargetDialogs::deviceWrites() const
     return writes;
 }
 
-bool TargetDialogs::refuseDevices(const QString &topic) const
+bool TargetDialogs::refuseDevices(const QString &topic)
 {
     if (const QStringList denied = deniedDevices(); !denied.isEmpty()) {
         m_context.messageBar->showMessage(MessageBar::Level::Error,
@@ -296,18 +317,32 @@ bool TargetDialogs::refuseDevices(const QString &topic) const
 
 void TargetDialogs::confirmDeviceWrites(const std::function<void(bool allowDeviceWrites)> &run)
 {
-    const QStringList confirm = deviceWrites().confirm;
+    const DeviceWrites writes = deviceWrites();
+    const QStringList &confirm = writes.confirm;
     if (confirm.isEmpty()) {
         run(false);
         return;
     }
-    auto *box = new QMessageBox(QMessageBox::Warning, tr("Write to raw devices?"),
-        tr("The test writes directly to:<br>%1<br><br>Everything stored on %2 "
-           "will be destroyed. Continue?")
-            .arg(confirm.join(QStringLiteral("<br>")),
-                confirm.size() == 1 ? tr("this device") : tr("these devices")),
-        QMessageBox::Cancel, window());
+    const bool one = confirm.size() == 1;
+    QString text = tr("The test writes directly to:<br>%1<br><br>Everything stored on %2 "
+                      "will be destroyed. Continue?")
+                       .arg(confirm.join(QStringLiteral("<br>")),
+                           one ? tr("this device") : tr("these devices"));
+    // The system's own question comes next: said here, so that it is expected, and so
+    // that its password dialog is not taken for something else.
+    if (writes.broker)
+        text += QStringLiteral("<br><br>")
+            + (one ? tr("Then the system asks for your permission to open it (udisks2).")
+                   : tr("Then the system asks for your permission to open the devices "
+                        "you may not open yourself (udisks2)."));
+    auto *box = new QMessageBox(
+        QMessageBox::Warning, tr("Write to raw devices?"), text, QMessageBox::Cancel, window());
+    box->setObjectName(QStringLiteral("deviceWritesDialog"));
     auto *erase = box->addButton(tr("Destroy the data and run"), QMessageBox::DestructiveRole);
+    erase->setToolTip(writes.broker
+            ? tr("Starts the run: the system asks for your permission, then the devices listed "
+                 "are overwritten")
+            : tr("Starts the run: the devices listed are overwritten"));
     box->setDefaultButton(QMessageBox::Cancel);
     box->setAttribute(Qt::WA_DeleteOnClose);
     QObject::connect(box, &QMessageBox::finished, m_page, [box, erase, run] {

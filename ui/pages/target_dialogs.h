@@ -16,6 +16,7 @@
 #include <QString>
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -35,7 +36,7 @@ public:
         QString dataDirectory;
         std::function<core::TargetKind(const std::string &)> detectTargetKind;
         FileHeadReader readFileHead;
-        std::function<std::string(const std::string &path, bool write)> accessProblem;
+        std::function<core::TargetAccess(const std::string &path, bool write)> targetAccess;
         MessageBar *messageBar = nullptr;
     };
 
@@ -55,10 +56,11 @@ public:
     // Asks where the target of a Targets-page row should point ("repointDialog").
     void askRepoint(int row);
 
-    // Raw devices the profile cannot use as it is: one this user may not open, or one a
+    // Raw devices the profile cannot use as it is: one this user may not open, not even
+    // through the broker (Denied; Broker passes: the run asks the user then), or one a
     // spec writes while it is in use. Says why in the message bar under `topic` and
     // returns true; false when nothing stands in the way.
-    bool refuseDevices(const QString &topic) const;
+    bool refuseDevices(const QString &topic);
     // Before raw devices are written: asks the user ("Destroy the data and run") and
     // calls `run(true)` when they agree; with no raw device written, `run(false)` at once.
     void confirmDeviceWrites(const std::function<void(bool allowDeviceWrites)> &run);
@@ -66,10 +68,12 @@ public:
 private:
     struct DeviceWrites {
         QStringList refused; // in use: "path: mounted at /mnt"
-        QStringList confirm; // to confirm: "<b>path</b>, size, model"
+        QStringList confirm; // to confirm: "<b>path</b>, size, model, contents"
+        bool broker = false; // one of them is opened through the broker (udisks2)
     };
     DeviceWrites deviceWrites() const;
-    QStringList deniedDevices() const;
+    QString deviceLine(const QString &path, const TargetCandidate *candidate) const;
+    QStringList deniedDevices();
     void addTarget(const std::string &path, core::TargetKind kind,
         const std::optional<core::FileTree> &tree, const QString &dialogName);
     QWidget *window() const;
@@ -77,6 +81,10 @@ private:
     TargetsPage *m_page;
     ProfileDocument *m_document;
     Context m_context;
+    // How each raw target of the profile can be opened, as the last check before Start
+    // found (deniedDevices): the question that follows says when the broker will ask,
+    // without asking the broker again.
+    std::map<std::string, core::TargetAccess> m_checked;
 };
 
 } // namespace ioprism::ui

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/gui/gui_platform.h"
+
+#include "platform/common/backend_factory.h"
+#include "platform/common/input_file_reader.h"
+#include "platform/common/system.h"
+#include "platform/common/target_resolution.h"
+#include "ui/models/profile_defaults.h"
+
+// The OS's own (platform/linux or platform/windows, chosen by the build: app/CMakeLists.txt).
+#include <filesystem>
+#include <future>
+#include <string>
+
+#include "device_contents.h"
+
+namespace ioprism::app {
+
+namespace {
+
+// A test-file location on every writable mounted file system.
+void addTestFileLocations(std::vector<ui::TargetCandidate> &candidates,
+    const std::vector<platform::BlockDeviceInfo> &disks)
+{
+    // The model and media of the disk holding a device path ("/dev/vda1" -> vda).
+    auto diskOf = [&](const std::string &devicePath) -> const platform::BlockDeviceInfo * {
+        for (const auto &d : disks) {
+            if (d.devicePath == devicePath)
+                return &d;
+            for (const auto &p : d.partitions)
+                if (p.devicePath == devicePath)
+                    return &d;
+        }
+        return nullptr;
+    };
+    for (const auto &m : platform::listMounts()) {
+        // A place this user cannot create files in (the root folder for a user) is no
+        // place to offer a test file.
+        if (m.readOnly || !platform::accessProblem(m.mountPoint, true).empty())
+            continue;
+        ui::TargetCandidate c;
+        c.kind = core::TargetKind::TestFile;
+        c.path = (std::filesystem::path(m.mountPoint) / ui::kTestFileName).string();
+        c.name = m.mountPoint + " (" + m.fsType + ")";
+        c.sizeBytes = m.totalBytes;
+        c.freeBytes = m.freeBytes;
+        c.fsType = m.fsType;
+        c.mountPoints = {m.mountPoint};
+        if (const auto *disk = diskOf(m.device)) {
+            c.model = disk->model;
+            c.rotational = disk->rotational;
+        }
+        candidates.push_back(c);
+    }
+}
+
+// A whole disk: its own facts, and its partitions' mounts and holders, since writing the
+// disk overwrites them.
+ui::TargetCandidate diskCandidate(const platform::BlockDeviceInfo &d)
+{
+    ui::TargetCandidate disk;
+    disk.kind = core::TargetKind::BlockDevice;
+    disk.path = d.devicePath;
+    disk.name = d.name;
+    disk.model = d.model;
+    disk.sizeBytes = d.sizeBytes;
+    disk.rotational = d.rotational;
+    disk.readOnly = d.readOnly;
+    disk.mountPoints = d.mountPoints;
+    disk.contents = platform::deviceContentsOf(d.deviceNumber);
+    for (const auto &h : d.holders)
+        disk.inUse.push_back("used by " + h);
+    for (const auto &p : d.partitions) {
+        disk.mountPoints.insert(disk.mountPoints.end(), p.mountPoints.begin(), p.mountPoints.end());
+        for (const auto &h : p.holders)
+            disk.inUse.push_back(p.name + " used by " + h);
+    }
+    return disk;
+}
+
+ui::TargetCandidate partitionCandidate(
+    const platform::BlockDeviceInfo &d, const platform::PartitionInfo &p)
+{
+    ui::TargetCandidate part;
+    part.kind = core::TargetKind::Partition;
+    part.path = p.devicePath;
+    part.name = p.name;
+    part.model = d.model;
+    part.sizeBytes = p.sizeBytes;
+    part.rotational = d.rotational;
+    part.readOnly = d.readOnly;
+    part.mountPoints = p.mountPoints;
+    part.contents = platform::deviceContentsOf(p.deviceNumber);
+    for (const auto &h : p.holders)
+        part.inUse.push_back("used by " + h);
+    return part;
+}
+
+// How this user could open each raw device, for reading and for writing.
+//
+// This runs on the GUI thread. Where the user's own rights suffice (accessProblem is "",
+// a cheap stat and faccessat) that is the answer and nobody is asked. Only the devices the
+// user may not open go to platform::targetAccess, which may ask udisks2 over D-Bus whether
+// it knows the device (bounded by 2 s each). Those questions are asked all at once, each
+// on a thread of its own, so a hung bus costs the window at most about one bound, not one
+// per device and mode.
+void fillAccess(std::vector<ui::TargetCandidate> &candidates)
+{
+    struct Pending {
+        core::TargetAccess *access;
+        std::future<core::TargetAccess> answer;
+    };
+    std::vector<Pending> pending;
+    for (auto &c : candidates) {
+        if (c.kind == core::TargetKind::TestFile)
+            continue;
+        for (const bool write : {false, true}) {
+            core::TargetAccess &access = write ? c.writeAccess : c.readAccess;
+            if (platform::accessProblem(c.path, write).empty())
+                continue; // Direct (the default)
+            pending.push_back({&access, std::async(std::launch::async, [path = c.path, write] {
+                                   return platform::targetAccess(path, write);
+                               })});
+        }
+    }
+    for (auto &p : pending)
+        *p.access = p.answer.get();
+}
+
+} // namespace
+
+std::vector<ui::TargetCandidate> listTargets()
+{
+    std::vector<ui::TargetCandidate> candidates;
+    const auto disks = platform::listBlockDevices();
+    addTestFileLocations(candidates, disks);
+    for (const auto &d : disks) {
+        candidates.push_back(diskCandidate(d));
+        for (const auto &p : d.partitions)
+            candidates.push_back(partitionCandidate(d, p));
+    }
+    fillAccess(candidates);
+    return candidates;
+}
+
+ui::PlatformServices platformServices()
+{
+    ui::PlatformServices services;
+    services.makeBackend
+        = [](core::EngineKind kind) { return platform::makeBackend({.kind = kind}); };
+    services.makeCounters = [] { return platform::makeCounterSource(); };
+    services.listTargets = listTargets;
+    services.targetExists = [](const core::Target &t) { return platform::targetExists(t); };
+    services.iometerVolumeIsHere
+        = [](const core::IometerVolume &v) { return platform::iometerVolumeIsHere(v); };
+    services.detectTargetKind
+        = [](const std::string &path) { return platform::detectTargetKind(path); };
+    services.describeSystem = [] {
+        auto environment = platform::describeSystem();
+        environment.toolVersion = IOPRISM_VERSION;
+        return environment;
+    };
+    services.describeDevice
+        = [](const std::string &path) { return platform::describeDevice(path); };
+    services.removeTestFile
+        = [](const std::string &path) { return platform::removeTestFile(path); };
+    services.readFile = platform::readInputFile;
+    services.readFileHead = platform::readInputFileHead;
+    services.targetAccess = platform::targetAccess;
+    return services;
+}
+
+} // namespace ioprism::app
