@@ -18,6 +18,7 @@
 
 #include <QAbstractButton>
 #include <QAction>
+#include <QApplication>
 #include <QMessageBox>
 #include <QTest>
 
@@ -90,6 +91,23 @@ const core::TargetInfo *deviceInfo(
     return infos.size() == 1 ? &infos.front() : nullptr;
 }
 
+// The windows and dialogs on screen, for a failure that found none it expected.
+QString shownWindows()
+{
+    QStringList shown;
+    for (const QWidget *w : QApplication::topLevelWidgets()) {
+        if (!w->isVisible())
+            continue;
+        shown << QStringLiteral("%1 \"%2\" (%3)")
+                     .arg(QString::fromLatin1(w->metaObject()->className()), w->windowTitle(),
+                         w->objectName());
+        if (const auto *box = qobject_cast<const QMessageBox *>(w))
+            shown.last() += QStringLiteral(": ") + box->text() + QLatin1Char(' ')
+                + box->informativeText();
+    }
+    return shown.join(QStringLiteral(", "));
+}
+
 TEST(DISABLED_BrokerGui, ReadThenConfirmedWrite)
 {
     const char *device = std::getenv("IOPRISM_BROKER_DEVICE");
@@ -101,7 +119,11 @@ TEST(DISABLED_BrokerGui, ReadThenConfirmedWrite)
     test::ensureApp();
     QSettings().clear();
     test::TempDir dir;
-    MainWindow window(app::platformServices(), test::isolatedOptions(dir.path()));
+    // A run library, as the application has: the window then keeps each run and asks
+    // nothing about the previous results before the next run.
+    MainWindowOptions options = test::isolatedOptions(dir.path());
+    options.runLibraryDirectory = QString::fromStdString((dir.path() / "library").string());
+    MainWindow window(app::platformServices(), options);
     window.resize(1200, 800);
     window.show();
 
@@ -147,7 +169,8 @@ TEST(DISABLED_BrokerGui, ReadThenConfirmedWrite)
                 QTest::mouseClick(button, Qt::LeftButton);
     });
     ASSERT_TRUE(asked) << "no confirmation before writing: "
-                       << window.messageBar()->currentText().toStdString();
+                       << window.messageBar()->currentText().toStdString() << "; windows shown: "
+                       << shownWindows().toStdString();
     ASSERT_NE(written, nullptr) << "the write run did not end: "
                                 << window.messageBar()->currentText().toStdString();
     ASSERT_FALSE(written->error) << written->error->toString();
