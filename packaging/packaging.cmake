@@ -44,6 +44,10 @@ clock and reports throughput, IOPS, latency percentiles and CPU use, with the
 device's own counters beside them and a verdict on whether they agree.")
 
     set(CPACK_DEBIAN_CLI_PACKAGE_NAME ioprism-cli)
+    # udisks2 opens raw devices for a user who may not open them, after polkit asks
+    # (docs/targets.md "Privilege"); test files and root need nothing, hence only a
+    # recommendation.
+    set(CPACK_DEBIAN_CLI_PACKAGE_RECOMMENDS "udisks2")
     set(CPACK_DEBIAN_CLI_DESCRIPTION "storage benchmark with device-level truth - command line
 ${IOPRISM_DEB_ABOUT}
 

@@ -561,6 +561,11 @@ std::string planText(const ResolvedPlan &plan, const std::string &engine,
                 out += ", created now";
             if (info.readOnly)
                 out += ", read-only";
+            // Who opened it, and how (docs/targets.md "Privilege").
+            if (info.openedBy == "udisks2")
+                out += ", opened by udisks2 " + info.openFlags;
+            else if (!info.openFlags.empty())
+                out += ", " + info.openFlags;
             out += fmt::format(
                 "; I/O at offsets {} to {}; direct-I/O alignment {} B, buffers {} B)",
                 formatSize(t.region.offsetBytes),

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "platform/linux/block_devices.h"
-#include "platform/linux/udisks_broker.h"
 
 #include "platform/common/target_resolution.h"
 #include "platform/linux/sysfs.h"
+#include "platform/linux/udisks_broker.h"
 
 #include <algorithm>
 #include <array>

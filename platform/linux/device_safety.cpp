@@ -180,8 +180,8 @@ DeviceFacts factsFromSysfs(const std::string &name)
     facts.logicalBytes
         = std::max<std::uint32_t>(512, readNumber<std::uint32_t>(dir / "queue/logical_block_size"));
     if (const auto disk = wholeDiskOf(name); disk && *disk != name)
-        facts.logicalBytes = std::max<std::uint32_t>(
-            512, readNumber<std::uint32_t>("/sys/class/block/" + *disk + "/queue/logical_block_size"));
+        facts.logicalBytes = std::max<std::uint32_t>(512,
+            readNumber<std::uint32_t>("/sys/class/block/" + *disk + "/queue/logical_block_size"));
     facts.readOnly = readNumber<int>(dir / "ro") != 0;
     return facts;
 }
@@ -216,7 +216,8 @@ core::Result<UniqueFd> openBrokeredDevice(const std::string &path, const std::st
         e.path = path;
         // The node's own rule first (joining its group may be the simplest help), then
         // why the broker did not open it and what would help there.
-        e.detail = e.detail + "; this user's own rights do not reach it either (" + deviceAccessAdvice(st, write) + ")";
+        e.detail = e.detail + "; this user's own rights do not reach it either ("
+            + deviceAccessAdvice(st, write) + ")";
         return e;
     }
     struct stat got {

@@ -45,8 +45,8 @@ core::Result<Bus> systemBus(const std::string &path)
     const int r = sd_bus_open_system(&bus);
     if (r < 0)
         return makeOpError(ENOENT, "open device through udisks2", path,
-            "there is no system D-Bus to reach udisks2 on (" + std::string(std::strerror(-r))
-                + "): run as root, or on a system where D-Bus and udisks2 run");
+            "cannot reach the system D-Bus to ask udisks2 (" + std::string(std::strerror(-r))
+                + "): run the CLI with sudo, or where D-Bus and udisks2 run");
     return Bus(bus);
 }
 
@@ -103,6 +103,12 @@ core::OpError refusal(const BusError &error, const std::string &path, const std:
         || error.is("org.freedesktop.DBus.Error.TimedOut"))
         return makeOpError(ETIMEDOUT, op, path,
             "no answer from udisks2 in time (was polkit's question left open?): start again");
+    // sd-bus's own failures carry an errno (System.Error.ENOENT, ...): no bus to talk to.
+    if (const int err = sd_bus_error_get_errno(&error.e);
+        err != 0 && std::string_view(error.e.name ? error.e.name : "").starts_with("System.Error."))
+        return makeOpError(ENOENT, op, path,
+            "cannot reach the system D-Bus to ask udisks2 (" + std::string(std::strerror(err))
+                + "): run the CLI with sudo, or where D-Bus and udisks2 run");
     const std::string message = error.message();
     return makeOpError(errnoInUdisksMessage(message), op, path, "udisks2: " + message);
 }
@@ -174,8 +180,8 @@ core::Result<Message> callOpenDevice(sd_bus *bus, const BrokerRequest &request, 
     if (r >= 0)
         r = request.interactive
             ? sd_bus_message_append(raw, "a{sv}", 1, "flags", "i", request.flags)
-            : sd_bus_message_append(raw, "a{sv}", 2, "flags", "i", request.flags,
-                "auth.no_user_interaction", "b", 1);
+            : sd_bus_message_append(
+                raw, "a{sv}", 2, "flags", "i", request.flags, "auth.no_user_interaction", "b", 1);
     if (r < 0)
         return makeOpError(-r, "open device through udisks2", path, "cannot build the request");
     return awaitReply(bus, raw, request, error);
@@ -188,7 +194,8 @@ std::string udisksBlockObjectPath(std::string_view deviceName)
     std::string path = "/org/freedesktop/UDisks2/block_devices/";
     for (const char c : deviceName) {
         const auto u = static_cast<unsigned char>(c);
-        if ((u >= 'A' && u <= 'Z') || (u >= 'a' && u <= 'z') || (u >= '0' && u <= '9') || u == '_') {
+        if ((u >= 'A' && u <= 'Z') || (u >= 'a' && u <= 'z') || (u >= '0' && u <= '9')
+            || u == '_') {
             path += c;
         } else {
             std::array<char, 4> hex {};
@@ -241,7 +248,7 @@ std::string udisksUnavailable(const std::string &deviceName)
 {
     sd_bus *raw = nullptr;
     if (sd_bus_open_system(&raw) < 0)
-        return "there is no system D-Bus (udisks2 cannot be asked)";
+        return "there is no system D-Bus to ask udisks2 on";
     Bus bus(raw);
     BusError error;
     // Block.Device is a plain property: reading it asks polkit nothing.
@@ -266,6 +273,8 @@ std::string udisksUnavailable(const std::string &deviceName)
             || error.is("org.freedesktop.DBus.Error.UnknownInterface")
             || error.is("org.freedesktop.DBus.Error.InvalidArgs"))
             return "udisks2 does not know " + deviceName;
+        if (std::string_view(error.e.name ? error.e.name : "").starts_with("System.Error."))
+            return "there is no system D-Bus to ask udisks2 on (" + error.message() + ")";
         return "udisks2 does not answer (" + error.message() + ")";
     }
     // The property is an `ay` (a NUL-terminated path) in a variant: present means known.

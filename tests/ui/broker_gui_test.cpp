@@ -102,8 +102,8 @@ QString shownWindows()
                      .arg(QString::fromLatin1(w->metaObject()->className()), w->windowTitle(),
                          w->objectName());
         if (const auto *box = qobject_cast<const QMessageBox *>(w))
-            shown.last() += QStringLiteral(": ") + box->text() + QLatin1Char(' ')
-                + box->informativeText();
+            shown.last()
+                += QStringLiteral(": ") + box->text() + QLatin1Char(' ') + box->informativeText();
     }
     return shown.join(QStringLiteral(", "));
 }
@@ -169,8 +169,8 @@ TEST(DISABLED_BrokerGui, ReadThenConfirmedWrite)
                 QTest::mouseClick(button, Qt::LeftButton);
     });
     ASSERT_TRUE(asked) << "no confirmation before writing: "
-                       << window.messageBar()->currentText().toStdString() << "; windows shown: "
-                       << shownWindows().toStdString();
+                       << window.messageBar()->currentText().toStdString()
+                       << "; windows shown: " << shownWindows().toStdString();
     ASSERT_NE(written, nullptr) << "the write run did not end: "
                                 << window.messageBar()->currentText().toStdString();
     ASSERT_FALSE(written->error) << written->error->toString();
