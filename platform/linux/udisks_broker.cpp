@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "platform/linux/udisks_broker.h"
 
+#include "platform/linux/test_file_marks.h"
+
 #include <array>
 #include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <fcntl.h>
 #include <memory>
 #include <systemd/sd-bus.h>
@@ -29,7 +30,7 @@ using Message = std::unique_ptr<sd_bus_message, MessageUnref>;
 
 // An sd_bus_error freed on every path.
 struct BusError {
-    sd_bus_error e = SD_BUS_ERROR_NULL;
+    sd_bus_error e {}; // SD_BUS_ERROR_NULL, which is a C compound literal
     BusError() = default;
     BusError(const BusError &) = delete;
     BusError &operator=(const BusError &) = delete;
@@ -45,7 +46,7 @@ core::Result<Bus> systemBus(const std::string &path)
     const int r = sd_bus_open_system(&bus);
     if (r < 0)
         return makeOpError(ENOENT, "open device through udisks2", path,
-            "cannot reach the system D-Bus to ask udisks2 (" + std::string(std::strerror(-r))
+            "cannot reach the system D-Bus to ask udisks2 (" + errnoText(-r)
                 + "): run the CLI with sudo, or where D-Bus and udisks2 run");
     return Bus(bus);
 }
@@ -63,7 +64,7 @@ std::string advice()
 int errnoInUdisksMessage(const std::string &message)
 {
     for (const int err : {EBUSY, EACCES, EPERM, EROFS, ENXIO, ENOMEDIUM, EINVAL, ENOENT, EIO})
-        if (message.find(std::strerror(err)) != std::string::npos)
+        if (message.find(errnoText(err)) != std::string::npos)
             return err;
     return EIO;
 }
@@ -107,7 +108,7 @@ core::OpError refusal(const BusError &error, const std::string &path, const std:
     if (const int err = sd_bus_error_get_errno(&error.e);
         err != 0 && std::string_view(error.e.name ? error.e.name : "").starts_with("System.Error."))
         return makeOpError(ENOENT, op, path,
-            "cannot reach the system D-Bus to ask udisks2 (" + std::string(std::strerror(err))
+            "cannot reach the system D-Bus to ask udisks2 (" + errnoText(err)
                 + "): run the CLI with sudo, or where D-Bus and udisks2 run");
     const std::string message = error.message();
     return makeOpError(errnoInUdisksMessage(message), op, path, "udisks2: " + message);
