@@ -171,6 +171,16 @@ core::Result<DeviceFacts> factsOfOpenDevice(int fd, const std::string &path)
     return facts;
 }
 
+// Keeps `opened` in `dev` and reads the device's facts through it.
+core::Result<DeviceFacts> holdAndRead(
+    core::Result<UniqueFd> opened, UniqueFd &dev, const std::string &path)
+{
+    if (!opened)
+        return opened.error();
+    dev = std::move(*opened);
+    return factsOfOpenDevice(dev.get(), path);
+}
+
 // From sysfs, which any user may read: for the checks made before the broker is asked.
 DeviceFacts factsFromSysfs(const std::string &name)
 {
@@ -268,11 +278,7 @@ core::Result<core::TargetInfo> LinuxBackend::prepareDevice(
     UniqueFd dev;
     DeviceFacts facts = factsFromSysfs(name);
     if (!brokered) {
-        auto opened = openCheckedDevice(path, st);
-        if (!opened)
-            return opened.error();
-        dev = std::move(*opened);
-        auto read = factsOfOpenDevice(dev.get(), path);
+        auto read = holdAndRead(openCheckedDevice(path, st), dev, path);
         if (!read)
             return read.error();
         facts = *read;
@@ -291,11 +297,9 @@ core::Result<core::TargetInfo> LinuxBackend::prepareDevice(
     const int engineFlags
         = engineOpenFlags(options.needWrite, target.cacheMode, target.writeThrough);
     if (brokered) {
-        auto opened = openBrokeredDevice(path, name, st, engineFlags, options);
-        if (!opened)
-            return opened.error();
-        dev = std::move(*opened);
-        auto read = factsOfOpenDevice(dev.get(), path);
+        // The device's own answers now: sysfs said what a user may read before.
+        auto read
+            = holdAndRead(openBrokeredDevice(path, name, st, engineFlags, options), dev, path);
         if (!read)
             return read.error();
         facts = *read;
