@@ -29,9 +29,10 @@ namespace ioprism::platform {
 bool processIsElevated();
 
 // True when `target` cannot be used by this process as it runs now but could be after
-// restartElevated: on Windows a volume or physical drive (by kind or by its path) while
-// the process is not elevated. Test files and file trees never need it. Always false on
-// Linux. The GUI offers "Restart as administrator" when any target of the run says true.
+// restartElevated: on Windows an existing volume or physical drive (by its path) while
+// the process is not elevated, exactly when targetAccess says Denied. Test files and
+// file trees never need it. Always false on Linux. The GUI offers "Restart as
+// administrator" when any target of the run says true.
 bool needsElevationFor(const core::Target &target);
 
 // Starts this executable again with administrator rights and `arguments` (without the

@@ -126,9 +126,10 @@ bool processIsElevated()
 
 bool needsElevationFor(const core::Target &target)
 {
-    const bool raw = target.kind == core::TargetKind::PhysicalDrive
-        || target.kind == core::TargetKind::Volume || win::isRawDevicePath(target.path);
-    return raw && !processIsElevated();
+    // The same rule as targetAccess, so the window never offers a restart for a target
+    // its Access column calls usable (or missing). A volume or drive kind on a path that
+    // names no device is refused by preparation, whatever the rights.
+    return targetAccess(target.path, false).way == core::TargetAccess::Way::Denied;
 }
 
 core::Status restartElevated(const std::vector<std::string> &arguments)

@@ -176,12 +176,16 @@ TEST(WindowsElevation, TestFilesAreDirectAndRawTargetsFollowElevation)
     volume.kind = core::TargetKind::Volume;
     volume.path = "\\\\.\\C:";
     const bool elevated = platform::processIsElevated();
-    EXPECT_EQ(platform::needsElevationFor(volume), !elevated);
     if (platform::win::deviceExists("\\\\.\\C:")) {
         const auto access = platform::targetAccess(volume.path, false);
         EXPECT_EQ(access.way, elevated ? Way::Direct : Way::Denied) << access.text;
         EXPECT_EQ(platform::accessProblem(volume.path, true), access.text);
+        EXPECT_EQ(platform::needsElevationFor(volume), !elevated);
     }
+    core::Target missing = volume;
+    missing.kind = core::TargetKind::PhysicalDrive;
+    missing.path = "\\\\.\\PhysicalDrive63";
+    EXPECT_FALSE(platform::needsElevationFor(missing)) << "missing, not a rights question";
 }
 
 // Under Wine the restart really happens: this program starts again with the tricky
