@@ -147,16 +147,7 @@ core::TargetKind detectTargetKind(const std::string &path)
     return core::TargetKind::TestFile;
 }
 
-#ifdef _WIN32
-std::string accessProblem(const std::string &, bool)
-{
-    return {};
-}
-
-core::TargetAccess targetAccess(const std::string &, bool)
-{
-    return {};
-}
-#endif
+// Windows: targetAccess and accessProblem are in platform/windows/elevation.cpp (the one
+// question Windows answers before an open is whether this process is elevated).
 
 } // namespace ioprism::platform

@@ -2,6 +2,8 @@
 // Volumes and physical drives on Windows: written only with the user's confirmation and
 // never while a file system is mounted on them (windows_backend.h lists the rules).
 #include "core/profile/units.h"
+#include "platform/common/elevation.h"
+#include "platform/windows/elevation.h"
 #include "platform/windows/held_targets.h"
 #include "platform/windows/sector_size.h"
 #include "platform/windows/windows_backend.h"
@@ -128,8 +130,9 @@ core::Result<core::TargetInfo> WindowsBackend::prepareDevice(
         nullptr, OPEN_EXISTING, 0, nullptr));
     if (!dev.valid()) {
         const DWORD err = ::GetLastError();
+        // Nothing has been read or written yet: the refusal says what to do from here.
         return win32Error(err, "open device", path,
-            err == ERROR_ACCESS_DENIED ? "raw volumes and drives need an administrator account"
+            err == ERROR_ACCESS_DENIED ? win::rawDeviceAccessDeniedDetail(processIsElevated())
                                        : "");
     }
     core::TargetInfo info;
