@@ -203,6 +203,16 @@ public:
     {
         return std::nullopt;
     }
+    // Why this process cannot open a raw target at all (neither with its own rights nor
+    // through the system's broker, or not without an administrator), asked of every
+    // target before any is prepared: a run that would be refused at its third target
+    // makes no test file for its first. nullopt: it may try (prepareTarget decides).
+    // `options` as prepareTarget will get them (needWrite, allowDeviceWrites).
+    virtual std::optional<OpError> accessRefusal(
+        const Target & /*target*/, const PrepareOptions & /*options*/)
+    {
+        return std::nullopt;
+    }
     // Removes a test file this backend created in this run (the run refused to start
     // after creating it). Refuses anything else, like removeTestFile.
     virtual Status discardTestFile(const std::string & /*path*/) { return Ok {}; }

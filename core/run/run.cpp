@@ -258,6 +258,14 @@ struct Run::Execution {
         run.m_sink.onPhase(RunPhase::Preparing, 0, {});
         // Free space per file system for all test files together, before any is
         // created: two files that fit one by one may not fit together.
+        for (const Target *t : targets) {
+            const PrepareOptions asked {.needWrite = prepared[t->path].needWrite,
+                .allowDeviceWrites = run.m_settings.allowDeviceWrites};
+            if (auto refusal = run.m_backend.accessRefusal(*t, asked)) {
+                refuse(*refusal);
+                return false;
+            }
+        }
         if (auto problem = testFileSpaceProblem(run.m_backend, targets)) {
             refuse(*problem);
             return false;

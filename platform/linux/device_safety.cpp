@@ -3,6 +3,7 @@
 // (the device, its partitions or whole disk, its holders, loop devices sharing its
 // backing), and claimed exclusively for the whole run (linux_backend.h lists the rules).
 #include "core/profile/units.h"
+#include "platform/common/target_resolution.h"
 #include "platform/linux/block_devices.h"
 #include "platform/linux/held_targets.h"
 #include "platform/linux/linux_backend.h"
@@ -253,25 +254,73 @@ std::optional<OpError> unconfirmedWriteRefusal(
     return std::nullopt;
 }
 
+// A device target as checked: its node resolved (a /dev/disk/by-id link to the device
+// it names), its kernel name and number.
+struct CheckedDevice {
+    std::string path;
+    struct stat st {
+    };
+    DeviceNumber devno;
+    std::string name;
+};
+
+core::Result<CheckedDevice> checkedDevice(const core::Target &target)
+{
+    CheckedDevice d;
+    std::error_code ec;
+    d.path = fs::canonical(target.path, ec).string();
+    if (ec)
+        return makeOpError(ec.value(), "open device", target.path);
+    if (::stat(d.path.c_str(), &d.st) != 0)
+        return makeOpError(errno, "stat", d.path);
+    if (!S_ISBLK(d.st.st_mode))
+        return makeOpError(ENOTBLK, "open device", d.path,
+            S_ISREG(d.st.st_mode) ? "this is a file: choose it as a test file"
+                                  : "not a block device");
+    d.devno = {major(d.st.st_rdev), minor(d.st.st_rdev)};
+    d.name = blockNameOf(d.devno).value_or(fs::path(d.path).filename().string());
+    return d;
+}
+
 } // namespace
+
+std::optional<OpError> LinuxBackend::accessRefusal(
+    const core::Target &target, const core::PrepareOptions &options)
+{
+    const bool write = options.needWrite;
+    // Raw devices only: a test file's folder is checked where the file is made.
+    if (target.kind != core::TargetKind::BlockDevice && target.kind != core::TargetKind::Partition)
+        return std::nullopt;
+    auto device = checkedDevice(target);
+    if (!device)
+        return std::nullopt; // prepareTarget says what is wrong with it
+    // Safety first here too: a write IOPrism refuses anyway is refused for that, before
+    // anything (the broker included) is asked whether this user could open it.
+    if (write) {
+        const DeviceFacts facts = factsFromSysfs(device->name);
+        if (auto refusal
+            = unconfirmedWriteRefusal(device->path, facts.sizeBytes, facts.readOnly, options))
+            return refusal;
+        if (auto refusal = aliasRefusal(device->path, device->name, device->devno))
+            return refusal;
+    }
+    const core::TargetAccess access = targetAccess(device->path, write);
+    if (access.way != core::TargetAccess::Way::Denied)
+        return std::nullopt;
+    return makeOpError(
+        EACCES, write ? "open device for writing" : "open device", device->path, access.text);
+}
 
 core::Result<core::TargetInfo> LinuxBackend::prepareDevice(
     const core::Target &target, const core::PrepareOptions &options)
 {
-    std::error_code ec;
-    const std::string path = fs::canonical(target.path, ec).string();
-    if (ec)
-        return makeOpError(ec.value(), "open device", target.path);
-    struct stat st {
-    };
-    if (::stat(path.c_str(), &st) != 0)
-        return makeOpError(errno, "stat", path);
-    if (!S_ISBLK(st.st_mode))
-        return makeOpError(ENOTBLK, "open device", path,
-            S_ISREG(st.st_mode) ? "this is a file: choose it as a test file"
-                                : "not a block device");
-    const DeviceNumber devno {major(st.st_rdev), minor(st.st_rdev)};
-    const std::string name = blockNameOf(devno).value_or(fs::path(path).filename().string());
+    auto checked = checkedDevice(target);
+    if (!checked)
+        return checked.error();
+    const std::string &path = checked->path;
+    const struct stat &st = checked->st;
+    const DeviceNumber devno = checked->devno;
+    const std::string &name = checked->name;
     // Safety first, privilege second: what this user may not open is described from
     // sysfs, every refusal below runs on that, and only then is the broker asked.
     const bool brokered = needsBroker(path, options.needWrite);

@@ -3,6 +3,7 @@
 // prepared (windows_test_file.cpp, windows_file_tree.cpp, windows_device_safety.cpp).
 #include "platform/windows/windows_backend.h"
 
+#include "platform/common/target_resolution.h"
 #include "platform/windows/held_targets.h"
 #include "platform/windows/test_file_marks.h"
 #include "platform/windows/windows_preparation.h"
@@ -112,6 +113,21 @@ core::Result<core::TargetInfo> WindowsBackend::prepareTarget(const core::Target 
     return win32Error(ERROR_NOT_SUPPORTED, "prepare target", target.path,
         "block devices and partitions are Linux targets: on Windows choose a volume (\\\\.\\X:), a "
         "physical drive (\\\\.\\PhysicalDriveN) or a test file");
+}
+
+std::optional<core::OpError> WindowsBackend::accessRefusal(
+    const core::Target &target, const core::PrepareOptions &options)
+{
+    if (target.kind != core::TargetKind::Volume && target.kind != core::TargetKind::PhysicalDrive)
+        return std::nullopt;
+    // An unconfirmed write is refused for that first, by prepareTarget.
+    if (options.needWrite && !options.allowDeviceWrites)
+        return std::nullopt;
+    const core::TargetAccess access = targetAccess(target.path, options.needWrite);
+    if (access.way != core::TargetAccess::Way::Denied)
+        return std::nullopt;
+    return win32Error(ERROR_ACCESS_DENIED,
+        options.needWrite ? "open device for writing" : "open device", target.path, access.text);
 }
 
 std::optional<core::TestFileSpace> WindowsBackend::testFileSpace(const core::Target &target)

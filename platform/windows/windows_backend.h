@@ -61,6 +61,10 @@ public:
     // What the test files and file trees would take from their volumes, for the run's
     // check of all targets together (the volume's serial number groups them).
     std::optional<core::TestFileSpace> testFileSpace(const core::Target &target) override;
+    // A raw drive or volume while this process is not elevated (platform::targetAccess),
+    // before any test file of the run is made.
+    std::optional<core::OpError> accessRefusal(
+        const core::Target &target, const core::PrepareOptions &options) override;
     // SetThreadAffinityMask (one processor group) or SetThreadGroupAffinity; the CPUs
     // of one worker must lie in one group, as a thread runs in one group at a time.
     core::Status pinCurrentThread(std::span<const std::uint32_t> cpus) override;
