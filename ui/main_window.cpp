@@ -624,7 +624,7 @@ QString MainWindow::profileForRestart()
             {}, kRunRefusalTopic);
         return {};
     }
-    const QString copy = data.absoluteFilePath(QStringLiteral("restart-as-administrator.json"));
+    QString copy = data.absoluteFilePath(QStringLiteral("restart-as-administrator.json"));
     if (!m_files->writeTextFile(copy, core::writeProfileJson(m_document->profile())))
         return {};
     return copy;
