@@ -72,6 +72,7 @@
 #include <qcustomplot.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace ioprism::ui {
@@ -232,8 +233,12 @@ void MainWindow::connectPages()
         m_specsPage->setWorker(worker);
     });
     connect(m_targetsPage, &TargetsPage::refreshRequested, this, &MainWindow::refreshTargets);
-    m_targetsPage->dialogs()->setContext({dataDirectory(), m_services.detectTargetKind,
-        m_services.readFileHead, m_services.targetAccess, m_messageBar});
+    std::function<void()> restart;
+    if (m_services.needsElevation && m_services.restartElevated)
+        restart = [this] { restartElevated(); };
+    m_targetsPage->dialogs()->setContext(
+        {dataDirectory(), m_services.detectTargetKind, m_services.readFileHead,
+            m_services.targetAccess, m_messageBar, m_services.needsElevation, restart});
     connect(m_setupPage, &SetupPage::engineChanged, this, [](core::EngineKind engine) {
         QSettings().setValue(QStringLiteral("run/engine"), int(engine));
     });
@@ -603,6 +608,54 @@ bool MainWindow::startRun()
     return true;
 }
 
+// The new process opens this file as a command line's profile. The document's own file
+// keeps its name in the title and in Save; a profile with edits (or never saved) goes
+// to a copy, written as Save writes JSON.
+QString MainWindow::profileForRestart()
+{
+    const QString own = m_document->filePath();
+    if (!own.isEmpty() && !m_document->isModified())
+        return QFileInfo(own).absoluteFilePath();
+    const QDir data(dataDirectory());
+    if (!data.mkpath(QStringLiteral("."))) {
+        m_messageBar->showMessage(MessageBar::Level::Error,
+            tr("Cannot restart as administrator: the profile cannot be saved in %1")
+                .arg(QDir::toNativeSeparators(data.absolutePath())),
+            {}, kRunRefusalTopic);
+        return {};
+    }
+    QString copy = data.absoluteFilePath(QStringLiteral("restart-as-administrator.json"));
+    if (!m_files->writeTextFile(copy, core::writeProfileJson(m_document->profile())))
+        return {};
+    return copy;
+}
+
+void MainWindow::restartElevated()
+{
+    if (!m_services.restartElevated)
+        return;
+    const QString profile = profileForRestart();
+    if (profile.isEmpty())
+        return;
+    const QStringList arguments {
+        QDir::toNativeSeparators(profile), QStringLiteral("--page"), QStringLiteral("targets")};
+    std::vector<std::string> list;
+    for (const auto &a : arguments)
+        list.push_back(toStdString(a));
+    if (const core::Status started = m_services.restartElevated(list); !started) {
+        m_messageBar->showMessage(MessageBar::Level::Error,
+            tr("IOPrism did not restart as administrator: %1")
+                .arg(toQString(started.error().toString())),
+            {}, kRunRefusalTopic);
+        return;
+    }
+    // The profile is in the new process: no question about unsaved edits or results may
+    // keep this one open beside it.
+    m_quitConfirmed = true;
+    emit restartedElevated(arguments);
+    close();
+}
+
 void MainWindow::beginRun(bool allowDeviceWrites)
 {
     const auto &profile = m_document->profile();
@@ -791,6 +844,36 @@ void MainWindow::showPage(Page page)
     if (!m_tabs->isTabVisible(page))
         return; // the Series page without a series
     m_tabs->setCurrentIndex(page);
+}
+
+namespace {
+// The pages by their command-line names, in the order of the tabs.
+constexpr std::array<std::pair<MainWindow::Page, QLatin1StringView>, 8> kPageNames {{
+    {MainWindow::TargetsTab, QLatin1StringView("targets")},
+    {MainWindow::SpecsTab, QLatin1StringView("specs")},
+    {MainWindow::SetupTab, QLatin1StringView("setup")},
+    {MainWindow::LiveTab, QLatin1StringView("live")},
+    {MainWindow::ResultsTab, QLatin1StringView("results")},
+    {MainWindow::SeriesTab, QLatin1StringView("series")},
+    {MainWindow::HistoryTab, QLatin1StringView("history")},
+    {MainWindow::CompareTab, QLatin1StringView("compare")},
+}};
+} // namespace
+
+std::optional<MainWindow::Page> MainWindow::pageNamed(const QString &name)
+{
+    for (const auto &[page, pageName] : kPageNames)
+        if (name.compare(pageName, Qt::CaseInsensitive) == 0)
+            return page;
+    return std::nullopt;
+}
+
+QStringList MainWindow::pageNames()
+{
+    QStringList names;
+    for (const auto &entry : kPageNames)
+        names << entry.second;
+    return names;
 }
 
 bool MainWindow::isPageShown(Page page) const

@@ -19,6 +19,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QAction;
@@ -139,6 +140,10 @@ public:
     // of the Series page (series.png) when the run was a series.
     void saveScreenshots(const QString &directory, const std::function<void()> &done);
     void showPage(Page page);
+    // The page a command line names (--page): targets, specs, setup, live, results,
+    // series, history, compare; nullopt for another name.
+    static std::optional<Page> pageNamed(const QString &name);
+    static QStringList pageNames();
     // Help > User Guide (F1): opens the installed guide with the desktop's handler, or
     // says in the message bar where it was looked for. False when it was not opened.
     bool openUserGuide(const QStringList &candidates);
@@ -189,6 +194,11 @@ signals:
     void profileOfResultsLoaded(const QString &path);
     void runsCompared(const QStringList &paths);
     void openFailed(const QString &path);
+    // The program was started again with administrator rights (Restart as Administrator),
+    // with `arguments`: this window closes now, without asking about unsaved edits (the
+    // profile went to the new process). The application ends when its last window is
+    // closed, so a test can watch this without ending.
+    void restartedElevated(const QStringList &arguments);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -234,6 +244,12 @@ private:
     QString defaultTestFile() const;
 
     void beginRun(bool allowDeviceWrites);
+    // Restart as Administrator: the profile into a file the new process opens, the
+    // restart, then this window closes; an error (declined) in the message bar.
+    void restartElevated();
+    // The profile file for the elevated process: the document's own when that is saved
+    // and unmodified, else a copy in the data folder; "" (the bar says why) when not saved.
+    QString profileForRestart();
     void onPhase(quint64 runId, core::RunPhase phase, int step, const QString &stepName);
     void onPrepareProgress(
         quint64 runId, const QString &path, quint64 done, quint64 total, bool preInitialising);

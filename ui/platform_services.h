@@ -94,6 +94,18 @@ struct PlatformServices {
     // (bounded); the check before Start calls it for the raw devices of the profile.
     // Empty function: not checked here (everything is Direct).
     std::function<core::TargetAccess(const std::string &path, bool write)> targetAccess;
+    // True when a target targetAccess calls Denied would open after restartElevated
+    // (platform::needsElevationFor: Windows' raw drives and volumes while the process is
+    // not elevated). The check before Start then offers "Restart as Administrator".
+    // Empty: not offered. Linux fills it with the platform function, which says false
+    // (udisks2 opens devices there, and nothing restarts as root).
+    std::function<bool(const core::Target &)> needsElevation;
+    // Starts this program again with administrator rights and `arguments` (without the
+    // program name; absolute paths), the system asking the user first
+    // (platform::restartElevated). Ok once the new process was started: the window then
+    // closes. An error (the user declined, or Linux: not supported) leaves the window as
+    // it was. Empty: not offered.
+    std::function<core::Status(const std::vector<std::string> &arguments)> restartElevated;
 };
 
 // What a run in this process takes from the services: the engine, the counters, the

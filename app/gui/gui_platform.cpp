@@ -2,6 +2,7 @@
 #include "app/gui/gui_platform.h"
 
 #include "platform/common/backend_factory.h"
+#include "platform/common/elevation.h"
 #include "platform/common/input_file_reader.h"
 #include "platform/common/system.h"
 #include "platform/common/target_resolution.h"
@@ -167,6 +168,9 @@ ui::PlatformServices platformServices()
     services.readFile = platform::readInputFile;
     services.readFileHead = platform::readInputFileHead;
     services.targetAccess = platform::targetAccess;
+    // On Linux these say "not needed" and "not supported": the broker is used instead.
+    services.needsElevation = platform::needsElevationFor;
+    services.restartElevated = platform::restartElevated;
     return services;
 }
 

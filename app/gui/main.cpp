@@ -75,6 +75,10 @@ struct CommandLine {
     QCommandLineOption windowSize {QStringLiteral("window-size"),
         QStringLiteral("Window size, e.g. 1500x940 (the default for screenshots)."),
         QStringLiteral("WxH")};
+    QCommandLineOption page {QStringLiteral("page"),
+        QStringLiteral("Open the window on page NAME: targets, specs, setup, live, results "
+                       "or history (series and compare while they show something)."),
+        QStringLiteral("name")};
     QCommandLineParser parser;
 
     void process(const QApplication &app)
@@ -86,7 +90,7 @@ struct CommandLine {
             QStringLiteral(
                 "A profile to open (.json or Iometer .icf), a results file to show, or two "
                 "or more results files to compare."));
-        parser.addOptions({run, engine, screenshots, quitAfterRun, resultsJson, windowSize});
+        parser.addOptions({run, engine, screenshots, quitAfterRun, resultsJson, windowSize, page});
         parser.process(app);
     }
     QStringList files() const { return parser.positionalArguments(); }
@@ -109,6 +113,22 @@ bool applyEngine(ui::MainWindow &window, const CommandLine &commandLine)
     }
     // A kind the page does not offer (iocp) leaves the saved choice, as before.
     window.setupPage()->setEngine(*kind);
+    return true;
+}
+
+// --page: the page the window opens on; false (after saying why) for a name not known.
+bool applyPage(ui::MainWindow &window, const CommandLine &commandLine)
+{
+    if (!commandLine.parser.isSet(commandLine.page))
+        return true;
+    const QString name = commandLine.parser.value(commandLine.page);
+    const auto page = ui::MainWindow::pageNamed(name);
+    if (!page) {
+        std::cerr << "ioprism: --page: \"" << name.toStdString() << "\" is not one of "
+                  << ui::MainWindow::pageNames().join(QStringLiteral(", ")).toStdString() << "\n";
+        return false;
+    }
+    window.showPage(*page);
     return true;
 }
 
@@ -352,6 +372,9 @@ int main(int argc, char **argv)
         return 2;
     Script script(app, window, commandLine);
     if (!script.openFiles())
+        return 2;
+    // After the files: a profile opened must not take the window off the page asked for.
+    if (!applyPage(window, commandLine))
         return 2;
     sizeWindow(window, commandLine);
     window.show();

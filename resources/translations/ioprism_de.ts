@@ -2349,6 +2349,30 @@
         <source>Starts the run: the devices listed are overwritten</source>
         <translation>Startet den Lauf: Die genannten Geräte werden überschrieben</translation>
     </message>
+    <message>
+        <source>Cannot restart as administrator: the profile cannot be saved in %1</source>
+        <translation>Neustart als Administrator nicht möglich: das Profil kann nicht in %1 gespeichert werden</translation>
+    </message>
+    <message>
+        <source>IOPrism did not restart as administrator: %1</source>
+        <translation>IOPrism wurde nicht als Administrator neu gestartet: %1</translation>
+    </message>
+    <message>
+        <source>Only an administrator may open %1. IOPrism can restart as administrator, keeping this profile; Windows will ask for an administrator&apos;s consent first.</source>
+        <translation>Nur ein Administrator darf %1 öffnen. IOPrism kann als Administrator neu starten und behält dieses Profil; Windows fragt zuvor nach der Zustimmung eines Administrators.</translation>
+    </message>
+    <message>
+        <source>Restart as administrator?</source>
+        <translation>Als Administrator neu starten?</translation>
+    </message>
+    <message>
+        <source>Restart as Administrator</source>
+        <translation>Als Administrator neu starten</translation>
+    </message>
+    <message>
+        <source>Saves the profile, closes this window and starts IOPrism again with administrator rights, on the Targets page; Windows asks for consent first</source>
+        <translation>Speichert das Profil, schließt dieses Fenster und startet IOPrism mit Administratorrechten neu, auf der Seite Ziele; Windows fragt zuvor nach Zustimmung</translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::MessageBar</name>

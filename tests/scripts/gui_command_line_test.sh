@@ -3,7 +3,7 @@
 # The desktop application's scripted command lines, which read results files off the GUI
 # thread: a results file that cannot be opened ends --screenshots and --run with status
 # 2 (not a screenshot or a run of something else), and two results files are compared
-# before their screenshots are taken. Runs on the offscreen platform, with settings and
+# before their screenshots are taken; --page refuses a page it does not know. Runs on the offscreen platform, with settings and
 # data in a temporary home.
 #
 #   tests/scripts/gui_command_line_test.sh IOPRISM_BINARY SOURCE_DIR
@@ -49,5 +49,13 @@ for page in history compare; do
     [ -s "$work/shots-compare/$page.png" ] \
         || { echo "FAIL compare: no $page.png" >&2; failures=$((failures + 1)); }
 done
+
+# --page: a name not known ends with status 2 and says which names are; --help lists it.
+expect bad-page 2 --page nosuch
+grep -q 'ioprism: --page: "nosuch" is not one of targets, specs' "$work/bad-page.err" \
+    || { echo "FAIL bad-page: no '--page' message on stderr" >&2; failures=$((failures + 1)); }
+expect help 0 --help
+grep -q -- "--page <name>" "$work/help.out" \
+    || { echo "FAIL help: --page not listed" >&2; failures=$((failures + 1)); }
 
 [ "$failures" = 0 ] || { echo "$failures failure(s)" >&2; exit 1; }

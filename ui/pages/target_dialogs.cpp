@@ -224,6 +224,7 @@ QStringList TargetDialogs::deniedDevices()
 {
     QStringList denied;
     m_checked.clear();
+    m_needElevation.clear();
     if (!m_context.targetAccess)
         return denied;
     const core::Profile &profile = m_document->profile();
@@ -236,8 +237,14 @@ QStringList TargetDialogs::deniedDevices()
             const core::TargetAccess access = m_context.targetAccess(target.path, writes);
             m_checked[target.path] = access;
             const QString why = toQString(access.text);
-            if (access.way == core::TargetAccess::Way::Denied && !denied.contains(why))
+            if (access.way != core::TargetAccess::Way::Denied)
+                continue;
+            if (!denied.contains(why))
                 denied << why;
+            const QString path = toQString(target.path);
+            if (m_context.needsElevation && m_context.needsElevation(target)
+                && !m_needElevation.contains(path))
+                m_needElevation << path;
         }
     }
     return denied;
@@ -303,6 +310,9 @@ bool TargetDialogs::refuseDevices(const QString &topic)
         m_context.messageBar->showMessage(MessageBar::Level::Error,
             tr("The profile cannot run: %1").arg(denied.first()), denied.join(QLatin1Char('\n')),
             topic);
+        // The refusal stays in the bar whatever the answer: Cancel leaves it as it was.
+        if (!m_needElevation.isEmpty() && m_context.restartElevated)
+            askRestartElevated(m_needElevation);
         return true;
     }
     if (const QStringList refused = deviceWrites().refused; !refused.isEmpty()) {
@@ -313,6 +323,35 @@ bool TargetDialogs::refuseDevices(const QString &topic)
         return true;
     }
     return false;
+}
+
+// Windows opens raw drives and volumes only for an administrator, and IOPrism runs
+// asInvoker: rather than only refusing, the window offers to restart itself with those
+// rights, the profile and page carried over. Windows' own consent dialog follows, said
+// here so that it is expected.
+void TargetDialogs::askRestartElevated(const QStringList &devices)
+{
+    QStringList names;
+    for (const auto &d : devices)
+        names << QStringLiteral("<b>%1</b>").arg(d.toHtmlEscaped());
+    const QString text
+        = tr("Only an administrator may open %1. IOPrism can restart as administrator, "
+             "keeping this profile; Windows will ask for an administrator's consent first.")
+              .arg(names.join(QStringLiteral(", ")));
+    auto *box = new QMessageBox(
+        QMessageBox::Warning, tr("Restart as administrator?"), text, QMessageBox::Cancel, window());
+    box->setObjectName(QStringLiteral("restartElevatedDialog"));
+    auto *restart = box->addButton(tr("Restart as Administrator"), QMessageBox::AcceptRole);
+    restart->setToolTip(tr("Saves the profile, closes this window and starts IOPrism again "
+                           "with administrator rights, on the Targets page; Windows asks for "
+                           "consent first"));
+    box->setDefaultButton(QMessageBox::Cancel);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    QObject::connect(box, &QMessageBox::finished, m_page, [this, box, restart] {
+        if (box->clickedButton() == restart && m_context.restartElevated)
+            m_context.restartElevated();
+    });
+    box->open();
 }
 
 void TargetDialogs::confirmDeviceWrites(const std::function<void(bool allowDeviceWrites)> &run)

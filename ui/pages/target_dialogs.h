@@ -38,6 +38,10 @@ public:
         FileHeadReader readFileHead;
         std::function<core::TargetAccess(const std::string &path, bool write)> targetAccess;
         MessageBar *messageBar = nullptr;
+        // A Denied target that administrator rights would open (PlatformServices), and
+        // what restarts the window with them; either empty: no restart is offered.
+        std::function<bool(const core::Target &)> needsElevation;
+        std::function<void()> restartElevated;
     };
 
     TargetDialogs(TargetsPage *page, ProfileDocument *document);
@@ -59,7 +63,9 @@ public:
     // Raw devices the profile cannot use as it is: one this user may not open, not even
     // through the broker (Denied; Broker passes: the run asks the user then), or one a
     // spec writes while it is in use. Says why in the message bar under `topic` and
-    // returns true; false when nothing stands in the way.
+    // returns true; false when nothing stands in the way. When administrator rights would
+    // open the devices refused (Windows), also asks whether to restart with them
+    // ("restartElevatedDialog"; Restart as Administrator calls Context::restartElevated).
     bool refuseDevices(const QString &topic);
     // Before raw devices are written: asks the user ("Destroy the data and run") and
     // calls `run(true)` when they agree; with no raw device written, `run(false)` at once.
@@ -74,6 +80,7 @@ private:
     DeviceWrites deviceWrites() const;
     QString deviceLine(const QString &path, const TargetCandidate *candidate) const;
     QStringList deniedDevices();
+    void askRestartElevated(const QStringList &devices);
     void addTarget(const std::string &path, core::TargetKind kind,
         const std::optional<core::FileTree> &tree, const QString &dialogName);
     QWidget *window() const;
@@ -85,6 +92,8 @@ private:
     // found (deniedDevices): the question that follows says when the broker will ask,
     // without asking the broker again.
     std::map<std::string, core::TargetAccess> m_checked;
+    // The Denied devices of that check that administrator rights would open.
+    QStringList m_needElevation;
 };
 
 } // namespace ioprism::ui
