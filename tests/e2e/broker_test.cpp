@@ -430,6 +430,26 @@ TEST_F(BrokerCli, RefusedWithoutRuleSaysWhatToDoAndWritesNothing)
     EXPECT_EQ(loop.sha256(), before) << "a refused write run changed the device";
 }
 
+// A device neither the user nor udisks2 can open (here: no system bus to reach udisks2
+// on) is refused before the run prepares anything: the test file named first is never
+// made, and the message says what would help.
+TEST_F(BrokerCli, ADeviceNobodyCanOpenIsRefusedBeforeAnyTestFileIsMade)
+{
+    LoopTarget loop(services());
+    ASSERT_EQ(loop.error(), "");
+    const fs::path testFile = user().home() / "first.dat";
+    const auto r = user().run("timeout 120 " + shellQuote(m_cli.string()) + " run --target "
+            + shellQuote(testFile.string()) + " --target " + shellQuote(loop.path())
+            + " --file-size 8MiB --bs 4k --read 100 --duration 1 --ramp 0 --no-save",
+        {"DBUS_SYSTEM_BUS_ADDRESS=unix:path=" + (user().home() / "no-bus").string()});
+    EXPECT_NE(r.exitCode, 0) << r.output;
+    EXPECT_THAT(r.output, AllOf(HasSubstr(loop.path()), HasSubstr("udisks2"), HasSubstr("disk")))
+        << "says that udisks2 cannot be asked and what the node allows";
+    // Not made and removed again (a refused run discards what it made): never begun.
+    EXPECT_THAT(r.output, Not(HasSubstr("preparing " + testFile.string())));
+    EXPECT_FALSE(fs::exists(testFile)) << r.output;
+}
+
 // A mounted device is refused by IOPrism's own check, from what any user can read, before
 // udisks2 (and polkit, which would ask the user for nothing) is involved.
 TEST_F(BrokerCli, MountedDeviceIsRefusedBeforeUdisksIsAsked)
