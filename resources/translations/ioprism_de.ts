@@ -4296,6 +4296,10 @@
         <source>Whether you may open a disk or partition now (Yours), the system asks for your permission when the run starts (Asks permission), or it cannot be opened (No access; Read only: not for writing). The tooltip of each row says why and what would help.</source>
         <translation>Ob Sie eine Festplatte oder Partition jetzt öffnen dürfen (Ihres), das System Sie beim Start des Laufs um Erlaubnis fragt (Fragt um Erlaubnis) oder sie nicht geöffnet werden kann (Kein Zugriff; Nur lesbar: nicht zum Schreiben). Der Tooltip jeder Zeile sagt, warum, und was helfen würde.</translation>
     </message>
+    <message>
+        <source>Not enough space: %1 more is needed here, and %2 is free on %3. Make it smaller or choose another place.</source>
+        <translation>Nicht genug Platz: Hier werden %1 mehr gebraucht, und auf %3 sind %2 frei. Machen Sie es kleiner oder wählen Sie einen anderen Ort.</translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::TargetsPage</name>

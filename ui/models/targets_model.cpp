@@ -496,8 +496,31 @@ QString TargetsModel::inUseText(const TargetCandidate &c) const
 // The problems validation finds in the field a cell edits: the Target cell also shows
 // the target's own, and the region cells the worker's default region's, which they
 // stand for when the target gives none.
+// A test file or file tree that would not fit where it goes, marked in the Free column
+// before Start (the run would refuse it while preparing, after the files before it).
+core::Problems TargetsModel::spaceProblems(const Row &row, const core::Target &t) const
+{
+    const TargetCandidate &c = row.candidate;
+    // Raw devices take no space; a file system whose size is unknown says nothing.
+    if (isRaw(c.kind) || c.sizeBytes == 0)
+        return {};
+    const std::uint64_t wanted
+        = t.kind == core::TargetKind::FileTree ? t.tree.totalBytes() : t.testFileSizeBytes;
+    const std::uint64_t there = row.fileBytes.value_or(0);
+    if (wanted <= there || wanted - there <= c.freeBytes)
+        return {};
+    const QString where = c.mountPoints.empty() ? QString() : toQString(c.mountPoints.front());
+    return {{core::Severity::Error, {},
+        tr("Not enough space: %1 more is needed here, and %2 is free on %3. Make it smaller "
+           "or choose another place.")
+            .arg(capacityText(wanted - there), capacityText(c.freeBytes), where)
+            .toStdString()}};
+}
+
 core::Problems TargetsModel::cellProblems(int row, int column, const core::Target &t) const
 {
+    if (column == FreeColumn)
+        return spaceProblems(m_rows[static_cast<std::size_t>(row)], t);
     core::Problems problems;
     const char *field = fieldOf(column, t);
     if (!field)
@@ -568,6 +591,8 @@ QVariant TargetsModel::candidateData(const Row &row, const core::Target *t, int 
         }
         return {};
     case FreeColumn:
+        if (role == Qt::ToolTipRole && !problems.empty())
+            return freeData(c, role).toString() + QLatin1Char('\n') + problemsText(problems);
         return freeData(c, role);
     case AccessColumn:
         return accessData(c, role);

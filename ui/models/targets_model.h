@@ -157,6 +157,7 @@ private:
     // describing the candidate, and the assigned target's settings.
     QString inUseText(const TargetCandidate &c) const;
     core::Problems cellProblems(int row, int column, const core::Target &t) const;
+    core::Problems spaceProblems(const Row &row, const core::Target &t) const;
     QVariant candidateData(const Row &row, const core::Target *t, int column, int role,
         const core::Problems &problems) const;
     QString targetToolTip(
