@@ -9,6 +9,7 @@
 #include <fstream>
 #include <pwd.h>
 #include <spawn.h>
+#include <sstream>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -288,7 +289,8 @@ UdisksCallMonitor::UdisksCallMonitor(const SystemServices &services)
         &actions, 1, m_log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_adddup2(&actions, 1, 2);
     const std::string &address = services.busAddress();
-    const std::string match = "type='method_call',interface='org.freedesktop.UDisks2.Block'";
+    // Every call to udisks2, whatever its interface (a property read is a call too).
+    const std::string match = "type='method_call',destination='org.freedesktop.UDisks2'";
     const char *argv[] = {"dbus-monitor", "--address", address.c_str(), match.c_str(), nullptr};
     const int rc = ::posix_spawnp(
         &m_pid, "dbus-monitor", &actions, nullptr, const_cast<char **>(argv), environ);
@@ -320,7 +322,7 @@ UdisksCallMonitor::~UdisksCallMonitor()
 bool UdisksCallMonitor::probe()
 {
     // A call to a method udisks2 does not have, on an object it does not have: harmless,
-    // and it matches the monitor's rule (the Block interface) like OpenDevice does.
+    // and it matches the monitor's rule (a call to udisks2) like OpenDevice does.
     const std::string member = "IoprismMonitorProbe" + std::to_string(++m_probes);
     runCommand("dbus-send --bus=" + shellQuote(m_services.busAddress())
         + " --dest=org.freedesktop.UDisks2 --type=method_call "
@@ -354,6 +356,18 @@ int UdisksCallMonitor::calls(const std::string &member) const
     int n = 0;
     for (size_t at = t.find(needle); at != std::string::npos; at = t.find(needle, at + 1))
         ++n;
+    return n;
+}
+
+int UdisksCallMonitor::callsBesidesProbes() const
+{
+    // The monitor's own signals (NameAcquired, NameLost) are not calls.
+    std::istringstream lines(text());
+    int n = 0;
+    for (std::string line; std::getline(lines, line);)
+        if (line.starts_with("method call ")
+            && line.find("; member=IoprismMonitorProbe") == std::string::npos)
+            ++n;
     return n;
 }
 

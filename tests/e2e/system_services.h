@@ -113,7 +113,7 @@ private:
     std::string m_error;
 };
 
-// dbus-monitor on the private bus, watching method calls to udisks2's Block interface:
+// dbus-monitor on the private bus, watching every method call to udisks2:
 // how a test proves that a run asked udisks2 (or did not).
 class UdisksCallMonitor
 {
@@ -130,6 +130,8 @@ public:
     bool sync();
     // How many calls of `member` ("OpenDevice") the monitor saw (call sync() first).
     int calls(const std::string &member) const;
+    // How many calls to udisks2 of any kind it saw, its own probes left out.
+    int callsBesidesProbes() const;
     std::string text() const;
 
 private:
