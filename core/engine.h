@@ -203,11 +203,19 @@ public:
     {
         return std::nullopt;
     }
-    // Why this process cannot open a raw target at all (neither with its own rights nor
-    // through the system's broker, or not without an administrator), asked of every
-    // target before any is prepared: a run that would be refused at its third target
-    // makes no test file for its first. nullopt: it may try (prepareTarget decides).
-    // `options` as prepareTarget will get them (needWrite, allowDeviceWrites).
+    // Two checks of every target before any is prepared, so that a run refused at its
+    // third target makes no test file for its first, and that safety comes before
+    // privilege across targets too: first every target's writeRefusal (what IOPrism
+    // itself refuses to write: unconfirmed, mounted, in use under any name), then every
+    // target's accessRefusal (neither this user's rights nor the system's broker can
+    // open it, or not without an administrator), which may ask the broker whether it
+    // knows the device. `options` as prepareTarget will get them (needWrite,
+    // allowDeviceWrites). nullopt: go on (prepareTarget checks again and decides).
+    virtual std::optional<OpError> writeRefusal(
+        const Target & /*target*/, const PrepareOptions & /*options*/)
+    {
+        return std::nullopt;
+    }
     virtual std::optional<OpError> accessRefusal(
         const Target & /*target*/, const PrepareOptions & /*options*/)
     {

@@ -41,9 +41,9 @@ build_packages=(cmake ninja-build g++ pkg-config git ccache
     libboost1.81-dev liburing-dev libsystemd-dev libgtest-dev libgmock-dev
     nlohmann-json3-dev libcli11-dev libfmt-dev)
 # udisks2, polkitd, dbus-daemon and udev: the raw-device test as an unprivileged user
-# starts them itself (tests/e2e/broker_test.cpp).
+# starts them itself (tests/e2e/broker_test.cpp); libglib2.0-bin: its gdbus calls.
 test_packages=(xvfb xauth imagemagick util-linux e2fsprogs fdisk btrfs-progs fio clang
-    udisks2 polkitd dbus-daemon udev)
+    udisks2 polkitd dbus-daemon udev libglib2.0-bin)
 windows_packages=(g++-mingw-w64-x86-64-posix gcc-mingw-w64-x86-64-posix mingw-w64-x86-64-dev
     mingw-w64-tools wine wine64 nsis)
 # The Debian packages: man pages from --help, PNG icons from the SVG, the checks of the

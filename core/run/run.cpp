@@ -252,19 +252,29 @@ struct Run::Execution {
         }
     }
 
+    // Every target's writeRefusal, then every target's accessRefusal (IoBackend).
+    std::optional<OpError> firstRefusal()
+    {
+        for (const bool safety : {true, false})
+            for (const Target *t : targets) {
+                const PrepareOptions asked {.needWrite = prepared[t->path].needWrite,
+                    .allowDeviceWrites = run.m_settings.allowDeviceWrites};
+                if (auto refusal = safety ? run.m_backend.writeRefusal(*t, asked)
+                                          : run.m_backend.accessRefusal(*t, asked))
+                    return refusal;
+            }
+        return std::nullopt;
+    }
+
     bool prepareTargets()
     {
         run.m_phase = RunPhase::Preparing;
         run.m_sink.onPhase(RunPhase::Preparing, 0, {});
         // Free space per file system for all test files together, before any is
         // created: two files that fit one by one may not fit together.
-        for (const Target *t : targets) {
-            const PrepareOptions asked {.needWrite = prepared[t->path].needWrite,
-                .allowDeviceWrites = run.m_settings.allowDeviceWrites};
-            if (auto refusal = run.m_backend.accessRefusal(*t, asked)) {
-                refuse(*refusal);
-                return false;
-            }
+        if (auto refusal = firstRefusal()) {
+            refuse(*refusal);
+            return false;
         }
         if (auto problem = testFileSpaceProblem(run.m_backend, targets)) {
             refuse(*problem);

@@ -452,7 +452,12 @@ bool LoopBacking::sameStorage(const LoopBacking &other) const
     // the device, not the node. A file is its inode, whatever path or link reaches it.
     if (blockDevice != DeviceNumber {} || other.blockDevice != DeviceNumber {})
         return blockDevice == other.blockDevice;
-    return inode != 0 && fileDevice == other.fileDevice && inode == other.inode;
+    if (inode != 0 && other.inode != 0)
+        return fileDevice == other.fileDevice && inode == other.inode;
+    // One backing this user cannot identify (its loop device closed to it, its file in a
+    // folder closed to it): the kernel's name for the file is all there is. The same name
+    // counts as the same storage (a rename or a second link goes unseen: docs/targets.md).
+    return !file.empty() && file == other.file;
 }
 
 std::optional<LoopBacking> loopBackingOf(const std::string &name)

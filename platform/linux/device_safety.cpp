@@ -262,6 +262,10 @@ struct CheckedDevice {
     };
     DeviceNumber devno;
     std::string name;
+    bool known = false; // the kernel lists `name` for devno (sysfs)
+    // The media's sequence number when checked (kernel 5.15+): a loop device attached
+    // again or a disk swapped under the same number gets a new one.
+    std::optional<std::uint64_t> diskSeq;
 };
 
 core::Result<CheckedDevice> checkedDevice(const core::Target &target)
@@ -278,37 +282,71 @@ core::Result<CheckedDevice> checkedDevice(const core::Target &target)
             S_ISREG(d.st.st_mode) ? "this is a file: choose it as a test file"
                                   : "not a block device");
     d.devno = {major(d.st.st_rdev), minor(d.st.st_rdev)};
-    d.name = blockNameOf(d.devno).value_or(fs::path(d.path).filename().string());
+    const auto name = blockNameOf(d.devno);
+    d.known = name.has_value();
+    d.name = name.value_or(fs::path(d.path).filename().string());
+    d.diskSeq = readNumberAttribute("/sys/class/block/" + d.name + "/diskseq");
     return d;
+}
+
+// The broker's open, once every check passed, accepted only for the media that was
+// checked: polkit may have asked for minutes, and a loop device attached to another
+// image, or a disk swapped, keeps its device number (st_rdev, which openBrokeredDevice
+// compares) but not its disk sequence number or, most likely, its size.
+core::Result<DeviceFacts> openSameMedia(const CheckedDevice &checked, const DeviceFacts &before,
+    int engineFlags, const core::PrepareOptions &options, UniqueFd &dev)
+{
+    auto read = holdAndRead(
+        openBrokeredDevice(checked.path, checked.name, checked.st, engineFlags, options), dev,
+        checked.path);
+    if (!read)
+        return read.error();
+    std::uint64_t seq = 0;
+    const bool otherMedia = (checked.diskSeq && ::ioctl(dev.get(), BLKGETDISKSEQ, &seq) == 0
+                                && seq != *checked.diskSeq)
+        || read->sizeBytes != before.sizeBytes;
+    if (otherMedia) {
+        dev.reset();
+        return makeOpError(ESTALE, "open device through udisks2", checked.path,
+            "the device holds other media than IOPrism checked (it was attached again or "
+            "swapped while permission was asked): nothing was done; start again");
+    }
+    return read;
 }
 
 } // namespace
 
-std::optional<OpError> LinuxBackend::accessRefusal(
+std::optional<OpError> LinuxBackend::writeRefusal(
     const core::Target &target, const core::PrepareOptions &options)
 {
-    const bool write = options.needWrite;
     // Raw devices only: a test file's folder is checked where the file is made.
-    if (target.kind != core::TargetKind::BlockDevice && target.kind != core::TargetKind::Partition)
+    if (!options.needWrite
+        || (target.kind != core::TargetKind::BlockDevice
+            && target.kind != core::TargetKind::Partition))
         return std::nullopt;
     auto device = checkedDevice(target);
     if (!device)
         return std::nullopt; // prepareTarget says what is wrong with it
-    // Safety first here too: a write IOPrism refuses anyway is refused for that, before
-    // anything (the broker included) is asked whether this user could open it.
-    if (write) {
-        const DeviceFacts facts = factsFromSysfs(device->name);
-        if (auto refusal
-            = unconfirmedWriteRefusal(device->path, facts.sizeBytes, facts.readOnly, options))
-            return refusal;
-        if (auto refusal = aliasRefusal(device->path, device->name, device->devno))
-            return refusal;
-    }
-    const core::TargetAccess access = targetAccess(device->path, write);
+    const DeviceFacts facts = factsFromSysfs(device->name);
+    if (auto refusal
+        = unconfirmedWriteRefusal(device->path, facts.sizeBytes, facts.readOnly, options))
+        return refusal;
+    return aliasRefusal(device->path, device->name, device->devno);
+}
+
+std::optional<OpError> LinuxBackend::accessRefusal(
+    const core::Target &target, const core::PrepareOptions &options)
+{
+    if (target.kind != core::TargetKind::BlockDevice && target.kind != core::TargetKind::Partition)
+        return std::nullopt;
+    auto device = checkedDevice(target);
+    if (!device)
+        return std::nullopt;
+    const core::TargetAccess access = targetAccess(device->path, options.needWrite);
     if (access.way != core::TargetAccess::Way::Denied)
         return std::nullopt;
-    return makeOpError(
-        EACCES, write ? "open device for writing" : "open device", device->path, access.text);
+    return makeOpError(EACCES, options.needWrite ? "open device for writing" : "open device",
+        device->path, access.text);
 }
 
 core::Result<core::TargetInfo> LinuxBackend::prepareDevice(
@@ -324,6 +362,10 @@ core::Result<core::TargetInfo> LinuxBackend::prepareDevice(
     // Safety first, privilege second: what this user may not open is described from
     // sysfs, every refusal below runs on that, and only then is the broker asked.
     const bool brokered = needsBroker(path, options.needWrite);
+    if (brokered && !checked->known)
+        return makeOpError(ENODEV, "open device", path,
+            "the kernel lists no block device with this node's number, so IOPrism cannot check "
+            "it before asking udisks2 to open it");
     UniqueFd dev;
     DeviceFacts facts = factsFromSysfs(name);
     if (!brokered) {
@@ -346,12 +388,19 @@ core::Result<core::TargetInfo> LinuxBackend::prepareDevice(
     const int engineFlags
         = engineOpenFlags(options.needWrite, target.cacheMode, target.writeThrough);
     if (brokered) {
-        // The device's own answers now: sysfs said what a user may read before.
-        auto read
-            = holdAndRead(openBrokeredDevice(path, name, st, engineFlags, options), dev, path);
+        auto read = openSameMedia(*checked, facts, engineFlags, options, dev);
         if (!read)
             return read.error();
         facts = *read;
+        if (options.needWrite) {
+            // What may have changed while polkit asked (an alias mounted meanwhile), then
+            // the claim the broker's O_EXCL descriptor is, where this run's own overlap
+            // check (aliasRefusal) finds it.
+            if (auto refusal = aliasRefusal(path, name, devno))
+                return *refusal;
+            m_deviceClaims.emplace(std::pair {devno.major, devno.minor},
+                DeviceClaim {UniqueFd(::fcntl(dev.get(), F_DUPFD_CLOEXEC, 0)), devno});
+        }
     }
     core::TargetInfo info;
     info.path = path;
@@ -406,6 +455,15 @@ std::optional<OpError> LinuxBackend::claimAliases(
             = ::open(node.c_str(), O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
         if (excl < 0) {
             const int err = errno;
+            // Writing through the broker, another name of the storage this user cannot
+            // claim could be mounted while the run writes: refused, not left unguarded.
+            if (brokered && (err == EACCES || err == EPERM))
+                return makeOpError(err, "open device exclusively", node,
+                    a.name + " (" + a.relation
+                        + ") is another name of this storage, and this user may not claim it "
+                          "for the run, so it could be mounted while IOPrism writes: run the "
+                          "CLI with sudo, or detach "
+                        + a.name + " first");
             if (a.kind != StorageAlias::Kind::Itself && err != EBUSY)
                 continue; // no node to claim it by (or no right to): see docs/targets.md
             return makeOpError(err, "open device exclusively", node,

@@ -56,6 +56,8 @@ public:
     // Memory kept for the engines between a run's steps (reserveBuffers).
     const BufferMemory &bufferMemory() const { return *m_bufferMemory; }
     std::optional<core::TestFileSpace> testFileSpace(const core::Target &target) override;
+    std::optional<core::OpError> writeRefusal(
+        const core::Target &target, const core::PrepareOptions &options) override;
     std::optional<core::OpError> accessRefusal(
         const core::Target &target, const core::PrepareOptions &options) override;
     core::Status discardTestFile(const std::string &path) override;

@@ -6,6 +6,7 @@
 #include <array>
 #include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fcntl.h>
 #include <memory>
 #include <systemd/sd-bus.h>
@@ -20,7 +21,8 @@ constexpr const char *kService = "org.freedesktop.UDisks2";
 constexpr const char *kBlockInterface = "org.freedesktop.UDisks2.Block";
 
 struct BusUnref {
-    void operator()(sd_bus *bus) const { sd_bus_flush_close_unref(bus); }
+    // No flush: a bus that stopped answering must not hold up a stopped run or the window.
+    void operator()(sd_bus *bus) const { sd_bus_close_unref(bus); }
 };
 struct MessageUnref {
     void operator()(sd_bus_message *m) const { sd_bus_message_unref(m); }
@@ -59,12 +61,14 @@ std::string advice()
 }
 
 // What udisksd's own open(2) said: udisks puts strerror's text in its message
-// ("Error opening device /dev/loop3: Device or resource busy"); the daemon runs in the C
-// locale.
+// ("Error opening device /dev/loop3: Device or resource busy"), in the C locale (the
+// daemon sets none), so it is compared with glibc's untranslated texts, whatever this
+// process's language.
 int errnoInUdisksMessage(const std::string &message)
 {
     for (const int err : {EBUSY, EACCES, EPERM, EROFS, ENXIO, ENOMEDIUM, EINVAL, ENOENT, EIO})
-        if (message.find(errnoText(err)) != std::string::npos)
+        if (const char *text = ::strerrordesc_np(err);
+            text && message.find(text) != std::string::npos)
             return err;
     return EIO;
 }
@@ -100,6 +104,11 @@ core::OpError refusal(const BusError &error, const std::string &path, const std:
                 + " (is udev running? udisks2 lists only devices in udev's database): run the "
                   "CLI with sudo");
     if (error.is("org.freedesktop.DBus.Error.NoReply")
+        && error.message().find("erminated") != std::string::npos)
+        return makeOpError(ECONNRESET, op, path,
+            "the connection to udisks2 ended before it answered (did udisksd or the system bus "
+            "stop?): start again");
+    if (error.is("org.freedesktop.DBus.Error.NoReply")
         || error.is("org.freedesktop.DBus.Error.Timeout")
         || error.is("org.freedesktop.DBus.Error.TimedOut"))
         return makeOpError(ETIMEDOUT, op, path,
@@ -133,11 +142,12 @@ int onReply(sd_bus_message *m, void *userdata, sd_bus_error *)
     return 0;
 }
 
-core::Result<Message> awaitReply(
-    sd_bus *bus, sd_bus_message *call, const BrokerRequest &request, BusError &error)
+// Sends `call` and waits up to `timeoutUs` for its answer, polling `stillWanted`: the
+// reply, or null with `error` set (or `stopped`). Never blocks longer than the timeout,
+// not even while the connection is still being set up (sd_bus_call would).
+Message awaitAnswer(sd_bus *bus, sd_bus_message *call, std::uint64_t timeoutUs,
+    const std::function<bool()> &stillWanted, BusError &error, bool &stopped)
 {
-    const std::string path = "/dev/" + request.deviceName;
-    const auto timeoutUs = static_cast<std::uint64_t>(request.timeout.count()) * 1000000u;
     Pending pending;
     pending.error = &error;
     sd_bus_slot *slot = nullptr;
@@ -145,24 +155,41 @@ core::Result<Message> awaitReply(
     // Unreferencing the slot forgets a call still pending: no callback after we return.
     const std::unique_ptr<sd_bus_slot, decltype(&sd_bus_slot_unref)> owned(slot, sd_bus_slot_unref);
     constexpr std::uint64_t kPollUs = 100000;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::microseconds(timeoutUs);
     while (r >= 0 && !pending.done) {
         r = sd_bus_process(bus, nullptr);
         if (r != 0 || pending.done)
             continue;
-        if (request.stillWanted && !request.stillWanted())
-            return makeOpError(ECANCELED, "open device through udisks2", path,
-                "stopped while waiting for permission to open it");
+        if (stillWanted && !stillWanted()) {
+            stopped = true;
+            return nullptr;
+        }
+        if (std::chrono::steady_clock::now() >= deadline) {
+            sd_bus_error_set_const(&error.e, "org.freedesktop.DBus.Error.Timeout", "no answer");
+            return nullptr;
+        }
         r = sd_bus_wait(bus, kPollUs);
         if (r == -EINTR)
             r = 0;
     }
-    if (r < 0) {
+    if (r < 0)
         sd_bus_error_set_errno(&error.e, r);
-        return refusal(error, path, request.deviceName);
-    }
-    if (!pending.reply)
-        return refusal(error, path, request.deviceName);
     return std::move(pending.reply);
+}
+
+core::Result<Message> awaitReply(
+    sd_bus *bus, sd_bus_message *call, const BrokerRequest &request, BusError &error)
+{
+    const std::string path = "/dev/" + request.deviceName;
+    const auto timeoutUs = static_cast<std::uint64_t>(request.timeout.count()) * 1000000u;
+    bool stopped = false;
+    Message reply = awaitAnswer(bus, call, timeoutUs, request.stillWanted, error, stopped);
+    if (stopped)
+        return makeOpError(ECANCELED, "open device through udisks2", path,
+            "stopped while waiting for permission to open it");
+    if (!reply)
+        return refusal(error, path, request.deviceName);
+    return reply;
 }
 
 // The call itself: Block.OpenDevice(mode, {"flags": i[, "auth.no_user_interaction": b]}).
@@ -180,9 +207,9 @@ core::Result<Message> callOpenDevice(sd_bus *bus, const BrokerRequest &request, 
         r = sd_bus_message_append(raw, "s", request.write ? "rw" : "r");
     if (r >= 0)
         r = request.interactive
-            ? sd_bus_message_append(raw, "a{sv}", 1, "flags", "i", request.flags)
-            : sd_bus_message_append(
-                raw, "a{sv}", 2, "flags", "i", request.flags, "auth.no_user_interaction", "b", 1);
+            ? sd_bus_message_append(raw, "a{sv}", 1, "flags", "i", request.flags | O_CLOEXEC)
+            : sd_bus_message_append(raw, "a{sv}", 2, "flags", "i", request.flags | O_CLOEXEC,
+                "auth.no_user_interaction", "b", 1);
     if (r < 0)
         return makeOpError(-r, "open device through udisks2", path, "cannot build the request");
     return awaitReply(bus, raw, request, error);
@@ -259,12 +286,14 @@ std::string udisksUnavailable(const std::string &deviceName)
     Message call(reply);
     if (r >= 0)
         r = sd_bus_message_append(reply, "ss", kBlockInterface, "Device");
-    sd_bus_message *answer = nullptr;
-    constexpr std::uint64_t kShortUs = 2000000; // 2 s
-    if (r >= 0)
-        r = sd_bus_call(bus.get(), reply, kShortUs, &error.e, &answer);
-    Message answered(answer);
-    if (r < 0) {
+    constexpr std::uint64_t kShortUs = 2000000; // 2 s: the Targets page waits for it
+    bool stopped = false;
+    Message answered
+        = r >= 0 ? awaitAnswer(bus.get(), reply, kShortUs, {}, error, stopped) : nullptr;
+    if (r < 0 && !sd_bus_error_is_set(&error.e))
+        sd_bus_error_set_errno(&error.e, r);
+    sd_bus_message *answer = answered.get();
+    if (!answer) {
         if (error.is("org.freedesktop.DBus.Error.ServiceUnknown")
             || error.is("org.freedesktop.DBus.Error.NameHasNoOwner")
             || error.is("org.freedesktop.DBus.Error.Spawn.ServiceNotFound"))

@@ -27,10 +27,12 @@ struct BrokerRequest {
     std::string deviceName; // kernel name: "loop3", "nvme0n1p2"
     bool write = false; // mode "rw", else "r"
     // Open flags besides the access mode (udisks refuses O_RDONLY/O_WRONLY/O_RDWR in them):
-    // O_DIRECT, O_DSYNC, O_EXCL. O_CLOEXEC is added; the descriptor received is ours.
+    // O_DIRECT, O_DSYNC, O_EXCL. O_CLOEXEC is added (udisksd opens with exactly these, and
+    // its own descriptor must not leak into what it starts); the copy received is ours.
     int flags = 0;
-    // Let polkit's agent ask the user (a password dialog on a desktop, pkttyagent in a
-    // terminal); false: refuse at once where asking would be needed.
+    // Let polkit's agent ask the user (a desktop's password dialog; a terminal has no agent
+    // unless one was started, e.g. pkttyagent); false: refuse at once where asking would
+    // be needed.
     bool interactive = true;
     // How long the user may take to answer polkit's question.
     std::chrono::seconds timeout {300};

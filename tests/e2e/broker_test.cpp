@@ -478,6 +478,39 @@ TEST_F(BrokerCli, MountedDeviceIsRefusedBeforeUdisksIsAsked)
     EXPECT_EQ(monitor.calls("OpenDevice"), 1) << monitor.text();
 }
 
+// Another loop device over the same image as the target: writing the target writes it
+// too. The user can neither open it nor, here, identify its backing file (the image is in
+// a folder closed to the user), so the kernel's name for the backing file tells; mounted,
+// the write is refused for the mount; unmounted, because the user could not claim it for
+// the run (it could be mounted while IOPrism writes), and the image is left as it was.
+TEST_F(BrokerCli, AnotherLoopOverTheSameImageIsFoundAndRefusedWhenItCannotBeClaimed)
+{
+    LoopTarget loop(services());
+    ASSERT_EQ(loop.error(), "");
+    PolkitLoopRule rule(services());
+    ASSERT_EQ(rule.error(), "");
+    ASSERT_EQ(runCommand("mkfs.ext4 -q -F " + shellQuote(loop.image().string())).exitCode, 0);
+    LoopDevice other(loop.image(), "64M");
+    ASSERT_FALSE(other.path().empty());
+
+    TempDir mountPoint(realFsDir());
+    ASSERT_EQ(
+        runCommand("mount " + other.path() + " " + shellQuote(mountPoint.path().string())).exitCode,
+        0);
+    auto r = userCli(runArgs(loop.path(), true, user().home() / "shared-mounted.json"));
+    unmount(mountPoint.path());
+    EXPECT_NE(r.exitCode, 0) << r.output;
+    EXPECT_THAT(r.output, AllOf(HasSubstr(other.name()), HasSubstr("mounted"))) << r.output;
+
+    // (Mounting and unmounting wrote the file system's superblock: compared from here.)
+    const std::string before = loop.sha256();
+    r = userCli(runArgs(loop.path(), true, user().home() / "shared.json"));
+    EXPECT_NE(r.exitCode, 0) << r.output;
+    EXPECT_THAT(r.output, AllOf(HasSubstr(other.name()), HasSubstr("may not claim it")))
+        << r.output;
+    EXPECT_EQ(loop.sha256(), before) << "a refused write changed the image";
+}
+
 // Root opens the device itself: udisks2 is not asked even though it runs.
 TEST_F(BrokerCli, RootOpensDirectly)
 {

@@ -234,6 +234,14 @@ wait_for_verdict() {
     # A process of the user for polkit to judge; ours, ended below by its PID.
     setpriv --reuid "$user" --regid "$user" --clear-groups sleep 120 &
     pid=$!
+    # Judged only once it runs as the user: before setpriv switched, it is root's, whom
+    # polkit refuses nothing, and a verdict of "no" would come from the wrong subject.
+    local uid
+    uid=$(id -u "$user")
+    for ((i = 0; i < READY_TENTHS; ++i)); do
+        [[ $(awk '/^Uid:/ {print $2}' "/proc/$pid/status" 2>/dev/null) == "$uid" ]] && break
+        sleep 0.1
+    done
     for ((i = 0; i < READY_TENTHS; ++i)); do
         r1=0 r2=0
         pk_verdict "$pid" org.freedesktop.udisks2.open-device "$device" || r1=$?

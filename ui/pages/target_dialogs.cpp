@@ -235,7 +235,12 @@ QStringList TargetDialogs::deniedDevices()
             if (isMadeByUs(target))
                 continue;
             const core::TargetAccess access = m_context.targetAccess(target.path, writes);
-            m_checked[target.path] = access;
+            // Workers sharing a device: the answer for the one that needs most (a
+            // reader's "yours" must not hide a writer's "the system asks").
+            const auto known = m_checked.find(target.path);
+            if (known == m_checked.end()
+                || static_cast<int>(access.way) > static_cast<int>(known->second.way))
+                m_checked[target.path] = access;
             const QString why = toQString(access.text);
             if (access.way != core::TargetAccess::Way::Denied)
                 continue;
@@ -306,6 +311,15 @@ TargetDialogs::DeviceWrites TargetDialogs::deviceWrites() const
 
 bool TargetDialogs::refuseDevices(const QString &topic)
 {
+    // Safety first, privilege second: what IOPrism refuses to write is said before
+    // anyone (udisks2 included) is asked whether the device could be opened.
+    if (const QStringList refused = deviceWrites().refused; !refused.isEmpty()) {
+        m_context.messageBar->showMessage(MessageBar::Level::Error,
+            tr("Writing to a raw device is refused while it is in use: unmount it "
+               "first, or untick it."),
+            refused.join(QLatin1Char('\n')), topic);
+        return true;
+    }
     if (const QStringList denied = deniedDevices(); !denied.isEmpty()) {
         m_context.messageBar->showMessage(MessageBar::Level::Error,
             tr("The profile cannot run: %1").arg(denied.first()), denied.join(QLatin1Char('\n')),
@@ -313,13 +327,6 @@ bool TargetDialogs::refuseDevices(const QString &topic)
         // The refusal stays in the bar whatever the answer: Cancel leaves it as it was.
         if (!m_needElevation.isEmpty() && m_context.restartElevated)
             askRestartElevated(m_needElevation);
-        return true;
-    }
-    if (const QStringList refused = deviceWrites().refused; !refused.isEmpty()) {
-        m_context.messageBar->showMessage(MessageBar::Level::Error,
-            tr("Writing to a raw device is refused while it is in use: unmount it "
-               "first, or untick it."),
-            refused.join(QLatin1Char('\n')), topic);
         return true;
     }
     return false;
