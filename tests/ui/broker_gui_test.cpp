@@ -88,7 +88,7 @@ const core::TargetInfo *deviceInfo(
     for (const auto &info : infos)
         if (info.path == device)
             return &info;
-    return infos.size() == 1 ? &infos.front() : nullptr;
+    return nullptr;
 }
 
 // The windows and dialogs on screen, for a failure that found none it expected.
