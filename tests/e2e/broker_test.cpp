@@ -184,7 +184,8 @@ CommandResult runAsUser(
 
 // In the child of runAsUser: asks udisks2 for `device` through IOPrism's own client (never
 // interactively: there is no agent), then reads or writes its first 4 KiB with the
-// descriptor received. "ok <flags>" or why not.
+// descriptor received. "ok <flags>" (a write: and " claimed" when the kernel refuses a
+// second exclusive open meanwhile) or why not.
 std::string brokeredIo(const std::string &kernelName, bool write, std::string &block)
 {
     ioprism::platform::BrokerRequest request;
@@ -212,7 +213,17 @@ std::string brokeredIo(const std::string &kernelName, bool write, std::string &b
         return std::string(write ? "pwrite" : "pread")
             + " failed: " + std::error_code(errno, std::system_category()).message();
     const int flags = ::fcntl(fd->get(), F_GETFL);
-    return "ok " + ioprism::platform::openFlagsText(flags, write) + "\n" + (write ? "" : block);
+    // The kernel does not report O_EXCL back: the claim shows in a second exclusive open
+    // of the device (udisksd's, as root) being refused busy while this one is held.
+    std::string claim;
+    if (write) {
+        const auto second = ioprism::platform::openThroughUdisks(request);
+        claim = !second && second.error().code.value() == EBUSY ? " claimed"
+            : second                                            ? " NOT claimed"
+                     : " (" + second.error().toString() + ")";
+    }
+    return "ok " + ioprism::platform::openFlagsText(flags, write) + claim + "\n"
+        + (write ? "" : block);
 }
 
 class BrokerTest : public ::testing::Test
@@ -335,7 +346,7 @@ TEST_F(BrokerHarness, BrokerClientGetsWorkingDescriptorsAsUser)
     const auto written
         = runAsUser(user(), services(), [&] { return brokeredIo(name, true, pattern); });
     ASSERT_EQ(written.exitCode, 0) << written.output;
-    EXPECT_EQ(written.output, "ok O_RDWR|O_DIRECT|O_EXCL\n");
+    EXPECT_EQ(written.output, "ok O_RDWR|O_DIRECT|O_EXCL claimed\n");
     EXPECT_TRUE(readFile(loop.image()).substr(0, 4096) == pattern)
         << "the write through udisks2's descriptor did not reach the device";
 }
