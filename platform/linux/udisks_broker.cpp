@@ -38,6 +38,25 @@ struct BusError {
     BusError &operator=(const BusError &) = delete;
     ~BusError() { sd_bus_error_free(&e); }
     bool is(const char *name) const { return sd_bus_error_has_name(&e, name) != 0; }
+    // Nobody owns udisks2's name on the bus (not installed, not started).
+    bool noUdisks() const
+    {
+        return is("org.freedesktop.DBus.Error.ServiceUnknown")
+            || is("org.freedesktop.DBus.Error.NameHasNoOwner")
+            || is("org.freedesktop.DBus.Error.Spawn.ServiceNotFound");
+    }
+    // udisks2 runs but has no such object (a device udev never told it of).
+    bool unknownObject() const
+    {
+        return is("org.freedesktop.DBus.Error.UnknownObject")
+            || is("org.freedesktop.DBus.Error.UnknownMethod")
+            || is("org.freedesktop.DBus.Error.UnknownInterface");
+    }
+    // sd-bus's own failure, an errno (System.Error.ENOENT, ...): no bus to talk to.
+    bool fromErrno() const
+    {
+        return e.name && std::string_view(e.name).starts_with("System.Error.");
+    }
     std::string message() const { return e.message ? e.message : (e.name ? e.name : ""); }
 };
 
@@ -90,15 +109,11 @@ core::OpError refusal(const BusError &error, const std::string &path, const std:
         || error.is("org.freedesktop.DBus.Error.AccessDenied"))
         return makeOpError(EACCES, op, path,
             "polkit does not allow this user to open " + name + " through udisks2: " + advice());
-    if (error.is("org.freedesktop.DBus.Error.ServiceUnknown")
-        || error.is("org.freedesktop.DBus.Error.NameHasNoOwner")
-        || error.is("org.freedesktop.DBus.Error.Spawn.ServiceNotFound"))
+    if (error.noUdisks())
         return makeOpError(ENOENT, op, path,
             "udisks2 does not run on this system: install and start it (apt install udisks2; "
             "systemctl start udisks2), or run the CLI with sudo");
-    if (error.is("org.freedesktop.DBus.Error.UnknownObject")
-        || error.is("org.freedesktop.DBus.Error.UnknownMethod")
-        || error.is("org.freedesktop.DBus.Error.UnknownInterface"))
+    if (error.unknownObject())
         return makeOpError(ENOENT, op, path,
             "udisks2 does not know " + name
                 + " (is udev running? udisks2 lists only devices in udev's database): run the "
@@ -113,9 +128,7 @@ core::OpError refusal(const BusError &error, const std::string &path, const std:
         || error.is("org.freedesktop.DBus.Error.TimedOut"))
         return makeOpError(ETIMEDOUT, op, path,
             "no answer from udisks2 in time (was polkit's question left open?): start again");
-    // sd-bus's own failures carry an errno (System.Error.ENOENT, ...): no bus to talk to.
-    if (const int err = sd_bus_error_get_errno(&error.e);
-        err != 0 && std::string_view(error.e.name ? error.e.name : "").starts_with("System.Error."))
+    if (const int err = sd_bus_error_get_errno(&error.e); err != 0 && error.fromErrno())
         return makeOpError(ENOENT, op, path,
             "cannot reach the system D-Bus to ask udisks2 (" + errnoText(err)
                 + "): run the CLI with sudo, or where D-Bus and udisks2 run");
@@ -294,16 +307,11 @@ std::string udisksUnavailable(const std::string &deviceName)
         sd_bus_error_set_errno(&error.e, r);
     sd_bus_message *answer = answered.get();
     if (!answer) {
-        if (error.is("org.freedesktop.DBus.Error.ServiceUnknown")
-            || error.is("org.freedesktop.DBus.Error.NameHasNoOwner")
-            || error.is("org.freedesktop.DBus.Error.Spawn.ServiceNotFound"))
+        if (error.noUdisks())
             return "udisks2 does not run here (apt install udisks2)";
-        if (error.is("org.freedesktop.DBus.Error.UnknownObject")
-            || error.is("org.freedesktop.DBus.Error.UnknownMethod")
-            || error.is("org.freedesktop.DBus.Error.UnknownInterface")
-            || error.is("org.freedesktop.DBus.Error.InvalidArgs"))
+        if (error.unknownObject() || error.is("org.freedesktop.DBus.Error.InvalidArgs"))
             return "udisks2 does not know " + deviceName;
-        if (std::string_view(error.e.name ? error.e.name : "").starts_with("System.Error."))
+        if (error.fromErrno())
             return "there is no system D-Bus to ask udisks2 on (" + error.message() + ")";
         return "udisks2 does not answer (" + error.message() + ")";
     }
