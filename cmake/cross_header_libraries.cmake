@@ -7,11 +7,6 @@
 # those library folders; imported targets with the usual names point at it, so the
 # rest of the build links them as it does natively. GoogleTest is built from its
 # sources in /usr/src/googletest with the cross compiler.
-if(IOPRISM_BUILD_GUI)
-    message(FATAL_ERROR "The MinGW cross build is CLI only (-DIOPRISM_BUILD_GUI=OFF): Qt 6 for "
-                        "MinGW is not packaged; build the GUI with the windows-msvc preset on Windows")
-endif()
-
 set(IOPRISM_HOST_HEADERS "${CMAKE_BINARY_DIR}/host-headers")
 file(MAKE_DIRECTORY "${IOPRISM_HOST_HEADERS}")
 foreach(dir boost nlohmann CLI fmt)
@@ -40,6 +35,11 @@ ioprism_header_library(Boost::headers)
 set_property(TARGET Boost::headers APPEND PROPERTY INTERFACE_LINK_LIBRARIES ws2_32 mswsock)
 
 find_package(Threads REQUIRED)
+
+if(IOPRISM_BUILD_GUI)
+    # Qt 6 and QCustomPlot built for MinGW from Debian's source packages.
+    include(${CMAKE_CURRENT_LIST_DIR}/windows_gui.cmake)
+endif()
 
 if(IOPRISM_BUILD_TESTS)
     set(INSTALL_GTEST OFF CACHE BOOL "" FORCE)

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# CPack: two Debian packages on Linux (docs/install.md); an NSIS installer for the Windows
-# CLI, built by the windows-mingw cross build with Debian's makensis (docs/windows.md):
+# CPack: two Debian packages on Linux (docs/install.md); an NSIS installer of the Windows
+# GUI and CLI, built by the windows-mingw cross build with Debian's makensis (docs/windows.md):
 #   cmake --preset windows-mingw && cmake --build --preset windows-mingw
 #   cpack --config build/windows-mingw/CPackConfig.cmake -B build/windows-mingw/package
 set(CPACK_PACKAGE_NAME ioprism)
@@ -72,31 +72,53 @@ workers and their targets, access specifications, and live plots of
 throughput, IOPS, latency percentiles and CPU with the device's figures over
 them. It opens IOPrism profiles and Iometer .icf files from the file manager.")
 elseif(WIN32)
-    # The CLI is one static .exe (the MinGW toolchain links libstdc++ and winpthread in),
-    # so the installer holds just bin\ioprism-cli.exe; it offers to add bin\ to PATH.
+    include(${CMAKE_CURRENT_LIST_DIR}/windows.cmake)
+    # One installer of everything built: the GUI (with Qt) and the CLI. The install rules
+    # name components for the Debian packages; NSIS would otherwise offer them as choices.
     set(CPACK_GENERATOR NSIS)
-    # One installer of everything built (the install rules name components for the
-    # Debian packages; NSIS would otherwise offer them as choices).
     set(CPACK_MONOLITHIC_INSTALL ON)
     set(CPACK_PACKAGE_INSTALL_DIRECTORY "IOPrism")
-    set(CPACK_PACKAGE_FILE_NAME "ioprism-cli-${PROJECT_VERSION}-win64")
-    set(CPACK_NSIS_DISPLAY_NAME "IOPrism CLI ${PROJECT_VERSION}")
-    set(CPACK_NSIS_PACKAGE_NAME "IOPrism CLI")
     set(CPACK_NSIS_INSTALL_ROOT "$PROGRAMFILES64")
-    set(CPACK_NSIS_MODIFY_PATH ON)
+    set(CPACK_NSIS_MODIFY_PATH ON) # offers to put bin\ (the CLI) on PATH
     set(CPACK_NSIS_ENABLE_UNINSTALL_BEFORE_INSTALL ON)
     set(CPACK_NSIS_MANIFEST_DPI_AWARE ON)
-    if(EXISTS "${PROJECT_SOURCE_DIR}/LICENSE")
-        set(CPACK_RESOURCE_FILE_LICENSE "${PROJECT_SOURCE_DIR}/LICENSE")
+    set(CPACK_RESOURCE_FILE_LICENSE "${PROJECT_SOURCE_DIR}/LICENSE")
+    if(IOPRISM_BUILD_GUI)
+        set(CPACK_PACKAGE_FILE_NAME "ioprism-${PROJECT_VERSION}-win64")
+        set(CPACK_NSIS_DISPLAY_NAME "IOPrism ${PROJECT_VERSION}")
+        set(CPACK_NSIS_PACKAGE_NAME "IOPrism")
+        # The Start menu entry, the installer's and the uninstaller's icon, and the icon
+        # in "Apps & features".
+        set(CPACK_PACKAGE_EXECUTABLES ioprism "IOPrism")
+        set(CPACK_NSIS_MUI_ICON "${IOPRISM_ICO}")
+        set(CPACK_NSIS_MUI_UNIICON "${IOPRISM_ICO}")
+        set(CPACK_NSIS_INSTALLED_ICON_NAME "bin\\ioprism.exe")
+        # Iometer's .icf files open in IOPrism (ProgID IOPrism.icf, under the machine's
+        # classes as the installation is for all users); the uninstaller removes both
+        # keys, and tells Explorer either way.
+        set(CPACK_NSIS_EXTRA_INSTALL_COMMANDS "
+            WriteRegStr HKLM 'Software\\Classes\\.icf' '' 'IOPrism.icf'
+            WriteRegStr HKLM 'Software\\Classes\\IOPrism.icf' '' 'Iometer configuration'
+            WriteRegStr HKLM 'Software\\Classes\\IOPrism.icf\\DefaultIcon' '' '$INSTDIR\\bin\\ioprism.exe,0'
+            WriteRegStr HKLM 'Software\\Classes\\IOPrism.icf\\shell\\open\\command' '' '\"$INSTDIR\\bin\\ioprism.exe\" \"%1\"'
+            System::Call 'shell32::SHChangeNotify(i 0x08000000, i 0, p 0, p 0)'")
+        set(CPACK_NSIS_EXTRA_UNINSTALL_COMMANDS "
+            ReadRegStr $0 HKLM 'Software\\Classes\\.icf' ''
+            StrCmp $0 'IOPrism.icf' 0 +2
+            DeleteRegKey HKLM 'Software\\Classes\\.icf'
+            DeleteRegKey HKLM 'Software\\Classes\\IOPrism.icf'
+            System::Call 'shell32::SHChangeNotify(i 0x08000000, i 0, p 0, p 0)'")
     else()
-        # Without a license file CPack would show CMake's own: show none instead.
-        set(CPACK_NSIS_IGNORE_LICENSE_PAGE ON)
+        set(CPACK_PACKAGE_FILE_NAME "ioprism-cli-${PROJECT_VERSION}-win64")
+        set(CPACK_NSIS_DISPLAY_NAME "IOPrism CLI ${PROJECT_VERSION}")
+        set(CPACK_NSIS_PACKAGE_NAME "IOPrism CLI")
     endif()
     if(CMAKE_CROSSCOMPILING)
-        # Debian's nsis package: makensis runs on the build machine.
+        # Debian's nsis package: makensis runs on the build machine, building a 64-bit
+        # installer (makensis-amd64.sh says why).
         find_program(IOPRISM_MAKENSIS makensis)
         if(IOPRISM_MAKENSIS)
-            set(CPACK_NSIS_EXECUTABLE "${IOPRISM_MAKENSIS}")
+            set(CPACK_NSIS_EXECUTABLE "${CMAKE_CURRENT_LIST_DIR}/makensis-amd64.sh")
         endif()
     endif()
 endif()

@@ -13,9 +13,13 @@
 #                                        core's run and stats tests under ThreadSanitizer,
 #                                        the profile, .icf and results readers (the last
 #                                        also through the run library) fuzzed 45 s each
-#                                        (clang libFuzzer, scripts/fuzz.sh), the Windows
-#                                        cross build (MinGW-w64) with its tests under Wine,
-#                                        the Windows CLI installer (NSIS), and the Debian
+#                                        (clang libFuzzer, scripts/fuzz.sh), Qt for
+#                                        Windows from Debian's source packages (once, into
+#                                        /var/cache/ioprism: scripts/build-qt-mingw.sh),
+#                                        the Windows cross build (MinGW-w64: GUI and CLI)
+#                                        with its tests under Wine, the Windows installer
+#                                        (NSIS) installed, its GUI run in a window on Xvfb
+#                                        and uninstalled under Wine, and the Debian
 #                                        packages: built, lintian, installed, checked
 #                                        (menu entry, .icf association, man pages, the GUI
 #                                        under Xvfb) and removed again
@@ -44,8 +48,11 @@ build_packages=(cmake ninja-build g++ pkg-config git ccache
 # starts them itself (tests/e2e/broker_test.cpp); libglib2.0-bin: its gdbus calls.
 test_packages=(xvfb xauth imagemagick util-linux e2fsprogs fdisk btrfs-progs fio clang
     udisks2 polkitd dbus-daemon udev libglib2.0-bin)
+# The Windows GUI's Qt is built from Debian's source packages (scripts/build-qt-mingw.sh:
+# dpkg-dev unpacks them); its icons are rendered from the SVGs (librsvg2-bin, and
+# ImageMagick for the .ico); xdotool finds the window in the Wine GUI test.
 windows_packages=(g++-mingw-w64-x86-64-posix gcc-mingw-w64-x86-64-posix mingw-w64-x86-64-dev
-    mingw-w64-tools wine wine64 nsis)
+    mingw-w64-tools wine wine64 nsis dpkg-dev librsvg2-bin imagemagick xdotool)
 # The Debian packages: man pages from --help, PNG icons from the SVG, the checks of the
 # desktop entry, the AppStream metadata and the MIME types, lintian, and what
 # packaging/test-debs.sh looks at after installing them.
@@ -83,11 +90,15 @@ build() { # preset
 case "$mode" in
 run)
     install_missing "${build_packages[@]}"
-    build release
+    # Only the program it runs, not the test suites: from a fresh clone that is the
+    # difference between minutes and a coffee.
+    cmake --preset release -DIOPRISM_WERROR="$werror" >/dev/null
     bin="$here/build/release/bin"
     if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
+        cmake --build --preset release --target ioprism
         exec "$bin/ioprism" "$@"
     fi
+    cmake --build --preset release --target ioprism-cli
     echo "== no display: running the quick benchmark on a test file in $(pwd)"
     exec "$bin/ioprism-cli" run "$@"
     ;;
@@ -112,19 +123,21 @@ test)
     # Five targets at 36 s: the stage stays at three minutes, as with four at 45 s.
     echo "== fuzzing the readers of outside data (36 s per target)"
     scripts/fuzz.sh 36
+    echo "== Qt 6 for Windows from Debian's source packages (once; then from its cache)"
+    time scripts/build-qt-mingw.sh
     build windows-mingw
-    echo "== Windows build: tests under Wine"
+    echo "== Windows build: tests under Wine (the GUI's offscreen)"
     scripts/wine-ctest.sh --timeout 900
-    echo "== Windows CLI installer (NSIS)"
+    echo "== Windows installer (NSIS): GUI and CLI; installed, started and removed under Wine"
     cpack --config build/windows-mingw/CPackConfig.cmake -B build/windows-mingw/package >/dev/null
-    ls build/windows-mingw/package/ioprism-cli-*-win64.exe
+    scripts/wine-gui-test.sh build/windows-mingw
     echo "== Debian packages: build (release, hardened), lintian"
     packaging/build-debs.sh
     echo "== Debian packages: install, check what a user gets, remove"
     packaging/test-debs.sh # dpkg with sudo when not root
     ;;
 *)
-    sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

@@ -2,6 +2,7 @@
 #include "ui/icons.h"
 
 #include <QHash>
+#include <QImageReader>
 
 // Q_INIT_RESOURCE must be used outside any namespace. Calling it here links the
 // compiled resources into every executable that uses ioprism_ui (a static library's
@@ -81,6 +82,21 @@ IconNames namesOf(IconId id)
     return {"", "ioprism"};
 }
 
+// Ours: the SVG where Qt can draw SVG (its svg icon engine, Linux: libqt6svg6), else
+// the PNG renderings of it that the build made (the Windows build has no QtSvg:
+// ui/CMakeLists.txt, IOPRISM_ICONS_AS_PNG).
+QIcon ownIcon(const char *file)
+{
+    static const bool svg = QImageReader::supportedImageFormats().contains("svg");
+    if (svg)
+        return QIcon(QStringLiteral(":/icons/%1.svg").arg(QLatin1String(file)));
+    QIcon rendered;
+    for (const int size : {16, 24, 32, 48, 64})
+        rendered.addFile(QStringLiteral(":/icons/png/%1-%2.png").arg(QLatin1String(file)).arg(size),
+            QSize(size, size));
+    return rendered;
+}
+
 } // namespace
 
 QIcon icon(IconId id)
@@ -95,7 +111,7 @@ QIcon icon(IconId id)
     if (auto it = cache.constFind(key); it != cache.constEnd())
         return *it;
     const IconNames names = namesOf(id);
-    const QIcon ours(QStringLiteral(":/icons/%1.svg").arg(QLatin1String(names.file)));
+    const QIcon ours = ownIcon(names.file);
     QIcon result = *names.theme ? QIcon::fromTheme(QLatin1String(names.theme), ours) : ours;
     cache.insert(key, result);
     return result;

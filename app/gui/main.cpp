@@ -60,7 +60,9 @@ void describeApplication()
 struct CommandLine {
     QCommandLineOption run {QStringLiteral("run"), QStringLiteral("Start the profile at once.")};
     QCommandLineOption engine {QStringLiteral("engine"),
-        QStringLiteral("I/O engine: auto, io_uring, sync, null."), QStringLiteral("kind")};
+        QStringLiteral("I/O engine: auto, io_uring, sync, null (Linux); auto, iocp, null "
+                       "(Windows)."),
+        QStringLiteral("kind")};
     QCommandLineOption screenshots {QStringLiteral("screenshots"),
         QStringLiteral(
             "Save screenshots of the pages into DIR: the setup pages, then (after running "
@@ -108,7 +110,7 @@ bool applyEngine(ui::MainWindow &window, const CommandLine &commandLine)
     const auto kind = platform::parseEngineKind(name);
     if (!kind) {
         std::cerr << "ioprism: --engine: \"" << name
-                  << "\" is not one of auto, io_uring, sync, null\n";
+                  << "\" is not one of auto, io_uring, sync, null, iocp\n";
         return false;
     }
     // A kind the page does not offer (iocp) leaves the saved choice, as before.

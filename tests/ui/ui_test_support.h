@@ -53,8 +53,8 @@ inline ui::PlatformServices testServices()
 inline QApplication &ensureApp()
 {
     static QApplication *app = [] {
-        if (!std::getenv("QT_QPA_PLATFORM"))
-            setenv("QT_QPA_PLATFORM", "offscreen", 0);
+        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+            qputenv("QT_QPA_PLATFORM", "offscreen");
         static int argc = 1;
         static char name[] = "ui_tests";
         static char *argv[] = {name, nullptr};

@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The Windows GUI as a Windows user gets it, under Wine in a real window on an X server:
+#
+#   scripts/wine-gui-test.sh [BUILD_DIR]      (default build/windows-mingw, built and
+#                                              packaged: cpack ... -B BUILD_DIR/package)
+#
+# 1. The installer (ioprism-<version>-win64.exe) installs silently (/S) into a fresh Wine
+#    prefix: the GUI, the CLI, Qt's DLLs and plug-ins, the docs, the Start-menu entry and
+#    the .icf association are checked.
+# 2. The installed ioprism.exe opens its window on Xvfb and, with the IOCP engine, runs a
+#    short profile on a test file: it saves its Live and Results pages (--screenshots),
+#    writes the results (--results-json) and quits. Meanwhile the X server's own picture
+#    of the window is taken (import). A crash, a missing DLL or plug-in, a blank picture
+#    or results without I/O fail the test.
+# 3. The uninstaller runs silently; nothing of the installation may be left: no folder,
+#    no Start-menu entry, no association, no uninstall entry.
+# The pictures stay in BUILD_DIR/wine-gui/ (docs/windows.md shows them); look at them.
+# Needs: wine wine64 xvfb xauth imagemagick xdotool.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=$(cd "${1:-$here/build/windows-mingw}" && pwd)
+installer=$(ls "$build"/package/ioprism-*-win64.exe 2>/dev/null | grep -v -- '-cli-' | head -1 || true)
+[ -n "$installer" ] || { echo "error: no GUI installer in $build/package: build it first (cpack)" >&2; exit 2; }
+for tool in xvfb-run import identify xdotool; do
+    command -v $tool >/dev/null || { echo "error: $tool not found (apt-get install xvfb xauth imagemagick xdotool)" >&2; exit 2; }
+done
+
+out=$build/wine-gui
+work=$(mktemp -d "${TMPDIR:-/var/tmp}/ioprism-wine-gui.XXXXXX")
+rm -rf "$out"
+mkdir -p "$out"
+export WINEPREFIX=$work/prefix WINEDEBUG=-all WINEARCH=win64 WINEDLLOVERRIDES="mscoree,mshtml="
+wine64=/usr/lib/wine/wine64
+cleanup() {
+    wineserver -k >/dev/null 2>&1 || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+failures=0
+fail() {
+    echo "FAIL $*" >&2
+    failures=$((failures + 1))
+}
+ok() { echo "ok   $*"; }
+
+# A fresh prefix, with one persistent server (scripts/wine-ctest.sh says why).
+mkdir -p "$WINEPREFIX"
+wineserver -p </dev/null >/dev/null 2>&1
+DISPLAY= "$wine64" wineboot -i </dev/null >/dev/null 2>&1 || true
+drive_c=$WINEPREFIX/drive_c
+dest="$drive_c/Program Files/IOPrism"
+win_dest='C:\Program Files\IOPrism'
+
+# ---- 1. Install, silently.
+DISPLAY= "$wine64" "$installer" /S "/D=$win_dest" </dev/null >"$out/install.log" 2>&1 \
+    || fail "install: the installer ended with status $?"
+for f in bin/ioprism.exe bin/ioprism-cli.exe bin/Qt6Core.dll bin/Qt6Widgets.dll bin/qt.conf \
+    bin/plugins/platforms/qwindows.dll share/doc/ioprism-cli/user-guide.md \
+    share/doc/ioprism/licenses/qtbase/copyright Uninstall.exe; do
+    [ -f "$dest/$f" ] || fail "install: $f is missing"
+done
+registry() { DISPLAY= "$wine64" reg query "$1" /ve 2>/dev/null | tr -d '\r' || true; }
+registry 'HKLM\Software\Classes\.icf' | grep -q 'IOPrism.icf' || fail "install: no .icf association"
+registry 'HKLM\Software\Classes\IOPrism.icf\shell\open\command' | grep -qi 'ioprism.exe' \
+    || fail "install: the .icf association does not open ioprism.exe"
+menu=$(find "$drive_c" -path '*Start Menu*' -iname 'IOPrism*.lnk' 2>/dev/null | head -1)
+[ -n "$menu" ] || fail "install: no Start-menu entry"
+[ "$failures" = 0 ] && ok "installed into $win_dest, with the Start-menu entry and the .icf association"
+
+# ---- 2. The installed GUI, in a real window: a short run on a test file with IOCP.
+data=$drive_c/ioprism-gui-test
+mkdir -p "$data/shots"
+cat >"$data/profile.json" <<'JSON'
+{
+  "format": "ioprism-profile",
+  "version": 1,
+  "setup": {"description": "Wine GUI test: random 4 KiB 70 % read", "runTime": "3s",
+            "rampUp": "0s", "interval": "250ms"},
+  "specs": [{"name": "RND4K Q8T1 70% read", "queueDepth": 8,
+             "lines": [{"transferSize": "4KiB", "share": 100, "percentRead": 70,
+                        "percentRandom": 100, "alignment": "4KiB"}]}],
+  "hosts": [{"id": 1, "name": "", "address": "", "workers": [{
+    "name": "Worker 1", "outstandingIos": 8, "specs": ["RND4K Q8T1 70% read"],
+    "targets": [{"kind": "file", "path": "C:\\ioprism-gui-test\\ioprism-test.dat",
+                 "fileSize": "64MiB", "cache": "direct"}]}]}]
+}
+JSON
+gui_run() {
+    # The window is looked for while the program runs; its picture is the X server's.
+    "$wine64" "C:\\Program Files\\IOPrism\\bin\\ioprism.exe" --engine iocp \
+        --screenshots 'C:\ioprism-gui-test\shots' --results-json 'C:\ioprism-gui-test\results.json' \
+        'C:\ioprism-gui-test\profile.json' </dev/null >"$out/gui.out" 2>"$out/gui.err" &
+    local gui=$!
+    local window=""
+    window=$(timeout 180 xdotool search --sync --onlyvisible --name '^IOPrism' 2>/dev/null | head -1) || true
+    if [ -n "$window" ]; then
+        import -window root "$out/x-window.png" 2>/dev/null || true
+        echo "$window" >"$out/window-id"
+    fi
+    local status=0
+    timeout 300 tail --pid=$gui -f /dev/null || status=124
+    wait $gui || status=$?
+    echo "$status" >"$out/gui-status"
+}
+export -f gui_run
+export wine64 out
+xvfb-run -a -s "-screen 0 1600x1000x24" bash -c gui_run
+status=$(cat "$out/gui-status")
+[ "$status" = 0 ] || { fail "gui: ioprism.exe ended with status $status; stderr:"; cat "$out/gui.err" >&2; }
+[ -s "$out/window-id" ] && ok "gui: a window titled IOPrism appeared on the X server" \
+    || fail "gui: no window titled IOPrism appeared on the X server"
+
+# A picture is not blank when its pixels differ: the standard deviation of its grey
+# levels (0..1) is well above a flat fill's 0.
+not_blank() { # name file
+    if [ ! -s "$2" ]; then
+        fail "$1: no picture $2"
+        return
+    fi
+    local deviation
+    deviation=$(identify -format '%[fx:standard_deviation]' "$2" 2>/dev/null || echo 0)
+    if awk -v d="$deviation" 'BEGIN { exit !(d > 0.02) }'; then
+        ok "$1: picture not blank (deviation $deviation)"
+    else
+        fail "$1: picture is blank (deviation $deviation)"
+    fi
+}
+for page in live results; do
+    cp "$data/shots/$page.png" "$out/$page.png" 2>/dev/null || true
+    not_blank "gui $page page" "$out/$page.png"
+done
+not_blank "X server's picture" "$out/x-window.png"
+
+results=$data/results.json
+if [ -s "$results" ]; then
+    cp "$results" "$out/results.json"
+    grep -q '"engine": *"iocp"' "$results" || fail "results: the engine is not iocp"
+    # Total I/Os of the run's All scope: must be more than none.
+    ios=$(grep -o '"ios": *[0-9]*' "$results" | head -1 | grep -o '[0-9]*$' || echo 0)
+    [ "${ios:-0}" -gt 0 ] && ok "results: $ios I/Os with the IOCP engine" || fail "results: no I/O counted"
+    grep -q '"device"' "$results" && ok "results: device counters present" \
+        || echo "note results: no device counters (Wine's PDH gave none)"
+else
+    fail "results: no results file written"
+fi
+
+# ---- 3. Uninstall, silently; nothing of the installation is left.
+DISPLAY= "$wine64" "$dest/Uninstall.exe" /S "_?=$win_dest" </dev/null >"$out/uninstall.log" 2>&1 \
+    || fail "uninstall: the uninstaller ended with status $?"
+# With _?= the uninstaller does not copy itself away, so it cannot delete itself.
+rm -f "$dest/Uninstall.exe"
+rmdir "$dest" 2>/dev/null || true
+if [ -e "$dest" ]; then
+    fail "uninstall: left behind:"
+    find "$dest" >&2
+fi
+registry 'HKLM\Software\Classes\.icf' | grep -q 'IOPrism.icf' && fail "uninstall: the .icf association is left"
+registry 'HKLM\Software\Classes\IOPrism.icf' | grep -q . && fail "uninstall: the IOPrism.icf class is left"
+[ -z "$(find "$drive_c" -path '*Start Menu*' -iname 'IOPrism*' 2>/dev/null)" ] \
+    || fail "uninstall: a Start-menu entry is left"
+DISPLAY= "$wine64" reg query 'HKLM\Software\Microsoft\Windows\CurrentVersion\Uninstall\IOPrism' \
+    >/dev/null 2>&1 && fail "uninstall: the uninstall entry is left"
+[ "$failures" = 0 ] && ok "uninstalled: nothing left"
+
+[ "$failures" = 0 ] || { echo "$failures failure(s); pictures and logs in $out" >&2; exit 1; }
+echo "== Windows GUI under Wine: all checks passed; pictures in $out"
