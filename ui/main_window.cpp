@@ -124,7 +124,7 @@ MainWindow::MainWindow(PlatformServices services, MainWindowOptions options, QWi
     , m_workerPanel(new WorkerPanel(m_document, this))
     , m_targetsPage(new TargetsPage(m_document, this))
     , m_specsPage(new SpecsPage(m_document, this))
-    , m_setupPage(new SetupPage(m_document, this))
+    , m_setupPage(new SetupPage(m_document, m_services.engines, this))
     , m_livePage(new LivePage(this))
     , m_resultsPage(new ResultsPage(this))
     , m_seriesPage(new SeriesPage(this))

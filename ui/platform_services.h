@@ -64,6 +64,11 @@ struct PlatformServices {
     // A new backend for one run; called on the run's thread. Null when the engine does
     // not exist on this platform.
     std::function<std::unique_ptr<core::IoBackend>(core::EngineKind)> makeBackend;
+    // The engines makeBackend makes here (platform::availableEngines), in the order the
+    // Setup page offers them, Auto first where it exists: Linux Auto, IoUring, Sync, Null;
+    // Windows Auto, Iocp, Null. The page says what Auto means from this list (io_uring,
+    // else sync; or IOCP), and a saved engine missing from it falls back to Auto.
+    std::vector<core::EngineKind> engines;
     // The OS counter source for one run; called on the run's thread.
     std::function<std::unique_ptr<core::CounterSource>()> makeCounters;
     // Disks, partitions and test-file locations (GUI thread; may take a few ms).
@@ -112,8 +117,9 @@ struct PlatformServices {
 // descriptions and test-file removal.
 core::LocalRunHooks localRunHooks(const PlatformServices &services);
 
-// The null backend, no OS counters, no target discovery: tests, and machines without a
-// platform layer.
+// The null backend (for every engine kind, offering Linux's list: Auto, IoUring, Sync,
+// Null), no OS counters, no target discovery: tests, and machines without a platform
+// layer. A test of another platform's list sets `engines` itself.
 PlatformServices nullPlatformServices();
 
 } // namespace ioprism::ui

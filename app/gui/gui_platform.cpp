@@ -149,6 +149,7 @@ ui::PlatformServices platformServices()
     ui::PlatformServices services;
     services.makeBackend
         = [](core::EngineKind kind) { return platform::makeBackend({.kind = kind}); };
+    services.engines = platform::availableEngines();
     services.makeCounters = [] { return platform::makeCounterSource(); };
     services.listTargets = listTargets;
     services.targetExists = [](const core::Target &t) { return platform::targetExists(t); };

@@ -3472,6 +3472,46 @@
         <source>Runs:</source>
         <translation>Ablauf:</translation>
     </message>
+    <message>
+        <source>io_uring where the kernel allows it, else the sync engine (a sandbox or the kernel.io_uring_disabled setting may refuse io_uring)</source>
+        <translation>io_uring, wo der Kernel es zulässt, sonst die sync-Engine (eine Sandbox oder die Einstellung kernel.io_uring_disabled kann io_uring verweigern)</translation>
+    </message>
+    <message>
+        <source>Automatic: IOCP</source>
+        <translation>Automatisch: IOCP</translation>
+    </message>
+    <message>
+        <source>Overlapped I/O on a completion port, the engine for this computer</source>
+        <translation>Überlapptes I⁠/⁠O über einen Completion Port, die Engine für diesen Computer</translation>
+    </message>
+    <message>
+        <source>Automatic</source>
+        <translation>Automatisch</translation>
+    </message>
+    <message>
+        <source>The best engine that works on this computer</source>
+        <translation>Die beste Engine, die auf diesem Computer funktioniert</translation>
+    </message>
+    <message>
+        <source>The kernel&apos;s asynchronous I/O rings; the run stops with an error where the kernel or a sandbox refuses them</source>
+        <translation>Die asynchronen I⁠/⁠O-Ringe des Kernels; der Lauf endet mit einem Fehler, wo der Kernel oder eine Sandbox sie verweigert</translation>
+    </message>
+    <message>
+        <source>One thread per outstanding I/O, each waiting in pread or pwrite</source>
+        <translation>Ein Thread je ausstehendem I⁠/⁠O, jeder wartet in pread oder pwrite</translation>
+    </message>
+    <message>
+        <source>IOCP: overlapped I/O on a completion port</source>
+        <translation>IOCP: überlapptes I⁠/⁠O über einen Completion Port</translation>
+    </message>
+    <message>
+        <source>Unbuffered overlapped ReadFile and WriteFile, completions gathered from one I/O completion port per worker</source>
+        <translation>Ungepuffertes überlapptes ReadFile und WriteFile, Abschlüsse aus einem I⁠/⁠O-Completion-Port je Worker gesammelt</translation>
+    </message>
+    <message>
+        <source>Completes every request at once without touching the target: what IOPrism itself costs</source>
+        <translation>Schließt jede Anfrage sofort ab, ohne das Ziel zu berühren: was IOPrism selbst kostet</translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::SizeEditor</name>

@@ -14,6 +14,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <thread>
+#include <vector>
 #include <winioctl.h>
 
 #include "windows_test_util.h"
@@ -53,6 +54,22 @@ bool canOpen(const wchar_t *device)
 } // namespace
 
 // ---------------------------------------------------------------- test files
+
+// What the GUI offers (PlatformServices::engines): IOCP, as itself and as Auto, and null;
+// Linux's engines are refused.
+TEST(WindowsBackend, OffersAutoIocpAndNullAndRefusesLinuxEngines)
+{
+    using core::EngineKind;
+    EXPECT_EQ(platform::availableEngines(),
+        (std::vector<EngineKind> {EngineKind::Auto, EngineKind::Iocp, EngineKind::Null}));
+    for (const EngineKind kind : {EngineKind::IoUring, EngineKind::Sync}) {
+        auto engine = platform::makeBackend({.kind = kind})->makeEngine();
+        ASSERT_FALSE(engine.ok());
+        EXPECT_EQ(engine.error().code, std::make_error_code(std::errc::not_supported));
+    }
+    for (const EngineKind kind : {EngineKind::Auto, EngineKind::Iocp, EngineKind::Null})
+        EXPECT_TRUE(platform::makeBackend({.kind = kind})->makeEngine().ok());
+}
 
 TEST(WindowsBackend, CreatesAndFillsEveryByteOfANewTestFileAndMarksItOurs)
 {
