@@ -312,7 +312,10 @@ QString MainWindow::dataDirectory() const
 {
     if (!m_options.dataDirectory.isEmpty())
         return m_options.dataDirectory;
-    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    // The local, not the roaming, application data: on Windows a roaming profile would copy
+    // a 1 GiB test file at every logon, and the run library (platform::runLibraryDirectory)
+    // is under %LOCALAPPDATA% too. On Linux both are ~/.local/share/<application>.
+    return QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
 }
 
 QString MainWindow::defaultTestFile() const
@@ -412,7 +415,7 @@ void MainWindow::refreshTargets()
         data.sizeBytes = static_cast<std::uint64_t>(storage.bytesTotal());
         data.freeBytes = static_cast<std::uint64_t>(storage.bytesAvailable());
         data.fsType = storage.fileSystemType().toStdString();
-        data.mountPoints = {toStdString(storage.rootPath())};
+        data.mountPoints = {toStdString(QDir::toNativeSeparators(storage.rootPath()))};
     }
     const bool listed = std::any_of(candidates.begin(), candidates.end(),
         [&](const TargetCandidate &c) { return c.path == data.path; });
