@@ -133,6 +133,7 @@ MainWindow::MainWindow(PlatformServices services, MainWindowOptions options, QWi
     , m_keeper(new ResultsKeeper(this))
 {
     m_targetsPage->model()->setTargetCheck(m_services.targetExists);
+    m_targetsPage->model()->setPathComparison(m_services.samePath);
     m_targetsPage->model()->setFileReader(m_services.readFileHead);
     setWindowIcon(icon(IconId::App));
     // The available area of the screen the window opens on; a test platform may have none.
@@ -417,8 +418,10 @@ void MainWindow::refreshTargets()
         data.fsType = storage.fileSystemType().toStdString();
         data.mountPoints = {toStdString(QDir::toNativeSeparators(storage.rootPath()))};
     }
-    const bool listed = std::any_of(candidates.begin(), candidates.end(),
-        [&](const TargetCandidate &c) { return c.path == data.path; });
+    const bool listed
+        = std::any_of(candidates.begin(), candidates.end(), [&](const TargetCandidate &c) {
+              return m_targetsPage->model()->samePath(c.path, data.path);
+          });
     if (!listed)
         candidates.insert(candidates.begin(), data);
     m_targetsPage->model()->setCandidates(std::move(candidates));

@@ -80,6 +80,11 @@ struct PlatformServices {
     std::function<bool(const core::IometerVolume &)> iometerVolumeIsHere;
     // The kind of target a path is on this machine (a device, a partition, else a file).
     std::function<core::TargetKind(const std::string &)> detectTargetKind;
+    // True when two target paths name the same target by this machine's spelling rules
+    // (platform::sameTargetPath: Windows ignores letter case and takes / for \), so that a
+    // profile's "c:/data/x.dat" is the listed C:\data\x.dat. No file system access (GUI
+    // thread, every row). Empty: the same bytes only.
+    std::function<bool(const std::string &, const std::string &)> samePath;
     // The machine and the target's devices, for result files.
     std::function<core::Environment()> describeSystem;
     std::function<core::DeviceFacts(const std::string &)> describeDevice;

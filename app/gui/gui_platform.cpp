@@ -169,6 +169,7 @@ ui::PlatformServices platformServices()
         = [](const core::IometerVolume &v) { return platform::iometerVolumeIsHere(v); };
     services.detectTargetKind
         = [](const std::string &path) { return platform::detectTargetKind(path); };
+    services.samePath = platform::sameTargetPath;
     services.describeSystem = [] {
         auto environment = platform::describeSystem();
         environment.toolVersion = IOPRISM_VERSION;

@@ -42,6 +42,14 @@ bool iometerVolumeIsHere(const core::IometerVolume &volume);
 // file. Windows volume / physical-drive names are recognised on Windows.
 core::TargetKind detectTargetKind(const std::string &path);
 
+// True when two target paths name the same target by this platform's spelling rules,
+// without asking the file system (cheap enough for every row of a table, on the GUI
+// thread): Windows takes / for \ and ignores letter case ("c:/Data/x.dat" is
+// "C:\data\x.dat", "\\.\physicaldrive1" is "\\.\PhysicalDrive1"); Linux compares byte
+// for byte. Links, "." and ".." are not resolved: the backend's own checks see through
+// those when the run prepares its targets.
+bool sameTargetPath(const std::string &a, const std::string &b);
+
 // The shape of the file tree IOPrism made in `folder`, as its marker records it; nullopt
 // when the folder holds no marker of ours. For a target picked by its folder, so that its
 // shape matches the tree already there.

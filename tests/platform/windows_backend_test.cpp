@@ -71,6 +71,20 @@ TEST(WindowsBackend, OffersAutoIocpAndNullAndRefusesLinuxEngines)
         EXPECT_TRUE(platform::makeBackend({.kind = kind})->makeEngine().ok());
 }
 
+// The Targets page takes a profile's spelling of a listed target as that target: letter
+// case and either separator, as Windows itself does.
+TEST(WindowsBackend, PathsAreTheSameTargetInAnyCaseAndWithEitherSeparator)
+{
+    EXPECT_TRUE(platform::sameTargetPath(R"(\\.\PhysicalDrive1)", R"(\\.\physicaldrive1)"));
+    EXPECT_TRUE(platform::sameTargetPath(R"(\\.\C:)", R"(\\.\c:)"));
+    EXPECT_TRUE(
+        platform::sameTargetPath(R"(C:\Data\ioprism-test.dat)", "c:/data/IOPRISM-test.dat"));
+    EXPECT_TRUE(platform::sameTargetPath("D:\\\xc3\x84rger.dat", "d:/\xc3\xa4rger.dat"))
+        << "letters beyond ASCII fold too (Ä, ä)";
+    EXPECT_FALSE(platform::sameTargetPath(R"(\\.\PhysicalDrive1)", R"(\\.\PhysicalDrive10)"));
+    EXPECT_FALSE(platform::sameTargetPath(R"(C:\x.dat)", R"(D:\x.dat)"));
+}
+
 TEST(WindowsBackend, CreatesAndFillsEveryByteOfANewTestFileAndMarksItOurs)
 {
     test::TempDir dir;

@@ -18,6 +18,8 @@
 #include <QAbstractButton>
 #include <QMessageBox>
 
+#include <algorithm>
+#include <cctype>
 #include <gtest/gtest.h>
 #include <string>
 #include <utility>
@@ -80,12 +82,25 @@ std::vector<TargetCandidate> windowsTargets()
     return {file, busy, volume, free};
 }
 
+// Windows' spelling rules (platform::sameTargetPath there): any letter case, either
+// separator. ASCII is enough for these names.
+bool sameWindowsPath(const std::string &a, const std::string &b)
+{
+    const auto fold = [](char c) {
+        return c == '/' ? '\\' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    };
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [&](char x, char y) {
+        return fold(x) == fold(y);
+    });
+}
+
 PlatformServices windowsServices()
 {
     PlatformServices s = test::testServices();
     s.engines = {core::EngineKind::Auto, core::EngineKind::Iocp, core::EngineKind::Null};
     s.listTargets = windowsTargets;
     s.detectTargetKind = windowsKind;
+    s.samePath = sameWindowsPath;
     s.targetAccess = [](const std::string &, bool) { return core::TargetAccess {}; };
     return s;
 }
@@ -230,6 +245,41 @@ TEST(WindowsPaths, WritesToAMountedVolumeOrItsDriveAreRefusedAndAFreeDriveIsAske
     box->button(QMessageBox::Cancel)->click();
     QCoreApplication::processEvents();
     EXPECT_FALSE(window.runController()->isRunning());
+}
+
+// A profile names a listed drive and test file in its own spelling (another letter case,
+// forward slashes): they are those rows, with their facts, and the drive's mounted volume
+// still refuses writing before anyone is asked.
+TEST(WindowsPaths, AProfilesOwnSpellingOfAListedTargetIsThatTarget)
+{
+    test::ensureApp();
+    test::TempDir dir;
+    MainWindow window(windowsServices(), test::isolatedOptions(dir.path()));
+    window.show();
+    const TargetsModel &model = *window.targetsPage()->model();
+    const int rows = model.rowCount();
+
+    const std::string drive = R"(\\.\physicaldrive1)";
+    window.document()->setProfile(writing(drive, core::TargetKind::PhysicalDrive));
+    window.targetsPage()->model()->setWorker(0);
+    EXPECT_EQ(model.rowCount(), rows) << "no second row for the same drive";
+    const int row = rowOf(model, kBusyDrive);
+    ASSERT_GE(row, 0);
+    EXPECT_TRUE(model.index(row, 0).data(TargetsModel::AssignedRole).toBool());
+    ASSERT_NE(model.candidateFor(drive), nullptr);
+    EXPECT_EQ(model.candidateFor(drive)->path, kBusyDrive);
+    EXPECT_FALSE(window.startRun());
+    EXPECT_EQ(window.messageBar()->currentDetails(),
+        QString::fromStdString(drive) + QStringLiteral(R"(: mounted at D:\)"));
+
+    core::Profile onFile = test::smallProfile();
+    onFile.hosts[0].workers[0].targets[0].path = "c:/IOPRISM-TEST.dat";
+    window.document()->setProfile(onFile);
+    EXPECT_EQ(model.rowCount(), rows);
+    const int fileRow = rowOf(model, kTestFile);
+    ASSERT_GE(fileRow, 0);
+    EXPECT_TRUE(model.index(fileRow, 0).data(TargetsModel::AssignedRole).toBool());
+    EXPECT_EQ(cell(model, fileRow, TargetsModel::MountColumn), QStringLiteral(R"(C:\ (NTFS))"));
 }
 
 // The real listing: each disk and partition (volume) has the kind this platform gives its
