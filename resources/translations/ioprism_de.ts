@@ -4065,10 +4065,6 @@
         <translation>SSD</translation>
     </message>
     <message>
-        <source>HDD: rotational; SSD: not rotational (as the kernel reports it)</source>
-        <translation>HDD: rotierend; SSD: nicht rotierend (laut Kernel)</translation>
-    </message>
-    <message>
         <source>Free space where the test file goes</source>
         <translation>Freier Platz am Ort der Testdatei</translation>
     </message>
@@ -4087,14 +4083,6 @@
     <message>
         <source>Size of the test file IOPrism creates and fills</source>
         <translation>Größe der Testdatei, die IOPrism anlegt und füllt</translation>
-    </message>
-    <message>
-        <source>Direct: bypass the OS cache (O_DIRECT), to measure the device. Buffered: through the OS cache.</source>
-        <translation>Direkt: am Cache des Betriebssystems vorbei (O_DIRECT), um das Gerät zu messen. Gepuffert: über den Cache des Betriebssystems.</translation>
-    </message>
-    <message>
-        <source>Write-through: every write reaches stable storage (O_DSYNC)</source>
-        <translation>Write-through: Jeder Schreibvorgang erreicht dauerhaften Speicher (O_DSYNC)</translation>
     </message>
     <message>
         <source>worker (%1)</source>
@@ -4339,6 +4327,18 @@
     <message>
         <source>Not enough space: %1 more is needed here, and %2 is free on %3. Make it smaller or choose another place.</source>
         <translation>Nicht genug Platz: Hier werden %1 mehr gebraucht, und auf %3 sind %2 frei. Machen Sie es kleiner oder wählen Sie einen anderen Ort.</translation>
+    </message>
+    <message>
+        <source>HDD: rotational; SSD: not rotational (as the system reports it)</source>
+        <translation>HDD: rotierend; SSD: nicht rotierend (laut System)</translation>
+    </message>
+    <message>
+        <source>Direct: bypass the OS cache (O_DIRECT; FILE_FLAG_NO_BUFFERING on Windows), to measure the device. Buffered: through the OS cache.</source>
+        <translation>Direkt: am Cache des Betriebssystems vorbei (O_DIRECT; unter Windows FILE_FLAG_NO_BUFFERING), um das Gerät zu messen. Gepuffert: über den Cache des Betriebssystems.</translation>
+    </message>
+    <message>
+        <source>Write-through: every write reaches stable storage (O_DSYNC; FILE_FLAG_WRITE_THROUGH on Windows)</source>
+        <translation>Write-through: Jeder Schreibvorgang erreicht dauerhaften Speicher (O_DSYNC; unter Windows FILE_FLAG_WRITE_THROUGH)</translation>
     </message>
 </context>
 <context>

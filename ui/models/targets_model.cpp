@@ -584,7 +584,7 @@ QVariant TargetsModel::candidateData(const Row &row, const core::Target *t, int 
         if (role == Qt::DisplayRole && c.rotational)
             return *c.rotational ? tr("HDD") : tr("SSD");
         if (role == Qt::ToolTipRole)
-            return tr("HDD: rotational; SSD: not rotational (as the kernel reports it)");
+            return tr("HDD: rotational; SSD: not rotational (as the system reports it)");
         return {};
     case MountColumn:
         if (role == Qt::DisplayRole || role == Qt::ToolTipRole) {
@@ -784,11 +784,12 @@ QString TargetsModel::settingToolTip(
             : tr("Size of the test file IOPrism creates and fills");
         break;
     case CacheColumn:
-        tip = tr("Direct: bypass the OS cache (O_DIRECT), to measure the device. Buffered: "
-                 "through the OS cache.");
+        tip = tr("Direct: bypass the OS cache (O_DIRECT; FILE_FLAG_NO_BUFFERING on Windows), to "
+                 "measure the device. Buffered: through the OS cache.");
         break;
     case WriteThroughColumn:
-        tip = tr("Write-through: every write reaches stable storage (O_DSYNC)");
+        tip = tr("Write-through: every write reaches stable storage (O_DSYNC; "
+                 "FILE_FLAG_WRITE_THROUGH on Windows)");
         break;
     default:
         break;
