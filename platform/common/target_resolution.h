@@ -21,7 +21,9 @@ bool targetExists(const core::Target &target);
 // "" when this user may open `path` (a device, a file, a folder to create files in) for
 // reading, and writing when `write`; else why not and what would help, so the window can
 // say so before it asks to destroy data or offers a place. A path that does not exist
-// gives "" (other checks say so). Windows: "" (opening decides; no mode bits to read).
+// gives "" (other checks say so). Windows: raw drives and volumes by elevation, and a
+// folder to write in by its security descriptor (FILE_ADD_FILE: a standard user may not
+// create files at the root of C:); a file to write is "" (opening decides).
 std::string accessProblem(const std::string &path, bool write);
 
 // How this process could open `path` now, asking nobody yet (core::TargetAccess): with its
