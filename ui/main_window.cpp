@@ -124,7 +124,7 @@ MainWindow::MainWindow(PlatformServices services, MainWindowOptions options, QWi
     , m_workerPanel(new WorkerPanel(m_document, this))
     , m_targetsPage(new TargetsPage(m_document, this))
     , m_specsPage(new SpecsPage(m_document, this))
-    , m_setupPage(new SetupPage(m_document, this))
+    , m_setupPage(new SetupPage(m_document, m_services.engines, this))
     , m_livePage(new LivePage(this))
     , m_resultsPage(new ResultsPage(this))
     , m_seriesPage(new SeriesPage(this))
@@ -133,6 +133,7 @@ MainWindow::MainWindow(PlatformServices services, MainWindowOptions options, QWi
     , m_keeper(new ResultsKeeper(this))
 {
     m_targetsPage->model()->setTargetCheck(m_services.targetExists);
+    m_targetsPage->model()->setPathComparison(m_services.samePath);
     m_targetsPage->model()->setFileReader(m_services.readFileHead);
     setWindowIcon(icon(IconId::App));
     // The available area of the screen the window opens on; a test platform may have none.
@@ -312,7 +313,10 @@ QString MainWindow::dataDirectory() const
 {
     if (!m_options.dataDirectory.isEmpty())
         return m_options.dataDirectory;
-    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    // The local, not the roaming, application data: on Windows a roaming profile would copy
+    // a 1 GiB test file at every logon, and the run library (platform::runLibraryDirectory)
+    // is under %LOCALAPPDATA% too. On Linux both are ~/.local/share/<application>.
+    return QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
 }
 
 QString MainWindow::defaultTestFile() const
@@ -412,10 +416,12 @@ void MainWindow::refreshTargets()
         data.sizeBytes = static_cast<std::uint64_t>(storage.bytesTotal());
         data.freeBytes = static_cast<std::uint64_t>(storage.bytesAvailable());
         data.fsType = storage.fileSystemType().toStdString();
-        data.mountPoints = {toStdString(storage.rootPath())};
+        data.mountPoints = {toStdString(QDir::toNativeSeparators(storage.rootPath()))};
     }
-    const bool listed = std::any_of(candidates.begin(), candidates.end(),
-        [&](const TargetCandidate &c) { return c.path == data.path; });
+    const bool listed
+        = std::any_of(candidates.begin(), candidates.end(), [&](const TargetCandidate &c) {
+              return m_targetsPage->model()->samePath(c.path, data.path);
+          });
     if (!listed)
         candidates.insert(candidates.begin(), data);
     m_targetsPage->model()->setCandidates(std::move(candidates));

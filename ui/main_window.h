@@ -53,7 +53,8 @@ struct MainWindowOptions {
     // Restore the last session (window layout, the last profile) from QSettings; a
     // first launch (nothing saved) starts from the quick preset.
     bool restoreSession = true;
-    // Where the first launch puts its test file; "" = QStandardPaths::AppDataLocation.
+    // Where the first launch puts its test file; "" = QStandardPaths::AppLocalDataLocation
+    // (a folder this user can write on every platform, never roamed on Windows).
     QString dataDirectory;
     // The run library's folder (platform::runLibraryDirectory, shared with the CLI);
     // "" = no library: runs are not kept and History lists nothing.

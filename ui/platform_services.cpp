@@ -22,6 +22,8 @@ PlatformServices nullPlatformServices()
     services.makeBackend = [](core::EngineKind) -> std::unique_ptr<core::IoBackend> {
         return std::make_unique<core::NullBackend>();
     };
+    services.engines = {core::EngineKind::Auto, core::EngineKind::IoUring, core::EngineKind::Sync,
+        core::EngineKind::Null};
     services.makeCounters = []() -> std::unique_ptr<core::CounterSource> {
         return std::make_unique<core::NullCounterSource>();
     };

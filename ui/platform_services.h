@@ -64,6 +64,11 @@ struct PlatformServices {
     // A new backend for one run; called on the run's thread. Null when the engine does
     // not exist on this platform.
     std::function<std::unique_ptr<core::IoBackend>(core::EngineKind)> makeBackend;
+    // The engines makeBackend makes here (platform::availableEngines), in the order the
+    // Setup page offers them, Auto first where it exists: Linux Auto, IoUring, Sync, Null;
+    // Windows Auto, Iocp, Null. The page says what Auto means from this list (io_uring,
+    // else sync; or IOCP), and a saved engine missing from it falls back to Auto.
+    std::vector<core::EngineKind> engines;
     // The OS counter source for one run; called on the run's thread.
     std::function<std::unique_ptr<core::CounterSource>()> makeCounters;
     // Disks, partitions and test-file locations (GUI thread; may take a few ms).
@@ -75,6 +80,11 @@ struct PlatformServices {
     std::function<bool(const core::IometerVolume &)> iometerVolumeIsHere;
     // The kind of target a path is on this machine (a device, a partition, else a file).
     std::function<core::TargetKind(const std::string &)> detectTargetKind;
+    // True when two target paths name the same target by this machine's spelling rules
+    // (platform::sameTargetPath: Windows ignores letter case and takes / for \), so that a
+    // profile's "c:/data/x.dat" is the listed C:\data\x.dat. No file system access (GUI
+    // thread, every row). Empty: the same bytes only.
+    std::function<bool(const std::string &, const std::string &)> samePath;
     // The machine and the target's devices, for result files.
     std::function<core::Environment()> describeSystem;
     std::function<core::DeviceFacts(const std::string &)> describeDevice;
@@ -112,8 +122,9 @@ struct PlatformServices {
 // descriptions and test-file removal.
 core::LocalRunHooks localRunHooks(const PlatformServices &services);
 
-// The null backend, no OS counters, no target discovery: tests, and machines without a
-// platform layer.
+// The null backend (for every engine kind, offering Linux's list: Auto, IoUring, Sync,
+// Null), no OS counters, no target discovery: tests, and machines without a platform
+// layer. A test of another platform's list sets `engines` itself.
 PlatformServices nullPlatformServices();
 
 } // namespace ioprism::ui

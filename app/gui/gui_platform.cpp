@@ -55,12 +55,24 @@ void addTestFileLocations(std::vector<ui::TargetCandidate> &candidates,
     }
 }
 
+// The kind of a listed device as this platform names it: a Linux disk is a BlockDevice
+// and its partition a Partition, a Windows drive a PhysicalDrive (\\.\PhysicalDrive1) and
+// its volume a Volume (\\.\C:, \\?\Volume{…}); the Windows backend refuses the Linux
+// kinds. `listed` stands where the platform cannot tell (the device went away).
+core::TargetKind rawKind(const std::string &devicePath, core::TargetKind listed)
+{
+    const core::TargetKind detected = platform::detectTargetKind(devicePath);
+    return detected == core::TargetKind::TestFile || detected == core::TargetKind::FileTree
+        ? listed
+        : detected;
+}
+
 // A whole disk: its own facts, and its partitions' mounts and holders, since writing the
 // disk overwrites them.
 ui::TargetCandidate diskCandidate(const platform::BlockDeviceInfo &d)
 {
     ui::TargetCandidate disk;
-    disk.kind = core::TargetKind::BlockDevice;
+    disk.kind = rawKind(d.devicePath, core::TargetKind::BlockDevice);
     disk.path = d.devicePath;
     disk.name = d.name;
     disk.model = d.model;
@@ -83,7 +95,7 @@ ui::TargetCandidate partitionCandidate(
     const platform::BlockDeviceInfo &d, const platform::PartitionInfo &p)
 {
     ui::TargetCandidate part;
-    part.kind = core::TargetKind::Partition;
+    part.kind = rawKind(p.devicePath, core::TargetKind::Partition);
     part.path = p.devicePath;
     part.name = p.name;
     part.model = d.model;
@@ -149,6 +161,7 @@ ui::PlatformServices platformServices()
     ui::PlatformServices services;
     services.makeBackend
         = [](core::EngineKind kind) { return platform::makeBackend({.kind = kind}); };
+    services.engines = platform::availableEngines();
     services.makeCounters = [] { return platform::makeCounterSource(); };
     services.listTargets = listTargets;
     services.targetExists = [](const core::Target &t) { return platform::targetExists(t); };
@@ -156,6 +169,7 @@ ui::PlatformServices platformServices()
         = [](const core::IometerVolume &v) { return platform::iometerVolumeIsHere(v); };
     services.detectTargetKind
         = [](const std::string &path) { return platform::detectTargetKind(path); };
+    services.samePath = platform::sameTargetPath;
     services.describeSystem = [] {
         auto environment = platform::describeSystem();
         environment.toolVersion = IOPRISM_VERSION;

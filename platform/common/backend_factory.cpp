@@ -66,6 +66,18 @@ std::unique_ptr<core::IoBackend> makeBackend(const BackendOptions &options)
 #endif
 }
 
+std::vector<EngineKind> availableEngines()
+{
+#ifdef __linux__
+    return {EngineKind::Auto, EngineKind::IoUring, EngineKind::Sync, EngineKind::Null};
+#elif defined(_WIN32)
+    // WindowsBackend makes the IOCP engine for Auto and Iocp alike.
+    return {EngineKind::Auto, EngineKind::Iocp, EngineKind::Null};
+#else
+    return {EngineKind::Null};
+#endif
+}
+
 core::LocalRunHooks localRunHooks()
 {
     core::LocalRunHooks hooks;

@@ -12,6 +12,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace ioprism::platform {
 
@@ -39,6 +40,13 @@ struct BackendOptions {
 // sandbox that blocks it) still gives a backend, whose prepareTarget and makeEngine
 // return the error, so the caller reports it like any other refusal.
 std::unique_ptr<core::IoBackend> makeBackend(const BackendOptions &options);
+
+// The kinds makeBackend makes an engine of on this platform, in the order a user is
+// offered them: Auto first (where it exists), Null last. Linux: Auto (io_uring, else
+// sync), IoUring, Sync, Null. Windows: Auto (IOCP), Iocp, Null. Elsewhere: Null only.
+// A kind left out gets a backend that refuses (see makeBackend); a kind listed may still
+// fail on this machine (IoUring in a sandbox that blocks it).
+std::vector<EngineKind> availableEngines();
 
 // What a run in this process needs from this machine (core::LocalRunSession): its
 // backends, its counters, its descriptions and the removal of IOPrism's test files.

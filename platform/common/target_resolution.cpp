@@ -5,6 +5,7 @@
 #include "core/workload/file_tree.h"
 #include "platform/common/input_file_reader.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -145,6 +146,24 @@ core::TargetKind detectTargetKind(const std::string &path)
         return core::TargetKind::Volume;
 #endif
     return core::TargetKind::TestFile;
+}
+
+bool sameTargetPath(const std::string &a, const std::string &b)
+{
+#ifdef _WIN32
+    if (a == b)
+        return true;
+    std::wstring wa = win::widen(a);
+    std::wstring wb = win::widen(b);
+    std::replace(wa.begin(), wa.end(), L'/', L'\\');
+    std::replace(wb.begin(), wb.end(), L'/', L'\\');
+    // What NTFS and the object manager do: ordinal, case folded by the system's table.
+    return ::CompareStringOrdinal(wa.c_str(), static_cast<int>(wa.size()), wb.c_str(),
+               static_cast<int>(wb.size()), TRUE)
+        == CSTR_EQUAL;
+#else
+    return a == b;
+#endif
 }
 
 // Windows: targetAccess and accessProblem are in platform/windows/elevation.cpp (the one

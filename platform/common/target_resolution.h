@@ -21,7 +21,9 @@ bool targetExists(const core::Target &target);
 // "" when this user may open `path` (a device, a file, a folder to create files in) for
 // reading, and writing when `write`; else why not and what would help, so the window can
 // say so before it asks to destroy data or offers a place. A path that does not exist
-// gives "" (other checks say so). Windows: "" (opening decides; no mode bits to read).
+// gives "" (other checks say so). Windows: raw drives and volumes by elevation, and a
+// folder to write in by its security descriptor (FILE_ADD_FILE: a standard user may not
+// create files at the root of C:); a file to write is "" (opening decides).
 std::string accessProblem(const std::string &path, bool write);
 
 // How this process could open `path` now, asking nobody yet (core::TargetAccess): with its
@@ -41,6 +43,14 @@ bool iometerVolumeIsHere(const core::IometerVolume &volume);
 // with IOPrism's tree marker: see fileTreeAt for its shape), or (anything else) a test
 // file. Windows volume / physical-drive names are recognised on Windows.
 core::TargetKind detectTargetKind(const std::string &path);
+
+// True when two target paths name the same target by this platform's spelling rules,
+// without asking the file system (cheap enough for every row of a table, on the GUI
+// thread): Windows takes / for \ and ignores letter case ("c:/Data/x.dat" is
+// "C:\data\x.dat", "\\.\physicaldrive1" is "\\.\PhysicalDrive1"); Linux compares byte
+// for byte. Links, "." and ".." are not resolved: the backend's own checks see through
+// those when the run prepares its targets.
+bool sameTargetPath(const std::string &a, const std::string &b);
 
 // The shape of the file tree IOPrism made in `folder`, as its marker records it; nullopt
 // when the folder holds no marker of ours. For a target picked by its folder, so that its

@@ -8,7 +8,10 @@
 #include "platform/common/target_resolution.h"
 #include "platform/windows/win_util.h"
 
+#include <cstddef>
+#include <optional>
 #include <shellapi.h>
+#include <vector>
 
 namespace ioprism::platform {
 
@@ -175,10 +178,67 @@ core::TargetAccess targetAccess(const std::string &path, bool)
     return win::rawDeviceAccess(false);
 }
 
+namespace {
+
+// Whether this process's token may create files in `folder` (FILE_ADD_FILE), as the
+// folder's own security descriptor says: nothing is created to find out. nullopt when
+// the question cannot be asked (no such folder, an unreadable descriptor): opening
+// decides then. A standard user may make folders but no files at the root of C:, which
+// is what this is for.
+std::optional<bool> mayCreateFilesIn(const std::wstring &folder)
+{
+    constexpr SECURITY_INFORMATION kWhat
+        = OWNER_SECURITY_INFORMATION | GROUP_SECURITY_INFORMATION | DACL_SECURITY_INFORMATION;
+    DWORD needed = 0;
+    ::GetFileSecurityW(folder.c_str(), kWhat, nullptr, 0, &needed);
+    if (needed == 0)
+        return std::nullopt;
+    std::vector<std::byte> descriptor(needed);
+    if (!::GetFileSecurityW(folder.c_str(), kWhat, descriptor.data(), needed, &needed))
+        return std::nullopt;
+    HANDLE rawProcessToken = nullptr;
+    if (!::OpenProcessToken(::GetCurrentProcess(), TOKEN_DUPLICATE | TOKEN_QUERY, &rawProcessToken))
+        return std::nullopt;
+    const win::UniqueHandle processToken(rawProcessToken);
+    // AccessCheck takes an impersonation token.
+    HANDLE rawToken = nullptr;
+    if (!::DuplicateToken(processToken.get(), SecurityImpersonation, &rawToken))
+        return std::nullopt;
+    const win::UniqueHandle token(rawToken);
+    GENERIC_MAPPING mapping {
+        FILE_GENERIC_READ, FILE_GENERIC_WRITE, FILE_GENERIC_EXECUTE, FILE_ALL_ACCESS};
+    DWORD desired = FILE_ADD_FILE;
+    ::MapGenericMask(&desired, &mapping);
+    PRIVILEGE_SET privileges {};
+    DWORD privilegesBytes = sizeof privileges;
+    DWORD granted = 0;
+    BOOL allowed = FALSE;
+    if (!::AccessCheck(descriptor.data(), token.get(), desired, &mapping, &privileges,
+            &privilegesBytes, &granted, &allowed))
+        return std::nullopt;
+    return allowed != FALSE;
+}
+
+} // namespace
+
 std::string accessProblem(const std::string &path, bool write)
 {
     const auto access = targetAccess(path, write);
-    return access.way == core::TargetAccess::Way::Denied ? access.text : std::string();
+    if (access.way == core::TargetAccess::Way::Denied)
+        return access.text;
+    // A folder to create files in (the GUI's test-file locations): Windows has no mode
+    // bits, but the folder's security descriptor answers without creating anything.
+    if (write && !win::isRawDevicePath(path)) {
+        const std::wstring folder = win::widen(path);
+        const DWORD attributes = ::GetFileAttributesW(folder.c_str());
+        const bool isFolder
+            = attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_DIRECTORY);
+        if (const auto may = isFolder ? mayCreateFilesIn(folder) : std::nullopt; may && !*may)
+            return "this user may not create files in " + path
+                + ": choose a folder of your own (in your user folder, or IOPrism's data "
+                  "folder)";
+    }
+    return {};
 }
 
 } // namespace ioprism::platform

@@ -3472,6 +3472,46 @@
         <source>Runs:</source>
         <translation>Ablauf:</translation>
     </message>
+    <message>
+        <source>io_uring where the kernel allows it, else the sync engine (a sandbox or the kernel.io_uring_disabled setting may refuse io_uring)</source>
+        <translation>io_uring, wo der Kernel es zulässt, sonst die sync-Engine (eine Sandbox oder die Einstellung kernel.io_uring_disabled kann io_uring verweigern)</translation>
+    </message>
+    <message>
+        <source>Automatic: IOCP</source>
+        <translation>Automatisch: IOCP</translation>
+    </message>
+    <message>
+        <source>Overlapped I/O on a completion port, the engine for this computer</source>
+        <translation>Überlapptes I⁠/⁠O über einen Completion Port, die Engine für diesen Computer</translation>
+    </message>
+    <message>
+        <source>Automatic</source>
+        <translation>Automatisch</translation>
+    </message>
+    <message>
+        <source>The best engine that works on this computer</source>
+        <translation>Die beste Engine, die auf diesem Computer funktioniert</translation>
+    </message>
+    <message>
+        <source>The kernel&apos;s asynchronous I/O rings; the run stops with an error where the kernel or a sandbox refuses them</source>
+        <translation>Die asynchronen I⁠/⁠O-Ringe des Kernels; der Lauf endet mit einem Fehler, wo der Kernel oder eine Sandbox sie verweigert</translation>
+    </message>
+    <message>
+        <source>One thread per outstanding I/O, each waiting in pread or pwrite</source>
+        <translation>Ein Thread je ausstehendem I⁠/⁠O, jeder wartet in pread oder pwrite</translation>
+    </message>
+    <message>
+        <source>IOCP: overlapped I/O on a completion port</source>
+        <translation>IOCP: überlapptes I⁠/⁠O über einen Completion Port</translation>
+    </message>
+    <message>
+        <source>Unbuffered overlapped ReadFile and WriteFile, completions gathered from one I/O completion port per worker</source>
+        <translation>Ungepuffertes überlapptes ReadFile und WriteFile, Abschlüsse aus einem I⁠/⁠O-Completion-Port je Worker gesammelt</translation>
+    </message>
+    <message>
+        <source>Completes every request at once without touching the target: what IOPrism itself costs</source>
+        <translation>Schließt jede Anfrage sofort ab, ohne das Ziel zu berühren: was IOPrism selbst kostet</translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::SizeEditor</name>
@@ -4025,10 +4065,6 @@
         <translation>SSD</translation>
     </message>
     <message>
-        <source>HDD: rotational; SSD: not rotational (as the kernel reports it)</source>
-        <translation>HDD: rotierend; SSD: nicht rotierend (laut Kernel)</translation>
-    </message>
-    <message>
         <source>Free space where the test file goes</source>
         <translation>Freier Platz am Ort der Testdatei</translation>
     </message>
@@ -4047,14 +4083,6 @@
     <message>
         <source>Size of the test file IOPrism creates and fills</source>
         <translation>Größe der Testdatei, die IOPrism anlegt und füllt</translation>
-    </message>
-    <message>
-        <source>Direct: bypass the OS cache (O_DIRECT), to measure the device. Buffered: through the OS cache.</source>
-        <translation>Direkt: am Cache des Betriebssystems vorbei (O_DIRECT), um das Gerät zu messen. Gepuffert: über den Cache des Betriebssystems.</translation>
-    </message>
-    <message>
-        <source>Write-through: every write reaches stable storage (O_DSYNC)</source>
-        <translation>Write-through: Jeder Schreibvorgang erreicht dauerhaften Speicher (O_DSYNC)</translation>
     </message>
     <message>
         <source>worker (%1)</source>
@@ -4299,6 +4327,18 @@
     <message>
         <source>Not enough space: %1 more is needed here, and %2 is free on %3. Make it smaller or choose another place.</source>
         <translation>Nicht genug Platz: Hier werden %1 mehr gebraucht, und auf %3 sind %2 frei. Machen Sie es kleiner oder wählen Sie einen anderen Ort.</translation>
+    </message>
+    <message>
+        <source>HDD: rotational; SSD: not rotational (as the system reports it)</source>
+        <translation>HDD: rotierend; SSD: nicht rotierend (laut System)</translation>
+    </message>
+    <message>
+        <source>Direct: bypass the OS cache (O_DIRECT; FILE_FLAG_NO_BUFFERING on Windows), to measure the device. Buffered: through the OS cache.</source>
+        <translation>Direkt: am Cache des Betriebssystems vorbei (O_DIRECT; unter Windows FILE_FLAG_NO_BUFFERING), um das Gerät zu messen. Gepuffert: über den Cache des Betriebssystems.</translation>
+    </message>
+    <message>
+        <source>Write-through: every write reaches stable storage (O_DSYNC; FILE_FLAG_WRITE_THROUGH on Windows)</source>
+        <translation>Write-through: Jeder Schreibvorgang erreicht dauerhaften Speicher (O_DSYNC; unter Windows FILE_FLAG_WRITE_THROUGH)</translation>
     </message>
 </context>
 <context>

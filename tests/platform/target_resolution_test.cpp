@@ -30,6 +30,17 @@ TEST(TargetResolution, WindowsVolumeNamesAreForeignHere)
     EXPECT_FALSE(platform::targetExists(testFile("\\\\server\\share")));
 }
 
+// Linux names are case sensitive and have one separator: only the same bytes are the
+// same target (the Windows rules are in windows_backend_test.cpp).
+TEST(TargetResolution, LinuxPathsAreTheSameTargetOnlyByteForByte)
+{
+    EXPECT_TRUE(platform::sameTargetPath("/dev/sdb", "/dev/sdb"));
+    EXPECT_FALSE(platform::sameTargetPath("/dev/sdb", "/dev/SDB"));
+    EXPECT_FALSE(platform::sameTargetPath("/data/Test.dat", "/data/test.dat"));
+    EXPECT_FALSE(platform::sameTargetPath(R"(C:\x.dat)", "C:/x.dat"))
+        << "a backslash is a character of a Linux name";
+}
+
 TEST(TargetResolution, TestFilesResolveWhereTheirFolderExists)
 {
     TempDir dir;

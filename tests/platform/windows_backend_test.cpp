@@ -14,6 +14,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <thread>
+#include <vector>
 #include <winioctl.h>
 
 #include "windows_test_util.h"
@@ -53,6 +54,36 @@ bool canOpen(const wchar_t *device)
 } // namespace
 
 // ---------------------------------------------------------------- test files
+
+// What the GUI offers (PlatformServices::engines): IOCP, as itself and as Auto, and null;
+// Linux's engines are refused.
+TEST(WindowsBackend, OffersAutoIocpAndNullAndRefusesLinuxEngines)
+{
+    using core::EngineKind;
+    EXPECT_EQ(platform::availableEngines(),
+        (std::vector<EngineKind> {EngineKind::Auto, EngineKind::Iocp, EngineKind::Null}));
+    for (const EngineKind kind : {EngineKind::IoUring, EngineKind::Sync}) {
+        auto engine = platform::makeBackend({.kind = kind})->makeEngine();
+        ASSERT_FALSE(engine.ok());
+        EXPECT_EQ(engine.error().code, std::make_error_code(std::errc::not_supported));
+    }
+    for (const EngineKind kind : {EngineKind::Auto, EngineKind::Iocp, EngineKind::Null})
+        EXPECT_TRUE(platform::makeBackend({.kind = kind})->makeEngine().ok());
+}
+
+// The Targets page takes a profile's spelling of a listed target as that target: letter
+// case and either separator, as Windows itself does.
+TEST(WindowsBackend, PathsAreTheSameTargetInAnyCaseAndWithEitherSeparator)
+{
+    EXPECT_TRUE(platform::sameTargetPath(R"(\\.\PhysicalDrive1)", R"(\\.\physicaldrive1)"));
+    EXPECT_TRUE(platform::sameTargetPath(R"(\\.\C:)", R"(\\.\c:)"));
+    EXPECT_TRUE(
+        platform::sameTargetPath(R"(C:\Data\ioprism-test.dat)", "c:/data/IOPRISM-test.dat"));
+    EXPECT_TRUE(platform::sameTargetPath("D:\\\xc3\x84rger.dat", "d:/\xc3\xa4rger.dat"))
+        << "letters beyond ASCII fold too (Ä, ä)";
+    EXPECT_FALSE(platform::sameTargetPath(R"(\\.\PhysicalDrive1)", R"(\\.\PhysicalDrive10)"));
+    EXPECT_FALSE(platform::sameTargetPath(R"(C:\x.dat)", R"(D:\x.dat)"));
+}
 
 TEST(WindowsBackend, CreatesAndFillsEveryByteOfANewTestFileAndMarksItOurs)
 {

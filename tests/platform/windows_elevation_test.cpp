@@ -22,6 +22,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <iterator>
+#include <sddl.h>
 #include <shellapi.h>
 #include <thread>
 
@@ -152,6 +153,39 @@ TEST(WindowsElevation, RawTargetsAreDeniedWithWhatToDoUnlessElevated)
     EXPECT_THAT(elevated, HasSubstr("another program"));
     EXPECT_THAT(elevated, Not(HasSubstr("Run as administrator")))
         << "an elevated process must not be told to elevate";
+}
+
+// The GUI offers a test-file location only where this user may create files: Windows
+// says so by the folder's security descriptor (a standard user may not create files at
+// the root of C:), asked without creating anything.
+TEST(WindowsElevation, AFolderToWriteInIsJudgedByItsSecurityDescriptor)
+{
+    test::TempDir dir;
+    EXPECT_EQ(platform::accessProblem(dir.path().string(), true), "") << "a folder of ours";
+    EXPECT_EQ(platform::accessProblem((dir.path() / "missing").string(), true), "")
+        << "missing: other checks say so";
+
+    // A folder whose own list (not inherited) lets everybody read and traverse it only.
+    const std::filesystem::path closed = dir.path() / "closed";
+    std::filesystem::create_directory(closed);
+    const auto setDacl = [&](const wchar_t *sddl) {
+        PSECURITY_DESCRIPTOR descriptor = nullptr;
+        if (!::ConvertStringSecurityDescriptorToSecurityDescriptorW(
+                sddl, SDDL_REVISION_1, &descriptor, nullptr))
+            return false;
+        const bool set
+            = ::SetFileSecurityW(closed.wstring().c_str(), DACL_SECURITY_INFORMATION, descriptor);
+        ::LocalFree(descriptor);
+        return set;
+    };
+    ASSERT_TRUE(setDacl(L"D:P(A;OICI;FRFX;;;WD)"));
+    const std::string problem = platform::accessProblem(closed.string(), true);
+    EXPECT_TRUE(setDacl(L"D:P(A;OICI;FA;;;WD)")) << "opened again, so the folder can go";
+    if (problem.empty() && platform::processIsElevated())
+        GTEST_SKIP() << "this process is elevated (Wine's user is): the descriptor does not bind "
+                        "an administrator's backup rights";
+    EXPECT_THAT(problem, HasSubstr("may not create files in " + closed.string()));
+    EXPECT_EQ(platform::accessProblem(closed.string(), false), "") << "reading it is allowed";
 }
 
 TEST(WindowsElevation, TestFilesAreDirectAndRawTargetsFollowElevation)

@@ -184,7 +184,7 @@ TEST(SetupPageValidation, UnreadableAndInvalidDurationsMarkTheField)
     test::ensureApp();
     ProfileDocument document;
     document.setProfile(test::smallProfile());
-    SetupPage page(&document);
+    SetupPage page(&document, nullPlatformServices().engines);
     QLineEdit *runTime = page.runTimeField();
 
     runTime->setText(QStringLiteral("soon"));

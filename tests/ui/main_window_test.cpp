@@ -17,6 +17,7 @@
 #include <QAbstractButton>
 #include <QAction>
 #include <QApplication>
+#include <QComboBox>
 #include <QFile>
 #include <QImage>
 #include <QMessageBox>
@@ -25,6 +26,7 @@
 
 #include <filesystem>
 #include <gtest/gtest.h>
+#include <vector>
 
 #include "ui_test_support.h"
 
@@ -111,7 +113,7 @@ TEST(MainWindow, TheEngineIsSavedAsItsKindAndRestoredOnTheNextLaunch)
         EXPECT_EQ(window.setupPage()->engine(), core::EngineKind::Auto);
         EXPECT_TRUE(window.setupPage()->setEngine(core::EngineKind::Sync));
         EXPECT_FALSE(window.setupPage()->setEngine(core::EngineKind::Iocp))
-            << "the page offers Linux's engines and null";
+            << "the services offer Linux's engines and null";
         EXPECT_EQ(window.setupPage()->engine(), core::EngineKind::Sync);
     }
     EXPECT_EQ(QSettings().value(QStringLiteral("run/engine")).toInt(), int(core::EngineKind::Sync));
@@ -123,6 +125,82 @@ TEST(MainWindow, TheEngineIsSavedAsItsKindAndRestoredOnTheNextLaunch)
     MainWindow window(ioprism::test::testServices(), isolated(dir));
     EXPECT_EQ(window.setupPage()->engine(), core::EngineKind::Auto)
         << "a kind the page does not offer falls back to Automatic";
+}
+
+namespace {
+
+// The engine box's entries: (kind, text, tooltip).
+struct EngineEntry {
+    core::EngineKind kind;
+    QString text;
+    QString toolTip;
+};
+
+std::vector<EngineEntry> engineEntries(const MainWindow &window)
+{
+    const QComboBox *box = window.setupPage()->engineField();
+    std::vector<EngineEntry> entries;
+    for (int i = 0; i < box->count(); ++i)
+        entries.push_back({static_cast<core::EngineKind>(box->itemData(i).toInt()),
+            box->itemText(i), box->itemData(i, Qt::ToolTipRole).toString()});
+    return entries;
+}
+
+} // namespace
+
+TEST(MainWindow, TheEnginesOfferedAreThePlatformsWithWhatAutoMeansThere)
+{
+    test::ensureApp();
+    QSettings().clear();
+    test::TempDir dir;
+    {
+        // Linux's list (nullPlatformServices): Auto is io_uring, else sync; no IOCP.
+        MainWindow window(ioprism::test::testServices(), isolated(dir));
+        const auto entries = engineEntries(window);
+        ASSERT_EQ(entries.size(), 4u);
+        EXPECT_EQ(entries[0].kind, core::EngineKind::Auto);
+        EXPECT_EQ(entries[0].text, QStringLiteral("Automatic: io_uring, else sync"));
+        EXPECT_EQ(entries[1].kind, core::EngineKind::IoUring);
+        EXPECT_EQ(entries[2].kind, core::EngineKind::Sync);
+        EXPECT_EQ(entries[3].kind, core::EngineKind::Null);
+        for (const auto &e : entries)
+            EXPECT_FALSE(e.toolTip.isEmpty()) << e.text.toStdString();
+        EXPECT_FALSE(window.setupPage()->setEngine(core::EngineKind::Iocp));
+    }
+    // Windows' list: Auto is IOCP; io_uring and sync are not offered.
+    auto windows = ioprism::test::testServices();
+    windows.engines = {core::EngineKind::Auto, core::EngineKind::Iocp, core::EngineKind::Null};
+    {
+        MainWindow window(windows, isolated(dir));
+        const auto entries = engineEntries(window);
+        ASSERT_EQ(entries.size(), 3u);
+        EXPECT_EQ(entries[0].text, QStringLiteral("Automatic: IOCP"));
+        EXPECT_EQ(entries[1].kind, core::EngineKind::Iocp);
+        EXPECT_TRUE(entries[1].text.contains(QStringLiteral("IOCP")));
+        EXPECT_EQ(entries[2].kind, core::EngineKind::Null);
+        for (const auto &e : entries)
+            EXPECT_FALSE(e.toolTip.isEmpty()) << e.text.toStdString();
+        EXPECT_FALSE(window.setupPage()->setEngine(core::EngineKind::IoUring));
+        EXPECT_FALSE(window.setupPage()->setEngine(core::EngineKind::Sync));
+        EXPECT_EQ(window.setupPage()->engine(), core::EngineKind::Auto);
+        EXPECT_TRUE(window.setupPage()->setEngine(core::EngineKind::Iocp));
+        EXPECT_EQ(window.setupPage()->engine(), core::EngineKind::Iocp);
+        EXPECT_EQ(window.setupPage()->engineField()->currentText(), entries[1].text);
+    }
+    EXPECT_EQ(QSettings().value(QStringLiteral("run/engine")).toInt(), int(core::EngineKind::Iocp));
+    {
+        MainWindow window(windows, isolated(dir));
+        EXPECT_EQ(window.setupPage()->engine(), core::EngineKind::Iocp) << "restored";
+    }
+    {
+        // The same settings on Linux: IOCP is not offered, so Automatic.
+        MainWindow window(ioprism::test::testServices(), isolated(dir));
+        EXPECT_EQ(window.setupPage()->engine(), core::EngineKind::Auto);
+    }
+    // A Linux engine saved, then the Windows list: Automatic (IOCP).
+    QSettings().setValue(QStringLiteral("run/engine"), int(core::EngineKind::Sync));
+    MainWindow window(windows, isolated(dir));
+    EXPECT_EQ(window.setupPage()->engine(), core::EngineKind::Auto);
 }
 
 TEST(MainWindow, AFullRunOnTheNullEngineFillsLiveAndResultsAndExports)

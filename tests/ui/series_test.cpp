@@ -102,7 +102,7 @@ TEST(SetupPageSeries, TheTestTypeCyclingAndSeriesGoIntoTheProfileAndComeBackFrom
     test::ensureApp();
     ProfileDocument document;
     document.setProfile(test::smallProfile());
-    SetupPage page(&document);
+    SetupPage page(&document, nullPlatformServices().engines);
 
     // Iometer's cycling: only the fields the type uses are enabled.
     const auto &qd = page.cyclingFields(SetupPage::QueueDepthCycling);
@@ -161,7 +161,7 @@ TEST(SetupPageSeries, TheTestTypeCyclingAndSeriesGoIntoTheProfileAndComeBackFrom
     ASSERT_TRUE(back) << (problems.empty() ? "" : problems[0].toString());
     EXPECT_EQ(back->setup, document.profile().setup);
     ProfileDocument other;
-    SetupPage shown(&other);
+    SetupPage shown(&other, nullPlatformServices().engines);
     other.setProfile(*back);
     EXPECT_TRUE(shown.seriesBox()->isChecked());
     EXPECT_EQ(shown.axisFields(0).parameter->currentData().toInt(),
@@ -195,7 +195,7 @@ TEST(SetupPageSeries, ThePlanSaysHowManyStepsStartRunsAndHowLong)
     p.setup.runTime = 30s;
     p.setup.rampUp = 1s;
     document.setProfile(p);
-    SetupPage page(&document);
+    SetupPage page(&document, nullPlatformServices().engines);
     EXPECT_EQ(page.planText(),
         QStringLiteral("Start runs 8 steps × (1s ramp-up + 30s) = 4m8s: 4 points × 2 trials × 1 "
                        "access specification"));
@@ -226,7 +226,7 @@ TEST(SetupPageSeries, BadSeriesFieldsAreMarkedWithCoresMessage)
     ProfileDocument document;
     document.setProfile(
         seriesProfile({generated(core::SweepParameter::TransferSize, 512, 4096, 2)}));
-    SetupPage page(&document);
+    SetupPage page(&document, nullPlatformServices().engines);
     QLineEdit *values = page.axisFields(0).values;
     EXPECT_FALSE(marked(values));
 

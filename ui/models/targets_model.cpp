@@ -219,7 +219,7 @@ QString TargetsModel::describeCandidate(const TargetCandidate &c)
 const TargetCandidate *TargetsModel::candidateFor(const std::string &path) const
 {
     for (const auto &c : m_candidates)
-        if (c.path == path)
+        if (samePath(c.path, path))
             return &c;
     return nullptr;
 }
@@ -237,6 +237,13 @@ void TargetsModel::setTargetCheck(std::function<bool(const core::Target &)> exis
     m_exists = std::move(exists);
 }
 
+void TargetsModel::setPathComparison(
+    std::function<bool(const std::string &, const std::string &)> same)
+{
+    m_samePath = std::move(same);
+    rebuild();
+}
+
 void TargetsModel::setFileReader(FileHeadReader readHead)
 {
     m_readHead = std::move(readHead);
@@ -251,11 +258,11 @@ std::optional<core::FileTree> TargetsModel::existingTree(const std::string &path
 int TargetsModel::addPath(
     const std::string &path, core::TargetKind kind, const std::optional<core::FileTree> &tree)
 {
-    auto found = std::find_if(
-        m_rows.begin(), m_rows.end(), [&](const Row &r) { return r.candidate.path == path; });
+    auto found = std::find_if(m_rows.begin(), m_rows.end(),
+        [&](const Row &r) { return samePath(r.candidate.path, path); });
     int row = static_cast<int>(found - m_rows.begin());
     if (std::none_of(
-            m_added.begin(), m_added.end(), [&](const auto &a) { return a.first == path; }))
+            m_added.begin(), m_added.end(), [&](const auto &a) { return samePath(a.first, path); }))
         m_added.emplace_back(path, kind);
     if (found == m_rows.end()) {
         Row extra;
@@ -290,7 +297,7 @@ int TargetsModel::repoint(int row, const std::string &path, core::TargetKind kin
         return -1;
     // A re-pointed file the user added is offered under its new name only.
     for (auto &added : m_added)
-        if (added.first == t->path)
+        if (samePath(added.first, t->path))
             added = {path, kind};
     t->path = path;
     t->kind = kind;
@@ -298,7 +305,7 @@ int TargetsModel::repoint(int row, const std::string &path, core::TargetKind kin
     rebuild();
     m_document->commitStructure(this);
     for (std::size_t r = 0; r < m_rows.size(); ++r)
-        if (m_rows[r].candidate.path == path)
+        if (samePath(m_rows[r].candidate.path, path))
             return static_cast<int>(r);
     return -1;
 }
@@ -370,7 +377,7 @@ void TargetsModel::rebuild()
     if (const auto *worker = m_document->worker(m_worker)) {
         for (const auto &t : worker->targets) {
             const bool known = std::any_of(m_rows.begin(), m_rows.end(),
-                [&](const Row &r) { return r.candidate.path == t.path; });
+                [&](const Row &r) { return samePath(r.candidate.path, t.path); });
             if (known)
                 continue;
             Row extra;
@@ -385,8 +392,8 @@ void TargetsModel::rebuild()
     }
     for (const auto &[path, kind] : m_added) {
         const std::string &p = path; // structured bindings cannot be captured in C++20
-        if (std::any_of(
-                m_rows.begin(), m_rows.end(), [&](const Row &r) { return r.candidate.path == p; }))
+        if (std::any_of(m_rows.begin(), m_rows.end(),
+                [&](const Row &r) { return samePath(r.candidate.path, p); }))
             continue;
         Row extra;
         extra.candidate.path = path;
@@ -405,7 +412,7 @@ int TargetsModel::targetIndex(int row) const
         return -1;
     const std::string &path = m_rows[static_cast<std::size_t>(row)].candidate.path;
     for (std::size_t i = 0; i < worker->targets.size(); ++i)
-        if (worker->targets[i].path == path)
+        if (samePath(worker->targets[i].path, path))
             return static_cast<int>(i);
     return -1;
 }
@@ -577,7 +584,7 @@ QVariant TargetsModel::candidateData(const Row &row, const core::Target *t, int 
         if (role == Qt::DisplayRole && c.rotational)
             return *c.rotational ? tr("HDD") : tr("SSD");
         if (role == Qt::ToolTipRole)
-            return tr("HDD: rotational; SSD: not rotational (as the kernel reports it)");
+            return tr("HDD: rotational; SSD: not rotational (as the system reports it)");
         return {};
     case MountColumn:
         if (role == Qt::DisplayRole || role == Qt::ToolTipRole) {
@@ -777,11 +784,12 @@ QString TargetsModel::settingToolTip(
             : tr("Size of the test file IOPrism creates and fills");
         break;
     case CacheColumn:
-        tip = tr("Direct: bypass the OS cache (O_DIRECT), to measure the device. Buffered: "
-                 "through the OS cache.");
+        tip = tr("Direct: bypass the OS cache (O_DIRECT; FILE_FLAG_NO_BUFFERING on Windows), to "
+                 "measure the device. Buffered: through the OS cache.");
         break;
     case WriteThroughColumn:
-        tip = tr("Write-through: every write reaches stable storage (O_DSYNC)");
+        tip = tr("Write-through: every write reaches stable storage (O_DSYNC; "
+                 "FILE_FLAG_WRITE_THROUGH on Windows)");
         break;
     default:
         break;

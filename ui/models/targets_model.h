@@ -85,8 +85,16 @@ public:
 
     void setCandidates(std::vector<TargetCandidate> candidates);
     const std::vector<TargetCandidate> &candidates() const { return m_candidates; }
-    // The candidate for a path, or nullptr.
+    // The candidate for a path (samePath), or nullptr.
     const TargetCandidate *candidateFor(const std::string &path) const;
+    // How two paths are told to be one target (PlatformServices::samePath); empty: the
+    // same bytes. Rows, the worker's targets and the candidates are matched with it, so a
+    // profile's own spelling of a listed device is that device's row, with its facts.
+    void setPathComparison(std::function<bool(const std::string &, const std::string &)> same);
+    bool samePath(const std::string &a, const std::string &b) const
+    {
+        return m_samePath ? m_samePath(a, b) : a == b;
+    }
     // Reads the files' present sizes and their file systems' free space again (after a
     // run made or grew a test file), keeping every row.
     void refreshFacts();
@@ -180,6 +188,7 @@ private:
     // after a Refresh or a change of worker, as the listed ones are.
     std::vector<std::pair<std::string, core::TargetKind>> m_added;
     std::function<bool(const core::Target &)> m_exists;
+    std::function<bool(const std::string &, const std::string &)> m_samePath;
     FileHeadReader m_readHead;
     int m_worker = -1;
 };

@@ -182,7 +182,8 @@ QSpinBox *cyclingSpin(QWidget *parent, const QString &tip)
 
 } // namespace
 
-SetupPage::SetupPage(ProfileDocument *document, QWidget *parent)
+SetupPage::SetupPage(
+    ProfileDocument *document, const std::vector<core::EngineKind> &engines, QWidget *parent)
     : QWidget(parent)
     , m_document(document)
     , m_description(new QLineEdit(this))
@@ -216,7 +217,7 @@ SetupPage::SetupPage(ProfileDocument *document, QWidget *parent)
 
     // Made in this order, which is the order of the focus chain (Tab).
     left->addWidget(makeTestBox());
-    left->addWidget(makeEngineBox(content));
+    left->addWidget(makeEngineBox(content, engines));
     left->addWidget(makeCyclingBox());
     left->addStretch();
     right->addWidget(makeSeriesBox());
@@ -247,15 +248,56 @@ QLabel *SetupPage::makePlanLabel(QWidget *parent)
     return m_plan;
 }
 
-// The engine is this computer's choice, not the profile's: the box says so.
-QGroupBox *SetupPage::makeEngineBox(QWidget *parent)
+// The engine is this computer's choice, not the profile's: the box says so. It offers
+// what this platform makes, each with what it is; Auto says what it picks here, which
+// the list tells (io_uring and sync on Linux, IOCP on Windows): ui/ knows no OS.
+QGroupBox *SetupPage::makeEngineBox(QWidget *parent, const std::vector<core::EngineKind> &engines)
 {
     auto *engineBox = new QGroupBox(tr("Engine (this computer)"), parent);
     auto *engineForm = new QFormLayout(engineBox);
-    m_engine->addItem(tr("Automatic: io_uring, else sync"), int(core::EngineKind::Auto));
-    m_engine->addItem(tr("io_uring only"), int(core::EngineKind::IoUring));
-    m_engine->addItem(tr("sync: pread/pwrite threads"), int(core::EngineKind::Sync));
-    m_engine->addItem(tr("null: no I/O (IOPrism's own overhead)"), int(core::EngineKind::Null));
+    const auto offers
+        = [&](core::EngineKind kind) { return std::ranges::find(engines, kind) != engines.end(); };
+    for (const core::EngineKind kind : engines) {
+        QString text;
+        QString tip;
+        switch (kind) {
+        case core::EngineKind::Auto:
+            if (offers(core::EngineKind::IoUring) && offers(core::EngineKind::Sync)) {
+                text = tr("Automatic: io_uring, else sync");
+                tip = tr("io_uring where the kernel allows it, else the sync engine (a "
+                         "sandbox or the kernel.io_uring_disabled setting may refuse "
+                         "io_uring)");
+            } else if (offers(core::EngineKind::Iocp)) {
+                text = tr("Automatic: IOCP");
+                tip = tr("Overlapped I/O on a completion port, the engine for this computer");
+            } else {
+                text = tr("Automatic");
+                tip = tr("The best engine that works on this computer");
+            }
+            break;
+        case core::EngineKind::IoUring:
+            text = tr("io_uring only");
+            tip = tr("The kernel's asynchronous I/O rings; the run stops with an error where "
+                     "the kernel or a sandbox refuses them");
+            break;
+        case core::EngineKind::Sync:
+            text = tr("sync: pread/pwrite threads");
+            tip = tr("One thread per outstanding I/O, each waiting in pread or pwrite");
+            break;
+        case core::EngineKind::Iocp:
+            text = tr("IOCP: overlapped I/O on a completion port");
+            tip = tr("Unbuffered overlapped ReadFile and WriteFile, completions gathered "
+                     "from one I/O completion port per worker");
+            break;
+        case core::EngineKind::Null:
+            text = tr("null: no I/O (IOPrism's own overhead)");
+            tip = tr("Completes every request at once without touching the target: what "
+                     "IOPrism itself costs");
+            break;
+        }
+        m_engine->addItem(text, int(kind));
+        m_engine->setItemData(m_engine->count() - 1, tip, Qt::ToolTipRole);
+    }
     m_engine->setToolTip(
         tr("How I/O is issued. Saved with the application's settings, not in the profile."));
     engineForm->addRow(tr("&I/O engine:"), m_engine);

@@ -16,6 +16,7 @@
 #include <QWidget>
 
 #include <array>
+#include <vector>
 
 class QCheckBox;
 class QComboBox;
@@ -33,11 +34,14 @@ class SetupPage : public QWidget
 {
     Q_OBJECT
 public:
-    explicit SetupPage(ProfileDocument *document, QWidget *parent = nullptr);
+    // `engines`: what this platform makes (PlatformServices::engines), in the order the
+    // engine box offers them.
+    SetupPage(ProfileDocument *document, const std::vector<core::EngineKind> &engines,
+        QWidget *parent = nullptr);
 
     core::EngineKind engine() const;
-    // Selects `engine` when the page offers it and returns true; otherwise leaves the
-    // choice as it is and returns false.
+    // Selects `engine` when the page offers it (this platform makes it) and returns true;
+    // otherwise leaves the choice as it is and returns false.
     bool setEngine(core::EngineKind engine);
 
     // The fields, for tests and the window.
@@ -67,6 +71,8 @@ public:
     QLineEdit *iosField() const { return m_ios; }
     QCheckBox *targetsInTurnField() const { return m_targetsInTurn; }
     QLineEdit *workerStaggerField() const { return m_stagger; }
+    // The engine box: one entry per kind offered, the kind as its data (int).
+    QComboBox *engineField() const { return m_engine; }
     // What the profile will run: "12 steps × (1s ramp-up + 30s) = 6m12s".
     QString planText() const;
 
@@ -79,7 +85,7 @@ protected:
 private:
     QLabel *makePlanLabel(QWidget *parent);
     QWidget *makeTestBox();
-    QGroupBox *makeEngineBox(QWidget *parent);
+    QGroupBox *makeEngineBox(QWidget *parent, const std::vector<core::EngineKind> &engines);
     QWidget *makeCyclingBox();
     QWidget *makeSeriesBox();
     // The series box's two axis rows (parameter, values, preview) and the second axis's

@@ -107,7 +107,7 @@ void TargetDialogs::addTarget(const std::string &path, core::TargetKind kind,
         return;
     QStringList others;
     for (const auto &t : worker->targets)
-        if (t.path != path)
+        if (!model->samePath(t.path, path))
             others << toQString(t.path);
     if (others.isEmpty()) {
         model->addPath(path, kind, tree);
