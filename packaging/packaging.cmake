@@ -92,21 +92,24 @@ elseif(WIN32)
         set(CPACK_PACKAGE_EXECUTABLES ioprism "IOPrism")
         set(CPACK_NSIS_MUI_ICON "${IOPRISM_ICO}")
         set(CPACK_NSIS_MUI_UNIICON "${IOPRISM_ICO}")
-        set(CPACK_NSIS_INSTALLED_ICON_NAME "bin\\ioprism.exe")
+        # CPack writes these values unescaped into CPackConfig.cmake, which it reads back:
+        # hence "\\\\" for one backslash and "\\\"" for one double quote in the .nsi.
+        set(CPACK_NSIS_INSTALLED_ICON_NAME "bin\\\\ioprism.exe")
         # Iometer's .icf files open in IOPrism (ProgID IOPrism.icf, under the machine's
         # classes as the installation is for all users); the uninstaller removes both
-        # keys, and tells Explorer either way.
+        # keys (.icf only while it still names IOPrism), and tells Explorer either way.
+        set(IOPRISM_NSIS_CLASSES "HKLM 'Software\\\\Classes")
         set(CPACK_NSIS_EXTRA_INSTALL_COMMANDS "
-            WriteRegStr HKLM 'Software\\Classes\\.icf' '' 'IOPrism.icf'
-            WriteRegStr HKLM 'Software\\Classes\\IOPrism.icf' '' 'Iometer configuration'
-            WriteRegStr HKLM 'Software\\Classes\\IOPrism.icf\\DefaultIcon' '' '$INSTDIR\\bin\\ioprism.exe,0'
-            WriteRegStr HKLM 'Software\\Classes\\IOPrism.icf\\shell\\open\\command' '' '\"$INSTDIR\\bin\\ioprism.exe\" \"%1\"'
+            WriteRegStr ${IOPRISM_NSIS_CLASSES}\\\\.icf' '' 'IOPrism.icf'
+            WriteRegStr ${IOPRISM_NSIS_CLASSES}\\\\IOPrism.icf' '' 'Iometer configuration'
+            WriteRegStr ${IOPRISM_NSIS_CLASSES}\\\\IOPrism.icf\\\\DefaultIcon' '' '$INSTDIR\\\\bin\\\\ioprism.exe,0'
+            WriteRegStr ${IOPRISM_NSIS_CLASSES}\\\\IOPrism.icf\\\\shell\\\\open\\\\command' '' '\\\"$INSTDIR\\\\bin\\\\ioprism.exe\\\" \\\"%1\\\"'
             System::Call 'shell32::SHChangeNotify(i 0x08000000, i 0, p 0, p 0)'")
         set(CPACK_NSIS_EXTRA_UNINSTALL_COMMANDS "
-            ReadRegStr $0 HKLM 'Software\\Classes\\.icf' ''
+            ReadRegStr $0 ${IOPRISM_NSIS_CLASSES}\\\\.icf' ''
             StrCmp $0 'IOPrism.icf' 0 +2
-            DeleteRegKey HKLM 'Software\\Classes\\.icf'
-            DeleteRegKey HKLM 'Software\\Classes\\IOPrism.icf'
+            DeleteRegKey ${IOPRISM_NSIS_CLASSES}\\\\.icf'
+            DeleteRegKey ${IOPRISM_NSIS_CLASSES}\\\\IOPrism.icf'
             System::Call 'shell32::SHChangeNotify(i 0x08000000, i 0, p 0, p 0)'")
     else()
         set(CPACK_PACKAGE_FILE_NAME "ioprism-cli-${PROJECT_VERSION}-win64")
