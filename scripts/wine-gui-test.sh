@@ -107,7 +107,14 @@ gui=$!
 window=$(timeout 180 xdotool search --sync --onlyvisible --name 'IOPrism' 2>/dev/null | head -1) || true
 if [ -n "$window" ]; then
     echo "$window" >"$out/window-id"
-    import -window root "$out/x-window.png" 2>/dev/null || true
+    # Mapped is not yet painted: take the picture again until it shows something, for as
+    # long as the program runs (its run alone takes 3 s).
+    while kill -0 $gui 2>/dev/null; do
+        import -window root "$out/x-window.png" 2>/dev/null || true
+        deviation=$(identify -format '%[fx:standard_deviation]' "$out/x-window.png" 2>/dev/null || echo 0)
+        awk -v d="$deviation" 'BEGIN { exit !(d > 0.02) }' && break
+        sleep 0.5
+    done
 fi
 status=0
 wait $gui || status=$?

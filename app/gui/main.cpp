@@ -113,8 +113,11 @@ bool applyEngine(ui::MainWindow &window, const CommandLine &commandLine)
                   << "\" is not one of auto, io_uring, sync, null, iocp\n";
         return false;
     }
-    // A kind the page does not offer (iocp) leaves the saved choice, as before.
-    window.setupPage()->setEngine(*kind);
+    // A kind this platform does not offer (iocp on Linux, io_uring on Windows) is refused.
+    if (!window.setupPage()->setEngine(*kind)) {
+        std::cerr << "ioprism: --engine: \"" << name << "\" is not offered on this system\n";
+        return false;
+    }
     return true;
 }
 

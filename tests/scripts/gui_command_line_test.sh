@@ -54,6 +54,10 @@ done
 expect bad-page 2 --page nosuch
 grep -q 'ioprism: --page: "nosuch" is not one of targets, specs' "$work/bad-page.err" \
     || { echo "FAIL bad-page: no '--page' message on stderr" >&2; failures=$((failures + 1)); }
+# --engine: a kind this system does not offer (IOCP is Windows') is refused, not ignored.
+expect foreign-engine 2 --engine iocp --run
+grep -q 'ioprism: --engine: "iocp" is not offered on this system' "$work/foreign-engine.err" \
+    || { echo "FAIL foreign-engine: no 'not offered' on stderr" >&2; failures=$((failures + 1)); }
 expect help 0 --help
 grep -q -- "--page <name>" "$work/help.out" \
     || { echo "FAIL help: --page not listed" >&2; failures=$((failures + 1)); }
