@@ -9,7 +9,14 @@
 # Defines IOPRISM_QT_DEPLOY_FILES / IOPRISM_QT_DEPLOY_PLUGINS (what ioprism.exe needs
 # beside it) and copies them into the build's bin/ so that the GUI and ui_tests run from
 # there under Wine; packaging/windows.cmake installs the same files.
-set(IOPRISM_QT_MINGW_PREFIX "/var/cache/ioprism/qt-mingw" CACHE PATH
+# The script's cache folder is IOPRISM_CACHE when set (as for the script), else
+# /var/cache/ioprism.
+if(DEFINED ENV{IOPRISM_CACHE})
+    set(IOPRISM_QT_MINGW_DEFAULT "$ENV{IOPRISM_CACHE}/qt-mingw")
+else()
+    set(IOPRISM_QT_MINGW_DEFAULT "/var/cache/ioprism/qt-mingw")
+endif()
+set(IOPRISM_QT_MINGW_PREFIX "${IOPRISM_QT_MINGW_DEFAULT}" CACHE PATH
     "Qt 6 for MinGW-w64 built by scripts/build-qt-mingw.sh")
 if(NOT EXISTS "${IOPRISM_QT_MINGW_PREFIX}/lib/cmake/Qt6/Qt6Config.cmake"
    OR NOT EXISTS "${IOPRISM_QT_MINGW_PREFIX}/lib/cmake/QCustomPlotQt6/QCustomPlotQt6Config.cmake")

@@ -137,7 +137,7 @@ test)
     packaging/test-debs.sh # dpkg with sudo when not root
     ;;
 *)
-    sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac
