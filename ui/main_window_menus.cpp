@@ -32,6 +32,7 @@
 #include "ui/pages/specs_page.h"
 #include "ui/pages/target_dialogs.h"
 #include "ui/pages/targets_page.h"
+#include "ui/plots/qcp_library.h"
 #include "ui/plots/series_data.h"
 #include "ui/profile_files.h"
 #include "ui/results_exports.h"
@@ -70,7 +71,6 @@
 #include <QUrl>
 #include <QVBoxLayout>
 #include <QWhatsThis>
-#include <qcustomplot.h>
 
 #include <algorithm>
 #include <cmath>

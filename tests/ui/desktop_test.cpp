@@ -13,6 +13,7 @@
 #include "ui/pages/series_page.h"
 #include "ui/plots/device_overlay.h"
 #include "ui/plots/live_plots.h"
+#include "ui/plots/qcp_library.h"
 #include "ui/plots/series_plot.h"
 #include "ui/translations.h"
 
@@ -32,7 +33,6 @@
 #include <QTabWidget>
 #include <QToolBar>
 #include <QUrl>
-#include <qcustomplot.h>
 
 #include <gtest/gtest.h>
 
