@@ -246,7 +246,7 @@ void ProfileFiles::updateRecentMenu()
     for (int i = 0; i < files.size(); ++i) {
         auto *action = m_parts.recentMenu->addAction(
             tr("&%1 %2").arg(i + 1).arg(QFileInfo(files[i]).fileName()));
-        action->setToolTip(files[i]);
+        action->setToolTip(QDir::toNativeSeparators(files[i]));
         const QString &path = files[i];
         QObject::connect(action, &QAction::triggered, m_parts.window,
             [this, path] { m_parts.openRecent(path); });
