@@ -345,6 +345,9 @@ void MainWindow::createToolBar()
     exports->setPopupMode(QToolButton::InstantPopup);
     exports->setMenu(m_exportMenu);
     bar->addWidget(exports);
+    // Qt's own » button, shown when the window is too narrow for every tool, says nothing.
+    if (auto *more = bar->findChild<QToolButton *>(QStringLiteral("qt_toolbar_ext_button")))
+        more->setToolTip(tr("The tools the window is too narrow to show"));
 }
 
 void MainWindow::createStatusBar()
