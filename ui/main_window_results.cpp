@@ -86,7 +86,7 @@ bool MainWindow::looksLikeResults(const QString &path) const
     if (!m_services.readFileHead)
         return false;
     const core::InputFileText head
-        = m_services.readFileHead(QFileInfo(path).filesystemFilePath(), 4096);
+        = m_services.readFileHead(QFileInfo(path).filesystemFilePath().make_preferred(), 4096);
     return !head.problem && head.text.find("\"format\"") != std::string::npos
         && head.text.find("\"ioprism-results\"") != std::string::npos;
 }
