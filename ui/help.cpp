@@ -20,6 +20,8 @@
 #include <QVBoxLayout>
 #include <QWhatsThis>
 
+#include <boost/version.hpp>
+
 namespace ioprism::ui {
 
 namespace {
@@ -88,7 +90,12 @@ QString buildInformation()
     if (!QStringLiteral(IOPRISM_BUILD_QCUSTOMPLOT_VERSION).isEmpty())
         lines << QStringLiteral("QCustomPlot: %1")
                      .arg(QStringLiteral(IOPRISM_BUILD_QCUSTOMPLOT_VERSION));
-    lines << QStringLiteral("Boost: %1").arg(QStringLiteral(IOPRISM_BUILD_BOOST_VERSION));
+    // From the headers compiled in, not from CMake's package: a cross build finds Boost as
+    // plain headers, without the package that would give CMake its version.
+    lines << QStringLiteral("Boost: %1.%2.%3")
+                 .arg(BOOST_VERSION / 100000)
+                 .arg(BOOST_VERSION / 100 % 1000)
+                 .arg(BOOST_VERSION % 100);
     if (!QStringLiteral(IOPRISM_BUILD_URING_VERSION).isEmpty())
         lines << QStringLiteral("liburing: %1").arg(QStringLiteral(IOPRISM_BUILD_URING_VERSION));
     lines << QStringLiteral("Platform: %1 (%2)")

@@ -31,6 +31,7 @@
 #include "ui/pages/specs_page.h"
 #include "ui/pages/target_dialogs.h"
 #include "ui/pages/targets_page.h"
+#include "ui/plots/qcp_library.h"
 #include "ui/plots/series_data.h"
 #include "ui/profile_files.h"
 #include "ui/results_exports.h"
@@ -69,7 +70,6 @@
 #include <QUrl>
 #include <QVBoxLayout>
 #include <QWhatsThis>
-#include <qcustomplot.h>
 
 #include <algorithm>
 #include <array>

@@ -32,6 +32,7 @@
 #include "ui/pages/specs_page.h"
 #include "ui/pages/target_dialogs.h"
 #include "ui/pages/targets_page.h"
+#include "ui/plots/qcp_library.h"
 #include "ui/plots/series_data.h"
 #include "ui/profile_files.h"
 #include "ui/results_exports.h"
@@ -70,7 +71,6 @@
 #include <QUrl>
 #include <QVBoxLayout>
 #include <QWhatsThis>
-#include <qcustomplot.h>
 
 #include <algorithm>
 #include <cmath>
@@ -345,6 +345,9 @@ void MainWindow::createToolBar()
     exports->setPopupMode(QToolButton::InstantPopup);
     exports->setMenu(m_exportMenu);
     bar->addWidget(exports);
+    // Qt's own » button, shown when the window is too narrow for every tool, says nothing.
+    if (auto *more = bar->findChild<QToolButton *>(QStringLiteral("qt_toolbar_ext_button")))
+        more->setToolTip(tr("The tools the window is too narrow to show"));
 }
 
 void MainWindow::createStatusBar()

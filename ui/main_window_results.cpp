@@ -33,6 +33,7 @@
 #include "ui/pages/specs_page.h"
 #include "ui/pages/target_dialogs.h"
 #include "ui/pages/targets_page.h"
+#include "ui/plots/qcp_library.h"
 #include "ui/plots/series_data.h"
 #include "ui/profile_files.h"
 #include "ui/results_exports.h"
@@ -71,7 +72,6 @@
 #include <QUrl>
 #include <QVBoxLayout>
 #include <QWhatsThis>
-#include <qcustomplot.h>
 
 #include <algorithm>
 #include <cmath>
@@ -86,7 +86,7 @@ bool MainWindow::looksLikeResults(const QString &path) const
     if (!m_services.readFileHead)
         return false;
     const core::InputFileText head
-        = m_services.readFileHead(QFileInfo(path).filesystemFilePath(), 4096);
+        = m_services.readFileHead(QFileInfo(path).filesystemFilePath().make_preferred(), 4096);
     return !head.problem && head.text.find("\"format\"") != std::string::npos
         && head.text.find("\"ioprism-results\"") != std::string::npos;
 }

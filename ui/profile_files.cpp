@@ -35,9 +35,9 @@ bool ProfileFiles::open(const QString &path)
     // The loader the CLI uses: bounded reading (a directory, a device or a huge file is
     // refused unread) and the format told by the content, not the name.
     core::Problems problems;
-    std::optional<core::Profile> profile
-        = core::loadProfileFile(m_parts.services.readFile, QFileInfo(path).filesystemFilePath(),
-            m_parts.services.targetExists, problems, m_parts.services.iometerVolumeIsHere);
+    std::optional<core::Profile> profile = core::loadProfileFile(m_parts.services.readFile,
+        QFileInfo(path).filesystemFilePath().make_preferred(), m_parts.services.targetExists,
+        problems, m_parts.services.iometerVolumeIsHere);
     if (!profile && problems.size() == 1 && !QFileInfo(path).isFile()) {
         QStringList files = recentFiles();
         if (files.removeAll(QFileInfo(path).absoluteFilePath()) > 0) {
@@ -246,7 +246,7 @@ void ProfileFiles::updateRecentMenu()
     for (int i = 0; i < files.size(); ++i) {
         auto *action = m_parts.recentMenu->addAction(
             tr("&%1 %2").arg(i + 1).arg(QFileInfo(files[i]).fileName()));
-        action->setToolTip(files[i]);
+        action->setToolTip(QDir::toNativeSeparators(files[i]));
         const QString &path = files[i];
         QObject::connect(action, &QAction::triggered, m_parts.window,
             [this, path] { m_parts.openRecent(path); });

@@ -10,6 +10,7 @@
 #include "ui/pages/live_page.h"
 #include "ui/pages/results_page.h"
 #include "ui/pages/series_page.h"
+#include "ui/plots/qcp_library.h"
 #include "ui/results_keeper.h"
 
 #include <QBuffer>
@@ -20,7 +21,6 @@
 #include <QMainWindow>
 #include <QSettings>
 #include <QStatusBar>
-#include <qcustomplot.h>
 
 namespace ioprism::ui {
 

@@ -104,8 +104,8 @@ void ResultsKeeper::readResults(const QStringList &paths, core::InputFileReader 
             file.path = path;
             try {
                 const core::InputFileText text = read
-                    ? read(QFileInfo(path).filesystemFilePath(), core::kMaxResultsFileBytes,
-                        "results files")
+                    ? read(QFileInfo(path).filesystemFilePath().make_preferred(),
+                        core::kMaxResultsFileBytes, "results files")
                     : core::InputFileText {{},
                         core::Problem {core::Severity::Error, {}, "no file reader"},
                         core::InputFileFailure::Unreadable};

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/style.h"
 
+#include "ui/plots/qcp_library.h"
+
 #include <QBrush>
 #include <QEvent>
-#include <qcustomplot.h>
 
 #include <algorithm>
 #include <cmath>

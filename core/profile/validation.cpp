@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fmt/format.h>
 #include <limits>
 #include <map>
@@ -613,9 +614,12 @@ private:
         else if (target.unresolved) {
             // A test file or tree is made by the run, so what is missing is its folder
             // (the run creates no folders), unless the name is another machine's volume.
+            // `C:\data\test.dat` starts like one but is this machine's path where the
+            // standard library reads it as absolute (Windows); elsewhere it names no file.
             const bool madeByTheRun
                 = (target.kind == TargetKind::TestFile || target.kind == TargetKind::FileTree)
-                && !isWindowsVolumeName(target.path);
+                && (!isWindowsVolumeName(target.path)
+                    || std::filesystem::path(target.path).is_absolute());
             std::string why = madeByTheRun ? "the folder of " + quoted(target.path)
                     + " does not exist on this machine (the run creates no folders): create "
                       "it, or re-point the target"

@@ -1762,6 +1762,10 @@
         <translation>Die Ergebnisse als CSV oder JSON oder ein Diagramm als PNG oder PDF speichern</translation>
     </message>
     <message>
+        <source>The tools the window is too narrow to show</source>
+        <translation>Die Werkzeuge, für die das Fenster zu schmal ist</translation>
+    </message>
+    <message>
         <source>Idle</source>
         <translation>Bereit</translation>
     </message>

@@ -6,8 +6,7 @@
 #include "ui/pages/results_page.h"
 #include "ui/plots/device_overlay.h"
 #include "ui/plots/live_plots.h"
-
-#include <qcustomplot.h>
+#include "ui/plots/qcp_library.h"
 
 #include <gtest/gtest.h>
 #include <memory>

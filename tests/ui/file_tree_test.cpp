@@ -27,6 +27,7 @@
 #include "ui/pages/live_page.h"
 #include "ui/pages/results_page.h"
 #include "ui/pages/targets_page.h"
+#include "ui/plots/qcp_library.h"
 #include "ui/plots/series_data.h"
 #include "ui/plots/series_plot.h"
 #include "ui/translations.h"
@@ -43,7 +44,6 @@
 #include <QTableView>
 #include <QTableWidget>
 #include <QToolButton>
-#include <qcustomplot.h>
 
 #include <cstdlib>
 #include <filesystem>

@@ -18,6 +18,7 @@
 #include "ui/pages/history_page.h"
 #include "ui/pages/live_page.h"
 #include "ui/pages/results_page.h"
+#include "ui/plots/qcp_library.h"
 
 #include <QApplication>
 #include <QFileDialog>
@@ -26,7 +27,6 @@
 #include <QTableView>
 #include <QTableWidget>
 #include <QTest>
-#include <qcustomplot.h>
 
 #include <cerrno>
 #include <fstream>

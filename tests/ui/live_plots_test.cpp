@@ -6,10 +6,10 @@
 #include "ui/pages/results_page.h"
 #include "ui/plots/frame_pacer.h"
 #include "ui/plots/live_plots.h"
+#include "ui/plots/qcp_library.h"
 
 #include <QSettings>
 #include <QTest>
-#include <qcustomplot.h>
 
 #include <gtest/gtest.h>
 

@@ -231,7 +231,9 @@ TEST(OpenResults, ABadFileIsRefusedWithTheSameWordsAsWhenItWasReadOnTheGuiThread
     ASSERT_TRUE(unread.problem);
     EXPECT_EQ(window.messageBar()->currentText(),
         MainWindow::tr("%1 cannot be read: %2")
-            .arg(QStringLiteral("missing.json"), QString::fromStdString(unread.problem->message)));
+            .arg(QStringLiteral("missing.json"), QString::fromStdString(unread.problem->message)))
+        << window.messageBar()->currentText().toStdString() << "\n"
+        << unread.problem->message;
 
     // Comparing stops at the first file that cannot be read, with its reason.
     QSignalSpy compared(&window, &MainWindow::runsCompared);

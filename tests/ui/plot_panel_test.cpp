@@ -4,6 +4,7 @@
 // without the tracer, and the right-click menu offers to save. With IOPRISM_TEST_SHOTS=DIR
 // the plots are also saved as pictures, to compare before and after a change by eye.
 #include "ui/plots/live_plots.h"
+#include "ui/plots/qcp_library.h"
 #include "ui/plots/series_plot.h"
 
 #include <QContextMenuEvent>
@@ -12,7 +13,6 @@
 #include <QMenu>
 #include <QMouseEvent>
 #include <QTemporaryDir>
-#include <qcustomplot.h>
 
 #include <gtest/gtest.h>
 

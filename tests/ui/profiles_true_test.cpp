@@ -14,6 +14,7 @@
 
 #include <QAbstractButton>
 #include <QAction>
+#include <QDir>
 #include <QFileDialog>
 #include <QInputDialog>
 #include <QLabel>
@@ -322,15 +323,16 @@ TEST(TargetsPageFacts, ATestFileShowsItsSizeBesideTheFreeSpaceAndItsMountPoint)
     ASSERT_GE(row, 0);
     EXPECT_EQ(model->index(row, TargetsModel::SizeColumn).data().toString(), capacityText(8192));
     const QStorageInfo storage(QString::fromStdString(dir.path().string()));
-    EXPECT_TRUE(model->index(row, TargetsModel::MountColumn)
-                    .data()
-                    .toString()
-                    .startsWith(storage.rootPath()));
+    // As the system writes it: C:\ on Windows.
+    const QString mountPoint = QDir::toNativeSeparators(storage.rootPath());
+    EXPECT_TRUE(
+        model->index(row, TargetsModel::MountColumn).data().toString().startsWith(mountPoint))
+        << model->index(row, TargetsModel::MountColumn).data().toString().toStdString();
     EXPECT_FALSE(model->index(row, TargetsModel::FreeColumn).data().toString().isEmpty());
     EXPECT_TRUE(model->index(row, TargetsModel::FreeColumn)
                     .data(Qt::ToolTipRole)
                     .toString()
-                    .contains(storage.rootPath()));
+                    .contains(mountPoint));
 }
 
 // Issue 24 item 16: Refresh dropped a test file the user added and then unticked; a file

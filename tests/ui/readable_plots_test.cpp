@@ -6,11 +6,11 @@
 #include "ui/pages/live_page.h"
 #include "ui/plots/device_overlay.h"
 #include "ui/plots/live_plots.h"
+#include "ui/plots/qcp_library.h"
 
 #include <QTextBlock>
 #include <QTextDocument>
 #include <QTextLayout>
-#include <qcustomplot.h>
 
 #include <gtest/gtest.h>
 

@@ -118,8 +118,10 @@ TEST(RestartElevated, StartOffersItAndTheRestartCarriesTheProfileAndThePage)
     const QString file = QDir(QString::fromStdString(dir.path().string()))
                              .absoluteFilePath(QStringLiteral("restart-as-administrator.json"));
     ASSERT_EQ(fake.restarts.size(), 1U);
-    EXPECT_EQ(
-        fake.restarts[0], (std::vector<std::string> {file.toStdString(), "--page", "targets"}));
+    // The new process is given the file as Windows writes paths, with backslashes.
+    EXPECT_EQ(fake.restarts[0],
+        (std::vector<std::string> {
+            QDir::toNativeSeparators(file).toStdString(), "--page", "targets"}));
     ASSERT_TRUE(QFileInfo::exists(file));
     QFile saved(file);
     ASSERT_TRUE(saved.open(QIODevice::ReadOnly));
@@ -153,7 +155,8 @@ TEST(RestartElevated, ASavedProfileGoesOverByItsOwnFile)
     restartButton(box)->click();
     QCoreApplication::processEvents();
     ASSERT_EQ(fake.restarts.size(), 1U);
-    EXPECT_EQ(fake.restarts[0][0], QFileInfo(own).absoluteFilePath().toStdString());
+    EXPECT_EQ(fake.restarts[0][0],
+        QDir::toNativeSeparators(QFileInfo(own).absoluteFilePath()).toStdString());
     EXPECT_FALSE(std::filesystem::exists(dir.path() / "restart-as-administrator.json"));
 }
 

@@ -18,6 +18,7 @@
 #include "ui/models/profile_document.h"
 #include "ui/pages/series_page.h"
 #include "ui/pages/setup_page.h"
+#include "ui/plots/qcp_library.h"
 #include "ui/plots/series_data.h"
 #include "ui/plots/series_plot.h"
 #include "ui/run/run_controller.h"
@@ -32,7 +33,6 @@
 #include <QMouseEvent>
 #include <QSpinBox>
 #include <QToolTip>
-#include <qcustomplot.h>
 
 #include <gtest/gtest.h>
 

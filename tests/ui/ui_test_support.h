@@ -13,6 +13,9 @@
 #include <QApplication>
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QFontDatabase>
+#include <QFontMetrics>
+#include <QLibrary>
 #include <QLocale>
 #include <QSettings>
 #include <QSignalSpy>
@@ -75,6 +78,36 @@ inline QApplication &ensureApp()
         return a;
     }();
     return *app;
+}
+
+// True when this Windows program runs under Wine: Wine's ntdll exports wine_get_version,
+// Windows' never does. Always false elsewhere, where there is no ntdll to load. A runtime
+// check, so that no OS conditional enters the tests.
+inline bool underWine()
+{
+    static const bool wine
+        = QLibrary::resolve(QStringLiteral("ntdll"), "wine_get_version") != nullptr;
+    return wine;
+}
+
+// Why text cannot be measured here, or empty when it can. Under Wine without Debian's
+// fonts-wine, C:\windows\Fonts is empty and Qt's offscreen platform finds no font at all
+// (QFontDatabase::families() is empty; pointing QT_QPA_FONTDIR at the host's DejaVu did
+// not change that): every character is drawn as a box as wide as the pixel size, "i" as
+// wide as "W", so a layout sized to its text is several times wider than on any real
+// system.
+inline QString textCannotBeMeasured()
+{
+    ensureApp();
+    if (!underWine() || !QFontDatabase::families().isEmpty())
+        return {};
+    const QFontMetrics metrics(QApplication::font());
+    return QStringLiteral(
+        "Wine gives Qt's offscreen platform no font (empty "
+        "C:\\windows\\Fonts, no fonts-wine): every character is a %1-px box, \"i\" as wide "
+        "as \"W\" (%2 px), so text-sized layouts cannot be judged")
+        .arg(metrics.horizontalAdvance(QLatin1Char('i')))
+        .arg(metrics.horizontalAdvance(QLatin1Char('W')));
 }
 
 // A base for fixtures whose members are widgets: the application exists before them.

@@ -125,9 +125,9 @@ std::optional<core::FileTree> existingFileTree(
     constexpr std::size_t kLongestMarkerBytes = 4096;
     if (!readHead)
         return std::nullopt;
-    const core::InputFileText marker
-        = readHead(QFileInfo(toQString(core::fileTreeMarkerPath(path))).filesystemFilePath(),
-            kLongestMarkerBytes + 1);
+    const core::InputFileText marker = readHead(
+        QFileInfo(toQString(core::fileTreeMarkerPath(path))).filesystemFilePath().make_preferred(),
+        kLongestMarkerBytes + 1);
     if (marker.problem || marker.text.size() > kLongestMarkerBytes)
         return std::nullopt;
     return core::parseFileTreeMarker(marker.text);

@@ -3,6 +3,7 @@
 
 #include "ui/format.h"
 #include "ui/icons.h"
+#include "ui/plots/qcp_library.h"
 #include "ui/style.h"
 
 #include <QComboBox>
@@ -13,7 +14,6 @@
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <qcustomplot.h>
 
 #include <cmath>
 

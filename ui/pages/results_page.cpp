@@ -7,6 +7,7 @@
 #include "ui/models/results_model.h"
 #include "ui/models/step_summary_model.h"
 #include "ui/plots/device_overlay.h"
+#include "ui/plots/qcp_library.h"
 #include "ui/style.h"
 
 #include <QAction>
@@ -31,7 +32,6 @@
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <qcustomplot.h>
 
 namespace ioprism::ui {
 

@@ -3,11 +3,11 @@
 
 #include "ui/format.h"
 #include "ui/plots/frame_pacer.h"
+#include "ui/plots/qcp_library.h"
 #include "ui/style.h"
 
 #include <QGridLayout>
 #include <QMenu>
-#include <qcustomplot.h>
 
 #include <algorithm>
 #include <cmath>

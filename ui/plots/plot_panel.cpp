@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/plots/plot_panel.h"
 
+#include "ui/plots/qcp_library.h"
 #include "ui/style.h"
 
 #include <QContextMenuEvent>
@@ -8,7 +9,6 @@
 #include <QHelpEvent>
 #include <QMenu>
 #include <QToolTip>
-#include <qcustomplot.h>
 
 #include <cmath>
 #include <limits>

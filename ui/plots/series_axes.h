@@ -3,11 +3,11 @@
 // by the curves of one axis (series_curves.cpp) and the matrix of two (series_matrix.cpp).
 #pragma once
 
+#include "ui/plots/qcp_library.h"
 #include "ui/plots/series_data.h"
 
 #include <QColor>
 #include <QString>
-#include <qcustomplot.h>
 
 #include <cstdint>
 

@@ -2,11 +2,10 @@
 // SeriesPlots, one axis: IOPS and MB/s above, latency below, a family of curves per spec
 // (and target in turn), with whiskers over the trials and the device's figures.
 #include "ui/format.h"
+#include "ui/plots/qcp_library.h"
 #include "ui/plots/series_axes.h"
 #include "ui/plots/series_plot.h"
 #include "ui/style.h"
-
-#include <qcustomplot.h>
 
 #include <algorithm>
 #include <cmath>

@@ -2,11 +2,10 @@
 // SeriesPlots, two axes: the heat map of a matrix, the family of curves beside it, and
 // the figures of a cell on hover.
 #include "ui/format.h"
+#include "ui/plots/qcp_library.h"
 #include "ui/plots/series_axes.h"
 #include "ui/plots/series_plot.h"
 #include "ui/style.h"
-
-#include <qcustomplot.h>
 
 #include <algorithm>
 #include <cmath>

@@ -4,6 +4,7 @@
 #include "ui/plots/series_plot.h"
 
 #include "ui/format.h"
+#include "ui/plots/qcp_library.h"
 #include "ui/plots/series_axes.h"
 
 #include <QCheckBox>
@@ -15,7 +16,6 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QVBoxLayout>
-#include <qcustomplot.h>
 
 #include <algorithm>
 #include <cmath>
