@@ -16,11 +16,13 @@
 #include "core/profile/profile.h"
 #include "core/run/results.h"
 
+#include <QFileInfo>
 #include <QString>
 #include <QVariant>
 
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -34,6 +36,12 @@ inline QString toQString(std::string_view text)
 inline std::string toStdString(const QString &text)
 {
     return text.toUtf8().toStdString();
+}
+// A path from a file dialog or the command line as the OS writes it, for the bounded
+// readers: their messages then name it as the user knows it (`C:\x`, not `C:/x`).
+inline std::filesystem::path toFilesystemPath(const QString &path)
+{
+    return QFileInfo(path).filesystemFilePath().make_preferred();
 }
 
 // Exact size with a binary unit and a space: "4 KiB", "1 MiB", "2000 B"; "0 B".

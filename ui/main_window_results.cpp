@@ -85,8 +85,7 @@ bool MainWindow::looksLikeResults(const QString &path) const
 {
     if (!m_services.readFileHead)
         return false;
-    const core::InputFileText head
-        = m_services.readFileHead(QFileInfo(path).filesystemFilePath().make_preferred(), 4096);
+    const core::InputFileText head = m_services.readFileHead(toFilesystemPath(path), 4096);
     return !head.problem && head.text.find("\"format\"") != std::string::npos
         && head.text.find("\"ioprism-results\"") != std::string::npos;
 }

@@ -35,9 +35,9 @@ bool ProfileFiles::open(const QString &path)
     // The loader the CLI uses: bounded reading (a directory, a device or a huge file is
     // refused unread) and the format told by the content, not the name.
     core::Problems problems;
-    std::optional<core::Profile> profile = core::loadProfileFile(m_parts.services.readFile,
-        QFileInfo(path).filesystemFilePath().make_preferred(), m_parts.services.targetExists,
-        problems, m_parts.services.iometerVolumeIsHere);
+    std::optional<core::Profile> profile
+        = core::loadProfileFile(m_parts.services.readFile, toFilesystemPath(path),
+            m_parts.services.targetExists, problems, m_parts.services.iometerVolumeIsHere);
     if (!profile && problems.size() == 1 && !QFileInfo(path).isFile()) {
         QStringList files = recentFiles();
         if (files.removeAll(QFileInfo(path).absoluteFilePath()) > 0) {

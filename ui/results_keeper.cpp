@@ -4,6 +4,7 @@
 #include "core/library/run_library.h"
 #include "core/report/results_json.h"
 #include "core/report/results_reader.h"
+#include "ui/format.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -104,8 +105,7 @@ void ResultsKeeper::readResults(const QStringList &paths, core::InputFileReader 
             file.path = path;
             try {
                 const core::InputFileText text = read
-                    ? read(QFileInfo(path).filesystemFilePath().make_preferred(),
-                        core::kMaxResultsFileBytes, "results files")
+                    ? read(toFilesystemPath(path), core::kMaxResultsFileBytes, "results files")
                     : core::InputFileText {{},
                         core::Problem {core::Severity::Error, {}, "no file reader"},
                         core::InputFileFailure::Unreadable};

@@ -126,8 +126,7 @@ std::optional<core::FileTree> existingFileTree(
     if (!readHead)
         return std::nullopt;
     const core::InputFileText marker = readHead(
-        QFileInfo(toQString(core::fileTreeMarkerPath(path))).filesystemFilePath().make_preferred(),
-        kLongestMarkerBytes + 1);
+        toFilesystemPath(toQString(core::fileTreeMarkerPath(path))), kLongestMarkerBytes + 1);
     if (marker.problem || marker.text.size() > kLongestMarkerBytes)
         return std::nullopt;
     return core::parseFileTreeMarker(marker.text);
