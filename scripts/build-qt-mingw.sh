@@ -144,6 +144,6 @@ cp /usr/share/doc/gcc-mingw-w64-base/copyright "$prefix/licenses/mingw-w64/gcc-c
 cp /usr/share/doc/mingw-w64-common/copyright "$prefix/licenses/mingw-w64/mingw-w64-copyright"
 printf '%s\n' "qtbase $qt_version" "qcustomplot $qcp_version" "gcc $compiler_version" \
     "recipe $recipe" >"$prefix/.complete"
-rm -rf "$work" "$work".*.log "$work".configure.log
+rm -rf "$work" "$work".*.log
 ln -sfn "$prefix" "$cache/qt-mingw"
 echo "$prefix"
