@@ -24,6 +24,7 @@
 #include "core/run/results.h"
 #include "core/run/run_request.h"
 #include "core/run/run_sink.h"
+#include "core/run/step_gate.h"
 
 #include <atomic>
 #include <functional>
@@ -40,6 +41,9 @@ struct RunHooks {
     // before the first target is prepared, each target's device once it is.
     std::function<Environment()> describeSystem;
     std::function<DeviceFacts(const std::string &path)> describeDevice;
+    // When each step starts, for a run on several hosts (core/run/step_gate.h); unset:
+    // at once.
+    StepGate stepGate;
 };
 
 class Run

@@ -17,10 +17,12 @@
 #include "core/run/run.h"
 #include "core/run/run_request.h"
 #include "core/run/run_sink.h"
+#include "core/run/step_gate.h"
 
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -40,6 +42,10 @@ public:
     virtual void stopNow() = 0;
     // Blocks until the run has reported onFinished (at once if it never started).
     virtual void wait() = 0;
+
+    // The run's host clock against this process's, for a session on another host (an
+    // agent): what its steps' start times were corrected by. nullopt: the same clock.
+    virtual std::optional<ClockOffset> clockOffset() const { return std::nullopt; }
 };
 
 // Makes a session that reports to `sink` (which must outlive it).
