@@ -379,7 +379,8 @@ struct Run::Execution {
             .comparedBuffered = comparedBuffered,
             .writeSpanBytes = writeSpanBytes,
             .treeFiles = treeFiles,
-            .writeBalance = writeBalance};
+            .writeBalance = writeBalance,
+            .stepGate = run.m_hooks.stepGate};
     }
 
     // What the devices still do after the last step (write-back).

@@ -514,12 +514,15 @@ SteadyClock::time_point stopDeadline(const RunSettings &settings)
     return SteadyClock::now() + settings.stopTimeout;
 }
 
-// When the step's ramp-up and measurement end, counted from now: its workers start now.
-StepLoop::Times stepTimes(const StepContext &run, const PlannedStep &planned)
+// When the step's ramp-up and measurement end, counted from its start (`start`, when its
+// workers are released): on several hosts the time agreed at the gate, so that hosts that
+// start together also end together.
+StepLoop::Times stepTimes(
+    const StepContext &run, const PlannedStep &planned, SteadyClock::time_point start)
 {
     const TestSetup &setup = run.setup;
     StepLoop::Times times;
-    times.start = SteadyClock::now();
+    times.start = start;
     // A point of a number of I/Os is measured from its first I/O: a ramp-up would
     // take I/Os from the count (on a fast device, all of them).
     times.rampEnd = times.start + (planned.ioLimit > 0 ? std::chrono::seconds(0) : setup.rampUp);
@@ -547,6 +550,30 @@ SteadyClock::time_point collectWorkers(const StepContext &run, StepState &state,
     return ended;
 }
 
+// When the step starts: at once on one host (no gate); on several, at the time the gate
+// answers (agreed with the other hosts), waited for in slices of at most 50 ms that end
+// at a Stop. A time already past is kept as it is: a host released late still ends the
+// step with the others. nullopt: the step does not start, because the gate said so (the
+// run then stops as requestStop() does: what was measured is kept, no error) or a Stop
+// came during the wait.
+std::optional<SteadyClock::time_point> passGate(const StepContext &run, std::size_t step)
+{
+    if (!run.stepGate)
+        return SteadyClock::now();
+    Run::Shared &shared = *run.shared;
+    const StepStart start = run.stepGate(step);
+    if (!start) {
+        shared.requestStop();
+        return std::nullopt;
+    }
+    while (!shared.stopRequested && SteadyClock::now() < *start)
+        std::this_thread::sleep_until(
+            std::min(*start, SteadyClock::now() + std::chrono::milliseconds(50)));
+    if (shared.stopRequested)
+        return std::nullopt;
+    return *start;
+}
+
 } // namespace
 
 std::string joined(const std::vector<std::string> &items)
@@ -569,9 +596,11 @@ bool runStep(const StepContext &run, std::size_t step, SteadyClock::time_point r
         if (resolved.specOf(wi, step))
             active.push_back(wi);
     // A step nobody runs in is skipped, but for Iometer's pause (every worker Idle at
-    // a spec index, CalcRunCount): it takes its ramp-up and run time with no I/O.
+    // a spec index, CalcRunCount): it takes its ramp-up and run time with no I/O. A
+    // skipped step still passes its gate: the other hosts of the run may run in it, and
+    // each host passes every gate in order.
     if (active.empty() && resolved.steps[step].specName != kIdleSpecName)
-        return true;
+        return passGate(run, step).has_value();
 
     Run::Shared &shared = *run.shared;
     const auto setupStart = SteadyClock::now();
@@ -583,12 +612,18 @@ bool runStep(const StepContext &run, std::size_t step, SteadyClock::time_point r
         = startWorkers(state, run.backend, [&shared](const OpError &e) { shared.fail(e); });
     StepGuard guard {*state, threads, shared.stopNow, stopDeadline(run.settings)};
     const bool ready = waitUntilReady(*state, run.sink, shared);
+    const auto readyAt = SteadyClock::now();
     run.reportNewNotices(); // a worker's engine may have fallen back (and said why)
-    if (!ready || shared.failed() || shared.stopRequested) {
+    // Ready: the step starts when its gate says (at once on one host).
+    const auto start = ready && !shared.failed() ? passGate(run, step) : std::nullopt;
+    if (!start || shared.failed() || shared.stopRequested) {
         // No step starts after a stop or a failure: the run ends with the steps
         // measured so far. The workers drain what they have in flight (a
-        // pre-initialisation's I/O) within the stop deadline, as at a step's end.
+        // pre-initialisation's I/O) within the stop deadline, as at a step's end;
+        // workers that were ready wait for the start: released, they see the stop.
         guard.done = true;
+        state->stop = true;
+        state->start.count_down();
         collectWorkers(run, *state, threads, targetPaths, stepName);
         return false;
     }
@@ -596,7 +631,7 @@ bool runStep(const StepContext &run, std::size_t step, SteadyClock::time_point r
     Sampler::Config config = samplerConfigFor(run, step, active, *state);
     config.inFlightWriteBytes = inFlightWriteBytes;
     config.runStart = runStart;
-    const StepLoop::Times times = stepTimes(run, resolved.steps[step]);
+    const StepLoop::Times times = stepTimes(run, resolved.steps[step], *start);
     Sampler sampler(std::move(config), run.counters, run.writeBalance, times.start);
     StepLoop loop(shared, sampler, run.sink, run.history, run.phase, state->stop, times,
         run.settings.stallThreshold);
@@ -612,8 +647,9 @@ bool runStep(const StepContext &run, std::size_t step, SteadyClock::time_point r
     run.writeBalance = sampler.balanceForNextStep();
     RunResult &result = run.result;
     result.steps.push_back(sampler.stepResult(!shared.stopRequested));
-    result.steps.back().setupSeconds
-        = std::chrono::duration<double>(times.start - setupStart).count();
+    // Setup is the workers' own (until they were ready): the wait at the gate for the
+    // other hosts is not in it.
+    result.steps.back().setupSeconds = std::chrono::duration<double>(readyAt - setupStart).count();
     result.steps.back().drainSeconds = std::chrono::duration<double>(drainEnd - drainStart).count();
     run.sink.onStepResult(result.steps.back(), resolved.steps[step]);
     return true;

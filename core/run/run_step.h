@@ -96,6 +96,8 @@ struct StepContext {
     TreeFiles &treeFiles;
     // Application writes the devices have not shown yet, carried from step to step.
     WriteBalance &writeBalance;
+    // When each step starts (RunHooks::stepGate); unset: at once.
+    const StepGate &stepGate;
 };
 
 // One step: its workers started together, sampled until the step ends, then collected
