@@ -464,6 +464,7 @@ Json hostsJson(const std::vector<RunHost> &hosts)
     for (const auto &h : hosts)
         out.push_back(Json {{"name", h.name}, {"rank", h.rank >= 0 ? Json(h.rank) : Json(nullptr)},
             {"agent", h.agent.empty() ? Json(nullptr) : Json(h.agent)},
+            {"clock_offset_ns", h.clockOffsetNs}, {"clock_uncertainty_ns", h.clockUncertaintyNs},
             {"tool_version", h.environment.toolVersion},
             {"environment",
                 hostFactsJson(h.environment, h.environment.engine, h.environment.notices)},

@@ -144,6 +144,11 @@ void readHosts(const Node &n, RunResult &r)
         host.name = h["name"].string();
         host.rank = h["rank"].index();
         host.agent = h["agent"].stringOrEmpty();
+        // Absent from files written before clocks were measured: the controller's clock.
+        if (h.has("clock_offset_ns"))
+            host.clockOffsetNs = h["clock_offset_ns"].i64();
+        if (h.has("clock_uncertainty_ns"))
+            host.clockUncertaintyNs = h["clock_uncertainty_ns"].i64();
         host.environment.toolVersion = h["tool_version"].string();
         readHostFacts(h["environment"], host.environment);
         readDeviceCounters(h["device_counters"], host.deviceMap, host.deviceTail);

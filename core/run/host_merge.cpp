@@ -12,44 +12,11 @@ namespace ioprism::core {
 
 namespace {
 
-std::string hostNameOf(const HostRun &run)
-{
-    return run.name.empty() ? run.result.environment.hostName : run.name;
-}
-
 OpError mergeRefused(const std::string &host, std::string detail)
 {
     return {std::make_error_code(std::errc::invalid_argument), "merge the hosts' results", host,
         std::move(detail)};
 }
-
-// Hosts that ran another plan cannot be added step by step: their steps would not be the
-// same work.
-std::optional<OpError> planMismatch(const std::vector<HostRun> &runs)
-{
-    const auto &first = runs.front().result.plan.steps;
-    const std::string firstName = hostNameOf(runs.front());
-    for (std::size_t h = 1; h < runs.size(); ++h) {
-        const auto &steps = runs[h].result.plan.steps;
-        if (steps.size() != first.size())
-            return mergeRefused(hostNameOf(runs[h]),
-                fmt::format(
-                    "it planned {} steps, {} planned {}", steps.size(), firstName, first.size()));
-        for (std::size_t s = 0; s < steps.size(); ++s)
-            if (steps[s].name != first[s].name)
-                return mergeRefused(hostNameOf(runs[h]),
-                    fmt::format("its step {} is \"{}\", {}'s is \"{}\"", s + 1, steps[s].name,
-                        firstName, first[s].name));
-    }
-    return std::nullopt;
-}
-
-// Where each host's scopes land in the merged result.
-struct HostPlace {
-    int index = 0;
-    std::string name;
-    int workerOffset = 0; // its first worker in the merged plan
-};
 
 Scope placed(Scope scope, const HostPlace &place)
 {
@@ -71,26 +38,48 @@ CpuFigures meanCpu(const std::vector<const CpuFigures *> &parts)
     return weightedCpu(parts, std::vector<double>(parts.size(), 1.0));
 }
 
-// ------------------------------------------------------------------------ steps
+// ------------------------------------------------------------------------ rates
 
-// Step s of every host that has it (a host that stopped early has fewer).
-std::vector<const StepResult *> stepsAt(const std::vector<HostRun> &runs, std::size_t s)
+// The hosts' rates side by side: each host's over its own measured time, added (Iometer's
+// "All managers"). Summed in the hosts' order, so that a check summing them the same way
+// gets the same bits.
+void sumDirectionRates(DirectionFigures &m, const std::vector<const DirectionFigures *> &parts)
 {
-    std::vector<const StepResult *> out(runs.size(), nullptr);
-    for (std::size_t h = 0; h < runs.size(); ++h)
-        for (const auto &step : runs[h].result.steps)
-            if (step.step == s)
-                out[h] = &step;
-    return out;
+    m.iops = m.megabytesPerSecond = m.mebibytesPerSecond = 0;
+    for (const DirectionFigures *p : parts) {
+        m.iops += p->iops;
+        m.megabytesPerSecond += p->megabytesPerSecond;
+        m.mebibytesPerSecond += p->mebibytesPerSecond;
+    }
 }
 
-StepResult mergeStep(
+void sumRates(Figures &m, const std::vector<const Figures *> &parts)
+{
+    std::vector<const DirectionFigures *> reads, writes, totals;
+    m.transactionsPerSecond = 0;
+    for (const Figures *p : parts) {
+        reads.push_back(&p->read);
+        writes.push_back(&p->write);
+        totals.push_back(&p->total);
+        m.transactionsPerSecond += p->transactionsPerSecond;
+    }
+    sumDirectionRates(m.read, reads);
+    sumDirectionRates(m.write, writes);
+    sumDirectionRates(m.total, totals);
+}
+
+} // namespace
+
+// ------------------------------------------------------------------------ steps
+
+StepResult mergeHostSteps(
     const std::vector<const StepResult *> &parts, const std::vector<HostPlace> &places)
 {
     StepResult merged;
     Measurement all;
     bool first = true;
     std::vector<const CpuFigures *> cpus;
+    std::vector<const Figures *> figures;
     merged.complete = true;
     for (std::size_t h = 0; h < parts.size(); ++h) {
         const StepResult *part = parts[h];
@@ -112,10 +101,12 @@ StepResult mergeStep(
             all.add(hostAll.measurement); // same span: the longest elapsed is kept
         first = false;
         cpus.push_back(&part->cpu);
+        figures.push_back(&hostAll.figures);
         merged.hosts.push_back({part->cpu, part->cpuEffectiveness, part->devices});
     }
-    merged.scopes.push_back(
-        {Scope {Scope::Kind::All, -1, -1, "All", {}}, all, computeFigures(all)});
+    Figures allFigures = computeFigures(all);
+    sumRates(allFigures, figures);
+    merged.scopes.push_back({Scope {Scope::Kind::All, -1, -1, "All", {}}, all, allFigures});
     for (std::size_t h = 0; h < parts.size(); ++h) {
         if (!parts[h] || parts[h]->scopes.empty())
             continue;
@@ -132,12 +123,14 @@ StepResult mergeStep(
     return merged; // merged.devices: unavailable, devices are judged per host
 }
 
+namespace {
+
 // ------------------------------------------------------------------------ intervals
 
-// The figures of spans side by side (hosts over the same interval): counts add, rates
-// are the sums over the longest span, and the latency is exact from `exact` when given.
-DirectionFigures sideBySide(const std::vector<const DirectionFigures *> &parts, double seconds,
-    const SparseLatencyHistogram &exact)
+// The figures of spans side by side (hosts over the same interval): counts and rates
+// add, and the latency is exact from `exact` when given.
+DirectionFigures sideBySide(
+    const std::vector<const DirectionFigures *> &parts, const SparseLatencyHistogram &exact)
 {
     DirectionFigures m;
     double maxUs = 0;
@@ -149,11 +142,7 @@ DirectionFigures sideBySide(const std::vector<const DirectionFigures *> &parts, 
         m.oldestInFlightUs = std::max(m.oldestInFlightUs, p->oldestInFlightUs);
         maxUs = std::max(maxUs, p->latency.maxUs); // in-flight ages included
     }
-    if (seconds > 0) {
-        m.iops = double(m.ios) / seconds;
-        m.megabytesPerSecond = double(m.bytes) / 1e6 / seconds;
-        m.mebibytesPerSecond = double(m.bytes) / 1048576.0 / seconds;
-    }
+    sumDirectionRates(m, parts);
     if (!exact.empty())
         m.latency = exactLatency(exact, maxUs);
     else
@@ -168,13 +157,12 @@ Figures allOfInterval(const std::vector<const IntervalSample *> &parts,
     for (const IntervalSample *p : parts)
         m.seconds = std::max(m.seconds, p->scopes.front().figures.seconds);
     std::vector<const DirectionFigures *> reads, writes, totals;
-    double transactions = 0;
     for (const IntervalSample *p : parts) {
         const Figures &f = p->scopes.front().figures;
         reads.push_back(&f.read);
         writes.push_back(&f.write);
         totals.push_back(&f.total);
-        transactions += f.transactionsPerSecond * f.seconds;
+        m.transactionsPerSecond += f.transactionsPerSecond;
         m.inFlightAtEnd += f.inFlightAtEnd;
         // Opens and closes keep no histogram per interval: their percentiles are the
         // larger of the hosts' (an upper bound).
@@ -182,15 +170,16 @@ Figures allOfInterval(const std::vector<const IntervalSample *> &parts,
     }
     SparseLatencyHistogram both = read;
     both.merge(write);
-    m.read = sideBySide(reads, m.seconds, read);
-    m.write = sideBySide(writes, m.seconds, write);
-    m.total = sideBySide(totals, m.seconds, both);
-    m.transactionsPerSecond = m.seconds > 0 ? transactions / m.seconds : 0;
+    m.read = sideBySide(reads, read);
+    m.write = sideBySide(writes, write);
+    m.total = sideBySide(totals, both);
     return m;
 }
 
+} // namespace
+
 // The k-th interval of a step on every host that has it, side by side.
-IntervalSample mergeInterval(
+IntervalSample mergeHostIntervals(
     const std::vector<const IntervalSample *> &parts, const std::vector<HostPlace> &places)
 {
     IntervalSample merged;
@@ -232,8 +221,11 @@ IntervalSample mergeInterval(
     return merged;
 }
 
-// Per step, the hosts' intervals in order; merged while every host that measured the
-// step has its k-th (a host's last partial interval beyond the others' is left out).
+namespace {
+
+// Per step, the hosts' intervals in order; the k-th merged over the hosts that have a
+// k-th (a host that ended the step earlier, or failed in it, has fewer): every interval
+// measured is kept.
 std::vector<IntervalSample> mergeIntervals(
     const std::vector<HostRun> &runs, const std::vector<HostPlace> &places)
 {
@@ -246,16 +238,15 @@ std::vector<IntervalSample> mergeIntervals(
         }
     std::vector<IntervalSample> merged;
     for (const auto &[step, hosts] : byStep) {
-        std::size_t count = SIZE_MAX;
+        std::size_t count = 0;
         for (const auto &samples : hosts)
-            if (!samples.empty())
-                count = std::min(count, samples.size());
+            count = std::max(count, samples.size());
         for (std::size_t k = 0; k < count; ++k) {
             std::vector<const IntervalSample *> parts(runs.size(), nullptr);
             for (std::size_t h = 0; h < runs.size(); ++h)
                 if (k < hosts[h].size())
                     parts[h] = hosts[h][k];
-            merged.push_back(mergeInterval(parts, places));
+            merged.push_back(mergeHostIntervals(parts, places));
         }
     }
     return merged;
@@ -263,14 +254,13 @@ std::vector<IntervalSample> mergeIntervals(
 
 // ------------------------------------------------------------------------ the run
 
-void mergeOutcome(RunResult &merged, const RunResult &part, const HostPlace &place)
+void mergeOutcome(RunResult &merged, const HostRun &run, const HostPlace &place)
 {
+    const RunResult &part = run.result;
     for (const auto &notice : part.notices)
         merged.notices.push_back(place.name + ": " + notice);
-    if (part.error && !merged.error) {
-        merged.error = part.error;
-        merged.error->operation = "on " + place.name + ": " + merged.error->operation;
-    }
+    if (part.error && !merged.error)
+        merged.error = hostError(*part.error, place.name, run.agent);
     merged.stoppedByUser = merged.stoppedByUser || part.stoppedByUser;
     if (part.stuckIo) {
         StuckIo &stuck = merged.stuckIo ? *merged.stuckIo : merged.stuckIo.emplace();
@@ -287,27 +277,99 @@ void mergeOutcome(RunResult &merged, const RunResult &part, const HostPlace &pla
 
 } // namespace
 
+std::string hostNameOf(const HostRun &run)
+{
+    return run.name.empty() ? run.result.environment.hostName : run.name;
+}
+
+OpError hostError(OpError error, const std::string &name, const std::string &agent)
+{
+    error.operation
+        = "host " + name + (agent.empty() ? "" : " (" + agent + ")") + ": " + error.operation;
+    return error;
+}
+
+std::vector<HostPlace> hostPlaces(
+    const std::vector<std::string> &names, const std::vector<const ResolvedPlan *> &plans)
+{
+    std::vector<HostPlace> places;
+    int workers = 0;
+    for (std::size_t h = 0; h < names.size(); ++h) {
+        places.push_back({int(h), names[h], workers});
+        if (h < plans.size() && plans[h])
+            workers += int(plans[h]->workers.size());
+    }
+    return places;
+}
+
+std::optional<OpError> hostPlanMismatch(
+    const std::vector<const ResolvedPlan *> &plans, const std::vector<std::string> &names)
+{
+    const auto planned = [&](std::size_t h) { return plans[h] && !plans[h]->steps.empty(); };
+    std::size_t ref = 0;
+    while (ref < plans.size() && !planned(ref))
+        ++ref;
+    for (std::size_t h = ref + 1; h < plans.size(); ++h) {
+        if (!planned(h))
+            continue;
+        const auto &first = plans[ref]->steps;
+        const auto &steps = plans[h]->steps;
+        if (steps.size() != first.size())
+            return mergeRefused(names[h],
+                fmt::format(
+                    "it planned {} steps, {} planned {}", steps.size(), names[ref], first.size()));
+        for (std::size_t s = 0; s < steps.size(); ++s)
+            if (steps[s].name != first[s].name)
+                return mergeRefused(names[h],
+                    fmt::format("its step {} is \"{}\", {}'s is \"{}\"", s + 1, steps[s].name,
+                        names[ref], first[s].name));
+    }
+    return std::nullopt;
+}
+
+ResolvedPlan mergeHostPlans(
+    const std::vector<const ResolvedPlan *> &plans, const std::vector<HostPlace> &places)
+{
+    ResolvedPlan merged;
+    for (const ResolvedPlan *plan : plans)
+        if (plan && !plan->steps.empty()) {
+            merged = *plan;
+            break;
+        }
+    if (merged.steps.empty() && !plans.empty() && plans.front())
+        merged = *plans.front();
+    merged.workers.clear();
+    for (std::size_t h = 0; h < plans.size(); ++h) {
+        if (!plans[h])
+            continue;
+        for (auto worker : plans[h]->workers) {
+            worker.name = places[h].name + " / " + worker.name;
+            merged.workers.push_back(std::move(worker));
+        }
+    }
+    return merged;
+}
+
 Result<RunResult> mergeHostRuns(std::vector<HostRun> runs)
 {
     if (runs.empty())
         return mergeRefused({}, "no host's result to merge");
     if (runs.size() == 1)
         return std::move(runs.front().result);
-    if (auto mismatch = planMismatch(runs))
-        return *mismatch;
-
-    std::vector<HostPlace> places;
-    int workers = 0;
-    for (std::size_t h = 0; h < runs.size(); ++h) {
-        places.push_back({int(h), hostNameOf(runs[h]), workers});
-        workers += int(runs[h].result.plan.workers.size());
+    std::vector<std::string> names;
+    std::vector<const ResolvedPlan *> plans;
+    for (const auto &run : runs) {
+        names.push_back(hostNameOf(run));
+        plans.push_back(&run.result.plan);
     }
+    if (auto mismatch = hostPlanMismatch(plans, names))
+        return *mismatch;
+    const std::vector<HostPlace> places = hostPlaces(names, plans);
 
     const RunResult &first = runs.front().result;
     RunResult merged;
     merged.runId = first.runId;
-    merged.plan = first.plan;
-    merged.plan.workers.clear();
+    merged.plan = mergeHostPlans(plans, places);
     merged.engine = first.engine;
     merged.startedAt = first.startedAt;
     merged.environment = first.environment;
@@ -315,22 +377,23 @@ Result<RunResult> mergeHostRuns(std::vector<HostRun> runs)
     merged.deviceTail = first.deviceTail;
     for (std::size_t h = 0; h < runs.size(); ++h) {
         const RunResult &part = runs[h].result;
-        for (auto worker : part.plan.workers) {
-            worker.name = places[h].name + " / " + worker.name;
-            merged.plan.workers.push_back(std::move(worker));
-        }
         merged.startedAt = std::min(merged.startedAt, part.startedAt);
-        if (part.engine != merged.engine)
+        if (part.engine != merged.engine && !part.engine.empty())
             merged.notices.push_back(fmt::format("{} ran the {} engine, {} the {} engine",
                 places[h].name, part.engine, places.front().name, merged.engine));
-        mergeOutcome(merged, part, places[h]);
+        mergeOutcome(merged, runs[h], places[h]);
+        const ClockOffset clock = runs[h].clockOffset.value_or(ClockOffset {});
         merged.hosts.push_back({places[h].name, runs[h].rank, runs[h].agent, part.environment,
-            part.deviceMap, part.deviceTail});
+            part.deviceMap, part.deviceTail, clock.offset.count(), clock.uncertainty.count()});
     }
     for (std::size_t s = 0; s < merged.plan.steps.size(); ++s) {
-        const auto parts = stepsAt(runs, s);
+        std::vector<const StepResult *> parts(runs.size(), nullptr);
+        for (std::size_t h = 0; h < runs.size(); ++h)
+            for (const auto &step : runs[h].result.steps)
+                if (step.step == s)
+                    parts[h] = &step;
         if (std::any_of(parts.begin(), parts.end(), [](const StepResult *p) { return p; }))
-            merged.steps.push_back(mergeStep(parts, places));
+            merged.steps.push_back(mergeHostSteps(parts, places));
     }
     merged.intervals = mergeIntervals(runs, places);
     return merged;

@@ -89,6 +89,12 @@ struct RunHost {
     Environment environment;
     DeviceMap deviceMap;
     DeviceTail deviceTail;
+    // Its monotonic clock against the controller's, as measured when the run started
+    // (core/run/step_gate.h ClockOffset): host time = controller time + clockOffsetNs,
+    // within +- clockUncertaintyNs (nanoseconds). Both 0 for a host on the controller's
+    // own clock (its process, or a rank of the same machine).
+    std::int64_t clockOffsetNs = 0;
+    std::int64_t clockUncertaintyNs = 0;
     friend bool operator==(const RunHost &, const RunHost &) = default;
 };
 
@@ -136,7 +142,8 @@ struct StepResult {
     double measuredSeconds = 0;
     // Around the step, on our clock: from starting its workers until they were ready
     // (engines, buffers, files opened), and from the end of its measurement until its
-    // in-flight I/O had completed. Together most of the time between two steps.
+    // in-flight I/O had completed. Together most of the time between two steps; on
+    // several hosts the rest is the wait at the step gate for the other hosts, in neither.
     double setupSeconds = 0;
     double drainSeconds = 0;
     bool complete = true; // false when stopped early or failed

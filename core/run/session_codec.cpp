@@ -321,6 +321,8 @@ template<typename V> void fields(V &v, RunHost &x)
     v("environment", x.environment);
     v("device_map", x.deviceMap);
     v("device_tail", x.deviceTail);
+    v("clock_offset_ns", x.clockOffsetNs);
+    v("clock_uncertainty_ns", x.clockUncertaintyNs);
 }
 template<typename V> void fields(V &v, RunResult &x)
 {

@@ -115,10 +115,15 @@ TEST(HostMerge, AllIsTheExactSumOfTheHostsAndItsPercentilesThoseOfEveryIo)
                 allOf(b.steps[s]).measurement.read.maxNs));
         EXPECT_EQ(allOf(step).figures.read.latency.p99Us, expected.p99Us);
         EXPECT_EQ(allOf(step).figures.read.latency.p50Us, expected.p50Us);
-        // Rates over the longest host's measured time, as IOR reports a cluster.
-        const double seconds
-            = std::max(allOf(a.steps[s]).figures.seconds, allOf(b.steps[s]).figures.seconds);
-        EXPECT_DOUBLE_EQ(allOf(step).figures.total.iops, 12000.0 / seconds);
+        // Rates: the sum of the hosts' own, as Iometer's All managers; the time the
+        // longest host's.
+        EXPECT_EQ(allOf(step).figures.total.iops,
+            allOf(a.steps[s]).figures.total.iops + allOf(b.steps[s]).figures.total.iops);
+        EXPECT_EQ(allOf(step).figures.read.megabytesPerSecond,
+            allOf(a.steps[s]).figures.read.megabytesPerSecond
+                + allOf(b.steps[s]).figures.read.megabytesPerSecond);
+        EXPECT_EQ(allOf(step).figures.seconds,
+            std::max(allOf(a.steps[s]).figures.seconds, allOf(b.steps[s]).figures.seconds));
 
         // All, then each host with its workers and targets.
         ASSERT_EQ(step.scopes.size(), 1u + 2u * 7u);
@@ -202,6 +207,90 @@ TEST(HostMerge, TheResultsFileKeepsEveryHostAndReadsBackTheSame)
     EXPECT_EQ(oneText.find("\n  \"hosts\": "), std::string::npos) << "no top-level hosts";
     EXPECT_NE(text.find("\n  \"hosts\": "), std::string::npos);
     EXPECT_EQ(oneText.find("\"host\":"), std::string::npos);
+}
+
+// A host that ended early (failed in its second step, after some of its intervals):
+// nothing measured is dropped, the merged run says which host failed.
+TEST(HostMerge, AHostThatEndedEarlyIsMergedPartiallyAndNamed)
+{
+    const RunResult a = runOn("host-a", 2000);
+    RunResult b = runOn("host-b", 1000);
+    ASSERT_EQ(b.steps.size(), 2u);
+    b.steps.pop_back(); // it never finished its second step...
+    std::size_t bSecond = 0;
+    for (const auto &sample : b.intervals)
+        bSecond += sample.step == 1 ? 1 : 0;
+    ASSERT_GT(bSecond, 0u);
+    while (!b.intervals.empty() && b.intervals.back().step == 1 && bSecond > 1) {
+        b.intervals.pop_back(); // ... and measured only its first interval of it
+        --bSecond;
+    }
+    b.error = OpError {std::make_error_code(std::errc::io_error), "read", "/mnt/x", {}};
+
+    auto merged = mergeHostRuns({{"", -1, "", a}, {"db2", -1, "10.0.0.2:7355", b}});
+    ASSERT_TRUE(merged.ok()) << merged.error().toString();
+    const RunResult &m = *merged;
+    ASSERT_TRUE(m.error);
+    EXPECT_EQ(m.error->toString().rfind("host db2 (10.0.0.2:7355): read /mnt/x", 0), 0u)
+        << m.error->toString();
+    ASSERT_EQ(m.steps.size(), 2u);
+    EXPECT_TRUE(m.steps[0].complete);
+    EXPECT_FALSE(m.steps[1].complete) << "db2 has no result for it";
+    EXPECT_EQ(allOf(m.steps[1]).figures.total.ios, allOf(a.steps[1]).figures.total.ios)
+        << "the step's All is over the hosts that have it";
+    // Every interval of every host is in the merged ones.
+    for (std::size_t s = 0; s < 2; ++s) {
+        std::uint64_t merged = 0, hosts = 0;
+        for (const auto &sample : m.intervals)
+            if (sample.step == s)
+                merged += sample.scopes.front().figures.total.ios;
+        for (const RunResult *r : std::vector<const RunResult *> {&a, &b})
+            for (const auto &sample : r->intervals)
+                if (sample.step == s)
+                    hosts += sample.scopes.front().figures.total.ios;
+        EXPECT_EQ(merged, hosts) << "step " << s;
+    }
+}
+
+// A host that failed before planning (no steps) ran nothing: the others still merge.
+TEST(HostMerge, AHostWithoutAPlanIsNotADifferentPlan)
+{
+    const RunResult a = runOn("host-a", 500);
+    const RunResult failed = failedRunResult(9, "make the I/O engine", "not here");
+    auto merged = mergeHostRuns({{"", -1, "", a}, {"db3", -1, "", failed}});
+    ASSERT_TRUE(merged.ok()) << merged.error().toString();
+    ASSERT_TRUE(merged->error);
+    EXPECT_EQ(merged->error->toString(), "host db3: make the I/O engine: not here");
+    EXPECT_EQ(merged->plan.steps.size(), a.plan.steps.size());
+    EXPECT_EQ(merged->plan.workers.size(), a.plan.workers.size());
+    ASSERT_EQ(merged->steps.size(), 2u);
+    EXPECT_FALSE(merged->steps[0].complete);
+}
+
+// Each host's measured clock offset is kept, in the results file and across the codec.
+TEST(HostMerge, EachHostsClockOffsetIsKeptInTheFileAndTheCodec)
+{
+    RunResult a = runOn("host-a", 200);
+    RunResult b = runOn("host-b", 200);
+    const ClockOffset measured {
+        std::chrono::nanoseconds(-1234567), std::chrono::nanoseconds(8900), 5};
+    auto merged
+        = mergeHostRuns({{"", -1, "", std::move(a)}, {"", -1, "db2:7400", std::move(b), measured}});
+    ASSERT_TRUE(merged.ok());
+    const RunResult &m = *merged;
+    ASSERT_EQ(m.hosts.size(), 2u);
+    EXPECT_EQ(m.hosts[0].clockOffsetNs, 0);
+    EXPECT_EQ(m.hosts[0].clockUncertaintyNs, 0);
+    EXPECT_EQ(m.hosts[1].clockOffsetNs, -1234567);
+    EXPECT_EQ(m.hosts[1].clockUncertaintyNs, 8900);
+    const std::string text = writeResultsJson(m, m.environment);
+    EXPECT_NE(text.find("\"clock_offset_ns\": -1234567"), std::string::npos);
+    const ResultsRead read = readResultsJson(text);
+    ASSERT_TRUE(read.result) << read.error;
+    EXPECT_EQ(read.result->hosts, m.hosts);
+    const auto decoded = decodeEvent(encodeEvent(FinishedEvent {m}));
+    ASSERT_TRUE(decoded.value) << decoded.error;
+    EXPECT_EQ(std::get<FinishedEvent>(*decoded.value).result.hosts, m.hosts);
 }
 
 TEST(HostMerge, TheMergedResultCrossesTheSessionCodecFieldForField)
