@@ -551,3 +551,25 @@ TEST(MultiHostSession, AProfileOfOneHostRunsOnEveryManager)
         EXPECT_TRUE(path.starts_with("a:") || path.starts_with("b:") || path.starts_with("c:"))
             << path;
 }
+
+// A manager given no name takes its host's name in the profile: the live rows have it
+// before any host's result is in, and the result keeps the same.
+TEST(MultiHostSession, UnnamedManagersTakeTheProfilesHostNames)
+{
+    std::vector<HostSessionMaker> hosts;
+    for (const char *machine : {"m1", "m2", "m3"})
+        hosts.push_back(localHost("", hostHooks(machine)));
+    MergedLog log;
+    {
+        MultiHostRunSession session(std::move(hosts), log, 10ms);
+        session.start(requestFor(threeHostProfile(), 200));
+        waitWithin(session);
+    }
+    ASSERT_FALSE(log.result.error) << log.result.error->toString();
+    ASSERT_EQ(log.result.hosts.size(), 3u);
+    EXPECT_EQ(log.result.hosts[1].name, "b");
+    EXPECT_EQ(log.result.hosts[1].environment.hostName, "m2");
+    ASSERT_FALSE(log.intervals.empty());
+    ASSERT_GE(log.intervals.front().scopes.size(), 2u);
+    EXPECT_EQ(log.intervals.front().scopes[1].scope.label, "a") << "a live row, named";
+}
