@@ -263,11 +263,13 @@ void AgentService::handleRequest(const std::string &text)
         m_channel->send(encodeAgentMessage(FromAgent {std::move(*busy)}));
         return;
     }
-    m_ownsRun = true;
+    {
+        std::lock_guard lock(m_mutex);
+        m_ownsRun = true;
+    }
     if (!m_config.makeRun) {
+        releaseAgentRun();
         sendResultOfRefusedRun(runId, "run on the agent", "this agent cannot run anything");
-        m_state.release();
-        m_ownsRun = false;
         return;
     }
     {
@@ -337,6 +339,12 @@ void AgentService::runFinished()
     if (!m_run)
         return;
     m_run.reset(); // the run has reported its result: this joins its ended thread
+    releaseAgentRun();
+}
+
+void AgentService::releaseAgentRun()
+{
+    std::lock_guard lock(m_mutex);
     if (m_ownsRun) {
         m_state.release();
         m_ownsRun = false;
@@ -369,11 +377,16 @@ void AgentService::sendResultOfRefusedRun(
 
 void AgentService::Relay::onEvent(SessionEvent event)
 {
-    const bool finished = std::holds_alternative<FinishedEvent>(event);
+    if (std::holds_alternative<FinishedEvent>(event)) {
+        // The run has released everything it held (a session's last report): the agent is
+        // free before the controller hears of the end, so that whatever it does next
+        // (another run, here or on another connection) finds it free. Queued before the
+        // send, so that the service knows the run ended before any answer to it arrives.
+        service.releaseAgentRun();
+        service.post({Inbound::Kind::RunFinished, {}});
+    }
     // After a disconnect the send fails and the event is dropped: nobody is listening.
     service.m_channel->send(encodeEvent(event));
-    if (finished)
-        service.post({Inbound::Kind::RunFinished, {}});
 }
 
 } // namespace ioprism::core

@@ -119,6 +119,7 @@ private:
     void handleGo(const GoMessage &go);
     void stopRun(bool now);
     void runFinished();
+    void releaseAgentRun();
     void refuse(const std::string &reason);
     void sendError(const std::string &reason);
     void sendResultOfRefusedRun(std::uint64_t runId, std::string operation, std::string detail);
@@ -130,18 +131,18 @@ private:
     std::string m_who; // the peer, and the name its hello gave
 
     // The inbound queue, filled by the channel's and the run's threads, emptied by
-    // m_thread; m_mutex also guards m_ended.
+    // m_thread; m_mutex also guards m_ended and m_ownsRun.
     mutable std::mutex m_mutex;
     mutable std::condition_variable m_wake;
     std::deque<Inbound> m_inbound;
     bool m_shutdown = false;
     bool m_ended = false;
+    bool m_ownsRun = false; // this connection holds the agent's run (AgentState)
 
     // Touched by m_thread only.
     bool m_authenticated = false;
     bool m_refused = false; // refused; the channel is closing
     bool m_closed = false; // the channel has ended
-    bool m_ownsRun = false; // this connection holds the agent's run (AgentState)
     Relay m_relay {*this};
     std::unique_ptr<RunSession> m_run;
 

@@ -178,6 +178,12 @@ std::chrono::steady_clock::time_point AgentConnection::lastHeard() const
 
 void AgentConnection::close()
 {
+    {
+        // Closed from now on, not only once the channel has said so.
+        std::lock_guard lock(m_mutex);
+        m_closed = true;
+    }
+    m_wake.notify_all();
     m_channel->close();
 }
 
