@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/test_profiles.h"
+
 using namespace ioprism::core;
 using namespace std::chrono_literals;
 
@@ -74,6 +76,17 @@ TEST(AgentMessages, EveryMessageDecodesToTheMessageEncoded)
             std::ofstream(
                 std::string(dir) + "/from-agent-" + std::string(agentMessageType(m)) + ".json")
                 << encodeAgentMessage(m);
+        // The run request, a session message the agent reads after the hello (its
+        // targets under the fuzzer's allowed root).
+        RunRequest request;
+        request.profile = ioprism::test::twoWorkerProfile("agent fuzz", 50ms, 1, 1);
+        for (auto &w : request.profile.hosts[0].workers)
+            for (auto &t : w.targets)
+                t.path = "/fuzz/" + t.path;
+        request.engine = EngineKind::Null;
+        request.settings.ioLimitPerTarget = 10;
+        std::ofstream(std::string(dir) + "/to-agent-session-request.json")
+            << encodeRequest(request);
     }
 }
 
