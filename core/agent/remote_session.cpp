@@ -193,6 +193,13 @@ void AgentConnection::setListener(Listener *listener)
     m_listener = listener;
 }
 
+void AgentConnection::removeListener(Listener *listener)
+{
+    std::lock_guard lock(m_listenerMutex);
+    if (m_listener == listener)
+        m_listener = nullptr;
+}
+
 bool AgentConnection::send(const ToAgent &message)
 {
     return m_channel->send(encodeAgentMessage(message));
@@ -340,7 +347,7 @@ RemoteRunSession::~RemoteRunSession()
     m_wake.notify_all();
     if (m_watchdog.joinable())
         m_watchdog.join();
-    m_connection.setListener(nullptr);
+    m_connection.removeListener(this);
     std::lock_guard lock(m_goSender->mutex);
     m_goSender->connection = nullptr;
 }

@@ -88,9 +88,10 @@ public:
     std::chrono::steady_clock::time_point lastHeard() const;
     void close();
 
-    // For a run on this connection. After setListener(nullptr) returns, the old listener
-    // is not called any more.
+    // For a run on this connection: the listener replaces the one before. After
+    // removeListener(l) returns, `l` is not called any more (a later run's listener stays).
     void setListener(Listener *listener);
+    void removeListener(Listener *listener);
     bool send(const ToAgent &message);
     bool sendText(std::string text);
 

@@ -708,9 +708,9 @@ TEST(AgentSession, ASecondRunWhileTheAgentIsBusyIsRefusedNamingWhoSinceWhen)
     run1.start(nullRequest());
     ASSERT_TRUE(barrier.waitArrivals(1)); // the first run holds the agent
 
-    RemoteRunSession run2(second, sink2);
-    run2.start(nullRequest());
-    run2.wait();
+    auto run2 = std::make_unique<RemoteRunSession>(second, sink2);
+    run2->start(nullRequest());
+    run2->wait();
     const RunResult refused = sink2.result();
     ASSERT_TRUE(refused.error);
     const std::string why = refused.error->toString();
@@ -733,13 +733,19 @@ TEST(AgentSession, ASecondRunWhileTheAgentIsBusyIsRefusedNamingWhoSinceWhen)
     EXPECT_FALSE(sink1.result().error);
     EXPECT_EQ(sink1.result().steps.size(), 2u);
 
-    // Free again: the second controller runs now.
+    // Free again: the second controller runs now, on the connection whose earlier
+    // session is still there; that one going away leaves the new one listening.
     Recorder sink3;
-    script.steps = 0;
-    RemoteRunSession run3(second, sink3);
+    script.steps = 1;
+    BarrierParty barrier3;
+    RemoteRunSession run3(second, sink3, barrier3.party());
     run3.start(nullRequest());
-    run3.wait();
+    ASSERT_TRUE(barrier3.waitArrivals(1));
+    run2.reset();
+    ASSERT_TRUE(barrier3.release(1, std::chrono::steady_clock::now()));
+    ASSERT_TRUE(sink3.waitFinished());
     EXPECT_FALSE(sink3.result().error) << sink3.result().error->toString();
+    EXPECT_EQ(sink3.result().steps.size(), 1u);
 }
 
 TEST(AgentSession, AMalformedMessageAfterTheHelloIsAnErrorAndTheRunGoesOn)
