@@ -626,6 +626,18 @@ TEST(AgentSession, AnAgentOfAnotherVersionIsRefusedByTheControllerNamingBothVers
     }
 }
 
+TEST(AgentSession, AnAgentThatDoesNotAnswerTheHelloFailsTheConnectionInTime)
+{
+    auto [controllerEnd, agentEnd] = makeChannelPair();
+    agentEnd->start([](std::string) {}, [](std::string) {}); // hears, never answers
+    AgentConnection connection(std::move(controllerEnd), "db2:7355");
+    const Status status = connection.open(kToken, "", 100ms);
+    ASSERT_FALSE(status);
+    EXPECT_EQ(status.error().toString(),
+        "connect to agent db2:7355: no answer to the hello within 0.1 s");
+    EXPECT_FALSE(connection.isOpen());
+}
+
 // ---------------------------------------------------------------- what the agent refuses
 
 TEST(AgentSession, ATargetOutsideTheAllowListIsRefusedNamingTheTargetAndTheRoots)
