@@ -5,8 +5,8 @@
 # target finds a crash, a sanitizer report, a failed round trip, a leak, an input slower
 # than 10 s or one that needs more than 2 GiB; the input is saved in build/fuzz/artifacts.
 #
-#   scripts/fuzz.sh [SECONDS]    seconds per target (default 36: five targets, three
-#                                minutes in all); build first with
+#   scripts/fuzz.sh [SECONDS]    seconds per target (default 36: six targets, three and a
+#                                half minutes in all); build first with
 #                                cmake --preset fuzz && cmake --build --preset fuzz
 #
 # What each target discovers is kept in build/fuzz/corpus/<target> (the seeds are read in
@@ -50,3 +50,8 @@ fuzz results_library_fuzzer -dict=tests/fuzz/results_json.dict -- tests/golden/r
 # RunSession.WhatCrossesTheLoopbackIsWhatTheFarSideSentFieldForField under
 # IOPRISM_SESSION_SEEDS=tests/fuzz/session_seeds).
 fuzz session_codec_fuzzer -dict=tests/fuzz/results_json.dict -- tests/fuzz/session_seeds
+# The agent protocol's control messages, and the agent's service fed each input before and
+# after the hello; seeded with one message of each type (written by
+# AgentMessages.EveryMessageDecodesToTheMessageEncoded under
+# IOPRISM_AGENT_SEEDS=tests/fuzz/agent_seeds).
+fuzz agent_messages_fuzzer -dict=tests/fuzz/agent_messages.dict -- tests/fuzz/agent_seeds
