@@ -25,6 +25,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ioprism::net {
 
@@ -106,5 +107,28 @@ struct Connection {
 // SHA256:… (if the agent was given a new identity on purpose, remove its line from
 // <file>)", "the agent accepts plaintext from loopback only", a timeout.
 core::Result<Connection> connect(const ConnectOptions &options);
+
+// An agent's address as a user types it: "host", "host:port", "192.0.2.7:7355",
+// "[2001:db8::7]:7355" or "[::1]" (brackets around an IPv6 address with a port).
+struct HostPort {
+    std::string host; // without brackets
+    std::uint16_t port = kDefaultAgentPort;
+};
+// Refused with a reason naming the text ("agent address \"x:y\": the port must be a
+// number from 1 to 65535"); `defaultPort` when none is given.
+core::Result<HostPort> parseHostPort(const std::string &text,
+    std::uint16_t defaultPort = kDefaultAgentPort);
+// "host:port", with brackets around an IPv6 address: the form the known-agents file keys by.
+std::string formatHostPort(const std::string &host, std::uint16_t port);
+
+// One line of a known-agents file: "host:port SHA256:AB:CD:…" ('#' starts a comment).
+struct KnownAgent {
+    std::string hostPort;
+    std::string fingerprint;
+    int line = 0; // 1-based, for "remove line N"
+};
+// The agents recorded in `file`; empty when it does not exist or cannot be read. Lines
+// that are not "host:port fingerprint" are skipped. Never throws.
+std::vector<KnownAgent> readKnownAgents(const std::string &file);
 
 } // namespace ioprism::net
