@@ -7,7 +7,6 @@
 
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
-
 #include <chrono>
 #include <future>
 #include <memory>

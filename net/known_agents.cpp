@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Agent addresses and the known-agents file: trust on first use, as SSH's known_hosts.
-#include "net/tls.h"
-
 #include <boost/asio/ip/address.hpp>
-
 #include <cctype>
 #include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include "net/tls.h"
 
 namespace ioprism::net {
 
@@ -85,8 +84,10 @@ core::Result<HostPort> parseHostPort(const std::string &text, std::uint16_t defa
         return refuse("no host name or address");
     if (portGiven) {
         unsigned value = 0;
-        const auto [end, ec] = std::from_chars(portText.data(), portText.data() + portText.size(), value);
-        if (ec != std::errc() || end != portText.data() + portText.size() || value < 1 || value > 65535)
+        const auto [end, ec]
+            = std::from_chars(portText.data(), portText.data() + portText.size(), value);
+        if (ec != std::errc() || end != portText.data() + portText.size() || value < 1
+            || value > 65535)
             return refuse("the port must be a number from 1 to 65535");
         result.port = static_cast<std::uint16_t>(value);
     }

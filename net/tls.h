@@ -5,12 +5,12 @@
 // tlsAvailable(), loadOrCreateIdentity() and loadIdentity() of net/transport.h.
 #pragma once
 
-#include "net/transport.h"
-#include "net/ws_session.h"
-
 #include <functional>
 #include <memory>
 #include <string>
+
+#include "net/transport.h"
+#include "net/ws_session.h"
 
 namespace ioprism::net::detail {
 
@@ -38,8 +38,8 @@ core::Result<std::unique_ptr<TlsServer>> makeTlsServer(const TlsIdentity &identi
 
 // Hands an open session to the context's `deliver` as a Channel (nothing when the
 // listener is gone).
-void deliverSession(std::shared_ptr<Session> session, const std::string &peer,
-    const AcceptContext &context);
+void deliverSession(
+    std::shared_ptr<Session> session, const std::string &peer, const AcceptContext &context);
 
 // A controller's connection whose handshakes are done: connect() makes it a Connection on
 // the caller's thread (so that the IoThread's last owner is never a handler on it).
@@ -54,8 +54,8 @@ using OnConnected = std::function<void(core::Result<ClientSession>)>;
 // On the IoThread: the TLS handshake on a connected stream (SNI, TLS 1.2 at least), the
 // certificate's fingerprint checked against the pin or the known-agents file (recorded
 // there on first use), then the WebSocket upgrade. `done` is called once, on the thread.
-void connectTls(beast::tcp_stream stream, const ConnectOptions &options, std::string peer,
-    OnConnected done);
+void connectTls(
+    beast::tcp_stream stream, const ConnectOptions &options, std::string peer, OnConnected done);
 
 // The known-agents file (net/known_agents.cpp): the fingerprint a TLS connection to
 // `hostPort` must present, recording `fingerprint` on first use. Returns "" to go on,

@@ -9,8 +9,9 @@ namespace {
 
 core::OpError noTls(const std::string &what)
 {
-    return detail::netError(what + ": this build has no TLS (built without OpenSSL); "
-                                   "use plaintext on loopback, through an SSH tunnel");
+    return detail::netError(what
+        + ": this build has no TLS (built without OpenSSL); "
+          "use plaintext on loopback, through an SSH tunnel");
 }
 
 } // namespace

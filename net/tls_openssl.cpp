@@ -2,11 +2,10 @@
 // The TLS back end over OpenSSL 3 (Asio's SSL stream under Beast's WebSocket): the agent's
 // identity (an EC P-256 key and a self-signed certificate), the agent's TLS handshake,
 // and the controller's, which trusts a certificate by its pinned fingerprint only.
-#include "net/tls.h"
-
 #include <boost/asio/ssl.hpp>
 #include <boost/beast/websocket/ssl.hpp>
-
+#include <filesystem>
+#include <fstream>
 #include <openssl/bn.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
@@ -15,11 +14,10 @@
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
-
-#include <filesystem>
-#include <fstream>
 #include <random>
 #include <sstream>
+
+#include "net/tls.h"
 
 namespace ioprism::net {
 
@@ -159,16 +157,16 @@ core::Result<std::pair<std::string, std::string>> makeIdentityPem(const std::str
 // both are made in a new directory that only the owner may enter (so nobody can open a
 // file in it, whatever that file's mode), the key made 0600 before a byte of it is
 // written, then renamed into place (the same file system: atomic).
-core::Status writeIdentityFiles(const fs::path &directory, const std::string &keyPem,
-    const std::string &certificatePem)
+core::Status writeIdentityFiles(
+    const fs::path &directory, const std::string &keyPem, const std::string &certificatePem)
 {
     std::random_device random;
     const fs::path staging = directory / (".agent-identity-" + std::to_string(random()));
     const auto fail = [&](const std::string &what, std::error_code ec = {}) {
         std::error_code ignored;
         fs::remove_all(staging, ignored);
-        return netError("cannot write the agent's TLS identity in " + directory.string() + " ("
-                + what + ")",
+        return netError(
+            "cannot write the agent's TLS identity in " + directory.string() + " (" + what + ")",
             ec);
     };
     std::error_code ec;
@@ -177,14 +175,16 @@ core::Status writeIdentityFiles(const fs::path &directory, const std::string &ke
     fs::permissions(staging, fs::perms::owner_all, fs::perm_options::replace, ec);
     if (ec)
         return fail("permissions of " + staging.string(), ec);
-    for (const auto &[name, text] : {std::pair {kKeyName, &keyPem}, {kCertificateName, &certificatePem}}) {
+    for (const auto &[name, text] :
+        {std::pair {kKeyName, &keyPem}, {kCertificateName, &certificatePem}}) {
         const fs::path path = staging / name;
         std::ofstream out(path, std::ios::binary | std::ios::trunc);
         if (!out)
             return fail(std::string("creating ") + name);
         const fs::perms mode = name == std::string(kKeyName)
             ? fs::perms::owner_read | fs::perms::owner_write
-            : fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read;
+            : fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read
+                | fs::perms::others_read;
         fs::permissions(path, mode, fs::perm_options::replace, ec);
         if (ec)
             return fail(std::string("permissions of ") + name, ec);
@@ -221,12 +221,14 @@ core::Result<TlsIdentity> loadIdentity(
         return netError("cannot read the agent's private key " + privateKeyFile);
     const BioPtr certificateBio = memoryBio(certificateText);
     const BioPtr keyBio = memoryBio(keyText);
-    const CertPtr certificate(PEM_read_bio_X509(certificateBio.get(), nullptr, noPassword, nullptr));
+    const CertPtr certificate(
+        PEM_read_bio_X509(certificateBio.get(), nullptr, noPassword, nullptr));
     if (!certificate)
         return netError(certificateFile + " is not a PEM certificate: " + opensslError());
     const KeyPtr key(PEM_read_bio_PrivateKey(keyBio.get(), nullptr, noPassword, nullptr));
     if (!key)
-        return netError(privateKeyFile + " is not an unencrypted PEM private key: " + opensslError());
+        return netError(
+            privateKeyFile + " is not an unencrypted PEM private key: " + opensslError());
     if (X509_check_private_key(certificate.get(), key.get()) != 1) {
         ERR_clear_error();
         return netError(privateKeyFile + " is not the key of " + certificateFile
@@ -251,14 +253,15 @@ core::Result<TlsIdentity> loadOrCreateIdentity(
     if (haveCertificate && haveKey)
         return loadIdentity(certificateFile, keyFile);
     if (haveCertificate != haveKey)
-        return netError(std::string("the agent's TLS identity in ") + directory + " is incomplete: "
-            + (haveCertificate ? keyFile : certificateFile)
+        return netError(std::string("the agent's TLS identity in ") + directory
+            + " is incomplete: " + (haveCertificate ? keyFile : certificateFile)
             + " is missing (remove the other file to make a new identity; controllers will "
               "then see a changed certificate)");
     if (!fs::is_directory(dir, ec)) {
         fs::create_directories(dir, ec);
         if (ec)
-            return netError("cannot create the folder " + directory + " for the agent's TLS identity", ec);
+            return netError(
+                "cannot create the folder " + directory + " for the agent's TLS identity", ec);
         // A folder we made holds nothing but the identity: its owner's alone.
         fs::permissions(dir, fs::perms::owner_all, fs::perm_options::replace, ec);
     }
@@ -292,14 +295,17 @@ public:
         const AcceptContext &context) override
     {
         auto session = std::make_shared<WsSession<TlsStream>>(
-            SessionSettings {peer, "controller", context.maxMessageBytes}, std::move(stream), *m_context);
+            SessionSettings {peer, "controller", context.maxMessageBytes}, std::move(stream),
+            *m_context);
         auto pending = std::make_shared<beast::flat_buffer>(std::move(buffer));
         // The ClientHello's first bytes are in `pending` already (read to tell TLS apart).
         session->stream().next_layer().async_handshake(ssl::stream_base::server, pending->data(),
-            [session, pending, context, sslContext = m_context](beast::error_code ec, std::size_t used) {
+            [session, pending, context, sslContext = m_context](
+                beast::error_code ec, std::size_t used) {
                 if (ec) {
                     context.notice("TLS handshake with " + session->settings().peer + " failed: "
-                        + (ec == beast::error::timeout ? std::string("not completed in time") : ec.message()));
+                        + (ec == beast::error::timeout ? std::string("not completed in time")
+                                                       : ec.message()));
                     return;
                 }
                 pending->consume(used);
@@ -327,18 +333,20 @@ core::Result<std::unique_ptr<TlsServer>> makeTlsServer(const TlsIdentity &identi
     boost::system::error_code ec;
     context->use_certificate_chain_file(identity.certificateFile, ec);
     if (ec)
-        return netError("cannot use the certificate " + identity.certificateFile + ": " + ec.message());
+        return netError(
+            "cannot use the certificate " + identity.certificateFile + ": " + ec.message());
     context->use_private_key_file(identity.privateKeyFile, ssl::context::pem, ec);
     if (ec)
-        return netError("cannot use the private key " + identity.privateKeyFile + ": " + ec.message());
+        return netError(
+            "cannot use the private key " + identity.privateKeyFile + ": " + ec.message());
     if (SSL_CTX_check_private_key(context->native_handle()) != 1)
         return netError(identity.privateKeyFile + " is not the key of " + identity.certificateFile
             + ": " + opensslError());
     return std::unique_ptr<TlsServer>(std::make_unique<OpenSslServer>(std::move(context)));
 }
 
-void connectTls(beast::tcp_stream stream, const ConnectOptions &options, std::string peer,
-    OnConnected done)
+void connectTls(
+    beast::tcp_stream stream, const ConnectOptions &options, std::string peer, OnConnected done)
 {
     // No chain to verify: the certificate is self-signed, and trusted by its fingerprint
     // alone, checked below before anything (the token) is sent.
@@ -352,17 +360,21 @@ void connectTls(beast::tcp_stream stream, const ConnectOptions &options, std::st
     boost::asio::ip::make_address(options.host, notAddress);
     // SNI names a host, never an address (RFC 6066).
     if (notAddress)
-        SSL_set_tlsext_host_name(session->stream().next_layer().native_handle(), options.host.c_str());
+        SSL_set_tlsext_host_name(
+            session->stream().next_layer().native_handle(), options.host.c_str());
     session->stream().next_layer().async_handshake(ssl::stream_base::client,
         [session, context, options, hostPort, done](beast::error_code ec) {
             if (ec) {
                 done(netError("TLS handshake with the agent at " + hostPort + " failed: "
                     + (ec == beast::error::timeout ? std::string("not completed in time")
-                                                   : ec.message() + " (an agent that listens without TLS closes TLS connections)")));
+                                                   : ec.message()
+                                + " (an agent that listens without TLS closes TLS connections)")));
                 return;
             }
-            X509 *certificate = SSL_get0_peer_certificate(session->stream().next_layer().native_handle());
-            const std::string fingerprint = certificate ? fingerprintOf(certificate) : std::string();
+            X509 *certificate
+                = SSL_get0_peer_certificate(session->stream().next_layer().native_handle());
+            const std::string fingerprint
+                = certificate ? fingerprintOf(certificate) : std::string();
             if (fingerprint.empty()) {
                 done(netError("the agent at " + hostPort + " sent no certificate"));
                 return;
@@ -375,12 +387,13 @@ void connectTls(beast::tcp_stream stream, const ConnectOptions &options, std::st
                 done(netError(std::move(refused)));
                 return;
             }
-            requestUpgrade<TlsStream>(session, hostPort,
-                [session, fingerprint, firstUse, done](std::string error) {
+            requestUpgrade<TlsStream>(
+                session, hostPort, [session, fingerprint, firstUse, done](std::string error) {
                     if (!error.empty())
                         done(netError(std::move(error)));
                     else
-                        done(ClientSession {session, session->settings().peer, fingerprint, firstUse});
+                        done(ClientSession {
+                            session, session->settings().peer, fingerprint, firstUse});
                 });
         });
 }

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The transport's parts common to every build: the listener, the client's TCP and
 // plaintext steps, and the words for why a connection ended. TLS is in tls_*.cpp.
-#include "net/tls.h"
-
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/detect_ssl.hpp>
-
 #include <future>
 #include <mutex>
+
+#include "net/tls.h"
 
 namespace ioprism::net {
 
@@ -40,8 +39,8 @@ std::string endReason(beast::error_code ec, const websocket::close_reason &peerC
         return "a message from the " + peerRole + " is over the limit of "
             + std::to_string(maxMessageBytes) + " bytes";
     if (ec == beast::error::timeout)
-        return "the " + peerRole + " answered nothing for "
-            + std::to_string(kIdleTimeout.count()) + " s: the connection is lost";
+        return "the " + peerRole + " answered nothing for " + std::to_string(kIdleTimeout.count())
+            + " s: the connection is lost";
     if (ec == asio::error::eof || ec == http::error::end_of_stream
         || ec == asio::error::connection_reset || ec == asio::error::connection_aborted
         || ec == asio::error::broken_pipe)
@@ -50,8 +49,8 @@ std::string endReason(beast::error_code ec, const websocket::close_reason &peerC
     return "connection to the " + peerRole + " lost: " + ec.message();
 }
 
-void deliverSession(std::shared_ptr<Session> session, const std::string &peer,
-    const AcceptContext &context)
+void deliverSession(
+    std::shared_ptr<Session> session, const std::string &peer, const AcceptContext &context)
 {
     auto thread = context.thread.lock();
     if (!thread)
@@ -65,8 +64,8 @@ namespace {
 
 using namespace detail;
 
-const char *const kLoopbackOnly =
-    "plaintext connections are accepted from loopback only; use TLS or an SSH tunnel";
+const char *const kLoopbackOnly
+    = "plaintext connections are accepted from loopback only; use TLS or an SSH tunnel";
 const char *const kTlsOnly = "this agent accepts TLS connections only; connect with TLS";
 
 bool isLoopback(asio::ip::address address)
@@ -111,22 +110,23 @@ public:
 
     void doAccept()
     {
-        m_acceptor.async_accept([self = shared_from_this()](beast::error_code ec, tcp::socket socket) {
-            if (!self->m_acceptor.is_open())
-                return;
-            if (ec) {
-                // Out of descriptors, say: try again a little later rather than spin.
-                self->m_context.notice("accepting a connection failed: " + ec.message());
-                self->m_retryTimer.expires_after(std::chrono::milliseconds(200));
-                self->m_retryTimer.async_wait([self](beast::error_code) {
-                    if (self->m_acceptor.is_open())
-                        self->doAccept();
-                });
-                return;
-            }
-            self->handshake(std::move(socket));
-            self->doAccept();
-        });
+        m_acceptor.async_accept(
+            [self = shared_from_this()](beast::error_code ec, tcp::socket socket) {
+                if (!self->m_acceptor.is_open())
+                    return;
+                if (ec) {
+                    // Out of descriptors, say: try again a little later rather than spin.
+                    self->m_context.notice("accepting a connection failed: " + ec.message());
+                    self->m_retryTimer.expires_after(std::chrono::milliseconds(200));
+                    self->m_retryTimer.async_wait([self](beast::error_code) {
+                        if (self->m_acceptor.is_open())
+                            self->doAccept();
+                    });
+                    return;
+                }
+                self->handshake(std::move(socket));
+                self->doAccept();
+            });
     }
 
     void stop()
@@ -156,7 +156,8 @@ private:
                 const AcceptContext &context = self->m_context;
                 if (ec2) {
                     context.notice("no handshake from " + peer
-                        + (ec2 == beast::error::timeout ? std::string(" in time") : ": " + ec2.message()));
+                        + (ec2 == beast::error::timeout ? std::string(" in time")
+                                                        : ": " + ec2.message()));
                     return;
                 }
                 if (isTls && !self->m_tls) {
@@ -172,7 +173,8 @@ private:
                 }
                 std::string refusal = self->m_tls ? kTlsOnly : (loopback ? "" : kLoopbackOnly);
                 auto session = std::make_shared<WsSession<beast::tcp_stream>>(
-                    SessionSettings {peer, "controller", context.maxMessageBytes}, std::move(*stream));
+                    SessionSettings {peer, "controller", context.maxMessageBytes},
+                    std::move(*stream));
                 acceptUpgrade<beast::tcp_stream>(
                     session, std::move(*buffer), std::move(refusal),
                     [context](std::shared_ptr<WsSession<beast::tcp_stream>> open) {
@@ -272,7 +274,8 @@ core::Result<std::unique_ptr<Listener>> listen(
         state->deliver(std::move(channel));
     };
     context.notice = [state](std::string text) { state->notice(std::move(text)); };
-    auto loop = std::make_shared<AcceptLoop>(std::move(acceptor), std::move(tls), std::move(context));
+    auto loop
+        = std::make_shared<AcceptLoop>(std::move(acceptor), std::move(tls), std::move(context));
     asio::post(thread->context(), [loop] { loop->doAccept(); });
     return std::unique_ptr<Listener>(
         std::make_unique<ListenerImpl>(std::move(thread), std::move(state), std::move(loop), port));
@@ -296,9 +299,10 @@ core::Result<Connection> connect(const ConnectOptions &options)
     auto promise = std::make_shared<std::promise<core::Result<ClientSession>>>();
     auto result = promise->get_future();
     // Once: the first of the steps' ends and the resolver's timer wins.
-    auto done = [promise, once = std::make_shared<std::once_flag>()](core::Result<ClientSession> r) {
-        std::call_once(*once, [&] { promise->set_value(std::move(r)); });
-    };
+    auto done
+        = [promise, once = std::make_shared<std::once_flag>()](core::Result<ClientSession> r) {
+              std::call_once(*once, [&] { promise->set_value(std::move(r)); });
+          };
     asio::io_context &context = thread->context();
     asio::post(context, [&context, options, hostPort, done] {
         auto resolver = std::make_shared<tcp::resolver>(context);
@@ -316,13 +320,15 @@ core::Result<Connection> connect(const ConnectOptions &options)
                 if (ec) {
                     done(netError(ec == asio::error::operation_aborted
                             ? "cannot find the agent's host \"" + options.host + "\" in time"
-                            : "cannot find the agent's host \"" + options.host + "\": " + ec.message()));
+                            : "cannot find the agent's host \"" + options.host
+                                + "\": " + ec.message()));
                     return;
                 }
                 // One deadline for connecting and every handshake after it.
                 stream->expires_after(options.timeout);
                 stream->async_connect(endpoints,
-                    [stream, options, hostPort, done](beast::error_code ec2, const tcp::endpoint &endpoint) {
+                    [stream, options, hostPort, done](
+                        beast::error_code ec2, const tcp::endpoint &endpoint) {
                         if (ec2 == asio::error::connection_refused) {
                             done(netError("no agent listens on " + hostPort));
                             return;
@@ -342,9 +348,10 @@ core::Result<Connection> connect(const ConnectOptions &options)
                             return;
                         }
                         auto session = std::make_shared<WsSession<beast::tcp_stream>>(
-                            SessionSettings {peer, "agent", options.maxMessageBytes}, std::move(*stream));
-                        requestUpgrade<beast::tcp_stream>(session, hostPort,
-                            [session, peer, done](std::string error) {
+                            SessionSettings {peer, "agent", options.maxMessageBytes},
+                            std::move(*stream));
+                        requestUpgrade<beast::tcp_stream>(
+                            session, hostPort, [session, peer, done](std::string error) {
                                 if (!error.empty())
                                     done(netError(std::move(error)));
                                 else

@@ -116,8 +116,8 @@ struct HostPort {
 };
 // Refused with a reason naming the text ("agent address \"x:y\": the port must be a
 // number from 1 to 65535"); `defaultPort` when none is given.
-core::Result<HostPort> parseHostPort(const std::string &text,
-    std::uint16_t defaultPort = kDefaultAgentPort);
+core::Result<HostPort> parseHostPort(
+    const std::string &text, std::uint16_t defaultPort = kDefaultAgentPort);
 // "host:port", with brackets around an IPv6 address: the form the known-agents file keys by.
 std::string formatHostPort(const std::string &host, std::uint16_t port);
 

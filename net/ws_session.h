@@ -11,15 +11,13 @@
 #pragma once
 
 #include "core/agent/message_channel.h"
-#include "net/io_thread.h"
 
+#include <atomic>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
-
-#include <atomic>
 #include <chrono>
 #include <deque>
 #include <functional>
@@ -27,6 +25,8 @@
 #include <mutex>
 #include <string>
 #include <utility>
+
+#include "net/io_thread.h"
 
 namespace ioprism::net::detail {
 
@@ -42,6 +42,8 @@ using tcp = boost::asio::ip::tcp;
 inline constexpr std::chrono::seconds kIdleTimeout {20};
 // TCP accept to WebSocket open on the agent's side, and a close handshake on both.
 inline constexpr std::chrono::seconds kHandshakeTimeout {10};
+// Messages are read in parts of at most this (see onRead).
+inline constexpr std::size_t kReadPartBytes = 64 * 1024;
 // The HTTP upgrade request is small; a larger one is not a controller.
 inline constexpr std::uint32_t kUpgradeRequestMaxBytes = 8192;
 
@@ -63,8 +65,9 @@ class Session
 {
 public:
     virtual ~Session() = default;
-    virtual void start(core::MessageChannel::OnMessage onMessage,
-        core::MessageChannel::OnClosed onClosed) = 0;
+    virtual void start(
+        core::MessageChannel::OnMessage onMessage, core::MessageChannel::OnClosed onClosed)
+        = 0;
     virtual bool send(std::string text) = 0;
     virtual void close() = 0;
     // No callback after this returns; the connection is closed (queued messages dropped
@@ -127,12 +130,15 @@ public:
         timeouts.idle_timeout = kIdleTimeout;
         timeouts.keep_alive_pings = true;
         m_ws.set_option(timeouts);
-        m_ws.read_message_max(m_settings.maxMessageBytes);
+        // The size limit is ours (onRead), not Beast's read_message_max: Beast fails the
+        // connection at once, so that the peer, still writing, sees a broken pipe rather than
+        // the reason; ours closes it with a close frame that says why.
+        m_ws.read_message_max(0);
         m_ws.text(true);
     }
 
-    void start(core::MessageChannel::OnMessage onMessage,
-        core::MessageChannel::OnClosed onClosed) override
+    void start(
+        core::MessageChannel::OnMessage onMessage, core::MessageChannel::OnClosed onClosed) override
     {
         {
             std::lock_guard lock(m_callbackMutex);
@@ -189,10 +195,11 @@ public:
 private:
     void doRead()
     {
-        m_ws.async_read(m_readBuffer,
-            [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
-                self->onRead(ec);
-            });
+        // A part at a time: a message over the limit is noticed at most one part past it,
+        // never read whole into memory.
+        m_ws.async_read_some(m_readBuffer, kReadPartBytes,
+            [self = this->shared_from_this()](
+                beast::error_code ec, std::size_t) { self->onRead(ec); });
     }
 
     void onRead(beast::error_code ec)
@@ -202,8 +209,21 @@ private:
             end(m_closing ? beast::error_code {} : ec);
             return;
         }
+        if (m_readBuffer.size() > m_settings.maxMessageBytes) {
+            const std::string limit = std::to_string(m_settings.maxMessageBytes);
+            m_endReason = "a message from the " + m_settings.peerRole + " is over the limit of "
+                + limit + " bytes";
+            m_readBuffer.clear();
+            beginClose(websocket::close_reason(
+                websocket::close_code::too_big, "a message over the limit of " + limit + " bytes"));
+            return;
+        }
+        if (!m_ws.is_message_done()) {
+            doRead();
+            return;
+        }
         std::string text = beast::buffers_to_string(m_readBuffer.data());
-        m_readBuffer.consume(m_readBuffer.size());
+        m_readBuffer.clear();
         {
             std::lock_guard lock(m_callbackMutex);
             if (!m_detached && m_onMessage)
@@ -217,9 +237,8 @@ private:
     {
         m_writing = true;
         m_ws.async_write(asio::buffer(m_queue.front()),
-            [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
-                self->onWrite(ec);
-            });
+            [self = this->shared_from_this()](
+                beast::error_code ec, std::size_t) { self->onWrite(ec); });
     }
 
     void onWrite(beast::error_code ec)
@@ -238,20 +257,21 @@ private:
             doClose();
     }
 
-    void beginClose()
+    void beginClose(websocket::close_reason frame = websocket::close_code::normal)
     {
         m_open = false;
         if (m_closing || m_ended)
             return;
         m_closing = true;
+        m_closeFrame = std::move(frame);
         if (!m_writing)
             doClose();
     }
 
     void doClose()
     {
-        m_ws.async_close(websocket::close_code::normal,
-            [self = this->shared_from_this()](beast::error_code) { self->end({}); });
+        m_ws.async_close(
+            m_closeFrame, [self = this->shared_from_this()](beast::error_code) { self->end({}); });
     }
 
     // The one place a connection ends: the reason is kept for onClosed, called once.
@@ -261,9 +281,9 @@ private:
             return;
         m_ended = true;
         m_open = false;
-        if (ec)
-            m_endReason = endReason(ec, m_ws.reason(), m_settings.peerRole,
-                m_settings.maxMessageBytes);
+        if (ec && m_endReason.empty())
+            m_endReason
+                = endReason(ec, m_ws.reason(), m_settings.peerRole, m_settings.maxMessageBytes);
         beast::error_code ignored;
         beast::get_lowest_layer(m_ws).socket().close(ignored);
         m_queue.clear();
@@ -290,7 +310,8 @@ private:
     bool m_closing = false;
     bool m_ended = false;
     bool m_started = false;
-    std::string m_endReason; // "" when this side closed
+    websocket::close_reason m_closeFrame; // what our close frame says
+    std::string m_endReason; // "" when this side closed (unless it closed for a reason)
     // Any thread: false once close() was asked or the connection ended (send's answer).
     std::atomic<bool> m_open {true};
     // Guards the callbacks and m_detached (see the top of the file).
@@ -347,11 +368,12 @@ void acceptUpgrade(std::shared_ptr<WsSession<NextLayer>> session, beast::flat_bu
                                                         "WebSocket only");
                 response.keep_alive(false);
                 response.prepare_payload();
-                http::async_write(ws.next_layer(), response,
-                    [state](beast::error_code, std::size_t) {
+                http::async_write(
+                    ws.next_layer(), response, [state](beast::error_code, std::size_t) {
                         beast::error_code ignored;
-                        beast::get_lowest_layer(state->session->stream()).socket().shutdown(
-                            tcp::socket::shutdown_both, ignored);
+                        beast::get_lowest_layer(state->session->stream())
+                            .socket()
+                            .shutdown(tcp::socket::shutdown_both, ignored);
                         state->onFailed("refused the connection from "
                             + state->session->settings().peer + ": " + state->response.body());
                     });
