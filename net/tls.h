@@ -19,6 +19,7 @@ struct AcceptContext {
     // Weak: the Listener and its channels keep the thread, not the connections on it.
     std::weak_ptr<IoThread> thread;
     std::size_t maxMessageBytes = kDefaultMaxMessageBytes;
+    std::chrono::milliseconds idleTimeout = kDefaultIdleTimeout;
     std::function<void(std::unique_ptr<core::MessageChannel>)> deliver;
     std::function<void(std::string)> notice;
 };

@@ -295,8 +295,8 @@ public:
         const AcceptContext &context) override
     {
         auto session = std::make_shared<WsSession<TlsStream>>(
-            SessionSettings {peer, "controller", context.maxMessageBytes}, std::move(stream),
-            *m_context);
+            SessionSettings {peer, "controller", context.maxMessageBytes, context.idleTimeout},
+            std::move(stream), *m_context);
         auto pending = std::make_shared<beast::flat_buffer>(std::move(buffer));
         // The ClientHello's first bytes are in `pending` already (read to tell TLS apart).
         session->stream().next_layer().async_handshake(ssl::stream_base::server, pending->data(),
@@ -354,7 +354,8 @@ void connectTls(
     requireTls12(*context);
     context->set_verify_mode(ssl::verify_none);
     auto session = std::make_shared<WsSession<TlsStream>>(
-        SessionSettings {peer, "agent", options.maxMessageBytes}, std::move(stream), *context);
+        SessionSettings {peer, "agent", options.maxMessageBytes, options.idleTimeout},
+        std::move(stream), *context);
     const std::string hostPort = formatHostPort(options.host, options.port);
     boost::system::error_code notAddress;
     boost::asio::ip::make_address(options.host, notAddress);

@@ -5,6 +5,7 @@
 #include <boost/beast/core/detect_ssl.hpp>
 #include <future>
 #include <mutex>
+#include <optional>
 
 #include "net/tls.h"
 
@@ -25,9 +26,16 @@ core::OpError netError(std::string text, std::error_code code)
     return core::OpError {code, std::move(text), {}, {}};
 }
 
-std::string endReason(beast::error_code ec, const websocket::close_reason &peerClose,
-    const std::string &peerRole, std::size_t maxMessageBytes)
+std::string durationText(std::chrono::milliseconds duration)
 {
+    const auto ms = duration.count();
+    return ms % 1000 == 0 ? std::to_string(ms / 1000) + " s" : std::to_string(ms) + " ms";
+}
+
+std::string endReason(
+    beast::error_code ec, const websocket::close_reason &peerClose, const SessionSettings &settings)
+{
+    const std::string &peerRole = settings.peerRole;
     if (ec == websocket::error::closed) {
         std::string why(peerClose.reason.data(), peerClose.reason.size());
         if (why.empty() && peerClose.code == websocket::close_code::too_big)
@@ -37,10 +45,10 @@ std::string endReason(beast::error_code ec, const websocket::close_reason &peerC
     }
     if (ec == websocket::error::message_too_big)
         return "a message from the " + peerRole + " is over the limit of "
-            + std::to_string(maxMessageBytes) + " bytes";
+            + std::to_string(settings.maxMessageBytes) + " bytes";
     if (ec == beast::error::timeout)
-        return "the " + peerRole + " answered nothing for " + std::to_string(kIdleTimeout.count())
-            + " s: the connection is lost";
+        return "the " + peerRole + " answered nothing for " + durationText(settings.idleTimeout)
+            + ": the connection is lost";
     if (ec == asio::error::eof || ec == http::error::end_of_stream
         || ec == asio::error::connection_reset || ec == asio::error::connection_aborted
         || ec == asio::error::broken_pipe)
@@ -173,7 +181,8 @@ private:
                 }
                 std::string refusal = self->m_tls ? kTlsOnly : (loopback ? "" : kLoopbackOnly);
                 auto session = std::make_shared<WsSession<beast::tcp_stream>>(
-                    SessionSettings {peer, "controller", context.maxMessageBytes},
+                    SessionSettings {
+                        peer, "controller", context.maxMessageBytes, context.idleTimeout},
                     std::move(*stream));
                 acceptUpgrade<beast::tcp_stream>(
                     session, std::move(*buffer), std::move(refusal),
@@ -270,6 +279,7 @@ core::Result<std::unique_ptr<Listener>> listen(
     AcceptContext context;
     context.thread = thread;
     context.maxMessageBytes = options.maxMessageBytes;
+    context.idleTimeout = options.idleTimeout;
     context.deliver = [state](std::unique_ptr<core::MessageChannel> channel) {
         state->deliver(std::move(channel));
     };
@@ -335,7 +345,7 @@ core::Result<Connection> connect(const ConnectOptions &options)
                         }
                         if (ec2 == beast::error::timeout) {
                             done(netError("no answer from " + hostPort + " within "
-                                + std::to_string(options.timeout.count()) + " ms"));
+                                + durationText(options.timeout)));
                             return;
                         }
                         if (ec2) {
@@ -348,7 +358,8 @@ core::Result<Connection> connect(const ConnectOptions &options)
                             return;
                         }
                         auto session = std::make_shared<WsSession<beast::tcp_stream>>(
-                            SessionSettings {peer, "agent", options.maxMessageBytes},
+                            SessionSettings {
+                                peer, "agent", options.maxMessageBytes, options.idleTimeout},
                             std::move(*stream));
                         requestUpgrade<beast::tcp_stream>(
                             session, hostPort, [session, peer, done](std::string error) {
@@ -360,7 +371,15 @@ core::Result<Connection> connect(const ConnectOptions &options)
                     });
             });
     });
-    core::Result<ClientSession> connected = result.get();
+    // Every step ends in `done` (each has a deadline); should the thread end without it (a
+    // handler that threw), the promise is broken and that is said rather than thrown.
+    std::optional<core::Result<ClientSession>> outcome;
+    try {
+        outcome.emplace(result.get());
+    } catch (const std::exception &e) {
+        return netError("cannot connect to " + hostPort + ": " + e.what());
+    }
+    core::Result<ClientSession> &connected = *outcome;
     if (!connected)
         return connected.error();
     Connection connection;

@@ -34,6 +34,11 @@ inline constexpr std::uint16_t kDefaultAgentPort = 7355;
 // Larger messages end the connection (a run request with a large profile, an interval of
 // many workers with their histograms stay far below it).
 inline constexpr std::size_t kDefaultMaxMessageBytes = 16u << 20;
+// A connection silent this long is lost: after half of it a WebSocket ping goes out, and a
+// peer that answers nothing by the end (cable pulled, host down, process stopped) ends the
+// connection with a reason. Intervals stream every 100 ms to 1 s, so a live run is never
+// silent this long; an idle one is kept alive by the pings.
+inline constexpr std::chrono::milliseconds kDefaultIdleTimeout {20000};
 
 // False in a build without OpenSSL (the MinGW build): plaintext on loopback only.
 bool tlsAvailable();
@@ -60,6 +65,7 @@ struct ListenOptions {
     std::uint16_t port = kDefaultAgentPort; // 0: any free port (tests; see Listener::port)
     std::optional<TlsIdentity> tls; // nullopt: plaintext, loopback peers only
     std::size_t maxMessageBytes = kDefaultMaxMessageBytes;
+    std::chrono::milliseconds idleTimeout = kDefaultIdleTimeout;
 };
 
 class Listener
@@ -94,6 +100,7 @@ struct ConnectOptions {
     std::string knownAgentsFile;
     std::chrono::milliseconds timeout {10000}; // connect and handshakes
     std::size_t maxMessageBytes = kDefaultMaxMessageBytes;
+    std::chrono::milliseconds idleTimeout = kDefaultIdleTimeout;
 };
 
 struct Connection {

@@ -27,6 +27,7 @@
 #include <utility>
 
 #include "net/io_thread.h"
+#include "net/transport.h"
 
 namespace ioprism::net::detail {
 
@@ -36,10 +37,6 @@ namespace http = boost::beast::http;
 namespace websocket = boost::beast::websocket;
 using tcp = boost::asio::ip::tcp;
 
-// A connection that stays silent this long is lost: a ping goes out after half of it, and
-// a peer that answers nothing (cable pulled, host down, process stopped) ends the
-// connection when it is over (docs/agents.md, "Timeouts").
-inline constexpr std::chrono::seconds kIdleTimeout {20};
 // TCP accept to WebSocket open on the agent's side, and a close handshake on both.
 inline constexpr std::chrono::seconds kHandshakeTimeout {10};
 // Messages are read in parts of at most this (see onRead).
@@ -50,15 +47,19 @@ inline constexpr std::uint32_t kUpgradeRequestMaxBytes = 8192;
 // "192.0.2.7:7355", "[::1]:7355".
 std::string formatEndpoint(const tcp::endpoint &endpoint);
 // Why a connection ended, for a user: `peerRole` is "agent" or "controller".
+struct SessionSettings;
 std::string endReason(beast::error_code ec, const websocket::close_reason &peerClose,
-    const std::string &peerRole, std::size_t maxMessageBytes);
+    const SessionSettings &settings);
 core::OpError netError(std::string text, std::error_code code = {});
+// "10 s", "1500 ms".
+std::string durationText(std::chrono::milliseconds duration);
 
 // What a connection needs besides its stream.
 struct SessionSettings {
     std::string peer; // formatEndpoint of the other end
     std::string peerRole; // "agent" (the controller's side) or "controller"
     std::size_t maxMessageBytes = 0;
+    std::chrono::milliseconds idleTimeout {0}; // see kDefaultIdleTimeout
 };
 
 class Session
@@ -127,7 +128,7 @@ public:
         beast::get_lowest_layer(m_ws).expires_never();
         websocket::stream_base::timeout timeouts;
         timeouts.handshake_timeout = kHandshakeTimeout;
-        timeouts.idle_timeout = kIdleTimeout;
+        timeouts.idle_timeout = m_settings.idleTimeout;
         timeouts.keep_alive_pings = true;
         m_ws.set_option(timeouts);
         // The size limit is ours (onRead), not Beast's read_message_max: Beast fails the
@@ -244,13 +245,16 @@ private:
     void onWrite(beast::error_code ec)
     {
         m_writing = false;
+        if (m_ended) {
+            // Ended while this write was under way (its success may have been queued before).
+            m_queue.clear();
+            return;
+        }
         if (ec) {
             end(ec);
             return;
         }
         m_queue.pop_front();
-        if (m_ended)
-            return;
         if (!m_queue.empty())
             doWrite();
         else if (m_closing)
@@ -282,11 +286,12 @@ private:
         m_ended = true;
         m_open = false;
         if (ec && m_endReason.empty())
-            m_endReason
-                = endReason(ec, m_ws.reason(), m_settings.peerRole, m_settings.maxMessageBytes);
+            m_endReason = endReason(ec, m_ws.reason(), m_settings);
         beast::error_code ignored;
         beast::get_lowest_layer(m_ws).socket().close(ignored);
-        m_queue.clear();
+        // The message being written stays until its write returns (it still points at it).
+        while (m_queue.size() > (m_writing ? 1u : 0u))
+            m_queue.pop_back();
         if (m_started)
             deliverClosed();
     }

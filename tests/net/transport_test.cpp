@@ -196,6 +196,24 @@ TEST(NetPlain, AChannelMayBeDestroyedInItsOwnCallback)
     ASSERT_TRUE(agentSide.waitClosed());
 }
 
+TEST(NetPlain, APeerThatAnswersNothingIsNoticedByTheIdleTimeout)
+{
+    // The agent's channel is never started: it reads nothing, so it answers no ping, as a
+    // stopped process or a host behind a pulled cable would.
+    Agent agent;
+    ASSERT_TRUE(agent.listen(loopbackOptions()));
+    ConnectOptions options = plainTo(agent.port());
+    options.idleTimeout = std::chrono::milliseconds(1000);
+    auto connection = connect(options);
+    ASSERT_TRUE(connection) << connection.error().toString();
+    auto silent = agent.takeChannel();
+    ASSERT_TRUE(silent);
+    Recorder controllerSide;
+    controllerSide.start(*connection->channel);
+    ASSERT_TRUE(controllerSide.waitClosed());
+    EXPECT_EQ(controllerSide.reason(), "the agent answered nothing for 1 s: the connection is lost");
+}
+
 TEST(NetPlain, NoAgentListeningIsSaid)
 {
     std::uint16_t port = 0;
