@@ -143,10 +143,16 @@ std::string checkKnownAgent(const ConnectOptions &options, const std::string &ho
             continue;
         if (sameFingerprint(known.fingerprint, fingerprint))
             return {};
-        return "the agent's certificate changed: known " + known.fingerprint + ", now "
-            + fingerprint + " (if the agent was given a new identity on purpose, remove line "
-            + std::to_string(known.line) + " (" + hostPort + ") from " + options.knownAgentsFile
-            + ")";
+        std::string text = "the agent's certificate changed: known ";
+        text += known.fingerprint;
+        text += ", now ";
+        text += fingerprint;
+        text += " (if the agent was given a new identity on purpose, remove line ";
+        text += std::to_string(known.line);
+        text += " (" + hostPort + ") from ";
+        text += options.knownAgentsFile;
+        text += ")";
+        return text;
     }
     // First use: record it. The directory may not exist yet (a first start).
     std::error_code ec;

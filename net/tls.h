@@ -55,8 +55,8 @@ using OnConnected = std::function<void(core::Result<ClientSession>)>;
 // On the IoThread: the TLS handshake on a connected stream (SNI, TLS 1.2 at least), the
 // certificate's fingerprint checked against the pin or the known-agents file (recorded
 // there on first use), then the WebSocket upgrade. `done` is called once, on the thread.
-void connectTls(
-    beast::tcp_stream stream, const ConnectOptions &options, std::string peer, OnConnected done);
+void connectTls(beast::tcp_stream stream, const ConnectOptions &options, std::string peer,
+    const OnConnected &done);
 
 // The known-agents file (net/known_agents.cpp): the fingerprint a TLS connection to
 // `hostPort` must present, recording `fingerprint` on first use. Returns "" to go on,

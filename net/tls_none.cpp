@@ -38,7 +38,8 @@ core::Result<std::unique_ptr<TlsServer>> makeTlsServer(const TlsIdentity &)
     return noTls("cannot listen with TLS");
 }
 
-void connectTls(beast::tcp_stream, const ConnectOptions &, std::string peer, OnConnected done)
+void connectTls(
+    beast::tcp_stream, const ConnectOptions &, std::string peer, const OnConnected &done)
 {
     done(noTls("cannot connect to " + peer + " with TLS"));
 }

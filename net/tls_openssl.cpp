@@ -345,8 +345,8 @@ core::Result<std::unique_ptr<TlsServer>> makeTlsServer(const TlsIdentity &identi
     return std::unique_ptr<TlsServer>(std::make_unique<OpenSslServer>(std::move(context)));
 }
 
-void connectTls(
-    beast::tcp_stream stream, const ConnectOptions &options, std::string peer, OnConnected done)
+void connectTls(beast::tcp_stream stream, const ConnectOptions &options, std::string peer,
+    const OnConnected &done)
 {
     // No chain to verify: the certificate is self-signed, and trusted by its fingerprint
     // alone, checked below before anything (the token) is sent.
@@ -354,7 +354,7 @@ void connectTls(
     requireTls12(*context);
     context->set_verify_mode(ssl::verify_none);
     auto session = std::make_shared<WsSession<TlsStream>>(
-        SessionSettings {peer, "agent", options.maxMessageBytes, options.idleTimeout},
+        SessionSettings {std::move(peer), "agent", options.maxMessageBytes, options.idleTimeout},
         std::move(stream), *context);
     const std::string hostPort = formatHostPort(options.host, options.port);
     boost::system::error_code notAddress;

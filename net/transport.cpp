@@ -262,8 +262,10 @@ core::Result<std::unique_ptr<Listener>> listen(
     };
     if (acceptor.open(endpoint.protocol(), ec))
         return fail("socket");
-    // Binding again while connections of an earlier listener linger in TIME_WAIT (a restart).
-    if (acceptor.set_option(asio::socket_base::reuse_address(true), ec))
+    // Binding again while connections of an earlier listener linger in TIME_WAIT (a
+    // restart), where that option is safe (net/CMakeLists.txt).
+    constexpr bool reuseAddress = IOPRISM_NET_REUSE_ADDRESS;
+    if (reuseAddress && acceptor.set_option(asio::socket_base::reuse_address(true), ec))
         return fail("SO_REUSEADDR");
     if (acceptor.bind(endpoint, ec))
         return fail("bind");
@@ -325,7 +327,7 @@ core::Result<Connection> connect(const ConnectOptions &options)
         });
         resolver->async_resolve(options.host, std::to_string(options.port),
             [resolver, timer, stream, options, hostPort, done](
-                beast::error_code ec, tcp::resolver::results_type endpoints) {
+                beast::error_code ec, const tcp::resolver::results_type &endpoints) {
                 timer->cancel();
                 if (ec) {
                     done(netError(ec == asio::error::operation_aborted

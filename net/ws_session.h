@@ -40,7 +40,7 @@ using tcp = boost::asio::ip::tcp;
 // TCP accept to WebSocket open on the agent's side, and a close handshake on both.
 inline constexpr std::chrono::seconds kHandshakeTimeout {10};
 // Messages are read in parts of at most this (see onRead).
-inline constexpr std::size_t kReadPartBytes = 64 * 1024;
+inline constexpr std::size_t kReadPartBytes = std::size_t {64} * 1024;
 // The HTTP upgrade request is small; a larger one is not a controller.
 inline constexpr std::uint32_t kUpgradeRequestMaxBytes = 8192;
 
@@ -126,7 +126,7 @@ public:
     void configureOpen()
     {
         beast::get_lowest_layer(m_ws).expires_never();
-        websocket::stream_base::timeout timeouts;
+        websocket::stream_base::timeout timeouts {};
         timeouts.handshake_timeout = kHandshakeTimeout;
         timeouts.idle_timeout = m_settings.idleTimeout;
         timeouts.keep_alive_pings = true;
@@ -331,9 +331,9 @@ private:
 // hands the session to `onOpen`, or answers with `refusal` (HTTP 403, the text as body:
 // the controller reports it) when that is not empty. `onFailed` gets a notice.
 template<class NextLayer>
-void acceptUpgrade(std::shared_ptr<WsSession<NextLayer>> session, beast::flat_buffer buffer,
-    std::string refusal, std::function<void(std::shared_ptr<WsSession<NextLayer>>)> onOpen,
-    std::function<void(std::string)> onFailed)
+void acceptUpgrade(std::shared_ptr<WsSession<NextLayer>> session, const beast::flat_buffer &buffer,
+    const std::string &refusal, std::function<void(std::shared_ptr<WsSession<NextLayer>>)> onOpen,
+    const std::function<void(std::string)> &onFailed)
 {
     struct State {
         std::shared_ptr<WsSession<NextLayer>> session;
@@ -346,12 +346,12 @@ void acceptUpgrade(std::shared_ptr<WsSession<NextLayer>> session, beast::flat_bu
     };
     auto state = std::make_shared<State>();
     state->session = std::move(session);
-    state->buffer = std::move(buffer);
+    state->buffer = buffer;
     state->parser.header_limit(kUpgradeRequestMaxBytes);
     state->parser.body_limit(kUpgradeRequestMaxBytes);
-    state->refusal = std::move(refusal);
+    state->refusal = refusal;
     state->onOpen = std::move(onOpen);
-    state->onFailed = std::move(onFailed);
+    state->onFailed = onFailed;
     auto &stream = state->session->stream();
     http::async_read(stream.next_layer(), state->buffer, state->parser,
         [state](beast::error_code ec, std::size_t) {

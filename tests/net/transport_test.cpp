@@ -211,7 +211,8 @@ TEST(NetPlain, APeerThatAnswersNothingIsNoticedByTheIdleTimeout)
     Recorder controllerSide;
     controllerSide.start(*connection->channel);
     ASSERT_TRUE(controllerSide.waitClosed());
-    EXPECT_EQ(controllerSide.reason(), "the agent answered nothing for 1 s: the connection is lost");
+    EXPECT_EQ(
+        controllerSide.reason(), "the agent answered nothing for 1 s: the connection is lost");
 }
 
 TEST(NetPlain, NoAgentListeningIsSaid)
@@ -264,10 +265,10 @@ TEST(NetPlain, AClosedListenerAcceptsNoMoreAndItsChannelsGoOn)
     EXPECT_EQ(pair.controllerSide.messages().front(), "still here");
 }
 
-TEST(NetPlain, ANonWebSocketClientIsRefusedAndNoticed)
+TEST(NetPlain, ATlsClientIsToldThePlaintextListenerHasNoTls)
 {
-    // A TCP connection that says nothing: the handshake deadline ends it (not waited for
-    // here), and the listener keeps serving.
+    // In a build without TLS the client refuses before connecting; with TLS, the listener
+    // closes the connection it sees start with a TLS ClientHello, says so, and keeps serving.
     Agent agent;
     ASSERT_TRUE(agent.listen(loopbackOptions()));
     ConnectOptions tlsOptions = plainTo(agent.port());
