@@ -20,6 +20,7 @@ struct AcceptContext {
     std::weak_ptr<IoThread> thread;
     std::size_t maxMessageBytes = kDefaultMaxMessageBytes;
     std::chrono::milliseconds idleTimeout = kDefaultIdleTimeout;
+    std::chrono::milliseconds handshakeTimeout {10000};
     std::function<void(std::unique_ptr<core::MessageChannel>)> deliver;
     std::function<void(std::string)> notice;
 };

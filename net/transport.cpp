@@ -157,7 +157,7 @@ private:
         auto buffer = std::make_shared<beast::flat_buffer>();
         // Every handshake (TLS, HTTP, WebSocket) within this: a connection that never
         // completes one holds nothing for longer.
-        stream->expires_after(kHandshakeTimeout);
+        stream->expires_after(m_context.handshakeTimeout);
         beast::async_detect_ssl(*stream, *buffer,
             [self = shared_from_this(), stream, buffer, peer, loopback](
                 beast::error_code ec2, bool isTls) {
@@ -282,6 +282,7 @@ core::Result<std::unique_ptr<Listener>> listen(
     context.thread = thread;
     context.maxMessageBytes = options.maxMessageBytes;
     context.idleTimeout = options.idleTimeout;
+    context.handshakeTimeout = options.handshakeTimeout;
     context.deliver = [state](std::unique_ptr<core::MessageChannel> channel) {
         state->deliver(std::move(channel));
     };

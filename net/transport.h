@@ -66,6 +66,9 @@ struct ListenOptions {
     std::optional<TlsIdentity> tls; // nullopt: plaintext, loopback peers only
     std::size_t maxMessageBytes = kDefaultMaxMessageBytes;
     std::chrono::milliseconds idleTimeout = kDefaultIdleTimeout;
+    // A connection's handshakes (TLS, WebSocket) must be done within this, or it is closed
+    // and said to onNotice: one that never completes holds nothing longer.
+    std::chrono::milliseconds handshakeTimeout {10000};
 };
 
 class Listener

@@ -37,8 +37,8 @@ namespace http = boost::beast::http;
 namespace websocket = boost::beast::websocket;
 using tcp = boost::asio::ip::tcp;
 
-// TCP accept to WebSocket open on the agent's side, and a close handshake on both.
-inline constexpr std::chrono::seconds kHandshakeTimeout {10};
+// A WebSocket close handshake, on both sides.
+inline constexpr std::chrono::seconds kCloseTimeout {10};
 // Messages are read in parts of at most this (see onRead).
 inline constexpr std::size_t kReadPartBytes = std::size_t {64} * 1024;
 // The HTTP upgrade request is small; a larger one is not a controller.
@@ -127,7 +127,7 @@ public:
     {
         beast::get_lowest_layer(m_ws).expires_never();
         websocket::stream_base::timeout timeouts {};
-        timeouts.handshake_timeout = kHandshakeTimeout;
+        timeouts.handshake_timeout = kCloseTimeout; // Beast's name: it bounds the close
         timeouts.idle_timeout = m_settings.idleTimeout;
         timeouts.keep_alive_pings = true;
         m_ws.set_option(timeouts);

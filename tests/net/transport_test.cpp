@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The transport in plaintext on loopback, real sockets: what every build has (the MinGW
 // build runs these under Wine).
+#include <boost/asio/connect.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/read.hpp>
 #include <thread>
 
 #include "net_test_support.h"
@@ -213,6 +217,30 @@ TEST(NetPlain, APeerThatAnswersNothingIsNoticedByTheIdleTimeout)
     ASSERT_TRUE(controllerSide.waitClosed());
     EXPECT_EQ(
         controllerSide.reason(), "the agent answered nothing for 1 s: the connection is lost");
+}
+
+TEST(NetPlain, AConnectionThatNeverCompletesItsHandshakeIsClosed)
+{
+    Agent agent;
+    ListenOptions options = loopbackOptions();
+    options.handshakeTimeout = std::chrono::milliseconds(500);
+    ASSERT_TRUE(agent.listen(options));
+    // A TCP connection that says nothing.
+    boost::asio::io_context context;
+    boost::asio::ip::tcp::socket socket(context);
+    boost::system::error_code ec;
+    socket.connect({boost::asio::ip::make_address("127.0.0.1"), agent.port()}, ec);
+    ASSERT_FALSE(ec) << ec.message();
+    const std::string notice = agent.waitNotice("no handshake from 127.0.0.1:");
+    EXPECT_NE(notice.find("in time"), std::string::npos) << notice;
+    // The agent closed it: a read ends (instead of blocking for ever).
+    char byte = 0;
+    boost::asio::read(socket, boost::asio::buffer(&byte, 1), ec);
+    EXPECT_TRUE(ec == boost::asio::error::eof || ec == boost::asio::error::connection_reset)
+        << ec.message();
+    // And the listener serves the next one.
+    auto connection = connect(plainTo(agent.port()));
+    ASSERT_TRUE(connection) << connection.error().toString();
 }
 
 TEST(NetPlain, NoAgentListeningIsSaid)
