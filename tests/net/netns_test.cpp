@@ -155,10 +155,10 @@ TEST(NetNamespace, TlsFromAnotherHostWorks)
         result = ns.runInside(probe() + " " + ns.hostAddress() + " " + std::to_string(agent.port())
             + " tls " + knownAgents);
     });
+    Recorder agentSide; // before the channel: it outlives the channel's callbacks
     auto channel = agent.takeChannel();
     ASSERT_TRUE(channel) << agent.notices().size();
     EXPECT_EQ(channel->peer().rfind(ns.innerAddress() + ":", 0), 0u) << channel->peer();
-    Recorder agentSide;
     agentSide.echoOn(*channel);
     agentSide.start(*channel);
     controller.join();

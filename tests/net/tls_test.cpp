@@ -109,6 +109,8 @@ TEST_F(NetTls, TrustOnFirstUseRecordsTheFingerprintAndTheNextConnectionUsesIt)
 {
     Agent agent;
     ASSERT_TRUE(agent.listen(tlsOptions()));
+    Recorder agentSide;
+    Recorder controllerSide;
     auto first = connect(tlsTo(agent.port()));
     ASSERT_TRUE(first) << first.error().toString();
     EXPECT_TRUE(first->firstUse);
@@ -121,8 +123,6 @@ TEST_F(NetTls, TrustOnFirstUseRecordsTheFingerprintAndTheNextConnectionUsesIt)
     // Messages both ways in TLS, a large one among them.
     auto toController = agent.takeChannel();
     ASSERT_TRUE(toController);
-    Recorder agentSide;
-    Recorder controllerSide;
     agentSide.echoOn(*toController);
     agentSide.start(*toController);
     controllerSide.start(*first->channel);
@@ -243,12 +243,12 @@ TEST_F(NetTls, OversizedMessageInTlsEndsTheConnection)
     ListenOptions options = tlsOptions();
     options.maxMessageBytes = 4096;
     ASSERT_TRUE(agent.listen(options));
+    Recorder agentSide;
+    Recorder controllerSide;
     auto connection = connect(tlsTo(agent.port()));
     ASSERT_TRUE(connection) << connection.error().toString();
     auto toController = agent.takeChannel();
     ASSERT_TRUE(toController);
-    Recorder agentSide;
-    Recorder controllerSide;
     agentSide.start(*toController);
     controllerSide.start(*connection->channel);
     connection->channel->send(std::string(5000, 'x'));

@@ -171,11 +171,11 @@ TEST(NetPlain, AChannelMayBeDestroyedInItsOwnCallback)
 {
     Agent agent;
     ASSERT_TRUE(agent.listen(loopbackOptions()));
+    Recorder agentSide;
     auto connection = connect(plainTo(agent.port()));
     ASSERT_TRUE(connection) << connection.error().toString();
     auto toController = agent.takeChannel();
     ASSERT_TRUE(toController);
-    Recorder agentSide;
     agentSide.start(*toController);
 
     std::mutex mutex;
@@ -208,11 +208,11 @@ TEST(NetPlain, APeerThatAnswersNothingIsNoticedByTheIdleTimeout)
     ASSERT_TRUE(agent.listen(loopbackOptions()));
     ConnectOptions options = plainTo(agent.port());
     options.idleTimeout = std::chrono::milliseconds(1000);
+    Recorder controllerSide;
     auto connection = connect(options);
     ASSERT_TRUE(connection) << connection.error().toString();
     auto silent = agent.takeChannel();
     ASSERT_TRUE(silent);
-    Recorder controllerSide;
     controllerSide.start(*connection->channel);
     ASSERT_TRUE(controllerSide.waitClosed());
     EXPECT_EQ(
