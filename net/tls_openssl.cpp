@@ -310,7 +310,7 @@ public:
                 }
                 pending->consume(used);
                 acceptUpgrade<TlsStream>(
-                    session, std::move(*pending), {},
+                    session, *pending, {},
                     [context](std::shared_ptr<WsSession<TlsStream>> open) {
                         const std::string openPeer = open->settings().peer;
                         deliverSession(std::move(open), openPeer, context);

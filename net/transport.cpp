@@ -179,13 +179,14 @@ private:
                     self->m_tls->accept(std::move(*stream), std::move(*buffer), peer, context);
                     return;
                 }
-                std::string refusal = self->m_tls ? kTlsOnly : (loopback ? "" : kLoopbackOnly);
+                const std::string refusal
+                    = self->m_tls ? kTlsOnly : (loopback ? "" : kLoopbackOnly);
                 auto session = std::make_shared<WsSession<beast::tcp_stream>>(
                     SessionSettings {
                         peer, "controller", context.maxMessageBytes, context.idleTimeout},
                     std::move(*stream));
                 acceptUpgrade<beast::tcp_stream>(
-                    session, std::move(*buffer), std::move(refusal),
+                    session, *buffer, refusal,
                     [context](std::shared_ptr<WsSession<beast::tcp_stream>> open) {
                         const std::string openPeer = open->settings().peer;
                         deliverSession(std::move(open), openPeer, context);
