@@ -13,6 +13,13 @@ find_package(CLI11 REQUIRED)
 find_package(fmt REQUIRED)
 find_package(Boost 1.81 REQUIRED CONFIG)
 find_package(Threads REQUIRED)
+# TLS for the agents' network transport (net/): OpenSSL 3 (Debian: libssl-dev). A build
+# without it (the MinGW cross build returns above) has plaintext on loopback only.
+if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
+    find_package(OpenSSL 3 REQUIRED)
+else()
+    find_package(OpenSSL 3)
+endif()
 
 if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
     find_package(PkgConfig REQUIRED)

@@ -25,6 +25,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ioprism::net {
 
@@ -33,6 +34,11 @@ inline constexpr std::uint16_t kDefaultAgentPort = 7355;
 // Larger messages end the connection (a run request with a large profile, an interval of
 // many workers with their histograms stay far below it).
 inline constexpr std::size_t kDefaultMaxMessageBytes = 16u << 20;
+// A connection silent this long is lost: after half of it a WebSocket ping goes out, and a
+// peer that answers nothing by the end (cable pulled, host down, process stopped) ends the
+// connection with a reason. Intervals stream every 100 ms to 1 s, so a live run is never
+// silent this long; an idle one is kept alive by the pings.
+inline constexpr std::chrono::milliseconds kDefaultIdleTimeout {20000};
 
 // False in a build without OpenSSL (the MinGW build): plaintext on loopback only.
 bool tlsAvailable();
@@ -59,6 +65,10 @@ struct ListenOptions {
     std::uint16_t port = kDefaultAgentPort; // 0: any free port (tests; see Listener::port)
     std::optional<TlsIdentity> tls; // nullopt: plaintext, loopback peers only
     std::size_t maxMessageBytes = kDefaultMaxMessageBytes;
+    std::chrono::milliseconds idleTimeout = kDefaultIdleTimeout;
+    // A connection's handshakes (TLS, WebSocket) must be done within this, or it is closed
+    // and said to onNotice: one that never completes holds nothing longer.
+    std::chrono::milliseconds handshakeTimeout {10000};
 };
 
 class Listener
@@ -93,6 +103,7 @@ struct ConnectOptions {
     std::string knownAgentsFile;
     std::chrono::milliseconds timeout {10000}; // connect and handshakes
     std::size_t maxMessageBytes = kDefaultMaxMessageBytes;
+    std::chrono::milliseconds idleTimeout = kDefaultIdleTimeout;
 };
 
 struct Connection {
@@ -106,5 +117,28 @@ struct Connection {
 // SHA256:… (if the agent was given a new identity on purpose, remove its line from
 // <file>)", "the agent accepts plaintext from loopback only", a timeout.
 core::Result<Connection> connect(const ConnectOptions &options);
+
+// An agent's address as a user types it: "host", "host:port", "192.0.2.7:7355",
+// "[2001:db8::7]:7355" or "[::1]" (brackets around an IPv6 address with a port).
+struct HostPort {
+    std::string host; // without brackets
+    std::uint16_t port = kDefaultAgentPort;
+};
+// Refused with a reason naming the text ("agent address \"x:y\": the port must be a
+// number from 1 to 65535"); `defaultPort` when none is given.
+core::Result<HostPort> parseHostPort(
+    const std::string &text, std::uint16_t defaultPort = kDefaultAgentPort);
+// "host:port", with brackets around an IPv6 address: the form the known-agents file keys by.
+std::string formatHostPort(const std::string &host, std::uint16_t port);
+
+// One line of a known-agents file: "host:port SHA256:AB:CD:…" ('#' starts a comment).
+struct KnownAgent {
+    std::string hostPort;
+    std::string fingerprint;
+    int line = 0; // 1-based, for "remove line N"
+};
+// The agents recorded in `file`; empty when it does not exist or cannot be read. Lines
+// that are not "host:port fingerprint" are skipped. Never throws.
+std::vector<KnownAgent> readKnownAgents(const std::string &file);
 
 } // namespace ioprism::net

@@ -42,7 +42,7 @@ mode=${1:-}
 # translations.
 build_packages=(cmake ninja-build g++ pkg-config git ccache
     qt6-base-dev qt6-svg-dev qt6-tools-dev qt6-l10n-tools libqcustomplot-dev libqcustomplot2.1-qt6
-    libboost1.81-dev liburing-dev libsystemd-dev libgtest-dev libgmock-dev
+    libboost1.81-dev liburing-dev libsystemd-dev libssl-dev libgtest-dev libgmock-dev
     nlohmann-json3-dev libcli11-dev libfmt-dev)
 # udisks2, polkitd, dbus-daemon and udev: the raw-device test as an unprivileged user
 # starts them itself (tests/e2e/broker_test.cpp); libglib2.0-bin: its gdbus calls.
