@@ -2,6 +2,7 @@
 // ioprism-cli run: one run of the engine from a profile, a preset and/or options. The
 // options and the profile they make are run_args.h's, what is printed while the run goes
 // is terminal_sink.h's; here the run is asked for, watched for signals and written out.
+#include "app/cli/agent_access.h"
 #include "app/cli/commands.h"
 #include "app/cli/output_files.h"
 #include "app/cli/profile_io.h"
@@ -13,6 +14,7 @@
 #include "core/profile/validation.h"
 #include "core/report/csv.h"
 #include "core/report/results_json.h"
+#include "core/run/multi_host_session.h"
 #include "core/run/run_session.h"
 #include "platform/common/backend_factory.h"
 #include "platform/common/system.h"
@@ -89,7 +91,10 @@ std::optional<Profile> profileFromArgs(RunArgs &a)
         printProblems(problems);
         return std::nullopt;
     }
-    auto validation = validateProfile(*profile);
+    // On agents, every manager runs, on its own host: its targets are not looked for here.
+    const bool onAgents = !a.managers.empty();
+    auto validation
+        = validateProfile(*profile, {.targetsHere = !onAgents, .everyHostRuns = onAgents});
     problems.insert(problems.end(), validation.begin(), validation.end());
     printProblems(problems);
     if (hasErrors(problems))
@@ -343,8 +348,37 @@ int runCommand(RunArgs a)
                           .devices = &devices},
         *profile);
     request.profile = *profile;
-    const RunSessionFactory makeSession = localRunSessions(std::move(hooks));
-    const std::unique_ptr<RunSession> session = makeSession(sink);
+    // Managers (agents): reached before anything runs, so that a wrong token or a changed
+    // certificate costs nothing; their connections outlive the session.
+    std::vector<net::ReachedAgent> agents;
+    std::unique_ptr<RunSession> session;
+    if (!a.managers.empty()) {
+        const auto access = agentAccess(a.agentAccess);
+        if (!access)
+            return 2;
+        std::vector<HostSessionMaker> hosts;
+        const std::string me = platform::describeSystem().hostName;
+        for (const auto &manager : a.managers) {
+            if (manager == "local") {
+                hosts.push_back(localHost({}, hooks));
+                continue;
+            }
+            auto agent = net::reachAgent(manager, *access, me);
+            if (!agent) {
+                std::cerr << "error: " << agent.error().toString() << "\n";
+                return 1;
+            }
+            if (agent->firstUse)
+                std::cerr << firstUseNote(*agent, *access) << "\n";
+            if (!a.quiet)
+                human << "manager " << describeAgent(*agent) << "\n";
+            hosts.push_back({{}, agent->address, remoteRunSessions(*agent->connection)});
+            agents.push_back(std::move(*agent));
+        }
+        session = std::make_unique<MultiHostRunSession>(std::move(hosts), sink);
+    } else {
+        session = localRunSessions(std::move(hooks))(sink);
+    }
     std::atomic<int> caught {0};
     runWatchingSignals(*session, std::move(request), caught);
     const RunResult result = sink.takeResult();

@@ -19,6 +19,8 @@ void registerSpecCommands(CLI::App &app, int &exitCode);
 void registerRunCommands(CLI::App &app, int &exitCode, const std::vector<std::string> &rawArgs);
 // list-targets
 void registerTargetCommands(CLI::App &app, int &exitCode);
+// agents
+void registerAgentCommands(CLI::App &app, int &exitCode);
 // history (with rename, note, tag, delete), compare
 void registerResultsCommands(CLI::App &app, int &exitCode);
 

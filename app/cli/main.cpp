@@ -21,6 +21,7 @@ int main(int argc, char **argv)
     ioprism::cli::registerSpecCommands(app, exitCode);
     ioprism::cli::registerRunCommands(app, exitCode, rawArgs);
     ioprism::cli::registerTargetCommands(app, exitCode);
+    ioprism::cli::registerAgentCommands(app, exitCode);
     ioprism::cli::registerResultsCommands(app, exitCode);
 
     try {

@@ -667,6 +667,13 @@ void addRunOptions(CLI::App &command, RunArgs &a)
     addEngineOptions(command, a);
     addOutputOptions(command, a);
     addControlOptions(command, a);
+    command
+        .add_option("--manager", a.managers,
+            "Run on this agent (ioprism-agent at host, host:port or [v6]:port; \"local\" = "
+            "this host too); repeatable: every manager starts each step together, results "
+            "have each manager and All managers (docs/agents.md)")
+        ->group("Agents");
+    addAgentAccessOptions(command, a.agentAccess);
 }
 
 } // namespace ioprism::cli

@@ -5,6 +5,7 @@
 // same options the same way. Every option is documented in docs/cli.md.
 #pragma once
 
+#include "app/cli/agent_access.h"
 #include "core/profile/profile.h"
 #include "core/profile/units.h"
 #include "core/profile/validation.h"
@@ -53,6 +54,9 @@ struct RunArgs {
     std::string deviceTail = "5s";
     std::string stallThreshold = "5s";
     std::string stopTimeout = "15s";
+    // --manager: run on these agents ("local": this process too) as one run.
+    std::vector<std::string> managers;
+    AgentAccessArgs agentAccess;
     std::vector<std::string> rawArgs;
 };
 // Registers every option of `run` on `command`, writing into `a` (which must outlive the

@@ -516,7 +516,7 @@ private:
             // stop a run, so they are warnings (checked below, then downgraded).
             const std::size_t hostStart = m_problems.size();
             const auto notRunHere = [&] {
-                if (h == 0)
+                if (h == 0 || m_options.everyHostRuns)
                     return;
                 for (std::size_t i = hostStart; i < m_problems.size(); ++i)
                     if (m_problems[i].severity == Severity::Error) {

@@ -24,6 +24,9 @@ struct ValidationOptions {
     // on another PC) is then an error; otherwise (`validate` without --here: is this a
     // valid file?) a warning.
     bool targetsHere = true;
+    // Every manager of the profile runs (each on its agent, `run --manager`): the other
+    // managers' problems count as the first's, none is "not run here".
+    bool everyHostRuns = false;
 };
 
 // Limits the rules enforce (also used by editors to bound their inputs).

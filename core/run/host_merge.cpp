@@ -392,8 +392,22 @@ Result<RunResult> mergeHostRuns(std::vector<HostRun> runs)
             for (const auto &step : runs[h].result.steps)
                 if (step.step == s)
                     parts[h] = &step;
-        if (std::any_of(parts.begin(), parts.end(), [](const StepResult *p) { return p; }))
-            merged.steps.push_back(mergeHostSteps(parts, places));
+        if (std::none_of(parts.begin(), parts.end(), [](const StepResult *p) { return p; }))
+            continue;
+        merged.steps.push_back(mergeHostSteps(parts, places));
+        // A host that ended in the middle of the step (it failed, its agent went away)
+        // has no totals for it: its intervals are kept, but All is over the others, and
+        // the reader must know.
+        for (std::size_t h = 0; h < runs.size(); ++h) {
+            const auto &intervals = runs[h].result.intervals;
+            if (!parts[h] && std::any_of(intervals.begin(), intervals.end(), [s](const auto &i) {
+                    return i.step == s;
+                }))
+                merged.notices.push_back(fmt::format("{} ended during {} without its totals: its "
+                                                     "intervals are in the time series; the "
+                                                     "step's All is over the other hosts",
+                    places[h].name, merged.plan.steps[s].name));
+        }
     }
     merged.intervals = mergeIntervals(runs, places);
     return merged;

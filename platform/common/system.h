@@ -10,6 +10,7 @@
 #include "core/result.h"
 #include "platform/common/device_types.h"
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -36,6 +37,8 @@ core::Status removeTestFile(const std::string &path);
 // or with another shape; anything else found in the tree is left and named in the error.
 core::Status removeFileTree(const std::string &root, const core::FileTree &tree);
 
+// This process's id, for what an agent says about itself.
+std::uint64_t currentProcessId();
 // Block devices with partitions and mount points, and mounted file systems.
 std::vector<BlockDeviceInfo> listBlockDevices();
 std::vector<MountInfo> listMounts();

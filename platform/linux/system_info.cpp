@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "platform/linux/system_info.h"
 
+#include "platform/common/system.h"
 #include "platform/linux/block_devices.h"
 #include "platform/linux/sysfs.h"
 
@@ -200,6 +201,11 @@ core::DeviceFacts describeDevice(const std::string &targetPath)
         = static_cast<std::uint32_t>(readSysfsNumber(dir / "queue/nr_requests").value_or(0));
     facts.writeCache = readSysfsText(dir / "queue/write_cache");
     return facts;
+}
+
+std::uint64_t currentProcessId()
+{
+    return static_cast<std::uint64_t>(::getpid());
 }
 
 } // namespace ioprism::platform

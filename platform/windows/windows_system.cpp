@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "platform/windows/windows_system.h"
 
+#include "platform/common/system.h"
 #include "platform/windows/win_util.h"
 
 namespace ioprism::platform {
@@ -73,6 +74,11 @@ core::Environment describeWindowsEnvironment()
         L"HARDWARE\\DESCRIPTION\\System\\CentralProcessor\\0", L"ProcessorNameString");
     env.cpuCount = static_cast<std::uint32_t>(::GetActiveProcessorCount(ALL_PROCESSOR_GROUPS));
     return env;
+}
+
+std::uint64_t currentProcessId()
+{
+    return GetCurrentProcessId();
 }
 
 } // namespace ioprism::platform
