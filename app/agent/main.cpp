@@ -138,7 +138,12 @@ core::Result<net::TlsIdentity> tlsIdentity(const Options &o, const std::string &
 
 int serve(const Options &o)
 {
-    auto address = net::parseHostPort(o.listen);
+    // Port 0 (any free port, said in the "listening on" line) is for tests and benches;
+    // a controller's address never has it, so the parser refuses it.
+    const bool anyPort = o.listen.size() > 2 && o.listen.ends_with(":0");
+    auto address = net::parseHostPort(anyPort ? o.listen.substr(0, o.listen.size() - 2) : o.listen);
+    if (address && anyPort)
+        address->port = 0;
     if (!address) {
         std::cerr << "error: --listen: " << address.error().toString() << "\n";
         return 2;
@@ -232,7 +237,8 @@ int main(int argc, char **argv)
     Options o;
     app.add_option("--listen", o.listen,
            "Address (and port) to listen on: 127.0.0.1 (the default), 0.0.0.0 or :: for every "
-           "interface, host:port or [v6]:port; the default port is 7355")
+           "interface, host:port or [v6]:port; the default port is 7355 (0: any free port, "
+           "printed)")
         ->capture_default_str();
     app.add_option("--token-file", o.tokenFile,
            "File whose first line is the shared secret a controller must send (at least 16 "
