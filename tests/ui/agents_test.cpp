@@ -9,6 +9,7 @@
 #include "core/agent/agent_service.h"
 #include "core/agent/remote_session.h"
 #include "core/null_engine.h"
+#include "support/test_support.h"
 #include "ui/editors/worker_panel.h"
 #include "ui/main_window.h"
 #include "ui/message_bar.h"
@@ -20,12 +21,15 @@
 #include "ui/pages/history_page.h"
 #include "ui/pages/manager_dialog.h"
 #include "ui/pages/results_page.h"
+#include "ui/run/run_controller.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QTreeView>
 
+#include <cstdlib>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <map>
@@ -206,6 +210,16 @@ RunResultPtr runOnce(MainWindow &window)
     return finished;
 }
 
+// True when a message the bar shows now (the first or a stacked one) contains `text`.
+bool barSays(MainWindow &window, const QString &text)
+{
+    MessageBar *bar = window.messageBar();
+    for (int i = 0; i < bar->shownCount(); ++i)
+        if (bar->textAt(i).contains(text))
+            return true;
+    return false;
+}
+
 std::uint64_t ios(const core::ScopeResult &scope)
 {
     return scope.measurement.read.histogram.count() + scope.measurement.write.histogram.count();
@@ -242,6 +256,18 @@ TEST(Agents, TwoManagersRunWithThisHostAsOneRunAllIsTheSumAndItIsKept)
     EXPECT_TRUE(tip.contains(QStringLiteral("/srv"))) << tip.toStdString();
     EXPECT_TRUE(tip.contains(QStringLiteral("Worker 1"))) << "this host's workers, copied";
     EXPECT_FALSE(window.document()->hasErrors());
+    // IOPRISM_TEST_SHOTS=DIR keeps pictures of the topology and the results, to look at
+    // (docs/screenshots/agents-*.png are made so, under Xvfb).
+    const char *shots = std::getenv("IOPRISM_TEST_SHOTS");
+    if (shots) {
+        window.resize(1600, 1000);
+        window.showPage(MainWindow::TargetsTab);
+        window.show();
+        window.workerPanel()->tree()->expandAll();
+        window.workerPanel()->tree()->setCurrentIndex(topology->index(1, 0));
+        QApplication::processEvents();
+        window.grab().save(QString::fromLocal8Bit(shots) + QStringLiteral("/agents-topology.png"));
+    }
 
     const RunResultPtr result = runOnce(window);
     ASSERT_TRUE(result);
@@ -264,6 +290,12 @@ TEST(Agents, TwoManagersRunWithThisHostAsOneRunAllIsTheSumAndItIsKept)
     EXPECT_EQ(hostRows, 3);
     EXPECT_GT(ios(*all), 0U);
     EXPECT_EQ(ios(*all), hostIos);
+
+    if (shots) {
+        window.showPage(MainWindow::ResultsTab);
+        QApplication::processEvents();
+        window.grab().save(QString::fromLocal8Bit(shots) + QStringLiteral("/agents-results.png"));
+    }
 
     // Kept in History like any run.
     EXPECT_TRUE(
@@ -306,7 +338,7 @@ TEST(Agents, AnAgentCutMidRunIsNamedAndWhatWasMeasuredIsKept)
     EXPECT_TRUE(window.workerPanel()->model()->index(2, 0).data().toString().contains(
         QStringLiteral("disconnected")));
     EXPECT_FALSE(window.startRun());
-    EXPECT_TRUE(window.messageBar()->currentText().contains(QStringLiteral("not connected")));
+    EXPECT_TRUE(barSays(window, QStringLiteral("not connected")));
 }
 
 TEST(Agents, AWrongTokenIsSaidInTheDialogAndNothingIsAdded)
