@@ -25,6 +25,7 @@
 
 #include <QApplication>
 #include <QCheckBox>
+#include <QDockWidget>
 #include <QLabel>
 #include <QLineEdit>
 #include <QTreeView>
@@ -264,7 +265,8 @@ TEST(Agents, TwoManagersRunWithThisHostAsOneRunAllIsTheSumAndItIsKept)
         window.showPage(MainWindow::TargetsTab);
         window.show();
         window.workerPanel()->tree()->expandAll();
-        window.workerPanel()->tree()->setCurrentIndex(topology->index(1, 0));
+        if (auto *dock = window.findChild<QDockWidget *>())
+            window.resizeDocks({dock}, {520}, Qt::Horizontal);
         QApplication::processEvents();
         window.grab().save(QString::fromLocal8Bit(shots) + QStringLiteral("/agents-topology.png"));
     }

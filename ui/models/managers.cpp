@@ -7,6 +7,7 @@
 
 #include <QLocale>
 #include <QStringList>
+#include <QSysInfo>
 
 #include <algorithm>
 
@@ -116,7 +117,8 @@ core::RunSessionFactory Managers::sessionFactory(
         if (run.empty())
             return local(sink);
         std::vector<core::HostSessionMaker> hosts;
-        hosts.push_back(core::localHost({}, hooks));
+        // This host by its name, as the topology names it ("" would be "host 1").
+        hosts.push_back(core::localHost(toStdString(QSysInfo::machineHostName()), hooks));
         for (auto &h : run) {
             // The maker holds the connection: the run's session uses it until it ends.
             auto connection = h.manager.connection;
@@ -131,7 +133,7 @@ core::RunSessionFactory Managers::sessionFactory(
 
 QString Managers::summary(const ManagerInfo &info)
 {
-    return tr("%1 (%2, %n CPUs), IOPrism %3", nullptr, int(info.cpus))
+    return tr("%1: %2, %n CPUs, IOPrism %3", nullptr, int(info.cpus))
         .arg(toQString(info.host), toQString(info.os), toQString(info.version));
 }
 

@@ -53,7 +53,7 @@ public:
     core::RunSessionFactory sessionFactory(
         core::RunSessionFactory local, core::LocalRunHooks hooks);
 
-    // One line naming a manager ("db2 (Debian 12, 8 CPUs), IOPrism 0.4.0"), and the
+    // One line naming a manager ("db2: Linux 6.1.0, 8 CPUs, IOPrism 0.4.0"), and the
     // tooltip's lines: address, clock offset, fingerprint, inventory.
     static QString summary(const ManagerInfo &info);
     static QString details(const ManagerInfo &info);

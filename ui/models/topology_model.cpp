@@ -277,7 +277,7 @@ QVariant TopologyModel::boundHostData(int host, const ReachedManager &manager, i
     const bool connected = manager.connection->isOpen();
     switch (role) {
     case Qt::DisplayRole:
-        return tr("Manager %1 (%2)%3")
+        return tr("Manager %1; %2%3")
             .arg(Managers::summary(manager.info), tr("%n workers", nullptr, int(h.workers.size())),
                 connected ? QString() : tr(": disconnected"));
     case Qt::ToolTipRole: {
