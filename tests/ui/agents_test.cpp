@@ -343,6 +343,42 @@ TEST(Agents, AnAgentCutMidRunIsNamedAndWhatWasMeasuredIsKept)
     EXPECT_TRUE(barSays(window, QStringLiteral("not connected")));
 }
 
+TEST(Agents, AnIcfsOtherManagerIsBoundToItsAgentAndThenRuns)
+{
+    test::ensureApp();
+    test::TempDir dir;
+    Agents agents;
+    agents.add("lab-02.test:7355", "lab-02");
+    MainWindow window(agents.services(), withLibrary(dir));
+    core::Profile profile = test::smallProfile(1s, 100ms);
+    core::Host lab {.id = 2, .name = "lab-02", .networkAddress = "lab-02.test:7355"};
+    lab.workers = profile.hosts[0].workers;
+    profile.hosts.push_back(lab);
+    window.document()->setProfile(profile);
+    window.setIoLimitPerTarget(1000);
+    TopologyModel *topology = window.workerPanel()->model();
+    ASSERT_EQ(topology->rowCount(), 2);
+    EXPECT_TRUE(topology->index(1, 0).data().toString().contains(QStringLiteral("not run here")));
+
+    // Bind to Agent…: the dialog starts with the file's network address.
+    QPointer<ManagerDialog> dialog = window.askManager(2);
+    ASSERT_TRUE(dialog);
+    EXPECT_EQ(dialog->addressField()->text(), QStringLiteral("lab-02.test:7355"));
+    dialog->tokenFileField()->setText(QString::fromStdString(tokenFile(dir, kToken)));
+    dialog->plaintextField()->setChecked(true);
+    dialog->connectToManager();
+    ASSERT_TRUE(test::waitUntil([&] { return window.managers()->boundTo(2) != nullptr; }, 60s));
+    EXPECT_EQ(window.document()->profile().hosts.size(), 2U) << "bound, not added";
+    const QString row = topology->index(1, 0).data().toString();
+    EXPECT_FALSE(row.contains(QStringLiteral("not run here"))) << row.toStdString();
+    EXPECT_TRUE(row.contains(QStringLiteral("lab-02"))) << row.toStdString();
+
+    const RunResultPtr result = runOnce(window);
+    ASSERT_TRUE(result);
+    ASSERT_FALSE(result->error) << result->error->toString();
+    EXPECT_EQ(result->hosts.size(), 2U) << "this host and lab-02";
+}
+
 TEST(Agents, AWrongTokenIsSaidInTheDialogAndNothingIsAdded)
 {
     test::ensureApp();
