@@ -377,6 +377,12 @@ TEST(Agents, AnIcfsOtherManagerIsBoundToItsAgentAndThenRuns)
     ASSERT_TRUE(result);
     ASSERT_FALSE(result->error) << result->error->toString();
     EXPECT_EQ(result->hosts.size(), 2U) << "this host and lab-02";
+
+    // Bound, its problems are a run's: an error there stops Start (unbound, it would not).
+    window.document()->mutableProfile().hosts[1].workers[0].outstandingIos = 0;
+    window.document()->commitValues(nullptr);
+    EXPECT_FALSE(window.startRun());
+    EXPECT_TRUE(barSays(window, QStringLiteral("cannot run on its managers")));
 }
 
 TEST(Agents, AWrongTokenIsSaidInTheDialogAndNothingIsAdded)
