@@ -122,8 +122,11 @@ void ManagerDialog::connectToManager()
     QPointer<ManagerDialog> guard(this);
     std::thread([reach = m_reach, a, guard, attempt] {
         auto result = std::make_shared<core::Result<ReachedManager>>(reach(a));
+        QCoreApplication *app = QCoreApplication::instance();
+        if (!app)
+            return; // the application has ended meanwhile
         QMetaObject::invokeMethod(
-            QCoreApplication::instance(),
+            app,
             [guard, attempt, result] {
                 if (guard && guard->m_attempt == attempt)
                     guard->onResult(std::move(*result));
