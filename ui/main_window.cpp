@@ -19,6 +19,7 @@
 #include "ui/icons.h"
 #include "ui/message_bar.h"
 #include "ui/models/history_model.h"
+#include "ui/models/managers.h"
 #include "ui/models/profile_defaults.h"
 #include "ui/models/profile_document.h"
 #include "ui/models/targets_model.h"
@@ -118,7 +119,8 @@ MainWindow::MainWindow(PlatformServices services, MainWindowOptions options, QWi
     , m_services(std::move(services))
     , m_options(std::move(options))
     , m_document(new ProfileDocument(this))
-    , m_controller(new RunController(m_services, this))
+    , m_managers(new Managers(this))
+    , m_controller(new RunController(servicesWithManagers(m_services, m_managers), this))
     , m_messageBar(new MessageBar(this))
     , m_tabs(new QTabWidget(this))
     , m_workerPanel(new WorkerPanel(m_document, this))
@@ -604,6 +606,11 @@ bool MainWindow::startRun()
             details.join(QLatin1Char('\n')), kRunRefusalTopic);
         return false;
     }
+    // The managers on other hosts: each connected, each one's workers valid there.
+    if (const QString refusal = m_managers->refusal(m_document->profile()); !refusal.isEmpty()) {
+        m_messageBar->showMessage(MessageBar::Level::Error, refusal, {}, kRunRefusalTopic);
+        return false;
+    }
 
     // Raw devices: refused when this user may not open them or one is in use, else
     // confirmed by the user (the Targets page asks).
@@ -687,7 +694,7 @@ void MainWindow::beginRun(bool allowDeviceWrites)
         m_seriesPage->clear();
     m_tabs->setTabVisible(SeriesTab, m_seriesRun);
     m_showSeries->setEnabled(m_seriesRun);
-    m_controller->start(std::move(request));
+    m_controller->start(m_managers->prepare(std::move(request)));
     showPage(LiveTab);
     updateRunActions();
 }

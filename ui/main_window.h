@@ -33,6 +33,8 @@ class QTimer;
 namespace ioprism::ui {
 
 class LivePage;
+class ManagerDialog;
+class Managers;
 class MessageBar;
 class ProfileDocument;
 class ComparePage;
@@ -154,6 +156,13 @@ public:
 
     ProfileDocument *document() const { return m_document; }
     RunController *runController() const { return m_controller; }
+    // Managers on other hosts (ui/main_window_managers.cpp): the bindings, and the
+    // actions that add one, bind an .icf's manager, or remove one.
+    Managers *managers() const { return m_managers; }
+    QAction *addManagerAction() const { return m_addManager; }
+    // Opens the manager dialog for host `hostId` (0: a new manager), non-modal.
+    ManagerDialog *askManager(std::uint32_t hostId = 0);
+    void removeManager(std::uint32_t hostId);
     WorkerPanel *workerPanel() const { return m_workerPanel; }
     TargetsPage *targetsPage() const { return m_targetsPage; }
     SpecsPage *specsPage() const { return m_specsPage; }
@@ -245,6 +254,9 @@ private:
     QString defaultTestFile() const;
 
     void beginRun(bool allowDeviceWrites);
+    void createManagerActions();
+    void onManagerReached(std::uint32_t hostId, const ReachedManager &manager);
+    void showTopologyMenu(const QPoint &at);
     // Restart as Administrator: the profile into a file the new process opens, the
     // restart, then this window closes; an error (declined) in the message bar.
     void restartElevated();
@@ -276,6 +288,7 @@ private:
     PlatformServices m_services;
     MainWindowOptions m_options;
     ProfileDocument *m_document;
+    Managers *m_managers; // before m_controller: its session factory uses it
     RunController *m_controller;
     MessageBar *m_messageBar;
     QTabWidget *m_tabs;
@@ -294,6 +307,7 @@ private:
     QAction *m_open = nullptr;
     QAction *m_save = nullptr;
     QAction *m_saveAs = nullptr;
+    QAction *m_addManager = nullptr;
     QAction *m_start = nullptr;
     QAction *m_stop = nullptr;
     QAction *m_exportCsv = nullptr;

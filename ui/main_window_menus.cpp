@@ -93,6 +93,7 @@ void MainWindow::createActions()
 {
     createFileActions();
     createRunActions();
+    createManagerActions();
     createExportActions();
 }
 
@@ -257,6 +258,8 @@ void MainWindow::createMenus()
     run->setToolTipsVisible(true);
     run->addAction(m_start);
     run->addAction(m_stop);
+    run->addSeparator();
+    run->addAction(m_addManager);
     run->addSeparator();
     run->addAction(m_removeTestFiles);
     run->addAction(m_saveRuns);

@@ -45,3 +45,24 @@ PlatformServices nullPlatformServices()
 }
 
 } // namespace ioprism::ui
+
+namespace ioprism::ui {
+
+ManagerInfo describeManager(core::AgentConnection &connection, std::string address)
+{
+    const core::WelcomeMessage welcome = connection.welcome();
+    ManagerInfo info;
+    info.address = std::move(address);
+    info.host = welcome.host;
+    info.os = welcome.os;
+    info.version = welcome.version;
+    info.cpus = welcome.cpus;
+    info.engines = welcome.engines;
+    info.clock = connection.clockOffset();
+    // Without its inventory the manager still runs: the tooltip then says nothing of it.
+    if (auto inventory = connection.inventory(); inventory)
+        info.inventory = std::move(*inventory);
+    return info;
+}
+
+} // namespace ioprism::ui

@@ -7,6 +7,7 @@
 // any thread unless noted; an empty std::function means "not available here".
 #pragma once
 
+#include "core/agent/remote_session.h"
 #include "core/counters.h"
 #include "core/engine.h"
 #include "core/engine_kind.h"
@@ -56,6 +57,41 @@ struct TargetCandidate {
 // The first `bytes` bytes of a file, through the bounded reader (PlatformServices).
 using FileHeadReader
     = std::function<core::InputFileText(const std::filesystem::path &, std::size_t bytes)>;
+
+// How to reach a manager on another host (an ioprism-agent, docs/agents.md): what the
+// "Add manager" dialog asks.
+struct ManagerAccess {
+    std::string address; // "host", "host:port", "[v6]:port"
+    std::string tokenFile; // the shared secret's file (net::readTokenFile)
+    bool plaintext = false; // no TLS: loopback, or an SSH tunnel
+    std::string pin; // "SHA256:…", the certificate expected; "": recorded on first use
+};
+
+// What a reached manager is, as the topology shows it (value type, any thread).
+struct ManagerInfo {
+    std::string address; // "host:port" as reached
+    std::string host; // its host name
+    std::string os;
+    std::string version; // its IOPrism version
+    std::uint32_t cpus = 0;
+    std::vector<std::string> engines;
+    std::optional<core::ClockOffset> clock; // its clock minus ours, measured at connection
+    std::string fingerprint; // of its certificate; "" in plaintext
+    bool firstUse = false; // the fingerprint was recorded now
+    std::string knownAgentsFile; // where it was recorded
+    std::optional<core::InventoryMessage> inventory; // devices, mounts, allowed roots
+};
+
+// A manager reached: what it is and its open connection, shared by the topology's
+// binding and the runs on it (each run holds it until it ends).
+struct ReachedManager {
+    ManagerInfo info;
+    std::shared_ptr<core::AgentConnection> connection;
+};
+
+// What a connection (opened) says of its agent: welcome, clock offset, inventory (asked
+// now, bounded by the connection's timeout).
+ManagerInfo describeManager(core::AgentConnection &connection, std::string address);
 
 struct PlatformServices {
     // Where runs run (core/run/run_session.h). Empty: in this process, a
@@ -116,6 +152,11 @@ struct PlatformServices {
     // closes. An error (the user declined, or Linux: not supported) leaves the window as
     // it was. Empty: not offered.
     std::function<core::Status(const std::vector<std::string> &arguments)> restartElevated;
+    // Reaches a manager on another host (net::reachAgent: TLS or plaintext, the token,
+    // the certificate pinned or recorded in the data folder's known-agents file). Blocks
+    // up to its timeout: never on the GUI thread. An error names the agent ("agent
+    // db2:7355: the token was not accepted"). Empty: managers are not offered.
+    std::function<core::Result<ReachedManager>(const ManagerAccess &)> reachManager;
 };
 
 // What a run in this process takes from the services: the engine, the counters, the

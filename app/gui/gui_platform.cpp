@@ -2,11 +2,15 @@
 #include "app/gui/gui_platform.h"
 
 #include "platform/common/backend_factory.h"
+#include "platform/common/data_dir.h"
 #include "platform/common/elevation.h"
 #include "platform/common/input_file_reader.h"
 #include "platform/common/system.h"
 #include "platform/common/target_resolution.h"
 #include "ui/models/profile_defaults.h"
+
+#include "net/agent_client.h"
+#include "net/transport.h"
 
 // The OS's own (platform/linux or platform/windows, chosen by the build: app/CMakeLists.txt).
 #include <filesystem>
@@ -156,6 +160,49 @@ std::vector<ui::TargetCandidate> listTargets()
     return candidates;
 }
 
+namespace {
+
+// A manager on another host, reached as `ioprism-cli run --manager` reaches it: the same
+// token file rules and the same known-agents file (the data folder's), so that a
+// certificate recorded by one is known to the other.
+core::Result<ui::ReachedManager> reachManager(const ui::ManagerAccess &manager)
+{
+    net::AgentAccess access;
+    auto token = net::readTokenFile(manager.tokenFile);
+    if (!token)
+        return token.error();
+    access.token = std::move(*token);
+    access.plaintext = manager.plaintext;
+    if (!manager.pin.empty()) {
+        auto where = net::parseHostPort(manager.address);
+        if (!where)
+            return where.error();
+        access.pins[net::formatHostPort(where->host, where->port)] = manager.pin;
+    }
+    if (!manager.plaintext) {
+        auto data = platform::userDataDirectory();
+        if (!data && manager.pin.empty())
+            return data.error();
+        if (data) {
+            std::error_code ec;
+            std::filesystem::create_directories(*data, ec);
+            access.knownAgentsFile = (*data / "known-agents").string();
+        }
+    }
+    auto reached = net::reachAgent(manager.address, access, platform::describeSystem().hostName);
+    if (!reached)
+        return reached.error();
+    ui::ReachedManager result;
+    result.info = ui::describeManager(*reached->connection, reached->address);
+    result.info.fingerprint = reached->fingerprint;
+    result.info.firstUse = reached->firstUse;
+    result.info.knownAgentsFile = access.knownAgentsFile;
+    result.connection = std::move(reached->connection);
+    return result;
+}
+
+} // namespace
+
 ui::PlatformServices platformServices()
 {
     ui::PlatformServices services;
@@ -185,6 +232,7 @@ ui::PlatformServices platformServices()
     // On Linux these say "not needed" and "not supported": the broker is used instead.
     services.needsElevation = platform::needsElevationFor;
     services.restartElevated = platform::restartElevated;
+    services.reachManager = reachManager;
     return services;
 }
 

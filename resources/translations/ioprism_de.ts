@@ -2377,6 +2377,174 @@
         <source>Saves the profile, closes this window and starts IOPrism again with administrator rights, on the Targets page; Windows asks for consent first</source>
         <translation>Speichert das Profil, schließt dieses Fenster und startet IOPrism mit Administratorrechten neu, auf der Seite Ziele; Windows fragt zuvor nach Zustimmung</translation>
     </message>
+    <message>
+        <source>Add &amp;Manager…</source>
+        <translation>&amp;Manager hinzufügen…</translation>
+    </message>
+    <message>
+        <source>Add a manager on another host (an ioprism-agent): its workers run there, together with this host&apos;s</source>
+        <translation>Einen Manager auf einem anderen Rechner hinzufügen (einen ioprism-agent): Seine Worker laufen dort, zusammen mit denen dieses Rechners</translation>
+    </message>
+    <message>
+        <source>Bind to Agent…</source>
+        <translation>An Agent binden…</translation>
+    </message>
+    <message>
+        <source>Run this manager&apos;s workers on an ioprism-agent on its host</source>
+        <translation>Die Worker dieses Managers auf einem ioprism-agent auf seinem Rechner ausführen</translation>
+    </message>
+    <message>
+        <source>Remove Manager</source>
+        <translation>Manager entfernen</translation>
+    </message>
+    <message>
+        <source>Remove this manager and its workers from the profile</source>
+        <translation>Diesen Manager und seine Worker aus dem Profil entfernen</translation>
+    </message>
+    <message>
+        <source>Add Manager</source>
+        <translation>Manager hinzufügen</translation>
+    </message>
+    <message>
+        <source>Bind Manager to Agent</source>
+        <translation>Manager an Agent binden</translation>
+    </message>
+    <message>
+        <source>Manager %1 (%2): first connection; its certificate %3 is now recorded. Compare it with the fingerprint the agent printed when it started.</source>
+        <translation>Manager %1 (%2): erste Verbindung; sein Zertifikat %3 ist jetzt gespeichert. Vergleichen Sie es mit dem Fingerabdruck, den der Agent beim Start ausgegeben hat.</translation>
+    </message>
+    <message>
+        <source>Manager %1 added</source>
+        <translation>Manager %1 hinzugefügt</translation>
+    </message>
+</context>
+<context>
+    <name>ioprism::ui::ManagerDialog</name>
+    <message>
+        <source>Plaintext (loopback or SSH tunnel)</source>
+        <translation>Unverschlüsselt (Loopback oder SSH-Tunnel)</translation>
+    </message>
+    <message>
+        <source>Connect</source>
+        <translation>Verbinden</translation>
+    </message>
+    <message>
+        <source>Where ioprism-agent listens: host, host:port or [IPv6]:port (port 7355 when none is given).</source>
+        <translation>Wo ioprism-agent lauscht: Rechner, Rechner:Port oder [IPv6]:Port (Port 7355, wenn keiner angegeben ist).</translation>
+    </message>
+    <message>
+        <source>The file holding the agent&apos;s shared token (its first line), the same file the agent was started with.</source>
+        <translation>Die Datei mit dem gemeinsamen Token des Agents (ihre erste Zeile), dieselbe Datei, mit der der Agent gestartet wurde.</translation>
+    </message>
+    <message>
+        <source>…</source>
+        <translation>…</translation>
+    </message>
+    <message>
+        <source>Choose the token file.</source>
+        <translation>Die Token-Datei wählen.</translation>
+    </message>
+    <message>
+        <source>Token file</source>
+        <translation>Token-Datei</translation>
+    </message>
+    <message>
+        <source>Connect without TLS: only for an agent started with --plaintext on this host, or reached through an SSH tunnel.</source>
+        <translation>Ohne TLS verbinden: nur für einen Agent, der mit --plaintext auf diesem Rechner gestartet wurde oder über einen SSH-Tunnel erreicht wird.</translation>
+    </message>
+    <message>
+        <source>SHA256:… (optional)</source>
+        <translation>SHA256:… (optional)</translation>
+    </message>
+    <message>
+        <source>The fingerprint the agent printed when it started. Empty: the certificate is recorded on first use and must not change later.</source>
+        <translation>Der Fingerabdruck, den der Agent beim Start ausgegeben hat. Leer: Das Zertifikat wird bei der ersten Verbindung gespeichert und darf sich danach nicht ändern.</translation>
+    </message>
+    <message>
+        <source>Why the last attempt failed.</source>
+        <translation>Warum der letzte Versuch fehlschlug.</translation>
+    </message>
+    <message>
+        <source>Connecting to the agent…</source>
+        <translation>Verbindung zum Agent wird hergestellt…</translation>
+    </message>
+    <message>
+        <source>Connect to the agent, check its token and certificate, and add it to the topology.</source>
+        <translation>Mit dem Agent verbinden, Token und Zertifikat prüfen und ihn zur Topologie hinzufügen.</translation>
+    </message>
+    <message>
+        <source>Close without adding (a connection still being made is dropped).</source>
+        <translation>Schließen, ohne hinzuzufügen (eine Verbindung im Aufbau wird verworfen).</translation>
+    </message>
+    <message>
+        <source>Address:</source>
+        <translation>Adresse:</translation>
+    </message>
+    <message>
+        <source>Token file:</source>
+        <translation>Token-Datei:</translation>
+    </message>
+    <message>
+        <source>Certificate pin:</source>
+        <translation>Zertifikat-Pin:</translation>
+    </message>
+    <message>
+        <source>give the agent&apos;s address</source>
+        <translation>geben Sie die Adresse des Agents an</translation>
+    </message>
+</context>
+<context>
+    <name>ioprism::ui::Managers</name>
+    <message>
+        <source>Manager %1 (%2) is not connected%3: remove it and add it again.</source>
+        <translation>Manager %1 (%2) ist nicht verbunden%3: Entfernen Sie ihn und fügen Sie ihn erneut hinzu.</translation>
+    </message>
+    <message>
+        <source>The profile cannot run on its managers: %1</source>
+        <translation>Das Profil kann auf seinen Managern nicht laufen: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %2, %n CPUs, IOPrism %3</source>
+        <translation>
+            <numerusform>%1: %2, %n CPU, IOPrism %3</numerusform>
+            <numerusform>%1: %2, %n CPUs, IOPrism %3</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Agent at %1; engines: %2</source>
+        <translation>Agent unter %1; Engines: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Clock offset: %1 ms ± %2 ms (%n round trips)</source>
+        <translation>
+            <numerusform>Uhrenversatz: %1 ms ± %2 ms (%n Umlauf)</numerusform>
+            <numerusform>Uhrenversatz: %1 ms ± %2 ms (%n Umläufe)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Plaintext connection (no certificate)</source>
+        <translation>Unverschlüsselte Verbindung (kein Zertifikat)</translation>
+    </message>
+    <message>
+        <source>Certificate %1</source>
+        <translation>Zertifikat %1</translation>
+    </message>
+    <message>
+        <source>Device %1 %2 (%3)%4</source>
+        <translation>Gerät %1 %2 (%3)%4</translation>
+    </message>
+    <message>
+        <source>Mount %1 (%2), %3 free</source>
+        <translation>Einhängepunkt %1 (%2), %3 frei</translation>
+    </message>
+    <message>
+        <source>Targets allowed under: %1</source>
+        <translation>Ziele erlaubt unter: %1</translation>
+    </message>
+    <message>
+        <source>nothing</source>
+        <translation>nichts</translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::MessageBar</name>
@@ -4540,6 +4708,22 @@
     <message>
         <source>no targets</source>
         <translation>keine Ziele</translation>
+    </message>
+    <message>
+        <source>Manager %1; %2%3</source>
+        <translation>Manager %1; %2%3</translation>
+    </message>
+    <message>
+        <source>: disconnected</source>
+        <translation>: getrennt</translation>
+    </message>
+    <message>
+        <source>A manager on another host: its workers run there, together with this host&apos;s, step by step. Its workers start as a copy of this host&apos;s (the same workload on every manager, e.g. on shared storage).</source>
+        <translation>Ein Manager auf einem anderen Rechner: Seine Worker laufen dort, zusammen mit denen dieses Rechners, Schritt für Schritt. Seine Worker beginnen als Kopie derer dieses Rechners (dieselbe Last auf jedem Manager, z. B. auf gemeinsamem Speicher).</translation>
+    </message>
+    <message>
+        <source>Disconnected: %1</source>
+        <translation>Getrennt: %1</translation>
     </message>
 </context>
 <context>

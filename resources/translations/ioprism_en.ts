@@ -163,6 +163,23 @@
     </message>
 </context>
 <context>
+    <name>ioprism::ui::Managers</name>
+    <message numerus="yes">
+        <source>%1: %2, %n CPUs, IOPrism %3</source>
+        <translation>
+            <numerusform>%1: %2, %n CPU, IOPrism %3</numerusform>
+            <numerusform>%1: %2, %n CPUs, IOPrism %3</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Clock offset: %1 ms ± %2 ms (%n round trips)</source>
+        <translation>
+            <numerusform>Clock offset: %1 ms ± %2 ms (%n round trip)</numerusform>
+            <numerusform>Clock offset: %1 ms ± %2 ms (%n round trips)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ioprism::ui::MessageBar</name>
     <message numerus="yes">
         <source>Dismiss this message (%n more waiting)</source>

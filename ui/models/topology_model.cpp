@@ -4,6 +4,7 @@
 #include "core/profile/names.h"
 #include "ui/format.h"
 #include "ui/icons.h"
+#include "ui/models/managers.h"
 #include "ui/models/profile_defaults.h"
 #include "ui/models/profile_document.h"
 #include "ui/style.h"
@@ -234,6 +235,8 @@ QVariant TopologyModel::otherHostData(int host, int role) const
         return {};
     const core::Host &h = hosts[static_cast<std::size_t>(host)];
     const QString name = h.name.empty() ? QString::number(h.id) : toQString(h.name);
+    if (const ReachedManager *m = m_managers ? m_managers->boundTo(h.id) : nullptr)
+        return boundHostData(host, *m, role);
     switch (role) {
     case Qt::DisplayRole:
         return tr("Manager %1: not run here (%2)")
@@ -266,6 +269,67 @@ QVariant TopologyModel::otherHostData(int host, int role) const
     default:
         return {};
     }
+}
+
+QVariant TopologyModel::boundHostData(int host, const ReachedManager &manager, int role) const
+{
+    const core::Host &h = m_document->profile().hosts[static_cast<std::size_t>(host)];
+    const bool connected = manager.connection->isOpen();
+    switch (role) {
+    case Qt::DisplayRole:
+        return tr("Manager %1; %2%3")
+            .arg(Managers::summary(manager.info), tr("%n workers", nullptr, int(h.workers.size())),
+                connected ? QString() : tr(": disconnected"));
+    case Qt::ToolTipRole: {
+        QStringList lines;
+        lines << tr("A manager on another host: its workers run there, together with this "
+                    "host's, step by step. Its workers start as a copy of this host's (the same "
+                    "workload on every manager, e.g. on shared storage).");
+        lines << Managers::details(manager.info);
+        if (!connected)
+            lines << tr("Disconnected: %1").arg(toQString(manager.connection->closedReason()));
+        for (const auto &w : h.workers) {
+            QStringList targets;
+            for (const auto &t : w.targets)
+                targets << toQString(t.path);
+            lines << tr("%1: %2").arg(toQString(w.name),
+                targets.isEmpty() ? tr("no targets") : targets.join(QStringLiteral(", ")));
+        }
+        return lines.join(QLatin1Char('\n'));
+    }
+    case Qt::DecorationRole:
+        return icon(IconId::Host);
+    case Qt::ForegroundRole:
+        if (!connected)
+            return QBrush(QGuiApplication::palette().color(QPalette::Disabled, QPalette::Text));
+        return {};
+    case WorkerIndexRole:
+    case TargetIndexRole:
+        return -1;
+    default:
+        return {};
+    }
+}
+
+void TopologyModel::setManagers(const Managers *managers)
+{
+    if (m_managers)
+        disconnect(m_managers, nullptr, this, nullptr);
+    m_managers = managers;
+    if (managers)
+        connect(managers, &Managers::changed, this, [this] {
+            const int rows = rowCount();
+            if (rows > 1)
+                emit dataChanged(index(1, 0), index(rows - 1, 0));
+        });
+}
+
+std::uint32_t TopologyModel::hostIdAt(int row) const
+{
+    const auto &hosts = m_document->profile().hosts;
+    return row >= 0 && row < static_cast<int>(hosts.size())
+        ? hosts[static_cast<std::size_t>(row)].id
+        : 0;
 }
 
 QVariant TopologyModel::headerData(int section, Qt::Orientation orientation, int role) const

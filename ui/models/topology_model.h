@@ -8,8 +8,12 @@
 
 #include <QAbstractItemModel>
 
+#include <cstdint>
+
 namespace ioprism::ui {
 
+class Managers;
+struct ReachedManager;
 class ProfileDocument;
 
 class TopologyModel : public QAbstractItemModel
@@ -33,6 +37,13 @@ public:
     QVariant headerData(
         int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
+    // The managers bound to the profile's other hosts: a bound host's row names its
+    // manager (host, OS, version, CPUs; the tooltip: clock, fingerprint, inventory) and
+    // runs; an unbound one is "not run here".
+    void setManagers(const Managers *managers);
+    // The profile's host a top-level row shows (row 0: this host).
+    std::uint32_t hostIdAt(int row) const;
+
     QModelIndex hostIndex() const;
     QModelIndex workerIndex(int worker) const;
 
@@ -44,6 +55,8 @@ public:
 private:
     // A row of another manager (hosts[host], host >= 1): shown, not run here.
     QVariant otherHostData(int host, int role) const;
+    // Another host bound to a manager: it runs there.
+    QVariant boundHostData(int host, const ReachedManager &manager, int role) const;
     // This host's row, a worker's, and a target's (the worker `w`'s target `row`).
     QVariant hostData(int role) const;
     QVariant workerData(int row, int role) const;
@@ -51,6 +64,7 @@ private:
     void refreshProblems();
 
     ProfileDocument *m_document;
+    const Managers *m_managers = nullptr;
 };
 
 } // namespace ioprism::ui
