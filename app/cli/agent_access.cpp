@@ -4,7 +4,7 @@
 #include "platform/common/data_dir.h"
 
 #include <CLI/CLI.hpp>
-#include <cmath>
+#include <chrono>
 #include <fmt/format.h>
 #include <iostream>
 
@@ -85,8 +85,9 @@ std::string describeAgent(const net::ReachedAgent &agent)
     const core::WelcomeMessage w = agent.connection->welcome();
     std::string clock = "clock not measured";
     if (const auto offset = agent.connection->clockOffset())
-        clock = fmt::format("clock {:+.3f} ms ± {:.3f} ms", offset->offset.count() / 1e6,
-            offset->uncertainty.count() / 1e6);
+        clock = fmt::format("clock {:+.3f} ms ± {:.3f} ms",
+            std::chrono::duration<double, std::milli>(offset->offset).count(),
+            std::chrono::duration<double, std::milli>(offset->uncertainty).count());
     return fmt::format("{}: {} ({}, {} CPUs), IOPrism {}, engines {}; {}", agent.address, w.host,
         w.os, w.cpus, w.version, fmt::join(w.engines, ", "), clock);
 }
