@@ -402,6 +402,7 @@ TEST_F(Agents, CtrlCStopsEveryAgentsRunAndKeepsTheResults)
     run->signal(SIGINT);
     const auto code = run->wait();
     ASSERT_TRUE(code.has_value()) << "the CLI did not end after SIGINT";
+    EXPECT_EQ(*code, 130) << run->out() << run->err(); // interrupted, outputs written
     EXPECT_THAT(run->err(), HasSubstr("stopping (signal 2)"));
     const auto json = nlohmann::json::parse(readFile(dir() / "r.json"));
     EXPECT_EQ(json.at("stoppedByUser"), true);
