@@ -59,7 +59,7 @@ win_root='C:\ioprism-agent-test'
 openssl rand -hex 32 >"$work/token" 2>/dev/null || head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$work/token"
 chmod 600 "$work/token"
 # The token file as the Windows agent opens it: Wine's Z: drive is the Linux root.
-win_token="Z:$(echo "$work/token" | tr / '\\')"
+win_token="Z:${work//\//\\}\\token"
 
 # A free loopback port (the kernel's choice for port 0); the agent takes no port 0.
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
@@ -108,7 +108,7 @@ if "Windows" not in a.get("os", ""): problems.append("os is " + repr(a.get("os")
 if "iocp" not in a.get("engines", []): problems.append("engines are " + repr(a.get("engines")))
 if sys.argv[2].lower() not in [r.lower() for r in a.get("allowed", [])]:
     problems.append("allowed roots are " + repr(a.get("allowed")))
-print("; ".join(problems) or "{} ({}), engines {}".format(a["host"], a["os"], ", ".join(a["engines"])))
+print("; ".join(problems) or "{} ({}), engines {}".format(a.get("host"), a.get("os"), ", ".join(a.get("engines", []))))
 sys.exit(1 if problems else 0)
 PY
     ok "agents: the Linux CLI reaches the Windows agent"
