@@ -10,7 +10,6 @@
 #include "core/stats/histogram.h"
 #include "support/netns.h"
 
-#include <cstdlib>
 #include <filesystem>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -27,7 +26,6 @@
 
 using namespace ioprism::test;
 using ::testing::HasSubstr;
-using ::testing::Not;
 
 namespace {
 
