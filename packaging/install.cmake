@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # What `cmake --install` puts where on Linux, in the two components that become the two
 # Debian packages (packaging.cmake; docs/install.md lists every file):
-#   cli -> ioprism-cli  the CLI and its man page, the presets, the documentation
+#   cli -> ioprism-cli  the CLI and the agent (ioprism-agent) with their man pages, the
+#                       presets, the documentation
 #   gui -> ioprism      the GUI and its man page, the desktop entry, the MIME types of
 #                       profiles and .icf files, the icon in the hicolor theme, the
 #                       AppStream metadata
@@ -46,16 +47,18 @@ if(CMAKE_OBJCOPY)
             continue()
         endif()
         if(component STREQUAL "cli")
-            set(program ioprism-cli)
+            set(programs ioprism-cli ioprism-agent)
         else()
-            set(program ioprism)
+            set(programs ioprism)
         endif()
-        install(CODE "
-            if(CMAKE_INSTALL_DO_STRIP)
-                execute_process(COMMAND \"${CMAKE_OBJCOPY}\" --remove-section=.comment
-                    --remove-section=.note
-                    \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/${program}\")
-            endif()" COMPONENT ${component})
+        foreach(program ${programs})
+            install(CODE "
+                if(CMAKE_INSTALL_DO_STRIP)
+                    execute_process(COMMAND \"${CMAKE_OBJCOPY}\" --remove-section=.comment
+                        --remove-section=.note
+                        \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/${program}\")
+                endif()" COMPONENT ${component})
+        endforeach()
     endforeach()
 endif()
 
@@ -101,7 +104,7 @@ find_program(IOPRISM_PERL perl)
 if(CMAKE_CROSSCOMPILING OR CMAKE_CXX_FLAGS MATCHES "-fsanitize")
     # no man pages
 elseif(IOPRISM_HELP2MAN AND IOPRISM_PERL AND IOPRISM_GZIP)
-    set(man_programs ioprism-cli)
+    set(man_programs ioprism-cli ioprism-agent)
     if(IOPRISM_BUILD_GUI)
         list(APPEND man_programs ioprism)
     endif()
@@ -109,6 +112,9 @@ elseif(IOPRISM_HELP2MAN AND IOPRISM_PERL AND IOPRISM_GZIP)
         if(program STREQUAL "ioprism-cli")
             set(component cli)
             set(commands ON)
+        elseif(program STREQUAL "ioprism-agent")
+            set(component cli)
+            set(commands OFF)
         else()
             set(component gui)
             set(commands OFF)

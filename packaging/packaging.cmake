@@ -53,8 +53,10 @@ ${IOPRISM_DEB_ABOUT}
 
 This package holds ioprism-cli, the headless front end: it runs profiles,
 presets and Iometer .icf files, validates and converts them, and writes CSV
-(Iometer's layout) and JSON results. It also holds the presets as profiles
-and the documentation. The desktop application is in the package ioprism.")
+(Iometer's layout) and JSON results. It also holds ioprism-agent, which runs
+tests on this host for a controller on another one (over TLS, with a token),
+the presets as profiles and the documentation. The desktop application is in
+the package ioprism.")
 
     set(CPACK_DEBIAN_GUI_PACKAGE_NAME ioprism)
     # libqt6svg6 holds Qt's SVG icon engine and image plug-ins, which draw the icons;

@@ -3,7 +3,8 @@
 # Installs the packages packaging/build-debs.sh made, checks what a user of this machine
 # gets from them, and removes them again (scripts/quickstart.sh test runs it, as root or
 # with sudo):
-#   the programs run from /usr/bin; `man ioprism-cli` and `man ioprism` find their pages;
+#   the programs (ioprism, ioprism-cli, ioprism-agent) run from /usr/bin and find their
+#   libraries; `man ioprism-cli`, `man ioprism-agent` and `man ioprism` find their pages;
 #   the menu entry, its icon and the AppStream metadata are where desktops look; an .icf
 #   file is an Iometer configuration whose default application is IOPrism; the installed
 #   GUI starts under Xvfb with an .icf file given the way the desktop entry gives it.
@@ -61,17 +62,26 @@ unset XDG_DATA_DIRS XDG_CONFIG_DIRS XDG_CURRENT_DESKTOP
 got=$(/usr/bin/ioprism-cli --version)
 [ "$got" = "ioprism-cli $version" ] || fail "ioprism-cli --version: $got"
 echo "ioprism-cli --version: $got"
+# The agent, from the CLI's package; and it needs its libraries (libssl3 through
+# dpkg-shlibdeps): --version runs the dynamic linker on all of them.
+got=$(/usr/bin/ioprism-agent --version)
+[ "$got" = "ioprism-agent $version" ] || fail "ioprism-agent --version: $got"
+echo "ioprism-agent --version: $got"
+dpkg-query -W -f='${Depends}' ioprism-cli | grep -q 'libssl3' \
+    || fail "ioprism-cli does not depend on libssl3 (the agent's and the CLI's TLS)"
 got=$(/usr/bin/ioprism --version 2>/dev/null)
 [ "$got" = "IOPrism $version" ] || fail "ioprism --version (no display): $got"
 echo "ioprism --version (no display): $got"
 
-for page in ioprism-cli ioprism; do
+for page in ioprism-cli ioprism-agent ioprism; do
     path=$(man -w "$page") || fail "man -w $page"
     echo "man -w $page: $path"
     MANWIDTH=80 man "$page" 2>/dev/null | grep -q "^NAME" || fail "man $page shows nothing"
 done
 MANWIDTH=80 man ioprism-cli 2>/dev/null | grep -q -- "--allow-device-writes" \
     || fail "man ioprism-cli lacks the options of run"
+MANWIDTH=80 man ioprism-agent 2>/dev/null | grep -q -- "--token-file" \
+    || fail "man ioprism-agent lacks its options"
 
 for f in /usr/share/applications/$id.desktop /usr/share/metainfo/$id.metainfo.xml \
     /usr/share/mime/packages/$id.xml /usr/share/icons/hicolor/scalable/apps/$id.svg \
@@ -124,6 +134,7 @@ echo "screenshot: build/deb/package/installed-gui.png ($colours colours)"
 echo "== dpkg --purge ioprism ioprism-cli"
 as_root dpkg --purge ioprism ioprism-cli >/dev/null
 ! installed ioprism && ! installed ioprism-cli && [ ! -e /usr/bin/ioprism-cli ] \
+    && [ ! -e /usr/bin/ioprism-agent ] \
     || fail "the packages were not removed"
 [ ! -e /usr/share/applications/$id.desktop ] || fail "the desktop entry stayed"
 echo "removed"

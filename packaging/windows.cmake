@@ -2,6 +2,8 @@
 # What the Windows installer (NSIS, packaging.cmake) installs, below the folder the user
 # picks (C:\Program Files\IOPrism by default); docs/windows.md lists it for users:
 #   bin\ioprism.exe, bin\ioprism-cli.exe     the GUI and the CLI
+#   bin\ioprism-agent.exe                    the agent (plaintext on loopback only: the
+#                                            MinGW build has no TLS, docs/agents.md)
 #   bin\*.dll, bin\qt.conf, bin\plugins\     Qt, QCustomPlot and the MinGW runtime, built
 #                                            from Debian's source packages
 #                                            (scripts/build-qt-mingw.sh), and Qt's

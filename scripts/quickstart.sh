@@ -19,7 +19,8 @@
 #                                        the Windows cross build (MinGW-w64: GUI and CLI)
 #                                        with its tests under Wine, the Windows installer
 #                                        (NSIS) installed, its GUI run in a window on Xvfb
-#                                        and uninstalled under Wine, and the Debian
+#                                        and uninstalled under Wine, the Windows agent
+#                                        under Wine driven by the Linux CLI, and the Debian
 #                                        packages: built, lintian, installed, checked
 #                                        (menu entry, .icf association, man pages, the GUI
 #                                        under Xvfb) and removed again
@@ -143,13 +144,15 @@ test)
     echo "== Windows installer (NSIS): GUI and CLI; installed, started and removed under Wine"
     cpack --config build/windows-mingw/CPackConfig.cmake -B build/windows-mingw/package >/dev/null
     scripts/wine-gui-test.sh build/windows-mingw
+    echo "== the Windows agent under Wine, driven by the Linux CLI over loopback"
+    scripts/wine-agent-test.sh build/windows-mingw build/dev/bin/ioprism-cli
     echo "== Debian packages: build (release, hardened), lintian"
     packaging/build-debs.sh
     echo "== Debian packages: install, check what a user gets, remove"
     packaging/test-debs.sh # dpkg with sudo when not root
     ;;
 *)
-    sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

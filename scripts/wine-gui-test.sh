@@ -6,7 +6,7 @@
 #                                              packaged: cpack ... -B BUILD_DIR/package)
 #
 # 1. The installer (ioprism-<version>-win64.exe) installs silently (/S) into a fresh Wine
-#    prefix: the GUI, the CLI, Qt's DLLs and plug-ins, the docs, the Start-menu entry and
+#    prefix: the GUI, the CLI, the agent, Qt's DLLs and plug-ins, the docs, the Start-menu entry and
 #    the .icf association are checked.
 # 2. The installed ioprism.exe opens its window on Xvfb and, with the IOCP engine, runs a
 #    short profile on a test file: it saves its Live and Results pages (--screenshots),
@@ -61,7 +61,7 @@ key_exists() { DISPLAY= "$wine64" reg query "$1" >/dev/null 2>&1; }
 # ---- 1. Install, silently.
 DISPLAY= "$wine64" "$installer" /S "/D=$win_dest" </dev/null >"$out/install.log" 2>&1 \
     || fail "install: the installer ended with status $?"
-for f in bin/ioprism.exe bin/ioprism-cli.exe bin/Qt6Core.dll bin/Qt6Widgets.dll bin/qt.conf \
+for f in bin/ioprism.exe bin/ioprism-cli.exe bin/ioprism-agent.exe bin/Qt6Core.dll bin/Qt6Widgets.dll bin/qt.conf \
     bin/plugins/platforms/qwindows.dll share/doc/ioprism-cli/user-guide.md \
     share/doc/ioprism/licenses/qtbase/copyright Uninstall.exe; do
     [ -f "$dest/$f" ] || fail "install: $f is missing"

@@ -3,12 +3,12 @@
 // `ip` command): a plaintext connection from a non-loopback address is refused with the
 // reason the controller reports, and a TLS one from the same place works. Linux only
 // (tests/CMakeLists.txt leaves netns_*.cpp out of the Windows build).
+#include "support/netns.h"
 #include "support/test_support.h"
 
-#include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <unistd.h>
 
 #include "net_test_support.h"
@@ -16,87 +16,9 @@
 namespace ioprism::net::test {
 namespace {
 
-// The output and exit status of a shell command.
-struct CommandResult {
-    int status = -1;
-    std::string output;
-};
-
-CommandResult run(const std::string &command)
-{
-    CommandResult result;
-    FILE *pipe = popen((command + " 2>&1").c_str(), "r");
-    if (!pipe)
-        return result;
-    char buffer[4096];
-    while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe))
-        result.output.append(buffer, n);
-    const int status = pclose(pipe);
-    result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return result;
-}
-
-// A namespace "ioprism-net-<pid>" joined to this one by a veth pair: 10.213.N.1 here,
-// 10.213.N.2 inside (N from the process id: runs side by side do not clash). Removed
-// when this goes, whatever the test did: deleting the namespace deletes its end of the
-// pair, which deletes the other.
-class Namespace
-{
-public:
-    Namespace()
-    {
-        const int n = static_cast<int>(getpid() % 250) + 1;
-        const std::string id = std::to_string(getpid() % 100000);
-        m_name = "ioprism-net-" + id;
-        m_hostLink = "ipnet" + id + "h";
-        m_innerLink = "ipnet" + id + "n";
-        m_hostAddress = "10.213." + std::to_string(n) + ".1";
-        m_innerAddress = "10.213." + std::to_string(n) + ".2";
-        remove(); // left by an earlier run that was killed
-        for (const std::string &command : {
-                 "ip netns add " + m_name,
-                 "ip link add " + m_hostLink + " type veth peer name " + m_innerLink,
-                 "ip link set " + m_innerLink + " netns " + m_name,
-                 "ip addr add " + m_hostAddress + "/24 dev " + m_hostLink,
-                 "ip link set " + m_hostLink + " up",
-                 "ip -n " + m_name + " addr add " + m_innerAddress + "/24 dev " + m_innerLink,
-                 "ip -n " + m_name + " link set " + m_innerLink + " up",
-                 "ip -n " + m_name + " link set lo up",
-             }) {
-            const CommandResult result = run(command);
-            if (result.status != 0) {
-                m_error = command + ": " + result.output;
-                return;
-            }
-        }
-    }
-    ~Namespace() { remove(); }
-    Namespace(const Namespace &) = delete;
-    Namespace &operator=(const Namespace &) = delete;
-
-    const std::string &error() const { return m_error; }
-    const std::string &hostAddress() const { return m_hostAddress; }
-    const std::string &innerAddress() const { return m_innerAddress; }
-    // Runs `command` inside the namespace.
-    CommandResult runInside(const std::string &command) const
-    {
-        return run("ip netns exec " + m_name + " " + command);
-    }
-
-private:
-    void remove()
-    {
-        run("ip netns del " + m_name);
-        run("ip link del " + m_hostLink);
-    }
-
-    std::string m_name, m_hostLink, m_innerLink, m_hostAddress, m_innerAddress, m_error;
-};
-
-bool haveIp()
-{
-    return run("ip netns list").status == 0;
-}
+using ioprism::test::CommandResult;
+using ioprism::test::haveIpNetns;
+using ioprism::test::Namespace;
 
 std::string probe()
 {
@@ -106,7 +28,7 @@ std::string probe()
 TEST(NetNamespace, PlaintextFromAnotherHostIsRefusedWithTheLoopbackReason)
 {
     IOPRISM_REQUIRE(geteuid() == 0, "network namespaces need root");
-    IOPRISM_REQUIRE(haveIp(), "the ip command (iproute2) with netns support is missing");
+    IOPRISM_REQUIRE(haveIpNetns(), "the ip command (iproute2) with netns support is missing");
     Namespace ns;
     ASSERT_EQ(ns.error(), "");
     Agent agent;
@@ -134,7 +56,7 @@ TEST(NetNamespace, PlaintextFromAnotherHostIsRefusedWithTheLoopbackReason)
 TEST(NetNamespace, TlsFromAnotherHostWorks)
 {
     IOPRISM_REQUIRE(geteuid() == 0, "network namespaces need root");
-    IOPRISM_REQUIRE(haveIp(), "the ip command (iproute2) with netns support is missing");
+    IOPRISM_REQUIRE(haveIpNetns(), "the ip command (iproute2) with netns support is missing");
     if (!tlsAvailable())
         GTEST_SKIP() << "this build has no TLS (built without OpenSSL)";
     Namespace ns;
