@@ -38,7 +38,7 @@ using namespace ioprism;
 std::mutex g_logMutex;
 
 // One line on stderr, with the UTC time: the agent's log.
-void log(const std::string &text)
+void logLine(const std::string &text)
 {
     const std::lock_guard lock(g_logMutex);
     std::cerr << fmt::format("{:%Y-%m-%d %H:%M:%S} UTC  {}\n",
@@ -58,11 +58,8 @@ struct Options {
 // Others may read the token file: said, not refused (the user may have reasons).
 void warnIfTokenReadableByOthers(const std::string &file)
 {
-    std::error_code ec;
-    const auto perms = std::filesystem::status(file, ec).permissions();
-    using P = std::filesystem::perms;
-    if (!ec && (perms & (P::group_read | P::others_read)) != P::none)
-        log(fmt::format(
+    if (platform::fileReadableByOthers(file))
+        logLine(fmt::format(
             "warning: the token file {} is readable by other users (chmod 600 it)", file));
 }
 
@@ -163,6 +160,7 @@ int serve(const Options &o)
     config.identity = identity();
     config.inventory = inventory;
     config.makeRun = core::localAgentRuns(platform::localRunHooks());
+    config.log = [](const std::string &text) { logLine(text); };
 
     net::ListenOptions listen;
     listen.address = address->host;
@@ -190,7 +188,7 @@ int serve(const Options &o)
     auto listener = net::listen(
         listen,
         [&](std::unique_ptr<core::MessageChannel> channel) {
-            log("connection from " + channel->peer());
+            logLine("connection from " + channel->peer());
             const std::lock_guard lock(servicesMutex);
             // Connections that ended are let go as new ones come.
             std::erase_if(services, [](const auto &s) { return s->ended(); });
@@ -198,12 +196,12 @@ int serve(const Options &o)
                 std::make_unique<core::AgentService>(config, state, std::move(channel)));
             services.back()->start();
         },
-        [](const std::string &text) { log(text); });
+        [](const std::string &text) { logLine(text); });
     if (!listener) {
         std::cerr << "error: " << listener.error().toString() << "\n";
         return 1;
     }
-    log(fmt::format("ioprism-agent {} listening on {} ({}); targets allowed under: {}",
+    logLine(fmt::format("ioprism-agent {} listening on {} ({}); targets allowed under: {}",
         IOPRISM_VERSION, net::formatHostPort(address->host, (*listener)->port()), security,
         fmt::join(config.allowedRoots, ", ")));
 
@@ -215,7 +213,7 @@ int serve(const Options &o)
             caught = number;
     });
     signalContext.run();
-    log(fmt::format("stopping (signal {}): runs in progress are stopped", caught));
+    logLine(fmt::format("stopping (signal {}): runs in progress are stopped", caught));
     (*listener)->close();
     // Each service stops its connection's run without waiting for in-flight I/O to be
     // waited for by a controller that will not hear of it, and joins it.

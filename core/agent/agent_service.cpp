@@ -256,6 +256,7 @@ void AgentService::handleRequest(const std::string &text)
     const std::uint64_t runId = request.settings.runId;
     if (auto why = checkProfileTargets(request.profile, m_config.allowedRoots, m_config.realPath);
         !why.empty()) {
+        log("refused a run for " + m_who + ": " + why);
         sendResultOfRefusedRun(runId, "refused by the agent", why);
         return;
     }
@@ -278,6 +279,8 @@ void AgentService::handleRequest(const std::string &text)
         m_waitingStep.reset();
         m_answer.reset();
     }
+    log("run " + std::to_string(runId) + " for " + m_who + ": \""
+        + request.profile.setup.description + "\"");
     m_run = m_config.makeRun(m_relay, [this](std::size_t step) { return gate(step); });
     m_run->start(std::move(request));
 }
@@ -321,17 +324,19 @@ StepStart AgentService::gate(std::size_t step)
 
 void AgentService::stopRun(bool now)
 {
+    // The run is told first, then its gate answers "do not start": a run waiting at its
+    // gate then ends already stopped (at once for stopNow), never as if nobody had asked.
+    if (m_run) {
+        if (now)
+            m_run->stopNow();
+        else
+            m_run->stop();
+    }
     {
         std::lock_guard lock(m_gateMutex);
         m_gateStopped = true;
     }
     m_gateWake.notify_all();
-    if (!m_run)
-        return;
-    if (now)
-        m_run->stopNow();
-    else
-        m_run->stop();
 }
 
 void AgentService::runFinished()
@@ -340,6 +345,13 @@ void AgentService::runFinished()
         return;
     m_run.reset(); // the run has reported its result: this joins its ended thread
     releaseAgentRun();
+    log("run for " + m_who + " ended");
+}
+
+void AgentService::log(const std::string &text) const
+{
+    if (m_config.log)
+        m_config.log(text);
 }
 
 void AgentService::releaseAgentRun()
@@ -356,6 +368,7 @@ void AgentService::refuse(const std::string &reason)
     if (m_refused)
         return;
     m_refused = true;
+    log("refused " + m_who + ": " + reason);
     m_channel->send(encodeAgentMessage(FromAgent {RefusedMessage {reason}}));
     m_channel->close();
 }

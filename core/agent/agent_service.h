@@ -59,6 +59,9 @@ struct AgentConfig {
     AgentRunMaker makeRun;
     // How long a new connection has to say hello.
     std::chrono::milliseconds helloTimeout {10000};
+    // What the agent's operator should see (its log): refused connections and requests,
+    // runs started and ended, each with who asked. Unset: nothing is said.
+    std::function<void(const std::string &text)> log;
 };
 
 // What every connection of one agent shares: its one run at a time. Thread-safe.
@@ -122,6 +125,7 @@ private:
     void releaseAgentRun();
     void refuse(const std::string &reason);
     void sendError(const std::string &reason);
+    void log(const std::string &text) const;
     void sendResultOfRefusedRun(std::uint64_t runId, std::string operation, std::string detail);
     StepStart gate(std::size_t step);
 

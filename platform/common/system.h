@@ -39,6 +39,10 @@ core::Status removeFileTree(const std::string &root, const core::FileTree &tree)
 
 // This process's id, for what an agent says about itself.
 std::uint64_t currentProcessId();
+// True when users other than the file's owner may read it (a secret's file: the agent's
+// token). Linux: the group or others read bit. Windows: false, not checked (its ACLs are
+// not the POSIX bits std::filesystem reports, which say everyone may read).
+bool fileReadableByOthers(const std::string &path);
 // Block devices with partitions and mount points, and mounted file systems.
 std::vector<BlockDeviceInfo> listBlockDevices();
 std::vector<MountInfo> listMounts();

@@ -208,4 +208,11 @@ std::uint64_t currentProcessId()
     return static_cast<std::uint64_t>(::getpid());
 }
 
+bool fileReadableByOthers(const std::string &path)
+{
+    std::error_code ec;
+    const auto perms = fs::status(path, ec).permissions();
+    return !ec && (perms & (fs::perms::group_read | fs::perms::others_read)) != fs::perms::none;
+}
+
 } // namespace ioprism::platform

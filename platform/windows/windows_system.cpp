@@ -81,4 +81,9 @@ std::uint64_t currentProcessId()
     return GetCurrentProcessId();
 }
 
+bool fileReadableByOthers(const std::string & /*path*/)
+{
+    return false;
+}
+
 } // namespace ioprism::platform

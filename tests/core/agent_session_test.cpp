@@ -485,6 +485,13 @@ TEST(AgentSession, AWrongOrMissingTokenIsRefusedTheSameWayWithoutTellingTheRight
 {
     Script script; // never runs
     Agent agent(scriptedRuns(script));
+    // The agent's operator sees each refusal in its log, with who tried.
+    std::mutex logMutex;
+    std::vector<std::string> logged;
+    agent.config.log = [&](const std::string &text) {
+        std::lock_guard lock(logMutex);
+        logged.push_back(text);
+    };
     for (const std::string &token : {std::string("wrong"), std::string(), kToken + "x"}) {
         AgentConnection connection(agent.connect(), "db2:7355");
         const Status status = connection.open(token);
@@ -497,6 +504,10 @@ TEST(AgentSession, AWrongOrMissingTokenIsRefusedTheSameWayWithoutTellingTheRight
     }
     for (auto &s : agent.services)
         EXPECT_TRUE(s->waitEnded(kPatience)) << "the agent closed each refused connection";
+    std::lock_guard lock(logMutex);
+    ASSERT_EQ(logged.size(), 3u);
+    for (const auto &line : logged)
+        EXPECT_EQ(line, "refused 192.0.2.7:50122: authentication failed: wrong token");
 }
 
 TEST(AgentSession, AFirstMessageThatIsNotAHelloIsRefusedAndTheConnectionClosed)
