@@ -11,6 +11,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <mutex>
@@ -241,70 +242,92 @@ TEST(ConstantTimeEquals, EqualsOnlyTheSameTextAndNeverAnEmptySecret)
 
 // ---------------------------------------------------------------- the allow list
 
+// An absolute path on this host from a POSIX one: "/data" here, "C:/data" where a path
+// needs a drive to be absolute (Windows), so that the allow list's rules are tested on
+// the paths each platform's agent sees.
+std::string hostPath(const std::string &posix)
+{
+    return std::filesystem::path("/").is_absolute() ? posix : "C:" + posix;
+}
+
 TEST(TargetRoots, ATargetIsAllowedUnderARootComponentByComponent)
 {
-    const std::vector<std::string> roots = {"/data", "/dev/nvme1n1", "/scratch/"};
-    EXPECT_EQ(checkTargetAllowed("/data/ioprism.dat", roots, nullptr), "");
-    EXPECT_EQ(checkTargetAllowed("/data", roots, nullptr), "");
-    EXPECT_EQ(checkTargetAllowed("/data//a/./b", roots, nullptr), "");
-    EXPECT_EQ(checkTargetAllowed("/scratch/x", roots, nullptr), "");
-    EXPECT_EQ(checkTargetAllowed("/dev/nvme1n1", roots, nullptr), "");
-    const std::string outside = checkTargetAllowed("/data2/x", roots, nullptr);
+    const auto P = hostPath;
+    const std::vector<std::string> roots = {P("/data"), P("/dev/nvme1n1"), P("/scratch/")};
+    EXPECT_EQ(checkTargetAllowed(P("/data/ioprism.dat"), roots, nullptr), "");
+    EXPECT_EQ(checkTargetAllowed(P("/data"), roots, nullptr), "");
+    EXPECT_EQ(checkTargetAllowed(P("/data//a/./b"), roots, nullptr), "");
+    EXPECT_EQ(checkTargetAllowed(P("/scratch/x"), roots, nullptr), "");
+    EXPECT_EQ(checkTargetAllowed(P("/dev/nvme1n1"), roots, nullptr), "");
+    const std::string outside = checkTargetAllowed(P("/data2/x"), roots, nullptr);
     EXPECT_EQ(outside,
-        "target /data2/x is outside the agent's allowed roots; the agent allows targets under: "
-        "/data, /dev/nvme1n1, /scratch/");
-    EXPECT_NE(checkTargetAllowed("/dev/nvme1n1p1", roots, nullptr), "");
-    EXPECT_NE(checkTargetAllowed("/dev/sda", roots, nullptr), "");
+        "target " + P("/data2/x")
+            + " is outside the agent's allowed roots; the agent allows targets under: " + P("/data")
+            + ", " + P("/dev/nvme1n1") + ", " + P("/scratch/"));
+    EXPECT_NE(checkTargetAllowed(P("/dev/nvme1n1p1"), roots, nullptr), "");
+    EXPECT_NE(checkTargetAllowed(P("/dev/sda"), roots, nullptr), "");
 }
 
 TEST(TargetRoots, DotDotRelativePathsAndAnEmptyListAreRefused)
 {
-    const std::vector<std::string> roots = {"/data"};
-    EXPECT_EQ(checkTargetAllowed("/data/../etc/passwd", roots, nullptr),
-        "target /data/../etc/passwd contains \"..\"; the agent allows targets under: /data");
-    EXPECT_NE(checkTargetAllowed("/data/x/..", roots, nullptr), "");
+    const auto P = hostPath;
+    const std::vector<std::string> roots = {P("/data")};
+    EXPECT_EQ(checkTargetAllowed(P("/data/../etc/passwd"), roots, nullptr),
+        "target " + P("/data/../etc/passwd")
+            + " contains \"..\"; the agent allows targets under: " + P("/data"));
+    EXPECT_NE(checkTargetAllowed(P("/data/x/.."), roots, nullptr), "");
     EXPECT_NE(checkTargetAllowed("data/x", roots, nullptr).find("not an absolute path"),
         std::string::npos);
     EXPECT_NE(checkTargetAllowed("", roots, nullptr), "");
-    EXPECT_NE(checkTargetAllowed("/data/x", {}, nullptr).find("none (start the agent with --allow"),
+    EXPECT_NE(
+        checkTargetAllowed(P("/data/x"), {}, nullptr).find("none (start the agent with --allow"),
         std::string::npos);
     // A root that means nothing allows nothing.
-    EXPECT_NE(checkTargetAllowed("/data/x", {"relative", "/a/../data"}, nullptr), "");
+    EXPECT_NE(checkTargetAllowed(P("/data/x"), {"relative", P("/a/../data")}, nullptr), "");
 }
 
 TEST(TargetRoots, ALinkInsideARootThatLeadsOutIsRefused)
 {
-    const std::vector<std::string> roots = {"/data"};
+    const auto P = hostPath;
+    const std::vector<std::string> roots = {P("/data")};
     // /data/escape is a link to /etc; /data itself is a link to /mnt/data.
-    RealPath realPath = [](const std::string &p) -> std::optional<std::string> {
-        if (p == "/data")
-            return "/mnt/data";
-        if (p.rfind("/data/escape", 0) == 0)
-            return "/etc" + p.substr(12);
-        if (p.rfind("/data/", 0) == 0)
-            return "/mnt/data/" + p.substr(6);
+    const std::string data = P("/data");
+    RealPath realPath = [data, P](const std::string &p) -> std::optional<std::string> {
+        if (p == data)
+            return P("/mnt/data");
+        if (p.rfind(data + "/escape", 0) == 0)
+            return P("/etc") + p.substr(data.size() + 7);
+        if (p.rfind(data + "/", 0) == 0)
+            return P("/mnt/data/") + p.substr(data.size() + 1);
         return std::nullopt;
     };
-    EXPECT_EQ(checkTargetAllowed("/data/ok/file", roots, realPath), "");
-    EXPECT_EQ(checkTargetAllowed("/data/escape/passwd", roots, realPath),
-        "target /data/escape/passwd resolves to /etc/passwd, outside the agent's allowed roots; "
-        "the agent allows targets under: /data");
+    EXPECT_EQ(checkTargetAllowed(P("/data/ok/file"), roots, realPath), "");
+    const std::string refused = checkTargetAllowed(P("/data/escape/passwd"), roots, realPath);
+    EXPECT_EQ(refused.rfind("target " + P("/data/escape/passwd") + " resolves to ", 0), 0u)
+        << refused;
+    EXPECT_NE(refused.find("passwd, outside the agent's allowed roots; the agent allows targets "
+                           "under: "
+                  + P("/data")),
+        std::string::npos)
+        << refused;
 }
 
 TEST(TargetRoots, EveryTargetOfEveryHostAndWorkerIsChecked)
 {
+    const auto P = hostPath;
     Profile p;
     p.hosts.resize(2);
     p.hosts[0].workers.resize(1);
     p.hosts[0].workers[0].targets.resize(1);
-    p.hosts[0].workers[0].targets[0].path = "/data/a";
+    p.hosts[0].workers[0].targets[0].path = P("/data/a");
     p.hosts[1].workers.resize(2);
     p.hosts[1].workers[1].targets.resize(2);
-    p.hosts[1].workers[1].targets[0].path = "/data/b";
-    p.hosts[1].workers[1].targets[1].path = "/home/c";
-    EXPECT_NE(checkProfileTargets(p, {"/data"}, nullptr).find("target /home/c"), std::string::npos);
-    p.hosts[1].workers[1].targets[1].path = "/data/c";
-    EXPECT_EQ(checkProfileTargets(p, {"/data"}, nullptr), "");
+    p.hosts[1].workers[1].targets[0].path = P("/data/b");
+    p.hosts[1].workers[1].targets[1].path = P("/home/c");
+    EXPECT_NE(checkProfileTargets(p, {P("/data")}, nullptr).find("target " + P("/home/c")),
+        std::string::npos);
+    p.hosts[1].workers[1].targets[1].path = P("/data/c");
+    EXPECT_EQ(checkProfileTargets(p, {P("/data")}, nullptr), "");
 }
 
 // ---------------------------------------------------------------- the channel pair

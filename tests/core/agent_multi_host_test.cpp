@@ -15,6 +15,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <filesystem>
 #include <future>
 #include <gtest/gtest.h>
 #include <memory>
@@ -30,7 +31,9 @@ using namespace std::chrono_literals;
 namespace {
 
 const std::string kToken = "agent-multi-host-token";
-const std::string kRoot = "/ioprism-agents";
+// Absolute on this host ("C:/..." where a path needs a drive: Windows).
+const std::string kRoot
+    = std::filesystem::path("/").is_absolute() ? "/ioprism-agents" : "C:/ioprism-agents";
 
 // What an agent's run did, seen on the agent: its own result and its gates' answers.
 struct AgentRecord {

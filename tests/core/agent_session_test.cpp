@@ -14,6 +14,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <filesystem>
 #include <gtest/gtest.h>
 #include <mutex>
 #include <string>
@@ -28,7 +29,11 @@ using namespace std::chrono_literals;
 namespace {
 
 constexpr auto kPatience = 30s; // generous: a condition, never a measured time
-const std::string kRoot = "/ioprism-agent-test";
+// Absolute on this host ("C:/..." where a path needs a drive: Windows).
+const std::string kRoot
+    = std::filesystem::path("/").is_absolute() ? "/ioprism-agent-test" : "C:/ioprism-agent-test";
+const std::string kOutside
+    = std::filesystem::path("/").is_absolute() ? "/etc/passwd" : "C:/etc/passwd";
 const std::string kToken = "s3cret-token";
 
 Profile agentProfile()
@@ -661,9 +666,9 @@ TEST(AgentSession, ATargetOutsideTheAllowListIsRefusedNamingTheTargetAndTheRoots
         std::string error;
     };
     const Case cases[] = {
-        {"/etc/passwd",
-            "refused by the agent: target /etc/passwd is outside the agent's allowed roots; the "
-            "agent allows targets under: "
+        {kOutside,
+            "refused by the agent: target " + kOutside
+                + " is outside the agent's allowed roots; the agent allows targets under: "
                 + kRoot},
         {kRoot + "/../etc/passwd",
             "refused by the agent: target " + kRoot

@@ -31,6 +31,7 @@
 #include <QTreeView>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <map>
@@ -79,12 +80,30 @@ private:
     bool m_cut = false;
 };
 
+// An absolute path on this host from a POSIX one ("C:/…" where a path needs a drive to be
+// absolute: the Windows build under Wine), as the agents' allow list checks them.
+std::string onThisHost(const std::string &posix)
+{
+    return std::filesystem::path("/").is_absolute() ? posix : "C:" + posix;
+}
+
+// The small profile with its targets' paths absolute on this host.
+core::Profile agentProfile(std::chrono::seconds runTime, std::chrono::milliseconds interval)
+{
+    core::Profile p = test::smallProfile(runTime, interval);
+    for (auto &h : p.hosts)
+        for (auto &w : h.workers)
+            for (auto &t : w.targets)
+                t.path = onThisHost(t.path);
+    return p;
+}
+
 // One in-process agent at a made-up address: a service per connection.
 struct Agent {
     explicit Agent(const std::string &host)
     {
         config.token = kToken;
-        config.allowedRoots = {"/"};
+        config.allowedRoots = {onThisHost("/")};
         config.identity.host = host;
         config.identity.os = "Linux (in-process)";
         config.identity.cpus = 4;
@@ -234,7 +253,7 @@ TEST(Agents, TwoManagersRunWithThisHostAsOneRunAllIsTheSumAndItIsKept)
     agents.add("db1.test:7355", "db1");
     agents.add("db2.test:7355", "db2");
     MainWindow window(agents.services(), withLibrary(dir));
-    window.document()->setProfile(test::smallProfile(1s, 100ms));
+    window.document()->setProfile(agentProfile(1s, 100ms));
     window.setIoLimitPerTarget(3000);
     const std::string token = tokenFile(dir, kToken);
 
@@ -312,7 +331,7 @@ TEST(Agents, AnAgentCutMidRunIsNamedAndWhatWasMeasuredIsKept)
     agents.add("db1.test:7355", "db1");
     Agent &db2 = agents.add("db2.test:7355", "db2");
     MainWindow window(agents.services(), withLibrary(dir));
-    window.document()->setProfile(test::smallProfile(600s, 100ms));
+    window.document()->setProfile(agentProfile(600s, 100ms));
     const std::string token = tokenFile(dir, kToken);
     ASSERT_TRUE(addManager(window, "db1.test:7355", token));
     ASSERT_TRUE(addManager(window, "db2.test:7355", token));
@@ -350,7 +369,7 @@ TEST(Agents, AnIcfsOtherManagerIsBoundToItsAgentAndThenRuns)
     Agents agents;
     agents.add("lab-02.test:7355", "lab-02");
     MainWindow window(agents.services(), withLibrary(dir));
-    core::Profile profile = test::smallProfile(1s, 100ms);
+    core::Profile profile = agentProfile(1s, 100ms);
     core::Host lab {.id = 2, .name = "lab-02", .networkAddress = "lab-02.test:7355"};
     lab.workers = profile.hosts[0].workers;
     profile.hosts.push_back(lab);
@@ -392,7 +411,7 @@ TEST(Agents, AWrongTokenIsSaidInTheDialogAndNothingIsAdded)
     Agents agents;
     agents.add("db1.test:7355", "db1");
     MainWindow window(agents.services(), test::isolatedOptions(dir.path()));
-    window.document()->setProfile(test::smallProfile(1s, 100ms));
+    window.document()->setProfile(agentProfile(1s, 100ms));
     QString error;
     EXPECT_FALSE(
         addManager(window, "db1.test:7355", tokenFile(dir, "not-the-token-0123456"), &error));
