@@ -245,12 +245,13 @@ TEST(NetPlain, AConnectionThatNeverCompletesItsHandshakeIsClosed)
 
 TEST(NetPlain, NoAgentListeningIsSaid)
 {
-    std::uint16_t port = 0;
-    {
-        Agent agent;
-        ASSERT_TRUE(agent.listen(loopbackOptions()));
-        port = agent.port();
-    }
+    // The port is held by a socket that is bound but does not listen, so that no other
+    // test running beside this one can take it in between: connecting is refused.
+    boost::asio::io_context io;
+    boost::asio::ip::tcp::socket holder(io);
+    holder.open(boost::asio::ip::tcp::v4());
+    holder.bind({boost::asio::ip::address_v4::loopback(), 0});
+    const std::uint16_t port = holder.local_endpoint().port();
     auto connection = connect(plainTo(port));
     ASSERT_FALSE(connection);
     EXPECT_EQ(
