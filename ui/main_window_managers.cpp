@@ -40,8 +40,8 @@ void MainWindow::createManagerActions()
     auto prune = [this] {
         for (const std::uint32_t id : m_managers->boundHostIds()) {
             const auto &hosts = m_document->profile().hosts;
-            if (std::none_of(hosts.begin() + std::min<std::size_t>(1, hosts.size()), hosts.end(),
-                    [id](const core::Host &h) { return h.id == id; }))
+            if (std::none_of(hosts.begin() + std::min<std::ptrdiff_t>(1, std::ssize(hosts)),
+                    hosts.end(), [id](const core::Host &h) { return h.id == id; }))
                 m_managers->unbind(id);
         }
     };

@@ -23,8 +23,8 @@ AgentConnection::AgentConnection(std::unique_ptr<MessageChannel> channel, std::s
     , m_name(name.empty() ? m_channel->peer() : std::move(name))
 {
     m_lastHeardNs = steadyNow().count();
-    m_channel->start([this](std::string text) { onMessage(text); },
-        [this](std::string reason) { onClosed(reason); });
+    m_channel->start([this](const std::string &text) { onMessage(text); },
+        [this](const std::string &reason) { onClosed(reason); });
 }
 
 AgentConnection::~AgentConnection()

@@ -53,7 +53,8 @@ std::vector<std::uint32_t> Managers::boundHostIds() const
 
 bool Managers::anyBound(const core::Profile &profile) const
 {
-    return std::any_of(profile.hosts.begin() + std::min<std::size_t>(1, profile.hosts.size()),
+    return std::any_of(
+        profile.hosts.begin() + std::min<std::ptrdiff_t>(1, std::ssize(profile.hosts)),
         profile.hosts.end(), [this](const core::Host &h) { return boundTo(h.id) != nullptr; });
 }
 
