@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 #include <filesystem>
+#include <fmt/format.h>
 #include <fstream>
 #include <sstream>
 
@@ -37,7 +38,8 @@ bool sameFingerprint(const std::string &a, const std::string &b)
 
 } // namespace
 
-core::Result<HostPort> parseHostPort(const std::string &text, std::uint16_t defaultPort)
+core::Result<HostPort> parseHostPort(
+    const std::string &text, std::uint16_t defaultPort, PortZero portZero)
 {
     const auto refuse = [&](const std::string &why) {
         return detail::netError("agent address \"" + text + "\": " + why);
@@ -86,9 +88,10 @@ core::Result<HostPort> parseHostPort(const std::string &text, std::uint16_t defa
         unsigned value = 0;
         const auto [end, ec]
             = std::from_chars(portText.data(), portText.data() + portText.size(), value);
-        if (ec != std::errc() || end != portText.data() + portText.size() || value < 1
+        const unsigned lowest = portZero == PortZero::AnyFreePort ? 0 : 1;
+        if (ec != std::errc() || end != portText.data() + portText.size() || value < lowest
             || value > 65535)
-            return refuse("the port must be a number from 1 to 65535");
+            return refuse(fmt::format("the port must be a number from {} to 65535", lowest));
         result.port = static_cast<std::uint16_t>(value);
     }
     return result;

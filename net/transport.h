@@ -124,10 +124,13 @@ struct HostPort {
     std::string host; // without brackets
     std::uint16_t port = kDefaultAgentPort;
 };
+// Whether port 0 may be given: where to listen (any free port, said once listening), never
+// where to connect.
+enum class PortZero { Refused, AnyFreePort };
 // Refused with a reason naming the text ("agent address \"x:y\": the port must be a
 // number from 1 to 65535"); `defaultPort` when none is given.
-core::Result<HostPort> parseHostPort(
-    const std::string &text, std::uint16_t defaultPort = kDefaultAgentPort);
+core::Result<HostPort> parseHostPort(const std::string &text,
+    std::uint16_t defaultPort = kDefaultAgentPort, PortZero portZero = PortZero::Refused);
 // "host:port", with brackets around an IPv6 address: the form the known-agents file keys by.
 std::string formatHostPort(const std::string &host, std::uint16_t port);
 

@@ -135,12 +135,8 @@ core::Result<net::TlsIdentity> tlsIdentity(const Options &o, const std::string &
 
 int serve(const Options &o)
 {
-    // Port 0 (any free port, said in the "listening on" line) is for tests and benches;
-    // a controller's address never has it, so the parser refuses it.
-    const bool anyPort = o.listen.size() > 2 && o.listen.ends_with(":0");
-    auto address = net::parseHostPort(anyPort ? o.listen.substr(0, o.listen.size() - 2) : o.listen);
-    if (address && anyPort)
-        address->port = 0;
+    // Port 0: any free port, said in the "listening on" line (tests, benches).
+    auto address = net::parseHostPort(o.listen, net::kDefaultAgentPort, net::PortZero::AnyFreePort);
     if (!address) {
         std::cerr << "error: --listen: " << address.error().toString() << "\n";
         return 2;

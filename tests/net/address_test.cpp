@@ -29,6 +29,12 @@ TEST(NetAddress, HostAndPortAreParsed)
         EXPECT_EQ(parsed->port, c.port);
     }
     EXPECT_EQ(parseHostPort("agent", 1234)->port, 1234);
+    // Port 0 only where asked for (where to listen: any free port).
+    EXPECT_FALSE(parseHostPort("127.0.0.1:0"));
+    const auto any = parseHostPort("127.0.0.1:0", kDefaultAgentPort, PortZero::AnyFreePort);
+    ASSERT_TRUE(any);
+    EXPECT_EQ(any->port, 0);
+    EXPECT_EQ(any->host, "127.0.0.1");
 }
 
 TEST(NetAddress, BadAddressesAreRefusedWithAReason)
