@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/session_doubles.h"
 #include "tests/support/test_profiles.h"
 
 using namespace ioprism::core;
@@ -40,41 +41,6 @@ struct AgentRecord {
     std::mutex mutex;
     std::optional<RunResult> result;
     std::vector<StepStart> starts;
-};
-
-// Forwards the run's reports to the agent's relay, keeping the result.
-struct KeepResult final : RunSink {
-    KeepResult(RunSink &next, AgentRecord &record)
-        : next(next)
-        , record(record)
-    { }
-    void onPhase(RunPhase p, std::size_t s, const std::string &n) override
-    {
-        next.onPhase(p, s, n);
-    }
-    void onPrepareProgress(
-        const std::string &path, std::uint64_t d, std::uint64_t t, PrepareWork w) override
-    {
-        next.onPrepareProgress(path, d, t, w);
-    }
-    void onPlan(const ResolvedPlan &p) override { next.onPlan(p); }
-    void onInterval(const IntervalSample &s) override { next.onInterval(s); }
-    void onStepResult(const StepResult &s, const PlannedStep &p) override
-    {
-        next.onStepResult(s, p);
-    }
-    void onNotice(const std::string &t) override { next.onNotice(t); }
-    void onStarted(const std::string &e) override { next.onStarted(e); }
-    void onFinished(RunResult &&r) override
-    {
-        {
-            std::lock_guard lock(record.mutex);
-            record.result = r;
-        }
-        next.onFinished(std::move(r));
-    }
-    RunSink &next;
-    AgentRecord &record;
 };
 
 // A LocalRunSession on the null engine whose gate is the agent's, recorded.
@@ -107,42 +73,8 @@ struct RecordedRun final : RunSession {
     void stop() override { local.stop(); }
     void stopNow() override { local.stopNow(); }
     void wait() override { local.wait(); }
-    KeepResult keep;
+    ioprism::test::KeepResult<AgentRecord> keep;
     LocalRunSession local;
-};
-
-// The agent's end of the pair, which the test can cut as a pulled cable or a killed agent
-// would: nothing more is sent (not even the run's result) and the connection ends.
-class CuttableChannel final : public MessageChannel
-{
-public:
-    explicit CuttableChannel(std::unique_ptr<MessageChannel> inner)
-        : m_inner(std::move(inner))
-    { }
-    void start(OnMessage onMessage, OnClosed onClosed) override
-    {
-        m_inner->start(std::move(onMessage), std::move(onClosed));
-    }
-    bool send(std::string text) override
-    {
-        std::lock_guard lock(m_mutex);
-        return !m_cut && m_inner->send(std::move(text));
-    }
-    void close() override { m_inner->close(); }
-    std::string peer() const override { return m_inner->peer(); }
-    void cut()
-    {
-        {
-            std::lock_guard lock(m_mutex);
-            m_cut = true;
-        }
-        m_inner->close();
-    }
-
-private:
-    std::unique_ptr<MessageChannel> m_inner;
-    std::mutex m_mutex;
-    bool m_cut = false;
 };
 
 // One agent: its service on one end of a channel pair, the controller's connection on the
@@ -158,7 +90,7 @@ struct Agent {
                 std::make_unique<RecordedRun>(host, sink, record, std::move(gate)));
         };
         auto [controllerEnd, agentEnd] = makeChannelPair();
-        auto cuttable = std::make_unique<CuttableChannel>(std::move(agentEnd));
+        auto cuttable = std::make_unique<ioprism::test::CuttableChannel>(std::move(agentEnd));
         cable = cuttable.get();
         service = std::make_unique<AgentService>(config, state, std::move(cuttable));
         service->start();
@@ -166,7 +98,7 @@ struct Agent {
     }
     AgentConfig config;
     AgentState state;
-    CuttableChannel *cable = nullptr; // owned by the service
+    ioprism::test::CuttableChannel *cable = nullptr; // owned by the service
     std::unique_ptr<AgentService> service;
     std::unique_ptr<AgentConnection> connection;
 };

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/session_doubles.h"
 #include "tests/support/test_backend.h"
 #include "tests/support/test_profiles.h"
 
@@ -111,41 +112,6 @@ struct HostRecord {
     std::vector<StepStart> starts;
 };
 
-// Forwards every report of a host to the merging session, keeping its result.
-struct KeepResult final : RunSink {
-    KeepResult(RunSink &next, HostRecord &record)
-        : next(next)
-        , record(record)
-    { }
-    void onPhase(RunPhase p, std::size_t s, const std::string &n) override
-    {
-        next.onPhase(p, s, n);
-    }
-    void onPrepareProgress(
-        const std::string &path, std::uint64_t d, std::uint64_t t, PrepareWork w) override
-    {
-        next.onPrepareProgress(path, d, t, w);
-    }
-    void onPlan(const ResolvedPlan &p) override { next.onPlan(p); }
-    void onInterval(const IntervalSample &s) override { next.onInterval(s); }
-    void onStepResult(const StepResult &s, const PlannedStep &p) override
-    {
-        next.onStepResult(s, p);
-    }
-    void onNotice(const std::string &t) override { next.onNotice(t); }
-    void onStarted(const std::string &e) override { next.onStarted(e); }
-    void onFinished(RunResult &&r) override
-    {
-        {
-            std::lock_guard lock(record.mutex);
-            record.result = r;
-        }
-        next.onFinished(std::move(r));
-    }
-    RunSink &next;
-    HostRecord &record;
-};
-
 // A LocalRunSession whose gate is the barrier's, recording what the host did.
 struct RecordedHost final : RunSession {
     RecordedHost(LocalRunHooks hooks, RunSink &next, HostRecord &record, StepBarrier &barrier,
@@ -168,7 +134,7 @@ struct RecordedHost final : RunSession {
     void stop() override { local.stop(); }
     void stopNow() override { local.stopNow(); }
     void wait() override { local.wait(); }
-    KeepResult keep;
+    ioprism::test::KeepResult<HostRecord> keep;
     LocalRunSession local;
 };
 

@@ -9,6 +9,7 @@
 #include "core/agent/agent_service.h"
 #include "core/agent/remote_session.h"
 #include "core/null_engine.h"
+#include "support/session_doubles.h"
 #include "support/test_support.h"
 #include "ui/editors/worker_panel.h"
 #include "ui/main_window.h"
@@ -42,43 +43,11 @@
 namespace ioprism::ui {
 namespace {
 
+using ioprism::test::CuttableChannel;
+
 using namespace std::chrono_literals;
 
 const std::string kToken = "gui-agents-test-token-0123";
-
-// The agent's end of the pair, which the test can cut as a pulled cable would: nothing
-// more is sent and the connection ends.
-class CuttableChannel final : public core::MessageChannel
-{
-public:
-    explicit CuttableChannel(std::unique_ptr<core::MessageChannel> inner)
-        : m_inner(std::move(inner))
-    { }
-    void start(OnMessage onMessage, OnClosed onClosed) override
-    {
-        m_inner->start(std::move(onMessage), std::move(onClosed));
-    }
-    bool send(std::string text) override
-    {
-        std::lock_guard lock(m_mutex);
-        return !m_cut && m_inner->send(std::move(text));
-    }
-    void close() override { m_inner->close(); }
-    std::string peer() const override { return m_inner->peer(); }
-    void cut()
-    {
-        {
-            std::lock_guard lock(m_mutex);
-            m_cut = true;
-        }
-        m_inner->close();
-    }
-
-private:
-    std::unique_ptr<core::MessageChannel> m_inner;
-    std::mutex m_mutex;
-    bool m_cut = false;
-};
 
 // An absolute path on this host from a POSIX one ("C:/…" where a path needs a drive to be
 // absolute: the Windows build under Wine), as the agents' allow list checks them.
