@@ -42,17 +42,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-failures=0
-fail() {
-    echo "FAIL $*" >&2
-    failures=$((failures + 1))
-}
-ok() { echo "ok   $*"; }
-
-# A fresh prefix, with one persistent server (scripts/wine-ctest.sh says why).
-mkdir -p "$WINEPREFIX"
-wineserver -p </dev/null >/dev/null 2>&1
-"$wine64" wineboot -i </dev/null >/dev/null 2>&1 || true
+# shellcheck source=scripts/wine-prefix.sh
+. "$here/scripts/wine-prefix.sh"
+wine_fresh_prefix
 root=$WINEPREFIX/drive_c/ioprism-agent-test
 mkdir -p "$root"
 win_root='C:\ioprism-agent-test'

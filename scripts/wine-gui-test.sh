@@ -39,17 +39,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-failures=0
-fail() {
-    echo "FAIL $*" >&2
-    failures=$((failures + 1))
-}
-ok() { echo "ok   $*"; }
-
-# A fresh prefix, with one persistent server (scripts/wine-ctest.sh says why).
-mkdir -p "$WINEPREFIX"
-wineserver -p </dev/null >/dev/null 2>&1
-DISPLAY= "$wine64" wineboot -i </dev/null >/dev/null 2>&1 || true
+# shellcheck source=scripts/wine-prefix.sh
+. "$here/scripts/wine-prefix.sh"
+wine_fresh_prefix
 drive_c=$WINEPREFIX/drive_c
 dest="$drive_c/Program Files/IOPrism"
 win_dest='C:\Program Files\IOPrism'
