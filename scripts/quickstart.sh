@@ -83,6 +83,11 @@ tsan_tests='^(Run|RunStall|RunRefusal|RunDevices|Sampler|Latch|AtomicLatencyHist
 werror=OFF
 [ "${CI:-}" = "true" ] && werror=ON
 
+# A stage line with the time since the start (m:ss), so a slow CI run shows where.
+stage() {
+    printf '== [%d:%02d] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"
+}
+
 build() { # preset
     cmake --preset "$1" -DIOPRISM_WERROR="$werror" >/dev/null
     cmake --build --preset "$1"
@@ -110,46 +115,52 @@ test)
     # its cache) builds meanwhile at the lowest priority, on what the Linux steps leave
     # idle; the Windows steps wait for it.
     mkdir -p build
-    nice -n 19 scripts/build-qt-mingw.sh >build/qt-mingw.log 2>&1 &
+    { nice -n 19 scripts/build-qt-mingw.sh && stage "Qt for Windows ready"; } >build/qt-mingw.log 2>&1 &
     qt_job=$!
     trap 'kill $qt_job 2>/dev/null || true' EXIT
+    stage "dev build"
     build dev
+    stage "licence lines, clang-tidy"
     scripts/check-spdx.sh
     scripts/lint.sh
-    echo "== tests (dev build)"
+    stage "tests (dev build)"
     # A real X server for the GUI tests that open a window; the rest are offscreen.
     xvfb-run -a -s "-screen 0 1600x1000x24" ctest --preset dev --timeout 600 -j2
+    stage "ASan + UBSan build"
     build asan
-    echo "== core and CLI tests under ASan + UBSan"
+    stage "core and CLI tests under ASan + UBSan"
     ctest --preset asan --timeout 900 -j2
-    echo "== the run's threads under ThreadSanitizer (core tests of run, sampler, latch)"
+    stage "the run's threads under ThreadSanitizer (core tests of run, sampler, latch)"
     cmake --preset tsan -DIOPRISM_WERROR="$werror" >/dev/null
     cmake --build --preset tsan --target core_tests
     TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
         ctest --preset tsan --timeout 900 -R "$tsan_tests"
+    stage "fuzzers' build"
     build fuzz
     # Five targets at 36 s: the stage stays at three minutes, as with four at 45 s.
-    echo "== fuzzing the readers of outside data (36 s per target)"
+    stage "fuzzing the readers of outside data (36 s per target)"
     scripts/fuzz.sh 36
-    echo "== Qt 6 for Windows from Debian's source packages (once; then from its cache)"
+    stage "Qt 6 for Windows from Debian's source packages (once; then from its cache)"
     if ! wait $qt_job; then
         tail -40 build/qt-mingw.log
         echo "error: Qt for Windows did not build (build/qt-mingw.log)" >&2
         exit 1
     fi
-    tail -1 build/qt-mingw.log
+    tail -2 build/qt-mingw.log
+    stage "Windows build (MinGW-w64)"
     build windows-mingw
-    echo "== Windows build: tests under Wine (the GUI's offscreen)"
+    stage "Windows build: tests under Wine (the GUI's offscreen)"
     scripts/wine-ctest.sh --timeout 900
-    echo "== Windows installer (NSIS): GUI and CLI; installed, started and removed under Wine"
+    stage "Windows installer (NSIS): GUI and CLI; installed, started and removed under Wine"
     cpack --config build/windows-mingw/CPackConfig.cmake -B build/windows-mingw/package >/dev/null
     scripts/wine-gui-test.sh build/windows-mingw
-    echo "== the Windows agent under Wine, driven by the Linux CLI over loopback"
+    stage "the Windows agent under Wine, driven by the Linux CLI over loopback"
     scripts/wine-agent-test.sh build/windows-mingw build/dev/bin/ioprism-cli
-    echo "== Debian packages: build (release, hardened), lintian"
+    stage "Debian packages: build (release, hardened), lintian"
     packaging/build-debs.sh
-    echo "== Debian packages: install, check what a user gets, remove"
+    stage "Debian packages: install, check what a user gets, remove"
     packaging/test-debs.sh # dpkg with sudo when not root
+    stage "all passed"
     ;;
 *)
     sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'
