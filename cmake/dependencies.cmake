@@ -21,6 +21,21 @@ else()
     find_package(OpenSSL 3)
 endif()
 
+# MPI for ioprism-mpi (docs/cluster.md): Open MPI (Debian: libopenmpi-dev). Optional: a
+# build without it is the same minus ioprism-mpi and its tests.
+set(IOPRISM_MPI_FOUND OFF)
+if(IOPRISM_BUILD_MPI)
+    # MPI's C interface from C++ (the project has no C): not the deprecated C++ bindings.
+    set(MPI_CXX_SKIP_MPICXX ON)
+    find_package(MPI COMPONENTS CXX)
+    if(MPI_CXX_FOUND)
+        set(IOPRISM_MPI_FOUND ON)
+        find_program(IOPRISM_MPIEXEC NAMES mpirun mpiexec)
+    else()
+        message(STATUS "MPI not found: no ioprism-mpi (Debian: libopenmpi-dev openmpi-bin)")
+    endif()
+endif()
+
 if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
     find_package(PkgConfig REQUIRED)
     pkg_check_modules(URING REQUIRED IMPORTED_TARGET liburing)

@@ -9,7 +9,7 @@
 #   scripts/lint.sh --base REV  sources changed since REV
 #   scripts/lint.sh --all       every source (about 14 minutes on a 2-core VM)
 #
-# Linted: the .cpp files under core/ platform/ net/ app/ ui/ that the dev build compiles
+# Linted: the .cpp files under core/ platform/ net/ mpi/ app/ ui/ that the dev build compiles
 # (platform/windows/ is checked by the MinGW build, not here), plus the ones that include
 # a changed header directly; headers are checked through them. tests/ is not linted: the
 # checks are about product code (its threads, I/O and ownership), a test's mistakes show
@@ -39,7 +39,7 @@ if [ ! -f "$db" ]; then
     exit 2
 fi
 
-dirs=(core platform net app ui)
+dirs=(core platform net mpi app ui)
 if $all; then
     mapfile -t candidates < <(git ls-files -- "${dirs[@]/%//*.cpp}")
     echo "== clang-tidy: every source"

@@ -46,9 +46,10 @@ build_packages=(cmake ninja-build g++ pkg-config git ccache
     libboost1.81-dev liburing-dev libsystemd-dev libssl-dev libgtest-dev libgmock-dev
     nlohmann-json3-dev libcli11-dev libfmt-dev)
 # udisks2, polkitd, dbus-daemon and udev: the raw-device test as an unprivileged user
-# starts them itself (tests/e2e/broker_test.cpp); libglib2.0-bin: its gdbus calls.
+# starts them itself (tests/e2e/broker_test.cpp); libglib2.0-bin: its gdbus calls. Open
+# MPI: ioprism-mpi and its tests under mpirun (docs/cluster.md).
 test_packages=(xvfb xauth imagemagick util-linux e2fsprogs fdisk btrfs-progs fio clang
-    udisks2 polkitd dbus-daemon udev libglib2.0-bin)
+    udisks2 polkitd dbus-daemon udev libglib2.0-bin libopenmpi-dev openmpi-bin)
 # The Windows GUI's Qt is built from Debian's source packages (scripts/build-qt-mingw.sh:
 # dpkg-dev unpacks them); its icons are rendered from the SVGs (librsvg2-bin, and
 # ImageMagick for the .ico); xdotool finds the window in the Wine GUI test.

@@ -10,6 +10,7 @@
 //
 // Exit codes: 0 stopped by SIGINT / SIGTERM, 2 invalid options, 1 cannot listen.
 #include "core/agent/agent_service.h"
+#include "platform/common/agent_host.h"
 #include "platform/common/backend_factory.h"
 #include "platform/common/data_dir.h"
 #include "platform/common/system.h"
@@ -63,58 +64,6 @@ void warnIfTokenReadableByOthers(const std::string &file)
             "warning: the token file {} is readable by other users (chmod 600 it)", file));
 }
 
-// Every device and partition, with why it is not free; the mounted file systems.
-core::InventoryMessage inventory()
-{
-    core::InventoryMessage out;
-    const auto joined = [](const std::vector<std::string> &items) {
-        return fmt::format("{}", fmt::join(items, ", "));
-    };
-    const auto inUse
-        = [&](const std::vector<std::string> &mounts, const std::vector<std::string> &holders) {
-              if (!mounts.empty())
-                  return "mounted at " + joined(mounts);
-              if (!holders.empty())
-                  return "used by " + joined(holders);
-              return std::string();
-          };
-    for (const auto &d : platform::listBlockDevices()) {
-        std::string why = inUse(d.mountPoints, d.holders);
-        for (const auto &p : d.partitions)
-            if (why.empty() && (!p.mountPoints.empty() || !p.holders.empty()))
-                why = "a partition is in use (" + p.devicePath + ")";
-        out.devices.push_back({d.devicePath, d.model, d.sizeBytes, why});
-        for (const auto &p : d.partitions)
-            out.devices.push_back(
-                {p.devicePath, d.model, p.sizeBytes, inUse(p.mountPoints, p.holders)});
-    }
-    for (const auto &m : platform::listMounts())
-        out.mounts.push_back({m.mountPoint, m.fsType, m.freeBytes, m.totalBytes});
-    return out;
-}
-
-core::WelcomeMessage identity()
-{
-    const core::Environment system = platform::describeSystem();
-    core::WelcomeMessage w;
-    w.host = system.hostName;
-    w.os = system.osName + (system.kernel.empty() ? "" : ", kernel " + system.kernel);
-    w.cpus = system.cpuCount;
-    for (const auto kind : platform::availableEngines())
-        w.engines.emplace_back(platform::engineKindName(kind));
-    w.pid = platform::currentProcessId();
-    return w;
-}
-
-// A symbolic link in a target's folders is followed before the --allow check, so that a
-// link inside an allowed root cannot lead a run outside it.
-std::string realPath(const std::string &path)
-{
-    std::error_code ec;
-    const auto resolved = std::filesystem::weakly_canonical(path, ec);
-    return ec ? path : resolved.string();
-}
-
 core::Result<net::TlsIdentity> tlsIdentity(const Options &o, const std::string &hostName)
 {
     if (!o.certificateFile.empty() || !o.keyFile.empty()) {
@@ -151,10 +100,10 @@ int serve(const Options &o)
     core::AgentConfig config;
     config.token = *token;
     for (const auto &root : o.allow)
-        config.allowedRoots.push_back(realPath(root));
-    config.realPath = realPath;
-    config.identity = identity();
-    config.inventory = inventory;
+        config.allowedRoots.push_back(platform::agentRealPath(root));
+    config.realPath = platform::agentRealPath;
+    config.identity = platform::agentIdentity();
+    config.inventory = platform::agentInventory;
     config.makeRun = core::localAgentRuns(platform::localRunHooks());
     config.log = [](const std::string &text) { logLine(text); };
 

@@ -8,6 +8,7 @@
 #include "app/cli/profile_io.h"
 #include "app/cli/results_io.h"
 #include "app/cli/run_args.h"
+#include "app/cli/run_command.h"
 #include "app/cli/summary.h"
 #include "app/cli/terminal_sink.h"
 #include "core/profile/presets.h"
@@ -62,10 +63,14 @@ void saveToLibrary(
         human << fmt::format("saved as {} (ioprism-cli show {}; --no-save to skip)\n", *id, *id);
 }
 
-// The profile the arguments ask for: the file's or the preset's, the options applied
-// and the whole validated. nullopt once the problems are printed.
-std::optional<Profile> profileFromArgs(RunArgs &a)
+} // namespace
+
+std::optional<Profile> profileFromArgs(RunArgs &a, bool multiHost, bool say)
 {
+    const auto printProblems = [say](const Problems &problems, const std::string &file = {}) {
+        if (say)
+            cli::printProblems(problems, file);
+    };
     Problems problems;
     if (!resolveFioReadWrite(a, problems)) {
         printProblems(problems);
@@ -91,16 +96,18 @@ std::optional<Profile> profileFromArgs(RunArgs &a)
         printProblems(problems);
         return std::nullopt;
     }
-    // On agents, every manager runs, on its own host: its targets are not looked for here.
-    const bool onAgents = !a.managers.empty();
+    // On agents or MPI ranks, every manager runs, on its own host: its targets are not
+    // looked for here.
     auto validation
-        = validateProfile(*profile, {.targetsHere = !onAgents, .everyHostRuns = onAgents});
+        = validateProfile(*profile, {.targetsHere = !multiHost, .everyHostRuns = multiHost});
     problems.insert(problems.end(), validation.begin(), validation.end());
     printProblems(problems);
     if (hasErrors(problems))
         return std::nullopt;
     return profile;
 }
+
+namespace {
 
 // --device-tolerance, --device-tail, --stall-threshold and --stop-timeout into the run's
 // settings; false once the reason is printed.
@@ -292,14 +299,21 @@ int reportEnd(const RunResult &result, int caught, bool wrote)
     return wrote ? 0 : 1;
 }
 
-int runCommand(RunArgs a)
+} // namespace
+
+int runCommand(RunArgs a, const RunFrontEnd &frontEnd)
 {
     if (a.quiet && a.verbose) {
         std::cerr << "error: --quiet and --verbose: give one (-q prints only the summary, -v "
                      "adds the plan and where each notice came from)\n";
         return 2;
     }
-    const std::optional<Profile> profile = profileFromArgs(a);
+    const bool multiHost = !a.managers.empty() || frontEnd.makeSession;
+    if (frontEnd.makeSession && !a.managers.empty()) {
+        std::cerr << "error: --manager: the hosts of this run are given otherwise (MPI's ranks)\n";
+        return 2;
+    }
+    const std::optional<Profile> profile = profileFromArgs(a, multiHost, true);
     if (!profile)
         return 2;
     const auto kind = platform::parseEngineKind(a.engine);
@@ -352,7 +366,11 @@ int runCommand(RunArgs a)
     // certificate costs nothing; their connections outlive the session.
     std::vector<net::ReachedAgent> agents;
     std::unique_ptr<RunSession> session;
-    if (!a.managers.empty()) {
+    if (frontEnd.makeSession) {
+        session = frontEnd.makeSession(sink, std::move(hooks), request, human);
+        if (!session)
+            return 1;
+    } else if (!a.managers.empty()) {
         const auto access = agentAccess(a.agentAccess);
         if (!access)
             return 2;
@@ -394,8 +412,6 @@ int runCommand(RunArgs a)
     const bool wrote = writeOutputs(a, *profile, result, timeseries, sink, human);
     return reportEnd(result, caught.load(), wrote);
 }
-
-} // namespace
 
 void registerRunCommands(CLI::App &app, int &exitCode, const std::vector<std::string> &rawArgs)
 {

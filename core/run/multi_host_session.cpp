@@ -355,8 +355,8 @@ void MultiHostRunSession::finish()
 {
     std::vector<HostRun> runs;
     for (std::size_t h = 0; h < m_hosts.size(); ++h)
-        runs.push_back(
-            {m_names[h], -1, m_makers[h].agent, *m_hosts[h].result, m_sessions[h]->clockOffset()});
+        runs.push_back({m_names[h], m_makers[h].rank, m_makers[h].agent, *m_hosts[h].result,
+            m_sessions[h]->clockOffset()});
     const std::optional<std::size_t> failure = m_firstFailure;
     std::optional<OpError> failedHostError;
     std::string stoppedHost;

@@ -59,6 +59,7 @@ struct HostSessionMaker {
     std::function<std::unique_ptr<RunSession>(
         RunSink &sink, StepBarrier &barrier, std::size_t party)>
         make;
+    int rank = -1; // the MPI rank (RunHost::rank); -1: not under MPI
 };
 
 // A host in this process (tests, and this host beside agents): a LocalRunSession whose

@@ -23,6 +23,7 @@
 
 #include "e2e/agent_support.h"
 #include "e2e/cli_support.h"
+#include "e2e/host_results.h"
 
 using namespace ioprism::test;
 using ::testing::HasSubstr;
@@ -149,25 +150,6 @@ protected:
     std::vector<std::unique_ptr<AgentProcess>> m_agents;
 };
 
-// The All scope and the host scopes of a step of a results JSON.
-std::vector<nlohmann::json> hostScopes(const nlohmann::json &step)
-{
-    std::vector<nlohmann::json> out;
-    for (const auto &scope : step.at("scopes"))
-        if (scope.at("kind") == "host")
-            out.push_back(scope);
-    return out;
-}
-
-// A histogram_ns direction's buckets, low bound -> count.
-std::map<std::uint64_t, std::uint64_t> buckets(const nlohmann::json &list)
-{
-    std::map<std::uint64_t, std::uint64_t> out;
-    for (const auto &b : list)
-        out[b.at(0).get<std::uint64_t>()] += b.at(2).get<std::uint64_t>();
-    return out;
-}
-
 TEST_F(Agents, ThreeAgentsRunOneProfileAndAllManagersIsExact)
 {
     startAgents(3);
@@ -183,43 +165,7 @@ TEST_F(Agents, ThreeAgentsRunOneProfileAndAllManagersIsExact)
         EXPECT_EQ(json["hosts"][n - 1].at("agent"), agent(n).address());
     }
     ASSERT_EQ(json.at("steps").size(), 1u);
-    const auto &step = json["steps"][0];
-    const auto &all = step.at("scopes").at(0);
-    ASSERT_EQ(all.at("kind"), "all");
-    const auto hosts = hostScopes(step);
-    ASSERT_EQ(hosts.size(), 3u);
-
-    // I/Os and bytes add up exactly; IOPS is the sum of the hosts' rates (each over its own
-    // measured time), so equal up to the rounding of a sum of three doubles.
-    std::uint64_t ios = 0, bytes = 0;
-    double iops = 0;
-    std::map<std::uint64_t, std::uint64_t> merged;
-    for (const auto &h : hosts) {
-        EXPECT_GT(h.at("read").at("ios").get<std::uint64_t>(), 0u) << h.at("label");
-        ios += h.at("read").at("ios").get<std::uint64_t>();
-        bytes += h.at("read").at("bytes").get<std::uint64_t>();
-        iops += h.at("total").at("iops").get<double>();
-        ASSERT_TRUE(h.contains("histogram_ns")) << h.at("label");
-        for (const auto &[low, count] : buckets(h["histogram_ns"]["read"]))
-            merged[low] += count;
-    }
-    EXPECT_EQ(all.at("read").at("ios").get<std::uint64_t>(), ios);
-    EXPECT_EQ(all.at("read").at("bytes").get<std::uint64_t>(), bytes);
-    EXPECT_NEAR(all.at("total").at("iops").get<double>(), iops, iops * 1e-12);
-    // The All histogram is the hosts' merged bucket by bucket...
-    EXPECT_EQ(buckets(all.at("histogram_ns").at("read")), merged);
-
-    // ...and its p99 is the p99 of that merge, computed here by core's histogram from the
-    // hosts' own histograms as the file gives them (never an average of the hosts' p99).
-    const auto read = ioprism::core::readResultsJson(readFile(dir() / "r.json"));
-    ASSERT_TRUE(read.ok()) << read.error;
-    ioprism::core::LatencyHistogram hostsMerged;
-    for (const auto &scope : read.result->steps.at(0).scopes)
-        if (scope.scope.kind == ioprism::core::Scope::Kind::Host)
-            hostsMerged.merge(scope.measurement.read.histogram);
-    EXPECT_EQ(hostsMerged.count(), ios);
-    EXPECT_DOUBLE_EQ(all.at("read").at("latency_us").at("p99").get<double>(),
-        hostsMerged.percentileNs(99) / 1e3);
+    expectAllHostsExact(readFile(dir() / "r.json"), 3);
 
     // The CSV: one MANAGER row per agent, named by its host, and ALL counting 3 managers.
     std::istringstream csv(readFile(dir() / "r.csv"));

@@ -28,12 +28,12 @@ inline std::filesystem::path cliPath()
     return binDir() / "ioprism-cli";
 }
 
-// Runs `ioprism-cli ARGS` through the shell (ARGS is shell text) in `cwd`. A `wrapper`
+// Runs `PROGRAM ARGS` through the shell (ARGS is shell text) in `cwd`. A `wrapper`
 // (shell text, e.g. "timeout -s KILL 120") goes before the program: a guard for tests of
 // input that once made the CLI run away, so that a regression fails instead of eating
 // the machine's memory.
-inline CliResult runCli(
-    const std::string &args, const std::filesystem::path &cwd, const std::string &wrapper = {})
+inline CliResult runProgram(const std::filesystem::path &program, const std::string &args,
+    const std::filesystem::path &cwd, const std::string &wrapper = {})
 {
     const auto out = cwd / ".cli-out.txt", err = cwd / ".cli-err.txt";
     // Runs are saved in the run library: never into the user's own data folder, even when
@@ -42,14 +42,20 @@ inline CliResult runCli(
         ? std::string()
         : "IOPRISM_DATA_DIR='" + (cwd / ".ioprism-data").string() + "' ";
     const std::string cmd = "cd '" + cwd.string() + "' && " + dataDir + wrapper + " '"
-        + cliPath().string()
-        + "' " + args + " >'" + out.string() + "' 2>'" + err.string() + "'";
+        + program.string() + "' " + args + " >'" + out.string() + "' 2>'" + err.string() + "'";
     const int status = std::system(cmd.c_str());
     CliResult r;
     r.exitCode = (status >= 0 && (status & 0x7f) == 0) ? (status >> 8) & 0xff : -1;
     r.out = readFile(out);
     r.err = readFile(err);
     return r;
+}
+
+// Runs `ioprism-cli ARGS` (runProgram).
+inline CliResult runCli(
+    const std::string &args, const std::filesystem::path &cwd, const std::string &wrapper = {})
+{
+    return runProgram(cliPath(), args, cwd, wrapper);
 }
 
 } // namespace ioprism::test
