@@ -36,8 +36,9 @@ if [ -f "$build_dir/CMakeCache.txt" ] \
     && ! grep -qxF "CMAKE_CXX_FLAGS:STRING=$CXXFLAGS" "$build_dir/CMakeCache.txt"; then
     rm -rf "$build_dir"
 fi
+# No ioprism-mpi: the packages do not ship it (it would make them depend on Open MPI).
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DIOPRISM_BUILD_TESTS=OFF \
-    -DIOPRISM_WERROR=OFF "${launcher[@]}" >/dev/null
+    -DIOPRISM_BUILD_MPI=OFF -DIOPRISM_WERROR=OFF "${launcher[@]}" >/dev/null
 cmake --build "$build_dir" -j2
 
 rm -rf "$build_dir/package"
