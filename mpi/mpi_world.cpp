@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <deque>
+#include <exception>
 #include <list>
 #include <mpi.h>
 #include <mutex>
@@ -20,9 +21,14 @@ namespace {
 // sent (MPI's non-overtaking rule holds per sender, communicator and matching receive).
 constexpr int kTag = 7355;
 
-// How long the pump sleeps when nothing moves: a message waits at most this long to be
-// seen (the agents' clock samples keep the shortest round trips, so it costs no accuracy).
-constexpr auto kIdlePoll = std::chrono::milliseconds(1);
+// How long the pump sleeps when nothing moves, since MPI says nothing of a message that
+// arrives (it is seen at the next MPI_Iprobe): every millisecond for a while after
+// anything moved (replies follow requests: the clock samples' round trips, the goes of a
+// step), then every 10 ms, so that idle ranks cost next to nothing beside the engine
+// (bench/mpi-overhead).
+constexpr auto kBusyPoll = std::chrono::milliseconds(1);
+constexpr auto kIdlePoll = std::chrono::milliseconds(10);
+constexpr auto kBusyWindow = std::chrono::milliseconds(200);
 
 std::string closedByPeer(int peer)
 {
@@ -204,7 +210,16 @@ int World::serve(std::function<int()> work, std::chrono::milliseconds drain)
 {
     int result = 0;
     std::thread worker([&] {
-        result = work();
+        // No exception ends the job: it is said, and the rank ends with status 1.
+        try {
+            result = work();
+        } catch (const std::exception &e) {
+            std::fprintf(stderr, "ioprism-mpi: rank %d: %s\n", m_rank, e.what());
+            result = 1;
+        } catch (...) {
+            std::fprintf(stderr, "ioprism-mpi: rank %d: an unknown exception\n", m_rank);
+            result = 1;
+        }
         {
             std::lock_guard lock(m_wake->mutex);
             m_wake->workDone = true;
@@ -221,6 +236,7 @@ void World::pump(std::chrono::milliseconds drain)
 {
     std::list<Sending> sending;
     std::optional<std::chrono::steady_clock::time_point> giveUpAt;
+    auto lastMoved = std::chrono::steady_clock::now();
 
     // Delivers what an endpoint has for its owner: messages in order, then the end once.
     auto deliver = [](Endpoint &e) {
@@ -318,7 +334,8 @@ void World::pump(std::chrono::milliseconds drain)
                         e.closedReason = closedByPeer(e.peer);
                     }
                 }
-            } else if (!e.closeReceived) {
+            } else if (!e.closeReceived && !e.closeRequested) {
+                // After this side's close nothing more is delivered: onClosed is the last.
                 e.inbox.push_back(std::move(text));
             }
         }
@@ -345,10 +362,15 @@ void World::pump(std::chrono::milliseconds drain)
                 break;
             }
         }
-        if (!moved) {
-            std::unique_lock lock(m_wake->mutex);
-            m_wake->cv.wait_for(lock, kIdlePoll, [&] { return m_wake->pending; });
+        const auto now = std::chrono::steady_clock::now();
+        if (moved || !sending.empty()) {
+            lastMoved = now;
+            if (moved)
+                continue;
         }
+        std::unique_lock lock(m_wake->mutex);
+        m_wake->cv.wait_for(lock, now - lastMoved < kBusyWindow ? kBusyPoll : kIdlePoll,
+            [&] { return m_wake->pending; });
     }
 }
 

@@ -86,9 +86,9 @@ void TerminalSink::onPrepareProgress(
     if (work == PrepareWork::PreInitialising)
         return preInitProgress(path, done, total);
     if (!m_options.progressBar) {
-        // A log or a pipe: one line per test file, no redraws.
-        if (path != m_lastPath) {
-            m_lastPath = path;
+        // A log or a pipe: one line per test file, no redraws. Once per path: the hosts of
+        // a run on several prepare at the same time, and their reports interleave.
+        if (m_preparingSaid.insert(path).second) {
             m_out << fmt::format("-- preparing {} ({})\n", path, describeSize(total));
             m_out.flush();
         }

@@ -14,6 +14,7 @@
 #include <iostream>
 #include <map>
 #include <ostream>
+#include <set>
 #include <string>
 
 namespace ioprism::cli {
@@ -81,6 +82,7 @@ private:
     bool m_progressShown = false;
     int m_lastPercent = -1;
     std::string m_lastPath;
+    std::set<std::string> m_preparingSaid; // the paths said "-- preparing" (no progress bar)
     int m_preInitPercent = -1; // the last pre-initialisation progress said, and where
     std::string m_preInitPath;
 };

@@ -350,7 +350,72 @@ ResolvedPlan mergeHostPlans(
     return merged;
 }
 
-Result<RunResult> mergeHostRuns(std::vector<HostRun> runs)
+namespace {
+
+// The hosts of `runs` that are one machine, by host name, each machine with two or more.
+std::vector<std::pair<std::string, std::vector<std::size_t>>> sharedMachines(
+    const std::vector<HostRun> &runs)
+{
+    std::vector<std::pair<std::string, std::vector<std::size_t>>> machines;
+    for (std::size_t h = 0; h < runs.size(); ++h) {
+        const std::string &machine = runs[h].result.environment.hostName;
+        if (machine.empty())
+            continue;
+        auto it = std::find_if(
+            machines.begin(), machines.end(), [&](const auto &m) { return m.first == machine; });
+        if (it == machines.end())
+            machines.push_back({machine, {h}});
+        else
+            it->second.push_back(h);
+    }
+    std::erase_if(machines, [](const auto &m) { return m.second.size() < 2; });
+    return machines;
+}
+
+// Each step's device verdict of the hosts that share a machine, judged against their I/O
+// together (mergeHostRuns says why). Only what each host's verdict kept is known here —
+// the bytes of each direction — so the write backlog of one step is not carried into the
+// next, as a run of one host carries it: a machine's write-back is judged step by step.
+void judgeSharedMachines(RunResult &merged, const std::vector<HostRun> &runs,
+    const std::vector<HostPlace> &places, const VerdictPolicy &policy)
+{
+    for (const auto &[machine, members] : sharedMachines(runs)) {
+        bool judged = false;
+        for (auto &step : merged.steps) {
+            if (step.hosts.size() != runs.size())
+                continue;
+            const DeviceReport &first = step.hosts[members.front()].devices;
+            if (!first.available)
+                continue;
+            VerdictInput together;
+            together.deviceReadBytes = first.verdict.read.deviceBytes;
+            together.deviceWriteBytes = first.verdict.write.deviceBytes;
+            together.seconds = step.measuredSeconds;
+            for (const std::size_t h : members) {
+                together.appReadBytes += step.hosts[h].devices.verdict.read.appBytes;
+                together.appWriteBytes += step.hosts[h].devices.verdict.write.appBytes;
+            }
+            const DeviceVerdict verdict = judgeDevice(together, policy);
+            for (const std::size_t h : members)
+                if (step.hosts[h].devices.available)
+                    step.hosts[h].devices.verdict = verdict;
+            judged = true;
+        }
+        if (!judged)
+            continue;
+        std::vector<std::string> names;
+        names.reserve(members.size());
+        for (const std::size_t h : members)
+            names.push_back(places[h].name);
+        merged.notices.push_back(fmt::format("{} run on one host, {}: its devices are judged "
+                                             "against the I/O of all of them together",
+            fmt::join(names, ", "), machine));
+    }
+}
+
+} // namespace
+
+Result<RunResult> mergeHostRuns(std::vector<HostRun> runs, const VerdictPolicy &policy)
 {
     if (runs.empty())
         return mergeRefused({}, "no host's result to merge");
@@ -410,6 +475,7 @@ Result<RunResult> mergeHostRuns(std::vector<HostRun> runs)
         }
     }
     merged.intervals = mergeIntervals(runs, places);
+    judgeSharedMachines(merged, runs, places, policy);
     return merged;
 }
 

@@ -29,6 +29,7 @@
 #include "core/result.h"
 #include "core/run/results.h"
 #include "core/run/step_gate.h"
+#include "core/stats/verdict.h"
 
 #include <optional>
 #include <string>
@@ -95,6 +96,12 @@ StepResult mergeHostSteps(
 // hosts in the order given; the plan's workers are every host's in that order. One run is
 // returned as it is. Refused: no run, or hosts that ran different plans
 // (hostPlanMismatch). Hosts that ended early are merged as above (partial runs).
-Result<RunResult> mergeHostRuns(std::vector<HostRun> runs);
+//
+// Hosts that are one machine (the same host name: MPI ranks, agents side by side) share
+// its devices, and each compared them with its own I/O alone, which reads as another
+// process's traffic. Their steps' device verdicts are judged again, with `policy`, against
+// the I/O of all of them together (the device's bytes are the machine's, the first such
+// host's), and a notice says which hosts were judged together.
+Result<RunResult> mergeHostRuns(std::vector<HostRun> runs, const VerdictPolicy &policy = {});
 
 } // namespace ioprism::core

@@ -95,6 +95,7 @@ void MultiHostRunSession::start(RunRequest request)
     {
         std::lock_guard lock(m_mutex);
         m_runId = request.settings.runId;
+        m_verdictPolicy = request.settings.verdict;
         for (std::size_t h = 0; h < m_makers.size(); ++h) {
             std::string name = m_makers[h].name;
             if (name.empty() && request.profile.hosts.size() == m_makers.size())
@@ -366,7 +367,7 @@ void MultiHostRunSession::finish()
         else
             stoppedHost = m_names[*failure];
     }
-    auto merged = mergeHostRuns(std::move(runs));
+    auto merged = mergeHostRuns(std::move(runs), m_verdictPolicy);
     RunResult result = merged.ok()
         ? std::move(*merged)
         : failedRunResult(m_runId, merged.error().operation, merged.error().toString());

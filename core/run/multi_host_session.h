@@ -132,6 +132,8 @@ private:
     std::condition_variable m_finishedChanged;
     bool m_finished = false; // onFinished reported
     std::uint64_t m_runId = 0;
+    VerdictPolicy
+        m_verdictPolicy; // the request's: the hosts that share a machine are judged with it
     std::vector<std::string> m_names;
     std::vector<HostState> m_hosts;
     std::optional<std::size_t> m_firstFailure; // the host whose end ended the run

@@ -10,6 +10,7 @@
 #include "core/run/run_session.h"
 #include "core/run/session_codec.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <mutex>
 #include <sstream>
@@ -343,4 +344,47 @@ TEST(HostMerge, IometerCsvHasAManagerRowPerHostUnderAll)
         iops(3 * s + 1, 1); // host-a's Host scope
         iops(3 * s + 2, 8); // host-b's
     }
+}
+
+// Several ranks (or agents) on one machine share its devices: each rank's run compared them
+// with its own I/O alone and saw the others' as other traffic. Merged, they are judged
+// against the I/O of all of them; hosts of other machines keep their own verdicts.
+TEST(HostMerge, HostsOnOneMachineAreJudgedAgainstTheirIoTogether)
+{
+    constexpr std::uint64_t kAppBytes = 64 << 20; // each rank's reads
+    // What each rank's own run said: the device read four ranks' bytes, the rank one's.
+    const auto sawOthers = [](RunResult run) {
+        for (auto &step : run.steps) {
+            step.devices.available = true;
+            VerdictInput own;
+            own.appReadBytes = kAppBytes;
+            own.deviceReadBytes = 3 * kAppBytes;
+            own.seconds = 1;
+            step.devices.verdict = judgeDevice(own);
+        }
+        return run;
+    };
+    const RunResult r0 = sawOthers(runOn("vm", 500));
+    ASSERT_EQ(r0.steps.front().devices.verdict.verdict, Verdict::OtherTraffic);
+    auto merged
+        = mergeHostRuns({{"r0@vm", 0, "", r0}, {"r1@vm", 1, "", sawOthers(runOn("vm", 500))},
+            {"r2@vm", 2, "", sawOthers(runOn("vm", 500))},
+            {"r0@db", 0, "", sawOthers(runOn("db", 500))}});
+    ASSERT_TRUE(merged.ok()) << merged.error().toString();
+    for (const auto &step : merged->steps) {
+        ASSERT_EQ(step.hosts.size(), 4u);
+        for (std::size_t h = 0; h < 3; ++h) {
+            const DeviceVerdict &v = step.hosts[h].devices.verdict;
+            EXPECT_EQ(v.verdict, Verdict::Agree) << "host " << h;
+            EXPECT_EQ(v.read.appBytes, 3 * kAppBytes);
+            EXPECT_EQ(v.read.deviceBytes, 3 * kAppBytes);
+        }
+        // db is alone on its machine: what its own run said stands.
+        EXPECT_EQ(step.hosts[3].devices.verdict.verdict, Verdict::OtherTraffic);
+    }
+    const auto &notices = merged->notices;
+    EXPECT_NE(std::find(notices.begin(), notices.end(),
+                  "r0@vm, r1@vm, r2@vm run on one host, vm: its devices are judged against the "
+                  "I/O of all of them together"),
+        notices.end());
 }

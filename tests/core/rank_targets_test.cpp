@@ -3,6 +3,7 @@
 // %h) or, shared, by a slice each.
 #include "core/profile/rank_targets.h"
 
+#include <filesystem>
 #include <gtest/gtest.h>
 
 namespace ioprism::core {
@@ -60,12 +61,16 @@ TEST(RankTargets, EachRankGetsItsOwnPath)
 
 TEST(RankTargets, RelativePathsAreMadeAbsoluteInTheRanksFolder)
 {
-    const Profile p
-        = withTargets({testFile("run/f-%r.dat", 8 * kMiB), testFile("/abs/g.dat", 8 * kMiB)});
-    auto mine = profileForRank(p, {2, 4, "n", "/home/u/work", false});
+    // Absolute on this system: a drive letter where a path needs one (Windows).
+    const std::string drive = std::filesystem::path("/").is_absolute() ? "" : "C:";
+    const std::string folder = drive + "/home/u/work";
+    const Profile p = withTargets(
+        {testFile("run/f-%r.dat", 8 * kMiB), testFile(drive + "/abs/g.dat", 8 * kMiB)});
+    auto mine = profileForRank(p, {2, 4, "n", folder, false});
     ASSERT_TRUE(mine.ok());
-    EXPECT_EQ(mine->hosts[0].workers[0].targets[0].path, "/home/u/work/run/f-2.dat");
-    EXPECT_EQ(mine->hosts[0].workers[0].targets[1].path, "/abs/g.dat");
+    EXPECT_EQ(mine->hosts[0].workers[0].targets[0].path,
+        (std::filesystem::path(folder) / "run/f-2.dat").lexically_normal().string());
+    EXPECT_EQ(mine->hosts[0].workers[0].targets[1].path, drive + "/abs/g.dat");
 }
 
 TEST(RankTargets, SharedFileSlicesAreDisjointWholeMiBInRankOrder)

@@ -166,6 +166,14 @@ TEST_F(Agents, ThreeAgentsRunOneProfileAndAllManagersIsExact)
     }
     ASSERT_EQ(json.at("steps").size(), 1u);
     expectAllHostsExact(readFile(dir() / "r.json"), 3);
+    // Each host's test file is said once, however the hosts' reports interleave.
+    for (int n = 1; n <= 3; ++n) {
+        const std::string said = "-- preparing m" + std::to_string(n) + ":";
+        std::size_t count = 0;
+        for (auto at = r.out.find(said); at != std::string::npos; at = r.out.find(said, at + 1))
+            ++count;
+        EXPECT_EQ(count, 1u) << said << "\n" << r.out;
+    }
 
     // The CSV: one MANAGER row per agent, named by its host, and ALL counting 3 managers.
     std::istringstream csv(readFile(dir() / "r.csv"));

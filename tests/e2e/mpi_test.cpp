@@ -168,7 +168,7 @@ TEST_F(Mpi, CtrlCOnMpirunStopsEveryRankAndKeepsWhatWasMeasured)
     // the test does not depend on this machine's load (a sanitizer build's is high).
     const std::string timeseries = (dir() / "t.csv").string();
     std::vector<std::string> args {kMpiexec, "--oversubscribe", "--mca",
-        "odls_base_sigkill_timeout", "5", "-n", "4", mpiProgram().string(), "--target",
+        "odls_base_sigkill_timeout", "15", "-n", "4", mpiProgram().string(), "--target",
         (dir() / "f-%r.dat").string(), "--file-size", "8MiB", "--bs", "4k", "--duration", "0",
         "--read", "100", "--random", "100", "--interval", "200ms", "--timeseries", timeseries,
         "--json", (dir() / "r.json").string(), "-q"};

@@ -38,6 +38,7 @@
 #include <map>
 #include <mutex>
 
+#include "manager_support.h"
 #include "ui_test_support.h"
 
 namespace ioprism::ui {
@@ -150,69 +151,6 @@ public:
 private:
     std::map<std::string, std::unique_ptr<Agent>> m_agents;
 };
-
-MainWindowOptions withLibrary(const test::TempDir &dir)
-{
-    MainWindowOptions options = test::isolatedOptions(dir.path());
-    options.runLibraryDirectory = QString::fromStdString((dir.path() / "runs").string());
-    return options;
-}
-
-std::string tokenFile(const test::TempDir &dir, const std::string &token)
-{
-    const auto path = dir.path() / ("token-" + token);
-    std::ofstream(path) << token << "\n";
-    return path.string();
-}
-
-// Add Manager… as a user does it: the dialog, its fields, Connect; then waits for the
-// answer (delivered queued from the connecting thread). True when the manager was added.
-bool addManager(MainWindow &window, const std::string &address, const std::string &token,
-    QString *error = nullptr)
-{
-    ManagerDialog *dialog = window.askManager(0);
-    if (!dialog)
-        return false;
-    QPointer<ManagerDialog> guard(dialog);
-    dialog->addressField()->setText(QString::fromStdString(address));
-    dialog->tokenFileField()->setText(QString::fromStdString(token));
-    dialog->plaintextField()->setChecked(true);
-    const auto before = window.document()->profile().hosts.size();
-    dialog->connectToManager();
-    EXPECT_TRUE(test::waitUntil([&] { return !guard || !guard->isConnecting(); }, 60s));
-    if (guard && error)
-        *error = guard->errorLabel()->text();
-    const bool added = window.document()->profile().hosts.size() > before;
-    if (guard)
-        guard->reject();
-    return added;
-}
-
-RunResultPtr runOnce(MainWindow &window)
-{
-    RunResultPtr finished;
-    auto connection = QObject::connect(
-        &window, &MainWindow::runFinished, [&](RunResultPtr r) { finished = r; });
-    EXPECT_TRUE(window.startRun()) << window.messageBar()->currentText().toStdString();
-    EXPECT_TRUE(test::waitUntil([&] { return finished != nullptr; }, 120s));
-    QObject::disconnect(connection);
-    return finished;
-}
-
-// True when a message the bar shows now (the first or a stacked one) contains `text`.
-bool barSays(MainWindow &window, const QString &text)
-{
-    MessageBar *bar = window.messageBar();
-    for (int i = 0; i < bar->shownCount(); ++i)
-        if (bar->textAt(i).contains(text))
-            return true;
-    return false;
-}
-
-std::uint64_t ios(const core::ScopeResult &scope)
-{
-    return scope.measurement.read.histogram.count() + scope.measurement.write.histogram.count();
-}
 
 TEST(Agents, TwoManagersRunWithThisHostAsOneRunAllIsTheSumAndItIsKept)
 {
