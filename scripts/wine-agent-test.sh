@@ -109,21 +109,8 @@ else
 fi
 
 # ---- 3. A short run on it with IOCP, on a test file the agent makes.
-cat >"$work/profile.json" <<'JSON'
-{
-  "format": "ioprism-profile",
-  "version": 1,
-  "setup": {"description": "Wine agent test: random 4 KiB 70 % read", "runTime": "3s",
-            "rampUp": "0s", "interval": "500ms"},
-  "specs": [{"name": "RND4K Q8T1 70% read", "queueDepth": 8,
-             "lines": [{"transferSize": "4KiB", "share": 100, "percentRead": 70,
-                        "percentRandom": 100, "alignment": "4KiB"}]}],
-  "hosts": [{"name": "wine", "workers": [{
-    "name": "Worker 1", "outstandingIos": 8, "specs": ["RND4K Q8T1 70% read"],
-    "targets": [{"kind": "file", "path": "C:\\ioprism-agent-test\\test.dat",
-                 "fileSize": "16MiB", "cache": "direct"}]}]}]
-}
-JSON
+wine_test_profile "$work/profile.json" "Wine agent test: random 4 KiB 70 % read" 500ms \
+    "$win_root\\test.dat" 16MiB
 status=0
 "$cli" run "$work/profile.json" --manager "$address" --plaintext --token-file "$work/token" \
     --engine iocp --json "$out/results.json" -q >"$out/run.out" 2>"$out/run.err" || status=$?

@@ -70,21 +70,8 @@ menu=$(find "$drive_c" -path '*Start Menu*' -iname 'IOPrism*.lnk' 2>/dev/null | 
 # ---- 2. The installed GUI, in a real window: a short run on a test file with IOCP.
 data=$drive_c/ioprism-gui-test
 mkdir -p "$data/shots"
-cat >"$data/profile.json" <<'JSON'
-{
-  "format": "ioprism-profile",
-  "version": 1,
-  "setup": {"description": "Wine GUI test: random 4 KiB 70 % read", "runTime": "3s",
-            "rampUp": "0s", "interval": "250ms"},
-  "specs": [{"name": "RND4K Q8T1 70% read", "queueDepth": 8,
-             "lines": [{"transferSize": "4KiB", "share": 100, "percentRead": 70,
-                        "percentRandom": 100, "alignment": "4KiB"}]}],
-  "hosts": [{"id": 1, "name": "", "address": "", "workers": [{
-    "name": "Worker 1", "outstandingIos": 8, "specs": ["RND4K Q8T1 70% read"],
-    "targets": [{"kind": "file", "path": "C:\\ioprism-gui-test\\ioprism-test.dat",
-                 "fileSize": "64MiB", "cache": "direct"}]}]}]
-}
-JSON
+wine_test_profile "$data/profile.json" "Wine GUI test: random 4 KiB 70 % read" 250ms \
+    'C:\ioprism-gui-test\ioprism-test.dat' 64MiB
 # Under Xvfb (xvfb-run is a sh script, so the steps go in a file of their own): the
 # window is looked for while the program runs, and its picture is the X server's. Wine's
 # desktop process (explorer.exe) takes the display it was started with: the prefix's

@@ -14,13 +14,12 @@
 #include <thread>
 #include <unistd.h>
 
+#include "e2e/background_process.h"
 #include "e2e/cli_support.h"
 #include "e2e/linux_support.h"
 
 using namespace ioprism::test;
 using ::testing::HasSubstr;
-
-extern char **environ;
 
 namespace {
 
@@ -29,75 +28,26 @@ int sh(const std::string &command)
     return std::system((command + " >/dev/null 2>&1").c_str());
 }
 
-// ioprism-cli started in the background, its output in files of `dir`.
-class CliProcess
+// ioprism-cli started in the background in `dir`, its output in dir/out.txt and
+// dir/err.txt; `prefix`: words it runs under (an assignment, prlimit, setpriv), each
+// exec'ing the next, so that signals reach the CLI.
+class CliProcess : public BackgroundProcess
 {
 public:
-    CliProcess(const std::filesystem::path &dir, std::vector<std::string> args,
-        const std::string &prefix = {})
-        : m_dir(dir)
-    {
-        // exec: the pid is the CLI's (env, prlimit and setpriv exec in turn), so signals
-        // reach it.
-        std::string command
-            = "cd '" + dir.string() + "' && exec env " + prefix + " '" + cliPath().string() + "'";
-        for (const auto &a : args)
-            command += " '" + a + "'";
-        command = command + " >'" + (dir / "out.txt").string() + "' 2>'"
-            + (dir / "err.txt").string() + "'";
-        std::vector<std::string> argv {"/bin/sh", "-c", command};
-        std::vector<char *> raw;
-        for (auto &a : argv)
-            raw.push_back(a.data());
-        raw.push_back(nullptr);
-        if (::posix_spawn(&m_pid, "/bin/sh", nullptr, nullptr, raw.data(), environ) != 0)
-            m_pid = -1;
-    }
-    ~CliProcess()
-    {
-        if (m_pid > 0 && !m_exited) {
-            ::kill(m_pid, SIGKILL);
-            ::waitpid(m_pid, nullptr, 0);
-        }
-    }
-    bool started() const { return m_pid > 0; }
-    void signal(int number) { ::kill(m_pid, number); }
-    std::string err() const { return readFile(m_dir / "err.txt"); }
-    std::string out() const { return readFile(m_dir / "out.txt"); }
-    // Waits (up to a generous limit: the test asserts what happened, not how fast) for
-    // a condition the process brings about.
-    template<typename F>
-    bool waitFor(F condition, std::chrono::seconds limit = std::chrono::seconds(60))
-    {
-        const auto end = std::chrono::steady_clock::now() + limit;
-        while (std::chrono::steady_clock::now() < end) {
-            if (condition())
-                return true;
-            if (!running())
-                return condition();
-            std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        }
-        return false;
-    }
-    bool running()
-    {
-        if (!m_exited && ::waitpid(m_pid, &m_status, WNOHANG) == m_pid)
-            m_exited = true;
-        return !m_exited;
-    }
-    int wait()
-    {
-        if (!m_exited)
-            ::waitpid(m_pid, &m_status, 0);
-        m_exited = true;
-        return WIFEXITED(m_status) ? WEXITSTATUS(m_status) : 128 + WTERMSIG(m_status);
-    }
+    CliProcess(const std::filesystem::path &dir, const std::vector<std::string> &args,
+        std::vector<std::string> prefix = {})
+        : BackgroundProcess(
+            withCli(std::move(prefix), args), dir / "out.txt", dir / "err.txt", {}, dir)
+    { }
 
 private:
-    std::filesystem::path m_dir;
-    pid_t m_pid = -1;
-    bool m_exited = false;
-    int m_status = 0;
+    static std::vector<std::string> withCli(
+        std::vector<std::string> prefix, const std::vector<std::string> &args)
+    {
+        prefix.push_back(cliPath().string());
+        prefix.insert(prefix.end(), args.begin(), args.end());
+        return prefix;
+    }
 };
 
 // An ext4 file system on a loop device, mounted, with one IOPrism test file on it; it
@@ -174,7 +124,7 @@ TEST(CliFaults, AFrozenFileSystemIsReportedAsAStallAndItsAgeIsInTheMaximum)
     // The results are written while the file system is still frozen.
     const bool wrote = cli.waitFor([&] { return nonEmpty(json); });
     fs.thaw();
-    const int code = cli.wait();
+    const auto code = cli.wait();
     ASSERT_TRUE(wrote) << cli.err();
     EXPECT_EQ(code, 1) << cli.err();
     const std::string err = cli.err();
@@ -212,7 +162,7 @@ TEST(CliFaults, ASecondCtrlCWritesTheResultsWithoutWaitingForAStuckDevice)
     cli.signal(SIGINT);
     const bool wrote = cli.waitFor([&] { return nonEmpty(json); });
     fs.thaw();
-    const int code = cli.wait();
+    const auto code = cli.wait();
     ASSERT_TRUE(stalled && stopping) << cli.err();
     ASSERT_TRUE(wrote) << cli.err();
     EXPECT_EQ(code, 130) << cli.err();
@@ -286,10 +236,10 @@ TEST(CliFaults, AWorkerThreadThatCannotStartIsAClearErrorNotAnAbort)
     CliProcess cli(dir.path(),
         {"run", "--engine", "null", "--workers", "64", "--bs", "4k", "--duration", "1", "--ramp",
             "0", "-q", "--json", (dir.path() / "r.json").string()},
-        "ASAN_OPTIONS=detect_leaks=0 prlimit --nproc=8:8 setpriv --reuid=65534 --regid=65534 "
-        "--clear-groups");
+        {"ASAN_OPTIONS=detect_leaks=0", "prlimit", "--nproc=8:8", "setpriv", "--reuid=65534",
+            "--regid=65534", "--clear-groups"});
     ASSERT_TRUE(cli.started());
-    const int code = cli.wait();
+    const auto code = cli.wait();
     EXPECT_EQ(code, 1) << cli.err();
     EXPECT_THAT(cli.err(), HasSubstr("could not start worker thread"));
     EXPECT_THAT(cli.err(), HasSubstr("ulimit -u"));
@@ -308,8 +258,8 @@ TEST(CliFaults, RunningOutOfLockedMemoryFallsBackAndNamesTheLimit)
     // 128 KiB of locked memory: rings for a few of the 32 workers, not for all. The
     // kernel charges io_uring's locked memory per user, so this test has a uid of its
     // own: another test running as nobody at the same time would use up its share.
-    const std::string asNobody = "prlimit --memlock=131072:131072 setpriv --reuid=64999 "
-                                 "--regid=64999 --clear-groups";
+    const std::vector<std::string> asNobody {"prlimit", "--memlock=131072:131072", "setpriv",
+        "--reuid=64999", "--regid=64999", "--clear-groups"};
     const std::vector<std::string> args {"--workers", "32", "--bs", "4k", "--read", "100", "--qd",
         "4", "--file-size", "16MiB", "--duration", "1", "--ramp", "0", "-q", "--json",
         (dir.path() / "r.json").string()};
@@ -354,9 +304,9 @@ TEST(CliFaults, NoPermissionOnARawDeviceNamesTheFix)
     IOPRISM_REQUIRE(!loop.empty(), "losetup could not attach a loop device");
     CliProcess cli(dir.path(),
         {"run", "--target", loop, "--bs", "4k", "--read", "100", "--duration", "1", "-q"},
-        "setpriv --reuid=65534 --regid=65534 --clear-groups");
+        {"setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"});
     ASSERT_TRUE(cli.started());
-    const int code = cli.wait();
+    const auto code = cli.wait();
     sh("losetup -d " + loop);
     EXPECT_EQ(code, 1) << cli.err();
     EXPECT_THAT(cli.err(), HasSubstr("Permission denied"));

@@ -3,8 +3,6 @@
 // four ranks on four test files and on one shared file, with exact "All" figures; a rank
 // pointed at a missing folder stopping all four, named; Ctrl-C on mpirun keeping what was
 // measured.
-#include "core/profile/rank_targets.h"
-
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
@@ -13,14 +11,10 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <spawn.h>
 #include <string>
-#include <string_view>
-#include <sys/wait.h>
-#include <thread>
-#include <unistd.h>
 #include <vector>
 
+#include "e2e/background_process.h"
 #include "e2e/cli_support.h"
 #include "e2e/host_results.h"
 
@@ -42,12 +36,17 @@ fs::path mpiProgram()
     return binDir() / "ioprism-mpi";
 }
 
-// Open MPI refuses to run as root without both; CI runs as root. Under ASan, no leak check
-// in the ranks: Open MPI unloads its plugins before LeakSanitizer reports, so their
-// allocations at exit cannot be told from ours (the code the ranks run is leak-checked
-// without MPI, in the agents' tests). A later ASan option overrides an earlier one.
-const char *const kRankEnvironment = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
-                                     "ASAN_OPTIONS=\"$ASAN_OPTIONS:detect_leaks=0\"";
+// What mpirun is run with ("NAME=value" words). Open MPI refuses to run as root without
+// its two variables; CI runs as root. Under ASan, no leak check in the ranks: Open MPI
+// unloads its plugins before LeakSanitizer reports, so their allocations at exit cannot be
+// told from ours (the code the ranks run is leak-checked without MPI, in the agents'
+// tests). A later ASan option overrides an earlier one.
+std::vector<std::string> rankEnvironment()
+{
+    const char *asan = std::getenv("ASAN_OPTIONS");
+    return {"OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1",
+        std::string("ASAN_OPTIONS=") + (asan ? asan : "") + ":detect_leaks=0"};
+}
 
 class Mpi : public ::testing::Test
 {
@@ -66,7 +65,7 @@ protected:
         return runProgram(kMpiexec,
             "--oversubscribe -n " + std::to_string(ranks) + " '" + mpiProgram().string() + "' "
                 + args,
-            m_dir.path(), std::string("timeout -s KILL 300 env ") + kRankEnvironment);
+            m_dir.path(), "timeout -s KILL 300 env " + shellWords(rankEnvironment()));
     }
 
     const fs::path &dir() const { return m_dir.path(); }
@@ -167,41 +166,25 @@ TEST_F(Mpi, CtrlCOnMpirunStopsEveryRankAndKeepsWhatWasMeasured)
     // rank and write. docs/cluster.md suggests more for a loaded cluster, as here, so that
     // the test does not depend on this machine's load (a sanitizer build's is high).
     const std::string timeseries = (dir() / "t.csv").string();
-    std::vector<std::string> args {kMpiexec, "--oversubscribe", "--mca",
-        "odls_base_sigkill_timeout", "15", "-n", "4", mpiProgram().string(), "--target",
-        (dir() / "f-%r.dat").string(), "--file-size", "8MiB", "--bs", "4k", "--duration", "0",
-        "--read", "100", "--random", "100", "--interval", "200ms", "--timeseries", timeseries,
-        "--json", (dir() / "r.json").string(), "-q"};
-    std::vector<char *> argv;
-    for (auto &a : args)
-        argv.push_back(a.data());
-    argv.push_back(nullptr);
-    const char *asan = std::getenv("ASAN_OPTIONS");
-    std::vector<std::string> env {"OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1",
-        std::string("ASAN_OPTIONS=") + (asan ? asan : "") + ":detect_leaks=0"};
-    for (char **e = environ; *e; ++e)
-        if (std::string_view(*e).rfind("ASAN_OPTIONS=", 0) != 0)
-            env.emplace_back(*e);
-    std::vector<char *> envp;
-    for (auto &e : env)
-        envp.push_back(e.data());
-    envp.push_back(nullptr);
-    pid_t pid = 0;
-    ASSERT_EQ(::posix_spawnp(&pid, kMpiexec, nullptr, nullptr, argv.data(), envp.data()), 0);
+    BackgroundProcess mpirun(
+        {kMpiexec, "--oversubscribe", "--mca", "odls_base_sigkill_timeout", "15", "-n", "4",
+            mpiProgram().string(), "--target", (dir() / "f-%r.dat").string(), "--file-size", "8MiB",
+            "--bs", "4k", "--duration", "0", "--read", "100", "--random", "100", "--interval",
+            "200ms", "--timeseries", timeseries, "--json", (dir() / "r.json").string(), "-q"},
+        dir() / "out.txt", dir() / "err.txt", rankEnvironment());
+    ASSERT_TRUE(mpirun.started());
 
     // Measuring on every rank: the time series has intervals of the whole run (its lines
     // come once every rank has sent the interval). At most two minutes.
-    bool measuring = false;
-    for (int i = 0; i < 1200 && !measuring; ++i) {
-        const std::string ts = readFile(timeseries);
-        measuring = std::count(ts.begin(), ts.end(), '\n') >= 4;
-        if (!measuring)
-            std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    ::kill(pid, SIGINT);
-    int status = 0;
-    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
-    ASSERT_TRUE(measuring) << "no intervals in two minutes";
+    const bool measuring = mpirun.waitFor(
+        [&] {
+            const std::string ts = readFile(timeseries);
+            return std::count(ts.begin(), ts.end(), '\n') >= 4;
+        },
+        std::chrono::minutes(2));
+    mpirun.signal(SIGINT);
+    ASSERT_TRUE(mpirun.wait().has_value()) << mpirun.err();
+    ASSERT_TRUE(measuring) << "no intervals in two minutes\n" << mpirun.err();
 
     const auto json = nlohmann::json::parse(readFile(dir() / "r.json"));
     EXPECT_TRUE(json.at("stoppedByUser").get<bool>());
