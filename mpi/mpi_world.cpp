@@ -295,13 +295,13 @@ void World::pump(std::chrono::milliseconds drain)
             }
             for (auto &text : out) {
                 auto &s = sending.emplace_back(Sending {std::move(text)});
-                MPI_Isend(s.text.data(), static_cast<int>(s.text.size()), MPI_CHAR, endpoint->peer,
+                MPI_Isend(s.text.data(), static_cast<int>(s.text.size()), MPI_BYTE, endpoint->peer,
                     kTag, MPI_COMM_WORLD, &s.request);
                 moved = true;
             }
             if (sendClose) {
                 auto &s = sending.emplace_back();
-                MPI_Isend(nullptr, 0, MPI_CHAR, endpoint->peer, kTag, MPI_COMM_WORLD, &s.request);
+                MPI_Isend(nullptr, 0, MPI_BYTE, endpoint->peer, kTag, MPI_COMM_WORLD, &s.request);
                 moved = true;
             }
         }
@@ -318,9 +318,9 @@ void World::pump(std::chrono::milliseconds drain)
             if (!flag)
                 break;
             int count = 0;
-            MPI_Get_count(&status, MPI_CHAR, &count);
+            MPI_Get_count(&status, MPI_BYTE, &count);
             std::string text(static_cast<std::size_t>(count), '\0');
-            MPI_Recv(text.data(), count, MPI_CHAR, status.MPI_SOURCE, kTag, MPI_COMM_WORLD,
+            MPI_Recv(text.data(), count, MPI_BYTE, status.MPI_SOURCE, kTag, MPI_COMM_WORLD,
                 MPI_STATUS_IGNORE);
             moved = true;
             received = true;

@@ -237,6 +237,9 @@ private:
     void doWrite()
     {
         m_writing = true;
+        // The session's interval events are binary (core/run/session_codec.h); WebSocket
+        // checks that a text message is UTF-8.
+        m_ws.text(!core::isBinaryMessage(m_queue.front()));
         m_ws.async_write(asio::buffer(m_queue.front()),
             [self = this->shared_from_this()](
                 beast::error_code ec, std::size_t) { self->onWrite(ec); });

@@ -12,6 +12,7 @@
 #include "app/cli/summary.h"
 #include "app/cli/terminal_sink.h"
 #include "core/profile/presets.h"
+#include "core/profile/units.h"
 #include "core/profile/validation.h"
 #include "core/report/csv.h"
 #include "core/report/results_json.h"
@@ -131,6 +132,15 @@ bool applySettingsArgs(const RunArgs &a, RunSettings &options)
             a.stopTimeout, DurationUnit::Seconds, stopWait, "--stop-timeout", problems)) {
         printProblems(problems);
         return false;
+    }
+    if (!a.stonewall.empty()) {
+        const auto amount = parseSize(a.stonewall);
+        if (!amount || *amount == 0) {
+            std::cerr << "error: --stonewall: \"" << a.stonewall
+                      << "\" is not a size above 0 (e.g. 4GiB, 512MiB)\n";
+            return false;
+        }
+        options.stonewallBytes = *amount;
     }
     options.deviceTailLimit = std::chrono::duration_cast<std::chrono::milliseconds>(tail);
     options.stallThreshold = std::chrono::duration_cast<std::chrono::milliseconds>(stall);

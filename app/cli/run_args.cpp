@@ -652,6 +652,11 @@ void addControlOptions(CLI::App &command, RunArgs &a)
         .add_option("--stall-threshold", a.stallThreshold,
             "Report I/O in flight longer than this as stalled, while the run goes (0 = never)")
         ->capture_default_str();
+    command.add_option("--stonewall", a.stonewall,
+        "Each step ends once a host has read and written this much while measuring (e.g. "
+        "4GiB); with --manager or under MPI, every host's step ends as soon as the first "
+        "host's has, each keeping the bytes it really moved (IOR's stonewalling). The run "
+        "time still bounds the step");
     command
         .add_option("--stop-timeout", a.stopTimeout,
             "After a step or Stop, wait this long at most for in-flight I/O; then write the "

@@ -53,6 +53,7 @@ struct RunArgs {
     double deviceTolerancePercent = 5;
     std::string deviceTail = "5s";
     std::string stallThreshold = "5s";
+    std::string stonewall; // "": none
     std::string stopTimeout = "15s";
     // --manager: run on these agents ("local": this process too) as one run.
     std::vector<std::string> managers;

@@ -346,6 +346,28 @@ std::string connectionLines(const StepResult &step)
     return out;
 }
 
+// --stonewall: who moved the amount first, and that every host stopped then (the rows
+// above are what each really moved).
+std::string stonewallLine(const RunResult &r, const StepResult &step)
+{
+    if (!step.endedByAmount)
+        return {};
+    if (step.hosts.empty() || step.hosts.size() != r.hosts.size())
+        return fmt::format("stonewall: the step ended when it had moved its amount ({})\n",
+            sizeText(step.scopes.front().figures.total.bytes, SizeStyle::Rounded));
+    std::string first;
+    for (std::size_t h = 0; h < step.hosts.size(); ++h)
+        if (step.hosts[h].endedByAmount)
+            for (const auto &sc : step.scopes)
+                if (sc.scope.kind == Scope::Kind::Host && sc.scope.host == int(h))
+                    first += (first.empty() ? "" : ", ")
+                        + fmt::format("{} ({})", terminalText(r.hosts[h].name),
+                            sizeText(sc.figures.total.bytes, SizeStyle::Rounded));
+    return fmt::format("stonewall: {} moved the amount first; every host's step ended then, each "
+                       "with the bytes it moved\n",
+        first.empty() ? "a host" : first);
+}
+
 std::string stepTable(const RunResult &r, const StepResult &step)
 {
     // A series point of 1000 operations lasts milliseconds: "0.0 s" would say nothing.
@@ -360,6 +382,7 @@ std::string stepTable(const RunResult &r, const StepResult &step)
     for (const auto &sc : step.scopes)
         out += scopeRow(sc);
     out += connectionLines(step);
+    out += stonewallLine(r, step);
     // A run of several hosts: the CPU is the hosts' mean, and each host's own CPU and
     // devices follow (devices are judged per host).
     out += cpuLine(step.cpu, step.cpuEffectiveness, step.hosts.empty() ? "" : " (hosts' mean)");

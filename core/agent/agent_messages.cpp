@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/agent/agent_messages.h"
 
+#include "core/agent/message_channel.h"
 #include "core/json/json_reader.h"
 
 #include <array>
@@ -100,11 +101,19 @@ template<typename V> void fields(V &v, ErrorMessage &x)
 {
     v("reason", x.reason);
 }
+template<typename V> void fields(V &v, EndStepMessage &x)
+{
+    v("step", x.step);
+}
+template<typename V> void fields(V &v, AmountDoneMessage &x)
+{
+    v("step", x.step);
+}
 
 constexpr std::array<const char *, std::variant_size_v<ToAgent>> kToAgentTypes
-    = {"hello", "clock", "inventory?", "go", "stop", "stop-now", "bye"};
+    = {"hello", "clock", "inventory?", "go", "stop", "stop-now", "bye", "end-step"};
 constexpr std::array<const char *, std::variant_size_v<FromAgent>> kFromAgentTypes
-    = {"welcome", "refused", "clock", "inventory", "ready", "busy", "error"};
+    = {"welcome", "refused", "clock", "inventory", "ready", "busy", "error", "amount-done"};
 
 template<typename T> struct IsVector : std::false_type { };
 template<typename T> struct IsVector<std::vector<T>> : std::true_type { };
@@ -219,6 +228,10 @@ template<typename Variant, std::size_t N>
 AgentDecoded<Variant> decodeMessage(std::string_view text, const std::array<const char *, N> &types)
 {
     AgentDecoded<Variant> out;
+    if (isBinaryMessage(text)) {
+        out.session = true; // only the session codec writes binary messages (an interval)
+        return out;
+    }
     Json document = Json::parse(text, nullptr, false);
     if (document.is_discarded()) {
         out.error = "not an agent message (not JSON)";

@@ -75,8 +75,15 @@ struct ByeMessage {
     friend bool operator==(const ByeMessage &, const ByeMessage &) = default;
 };
 
+// Stonewalling: another host moved the step's amount first; step `step` ends now if it
+// is the one running (Run::requestEndStep), and the run goes on.
+struct EndStepMessage {
+    std::uint64_t step = 0;
+    friend bool operator==(const EndStepMessage &, const EndStepMessage &) = default;
+};
+
 using ToAgent = std::variant<HelloMessage, ClockRequest, InventoryRequest, GoMessage, StopMessage,
-    StopNowMessage, ByeMessage>;
+    StopNowMessage, ByeMessage, EndStepMessage>;
 
 // ------------------------------------------------------------ agent -> controller
 
@@ -141,8 +148,15 @@ struct ErrorMessage {
     friend bool operator==(const ErrorMessage &, const ErrorMessage &) = default;
 };
 
+// Stonewalling: this agent's run moved the amount of `step` (RunSettings::stonewallBytes);
+// its step has ended, and the controller ends it on the other hosts.
+struct AmountDoneMessage {
+    std::uint64_t step = 0;
+    friend bool operator==(const AmountDoneMessage &, const AmountDoneMessage &) = default;
+};
+
 using FromAgent = std::variant<WelcomeMessage, RefusedMessage, ClockReply, InventoryMessage,
-    ReadyMessage, BusyMessage, ErrorMessage>;
+    ReadyMessage, BusyMessage, ErrorMessage, AmountDoneMessage>;
 
 // ------------------------------------------------------------ text
 

@@ -7,9 +7,11 @@ namespace ioprism::core {
 
 AgentRunMaker localAgentRuns(LocalRunHooks hooks)
 {
-    return [hooks = std::move(hooks)](RunSink &sink, StepGate gate) -> std::unique_ptr<RunSession> {
+    return [hooks = std::move(hooks)](RunSink &sink, StepGate gate,
+               StepAmountDone amountDone) -> std::unique_ptr<RunSession> {
         LocalRunHooks gated = hooks;
         gated.describe.stepGate = std::move(gate);
+        gated.describe.amountDone = std::move(amountDone);
         return std::make_unique<LocalRunSession>(std::move(gated), sink);
     };
 }

@@ -196,6 +196,10 @@ void AgentService::handle(const std::string &text)
                 stopRun(true);
             else if constexpr (std::is_same_v<M, ByeMessage>)
                 m_channel->close(); // then Closed: a run still going is stopped there
+            else if constexpr (std::is_same_v<M, EndStepMessage>) {
+                if (m_run) // none: the run ended as the message crossed it
+                    m_run->endStep(m.step);
+            }
         },
         *decoded.value);
 }
@@ -281,7 +285,11 @@ void AgentService::handleRequest(const std::string &text)
     }
     log("run " + std::to_string(runId) + " for " + m_who + ": \""
         + request.profile.setup.description + "\"");
-    m_run = m_config.makeRun(m_relay, [this](std::size_t step) { return gate(step); });
+    m_run = m_config.makeRun(
+        m_relay, [this](std::size_t step) { return gate(step); },
+        [this](std::size_t step) {
+            m_channel->send(encodeAgentMessage(FromAgent {AmountDoneMessage {step}}));
+        });
     m_run->start(std::move(request));
 }
 

@@ -35,11 +35,13 @@
 namespace ioprism::core {
 
 // Makes the session that runs a request on the agent: it reports to `sink` (which
-// outlives it) and asks `gate` before each step.
-using AgentRunMaker = std::function<std::unique_ptr<RunSession>(RunSink &sink, StepGate gate)>;
+// outlives it), asks `gate` before each step and calls `amountDone` when a step has moved
+// its stonewall amount (RunHooks::amountDone), which the service tells the controller.
+using AgentRunMaker = std::function<std::unique_ptr<RunSession>(
+    RunSink &sink, StepGate gate, StepAmountDone amountDone)>;
 
 // LocalRunSessions with the platform's hooks, their steps gated (hooks.describe.stepGate
-// set to the service's gate): what `ioprism-agent` runs.
+// set to the service's gate, amountDone to its message): what `ioprism-agent` runs.
 AgentRunMaker localAgentRuns(LocalRunHooks hooks);
 
 // What the agent is told by whoever starts it (`ioprism-agent`'s options and platform).

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// One connection between a controller (the GUI, the CLI) and an agent, as whole text
+// One connection between a controller (the GUI, the CLI) and an agent, as whole
 // messages in order: what the agent protocol (core/agent/agent_messages.h) runs over.
 // The network transport (net/transport.h: WebSocket over TCP, in TLS where the build has
 // OpenSSL) implements it; so does an in-memory pair for the tests (makeChannelPair), so
@@ -9,9 +9,19 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace ioprism::core {
+
+// A message is text (UTF-8: JSON), or binary when its first byte is this mark, which
+// never starts JSON text: the session codec's interval events (core/run/session_codec.h).
+// A transport that tells the two apart (WebSocket) sends each as what it is.
+inline constexpr char kBinaryMessageMark = '\0';
+inline bool isBinaryMessage(std::string_view message)
+{
+    return !message.empty() && message.front() == kBinaryMessageMark;
+}
 
 class MessageChannel
 {

@@ -388,6 +388,13 @@ void RemoteRunSession::stop()
         m_connection.send(StopMessage {});
 }
 
+void RemoteRunSession::endStep(std::size_t step)
+{
+    std::lock_guard lock(m_mutex);
+    if (m_started && !m_finished)
+        m_connection.send(EndStepMessage {step});
+}
+
 void RemoteRunSession::stopNow()
 {
     std::lock_guard lock(m_mutex);
@@ -483,6 +490,11 @@ void RemoteRunSession::onAgentMessage(const FromAgent &message)
             m_party.arrive(step, std::move(release));
         else
             release(std::chrono::steady_clock::now()); // one host: at once
+        return;
+    }
+    if (const auto *done = std::get_if<AmountDoneMessage>(&message)) {
+        if (m_party.stonewall)
+            m_party.stonewall(done->step);
         return;
     }
     if (const auto *busy = std::get_if<BusyMessage>(&message)) {

@@ -129,6 +129,8 @@ struct StepParty {
     std::function<void(std::size_t step, StepBarrier::Release release)> arrive;
     std::function<void()> cancel;
     std::function<void()> leave;
+    // The agent's step moved its stonewall amount (StepBarrier::stonewall).
+    std::function<void(std::size_t step)> stonewall;
 };
 // Party `party` of `barrier` (which must outlive the session). Inline: only code that
 // uses a real barrier links it.
@@ -137,7 +139,8 @@ inline StepParty barrierParty(StepBarrier &barrier, std::size_t party)
     return {[&barrier, party](std::size_t step, StepBarrier::Release release) {
                 barrier.arrive(party, step, std::move(release));
             },
-        [&barrier] { barrier.cancel(); }, [&barrier, party] { barrier.leave(party); }};
+        [&barrier] { barrier.cancel(); }, [&barrier, party] { barrier.leave(party); },
+        [&barrier, party](std::size_t step) { barrier.stonewall(party, step); }};
 }
 
 struct RemoteRunOptions {
@@ -162,6 +165,7 @@ public:
     void stop() override;
     void stopNow() override;
     void wait() override;
+    void endStep(std::size_t step) override;
     std::optional<ClockOffset> clockOffset() const override;
 
 private:

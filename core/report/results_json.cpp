@@ -342,10 +342,13 @@ Json hostSharesJson(const StepResult &step, const std::vector<RunHost> &hosts)
     for (std::size_t h = 0; h < step.hosts.size(); ++h) {
         const HostShare &share = step.hosts[h];
         const DeviceMap none;
-        shares.push_back(Json {{"cpu", cpuJson(share.cpu)},
+        Json j {{"cpu", cpuJson(share.cpu)},
             {"cpu_effectiveness", effectivenessJson(share.cpu, share.cpuEffectiveness)},
             {"devices",
-                deviceReportJson(share.devices, h < hosts.size() ? hosts[h].deviceMap : none)}});
+                deviceReportJson(share.devices, h < hosts.size() ? hosts[h].deviceMap : none)}};
+        if (share.endedByAmount)
+            j["ended_by_amount"] = true;
+        shares.push_back(std::move(j));
     }
     return shares;
 }
@@ -377,6 +380,9 @@ Json stepJson(const StepResult &step, const RunResult &result)
             {"values", point->values}, {"target", point->target}};
     if (!step.hosts.empty())
         j["hosts"] = hostSharesJson(step, result.hosts);
+    // Stonewalling only (a step of a fixed amount, docs/results.md).
+    if (step.endedByAmount)
+        j["ended_by_amount"] = true;
     return j;
 }
 

@@ -316,6 +316,7 @@ void readStep(const Node &n, RunResult &r, bool planKept)
     s.setupSeconds = n.has("setup_s") ? n["setup_s"].numberOrNan() : 0;
     s.drainSeconds = n.has("drain_s") ? n["drain_s"].numberOrNan() : 0;
     s.complete = n["complete"].boolean();
+    s.endedByAmount = n.has("ended_by_amount") && n["ended_by_amount"].boolean();
     s.cpu = cpuOf(n["cpu"]);
     s.cpuEffectiveness = s.cpu.valid ? n["cpu_effectiveness"].numberOrNan() : 0;
     s.devices = deviceReportOf(n["devices"]);
@@ -329,6 +330,7 @@ void readStep(const Node &n, RunResult &r, bool planKept)
         share.cpu = cpuOf(h["cpu"]);
         share.cpuEffectiveness = share.cpu.valid ? h["cpu_effectiveness"].numberOrNan() : 0;
         share.devices = deviceReportOf(h["devices"]);
+        share.endedByAmount = h.has("ended_by_amount") && h["ended_by_amount"].boolean();
         s.hosts.push_back(std::move(share));
     }
     if (planKept) { // the plan says what the step is (a step beyond it: a plan made by hand)

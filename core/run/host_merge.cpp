@@ -102,7 +102,9 @@ StepResult mergeHostSteps(
         first = false;
         cpus.push_back(&part->cpu);
         figures.push_back(&hostAll.figures);
-        merged.hosts.push_back({part->cpu, part->cpuEffectiveness, part->devices});
+        merged.hosts.push_back(
+            {part->cpu, part->cpuEffectiveness, part->devices, part->endedByAmount});
+        merged.endedByAmount = merged.endedByAmount || part->endedByAmount;
     }
     Figures allFigures = computeFigures(all);
     sumRates(allFigures, figures);

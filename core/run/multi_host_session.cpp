@@ -29,6 +29,8 @@ HostSessionMaker localHost(std::string name, LocalRunHooks hooks)
         LocalRunHooks gated = hooks;
         gated.describe.stepGate
             = [&barrier, party](std::size_t step) { return barrier.arriveAndWait(party, step); };
+        gated.describe.amountDone
+            = [&barrier, party](std::size_t step) { barrier.stonewall(party, step); };
         return std::make_unique<LocalRunSession>(std::move(gated), sink);
     };
     return maker;
@@ -62,6 +64,20 @@ MultiHostRunSession::MultiHostRunSession(
         m_hostSinks.push_back(std::make_unique<HostSink>(*this, h));
         m_sessions.push_back(m_makers[h].make(*m_hostSinks.back(), m_barrier, h));
     }
+    // Stonewalling: the first host to move a step's amount has ended that step; every
+    // other host's ends now (each keeps the bytes it moved: HostShare::endedByAmount
+    // says which host it was).
+    m_barrier.setOnStonewall([this](std::size_t party, std::size_t step) {
+        for (std::size_t h = 0; h < m_sessions.size(); ++h)
+            if (h != party)
+                m_sessions[h]->endStep(step);
+    });
+}
+
+void MultiHostRunSession::endStep(std::size_t step)
+{
+    for (auto &session : m_sessions)
+        session->endStep(step);
 }
 
 MultiHostRunSession::~MultiHostRunSession()

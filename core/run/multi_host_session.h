@@ -91,6 +91,7 @@ public:
     void stop() override;
     void stopNow() override;
     void wait() override;
+    void endStep(std::size_t step) override;
 
     // The start of the last step released to the hosts, on this process's clock.
     StepStart lastStepStart() const { return m_barrier.lastStart(); }

@@ -104,6 +104,7 @@ struct HostShare {
     CpuFigures cpu;
     double cpuEffectiveness = 0;
     DeviceReport devices;
+    bool endedByAmount = false; // this host moved the stonewall amount (StepResult)
     friend bool operator==(const HostShare &, const HostShare &) = default;
 };
 
@@ -147,6 +148,9 @@ struct StepResult {
     double setupSeconds = 0;
     double drainSeconds = 0;
     bool complete = true; // false when stopped early or failed
+    // Stonewalling (RunSettings::stonewallBytes): the step ended when this host had moved
+    // the amount; on several hosts, when the first host had (HostShare says which).
+    bool endedByAmount = false;
     std::vector<ScopeResult> scopes; // [0] is All
     CpuFigures cpu;
     double cpuEffectiveness = 0;

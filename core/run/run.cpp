@@ -38,6 +38,11 @@ void Run::requestStop()
     m_shared->requestStop();
 }
 
+void Run::requestEndStep(std::size_t step)
+{
+    m_shared->wake(step);
+}
+
 void Run::requestStopNow()
 {
     m_shared->stopNow = true;
@@ -380,7 +385,8 @@ struct Run::Execution {
             .writeSpanBytes = writeSpanBytes,
             .treeFiles = treeFiles,
             .writeBalance = writeBalance,
-            .stepGate = run.m_hooks.stepGate};
+            .stepGate = run.m_hooks.stepGate,
+            .amountDone = run.m_hooks.amountDone};
     }
 
     // What the devices still do after the last step (write-back).

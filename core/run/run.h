@@ -44,6 +44,9 @@ struct RunHooks {
     // When each step starts, for a run on several hosts (core/run/step_gate.h); unset:
     // at once.
     StepGate stepGate;
+    // This host's step moved RunSettings::stonewallBytes (core/run/step_gate.h); unset:
+    // the step just ends.
+    StepAmountDone amountDone;
 };
 
 class Run
@@ -62,6 +65,11 @@ public:
     // Thread-safe: stop, and stop waiting for in-flight I/O now (a second Ctrl-C, a
     // second Stop) instead of at the stop deadline.
     void requestStopNow();
+    // Thread-safe: ends step `step` now if it is the one running (another host moved
+    // the stonewall amount first, RunSettings::stonewallBytes), as if its time were up:
+    // what it measured is kept and the run goes on with the next step. A step that has
+    // not started yet, or has ended, is left alone.
+    void requestEndStep(std::size_t step);
     RunPhase phase() const { return m_phase.load(); }
 
     // Shared with the worker threads (defined in run_step.h).

@@ -23,6 +23,11 @@ struct RunSettings {
     // Stop each step after this many completed I/Os per worker and target (0 = no
     // limit). For tests with exact counts and for overhead measurements.
     std::uint64_t ioLimitPerTarget = 0;
+    // Stonewalling (IOR's word): each step ends once this host has read and written this
+    // many bytes while measuring (0 = no amount), and on a run of several hosts or MPI
+    // ranks, every host's step ends as soon as the first host has (StepBarrier::stonewall):
+    // each keeps the bytes it really moved. The step's run time still bounds it.
+    std::uint64_t stonewallBytes = 0;
     // Application vs device comparison: tolerance and noise floor (core/stats/verdict.h).
     VerdictPolicy verdict;
     // Longest time the devices are sampled after the last step for pending write-back

@@ -64,6 +64,13 @@ void LocalRunSession::stop()
         m_run->requestStop();
 }
 
+void LocalRunSession::endStep(std::size_t step)
+{
+    std::lock_guard lock(m_mutex);
+    if (m_run)
+        m_run->requestEndStep(step);
+}
+
 void LocalRunSession::stopNow()
 {
     std::lock_guard lock(m_mutex);

@@ -42,6 +42,9 @@ public:
     virtual void stopNow() = 0;
     // Blocks until the run has reported onFinished (at once if it never started).
     virtual void wait() = 0;
+    // Stonewalling: ends step `step` now if it is the one running (Run::requestEndStep);
+    // the run goes on with the next step. Thread-safe; does not block.
+    virtual void endStep(std::size_t /*step*/) { }
 
     // The run's host clock against this process's, for a session on another host (an
     // agent): what its steps' start times were corrected by. nullopt: the same clock.
@@ -82,6 +85,7 @@ public:
     void stop() override;
     void stopNow() override;
     void wait() override;
+    void endStep(std::size_t step) override;
 
 private:
     void body(RunRequest request);

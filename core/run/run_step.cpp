@@ -323,7 +323,8 @@ public:
 
     StepLoop(Run::Shared &shared, Sampler &sampler, RunSink &sink, IntervalHistory &history,
         std::atomic<RunPhase> &runPhase, std::atomic<bool> &stepStop, Times times,
-        std::chrono::milliseconds stallThreshold)
+        std::chrono::milliseconds stallThreshold, std::uint64_t amountBytes,
+        const StepAmountDone &amountDone)
         : m_shared(shared)
         , m_sampler(sampler)
         , m_sink(sink)
@@ -333,7 +334,13 @@ public:
         , m_times(times)
         , m_stallNs(std::chrono::duration_cast<std::chrono::nanoseconds>(stallThreshold).count())
         , m_timer(shared.io)
+        , m_amountBytes(amountBytes)
+        , m_amountDone(amountDone)
+        , m_amountTimer(shared.io)
     { }
+
+    // This host's step ended because it had moved its stonewall amount.
+    bool reachedAmount() const { return m_reachedAmount; }
 
     // Announces the step's phase, releases its workers (`start`) and runs the step to
     // its end on the calling thread (the run's control thread).
@@ -354,8 +361,11 @@ public:
         };
         if (m_shared.stopRequested)
             m_shared.wakeControl();
-        else
+        else {
             scheduleNext();
+            if (m_amountBytes > 0)
+                scheduleAmountCheck();
+        }
         m_shared.io.restart();
         m_shared.io.run();
         m_shared.wakeControl = nullptr;
@@ -380,9 +390,31 @@ private:
         if (stopNow || m_shared.stopRequested || now >= m_times.measureEnd) {
             m_stepStop = true;
             m_timer.cancel();
+            m_amountTimer.cancel();
             return;
         }
         scheduleNext();
+    }
+
+    // Stonewalling: the live counters are read every millisecond while measuring, between
+    // the samples (a step's amount is met within a millisecond's I/O); once this host has
+    // moved the amount, the step ends here and the run's hook ends it on the other hosts.
+    void scheduleAmountCheck()
+    {
+        m_amountTimer.expires_after(std::chrono::milliseconds(1));
+        m_amountTimer.async_wait([this](const boost::system::error_code &ec) {
+            if (ec == asio::error::operation_aborted || m_stepStop)
+                return;
+            if (m_phase != RunPhase::Measuring || m_sampler.measuredBytesNow() < m_amountBytes) {
+                scheduleAmountCheck();
+                return;
+            }
+            m_reachedAmount = true;
+            if (m_amountDone)
+                m_amountDone(m_step);
+            m_timer.cancel();
+            onTick(true);
+        });
     }
 
     void scheduleNext()
@@ -450,6 +482,10 @@ private:
     RunPhase m_phase = RunPhase::Measuring;
     std::int64_t m_tickNumber = 0;
     bool m_stallReported = false;
+    const std::uint64_t m_amountBytes;
+    const StepAmountDone &m_amountDone;
+    asio::steady_timer m_amountTimer;
+    bool m_reachedAmount = false;
 };
 
 // Whatever ends a step early (a failure, an exception) stops and collects its workers:
@@ -634,7 +670,7 @@ bool runStep(const StepContext &run, std::size_t step, SteadyClock::time_point r
     const StepLoop::Times times = stepTimes(run, resolved.steps[step], *start);
     Sampler sampler(std::move(config), run.counters, run.writeBalance, times.start);
     StepLoop loop(shared, sampler, run.sink, run.history, run.phase, state->stop, times,
-        run.settings.stallThreshold);
+        run.settings.stallThreshold, run.settings.stonewallBytes, run.amountDone);
     loop.run(step, stepName, state->start);
 
     run.phase = RunPhase::Stopping;
@@ -647,6 +683,7 @@ bool runStep(const StepContext &run, std::size_t step, SteadyClock::time_point r
     run.writeBalance = sampler.balanceForNextStep();
     RunResult &result = run.result;
     result.steps.push_back(sampler.stepResult(!shared.stopRequested));
+    result.steps.back().endedByAmount = loop.reachedAmount();
     // Setup is the workers' own (until they were ready): the wait at the gate for the
     // other hosts is not in it.
     result.steps.back().setupSeconds = std::chrono::duration<double>(readyAt - setupStart).count();

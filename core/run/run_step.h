@@ -98,6 +98,8 @@ struct StepContext {
     WriteBalance &writeBalance;
     // When each step starts (RunHooks::stepGate); unset: at once.
     const StepGate &stepGate;
+    // This host moved the step's stonewall amount (RunHooks::amountDone); may be unset.
+    const StepAmountDone &amountDone;
 };
 
 // One step: its workers started together, sampled until the step ends, then collected

@@ -139,6 +139,18 @@ void Sampler::startMeasuring()
 {
     m_measureStart = m_last;
     m_measureBalance = m_balance;
+    m_measureStartBytes = 0;
+    for (const auto &m : m_previous)
+        m_measureStartBytes += m.read.bytes + m.write.bytes;
+}
+
+std::uint64_t Sampler::measuredBytesNow() const
+{
+    std::uint64_t bytes = 0;
+    for (const LiveTargetCounters *live : m_live)
+        if (live)
+            bytes += live->read.bytes.load() + live->write.bytes.load();
+    return bytes - std::min(bytes, m_measureStartBytes);
 }
 
 StepResult Sampler::stepResult(bool complete) const

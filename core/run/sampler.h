@@ -73,6 +73,10 @@ public:
     // Ramp-up ended at the last tick: the step's CPU, devices and write balance start
     // from there.
     void startMeasuring();
+    // The bytes read and written since measuring began (since the step began, without a
+    // ramp-up), from the live counters now, between ticks: stonewalling's check
+    // (RunSettings::stonewallBytes).
+    std::uint64_t measuredBytesNow() const;
     // The step's totals over its measuring intervals.
     StepResult stepResult(bool complete) const;
     // What the next step inherits: the backlog of application writes not yet seen at the
@@ -96,6 +100,7 @@ private:
     Clock::time_point m_lastTick;
     CounterSnapshot m_last, m_measureStart;
     WriteBalance m_balance, m_measureBalance;
+    std::uint64_t m_measureStartBytes = 0;
 };
 
 } // namespace ioprism::core

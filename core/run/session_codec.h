@@ -4,7 +4,8 @@
 // (an agent's connection, an MPI rank's reduction, the loopback session of the tests).
 //
 // Each message is one JSON object, {"session": <protocol version>, "type": "...", ...},
-// documented field by field in docs/architecture.md ("The run session's messages").
+// documented field by field in docs/architecture.md ("The run session's messages"), but
+// the interval event, whose same fields travel in a binary form (encodeEvent).
 // Decoding is exact: what encode wrote decodes to a value equal field for field to the
 // one encoded (doubles round trip; non-finite ones are written as "nan", "inf", "-inf";
 // histograms travel as their non-empty buckets), so a run on the other side of a
@@ -28,7 +29,7 @@
 namespace ioprism::core {
 
 // Raised whenever a message changes in a way an older reader would misread.
-inline constexpr int kSessionProtocolVersion = 1;
+inline constexpr int kSessionProtocolVersion = 2;
 
 struct StartedEvent {
     std::string engine;
@@ -69,6 +70,10 @@ using SessionEvent = std::variant<StartedEvent, PhaseEvent, PrepareProgressEvent
     IntervalEvent, StepResultEvent, NoticeEvent, FinishedEvent>;
 
 std::string encodeRequest(const RunRequest &request);
+// Every event as JSON text, but the interval: the same fields in a binary form, marked
+// by a first byte of 0 (never the first byte of JSON text), since it comes ten times a
+// second from every host (session_codec.cpp says how each value is written; the mark:
+// core/agent/message_channel.h).
 std::string encodeEvent(const SessionEvent &event);
 
 template<typename T> struct SessionDecoded {

@@ -88,6 +88,27 @@ StepStart StepBarrier::lastStart() const
     return m_lastStart;
 }
 
+void StepBarrier::setOnStonewall(OnStonewall onStonewall)
+{
+    std::lock_guard lock(m_mutex);
+    m_onStonewall = std::move(onStonewall);
+}
+
+void StepBarrier::stonewall(std::size_t party, std::size_t step)
+{
+    OnStonewall call;
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_stonewalledStep && *m_stonewalledStep >= step)
+            return; // another party was first (steps come in order)
+        m_stonewalledStep = step;
+        call = m_onStonewall;
+    }
+    // Outside the lock: ending the other parties' steps may come back here.
+    if (call)
+        call(party, step);
+}
+
 // Releases every party waiting for `step` when each party that has not left is among
 // them: one start time for all, the releases called after the lock is given up (a
 // release may arrive for the next step at once, on this thread).

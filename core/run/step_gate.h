@@ -45,6 +45,11 @@ struct ClockOffset {
 // unset gate: every step starts at once (a run on one host).
 using StepGate = std::function<StepStart(std::size_t step)>;
 
+// Called on the run's control thread when this host's step `step` has moved its amount
+// (RunSettings::stonewallBytes): the step ends here, and a run of several hosts ends it
+// on the others too (StepBarrier::stonewall). Must not block.
+using StepAmountDone = std::function<void(std::size_t step)>;
+
 // The controller's barrier across `parties` hosts, numbered 0..parties-1. Thread-safe.
 class StepBarrier
 {
@@ -77,6 +82,13 @@ public:
     // The start of the last step released, on the controller's clock (for reports).
     StepStart lastStart() const;
 
+    // Stonewalling: `party` has moved its amount in `step` (StepAmountDone). The first
+    // party to say so for a step calls `onStonewall` (set before any step starts), which
+    // ends that step on every party; later ones for the same step are ignored.
+    using OnStonewall = std::function<void(std::size_t party, std::size_t step)>;
+    void setOnStonewall(OnStonewall onStonewall);
+    void stonewall(std::size_t party, std::size_t step);
+
 private:
     struct Waiting {
         std::size_t step = 0;
@@ -91,6 +103,8 @@ private:
     std::vector<bool> m_left; // by party
     bool m_cancelled = false;
     StepStart m_lastStart;
+    OnStonewall m_onStonewall;
+    std::optional<std::size_t> m_stonewalledStep; // the last step a party stonewalled
 };
 
 } // namespace ioprism::core

@@ -29,7 +29,8 @@ std::vector<ToAgent> everyMessageToAgent()
 {
     return {HelloMessage {"0.1.0", kSessionProtocolVersion, "s3cret", "ctl-host"},
         ClockRequest {7, -123456789}, InventoryRequest {}, GoMessage {3, 987654321012, false},
-        GoMessage {4, 0, true}, StopMessage {}, StopNowMessage {}, ByeMessage {}};
+        GoMessage {4, 0, true}, StopMessage {}, StopNowMessage {}, ByeMessage {},
+        EndStepMessage {5}};
 }
 
 std::vector<FromAgent> everyMessageFromAgent()
@@ -44,7 +45,7 @@ std::vector<FromAgent> everyMessageFromAgent()
         RefusedMessage {"authentication failed: wrong token"}, ClockReply {7, -5, 1234567890123},
         inventory, ReadyMessage {2},
         BusyMessage {"192.0.2.7:50122 (ctl)", 1795000000000, "the agent is running another run"},
-        ErrorMessage {"go for step 9, but no step is waiting: ignored"}};
+        ErrorMessage {"go for step 9, but no step is waiting: ignored"}, AmountDoneMessage {5}};
 }
 
 TEST(AgentMessages, EveryMessageDecodesToTheMessageEncoded)
@@ -98,6 +99,12 @@ TEST(AgentMessages, ASessionMessageIsToldApartByItsKeyAndLeftToTheSessionCodec)
     EXPECT_TRUE(a.session);
     EXPECT_FALSE(a.value);
     EXPECT_TRUE(a.error.empty());
+
+    // The binary interval is a session message too, told apart by its first byte.
+    const auto interval = decodeFromAgent(encodeEvent(IntervalEvent {}));
+    EXPECT_TRUE(interval.session);
+    EXPECT_FALSE(interval.value);
+    EXPECT_TRUE(interval.error.empty());
     const auto b = decodeToAgent(encodeRequest(RunRequest {}));
     EXPECT_TRUE(b.session);
 }

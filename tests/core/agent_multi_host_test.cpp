@@ -45,11 +45,13 @@ struct AgentRecord {
 
 // A LocalRunSession on the null engine whose gate is the agent's, recorded.
 struct RecordedRun final : RunSession {
-    RecordedRun(std::string host, RunSink &next, AgentRecord &record, StepGate gate)
+    RecordedRun(std::string host, RunSink &next, AgentRecord &record, StepGate gate,
+        StepAmountDone amountDone)
         : keep(next, record)
-        , local(hooks(std::move(host), record, std::move(gate)), keep)
+        , local(hooks(std::move(host), record, std::move(gate), std::move(amountDone)), keep)
     { }
-    static LocalRunHooks hooks(std::string host, AgentRecord &record, StepGate gate)
+    static LocalRunHooks hooks(
+        std::string host, AgentRecord &record, StepGate gate, StepAmountDone amountDone)
     {
         LocalRunHooks h;
         h.makeBackend = [](EngineKind) -> std::unique_ptr<IoBackend> {
@@ -67,12 +69,14 @@ struct RecordedRun final : RunSession {
             record.starts.push_back(start);
             return start;
         };
+        h.describe.amountDone = std::move(amountDone);
         return h;
     }
     void start(RunRequest r) override { local.start(std::move(r)); }
     void stop() override { local.stop(); }
     void stopNow() override { local.stopNow(); }
     void wait() override { local.wait(); }
+    void endStep(std::size_t step) override { local.endStep(step); }
     ioprism::test::KeepResult<AgentRecord> keep;
     LocalRunSession local;
 };
@@ -85,9 +89,9 @@ struct Agent {
         config.token = kToken;
         config.allowedRoots = {kRoot};
         config.identity.host = host;
-        config.makeRun = [host, &record](RunSink &sink, StepGate gate) {
-            return std::unique_ptr<RunSession>(
-                std::make_unique<RecordedRun>(host, sink, record, std::move(gate)));
+        config.makeRun = [host, &record](RunSink &sink, StepGate gate, StepAmountDone amountDone) {
+            return std::unique_ptr<RunSession>(std::make_unique<RecordedRun>(
+                host, sink, record, std::move(gate), std::move(amountDone)));
         };
         auto [controllerEnd, agentEnd] = makeChannelPair();
         auto cuttable = std::make_unique<ioprism::test::CuttableChannel>(std::move(agentEnd));
@@ -213,6 +217,77 @@ TEST(AgentMultiHost, AllManagersIsExactlyTheAgentsTogether)
             EXPECT_LE(apart, bound) << "agent " << h << " step " << s;
         }
     }
+}
+
+// Stonewalling across agents. Every target is paced (a 4 KiB read, then a 2 ms delay):
+// the first agent reads 64 targets at once and moves the amount in a quarter of a second,
+// the other two read one target each and would need 16 s. The first agent's step ends by
+// its amount and the controller ends the others' at once, long before their run time,
+// each with the bytes it really moved.
+TEST(AgentMultiHost, StonewallEndsEveryAgentsStepWhenTheFirstHasMovedItsAmount)
+{
+    AgentRecord records[3];
+    std::vector<std::unique_ptr<Agent>> agents;
+    std::vector<HostSessionMaker> hosts;
+    for (int h = 0; h < 3; ++h) {
+        const std::string name = std::string("agent-") + char('a' + h);
+        agents.push_back(std::make_unique<Agent>(name, records[h]));
+        ASSERT_TRUE(agents.back()->connection->open(kToken, "controller").ok());
+        hosts.push_back({"", name + ":7355", remoteRunSessions(*agents.back()->connection)});
+    }
+    RunRequest r = request(0);
+    Profile &p = r.profile;
+    p.setup.runTime = std::chrono::seconds(40);
+    p.specs = {ioprism::test::makeSpec("4K paced", 4096, 100, 0)};
+    p.specs[0].lines[0].delay = 2ms;
+    Host one = p.hosts[0];
+    one.workers.resize(1);
+    one.workers[0].assignedSpecs = {"4K paced"};
+    one.workers[0].targets.resize(1);
+    p.hosts = {one, one, one};
+    for (int t = 1; t < 64; ++t) {
+        Target target = one.workers[0].targets[0];
+        target.path += "-" + std::to_string(t);
+        p.hosts[0].workers[0].targets.push_back(target);
+    }
+    for (std::size_t h = 0; h < 3; ++h)
+        p.hosts[h].name = std::string("agent-") + char('a' + h);
+    const std::uint64_t amount = 32 * kMiB;
+    r.settings.stonewallBytes = amount;
+    Finished finished;
+    {
+        MultiHostRunSession session(std::move(hosts), finished, 50ms);
+        session.start(r);
+        waitWithin(session);
+    }
+    ASSERT_TRUE(finished.result);
+    const RunResult &m = *finished.result;
+    ASSERT_FALSE(m.error) << m.error->toString();
+    ASSERT_EQ(m.steps.size(), 1u);
+    const StepResult &step = m.steps[0];
+    EXPECT_TRUE(step.endedByAmount);
+    ASSERT_EQ(step.hosts.size(), 3u);
+    EXPECT_TRUE(step.hosts[0].endedByAmount);
+    std::uint64_t bytes = 0;
+    for (std::size_t h = 0; h < 3; ++h) {
+        std::lock_guard lock(records[h].mutex);
+        ASSERT_TRUE(records[h].result);
+        ASSERT_EQ(records[h].result->steps.size(), 1u);
+        const StepResult &own = records[h].result->steps[0];
+        const std::uint64_t moved = own.scopes.front().figures.total.bytes;
+        bytes += moved;
+        EXPECT_LT(own.measuredSeconds, 20) << "agent " << h << ": ended long before its 40 s";
+        if (h == 0) {
+            EXPECT_TRUE(own.endedByAmount);
+            EXPECT_GE(moved, amount);
+        } else {
+            EXPECT_FALSE(own.endedByAmount) << "agent " << h;
+            EXPECT_FALSE(step.hosts[h].endedByAmount) << "agent " << h;
+            EXPECT_LT(moved, amount) << "agent " << h << " was ended by the first";
+            EXPECT_GT(moved, 0u) << "agent " << h << " measured until then";
+        }
+    }
+    EXPECT_EQ(step.scopes.front().figures.total.bytes, bytes) << "All is what each moved";
 }
 
 // The second agent's connection ends in the middle of the run: the controller names it,

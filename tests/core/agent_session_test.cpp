@@ -255,7 +255,7 @@ private:
 
 AgentRunMaker scriptedRuns(Script &script)
 {
-    return [&script](RunSink &sink, StepGate gate) -> std::unique_ptr<RunSession> {
+    return [&script](RunSink &sink, StepGate gate, StepAmountDone) -> std::unique_ptr<RunSession> {
         return std::make_unique<ScriptedRun>(sink, std::move(gate), script);
     };
 }
@@ -570,8 +570,11 @@ TEST(AgentSession, AControllerOfAnotherVersionIsRefusedNamingBothVersions)
             ToAgent {HelloMessage {"9.0.0", kSessionProtocolVersion + 1, kToken, "ctl"}}));
         const std::string why = refusalOf(peer.next());
         EXPECT_EQ(why,
-            "the controller (IOPrism 9.0.0) speaks run session protocol 2, this agent "
-            "(IOPrism " IOPRISM_VERSION ") speaks 1: run the same IOPrism version on both sides");
+            "the controller (IOPrism 9.0.0) speaks run session protocol "
+                + std::to_string(kSessionProtocolVersion + 1)
+                + ", this agent (IOPrism " IOPRISM_VERSION ") speaks "
+                + std::to_string(kSessionProtocolVersion)
+                + ": run the same IOPrism version on both sides");
         EXPECT_TRUE(peer.waitClosed());
     }
 }
@@ -636,9 +639,11 @@ TEST(AgentSession, AnAgentOfAnotherVersionIsRefusedByTheControllerNamingBothVers
         const Status status = connection.open(kToken);
         ASSERT_FALSE(status);
         EXPECT_EQ(status.error().toString(),
-            "connect to agent db2:7355: the agent (IOPrism 0.9.0) speaks run session protocol 5, "
-            "this controller (IOPrism " IOPRISM_VERSION
-            ") speaks 1: run the same IOPrism version on both sides");
+            "connect to agent db2:7355: the agent (IOPrism 0.9.0) speaks run session protocol "
+                + std::to_string(kSessionProtocolVersion + 4)
+                + ", this controller (IOPrism " IOPRISM_VERSION ") speaks "
+                + std::to_string(kSessionProtocolVersion)
+                + ": run the same IOPrism version on both sides");
     }
 }
 

@@ -35,7 +35,8 @@ struct Finished final : RunSink {
 };
 
 // One host's run: the null engine, the host's own name, its own I/O count.
-RunResult runOn(const std::string &hostName, std::uint64_t iosPerTarget, int specs = 2)
+RunResult runOn(const std::string &hostName, std::uint64_t iosPerTarget, int specs = 2,
+    std::uint64_t stonewallBytes = 0)
 {
     LocalRunHooks hooks;
     hooks.makeBackend
@@ -53,6 +54,9 @@ RunResult runOn(const std::string &hostName, std::uint64_t iosPerTarget, int spe
     request.settings.runId = 9;
     request.settings.ioLimitPerTarget = iosPerTarget;
     request.settings.deviceTailLimit = 0ms;
+    request.settings.stonewallBytes = stonewallBytes;
+    if (stonewallBytes > 0) // a step of an amount: a run time that bounds it, far off
+        request.profile.setup.runTime = std::chrono::seconds(60);
     Finished sink;
     {
         LocalRunSession session(hooks, sink);
@@ -297,6 +301,42 @@ TEST(HostMerge, EachHostsClockOffsetIsKeptInTheFileAndTheCodec)
 TEST(HostMerge, TheMergedResultCrossesTheSessionCodecFieldForField)
 {
     const RunResult m = mergedOfTwo();
+    const auto decoded = decodeEvent(encodeEvent(FinishedEvent {m}));
+    ASSERT_TRUE(decoded.value) << decoded.error;
+    EXPECT_EQ(std::get<FinishedEvent>(*decoded.value).result, m);
+}
+
+// Stonewalling on one host: each step ends once the host has moved the amount (long before
+// its run time), with the bytes it really moved; merged with a host that did not reach it,
+// the step says it ended by the amount and which host moved it, in the file and the codec.
+TEST(HostMerge, AStepOfAnAmountEndsWhenTheHostHasMovedItAndSaysWhichHost)
+{
+    const std::uint64_t amount = 8 * kMiB;
+    RunResult a = runOn("host-a", 0, 2, amount);
+    ASSERT_FALSE(a.error) << a.error->toString();
+    ASSERT_EQ(a.steps.size(), 2u);
+    for (const StepResult &s : a.steps) {
+        EXPECT_TRUE(s.endedByAmount) << s.stepName;
+        EXPECT_TRUE(s.complete) << s.stepName;
+        EXPECT_GE(allOf(s).figures.total.bytes, amount) << s.stepName;
+        EXPECT_LT(s.measuredSeconds, 30) << s.stepName << ": ended by its amount, not its time";
+    }
+    RunResult b = runOn("host-b", 1000);
+    ASSERT_FALSE(b.steps.front().endedByAmount);
+    auto merged = mergeHostRuns({{"", -1, "", std::move(a)}, {"", 1, "db2:7400", std::move(b)}});
+    ASSERT_TRUE(merged.ok()) << merged.error().toString();
+    const RunResult &m = *merged;
+    for (const StepResult &s : m.steps) {
+        EXPECT_TRUE(s.endedByAmount);
+        ASSERT_EQ(s.hosts.size(), 2u);
+        EXPECT_TRUE(s.hosts[0].endedByAmount);
+        EXPECT_FALSE(s.hosts[1].endedByAmount);
+    }
+    const ResultsRead read = readResultsJson(writeResultsJson(m, m.environment));
+    ASSERT_TRUE(read.result) << read.error;
+    ASSERT_EQ(read.result->steps.size(), m.steps.size());
+    EXPECT_TRUE(read.result->steps[0].endedByAmount);
+    EXPECT_EQ(read.result->steps[0].hosts, m.steps[0].hosts);
     const auto decoded = decodeEvent(encodeEvent(FinishedEvent {m}));
     ASSERT_TRUE(decoded.value) << decoded.error;
     EXPECT_EQ(std::get<FinishedEvent>(*decoded.value).result, m);

@@ -3,6 +3,7 @@
 // loopback session, which encodes the request and every event with the session codecs
 // and decodes them on the other side. What arrives must be what was sent, field for
 // field: the contract an agent's and an MPI rank's sessions build on.
+#include "core/agent/message_channel.h"
 #include "core/null_engine.h"
 #include "core/run/loopback_session.h"
 #include "core/run/run_session.h"
@@ -197,6 +198,10 @@ TEST(RunSession, WhatCrossesTheLoopbackIsWhatTheFarSideSentFieldForField)
         std::ofstream(std::string(dir) + "/request.json") << encodeRequest(nullRequest());
         for (const auto &e : received.events) {
             const std::string text = encodeEvent(e);
+            if (isBinaryMessage(text)) { // the interval
+                std::ofstream(std::string(dir) + "/interval.bin", std::ios::binary) << text;
+                continue;
+            }
             const auto type = text.substr(text.rfind("\"type\":\"") + 8);
             std::ofstream(std::string(dir) + "/" + type.substr(0, type.find('"')) + ".json")
                 << text;
@@ -323,33 +328,149 @@ TEST(SessionCodec, AnErrorKeepsItsCodeAndCategory)
 
 TEST(SessionCodec, AMessageOfAnotherVersionIsRefusedNamingBothVersions)
 {
+    const std::string ours = "\"session\":" + std::to_string(kSessionProtocolVersion);
+    const std::string other = std::to_string(kSessionProtocolVersion + 1);
     std::string text = encodeEvent(NoticeEvent {"hello"});
-    const auto at = text.find("\"session\":1");
+    const auto at = text.find(ours);
     ASSERT_NE(at, std::string::npos) << text;
-    text.replace(at, 11, "\"session\":2");
+    text.replace(at, ours.size(), "\"session\":" + other);
     const auto decoded = decodeEvent(text);
     EXPECT_FALSE(decoded.value);
-    EXPECT_NE(decoded.error.find("session protocol 2"), std::string::npos) << decoded.error;
-    EXPECT_NE(decoded.error.find("speaks 1"), std::string::npos) << decoded.error;
+    EXPECT_NE(decoded.error.find("session protocol " + other), std::string::npos) << decoded.error;
+    EXPECT_NE(
+        decoded.error.find("speaks " + std::to_string(kSessionProtocolVersion)), std::string::npos)
+        << decoded.error;
+
+    // The binary interval carries the version second, after its mark.
+    std::string binary = encodeEvent(IntervalEvent {});
+    ASSERT_TRUE(isBinaryMessage(binary));
+    binary[1] = static_cast<char>(kSessionProtocolVersion + 1);
+    const auto refused = decodeEvent(binary);
+    EXPECT_FALSE(refused.value);
+    EXPECT_NE(refused.error.find("session protocol " + other), std::string::npos) << refused.error;
+}
+
+// An interval as a host with workers and devices sends it: every kind of field.
+IntervalSample fullInterval()
+{
+    IntervalSample s;
+    s.runId = 7;
+    s.step = 2;
+    s.stepName = "4K random read — ü";
+    s.phase = RunPhase::RampUp;
+    s.startSeconds = 1.0 / 3.0;
+    s.endSeconds = 1.1;
+    s.mergedIntervals = 4;
+    for (int w = 0; w < 3; ++w) {
+        ScopeFigures scope;
+        scope.scope = {Scope::Kind::Worker, w, -1, "Worker " + std::to_string(w + 1), "", 0};
+        scope.figures.read = {
+            1000u + w, 4096000u, 1, 9999.5, 12.25, 2, 40.96, 39.0625, {1, 2.5, 3e9, 2, 3, 4, 5, 6}};
+        scope.figures.inFlightAtEnd = 32;
+        if (w == 1)
+            scope.figures.connections = ConnectionFigures {{5, 0, 50, {1, 2, 3, 4, 5, 6, 7, 8}}};
+        s.scopes.push_back(scope);
+    }
+    s.readLatency.indices = {3, 70, 900};
+    s.readLatency.counts = {1, 5, 1u << 31};
+    s.readLatency.sumNs = std::numeric_limits<std::uint64_t>::max();
+    s.readLatency.minNs = 1;
+    s.readLatency.maxNs = 123456789;
+    s.cpu.busyPercent = 87.5;
+    s.cpuEffectiveness = -0.0;
+    s.devices.available = true;
+    DeviceFigures device;
+    device.valid = true;
+    device.readBytes = 1ull << 40;
+    device.readAwaitMs = 0.02;
+    s.devices.devices = {device, device};
+    s.devices.total = device;
+    s.devices.verdict.verdict = Verdict::OtherTraffic;
+    return s;
+}
+
+TEST(SessionCodec, AnIntervalTravelsAsBinaryAndArrivesFieldForField)
+{
+    const IntervalSample s = fullInterval();
+    const std::string text = encodeEvent(IntervalEvent {s});
+    ASSERT_TRUE(isBinaryMessage(text));
+    const auto decoded = decodeEvent(text);
+    ASSERT_TRUE(decoded.value) << decoded.error;
+    EXPECT_TRUE(std::get<IntervalEvent>(*decoded.value).sample == s);
+    EXPECT_TRUE(std::signbit(std::get<IntervalEvent>(*decoded.value).sample.cpuEffectiveness));
+
+    // Every other event stays JSON text.
+    EXPECT_EQ(encodeEvent(NoticeEvent {"hi"}).front(), '{');
+    EXPECT_EQ(encodeEvent(PhaseEvent {RunPhase::Measuring, 1, "x"}).front(), '{');
+}
+
+TEST(SessionCodec, EveryCutOfABinaryIntervalIsRefusedAndSaysWhere)
+{
+    const std::string text = encodeEvent(IntervalEvent {fullInterval()});
+    for (std::size_t n = 0; n < text.size(); ++n) {
+        const auto cut = decodeEvent(text.substr(0, n));
+        ASSERT_FALSE(cut.value) << "cut at " << n;
+        ASSERT_FALSE(cut.error.empty()) << "cut at " << n;
+    }
+    const auto cut = decodeEvent(text.substr(0, text.size() - 1));
+    EXPECT_NE(cut.error.find("body.sample.devices.verdict"), std::string::npos) << cut.error;
+    EXPECT_NE(cut.error.find("ends early"), std::string::npos) << cut.error;
+
+    const auto longer = decodeEvent(text + "x");
+    EXPECT_FALSE(longer.value);
+    EXPECT_NE(longer.error.find("1 bytes after"), std::string::npos) << longer.error;
+}
+
+TEST(SessionCodec, ABinaryIntervalWithAnImpossibleValueIsRefusedByItsPath)
+{
+    IntervalSample s;
+    s.scopes.push_back({});
+    s.scopes[0].scope.label = "L";
+    const std::string text = encodeEvent(IntervalEvent {s});
+    // The one scope's kind follows its count: the byte after "...scopes" count 1.
+    // Find it from the encoded label instead of counting fields by hand.
+    const auto label = text.find("\x01L");
+    ASSERT_NE(label, std::string::npos);
+    // kind (0), worker (-1 = zigzag 1), target (zigzag 1), then the label.
+    ASSERT_GE(label, 3u);
+    std::string badKind = text;
+    badKind[label - 3] = 9;
+    const auto kind = decodeEvent(badKind);
+    EXPECT_FALSE(kind.value);
+    EXPECT_NE(kind.error.find("body.sample.scopes[0].scope.kind"), std::string::npos) << kind.error;
+    EXPECT_NE(kind.error.find("not a value this version knows"), std::string::npos) << kind.error;
+
+    // A count larger than the message: refused before anything is allocated for it.
+    std::string huge = text;
+    huge[label - 4] = '\x7f'; // the scopes' count
+    const auto count = decodeEvent(huge);
+    EXPECT_FALSE(count.value);
+    EXPECT_NE(count.error.find("body.sample.scopes"), std::string::npos) << count.error;
+
+    // Only intervals are binary: any other type in binary is refused.
+    std::string other = text;
+    const auto type = other.find("interval");
+    ASSERT_NE(type, std::string::npos);
+    other.replace(type, 8, "finished");
+    EXPECT_FALSE(decodeEvent(other).value);
 }
 
 TEST(SessionCodec, ADamagedMessageIsRefusedWithThePathOfItsFirstProblem)
 {
-    IntervalSample s;
-    s.scopes.push_back({});
-    std::string text = encodeEvent(IntervalEvent {s});
-    const auto at = text.find("\"stalled_ios\":0");
-    ASSERT_NE(at, std::string::npos);
-    text.replace(at, 15, "\"stalled_ios\":\"x\"");
+    std::string text = encodeEvent(PrepareProgressEvent {"/t/f.dat", 1, 2, PrepareWork::Filling});
+    const auto at = text.find("\"done\":1");
+    ASSERT_NE(at, std::string::npos) << text;
+    text.replace(at, 8, "\"done\":\"x\"");
     const auto decoded = decodeEvent(text);
     EXPECT_FALSE(decoded.value);
-    EXPECT_NE(decoded.error.find("body.sample.scopes[0].figures."), std::string::npos)
-        << decoded.error;
+    EXPECT_NE(decoded.error.find("body.done"), std::string::npos) << decoded.error;
 
-    EXPECT_FALSE(decodeEvent("{\"session\":1,\"type\":\"teleport\",\"body\":{}}").value);
-    EXPECT_FALSE(decodeEvent("{\"session\":1,").value);
+    const std::string v = std::to_string(kSessionProtocolVersion);
+    EXPECT_FALSE(decodeEvent("{\"session\":" + v + ",\"type\":\"teleport\",\"body\":{}}").value);
+    EXPECT_FALSE(decodeEvent("{\"session\":" + v + ",").value);
     EXPECT_FALSE(decodeEvent("").value);
     EXPECT_FALSE(decodeRequest(encodeEvent(NoticeEvent {"not a request"})).value);
+    EXPECT_FALSE(decodeRequest(encodeEvent(IntervalEvent {})).value);
 }
 
 TEST(SessionCodec, AnEnumeratorThisBuildDoesNotKnowIsRefused)

@@ -143,6 +143,37 @@ TEST_F(Mpi, SharedFileGivesEachRankItsOwnSlice)
     EXPECT_EQ(offsets, (std::set<std::uint64_t> {0, 4u << 20, 8u << 20, 12u << 20}));
 }
 
+// IOR's stonewalling: the step of a 60 s run time ends on every rank once the first rank
+// has read its 16 MiB, each rank keeping what it really read; All is still exact.
+TEST_F(Mpi, StonewallEndsEveryRanksStepWhenTheFirstHasMovedItsAmount)
+{
+    const CliResult r = mpirun(4,
+        "--target f-%r.dat --file-size 64MiB --bs 64k --read 100 --random 0 --qd 4 "
+        "--duration 60 --stonewall 16MiB --json r.json");
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_THAT(r.out, HasSubstr("moved the amount first; every host's step ended then"));
+
+    const std::string text = readFile(dir() / "r.json");
+    expectAllHostsExact(text, 4);
+    const auto json = nlohmann::json::parse(text);
+    const auto &step = json.at("steps").at(0);
+    EXPECT_EQ(step.value("ended_by_amount", false), true);
+    ASSERT_EQ(step.at("hosts").size(), 4u);
+    const auto scopes = hostScopes(step);
+    ASSERT_EQ(scopes.size(), 4u);
+    int first = 0;
+    for (std::size_t rank = 0; rank < 4; ++rank) {
+        const auto bytes = scopes[rank].at("read").at("bytes").get<std::uint64_t>();
+        // Every rank stopped with the first, long before the 60 s.
+        EXPECT_LT(scopes[rank].at("seconds").get<double>(), 30) << "rank " << rank;
+        if (step["hosts"][rank].value("ended_by_amount", false)) {
+            ++first;
+            EXPECT_GE(bytes, 16u << 20) << "rank " << rank;
+        }
+    }
+    EXPECT_GE(first, 1) << "a rank moved the amount first";
+}
+
 TEST_F(Mpi, ARankPointedAtAMissingFolderStopsEveryRankAndIsNamed)
 {
     for (const char *d : {"0", "1", "3"})

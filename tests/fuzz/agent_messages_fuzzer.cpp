@@ -80,7 +80,8 @@ const core::AgentConfig &config()
         c.token = kToken;
         c.allowedRoots = {"/fuzz"};
         c.identity.host = "fuzz";
-        c.makeRun = [](core::RunSink &sink, core::StepGate) -> std::unique_ptr<core::RunSession> {
+        c.makeRun = [](core::RunSink &sink, core::StepGate,
+                        core::StepAmountDone) -> std::unique_ptr<core::RunSession> {
             return std::make_unique<EmptyRun>(sink);
         };
         return c;
