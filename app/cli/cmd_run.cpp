@@ -23,6 +23,7 @@
 #include "platform/common/terminal.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
@@ -110,8 +111,21 @@ std::optional<Profile> profileFromArgs(RunArgs &a, bool multiHost, bool say)
 
 namespace {
 
-// --device-tolerance, --device-tail, --stall-threshold and --stop-timeout into the run's
-// settings; false once the reason is printed.
+// `--manager profile`: the profile's hosts are the managers, as Iometer binds an .icf's
+// managers: each host at its network address (an agent: host or host:port), this host
+// where it has none.
+constexpr const char *kProfileManagers = "profile";
+
+std::vector<std::string> managersOf(const Profile &profile)
+{
+    std::vector<std::string> managers;
+    for (const auto &host : profile.hosts)
+        managers.push_back(host.networkAddress.empty() ? "local" : host.networkAddress);
+    return managers;
+}
+
+// --device-tolerance, --device-tail, --stall-threshold, --stop-timeout and --stonewall
+// into the run's settings; false once the reason is printed.
 bool applySettingsArgs(const RunArgs &a, RunSettings &options)
 {
     if (!(a.deviceTolerancePercent >= 0 && a.deviceTolerancePercent <= 100)) {
@@ -323,9 +337,18 @@ int runCommand(RunArgs a, const RunFrontEnd &frontEnd)
         std::cerr << "error: --manager: the hosts of this run are given otherwise (MPI's ranks)\n";
         return 2;
     }
+    const bool managersOfProfile
+        = std::find(a.managers.begin(), a.managers.end(), kProfileManagers) != a.managers.end();
+    if (managersOfProfile && a.managers.size() > 1) {
+        std::cerr << "error: --manager profile: give it alone (the profile's hosts are the "
+                     "managers)\n";
+        return 2;
+    }
     const std::optional<Profile> profile = profileFromArgs(a, multiHost, true);
     if (!profile)
         return 2;
+    if (managersOfProfile)
+        a.managers = managersOf(*profile);
     const auto kind = platform::parseEngineKind(a.engine);
     if (!kind) {
         std::cerr << "error: --engine: \"" << a.engine

@@ -676,7 +676,9 @@ void addRunOptions(CLI::App &command, RunArgs &a)
         .add_option("--manager", a.managers,
             "Run on this agent (ioprism-agent at host, host:port or [v6]:port; \"local\" = "
             "this host too); repeatable: every manager starts each step together, results "
-            "have each manager and All managers (docs/agents.md)")
+            "have each manager and All managers (docs/agents.md). \"profile\" (alone): the "
+            "profile's hosts, each on the agent at its network address (an .icf's \"Manager "
+            "network address\"), this host where it has none")
         ->group("Agents");
     addAgentAccessOptions(command, a.agentAccess);
 }

@@ -6,6 +6,8 @@
 // giving a clear message, with what was measured kept. Linux only (the Windows agent is
 // driven under Wine by scripts/wine-agent-test.sh). No test depends on timing: each waits
 // for a condition (a line of output, an exit) with a generous limit.
+#include "core/profile/icf.h"
+#include "core/profile/profile_json.h"
 #include "core/report/results_reader.h"
 #include "core/stats/histogram.h"
 #include "support/netns.h"
@@ -199,6 +201,42 @@ TEST_F(Agents, ThreeAgentsRunOneProfileAndAllManagersIsExact)
     const CliResult show = cli("show " + id);
     EXPECT_EQ(show.exitCode, 0) << show.err;
     EXPECT_THAT(show.out, HasSubstr("m2 / Worker 1"));
+}
+
+// An Iometer .icf of two managers, each with its agent's network address, and a third
+// without one: `--manager profile` binds the first two to their agents and the third to
+// this host, as Iometer binds an .icf's managers to the Dynamos at their addresses.
+TEST_F(Agents, AnIcfsManagersAreBoundToTheAgentsAtTheirNetworkAddresses)
+{
+    startAgents(2);
+    fs::create_directories(root(3));
+    const std::string json = readFile(writeProfile(3, "2s"));
+    ioprism::core::Problems problems;
+    auto profile = ioprism::core::parseProfileJson(json, problems);
+    ASSERT_TRUE(profile) << problems.size();
+    profile->hosts[0].networkAddress = agent(1).address();
+    profile->hosts[1].networkAddress = agent(2).address();
+    profile->hosts[2].networkAddress.clear();
+    ioprism::core::Problems warnings;
+    writeFile(dir() / "three.icf", ioprism::core::writeIcf(*profile, warnings));
+
+    const CliResult r
+        = cli("run three.icf --manager profile --token-file " + shellQuote(tokenFile().string())
+            + " --known-agents " + shellQuote(knownAgents().string()) + " --json r.json");
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    const auto out = nlohmann::json::parse(readFile(dir() / "r.json"));
+    ASSERT_EQ(out.at("hosts").size(), 3u);
+    EXPECT_EQ(out["hosts"][0].at("agent"), agent(1).address());
+    EXPECT_EQ(out["hosts"][1].at("agent"), agent(2).address());
+    EXPECT_TRUE(out["hosts"][2].at("agent").is_null()) << "the third runs on this host";
+    for (int n = 1; n <= 3; ++n)
+        EXPECT_EQ(out["hosts"][n - 1].at("name"), "m" + std::to_string(n));
+    expectAllHostsExact(readFile(dir() / "r.json"), 3);
+
+    // "profile" names every manager: with another one it is refused.
+    const CliResult both = cli("run three.icf --manager profile --manager local");
+    EXPECT_EQ(both.exitCode, 2);
+    EXPECT_THAT(both.err, HasSubstr("--manager profile: give it alone"));
 }
 
 TEST_F(Agents, ListsTheAgentsAndNamesOneNotReachable)
