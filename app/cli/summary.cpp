@@ -346,8 +346,8 @@ std::string connectionLines(const StepResult &step)
     return out;
 }
 
-// --stonewall: who moved the amount first, and that every host stopped then (the rows
-// above are what each really moved).
+// --stonewall: who moved the amount, and that every host stopped when the first did (the
+// rows above are what each really moved).
 std::string stonewallLine(const RunResult &r, const StepResult &step)
 {
     if (!step.endedByAmount)
@@ -363,8 +363,10 @@ std::string stonewallLine(const RunResult &r, const StepResult &step)
                     first += (first.empty() ? "" : ", ")
                         + fmt::format("{} ({})", terminalText(r.hosts[h].name),
                             sizeText(sc.figures.total.bytes, SizeStyle::Rounded));
-    return fmt::format("stonewall: {} moved the amount first; every host's step ended then, each "
-                       "with the bytes it moved\n",
+    // Hosts as fast as the first reach the amount too before its end reaches them: each
+    // that did is named with what it moved.
+    return fmt::format("stonewall: the step ended on every host when the first had moved the "
+                       "amount; reached by {}; each host kept the bytes it moved\n",
         first.empty() ? "a host" : first);
 }
 

@@ -122,46 +122,6 @@ std::optional<std::vector<Profile>> rankProfiles(
     return out;
 }
 
-// --shared-file: the test files the ranks share are made and filled once, here, before any
-// rank starts (each rank's run then finds them ready), rather than by every rank at once.
-bool prepareSharedFiles(const Profile &profile, const RunRequest &request,
-    const LocalRunHooks &hooks, std::ostream &human, bool quiet)
-{
-    auto backend = hooks.makeBackend ? hooks.makeBackend(request.engine) : nullptr;
-    if (!backend) {
-        std::cerr << "error: --shared-file: no engine to prepare the shared files with\n";
-        return false;
-    }
-    std::vector<std::string> done;
-    for (const auto &host : profile.hosts) {
-        for (const auto &worker : host.workers) {
-            for (const auto &target : worker.targets) {
-                if (target.kind != TargetKind::TestFile
-                    || std::find(done.begin(), done.end(), target.path) != done.end())
-                    continue;
-                done.push_back(target.path);
-                if (!quiet)
-                    human << "preparing the shared test file " << target.path << "\n";
-                bool writes = false;
-                for (const auto &name : worker.assignedSpecs)
-                    if (const AccessSpec *spec = findSpec(profile, name))
-                        writes = writes || specWrites(*spec);
-                const PrepareOptions options {.needWrite = writes,
-                    .allowDeviceWrites = request.settings.allowDeviceWrites,
-                    .fillPattern = worker.dataPattern,
-                    .seed = worker.seed.value_or(0),
-                    .stillWanted = {}};
-                auto prepared = backend->prepareTarget(target, options, {});
-                if (!prepared) {
-                    std::cerr << "error: --shared-file: " << prepared.error().toString() << "\n";
-                    return false;
-                }
-            }
-        }
-    }
-    return true;
-}
-
 // Rank 0: the run command, its hosts this rank and every other one.
 int runRankZero(mpi::World &world, cli::RunArgs args, const std::vector<RankPlace> &places,
     const std::string &token, std::vector<std::unique_ptr<MessageChannel>> channels)
@@ -203,11 +163,12 @@ int runRankZero(mpi::World &world, cli::RunArgs args, const std::vector<RankPlac
             human << fmt::format("MPI: {} ranks on {}\n", world.size(), where);
         }
         const bool shared = places[0].shareTargets;
-        if (shared && !prepareSharedFiles((*profiles)[0], request, hooks, human, quiet))
-            return nullptr;
         std::vector<HostSessionMaker> makers;
-        // A shared file is removed once, by rank 0, when the run asks for it.
+        // A shared file is removed once, by rank 0, when the run asks for it; and made and
+        // filled once, by rank 0's run, before any other rank starts (each then finds it
+        // ready), rather than by every rank at once.
         makers.push_back(forRank(localHost({}, std::move(hooks)), places[0], true));
+        makers.back().preparesFirst = shared;
         for (int r = 1; r < world.size(); ++r)
             makers.push_back(forRank({{}, {}, remoteRunSessions(*connections[std::size_t(r - 1)])},
                 places[std::size_t(r)], !shared));

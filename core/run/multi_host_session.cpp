@@ -123,8 +123,21 @@ void MultiHostRunSession::start(RunRequest request)
             m_names.push_back(std::move(name));
         }
     }
+    // The hosts that prepare first start alone; the others when their plans are in.
+    const bool first = std::any_of(m_makers.begin(), m_makers.end(),
+        [](const HostSessionMaker &m) { return m.preparesFirst; });
+    std::vector<std::size_t> now;
+    {
+        std::lock_guard lock(m_mutex);
+        m_deferred.resize(m_sessions.size());
+        for (std::size_t h = 0; h < m_sessions.size(); ++h)
+            if (first && !m_makers[h].preparesFirst)
+                m_deferred[h] = std::move((*requests)[h]);
+            else
+                now.push_back(h);
+    }
     // Not under the lock: a session may report (even finish) before start() returns.
-    for (std::size_t h = 0; h < m_sessions.size(); ++h)
+    for (const std::size_t h : now)
         m_sessions[h]->start(std::move((*requests)[h]));
     if (m_stopNowRequested)
         stopHosts(true);
@@ -203,6 +216,7 @@ void MultiHostRunSession::onHostEvent(std::size_t host, SessionEvent event)
         return;
     HostState &state = m_hosts[host];
     const std::string &name = m_names[host];
+    std::vector<std::pair<std::size_t, RunRequest>> deferred;
     const auto reached = [&state](std::size_t step) {
         state.latestStep = std::max(state.latestStep.value_or(0), step);
     };
@@ -229,6 +243,8 @@ void MultiHostRunSession::onHostEvent(std::size_t host, SessionEvent event)
                 m_sink.onPrepareProgress(name + ":" + e.path, e.done, e.total, e.work);
             } else if constexpr (std::is_same_v<E, PlanEvent>) {
                 state.plan = std::move(e.plan);
+                if (m_makers[host].preparesFirst)
+                    deferred = takeDeferred();
             } else if constexpr (std::is_same_v<E, IntervalEvent>) {
                 reached(e.sample.step);
                 state.intervals[e.sample.step].push_back(std::move(e.sample));
@@ -244,6 +260,14 @@ void MultiHostRunSession::onHostEvent(std::size_t host, SessionEvent event)
             }
         },
         event);
+    if (!deferred.empty()) {
+        // Their run starts now that the shared targets are prepared (outside the lock:
+        // a session may report before start() returns).
+        if (lock.owns_lock())
+            lock.unlock();
+        for (auto &[h, request] : deferred)
+            m_sessions[h]->start(std::move(request));
+    }
     if (!lock.owns_lock())
         lock.lock();
     if (m_finished)
@@ -264,6 +288,15 @@ void MultiHostRunSession::onHostFinished(
 {
     HostState &state = m_hosts[host];
     const bool failed = result.error.has_value();
+    // The hosts waiting for this one's plan will not start: each ends, empty, here.
+    if (m_makers[host].preparesFirst)
+        for (std::size_t h = 0; h < m_deferred.size(); ++h)
+            if (m_deferred[h]) {
+                m_hosts[h].result = RunResult {};
+                m_hosts[h].result->runId = m_runId;
+                m_deferred[h].reset();
+                m_barrier.leave(h);
+            }
     // Stopped on its own (on the agent's side), not by us: the others must not go on.
     const bool stoppedAlone = result.stoppedByUser && !m_stopRequested && !m_firstFailure;
     state.result = std::move(result);
@@ -283,6 +316,22 @@ void MultiHostRunSession::fault(std::size_t host, std::unique_lock<std::mutex> &
     m_firstFailure = host;
     lock.unlock();
     stopHosts(m_stopNowRequested);
+}
+
+std::vector<std::pair<std::size_t, RunRequest>> MultiHostRunSession::takeDeferred()
+{
+    std::vector<std::pair<std::size_t, RunRequest>> out;
+    if (m_stopRequested || m_firstFailure)
+        return out;
+    for (std::size_t h = 0; h < m_hosts.size(); ++h)
+        if (m_makers[h].preparesFirst && !m_hosts[h].plan)
+            return out; // another that prepares first is not ready yet
+    for (std::size_t h = 0; h < m_deferred.size(); ++h)
+        if (m_deferred[h]) {
+            out.emplace_back(h, std::move(*m_deferred[h]));
+            m_deferred[h].reset();
+        }
+    return out;
 }
 
 // Whether a host will report nothing more of `step`: it sent the step's results, it

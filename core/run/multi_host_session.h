@@ -60,6 +60,12 @@ struct HostSessionMaker {
         RunSink &sink, StepBarrier &barrier, std::size_t party)>
         make;
     int rank = -1; // the MPI rank (RunHost::rank); -1: not under MPI
+    // This host prepares its targets before any other host starts, and the others start
+    // once its plan is in (every such host's): a file the hosts share (MPI's
+    // --shared-file) is made and filled once, by this host's run, with its progress,
+    // free-space check and stop, and the others find it ready. A host that never starts
+    // (the first ended before its plan: a failure, a stop) has an empty result.
+    bool preparesFirst = false;
 };
 
 // A host in this process (tests, and this host beside agents): a LocalRunSession whose
@@ -112,6 +118,9 @@ private:
     void onHostEvent(std::size_t host, SessionEvent event);
     void onHostFinished(std::size_t host, RunResult &&result, std::unique_lock<std::mutex> &lock);
     bool endedStep(std::size_t host, std::size_t step) const;
+    // The deferred hosts' requests, taken when every preparesFirst host's plan is in
+    // (and nobody stopped); empty otherwise.
+    std::vector<std::pair<std::size_t, RunRequest>> takeDeferred();
     bool mergeWhatIsReady();
     void finish();
     void fault(std::size_t host, std::unique_lock<std::mutex> &lock);
@@ -137,6 +146,8 @@ private:
         m_verdictPolicy; // the request's: the hosts that share a machine are judged with it
     std::vector<std::string> m_names;
     std::vector<HostState> m_hosts;
+    // The requests of the hosts that start after the preparesFirst ones, until then.
+    std::vector<std::optional<RunRequest>> m_deferred;
     std::optional<std::size_t> m_firstFailure; // the host whose end ended the run
     bool m_startedSaid = false;
     int m_lastPhaseKey = -1; // the last phase said: step * 4 + its order in a step

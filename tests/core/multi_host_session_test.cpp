@@ -15,6 +15,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tests/support/session_doubles.h"
@@ -516,6 +517,113 @@ TEST(MultiHostSession, AProfileOfOneHostRunsOnEveryManager)
     for (const auto &path : log.progressPaths)
         EXPECT_TRUE(path.starts_with("a:") || path.starts_with("b:") || path.starts_with("c:"))
             << path;
+}
+
+// A backend whose targets take a while to prepare (`prepareDelay` each), counting them,
+// or refusing them (`refuse`): the first host of a shared file.
+class SlowPreparingBackend final : public IoBackend
+{
+public:
+    SlowPreparingBackend(
+        std::atomic<int> &prepared, std::chrono::milliseconds prepareDelay, bool refuse)
+        : m_prepared(prepared)
+        , m_delay(prepareDelay)
+        , m_refuse(refuse)
+    { }
+    std::string engineName() const override { return "null"; }
+    std::vector<std::string> notices() const override { return {}; }
+    bool reachesDevices() const override { return false; }
+    Result<TargetInfo> prepareTarget(const Target &target, const PrepareOptions &options,
+        const PrepareProgress &progress) override
+    {
+        std::this_thread::sleep_for(m_delay);
+        if (m_refuse)
+            return OpError {std::make_error_code(std::errc::no_space_on_device), "create",
+                target.path, "no room for the shared file"};
+        auto info = m_inner.prepareTarget(target, options, progress);
+        ++m_prepared;
+        return info;
+    }
+    Result<std::unique_ptr<IoEngine>> makeEngine() override { return m_inner.makeEngine(); }
+
+private:
+    NullBackend m_inner;
+    std::atomic<int> &m_prepared;
+    const std::chrono::milliseconds m_delay;
+    const bool m_refuse;
+};
+
+// MPI's --shared-file: the first host prepares the file the hosts share before any other
+// host starts. Host a's four targets take 100 ms each to prepare; hosts b and c must not
+// start (make their backend) before all four are prepared, and then run with a.
+TEST(MultiHostSession, AHostThatPreparesFirstRunsAloneUntilItsPlanIsIn)
+{
+    std::atomic<int> prepared {0};
+    std::atomic<int> startedEarly {0}, started {0};
+    std::vector<HostSessionMaker> hosts;
+    LocalRunHooks first = hostHooks("a");
+    first.makeBackend = [&prepared](EngineKind) -> std::unique_ptr<IoBackend> {
+        return std::make_unique<SlowPreparingBackend>(prepared, 100ms, false);
+    };
+    hosts.push_back(localHost("a", first));
+    hosts.back().preparesFirst = true;
+    for (const char *name : {"b", "c"}) {
+        LocalRunHooks later = hostHooks(name);
+        later.makeBackend = [&](EngineKind) -> std::unique_ptr<IoBackend> {
+            ++started;
+            if (prepared.load() < 4)
+                ++startedEarly;
+            return std::make_unique<NullBackend>();
+        };
+        hosts.push_back(localHost(name, later));
+    }
+    MergedLog log;
+    {
+        MultiHostRunSession session(std::move(hosts), log, 10ms);
+        session.start(requestFor(ioprism::test::twoWorkerProfile("shared", 20ms, 5, 1), 500));
+        waitWithin(session);
+    }
+    ASSERT_FALSE(log.result.error) << log.result.error->toString();
+    EXPECT_EQ(started.load(), 2) << "b and c ran";
+    EXPECT_EQ(startedEarly.load(), 0) << "neither started before a's targets were prepared";
+    ASSERT_EQ(log.result.steps.size(), 1u);
+    EXPECT_EQ(log.result.steps[0].scopes.front().figures.total.ios, 3u * 4u * 500u);
+}
+
+// The first host cannot prepare the shared file: the others never start, and the run
+// ends at once with its error, naming it.
+TEST(MultiHostSession, WhenTheHostThatPreparesFirstFailsTheOthersNeverStart)
+{
+    std::atomic<int> prepared {0};
+    std::atomic<int> started {0};
+    std::vector<HostSessionMaker> hosts;
+    LocalRunHooks first = hostHooks("a");
+    first.makeBackend = [&prepared](EngineKind) -> std::unique_ptr<IoBackend> {
+        return std::make_unique<SlowPreparingBackend>(prepared, 0ms, true);
+    };
+    hosts.push_back(localHost("a", first));
+    hosts.back().preparesFirst = true;
+    for (const char *name : {"b", "c"}) {
+        LocalRunHooks later = hostHooks(name);
+        later.makeBackend = [&started](EngineKind) -> std::unique_ptr<IoBackend> {
+            ++started;
+            return std::make_unique<NullBackend>();
+        };
+        hosts.push_back(localHost(name, later));
+    }
+    MergedLog log;
+    {
+        MultiHostRunSession session(std::move(hosts), log, 10ms);
+        session.start(requestFor(ioprism::test::twoWorkerProfile("shared", 20ms, 5, 1), 500));
+        waitWithin(session);
+    }
+    ASSERT_EQ(log.finished, 1);
+    ASSERT_TRUE(log.result.error);
+    EXPECT_EQ(log.result.error->toString().rfind("host a: ", 0), 0u)
+        << log.result.error->toString();
+    EXPECT_NE(log.result.error->toString().find("no room for the shared file"), std::string::npos);
+    EXPECT_EQ(started.load(), 0);
+    EXPECT_TRUE(log.result.steps.empty());
 }
 
 // A manager given no name takes its host's name in the profile: the live rows have it

@@ -151,7 +151,9 @@ TEST_F(Mpi, StonewallEndsEveryRanksStepWhenTheFirstHasMovedItsAmount)
         "--target f-%r.dat --file-size 64MiB --bs 64k --read 100 --random 0 --qd 4 "
         "--duration 60 --stonewall 16MiB --json r.json");
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
-    EXPECT_THAT(r.out, HasSubstr("moved the amount first; every host's step ended then"));
+    EXPECT_THAT(r.out,
+        HasSubstr("stonewall: the step ended on every host when the first had moved "
+                  "the amount; reached by r"));
 
     const std::string text = readFile(dir() / "r.json");
     expectAllHostsExact(text, 4);
