@@ -143,19 +143,31 @@ void waitWithin(RunSession &session)
     done.get();
 }
 
+// Agents agent-a, -b and -c, recording into `records`, each opened by the controller,
+// and the hosts of a multi-host session on them.
+struct ThreeAgents {
+    explicit ThreeAgents(AgentRecord (&records)[3])
+    {
+        for (int h = 0; h < 3; ++h) {
+            const std::string name = std::string("agent-") + char('a' + h);
+            agents.push_back(std::make_unique<Agent>(name, records[h]));
+            opened = opened && agents.back()->connection->open(kToken, "controller").ok();
+            hosts.push_back({"", name + ":7355", remoteRunSessions(*agents.back()->connection)});
+        }
+    }
+    std::vector<std::unique_ptr<Agent>> agents;
+    std::vector<HostSessionMaker> hosts;
+    bool opened = true;
+};
+
 } // namespace
 
 TEST(AgentMultiHost, AllManagersIsExactlyTheAgentsTogether)
 {
     AgentRecord records[3];
-    std::vector<std::unique_ptr<Agent>> agents;
-    std::vector<HostSessionMaker> hosts;
-    for (int h = 0; h < 3; ++h) {
-        const std::string name = std::string("agent-") + char('a' + h);
-        agents.push_back(std::make_unique<Agent>(name, records[h]));
-        ASSERT_TRUE(agents.back()->connection->open(kToken, "controller").ok());
-        hosts.push_back({"", name + ":7355", remoteRunSessions(*agents.back()->connection)});
-    }
+    ThreeAgents three(records);
+    ASSERT_TRUE(three.opened);
+    std::vector<HostSessionMaker> hosts = std::move(three.hosts);
     Finished finished;
     {
         // The one-host profile runs on every agent: the shared-storage case.
@@ -227,14 +239,9 @@ TEST(AgentMultiHost, AllManagersIsExactlyTheAgentsTogether)
 TEST(AgentMultiHost, StonewallEndsEveryAgentsStepWhenTheFirstHasMovedItsAmount)
 {
     AgentRecord records[3];
-    std::vector<std::unique_ptr<Agent>> agents;
-    std::vector<HostSessionMaker> hosts;
-    for (int h = 0; h < 3; ++h) {
-        const std::string name = std::string("agent-") + char('a' + h);
-        agents.push_back(std::make_unique<Agent>(name, records[h]));
-        ASSERT_TRUE(agents.back()->connection->open(kToken, "controller").ok());
-        hosts.push_back({"", name + ":7355", remoteRunSessions(*agents.back()->connection)});
-    }
+    ThreeAgents three(records);
+    ASSERT_TRUE(three.opened);
+    std::vector<HostSessionMaker> hosts = std::move(three.hosts);
     RunRequest r = request(0);
     Profile &p = r.profile;
     p.setup.runTime = std::chrono::seconds(40);
@@ -295,14 +302,9 @@ TEST(AgentMultiHost, StonewallEndsEveryAgentsStepWhenTheFirstHasMovedItsAmount)
 TEST(AgentMultiHost, AnAgentThatGoesAwayStopsTheOthersAndIsNamed)
 {
     AgentRecord records[3];
-    std::vector<std::unique_ptr<Agent>> agents;
-    std::vector<HostSessionMaker> hosts;
-    for (int h = 0; h < 3; ++h) {
-        const std::string name = std::string("agent-") + char('a' + h);
-        agents.push_back(std::make_unique<Agent>(name, records[h]));
-        ASSERT_TRUE(agents.back()->connection->open(kToken, "controller").ok());
-        hosts.push_back({"", name + ":7355", remoteRunSessions(*agents.back()->connection)});
-    }
+    ThreeAgents three(records);
+    ASSERT_TRUE(three.opened);
+    std::vector<HostSessionMaker> hosts = std::move(three.hosts);
     Finished finished;
     {
         MultiHostRunSession session(std::move(hosts), finished, 50ms);
@@ -318,7 +320,7 @@ TEST(AgentMultiHost, AnAgentThatGoesAwayStopsTheOthersAndIsNamed)
             }
             std::this_thread::sleep_for(10ms);
         }
-        agents[1]->cable->cut(); // the agent is gone: no result will come from it
+        three.agents[1]->cable->cut(); // the agent is gone: no result will come from it
         waitWithin(session);
     }
     ASSERT_EQ(finished.count, 1);

@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <functional>
 #include <future>
 #include <gtest/gtest.h>
 #include <map>
@@ -553,6 +554,33 @@ private:
     const bool m_refuse;
 };
 
+// Hosts a, b and c on one shared file: a prepares first (SlowPreparingBackend: each
+// target `prepareDelay`, or refused), and `onLaterStart` is called as b and c start (make
+// their backend). The run's merged log.
+void runSharedFile(std::atomic<int> &prepared, std::chrono::milliseconds prepareDelay, bool refuse,
+    const std::function<void()> &onLaterStart, MergedLog &log)
+{
+    std::vector<HostSessionMaker> hosts;
+    LocalRunHooks first = hostHooks("a");
+    first.makeBackend
+        = [&prepared, prepareDelay, refuse](EngineKind) -> std::unique_ptr<IoBackend> {
+        return std::make_unique<SlowPreparingBackend>(prepared, prepareDelay, refuse);
+    };
+    hosts.push_back(localHost("a", first));
+    hosts.back().preparesFirst = true;
+    for (const char *name : {"b", "c"}) {
+        LocalRunHooks later = hostHooks(name);
+        later.makeBackend = [&onLaterStart](EngineKind) -> std::unique_ptr<IoBackend> {
+            onLaterStart();
+            return std::make_unique<NullBackend>();
+        };
+        hosts.push_back(localHost(name, later));
+    }
+    MultiHostRunSession session(std::move(hosts), log, 10ms);
+    session.start(requestFor(ioprism::test::twoWorkerProfile("shared", 20ms, 5, 1), 500));
+    waitWithin(session);
+}
+
 // MPI's --shared-file: the first host prepares the file the hosts share before any other
 // host starts. Host a's four targets take 100 ms each to prepare; hosts b and c must not
 // start (make their backend) before all four are prepared, and then run with a.
@@ -560,29 +588,15 @@ TEST(MultiHostSession, AHostThatPreparesFirstRunsAloneUntilItsPlanIsIn)
 {
     std::atomic<int> prepared {0};
     std::atomic<int> startedEarly {0}, started {0};
-    std::vector<HostSessionMaker> hosts;
-    LocalRunHooks first = hostHooks("a");
-    first.makeBackend = [&prepared](EngineKind) -> std::unique_ptr<IoBackend> {
-        return std::make_unique<SlowPreparingBackend>(prepared, 100ms, false);
-    };
-    hosts.push_back(localHost("a", first));
-    hosts.back().preparesFirst = true;
-    for (const char *name : {"b", "c"}) {
-        LocalRunHooks later = hostHooks(name);
-        later.makeBackend = [&](EngineKind) -> std::unique_ptr<IoBackend> {
+    MergedLog log;
+    runSharedFile(
+        prepared, 100ms, false,
+        [&] {
             ++started;
             if (prepared.load() < 4)
                 ++startedEarly;
-            return std::make_unique<NullBackend>();
-        };
-        hosts.push_back(localHost(name, later));
-    }
-    MergedLog log;
-    {
-        MultiHostRunSession session(std::move(hosts), log, 10ms);
-        session.start(requestFor(ioprism::test::twoWorkerProfile("shared", 20ms, 5, 1), 500));
-        waitWithin(session);
-    }
+        },
+        log);
     ASSERT_FALSE(log.result.error) << log.result.error->toString();
     EXPECT_EQ(started.load(), 2) << "b and c ran";
     EXPECT_EQ(startedEarly.load(), 0) << "neither started before a's targets were prepared";
@@ -596,27 +610,9 @@ TEST(MultiHostSession, WhenTheHostThatPreparesFirstFailsTheOthersNeverStart)
 {
     std::atomic<int> prepared {0};
     std::atomic<int> started {0};
-    std::vector<HostSessionMaker> hosts;
-    LocalRunHooks first = hostHooks("a");
-    first.makeBackend = [&prepared](EngineKind) -> std::unique_ptr<IoBackend> {
-        return std::make_unique<SlowPreparingBackend>(prepared, 0ms, true);
-    };
-    hosts.push_back(localHost("a", first));
-    hosts.back().preparesFirst = true;
-    for (const char *name : {"b", "c"}) {
-        LocalRunHooks later = hostHooks(name);
-        later.makeBackend = [&started](EngineKind) -> std::unique_ptr<IoBackend> {
-            ++started;
-            return std::make_unique<NullBackend>();
-        };
-        hosts.push_back(localHost(name, later));
-    }
     MergedLog log;
-    {
-        MultiHostRunSession session(std::move(hosts), log, 10ms);
-        session.start(requestFor(ioprism::test::twoWorkerProfile("shared", 20ms, 5, 1), 500));
-        waitWithin(session);
-    }
+    runSharedFile(
+        prepared, 0ms, true, [&] { ++started; }, log);
     ASSERT_EQ(log.finished, 1);
     ASSERT_TRUE(log.result.error);
     EXPECT_EQ(log.result.error->toString().rfind("host a: ", 0), 0u)
