@@ -3,6 +3,7 @@
 
 #include "core/agent/message_channel.h"
 #include "core/json/json_reader.h"
+#include "core/json/whole_numbers.h"
 
 #include <array>
 #include <limits>
@@ -157,16 +158,9 @@ template<typename T> void decodeValue(const JsonNode &node, T &value)
         value = node.boolean();
     else if constexpr (std::is_same_v<T, std::string>)
         value = node.string();
-    else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
-        const std::int64_t n = node.i64();
-        if (n < std::numeric_limits<T>::min() || n > std::numeric_limits<T>::max())
-            node.fail("out of range");
-        value = static_cast<T>(n);
-    } else if constexpr (std::is_integral_v<T>) {
-        const std::uint64_t n = node.u64();
-        if (n > std::numeric_limits<T>::max())
-            node.fail("out of range");
-        value = static_cast<T>(n);
+    else if constexpr (std::is_integral_v<T>) {
+        JsonWholeNumbers in {node};
+        readWholeNumber(in, value);
     } else if constexpr (IsVector<T>::value) {
         if (!node.isArray())
             return;

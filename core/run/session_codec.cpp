@@ -3,6 +3,7 @@
 
 #include "core/agent/message_channel.h"
 #include "core/json/json_reader.h"
+#include "core/json/whole_numbers.h"
 #include "core/profile/profile_json.h"
 #include "core/run/resolved_plan_json.h"
 
@@ -444,6 +445,32 @@ template<typename T> struct IsDuration : std::false_type { };
 template<typename R, typename P>
 struct IsDuration<std::chrono::duration<R, P>> : std::true_type { };
 
+// Whole numbers of every kind the messages carry: integers, enumerations (as their
+// number), durations and time points (as nanoseconds).
+template<typename T>
+concept IsInteger = (std::is_integral_v<T> && !std::is_same_v<T, bool>)
+    || std::is_enum_v<T> || IsDuration<T>::value
+    || std::is_same_v<T, std::chrono::system_clock::time_point>;
+
+// Reads a whole number of either form into `value`, checked against T's range (an
+// enumeration: up to the last enumerator this build knows). `in` has signedNumber(),
+// unsignedNumber() and fail(why): the JSON node (JsonWholeNumbers) or the binary reader.
+template<typename T, typename In> void readInteger(In &in, T &value)
+{
+    if constexpr (std::is_integral_v<T>)
+        readWholeNumber(in, value);
+    else if constexpr (std::is_enum_v<T>) {
+        const std::int64_t n = in.signedNumber();
+        if (n < 0 || n > static_cast<std::int64_t>(kLastEnumerator<T>))
+            in.fail("not a value this version knows");
+        value = static_cast<T>(n);
+    } else if constexpr (IsDuration<T>::value)
+        value = T(static_cast<typename T::rep>(in.signedNumber()));
+    else
+        value = T(std::chrono::duration_cast<std::chrono::system_clock::duration>(
+            std::chrono::nanoseconds(in.signedNumber())));
+}
+
 // ---------------------------------------------------------------- encoding
 
 Json encode(const Profile &profile)
@@ -547,27 +574,10 @@ template<typename T> void decode(const JsonNode &node, T &value)
                 node.wrongType("a number");
         } else
             value = static_cast<T>(node.number());
-    } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
-        const std::int64_t n = node.i64();
-        if (n < std::numeric_limits<T>::min() || n > std::numeric_limits<T>::max())
-            node.fail("out of range");
-        value = static_cast<T>(n);
-    } else if constexpr (std::is_integral_v<T>) {
-        const std::uint64_t n = node.u64();
-        if (n > std::numeric_limits<T>::max())
-            node.fail("out of range");
-        value = static_cast<T>(n);
-    } else if constexpr (std::is_enum_v<T>) {
-        const std::int64_t n = node.i64();
-        if (n < 0 || n > static_cast<std::int64_t>(kLastEnumerator<T>))
-            node.fail("not a value this version knows");
-        value = static_cast<T>(n);
-    } else if constexpr (IsDuration<T>::value)
-        value = T(static_cast<typename T::rep>(node.i64()));
-    else if constexpr (std::is_same_v<T, std::chrono::system_clock::time_point>)
-        value = T(std::chrono::duration_cast<std::chrono::system_clock::duration>(
-            std::chrono::nanoseconds(node.i64())));
-    else if constexpr (std::is_same_v<T, std::error_code>) {
+    } else if constexpr (IsInteger<T>) {
+        JsonWholeNumbers in {node};
+        readInteger(in, value);
+    } else if constexpr (std::is_same_v<T, std::error_code>) {
         if (node.isNull()) {
             value = {};
             return;
@@ -795,26 +805,8 @@ template<typename T> void take(BinaryReader &r, T &value)
         value = b == 1;
     } else if constexpr (std::is_floating_point_v<T>)
         value = static_cast<T>(r.real());
-    else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
-        const std::int64_t n = r.signedNumber();
-        if (n < std::numeric_limits<T>::min() || n > std::numeric_limits<T>::max())
-            r.fail("out of range");
-        value = static_cast<T>(n);
-    } else if constexpr (std::is_integral_v<T>) {
-        const std::uint64_t n = r.unsignedNumber();
-        if (n > std::numeric_limits<T>::max())
-            r.fail("out of range");
-        value = static_cast<T>(n);
-    } else if constexpr (std::is_enum_v<T>) {
-        const std::int64_t n = r.signedNumber();
-        if (n < 0 || n > static_cast<std::int64_t>(kLastEnumerator<T>))
-            r.fail("not a value this version knows");
-        value = static_cast<T>(n);
-    } else if constexpr (IsDuration<T>::value)
-        value = T(static_cast<typename T::rep>(r.signedNumber()));
-    else if constexpr (std::is_same_v<T, std::chrono::system_clock::time_point>)
-        value = T(std::chrono::duration_cast<std::chrono::system_clock::duration>(
-            std::chrono::nanoseconds(r.signedNumber())));
+    else if constexpr (IsInteger<T>)
+        readInteger(r, value);
     else if constexpr (std::is_same_v<T, std::string>)
         value = r.text();
     else if constexpr (std::is_same_v<T, std::error_code>) {
