@@ -438,7 +438,7 @@ void RemoteRunSession::onSessionMessage(const std::string &text)
     auto decoded = decodeEvent(text);
     if (!decoded.value) {
         // An event lost is said; a result lost would leave the run without its end.
-        if (text.find("\"finished\"") != std::string::npos)
+        if (isResultMessage(text))
             fault("sent a result that could not be read", decoded.error);
         else
             notice("a message from agent " + m_connection.name()

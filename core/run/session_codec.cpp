@@ -637,6 +637,12 @@ template<typename T> void decode(const JsonNode &node, T &value)
 //   (0 none, 1 system, 2 generic) and the value (zigzag); latency histogram: as its
 //   sparse form; an object: its fields in order.
 
+// The profile, the resolved plan and a planned step have JSON forms of their own (the
+// profile file's, the results file's): inside a binary message each is its JSON text.
+template<typename T>
+concept HasOwnJson = std::is_same_v<T, Profile> || std::is_same_v<T,
+    ResolvedPlan> || std::is_same_v<T, PlannedStep>;
+
 class BinaryWriter
 {
 public:
@@ -707,7 +713,9 @@ template<typename T> void put(BinaryWriter &w, const T &value)
         w.byte(value ? 1 : 0);
         if (value)
             put(w, *value);
-    } else {
+    } else if constexpr (HasOwnJson<T>)
+        w.text(encode(value).dump());
+    else {
         static_assert(HasFields<T>, "a type in a binary message needs its fields()");
         auto write = [&w](const char *, const auto &member) { put(w, member); };
         fields(write, const_cast<T &>(value)); // the writer only reads
@@ -845,6 +853,15 @@ template<typename T> void take(BinaryReader &r, T &value)
             take(r, *value);
         } else
             value.reset();
+    } else if constexpr (HasOwnJson<T>) {
+        // Its JSON text, read by its own reader: the problem's JSON path after the field's.
+        const Json document = Json::parse(r.text(), nullptr, false);
+        if (document.is_discarded())
+            r.fail("not JSON");
+        const std::string error = firstJsonReadError(
+            [&](JsonReadContext &context) { decode(JsonNode(document, "", context), value); }, "");
+        if (!error.empty())
+            r.fail(error);
     } else {
         static_assert(HasFields<T>, "a type in a binary message needs its fields()");
         auto read = [&r](const char *key, auto &member) {
@@ -861,12 +878,27 @@ template<typename T> void take(BinaryReader &r, T &value)
 constexpr std::array<const char *, std::variant_size_v<SessionEvent>> kEventTypes = {"started",
     "phase", "prepare_progress", "plan", "interval", "step_result", "notice", "finished"};
 
-template<typename E, std::size_t I = 0> constexpr std::size_t variantIndex()
+// The events that travel binary: the frequent one (the interval) and the large ones (a
+// step's results with its histograms, the run's result with every interval).
+template<typename E>
+concept IsBinaryEvent = std::is_same_v<E, IntervalEvent> || std::is_same_v<E,
+    StepResultEvent> || std::is_same_v<E, FinishedEvent>;
+
+template<std::size_t I = 0> SessionEvent takeBinaryEvent(BinaryReader &r, const std::string &type)
 {
-    if constexpr (std::is_same_v<std::variant_alternative_t<I, SessionEvent>, E>)
-        return I;
-    else
-        return variantIndex<E, I + 1>();
+    if constexpr (I == std::variant_size_v<SessionEvent>)
+        r.fail("a binary message of type \"" + type
+            + "\": only intervals, step results and results are binary");
+    else {
+        using E = std::variant_alternative_t<I, SessionEvent>;
+        if constexpr (IsBinaryEvent<E>)
+            if (type == kEventTypes[I]) {
+                E event;
+                take(r, event);
+                return event;
+            }
+        return takeBinaryEvent<I + 1>(r, type);
+    }
 }
 
 std::string message(const char *type, Json body)
@@ -930,16 +962,18 @@ std::string encodeRequest(const RunRequest &request)
 
 std::string encodeEvent(const SessionEvent &event)
 {
-    if (const auto *interval = std::get_if<IntervalEvent>(&event)) {
-        BinaryWriter w;
-        w.byte(kBinaryMessageMark);
-        w.unsignedNumber(kSessionProtocolVersion);
-        w.text(kEventTypes[event.index()]);
-        put(w, *interval);
-        return w.take();
-    }
     return std::visit(
-        [&](const auto &value) { return message(kEventTypes[event.index()], encode(value)); },
+        [&](const auto &value) {
+            if constexpr (IsBinaryEvent<std::decay_t<decltype(value)>>) {
+                BinaryWriter w;
+                w.byte(kBinaryMessageMark);
+                w.unsignedNumber(kSessionProtocolVersion);
+                w.text(kEventTypes[event.index()]);
+                put(w, value);
+                return w.take();
+            } else
+                return message(kEventTypes[event.index()], encode(value));
+        },
         event);
 }
 
@@ -965,15 +999,12 @@ SessionDecoded<SessionEvent> decodeEvent(std::string_view text)
                     + std::to_string(kSessionProtocolVersion)
                     + ": run the same IOPrism version on both sides");
             const std::string type = r.text();
-            if (type != kEventTypes[variantIndex<IntervalEvent>()])
-                r.fail("a binary message of type \"" + type + "\": only intervals are binary");
             r.enter("body");
-            IntervalEvent interval;
-            take(r, interval);
+            SessionEvent event = takeBinaryEvent(r, type);
             r.leave();
             if (r.left() != 0)
                 r.fail(std::to_string(r.left()) + " bytes after the message's end");
-            out.value = std::move(interval);
+            out.value = std::move(event);
         } catch (const BinaryReadStopped &stopped) {
             out.error = "cannot read the session message: " + stopped.error;
         } catch (const std::exception &e) {
@@ -985,6 +1016,22 @@ SessionDecoded<SessionEvent> decodeEvent(std::string_view text)
         text, [](const JsonNode &body, const std::string &type, SessionEvent &event) {
             decodeEventBody(body, type, event);
         });
+}
+
+bool isResultMessage(std::string_view text)
+{
+    static_assert(std::is_same_v<
+        std::variant_alternative_t<std::variant_size_v<SessionEvent> - 1, SessionEvent>,
+        FinishedEvent>);
+    if (!isBinaryMessage(text))
+        return text.find("\"finished\"") != std::string_view::npos;
+    try {
+        BinaryReader r(text.substr(1));
+        r.unsignedNumber(); // the version
+        return r.text() == kEventTypes[std::variant_size_v<SessionEvent> - 1];
+    } catch (const BinaryReadStopped &) {
+        return false;
+    }
 }
 
 void deliver(SessionEvent event, RunSink &sink)

@@ -5,7 +5,8 @@
 //
 // Each message is one JSON object, {"session": <protocol version>, "type": "...", ...},
 // documented field by field in docs/architecture.md ("The run session's messages"), but
-// the interval event, whose same fields travel in a binary form (encodeEvent).
+// the interval, step result and finished events, whose same fields travel in a binary
+// form (encodeEvent).
 // Decoding is exact: what encode wrote decodes to a value equal field for field to the
 // one encoded (doubles round trip; non-finite ones are written as "nan", "inf", "-inf";
 // histograms travel as their non-empty buckets), so a run on the other side of a
@@ -70,10 +71,11 @@ using SessionEvent = std::variant<StartedEvent, PhaseEvent, PrepareProgressEvent
     IntervalEvent, StepResultEvent, NoticeEvent, FinishedEvent>;
 
 std::string encodeRequest(const RunRequest &request);
-// Every event as JSON text, but the interval: the same fields in a binary form, marked
-// by a first byte of 0 (never the first byte of JSON text), since it comes ten times a
-// second from every host (session_codec.cpp says how each value is written; the mark:
-// core/agent/message_channel.h).
+// Every event as JSON text, but the interval, the step result and the run's result: the
+// same fields in a binary form, marked by a first byte of 0 (never the first byte of JSON
+// text), since the interval comes ten times a second from every host and the results
+// carry every histogram and interval (session_codec.cpp says how each value is written;
+// the mark: core/agent/message_channel.h).
 std::string encodeEvent(const SessionEvent &event);
 
 template<typename T> struct SessionDecoded {
@@ -82,6 +84,9 @@ template<typename T> struct SessionDecoded {
 };
 SessionDecoded<RunRequest> decodeRequest(std::string_view text);
 SessionDecoded<SessionEvent> decodeEvent(std::string_view text);
+// Whether a message is a run's result by its type, whether or not the rest can be read: a
+// result that cannot be read ends a remote run, where a lost event is only said.
+bool isResultMessage(std::string_view text);
 
 // Makes the sink call the event stands for (the receiving side of a session).
 void deliver(SessionEvent event, RunSink &sink);

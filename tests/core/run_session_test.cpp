@@ -198,8 +198,9 @@ TEST(RunSession, WhatCrossesTheLoopbackIsWhatTheFarSideSentFieldForField)
         std::ofstream(std::string(dir) + "/request.json") << encodeRequest(nullRequest());
         for (const auto &e : received.events) {
             const std::string text = encodeEvent(e);
-            if (isBinaryMessage(text)) { // the interval
-                std::ofstream(std::string(dir) + "/interval.bin", std::ios::binary) << text;
+            if (isBinaryMessage(text)) { // mark, version, type's length and name, body
+                const std::string type = text.substr(3, std::size_t(text[2]));
+                std::ofstream(std::string(dir) + "/" + type + ".bin", std::ios::binary) << text;
                 continue;
             }
             const auto type = text.substr(text.rfind("\"type\":\"") + 8);
@@ -399,7 +400,11 @@ TEST(SessionCodec, AnIntervalTravelsAsBinaryAndArrivesFieldForField)
     EXPECT_TRUE(std::get<IntervalEvent>(*decoded.value).sample == s);
     EXPECT_TRUE(std::signbit(std::get<IntervalEvent>(*decoded.value).sample.cpuEffectiveness));
 
-    // Every other event stays JSON text.
+    // The large ones are binary too; every other event stays JSON text.
+    EXPECT_TRUE(isBinaryMessage(encodeEvent(StepResultEvent {})));
+    EXPECT_TRUE(isBinaryMessage(encodeEvent(FinishedEvent {})));
+    EXPECT_TRUE(isResultMessage(encodeEvent(FinishedEvent {})));
+    EXPECT_FALSE(isResultMessage(text));
     EXPECT_EQ(encodeEvent(NoticeEvent {"hi"}).front(), '{');
     EXPECT_EQ(encodeEvent(PhaseEvent {RunPhase::Measuring, 1, "x"}).front(), '{');
 }
@@ -447,12 +452,14 @@ TEST(SessionCodec, ABinaryIntervalWithAnImpossibleValueIsRefusedByItsPath)
     EXPECT_FALSE(count.value);
     EXPECT_NE(count.error.find("body.sample.scopes"), std::string::npos) << count.error;
 
-    // Only intervals are binary: any other type in binary is refused.
+    // A type this build does not write in binary is refused, named.
     std::string other = text;
     const auto type = other.find("interval");
     ASSERT_NE(type, std::string::npos);
-    other.replace(type, 8, "finished");
-    EXPECT_FALSE(decodeEvent(other).value);
+    other.replace(type, 8, "teleport");
+    const auto unknown = decodeEvent(other);
+    EXPECT_FALSE(unknown.value);
+    EXPECT_NE(unknown.error.find("\"teleport\""), std::string::npos) << unknown.error;
 }
 
 TEST(SessionCodec, ADamagedMessageIsRefusedWithThePathOfItsFirstProblem)
