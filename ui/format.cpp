@@ -64,6 +64,15 @@ QString sweepValueText(core::SweepParameter parameter, std::uint64_t value)
     return QLocale().toString(static_cast<qulonglong>(value));
 }
 
+QString managerName(const core::Profile &profile, std::size_t host)
+{
+    if (host == 0)
+        return QCoreApplication::translate("Format", "this host");
+    if (host < profile.hosts.size() && !profile.hosts[host].name.empty())
+        return toQString(profile.hosts[host].name);
+    return QCoreApplication::translate("Format", "manager %1").arg(host + 1);
+}
+
 QString fileTreeShapeText(const core::FileTree &tree)
 {
     return QCoreApplication::translate("Format", "%1 × %2 × %3 = %4")

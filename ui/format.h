@@ -74,6 +74,9 @@ QString scopeRowText(const core::Scope &scope);
 
 // A file tree's shape and total: "3 levels × 4 files × 4 MiB = 48 MiB".
 QString fileTreeShapeText(const core::FileTree &tree);
+// How a title names the profile's host `host` (issue 28): "this host" for hosts[0], the
+// one that runs here; another manager by its name, else by its place ("manager 2").
+QString managerName(const core::Profile &profile, std::size_t host);
 
 // A swept value on screen: "4 KiB" for sizes, "32" for depths and workers, "70 %"
 // for the percentages.

@@ -480,6 +480,7 @@ bool MainWindow::applyPreset(const std::string &name)
         return false;
     }
     const QString path = m_document->filePath();
+    const int host = m_document->currentHost();
     const int worker = m_workerPanel->currentWorker();
     // Its description and spec names in the UI's language: they become the profile's.
     *preset = localizedPreset(*preset, name);
@@ -487,6 +488,8 @@ bool MainWindow::applyPreset(const std::string &name)
                                toStdString(QDir::toNativeSeparators(defaultTestFile()))),
         path);
     m_document->setModified(true);
+    // The same profile with other specs: the manager and worker edited stay so.
+    m_document->setCurrentHost(host);
     m_workerPanel->setCurrentWorker(std::max(0, worker));
     m_messageBar->showMessage(MessageBar::Level::Information,
         tr("Applied the preset \"%1\": %2; your workers and targets are kept.")

@@ -8,8 +8,10 @@
 #include "ui/message_bar.h"
 #include "ui/models/managers.h"
 #include "ui/models/profile_document.h"
+#include "ui/models/targets_model.h"
 #include "ui/models/topology_model.h"
 #include "ui/pages/manager_dialog.h"
+#include "ui/pages/targets_page.h"
 
 #include <QAction>
 #include <QMenu>
@@ -32,6 +34,8 @@ void MainWindow::createManagerActions()
     connect(m_addManager, &QAction::triggered, this, [this] { askManager(0); });
 
     m_workerPanel->model()->setManagers(m_managers);
+    // A bound manager's worker is given the places its agent reported.
+    m_targetsPage->model()->setManagers(m_managers);
     QTreeView *tree = m_workerPanel->tree();
     tree->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(tree, &QTreeView::customContextMenuRequested, this, &MainWindow::showTopologyMenu);

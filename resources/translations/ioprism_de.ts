@@ -197,6 +197,10 @@
         <source>target %1</source>
         <translation>Ziel %1</translation>
     </message>
+    <message>
+        <source>this host</source>
+        <translation>dieser Rechner</translation>
+    </message>
 </context>
 <context>
     <name>HistoryModel</name>
@@ -2417,6 +2421,38 @@
         <source>Manager %1 added</source>
         <translation>Manager %1 hinzugefügt</translation>
     </message>
+    <message>
+        <source>File tree on %1</source>
+        <translation>Dateibaum auf %1</translation>
+    </message>
+    <message>
+        <source>Target on %1</source>
+        <translation>Ziel auf %1</translation>
+    </message>
+    <message>
+        <source>The folder for the file tree, as a path on %1 (IOPrism makes the tree in %2 inside it):</source>
+        <translation>Der Ordner für den Dateibaum, als Pfad auf %1 (IOPrism legt den Baum in %2 darin an):</translation>
+    </message>
+    <message>
+        <source>The test file, disk or partition, as a path on %1:</source>
+        <translation>Die Testdatei, Festplatte oder Partition, als Pfad auf %1:</translation>
+    </message>
+    <message>
+        <source>A path on %1, not on this machine: type it as that host names it (/srv/test.dat, /dev/sdb, D:\test.dat). The agent there checks it and its allow list when the run starts.</source>
+        <translation>Ein Pfad auf %1, nicht auf diesem Rechner: so eingeben, wie jener Rechner ihn nennt (/srv/test.dat, /dev/sdb, D:\test.dat). Der Agent dort prüft ihn und seine Freigabeliste, wenn der Lauf beginnt.</translation>
+    </message>
+    <message>
+        <source>Where %1 points on %2 (the worker keeps the target and its settings):</source>
+        <translation>Worauf %1 auf %2 zeigt (der Worker behält das Ziel und seine Einstellungen):</translation>
+    </message>
+    <message>
+        <source>A place the agent of %1 reported, or a path on that host typed as it names it; nothing of this machine is offered</source>
+        <translation>Ein Ort, den der Agent von %1 gemeldet hat, oder ein Pfad auf jenem Rechner, so eingegeben, wie er ihn nennt; nichts von diesem Rechner wird angeboten</translation>
+    </message>
+    <message>
+        <source>A path typed…</source>
+        <translation>Einen Pfad eingeben…</translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::ManagerDialog</name>
@@ -4095,6 +4131,10 @@
         <source>&quot;%1&quot; is a built-in spec (%2), its lines shown read-only. Copy it to your specs to edit it, or assign it: assigning copies it too.</source>
         <translation>„%1“ ist eine eingebaute Spezifikation (%2); ihre Zeilen werden schreibgeschützt gezeigt. Zum Bearbeiten in Ihre Spezifikationen kopieren oder zuweisen: Zuweisen kopiert sie ebenfalls.</translation>
     </message>
+    <message>
+        <source>Run order of %1 on %2:</source>
+        <translation>Laufreihenfolge von %1 auf %2:</translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::StepSummaryModel</name>
@@ -4512,16 +4552,20 @@
         <source>Write-through: every write reaches stable storage (O_DSYNC; FILE_FLAG_WRITE_THROUGH on Windows)</source>
         <translation>Write-through: Jeder Schreibvorgang erreicht dauerhaften Speicher (O_DSYNC; unter Windows FILE_FLAG_WRITE_THROUGH)</translation>
     </message>
+    <message>
+        <source>A path on %1, not on this machine: IOPrism cannot look at it from here; the agent checks it when the run starts.</source>
+        <translation>Ein Pfad auf %1, nicht auf diesem Rechner: IOPrism kann ihn von hier aus nicht prüfen; der Agent prüft ihn, wenn der Lauf beginnt.</translation>
+    </message>
+    <message>
+        <source>Opened on %1 by its agent, with the agent&apos;s rights, when the run starts</source>
+        <translation>Wird auf %1 von seinem Agent mit dessen Rechten geöffnet, wenn der Lauf beginnt</translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::TargetsPage</name>
     <message>
         <source>Add test file…</source>
         <translation>Testdatei hinzufügen…</translation>
-    </message>
-    <message>
-        <source>Choose where a test file goes (any folder) and assign it to the selected worker</source>
-        <translation>Wählen, wohin eine Testdatei kommt (beliebiger Ordner), und sie dem gewählten Worker zuweisen</translation>
     </message>
     <message>
         <source>Refresh</source>
@@ -4562,10 +4606,6 @@
     <message>
         <source>Add file tree…</source>
         <translation>Dateibaum hinzufügen…</translation>
-    </message>
-    <message>
-        <source>Choose a folder for a file tree (io_profile&apos;s many files: each I/O opens a file, reads or writes it once, closes it) and assign it to the selected worker. IOPrism makes the tree in %1 inside that folder, or reuses the tree it made there before.</source>
-        <translation>Einen Ordner für einen Dateibaum wählen (die vielen Dateien von io_profile: jede I⁠/⁠O öffnet eine Datei, liest oder schreibt sie einmal, schließt sie) und ihn dem gewählten Worker zuweisen. IOPrism legt den Baum in %1 in diesem Ordner an oder verwendet den Baum wieder, den es dort schon angelegt hat.</translation>
     </message>
     <message>
         <source>The shape of the selected file tree (or of the worker&apos;s first): IOPrism makes it before the first run and reuses it while its shape stays the same</source>
@@ -4633,6 +4673,30 @@
     <message>
         <source>Pre-initialisation:</source>
         <translation>Vorinitialisierung:</translation>
+    </message>
+    <message>
+        <source>Choose where a test file goes (any folder) and assign it to the selected worker. For a worker of another manager, type its path on that host (a test file, disk or partition).</source>
+        <translation>Wählen, wohin eine Testdatei kommt (beliebiger Ordner), und sie dem gewählten Worker zuweisen. Für einen Worker eines anderen Managers den Pfad auf jenem Rechner eingeben (eine Testdatei, Festplatte oder Partition).</translation>
+    </message>
+    <message>
+        <source>Choose a folder for a file tree (io_profile&apos;s many files: each I/O opens a file, reads or writes it once, closes it) and assign it to the selected worker. IOPrism makes the tree in %1 inside that folder, or reuses the tree it made there before. For a worker of another manager, type the folder&apos;s path on that host.</source>
+        <translation>Einen Ordner für einen Dateibaum wählen (die vielen Dateien von io_profile: jede I⁠/⁠O öffnet eine Datei, liest oder schreibt sie einmal, schließt sie) und ihn dem gewählten Worker zuweisen. IOPrism legt den Baum in %1 in diesem Ordner an oder verwendet den Baum wieder, den es dort schon angelegt hat. Für einen Worker eines anderen Managers den Pfad des Ordners auf jenem Rechner eingeben.</translation>
+    </message>
+    <message>
+        <source>The Targets page edits the worker selected in the topology, on its manager&apos;s host</source>
+        <translation>Die Seite Ziele bearbeitet den in der Topologie gewählten Worker, auf dem Rechner seines Managers</translation>
+    </message>
+    <message>
+        <source>Targets of %1 on %2</source>
+        <translation>Ziele von %1 auf %2</translation>
+    </message>
+    <message>
+        <source>These are paths on %1, not on this machine: add one with Add test file… or Add file tree… by typing it as that host names it. Bind the manager to its agent to have the places it allows listed here.</source>
+        <translation>Dies sind Pfade auf %1, nicht auf diesem Rechner: Fügen Sie einen mit „Testdatei hinzufügen…“ oder „Dateibaum hinzufügen…“ hinzu, indem Sie ihn so eingeben, wie jener Rechner ihn nennt. Binden Sie den Manager an seinen Agent, damit die Orte, die er erlaubt, hier aufgeführt werden.</translation>
+    </message>
+    <message>
+        <source>These are paths on %1, not on this machine: the rows are the places its agent allows, as it reported them when it was reached; add others by typing them (Add test file…, Add file tree…).</source>
+        <translation>Dies sind Pfade auf %1, nicht auf diesem Rechner: Die Zeilen sind die Orte, die sein Agent erlaubt, wie er sie beim Verbinden gemeldet hat; weitere fügen Sie hinzu, indem Sie sie eingeben („Testdatei hinzufügen…“, „Dateibaum hinzufügen…“).</translation>
     </message>
 </context>
 <context>
@@ -4725,20 +4789,16 @@
         <source>Disconnected: %1</source>
         <translation>Getrennt: %1</translation>
     </message>
+    <message>
+        <source>Select this manager or one of its workers to edit its workers: the worker buttons, the worker&apos;s settings, the Targets page and the run order then act on this manager&apos;s.</source>
+        <translation>Diesen Manager oder einen seiner Worker wählen, um seine Worker zu bearbeiten: Die Worker-Schaltflächen, die Einstellungen des Workers, die Seite Ziele und die Laufreihenfolge wirken dann auf die dieses Managers.</translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::WorkerPanel</name>
     <message>
-        <source>This host, its workers and each worker&apos;s targets. Select a worker to edit its targets, specs and settings.</source>
-        <translation>Dieser Rechner, seine Worker und die Ziele jedes Workers. Einen Worker wählen, um seine Ziele, Spezifikationen und Einstellungen zu bearbeiten.</translation>
-    </message>
-    <message>
         <source>Add</source>
         <translation>Hinzufügen</translation>
-    </message>
-    <message>
-        <source>Add a disk worker (a thread that runs I/O on its targets)</source>
-        <translation>Einen Disk-Worker hinzufügen (einen Thread, der I⁠/⁠O auf seinen Zielen ausführt)</translation>
     </message>
     <message>
         <source>Duplicate</source>
@@ -4888,6 +4948,18 @@
             <numerusform> Transaktion</numerusform>
             <numerusform> Transaktionen</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>The managers (this host first), their workers and each worker&apos;s targets. Select a manager or one of its workers to edit that manager&apos;s workers; select a worker to edit its targets, specs and settings.</source>
+        <translation>Die Manager (dieser Rechner zuerst), ihre Worker und die Ziele jedes Workers. Einen Manager oder einen seiner Worker wählen, um die Worker dieses Managers zu bearbeiten; einen Worker wählen, um seine Ziele, Spezifikationen und Einstellungen zu bearbeiten.</translation>
+    </message>
+    <message>
+        <source>Add a disk worker (a thread that runs I/O on its targets) to the selected manager</source>
+        <translation>Dem gewählten Manager einen Disk-Worker hinzufügen (einen Thread, der I⁠/⁠O auf seinen Zielen ausführt)</translation>
+    </message>
+    <message>
+        <source>Settings of %1 on %2</source>
+        <translation>Einstellungen von %1 auf %2</translation>
     </message>
 </context>
 </TS>

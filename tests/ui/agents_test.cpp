@@ -18,10 +18,12 @@
 #include "ui/models/managers.h"
 #include "ui/models/profile_document.h"
 #include "ui/models/results_model.h"
+#include "ui/models/targets_model.h"
 #include "ui/models/topology_model.h"
 #include "ui/pages/history_page.h"
 #include "ui/pages/manager_dialog.h"
 #include "ui/pages/results_page.h"
+#include "ui/pages/targets_page.h"
 #include "ui/run/run_controller.h"
 
 #include <QApplication>
@@ -29,6 +31,7 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QLineEdit>
+#include <QTest>
 #include <QTreeView>
 
 #include <cstdlib>
@@ -326,6 +329,81 @@ TEST(Agents, AWrongTokenIsSaidInTheDialogAndNothingIsAdded)
     EXPECT_EQ(window.workerPanel()->model()->rowCount(), 1);
     EXPECT_EQ(window.document()->profile().hosts.size(), 1U);
     EXPECT_TRUE(window.managers()->boundHostIds().empty());
+}
+
+// Issue 28, item 3: a bound manager's worker is edited with the places its agent reported
+// (the devices and folders its allow list names), never this machine's; what is ticked
+// goes to that manager's worker only.
+TEST(Agents, ABoundManagersWorkerIsOfferedThePlacesItsAgentAllows)
+{
+    test::ensureApp();
+    test::TempDir dir;
+    Agents agents;
+    Agent &db1 = agents.add("db1.test:7355", "db1");
+    db1.config.allowedRoots = {"/srv/ioprism", "/dev/vdz"};
+    db1.config.inventory = [] {
+        core::InventoryMessage inventory;
+        inventory.devices.push_back({"/dev/vda", "Virtio disk", 32ULL << 30, "mounted at /"});
+        inventory.devices.push_back({"/dev/vdz", "Virtio disk", 8ULL << 30, ""});
+        inventory.mounts.push_back({"/", "ext4", 4ULL << 30, 30ULL << 30});
+        inventory.mounts.push_back({"/srv", "xfs", 100ULL << 30, 200ULL << 30});
+        return inventory;
+    };
+    MainWindow window(agents.services(), withLibrary(dir));
+    window.document()->setProfile(agentProfile(1s, 100ms));
+    const core::Host thisHost = window.document()->profile().hosts[0];
+    ASSERT_TRUE(addManager(window, "db1.test:7355", tokenFile(dir, kToken)));
+    window.resize(1600, 1000);
+    window.showPage(MainWindow::TargetsTab);
+    window.show();
+    if (auto *dock = window.findChild<QDockWidget *>())
+        window.resizeDocks({dock}, {520}, Qt::Horizontal);
+    QApplication::processEvents();
+
+    // Its worker (a copy of this host's) is a row under it: selecting it edits db1's.
+    TopologyModel *topology = window.workerPanel()->model();
+    QTreeView *tree = window.workerPanel()->tree();
+    ASSERT_EQ(topology->rowCount(topology->hostIndex(1)), 1);
+    const QModelIndex worker = topology->workerIndex(1, 0);
+    tree->scrollTo(worker);
+    QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, tree->visualRect(worker).center());
+    QApplication::processEvents();
+    ASSERT_EQ(window.document()->currentHost(), 1);
+
+    // The rows: what db1 allows (/dev/vda is not in its allow list), then the worker's own.
+    TargetsModel *targets = window.targetsPage()->model();
+    ASSERT_TRUE(targets->remoteHost());
+    QStringList paths;
+    for (int r = 0; r < targets->rowCount(); ++r)
+        paths << targets->index(r, 0).data(TargetsModel::PathRole).toString();
+    ASSERT_EQ(paths.size(), 3) << paths.join(QStringLiteral(", ")).toStdString();
+    EXPECT_EQ(paths[0], QStringLiteral("/dev/vdz"));
+    EXPECT_EQ(paths[1], QStringLiteral("/srv/ioprism/ioprism-test.dat"));
+    EXPECT_EQ(targets->index(1, TargetsModel::MountColumn).data().toString(),
+        QStringLiteral("/srv (xfs)"));
+    EXPECT_FALSE(targets->index(1, TargetsModel::FreeColumn).data().toString().isEmpty());
+    EXPECT_TRUE(targets->index(0, TargetsModel::AccessColumn)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("Opened on db1 by its agent")));
+    EXPECT_TRUE(targets->index(0, TargetsModel::AccessColumn).data().toString().isEmpty());
+
+    // Ticked: db1's worker uses it; this host's does not.
+    ASSERT_TRUE(targets->setData(
+        targets->index(1, TargetsModel::TargetColumn), Qt::Checked, Qt::CheckStateRole));
+    const auto &remote = window.document()->profile().hosts[1].workers[0];
+    ASSERT_EQ(remote.targets.size(), 2U);
+    EXPECT_EQ(remote.targets[1].path, "/srv/ioprism/ioprism-test.dat");
+    EXPECT_FALSE(remote.targets[1].unresolved);
+    EXPECT_EQ(window.document()->profile().hosts[0], thisHost);
+
+    // IOPRISM_TEST_SHOTS=DIR: the topology with both managers expanded, db1's worker
+    // selected and its agent's places on the Targets page (docs/screenshots).
+    if (const char *shots = std::getenv("IOPRISM_TEST_SHOTS")) {
+        tree->expandAll();
+        QApplication::processEvents();
+        window.grab().save(QString::fromLocal8Bit(shots) + QStringLiteral("/managers-workers.png"));
+    }
 }
 
 } // namespace

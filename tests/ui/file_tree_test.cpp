@@ -284,7 +284,7 @@ TEST(FileTreeTargets, TheTreesProblemsShowOnItsFieldsWithCoresMessage)
     // Stored as typed, so core names the rule.
     depth->setValue(0);
     EXPECT_EQ(document.worker(0)->targets[0].tree.depth, 0u);
-    const std::string base = ProfileDocument::targetPath(0, 0) + ".tree";
+    const std::string base = ProfileDocument::hostTargetPath(0, 0, 0) + ".tree";
     const std::string depthMessage = coreMessage(document.profile(), base + ".depth");
     ASSERT_FALSE(depthMessage.empty());
     EXPECT_TRUE(depth->property("ioprismInvalid").toBool());

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Issue 24, item 4: an Iometer file with several managers. IOPrism runs the first (this
 // machine); the others are shown in the Topology, marked "not run here", with their
-// workers and problems in the tooltip, and their problems never stop Start.
+// workers (rows under them since issue 28) and problems in the tooltip, and their problems
+// never stop Start.
 #include "support/test_support.h"
 #include "ui/main_window.h"
 #include "ui/message_bar.h"
@@ -41,7 +42,15 @@ TEST(Managers, EveryManagerIsShownAndOnlyThisHostsProblemsBlockStart)
     const QString text = other.data().toString();
     EXPECT_TRUE(text.contains(QStringLiteral("lab-02"))) << text.toStdString();
     EXPECT_TRUE(text.contains(QStringLiteral("not run here"))) << text.toStdString();
-    EXPECT_EQ(model.rowCount(other), 0);
+    // Issue 28: its workers and their targets are rows under it, as this host's are
+    // (they were none before: the other manager was a row without children).
+    ASSERT_EQ(model.rowCount(other), 1);
+    const QModelIndex remoteWorker = model.index(0, 0, other);
+    EXPECT_EQ(remoteWorker.data().toString(), QStringLiteral("Remote 1"));
+    EXPECT_EQ(model.parent(remoteWorker), other);
+    EXPECT_EQ(remoteWorker.data(TopologyModel::HostIndexRole).toInt(), 1);
+    ASSERT_EQ(model.rowCount(remoteWorker), 1);
+    EXPECT_EQ(model.index(0, 0, remoteWorker).data().toString(), QStringLiteral("sdz"));
     EXPECT_FALSE(model.parent(other).isValid());
     EXPECT_EQ(other.data(TopologyModel::WorkerIndexRole).toInt(), -1);
     const QString tip = other.data(Qt::ToolTipRole).toString();

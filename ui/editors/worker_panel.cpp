@@ -136,8 +136,10 @@ WorkerPanel::WorkerPanel(ProfileDocument *document, QWidget *parent)
     m_tree->setHeaderHidden(true);
     m_tree->setSelectionMode(QAbstractItemView::SingleSelection);
     m_tree->setEditTriggers(QAbstractItemView::EditKeyPressed | QAbstractItemView::DoubleClicked);
-    m_tree->setToolTip(tr("This host, its workers and each worker's targets. Select a worker to "
-                          "edit its targets, specs and settings."));
+    m_tree->setToolTip(tr("The managers (this host first), their workers and each worker's "
+                          "targets. Select a manager or one of its workers to edit that "
+                          "manager's workers; select a worker to edit its targets, specs and "
+                          "settings."));
     m_tree->expandAll();
     layout->addWidget(m_tree, 2);
     layout->addLayout(makeButtons());
@@ -161,7 +163,7 @@ QHBoxLayout *WorkerPanel::makeButtons()
         buttons->addWidget(b);
     };
     setup(m_add, IconId::Add, tr("Add"),
-        tr("Add a disk worker (a thread that runs I/O on its targets)"));
+        tr("Add a disk worker (a thread that runs I/O on its targets) to the selected manager"));
     setup(m_duplicate, IconId::Duplicate, tr("Duplicate"),
         tr("Add a copy of the selected worker with the same targets and specs"));
     setup(m_remove, IconId::Remove, tr("Remove"), tr("Remove the selected worker"));
@@ -222,13 +224,25 @@ void WorkerPanel::connectTopology()
     });
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this,
         [this](const QModelIndex &current) {
+            if (!current.isValid())
+                return;
             const int worker = current.data(TopologyModel::WorkerIndexRole).toInt();
-            if (current.isValid() && worker >= 0 && worker != m_worker) {
+            // A row of another manager (its own, a worker's or a target's) makes that
+            // manager the one edited; onHostChanged then picks the worker.
+            const int host = current.data(TopologyModel::HostIndexRole).toInt();
+            if (host != m_document->currentHost()) {
+                m_pendingWorker = worker;
+                m_document->setCurrentHost(host);
+                m_pendingWorker = -1;
+                return;
+            }
+            if (worker >= 0 && worker != m_worker) {
                 m_worker = worker;
                 loadWorker();
                 emit currentWorkerChanged(worker);
             }
         });
+    connect(m_document, &ProfileDocument::currentHostChanged, this, &WorkerPanel::onHostChanged);
     connect(m_model, &QAbstractItemModel::modelReset, this, &WorkerPanel::restoreSelection);
     connect(m_model, &QAbstractItemModel::rowsInserted, this, [this] { m_tree->expandAll(); });
     connect(m_document, &ProfileDocument::valuesChanged, this, [this](const QObject *origin) {
@@ -275,13 +289,36 @@ void WorkerPanel::restoreSelection()
         worker = 0;
     const bool changed = worker != m_worker;
     m_worker = worker;
-    if (worker >= 0) {
+    {
+        // A manager without workers keeps its own row selected: it is still the one edited.
         const QSignalBlocker block(m_tree->selectionModel());
-        m_tree->setCurrentIndex(m_model->workerIndex(worker));
+        m_tree->setCurrentIndex(worker >= 0 ? m_model->workerIndex(worker)
+                                            : m_model->hostIndex(m_document->currentHost()));
     }
     loadWorker();
     if (changed)
         emit currentWorkerChanged(worker);
+}
+
+void WorkerPanel::onHostChanged()
+{
+    // The worker the tree's selection names, else the host's first. Always said, even at
+    // the same row: worker 0 of another host is another worker.
+    const int count = m_document->workerCount();
+    int worker = m_pendingWorker >= 0 ? m_pendingWorker : 0;
+    if (worker >= count)
+        worker = count - 1;
+    m_worker = worker;
+    // The host moved without the tree (a profile replaced, a manager removed): the
+    // selection follows it.
+    if (m_tree->currentIndex().data(TopologyModel::HostIndexRole).toInt()
+        != m_document->currentHost()) {
+        const QSignalBlocker block(m_tree->selectionModel());
+        m_tree->setCurrentIndex(worker >= 0 ? m_model->workerIndex(worker)
+                                            : m_model->hostIndex(m_document->currentHost()));
+    }
+    loadWorker();
+    emit currentWorkerChanged(worker);
 }
 
 void WorkerPanel::updateButtons()
@@ -301,7 +338,13 @@ void WorkerPanel::loadWorker()
         return;
     }
     m_loading = true;
-    m_settings->setTitle(tr("Settings of %1").arg(toQString(worker->name)));
+    // With several managers the title says whose worker this is.
+    const auto &profile = m_document->profile();
+    m_settings->setTitle(profile.hosts.size() > 1
+            ? tr("Settings of %1 on %2")
+                  .arg(toQString(worker->name),
+                      managerName(profile, static_cast<std::size_t>(m_document->currentHost())))
+            : tr("Settings of %1").arg(toQString(worker->name)));
     if (!m_name->hasFocus())
         m_name->setText(toQString(worker->name));
     {
@@ -333,7 +376,7 @@ void WorkerPanel::loadWorker()
         // The signal that words the suffix is blocked: word it for the value loaded.
         m_transactions->setSuffix(tr(" transaction(s)", nullptr, m_transactions->value()));
     }
-    const std::string path = ProfileDocument::workerPath(static_cast<std::size_t>(m_worker));
+    const std::string path = m_document->workerPath(static_cast<std::size_t>(m_worker));
     markField(m_name, m_document->problemsAt(path + ".name"),
         tr("The worker's name, as results label it"));
     markField(m_outstanding, m_document->problemsAt(path + ".outstandingIos"),

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The topology dock: the host, its workers and their targets as a tree with Iometer's
-// worker buttons (add, duplicate, remove), and the selected worker's settings below.
+// The topology dock: the managers (this host first), their workers and their targets as a
+// tree with Iometer's worker buttons (add, duplicate, remove), and the selected worker's
+// settings below. Selecting a manager's row, or a row under it, makes it the document's
+// current host: the buttons, the settings and the pages then edit its workers.
 #pragma once
 
 #include "core/profile/profile.h"
@@ -54,6 +56,8 @@ private:
     void connectSettings();
     void loadWorker();
     void restoreSelection();
+    // The document edits another host: its worker (the one selected, else its first).
+    void onHostChanged();
     void commit();
     void updateButtons();
     // The text of m_depthNote ("" when every step uses the worker's value).
@@ -77,6 +81,9 @@ private:
     QCheckBox *m_connectionRate;
     QSpinBox *m_transactions;
     int m_worker = -1;
+    // While the tree's selection switches the host: the worker it selected (-1: the
+    // host's own row).
+    int m_pendingWorker = -1;
     bool m_loading = false;
 };
 

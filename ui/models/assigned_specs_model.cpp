@@ -30,6 +30,14 @@ AssignedSpecsModel::AssignedSpecsModel(ProfileDocument *document, QObject *paren
         if (rowCount() > 0)
             emit dataChanged(index(0), index(rowCount() - 1));
     });
+    // Another host's workers: the same row is another worker.
+    connect(document, &ProfileDocument::currentHostChanged, this, [this] {
+        if (m_worker >= m_document->workerCount())
+            m_worker = m_document->workerCount() - 1;
+        if (m_worker < 0 && m_document->workerCount() > 0)
+            m_worker = 0;
+        reset();
+    });
 }
 
 void AssignedSpecsModel::setWorker(int worker)
@@ -61,7 +69,7 @@ QVariant AssignedSpecsModel::data(const QModelIndex &index, int role) const
     const auto *worker = m_document->worker(m_worker);
     const std::string &name = worker->assignedSpecs[static_cast<std::size_t>(index.row())];
     const auto problems
-        = m_document->problemsAt(ProfileDocument::workerPath(static_cast<std::size_t>(m_worker))
+        = m_document->problemsAt(m_document->workerPath(static_cast<std::size_t>(m_worker))
             + ".specs[" + std::to_string(index.row()) + "]");
     switch (role) {
     case Qt::DisplayRole:

@@ -77,11 +77,14 @@ core::Profile applyPreset(
 
     const bool haveWorkers = !result.hosts.empty() && !result.hosts.front().workers.empty();
     if (haveWorkers) {
-        for (auto &worker : result.hosts.front().workers) {
-            worker.assignedSpecs = assignment;
-            if (model)
-                worker.outstandingIos = model->outstandingIos;
-        }
+        // Every manager's workers: the specs they ran are gone, and another manager's
+        // worker left naming them could not run on its agent.
+        for (auto &host : result.hosts)
+            for (auto &worker : host.workers) {
+                worker.assignedSpecs = assignment;
+                if (model)
+                    worker.outstandingIos = model->outstandingIos;
+            }
         return result;
     }
 

@@ -4,6 +4,8 @@
 #include "core/workload/file_tree.h"
 #include "ui/format.h"
 #include "ui/icons.h"
+#include "ui/models/managers.h"
+#include "ui/models/profile_defaults.h"
 #include "ui/models/profile_document.h"
 #include "ui/style.h"
 
@@ -153,6 +155,77 @@ FileTreePlace fileTreePlace(const std::string &chosenFolder, const FileHeadReade
     return place;
 }
 
+namespace {
+// Whether `path` is `root` or inside it, in the agent's spelling ('/' or '\\').
+bool isUnder(const std::string &path, const std::string &root)
+{
+    if (root.empty() || path.size() < root.size() || path.compare(0, root.size(), root) != 0)
+        return false;
+    const auto separator = [](char c) { return c == '/' || c == '\\'; };
+    return path.size() == root.size() || separator(root.back()) || separator(path[root.size()]);
+}
+
+core::TargetKind agentDeviceKind(const std::string &path)
+{
+    if (path.find("PhysicalDrive") != std::string::npos)
+        return core::TargetKind::PhysicalDrive;
+    if (path.starts_with("\\\\.\\"))
+        return core::TargetKind::Volume;
+    return core::TargetKind::BlockDevice;
+}
+} // namespace
+
+std::vector<TargetCandidate> agentCandidates(const core::InventoryMessage &inventory)
+{
+    std::vector<TargetCandidate> out;
+    const auto allowed = [&](const std::string &path) {
+        return std::any_of(inventory.roots.begin(), inventory.roots.end(),
+            [&](const std::string &root) { return isUnder(path, root); });
+    };
+    // The agent refuses a target outside its allow list: only what it allows is offered.
+    for (const auto &d : inventory.devices) {
+        if (!allowed(d.path))
+            continue;
+        TargetCandidate c;
+        c.kind = agentDeviceKind(d.path);
+        c.path = d.path;
+        c.name = d.path;
+        c.model = d.model;
+        c.sizeBytes = d.sizeBytes;
+        if (!d.inUse.empty())
+            c.inUse = {d.inUse};
+        out.push_back(std::move(c));
+    }
+    for (const auto &root : inventory.roots) {
+        // A device (or the folder of devices) is no place for a test file.
+        if (root == "/dev" || root.starts_with("/dev/") || root.starts_with("\\\\.\\")
+            || std::any_of(inventory.devices.begin(), inventory.devices.end(),
+                [&](const core::InventoryDevice &d) { return d.path == root; }))
+            continue;
+        const char separator
+            = root.find('\\') != std::string::npos && root.find('/') == std::string::npos ? '\\'
+                                                                                          : '/';
+        TargetCandidate c;
+        c.kind = core::TargetKind::TestFile;
+        c.path = root + (root.back() == separator ? "" : std::string(1, separator)) + kTestFileName;
+        c.name = root;
+        // The file system that holds the folder: the longest mount point above it.
+        const core::InventoryMount *holder = nullptr;
+        for (const auto &m : inventory.mounts)
+            if (isUnder(root, m.mountPoint)
+                && (!holder || m.mountPoint.size() > holder->mountPoint.size()))
+                holder = &m;
+        if (holder) {
+            c.fsType = holder->fsType;
+            c.freeBytes = holder->freeBytes;
+            c.sizeBytes = holder->totalBytes;
+            c.mountPoints = {holder->mountPoint};
+        }
+        out.push_back(std::move(c));
+    }
+    return out;
+}
+
 TargetsModel::TargetsModel(ProfileDocument *document, QObject *parent)
     : QAbstractTableModel(parent)
     , m_document(document)
@@ -175,12 +248,57 @@ TargetsModel::TargetsModel(ProfileDocument *document, QObject *parent)
             refreshAll();
     });
     connect(document, &ProfileDocument::problemsChanged, this, &TargetsModel::refreshAll);
+    // Another host's workers: the same worker row, another worker, on another machine.
+    connect(document, &ProfileDocument::currentHostChanged, this, [this] {
+        m_worker = std::min(m_worker, m_document->workerCount() - 1);
+        if (m_worker < 0 && m_document->workerCount() > 0)
+            m_worker = 0;
+        rebuild();
+    });
 }
 
 void TargetsModel::setCandidates(std::vector<TargetCandidate> candidates)
 {
     m_candidates = std::move(candidates);
     rebuild();
+}
+
+void TargetsModel::setManagers(const Managers *managers)
+{
+    if (m_managers)
+        disconnect(m_managers, nullptr, this, nullptr);
+    m_managers = managers;
+    if (managers)
+        connect(managers, &Managers::changed, this, [this] {
+            if (remoteHost())
+                rebuild();
+        });
+    if (remoteHost())
+        rebuild();
+}
+
+bool TargetsModel::remoteHost() const
+{
+    return m_document->currentHost() > 0;
+}
+
+const std::vector<TargetCandidate> &TargetsModel::hostCandidates() const
+{
+    return remoteHost() ? m_remoteCandidates : m_candidates;
+}
+
+QString TargetsModel::hostName() const
+{
+    return managerName(m_document->profile(), static_cast<std::size_t>(m_document->currentHost()));
+}
+
+TargetsModel::Added &TargetsModel::added()
+{
+    // This machine's under a key no host id has; another manager's under its id.
+    const auto &hosts = m_document->profile().hosts;
+    const auto host = static_cast<std::size_t>(m_document->currentHost());
+    const std::uint64_t key = host == 0 || host >= hosts.size() ? UINT64_MAX : hosts[host].id;
+    return m_added[key];
 }
 
 QString TargetsModel::describeCandidate(const TargetCandidate &c)
@@ -260,9 +378,10 @@ int TargetsModel::addPath(
     auto found = std::find_if(m_rows.begin(), m_rows.end(),
         [&](const Row &r) { return samePath(r.candidate.path, path); });
     int row = static_cast<int>(found - m_rows.begin());
+    Added &paths = added();
     if (std::none_of(
-            m_added.begin(), m_added.end(), [&](const auto &a) { return samePath(a.first, path); }))
-        m_added.emplace_back(path, kind);
+            paths.begin(), paths.end(), [&](const auto &a) { return samePath(a.first, path); }))
+        paths.emplace_back(path, kind);
     if (found == m_rows.end()) {
         Row extra;
         extra.candidate.path = path;
@@ -280,8 +399,10 @@ int TargetsModel::addPath(
             shape.preInitOperations = t->tree.preInitOperations;
         setTree(row, shape);
     }
-    // A folder that does not exist is marked now; the run creates no folders.
-    if (core::Target *t = mutableTarget(row); t && m_exists && !t->unresolved && !m_exists(*t)) {
+    // A folder that does not exist is marked now; the run creates no folders. Another
+    // host's path is not looked for here: its agent checks it.
+    if (core::Target *t = mutableTarget(row);
+        t && m_exists && !remoteHost() && !t->unresolved && !m_exists(*t)) {
         t->unresolved = true;
         m_document->commitValues(this);
         refreshAll();
@@ -295,12 +416,12 @@ int TargetsModel::repoint(int row, const std::string &path, core::TargetKind kin
     if (!t || path.empty())
         return -1;
     // A re-pointed file the user added is offered under its new name only.
-    for (auto &added : m_added)
-        if (samePath(added.first, t->path))
-            added = {path, kind};
+    for (auto &a : added())
+        if (samePath(a.first, t->path))
+            a = {path, kind};
     t->path = path;
     t->kind = kind;
-    t->unresolved = m_exists && !m_exists(*t);
+    t->unresolved = m_exists && !remoteHost() && !m_exists(*t);
     rebuild();
     m_document->commitStructure(this);
     for (std::size_t r = 0; r < m_rows.size(); ++r)
@@ -314,8 +435,7 @@ std::string TargetsModel::targetFieldPath(int row) const
     const int t = targetIndex(row);
     if (t < 0)
         return {};
-    return ProfileDocument::targetPath(
-        static_cast<std::size_t>(m_worker), static_cast<std::size_t>(t));
+    return m_document->targetPath(static_cast<std::size_t>(m_worker), static_cast<std::size_t>(t));
 }
 
 const TargetCandidate *TargetsModel::rowCandidate(int row) const
@@ -339,7 +459,8 @@ bool TargetsModel::setTree(int row, const core::FileTree &tree)
 void TargetsModel::describeLocation(Row &row) const
 {
     TargetCandidate &c = row.candidate;
-    if (isRaw(c.kind) || c.path.empty())
+    // Another host's path names nothing here: what is known of it is its agent's.
+    if (isRaw(c.kind) || c.path.empty() || remoteHost())
         return;
     const QFileInfo file(toQString(c.path));
     const bool tree = c.kind == core::TargetKind::FileTree;
@@ -368,7 +489,16 @@ void TargetsModel::rebuild()
 {
     beginResetModel();
     m_rows.clear();
-    for (const auto &c : m_candidates) {
+    m_remoteCandidates.clear();
+    if (remoteHost() && m_managers) {
+        const auto &hosts = m_document->profile().hosts;
+        const auto host = static_cast<std::size_t>(m_document->currentHost());
+        if (const ReachedManager *m
+            = host < hosts.size() ? m_managers->boundTo(hosts[host].id) : nullptr;
+            m && m->info.inventory)
+            m_remoteCandidates = agentCandidates(*m->info.inventory);
+    }
+    for (const auto &c : hostCandidates()) {
         Row listed {c, true, std::nullopt};
         describeLocation(listed);
         m_rows.push_back(std::move(listed));
@@ -389,7 +519,7 @@ void TargetsModel::rebuild()
             m_rows.push_back(extra);
         }
     }
-    for (const auto &[path, kind] : m_added) {
+    for (const auto &[path, kind] : added()) {
         const std::string &p = path; // structured bindings cannot be captured in C++20
         if (std::any_of(m_rows.begin(), m_rows.end(),
                 [&](const Row &r) { return samePath(r.candidate.path, p); }))
@@ -531,14 +661,14 @@ core::Problems TargetsModel::cellProblems(int row, int column, const core::Targe
     const char *field = fieldOf(column, t);
     if (!field)
         return problems;
-    const std::string base = ProfileDocument::targetPath(
+    const std::string base = m_document->targetPath(
         static_cast<std::size_t>(m_worker), static_cast<std::size_t>(targetIndex(row)));
     problems = m_document->problemsAt(base + "." + field);
     if (column == TargetColumn)
         for (const auto &p : m_document->problemsAt(base, false))
             problems.push_back(p);
     if (column == RegionStartColumn || column == RegionSizeColumn) {
-        const std::string region = ProfileDocument::workerPath(static_cast<std::size_t>(m_worker))
+        const std::string region = m_document->workerPath(static_cast<std::size_t>(m_worker))
             + ".defaultRegion" + (column == RegionStartColumn ? ".offset" : ".size");
         for (const auto &p : m_document->problemsAt(region))
             problems.push_back(p);
@@ -626,7 +756,13 @@ QString TargetsModel::targetToolTip(
         : tr("Tick to let the selected worker use the test file %1. IOPrism creates "
              "and fills it (never sparse) before the first run.")
               .arg(toQString(c.path));
-    if (t && t->unresolved) {
+    if (remoteHost()) {
+        // Nothing here can tell whether it is there: said, instead of "not found".
+        tip += QLatin1Char('\n')
+            + tr("A path on %1, not on this machine: IOPrism cannot look at it from here; "
+                 "the agent checks it when the run starts.")
+                  .arg(hostName());
+    } else if (t && t->unresolved) {
         const QFileInfo file(toQString(c.path));
         // A missing folder is said as such: the file itself is made by the run.
         if (c.kind == core::TargetKind::TestFile && !file.isRelative()
@@ -714,6 +850,11 @@ QVariant TargetsModel::freeData(const TargetCandidate &c, int role) const
 // read only, an error for none), and every detail in the tooltip.
 QVariant TargetsModel::accessData(const TargetCandidate &c, int role) const
 {
+    if (remoteHost()) // who may open it is decided there, by the agent's rights
+        return role == Qt::ToolTipRole
+            ? tr("Opened on %1 by its agent, with the agent's rights, when the run starts")
+                  .arg(hostName())
+            : QVariant();
     if (!isRaw(c.kind))
         return role == Qt::ToolTipRole
             ? tr("IOPrism makes and opens test files and file trees with your own rights")

@@ -8,22 +8,37 @@
 // paths added with addPath(). Rows stay put when unticked, so a mistaken click is undone
 // by another. A file tree's shape is too much for one cell: the Size-to-create cell shows
 // it with its total, and the Targets page edits it beside the table (setTree).
+//
+// Another manager's worker (the document's current host is not hosts[0]): its paths are
+// on that manager's host, so nothing of this machine is offered or looked at (no local
+// listing, no file system facts, no existence check). A manager bound to an agent offers
+// what the agent reported when it was reached (agentCandidates); an unbound one offers
+// only its workers' targets, and paths are typed (TargetDialogs).
 #pragma once
 
+#include "core/agent/agent_messages.h"
 #include "core/profile/problem.h"
 #include "ui/platform_services.h"
 
 #include <QAbstractTableModel>
 #include <QString>
 
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace ioprism::ui {
 
+class Managers;
 class ProfileDocument;
+
+// The places an agent's host offers, from the inventory it reported: each device its
+// allow list (--allow) names, and a test file (kTestFileName) in each folder it allows,
+// with the free space of the file system that holds the folder. Paths are the agent's.
+std::vector<TargetCandidate> agentCandidates(const core::InventoryMessage &inventory);
 
 // Where a file tree chosen in a folder goes, by the command line's rule (--tree): in the
 // folder itself when IOPrism made a tree there before (its marker, .ioprism-tree), else in
@@ -83,10 +98,19 @@ public:
 
     explicit TargetsModel(ProfileDocument *document, QObject *parent = nullptr);
 
+    // This machine's places (the platform's listing).
     void setCandidates(std::vector<TargetCandidate> candidates);
     const std::vector<TargetCandidate> &candidates() const { return m_candidates; }
-    // The candidate for a path (samePath), or nullptr.
+    // The candidate of this machine for a path (samePath), or nullptr.
     const TargetCandidate *candidateFor(const std::string &path) const;
+    // The managers bound to the profile's other hosts: a bound host's rows are what its
+    // agent reported.
+    void setManagers(const Managers *managers);
+    // Whether the worker edited is another manager's (its paths are on its host).
+    bool remoteHost() const;
+    // The places the edited worker's host offers: candidates() for this host, the agent's
+    // (agentCandidates) for a bound manager, none for an unbound one.
+    const std::vector<TargetCandidate> &hostCandidates() const;
     // How two paths are told to be one target (PlatformServices::samePath); empty: the
     // same bytes. Rows, the worker's targets and the candidates are matched with it, so a
     // profile's own spelling of a listed device is that device's row, with its facts.
@@ -173,6 +197,8 @@ private:
     QVariant sizeData(const Row &row, int role) const;
     QVariant freeData(const TargetCandidate &c, int role) const;
     QVariant accessData(const TargetCandidate &c, int role) const;
+    // The current host's name in texts ("db2").
+    QString hostName() const;
     QString settingToolTip(
         const TargetCandidate &c, int column, const core::Problems &problems) const;
     QVariant settingData(const core::Target &t, int column, int role) const;
@@ -185,8 +211,14 @@ private:
     std::vector<TargetCandidate> m_candidates;
     std::vector<Row> m_rows;
     // Test files and trees the user added this session, ticked or not: offered again
-    // after a Refresh or a change of worker, as the listed ones are.
-    std::vector<std::pair<std::string, core::TargetKind>> m_added;
+    // after a Refresh or a change of worker, as the listed ones are; per host (addedKey),
+    // since a path names a place on its own host.
+    using Added = std::vector<std::pair<std::string, core::TargetKind>>;
+    std::map<std::uint64_t, Added> m_added;
+    Added &added();
+    // The places of the current host when it is another manager (hostCandidates).
+    std::vector<TargetCandidate> m_remoteCandidates;
+    const Managers *m_managers = nullptr;
     std::function<bool(const core::Target &)> m_exists;
     std::function<bool(const std::string &, const std::string &)> m_samePath;
     FileHeadReader m_readHead;

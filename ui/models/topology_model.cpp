@@ -10,6 +10,7 @@
 #include "ui/style.h"
 
 #include <QBrush>
+#include <QFont>
 #include <QGuiApplication>
 #include <QPalette>
 #include <QSysInfo>
@@ -19,16 +20,35 @@
 namespace ioprism::ui {
 
 namespace {
-// internalId: 0 = the host, 1 = a worker (parent: the host), 2 + w = a target of worker w,
-// kOtherHostId = another manager of the profile (a top-level row after this host's).
-constexpr quintptr kHostId = 0;
-constexpr quintptr kWorkerId = 1;
-constexpr quintptr kTargetBase = 2;
-constexpr quintptr kOtherHostId = ~quintptr {0};
+// internalId: the row's level in the low two bits, its host (the index into
+// profile().hosts) above them, and for a target its worker's row above that; the row
+// itself is the index's row. A 32-bit quintptr holds 16384 hosts and 65536 workers per
+// host, far more than anyone edits (and than validation lets run).
+enum class Level : quintptr { Host = 0, Worker = 1, Target = 2 };
+constexpr quintptr kLevelBits = 2;
+constexpr quintptr kHostBits = 14;
+constexpr int kMaxHosts = 1 << kHostBits;
+constexpr int kMaxWorkers = 1 << 16;
 
-bool isTarget(quintptr id)
+quintptr makeId(Level level, int host, int worker = 0)
 {
-    return id >= kTargetBase && id != kOtherHostId;
+    return static_cast<quintptr>(level) | (static_cast<quintptr>(host) << kLevelBits)
+        | (static_cast<quintptr>(worker) << (kLevelBits + kHostBits));
+}
+
+Level levelOf(const QModelIndex &index)
+{
+    return static_cast<Level>(index.internalId() & ((quintptr {1} << kLevelBits) - 1));
+}
+
+int hostOf(const QModelIndex &index)
+{
+    return static_cast<int>((index.internalId() >> kLevelBits) & (kMaxHosts - 1));
+}
+
+int workerOf(const QModelIndex &index)
+{
+    return static_cast<int>((index.internalId() >> (kLevelBits + kHostBits)) & (kMaxWorkers - 1));
 }
 } // namespace
 
@@ -51,6 +71,7 @@ TopologyModel::TopologyModel(ProfileDocument *document, QObject *parent)
             refreshProblems();
     });
     connect(document, &ProfileDocument::problemsChanged, this, &TopologyModel::refreshProblems);
+    connect(document, &ProfileDocument::currentHostChanged, this, &TopologyModel::refreshHosts);
 }
 
 QModelIndex TopologyModel::index(int row, int column, const QModelIndex &parent) const
@@ -58,33 +79,50 @@ QModelIndex TopologyModel::index(int row, int column, const QModelIndex &parent)
     if (!hasIndex(row, column, parent))
         return {};
     if (!parent.isValid())
-        return createIndex(row, column, row == 0 ? kHostId : kOtherHostId);
-    if (parent.internalId() == kHostId)
-        return createIndex(row, column, kWorkerId);
-    if (parent.internalId() == kWorkerId)
-        return createIndex(row, column, kTargetBase + static_cast<quintptr>(parent.row()));
+        return createIndex(row, column, makeId(Level::Host, row));
+    if (levelOf(parent) == Level::Host)
+        return createIndex(row, column, makeId(Level::Worker, parent.row()));
+    if (levelOf(parent) == Level::Worker)
+        return createIndex(row, column, makeId(Level::Target, hostOf(parent), parent.row()));
     return {};
 }
 
 QModelIndex TopologyModel::parent(const QModelIndex &child) const
 {
-    if (!child.isValid() || child.internalId() == kHostId || child.internalId() == kOtherHostId)
+    if (!child.isValid() || levelOf(child) == Level::Host)
         return {};
-    if (child.internalId() == kWorkerId)
-        return createIndex(0, 0, kHostId);
-    return createIndex(static_cast<int>(child.internalId() - kTargetBase), 0, kWorkerId);
+    const int host = hostOf(child);
+    if (levelOf(child) == Level::Worker)
+        return createIndex(host, 0, makeId(Level::Host, host));
+    return createIndex(workerOf(child), 0, makeId(Level::Worker, host));
+}
+
+const core::Worker *TopologyModel::workerAt(int host, int worker) const
+{
+    const auto &hosts = m_document->profile().hosts;
+    if (host < 0 || host >= static_cast<int>(hosts.size()))
+        return nullptr;
+    const auto &workers = hosts[static_cast<std::size_t>(host)].workers;
+    if (worker < 0 || worker >= static_cast<int>(workers.size()))
+        return nullptr;
+    return &workers[static_cast<std::size_t>(worker)];
 }
 
 int TopologyModel::rowCount(const QModelIndex &parent) const
 {
+    const auto &hosts = m_document->profile().hosts;
     if (!parent.isValid()) // this host, then every other manager of the profile
-        return std::max<int>(1, static_cast<int>(m_document->profile().hosts.size()));
+        return std::clamp<int>(static_cast<int>(hosts.size()), 1, kMaxHosts);
     if (parent.column() != 0)
         return 0;
-    if (parent.internalId() == kHostId)
-        return m_document->workerCount();
-    if (parent.internalId() == kWorkerId) {
-        const auto *worker = m_document->worker(parent.row());
+    if (levelOf(parent) == Level::Host) {
+        const auto host = static_cast<std::size_t>(parent.row());
+        return host < hosts.size()
+            ? std::min<int>(static_cast<int>(hosts[host].workers.size()), kMaxWorkers)
+            : 0;
+    }
+    if (levelOf(parent) == Level::Worker) {
+        const auto *worker = workerAt(hostOf(parent), parent.row());
         return worker ? static_cast<int>(worker->targets.size()) : 0;
     }
     return 0;
@@ -99,16 +137,23 @@ QVariant TopologyModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid))
         return {};
-    // The internal id says the row's level: another host, this host, a worker, or a
-    // target of the worker kTargetBase + w.
-    const quintptr id = index.internalId();
-    if (id == kOtherHostId)
-        return otherHostData(index.row(), role);
-    if (id == kHostId)
-        return hostData(role);
-    if (id == kWorkerId)
-        return workerData(index.row(), role);
-    return targetData(static_cast<int>(id - kTargetBase), index.row(), role);
+    const Level level = levelOf(index);
+    const int host = level == Level::Host ? index.row() : hostOf(index);
+    if (role == HostIndexRole)
+        return host;
+    if (level == Level::Host) {
+        // The manager whose workers the editors show, bold among the others.
+        if (role == Qt::FontRole && host == m_document->currentHost()
+            && m_document->profile().hosts.size() > 1) {
+            QFont font;
+            font.setBold(true);
+            return font;
+        }
+        return host == 0 ? hostData(role) : otherHostData(host, role);
+    }
+    if (level == Level::Worker)
+        return workerData(host, index.row(), role);
+    return targetData(host, workerOf(index), index.row(), role);
 }
 
 QVariant TopologyModel::hostData(int role) const
@@ -116,9 +161,13 @@ QVariant TopologyModel::hostData(int role) const
     switch (role) {
     case Qt::DisplayRole:
         return tr("This host (%1)").arg(QSysInfo::machineHostName());
-    case Qt::ToolTipRole:
-        return tr("The machine IOPrism runs on. Its workers run their assigned access "
-                  "specifications together, step by step.");
+    case Qt::ToolTipRole: {
+        QString tip = tr("The machine IOPrism runs on. Its workers run their assigned access "
+                         "specifications together, step by step.");
+        if (m_document->profile().hosts.size() > 1)
+            tip += QLatin1Char('\n') + selectHint();
+        return tip;
+    }
     case Qt::DecorationRole:
         return icon(IconId::Host);
     case WorkerIndexRole:
@@ -129,12 +178,20 @@ QVariant TopologyModel::hostData(int role) const
     }
 }
 
-QVariant TopologyModel::workerData(int row, int role) const
+QString TopologyModel::selectHint()
 {
-    const auto *worker = m_document->worker(row);
+    return tr("Select this manager or one of its workers to edit its workers: the worker "
+              "buttons, the worker's settings, the Targets page and the run order then act "
+              "on this manager's.");
+}
+
+QVariant TopologyModel::workerData(int host, int row, int role) const
+{
+    const auto *worker = workerAt(host, row);
     if (!worker)
         return {};
-    const auto path = ProfileDocument::workerPath(static_cast<std::size_t>(row));
+    const auto path = ProfileDocument::hostWorkerPath(
+        static_cast<std::size_t>(host), static_cast<std::size_t>(row));
     switch (role) {
     case Qt::DisplayRole:
     case Qt::EditRole:
@@ -163,14 +220,14 @@ QVariant TopologyModel::workerData(int row, int role) const
     }
 }
 
-QVariant TopologyModel::targetData(int w, int row, int role) const
+QVariant TopologyModel::targetData(int host, int w, int row, int role) const
 {
-    const auto *worker = m_document->worker(w);
+    const auto *worker = workerAt(host, w);
     if (!worker || row >= static_cast<int>(worker->targets.size()))
         return {};
     const auto &target = worker->targets[static_cast<std::size_t>(row)];
-    const auto path
-        = ProfileDocument::targetPath(static_cast<std::size_t>(w), static_cast<std::size_t>(row));
+    const auto path = ProfileDocument::hostTargetPath(
+        static_cast<std::size_t>(host), static_cast<std::size_t>(w), static_cast<std::size_t>(row));
     switch (role) {
     case Qt::DisplayRole:
         return toQString(target.path);
@@ -204,13 +261,16 @@ QVariant TopologyModel::targetData(int w, int row, int role) const
 bool TopologyModel::setData(const QModelIndex &index, const QVariant &value, int role)
 {
     if (role != Qt::EditRole || !checkIndex(index, CheckIndexOption::IndexIsValid)
-        || index.internalId() != kWorkerId)
+        || levelOf(index) != Level::Worker || !workerAt(hostOf(index), index.row()))
         return false;
-    auto *worker = m_document->mutableWorker(index.row());
+    // Any host's worker: renaming one in the tree does not make its host the current one.
+    auto &worker = m_document->mutableProfile()
+                       .hosts[static_cast<std::size_t>(hostOf(index))]
+                       .workers[static_cast<std::size_t>(index.row())];
     const std::string name = toStdString(value.toString().trimmed());
-    if (!worker || name.empty() || name == worker->name)
+    if (name.empty() || name == worker.name)
         return false;
-    worker->name = name;
+    worker.name = name;
     emit dataChanged(index, index);
     m_document->commitValues(this);
     return true;
@@ -221,9 +281,9 @@ Qt::ItemFlags TopologyModel::flags(const QModelIndex &index) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid))
         return Qt::NoItemFlags;
     Qt::ItemFlags f = Qt::ItemIsEnabled | Qt::ItemIsSelectable;
-    if (index.internalId() == kWorkerId)
+    if (levelOf(index) == Level::Worker)
         f |= Qt::ItemIsEditable;
-    if (isTarget(index.internalId()) || index.internalId() == kOtherHostId)
+    if (levelOf(index) == Level::Target)
         f |= Qt::ItemNeverHasChildren;
     return f;
 }
@@ -257,6 +317,7 @@ QVariant TopologyModel::otherHostData(int host, int role) const
         const auto problems = m_document->problemsAt("hosts[" + std::to_string(host) + "]");
         if (!problems.empty())
             lines << problemsText(problems);
+        lines << selectHint();
         return lines.join(QLatin1Char('\n'));
     }
     case Qt::DecorationRole:
@@ -295,6 +356,7 @@ QVariant TopologyModel::boundHostData(int host, const ReachedManager &manager, i
             lines << tr("%1: %2").arg(toQString(w.name),
                 targets.isEmpty() ? tr("no targets") : targets.join(QStringLiteral(", ")));
         }
+        lines << selectHint();
         return lines.join(QLatin1Char('\n'));
     }
     case Qt::DecorationRole:
@@ -339,14 +401,19 @@ QVariant TopologyModel::headerData(int section, Qt::Orientation orientation, int
     return {};
 }
 
-QModelIndex TopologyModel::hostIndex() const
+QModelIndex TopologyModel::hostIndex(int host) const
 {
-    return index(0, 0);
+    return index(host, 0);
 }
 
 QModelIndex TopologyModel::workerIndex(int worker) const
 {
-    return index(worker, 0, hostIndex());
+    return workerIndex(m_document->currentHost(), worker);
+}
+
+QModelIndex TopologyModel::workerIndex(int host, int worker) const
+{
+    return index(worker, 0, hostIndex(host));
 }
 
 int TopologyModel::addWorker()
@@ -367,7 +434,7 @@ int TopologyModel::addWorker()
                 worker.assignedSpecs.push_back(spec.name);
     }
     const int row = static_cast<int>(host.workers.size());
-    beginInsertRows(hostIndex(), row, row);
+    beginInsertRows(hostIndex(m_document->currentHost()), row, row);
     host.workers.push_back(std::move(worker));
     endInsertRows();
     m_document->commitStructure(this);
@@ -409,18 +476,25 @@ bool TopologyModel::removeWorker(int workerRow)
 void TopologyModel::refreshProblems()
 {
     // Colours and tooltips of every row follow the problems; the tree is small.
-    const QModelIndex host = hostIndex();
-    emit dataChanged(host, host);
-    const int workers = rowCount(host);
-    if (workers == 0)
-        return;
-    emit dataChanged(index(0, 0, host), index(workers - 1, 0, host));
-    for (int w = 0; w < workers; ++w) {
-        const QModelIndex worker = index(w, 0, host);
-        const int targets = rowCount(worker);
-        if (targets > 0)
-            emit dataChanged(index(0, 0, worker), index(targets - 1, 0, worker));
+    refreshHosts();
+    for (int h = 0; h < rowCount(); ++h) {
+        const QModelIndex host = hostIndex(h);
+        const int workers = rowCount(host);
+        if (workers == 0)
+            continue;
+        emit dataChanged(index(0, 0, host), index(workers - 1, 0, host));
+        for (int w = 0; w < workers; ++w) {
+            const QModelIndex worker = index(w, 0, host);
+            const int targets = rowCount(worker);
+            if (targets > 0)
+                emit dataChanged(index(0, 0, worker), index(targets - 1, 0, worker));
+        }
     }
+}
+
+void TopologyModel::refreshHosts()
+{
+    emit dataChanged(index(0, 0), index(rowCount() - 1, 0));
 }
 
 } // namespace ioprism::ui

@@ -667,17 +667,18 @@ void SetupPage::load()
         const QSignalBlocker block(m_record);
         m_record->setCurrentIndex(m_record->findData(int(setup.recordFilter)));
     }
-    // The seed lives on each worker; this page shows it when they all share one.
+    // The seed lives on each worker; this page shows it when they all share one. Every
+    // manager's workers, as the page sets them (not only those of the host edited).
     std::optional<std::uint64_t> common;
     bool same = true, first = true;
-    for (int w = 0; w < m_document->workerCount(); ++w) {
-        const auto &seed = m_document->worker(w)->seed;
-        if (first)
-            common = seed;
-        else if (seed != common)
-            same = false;
-        first = false;
-    }
+    for (const auto &host : m_document->profile().hosts)
+        for (const auto &worker : host.workers) {
+            if (first)
+                common = worker.seed;
+            else if (worker.seed != common)
+                same = false;
+            first = false;
+        }
     {
         const QSignalBlocker block(m_fixedSeed);
         m_fixedSeed->setTristate(!same);

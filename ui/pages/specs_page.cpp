@@ -318,11 +318,7 @@ void SpecsPage::connectDocument()
     connect(m_queueDepth, &QSpinBox::valueChanged, this, &SpecsPage::commitSpecSettings);
     connect(m_threads, &QSpinBox::valueChanged, this, &SpecsPage::commitSpecSettings);
     connect(m_document, &ProfileDocument::problemsChanged, this, &SpecsPage::loadSpecEditor);
-    connect(m_document, &ProfileDocument::valuesChanged, this, [this] {
-        const auto *worker = m_document->worker(m_assigned->worker());
-        m_assignedTitle->setText(worker ? tr("Run order of %1:").arg(toQString(worker->name))
-                                        : tr("No worker selected"));
-    });
+    connect(m_document, &ProfileDocument::valuesChanged, this, &SpecsPage::updateAssignedTitle);
 }
 
 int SpecsPage::currentLibraryRow() const
@@ -334,9 +330,22 @@ int SpecsPage::currentLibraryRow() const
 void SpecsPage::setWorker(int worker)
 {
     m_assigned->setWorker(worker);
-    const auto *w = m_document->worker(worker);
-    m_assignedTitle->setText(
-        w ? tr("Run order of %1:").arg(toQString(w->name)) : tr("No worker selected"));
+    updateAssignedTitle();
+}
+
+void SpecsPage::updateAssignedTitle()
+{
+    const auto *worker = m_document->worker(m_assigned->worker());
+    const auto &profile = m_document->profile();
+    if (!worker)
+        m_assignedTitle->setText(tr("No worker selected"));
+    else if (profile.hosts.size() > 1) // whose worker, among several managers'
+        m_assignedTitle->setText(
+            tr("Run order of %1 on %2:")
+                .arg(toQString(worker->name),
+                    managerName(profile, static_cast<std::size_t>(m_document->currentHost()))));
+    else
+        m_assignedTitle->setText(tr("Run order of %1:").arg(toQString(worker->name)));
 }
 
 void SpecsPage::selectSpec(const std::string &name)

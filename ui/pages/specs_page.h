@@ -43,6 +43,8 @@ public:
     void selectSpec(const std::string &name);
 
 private:
+    // "Run order of Worker 1:" (with its manager when the profile has several).
+    void updateAssignedTitle();
     // The constructor's parts, made in the order of the focus chain.
     QGroupBox *makeLibraryBox(QWidget *parent);
     QVBoxLayout *makeAssignButtons(QWidget *parent);

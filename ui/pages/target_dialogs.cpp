@@ -27,6 +27,54 @@ bool workerWrites(const core::Profile &profile, const core::Worker &worker)
     return false;
 }
 
+bool isRaw(core::TargetKind kind)
+{
+    return kind != core::TargetKind::TestFile && kind != core::TargetKind::FileTree;
+}
+
+// A path typed for another host: a device by its name (/dev/..., \\.\...), else a file.
+core::TargetKind remoteTargetKind(const std::string &path)
+{
+    if (path.starts_with("\\\\.\\"))
+        return path.find("PhysicalDrive") != std::string::npos ? core::TargetKind::PhysicalDrive
+                                                               : core::TargetKind::Volume;
+    if (path.starts_with("/dev/"))
+        return core::TargetKind::BlockDevice;
+    return core::TargetKind::TestFile;
+}
+
+FileTreePlace remoteFileTreePlace(std::string folder)
+{
+    const char separator
+        = folder.find('\\') != std::string::npos && folder.find('/') == std::string::npos ? '\\'
+                                                                                          : '/';
+    while (folder.size() > 1 && folder.back() == separator)
+        folder.pop_back();
+    const std::string name = kFileTreeFolderName;
+    FileTreePlace place;
+    if (folder.empty()) {
+        place.refusal = TargetsModel::tr("No folder chosen for the file tree.");
+        return place;
+    }
+    const bool named = folder.size() >= name.size()
+        && folder.compare(folder.size() - name.size(), name.size(), name) == 0;
+    place.path = named
+        ? folder
+        : folder + (folder.back() == separator ? "" : std::string(1, separator)) + name;
+    return place;
+}
+
+// The workers that run on this machine: hosts[0]'s (another manager's devices are its
+// agent's to check).
+std::vector<const core::Worker *> localWorkers(const core::Profile &profile)
+{
+    std::vector<const core::Worker *> workers;
+    if (!profile.hosts.empty())
+        for (const auto &w : profile.hosts.front().workers)
+            workers.push_back(&w);
+    return workers;
+}
+
 // Files IOPrism makes (a test file, a tree) are no raw device: the run's own checks say
 // where a file cannot be made.
 bool isMadeByUs(const core::Target &target)
@@ -45,8 +93,57 @@ QWidget *TargetDialogs::window() const
     return m_page->window();
 }
 
+// Another manager's path: typed, since no dialog of this machine can show that host's
+// files (its agent's places are rows of the table already).
+void TargetDialogs::askRemotePath(bool tree)
+{
+    auto *model = m_page->model();
+    const QString host
+        = managerName(m_document->profile(), static_cast<std::size_t>(m_document->currentHost()));
+    auto *dialog = new QInputDialog(window());
+    dialog->setObjectName(QStringLiteral("remotePathDialog"));
+    dialog->setInputMode(QInputDialog::TextInput);
+    dialog->setWindowTitle(tree ? tr("File tree on %1").arg(host) : tr("Target on %1").arg(host));
+    dialog->setLabelText(tree
+            ? tr("The folder for the file tree, as a path on %1 (IOPrism makes the tree in "
+                 "%2 inside it):")
+                  .arg(host, QLatin1String(kFileTreeFolderName))
+            : tr("The test file, disk or partition, as a path on %1:").arg(host));
+    dialog->setToolTip(tr("A path on %1, not on this machine: type it as that host names it "
+                          "(/srv/test.dat, /dev/sdb, D:\\test.dat). The agent there checks "
+                          "it and its allow list when the run starts.")
+                           .arg(host));
+    // A start: the folder of the agent's first place (else of the worker's first target).
+    std::string hint;
+    for (const auto &c : model->hostCandidates())
+        if (!isRaw(c.kind)) {
+            hint = c.path;
+            break;
+        }
+    if (const auto *worker = m_document->worker(model->worker());
+        hint.empty() && worker && !worker->targets.empty())
+        hint = worker->targets.front().path;
+    dialog->setTextValue(toQString(hint));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    QObject::connect(
+        dialog, &QInputDialog::textValueSelected, m_page, [this, tree](const QString &text) {
+            const std::string path = toStdString(text.trimmed());
+            if (path.empty())
+                return;
+            if (tree)
+                addFileTree(path);
+            else
+                addTestFile(path);
+        });
+    dialog->open();
+}
+
 void TargetDialogs::askTestFile()
 {
+    if (m_page->model()->remoteHost()) {
+        askRemotePath(false);
+        return;
+    }
     auto *dialog = new QFileDialog(window(), tr("Test file location"), m_context.dataDirectory,
         tr("Test files (*.dat *.tst);;All files (*)"));
     dialog->setAcceptMode(QFileDialog::AcceptSave);
@@ -60,6 +157,10 @@ void TargetDialogs::askTestFile()
 
 void TargetDialogs::askFileTreeFolder()
 {
+    if (m_page->model()->remoteHost()) {
+        askRemotePath(true);
+        return;
+    }
     auto *dialog
         = new QFileDialog(window(), tr("Folder for the file tree"), m_context.dataDirectory);
     dialog->setObjectName(QStringLiteral("fileTreeFolderDialog"));
@@ -74,8 +175,10 @@ void TargetDialogs::askFileTreeFolder()
 
 void TargetDialogs::addTestFile(const std::string &path)
 {
-    const auto kind = m_context.detectTargetKind ? m_context.detectTargetKind(path)
-                                                 : core::TargetKind::TestFile;
+    // Another host's path is not looked at here: a device is told by its name.
+    const auto kind = m_page->model()->remoteHost() ? remoteTargetKind(path)
+        : m_context.detectTargetKind                ? m_context.detectTargetKind(path)
+                                                    : core::TargetKind::TestFile;
     addTarget(path, kind, std::nullopt, QStringLiteral("addTestFileDialog"));
 }
 
@@ -83,7 +186,12 @@ void TargetDialogs::addFileTree(const std::string &folder)
 {
     if (!m_document->worker(m_page->model()->worker()))
         return;
-    const FileTreePlace place = fileTreePlace(folder, m_context.readFileHead);
+    // Another host's folder cannot be read for IOPrism's marker: the tree goes in
+    // ioprism-tree inside it (the command line's rule for a folder IOPrism did not
+    // make), unless that is the folder named.
+    const FileTreePlace place = m_page->model()->remoteHost()
+        ? remoteFileTreePlace(folder)
+        : fileTreePlace(folder, m_context.readFileHead);
     if (place.path.empty()) {
         m_context.messageBar->showMessage(MessageBar::Level::Warning, place.refusal);
         return;
@@ -162,17 +270,30 @@ void TargetDialogs::askRepoint(int row)
     auto *dialog = new QInputDialog(window());
     dialog->setObjectName(QStringLiteral("repointDialog"));
     dialog->setWindowTitle(tr("Re-point %1").arg(from));
-    dialog->setLabelText(tr("Where %1 points on this machine (the worker keeps the target and "
-                            "its settings):")
-                             .arg(from));
-    dialog->setToolTip(tr("A disk, a partition or a test-file location of this machine, or a "
-                          "file you choose"));
+    const bool remote = model->remoteHost();
+    const QString host
+        = managerName(m_document->profile(), static_cast<std::size_t>(m_document->currentHost()));
+    if (remote) {
+        // Another manager's target: the places its agent reported, or a path typed.
+        dialog->setLabelText(tr("Where %1 points on %2 (the worker keeps the target and its "
+                                "settings):")
+                                 .arg(from, host));
+        dialog->setToolTip(tr("A place the agent of %1 reported, or a path on that host typed "
+                              "as it names it; nothing of this machine is offered")
+                               .arg(host));
+    } else {
+        dialog->setLabelText(tr("Where %1 points on this machine (the worker keeps the target "
+                                "and its settings):")
+                                 .arg(from));
+        dialog->setToolTip(tr("A disk, a partition or a test-file location of this machine, "
+                              "or a file you choose"));
+    }
     // Each with what tells it apart (model, size, in use, free space): a bare /dev/sdb
     // does not say which disk it is.
     QStringList items;
-    for (const auto &c : model->candidates())
+    for (const auto &c : model->hostCandidates())
         items << TargetsModel::describeCandidate(c);
-    const QString elsewhere = tr("A test file elsewhere…");
+    const QString elsewhere = remote ? tr("A path typed…") : tr("A test file elsewhere…");
     items << elsewhere;
     dialog->setComboBoxItems(items);
     dialog->setComboBoxEditable(false);
@@ -189,12 +310,35 @@ void TargetDialogs::askRepoint(int row)
         }
     };
     QObject::connect(dialog, &QInputDialog::textValueSelected, m_page,
-        [this, items, elsewhere, repoint](const QString &choice) {
+        [this, items, elsewhere, repoint, remote, host, from](const QString &choice) {
             if (choice != elsewhere) {
-                const auto &candidates = m_page->model()->candidates();
+                const auto &candidates = m_page->model()->hostCandidates();
                 const auto i = static_cast<std::size_t>(items.indexOf(choice));
                 if (i < candidates.size())
                     repoint(candidates[i].path, candidates[i].kind);
+                return;
+            }
+            if (remote) {
+                auto *typed = new QInputDialog(window());
+                typed->setObjectName(QStringLiteral("repointPathDialog"));
+                typed->setInputMode(QInputDialog::TextInput);
+                typed->setWindowTitle(tr("Re-point %1").arg(from));
+                typed->setLabelText(
+                    tr("The test file, disk or partition, as a path on %1:").arg(host));
+                typed->setToolTip(tr("A path on %1, not on this machine: type it as that host "
+                                     "names it (/srv/test.dat, /dev/sdb, D:\\test.dat). The "
+                                     "agent there checks it and its allow list when the run "
+                                     "starts.")
+                                      .arg(host));
+                typed->setTextValue(from);
+                typed->setAttribute(Qt::WA_DeleteOnClose);
+                QObject::connect(typed, &QInputDialog::textValueSelected, m_page,
+                    [repoint](const QString &text) {
+                        const std::string path = toStdString(text.trimmed());
+                        if (!path.empty())
+                            repoint(path, remoteTargetKind(path));
+                    });
+                typed->open();
                 return;
             }
             auto *files = new QFileDialog(window(), tr("Test file location"),
@@ -228,8 +372,8 @@ QStringList TargetDialogs::deniedDevices()
     if (!m_context.targetAccess)
         return denied;
     const core::Profile &profile = m_document->profile();
-    for (int w = 0; w < m_document->workerCount(); ++w) {
-        const auto *worker = m_document->worker(w);
+    // This machine's devices: hosts[0] runs here, whichever manager is being edited.
+    for (const core::Worker *worker : localWorkers(profile)) {
         const bool writes = workerWrites(profile, *worker);
         for (const auto &target : worker->targets) {
             if (isMadeByUs(target))
@@ -275,8 +419,7 @@ TargetDialogs::DeviceWrites TargetDialogs::deviceWrites() const
     DeviceWrites writes;
     const core::Profile &profile = m_document->profile();
     const auto *model = m_page->model();
-    for (int w = 0; w < m_document->workerCount(); ++w) {
-        const auto *worker = m_document->worker(w);
+    for (const core::Worker *worker : localWorkers(profile)) {
         if (!workerWrites(profile, *worker))
             continue;
         for (const auto &target : worker->targets) {

@@ -47,7 +47,9 @@ public:
     TargetDialogs(TargetsPage *page, ProfileDocument *document);
     void setContext(Context context) { m_context = std::move(context); }
 
-    // Asks where a test file goes, then adds it (addTestFile).
+    // Asks where a test file goes, then adds it (addTestFile). For another manager's
+    // worker (TargetsModel::remoteHost), asks for a path typed: the file dialogs of this
+    // machine cannot show that host's files.
     void askTestFile();
     // Asks for the folder of a file tree, then adds it (addFileTree).
     void askFileTreeFolder();
@@ -81,6 +83,9 @@ private:
     QString deviceLine(const QString &path, const TargetCandidate *candidate) const;
     QStringList deniedDevices();
     void askRestartElevated(const QStringList &devices);
+    // Another manager's path, typed ("remotePathDialog"): a test file or a device, or with
+    // `tree` the folder of a file tree.
+    void askRemotePath(bool tree);
     void addTarget(const std::string &path, core::TargetKind kind,
         const std::optional<core::FileTree> &tree, const QString &dialogName);
     QWidget *window() const;

@@ -33,6 +33,7 @@ TargetsPage::TargetsPage(ProfileDocument *document, QWidget *parent)
     , m_model(new TargetsModel(document, this))
     , m_table(new QTableView(this))
     , m_title(new QLabel(this))
+    , m_remoteNote(new QLabel(this))
     , m_dialogs(std::make_unique<TargetDialogs>(this, document))
 {
     // The page's own questions: where a file or a tree goes, where a target is re-pointed.
@@ -44,6 +45,7 @@ TargetsPage::TargetsPage(ProfileDocument *document, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     auto *bar = new QHBoxLayout;
+    m_title->setObjectName(QStringLiteral("targetsTitle"));
     QFont bold = m_title->font();
     bold.setBold(true);
     m_title->setFont(bold);
@@ -53,7 +55,8 @@ TargetsPage::TargetsPage(ProfileDocument *document, QWidget *parent)
     addFile->setText(tr("Add test file…"));
     addFile->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     addFile->setToolTip(tr("Choose where a test file goes (any folder) and assign it to the "
-                           "selected worker"));
+                           "selected worker. For a worker of another manager, type its path on "
+                           "that host (a test file, disk or partition)."));
     bar->addWidget(addFile);
     auto *addTree = new QToolButton(this);
     addTree->setObjectName(QStringLiteral("addFileTree"));
@@ -63,7 +66,8 @@ TargetsPage::TargetsPage(ProfileDocument *document, QWidget *parent)
     addTree->setToolTip(tr("Choose a folder for a file tree (io_profile's many files: each I/O "
                            "opens a file, reads or writes it once, closes it) and assign it to "
                            "the selected worker. IOPrism makes the tree in %1 inside that folder, "
-                           "or reuses the tree it made there before.")
+                           "or reuses the tree it made there before. For a worker of another "
+                           "manager, type the folder's path on that host.")
                             .arg(QLatin1String(kFileTreeFolderName)));
     bar->addWidget(addTree);
     auto *refresh = new QToolButton(this);
@@ -85,6 +89,13 @@ TargetsPage::TargetsPage(ProfileDocument *document, QWidget *parent)
     note->setWordWrap(true);
     note->setForegroundRole(QPalette::PlaceholderText);
     layout->addWidget(note);
+    // Another manager's worker: its targets are that host's, which this machine cannot see.
+    m_remoteNote->setObjectName(QStringLiteral("remoteTargetsNote"));
+    m_remoteNote->setWordWrap(true);
+    m_remoteNote->setToolTip(tr("The Targets page edits the worker selected in the topology, "
+                                "on its manager's host"));
+    m_remoteNote->hide();
+    layout->addWidget(m_remoteNote);
 
     connect(refresh, &QToolButton::clicked, this, &TargetsPage::refreshRequested);
     connect(addFile, &QToolButton::clicked, this, &TargetsPage::addTestFileRequested);
@@ -97,6 +108,7 @@ TargetsPage::TargetsPage(ProfileDocument *document, QWidget *parent)
     connect(document, &ProfileDocument::problemsChanged, this, &TargetsPage::loadTree);
     connect(document, &ProfileDocument::valuesChanged, this, &TargetsPage::updateTitle);
     connect(document, &ProfileDocument::profileReset, this, &TargetsPage::updateTitle);
+    connect(document, &ProfileDocument::currentHostChanged, this, &TargetsPage::updateTitle);
     connect(m_model, &QAbstractItemModel::modelReset, this, &TargetsPage::updateTitle);
     updateTitle();
     loadTree();
@@ -317,8 +329,25 @@ void TargetsPage::showContextMenu(const QPoint &pos)
 void TargetsPage::updateTitle()
 {
     const auto *worker = m_document->worker(m_model->worker());
-    m_title->setText(worker ? tr("Targets of %1").arg(toQString(worker->name))
-                            : tr("Select a worker in the topology to choose its targets"));
+    const auto &profile = m_document->profile();
+    const QString host = managerName(profile, static_cast<std::size_t>(m_document->currentHost()));
+    if (!worker)
+        m_title->setText(tr("Select a worker in the topology to choose its targets"));
+    else if (profile.hosts.size() > 1) // whose worker, among several managers'
+        m_title->setText(tr("Targets of %1 on %2").arg(toQString(worker->name), host));
+    else
+        m_title->setText(tr("Targets of %1").arg(toQString(worker->name)));
+    m_remoteNote->setVisible(m_model->remoteHost());
+    if (m_model->remoteHost())
+        m_remoteNote->setText(m_model->hostCandidates().empty()
+                ? tr("These are paths on %1, not on this machine: add one with Add test file… "
+                     "or Add file tree… by typing it as that host names it. Bind the manager to "
+                     "its agent to have the places it allows listed here.")
+                      .arg(host)
+                : tr("These are paths on %1, not on this machine: the rows are the places its "
+                     "agent allows, as it reported them when it was reached; add others by "
+                     "typing them (Add test file…, Add file tree…).")
+                      .arg(host));
 }
 
 } // namespace ioprism::ui

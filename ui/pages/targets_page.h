@@ -67,6 +67,7 @@ private:
     TargetsModel *m_model;
     QTableView *m_table;
     QLabel *m_title;
+    QLabel *m_remoteNote; // shown for another manager's worker: whose paths these are
     QGroupBox *m_treeBox = nullptr;
     QSpinBox *m_treeDepth = nullptr;
     QSpinBox *m_treeFiles = nullptr;
