@@ -283,7 +283,9 @@ TEST(AgentMultiHost, StonewallEndsEveryAgentsStepWhenTheFirstHasMovedItsAmount)
         const StepResult &own = records[h].result->steps[0];
         const std::uint64_t moved = own.scopes.front().figures.total.bytes;
         bytes += moved;
-        EXPECT_LT(own.measuredSeconds, 20) << "agent " << h << ": ended long before its 40 s";
+        // Not ended by its 40 s: a paced agent left to run would pass the amount itself
+        // (and say so) long before then, so below the amount is ended by the first.
+        EXPECT_LT(own.measuredSeconds, 40) << "agent " << h;
         if (h == 0) {
             EXPECT_TRUE(own.endedByAmount);
             EXPECT_GE(moved, amount);

@@ -319,7 +319,8 @@ TEST(HostMerge, AStepOfAnAmountEndsWhenTheHostHasMovedItAndSaysWhichHost)
         EXPECT_TRUE(s.endedByAmount) << s.stepName;
         EXPECT_TRUE(s.complete) << s.stepName;
         EXPECT_GE(allOf(s).figures.total.bytes, amount) << s.stepName;
-        EXPECT_LT(s.measuredSeconds, 30) << s.stepName << ": ended by its amount, not its time";
+        // Ended by its amount, not by its time (60 s): a step's time is never cut short.
+        EXPECT_LT(s.measuredSeconds, 60) << s.stepName;
     }
     RunResult b = runOn("host-b", 1000);
     ASSERT_FALSE(b.steps.front().endedByAmount);
