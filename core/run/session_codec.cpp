@@ -832,11 +832,15 @@ template<typename T> void take(BinaryReader &r, T &value)
         take(r, sparse);
         value = sparse.dense();
     } else if constexpr (IsVector<T>::value) {
+        // Grown as the elements are read, never sized by the count alone: a count backed
+        // by bytes still costs an element's memory per byte (a scope is ~700 B in memory),
+        // so a message of 16 MiB claiming 16 M scopes must not allocate 11 GB up front.
         value.clear();
-        value.resize(r.count());
-        for (std::size_t i = 0; i < value.size(); ++i) {
+        const std::size_t count = r.count();
+        value.reserve(std::min<std::size_t>(count, 1024));
+        for (std::size_t i = 0; i < count; ++i) {
             r.enter(i);
-            take(r, value[i]);
+            take(r, value.emplace_back());
             r.leave();
         }
     } else if constexpr (IsArray<T>::value) {
