@@ -12,13 +12,17 @@ AssignedSpecsModel::AssignedSpecsModel(ProfileDocument *document, QObject *paren
     : QAbstractListModel(parent)
     , m_document(document)
 {
-    connect(document, &ProfileDocument::profileReset, this, [this] {
+    // A new profile, or another host's workers (the same row is another worker): the row
+    // kept within the workers there, the list made again.
+    const auto reshown = [this] {
         if (m_worker >= m_document->workerCount())
             m_worker = m_document->workerCount() - 1;
         if (m_worker < 0 && m_document->workerCount() > 0)
             m_worker = 0;
         reset();
-    });
+    };
+    connect(document, &ProfileDocument::profileReset, this, reshown);
+    connect(document, &ProfileDocument::currentHostChanged, this, reshown);
     connect(document, &ProfileDocument::structureChanged, this, [this](const QObject *origin) {
         if (origin == this)
             return;
@@ -29,14 +33,6 @@ AssignedSpecsModel::AssignedSpecsModel(ProfileDocument *document, QObject *paren
     connect(document, &ProfileDocument::problemsChanged, this, [this] {
         if (rowCount() > 0)
             emit dataChanged(index(0), index(rowCount() - 1));
-    });
-    // Another host's workers: the same row is another worker.
-    connect(document, &ProfileDocument::currentHostChanged, this, [this] {
-        if (m_worker >= m_document->workerCount())
-            m_worker = m_document->workerCount() - 1;
-        if (m_worker < 0 && m_document->workerCount() > 0)
-            m_worker = 0;
-        reset();
     });
 }
 

@@ -230,12 +230,16 @@ TargetsModel::TargetsModel(ProfileDocument *document, QObject *parent)
     : QAbstractTableModel(parent)
     , m_document(document)
 {
-    connect(document, &ProfileDocument::profileReset, this, [this] {
+    // A new profile, or another host's workers (the same worker row is another worker,
+    // on another machine): the row kept within the workers there, the table made again.
+    const auto reshown = [this] {
         m_worker = std::min(m_worker, m_document->workerCount() - 1);
         if (m_worker < 0 && m_document->workerCount() > 0)
             m_worker = 0;
         rebuild();
-    });
+    };
+    connect(document, &ProfileDocument::profileReset, this, reshown);
+    connect(document, &ProfileDocument::currentHostChanged, this, reshown);
     connect(document, &ProfileDocument::structureChanged, this, [this](const QObject *origin) {
         if (origin == this)
             return;
@@ -248,13 +252,6 @@ TargetsModel::TargetsModel(ProfileDocument *document, QObject *parent)
             refreshAll();
     });
     connect(document, &ProfileDocument::problemsChanged, this, &TargetsModel::refreshAll);
-    // Another host's workers: the same worker row, another worker, on another machine.
-    connect(document, &ProfileDocument::currentHostChanged, this, [this] {
-        m_worker = std::min(m_worker, m_document->workerCount() - 1);
-        if (m_worker < 0 && m_document->workerCount() > 0)
-            m_worker = 0;
-        rebuild();
-    });
 }
 
 void TargetsModel::setCandidates(std::vector<TargetCandidate> candidates)
