@@ -329,9 +329,21 @@ Json stepScopeJson(const ScopeResult &s)
     // The full histogram is kept for the All scope (and each host's in a run of several):
     // it is what a later tool needs to recompute any percentile or a heat map, and
     // per-worker or per-target copies would multiply the file size for little gain.
-    if (s.scope.kind == Scope::Kind::All || s.scope.kind == Scope::Kind::Host)
+    if (s.scope.kind == Scope::Kind::All || s.scope.kind == Scope::Kind::Host) {
         j["histogram_ns"] = Json {{"read", bucketsJson(s.measurement.read.histogram)},
             {"write", bucketsJson(s.measurement.write.histogram)}};
+        // When an I/O still in flight was older than every completed one, the figures'
+        // max is its age, while the percentiles stay within the completed I/Os: the
+        // largest of those is kept too, or a reader would bound them by the age and
+        // compute other percentiles than the run did.
+        const auto completedMax = [&](const char *name, const DirectionMeasurement &d) {
+            const std::uint64_t completed = d.maxNs != 0 ? d.maxNs : d.histogram.maxNs();
+            if (d.histogram.count() > 0 && d.oldestInFlightNs > completed)
+                j["histogram_ns"]["completed_max_ns"][name] = completed;
+        };
+        completedMax("read", s.measurement.read);
+        completedMax("write", s.measurement.write);
+    }
     return j;
 }
 

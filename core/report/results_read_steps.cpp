@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace ioprism::core::results_read {
 
@@ -211,8 +212,8 @@ LatencyHistogram histogramOf(const Node &n)
 
 // The measurement behind a direction's figures (see the header: exact for the All
 // scope, which has its histogram).
-DirectionMeasurement directionMeasurementOf(
-    const DirectionFigures &f, LatencyHistogram histogram, const Node &at)
+DirectionMeasurement directionMeasurementOf(const DirectionFigures &f, LatencyHistogram histogram,
+    std::optional<std::uint64_t> completedMaxNs, const Node &at)
 {
     DirectionMeasurement m;
     m.bytes = f.bytes;
@@ -234,6 +235,14 @@ DirectionMeasurement directionMeasurementOf(
             first = false;
             highest = b.highNs;
         });
+        if (completedMaxNs) {
+            // An I/O still in flight was older than every completed one (the writer says
+            // so): the figures' max is its age, the completed I/Os' largest is this.
+            if (*completedMaxNs < lowest || *completedMaxNs > highest || *completedMaxNs > m.maxNs)
+                fail(at, "completed_max_ns lies outside the histogram or above the maximum");
+            m.oldestInFlightNs = m.maxNs;
+            m.maxNs = *completedMaxNs;
+        }
         histogram.setMinMaxNs(std::max(m.minNs, lowest), std::min(m.maxNs, highest));
     } else if (f.latency.maxUs > 0) {
         m.oldestInFlightNs = nsFromUs(f.latency.maxUs); // only an I/O in flight had an age
@@ -272,8 +281,15 @@ ScopeResult stepScopeOf(const Node &n)
         failAt(n, n.path() + ".histogram_ns", "missing: the All scope keeps its histogram");
     if (n.has("histogram_ns")) {
         const Node h = n["histogram_ns"];
-        m.read = directionMeasurementOf(f.read, histogramOf(h["read"]), h["read"]);
-        m.write = directionMeasurementOf(f.write, histogramOf(h["write"]), h["write"]);
+        const auto completedMax = [&](const char *name) -> std::optional<std::uint64_t> {
+            if (!h.has("completed_max_ns") || !h["completed_max_ns"].has(name))
+                return std::nullopt;
+            return h["completed_max_ns"][name].u64();
+        };
+        m.read = directionMeasurementOf(
+            f.read, histogramOf(h["read"]), completedMax("read"), h["read"]);
+        m.write = directionMeasurementOf(
+            f.write, histogramOf(h["write"]), completedMax("write"), h["write"]);
         for (std::size_t i = 0; i < IometerBins::kBinCount; ++i)
             m.read.bins.counts[i] = bins.at(i)["count"].u64();
     } else {

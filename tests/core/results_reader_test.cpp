@@ -217,6 +217,58 @@ TEST(ResultsReader, TheGoldenFileGivesItsRunBack)
     EXPECT_EQ(r.intervals[3].scopes.at(1).scope.targetPath, "");
 }
 
+// An I/O still in flight at the end, older than every completed one: the figures' max is
+// its age, the percentiles stay within the completed I/Os. Read back, the percentiles are
+// the run's own, not bounded by the age (a flaky export was the sign: p99.99 rose from
+// the largest completed I/O to its bucket's midpoint).
+TEST(ResultsReader, AnIoInFlightOlderThanEveryCompletedOneLeavesThePercentilesAsTheyWere)
+{
+    const ResultsRead golden = readResultsJson(goldenResults());
+    ASSERT_TRUE(golden.ok()) << golden.error;
+    RunResult run = *golden.result;
+    ScopeResult &all = run.steps[0].scopes[0];
+    ASSERT_EQ(all.scope.kind, Scope::Kind::All);
+    // 999 reads of 100 us and one just above a bucket's low bound, so that its bucket's
+    // midpoint lies above it: bounded by the age, p99.99 would be that midpoint.
+    const std::size_t bucket = LatencyHistogram::bucketIndex(40'000'000);
+    const std::uint64_t largestNs = LatencyHistogram::bucketLow(bucket) + 1;
+    ASSERT_GT(LatencyHistogram::bucketMidpoint(bucket), double(largestNs));
+    DirectionMeasurement read;
+    read.bytes = 1000 * 4096;
+    for (int i = 0; i < 999; ++i)
+        read.histogram.record(100'000);
+    read.histogram.record(largestNs);
+    read.minNs = 100'000;
+    read.maxNs = largestNs;
+    read.oldestInFlightNs = 3 * largestNs;
+    all.measurement.read = read;
+    all.figures = computeFigures(all.measurement);
+    ASSERT_DOUBLE_EQ(all.figures.read.latency.p99_99Us, double(largestNs) * 1e-3);
+    ASSERT_DOUBLE_EQ(all.figures.read.latency.maxUs, double(3 * largestNs) * 1e-3);
+
+    const std::string text = writeResultsJson(run, run.environment);
+    EXPECT_THAT(text, HasSubstr("\"completed_max_ns\""));
+    const ResultsRead back = readResultsJson(text);
+    ASSERT_TRUE(back.ok()) << back.error;
+    const ScopeResult &again = back.result->steps[0].scopes[0];
+    EXPECT_EQ(again.measurement.read.maxNs, largestNs);
+    EXPECT_EQ(again.measurement.read.oldestInFlightNs, 3 * largestNs);
+    EXPECT_EQ(computeFigures(again.measurement).read.latency, all.figures.read.latency);
+    EXPECT_EQ(writeResultsJson(*back.result, back.result->environment), text);
+}
+
+// A completed maximum outside the histogram's buckets is no file IOPrism wrote.
+TEST(ResultsReader, ACompletedMaximumOutsideTheHistogramIsRefusedByItsPath)
+{
+    auto doc = nlohmann::ordered_json::parse(goldenResults());
+    auto &histogram = doc["steps"][0]["scopes"][0]["histogram_ns"];
+    histogram["completed_max_ns"]["read"] = 1;
+    const ResultsRead read = readResultsJson(doc.dump(2));
+    ASSERT_FALSE(read.ok());
+    EXPECT_THAT(read.error, HasSubstr("histogram_ns.read"));
+    EXPECT_THAT(read.error, HasSubstr("completed_max_ns"));
+}
+
 // Files of format version 1 (intervals as one object per interval) are still read: the
 // golden run as version 1 wrote it gives the same run as the version 2 golden file.
 TEST(ResultsReader, AVersionOneFileGivesTheSameRun)
