@@ -5,8 +5,8 @@
 # target finds a crash, a sanitizer report, a failed round trip, a leak, an input slower
 # than 10 s or one that needs more than 2 GiB; the input is saved in build/fuzz/artifacts.
 #
-#   scripts/fuzz.sh [SECONDS]    seconds per target (default 36: six targets, three and a
-#                                half minutes in all); build first with
+#   scripts/fuzz.sh [SECONDS]    seconds per target (default 36: six targets, two at a
+#                                time, under two minutes in all); build first with
 #                                cmake --preset fuzz && cmake --build --preset fuzz
 #
 # What each target discovers is kept in build/fuzz/corpus/<target> (the seeds are read in
@@ -19,7 +19,10 @@ seconds=${1:-36}
 out=build/fuzz
 mkdir -p "$out/artifacts"
 
-fuzz() { # target [libFuzzer options...] -- seed directories...
+# Two targets at a time: each is one process on one core, and the machine has two.
+parallel=${IOPRISM_FUZZ_JOBS:-2}
+
+run_one() { # target [libFuzzer options...] -- seed directories...
     local target=$1
     shift
     local options=()
@@ -29,16 +32,31 @@ fuzz() { # target [libFuzzer options...] -- seed directories...
     done
     shift
     mkdir -p "$out/corpus/$target"
-    echo "== fuzzing $target for ${seconds}s"
     local log="$out/$target.log"
     if ! "$out/bin/$target" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
         -artifact_prefix="$out/artifacts/$target-" "${options[@]}" \
         "$out/corpus/$target" "$@" >"$log" 2>&1; then
         tail -n 60 "$log"
         echo "== $target FAILED: the input is in $out/artifacts (full log: $log)"
-        exit 1
+        return 1
     fi
-    grep -E '^Done|#[0-9]+.*(DONE|pulse)' "$log" | tail -n 1 || true
+    echo "== $target: $(grep -E '^Done|#[0-9]+.*(DONE|pulse)' "$log" | tail -n 1 || true)"
+}
+
+running=0
+failed=0
+# Waits for one target to end; remembers a failure, so that the others still finish and
+# their logs stay whole.
+reap() {
+    if ! wait -n; then failed=1; fi
+    running=$((running - 1))
+}
+
+fuzz() { # as run_one, in the background
+    [ "$running" -lt "$parallel" ] || reap
+    echo "== fuzzing $1 for ${seconds}s"
+    run_one "$@" &
+    running=$((running + 1))
 }
 
 fuzz profile_json_fuzzer -dict=tests/fuzz/profile_json.dict -- resources/presets
@@ -55,3 +73,5 @@ fuzz session_codec_fuzzer -dict=tests/fuzz/results_json.dict -- tests/fuzz/sessi
 # AgentMessages.EveryMessageDecodesToTheMessageEncoded under
 # IOPRISM_AGENT_SEEDS=tests/fuzz/agent_seeds).
 fuzz agent_messages_fuzzer -dict=tests/fuzz/agent_messages.dict -- tests/fuzz/agent_seeds
+while [ "$running" -gt 0 ]; do reap; done
+exit "$failed"

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # clang-tidy (the repo's .clang-tidy, every finding an error) on the C++ sources that
-# changed, through the dev build's compile_commands.json (build/dev must be configured
-# and built: the GUI's generated headers are needed). quickstart.sh test runs it.
+# changed, through a build's compile_commands.json (build/dev unless --build says another
+# with the GUI: it must be built, the GUI's generated headers are needed). quickstart.sh
+# test runs it on its build/asan.
 #
 #   scripts/lint.sh             sources changed since the last commit older than 12 hours
 #                               (the root commit if none), committed or not
 #   scripts/lint.sh --base REV  sources changed since REV
 #   scripts/lint.sh --all       every source (about 14 minutes on a 2-core VM)
+#   scripts/lint.sh --build DIR ... through DIR's compile commands (default build/dev)
 #
 # Linted: the .cpp files under core/ platform/ net/ mpi/ app/ ui/ that the dev build compiles
 # (platform/windows/ is checked by the MinGW build, not here), plus the ones that include
@@ -21,7 +23,6 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$here"
 build=build/dev
-db=$build/compile_commands.json
 
 base=
 all=false
@@ -29,13 +30,15 @@ while [ $# -gt 0 ]; do
     case "$1" in
     --all) all=true ;;
     --base) base=${2:?--base needs a revision}; shift ;;
-    *) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    --build) build=${2:?--build needs a build directory}; shift ;;
+    *) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
     esac
     shift
 done
 
+db=$build/compile_commands.json
 if [ ! -f "$db" ]; then
-    echo "lint: $db is missing: configure and build the dev preset first" >&2
+    echo "lint: $db is missing: configure and build it first" >&2
     exit 2
 fi
 

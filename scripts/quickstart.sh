@@ -6,24 +6,26 @@
 #   scripts/quickstart.sh run [ARGS...]  GUI when a display is available; otherwise the
 #                                        CLI's default quick benchmark on a test file in
 #                                        the current directory (ARGS go to the program)
-#   scripts/quickstart.sh test           every test: dev build, clang-tidy on the sources
-#                                        changed in the last 12 hours (scripts/lint.sh),
-#                                        the dev build's suites (under Xvfb for the GUI),
-#                                        core + CLI tests again under ASan/UBSan, the
-#                                        core's run and stats tests under ThreadSanitizer,
-#                                        the profile, .icf and results readers (the last
-#                                        also through the run library) fuzzed 45 s each
-#                                        (clang libFuzzer, scripts/fuzz.sh), Qt for
-#                                        Windows from Debian's source packages (once, into
-#                                        /var/cache/ioprism: scripts/build-qt-mingw.sh),
-#                                        the Windows cross build (MinGW-w64: GUI and CLI)
-#                                        with its tests under Wine, the Windows installer
-#                                        (NSIS) installed, its GUI run in a window on Xvfb
-#                                        and uninstalled under Wine, the Windows agent
-#                                        under Wine driven by the Linux CLI, and the Debian
+#   scripts/quickstart.sh test           every test: one build with ASan + UBSan (GUI,
+#                                        CLI, agent, MPI and every suite), clang-tidy on
+#                                        the sources changed in the last 12 hours
+#                                        (scripts/lint.sh), the whole suite under the
+#                                        sanitizers (Xvfb for the GUI), the core's run and
+#                                        stats tests under ThreadSanitizer, the readers of
+#                                        outside data fuzzed 36 s each (clang libFuzzer,
+#                                        scripts/fuzz.sh), Qt for Windows from Debian's
+#                                        source packages (once, into /var/cache/ioprism:
+#                                        scripts/build-qt-mingw.sh), the Windows cross
+#                                        build (MinGW-w64: GUI and CLI) with its tests
+#                                        under Wine, the Windows installer (NSIS)
+#                                        installed, its GUI run in a window on Xvfb and
+#                                        uninstalled under Wine, the Windows agent under
+#                                        Wine driven by the Linux CLI, and the Debian
 #                                        packages: built, lintian, installed, checked
 #                                        (menu entry, .icf association, man pages, the GUI
-#                                        under Xvfb) and removed again
+#                                        under Xvfb) and removed again. The Windows side
+#                                        builds beside the Linux steps at the lowest
+#                                        priority (build/windows-side.log).
 #
 # Running it twice is fast: packages are installed only when missing and the builds are
 # incremental. Environment: CI=true adds -Werror; IOPRISM_NO_SKIP=1 turns tests that skip
@@ -34,7 +36,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$here"
 # ccache (the builds use it when installed): paths relative to this clone, so that a
 # clone in another folder (CI's) reuses what an earlier build compiled; room for the six
-# build trees (dev, asan, tsan, fuzz, MinGW, the .debs).
+# build trees (asan, tsan, fuzz, MinGW, the .debs; dev and release for working).
 export CCACHE_BASEDIR="$here" CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-20G}
 mode=${1:-}
 [ $# -gt 0 ] && shift
@@ -110,27 +112,35 @@ run)
     exec "$bin/ioprism-cli" run "$@"
     ;;
 test)
-    install_missing "${build_packages[@]}" "${test_packages[@]}" "${windows_packages[@]}" \
-        "${deb_packages[@]}"
-    # Qt for the Windows GUI (about 20 minutes on 2 cores the first time, then found in
-    # its cache) builds meanwhile at the lowest priority, on what the Linux steps leave
-    # idle; the Windows steps wait for it.
+    install_missing "${build_packages[@]}" "${test_packages[@]}"
     mkdir -p build
-    { nice -n 19 scripts/build-qt-mingw.sh && stage "Qt for Windows ready"; } >build/qt-mingw.log 2>&1 &
-    qt_job=$!
-    trap 'kill $qt_job 2>/dev/null || true' EXIT
-    stage "dev build"
-    build dev
+    # The Windows side runs beside the Linux steps at the lowest priority, on what they
+    # leave idle (a test waiting on I/O, a linker): its packages, Qt for Windows (about
+    # 20 minutes of the two cores the first time, then found in its cache) and the MinGW
+    # build. The Windows steps below wait for it.
+    windows_side() {
+        install_missing "${windows_packages[@]}" "${deb_packages[@]}"
+        stage "Windows packages ready"
+        nice -n 19 scripts/build-qt-mingw.sh
+        stage "Qt for Windows ready"
+        nice -n 19 cmake --preset windows-mingw -DIOPRISM_WERROR="$werror" >/dev/null
+        nice -n 19 cmake --build --preset windows-mingw
+        stage "Windows build done"
+    }
+    (windows_side) >build/windows-side.log 2>&1 &
+    windows_job=$!
+    trap 'kill $windows_job 2>/dev/null || true' EXIT
+    # One Linux build for the whole suite: ASan + UBSan, the GUI included, so that every
+    # test, the GUI's too, runs under the sanitizers once, and no second build of the same
+    # code is made only to run the tests again.
+    stage "ASan + UBSan build (everything)"
+    build asan
     stage "licence lines, clang-tidy"
     scripts/check-spdx.sh
-    scripts/lint.sh
-    stage "tests (dev build)"
+    scripts/lint.sh --build build/asan
+    stage "every test under ASan + UBSan"
     # A real X server for the GUI tests that open a window; the rest are offscreen.
-    xvfb-run -a -s "-screen 0 1600x1000x24" ctest --preset dev --timeout 600 -j2
-    stage "ASan + UBSan build"
-    build asan
-    stage "core and CLI tests under ASan + UBSan"
-    ctest --preset asan --timeout 900 -j2
+    xvfb-run -a -s "-screen 0 1600x1000x24" ctest --preset asan --timeout 900 -j2
     stage "the run's threads under ThreadSanitizer (core tests of run, sampler, latch)"
     cmake --preset tsan -DIOPRISM_WERROR="$werror" >/dev/null
     cmake --build --preset tsan --target core_tests
@@ -138,25 +148,22 @@ test)
         ctest --preset tsan --timeout 900 -R "$tsan_tests"
     stage "fuzzers' build"
     build fuzz
-    # Five targets at 36 s: the stage stays at three minutes, as with four at 45 s.
-    stage "fuzzing the readers of outside data (36 s per target)"
+    stage "fuzzing the readers of outside data (36 s per target, two at a time)"
     scripts/fuzz.sh 36
-    stage "Qt 6 for Windows from Debian's source packages (once; then from its cache)"
-    if ! wait $qt_job; then
-        tail -40 build/qt-mingw.log
-        echo "error: Qt for Windows did not build (build/qt-mingw.log)" >&2
+    stage "waiting for the Windows side (packages, Qt for Windows, MinGW build)"
+    if ! wait $windows_job; then
+        tail -60 build/windows-side.log
+        echo "error: the Windows side failed (build/windows-side.log)" >&2
         exit 1
     fi
-    tail -2 build/qt-mingw.log
-    stage "Windows build (MinGW-w64)"
-    build windows-mingw
+    grep '^== \[' build/windows-side.log
     stage "Windows build: tests under Wine (the GUI's offscreen)"
     scripts/wine-ctest.sh --timeout 900
     stage "Windows installer (NSIS): GUI and CLI; installed, started and removed under Wine"
     cpack --config build/windows-mingw/CPackConfig.cmake -B build/windows-mingw/package >/dev/null
     scripts/wine-gui-test.sh build/windows-mingw
     stage "the Windows agent under Wine, driven by the Linux CLI over loopback"
-    scripts/wine-agent-test.sh build/windows-mingw build/dev/bin/ioprism-cli
+    scripts/wine-agent-test.sh build/windows-mingw build/asan/bin/ioprism-cli
     stage "Debian packages: build (release, hardened), lintian"
     packaging/build-debs.sh
     stage "Debian packages: install, check what a user gets, remove"
@@ -164,7 +171,7 @@ test)
     stage "all passed"
     ;;
 *)
-    sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

@@ -549,7 +549,7 @@ TEST_F(BrokerCli, RootOpensDirectly)
     EXPECT_EQ(monitor.calls("OpenDevice"), 1) << monitor.text();
 }
 
-// Whether this build tree has the GUI (the asan and tsan presets build none).
+// Whether this build tree has the GUI (the tsan and fuzz presets build none).
 std::optional<bool> buildHasGui()
 {
     const std::string cache = readFile(binDir().parent_path() / "CMakeCache.txt");

@@ -238,6 +238,11 @@ CommandResult TestUser::run(const std::string &cmd, const std::vector<std::strin
     env += " USER=" + m_name + " LOGNAME=" + m_name;
     env += " DBUS_SYSTEM_BUS_ADDRESS=" + shellQuote(m_services.busAddress());
     env += " IOPRISM_DATA_DIR=" + shellQuote((m_home / "data").string());
+    // The sanitizers' options (the asan preset's suppressions of system libraries' leaks),
+    // as the test itself runs under them.
+    for (const char *var : {"ASAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS", "TSAN_OPTIONS"})
+        if (const char *value = std::getenv(var))
+            env += std::string(" ") + var + "=" + shellQuote(value);
     for (const auto &e : extraEnv)
         env += " " + shellQuote(e);
     // setpriv, not su or runuser: no PAM session and no supplementary groups (not 'disk').
