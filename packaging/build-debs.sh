@@ -37,7 +37,10 @@ if [ -f "$build_dir/CMakeCache.txt" ] \
     rm -rf "$build_dir"
 fi
 # No ioprism-mpi: the packages do not ship it (it would make them depend on Open MPI).
-cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DIOPRISM_BUILD_TESTS=OFF \
+# Debian's optimisation (dpkg-buildflags' -O2) rather than CMake's Release -O3: what Debian
+# builds its own packages with, and less compile time on a cold CI machine.
+cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE=-DNDEBUG \
+    -DIOPRISM_BUILD_TESTS=OFF \
     -DIOPRISM_BUILD_MPI=OFF -DIOPRISM_WERROR=OFF "${launcher[@]}" >/dev/null
 cmake --build "$build_dir" -j2
 
