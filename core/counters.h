@@ -136,6 +136,26 @@ struct DiskSample {
     DiskCounters counters;
 };
 
+// The name a worker thread gives itself (IoBackend::nameCurrentThread; 15 characters
+// at most on Linux), and the one the sync engine's I/O threads have.
+inline constexpr const char *kWorkerThreadName = "ioprism-worker";
+inline constexpr const char *kSyncIoThreadName = "ioprism-sync";
+
+// One thread of this process (Linux: /proc/self/task/<id>/schedstat and comm), for the
+// latency verdict (core/stats/latency_verdict.h): whose time an I/O's latency was.
+struct ThreadTimes {
+    enum class Kind {
+        Other, // the sampler, the GUI, a session's threads
+        Worker, // an IOPrism worker ("ioprism-w<N>")
+        KernelIoWorker, // io_uring's worker doing an I/O handed to it ("iou-wrk-<id>")
+    };
+    std::int64_t id = 0; // the OS's thread id
+    Kind kind = Kind::Other;
+    std::uint64_t cpuNs = 0; // on a CPU since the thread started
+    std::uint64_t waitNs = 0; // runnable but waiting for a CPU since it started
+    friend bool operator==(const ThreadTimes &, const ThreadTimes &) = default;
+};
+
 struct CounterSnapshot {
     CpuTimes cpu;
     std::vector<DiskSample> disks; // one per DeviceMap::devices entry, same order
@@ -143,6 +163,9 @@ struct CounterSnapshot {
     // /proc/self/io read_bytes), so that the verdict can tell its own metadata reads
     // from another process's; unset where the OS does not say.
     std::optional<std::uint64_t> processStorageReadBytes;
+    // This process's threads; threadsKnown false where the OS does not say.
+    bool threadsKnown = false;
+    std::vector<ThreadTimes> threads;
 };
 
 // Threads: one thread uses a source at a time (the run's control thread); watchTargets

@@ -251,6 +251,11 @@ public:
     // worker's thread; notices() must then be safe to call from any thread.
     virtual Result<std::unique_ptr<IoEngine>> makeFallbackEngine(const OpError &why) { return why; }
 
+    // Names the calling thread for the OS (top -H, /proc/<pid>/task/<id>/comm): a worker
+    // is "ioprism-worker", by which the counter source tells its threads' times from the
+    // others' (core/stats/latency_verdict.h). The default does nothing.
+    virtual void nameCurrentThread(const char * /*name*/) { }
+
     // Pins the calling thread to these CPUs (a worker's optional affinity). The default
     // does nothing and says so, for backends without affinity support.
     virtual Status pinCurrentThread(std::span<const std::uint32_t> cpus)

@@ -317,6 +317,56 @@ std::string cpuLine(const CpuFigures &cpu, double effectiveness, const std::stri
         cpu.irqPercent, cpu.softirqPercent, cpu.processPercent, effectiveness);
 }
 
+// The latency verdict's line, and the CPU-bound one (docs/device-counters.md).
+std::string latencyLines(const DeviceMap &map, const LatencyJudgement &l, const std::string &where)
+{
+    std::string out;
+    const auto compared = [](LatencyVerdict v) {
+        return v != LatencyVerdict::NoDeviceTimes && v != LatencyVerdict::TooFewIos;
+    };
+    if (compared(l.verdict)) {
+        std::string devices;
+        for (const auto &d : map.devices)
+            if (d.inTotal)
+                devices += (devices.empty() ? "" : ", ") + d.name;
+        std::string directions;
+        for (const auto &[name, d] : {std::pair {"reads", &l.read}, std::pair {"writes", &l.write}})
+            if (compared(d->verdict))
+                directions += fmt::format("{}{}: {} (app {}, device {})",
+                    directions.empty() ? "" : "; ", name, toString(d->verdict),
+                    formatLatencyUs(d->appMeanUs), formatLatencyUs(d->deviceAwaitUs));
+        out += fmt::format("Latency verdict{}: {} — {}\n", where, toString(l.verdict), directions);
+        switch (l.verdict) {
+        case LatencyVerdict::KernelWorkers:
+            out += fmt::format("  io_uring handed the I/O to its kernel worker threads ({} of "
+                               "their CPU per I/O): {} did not take it without blocking (no "
+                               "nowait support), so the latency is the hand-off's; --engine "
+                               "sync measures the device\n",
+                formatLatencyUs(l.kernelWorkerUsPerIo), devices.empty() ? "the device" : devices);
+            break;
+        case LatencyVerdict::CpuStarved:
+            out += fmt::format("  IOPrism's threads waited {} per I/O for a CPU: the host was "
+                               "busy, and the rest of the latency is that wait\n",
+                formatLatencyUs(l.waitUsPerIo));
+            break;
+        case LatencyVerdict::HostPath:
+            out += "  the difference is spent between IOPrism and the device, by no cause "
+                   "IOPrism can read\n";
+            break;
+        default:
+            break;
+        }
+    }
+    if (l.cpuBound)
+        out += fmt::format(
+            "CPU-bound{}: the busiest worker never waited for the device ({:.0f}% of "
+            "the measured time on a CPU or waiting for one), so the figures describe the host, not "
+            "the device: more "
+            "workers, or an engine that costs less CPU per I/O, would move them\n",
+            where, l.busiestWorkerRunnableShare * 100);
+    return out;
+}
+
 std::string deviceLines(const DeviceMap &map, const DeviceReport &devices, const std::string &where)
 {
     std::string out;
@@ -326,6 +376,7 @@ std::string deviceLines(const DeviceMap &map, const DeviceReport &devices, const
     }
     if (!map.empty() || devices.available)
         out += fmt::format("Device verdict{}: {}\n", where, verdictText(devices.verdict));
+    out += latencyLines(map, devices.latency, where);
     return out;
 }
 

@@ -251,9 +251,24 @@ Json perDeviceJson(const DeviceMap &map, const std::vector<DeviceFigures> &devic
     return out;
 }
 
+// The latency verdict (core/stats/latency_verdict.h), with the facts behind it.
+Json latencyJson(const LatencyJudgement &l)
+{
+    const auto direction = [](const LatencyDirection &d) {
+        return Json {{"verdict", toString(d.verdict)}, {"app_mean_us", number(d.appMeanUs)},
+            {"device_await_us", number(d.deviceAwaitUs)}, {"extra_us", number(d.extraUs)}};
+    };
+    return Json {{"verdict", toString(l.verdict)}, {"read", direction(l.read)},
+        {"write", direction(l.write)}, {"kernel_worker_us_per_io", number(l.kernelWorkerUsPerIo)},
+        {"cpu_wait_us_per_io", number(l.waitUsPerIo)},
+        {"busiest_worker_runnable_share", number(l.busiestWorkerRunnableShare)},
+        {"cpu_bound", l.cpuBound}};
+}
+
 Json deviceReportJson(const DeviceReport &r, const DeviceMap &map)
 {
     return Json {{"available", r.available}, {"verdict", verdictJson(r.verdict)},
+        {"latency", latencyJson(r.latency)},
         {"total", r.available ? deviceFiguresJson(r.total) : Json(nullptr)},
         {"devices", perDeviceJson(map, r.devices)}};
 }

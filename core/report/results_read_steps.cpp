@@ -173,11 +173,43 @@ std::vector<DeviceFigures> perDeviceOf(const Node &n)
     return out;
 }
 
+LatencyVerdict latencyVerdictOf(const Node &n)
+{
+    const auto v = latencyVerdictFromString(n.string());
+    if (!v)
+        fail(n, "not a latency verdict IOPrism writes");
+    return *v;
+}
+
+LatencyJudgement latencyJudgementOf(const Node &n)
+{
+    const auto direction = [](const Node &d) {
+        LatencyDirection out;
+        out.verdict = latencyVerdictOf(d["verdict"]);
+        out.appMeanUs = d["app_mean_us"].numberOrZero();
+        out.deviceAwaitUs = d["device_await_us"].numberOrZero();
+        out.extraUs = d["extra_us"].numberOrZero();
+        return out;
+    };
+    LatencyJudgement l;
+    l.verdict = latencyVerdictOf(n["verdict"]);
+    l.read = direction(n["read"]);
+    l.write = direction(n["write"]);
+    l.kernelWorkerUsPerIo = n["kernel_worker_us_per_io"].numberOrZero();
+    l.waitUsPerIo = n["cpu_wait_us_per_io"].numberOrZero();
+    l.busiestWorkerRunnableShare = n["busiest_worker_runnable_share"].numberOrZero();
+    l.cpuBound = n["cpu_bound"].boolean();
+    return l;
+}
+
 DeviceReport deviceReportOf(const Node &n)
 {
     DeviceReport r;
     r.available = n["available"].boolean();
     r.verdict = deviceVerdictOf(n["verdict"]);
+    // Files before the latency verdict have none: "no device times", as a run without.
+    if (n.has("latency"))
+        r.latency = latencyJudgementOf(n["latency"]);
     r.total = deviceFiguresOf(n["total"]);
     r.devices = perDeviceOf(n["devices"]);
     return r;

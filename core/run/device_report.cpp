@@ -18,7 +18,7 @@ std::vector<std::size_t> totalDevicesOf(const DeviceMap &map)
 
 DeviceReport makeDeviceReport(const DeviceMap &map, const CounterSnapshot &a,
     const CounterSnapshot &b, std::chrono::nanoseconds elapsed, VerdictInput app,
-    const VerdictPolicy &policy)
+    const VerdictPolicy &policy, const Measurement &measured)
 {
     DeviceReport r;
     const std::size_t n = map.devices.size();
@@ -52,6 +52,23 @@ DeviceReport makeDeviceReport(const DeviceMap &map, const CounterSnapshot &a,
         app.ownStorageReadBytes = *b.processStorageReadBytes - *a.processStorageReadBytes;
     app.deviceWriteBytes = r.total.writeBytes;
     r.verdict = judgeDevice(app, policy);
+
+    LatencyInput latency;
+    latency.deviceTimes = r.available && r.total.hasTimes;
+    latency.seconds = app.seconds;
+    const auto direction = [](const DirectionMeasurement &m, const DirectionVerdict &bytes,
+                               std::uint64_t deviceIos, double awaitMs) {
+        // Compared only where the device did the application's I/O: not from a cache,
+        // not another process's.
+        return LatencyDirectionInput {bytes.verdict == Verdict::Agree, m.histogram.count(),
+            m.histogram.meanNs() * 1e-3, deviceIos, awaitMs * 1e3};
+    };
+    latency.read = direction(measured.read, r.verdict.read, r.total.readIos, r.total.readAwaitMs);
+    latency.write
+        = direction(measured.write, r.verdict.write, r.total.writeIos, r.total.writeAwaitMs);
+    if (a.threadsKnown && b.threadsKnown)
+        latency.threads = threadSpan(a.threads, b.threads);
+    r.latency = judgeLatency(latency);
     return r;
 }
 

@@ -17,9 +17,10 @@ namespace ioprism::core {
 std::vector<std::size_t> totalDevicesOf(const DeviceMap &map);
 
 // Every watched device's figures between snapshots a and b, the total of the target
-// devices, and the verdict against the application's bytes in `app`.
+// devices, the verdict against the application's bytes in `app`, and the latency verdict
+// against `measured`, the application's I/O over the span (the All scope).
 DeviceReport makeDeviceReport(const DeviceMap &map, const CounterSnapshot &a,
     const CounterSnapshot &b, std::chrono::nanoseconds elapsed, VerdictInput app,
-    const VerdictPolicy &policy);
+    const VerdictPolicy &policy, const Measurement &measured);
 
 } // namespace ioprism::core

@@ -79,7 +79,8 @@ DeviceTail watchDeviceTail(CounterSource &counters, const DeviceMap &map, WriteB
     const auto elapsed = std::chrono::duration_cast<std::chrono::nanoseconds>(lastTime - start);
     tail.seconds = std::chrono::duration<double>(elapsed).count();
     if (elapsed.count() > 0) {
-        const DeviceReport r = makeDeviceReport(map, first, last, elapsed, {}, options.verdict);
+        const DeviceReport r
+            = makeDeviceReport(map, first, last, elapsed, {}, options.verdict, Measurement {});
         tail.devices = r.devices;
         tail.total = r.total;
     }

@@ -10,6 +10,7 @@
 #include "core/run/resolved_plan.h"
 #include "core/stats/device_figures.h"
 #include "core/stats/figures.h"
+#include "core/stats/latency_verdict.h"
 #include "core/stats/verdict.h"
 
 #include <chrono>
@@ -52,6 +53,9 @@ struct DeviceReport {
     // bytes add up; awaits are per request over all of them; %util is the busiest one's.
     DeviceFigures total;
     DeviceVerdict verdict; // verdict == NoDeviceCounters when !available
+    // The application's latency beside the devices' own service time, and whose time the
+    // difference is; whether a worker was CPU-bound (core/stats/latency_verdict.h).
+    LatencyJudgement latency;
     friend bool operator==(const DeviceReport &, const DeviceReport &) = default;
 };
 

@@ -109,7 +109,7 @@ IntervalSample Sampler::tick(Clock::time_point now, RunPhase phase)
     CounterSnapshot counters = m_counters.sample();
     sample.cpu = cpuFigures(m_last.cpu, counters.cpu);
     sample.devices = makeDeviceReport(m_config.deviceMap, m_last, counters, elapsed,
-        appBytes(m_deltas, m_balance), m_config.verdict);
+        appBytes(m_deltas, m_balance), m_config.verdict, m_deltas[0]);
     if (sample.devices.available)
         m_balance
             = {sample.devices.verdict.writeBacklogBytes, sample.devices.verdict.writeCreditBytes};
@@ -168,7 +168,7 @@ StepResult Sampler::stepResult(bool complete) const
     }
     sr.cpuEffectiveness = iopsPerCpuPercent(sr.scopes[0].figures.total.iops, sr.cpu);
     sr.devices = makeDeviceReport(m_config.deviceMap, m_measureStart, m_last, m_measured,
-        appBytes(m_totals, m_measureBalance), m_config.verdict);
+        appBytes(m_totals, m_measureBalance), m_config.verdict, m_totals[0]);
     return sr;
 }
 

@@ -150,12 +150,30 @@ template<typename V> void fields(V &v, DeviceVerdict &x)
     v("write_backlog_bytes", x.writeBacklogBytes);
     v("write_credit_bytes", x.writeCreditBytes);
 }
+template<typename V> void fields(V &v, LatencyDirection &x)
+{
+    v("verdict", x.verdict);
+    v("app_mean_us", x.appMeanUs);
+    v("device_await_us", x.deviceAwaitUs);
+    v("extra_us", x.extraUs);
+}
+template<typename V> void fields(V &v, LatencyJudgement &x)
+{
+    v("verdict", x.verdict);
+    v("read", x.read);
+    v("write", x.write);
+    v("kernel_worker_us_per_io", x.kernelWorkerUsPerIo);
+    v("wait_us_per_io", x.waitUsPerIo);
+    v("busiest_worker_runnable_share", x.busiestWorkerRunnableShare);
+    v("cpu_bound", x.cpuBound);
+}
 template<typename V> void fields(V &v, DeviceReport &x)
 {
     v("available", x.available);
     v("devices", x.devices);
     v("total", x.total);
     v("verdict", x.verdict);
+    v("latency", x.latency);
 }
 template<typename V> void fields(V &v, SparseLatencyHistogram &x)
 {
@@ -422,6 +440,7 @@ template<typename E> constexpr E kLastEnumerator = E {};
 template<> constexpr RunPhase kLastEnumerator<RunPhase> = RunPhase::Done;
 template<> constexpr Scope::Kind kLastEnumerator<Scope::Kind> = Scope::Kind::Host;
 template<> constexpr Verdict kLastEnumerator<Verdict> = Verdict::FileMetadata;
+template<> constexpr LatencyVerdict kLastEnumerator<LatencyVerdict> = LatencyVerdict::KernelWorkers;
 template<> constexpr DeviceRole kLastEnumerator<DeviceRole> = DeviceRole::Backing;
 template<> constexpr PrepareWork kLastEnumerator<PrepareWork> = PrepareWork::PreInitialising;
 template<> constexpr EngineKind kLastEnumerator<EngineKind> = EngineKind::Iocp;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/run/worker.h"
 
+#include "core/counters.h"
 #include "core/workload/data_pattern.h"
 #include "core/workload/distribution.h"
 #include "core/workload/io_generator.h"
@@ -165,6 +166,7 @@ private:
 
     bool setUp()
     {
+        m_backend.nameCurrentThread(kWorkerThreadName);
         if (!m_ws.cpuAffinity.empty()) {
             auto pinned = m_backend.pinCurrentThread(m_ws.cpuAffinity);
             if (!pinned) {

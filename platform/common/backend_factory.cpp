@@ -43,12 +43,20 @@ private:
     core::OpError m_error;
 };
 
+// The null engine's backend with its workers named as the other engines' are: the
+// latency verdict finds IOPrism's workers, and a CPU-bound one, by that name.
+class NamedNullBackend final : public core::NullBackend
+{
+public:
+    void nameCurrentThread(const char *name) override { platform::nameCurrentThread(name); }
+};
+
 } // namespace
 
 std::unique_ptr<core::IoBackend> makeBackend(const BackendOptions &options)
 {
     if (options.kind == EngineKind::Null)
-        return std::make_unique<core::NullBackend>();
+        return std::make_unique<NamedNullBackend>();
 #ifdef __linux__
     if (options.kind == EngineKind::Iocp)
         return std::make_unique<UnavailableBackend>("iocp",

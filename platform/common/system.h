@@ -39,6 +39,10 @@ core::Status removeFileTree(const std::string &root, const core::FileTree &tree)
 
 // This process's id, for what an agent says about itself.
 std::uint64_t currentProcessId();
+// Names the calling thread (core::IoBackend::nameCurrentThread). Linux: its comm, which
+// the counter source reads back (15 characters at most). Windows: nothing, for now: the
+// thread facts of the latency verdict are Linux's.
+void nameCurrentThread(const char *name);
 // True when users other than the file's owner may read it (a secret's file: the agent's
 // token). Linux: the group or others read bit. Windows: false, not checked (its ACLs are
 // not the POSIX bits std::filesystem reports, which say everyone may read).

@@ -3,6 +3,7 @@
 
 #include "core/stats/diskstats.h"
 #include "platform/linux/block_devices.h"
+#include "platform/linux/thread_times.h"
 
 #include <array>
 #include <fcntl.h>
@@ -203,6 +204,7 @@ core::CounterSnapshot LinuxDeviceCounterSource::sample()
     core::CounterSnapshot s = m_cpu ? m_cpu->sample() : core::CounterSnapshot {};
     m_disks.read(s.disks);
     s.processStorageReadBytes = processStorageReadBytes();
+    s.threadsKnown = readOwnThreads(s.threads);
     return s;
 }
 

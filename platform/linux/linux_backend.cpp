@@ -4,6 +4,7 @@
 // device_safety.cpp).
 #include "platform/linux/linux_backend.h"
 
+#include "platform/common/system.h"
 #include "platform/linux/held_targets.h"
 #include "platform/linux/linux_preparation.h"
 #include "platform/linux/sync_engine.h"
@@ -148,6 +149,11 @@ core::Result<std::unique_ptr<core::IoEngine>> LinuxBackend::makeFallbackEngine(
               "engines. "
             + lockedMemoryAdvice());
     return std::unique_ptr<core::IoEngine>(std::make_unique<SyncEngine>(m_bufferMemory, m_held));
+}
+
+void LinuxBackend::nameCurrentThread(const char *name)
+{
+    platform::nameCurrentThread(name);
 }
 
 core::Status LinuxBackend::pinCurrentThread(std::span<const std::uint32_t> cpus)

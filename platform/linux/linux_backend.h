@@ -64,6 +64,7 @@ public:
     core::Status removeFileTree(const std::string &root, const core::FileTree &tree) override;
     core::Result<std::unique_ptr<core::IoEngine>> makeFallbackEngine(
         const core::OpError &why) override;
+    void nameCurrentThread(const char *name) override;
     core::Status pinCurrentThread(std::span<const std::uint32_t> cpus) override;
 
     // Set when the engine asked for cannot run here (explicit IoUring refused).

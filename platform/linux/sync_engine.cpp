@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "platform/linux/sync_engine.h"
 
+#include "core/counters.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <pthread.h>
@@ -76,7 +78,7 @@ core::Status SyncEngine::init(
     try {
         for (std::uint32_t i = 0; i < m_capacity; ++i) {
             m_threads.emplace_back([this] { run(); });
-            pthread_setname_np(m_threads.back().native_handle(), "ioprism-sync");
+            pthread_setname_np(m_threads.back().native_handle(), core::kSyncIoThreadName);
         }
     } catch (const std::system_error &e) {
         return core::makeOpError(e.code().value(), "sync init", {},

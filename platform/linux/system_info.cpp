@@ -8,6 +8,7 @@
 #include <charconv>
 #include <filesystem>
 #include <fstream>
+#include <pthread.h>
 #include <sstream>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -201,6 +202,13 @@ core::DeviceFacts describeDevice(const std::string &targetPath)
         = static_cast<std::uint32_t>(readSysfsNumber(dir / "queue/nr_requests").value_or(0));
     facts.writeCache = readSysfsText(dir / "queue/write_cache");
     return facts;
+}
+
+void nameCurrentThread(const char *name)
+{
+    // At most 15 characters; a longer name is refused (ERANGE) and the thread keeps the
+    // process's, which only loses the latency verdict its facts about this thread.
+    ::pthread_setname_np(::pthread_self(), name);
 }
 
 std::uint64_t currentProcessId()

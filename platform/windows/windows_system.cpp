@@ -76,6 +76,11 @@ core::Environment describeWindowsEnvironment()
     return env;
 }
 
+void nameCurrentThread(const char * /*name*/)
+{
+    // Nothing reads a thread's name here: the latency verdict's thread facts are Linux's.
+}
+
 std::uint64_t currentProcessId()
 {
     return GetCurrentProcessId();

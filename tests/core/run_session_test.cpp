@@ -418,7 +418,7 @@ TEST(SessionCodec, EveryCutOfABinaryIntervalIsRefusedAndSaysWhere)
         ASSERT_FALSE(cut.error.empty()) << "cut at " << n;
     }
     const auto cut = decodeEvent(text.substr(0, text.size() - 1));
-    EXPECT_NE(cut.error.find("body.sample.devices.verdict"), std::string::npos) << cut.error;
+    EXPECT_NE(cut.error.find("body.sample.devices.latency"), std::string::npos) << cut.error;
     EXPECT_NE(cut.error.find("ends early"), std::string::npos) << cut.error;
 
     const auto longer = decodeEvent(text + "x");

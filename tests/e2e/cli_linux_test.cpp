@@ -22,6 +22,7 @@
 
 using namespace ioprism::test;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 extern char **environ;
 
@@ -163,6 +164,34 @@ TEST(CliLinux, IoUringRunOnAFileReportsRealIo)
         dir.path());
     EXPECT_EQ(again.exitCode, 0) << again.err;
     EXPECT_FALSE(std::filesystem::exists(dir.path() / "ioprism-test.dat"));
+}
+
+// The CPU-bound verdict (docs/device-counters.md): the null engine's worker never waits
+// for a device, so its figures are the host's, and the summary and results say so; a
+// worker waiting on a real disk's direct reads at QD 1 is not.
+TEST(CliLinux, AWorkerThatNeverWaitsIsCpuBoundOneWaitingOnItsDiskIsNot)
+{
+    TempDir dir(realFsDir());
+    const auto null = runCli("run --engine null --bs 4k --qd 1 --duration 1 --ramp 0 --no-save "
+                             "--json n.json",
+        dir.path());
+    ASSERT_EQ(null.exitCode, 0) << null.err;
+    EXPECT_THAT(null.out, HasSubstr("CPU-bound: the busiest worker never waited for the device"));
+    const auto n = nlohmann::json::parse(readFile(dir.path() / "n.json"));
+    const auto &spun = n.at("steps").at(0).at("devices").at("latency");
+    EXPECT_TRUE(spun.at("cpu_bound").get<bool>()) << spun.dump();
+    EXPECT_GE(spun.at("busiest_worker_runnable_share").get<double>(), 0.95);
+
+    const auto disk
+        = runCli("run --engine io_uring --target . --file-size 16MiB --bs 4k --read 100 "
+                 "--random 100 --qd 1 --duration 1 --ramp 0 --no-save --json d.json",
+            dir.path());
+    ASSERT_EQ(disk.exitCode, 0) << disk.err;
+    EXPECT_THAT(disk.out, Not(HasSubstr("CPU-bound")));
+    const auto d = nlohmann::json::parse(readFile(dir.path() / "d.json"));
+    const auto &waited = d.at("steps").at(0).at("devices").at("latency");
+    EXPECT_FALSE(waited.at("cpu_bound").get<bool>()) << waited.dump();
+    EXPECT_GT(waited.at("busiest_worker_runnable_share").get<double>(), 0) << waited.dump();
 }
 
 TEST(CliLinux, SigintStopsCleanlyAndWritesPartialOutputs)

@@ -367,10 +367,10 @@ struct Sink : core::RunSink {
     void onNotice(const std::string &text) override { notice(text); }
 };
 
-core::RunResult runWithDevices(
-    const core::Profile &profile, core::RunSink &sink, core::RunSettings options = {})
+core::RunResult runWithDevices(const core::Profile &profile, core::RunSink &sink,
+    core::RunSettings options = {}, core::EngineKind engine = core::EngineKind::Auto)
 {
-    auto backend = makeBackend({});
+    auto backend = makeBackend({.kind = engine});
     LinuxDeviceCounterSource counters(std::make_unique<LinuxCounterSource>());
     core::Run run(profile, *backend, counters, sink, options);
     return run.execute();
@@ -549,6 +549,44 @@ TEST_F(DeviceRuns, BufferedWritesAreWriteBackPendingAndTheTailSeesTheFlush)
     EXPECT_GT(t.seconds, 0);
     EXPECT_LE(t.seconds, 5.5);
     EXPECT_EQ(t.total.writeBytes, t.flushedWriteBytes);
+}
+
+// Whose latency is it (docs/device-counters.md, the latency verdict): zram takes no I/O
+// without blocking, so io_uring at QD 1 hands every read to its kernel workers, and the
+// verdict names them; the sync engine on the same device measures the device.
+TEST(LatencyVerdictZram, IoUringAtQueueDepthOneIsTheKernelWorkersHandOffSyncIsTheDevice)
+{
+    IOPRISM_REQUIRE(isRoot(), "zram needs root");
+    ScopedZram zram(64 << 20);
+    IOPRISM_REQUIRE(zram.ok(), "no zram device (no zram-control/hot_add and no free zram0)");
+    auto profile = runProfile(
+        "/dev/" + zram.name(), core::TargetKind::BlockDevice, 100, 4096, core::CacheMode::Direct);
+    profile.setup.runTime = 1s;
+    profile.hosts[0].workers[0].outstandingIos = 1;
+    Sink sink;
+
+    const auto uring = runWithDevices(profile, sink, {}, core::EngineKind::IoUring);
+    ASSERT_FALSE(uring.error) << uring.error->toString();
+    const core::LatencyJudgement &handedOff = uring.steps.at(0).devices.latency;
+    EXPECT_EQ(handedOff.verdict, core::LatencyVerdict::KernelWorkers)
+        << core::toString(handedOff.verdict) << ": app " << handedOff.read.appMeanUs
+        << " us, device " << handedOff.read.deviceAwaitUs << " us, workers "
+        << handedOff.kernelWorkerUsPerIo << " us per I/O";
+    EXPECT_EQ(handedOff.read.verdict, core::LatencyVerdict::KernelWorkers);
+    EXPECT_GE(handedOff.kernelWorkerUsPerIo, 0.5);
+    EXPECT_EQ(handedOff.write.verdict, core::LatencyVerdict::TooFewIos); // no writes
+
+    const auto sync = runWithDevices(profile, sink, {}, core::EngineKind::Sync);
+    ASSERT_FALSE(sync.error) << sync.error->toString();
+    const core::LatencyJudgement &direct = sync.steps.at(0).devices.latency;
+    // No hand-off: the device's own latency, give or take the margin; on a machine whose
+    // other work keeps IOPrism's threads from a CPU, the wait is named instead.
+    EXPECT_EQ(direct.kernelWorkerUsPerIo, 0);
+    EXPECT_TRUE(direct.read.verdict == core::LatencyVerdict::Agree
+        || direct.read.verdict == core::LatencyVerdict::CpuStarved)
+        << core::toString(direct.read.verdict) << ": app " << direct.read.appMeanUs
+        << " us, device " << direct.read.deviceAwaitUs << " us, waited " << direct.waitUsPerIo
+        << " us per I/O";
 }
 
 } // namespace
