@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/stats/latency_verdict.h"
 
+#include "core/enum_names.h"
+
 #include <algorithm>
 #include <charconv>
 #include <system_error>
@@ -31,15 +33,7 @@ std::string_view toString(LatencyVerdict v)
 
 std::optional<LatencyVerdict> latencyVerdictFromString(std::string_view name)
 {
-    // toString names the declared values and gives "" past the last (see verdict.cpp).
-    for (int i = 0;; ++i) {
-        const auto verdict = static_cast<LatencyVerdict>(i);
-        const std::string_view known = toString(verdict);
-        if (known.empty())
-            return std::nullopt;
-        if (known == name)
-            return verdict;
-    }
+    return enumFromName<LatencyVerdict>(name);
 }
 
 int notability(LatencyVerdict v)

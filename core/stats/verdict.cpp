@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/stats/verdict.h"
 
+#include "core/enum_names.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -33,16 +35,7 @@ std::string_view toString(Verdict v)
 
 std::optional<Verdict> verdictFromString(std::string_view name)
 {
-    // A scoped enum holds any value of its underlying type; toString names the declared
-    // ones and gives "" past the last.
-    for (int i = 0;; ++i) {
-        const auto verdict = static_cast<Verdict>(i);
-        const std::string_view known = toString(verdict);
-        if (known.empty())
-            return std::nullopt;
-        if (known == name)
-            return verdict;
-    }
+    return enumFromName<Verdict>(name);
 }
 
 WriteBalance nextWriteBalance(WriteBalance before, std::uint64_t appWriteBytes,
