@@ -167,20 +167,28 @@ TEST(CliLinux, IoUringRunOnAFileReportsRealIo)
 }
 
 // The CPU-bound verdict (docs/device-counters.md): the null engine's worker never waits
-// for a device, so its figures are the host's, and the summary and results say so; a
-// worker waiting on a real disk's direct reads at QD 1 is not.
-TEST(CliLinux, AWorkerThatNeverWaitsIsCpuBoundOneWaitingOnItsDiskIsNot)
+// for a device, a worker waiting on a real disk's direct reads at QD 1 does. How
+// close the null worker comes to the 95 % threshold depends on the machine's load (on a
+// cold CI machine under ASan, building Qt beside it: 86 %), so this test asserts what does
+// not: the null worker is runnable longer than the disk's, and the summary line
+// appears exactly when the results say CPU-bound. The threshold itself is the core
+// table test's (LatencyVerdict.AWorkerThatNeverWaitedForItsDeviceIsCpuBound).
+TEST(CliLinux, AWorkerThatNeverWaitsIsRunnableLongerThanOneWaitingOnItsDisk)
 {
     TempDir dir(realFsDir());
     const auto null = runCli("run --engine null --bs 4k --qd 1 --duration 1 --ramp 0 --no-save "
                              "--json n.json",
         dir.path());
     ASSERT_EQ(null.exitCode, 0) << null.err;
-    EXPECT_THAT(null.out, HasSubstr("CPU-bound: the busiest worker never waited for the device"));
     const auto n = nlohmann::json::parse(readFile(dir.path() / "n.json"));
     const auto &spun = n.at("steps").at(0).at("devices").at("latency");
-    EXPECT_TRUE(spun.at("cpu_bound").get<bool>()) << spun.dump();
-    EXPECT_GE(spun.at("busiest_worker_runnable_share").get<double>(), 0.95);
+    const bool nullCpuBound = spun.at("cpu_bound").get<bool>();
+    EXPECT_EQ(null.out.find("CPU-bound: the busiest worker never waited for the device")
+            != std::string::npos,
+        nullCpuBound)
+        << null.out;
+    EXPECT_EQ(nullCpuBound, spun.at("busiest_worker_runnable_share").get<double>() >= 0.95)
+        << spun.dump();
 
     const auto disk
         = runCli("run --engine io_uring --target . --file-size 16MiB --bs 4k --read 100 "
@@ -192,6 +200,10 @@ TEST(CliLinux, AWorkerThatNeverWaitsIsCpuBoundOneWaitingOnItsDiskIsNot)
     const auto &waited = d.at("steps").at(0).at("devices").at("latency");
     EXPECT_FALSE(waited.at("cpu_bound").get<bool>()) << waited.dump();
     EXPECT_GT(waited.at("busiest_worker_runnable_share").get<double>(), 0) << waited.dump();
+    EXPECT_GT(spun.at("busiest_worker_runnable_share").get<double>(),
+        waited.at("busiest_worker_runnable_share").get<double>())
+        << spun.dump() << "\n"
+        << waited.dump();
 }
 
 TEST(CliLinux, SigintStopsCleanlyAndWritesPartialOutputs)
