@@ -30,6 +30,7 @@ ioprism_header_library(nlohmann_json::nlohmann_json)
 ioprism_header_library(CLI11::CLI11)
 ioprism_header_library(fmt::fmt-header-only)
 set_property(TARGET fmt::fmt-header-only APPEND PROPERTY INTERFACE_COMPILE_DEFINITIONS FMT_HEADER_ONLY=1)
+set(IOPRISM_FMT fmt::fmt-header-only)
 ioprism_header_library(Boost::headers)
 # Asio needs Winsock even when only its timers and signal sets are used.
 set_property(TARGET Boost::headers APPEND PROPERTY INTERFACE_LINK_LIBRARIES ws2_32 mswsock)

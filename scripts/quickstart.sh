@@ -8,7 +8,7 @@
 #                                        the current directory (ARGS go to the program)
 #   scripts/quickstart.sh test           every test: one build with ASan + UBSan (GUI,
 #                                        CLI, agent, MPI and every suite), clang-tidy on
-#                                        the sources changed in the last 12 hours
+#                                        the sources changed in the last 6 hours
 #                                        (scripts/lint.sh), the whole suite under the
 #                                        sanitizers (Xvfb for the GUI), the core's run and
 #                                        stats tests under ThreadSanitizer, the readers of
@@ -38,6 +38,10 @@ cd "$here"
 # clone in another folder (CI's) reuses what an earlier build compiled; room for the six
 # build trees (asan, tsan, fuzz, MinGW, the .debs; dev and release for working).
 export CCACHE_BASEDIR="$here" CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-20G}
+# The GUI's and the tests' precompiled headers (cmake/compile_time.cmake): ccache
+# caches the files that use one only with this sloppiness (its manual, "Precompiled
+# headers").
+export CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime
 mode=${1:-}
 [ $# -gt 0 ] && shift
 

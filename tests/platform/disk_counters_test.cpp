@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -408,14 +409,31 @@ TEST_F(DeviceRuns, DirectReadsOfALoopDeviceAgree)
     EXPECT_NEAR(d.total.averageReadRequestBytes, 16384, 16384 * 0.05);
     EXPECT_GT(d.total.readsPerSecond, 0);
     EXPECT_GT(d.total.utilPercent, 0);
-    int agreeing = 0, measuring = 0;
-    for (const auto &s : r.intervals) {
+    // Each interval agrees, or its reads were only shifted across a boundary to a
+    // neighbour: on a loaded machine the sampler can be preempted between taking the
+    // application's counters and reading diskstats, and the device's bytes of those
+    // milliseconds land in the next interval. Together the two still agree (the
+    // verdict's own tolerance: 5 % and 256 KiB); nothing was read that was not asked for.
+    const auto agreeTogether = [](const core::DeviceReport &a, const core::DeviceReport &b) {
+        const double app = double(a.verdict.read.appBytes + b.verdict.read.appBytes);
+        const double device = double(a.verdict.read.deviceBytes + b.verdict.read.deviceBytes);
+        return std::abs(device - app) <= 0.05 * app + 256.0 * 1024;
+    };
+    int measuring = 0;
+    for (std::size_t i = 0; i < r.intervals.size(); ++i) {
+        const auto &s = r.intervals[i];
         ASSERT_TRUE(s.devices.available);
         ASSERT_EQ(s.devices.devices.size(), r.deviceMap.devices.size());
         measuring += s.phase == core::RunPhase::Measuring;
-        agreeing += s.devices.verdict.verdict == Verdict::Agree;
+        if (s.devices.verdict.verdict == Verdict::Agree)
+            continue;
+        const bool shifted = (i > 0 && agreeTogether(r.intervals[i - 1].devices, s.devices))
+            || (i + 1 < r.intervals.size() && agreeTogether(s.devices, r.intervals[i + 1].devices));
+        EXPECT_TRUE(shifted) << "interval " << i << ": "
+                             << core::toString(s.devices.verdict.verdict) << ", reads app "
+                             << s.devices.verdict.read.appBytes << " device "
+                             << s.devices.verdict.read.deviceBytes;
     }
-    EXPECT_EQ(agreeing, int(r.intervals.size()));
     EXPECT_GE(measuring, 7); // 2 s in 250 ms intervals
     EXPECT_TRUE(r.deviceTail.sampled);
     EXPECT_TRUE(r.deviceTail.idle);

@@ -1,0 +1,50 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# What keeps a cold build (a fresh CI machine builds everything) within its time.
+#
+# Precompiled headers for the targets whose files spend most of their compile time
+# parsing the same third-party headers: Qt and QCustomPlot in the GUI and its tests,
+# GoogleTest and nlohmann/json in the test suites. Measured in the asan build
+# (2026-11-28): tests/ui/series_test.cpp 41.7 s without, 23.6 s with (the header itself
+# compiles once per target in about 40 s); tests/core/report_test.cpp 26.3 s → 21.5 s.
+# A cold CI machine builds all of it, so this is most of what decides whether CI fits.
+#
+# Only third-party headers go in: our own change often, and a precompiled header that
+# changes rebuilds its whole target. clang-tidy reads the same compile commands without
+# the precompiled header (scripts/lint.sh), so a file that forgets an #include it needs
+# is still reported there. ccache caches these compiles when its sloppiness allows
+# precompiled headers (scripts/quickstart.sh sets CCACHE_SLOPPINESS).
+option(IOPRISM_PRECOMPILED_HEADERS "Precompile the third-party headers of the GUI and the tests" ON)
+
+set(IOPRISM_PCH_TEST_HEADERS <gtest/gtest.h> <gmock/gmock.h> <nlohmann/json.hpp>
+    <algorithm> <chrono> <filesystem> <fstream> <functional> <map> <memory> <optional>
+    <sstream> <string> <thread> <vector>)
+set(IOPRISM_PCH_QT_HEADERS <QtWidgets> <qcustomplot.h>)
+# The CLI's commands: CLI11 is header-only and large.
+set(IOPRISM_PCH_CLI_HEADERS <CLI/CLI.hpp> <nlohmann/json.hpp> <fmt/format.h> <filesystem> <iostream>
+    <optional> <string> <vector>)
+
+# ioprism_precompile(target SET...), SET one of TEST, QT, CLI: the header sets the target's files share.
+function(ioprism_precompile target)
+    if(NOT IOPRISM_PRECOMPILED_HEADERS OR IOPRISM_BUILD_FUZZERS)
+        return()
+    endif()
+    set(headers)
+    foreach(set IN LISTS ARGN)
+        list(APPEND headers ${IOPRISM_PCH_${set}_HEADERS})
+    endforeach()
+    target_precompile_headers(${target} PRIVATE ${headers})
+endfunction()
+
+# ioprism_asan_only(target INTERFACE|PRIVATE): in the asan preset, the target's files with
+# ASan but without UBSan. For the tests' own files (UBSan's checks are about the
+# product's arithmetic, which stays checked when a test calls it: results_reader_test.cpp
+# 38 s with ASan, 56 s with both) and for net/, Boost.Beast's and Asio's templates over
+# a thin layer of ours (net/tls_openssl.cpp 200 s with both, 103 s with ASan only; the
+# agents' message reader, where the arithmetic on outside data is, keeps UBSan in core
+# and under the fuzzer). The UBSan runtime is linked all the same
+# (CMAKE_EXE_LINKER_FLAGS).
+function(ioprism_asan_only target scope)
+    if(CMAKE_CXX_FLAGS MATCHES "-fsanitize=address,undefined" AND NOT IOPRISM_BUILD_FUZZERS)
+        target_compile_options(${target} ${scope} -fno-sanitize=undefined)
+    endif()
+endfunction()
