@@ -143,8 +143,10 @@ test)
     scripts/check-spdx.sh
     scripts/lint.sh --build build/asan
     stage "every test under ASan + UBSan"
-    # A real X server for the GUI tests that open a window; the rest are offscreen.
-    xvfb-run -a -s "-screen 0 1600x1000x24" ctest --preset asan --timeout 900 -j2
+    # A real X server for the GUI tests that open a window; the rest are offscreen. Three
+    # at a time on two cores: the longest tests mostly wait (an mpirun's Ctrl-C, agents'
+    # runs, a device's tail), and a third test uses that time.
+    xvfb-run -a -s "-screen 0 1600x1000x24" ctest --preset asan --timeout 900 -j3
     stage "the run's threads under ThreadSanitizer (core tests of run, sampler, latch)"
     cmake --preset tsan -DIOPRISM_WERROR="$werror" >/dev/null
     cmake --build --preset tsan --target core_tests
@@ -161,6 +163,13 @@ test)
         exit 1
     fi
     grep '^== \[' build/windows-side.log
+    # The Debian packages build beside the Wine steps, which leave the CPU idle much of
+    # the time (Wine starting each test's process, the installer's one LZMA thread, a
+    # window being waited for), at a lower priority than those. Their own build tree
+    # (build/deb): nothing shared.
+    nice -n 10 packaging/build-debs.sh >build/debs.log 2>&1 &
+    debs_job=$!
+    trap 'kill $windows_job $debs_job 2>/dev/null || true' EXIT
     stage "Windows build: tests under Wine (the GUI's offscreen)"
     scripts/wine-ctest.sh --timeout 900
     stage "Windows installer (NSIS): GUI and CLI; installed, started and removed under Wine"
@@ -169,7 +178,12 @@ test)
     stage "the Windows agent under Wine, driven by the Linux CLI over loopback"
     scripts/wine-agent-test.sh build/windows-mingw build/asan/bin/ioprism-cli
     stage "Debian packages: build (release, hardened), lintian"
-    packaging/build-debs.sh
+    if ! wait $debs_job; then
+        tail -60 build/debs.log
+        echo "error: the Debian packages' build failed (build/debs.log)" >&2
+        exit 1
+    fi
+    grep -v '^\[' build/debs.log || true
     stage "Debian packages: install, check what a user gets, remove"
     packaging/test-debs.sh # dpkg with sudo when not root
     stage "all passed"
