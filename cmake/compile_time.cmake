@@ -13,6 +13,13 @@
 # the precompiled header (scripts/lint.sh), so a file that forgets an #include it needs
 # is still reported there. ccache caches these compiles when its sloppiness allows
 # precompiled headers (scripts/quickstart.sh sets CCACHE_SLOPPINESS).
+# The tsan preset (ThreadSanitizer): it builds only core_tests' threaded tests
+# (scripts/quickstart.sh), and core and tests/ compile only what those link.
+set(IOPRISM_TSAN_BUILD OFF)
+if(CMAKE_CXX_FLAGS MATCHES "-fsanitize=thread")
+    set(IOPRISM_TSAN_BUILD ON)
+endif()
+
 option(IOPRISM_PRECOMPILED_HEADERS "Precompile the third-party headers of the GUI and the tests" ON)
 
 set(IOPRISM_PCH_TEST_HEADERS <gtest/gtest.h> <gmock/gmock.h> <nlohmann/json.hpp>
