@@ -95,7 +95,7 @@ Result<TargetInfo> NullBackend::prepareTarget(
         : target.kind == TargetKind::FileTree
         ? target.tree.fileSizeBytes
         : std::max<std::uint64_t>(target.region.offsetBytes + target.region.sizeBytes, kGiB);
-    info.isDevice = target.kind != TargetKind::TestFile && target.kind != TargetKind::FileTree;
+    info.isDevice = isRawDevice(target.kind);
     if (progress)
         progress(info.sizeBytes, info.sizeBytes);
     return info;

@@ -41,7 +41,7 @@ fi
 # builds its own packages with, and less compile time on a cold CI machine.
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE=-DNDEBUG \
     -DIOPRISM_BUILD_TESTS=OFF \
-    -DIOPRISM_BUILD_MPI=OFF -DIOPRISM_WERROR=OFF "${launcher[@]}" >/dev/null
+    -DIOPRISM_BUILD_MPI=OFF -DIOPRISM_UNITY_BUILD=ON -DIOPRISM_WERROR=OFF "${launcher[@]}" >/dev/null
 cmake --build "$build_dir" -j2
 
 rm -rf "$build_dir/package"

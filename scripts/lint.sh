@@ -90,16 +90,25 @@ fi
 # only, and one that needs a header it does not include is reported.
 tidy_db=$(mktemp -d)
 trap 'rm -rf "$tidy_db"' EXIT
-python3 -c 'import json,re,sys
-db=json.load(open(sys.argv[1]))
-for e in db:
+# A unity build's batches (cmake/compile_time.cmake) are listed as one file each
+# (Unity/unity_N_cxx.cxx): each source a batch includes gets the batch's command, so every
+# file is linted alone, as it compiles in the dev build.
+python3 -c 'import json,os,re,sys
+out=[]
+for e in json.load(open(sys.argv[1])):
     e["command"]=re.sub(r" -Winvalid-pch| -include \S*/cmake_pch\.hxx(?=\s)","",e["command"])
-json.dump(db,open(sys.argv[2],"w"))' "$db" "$tidy_db/compile_commands.json"
+    path=os.path.join(e["directory"], e["file"])
+    if re.search(r"/Unity/unity_[0-9]+_[a-z]+\.[a-z]+$", path):
+        for src in re.findall(r"^#include \"(.*)\"$", open(path).read(), re.M):
+            out.append(dict(e, file=src, command=e["command"].replace(path, src)))
+    else:
+        out.append(e)
+json.dump(out,open(sys.argv[2],"w"))' "$db" "$tidy_db/compile_commands.json"
 
-# Only what the dev build compiles (its compile commands are what clang-tidy needs).
+# Only what the build compiles (its compile commands are what clang-tidy needs).
 mapfile -t known < <(python3 -c 'import json,os,sys
 for e in json.load(open(sys.argv[1])):
-    print(os.path.normpath(os.path.join(e["directory"], e["file"])))' "$db")
+    print(os.path.normpath(os.path.join(e["directory"], e["file"])))' "$tidy_db/compile_commands.json")
 declare -A compiled=()
 for k in "${known[@]}"; do compiled[$k]=1; done
 files=()

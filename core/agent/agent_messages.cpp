@@ -116,8 +116,8 @@ constexpr std::array<const char *, std::variant_size_v<ToAgent>> kToAgentTypes
 constexpr std::array<const char *, std::variant_size_v<FromAgent>> kFromAgentTypes
     = {"welcome", "refused", "clock", "inventory", "ready", "busy", "error", "amount-done"};
 
-template<typename T> struct IsVector : std::false_type { };
-template<typename T> struct IsVector<std::vector<T>> : std::true_type { };
+template<typename T> struct IsStdVector : std::false_type { };
+template<typename T> struct IsStdVector<std::vector<T>> : std::true_type { };
 
 // ---------------------------------------------------------------- encoding
 
@@ -125,7 +125,7 @@ template<typename T> Json encodeValue(const T &value)
 {
     if constexpr (std::is_integral_v<T> || std::is_same_v<T, std::string>)
         return value; // bool is integral, and JSON's own true/false
-    else if constexpr (IsVector<T>::value) {
+    else if constexpr (IsStdVector<T>::value) {
         Json array = Json::array();
         for (const auto &element : value)
             array.push_back(encodeValue(element));
@@ -161,7 +161,7 @@ template<typename T> void decodeValue(const JsonNode &node, T &value)
     else if constexpr (std::is_integral_v<T>) {
         JsonWholeNumbers in {node};
         readWholeNumber(in, value);
-    } else if constexpr (IsVector<T>::value) {
+    } else if constexpr (IsStdVector<T>::value) {
         if (!node.isArray())
             return;
         value.clear();

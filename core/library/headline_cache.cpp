@@ -22,7 +22,7 @@ constexpr std::string_view kFormatName = "ioprism-headline-cache";
 // so a version 1 cache's figures must not be shown again.
 constexpr int kFormatVersion = 2;
 
-Json number(double v)
+Json cacheNumber(double v)
 {
     return std::isfinite(v) ? Json(v) : Json(nullptr);
 }
@@ -49,9 +49,10 @@ Json headlineJson(const ResultsHeadline &h)
     return Json {
         {"started_at_ns", duration_cast<nanoseconds>(h.startedAt.time_since_epoch()).count()},
         {"profile", h.profileName}, {"targets", h.targets}, {"device_models", h.deviceModels},
-        {"engine", h.engine}, {"tool_version", h.toolVersion}, {"iops", number(h.iops)},
-        {"mbps", number(h.megabytesPerSecond)}, {"mean_latency_us", number(h.meanLatencyUs)},
-        {"p99_latency_us", number(h.p99LatencyUs)},
+        {"engine", h.engine}, {"tool_version", h.toolVersion}, {"iops", cacheNumber(h.iops)},
+        {"mbps", cacheNumber(h.megabytesPerSecond)},
+        {"mean_latency_us", cacheNumber(h.meanLatencyUs)},
+        {"p99_latency_us", cacheNumber(h.p99LatencyUs)},
         {"figure_step", h.figureStep ? Json(*h.figureStep) : Json(nullptr)},
         {"figure_step_name", h.figureStepName}, {"verdict", toString(h.verdict)},
         {"outcome", toString(h.outcome)}, {"error", h.error}, {"steps", h.steps}};

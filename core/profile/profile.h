@@ -119,6 +119,12 @@ enum class TargetKind {
     FileTree, // io_profile's tree of files (IOPrism extension): see FileTree
 };
 
+// A device used raw (a disk, partition, volume or physical drive), not files of ours.
+constexpr bool isRawDevice(TargetKind kind)
+{
+    return kind != TargetKind::TestFile && kind != TargetKind::FileTree;
+}
+
 enum class CacheMode {
     Direct, // O_DIRECT / FILE_FLAG_NO_BUFFERING (default)
     Buffered, // through the OS cache

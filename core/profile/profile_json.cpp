@@ -418,7 +418,7 @@ void readSweepAxis(ObjectReader &o, SweepAxis &axis)
     value("add", axis.add);
 }
 
-void readSeries(ObjectReader &o, Series &series)
+void readProfileSeries(ObjectReader &o, Series &series)
 {
     o.objects("axes", series.axes, readSweepAxis);
     uintField(o, "repeat", series.repeat);
@@ -460,7 +460,7 @@ void readSetup(ObjectReader &o, TestSetup &s)
         ObjectReader nested(o.context(), v, p);
         if (!nested.ok())
             return;
-        readSeries(nested, s.series.emplace());
+        readProfileSeries(nested, s.series.emplace());
         nested.finish();
     });
 }

@@ -380,7 +380,7 @@ std::vector<SetupDifference> setupDifferences(const std::vector<const RunResult 
     return out;
 }
 
-std::string number(double v)
+std::string numberText(double v)
 {
     return std::isfinite(v) ? fmt::format("{}", v) : std::string();
 }
@@ -452,9 +452,9 @@ std::string writeComparisonCsv(const Comparison &c, const std::vector<const RunR
                     kindName(row.kind), csvField(row.name), csvField(row.spec),
                     csvField(row.pointValues), csvField(row.target), row.matched() ? 1 : 0,
                     metricKey(m), higherIsBetter(m) ? "higher" : "lower", i + 1,
-                    csvField(labels[i]), isBase ? 1 : 0, number(value), number(b),
-                    isBase ? std::string() : number(change.absolute),
-                    isBase ? std::string() : number(change.percent),
+                    csvField(labels[i]), isBase ? 1 : 0, numberText(value), numberText(b),
+                    isBase ? std::string() : numberText(change.absolute),
+                    isBase ? std::string() : numberText(change.percent),
                     !row.runs[i]
                         ? std::string("missing")
                         : std::string(toString(isBase ? ChangeSense::Baseline : change.sense)));

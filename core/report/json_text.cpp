@@ -10,7 +10,7 @@
 
 namespace ioprism::core {
 
-using Json = nlohmann::ordered_json;
+using OrderedJson = nlohmann::ordered_json;
 
 void appendJsonNumber(std::string &out, double value)
 {
@@ -95,19 +95,20 @@ void appendJsonString(std::string &out, std::string_view text)
         out += '"';
         return;
     }
-    out += Json(std::string(text)).dump(-1, ' ', false, Json::error_handler_t::replace);
+    out += OrderedJson(std::string(text))
+               .dump(-1, ' ', false, OrderedJson::error_handler_t::replace);
 }
 
 namespace {
 
-bool isPlain(const Json &value)
+bool isPlain(const OrderedJson &value)
 {
     return !value.is_object() && !value.is_array();
 }
 
 } // namespace
 
-void appendJson(std::string &out, const Json &value, int level)
+void appendJson(std::string &out, const OrderedJson &value, int level)
 {
     JsonTextWriter(out, level).value(value);
 }
@@ -173,10 +174,10 @@ void JsonTextWriter::element()
     next();
 }
 
-void JsonTextWriter::value(const Json &value)
+void JsonTextWriter::value(const OrderedJson &value)
 {
     switch (value.type()) {
-    case Json::value_t::object:
+    case OrderedJson::value_t::object:
         beginObject();
         for (const auto &[name, member] : value.items()) {
             key(name);
@@ -184,18 +185,18 @@ void JsonTextWriter::value(const Json &value)
         }
         endObject();
         return;
-    case Json::value_t::array:
+    case OrderedJson::value_t::array:
         break; // below
-    case Json::value_t::string:
+    case OrderedJson::value_t::string:
         string(value.get_ref<const std::string &>());
         return;
-    case Json::value_t::boolean:
+    case OrderedJson::value_t::boolean:
         boolean(value.get<bool>());
         return;
-    case Json::value_t::number_unsigned:
+    case OrderedJson::value_t::number_unsigned:
         number(value.get<std::uint64_t>());
         return;
-    case Json::value_t::number_integer: {
+    case OrderedJson::value_t::number_integer: {
         const auto v = value.get<std::int64_t>();
         if (v < 0) {
             m_out += '-';
@@ -206,7 +207,7 @@ void JsonTextWriter::value(const Json &value)
         }
         return;
     }
-    case Json::value_t::number_float:
+    case OrderedJson::value_t::number_float:
         number(value.get<double>());
         return;
     default:

@@ -17,7 +17,7 @@
 
 namespace ioprism::core {
 
-using Json = nlohmann::ordered_json;
+using OrderedJson = nlohmann::ordered_json;
 
 // ---------------------------------------------------------------- shared helpers
 
@@ -123,55 +123,55 @@ std::string_view scopeKindName(Scope::Kind kind)
 namespace {
 
 // Every double goes through here: null instead of NaN or infinity.
-Json number(double value)
+OrderedJson number(double value)
 {
-    return std::isfinite(value) ? Json(value) : Json(nullptr);
+    return std::isfinite(value) ? OrderedJson(value) : OrderedJson(nullptr);
 }
 
-Json optionalIndex(int index)
+OrderedJson optionalIndex(int index)
 {
-    return index >= 0 ? Json(index) : Json(nullptr);
+    return index >= 0 ? OrderedJson(index) : OrderedJson(nullptr);
 }
 
 // Latency exists only where I/O completed: every field is null for a span without any
 // (0 would read as "infinitely fast"), except the max when an I/O was still in flight:
 // it has taken that long already.
-Json latencyJson(const LatencyFigures &l, std::uint64_t ios)
+OrderedJson latencyJson(const LatencyFigures &l, std::uint64_t ios)
 {
     if (ios == 0)
-        return Json {{"min", nullptr}, {"mean", nullptr},
-            {"max", l.maxUs > 0 ? number(l.maxUs) : Json(nullptr)}, {"p50", nullptr},
+        return OrderedJson {{"min", nullptr}, {"mean", nullptr},
+            {"max", l.maxUs > 0 ? number(l.maxUs) : OrderedJson(nullptr)}, {"p50", nullptr},
             {"p90", nullptr}, {"p99", nullptr}, {"p99_9", nullptr}, {"p99_99", nullptr}};
-    return Json {{"min", number(l.minUs)}, {"mean", number(l.meanUs)}, {"max", number(l.maxUs)},
-        {"p50", number(l.p50Us)}, {"p90", number(l.p90Us)}, {"p99", number(l.p99Us)},
-        {"p99_9", number(l.p99_9Us)}, {"p99_99", number(l.p99_99Us)}};
+    return OrderedJson {{"min", number(l.minUs)}, {"mean", number(l.meanUs)},
+        {"max", number(l.maxUs)}, {"p50", number(l.p50Us)}, {"p90", number(l.p90Us)},
+        {"p99", number(l.p99Us)}, {"p99_9", number(l.p99_9Us)}, {"p99_99", number(l.p99_99Us)}};
 }
 
-Json directionJson(const DirectionFigures &d)
+OrderedJson directionJson(const DirectionFigures &d)
 {
-    return Json {{"ios", d.ios}, {"bytes", d.bytes}, {"errors", d.errors}, {"iops", number(d.iops)},
-        {"mbps", number(d.megabytesPerSecond)}, {"mibps", number(d.mebibytesPerSecond)},
-        {"latency_us", latencyJson(d.latency, d.ios)}};
+    return OrderedJson {{"ios", d.ios}, {"bytes", d.bytes}, {"errors", d.errors},
+        {"iops", number(d.iops)}, {"mbps", number(d.megabytesPerSecond)},
+        {"mibps", number(d.mebibytesPerSecond)}, {"latency_us", latencyJson(d.latency, d.ios)}};
 }
 
 // An open, a close or a connection: how many ended, how fast, how long each took.
-Json phaseJson(const PhaseFigures &p)
+OrderedJson phaseJson(const PhaseFigures &p)
 {
-    return Json {{"count", p.count}, {"errors", p.errors}, {"per_second", number(p.perSecond)},
-        {"latency_us", latencyJson(p.latency, p.count)}};
+    return OrderedJson {{"count", p.count}, {"errors", p.errors},
+        {"per_second", number(p.perSecond)}, {"latency_us", latencyJson(p.latency, p.count)}};
 }
 
-Json connectionsJson(const ConnectionFigures &c)
+OrderedJson connectionsJson(const ConnectionFigures &c)
 {
-    return Json {{"open", phaseJson(c.open)}, {"close", phaseJson(c.close)},
+    return OrderedJson {{"open", phaseJson(c.open)}, {"close", phaseJson(c.close)},
         {"connection", phaseJson(c.connection)}};
 }
 
-Json cpuJson(const CpuFigures &c)
+OrderedJson cpuJson(const CpuFigures &c)
 {
     if (!c.valid)
         return nullptr;
-    return Json {{"user_percent", number(c.userPercent)},
+    return OrderedJson {{"user_percent", number(c.userPercent)},
         {"system_percent", number(c.systemPercent)}, {"iowait_percent", number(c.iowaitPercent)},
         {"irq_percent", number(c.irqPercent)}, {"softirq_percent", number(c.softirqPercent)},
         {"steal_percent", number(c.stealPercent)}, {"idle_percent", number(c.idlePercent)},
@@ -179,31 +179,31 @@ Json cpuJson(const CpuFigures &c)
 }
 
 // CPU effectiveness is IOPS per busy CPU %: undefined without CPU figures.
-Json effectivenessJson(const CpuFigures &c, double effectiveness)
+OrderedJson effectivenessJson(const CpuFigures &c, double effectiveness)
 {
-    return c.valid ? number(effectiveness) : Json(nullptr);
+    return c.valid ? number(effectiveness) : OrderedJson(nullptr);
 }
 
 // ---------------------------------------------------------------- device counters
 
 // A figure the device's kernel does not provide (times before 2.6.25 partitions,
 // discards before 4.18, flushes before 5.5) is null, not 0.
-Json knownNumber(bool known, double value)
+OrderedJson knownNumber(bool known, double value)
 {
-    return known ? number(value) : Json(nullptr);
+    return known ? number(value) : OrderedJson(nullptr);
 }
 
-Json knownCount(bool known, std::uint64_t value)
+OrderedJson knownCount(bool known, std::uint64_t value)
 {
-    return known ? Json(value) : Json(nullptr);
+    return known ? OrderedJson(value) : OrderedJson(nullptr);
 }
 
-Json deviceFiguresJson(const DeviceFigures &f)
+OrderedJson deviceFiguresJson(const DeviceFigures &f)
 {
     if (!f.valid)
         return nullptr;
-    return Json {{"seconds", number(f.seconds)}, {"read_ios", f.readIos}, {"write_ios", f.writeIos},
-        {"read_bytes", f.readBytes}, {"write_bytes", f.writeBytes},
+    return OrderedJson {{"seconds", number(f.seconds)}, {"read_ios", f.readIos},
+        {"write_ios", f.writeIos}, {"read_bytes", f.readBytes}, {"write_bytes", f.writeBytes},
         {"read_iops", number(f.readsPerSecond)}, {"write_iops", number(f.writesPerSecond)},
         {"read_mbps", number(f.readMegabytesPerSecond)},
         {"write_mbps", number(f.writeMegabytesPerSecond)},
@@ -225,111 +225,114 @@ Json deviceFiguresJson(const DeviceFigures &f)
         {"flush_await_ms", knownNumber(f.hasFlushes, f.flushAwaitMs)}, {"in_flight", f.inFlight}};
 }
 
-Json directionVerdictJson(const DirectionVerdict &d)
+OrderedJson directionVerdictJson(const DirectionVerdict &d)
 {
-    return Json {{"verdict", toString(d.verdict)}, {"app_bytes", d.appBytes},
-        {"device_bytes", d.deviceBytes}, {"ratio", d.appBytes ? number(d.ratio) : Json(nullptr)}};
+    return OrderedJson {{"verdict", toString(d.verdict)}, {"app_bytes", d.appBytes},
+        {"device_bytes", d.deviceBytes},
+        {"ratio", d.appBytes ? number(d.ratio) : OrderedJson(nullptr)}};
 }
 
 // Without device counters there is nothing behind the verdict: the numbers are null.
-Json verdictJson(const DeviceVerdict &v)
+OrderedJson verdictJson(const DeviceVerdict &v)
 {
     if (v.verdict == Verdict::NoDeviceCounters)
-        return Json {{"verdict", toString(v.verdict)}, {"read", nullptr}, {"write", nullptr},
+        return OrderedJson {{"verdict", toString(v.verdict)}, {"read", nullptr}, {"write", nullptr},
             {"write_backlog_bytes", nullptr}};
-    return Json {{"verdict", toString(v.verdict)}, {"read", directionVerdictJson(v.read)},
+    return OrderedJson {{"verdict", toString(v.verdict)}, {"read", directionVerdictJson(v.read)},
         {"write", directionVerdictJson(v.write)}, {"write_backlog_bytes", v.writeBacklogBytes}};
 }
 
 // One device per entry of the map, with its name and role.
-Json perDeviceJson(const DeviceMap &map, const std::vector<DeviceFigures> &devices)
+OrderedJson perDeviceJson(const DeviceMap &map, const std::vector<DeviceFigures> &devices)
 {
-    Json out = Json::array();
+    OrderedJson out = OrderedJson::array();
     for (std::size_t i = 0; i < devices.size() && i < map.devices.size(); ++i)
-        out.push_back(Json {{"name", map.devices[i].name}, {"role", toString(map.devices[i].role)},
-            {"figures", deviceFiguresJson(devices[i])}});
+        out.push_back(OrderedJson {{"name", map.devices[i].name},
+            {"role", toString(map.devices[i].role)}, {"figures", deviceFiguresJson(devices[i])}});
     return out;
 }
 
 // The latency verdict (core/stats/latency_verdict.h), with the facts behind it.
-Json latencyJson(const LatencyJudgement &l)
+OrderedJson latencyJson(const LatencyJudgement &l)
 {
     const auto direction = [](const LatencyDirection &d) {
-        return Json {{"verdict", toString(d.verdict)}, {"app_mean_us", number(d.appMeanUs)},
+        return OrderedJson {{"verdict", toString(d.verdict)}, {"app_mean_us", number(d.appMeanUs)},
             {"device_await_us", number(d.deviceAwaitUs)}, {"extra_us", number(d.extraUs)}};
     };
-    return Json {{"verdict", toString(l.verdict)}, {"read", direction(l.read)},
+    return OrderedJson {{"verdict", toString(l.verdict)}, {"read", direction(l.read)},
         {"write", direction(l.write)}, {"kernel_worker_us_per_io", number(l.kernelWorkerUsPerIo)},
         {"cpu_wait_us_per_io", number(l.waitUsPerIo)},
         {"busiest_worker_runnable_share", number(l.busiestWorkerRunnableShare)},
         {"cpu_bound", l.cpuBound}};
 }
 
-Json deviceReportJson(const DeviceReport &r, const DeviceMap &map)
+OrderedJson deviceReportJson(const DeviceReport &r, const DeviceMap &map)
 {
-    return Json {{"available", r.available}, {"verdict", verdictJson(r.verdict)},
+    return OrderedJson {{"available", r.available}, {"verdict", verdictJson(r.verdict)},
         {"latency", latencyJson(r.latency)},
-        {"total", r.available ? deviceFiguresJson(r.total) : Json(nullptr)},
+        {"total", r.available ? deviceFiguresJson(r.total) : OrderedJson(nullptr)},
         {"devices", perDeviceJson(map, r.devices)}};
 }
 
-Json deviceCountersJson(const DeviceMap &map, const DeviceTail &tail)
+OrderedJson deviceCountersJson(const DeviceMap &map, const DeviceTail &tail)
 {
-    Json devices = Json::array();
+    OrderedJson devices = OrderedJson::array();
     for (const auto &d : map.devices)
-        devices.push_back(Json {{"name", d.name}, {"role", toString(d.role)},
-            {"via", d.via.empty() ? Json(nullptr) : Json(d.via)}, {"in_total", d.inTotal}});
-    Json targets = Json::array();
+        devices.push_back(OrderedJson {{"name", d.name}, {"role", toString(d.role)},
+            {"via", d.via.empty() ? OrderedJson(nullptr) : OrderedJson(d.via)},
+            {"in_total", d.inTotal}});
+    OrderedJson targets = OrderedJson::array();
     for (const auto &t : map.targets)
-        targets.push_back(Json {{"path", t.targetPath},
+        targets.push_back(OrderedJson {{"path", t.targetPath},
             {"device",
-                t.device && *t.device < map.devices.size() ? Json(map.devices[*t.device].name)
-                                                           : Json(nullptr)},
+                t.device && *t.device < map.devices.size()
+                    ? OrderedJson(map.devices[*t.device].name)
+                    : OrderedJson(nullptr)},
             {"note", t.note}});
-    Json tailJson = nullptr;
+    OrderedJson tailJson = nullptr;
     if (tail.sampled)
-        tailJson = Json {{"seconds", number(tail.seconds)}, {"idle", tail.idle},
+        tailJson = OrderedJson {{"seconds", number(tail.seconds)}, {"idle", tail.idle},
             {"pending_write_bytes", tail.pendingWriteBytes},
             {"flushed_write_bytes", tail.flushedWriteBytes},
             {"remaining_write_bytes", tail.remainingWriteBytes},
             {"total", deviceFiguresJson(tail.total)},
             {"devices", perDeviceJson(map, tail.devices)}};
-    return Json {{"devices", std::move(devices)}, {"targets", std::move(targets)},
+    return OrderedJson {{"devices", std::move(devices)}, {"targets", std::move(targets)},
         {"tail", std::move(tailJson)}};
 }
 
-Json scopeIdentity(const Scope &s)
+OrderedJson scopeIdentity(const Scope &s)
 {
-    Json j {{"label", s.label}, {"kind", scopeKindName(s.kind)},
+    OrderedJson j {{"label", s.label}, {"kind", scopeKindName(s.kind)},
         {"worker", optionalIndex(s.worker)}, {"target", optionalIndex(s.target)},
-        {"path", s.targetPath.empty() ? Json(nullptr) : Json(s.targetPath)}};
+        {"path", s.targetPath.empty() ? OrderedJson(nullptr) : OrderedJson(s.targetPath)}};
     if (s.host >= 0) // a run of several hosts only: a run of one has no host index
         j["host"] = s.host;
     return j;
 }
 
-Json bucketsJson(const LatencyHistogram &h)
+OrderedJson bucketsJson(const LatencyHistogram &h)
 {
-    Json buckets = Json::array();
+    OrderedJson buckets = OrderedJson::array();
     h.forEachNonEmptyBucket([&](const LatencyHistogram::Bucket &b) {
-        buckets.push_back(Json::array({b.lowNs, b.highNs, b.count}));
+        buckets.push_back(OrderedJson::array({b.lowNs, b.highNs, b.count}));
     });
     return buckets;
 }
 
-Json iometerBinsJson(const Measurement &m)
+OrderedJson iometerBinsJson(const Measurement &m)
 {
     IometerBins bins = m.read.bins;
     bins.merge(m.write.bins);
-    Json out = Json::array();
+    OrderedJson out = OrderedJson::array();
     for (std::size_t i = 0; i < IometerBins::kBinCount; ++i)
-        out.push_back(Json {{"label", IometerBins::label(i)}, {"count", bins.counts[i]}});
+        out.push_back(OrderedJson {{"label", IometerBins::label(i)}, {"count", bins.counts[i]}});
     return out;
 }
 
-Json stepScopeJson(const ScopeResult &s)
+OrderedJson stepScopeJson(const ScopeResult &s)
 {
-    Json j = scopeIdentity(s.scope);
+    OrderedJson j = scopeIdentity(s.scope);
     const Figures &f = s.figures;
     j["seconds"] = number(f.seconds);
     j["read"] = directionJson(f.read);
@@ -345,7 +348,7 @@ Json stepScopeJson(const ScopeResult &s)
     // it is what a later tool needs to recompute any percentile or a heat map, and
     // per-worker or per-target copies would multiply the file size for little gain.
     if (s.scope.kind == Scope::Kind::All || s.scope.kind == Scope::Kind::Host) {
-        j["histogram_ns"] = Json {{"read", bucketsJson(s.measurement.read.histogram)},
+        j["histogram_ns"] = OrderedJson {{"read", bucketsJson(s.measurement.read.histogram)},
             {"write", bucketsJson(s.measurement.write.histogram)}};
         // When an I/O still in flight was older than every completed one, the figures'
         // max is its age, while the percentiles stay within the completed I/Os: the
@@ -363,13 +366,13 @@ Json stepScopeJson(const ScopeResult &s)
 }
 
 // A run of several hosts: each host's own CPU and devices in the step (StepResult::hosts).
-Json hostSharesJson(const StepResult &step, const std::vector<RunHost> &hosts)
+OrderedJson hostSharesJson(const StepResult &step, const std::vector<RunHost> &hosts)
 {
-    Json shares = Json::array();
+    OrderedJson shares = OrderedJson::array();
     for (std::size_t h = 0; h < step.hosts.size(); ++h) {
         const HostShare &share = step.hosts[h];
         const DeviceMap none;
-        Json j {{"cpu", cpuJson(share.cpu)},
+        OrderedJson j {{"cpu", cpuJson(share.cpu)},
             {"cpu_effectiveness", effectivenessJson(share.cpu, share.cpuEffectiveness)},
             {"devices",
                 deviceReportJson(share.devices, h < hosts.size() ? hosts[h].deviceMap : none)}};
@@ -380,16 +383,16 @@ Json hostSharesJson(const StepResult &step, const std::vector<RunHost> &hosts)
     return shares;
 }
 
-Json stepJson(const StepResult &step, const RunResult &result)
+OrderedJson stepJson(const StepResult &step, const RunResult &result)
 {
     const PlannedStep *planned
         = step.step < result.plan.steps.size() ? &result.plan.steps[step.step] : nullptr;
     const TestSetup &setup = result.plan.profile.setup;
     const DeviceMap &map = result.deviceMap;
-    Json scopes = Json::array();
+    OrderedJson scopes = OrderedJson::array();
     for (const auto &s : step.scopes)
         scopes.push_back(stepScopeJson(s));
-    Json j {{"step", step.step}, {"name", step.stepName},
+    OrderedJson j {{"step", step.step}, {"name", step.stepName},
         {"measured_seconds", number(step.measuredSeconds)}, {"setup_s", number(step.setupSeconds)},
         {"drain_s", number(step.drainSeconds)}, {"complete", step.complete},
         {"cpu", cpuJson(step.cpu)},
@@ -403,7 +406,7 @@ Json stepJson(const StepResult &step, const RunResult &result)
     }
     // A series' point only: a cycling step's is in the plan (docs/results.md).
     if (const StepPoint *point = planned ? seriesPointOf(setup, *planned) : nullptr)
-        j["point"] = Json {{"index", point->index}, {"trial", point->trial},
+        j["point"] = OrderedJson {{"index", point->index}, {"trial", point->trial},
             {"values", point->values}, {"target", point->target}};
     if (!step.hosts.empty())
         j["hosts"] = hostSharesJson(step, result.hosts);
@@ -413,28 +416,29 @@ Json stepJson(const StepResult &step, const RunResult &result)
     return j;
 }
 
-Json trialStatJson(const TrialStat &s, bool valid = true)
+OrderedJson trialStatJson(const TrialStat &s, bool valid = true)
 {
     if (!valid)
         return nullptr;
-    return Json {{"median", number(s.median)}, {"min", number(s.min)}, {"max", number(s.max)}};
+    return OrderedJson {
+        {"median", number(s.median)}, {"min", number(s.min)}, {"max", number(s.max)}};
 }
 
 // The series: its axes and, per point, its values, the steps of its trials and the
 // median, min and max of their figures (core/run/series_result.h).
-Json seriesJson(const RunResult &result)
+OrderedJson seriesJson(const RunResult &result)
 {
     const Series &series = *result.plan.profile.setup.series;
-    Json axes = Json::array();
+    OrderedJson axes = OrderedJson::array();
     for (const auto &axis : series.axes)
-        axes.push_back(Json {
+        axes.push_back(OrderedJson {
             {"parameter", std::string(toString(axis.parameter))}, {"values", sweepValues(axis)}});
-    Json points = Json::array();
+    OrderedJson points = OrderedJson::array();
     for (const auto &p : seriesPoints(result)) {
-        Json values = Json::object();
+        OrderedJson values = OrderedJson::object();
         for (std::size_t a = 0; a < series.axes.size() && a < p.values.size(); ++a)
             values[std::string(toString(series.axes[a].parameter))] = p.values[a];
-        points.push_back(Json {{"spec_index", p.specIndex}, {"spec", p.specName},
+        points.push_back(OrderedJson {{"spec_index", p.specIndex}, {"spec", p.specName},
             {"point", p.point}, {"values", std::move(values)}, {"target", p.target},
             {"trials", p.trials}, {"complete", p.complete}, {"iops", trialStatJson(p.iops)},
             {"mbps", trialStatJson(p.megabytesPerSecond)},
@@ -448,15 +452,16 @@ Json seriesJson(const RunResult &result)
             {"device_read_mbps", trialStatJson(p.deviceReadMegabytesPerSecond, p.deviceValid)},
             {"device_write_mbps", trialStatJson(p.deviceWriteMegabytesPerSecond, p.deviceValid)},
             {"device_verdict",
-                p.deviceValid ? Json(std::string(toString(p.verdict))) : Json(nullptr)}});
+                p.deviceValid ? OrderedJson(std::string(toString(p.verdict)))
+                              : OrderedJson(nullptr)}});
     }
-    return Json {{"axes", std::move(axes)}, {"repeat", series.repeat}, {"ios", series.ios},
+    return OrderedJson {{"axes", std::move(axes)}, {"repeat", series.repeat}, {"ios", series.ios},
         {"targets_in_turn", series.targetsInTurn}, {"points", std::move(points)}};
 }
 
-Json deviceJson(const DeviceFacts &d)
+OrderedJson deviceJson(const DeviceFacts &d)
 {
-    return Json {{"path", d.path}, {"name", d.name}, {"model", d.model},
+    return OrderedJson {{"path", d.path}, {"name", d.name}, {"model", d.model},
         {"size_bytes", d.sizeBytes}, {"rotational", d.rotational}, {"scheduler", d.scheduler},
         {"logical_sector_bytes", d.logicalSectorBytes},
         {"physical_sector_bytes", d.physicalSectorBytes}, {"nr_requests", d.nrRequests},
@@ -465,38 +470,40 @@ Json deviceJson(const DeviceFacts &d)
 
 // A host's facts: the document's environment without its targets, and each host's in a
 // run of several.
-Json hostFactsJson(
+OrderedJson hostFactsJson(
     const Environment &env, const std::string &engine, const std::vector<std::string> &notices)
 {
-    Json devices = Json::array();
+    OrderedJson devices = OrderedJson::array();
     for (const auto &d : env.devices)
         devices.push_back(deviceJson(d));
-    return Json {{"host_name", env.hostName}, {"os_name", env.osName}, {"kernel", env.kernel},
-        {"cpu_model", env.cpuModel}, {"cpu_count", env.cpuCount}, {"engine", engine},
-        {"command_line", env.commandLine}, {"notices", notices}, {"devices", std::move(devices)}};
+    return OrderedJson {{"host_name", env.hostName}, {"os_name", env.osName},
+        {"kernel", env.kernel}, {"cpu_model", env.cpuModel}, {"cpu_count", env.cpuCount},
+        {"engine", engine}, {"command_line", env.commandLine}, {"notices", notices},
+        {"devices", std::move(devices)}};
 }
 
-Json environmentJson(const RunResult &result, const Environment &env)
+OrderedJson environmentJson(const RunResult &result, const Environment &env)
 {
-    Json targets = Json::array();
+    OrderedJson targets = OrderedJson::array();
     for (const auto &t : result.plan.targetInfos())
         targets.push_back(encodeTargetInfo(t));
     // The result's engine and notices are authoritative; the environment's are what
     // the caller copied, used when the result has none (a run that failed early).
     const std::string &engine = !result.engine.empty() ? result.engine : env.engine;
     const auto &notices = !result.notices.empty() ? result.notices : env.notices;
-    Json j = hostFactsJson(env, engine, notices);
+    OrderedJson j = hostFactsJson(env, engine, notices);
     j["targets"] = std::move(targets);
     return j;
 }
 
 // A run of several hosts (RunResult::hosts): who each is, its facts and its devices.
-Json hostsJson(const std::vector<RunHost> &hosts)
+OrderedJson hostsJson(const std::vector<RunHost> &hosts)
 {
-    Json out = Json::array();
+    OrderedJson out = OrderedJson::array();
     for (const auto &h : hosts)
-        out.push_back(Json {{"name", h.name}, {"rank", h.rank >= 0 ? Json(h.rank) : Json(nullptr)},
-            {"agent", h.agent.empty() ? Json(nullptr) : Json(h.agent)},
+        out.push_back(OrderedJson {{"name", h.name},
+            {"rank", h.rank >= 0 ? OrderedJson(h.rank) : OrderedJson(nullptr)},
+            {"agent", h.agent.empty() ? OrderedJson(nullptr) : OrderedJson(h.agent)},
             {"clock_offset_ns", h.clockOffsetNs}, {"clock_uncertainty_ns", h.clockUncertaintyNs},
             {"tool_version", h.environment.toolVersion},
             {"environment",
@@ -505,26 +512,26 @@ Json hostsJson(const std::vector<RunHost> &hosts)
     return out;
 }
 
-Json summaryJson(const RunResult &result)
+OrderedJson summaryJson(const RunResult &result)
 {
     const Figures f = computeFigures(runTotal(result));
     const double cpu = runCpuBusyPercent(result);
     // The summary's latency has no min (the documented keys); the rest as everywhere.
-    Json latency = latencyJson(f.total.latency, f.total.ios);
+    OrderedJson latency = latencyJson(f.total.latency, f.total.ios);
     latency.erase("min");
-    return Json {{"iops", number(f.total.iops)}, {"read_iops", number(f.read.iops)},
+    return OrderedJson {{"iops", number(f.total.iops)}, {"read_iops", number(f.read.iops)},
         {"write_iops", number(f.write.iops)}, {"mbps", number(f.total.megabytesPerSecond)},
         {"read_mbps", number(f.read.megabytesPerSecond)},
         {"write_mbps", number(f.write.megabytesPerSecond)}, {"bytes_read", f.read.bytes},
         {"bytes_written", f.write.bytes}, {"latency_us", std::move(latency)},
-        {"cpu_percent", cpu >= 0 ? number(cpu) : Json(nullptr)}, {"errors", f.total.errors}};
+        {"cpu_percent", cpu >= 0 ? number(cpu) : OrderedJson(nullptr)}, {"errors", f.total.errors}};
 }
 
-Json errorJson(const std::optional<OpError> &error)
+OrderedJson errorJson(const std::optional<OpError> &error)
 {
     if (!error)
         return nullptr;
-    return Json {{"operation", error->operation}, {"path", error->path},
+    return OrderedJson {{"operation", error->operation}, {"path", error->path},
         {"code", error->code.value()},
         {"message", error->code ? error->code.message() : std::string()}, {"detail", error->detail},
         {"text", error->toString()}};
@@ -543,18 +550,18 @@ namespace {
 
 // Everything but the intervals, as a document (a few hundred values, whatever the
 // run's length); "intervals" is null, its place in the order of the members.
-Json resultsWithoutIntervals(const RunResult &result, const Environment &environment)
+OrderedJson resultsWithoutIntervals(const RunResult &result, const Environment &environment)
 {
-    Json steps = Json::array();
+    OrderedJson steps = OrderedJson::array();
     for (const auto &step : result.steps)
         steps.push_back(stepJson(step, result));
 
-    Json doc;
+    OrderedJson doc;
     doc["format"] = kResultsFormatName;
     doc["version"] = kResultsFormatVersion;
     doc["run_id"] = result.runId;
     doc["started_at"] = isoTimestamp(result.startedAt);
-    doc["tool"] = Json {{"name", "IOPrism"}, {"version", environment.toolVersion}};
+    doc["tool"] = OrderedJson {{"name", "IOPrism"}, {"version", environment.toolVersion}};
     doc["environment"] = environmentJson(result, environment);
     doc["profile"] = profileToOrderedJson(result.plan.profile);
     doc["plan"] = encodeResolvedPlan(result.plan);
@@ -566,10 +573,10 @@ Json resultsWithoutIntervals(const RunResult &result, const Environment &environ
     doc["device_counters"] = deviceCountersJson(result.deviceMap, result.deviceTail);
     doc["error"] = errorJson(result.error);
     doc["stoppedByUser"] = result.stoppedByUser;
-    doc["stuck_io"] = result.stuckIo ? Json {{"ios", result.stuckIo->ios},
+    doc["stuck_io"] = result.stuckIo ? OrderedJson {{"ios", result.stuckIo->ios},
                           {"oldest_seconds", number(result.stuckIo->oldestSeconds)},
                           {"targets", result.stuckIo->targets}}
-                                     : Json(nullptr);
+                                     : OrderedJson(nullptr);
     if (!result.hosts.empty())
         doc["hosts"] = hostsJson(result.hosts);
     return doc;
@@ -579,7 +586,7 @@ Json resultsWithoutIntervals(const RunResult &result, const Environment &environ
 
 std::string writeResultsJson(const RunResult &result, const Environment &environment)
 {
-    const Json doc = resultsWithoutIntervals(result, environment);
+    const OrderedJson doc = resultsWithoutIntervals(result, environment);
     std::string text;
     // One allocation, not twenty: about 12 characters per figure, 20 figures per scope.
     std::size_t scopeIntervals = 0;
@@ -602,7 +609,7 @@ std::string writeResultsJson(const RunResult &result, const Environment &environ
 
 nlohmann::ordered_json resultsToJson(const RunResult &result, const Environment &environment)
 {
-    return Json::parse(writeResultsJson(result, environment));
+    return OrderedJson::parse(writeResultsJson(result, environment));
 }
 
 } // namespace ioprism::core

@@ -11,40 +11,42 @@ namespace ioprism::core {
 
 namespace {
 
-using Json = nlohmann::ordered_json;
+using OrderedJson = nlohmann::ordered_json;
 
-Json pointJson(const std::optional<StepPoint> &point)
+OrderedJson pointJson(const std::optional<StepPoint> &point)
 {
     if (!point)
         return nullptr;
-    return Json {{"index", point->index}, {"trial", point->trial}, {"values", point->values},
+    return OrderedJson {{"index", point->index}, {"trial", point->trial}, {"values", point->values},
         {"target", point->target}};
 }
 
-Json stepJson(const PlannedStep &s)
+OrderedJson stepJson(const PlannedStep &s)
 {
-    return Json {{"name", s.name}, {"spec", s.specName}, {"spec_index", s.specIndex},
+    return OrderedJson {{"name", s.name}, {"spec", s.specName}, {"spec_index", s.specIndex},
         {"cycle", s.cycle}, {"workers", s.workers}, {"point", pointJson(s.point)},
         {"io_limit", s.ioLimit}, {"worker_stagger_ms", s.workerStagger.count()}};
 }
 
-Json resolvedTargetJson(const ResolvedTarget &t)
+OrderedJson resolvedTargetJson(const ResolvedTarget &t)
 {
-    return Json {{"target", targetToOrderedJson(t.target)}, {"info", encodeTargetInfo(t.info)},
+    return OrderedJson {{"target", targetToOrderedJson(t.target)},
+        {"info", encodeTargetInfo(t.info)},
         {"region",
-            Json {{"offset_bytes", t.region.offsetBytes}, {"size_bytes", t.region.sizeBytes}}}};
+            OrderedJson {
+                {"offset_bytes", t.region.offsetBytes}, {"size_bytes", t.region.sizeBytes}}}};
 }
 
-Json workerJson(const ResolvedWorker &w)
+OrderedJson workerJson(const ResolvedWorker &w)
 {
-    Json targets = Json::array();
+    OrderedJson targets = OrderedJson::array();
     for (const auto &t : w.targets)
         targets.push_back(resolvedTargetJson(t));
     const DataPattern &d = w.dataPattern;
-    return Json {{"name", w.name}, {"profile_worker", w.profileWorker}, {"copy_index", w.copyIndex},
-        {"seed", w.seed},
+    return OrderedJson {{"name", w.name}, {"profile_worker", w.profileWorker},
+        {"copy_index", w.copyIndex}, {"seed", w.seed},
         {"data_pattern",
-            Json {{"kind", std::string(toString(d.kind))}, {"byte", d.repeatingByte},
+            OrderedJson {{"kind", std::string(toString(d.kind))}, {"byte", d.repeatingByte},
                 {"compressible_percent", d.compressiblePercent}}},
         {"cpu_affinity", w.cpuAffinity}, {"spec_per_step", w.specPerStep},
         {"outstanding_ios", w.outstandingIos}, {"targets", std::move(targets)}};
@@ -173,7 +175,7 @@ PlannedStep decodePlannedStep(const JsonNode &node)
 
 nlohmann::ordered_json encodeTargetInfo(const TargetInfo &t)
 {
-    Json j {{"path", t.path}, {"size_bytes", t.sizeBytes},
+    OrderedJson j {{"path", t.path}, {"size_bytes", t.sizeBytes},
         {"logical_block_bytes", t.logicalBlockBytes},
         {"direct_io_offset_align_bytes", t.directIoOffsetAlignBytes},
         {"direct_io_mem_align_bytes", t.directIoMemAlignBytes}, {"is_device", t.isDevice},
@@ -204,16 +206,16 @@ TargetInfo decodeTargetInfo(const JsonNode &n)
 
 nlohmann::ordered_json encodeResolvedPlan(const ResolvedPlan &plan)
 {
-    Json specs = Json::array();
+    OrderedJson specs = OrderedJson::array();
     for (const auto &spec : plan.specs)
         specs.push_back(accessSpecToOrderedJson(spec));
-    Json steps = Json::array();
+    OrderedJson steps = OrderedJson::array();
     for (const auto &step : plan.steps)
         steps.push_back(stepJson(step));
-    Json workers = Json::array();
+    OrderedJson workers = OrderedJson::array();
     for (const auto &worker : plan.workers)
         workers.push_back(workerJson(worker));
-    return Json {
+    return OrderedJson {
         {"specs", std::move(specs)}, {"steps", std::move(steps)}, {"workers", std::move(workers)}};
 }
 

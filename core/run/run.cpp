@@ -63,7 +63,7 @@ std::optional<OpError> testFileSpaceProblem(
     };
     std::map<std::string, Need> perFileSystem;
     for (const Target *t : targets) {
-        if (t->kind != TargetKind::TestFile && t->kind != TargetKind::FileTree)
+        if (isRawDevice(t->kind))
             continue;
         const auto space = backend.testFileSpace(*t);
         if (!space || space->needBytes == 0)

@@ -7,12 +7,12 @@ namespace ioprism::core {
 
 namespace {
 
-double secondsBetween(Sampler::Clock::time_point from, Sampler::Clock::time_point to)
+double sampleSeconds(Sampler::Clock::time_point from, Sampler::Clock::time_point to)
 {
     return std::chrono::duration<double>(to - from).count();
 }
 
-std::int64_t steadyNs(Sampler::Clock::time_point t)
+std::int64_t sampleNs(Sampler::Clock::time_point t)
 {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
 }
@@ -76,10 +76,10 @@ IntervalSample Sampler::tick(Clock::time_point now, RunPhase phase)
     sample.step = m_config.step;
     sample.stepName = m_config.stepName;
     sample.phase = phase;
-    sample.startSeconds = secondsBetween(m_config.runStart, m_lastTick);
-    sample.endSeconds = secondsBetween(m_config.runStart, now);
+    sample.startSeconds = sampleSeconds(m_config.runStart, m_lastTick);
+    sample.endSeconds = sampleSeconds(m_config.runStart, now);
     const auto elapsed = std::chrono::duration_cast<std::chrono::nanoseconds>(now - m_lastTick);
-    const std::int64_t nowNs = steadyNs(now);
+    const std::int64_t nowNs = sampleNs(now);
     const std::int64_t stallNs = m_config.stallThreshold.count();
 
     // Targets first, then each worker and All as sums over the same span. The buffers

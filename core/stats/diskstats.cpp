@@ -8,7 +8,7 @@ namespace ioprism::core {
 
 namespace {
 
-bool isSpace(char c)
+bool isWhitespace(char c)
 {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
@@ -17,10 +17,10 @@ bool isSpace(char c)
 std::string_view nextWord(std::string_view &text)
 {
     std::size_t i = 0;
-    while (i < text.size() && isSpace(text[i]))
+    while (i < text.size() && isWhitespace(text[i]))
         ++i;
     std::size_t j = i;
-    while (j < text.size() && !isSpace(text[j]))
+    while (j < text.size() && !isWhitespace(text[j]))
         ++j;
     const std::string_view word = text.substr(i, j - i);
     text.remove_prefix(j);

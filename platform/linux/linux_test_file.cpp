@@ -318,8 +318,7 @@ core::Status removeTestFile(const std::string &path)
 
 std::optional<core::TestFileSpace> LinuxBackend::testFileSpace(const core::Target &target)
 {
-    if (m_options.skipFreeSpaceCheck
-        || (target.kind != core::TargetKind::TestFile && target.kind != core::TargetKind::FileTree))
+    if (m_options.skipFreeSpaceCheck || core::isRawDevice(target.kind))
         return std::nullopt;
     // Where the space comes from: the folder that will hold the file (or the tree's top
     // folder, when it exists: it may be a mount point of its own).

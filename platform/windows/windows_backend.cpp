@@ -132,8 +132,7 @@ std::optional<core::OpError> WindowsBackend::accessRefusal(
 
 std::optional<core::TestFileSpace> WindowsBackend::testFileSpace(const core::Target &target)
 {
-    if (m_options.skipFreeSpaceCheck
-        || (target.kind != core::TargetKind::TestFile && target.kind != core::TargetKind::FileTree)
+    if (m_options.skipFreeSpaceCheck || core::isRawDevice(target.kind)
         || win::physicalDriveNumber(target.path) || win::isVolumeDevicePath(target.path))
         return std::nullopt;
     // Where the space comes from: the folder that will hold the file (or the tree's top

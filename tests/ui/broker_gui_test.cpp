@@ -52,14 +52,6 @@ core::Profile deviceProfile(const std::string &device, bool write)
 }
 
 // The Targets page's row of `device`, or -1.
-int rowOf(const TargetsModel &model, const std::string &device)
-{
-    for (int row = 0; row < model.rowCount(); ++row)
-        if (model.index(row, 0).data(TargetsModel::PathRole).toString().toStdString() == device)
-            return row;
-    return -1;
-}
-
 // Clicks Start as the user does, and returns the run's result once it ends (null when
 // it did not end in time). `answer` is called meanwhile for a question the window asks.
 RunResultPtr runFromStart(MainWindow &window, const std::function<void()> &answer = {})
@@ -129,7 +121,7 @@ TEST(DISABLED_BrokerGui, ReadThenConfirmedWrite)
 
     // The Targets page says before anything runs that the system will ask.
     const TargetsModel *targets = window.targetsPage()->model();
-    const int row = rowOf(*targets, path);
+    const int row = test::targetRow(*targets, path);
     ASSERT_GE(row, 0) << path << " is not listed on the Targets page";
     const QModelIndex access = targets->index(row, TargetsModel::AccessColumn);
     EXPECT_EQ(access.data().toString(), QStringLiteral("Asks permission"))

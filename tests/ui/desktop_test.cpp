@@ -44,11 +44,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-MainWindowOptions isolated(const test::TempDir &dir)
-{
-    return test::isolatedOptions(dir.path());
-}
-
 // ---------------------------------------------------------------- every control explained
 
 // A control a user can operate: buttons, check boxes, fields, lists, spin boxes, sliders.
@@ -109,7 +104,7 @@ TEST(Desktop, EveryVisibleControlOfEveryPageHasATooltipOrWhatsThis)
 {
     test::ensureApp();
     test::TempDir dir;
-    MainWindow window(ioprism::test::testServices(), isolated(dir));
+    MainWindow window(ioprism::test::testServices(), test::isolatedOptions(dir));
     window.show();
     QStringList missing;
     for (auto page : {MainWindow::TargetsTab, MainWindow::SpecsTab, MainWindow::SetupTab,
@@ -141,7 +136,7 @@ TEST(Desktop, WhatsThisFallsBackToTheTooltip)
     // Installed by the window: in What's This? mode a control with only a tooltip says
     // that it has help (Qt asks with QueryWhatsThis before it shows the question cursor).
     test::TempDir dir;
-    MainWindow window(ioprism::test::testServices(), isolated(dir));
+    MainWindow window(ioprism::test::testServices(), test::isolatedOptions(dir));
     QLineEdit tipOnly;
     tipOnly.setToolTip(QStringLiteral("tip"));
     QHelpEvent query(QEvent::QueryWhatsThis, {}, {});
@@ -167,7 +162,7 @@ TEST(Desktop, TheHelpMenuOffersTheGuideWhatsThisAboutAndAboutQt)
 {
     test::ensureApp();
     test::TempDir dir;
-    MainWindow window(ioprism::test::testServices(), isolated(dir));
+    MainWindow window(ioprism::test::testServices(), test::isolatedOptions(dir));
     ASSERT_TRUE(window.userGuideAction());
     EXPECT_EQ(window.userGuideAction()->shortcut(), QKeySequence(QKeySequence::HelpContents));
     EXPECT_EQ(window.userGuideAction()->shortcut(), QKeySequence(Qt::Key_F1));
@@ -192,7 +187,7 @@ TEST(Desktop, F1OpensTheUserGuideFromTheBuildTree)
 {
     test::ensureApp();
     test::TempDir dir;
-    MainWindow window(ioprism::test::testServices(), isolated(dir));
+    MainWindow window(ioprism::test::testServices(), test::isolatedOptions(dir));
     UrlCatcher catcher;
     QDesktopServices::setUrlHandler(QStringLiteral("file"), &catcher, "open");
     window.userGuideAction()->trigger();
@@ -212,7 +207,7 @@ TEST(Desktop, AMissingUserGuideIsSaidInTheMessageBar)
 {
     test::ensureApp();
     test::TempDir dir;
-    MainWindow window(ioprism::test::testServices(), isolated(dir));
+    MainWindow window(ioprism::test::testServices(), test::isolatedOptions(dir));
     UrlCatcher catcher;
     QDesktopServices::setUrlHandler(QStringLiteral("file"), &catcher, "open");
     const QString nowhere = QString::fromStdString((dir.path() / "no" / "user-guide.md").string());
@@ -265,7 +260,7 @@ TEST(Desktop, TheGermanTranslationTranslatesTheWindow)
     const auto installed = installTranslations(QLocale(QLocale::German, QLocale::Germany));
     EXPECT_TRUE(installed.ioprism);
     test::TempDir dir;
-    MainWindow window(ioprism::test::testServices(), isolated(dir));
+    MainWindow window(ioprism::test::testServices(), test::isolatedOptions(dir));
     QStringList menus;
     for (QAction *a : window.menuBar()->actions())
         menus << a->text();
@@ -344,7 +339,7 @@ TEST(Desktop, PlotsFollowTheSystemPaletteFromLightToDarkWithoutARestart)
     test::ensureApp();
     const QPalette light = QApplication::palette();
     test::TempDir dir;
-    MainWindow window(ioprism::test::testServices(), isolated(dir));
+    MainWindow window(ioprism::test::testServices(), test::isolatedOptions(dir));
     window.show();
     QCustomPlot *live = window.livePage()->plots()->plot(LivePlots::ThroughputPlot);
     QCustomPlot *histogram = window.resultsPage()->histogram();

@@ -26,14 +26,6 @@ namespace ioprism::ui {
 namespace {
 
 // core's message for a field path, as validateProfile words it.
-std::string coreMessage(const core::Profile &profile, const std::string &path)
-{
-    for (const auto &p : core::validateProfile(profile))
-        if (p.path == path)
-            return p.message;
-    return {};
-}
-
 class EditorValidationTest : public test::WithApp, public ::testing::Test
 {
 protected:
@@ -70,7 +62,8 @@ TEST_F(EditorValidationTest, PercentReadOf140MakesTheCellInvalidWithCoresMessage
 
     // Stored as typed (not clamped), so core sees it and names the rule.
     EXPECT_EQ(document.profile().specs[0].lines[0].percentRead, 140u);
-    const std::string message = coreMessage(document.profile(), "specs[0].lines[0].percentRead");
+    const std::string message
+        = test::coreMessage(document.profile(), "specs[0].lines[0].percentRead");
     ASSERT_EQ(message, "140 is above 100");
 
     const QModelIndex cell = model.index(0, SpecLinesModel::ReadColumn);
@@ -100,7 +93,7 @@ TEST_F(EditorValidationTest, SharesThatDoNotSumTo100MarkEveryShareCell)
 {
     ASSERT_EQ(model.addLine(), 1);
     typeInto(1, SpecLinesModel::ShareColumn, 30);
-    const std::string message = coreMessage(document.profile(), "specs[0].lines");
+    const std::string message = test::coreMessage(document.profile(), "specs[0].lines");
     ASSERT_EQ(message, "shares sum to 130, not 100");
     for (int row = 0; row < 2; ++row) {
         const QModelIndex cell = model.index(row, SpecLinesModel::ShareColumn);
@@ -201,7 +194,7 @@ TEST(SetupPageValidation, UnreadableAndInvalidDurationsMarkTheField)
     // A value core refuses (more than 100 days) is marked with core's message.
     runTime->setText(QStringLiteral("3000h"));
     emit runTime->editingFinished();
-    const std::string message = coreMessage(document.profile(), "setup.runTime");
+    const std::string message = test::coreMessage(document.profile(), "setup.runTime");
     ASSERT_FALSE(message.empty());
     EXPECT_TRUE(runTime->property("ioprismInvalid").toBool());
     EXPECT_TRUE(runTime->toolTip().contains(toQString(message)));

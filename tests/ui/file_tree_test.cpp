@@ -59,31 +59,7 @@ namespace {
 using namespace std::chrono_literals;
 namespace fs = std::filesystem;
 
-MainWindowOptions isolated(const test::TempDir &dir)
-{
-    MainWindowOptions options;
-    options.restoreSession = false;
-    options.dataDirectory = QString::fromStdString(dir.path().string());
-    return options;
-}
-
-int rowOf(const TargetsModel *model, const std::string &path)
-{
-    for (int r = 0; r < model->rowCount(); ++r)
-        if (model->index(r, 0).data(TargetsModel::PathRole).toString() == toQString(path))
-            return r;
-    return -1;
-}
-
 // core's message for a field path, as validateProfile words it.
-std::string coreMessage(const core::Profile &profile, const std::string &path)
-{
-    for (const auto &p : core::validateProfile(profile))
-        if (p.path == path)
-            return p.message;
-    return {};
-}
-
 // The small profile on a file tree (the null engine opens nothing on disk).
 core::Profile treeProfile(const fs::path &folder)
 {
@@ -95,7 +71,8 @@ core::Profile treeProfile(const fs::path &folder)
     return p;
 }
 
-core::RunResult runOnNullEngine(const core::Profile &profile, std::uint64_t iosPerTarget = 300)
+core::RunResult runLimitedOnNullEngine(
+    const core::Profile &profile, std::uint64_t iosPerTarget = 300)
 {
     core::RunSettings options;
     options.ioLimitPerTarget = iosPerTarget;
@@ -111,7 +88,7 @@ TEST(FileTreeTargets, AddFileTreeAsksForAFolderAndMakesTheTreeInIoprismTreeInsid
 {
     test::ensureApp();
     test::TempDir dir;
-    MainWindow window(ioprism::test::testServices(), isolated(dir));
+    MainWindow window(ioprism::test::testServices(), test::isolatedOptions(dir));
     window.document()->setProfile(test::smallProfile());
     window.show();
     window.showPage(MainWindow::TargetsTab);
@@ -145,7 +122,7 @@ TEST(FileTreeTargets, AddFileTreeAsksForAFolderAndMakesTheTreeInIoprismTreeInsid
     EXPECT_EQ(targets[0].path, treePath);
     EXPECT_EQ(targets[0].tree, core::FileTree {});
 
-    const int row = rowOf(model, treePath);
+    const int row = test::targetRow(*model, treePath);
     ASSERT_GE(row, 0);
     EXPECT_EQ(
         model->index(row, TargetsModel::KindColumn).data().toString(), QStringLiteral("File tree"));
@@ -199,7 +176,7 @@ TEST(FileTreeTargets, IoprismsOwnTreeIsUsedAgainWithItsShapeAndAFileIsRefused)
 {
     test::ensureApp();
     test::TempDir dir;
-    MainWindow window(ioprism::test::testServices(), isolated(dir));
+    MainWindow window(ioprism::test::testServices(), test::isolatedOptions(dir));
     core::Profile profile = test::smallProfile();
     profile.hosts[0].workers[0].targets.clear();
     window.document()->setProfile(profile);
@@ -221,7 +198,7 @@ TEST(FileTreeTargets, IoprismsOwnTreeIsUsedAgainWithItsShapeAndAFileIsRefused)
     ASSERT_EQ(targets.size(), 1u);
     EXPECT_EQ(targets[0].path, tree.string()) << "its own folder, not ioprism-tree inside it";
     EXPECT_TRUE(core::sameFileTreeShape(targets[0].tree, made));
-    const int row = rowOf(window.targetsPage()->model(), tree.string());
+    const int row = test::targetRow(*window.targetsPage()->model(), tree.string());
     ASSERT_GE(row, 0);
     EXPECT_EQ(window.targetsPage()->model()->index(row, TargetsModel::SizeColumn).data().toString(),
         capacityText(made.totalBytes()))
@@ -285,7 +262,7 @@ TEST(FileTreeTargets, TheTreesProblemsShowOnItsFieldsWithCoresMessage)
     depth->setValue(0);
     EXPECT_EQ(document.worker(0)->targets[0].tree.depth, 0u);
     const std::string base = ProfileDocument::hostTargetPath(0, 0, 0) + ".tree";
-    const std::string depthMessage = coreMessage(document.profile(), base + ".depth");
+    const std::string depthMessage = test::coreMessage(document.profile(), base + ".depth");
     ASSERT_FALSE(depthMessage.empty());
     EXPECT_TRUE(depth->property("ioprismInvalid").toBool());
     EXPECT_TRUE(depth->toolTip().contains(toQString(depthMessage)));
@@ -297,7 +274,7 @@ TEST(FileTreeTargets, TheTreesProblemsShowOnItsFieldsWithCoresMessage)
     depth->setValue(3);
     EXPECT_FALSE(depth->property("ioprismInvalid").toBool());
     files->setValue(400'000); // 1.2 million files
-    const std::string filesMessage = coreMessage(document.profile(), base + ".filesPerLevel");
+    const std::string filesMessage = test::coreMessage(document.profile(), base + ".filesPerLevel");
     ASSERT_FALSE(filesMessage.empty());
     EXPECT_TRUE(files->property("ioprismInvalid").toBool());
     EXPECT_TRUE(files->toolTip().contains(toQString(filesMessage)));
@@ -359,7 +336,7 @@ TEST(FileTreeResults, ARunOfATreeShowsItsFilesOnTheResultsAndLivePages)
 {
     test::ensureApp();
     test::TempDir dir;
-    MainWindow window(ioprism::test::testServices(), isolated(dir));
+    MainWindow window(ioprism::test::testServices(), test::isolatedOptions(dir));
     core::Profile profile = treeProfile(dir.path() / "tree");
     window.document()->setProfile(profile);
     window.setIoLimitPerTarget(500);
@@ -476,7 +453,7 @@ TEST(FileTreeResults, AReopenedTreeRunShowsTheFilesLineItShowedLive)
 
     const auto path = dir.path() / "tree.json";
     std::ofstream(path, std::ios::binary) << core::writeResultsJson(run, run.environment);
-    MainWindow window(ioprism::test::testServices(), isolated(dir));
+    MainWindow window(ioprism::test::testServices(), test::isolatedOptions(dir));
     window.show();
     ASSERT_TRUE(test::openResultsFile(window, QString::fromStdString(path.string())))
         << window.messageBar()->currentText().toStdString();
@@ -509,8 +486,8 @@ TEST(FileTreeResults, TheComparePageComparesFilesPerSecondOfTreeRuns)
     test::ensureApp();
     test::TempDir dir;
     const core::Profile tree = treeProfile(dir.path() / "tree");
-    const auto a = std::make_shared<core::RunResult>(runOnNullEngine(tree));
-    const auto b = std::make_shared<core::RunResult>(runOnNullEngine(tree));
+    const auto a = std::make_shared<core::RunResult>(runLimitedOnNullEngine(tree));
+    const auto b = std::make_shared<core::RunResult>(runLimitedOnNullEngine(tree));
     ASSERT_FALSE(a->error);
     ASSERT_FALSE(b->error);
     ComparePage page;
@@ -529,7 +506,7 @@ TEST(FileTreeResults, TheComparePageComparesFilesPerSecondOfTreeRuns)
 
     // Runs that open no files: the four metrics they always had.
     const auto plainA
-        = std::make_shared<core::RunResult>(runOnNullEngine(test::smallProfile(0s, 100ms)));
+        = std::make_shared<core::RunResult>(runLimitedOnNullEngine(test::smallProfile(0s, 100ms)));
     const auto plainB = std::make_shared<core::RunResult>(*plainA);
     page.setRuns({plainA, plainB}, {QStringLiteral("a"), QStringLiteral("b")});
     EXPECT_EQ(page.deltaTable()->columnCount(), 2 + 2 * 4);
@@ -541,7 +518,7 @@ TEST(FileTreeResults, TheConnectionRateIsShownInIometersWords)
     core::Profile profile = test::smallProfile(0s, 100ms);
     profile.hosts[0].workers[0].testConnectionRate = true;
     profile.hosts[0].workers[0].transactionsPerConnection = 10;
-    auto result = std::make_shared<core::RunResult>(runOnNullEngine(profile));
+    auto result = std::make_shared<core::RunResult>(runLimitedOnNullEngine(profile));
     const auto &all = result->steps.at(0).scopes.at(0).figures;
     ASSERT_TRUE(all.connections);
 
@@ -573,7 +550,7 @@ TEST(FileTreeSeries, FilesPerSecondAndTheOperationLatencyAreDrawnOverTheSweptPar
     profile.setup.series = core::Series {};
     profile.setup.series->axes = {sizes};
     profile.setup.series->ios = 200;
-    const auto r = runOnNullEngine(profile, 0);
+    const auto r = runLimitedOnNullEngine(profile, 0);
     const auto points = core::seriesPoints(r);
     ASSERT_EQ(points.size(), 3u);
     ASSERT_TRUE(points[0].connectionsValid);
@@ -601,7 +578,7 @@ TEST(FileTreeSeries, FilesPerSecondAndTheOperationLatencyAreDrawnOverTheSweptPar
     depths.to = 2;
     depths.multiply = 2;
     profile.setup.series->axes = {sizes, depths};
-    plots.setData(makeSeriesData(runOnNullEngine(profile, 0)));
+    plots.setData(makeSeriesData(runLimitedOnNullEngine(profile, 0)));
     QComboBox *metric = plots.metricField();
     const int filesItem = metric->findData(SeriesPlots::FilesMetric);
     ASSERT_GE(filesItem, 0);
@@ -615,7 +592,7 @@ TEST(FileTreeSeries, FilesPerSecondAndTheOperationLatencyAreDrawnOverTheSweptPar
 
     core::Profile plain = test::smallProfile(0s, 100ms);
     plain.setup.series = profile.setup.series;
-    plots.setData(makeSeriesData(runOnNullEngine(plain, 0)));
+    plots.setData(makeSeriesData(runLimitedOnNullEngine(plain, 0)));
     EXPECT_FALSE(plots.hasFiles());
     EXPECT_LT(plots.metricField()->findData(SeriesPlots::FilesMetric), 0);
     EXPECT_EQ(plots.heatMetric(), SeriesPlots::IopsMetric) << "back to a figure it has";

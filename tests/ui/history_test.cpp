@@ -32,32 +32,13 @@
 #include <fstream>
 #include <gtest/gtest.h>
 
+#include "manager_support.h"
 #include "ui_test_support.h"
 
 namespace ioprism::ui {
 namespace {
 
 using namespace std::chrono_literals;
-
-MainWindowOptions withLibrary(const test::TempDir &dir)
-{
-    MainWindowOptions options;
-    options.restoreSession = false;
-    options.dataDirectory = QString::fromStdString(dir.path().string());
-    options.runLibraryDirectory = QString::fromStdString((dir.path() / "runs").string());
-    return options;
-}
-
-RunResultPtr runOnce(MainWindow &window)
-{
-    RunResultPtr finished;
-    auto connection = QObject::connect(
-        &window, &MainWindow::runFinished, [&](RunResultPtr r) { finished = r; });
-    EXPECT_TRUE(window.startRun());
-    EXPECT_TRUE(test::waitUntil([&] { return finished != nullptr; }, 30s));
-    QObject::disconnect(connection);
-    return finished;
-}
 
 // A run as the command line saves it: into the same folder, through the same library.
 void saveAsTheCliDoes(const std::filesystem::path &folder)

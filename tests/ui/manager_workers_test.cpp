@@ -38,14 +38,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-template<typename T> T *findVisible(const QWidget &window, const QString &name = {})
-{
-    for (auto *w : window.findChildren<T *>(name))
-        if (w->isVisible())
-            return w;
-    return nullptr;
-}
-
 QToolButton *buttonNamed(const QWidget &parent, const QString &text)
 {
     for (auto *b : parent.findChildren<QToolButton *>())
@@ -159,8 +151,9 @@ TEST(ManagerWorkers, AnotherManagersWorkersAreEditedThroughTheTopologyAndSaved)
     ASSERT_NE(addFile, nullptr);
     addFile->click();
     QApplication::processEvents();
-    EXPECT_EQ(findVisible<QFileDialog>(window), nullptr) << "this machine's files are not offered";
-    auto *typed = findVisible<QInputDialog>(window, QStringLiteral("remotePathDialog"));
+    EXPECT_EQ(test::findVisible<QFileDialog>(window), nullptr)
+        << "this machine's files are not offered";
+    auto *typed = test::findVisible<QInputDialog>(window, QStringLiteral("remotePathDialog"));
     ASSERT_NE(typed, nullptr);
     EXPECT_TRUE(typed->toolTip().contains(QStringLiteral("A path on lab-02, not on this machine")));
     EXPECT_TRUE(typed->labelText().contains(QStringLiteral("lab-02")));
@@ -168,7 +161,7 @@ TEST(ManagerWorkers, AnotherManagersWorkersAreEditedThroughTheTopologyAndSaved)
     typed->accept();
     QApplication::processEvents();
     // The worker (a copy of the manager's first) has a target: replace it.
-    auto *box = findVisible<QMessageBox>(window, QStringLiteral("addTestFileDialog"));
+    auto *box = test::findVisible<QMessageBox>(window, QStringLiteral("addTestFileDialog"));
     ASSERT_NE(box, nullptr);
     box->findChild<QAbstractButton *>(QStringLiteral("replaceTargets"))->click();
     QApplication::processEvents();

@@ -105,14 +105,6 @@ PlatformServices windowsServices()
     return s;
 }
 
-int rowOf(const TargetsModel &model, const std::string &path)
-{
-    for (int r = 0; r < model.rowCount(); ++r)
-        if (model.index(r, 0).data(TargetsModel::PathRole).toString().toStdString() == path)
-            return r;
-    return -1;
-}
-
 QString cell(const TargetsModel &model, int row, int column, int role = Qt::DisplayRole)
 {
     return model.index(row, column).data(role).toString();
@@ -147,9 +139,9 @@ TEST(WindowsPaths, TheTargetsPageShowsDrivesVolumesAndTestFilesAsTheyAreNamed)
     MainWindow window(windowsServices(), test::isolatedOptions(dir.path()));
     const TargetsModel &model = *window.targetsPage()->model();
 
-    const int drive = rowOf(model, kBusyDrive);
-    const int volume = rowOf(model, kVolume);
-    const int file = rowOf(model, kTestFile);
+    const int drive = test::targetRow(model, kBusyDrive);
+    const int volume = test::targetRow(model, kVolume);
+    const int file = test::targetRow(model, kTestFile);
     ASSERT_GE(drive, 0);
     ASSERT_GE(volume, 0);
     ASSERT_GE(file, 0);
@@ -205,7 +197,7 @@ TEST(WindowsPaths, ATypedPathKeepsItsBackslashesAndThePlatformSaysWhatItIs)
     EXPECT_EQ(targets[1].kind, core::TargetKind::PhysicalDrive);
 
     const TargetsModel &model = *window.targetsPage()->model();
-    const int row = rowOf(model, elsewhere);
+    const int row = test::targetRow(model, elsewhere);
     ASSERT_GE(row, 0);
     EXPECT_EQ(cell(model, row, TargetsModel::TargetColumn), QString::fromStdString(elsewhere));
     EXPECT_TRUE(cell(model, row, TargetsModel::TargetColumn, Qt::ToolTipRole)
@@ -263,7 +255,7 @@ TEST(WindowsPaths, AProfilesOwnSpellingOfAListedTargetIsThatTarget)
     window.document()->setProfile(writing(drive, core::TargetKind::PhysicalDrive));
     window.targetsPage()->model()->setWorker(0);
     EXPECT_EQ(model.rowCount(), rows) << "no second row for the same drive";
-    const int row = rowOf(model, kBusyDrive);
+    const int row = test::targetRow(model, kBusyDrive);
     ASSERT_GE(row, 0);
     EXPECT_TRUE(model.index(row, 0).data(TargetsModel::AssignedRole).toBool());
     ASSERT_NE(model.candidateFor(drive), nullptr);
@@ -276,7 +268,7 @@ TEST(WindowsPaths, AProfilesOwnSpellingOfAListedTargetIsThatTarget)
     onFile.hosts[0].workers[0].targets[0].path = "c:/IOPRISM-TEST.dat";
     window.document()->setProfile(onFile);
     EXPECT_EQ(model.rowCount(), rows);
-    const int fileRow = rowOf(model, kTestFile);
+    const int fileRow = test::targetRow(model, kTestFile);
     ASSERT_GE(fileRow, 0);
     EXPECT_TRUE(model.index(fileRow, 0).data(TargetsModel::AssignedRole).toBool());
     EXPECT_EQ(cell(model, fileRow, TargetsModel::MountColumn), QStringLiteral(R"(C:\ (NTFS))"));

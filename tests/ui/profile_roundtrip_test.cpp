@@ -43,14 +43,6 @@ void writeText(const std::filesystem::path &path, const std::string &text)
     std::ofstream(path, std::ios::binary) << text;
 }
 
-MainWindowOptions isolated(const test::TempDir &dir)
-{
-    MainWindowOptions options;
-    options.restoreSession = false;
-    options.dataDirectory = QString::fromStdString(dir.path().string());
-    return options;
-}
-
 TEST(ProfileRoundTrip, LoadEditSaveThroughTheWindowGivesTheEditedProfile)
 {
     test::ensureApp();
@@ -61,7 +53,7 @@ TEST(ProfileRoundTrip, LoadEditSaveThroughTheWindowGivesTheEditedProfile)
     const auto input = dir.path() / "in.json";
     writeText(input, core::writeProfileJson(original));
 
-    MainWindow window(ioprism::test::testServices(), isolated(dir));
+    MainWindow window(ioprism::test::testServices(), test::isolatedOptions(dir));
     ASSERT_TRUE(window.openFile(QString::fromStdString(input.string())));
     EXPECT_EQ(window.document()->profile(), original);
     EXPECT_FALSE(window.document()->isModified());
@@ -125,7 +117,7 @@ TEST(ProfileRoundTrip, IcfExportWarnsInTheMessageBarAndImportsBack)
 {
     test::ensureApp();
     test::TempDir dir;
-    MainWindow window(ioprism::test::testServices(), isolated(dir));
+    MainWindow window(ioprism::test::testServices(), test::isolatedOptions(dir));
     core::Profile profile = test::smallProfile();
     profile.specs[0].lines[0].distribution.kind = core::DistributionKind::Zipf; // no .icf field
     window.document()->setProfile(profile);
@@ -145,7 +137,7 @@ TEST(ProfileRoundTrip, AFileThatDoesNotParseIsRefusedWithItsProblems)
 {
     test::ensureApp();
     test::TempDir dir;
-    MainWindow window(ioprism::test::testServices(), isolated(dir));
+    MainWindow window(ioprism::test::testServices(), test::isolatedOptions(dir));
     const core::Profile before = window.document()->profile();
     const auto bad = dir.path() / "bad.json";
     writeText(bad,
@@ -160,7 +152,7 @@ TEST(ProfileRoundTrip, AnOversizeFileIsRefusedUnreadWithTheLimitNamed)
 {
     test::ensureApp();
     test::TempDir dir;
-    MainWindow window(ioprism::test::testServices(), isolated(dir));
+    MainWindow window(ioprism::test::testServices(), test::isolatedOptions(dir));
     const core::Profile before = window.document()->profile();
     const auto huge = dir.path() / "huge.icf";
     writeText(huge, "");

@@ -35,14 +35,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-MainWindowOptions isolated(const test::TempDir &dir)
-{
-    MainWindowOptions options;
-    options.restoreSession = false;
-    options.dataDirectory = QString::fromStdString(dir.path().string());
-    return options;
-}
-
 // A machine with one disk, on which a test file exists where its folder does.
 PlatformServices fakeMachine()
 {
@@ -65,30 +57,13 @@ PlatformServices fakeMachine()
     return services;
 }
 
-int rowOf(const TargetsModel *model, const std::string &path)
-{
-    for (int r = 0; r < model->rowCount(); ++r)
-        if (model->index(r, 0).data(TargetsModel::PathRole).toString()
-            == QString::fromStdString(path))
-            return r;
-    return -1;
-}
-
-template<typename T> T *findVisible(const QWidget &window, const QString &name)
-{
-    for (auto *w : window.findChildren<T *>(name))
-        if (w->isVisible())
-            return w;
-    return nullptr;
-}
-
 // (b) An .icf's "sdb" could only be unticked: double-click or the context menu re-point
 // it, and the worker keeps the target's settings.
 TEST(ProfilesStayTrue, AnUnresolvedTargetIsRepointedKeepingItsSettings)
 {
     test::ensureApp();
     test::TempDir dir;
-    MainWindow window(fakeMachine(), isolated(dir));
+    MainWindow window(fakeMachine(), test::isolatedOptions(dir));
     core::Profile profile = test::smallProfile();
     core::Target &sdb = profile.hosts[0].workers[0].targets[0];
     sdb.kind = core::TargetKind::BlockDevice;
@@ -99,7 +74,7 @@ TEST(ProfilesStayTrue, AnUnresolvedTargetIsRepointedKeepingItsSettings)
     window.document()->setProfile(profile);
     auto *model = window.targetsPage()->model();
     model->setWorker(0);
-    const int row = rowOf(model, "sdb");
+    const int row = test::targetRow(*model, "sdb");
     ASSERT_GE(row, 0);
     EXPECT_TRUE(model->index(row, 0).data(TargetsModel::UnresolvedRole).toBool());
     EXPECT_TRUE(window.document()->hasErrors());
@@ -135,9 +110,10 @@ TEST(ProfilesStayTrue, AnUnresolvedTargetIsRepointedKeepingItsSettings)
     EXPECT_FALSE(targets[0].unresolved);
     EXPECT_EQ(targets[0].outstandingIos, 7u);
     EXPECT_EQ(targets[0].region, (core::Region {1 * core::kMiB, 64 * core::kMiB}));
-    EXPECT_EQ(rowOf(model, "sdb"), -1) << "the foreign name's row is gone";
-    EXPECT_TRUE(
-        model->index(rowOf(model, "/dev/vdz"), 0).data(TargetsModel::AssignedRole).toBool());
+    EXPECT_EQ(test::targetRow(*model, "sdb"), -1) << "the foreign name's row is gone";
+    EXPECT_TRUE(model->index(test::targetRow(*model, "/dev/vdz"), 0)
+                    .data(TargetsModel::AssignedRole)
+                    .toBool());
     EXPECT_FALSE(window.document()->hasErrors());
 }
 
@@ -146,7 +122,7 @@ TEST(ProfilesStayTrue, ATestFileInAMissingFolderIsMarkedWhenChosen)
 {
     test::ensureApp();
     test::TempDir dir;
-    MainWindow window(fakeMachine(), isolated(dir));
+    MainWindow window(fakeMachine(), test::isolatedOptions(dir));
     core::Profile profile = test::smallProfile();
     profile.hosts[0].workers[0].targets.clear();
     window.document()->setProfile(profile);
@@ -154,7 +130,7 @@ TEST(ProfilesStayTrue, ATestFileInAMissingFolderIsMarkedWhenChosen)
     model->setWorker(0);
     const std::string missing = (dir.path() / "no-such-folder" / "iobw.tst").string();
     window.addTestFile(missing);
-    const int row = rowOf(model, missing);
+    const int row = test::targetRow(*model, missing);
     ASSERT_GE(row, 0);
     EXPECT_TRUE(model->index(row, 0).data(TargetsModel::AssignedRole).toBool());
     EXPECT_TRUE(model->index(row, 0).data(TargetsModel::UnresolvedRole).toBool());
@@ -169,7 +145,8 @@ TEST(ProfilesStayTrue, ATestFileInAMissingFolderIsMarkedWhenChosen)
     auto *box = window.findChild<QMessageBox *>(QStringLiteral("addTestFileDialog"));
     ASSERT_NE(box, nullptr);
     box->findChild<QAbstractButton *>(QStringLiteral("replaceTargets"))->click();
-    EXPECT_FALSE(model->index(rowOf(model, fine), 0).data(TargetsModel::UnresolvedRole).toBool());
+    EXPECT_FALSE(
+        model->index(test::targetRow(*model, fine), 0).data(TargetsModel::UnresolvedRole).toBool());
     EXPECT_FALSE(window.document()->hasErrors());
 }
 
@@ -178,7 +155,7 @@ TEST(ProfilesStayTrue, AddingATestFileAsksWhetherItReplacesTheWorkersTargets)
 {
     test::ensureApp();
     test::TempDir dir;
-    MainWindow window(fakeMachine(), isolated(dir));
+    MainWindow window(fakeMachine(), test::isolatedOptions(dir));
     core::Profile profile = test::smallProfile();
     const std::string first = (dir.path() / "first.dat").string();
     profile.hosts[0].workers[0].targets[0].path = first;
@@ -199,7 +176,7 @@ TEST(ProfilesStayTrue, AddingATestFileAsksWhetherItReplacesTheWorkersTargets)
 
     const std::string third = (dir.path() / "third.dat").string();
     window.addTestFile(third);
-    box = findVisible<QMessageBox>(window, QStringLiteral("addTestFileDialog"));
+    box = test::findVisible<QMessageBox>(window, QStringLiteral("addTestFileDialog"));
     ASSERT_NE(box, nullptr);
     box->findChild<QAbstractButton *>(QStringLiteral("replaceTargets"))->click();
     ASSERT_EQ(targets.size(), 1u);
@@ -211,7 +188,7 @@ TEST(ProfilesStayTrue, ABuiltInSpecShowsItsLinesReadOnlyWithCopyToMySpecs)
 {
     test::ensureApp();
     test::TempDir dir;
-    MainWindow window(ioprism::test::testServices(), isolated(dir));
+    MainWindow window(ioprism::test::testServices(), test::isolatedOptions(dir));
     window.document()->setProfile(test::smallProfile());
     window.show();
     window.showPage(MainWindow::SpecsTab);
@@ -254,7 +231,7 @@ TEST(ProfilesStayTrue, TheWorkerSaysWhichDepthEachSpecRunsAtAndWhy)
 {
     test::ensureApp();
     test::TempDir dir;
-    MainWindow window(ioprism::test::testServices(), isolated(dir));
+    MainWindow window(ioprism::test::testServices(), test::isolatedOptions(dir));
     core::Profile profile = test::smallProfile(); // "RND4K QD4": the spec's depth is 4
     core::AccessSpec own = profile.specs[0];
     own.name = "own depth";
@@ -307,7 +284,7 @@ TEST(TargetsPageFacts, ATestFileShowsItsSizeBesideTheFreeSpaceAndItsMountPoint)
 {
     test::ensureApp();
     test::TempDir dir;
-    MainWindow window(fakeMachine(), isolated(dir));
+    MainWindow window(fakeMachine(), test::isolatedOptions(dir));
     core::Profile profile = test::smallProfile();
     profile.hosts[0].workers[0].targets.clear();
     window.document()->setProfile(profile);
@@ -319,7 +296,7 @@ TEST(TargetsPageFacts, ATestFileShowsItsSizeBesideTheFreeSpaceAndItsMountPoint)
         out << std::string(8192, 'x');
     }
     window.addTestFile(file.string());
-    const int row = rowOf(model, file.string());
+    const int row = test::targetRow(*model, file.string());
     ASSERT_GE(row, 0);
     EXPECT_EQ(model->index(row, TargetsModel::SizeColumn).data().toString(), capacityText(8192));
     const QStorageInfo storage(QString::fromStdString(dir.path().string()));
@@ -341,7 +318,7 @@ TEST(TargetsPageFacts, AnAddedFileStaysAfterRefreshAndShowsTheSizeARunGaveIt)
 {
     test::ensureApp();
     test::TempDir dir;
-    MainWindow window(fakeMachine(), isolated(dir));
+    MainWindow window(fakeMachine(), test::isolatedOptions(dir));
     core::Profile profile = test::smallProfile();
     profile.hosts[0].workers[0].targets.clear();
     window.document()->setProfile(profile);
@@ -349,7 +326,7 @@ TEST(TargetsPageFacts, AnAddedFileStaysAfterRefreshAndShowsTheSizeARunGaveIt)
     model->setWorker(0);
     const fs::path file = dir.path() / "later.dat";
     window.addTestFile(file.string());
-    int row = rowOf(model, file.string());
+    int row = test::targetRow(*model, file.string());
     ASSERT_GE(row, 0);
     EXPECT_TRUE(model->index(row, TargetsModel::SizeColumn).data().toString().isEmpty());
     ASSERT_TRUE(model->setData(
@@ -361,7 +338,7 @@ TEST(TargetsPageFacts, AnAddedFileStaysAfterRefreshAndShowsTheSizeARunGaveIt)
             refresh = b;
     ASSERT_NE(refresh, nullptr);
     refresh->click();
-    row = rowOf(model, file.string());
+    row = test::targetRow(*model, file.string());
     ASSERT_GE(row, 0) << "the unticked file the user added is still offered";
     EXPECT_FALSE(model->index(row, 0).data(TargetsModel::AssignedRole).toBool());
 
@@ -371,7 +348,7 @@ TEST(TargetsPageFacts, AnAddedFileStaysAfterRefreshAndShowsTheSizeARunGaveIt)
         out << std::string(4096, 'x');
     }
     model->refreshFacts();
-    row = rowOf(model, file.string());
+    row = test::targetRow(*model, file.string());
     ASSERT_GE(row, 0);
     EXPECT_EQ(model->index(row, TargetsModel::SizeColumn).data().toString(), capacityText(4096));
 }
@@ -380,7 +357,7 @@ TEST(TargetsPageFacts, AMissingFolderIsSaidAsSuchNotAsATargetNotFound)
 {
     test::ensureApp();
     test::TempDir dir;
-    MainWindow window(fakeMachine(), isolated(dir));
+    MainWindow window(fakeMachine(), test::isolatedOptions(dir));
     core::Profile profile = test::smallProfile();
     profile.hosts[0].workers[0].targets.clear();
     window.document()->setProfile(profile);
@@ -388,7 +365,7 @@ TEST(TargetsPageFacts, AMissingFolderIsSaidAsSuchNotAsATargetNotFound)
     model->setWorker(0);
     const fs::path file = dir.path() / "no-such-folder" / "test.dat";
     window.addTestFile(file.string());
-    const int row = rowOf(model, file.string());
+    const int row = test::targetRow(*model, file.string());
     ASSERT_GE(row, 0);
     const QString tip
         = model->index(row, TargetsModel::TargetColumn).data(Qt::ToolTipRole).toString();

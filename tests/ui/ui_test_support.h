@@ -5,8 +5,11 @@
 #pragma once
 
 #include "core/profile/profile.h"
+#include "core/profile/validation.h"
 #include "platform/common/input_file_reader.h"
+#include "support/test_support.h"
 #include "ui/main_window.h"
+#include "ui/models/targets_model.h"
 #include "ui/platform_services.h"
 #include "ui/translations.h"
 
@@ -41,6 +44,40 @@ inline ui::MainWindowOptions isolatedOptions(const std::filesystem::path &dataDi
     options.restoreSession = false;
     options.dataDirectory = QString::fromStdString(dataDir.string());
     return options;
+}
+
+inline ui::MainWindowOptions isolatedOptions(const TempDir &dir)
+{
+    return isolatedOptions(dir.path());
+}
+
+// The row of the Targets model whose path is `path`, -1 when none is.
+inline int targetRow(const ui::TargetsModel &model, const std::string &path)
+{
+    for (int row = 0; row < model.rowCount(); ++row)
+        if (model.index(row, 0).data(ui::TargetsModel::PathRole).toString()
+            == QString::fromStdString(path))
+            return row;
+    return -1;
+}
+
+// core's message for a field path, as validateProfile words it ("" when it finds none).
+inline std::string coreMessage(const core::Profile &profile, const std::string &path)
+{
+    for (const auto &p : core::validateProfile(profile))
+        if (p.path == path)
+            return p.message;
+    return {};
+}
+
+// The first visible child of `window` of type T (named `name`, if given): a dialog
+// answered earlier may not be deleted yet.
+template<typename T> T *findVisible(const QWidget &window, const QString &name = {})
+{
+    for (auto *w : window.findChildren<T *>(name))
+        if (w->isVisible())
+            return w;
+    return nullptr;
 }
 
 inline ui::PlatformServices testServices()

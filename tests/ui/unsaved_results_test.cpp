@@ -20,21 +20,13 @@
 #include <fstream>
 #include <gtest/gtest.h>
 
+#include "manager_support.h"
 #include "ui_test_support.h"
 
 namespace ioprism::ui {
 namespace {
 
 using namespace std::chrono_literals;
-
-MainWindowOptions withLibrary(const test::TempDir &dir)
-{
-    MainWindowOptions options;
-    options.restoreSession = false;
-    options.dataDirectory = QString::fromStdString(dir.path().string());
-    options.runLibraryDirectory = QString::fromStdString((dir.path() / "runs").string());
-    return options;
-}
 
 // The visible one: a box answered earlier may not be deleted yet.
 template<typename Dialog> Dialog *shownDialog(const MainWindow &window)
@@ -72,7 +64,7 @@ bool noQuestion(const MainWindow &window)
     return true;
 }
 
-RunResultPtr runOnce(MainWindow &window, const std::function<void()> &start)
+RunResultPtr runUntilFinished(MainWindow &window, const std::function<void()> &start)
 {
     RunResultPtr finished;
     auto connection = QObject::connect(
@@ -94,7 +86,7 @@ TEST(UnsavedResults, StartNewOpenAndQuitAskBeforeDiscardingThem)
     window.document()->setModified(false);
     window.show();
 
-    const RunResultPtr first = runOnce(window, [&] { EXPECT_TRUE(window.startRun()); });
+    const RunResultPtr first = runUntilFinished(window, [&] { EXPECT_TRUE(window.startRun()); });
     ASSERT_TRUE(first && !first->steps.empty());
     EXPECT_TRUE(window.hasUnsavedResults());
     EXPECT_TRUE(
@@ -129,7 +121,7 @@ TEST(UnsavedResults, StartNewOpenAndQuitAskBeforeDiscardingThem)
 
     // Save Results… on Start: a save dialog, the results file, then the next run.
     const auto saved = dir.path() / "kept.json";
-    RunResultPtr second = runOnce(window, [&] {
+    RunResultPtr second = runUntilFinished(window, [&] {
         window.startAction()->trigger();
         ASSERT_TRUE(answer(window, QMessageBox::Save));
         QFileDialog *dialog = shownDialog<QFileDialog>(window);
@@ -158,7 +150,7 @@ TEST(UnsavedResults, StartNewOpenAndQuitAskBeforeDiscardingThem)
     window.saveRunsAction()->setChecked(true);
     window.document()->setProfile(test::smallProfile(0s, 100ms));
     window.document()->setModified(false);
-    const RunResultPtr third = runOnce(window, [&] {
+    const RunResultPtr third = runUntilFinished(window, [&] {
         window.startAction()->trigger();
         EXPECT_TRUE(noQuestion(window));
     });
@@ -187,7 +179,7 @@ TEST(UnsavedResults, ResultsExportedOrOpenedFromAFileAreNotAskedAbout)
     window.setIoLimitPerTarget(200);
     window.document()->setModified(false);
     window.show();
-    ASSERT_TRUE(runOnce(window, [&] { EXPECT_TRUE(window.startRun()); }));
+    ASSERT_TRUE(runUntilFinished(window, [&] { EXPECT_TRUE(window.startRun()); }));
     ASSERT_TRUE(window.hasUnsavedResults());
     const auto path = dir.path() / "r.json";
     ASSERT_TRUE(window.exportResultsJson(QString::fromStdString(path.string())));

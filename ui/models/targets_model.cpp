@@ -43,16 +43,11 @@ QString kindText(core::TargetKind kind)
     return {};
 }
 
-bool isRaw(core::TargetKind kind)
-{
-    return kind != core::TargetKind::TestFile && kind != core::TargetKind::FileTree;
-}
-
 IconId iconOf(core::TargetKind kind)
 {
     if (kind == core::TargetKind::FileTree)
         return IconId::FileTree;
-    return isRaw(kind) ? IconId::Disk : IconId::TestFile;
+    return core::isRawDevice(kind) ? IconId::Disk : IconId::TestFile;
 }
 
 using Way = core::TargetAccess::Way;
@@ -301,7 +296,7 @@ TargetsModel::Added &TargetsModel::added()
 QString TargetsModel::describeCandidate(const TargetCandidate &c)
 {
     QStringList facts;
-    if (isRaw(c.kind)) {
+    if (core::isRawDevice(c.kind)) {
         if (!c.model.empty())
             facts << toQString(c.model);
         if (c.sizeBytes)
@@ -457,7 +452,7 @@ void TargetsModel::describeLocation(Row &row) const
 {
     TargetCandidate &c = row.candidate;
     // Another host's path names nothing here: what is known of it is its agent's.
-    if (isRaw(c.kind) || c.path.empty() || remoteHost())
+    if (core::isRawDevice(c.kind) || c.path.empty() || remoteHost())
         return;
     const QFileInfo file(toQString(c.path));
     const bool tree = c.kind == core::TargetKind::FileTree;
@@ -579,7 +574,7 @@ QVariant TargetsModel::data(const QModelIndex &index, int role) const
     case AssignedRole:
         return t != nullptr;
     case RawDeviceRole:
-        return isRaw(c.kind);
+        return core::isRawDevice(c.kind);
     case PathRole:
         return toQString(c.path);
     case UnresolvedRole:
@@ -602,7 +597,7 @@ QVariant TargetsModel::data(const QModelIndex &index, int role) const
     }
     // A device this user may not open at all is greyed: it cannot be run as it is (the
     // check before Start refuses it; the Access column's tooltip says what would help).
-    if (role == Qt::ForegroundRole && isRaw(c.kind) && column != AccessColumn
+    if (role == Qt::ForegroundRole && core::isRawDevice(c.kind) && column != AccessColumn
         && accessState(c) == AccessState::NoAccess)
         return QPalette().brush(QPalette::Disabled, QPalette::Text);
     if (column <= AccessColumn)
@@ -623,7 +618,7 @@ QString TargetsModel::inUseText(const TargetCandidate &c) const
         reasons << tr("mounted at %1").arg(toQString(m));
     for (const auto &u : c.inUse)
         reasons << toQString(u);
-    return isRaw(c.kind) ? reasons.join(QStringLiteral(", ")) : QString();
+    return core::isRawDevice(c.kind) ? reasons.join(QStringLiteral(", ")) : QString();
 }
 
 // The problems validation finds in the field a cell edits: the Target cell also shows
@@ -635,7 +630,7 @@ core::Problems TargetsModel::spaceProblems(const Row &row, const core::Target &t
 {
     const TargetCandidate &c = row.candidate;
     // Raw devices take no space; a file system whose size is unknown says nothing.
-    if (isRaw(c.kind) || c.sizeBytes == 0)
+    if (core::isRawDevice(c.kind) || c.sizeBytes == 0)
         return {};
     const std::uint64_t wanted
         = t.kind == core::TargetKind::FileTree ? t.tree.totalBytes() : t.testFileSizeBytes;
@@ -745,7 +740,7 @@ QString TargetsModel::targetToolTip(
              "the folders and fills the files (never sparse) before the first run, and "
              "never writes into a folder it did not make.")
               .arg(toQString(c.path))
-        : isRaw(c.kind)
+        : core::isRawDevice(c.kind)
         ? tr("Tick to let the selected worker use %1 raw. Writing to a raw device "
              "destroys its data: IOPrism asks before it writes and refuses while the "
              "device is mounted.")
@@ -794,7 +789,7 @@ QVariant TargetsModel::sizeData(const Row &row, int role) const
                       .arg(*row.fileBytes)
                 : tr("No file tree here yet: IOPrism makes it (folders and filled files) "
                      "before the first run.");
-    } else if (!isRaw(c.kind)) {
+    } else if (!core::isRawDevice(c.kind)) {
         // A test file's own size, beside the free space of its file system.
         if (role == Qt::DisplayRole)
             return row.fileBytes ? capacityText(*row.fileBytes) : QString();
@@ -819,7 +814,7 @@ QVariant TargetsModel::sizeData(const Row &row, int role) const
 // The free space of the file system a test file or a file tree goes on.
 QVariant TargetsModel::freeData(const TargetCandidate &c, int role) const
 {
-    if (role == Qt::DisplayRole && !isRaw(c.kind) && c.freeBytes)
+    if (role == Qt::DisplayRole && !core::isRawDevice(c.kind) && c.freeBytes)
         return capacityText(c.freeBytes);
     if (role == Qt::ToolTipRole && c.kind == core::TargetKind::FileTree) {
         if (c.sizeBytes == 0)
@@ -830,7 +825,7 @@ QVariant TargetsModel::freeData(const TargetCandidate &c, int role) const
                 c.mountPoints.empty() ? QString() : toQString(c.mountPoints.front()));
     }
     if (role == Qt::ToolTipRole) {
-        if (isRaw(c.kind) || c.sizeBytes == 0)
+        if (core::isRawDevice(c.kind) || c.sizeBytes == 0)
             return tr("Free space where the test file goes");
         return tr("Free space where the test file goes: %1 of %2 on the file system "
                   "mounted at %3")
@@ -852,7 +847,7 @@ QVariant TargetsModel::accessData(const TargetCandidate &c, int role) const
             ? tr("Opened on %1 by its agent, with the agent's rights, when the run starts")
                   .arg(hostName())
             : QVariant();
-    if (!isRaw(c.kind))
+    if (!core::isRawDevice(c.kind))
         return role == Qt::ToolTipRole
             ? tr("IOPrism makes and opens test files and file trees with your own rights")
             : QVariant();

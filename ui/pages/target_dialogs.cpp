@@ -27,11 +27,6 @@ bool workerWrites(const core::Profile &profile, const core::Worker &worker)
     return false;
 }
 
-bool isRaw(core::TargetKind kind)
-{
-    return kind != core::TargetKind::TestFile && kind != core::TargetKind::FileTree;
-}
-
 // A path typed for another host: a device by its name (/dev/..., \\.\...), else a file.
 core::TargetKind remoteTargetKind(const std::string &path)
 {
@@ -116,7 +111,7 @@ void TargetDialogs::askRemotePath(bool tree)
     // A start: the folder of the agent's first place (else of the worker's first target).
     std::string hint;
     for (const auto &c : model->hostCandidates())
-        if (!isRaw(c.kind)) {
+        if (!core::isRawDevice(c.kind)) {
             hint = c.path;
             break;
         }

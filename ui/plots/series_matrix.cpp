@@ -16,7 +16,7 @@ namespace ioprism::ui {
 
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
 // Cells of a heat map up to this many per side carry their value as text.
 constexpr std::size_t kMaxLabelledCells = 12;
 
@@ -60,15 +60,15 @@ double SeriesPlots::metricValue(const core::SeriesPointResult &point) const
     case MegabytesMetric:
         return point.megabytesPerSecond.median;
     case P99Metric:
-        return point.p99LatencyUs.median > 0 ? point.p99LatencyUs.median : kNaN;
+        return point.p99LatencyUs.median > 0 ? point.p99LatencyUs.median : kNoValue;
     case FilesMetric:
-        return point.connectionsValid ? point.filesPerSecond.median : kNaN;
+        return point.connectionsValid ? point.filesPerSecond.median : kNoValue;
     case OperationP99Metric:
         return point.connectionsValid && point.operationP99Us.median > 0
             ? point.operationP99Us.median
-            : kNaN;
+            : kNoValue;
     }
-    return kNaN;
+    return kNoValue;
 }
 
 const core::TrialStat &SeriesPlots::metricStat(const core::SeriesPointResult &point) const
@@ -141,12 +141,12 @@ void SeriesPlots::drawHeatMap(const SeriesFamily &family)
     // The cells' figures; latency in the unit of its magnitude (the cells' labels and
     // the hover say their own).
     HeatScale scale;
-    scale.values.assign(std::size_t(nx), std::vector<double>(std::size_t(ny), kNaN));
+    scale.values.assign(std::size_t(nx), std::vector<double>(std::size_t(ny), kNoValue));
     double lo = std::numeric_limits<double>::max(), hi = 0;
     for (int x = 0; x < nx; ++x)
         for (int y = 0; y < ny; ++y) {
             const int i = m_cells[std::size_t(x)][std::size_t(y)];
-            const double v = i < 0 ? kNaN : metricValue(m_data.points[std::size_t(i)]);
+            const double v = i < 0 ? kNoValue : metricValue(m_data.points[std::size_t(i)]);
             scale.values[std::size_t(x)][std::size_t(y)] = v;
             if (!std::isnan(v)) {
                 lo = std::min(lo, v);
