@@ -8,7 +8,8 @@
 # compiles once per target in about 40 s); tests/core/report_test.cpp 26.3 s → 21.5 s.
 # A cold CI machine builds all of it, so this is most of what decides whether CI fits.
 #
-# Only third-party headers go in: our own change often, and a precompiled header that
+# Only third-party headers go in (and ui/plots/qcp_library.h, QCustomPlot's own with the
+# one definition it needs first): our own change often, and a precompiled header that
 # changes rebuilds its whole target. clang-tidy reads the same compile commands without
 # the precompiled header (scripts/lint.sh), so a file that forgets an #include it needs
 # is still reported there. ccache caches these compiles when its sloppiness allows
@@ -70,7 +71,8 @@ endfunction()
 # preset: there a change recompiles its whole batch. Files of a target must therefore not
 # define the same name in their anonymous namespaces, nor leave a using-directive at
 # namespace scope for the next file of the batch; those that do are left out of batches
-# (SKIP_UNITY_BUILD_INCLUSION) with the reason beside them.
+# (SKIP_UNITY_BUILD_INCLUSION) with the reason beside them. (The CLI's files all open
+# core's names in ioprism::cli alike: one reaching the next changes nothing there.)
 option(IOPRISM_UNITY_BUILD "Compile core, the GUI, its tests and the CLI's commands in batches (unity build)" OFF)
 function(ioprism_unity target)
     if(IOPRISM_UNITY_BUILD)

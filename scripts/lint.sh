@@ -99,7 +99,10 @@ for e in json.load(open(sys.argv[1])):
     e["command"]=re.sub(r" -Winvalid-pch| -include \S*/cmake_pch\.hxx(?=\s)","",e["command"])
     path=os.path.join(e["directory"], e["file"])
     if re.search(r"/Unity/unity_[0-9]+_[a-z]+\.[a-z]+$", path):
-        for src in re.findall(r"^#include \"(.*)\"$", open(path).read(), re.M):
+        sources=re.findall(r"^#include \"(.*)\"$", open(path).read(), re.M)
+        if not sources:
+            sys.exit("lint: no sources found in the batch " + path + " (a new CMake format?)")
+        for src in sources:
             out.append(dict(e, file=src, command=e["command"].replace(path, src)))
     else:
         out.append(e)

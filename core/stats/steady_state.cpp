@@ -65,18 +65,19 @@ SteadyStateWindow fitSteadyStateWindow(
     w.rangeShare = (w.maximum - w.minimum) / w.mean;
     w.excursionShare = std::abs(w.slopePerRound) * (n - 1) / w.mean;
     w.deviationShare = deviation / w.mean;
+    // PTS's tests are met within their limits; fio's below them, strictly, as fio tests.
     switch (criteria.rule) {
     case SteadyStateRule::Pts:
         w.rangeMet = w.rangeShare <= criteria.rangeLimit;
         w.slopeMet = w.excursionShare <= criteria.slopeLimit;
         break;
     case SteadyStateRule::FioDeviation:
-        w.rangeMet = w.deviationShare <= criteria.rangeLimit;
+        w.rangeMet = w.deviationShare < criteria.rangeLimit;
         w.slopeMet = true;
         break;
     case SteadyStateRule::FioSlope:
         w.rangeMet = true;
-        w.slopeMet = std::abs(w.slopePerRound) / w.mean <= criteria.slopeLimit;
+        w.slopeMet = std::abs(w.slopePerRound) / w.mean < criteria.slopeLimit;
         break;
     }
     return w;

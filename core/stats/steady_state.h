@@ -12,8 +12,10 @@
 //                   slope excursion  the least-squares line's excursion over the window,
 //                                    |slope| x (rounds - 1), <= slopeLimit (10 %) of it
 //   FioDeviation  fio's `iops:X%`: every round within +-rangeLimit of the window's mean
-//   FioSlope      fio's `iops_slope:X%`: the least-squares slope per round <= slopeLimit
-//                 of the window's mean
+//                 (below it, strictly, as fio tests)
+//   FioSlope      fio's `iops_slope:X%`: the least-squares slope per round below
+//                 slopeLimit of the window's mean. fio's slope is per second of its
+//                 samples: the two are the same rule when a round lasts one second.
 //
 // The first window that meets the rule is the steady one, and the test stops there. At
 // `roundLimit` rounds (PTS: 25) without one the result is "not reached", never steady:

@@ -4,6 +4,8 @@
 #include "core/run/series_result.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <vector>
 
 namespace ioprism::core {
@@ -35,6 +37,10 @@ std::optional<WriteCliff> findWriteCliff(
     const std::size_t least = std::max<std::size_t>(criteria.minimumPoints, 1);
     if (n < 2 * least)
         return std::nullopt;
+    // A rate that is not a number (an interval of no length) has no place on the curve.
+    for (const auto &p : points)
+        if (!std::isfinite(p.rate))
+            return std::nullopt;
     const std::vector<double> smooth
         = runningMedian(points, std::max<std::size_t>(criteria.smoothPoints | 1, 1));
 
@@ -51,13 +57,14 @@ std::optional<WriteCliff> findWriteCliff(
     const auto deviations = [&](std::size_t from, std::size_t to) {
         const double count = double(to - from);
         const double s = sum[to] - sum[from];
-        return (squares[to] - squares[from]) - s * s / count;
+        // Never below zero: rounding can take a perfect step's deviations a hair under.
+        return std::max(0.0, (squares[to] - squares[from]) - s * s / count);
     };
     std::size_t split = least;
-    double best = -1;
+    double best = std::numeric_limits<double>::infinity();
     for (std::size_t k = least; k + least <= n; ++k) {
         const double cost = deviations(0, k) + deviations(k, n);
-        if (best < 0 || cost < best) {
+        if (cost < best) {
             best = cost;
             split = k;
         }

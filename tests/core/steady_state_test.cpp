@@ -75,7 +75,8 @@ TEST(SteadyState, TheFirstSteadyWindowIsTheOneAfterTheRampAsARunWouldStopThere)
     const std::vector<double> rounds {200, 170, 140, 120, 105, 101, 100, 99, 100, 101, 100, 99};
     const auto r = judgeSteadyState(rounds, ptsRule());
     ASSERT_EQ(r.state, SteadyState::Steady);
-    // Rounds 4-8 (index 3: 120 ... 99): range 21 % of 105: no. Rounds 5-9 (index 4): 105,
+    // Rounds 4-8 (index 3: 120 ... 99): range 21 / 105, exactly 20 % and so within PTS's
+    // limit, but a slope excursion of 17.9 %: no. Rounds 5-9 (index 4): 105,
     // 101, 100, 99, 100: range 5.9 %, slope -1.2 a round, excursion 4.8 %: the first.
     EXPECT_EQ(r.window->first, 4u);
     EXPECT_EQ(r.rounds, 9u) << "judged after round 9, where a run stops";
@@ -113,6 +114,19 @@ TEST(SteadyState, AWindowThatEndsOnTheLimitIsStillSteady)
     const auto r = judgeSteadyState(rounds, ptsRule());
     EXPECT_EQ(r.state, SteadyState::Steady);
     EXPECT_EQ(r.window->first, 20u);
+}
+
+TEST(SteadyState, PtsLimitsAreMetOnTheLimitAndFiosOnlyBelowIt)
+{
+    // Range exactly 20 % of the mean (100), slope excursion 4 %; largest deviation 10 %.
+    const std::vector<double> rounds {90, 110, 100, 100, 100};
+    EXPECT_EQ(judgeSteadyState(rounds, ptsRule()).state, SteadyState::Steady);
+    SteadyStateCriteria fio;
+    fio.rule = SteadyStateRule::FioDeviation;
+    fio.rangeLimit = 0.10;
+    EXPECT_EQ(judgeSteadyState(rounds, fio).state, SteadyState::Measuring);
+    fio.rangeLimit = 0.11;
+    EXPECT_EQ(judgeSteadyState(rounds, fio).state, SteadyState::Steady);
 }
 
 TEST(SteadyState, FewerRoundsThanAWindowAreStillMeasuring)
@@ -160,6 +174,10 @@ TEST(SteadyState, FiosSlopeRuleLooksAtTheSlopeAlone)
     // 2 a round on a mean of 100: 2 %.
     const std::vector<double> rising {96, 98, 100, 102, 104};
     EXPECT_EQ(judgeSteadyState(rising, fio).state, SteadyState::Measuring);
+    // 0.5 a round: 0.5 % per round, below the limit, although the line moves 2 % of the
+    // mean across the window (the slope is per round, not the window's excursion).
+    const std::vector<double> creeping {99, 99.5, 100, 100.5, 101};
+    EXPECT_EQ(judgeSteadyState(creeping, fio).state, SteadyState::Steady);
 }
 
 TEST(SteadyState, RuleNamesReadBack)

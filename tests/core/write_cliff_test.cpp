@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <gtest/gtest.h>
+#include <limits>
 #include <vector>
 
 namespace ioprism::core {
@@ -92,7 +93,7 @@ TEST(WriteCliff, AWriteWithoutACliffHasNone)
         {"a small step",
             simulatedWrite(60, 0.02,
                 [](double bytes, std::size_t) { return bytes < 20 * kGiB ? kGiB : 0.8 * kGiB; })},
-        // The fall comes 3 s before the end: fewer intervals after it than a cliff needs.
+        // The fall comes 3 s before the end: too few slow intervals to say it stays down.
         {"too late to tell",
             simulatedWrite(
                 40, 0.02, [](double, std::size_t s) { return s < 37 ? kGiB : 0.2 * kGiB; })},
@@ -102,6 +103,32 @@ TEST(WriteCliff, AWriteWithoutACliffHasNone)
         EXPECT_FALSE(cliff) << c.name << ": found at " << (cliff ? cliff->bytesBefore / kGiB : 0)
                             << " GiB";
     }
+}
+
+TEST(WriteCliff, ANoiselessStepIsFoundOnItsInterval)
+{
+    std::vector<WriteRatePoint> points;
+    std::uint64_t bytes = 0;
+    for (int s = 0; s < 80; ++s) {
+        const double rate = s < 16 ? 1.5 * kGiB : 0.4 * kGiB;
+        bytes += std::uint64_t(rate);
+        points.push_back({bytes, rate});
+    }
+    const auto cliff = findWriteCliff(points);
+    ASSERT_TRUE(cliff);
+    EXPECT_EQ(cliff->firstSlowPoint, 16u);
+    EXPECT_EQ(cliff->bytesBefore, points[15].bytesWritten);
+    EXPECT_DOUBLE_EQ(cliff->rateBefore, 1.5 * kGiB);
+    EXPECT_DOUBLE_EQ(cliff->rateAfter, 0.4 * kGiB);
+}
+
+TEST(WriteCliff, ARateThatIsNotANumberIsNoAnswer)
+{
+    auto points = simulatedWrite(
+        40, 0.02, [](double, std::size_t s) { return s < 20 ? kGiB : 0.2 * kGiB; });
+    ASSERT_TRUE(findWriteCliff(points));
+    points[7].rate = std::numeric_limits<double>::quiet_NaN();
+    EXPECT_FALSE(findWriteCliff(points));
 }
 
 TEST(WriteCliff, TooFewIntervalsAreNoAnswer)
