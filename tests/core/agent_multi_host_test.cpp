@@ -25,6 +25,7 @@
 
 #include "tests/support/session_doubles.h"
 #include "tests/support/test_profiles.h"
+#include "tests/support/test_support.h"
 
 using namespace ioprism::core;
 using namespace std::chrono_literals;
@@ -133,15 +134,7 @@ RunRequest request(std::uint64_t iosPerTarget)
     return r;
 }
 
-void waitWithin(RunSession &session)
-{
-    auto done = std::async(std::launch::async, [&session] { session.wait(); });
-    if (done.wait_for(60s) != std::future_status::ready) {
-        ADD_FAILURE() << "the run did not end";
-        session.stopNow();
-    }
-    done.get();
-}
+using ioprism::test::waitWithin;
 
 // Agents agent-a, -b and -c, recording into `records`, each opened by the controller,
 // and the hosts of a multi-host session on them.

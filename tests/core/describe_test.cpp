@@ -14,6 +14,8 @@
 #include <gtest/gtest.h>
 #include <regex>
 
+#include "tests/support/session_doubles.h"
+
 namespace ioprism::core {
 namespace {
 
@@ -197,9 +199,7 @@ TEST(DescribeRun, SaysTheDepthOfEveryTargetOnce)
     EXPECT_THAT(text, HasSubstr("plain (2 KiB) at QD 4/8, Q32 (2 KiB) at QD 32;")) << text;
 }
 
-struct NullSink : RunSink {
-    void onInterval(const IntervalSample &) override { }
-};
+using ioprism::test::NullSink;
 
 // The report of a run of a preset changed to 1 s on another target: the facts of that
 // run, never the preset's old ones ("5 s each", "1 GiB"), and the description verbatim.

@@ -14,6 +14,8 @@
 #include <mutex>
 #include <set>
 
+#include "tests/support/session_doubles.h"
+
 using namespace ioprism::core;
 using namespace std::chrono_literals;
 using BenchRun = ioprism::core::Run;
@@ -106,8 +108,7 @@ private:
     NullBackend m_null;
 };
 
-struct QuietSink : RunSink {
-};
+using ioprism::test::NullSink;
 
 Profile treeProfile(std::uint32_t qd, std::uint64_t preInit)
 {
@@ -142,7 +143,7 @@ Profile treeProfile(std::uint32_t qd, std::uint64_t preInit)
 RunResult runOn(RecordingBackend &backend, const Profile &profile, std::uint64_t ioLimit)
 {
     NullCounterSource counters;
-    QuietSink sink;
+    NullSink sink;
     return BenchRun(profile, backend, counters, sink, {.ioLimitPerTarget = ioLimit}).execute();
 }
 

@@ -13,13 +13,15 @@
 #include <thread>
 #include <vector>
 
+#include "tests/support/test_support.h"
+
 using namespace ioprism::core;
 
 namespace {
 
-constexpr std::uint64_t kUs = 1000;
-constexpr std::uint64_t kMs = 1000 * kUs;
-constexpr std::uint64_t kS = 1000 * kMs;
+using ioprism::test::kMs;
+using ioprism::test::kS;
+using ioprism::test::kUs;
 
 // Nearest-rank percentile of sorted values, the definition percentileNs() uses.
 std::uint64_t exactPercentile(const std::vector<std::uint64_t> &sorted, double p)

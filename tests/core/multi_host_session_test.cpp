@@ -22,6 +22,7 @@
 #include "tests/support/session_doubles.h"
 #include "tests/support/test_backend.h"
 #include "tests/support/test_profiles.h"
+#include "tests/support/test_support.h"
 
 using namespace ioprism::core;
 using namespace std::chrono_literals;
@@ -223,16 +224,7 @@ struct MergedLog final : RunSink {
     RunResult result;
 };
 
-// Waits for the session within a generous limit, so that a hang fails instead of blocking.
-void waitWithin(RunSession &session)
-{
-    auto done = std::async(std::launch::async, [&session] { session.wait(); });
-    if (done.wait_for(60s) != std::future_status::ready) {
-        ADD_FAILURE() << "the run did not end";
-        session.stopNow();
-    }
-    done.get();
-}
+using ioprism::test::waitWithin;
 
 const ScopeFigures &allOf(const IntervalSample &s)
 {

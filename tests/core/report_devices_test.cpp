@@ -8,42 +8,14 @@
 #include <gtest/gtest.h>
 #include <sstream>
 
+#include "tests/support/test_support.h"
+
 using namespace ioprism::core;
 
 namespace {
 
-std::vector<std::string> splitCsv(const std::string &line)
-{
-    std::vector<std::string> fields(1);
-    bool quoted = false;
-    for (std::size_t i = 0; i < line.size(); ++i) {
-        const char c = line[i];
-        if (quoted) {
-            if (c == '"' && i + 1 < line.size() && line[i + 1] == '"')
-                fields.back() += '"', ++i;
-            else if (c == '"')
-                quoted = false;
-            else
-                fields.back() += c;
-        } else if (c == '"') {
-            quoted = true;
-        } else if (c == ',') {
-            fields.emplace_back();
-        } else {
-            fields.back() += c;
-        }
-    }
-    return fields;
-}
-
-std::vector<std::string> lines(const std::string &text)
-{
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    for (std::string l; std::getline(in, l);)
-        out.push_back(l);
-    return out;
-}
+using ioprism::test::lines;
+using ioprism::test::splitCsv;
 
 std::size_t columnOf(const std::vector<std::string> &header, const std::string &name)
 {

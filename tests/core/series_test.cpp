@@ -10,6 +10,7 @@
 #include "core/run/plan.h"
 #include "core/run/run.h"
 #include "core/run/series_result.h"
+#include "support/session_doubles.h"
 #include "support/test_backend.h"
 
 #include <gtest/gtest.h>
@@ -283,8 +284,7 @@ TEST(SeriesJson, AWrongFieldNamesItsPath)
     EXPECT_EQ(problems[0].path, "setup.series.axes[0].from");
 }
 
-struct NullSink : RunSink {
-};
+using ioprism::test::NullSink;
 
 TEST(SeriesRun, EveryPointIsAStepWithItsOwnIosAndThePointsSummariseTheTrials)
 {

@@ -9,14 +9,14 @@
 #include <gtest/gtest.h>
 #include <sstream>
 
+#include "tests/support/session_doubles.h"
+
 namespace ioprism::core {
 namespace {
 
 using namespace std::chrono_literals;
 
-struct NullSink : RunSink {
-    void onInterval(const IntervalSample &) override { }
-};
+using ioprism::test::NullSink;
 
 RunResult twoStepRun()
 {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Doubles for the tests of runs on several hosts and of agents: a sink that keeps a host's
-// own result on its way to the merge, and a channel a test can cut as a pulled cable would.
+// Doubles for the tests of runs, of runs on several hosts and of agents: a sink that does
+// nothing, a sink that keeps a host's own result on its way to the merge, and a channel a
+// test can cut as a pulled cable would.
 #pragma once
 
 #include "core/agent/message_channel.h"
@@ -12,6 +13,10 @@
 #include <utility>
 
 namespace ioprism::test {
+
+// A sink that takes every report and does nothing with it.
+struct NullSink : core::RunSink {
+};
 
 // Forwards every report of a host's run to `next`, keeping its result in `record`
 // (anything with a `mutex` and an optional `result`): what the host measured, before any

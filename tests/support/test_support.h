@@ -2,13 +2,17 @@
 // Shared helpers for the test executables.
 #pragma once
 
+#include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <gtest/gtest.h>
 #include <random>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace ioprism::test {
 
@@ -36,6 +40,68 @@ inline std::string readFile(const std::filesystem::path &p)
     std::ostringstream s;
     s << in.rdbuf();
     return s.str();
+}
+
+// readFile, and a failure of the test when the file cannot be read (a fixture or golden
+// file that must be there).
+inline std::string readExistingFile(const std::filesystem::path &p)
+{
+    EXPECT_TRUE(std::ifstream(p, std::ios::binary).good()) << "cannot read " << p;
+    return readFile(p);
+}
+
+// The lines of a text, without their '\n'.
+inline std::vector<std::string> lines(const std::string &text)
+{
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+        out.push_back(line);
+    return out;
+}
+
+// One CSV line split into fields (RFC 4180 quoting; the line holds no newline).
+inline std::vector<std::string> splitCsv(const std::string &line)
+{
+    std::vector<std::string> fields(1);
+    bool quoted = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (quoted) {
+            if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+                fields.back() += '"';
+                ++i;
+            } else if (c == '"') {
+                quoted = false;
+            } else {
+                fields.back() += c;
+            }
+        } else if (c == '"') {
+            quoted = true;
+        } else if (c == ',') {
+            fields.emplace_back();
+        } else {
+            fields.back() += c;
+        }
+    }
+    return fields;
+}
+
+// Durations in nanoseconds, as histograms and results count them.
+constexpr std::uint64_t kUs = 1000;
+constexpr std::uint64_t kMs = 1000 * kUs;
+constexpr std::uint64_t kS = 1000 * kMs;
+
+// Waits for a run session (anything with wait() and stopNow()) within a generous limit,
+// so that a hang fails the test instead of blocking it.
+template<class Session> void waitWithin(Session &session)
+{
+    auto done = std::async(std::launch::async, [&session] { session.wait(); });
+    if (done.wait_for(std::chrono::seconds(60)) != std::future_status::ready) {
+        ADD_FAILURE() << "the run did not end";
+        session.stopNow();
+    }
+    done.get();
 }
 
 // Golden files (tests/golden) hold the exact expected output of a writer. Under
