@@ -30,18 +30,18 @@ namespace {
 
 constexpr auto kPatience = 30s; // generous: a condition, never a measured time
 // Absolute on this host ("C:/..." where a path needs a drive: Windows).
-const std::string kRoot
+const std::string kSessionRoot
     = std::filesystem::path("/").is_absolute() ? "/ioprism-agent-test" : "C:/ioprism-agent-test";
 const std::string kOutside
     = std::filesystem::path("/").is_absolute() ? "/etc/passwd" : "C:/etc/passwd";
-const std::string kToken = "s3cret-token";
+const std::string kSessionToken = "s3cret-token";
 
 Profile agentProfile()
 {
     Profile p = ioprism::test::twoWorkerProfile("agent round trip", 50ms, 100);
     for (auto &w : p.hosts[0].workers)
         for (auto &t : w.targets)
-            t.path = kRoot + "/" + t.path;
+            t.path = kSessionRoot + "/" + t.path;
     return p;
 }
 
@@ -279,8 +279,8 @@ private:
 AgentConfig makeConfig(AgentRunMaker makeRun)
 {
     AgentConfig c;
-    c.token = kToken;
-    c.allowedRoots = {kRoot};
+    c.token = kSessionToken;
+    c.allowedRoots = {kSessionRoot};
     c.identity.host = "db2";
     c.identity.os = "Linux 6.1.0";
     c.identity.cpus = 8;
@@ -297,8 +297,8 @@ AgentConfig makeConfig(AgentRunMaker makeRun)
 }
 
 // One agent (its config and state) and the connections made to it.
-struct Agent {
-    explicit Agent(AgentRunMaker makeRun)
+struct AgentUnderTest {
+    explicit AgentUnderTest(AgentRunMaker makeRun)
         : config(makeConfig(std::move(makeRun)))
     { }
     // A new connection: the service on the agent's end (started), the controller's end.
@@ -382,9 +382,9 @@ TEST(AgentSession, ARunThroughTheAgentIsALocalRunFieldForField)
         session.start(nullRequest());
         session.wait();
     }
-    Agent agent(localAgentRuns(nullHooks()));
+    AgentUnderTest agent(localAgentRuns(nullHooks()));
     AgentConnection connection(agent.connect(), "db2:7355");
-    ASSERT_TRUE(connection.open(kToken, "ctl"));
+    ASSERT_TRUE(connection.open(kSessionToken, "ctl"));
     EXPECT_EQ(connection.welcome().host, "db2");
     EXPECT_EQ(connection.welcome().version, IOPRISM_VERSION);
     EXPECT_EQ(connection.welcome().engines, std::vector<std::string> {"null"});
@@ -442,7 +442,7 @@ TEST(AgentSession, ARunThroughTheAgentIsALocalRunFieldForField)
     // The inventory, with the allow list the agent was given.
     auto inventory = connection.inventory();
     ASSERT_TRUE(inventory) << inventory.error().toString();
-    EXPECT_EQ(inventory->roots, std::vector<std::string> {kRoot});
+    EXPECT_EQ(inventory->roots, std::vector<std::string> {kSessionRoot});
     ASSERT_EQ(inventory->devices.size(), 1u);
     EXPECT_EQ(inventory->devices[0].path, "/dev/nvme0n1");
 }
@@ -451,9 +451,9 @@ TEST(AgentSession, EachStepWaitsForTheBarrierAndStartsAtItsTimeOnTheAgentsClock)
 {
     Script script;
     script.steps = 3;
-    Agent agent(scriptedRuns(script));
+    AgentUnderTest agent(scriptedRuns(script));
     AgentConnection connection(agent.connect(), "db2:7355");
-    ASSERT_TRUE(connection.open(kToken));
+    ASSERT_TRUE(connection.open(kSessionToken));
     BarrierParty barrier;
     Recorder sink;
     RemoteRunOptions options;
@@ -489,7 +489,7 @@ TEST(AgentSession, EachStepWaitsForTheBarrierAndStartsAtItsTimeOnTheAgentsClock)
 TEST(AgentSession, AWrongOrMissingTokenIsRefusedTheSameWayWithoutTellingTheRightOne)
 {
     Script script; // never runs
-    Agent agent(scriptedRuns(script));
+    AgentUnderTest agent(scriptedRuns(script));
     // The agent's operator sees each refusal in its log, with who tried.
     std::mutex logMutex;
     std::vector<std::string> logged;
@@ -497,14 +497,14 @@ TEST(AgentSession, AWrongOrMissingTokenIsRefusedTheSameWayWithoutTellingTheRight
         std::lock_guard lock(logMutex);
         logged.push_back(text);
     };
-    for (const std::string &token : {std::string("wrong"), std::string(), kToken + "x"}) {
+    for (const std::string &token : {std::string("wrong"), std::string(), kSessionToken + "x"}) {
         AgentConnection connection(agent.connect(), "db2:7355");
         const Status status = connection.open(token);
         ASSERT_FALSE(status);
         EXPECT_EQ(status.error().toString(),
             "connect to agent db2:7355: the agent refused the connection: authentication "
             "failed: wrong token");
-        EXPECT_EQ(status.error().toString().find(kToken), std::string::npos);
+        EXPECT_EQ(status.error().toString().find(kSessionToken), std::string::npos);
         EXPECT_FALSE(connection.isOpen());
     }
     for (auto &s : agent.services)
@@ -517,7 +517,7 @@ TEST(AgentSession, AWrongOrMissingTokenIsRefusedTheSameWayWithoutTellingTheRight
 
 TEST(AgentSession, AFirstMessageThatIsNotAHelloIsRefusedAndTheConnectionClosed)
 {
-    Agent agent(nullptr);
+    AgentUnderTest agent(nullptr);
     {
         RawPeer peer(agent.connect());
         peer.channel->send(encodeAgentMessage(ToAgent {ClockRequest {1, 2}}));
@@ -541,7 +541,7 @@ TEST(AgentSession, AFirstMessageThatIsNotAHelloIsRefusedAndTheConnectionClosed)
 
 TEST(AgentSession, AConnectionThatSaysNothingIsRefusedAfterTheHelloTimeout)
 {
-    Agent agent(nullptr);
+    AgentUnderTest agent(nullptr);
     agent.config.helloTimeout = 200ms;
     RawPeer peer(agent.connect());
     EXPECT_EQ(refusalOf(peer.next()), "no hello within 0.2 s");
@@ -551,10 +551,10 @@ TEST(AgentSession, AConnectionThatSaysNothingIsRefusedAfterTheHelloTimeout)
 
 TEST(AgentSession, AControllerOfAnotherVersionIsRefusedNamingBothVersions)
 {
-    Agent agent(nullptr);
+    AgentUnderTest agent(nullptr);
     {
         RawPeer peer(agent.connect());
-        std::string hello = helloText(kToken);
+        std::string hello = helloText(kSessionToken);
         ASSERT_EQ(hello.rfind("{\"agent\":1,", 0), 0u);
         hello.replace(0, 10, "{\"agent\":2");
         peer.channel->send(hello);
@@ -567,7 +567,7 @@ TEST(AgentSession, AControllerOfAnotherVersionIsRefusedNamingBothVersions)
     {
         RawPeer peer(agent.connect());
         peer.channel->send(encodeAgentMessage(
-            ToAgent {HelloMessage {"9.0.0", kSessionProtocolVersion + 1, kToken, "ctl"}}));
+            ToAgent {HelloMessage {"9.0.0", kSessionProtocolVersion + 1, kSessionToken, "ctl"}}));
         const std::string why = refusalOf(peer.next());
         EXPECT_EQ(why,
             "the controller (IOPrism 9.0.0) speaks run session protocol "
@@ -624,7 +624,7 @@ TEST(AgentSession, AnAgentOfAnotherVersionIsRefusedByTheControllerNamingBothVers
         text.replace(0, 10, "{\"agent\":3");
         FakeAgent agent(text);
         AgentConnection connection(std::move(agent.controllerEnd), "db2:7355");
-        const Status status = connection.open(kToken);
+        const Status status = connection.open(kSessionToken);
         ASSERT_FALSE(status);
         const std::string why = status.error().toString();
         EXPECT_NE(why.find("agent protocol 3 (IOPrism \"0.9.0\")"), std::string::npos) << why;
@@ -636,7 +636,7 @@ TEST(AgentSession, AnAgentOfAnotherVersionIsRefusedByTheControllerNamingBothVers
         FakeAgent agent(encodeAgentMessage(FromAgent {WelcomeMessage {
             "0.9.0", kSessionProtocolVersion + 4, "db2", "Linux", 4, {"null"}, 1}}));
         AgentConnection connection(std::move(agent.controllerEnd), "db2:7355");
-        const Status status = connection.open(kToken);
+        const Status status = connection.open(kSessionToken);
         ASSERT_FALSE(status);
         EXPECT_EQ(status.error().toString(),
             "connect to agent db2:7355: the agent (IOPrism 0.9.0) speaks run session protocol "
@@ -652,7 +652,7 @@ TEST(AgentSession, AnAgentThatDoesNotAnswerTheHelloFailsTheConnectionInTime)
     auto [controllerEnd, agentEnd] = makeChannelPair();
     agentEnd->start([](std::string) {}, [](std::string) {}); // hears, never answers
     AgentConnection connection(std::move(controllerEnd), "db2:7355");
-    const Status status = connection.open(kToken, "", 100ms);
+    const Status status = connection.open(kSessionToken, "", 100ms);
     ASSERT_FALSE(status);
     EXPECT_EQ(status.error().toString(),
         "connect to agent db2:7355: no answer to the hello within 0.1 s");
@@ -663,9 +663,9 @@ TEST(AgentSession, AnAgentThatDoesNotAnswerTheHelloFailsTheConnectionInTime)
 
 TEST(AgentSession, ATargetOutsideTheAllowListIsRefusedNamingTheTargetAndTheRoots)
 {
-    Agent agent(localAgentRuns(nullHooks()));
+    AgentUnderTest agent(localAgentRuns(nullHooks()));
     AgentConnection connection(agent.connect(), "db2:7355");
-    ASSERT_TRUE(connection.open(kToken));
+    ASSERT_TRUE(connection.open(kSessionToken));
     struct Case {
         std::string path;
         std::string error;
@@ -674,10 +674,11 @@ TEST(AgentSession, ATargetOutsideTheAllowListIsRefusedNamingTheTargetAndTheRoots
         {kOutside,
             "refused by the agent: target " + kOutside
                 + " is outside the agent's allowed roots; the agent allows targets under: "
-                + kRoot},
-        {kRoot + "/../etc/passwd",
-            "refused by the agent: target " + kRoot
-                + "/../etc/passwd contains \"..\"; the agent allows targets under: " + kRoot},
+                + kSessionRoot},
+        {kSessionRoot + "/../etc/passwd",
+            "refused by the agent: target " + kSessionRoot
+                + "/../etc/passwd contains \"..\"; the agent allows targets under: "
+                + kSessionRoot},
     };
     for (const auto &c : cases) {
         RunRequest request = nullRequest();
@@ -698,9 +699,9 @@ TEST(AgentSession, ATargetOutsideTheAllowListIsRefusedNamingTheTargetAndTheRoots
 TEST(AgentSession, AnOutOfOrderGoIsRefusedAndTheRunGoesOn)
 {
     Script script;
-    Agent agent(scriptedRuns(script));
+    AgentUnderTest agent(scriptedRuns(script));
     AgentConnection connection(agent.connect(), "db2:7355");
-    ASSERT_TRUE(connection.open(kToken));
+    ASSERT_TRUE(connection.open(kSessionToken));
     BarrierParty barrier;
     Recorder sink;
     RemoteRunSession session(connection, sink, barrier.party());
@@ -718,7 +719,7 @@ TEST(AgentSession, AnOutOfOrderGoIsRefusedAndTheRunGoesOn)
     EXPECT_FALSE(result.stoppedByUser);
     // And after the run: no step waits.
     RawPeer peer(agent.connect());
-    peer.channel->send(helloText(kToken));
+    peer.channel->send(helloText(kSessionToken));
     ASSERT_TRUE(peer.next());
     peer.channel->send(encodeAgentMessage(ToAgent {GoMessage {0, 0, false}}));
     const auto error = peer.next();
@@ -730,11 +731,11 @@ TEST(AgentSession, AnOutOfOrderGoIsRefusedAndTheRunGoesOn)
 TEST(AgentSession, ASecondRunWhileTheAgentIsBusyIsRefusedNamingWhoSinceWhen)
 {
     Script script;
-    Agent agent(scriptedRuns(script));
+    AgentUnderTest agent(scriptedRuns(script));
     AgentConnection first(agent.connect(), "db2:7355");
-    ASSERT_TRUE(first.open(kToken, "ctl-1"));
+    ASSERT_TRUE(first.open(kSessionToken, "ctl-1"));
     AgentConnection second(agent.connect(), "db2:7355");
-    ASSERT_TRUE(second.open(kToken, "ctl-2"));
+    ASSERT_TRUE(second.open(kSessionToken, "ctl-2"));
     BarrierParty barrier;
     Recorder sink1, sink2;
     RemoteRunSession run1(first, sink1, barrier.party());
@@ -784,9 +785,9 @@ TEST(AgentSession, ASecondRunWhileTheAgentIsBusyIsRefusedNamingWhoSinceWhen)
 TEST(AgentSession, AMalformedMessageAfterTheHelloIsAnErrorAndTheRunGoesOn)
 {
     Script script;
-    Agent agent(scriptedRuns(script));
+    AgentUnderTest agent(scriptedRuns(script));
     AgentConnection connection(agent.connect(), "db2:7355");
-    ASSERT_TRUE(connection.open(kToken));
+    ASSERT_TRUE(connection.open(kSessionToken));
     BarrierParty barrier;
     Recorder sink;
     RemoteRunSession session(connection, sink, barrier.party());
@@ -795,7 +796,7 @@ TEST(AgentSession, AMalformedMessageAfterTheHelloIsAnErrorAndTheRunGoesOn)
     connection.sendText("{\"agent\":1,\"type\":\"stop\",\"now\":true}");
     connection.sendText("\xff\xfe garbage");
     connection.sendText(encodeAgentMessage(
-        ToAgent {HelloMessage {IOPRISM_VERSION, kSessionProtocolVersion, kToken, ""}}));
+        ToAgent {HelloMessage {IOPRISM_VERSION, kSessionProtocolVersion, kSessionToken, ""}}));
     ASSERT_TRUE(sink.waitUntil([&] { return sink.notices.size() >= 3; }));
     EXPECT_EQ(sink.notices[0], "agent db2:7355: cannot read the message: now: unknown field");
     EXPECT_EQ(sink.notices[1],
@@ -820,10 +821,10 @@ TEST(AgentSession, AMalformedMessageAfterTheHelloIsAnErrorAndTheRunGoesOn)
 TEST(AgentSession, AnAgentThatGoesAwayMidRunEndsTheSessionWithWhatItSentNamingTheAgent)
 {
     Script script;
-    Agent agent(scriptedRuns(script));
+    AgentUnderTest agent(scriptedRuns(script));
     Tap *agentSide = nullptr;
     AgentConnection connection(agent.connect(&agentSide), "db2:7355");
-    ASSERT_TRUE(connection.open(kToken));
+    ASSERT_TRUE(connection.open(kSessionToken));
     BarrierParty barrier;
     Recorder sink;
     RemoteRunSession session(connection, sink, barrier.party());
@@ -861,11 +862,11 @@ TEST(AgentSession, AnAgentThatGoesAwayMidRunEndsTheSessionWithWhatItSentNamingTh
 
 TEST(AgentSession, AControllerThatGoesAwayStopsARealRunAndTheAgentServesTheNext)
 {
-    Agent agent(localAgentRuns(nullHooks()));
+    AgentUnderTest agent(localAgentRuns(nullHooks()));
     Recorder sink;
     {
         auto connection = std::make_unique<AgentConnection>(agent.connect(), "db2:7355");
-        ASSERT_TRUE(connection->open(kToken));
+        ASSERT_TRUE(connection->open(kSessionToken));
         RunRequest request = nullRequest();
         request.settings.ioLimitPerTarget = 0; // no limit
         request.profile.setup.runTime = std::chrono::hours(1);
@@ -883,7 +884,7 @@ TEST(AgentSession, AControllerThatGoesAwayStopsARealRunAndTheAgentServesTheNext)
     EXPECT_TRUE(agent.services.back()->waitEnded(kPatience));
     // And serves the next controller.
     AgentConnection next(agent.connect(), "db2:7355");
-    ASSERT_TRUE(next.open(kToken));
+    ASSERT_TRUE(next.open(kSessionToken));
     Recorder sink2;
     RemoteRunSession session(next, sink2);
     session.start(nullRequest());
@@ -895,7 +896,7 @@ TEST(AgentSession, AnAgentThatStopsAnsweringEndsTheSessionAfterTheSilenceLimit)
 {
     FakeAgent agent(welcomeText());
     AgentConnection connection(std::move(agent.controllerEnd), "db2:7355");
-    ASSERT_TRUE(connection.open(kToken));
+    ASSERT_TRUE(connection.open(kSessionToken));
     Recorder sink;
     BarrierParty barrier;
     RemoteRunOptions options;

@@ -24,7 +24,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-struct Finished final : RunSink {
+struct FinishedResult final : RunSink {
     void onFinished(RunResult &&r) override
     {
         std::lock_guard lock(mutex);
@@ -57,7 +57,7 @@ RunResult runOn(const std::string &hostName, std::uint64_t iosPerTarget, int spe
     request.settings.stonewallBytes = stonewallBytes;
     if (stonewallBytes > 0) // a step of an amount: a run time that bounds it, far off
         request.profile.setup.runTime = std::chrono::seconds(60);
-    Finished sink;
+    FinishedResult sink;
     {
         LocalRunSession session(hooks, sink);
         session.start(request);

@@ -43,18 +43,9 @@ std::filesystem::path goldenPath(const std::string &name)
     return ioprism::test::sourceDir() / "tests" / "golden" / "icf" / name;
 }
 
-std::string readFile(const std::filesystem::path &path)
+std::string icfFixture(const std::string &name)
 {
-    std::ifstream in(path, std::ios::binary);
-    EXPECT_TRUE(in.good()) << "cannot read " << path;
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-std::string fixture(const std::string &name)
-{
-    return readFile(fixturePath(name));
+    return ioprism::test::readExistingFile(fixturePath(name));
 }
 
 std::string describe(const Problems &problems)
@@ -109,7 +100,7 @@ std::string joinLines(const std::vector<std::string> &lines)
 // The reference example with line `number` (1-based) replaced.
 std::string withLine(std::size_t number, const std::string &replacement)
 {
-    auto lines = splitLines(fixture("reference.icf"));
+    auto lines = splitLines(icfFixture("reference.icf"));
     lines.at(number - 1) = replacement;
     return joinLines(lines);
 }
@@ -237,7 +228,7 @@ Profile extendedProfile()
 TEST(IcfImport, ReferenceExampleFieldByField)
 {
     Problems problems;
-    const Profile p = parseValid(fixture("reference.icf"), problems);
+    const Profile p = parseValid(icfFixture("reference.icf"), problems);
     EXPECT_TRUE(problems.empty()) << describe(problems);
 
     EXPECT_EQ(p.setup.description, "nightly flash check");
@@ -310,7 +301,7 @@ TEST(IcfImport, ReferenceExampleFieldByField)
 TEST(IcfImport, FullFixtureFieldByField)
 {
     Problems problems;
-    const Profile p = parseValid(fixture("full-1.1.0.icf"), problems);
+    const Profile p = parseValid(icfFixture("full-1.1.0.icf"), problems);
 
     EXPECT_EQ(p.setup.description, "lab sweep, two hosts");
     EXPECT_EQ(p.setup.runTime, 1h + 2min + 3s);
@@ -427,7 +418,7 @@ TEST(IcfImport, FullFixtureFieldByField)
 TEST(IcfImport, OldFormatUsesIometersOldBehaviour)
 {
     Problems problems;
-    const Profile p = parseValid(fixture("old-2006.icf"), problems);
+    const Profile p = parseValid(icfFixture("old-2006.icf"), problems);
     EXPECT_TRUE(problems.empty()) << describe(problems);
 
     EXPECT_EQ(p.setup.description, "legacy 2006 config");
@@ -460,15 +451,16 @@ TEST(IcfImport, OldFormatUsesIometersOldBehaviour)
 
 TEST(IcfImport, CrlfFileReadsLikeLfFile)
 {
-    EXPECT_NE(fixture("reference-crlf.icf").find("\r\n"), std::string::npos);
-    EXPECT_EQ(parseValid(fixture("reference-crlf.icf")), parseValid(fixture("reference.icf")));
+    EXPECT_NE(icfFixture("reference-crlf.icf").find("\r\n"), std::string::npos);
+    EXPECT_EQ(
+        parseValid(icfFixture("reference-crlf.icf")), parseValid(icfFixture("reference.icf")));
 }
 
 TEST(IcfImport, EveryFixtureReadsTheSameWithAnyLineEnd)
 {
     for (const auto &name : kFixtures) {
         SCOPED_TRACE(name);
-        const std::string lf = replaceAll(fixture(name), "\r\n", "\n");
+        const std::string lf = replaceAll(icfFixture(name), "\r\n", "\n");
         const Profile expected = parseValid(lf);
         EXPECT_EQ(parseValid(replaceAll(lf, "\n", "\r\n")), expected) << "CRLF";
         EXPECT_EQ(parseValid(replaceAll(lf, "\n", "\r")), expected) << "CR";
@@ -479,9 +471,9 @@ TEST(IcfImport, EveryFixtureReadsTheSameWithAnyLineEnd)
 TEST(IcfImport, OddSpacingAndCaseReadLikeTheReference)
 {
     Problems problems;
-    const Profile odd = parseValid(fixture("odd-spacing.icf"), problems);
+    const Profile odd = parseValid(icfFixture("odd-spacing.icf"), problems);
     EXPECT_TRUE(problems.empty()) << describe(problems);
-    EXPECT_EQ(odd, parseValid(fixture("reference.icf")));
+    EXPECT_EQ(odd, parseValid(icfFixture("reference.icf")));
 }
 
 TEST(IcfImport, TestTypeKeywordsAndLegacyNumbers)
@@ -541,7 +533,7 @@ TEST(IcfImport, CyclingStepTypesAndWorkerCounts)
     EXPECT_EQ(
         parseValid(withLine(11, "\t0")).setup.defaultDiskWorkers, std::optional<std::uint32_t>(0));
     // Before 1999 the key had no "Disk" and 0 meant one worker per CPU.
-    auto legacy = splitLines(fixture("reference.icf"));
+    auto legacy = splitLines(icfFixture("reference.icf"));
     legacy[9] = "'Default Workers to Spawn";
     legacy[10] = "\t0";
     EXPECT_EQ(parseValid(joinLines(legacy)).setup.defaultDiskWorkers, std::nullopt);
@@ -550,12 +542,12 @@ TEST(IcfImport, CyclingStepTypesAndWorkerCounts)
 TEST(IcfImport, LegacyAndLenientForms)
 {
     // The local manager's empty address line may have been lost by an editor.
-    auto lines = splitLines(fixture("reference.icf"));
+    auto lines = splitLines(icfFixture("reference.icf"));
     lines.erase(lines.begin() + 44);
     EXPECT_EQ(parseValid(joinLines(lines)).hosts.at(0).networkAddress, "");
 
     // "Use Random Data" instead of "Data pattern".
-    lines = splitLines(fixture("reference.icf"));
+    lines = splitLines(icfFixture("reference.icf"));
     lines[52] = "'Disk maximum size,starting sector,Use Random Data";
     lines[53] = "\t2097152,0,0";
     EXPECT_EQ(parseValid(joinLines(lines)).hosts.at(0).workers.at(0).dataPattern.kind,
@@ -572,7 +564,7 @@ TEST(IcfImport, LegacyAndLenientForms)
     EXPECT_EQ(problems[0].path, "line 13");
 
     // VI network workers become TCP network workers, with a warning.
-    lines = splitLines(fixture("full-1.1.0.icf"));
+    lines = splitLines(icfFixture("full-1.1.0.icf"));
     ASSERT_EQ(lines.at(171), "\tNETWORK,TCP");
     lines[171] = "\tNETWORK,VI";
     problems.clear();
@@ -581,7 +573,7 @@ TEST(IcfImport, LegacyAndLenientForms)
     EXPECT_EQ(withSeverity(problems, Severity::Warning).size(), 3u) << describe(problems);
 
     // Disk settings on a network worker are an error, as in Iometer.
-    lines = splitLines(fixture("full-1.1.0.icf"));
+    lines = splitLines(icfFixture("full-1.1.0.icf"));
     lines.insert(
         lines.begin() + 175, {"'Disk maximum size,starting sector,Data pattern", "\t0,0,0"});
     problems.clear();
@@ -627,7 +619,7 @@ TEST(IcfImport, TargetKindFromIometerName)
 // Iometer's built-in "Idle" needs no definition: the worker idles at that spec index.
 TEST(IcfImport, UndefinedAssignedSpecsAreKeptWithAWarningButIdleIsIometersBuiltIn)
 {
-    auto lines = splitLines(fixture("reference.icf"));
+    auto lines = splitLines(icfFixture("reference.icf"));
     lines.insert(lines.begin() + 57, "\tIdle");
     lines.insert(lines.begin() + 58, "\tNot here");
     Problems problems;
@@ -644,7 +636,7 @@ TEST(IcfImport, UndefinedAssignedSpecsAreKeptWithAWarningButIdleIsIometersBuiltI
 TEST(IcfImport, AVersionLineWithoutTheWordVersionIsRead)
 {
     for (const std::string version : {"1998.10.08", "1.1.0", "Iometer 2006.07.27"}) {
-        auto lines = splitLines(fixture("reference.icf"));
+        auto lines = splitLines(icfFixture("reference.icf"));
         lines.front() = version;
         lines.back() = version;
         Problems problems;
@@ -665,7 +657,7 @@ TEST(IcfImport, AVersionLineWithoutTheWordVersionIsRead)
 // reads lines of six values and closes a spec each time the shares reach 100.
 TEST(IcfImport, ThePre1998AccessSpecFormatIsReadAsIometersLoadConfigOld)
 {
-    auto lines = splitLines(fixture("reference.icf"));
+    auto lines = splitLines(icfFixture("reference.icf"));
     lines.front() = lines.back() = "Version 1998.02.01 ";
     lines.erase(lines.begin() + 56); // no assigned specs: old specs go to every worker
     lines.erase(lines.begin() + 34, lines.begin() + 39);
@@ -718,7 +710,7 @@ TEST(IcfImport, ThePre1998AccessSpecFormatIsReadAsIometersLoadConfigOld)
 // assigned it, whatever lines the file gives it.
 TEST(IcfImport, AnIdleSpecDefinedInTheFileIsIometersBuiltInIdle)
 {
-    auto lines = splitLines(fixture("reference.icf"));
+    auto lines = splitLines(icfFixture("reference.icf"));
     lines.insert(lines.begin() + 57, "\tidle");
     lines.insert(lines.begin() + 39,
         {"'Access specification name,default assignment", "\tIDLE,NONE",
@@ -745,7 +737,7 @@ TEST(IcfMalformed, ABinaryFileIsNotAnIometerFileInOneProblem)
     for (int i = 0; i < 40; ++i)
         elf += "\n\x90\x0b\x05line of bytes\x01\n";
     std::string utf16("\xff\xfeV\0e\0r\0", 8);
-    const std::string textWithNul = fixture("reference.icf").insert(200, 1, '\0');
+    const std::string textWithNul = icfFixture("reference.icf").insert(200, 1, '\0');
     for (const std::string &text : {elf, utf16, textWithNul}) {
         Problems problems;
         EXPECT_FALSE(parseIcf(text, problems).has_value());
@@ -756,13 +748,13 @@ TEST(IcfMalformed, ABinaryFileIsNotAnIometerFileInOneProblem)
     }
     // A DOS end mark (Ctrl-Z) ends the text, as for Iometer's text-mode stream.
     Problems problems;
-    EXPECT_TRUE(parseIcf(fixture("reference.icf") + "\x1a\x01\x02", problems).has_value())
+    EXPECT_TRUE(parseIcf(icfFixture("reference.icf") + "\x1a\x01\x02", problems).has_value())
         << describe(problems);
 }
 
 TEST(IcfImport, NetworkTargetsAreDroppedWithAWarning)
 {
-    std::string text = fixture("full-1.1.0.icf");
+    std::string text = icfFixture("full-1.1.0.icf");
     const std::string empty = "'Target assignments\n'End target assignments\n";
     ASSERT_NE(text.find(empty), std::string::npos);
     text.replace(text.find(empty), empty.size(),
@@ -784,7 +776,8 @@ TEST(IcfImport, NetworkTargetsAreDroppedWithAWarning)
 TEST(IcfExport, ReferenceExampleIsReproducedExactly)
 {
     Problems warnings;
-    EXPECT_EQ(writeIcf(parseValid(fixture("reference.icf")), warnings), fixture("reference.icf"));
+    EXPECT_EQ(
+        writeIcf(parseValid(icfFixture("reference.icf")), warnings), icfFixture("reference.icf"));
     EXPECT_TRUE(warnings.empty()) << describe(warnings);
 }
 
@@ -792,7 +785,7 @@ TEST(IcfExport, GoldenFilesMatchByteForByte)
 {
     std::vector<std::pair<std::string, Profile>> cases;
     for (const auto &name : kFixtures)
-        cases.emplace_back(name, parseValid(fixture(name)));
+        cases.emplace_back(name, parseValid(icfFixture(name)));
     cases.emplace_back("representable.icf", representableProfile());
     cases.emplace_back("extensions.icf", extendedProfile());
     for (const auto &[name, profile] : cases) {
@@ -946,7 +939,7 @@ TEST(IcfRoundTrip, GoldenFilesAreStable)
     for (const auto &name : std::vector<std::string> {
              "reference.icf", "full-1.1.0.icf", "old-2006.icf", "representable.icf"}) {
         SCOPED_TRACE(name);
-        const std::string golden = readFile(goldenPath(name));
+        const std::string golden = ioprism::test::readExistingFile(goldenPath(name));
         Problems problems;
         const Profile p = parseValid(golden, problems);
         Problems warnings;
@@ -959,7 +952,7 @@ TEST(IcfRoundTrip, ParseWriteParseKeepsEveryValue)
 {
     for (const auto &name : kFixtures) {
         SCOPED_TRACE(name);
-        const Profile first = parseValid(fixture(name));
+        const Profile first = parseValid(icfFixture(name));
         Problems warnings;
         const std::string text = writeIcf(first, warnings);
         EXPECT_TRUE(warnings.empty()) << describe(warnings);
@@ -983,7 +976,7 @@ TEST(IcfRoundTrip, ProfileToIcfToProfileKeepsRepresentableFields)
 TEST(IcfMalformed, TruncatedAtEveryLineOfEveryFixtureIsAnError)
 {
     for (const auto &name : kFixtures) {
-        const std::string text = replaceAll(fixture(name), "\r\n", "\n");
+        const std::string text = replaceAll(icfFixture(name), "\r\n", "\n");
         const auto lines = splitLines(text);
         const bool hasVersion
             = lines.front().starts_with("Version") || lines.front().starts_with("version");
@@ -1007,7 +1000,7 @@ TEST(IcfMalformed, TruncatedAtEveryLineOfEveryFixtureIsAnError)
 TEST(IcfMalformed, TruncatedAtEveryByteNeverCrashes)
 {
     for (const auto &name : kFixtures) {
-        const std::string text = fixture(name);
+        const std::string text = icfFixture(name);
         const Profile full = parseValid(text);
         for (std::size_t size = 0; size < text.size(); ++size) {
             Problems problems;
@@ -1024,7 +1017,7 @@ TEST(IcfMalformed, TruncatedAtEveryByteNeverCrashes)
 
 TEST(IcfMalformed, MissingEndLinesAreReported)
 {
-    const auto lines = splitLines(fixture("reference.icf"));
+    const auto lines = splitLines(icfFixture("reference.icf"));
     int checked = 0;
     for (std::size_t i = 0; i < lines.size(); ++i) {
         if (!lines[i].starts_with("'END") && !lines[i].starts_with("'End"))
@@ -1125,7 +1118,7 @@ TEST(IcfMalformed, ProblemsNameTheLineTheValueAndTheRule)
 
 TEST(IcfMalformed, UnknownSectionsAndMisplacedLinesAreErrors)
 {
-    auto lines = splitLines(fixture("reference.icf"));
+    auto lines = splitLines(icfFixture("reference.icf"));
     lines.insert(lines.begin() + 40, {"'BOGUS SECTION =======", "\tx", "'END bogus section"});
     Problems problems;
     EXPECT_FALSE(parseIcf(joinLines(lines), problems).has_value());
@@ -1165,7 +1158,7 @@ TEST(IcfMalformed, ShuffledAndCorruptedFixturesNeverCrash)
 {
     std::mt19937 rng(7);
     for (const auto &name : kFixtures) {
-        const auto lines = splitLines(replaceAll(fixture(name), "\r\n", "\n"));
+        const auto lines = splitLines(replaceAll(icfFixture(name), "\r\n", "\n"));
         for (int i = 0; i < 200; ++i) {
             auto mutated = lines;
             const int edits = std::uniform_int_distribution<int>(1, 6)(rng);
@@ -1210,7 +1203,7 @@ TEST(IcfMalformed, ShuffledAndCorruptedFixturesNeverCrash)
 
 TEST(IcfTargets, MarkUnresolvedKeepsAndFlagsTargets)
 {
-    Profile p = parseValid(fixture("full-1.1.0.icf"));
+    Profile p = parseValid(icfFixture("full-1.1.0.icf"));
     const std::set<std::string> here = {"sdb", "D:", "PHYSICALDRIVE:1"};
     const Problems warnings
         = markUnresolvedTargets(p, [&](const Target &t) { return here.count(t.path) > 0; });
@@ -1247,7 +1240,7 @@ TEST(IcfTargets, MarkUnresolvedKeepsAndFlagsTargets)
 
 TEST(IcfTargets, ReferenceTargetMessage)
 {
-    Profile p = parseValid(fixture("reference.icf"));
+    Profile p = parseValid(icfFixture("reference.icf"));
     p.hosts[0].workers.push_back(p.hosts[0].workers[0]);
     const Problems warnings = markUnresolvedTargets(p, [](const Target &) { return false; });
     ASSERT_EQ(warnings.size(), 2u);
@@ -1258,7 +1251,7 @@ TEST(IcfTargets, ReferenceTargetMessage)
 
 TEST(IcfTargets, ThrowingOrEmptyPredicates)
 {
-    Profile p = parseValid(fixture("reference.icf"));
+    Profile p = parseValid(icfFixture("reference.icf"));
     Problems warnings;
     EXPECT_NO_THROW(warnings
         = markUnresolvedTargets(p, [](const Target &) -> bool { throw std::runtime_error("no"); }));
@@ -1304,7 +1297,7 @@ TEST(IcfTargets, VolumesThatAreHereAreGivenIometersTestFileAndTheRestStay)
     // full-1.1.0.icf names `/mnt/data [ext4]` and Windows volumes; on "this machine" only
     // /mnt/data is mounted, as ext4. Its target becomes /mnt/data/iobw.tst with a warning
     // that says so; the others keep their names.
-    Profile p = parseValid(fixture("full-1.1.0.icf"));
+    Profile p = parseValid(icfFixture("full-1.1.0.icf"));
     std::vector<std::string> asked;
     const auto isHere = [&](const IometerVolume &v) {
         asked.push_back(v.name);

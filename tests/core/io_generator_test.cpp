@@ -23,7 +23,7 @@ SpecLine line(std::uint64_t size, std::uint32_t percentRead, std::uint32_t perce
     return l;
 }
 
-AccessSpec spec(std::vector<SpecLine> lines)
+AccessSpec specOf(std::vector<SpecLine> lines)
 {
     AccessSpec s;
     s.name = "test";
@@ -44,7 +44,7 @@ TEST(IoGenerator, ReadAndRandomFractionsMatchTheLine)
     };
     for (const Case c :
         {Case {67, 100}, Case {0, 30}, Case {100, 0}, Case {25, 75}, Case {50, 50}}) {
-        IoGenerator gen(spec({line(4096, c.percentRead, c.percentRandom)}), kGiBRegion, 512, 1);
+        IoGenerator gen(specOf({line(4096, c.percentRead, c.percentRandom)}), kGiBRegion, 512, 1);
         const int steps = 100'000;
         int reads = 0, random = 0;
         std::uint64_t expectedSequential = 0;
@@ -69,7 +69,7 @@ TEST(IoGenerator, LinesRunInProportionToTheirShares)
     lines[1].sharePercent = 30;
     lines[2].sharePercent = 60;
     lines[3].sharePercent = 0;
-    IoGenerator gen(spec(lines), kGiBRegion, 512, 9);
+    IoGenerator gen(specOf(lines), kGiBRegion, 512, 9);
     std::map<int, int> perLine;
     const int steps = 100'000;
     for (int i = 0; i < steps; ++i) {
@@ -105,7 +105,7 @@ TEST(IoGenerator, OffsetsAreAlignedAndInsideTheRegion)
     for (const auto &c : cases) {
         SpecLine l = line(c.transfer, 50, c.percentRandom);
         l.alignmentBytes = c.alignment;
-        IoGenerator gen(spec({l}), c.region, c.sector, 3);
+        IoGenerator gen(specOf({l}), c.region, c.sector, 3);
         const std::uint64_t alignment = c.alignment ? c.alignment : c.sector;
         EXPECT_EQ(gen.alignmentBytes(0), alignment);
         EXPECT_EQ(gen.slotCount(0), (c.region.sizeBytes - c.transfer) / alignment + 1);
@@ -121,7 +121,7 @@ TEST(IoGenerator, OffsetsAreAlignedAndInsideTheRegion)
 
 TEST(IoGenerator, RandomOffsetsReachEverySlot)
 {
-    IoGenerator gen(spec({line(4096, 100, 100)}), Region {0, 64 * 4096}, 512, 17);
+    IoGenerator gen(specOf({line(4096, 100, 100)}), Region {0, 64 * 4096}, 512, 17);
     std::vector<int> hits(64);
     for (int i = 0; i < 64'000; ++i)
         ++hits[gen.next().io.offsetBytes / 4096];
@@ -132,7 +132,7 @@ TEST(IoGenerator, RandomOffsetsReachEverySlot)
 TEST(IoGenerator, SequentialContinuesAndWraps)
 {
     const Region region {kMiB, 10 * 4096};
-    IoGenerator gen(spec({line(4096, 100, 0)}), region, 512, 1);
+    IoGenerator gen(specOf({line(4096, 100, 0)}), region, 512, 1);
     for (int round = 0; round < 3; ++round)
         for (std::uint64_t i = 0; i < 10; ++i)
             EXPECT_EQ(gen.next().io.offsetBytes, kMiB + i * 4096) << round << "/" << i;
@@ -143,7 +143,7 @@ TEST(IoGenerator, SequentialStartsAreRoundedUpToTheAlignment)
     // 3000-byte transfers aligned on 4096: each starts at the next 4 KiB boundary.
     SpecLine l = line(3000, 0, 0);
     l.alignmentBytes = 4096;
-    IoGenerator gen(spec({l}), Region {0, 5 * 4096}, 512, 1);
+    IoGenerator gen(specOf({l}), Region {0, 5 * 4096}, 512, 1);
     const std::uint64_t expected[] = {0, 4096, 8192, 12288, 16384, 0, 4096};
     for (const auto e : expected)
         EXPECT_EQ(gen.next().io.offsetBytes, e);
@@ -152,7 +152,7 @@ TEST(IoGenerator, SequentialStartsAreRoundedUpToTheAlignment)
 TEST(IoGenerator, SequentialIsSharedAcrossLines)
 {
     std::vector<SpecLine> lines = {line(512, 100, 0), line(4096, 100, 0)};
-    IoGenerator gen(spec(lines), Region {0, kMiB}, 512, 21);
+    IoGenerator gen(specOf(lines), Region {0, kMiB}, 512, 21);
     std::uint64_t end = 0;
     for (int i = 0; i < 5000; ++i) {
         const auto io = gen.next().io;
@@ -170,7 +170,7 @@ TEST(IoGenerator, LineDistributionShapesRandomOffsets)
     SpecLine l = line(4096, 100, 100);
     l.distribution.kind = DistributionKind::HotZones;
     l.distribution.hotZones = {{90, 10}, {10, 90}};
-    IoGenerator gen(spec({l}), Region {0, 1000 * 4096}, 512, 2);
+    IoGenerator gen(specOf({l}), Region {0, 1000 * 4096}, 512, 2);
     int hot = 0;
     for (int i = 0; i < 50'000; ++i)
         hot += gen.next().io.offsetBytes < 100 * 4096;
@@ -189,7 +189,7 @@ TEST(IoGenerator, BurstsRunTheirLengthAndWaitTheLinesDelayBeforeEach)
     lines[1].burstLength = 2;
     lines[1].delay = 7ms;
     lines[1].thinkTime = 250us;
-    IoGenerator gen(spec(lines), kGiBRegion, 512, 4);
+    IoGenerator gen(specOf(lines), kGiBRegion, 512, 4);
 
     int bursts[2] = {};
     std::uint16_t current = 0;
@@ -219,7 +219,7 @@ TEST(IoGenerator, BurstLengthZeroCountsAsOne)
     SpecLine l = line(4096, 100, 100);
     l.burstLength = 0;
     l.delay = 1ms;
-    IoGenerator gen(spec({l}), kGiBRegion, 512, 4);
+    IoGenerator gen(specOf({l}), kGiBRegion, 512, 4);
     for (int i = 0; i < 10; ++i)
         EXPECT_EQ(gen.next().waitBefore, 1ms);
 }
@@ -233,7 +233,7 @@ TEST(IoGenerator, ReplyFollowsEachRequestAsOneTransaction)
     l.burstLength = 2;
     l.delay = 3ms;
     l.thinkTime = 10us;
-    IoGenerator gen(spec({l}), kGiBRegion, 512, 12);
+    IoGenerator gen(specOf({l}), kGiBRegion, 512, 12);
     int readRequests = 0;
     for (int t = 0; t < 10'000; ++t) {
         const auto request = gen.next();
@@ -260,7 +260,7 @@ TEST(IoGenerator, ReplyLargerThanTheRoomLeftMovesBackIntoTheRegion)
     SpecLine l = line(4096, 100, 0);
     l.replySizeBytes = 8192;
     const Region region {kMiB, 3 * 4096};
-    IoGenerator gen(spec({l}), region, 512, 1);
+    IoGenerator gen(specOf({l}), region, 512, 1);
     // Request at 0 (reply at 0, ends at 8192), next sequential request at 8192 whose
     // reply would pass the end: it moves back to the last aligned fit, 4096.
     auto req = gen.next();
@@ -276,7 +276,7 @@ TEST(IoGenerator, ReplyLargerThanTheRoomLeftMovesBackIntoTheRegion)
 
 TEST(IoGenerator, RequestsWithoutReplyEndTheirTransaction)
 {
-    IoGenerator gen(spec({line(4096, 50, 50)}), kGiBRegion, 512, 1);
+    IoGenerator gen(specOf({line(4096, 50, 50)}), kGiBRegion, 512, 1);
     for (int i = 0; i < 1000; ++i) {
         const auto s = gen.next();
         EXPECT_TRUE(s.io.endsTransaction);
@@ -293,7 +293,7 @@ TEST(IoGenerator, SameSeedSameSequenceOtherSeedDiffers)
     lines[1].sharePercent = 30;
     lines[1].replySizeBytes = 512;
     lines[0].distribution.kind = DistributionKind::Zipf;
-    const AccessSpec s = spec(lines);
+    const AccessSpec s = specOf(lines);
     IoGenerator a(s, kGiBRegion, 512, 1234), b(s, kGiBRegion, 512, 1234),
         c(s, kGiBRegion, 512, 1235);
     int differences = 0;
@@ -307,19 +307,19 @@ TEST(IoGenerator, SameSeedSameSequenceOtherSeedDiffers)
 
 TEST(IoGenerator, RejectsInputsThatCannotMakeASequence)
 {
-    EXPECT_THROW(IoGenerator(spec({}), kGiBRegion, 512, 1), std::invalid_argument);
+    EXPECT_THROW(IoGenerator(specOf({}), kGiBRegion, 512, 1), std::invalid_argument);
     EXPECT_THROW(
-        IoGenerator(spec({line(4096, 0, 0)}), Region {0, 0}, 512, 1), std::invalid_argument);
-    EXPECT_THROW(IoGenerator(spec({line(4096, 0, 0)}), kGiBRegion, 0, 1), std::invalid_argument);
+        IoGenerator(specOf({line(4096, 0, 0)}), Region {0, 0}, 512, 1), std::invalid_argument);
+    EXPECT_THROW(IoGenerator(specOf({line(4096, 0, 0)}), kGiBRegion, 0, 1), std::invalid_argument);
     EXPECT_THROW(
-        IoGenerator(spec({line(8192, 0, 0)}), Region {0, 4096}, 512, 1), std::invalid_argument);
-    EXPECT_THROW(IoGenerator(spec({line(0, 0, 0)}), kGiBRegion, 512, 1), std::invalid_argument);
+        IoGenerator(specOf({line(8192, 0, 0)}), Region {0, 4096}, 512, 1), std::invalid_argument);
+    EXPECT_THROW(IoGenerator(specOf({line(0, 0, 0)}), kGiBRegion, 512, 1), std::invalid_argument);
     SpecLine zeroShare = line(4096, 0, 0);
     zeroShare.sharePercent = 0;
-    EXPECT_THROW(IoGenerator(spec({zeroShare}), kGiBRegion, 512, 1), std::invalid_argument);
+    EXPECT_THROW(IoGenerator(specOf({zeroShare}), kGiBRegion, 512, 1), std::invalid_argument);
     SpecLine bigReply = line(4096, 0, 0);
     bigReply.replySizeBytes = 2 * kGiB;
-    EXPECT_THROW(IoGenerator(spec({bigReply}), kGiBRegion, 512, 1), std::invalid_argument);
+    EXPECT_THROW(IoGenerator(specOf({bigReply}), kGiBRegion, 512, 1), std::invalid_argument);
 }
 
 // ---------------------------------------------------------------- rate limiter

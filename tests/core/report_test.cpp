@@ -28,9 +28,9 @@ using testing::HasSubstr;
 
 namespace {
 
-constexpr std::uint64_t kUs = 1000;
-constexpr std::uint64_t kMs = 1000 * kUs;
-constexpr std::uint64_t kS = 1000 * kMs;
+using ioprism::test::kMs;
+using ioprism::test::kS;
+using ioprism::test::kUs;
 
 // ------------------------------------------------------------------ building results
 
@@ -314,41 +314,8 @@ Environment goldenEnvironment()
 
 // ------------------------------------------------------------------ reading outputs
 
-// One CSV line split into fields (RFC 4180 quoting; the line holds no newline).
-std::vector<std::string> splitCsv(const std::string &line)
-{
-    std::vector<std::string> fields(1);
-    bool quoted = false;
-    for (std::size_t i = 0; i < line.size(); ++i) {
-        const char c = line[i];
-        if (quoted) {
-            if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-                fields.back() += '"';
-                ++i;
-            } else if (c == '"') {
-                quoted = false;
-            } else {
-                fields.back() += c;
-            }
-        } else if (c == '"') {
-            quoted = true;
-        } else if (c == ',') {
-            fields.emplace_back();
-        } else {
-            fields.back() += c;
-        }
-    }
-    return fields;
-}
-
-std::vector<std::string> lines(const std::string &text)
-{
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);)
-        out.push_back(line);
-    return out;
-}
+using ioprism::test::lines;
+using ioprism::test::splitCsv;
 
 // The result rows of an Iometer CSV, keyed by nothing: every line whose first field is
 // one of Iometer's row types.
@@ -372,7 +339,8 @@ std::vector<std::string> iometerHeader(const std::string &csv)
     return {};
 }
 
-std::size_t columnOf(const std::vector<std::string> &header, const std::string &name)
+// The index of column `name`; its end (header.size()) when there is none, a failure.
+std::size_t columnOrEnd(const std::vector<std::string> &header, const std::string &name)
 {
     const auto it = std::find(header.begin(), header.end(), name);
     EXPECT_NE(it, header.end()) << name;
@@ -389,14 +357,14 @@ std::map<std::string, int> rowTypeCounts(const std::string &csv)
 
 // ------------------------------------------------------------------ golden files
 
-std::filesystem::path goldenPath(const std::string &name)
+std::filesystem::path reportGoldenPath(const std::string &name)
 {
     return ioprism::test::sourceDir() / "tests" / "golden" / "report" / name;
 }
 
 void expectGolden(const std::string &name, const std::string &text)
 {
-    ioprism::test::expectGoldenFile(goldenPath(name), text);
+    ioprism::test::expectGoldenFile(reportGoldenPath(name), text);
 }
 
 // ------------------------------------------------------------------ golden outputs
@@ -616,8 +584,8 @@ TEST(IometerCsv, TenSecondBinIsFilledFromTheCounts)
 {
     const std::string csv = writeIometerCsv(goldenResult(), goldenEnvironment(), RecordFilter::All);
     const auto header = iometerHeader(csv);
-    const std::size_t last = columnOf(header, " >= 10 s");
-    const std::size_t fiveToTen = columnOf(header, "5 to 10 s");
+    const std::size_t last = columnOrEnd(header, " >= 10 s");
+    const std::size_t fiveToTen = columnOrEnd(header, "5 to 10 s");
     const auto rows = iometerRows(csv);
     // Step 0: ALL, MANAGER, PROCESSOR, WORKER, DISK loop0, DISK file.
     ASSERT_GE(rows.size(), 6u);
@@ -628,7 +596,7 @@ TEST(IometerCsv, TenSecondBinIsFilledFromTheCounts)
     EXPECT_EQ(rows[4][last], "0"); // DISK /dev/loop0
     EXPECT_EQ(rows[5][last], "1"); // DISK /var/tmp/a,b.dat
     // The bins of a row add up to its I/Os.
-    const std::size_t first = columnOf(header, "0 to 50 uS");
+    const std::size_t first = columnOrEnd(header, "0 to 50 uS");
     for (const auto &row : rows) {
         if (row[0] == "PROCESSOR")
             continue;
@@ -636,8 +604,8 @@ TEST(IometerCsv, TenSecondBinIsFilledFromTheCounts)
         for (std::size_t i = first; i <= last; ++i)
             sum += std::stoull(row[i]);
         EXPECT_EQ(sum,
-            std::stoull(row[columnOf(header, "Read I/Os")])
-                + std::stoull(row[columnOf(header, "Write I/Os")]));
+            std::stoull(row[columnOrEnd(header, "Read I/Os")])
+                + std::stoull(row[columnOrEnd(header, "Write I/Os")]));
     }
 }
 
@@ -646,14 +614,14 @@ TEST(IometerCsv, ResponseTimesAreInMillisecondsLikeIometer)
     const std::string csv = writeIometerCsv(goldenResult(), goldenEnvironment(), RecordFilter::All);
     const auto header = iometerHeader(csv);
     const auto rows = iometerRows(csv);
-    EXPECT_EQ(rows[0][columnOf(header, "Maximum Response Time")], "12000.000000");
-    EXPECT_EQ(rows[0][columnOf(header, "Maximum Read Response Time")], "12000.000000");
-    EXPECT_EQ(rows[4][columnOf(header, "Maximum Read Response Time")], "2.000000");
+    EXPECT_EQ(rows[0][columnOrEnd(header, "Maximum Response Time")], "12000.000000");
+    EXPECT_EQ(rows[0][columnOrEnd(header, "Maximum Read Response Time")], "12000.000000");
+    EXPECT_EQ(rows[4][columnOrEnd(header, "Maximum Read Response Time")], "2.000000");
     // Raw times are nanoseconds, and Processor Speed says so (ticks per second).
-    EXPECT_EQ(rows[1][columnOf(header, "Processor Speed")], "1000000000");
-    EXPECT_EQ(rows[1][columnOf(header, "Maximum Raw Read Response Time")], "12000000000");
-    EXPECT_EQ(rows[1][columnOf(header, "Total Raw Run Time")], "10000000000");
-    EXPECT_EQ(rows[0][columnOf(header, "Total Raw Run Time")], ""); // ALL has no raw block
+    EXPECT_EQ(rows[1][columnOrEnd(header, "Processor Speed")], "1000000000");
+    EXPECT_EQ(rows[1][columnOrEnd(header, "Maximum Raw Read Response Time")], "12000000000");
+    EXPECT_EQ(rows[1][columnOrEnd(header, "Total Raw Run Time")], "10000000000");
+    EXPECT_EQ(rows[0][columnOrEnd(header, "Total Raw Run Time")], ""); // ALL has no raw block
 }
 
 TEST(IometerCsv, TargetSettingsComeFromThePlan)
@@ -661,9 +629,9 @@ TEST(IometerCsv, TargetSettingsComeFromThePlan)
     const std::string csv = writeIometerCsv(goldenResult(), goldenEnvironment(), RecordFilter::All);
     const auto header = iometerHeader(csv);
     const auto rows = iometerRows(csv);
-    const std::size_t start = columnOf(header, "Starting Sector");
-    const std::size_t size = columnOf(header, "Maximum Size");
-    const std::size_t qd = columnOf(header, "Queue Depth");
+    const std::size_t start = columnOrEnd(header, "Starting Sector");
+    const std::size_t size = columnOrEnd(header, "Maximum Size");
+    const std::size_t qd = columnOrEnd(header, "Queue Depth");
     // /dev/loop0: 1 MiB in, 64 MiB, 512-byte sectors, the worker's 8 outstanding I/Os.
     EXPECT_EQ(rows[4][start], "2048");
     EXPECT_EQ(rows[4][size], "131072");
@@ -677,7 +645,7 @@ TEST(IometerCsv, TargetSettingsComeFromThePlan)
     EXPECT_EQ(rows[3][qd], "-1");
     EXPECT_EQ(rows[0][qd], "-1");
     EXPECT_EQ(rows[3][start], "") << "starting sectors differ: empty, as Iometer leaves it";
-    EXPECT_EQ(rows[3][columnOf(header, "Access Specification Name")], "4K read");
+    EXPECT_EQ(rows[3][columnOrEnd(header, "Access Specification Name")], "4K read");
 }
 
 struct FilterCase {
@@ -763,7 +731,7 @@ TEST(IometerCsv, ResultWithoutPlanStillWritesRowsWithEmptySettings)
     const auto header = iometerHeader(csv);
     const auto rows = iometerRows(csv);
     ASSERT_EQ(rows.size(), 12u);
-    EXPECT_EQ(rows[4][columnOf(header, "Queue Depth")], "");
+    EXPECT_EQ(rows[4][columnOrEnd(header, "Queue Depth")], "");
     EXPECT_EQ(rows[1][1], "golden-host"); // the manager is this machine
 }
 
@@ -821,21 +789,21 @@ TEST(TimeSeriesCsv, IdleScopeHasEmptyLatencyAndMissingCpuIsEmpty)
     const RunResult r = goldenResult();
     const auto all = lines(writeTimeSeriesCsv(r));
     const auto header = splitCsv(all.front());
-    const std::size_t p99 = columnOf(header, "lat_p99_us");
-    const std::size_t iops = columnOf(header, "iops");
-    const std::size_t busy = columnOf(header, "cpu_busy_pct");
-    const std::size_t path = columnOf(header, "path");
+    const std::size_t p99 = columnOrEnd(header, "lat_p99_us");
+    const std::size_t iops = columnOrEnd(header, "iops");
+    const std::size_t busy = columnOrEnd(header, "cpu_busy_pct");
+    const std::size_t path = columnOrEnd(header, "path");
     // Interval 0 (ramp-up), scope 3 is the idle test file.
     const auto idle = splitCsv(all[4]);
     EXPECT_EQ(idle[path], "/var/tmp/a,b.dat");
-    EXPECT_EQ(idle[columnOf(header, "phase")], "ramp_up");
+    EXPECT_EQ(idle[columnOrEnd(header, "phase")], "ramp_up");
     EXPECT_EQ(idle[iops], "0.000");
     EXPECT_EQ(idle[p99], "");
     EXPECT_EQ(idle[busy], "18.00");
     // The last interval (step 1) has no CPU figures.
     const auto last = splitCsv(all.back());
     EXPECT_EQ(last[busy], "");
-    EXPECT_EQ(last[columnOf(header, "cpu_effectiveness")], "");
+    EXPECT_EQ(last[columnOrEnd(header, "cpu_effectiveness")], "");
     EXPECT_NE(last[p99], "");
 }
 

@@ -8,6 +8,7 @@
 #include "core/report/results_reader.h"
 #include "core/run/run.h"
 #include "core/run/series_result.h"
+#include "support/session_doubles.h"
 #include "support/test_backend.h"
 #include "support/test_profiles.h"
 #include "support/test_support.h"
@@ -39,7 +40,7 @@ nlohmann::ordered_json withoutPlan(nlohmann::ordered_json doc)
     return doc;
 }
 
-std::string fixture(const char *name)
+std::string resultsFixture(const char *name)
 {
     return readFile(ioprism::test::sourceDir() / "tests" / "fixtures" / "results" / name);
 }
@@ -82,8 +83,7 @@ ResultsRead savedAndReadBack(const RunResult &run)
     return read;
 }
 
-struct QuietSink : RunSink {
-};
+using ioprism::test::NullSink;
 
 // How a run on the null engine goes: the engine fails I/O number `failAt` (which stops
 // the run); the targets have this direct-I/O `alignment` (else the null backend's);
@@ -107,7 +107,7 @@ RunResult runOnNullEngine(
     IoBackend &backend
         = how.failAt || how.alignment ? static_cast<IoBackend &>(testBackend) : nullBackend;
     NullCounterSource counters;
-    QuietSink quiet;
+    NullSink quiet;
     RunSettings options;
     options.ioLimitPerTarget = ioLimit;
     RunHooks hooks;
@@ -273,7 +273,7 @@ TEST(ResultsReader, ACompletedMaximumOutsideTheHistogramIsRefusedByItsPath)
 // golden run as version 1 wrote it gives the same run as the version 2 golden file.
 TEST(ResultsReader, AVersionOneFileGivesTheSameRun)
 {
-    const std::string v1 = fixture("v1.json");
+    const std::string v1 = resultsFixture("v1.json");
     ASSERT_NE(v1.find("\"version\": 1,"), std::string::npos);
     const ResultsRead read = readResultsJson(v1);
     ASSERT_TRUE(read.ok()) << read.error;
@@ -310,7 +310,7 @@ TEST(ResultsReader, AVersionOneFileGivesTheSameRun)
 // running no spec at no depth. Nothing plans the run again.
 TEST(ResultsReader, AVersionTwoFileReadsWithThePlanItHas)
 {
-    const std::string v2 = fixture("v2.json");
+    const std::string v2 = resultsFixture("v2.json");
     ASSERT_NE(v2.find("\"version\": 2,"), std::string::npos);
     ASSERT_EQ(v2.find("\"plan\""), std::string::npos);
     const ResultsRead read = readResultsJson(v2);
@@ -780,7 +780,7 @@ TEST(ResultsReader, ARefusedRunKeepsItsProfileAndError)
 
 namespace {
 
-Target testFile(const std::string &path, std::uint64_t sizeBytes, Region region = {})
+Target sizedTestFile(const std::string &path, std::uint64_t sizeBytes, Region region = {})
 {
     Target t;
     t.path = path;
@@ -823,14 +823,14 @@ Profile manyWorkersProfile()
     AccessSpec sequential = makeSpec("64K seq", 65536, 50, 0);
     sequential.queueDepth = 3;
     sequential.threads = 2;
-    Target ownDepth = testFile("shared.dat", 32 * kMiB, {1 * kMiB, 8 * kMiB});
+    Target ownDepth = sizedTestFile("shared.dat", 32 * kMiB, {1 * kMiB, 8 * kMiB});
     ownDepth.outstandingIos = 6;
     Target device;
     device.kind = TargetKind::BlockDevice;
     device.path = "/dev/null-device";
     device.region = {4 * kMiB, 64 * kMiB};
     Worker second = worker("Worker 2", 8, 12, {"4K random", std::string(kIdleSpecName)},
-        {testFile("second.dat", 16 * kMiB), testFile("shared.dat", 32 * kMiB)});
+        {sizedTestFile("second.dat", 16 * kMiB), sizedTestFile("shared.dat", 32 * kMiB)});
     second.defaultRegion = {2 * kMiB, 4 * kMiB};
     Profile p = profileOf({makeSpec("4K random", 4096, 70, 100), sequential},
         {worker("Worker 1", 2, 11, {"4K random", "64K seq"}, {ownDepth, device}), second});
@@ -897,9 +897,9 @@ TEST(ResultsReader, EveryCyclingTestTypeWritesItsIometerCsvBack)
         Profile p
             = profileOf({makeSpec("4K random", 4096, 70, 100), makeSpec("16K read", 16384, 100, 0)},
                 {worker("Worker 1", 2, 21, {"4K random", "16K read"},
-                     {testFile("a.dat", 8 * kMiB), testFile("b.dat", 8 * kMiB)}),
+                     {sizedTestFile("a.dat", 8 * kMiB), sizedTestFile("b.dat", 8 * kMiB)}),
                     worker("Worker 2", 5, 22, {"4K random"},
-                        {testFile("c.dat", 8 * kMiB), testFile("a.dat", 8 * kMiB)})});
+                        {sizedTestFile("c.dat", 8 * kMiB), sizedTestFile("a.dat", 8 * kMiB)})});
         p.setup.testType = type;
         p.setup.queueDepthCycling = {1, 2, 4, StepType::Exponential};
         const RunResult run = runOnNullEngine(p, 50);
@@ -914,7 +914,7 @@ TEST(ResultsReader, EveryCyclingTestTypeWritesItsIometerCsvBack)
 TEST(ResultsReader, ASeriesWithASkippedPointWritesItsIometerCsvBack)
 {
     Profile p = profileOf({makeSpec("sizes", 4096, 50, 100)},
-        {worker("Worker 1", 4, 31, {"sizes"}, {testFile("sectors.dat", 8 * kMiB)})});
+        {worker("Worker 1", 4, 31, {"sizes"}, {sizedTestFile("sectors.dat", 8 * kMiB)})});
     Series s;
     SweepAxis axis;
     axis.parameter = SweepParameter::TransferSize;
@@ -955,8 +955,8 @@ TEST(ResultsReader, AnOldCyclingFileReadsWithThePointsANewOneKeeps)
         Profile p
             = profileOf({makeSpec("4K random", 4096, 70, 100), makeSpec("16K read", 16384, 100, 0)},
                 {worker("Worker 1", 2, 21, {"4K random", "16K read"},
-                     {testFile("a.dat", 8 * kMiB), testFile("b.dat", 8 * kMiB)}),
-                    worker("Worker 2", 5, 22, {"4K random"}, {testFile("c.dat", 8 * kMiB)})});
+                     {sizedTestFile("a.dat", 8 * kMiB), sizedTestFile("b.dat", 8 * kMiB)}),
+                    worker("Worker 2", 5, 22, {"4K random"}, {sizedTestFile("c.dat", 8 * kMiB)})});
         p.setup.testType = type;
         p.setup.queueDepthCycling = {1, 2, 4, StepType::Exponential};
         const RunResult run = runOnNullEngine(p, 50);

@@ -33,7 +33,7 @@ Profile twoStepProfile()
     return ioprism::test::twoWorkerProfile("session round trip", 50ms, 100);
 }
 
-RunRequest nullRequest()
+RunRequest localNullRequest()
 {
     RunRequest r;
     r.profile = twoStepProfile();
@@ -46,7 +46,7 @@ RunRequest nullRequest()
     return r;
 }
 
-LocalRunHooks nullHooks()
+LocalRunHooks localNullHooks()
 {
     LocalRunHooks hooks;
     hooks.makeBackend
@@ -62,7 +62,7 @@ LocalRunHooks nullHooks()
 }
 
 // Every event, in order, as the sink got it.
-struct Recorder final : EventSink {
+struct EventLog final : EventSink {
     void onEvent(SessionEvent event) override
     {
         std::lock_guard lock(mutex);
@@ -107,9 +107,9 @@ struct Tee final : RunSink {
 
 // A LocalRunSession that also records, on the far side, every event it sends.
 struct RecordingLocalSession final : RunSession {
-    RecordingLocalSession(Recorder &sent, RunSink &relay)
+    RecordingLocalSession(EventLog &sent, RunSink &relay)
         : tee(sent, relay)
-        , local(nullHooks(), tee)
+        , local(localNullHooks(), tee)
     { }
     void start(RunRequest r) override { local.start(std::move(r)); }
     void stop() override { local.stop(); }
@@ -126,10 +126,10 @@ const RunResult &finishedResult(const std::vector<SessionEvent> &events)
 
 TEST(RunSession, ALocalSessionReportsStartedFirstAndItsResultOnceAndLast)
 {
-    Recorder sink;
+    EventLog sink;
     {
-        LocalRunSession session(nullHooks(), sink);
-        session.start(nullRequest());
+        LocalRunSession session(localNullHooks(), sink);
+        session.start(localNullRequest());
         session.wait();
     }
     ASSERT_FALSE(sink.events.empty());
@@ -155,15 +155,15 @@ TEST(RunSession, ALocalSessionReportsStartedFirstAndItsResultOnceAndLast)
 
 TEST(RunSession, WhatCrossesTheLoopbackIsWhatTheFarSideSentFieldForField)
 {
-    Recorder sent; // on the far side, before encoding
-    Recorder received; // on the near side, after decoding
+    EventLog sent; // on the far side, before encoding
+    EventLog received; // on the near side, after decoding
     RunSessionFactory farSide = [&sent](RunSink &relay) -> std::unique_ptr<RunSession> {
         return std::make_unique<RecordingLocalSession>(sent, relay);
     };
     std::uint64_t messages = 0;
     {
         LoopbackRunSession session(farSide, received);
-        session.start(nullRequest());
+        session.start(localNullRequest());
         session.wait();
         messages = session.messages();
     }
@@ -195,7 +195,7 @@ TEST(RunSession, WhatCrossesTheLoopbackIsWhatTheFarSideSentFieldForField)
     // The fuzzer's seeds (tests/fuzz/session_seeds) are written from here: one message
     // of each type, and the request.
     if (const char *dir = std::getenv("IOPRISM_SESSION_SEEDS")) {
-        std::ofstream(std::string(dir) + "/request.json") << encodeRequest(nullRequest());
+        std::ofstream(std::string(dir) + "/request.json") << encodeRequest(localNullRequest());
         for (const auto &e : received.events) {
             const std::string text = encodeEvent(e);
             if (isBinaryMessage(text)) { // mark, version, type's length and name, body
@@ -217,15 +217,15 @@ TEST(RunSession, WhatCrossesTheLoopbackIsWhatTheFarSideSentFieldForField)
 
 TEST(RunSession, ALocalAndALoopbackRunOfOneRequestRunTheSamePlanAndTheSameIos)
 {
-    Recorder local, loopback;
+    EventLog local, loopback;
     {
-        LocalRunSession session(nullHooks(), local);
-        session.start(nullRequest());
+        LocalRunSession session(localNullHooks(), local);
+        session.start(localNullRequest());
         session.wait(); // destroying a session stops its run: let it end first
     }
     {
-        LoopbackRunSession session(localRunSessions(nullHooks()), loopback);
-        session.start(nullRequest());
+        LoopbackRunSession session(localRunSessions(localNullHooks()), loopback);
+        session.start(localNullRequest());
         session.wait();
     }
     ASSERT_FALSE(finishedResult(local.events).stoppedByUser);
@@ -251,10 +251,10 @@ TEST(RunSession, ALocalAndALoopbackRunOfOneRequestRunTheSamePlanAndTheSameIos)
 
 TEST(RunSession, AStopBeforeTheRunBeginsEndsItAsStoppedWithItsOneResult)
 {
-    Recorder sink;
-    RunRequest r = nullRequest();
+    EventLog sink;
+    RunRequest r = localNullRequest();
     r.settings.ioLimitPerTarget = 0; // no limit: runs until stopped
-    LocalRunSession session(nullHooks(), sink);
+    LocalRunSession session(localNullHooks(), sink);
     session.stop();
     session.start(std::move(r));
     session.wait();
@@ -265,11 +265,11 @@ TEST(RunSession, AStopBeforeTheRunBeginsEndsItAsStoppedWithItsOneResult)
 
 TEST(RunSession, AnEngineThisPlatformLacksEndsTheRunWithAnErrorNamingIt)
 {
-    Recorder sink;
-    LocalRunHooks hooks = nullHooks();
+    EventLog sink;
+    LocalRunHooks hooks = localNullHooks();
     hooks.makeBackend = [](EngineKind) { return std::unique_ptr<IoBackend>(); };
     LocalRunSession session(hooks, sink);
-    RunRequest r = nullRequest();
+    RunRequest r = localNullRequest();
     r.engine = EngineKind::Iocp;
     session.start(std::move(r));
     session.wait();
@@ -282,7 +282,7 @@ TEST(RunSession, AnEngineThisPlatformLacksEndsTheRunWithAnErrorNamingIt)
 
 TEST(SessionCodec, ARequestDecodesToTheRequestEncoded)
 {
-    RunRequest r = nullRequest();
+    RunRequest r = localNullRequest();
     r.engine = EngineKind::Sync;
     r.settings.allowDeviceWrites = true;
     r.settings.verdict.tolerance = 0.125;

@@ -237,7 +237,7 @@ TEST(RunStall, AskedTwiceTheRunStopsWaitingAtOnce)
 namespace {
 
 // Stops the run at the first report of pre-initialisation (on the control thread).
-struct StopAtPreInitSink : RecordingSink {
+struct StopAtPreInitRecorder : RecordingSink {
     BenchRun *run = nullptr;
     void onPrepareProgress(
         const std::string &, std::uint64_t, std::uint64_t, PrepareWork work) override
@@ -257,7 +257,7 @@ TEST(RunStall, AStopDuringPreInitialisationWaitsForInFlightIoOnlyUntilTheStopDea
     Device device;
     StuckBackend backend(device);
     NullCounterSource counters;
-    StopAtPreInitSink sink;
+    StopAtPreInitRecorder sink;
     RunSettings options;
     options.stopTimeout = 300ms;
     Profile profile = stuckProfile(8, 1000ms);

@@ -43,7 +43,7 @@ Profile makeProfile(std::vector<AccessSpec> specs, std::vector<std::string> assi
     return p;
 }
 
-struct RecordingSink : RunSink {
+struct PhaseRecordingSink : RunSink {
     std::vector<IntervalSample> samples;
     std::vector<RunPhase> phases;
     std::vector<std::string> notices;
@@ -68,7 +68,7 @@ TEST(Run, NullEngineExactCountsPerScope)
     auto profile = makeProfile({makeSpec("4K read", 4096, 100, 100)}, {"4K read"}, 2, 8);
     NullBackend backend;
     NullCounterSource counters;
-    RecordingSink sink;
+    PhaseRecordingSink sink;
     BenchRun run(profile, backend, counters, sink, {.ioLimitPerTarget = 20000});
     const RunResult r = run.execute();
     ASSERT_FALSE(r.error) << r.error->toString();
@@ -98,7 +98,7 @@ TEST(Run, MixedReadWriteAddsUp)
     auto profile = makeProfile({makeSpec("mix", 8192, 70, 50)}, {"mix"}, 1, 16);
     NullBackend backend;
     NullCounterSource counters;
-    RecordingSink sink;
+    PhaseRecordingSink sink;
     const RunResult r
         = BenchRun(profile, backend, counters, sink, {.ioLimitPerTarget = 50000}).execute();
     ASSERT_FALSE(r.error);
@@ -115,7 +115,7 @@ TEST(Run, AssignedSpecsRunInOrderAsSteps)
         = makeProfile({makeSpec("A", 4096, 100, 0), makeSpec("B", 65536, 0, 0)}, {"A", "B"});
     NullBackend backend;
     NullCounterSource counters;
-    RecordingSink sink;
+    PhaseRecordingSink sink;
     const RunResult r
         = BenchRun(profile, backend, counters, sink, {.ioLimitPerTarget = 1000}).execute();
     ASSERT_FALSE(r.error);
@@ -134,7 +134,7 @@ TEST(Run, SpecThreadsMakeWorkerCopies)
     auto profile = makeProfile({spec}, {spec.name});
     NullBackend backend;
     NullCounterSource counters;
-    RecordingSink sink;
+    PhaseRecordingSink sink;
     const RunResult r
         = BenchRun(profile, backend, counters, sink, {.ioLimitPerTarget = 100}).execute();
     ASSERT_FALSE(r.error);
@@ -151,7 +151,7 @@ TEST(Run, BackendNoticesFromMakingAndPreparingReachTheSinkAndTheResultOnce)
     backend.noticeLog = {"io_uring unavailable (EPERM): using the sync engine"};
     backend.noticeWhilePreparing = true;
     NullCounterSource counters;
-    RecordingSink sink;
+    PhaseRecordingSink sink;
     const RunResult r
         = BenchRun(profile, backend, counters, sink, {.ioLimitPerTarget = 10}).execute();
     ASSERT_FALSE(r.error) << r.error->toString();
@@ -194,7 +194,7 @@ TEST(Run, TheNullEngineWatchesNoDeviceAndSaysWhy)
     auto profile = makeProfile({makeSpec("4K read", 4096, 100, 100)}, {"4K read"});
     NullBackend backend;
     OneDiskCounterSource counters;
-    RecordingSink sink;
+    PhaseRecordingSink sink;
     const RunResult r
         = BenchRun(profile, backend, counters, sink, {.ioLimitPerTarget = 1000}).execute();
     ASSERT_FALSE(r.error) << r.error->toString();
@@ -221,7 +221,7 @@ TEST(Run, StopKeepsWhatWasMeasured)
     auto profile = makeProfile({makeSpec("A", 4096, 100, 100)}, {"A"});
     NullBackend backend;
     NullCounterSource counters;
-    RecordingSink sink;
+    PhaseRecordingSink sink;
     BenchRun run(profile, backend, counters, sink);
     std::jthread stopper([&] {
         std::this_thread::sleep_for(350ms);
@@ -246,7 +246,7 @@ TEST(Run, RampUpIsSampledButNotCounted)
     profile.setup.interval = 250ms;
     NullBackend backend;
     NullCounterSource counters;
-    RecordingSink sink;
+    PhaseRecordingSink sink;
     const RunResult r = BenchRun(profile, backend, counters, sink).execute();
     ASSERT_FALSE(r.error);
     std::uint64_t ramp = 0, measured = 0;
@@ -264,7 +264,7 @@ TEST(Run, FirstIoErrorStopsTheRunAndKeepsResults)
     TestBackend backend;
     backend.failAt = 100;
     NullCounterSource counters;
-    RecordingSink sink;
+    PhaseRecordingSink sink;
     const RunResult r = BenchRun(profile, backend, counters, sink).execute();
     ASSERT_TRUE(r.error);
     EXPECT_EQ(r.error->operation, "read");
@@ -281,7 +281,7 @@ TEST(Run, MisalignedDirectIoIsRefusedBeforeAnyIo)
     TestBackend backend;
     backend.alignment = 4096;
     NullCounterSource counters;
-    RecordingSink sink;
+    PhaseRecordingSink sink;
     const RunResult r = BenchRun(profile, backend, counters, sink).execute();
     ASSERT_TRUE(r.error);
     // The refusal names the field like every validation message does.
@@ -299,7 +299,7 @@ TEST(Run, BufferedModeSkipsTheAlignmentCheck)
     TestBackend backend;
     backend.alignment = 4096;
     NullCounterSource counters;
-    RecordingSink sink;
+    PhaseRecordingSink sink;
     const RunResult r
         = BenchRun(profile, backend, counters, sink, {.ioLimitPerTarget = 10}).execute();
     EXPECT_FALSE(r.error);
@@ -339,7 +339,7 @@ TEST(RunCycling, OutstandingIosCycleRunsEveryDepthOfEverySpecWithIometersBlocks)
     profile.setup.queueDepthCycling = {1, 2, 32, StepType::Exponential};
     NullBackend backend;
     NullCounterSource counters;
-    RecordingSink sink;
+    PhaseRecordingSink sink;
     const RunResult r
         = BenchRun(profile, backend, counters, sink, {.ioLimitPerTarget = 50}).execute();
     ASSERT_FALSE(r.error) << r.error->toString();
@@ -400,7 +400,7 @@ TEST(RunCycling, TargetsNotInAStepAreNeitherOpenedNorReported)
     profile.setup.targetCycling = {1, 1, 1, StepType::Linear};
     NullBackend backend;
     NullCounterSource counters;
-    RecordingSink sink;
+    PhaseRecordingSink sink;
     const RunResult r
         = BenchRun(profile, backend, counters, sink, {.ioLimitPerTarget = 10}).execute();
     ASSERT_FALSE(r.error) << r.error->toString();

@@ -66,7 +66,7 @@ private:
     DiskCounters m_counters;
 };
 
-struct Fixture {
+struct TargetCountersFixture {
     // Worker 0 has targets a and b; worker 3 (plan index) has target c.
     LiveTargetCounters a, b, c;
     Clock::time_point start = Clock::time_point(1000s);
@@ -96,7 +96,7 @@ const ScopeFigures &scope(const IntervalSample &s, std::size_t i)
 
 TEST(Sampler, ScopesAreAllThenEachWorkerFollowedByItsTargets)
 {
-    Fixture f;
+    TargetCountersFixture f;
     NullCounterSource counters;
     Sampler sampler(f.config(), counters, {}, f.start);
     const auto &scopes = sampler.scopes();
@@ -112,7 +112,7 @@ TEST(Sampler, ScopesAreAllThenEachWorkerFollowedByItsTargets)
 
 TEST(Sampler, EachTickIsTheDeltaSinceTheLastBoundaryAndScopesAddUp)
 {
-    Fixture f;
+    TargetCountersFixture f;
     NullCounterSource counters;
     Sampler sampler(f.config(), counters, {}, f.start);
     for (int i = 0; i < 10; ++i)
@@ -150,7 +150,7 @@ TEST(Sampler, EachTickIsTheDeltaSinceTheLastBoundaryAndScopesAddUp)
 
 TEST(Sampler, EachIntervalKeepsTheAllScopesLatencyHistogramsOfThatIntervalOnly)
 {
-    Fixture f;
+    TargetCountersFixture f;
     NullCounterSource counters;
     Sampler sampler(f.config(), counters, {}, f.start);
     for (int i = 0; i < 10; ++i)
@@ -177,7 +177,7 @@ TEST(Sampler, EachIntervalKeepsTheAllScopesLatencyHistogramsOfThatIntervalOnly)
 
 TEST(Sampler, RampUpIsSampledButOnlyMeasuringIntervalsCountInTheStep)
 {
-    Fixture f;
+    TargetCountersFixture f;
     NullCounterSource counters;
     Sampler sampler(f.config(), counters, {}, f.start);
     complete(f.a, IoDirection::Read, 4096, 50'000);
@@ -203,7 +203,7 @@ TEST(Sampler, RampUpIsSampledButOnlyMeasuringIntervalsCountInTheStep)
 
 TEST(Sampler, IoStuckInFlightIsStalledAndItsAgeIsTheMaximum)
 {
-    Fixture f;
+    TargetCountersFixture f;
     f.a.inFlightSince = std::vector<std::atomic<std::int64_t>>(4);
     NullCounterSource counters;
     Sampler sampler(f.config(), counters, {}, f.start);
@@ -239,7 +239,7 @@ TEST(Sampler, IoStuckInFlightIsStalledAndItsAgeIsTheMaximum)
 
 TEST(Sampler, ADeviceThatLagsOwesTheWritesAndADeviceThatLeadsHasCredit)
 {
-    Fixture f;
+    TargetCountersFixture f;
     FakeDevice device;
     // Interval 1: the application writes 1 MiB to target a; the device has seen nothing.
     // Interval 2: the device writes the 1 MiB it owed. Interval 3: the device runs ahead

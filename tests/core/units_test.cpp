@@ -112,43 +112,58 @@ TEST_P(ParseDuration, GivesTheExpectedValueOrRejects)
     EXPECT_EQ(parseDuration(c.text, c.bareUnit), c.value) << "input: \"" << c.text << "\"";
 }
 
-constexpr auto kS = DurationUnit::Seconds;
-constexpr auto kMs = DurationUnit::Milliseconds;
-constexpr auto kUs = DurationUnit::Microseconds;
+constexpr auto kSecondsUnit = DurationUnit::Seconds;
+constexpr auto kMillisecondsUnit = DurationUnit::Milliseconds;
+constexpr auto kMicrosecondsUnit = DurationUnit::Microseconds;
 constexpr auto kMaxUs = std::chrono::microseconds::max();
 
 INSTANTIATE_TEST_SUITE_P(Accepted, ParseDuration,
-    testing::Values(DurationCase {"90", kS, 90s}, DurationCase {"90", kMs, 90ms},
-        DurationCase {"90", kUs, 90us}, DurationCase {"0", kS, 0s}, DurationCase {"90s", kMs, 90s},
-        DurationCase {"1m30s", kS, 90s}, DurationCase {"1h", kS, 1h},
-        DurationCase {"1h2m3s", kS, 1h + 2min + 3s}, DurationCase {"500ms", kS, 500ms},
-        DurationCase {"250us", kS, 250us}, DurationCase {"250\xC2\xB5s", kS, 250us},
-        DurationCase {"250\xCE\xBCs", kS, 250us}, DurationCase {"1.5s", kS, 1500ms},
-        DurationCase {"1.5", kS, 1500ms}, DurationCase {"0.5", kMs, 500us},
-        DurationCase {"1.5h", kS, 90min}, DurationCase {"1s500ms", kS, 1500ms},
-        DurationCase {"1h1us", kS, 1h + 1us}, DurationCase {"1H30M", kS, 90min},
-        DurationCase {"2MS", kS, 2ms}, DurationCase {"1m 30s", kS, 90s},
-        DurationCase {" 1 m 30 s ", kS, 90s}, DurationCase {"90m", kS, 90min},
-        DurationCase {"1500ms", kS, 1500ms}, DurationCase {"0.000001s", kS, 1us},
-        DurationCase {"0.00000001h", kS, 36us}, DurationCase {"9223372036854775807us", kS, kMaxUs},
-        DurationCase {"9223372036854775807", kUs, kMaxUs},
-        DurationCase {"9223372036854.775807s", kS, kMaxUs}));
+    testing::Values(DurationCase {"90", kSecondsUnit, 90s},
+        DurationCase {"90", kMillisecondsUnit, 90ms}, DurationCase {"90", kMicrosecondsUnit, 90us},
+        DurationCase {"0", kSecondsUnit, 0s}, DurationCase {"90s", kMillisecondsUnit, 90s},
+        DurationCase {"1m30s", kSecondsUnit, 90s}, DurationCase {"1h", kSecondsUnit, 1h},
+        DurationCase {"1h2m3s", kSecondsUnit, 1h + 2min + 3s},
+        DurationCase {"500ms", kSecondsUnit, 500ms}, DurationCase {"250us", kSecondsUnit, 250us},
+        DurationCase {"250\xC2\xB5s", kSecondsUnit, 250us},
+        DurationCase {"250\xCE\xBCs", kSecondsUnit, 250us},
+        DurationCase {"1.5s", kSecondsUnit, 1500ms}, DurationCase {"1.5", kSecondsUnit, 1500ms},
+        DurationCase {"0.5", kMillisecondsUnit, 500us}, DurationCase {"1.5h", kSecondsUnit, 90min},
+        DurationCase {"1s500ms", kSecondsUnit, 1500ms},
+        DurationCase {"1h1us", kSecondsUnit, 1h + 1us}, DurationCase {"1H30M", kSecondsUnit, 90min},
+        DurationCase {"2MS", kSecondsUnit, 2ms}, DurationCase {"1m 30s", kSecondsUnit, 90s},
+        DurationCase {" 1 m 30 s ", kSecondsUnit, 90s}, DurationCase {"90m", kSecondsUnit, 90min},
+        DurationCase {"1500ms", kSecondsUnit, 1500ms},
+        DurationCase {"0.000001s", kSecondsUnit, 1us},
+        DurationCase {"0.00000001h", kSecondsUnit, 36us},
+        DurationCase {"9223372036854775807us", kSecondsUnit, kMaxUs},
+        DurationCase {"9223372036854775807", kMicrosecondsUnit, kMaxUs},
+        DurationCase {"9223372036854.775807s", kSecondsUnit, kMaxUs}));
 
 INSTANTIATE_TEST_SUITE_P(Rejected, ParseDuration,
-    testing::Values(DurationCase {"", kS, std::nullopt}, DurationCase {"  ", kS, std::nullopt},
-        DurationCase {"-1", kS, std::nullopt}, DurationCase {"-1s", kS, std::nullopt},
-        DurationCase {"+1s", kS, std::nullopt}, DurationCase {"1x", kS, std::nullopt},
-        DurationCase {"s", kS, std::nullopt}, DurationCase {"1m30", kS, std::nullopt},
-        DurationCase {"30 1m", kS, std::nullopt}, DurationCase {"1s1h", kS, std::nullopt},
-        DurationCase {"1s1s", kS, std::nullopt}, DurationCase {"1ms1s", kS, std::nullopt},
-        DurationCase {"0.5us", kS, std::nullopt}, DurationCase {"0.5", kUs, std::nullopt},
-        DurationCase {"0.0000001s", kS, std::nullopt}, DurationCase {"1.s", kS, std::nullopt},
-        DurationCase {".5s", kS, std::nullopt}, DurationCase {"1e3", kS, std::nullopt},
-        DurationCase {"1d", kS, std::nullopt}, DurationCase {"1 s s", kS, std::nullopt},
-        DurationCase {"9223372036854775808us", kS, std::nullopt},
-        DurationCase {"9223372036855s", kS, std::nullopt},
-        DurationCase {"99999999999999999999h", kS, std::nullopt},
-        DurationCase {"5124095576030432h", kS, std::nullopt}));
+    testing::Values(DurationCase {"", kSecondsUnit, std::nullopt},
+        DurationCase {"  ", kSecondsUnit, std::nullopt},
+        DurationCase {"-1", kSecondsUnit, std::nullopt},
+        DurationCase {"-1s", kSecondsUnit, std::nullopt},
+        DurationCase {"+1s", kSecondsUnit, std::nullopt},
+        DurationCase {"1x", kSecondsUnit, std::nullopt},
+        DurationCase {"s", kSecondsUnit, std::nullopt},
+        DurationCase {"1m30", kSecondsUnit, std::nullopt},
+        DurationCase {"30 1m", kSecondsUnit, std::nullopt},
+        DurationCase {"1s1h", kSecondsUnit, std::nullopt},
+        DurationCase {"1s1s", kSecondsUnit, std::nullopt},
+        DurationCase {"1ms1s", kSecondsUnit, std::nullopt},
+        DurationCase {"0.5us", kSecondsUnit, std::nullopt},
+        DurationCase {"0.5", kMicrosecondsUnit, std::nullopt},
+        DurationCase {"0.0000001s", kSecondsUnit, std::nullopt},
+        DurationCase {"1.s", kSecondsUnit, std::nullopt},
+        DurationCase {".5s", kSecondsUnit, std::nullopt},
+        DurationCase {"1e3", kSecondsUnit, std::nullopt},
+        DurationCase {"1d", kSecondsUnit, std::nullopt},
+        DurationCase {"1 s s", kSecondsUnit, std::nullopt},
+        DurationCase {"9223372036854775808us", kSecondsUnit, std::nullopt},
+        DurationCase {"9223372036855s", kSecondsUnit, std::nullopt},
+        DurationCase {"99999999999999999999h", kSecondsUnit, std::nullopt},
+        DurationCase {"5124095576030432h", kSecondsUnit, std::nullopt}));
 
 TEST(DurationParts, HoldValuesBeyondTheMicrosecondRange)
 {
