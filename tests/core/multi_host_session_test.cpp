@@ -231,11 +231,14 @@ const ScopeFigures &allOf(const IntervalSample &s)
     return s.scopes.front();
 }
 
+} // namespace
+
+// Outside the anonymous namespace: the test classes TEST_P derives from it are not in it,
+// and GCC refuses (-Wsubobject-linkage) such a base when the file is #included, as a
+// unity batch includes it.
 class MultiHost : public testing::TestWithParam<bool>
 {
 };
-
-} // namespace
 
 // Three hosts, one profile, exact I/O counts: All is the sum of the hosts' own results,
 // its p99 the p99 of their histograms merged bucket by bucket, and every step started at
