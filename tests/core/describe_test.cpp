@@ -19,7 +19,7 @@
 namespace ioprism::core {
 namespace {
 
-using namespace std::chrono_literals;
+using std::chrono_literals::operator""s;
 using ::testing::HasSubstr;
 using ::testing::Not;
 

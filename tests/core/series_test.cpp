@@ -18,7 +18,9 @@
 namespace ioprism::core {
 namespace {
 
-using namespace std::chrono_literals;
+using std::chrono_literals::operator""h;
+using std::chrono_literals::operator""ms;
+using std::chrono_literals::operator""s;
 
 SweepAxis generated(SweepParameter p, std::uint64_t from, std::uint64_t to, std::uint32_t multiply,
     std::uint64_t add = 0)

@@ -14,7 +14,8 @@
 namespace ioprism::core {
 namespace {
 
-using namespace std::chrono_literals;
+using std::chrono_literals::operator""ms;
+using std::chrono_literals::operator""s;
 
 using ioprism::test::NullSink;
 
