@@ -74,8 +74,16 @@ endfunction()
 # (SKIP_UNITY_BUILD_INCLUSION) with the reason beside them. (The CLI's files all open
 # core's names in ioprism::cli alike: one reaching the next changes nothing there.)
 option(IOPRISM_UNITY_BUILD "Compile core, the GUI, its tests and the CLI's commands in batches (unity build)" OFF)
+# core's files left out of batches, wherever they are compiled (core, the fuzzers): their
+# using-directives at namespace scope would reach the next file of a batch:
+# `using namespace icf_detail;` (units.cpp has its own trim and isSpace), and
+# results_reader.cpp's `using namespace results_read;` in its anonymous namespace.
+set(IOPRISM_UNITY_SKIP ${PROJECT_SOURCE_DIR}/core/profile/icf_volumes.cpp
+    ${PROJECT_SOURCE_DIR}/core/profile/icf_write.cpp ${PROJECT_SOURCE_DIR}/core/report/results_reader.cpp)
 function(ioprism_unity target)
     if(IOPRISM_UNITY_BUILD)
         set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 8)
+        set_source_files_properties(${IOPRISM_UNITY_SKIP} TARGET_DIRECTORY ${target}
+            PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
     endif()
 endfunction()
