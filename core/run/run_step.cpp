@@ -377,6 +377,13 @@ private:
         auto now = SteadyClock::now();
         if (m_phase == RunPhase::RampUp && now >= m_times.rampEnd - std::chrono::milliseconds(1))
             now = std::max(now, m_times.rampEnd);
+        // Whether this tick ends the step is decided before the sample is taken: a worker
+        // counts its failed I/O and then asks for the stop, so a stop seen here is in the
+        // sample. One asked for while the sample is taken is not decided on here; its wake
+        // is queued and takes one more sample, with the failure in it. (Checked after the
+        // sample, such a stop ended the step with the failed I/O in no count.)
+        const bool lastTick
+            = stopNow || m_shared.stopRequested || now >= m_times.measureEnd;
         IntervalSample sample = m_sampler.tick(now, m_phase);
         reportStall(sample);
         m_sink.onInterval(sample);
@@ -387,7 +394,7 @@ private:
             m_sampler.startMeasuring();
             m_sink.onPhase(m_phase, m_step, m_stepName);
         }
-        if (stopNow || m_shared.stopRequested || now >= m_times.measureEnd) {
+        if (lastTick) {
             m_stepStop = true;
             m_timer.cancel();
             m_amountTimer.cancel();

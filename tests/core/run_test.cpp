@@ -275,6 +275,64 @@ TEST(Run, FirstIoErrorStopsTheRunAndKeepsResults)
     EXPECT_EQ(r.steps[0].scopes[0].figures.read.errors, 1u);
 }
 
+// A counter source that, at its `at`th sample (the sampler's first is taken when the
+// step starts), fails the next I/O and waits until the worker that failed it has ended:
+// the failed I/O is counted and the stop asked for after the sampler read the workers'
+// counters and before it decides whether the step ends, the window a loaded machine
+// leaves open by chance.
+class FailWhileSampling final : public CounterSource
+{
+public:
+    FailWhileSampling(ioprism::test::ArmedFailure &failure, int at)
+        : m_failure(failure)
+        , m_at(at)
+    { }
+    bool workerEndedInTime = false;
+    CounterSnapshot sample() override
+    {
+        if (++m_calls == m_at) {
+            m_failure.armed = true;
+            // Bounded, so that a broken worker fails the test instead of hanging it.
+            const auto until = std::chrono::steady_clock::now() + 60s;
+            while (!m_failure.engineGone && std::chrono::steady_clock::now() < until)
+                std::this_thread::sleep_for(1ms);
+            workerEndedInTime = m_failure.engineGone;
+        }
+        return {};
+    }
+
+private:
+    ioprism::test::ArmedFailure &m_failure;
+    int m_at;
+    int m_calls = 0;
+};
+
+// The I/O error that stops a run is in its step and its time series, also when it comes
+// while an interval's sample is being taken: the step does not end on a stop its last
+// sample does not show. Reads and errors of the intervals add up to the step's.
+TEST(Run, AnIoErrorDuringASampleIsInTheStepAndTheIntervals)
+{
+    auto profile = makeProfile({makeSpec("A", 4096, 100, 100)}, {"A"}, 1, 1);
+    ioprism::test::ArmedFailure failure;
+    TestBackend backend;
+    backend.armedFailure = &failure;
+    FailWhileSampling counters(failure, 2); // the first interval's sample
+    PhaseRecordingSink sink;
+    const RunResult r = BenchRun(profile, backend, counters, sink).execute();
+    ASSERT_TRUE(counters.workerEndedInTime);
+    ASSERT_TRUE(r.error);
+    EXPECT_EQ(r.error->operation, "read");
+    ASSERT_EQ(r.steps.size(), 1u);
+    const Figures &step = r.steps[0].scopes[0].figures;
+    EXPECT_EQ(step.read.errors, 1u) << "the failed I/O is counted";
+    std::uint64_t errors = 0;
+    for (const auto &s : r.intervals)
+        errors += s.scopes[0].figures.read.errors;
+    EXPECT_EQ(errors, 1u);
+    EXPECT_EQ(sumIntervals(r, 0, true), step.read.ios);
+    EXPECT_GE(r.intervals.size(), 2u) << "the stop took a sample of its own";
+}
+
 TEST(Run, MisalignedDirectIoIsRefusedBeforeAnyIo)
 {
     auto profile = makeProfile({makeSpec("2K", 2048, 100, 100)}, {"2K"});

@@ -9,19 +9,38 @@
 #include "core/engine.h"
 #include "core/null_engine.h"
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace ioprism::test {
 
-// Completes I/O like the null engine, but fails the Nth request with EIO.
+// A failure armed from another thread (a test's counter source, during a chosen sample):
+// the next request reaped fails. `engineGone` is set when the worker that failed it has
+// ended (its engine is destroyed after it stopped and drained), so whatever that worker
+// counted and asked for is done.
+struct ArmedFailure {
+    std::atomic<bool> armed {false};
+    std::atomic<bool> engineGone {false};
+};
+
+// Completes I/O like the null engine, but fails the Nth request (or the one reaped after
+// `armed` is set) with EIO.
 class FailingEngine final : public core::IoEngine
 {
 public:
-    explicit FailingEngine(std::uint64_t failAt)
+    explicit FailingEngine(std::uint64_t failAt, ArmedFailure *armed = nullptr)
         : m_failAt(failAt)
+        , m_armed(armed)
     { }
+    ~FailingEngine() override
+    {
+        if (m_armed)
+            m_armed->engineGone = true;
+    }
+    FailingEngine(const FailingEngine &) = delete;
+    FailingEngine &operator=(const FailingEngine &) = delete;
     std::string_view name() const override { return "failing"; }
     core::EngineCapabilities capabilities() const override { return m_inner.capabilities(); }
     core::Status init(const core::EngineConfig &c, std::span<const core::EngineFile> f) override
@@ -36,7 +55,7 @@ public:
     {
         auto n = m_inner.reap(out, min, t);
         for (std::uint32_t i = 0; n && i < *n; ++i)
-            if (++m_count == m_failAt)
+            if (++m_count == m_failAt || (m_armed && m_armed->armed.exchange(false)))
                 out[i]->error = 5; // EIO
         return n;
     }
@@ -44,6 +63,7 @@ public:
 private:
     core::NullEngine m_inner;
     std::uint64_t m_failAt;
+    ArmedFailure *m_armed;
     std::uint64_t m_count = 0;
 };
 
@@ -52,6 +72,7 @@ class TestBackend final : public core::IoBackend
 public:
     std::uint32_t alignment = 512;
     std::uint64_t failAt = 0;
+    ArmedFailure *armedFailure = nullptr; // the test's; outlives the run
     // Notices so far: set before the run as a backend made with a fallback has them;
     // noticeWhilePreparing adds one per prepared target, as a grown test file does.
     std::vector<std::string> noticeLog;
@@ -80,8 +101,9 @@ public:
     void releaseBuffers() override { ++releases; }
     core::Result<std::unique_ptr<core::IoEngine>> makeEngine() override
     {
-        if (failAt)
-            return std::unique_ptr<core::IoEngine>(std::make_unique<FailingEngine>(failAt));
+        if (failAt || armedFailure)
+            return std::unique_ptr<core::IoEngine>(
+                std::make_unique<FailingEngine>(failAt, armedFailure));
         return std::unique_ptr<core::IoEngine>(std::make_unique<core::NullEngine>());
     }
 };
