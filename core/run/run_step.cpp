@@ -384,6 +384,12 @@ private:
         // sample, such a stop ended the step with the failed I/O in no count.)
         const bool lastTick
             = stopNow || m_shared.stopRequested || now >= m_times.measureEnd;
+        // The workers stop issuing before the last sample, not after it: what the step
+        // leaves out is then only the I/O in flight at its end (which they drain), never
+        // what they would do while the sample is taken, which on a loaded machine is
+        // milliseconds of I/O the device does and no figure shows.
+        if (lastTick)
+            m_stepStop = true;
         IntervalSample sample = m_sampler.tick(now, m_phase);
         reportStall(sample);
         m_sink.onInterval(sample);
@@ -395,7 +401,6 @@ private:
             m_sink.onPhase(m_phase, m_step, m_stepName);
         }
         if (lastTick) {
-            m_stepStop = true;
             m_timer.cancel();
             m_amountTimer.cancel();
             return;
