@@ -8,7 +8,7 @@
 // lands between the waiter's check and its wait is lost and the waiter sleeps forever
 // (reproduced under Wine within a few thousand start/stop cycles; fixed in GCC 13).
 // This latch checks and sleeps under the same mutex the counter changes under. It is
-// used twice per step, never on the I/O path, so a mutex costs nothing that matters.
+// used three times per step, never on the I/O path, so a mutex costs nothing that matters.
 #pragma once
 
 #include <atomic>

@@ -47,6 +47,10 @@ struct StepState {
     std::atomic<std::uint64_t> preInitDone {0}; // WorkerStep::preInitDone
     Latch ready;
     Latch start {1};
+    // A worker's thread ends only once the step is being collected (finishWorkers counts
+    // this down): stopped before the step's last sample, a worker that ended at once
+    // would be gone from the threads whose CPU time that sample reads.
+    Latch release {1};
     std::mutex exitMutex;
     std::condition_variable exitChanged;
     std::vector<bool> exited; // guarded by exitMutex
@@ -65,6 +69,7 @@ std::vector<std::thread> startWorkers(const std::shared_ptr<StepState> &state, I
         try {
             threads.emplace_back([state, a, &backend] {
                 runWorkerStep(state->steps[a], backend);
+                state->release.wait();
                 std::lock_guard lock(state->exitMutex);
                 state->exited[a] = true;
                 state->exitChanged.notify_all();
@@ -90,6 +95,7 @@ bool finishWorkers(StepState &state, std::vector<std::thread> &threads,
     SteadyClock::time_point deadline, const std::atomic<bool> &stopNow)
 
 {
+    state.release.count_down();
     std::vector<bool> exited;
     {
         std::unique_lock lock(state.exitMutex);
