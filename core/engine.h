@@ -176,6 +176,16 @@ using PrepareProgress = std::function<bool(std::uint64_t doneBytes, std::uint64_
 // Everything the run needs from an operating system, so core stays OS-free. The
 // platform layer provides the Linux and Windows backends; core has a null backend
 // for tests and overhead measurements.
+// What a run will ask of its engine, known once its targets are prepared: what `auto`
+// weighs (IoBackend::chooseEngine).
+struct EngineDemand {
+    // Each file or raw device the run does direct I/O on, once, as prepared
+    // (TargetInfo::path). File trees and buffered targets are not in it.
+    std::vector<std::string> directTargets;
+    // The most I/Os one worker has outstanding in any step, over all its targets.
+    std::uint32_t deepestWorkerQueue = 0;
+};
+
 class IoBackend
 {
 public:
@@ -250,6 +260,12 @@ public:
     // with a notice saying so, or `why` itself when there is no fallback. Called on the
     // worker's thread; notices() must then be safe to call from any thread.
     virtual Result<std::unique_ptr<IoEngine>> makeFallbackEngine(const OpError &why) { return why; }
+
+    // Called once per run, after its targets are prepared and before any worker starts:
+    // with `auto`, a backend whose best engine would measure itself rather than the
+    // device for this demand may choose another for the run's workers (engineName()
+    // then names it) and says why in a notice. An engine asked for by name is kept.
+    virtual void chooseEngine(const EngineDemand & /*demand*/) { }
 
     // Names the calling thread for the OS (top -H, /proc/<pid>/task/<id>/comm): a worker
     // is "ioprism-worker", by which the counter source tells its threads' times from the

@@ -58,6 +58,14 @@ void TerminalSink::onStarted(const std::string &engine)
     m_out.flush();
 }
 
+void TerminalSink::onEngineChosen(const std::string &engine)
+{
+    m_engine = engine; // the plan line names it; the notice before it said why
+    if (m_options.verbose)
+        m_out << "engine: " << engine << " (--engine " << m_options.engineOption
+              << ", for these targets)\n";
+}
+
 void TerminalSink::onPlan(const ResolvedPlan &plan)
 {
     m_stepCount = plan.stepCount();

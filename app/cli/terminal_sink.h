@@ -43,6 +43,7 @@ public:
 
     void onPhase(core::RunPhase phase, std::size_t step, const std::string &stepName) override;
     void onStarted(const std::string &engine) override;
+    void onEngineChosen(const std::string &engine) override;
     void onPlan(const core::ResolvedPlan &plan) override;
     void onFinished(core::RunResult &&result) override { m_result = std::move(result); }
     void onStepResult(const core::StepResult &step, const core::PlannedStep &planned) override;

@@ -347,8 +347,38 @@ struct Run::Execution {
                 writeSpanBytes += files * info.sizeBytes;
             }
         }
+        chooseEngine();
         run.m_sink.onPlan(result.plan);
         return true;
+    }
+
+    // What the steps will ask of the engine, for `auto` to choose by (the deepest queue
+    // of any worker in any step: one engine serves a run's every step, so that a curve
+    // over queue depths is measured by one engine).
+    void chooseEngine()
+    {
+        EngineDemand demand;
+        for (const ResolvedWorker &w : result.plan.workers) {
+            for (const auto &depths : w.outstandingIos) {
+                std::uint32_t slots = 0;
+                for (const std::uint32_t depth : depths)
+                    slots += depth;
+                demand.deepestWorkerQueue = std::max(demand.deepestWorkerQueue, slots);
+            }
+            for (const ResolvedTarget &t : w.targets) {
+                const std::string &path = t.info.path.empty() ? t.target.path : t.info.path;
+                if (t.target.kind != TargetKind::FileTree && t.target.cacheMode == CacheMode::Direct
+                    && std::find(demand.directTargets.begin(), demand.directTargets.end(), path)
+                        == demand.directTargets.end())
+                    demand.directTargets.push_back(path);
+            }
+        }
+        run.m_backend.chooseEngine(demand);
+        reportNewNotices();
+        if (std::string engine = run.m_backend.engineName(); engine != result.engine) {
+            result.engine = std::move(engine);
+            run.m_sink.onEngineChosen(result.engine);
+        }
     }
 
     // Series points a target cannot run, said once (as a notice, and in the result).

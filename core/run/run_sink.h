@@ -44,6 +44,10 @@ public:
     // The run has begun: the engine each worker starts with is known ("io_uring",
     // "sync"...), before preparation.
     virtual void onStarted(const std::string & /*engine*/) { }
+    // `auto` chose another engine for the workers once the targets were prepared
+    // (IoBackend::chooseEngine; a notice says why): said before onPlan, and only when it
+    // differs from the one onStarted named.
+    virtual void onEngineChosen(const std::string & /*engine*/) { }
     // The run has ended, with everything it measured: said once, last, by a run session
     // (core/run/run_session.h), never by Run itself (whose execute() returns the result).
     virtual void onFinished(RunResult && /*result*/) { }

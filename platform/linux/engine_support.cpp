@@ -6,9 +6,11 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <fcntl.h>
 #include <string>
 #include <sys/mman.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 namespace ioprism::platform {
@@ -51,6 +53,27 @@ int openEngineFd(const core::EngineFile &file, const HeldTargets *held)
     if (fd < 0 && errno == EPERM)
         fd = ::open(file.path.c_str(), flags);
     return fd >= 0 ? fd : -errno;
+}
+
+std::optional<bool> takesIoWithoutBlocking(int fd, std::uint32_t blockBytes)
+{
+    const std::size_t bytes = std::max<std::size_t>(blockBytes, kMinBufferAlign);
+    const std::unique_ptr<void, decltype(&std::free)> buffer(
+        std::aligned_alloc(kMinBufferAlign, bytes), &std::free);
+    if (!buffer)
+        return std::nullopt;
+    // EAGAIN is also a queue that is momentarily full: asked again, a queue with nowait
+    // support takes it.
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        iovec io {buffer.get(), bytes};
+        if (::preadv2(fd, &io, 1, 0, RWF_NOWAIT) >= 0)
+            return true;
+        if (errno == EOPNOTSUPP)
+            return false;
+        if (errno != EAGAIN && errno != EINTR)
+            return std::nullopt;
+    }
+    return std::nullopt;
 }
 
 core::OpError engineOpenError(const core::EngineFile &file, int err)

@@ -73,6 +73,14 @@ int engineOpenFlags(bool write, core::CacheMode cacheMode, bool writeThrough);
 int openEngineFd(const core::EngineFile &file, const HeldTargets *held);
 core::OpError engineOpenError(const core::EngineFile &file, int err);
 
+// Whether the storage under `fd` (open with O_DIRECT) takes a read without blocking: one
+// read at offset 0 with RWF_NOWAIT, `blockBytes` long (at least 4 KiB). A queue without
+// nowait support (zram) refuses it with EOPNOTSUPP, and io_uring then hands every I/O to
+// a kernel worker thread: the answer is false. Nullopt when the read cannot tell (it
+// would block twice in a row, or fails otherwise). The kernels here do not show a
+// queue's nowait support in sysfs; the refusal is the fact itself.
+std::optional<bool> takesIoWithoutBlocking(int fd, std::uint32_t blockBytes);
+
 // Mapped memory for I/O buffers that outlives one engine. A series makes new engines for
 // every point, and faulting in the buffers of a large point held up its start (0.2 s
 // for 16 MiB x QD 32). The run reserves each worker's largest need before its first step

@@ -3681,8 +3681,8 @@
         <translation>Ablauf:</translation>
     </message>
     <message>
-        <source>io_uring where the kernel allows it, else the sync engine (a sandbox or the kernel.io_uring_disabled setting may refuse io_uring)</source>
-        <translation>io_uring, wo der Kernel es zulässt, sonst die sync-Engine (eine Sandbox oder die Einstellung kernel.io_uring_disabled kann io_uring verweigern)</translation>
+        <source>io_uring where the kernel allows it, else the sync engine (a sandbox or the kernel.io_uring_disabled setting may refuse io_uring). The sync engine also where a target cannot take I/O without blocking (zram) and no worker keeps more than 2 I/Os outstanding: io_uring would measure its own hand-off to a kernel thread there, not the device. A notice says so.</source>
+        <translation>io_uring, wo der Kernel es zulässt, sonst die sync-Engine (eine Sandbox oder die Einstellung kernel.io_uring_disabled kann io_uring verweigern). Die sync-Engine auch dort, wo ein Ziel I⁠/⁠O nicht ohne Blockieren annimmt (zram) und kein Worker mehr als 2 I⁠/⁠Os ausstehend hat: io_uring würde dort seine eigene Übergabe an einen Kernel-Thread messen, nicht das Gerät. Ein Hinweis sagt es.</translation>
     </message>
     <message>
         <source>Automatic: IOCP</source>

@@ -8,6 +8,8 @@
 #include "platform/linux/block_devices.h"
 #include "platform/linux/cpu_counter_source.h"
 #include "platform/linux/disk_counter_source.h"
+#include "platform/linux/engine_support.h"
+#include "platform/linux/linux_backend.h"
 
 #include <algorithm>
 #include <atomic>
@@ -15,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <thread>
@@ -605,6 +608,81 @@ TEST(LatencyVerdictZram, IoUringAtQueueDepthOneIsTheKernelWorkersHandOffSyncIsTh
         << core::toString(direct.read.verdict) << ": app " << direct.read.appMeanUs
         << " us, device " << direct.read.deviceAwaitUs << " us, waited " << direct.waitUsPerIo
         << " us per I/O";
+}
+
+// The fact `auto` chooses by (takesIoWithoutBlocking): zram refuses a read that must not
+// block, a loop device (direct I/O on) and a file on the root file system take it.
+TEST_F(DeviceResolution, ZramRefusesAReadThatMustNotBlockALoopDeviceAndAFileTakeIt)
+{
+    ScopedZram zram(16 << 20);
+    IOPRISM_REQUIRE(zram.ok(), "no zram device (no zram-control/hot_add and no free zram0)");
+    LoopDevice loop(m_image);
+    ASSERT_TRUE(loop.ok());
+    const fs::path file = m_dir.path() / "file.dat";
+    makeImage(file, 1 << 20);
+    const auto probe = [](const std::string &path) -> std::optional<bool> {
+        const UniqueFd fd(::open(path.c_str(), O_RDONLY | O_DIRECT | O_CLOEXEC));
+        if (fd.get() < 0)
+            return std::nullopt;
+        return takesIoWithoutBlocking(fd.get(), 4096);
+    };
+    EXPECT_EQ(probe("/dev/" + zram.name()), false);
+    EXPECT_EQ(probe(loop.path()), true);
+    EXPECT_EQ(probe(file.string()), true);
+}
+
+// `auto` chooses the engine that measures the device (issue 31): on zram at QD 1 and 2
+// the sync engine, with a notice that names the device and why, and no kernel worker
+// runs for the I/O; from QD 3 io_uring (kAutoSyncDeepestQueue); an engine asked for by
+// name is kept; a file that takes I/O without blocking keeps io_uring at QD 1.
+TEST_F(DeviceResolution, AutoRunsSyncOnZramAtLowDepthAndSaysWhy)
+{
+    ScopedZram zram(64 << 20);
+    IOPRISM_REQUIRE(zram.ok(), "no zram device (no zram-control/hot_add and no free zram0)");
+    const std::string device = "/dev/" + zram.name();
+    auto profile
+        = runProfile(device, core::TargetKind::BlockDevice, 100, 4096, core::CacheMode::Direct);
+    profile.setup.runTime = 1s;
+    const auto autoNotice = [](const core::RunResult &r) {
+        return std::count_if(r.notices.begin(), r.notices.end(),
+            [](const std::string &n) { return n.rfind("engine auto: ", 0) == 0; });
+    };
+    Sink sink;
+    for (const std::uint32_t depth : {1u, kAutoSyncDeepestQueue}) {
+        profile.hosts[0].workers[0].outstandingIos = depth;
+        const auto r = runWithDevices(profile, sink);
+        ASSERT_FALSE(r.error) << r.error->toString();
+        EXPECT_EQ(r.engine, "sync") << "QD " << depth;
+        ASSERT_EQ(autoNotice(r), 1) << "QD " << depth;
+        const auto notice = std::find_if(r.notices.begin(), r.notices.end(),
+            [](const std::string &n) { return n.rfind("engine auto: ", 0) == 0; });
+        EXPECT_NE(notice->find(device + " does not take I/O without blocking"), std::string::npos)
+            << *notice;
+        EXPECT_NE(notice->find("--engine io_uring measures it anyway"), std::string::npos);
+        EXPECT_EQ(r.steps.at(0).devices.latency.kernelWorkerUsPerIo, 0) << "QD " << depth;
+        EXPECT_GT(r.steps.at(0).scopes.at(0).figures.read.ios, 0u);
+    }
+
+    profile.hosts[0].workers[0].outstandingIos = kAutoSyncDeepestQueue + 1;
+    const auto deep = runWithDevices(profile, sink);
+    ASSERT_FALSE(deep.error) << deep.error->toString();
+    EXPECT_EQ(deep.engine, "io_uring");
+    EXPECT_EQ(autoNotice(deep), 0);
+
+    profile.hosts[0].workers[0].outstandingIos = 1;
+    const auto asked = runWithDevices(profile, sink, {}, core::EngineKind::IoUring);
+    ASSERT_FALSE(asked.error) << asked.error->toString();
+    EXPECT_EQ(asked.engine, "io_uring");
+    EXPECT_EQ(autoNotice(asked), 0);
+
+    auto onFile = runProfile((m_dir.path() / "auto.dat").string(), core::TargetKind::TestFile, 100,
+        4096, core::CacheMode::Direct, 8 << 20);
+    onFile.setup.runTime = 1s;
+    onFile.hosts[0].workers[0].outstandingIos = 1;
+    const auto file = runWithDevices(onFile, sink);
+    ASSERT_FALSE(file.error) << file.error->toString();
+    EXPECT_EQ(file.engine, "io_uring");
+    EXPECT_EQ(autoNotice(file), 0);
 }
 
 } // namespace

@@ -266,7 +266,10 @@ QGroupBox *SetupPage::makeEngineBox(QWidget *parent, const std::vector<core::Eng
                 text = tr("Automatic: io_uring, else sync");
                 tip = tr("io_uring where the kernel allows it, else the sync engine (a "
                          "sandbox or the kernel.io_uring_disabled setting may refuse "
-                         "io_uring)");
+                         "io_uring). The sync engine also where a target cannot take I/O "
+                         "without blocking (zram) and no worker keeps more than 2 I/Os "
+                         "outstanding: io_uring would measure its own hand-off to a kernel "
+                         "thread there, not the device. A notice says so.");
             } else if (offers(core::EngineKind::Iocp)) {
                 text = tr("Automatic: IOCP");
                 tip = tr("Overlapped I/O on a completion port, the engine for this computer");
