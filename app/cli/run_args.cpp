@@ -335,6 +335,16 @@ bool applyTargets(Host &host, const RunArgs &a, Problems &problems)
         return true;
     std::vector<Target> targets;
     for (const auto &path : a.targets) {
+        // "--target --bs 4k" with the path left out (an empty shell variable) took the
+        // next option as a path and made test files named "--bs" and "4k".
+        if (path.starts_with('-')) {
+            problems.push_back({Severity::Error, "--target",
+                "\"" + path
+                    + "\" starts with '-' like an option: was the path left out "
+                      "before it? (write ./"
+                    + path + " for a file of that name)"});
+            return false;
+        }
         Target t;
         t.path = path;
         t.kind = platform::detectTargetKind(path);

@@ -43,6 +43,22 @@ TEST(Cli, UnknownOptionIsInvalidInput)
     EXPECT_EQ(r.exitCode, 2);
 }
 
+// A target path left out ("--target $EMPTY --bs 4k") used to take "--bs" and "4k" as
+// two test files, made and written in the working directory. Refused before anything
+// is made, saying why; ./--bs is a file of that name and still allowed.
+TEST(Cli, ATargetThatLooksLikeAnOptionIsRefusedBeforeAnyFileIsMade)
+{
+    TempDir dir;
+    auto r = runCli("run --target --bs 4k --file-size 1MiB --duration 1 --no-save -q", dir.path());
+    EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
+    EXPECT_THAT(r.err, HasSubstr("\"--bs\" starts with '-' like an option"));
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "--bs"));
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "4k"));
+    auto named = runCli(
+        "run --engine null --target ./--bs --file-size 1MiB --duration 1 --no-save -q", dir.path());
+    EXPECT_EQ(named.exitCode, 0) << named.err;
+}
+
 TEST(Cli, ValidateAcceptsEveryPreset)
 {
     TempDir dir;
