@@ -339,10 +339,9 @@ bool applyTargets(Host &host, const RunArgs &a, Problems &problems)
         // next option as a path and made test files named "--bs" and "4k".
         if (path.starts_with('-')) {
             problems.push_back({Severity::Error, "--target",
-                "\"" + path
-                    + "\" starts with '-' like an option: was the path left out "
-                      "before it? (write ./"
-                    + path + " for a file of that name)"});
+                fmt::format("\"{0}\" starts with '-' like an option: was the path left out "
+                            "before it? (write ./{0} for a file of that name)",
+                    path)});
             return false;
         }
         Target t;
