@@ -173,9 +173,6 @@ struct TestFileSpace {
 // Progress while a test file is written: return false to cancel (Ctrl-C, Stop).
 using PrepareProgress = std::function<bool(std::uint64_t doneBytes, std::uint64_t totalBytes)>;
 
-// Everything the run needs from an operating system, so core stays OS-free. The
-// platform layer provides the Linux and Windows backends; core has a null backend
-// for tests and overhead measurements.
 // What a run will ask of its engine, known once its targets are prepared: what `auto`
 // weighs (IoBackend::chooseEngine).
 struct EngineDemand {
@@ -186,6 +183,9 @@ struct EngineDemand {
     std::uint32_t deepestWorkerQueue = 0;
 };
 
+// Everything the run needs from an operating system, so core stays OS-free. The
+// platform layer provides the Linux and Windows backends; core has a null backend
+// for tests and overhead measurements.
 class IoBackend
 {
 public:

@@ -366,7 +366,7 @@ struct Run::Execution {
                 demand.deepestWorkerQueue = std::max(demand.deepestWorkerQueue, slots);
             }
             for (const ResolvedTarget &t : w.targets) {
-                const std::string &path = t.info.path.empty() ? t.target.path : t.info.path;
+                const std::string &path = t.info.path; // what the engines open
                 if (t.target.kind != TargetKind::FileTree && t.target.cacheMode == CacheMode::Direct
                     && std::find(demand.directTargets.begin(), demand.directTargets.end(), path)
                         == demand.directTargets.end())

@@ -388,8 +388,7 @@ private:
         // sample. One asked for while the sample is taken is not decided on here; its wake
         // is queued and takes one more sample, with the failure in it. (Checked after the
         // sample, such a stop ended the step with the failed I/O in no count.)
-        const bool lastTick
-            = stopNow || m_shared.stopRequested || now >= m_times.measureEnd;
+        const bool lastTick = stopNow || m_shared.stopRequested || now >= m_times.measureEnd;
         // The workers stop issuing before the last sample, not after it: what the step
         // leaves out is then only the I/O in flight at its end (which they drain), never
         // what they would do while the sample is taken, which on a loaded machine is

@@ -55,9 +55,9 @@ int openEngineFd(const core::EngineFile &file, const HeldTargets *held)
     return fd >= 0 ? fd : -errno;
 }
 
-std::optional<bool> takesIoWithoutBlocking(int fd, std::uint32_t blockBytes)
+std::optional<bool> takesIoWithoutBlocking(int fd)
 {
-    const std::size_t bytes = std::max<std::size_t>(blockBytes, kMinBufferAlign);
+    constexpr std::size_t bytes = kMinBufferAlign;
     const std::unique_ptr<void, decltype(&std::free)> buffer(
         std::aligned_alloc(kMinBufferAlign, bytes), &std::free);
     if (!buffer)

@@ -74,12 +74,12 @@ int openEngineFd(const core::EngineFile &file, const HeldTargets *held);
 core::OpError engineOpenError(const core::EngineFile &file, int err);
 
 // Whether the storage under `fd` (open with O_DIRECT) takes a read without blocking: one
-// read at offset 0 with RWF_NOWAIT, `blockBytes` long (at least 4 KiB). A queue without
-// nowait support (zram) refuses it with EOPNOTSUPP, and io_uring then hands every I/O to
-// a kernel worker thread: the answer is false. Nullopt when the read cannot tell (it
-// would block twice in a row, or fails otherwise). The kernels here do not show a
-// queue's nowait support in sysfs; the refusal is the fact itself.
-std::optional<bool> takesIoWithoutBlocking(int fd, std::uint32_t blockBytes);
+// 4 KiB read at offset 0 with RWF_NOWAIT. A queue without nowait support (zram) refuses
+// it with EOPNOTSUPP, and io_uring then hands every I/O to a kernel worker thread: the
+// answer is false. Nullopt when the read cannot tell (it would block three times in a
+// row, or fails otherwise, as on a device whose sectors are larger than 4 KiB). The
+// kernels here do not show a queue's nowait support in sysfs; the refusal is the fact.
+std::optional<bool> takesIoWithoutBlocking(int fd);
 
 // Mapped memory for I/O buffers that outlives one engine. A series makes new engines for
 // every point, and faulting in the buffers of a large point held up its start (0.2 s

@@ -15,12 +15,13 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <liburing.h>
 #include <pthread.h>
 #include <sched.h>
 #include <sstream>
 #include <sys/resource.h>
-#include <sys/stat.h>
 
 namespace ioprism::platform {
 
@@ -159,31 +160,23 @@ void LinuxBackend::chooseEngine(const core::EngineDemand &demand)
         return;
     std::vector<std::string> blocking;
     for (const std::string &path : demand.directTargets) {
-        const int fd
-            = openEngineFd({.path = path, .cacheMode = core::CacheMode::Direct}, m_held.get());
-        if (fd < 0)
-            continue; // not told: io_uring stays (the workers open it and say why)
-        const UniqueFd owned(fd);
-        struct stat st {
-        };
-        const std::uint32_t block = ::fstat(fd, &st) == 0 ? std::uint32_t(st.st_blksize) : 4096;
-        if (takesIoWithoutBlocking(fd, std::min<std::uint32_t>(block, 1 << 20)) == false)
+        const UniqueFd fd(
+            openEngineFd({.path = path, .cacheMode = core::CacheMode::Direct}, m_held.get()));
+        // Not opened (-errno): not told, so io_uring stays; the workers open it and say why.
+        if (fd.get() >= 0 && takesIoWithoutBlocking(fd.get()) == false)
             blocking.push_back(path);
     }
     if (blocking.empty())
         return;
     m_useUring = false;
-    const std::string depth = std::to_string(demand.deepestWorkerQueue);
-    std::string names;
-    for (const auto &path : blocking)
-        names += (names.empty() ? "" : ", ") + path;
-    addNotice("engine auto: the sync engine (pread/pwrite), not io_uring: " + names
-        + (blocking.size() == 1 ? " does" : " do")
-        + " not take I/O without blocking (a read with RWF_NOWAIT is refused: no nowait "
-          "support), so at "
-        + depth + " outstanding I/O" + (depth == "1" ? "" : "s")
-        + " per worker io_uring would hand every I/O to a kernel worker thread and measure "
-          "that hand-off, not the device; --engine io_uring measures it anyway");
+    const std::uint32_t depth = demand.deepestWorkerQueue;
+    addNotice(fmt::format("engine auto: the sync engine (pread/pwrite), not io_uring: {} {} not "
+                          "take I/O without blocking (a read with RWF_NOWAIT is refused: no "
+                          "nowait support), so at {} outstanding I/O{} per worker io_uring would "
+                          "hand every I/O to a kernel worker thread and measure that hand-off, "
+                          "not the device; --engine io_uring measures it anyway",
+        fmt::join(blocking, ", "), blocking.size() == 1 ? "does" : "do", depth,
+        depth == 1 ? "" : "s"));
 }
 
 void LinuxBackend::nameCurrentThread(const char *name)

@@ -624,7 +624,7 @@ TEST_F(DeviceResolution, ZramRefusesAReadThatMustNotBlockALoopDeviceAndAFileTake
         const UniqueFd fd(::open(path.c_str(), O_RDONLY | O_DIRECT | O_CLOEXEC));
         if (fd.get() < 0)
             return std::nullopt;
-        return takesIoWithoutBlocking(fd.get(), 4096);
+        return takesIoWithoutBlocking(fd.get());
     };
     EXPECT_EQ(probe("/dev/" + zram.name()), false);
     EXPECT_EQ(probe(loop.path()), true);
