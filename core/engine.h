@@ -19,6 +19,7 @@
 // stops the worker (and the run) cleanly.
 #pragma once
 
+#include "core/engine_kind.h"
 #include "core/io_direction.h"
 #include "core/profile/profile.h"
 #include "core/result.h"
@@ -42,7 +43,8 @@ struct EngineCapabilities {
     bool directIo = false; // honours O_DIRECT / FILE_FLAG_NO_BUFFERING
     bool registeredBuffers = false; // buffers registered with the kernel
     bool registeredFiles = false;
-    bool polledCompletions = false;
+    bool polledCompletions = false; // io_uring IOPOLL
+    bool submissionThread = false; // io_uring SQPOLL
     std::uint32_t maxQueueDepth = 1; // per engine instance (all of a worker's targets)
 };
 
@@ -83,7 +85,6 @@ struct EngineConfig {
     std::uint32_t bufferCount = 1; // usually == queueDepth
     std::uint32_t bufferBytes = 4096;
     std::uint32_t bufferAlignmentBytes = 4096;
-    bool polledCompletions = false; // io_uring IOPOLL when every device supports it
 };
 
 class IoEngine
@@ -191,13 +192,29 @@ class IoBackend
 public:
     virtual ~IoBackend() = default;
 
-    // The engine the backend makes ("io_uring", "sync", "iocp", "null").
+    // The engine the backend makes ("io_uring", "sync", "iocp", "null"), with the polling
+    // modes it was given ("io_uring+poll", "io_uring+sqpoll", "io_uring+poll+sqpoll").
     virtual std::string engineName() const = 0;
     // Notices for the user, e.g. "io_uring unavailable (EPERM): using the sync engine".
     virtual std::vector<std::string> notices() const = 0;
     // False when the backend's I/O never reaches a device (the null engine): the run then
     // watches no device, since a device has nothing to confirm, and says so per target.
     virtual bool reachesDevices() const { return true; }
+
+    // Called once per run, before anything else: the polling modes the run asks for
+    // (RunSettings::polling). A backend whose engine cannot poll that way refuses, and the
+    // run ends with that refusal before any target is touched; one that takes them makes
+    // its engines poll, names the modes in engineName() and refuses, in accessRefusal, a
+    // target whose queue cannot be polled. The default takes none.
+    virtual std::optional<OpError> setPolling(const EnginePolling &polling)
+    {
+        if (!polling.any())
+            return std::nullopt;
+        return OpError {std::make_error_code(std::errc::operation_not_supported), "engine polling",
+            {},
+            "polled completions and a submission thread are modes of io_uring (Linux): the "
+                + engineName() + " engine has neither"};
+    }
 
     // Safety checks (mounted devices, read-only targets, write confirmation), creates
     // and fills test files (never sparse), and reports size and alignment. Called once

@@ -18,6 +18,20 @@ enum class EngineKind {
     Iocp = 4, // overlapped I/O on a completion port (Windows)
 };
 
+// io_uring's polling modes, for peak figures on devices whose queues poll (NVMe with
+// poll queues), as fio's hipri and sqthread_poll. Polled completions (IORING_SETUP_IOPOLL):
+// the worker spins on the device's completion queue instead of sleeping until its
+// interrupt. A submission thread (IORING_SETUP_SQPOLL): a kernel thread per worker takes
+// the worker's requests from the ring without a system call. Both trade CPU (a core each,
+// while busy) for latency. Only io_uring has them: a run that asks another engine for
+// them is refused before any target is touched (IoBackend::setPolling).
+struct EnginePolling {
+    bool completions = false;
+    bool submissions = false;
+    bool any() const { return completions || submissions; }
+    friend bool operator==(const EnginePolling &, const EnginePolling &) = default;
+};
+
 // "auto", "io_uring", "sync", "null", "iocp".
 std::string_view engineKindName(EngineKind kind);
 // Inverse of engineKindName (also accepts "uring"); nullopt for anything else.

@@ -42,6 +42,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QCloseEvent>
 #include <QDateTime>
 #include <QDesktopServices>
@@ -245,6 +246,7 @@ void MainWindow::connectPages()
     connect(m_setupPage, &SetupPage::engineChanged, this, [](core::EngineKind engine) {
         QSettings().setValue(QStringLiteral("run/engine"), int(engine));
     });
+    connect(m_setupPage, &SetupPage::pollingChanged, this, [this] { savePolling(); });
     connect(m_document, &ProfileDocument::modifiedChanged, this, &MainWindow::updateTitle);
     // Why Start refused describes the profile as it was: it goes when the profile changes
     // (an edit, a preset, another file), and Start says anew what still stands in the way.
@@ -334,6 +336,9 @@ void MainWindow::restoreSession()
     if (!m_setupPage->setEngine(static_cast<core::EngineKind>(
             settings.value(QStringLiteral("run/engine"), int(core::EngineKind::Auto)).toInt())))
         m_setupPage->setEngine(core::EngineKind::Auto);
+    m_setupPage->setPolling(
+        {.completions = settings.value(QStringLiteral("run/pollCompletions"), false).toBool(),
+            .submissions = settings.value(QStringLiteral("run/pollSubmissions"), false).toBool()});
     if (m_options.restoreSession) {
         restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
         restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
@@ -368,6 +373,17 @@ void MainWindow::saveSession() const
     settings.setValue(QStringLiteral("session/filePath"), m_document->filePath());
     settings.setValue(QStringLiteral("session/modified"), m_document->isModified());
     settings.setValue(QStringLiteral("run/engine"), int(m_setupPage->engine()));
+    savePolling();
+}
+
+// The boxes as ticked (a box greyed out by the engine keeps its tick for io_uring).
+void MainWindow::savePolling() const
+{
+    QSettings settings;
+    if (const QCheckBox *box = m_setupPage->pollCompletionsField())
+        settings.setValue(QStringLiteral("run/pollCompletions"), box->isChecked());
+    if (const QCheckBox *box = m_setupPage->pollSubmissionsField())
+        settings.setValue(QStringLiteral("run/pollSubmissions"), box->isChecked());
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
@@ -678,6 +694,7 @@ void MainWindow::beginRun(bool allowDeviceWrites)
     core::RunRequest request;
     request.profile = profile;
     request.engine = m_setupPage->engine();
+    request.settings.polling = m_setupPage->polling();
     request.settings.allowDeviceWrites = allowDeviceWrites;
     request.settings.ioLimitPerTarget = m_ioLimitPerTarget;
     request.removeTestFiles = m_removeTestFiles->isChecked() && m_services.removeTestFile;

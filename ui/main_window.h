@@ -246,6 +246,7 @@ private:
     void createStatusBar();
     void restoreSession();
     void saveSession() const;
+    void savePolling() const;
     void refreshTargets();
     void updateTitle();
     void updateRunActions();

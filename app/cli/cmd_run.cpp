@@ -134,6 +134,7 @@ bool applySettingsArgs(const RunArgs &a, RunSettings &options)
         return false;
     }
     options.verdict.tolerance = a.deviceTolerancePercent / 100;
+    options.polling = {.completions = a.pollCompletions, .submissions = a.pollSubmissions};
     Problems problems;
     std::chrono::microseconds tail {}, stall {}, stopWait {};
     if (!parseDurationArg(a.deviceTail, DurationUnit::Seconds, tail, "--device-tail", problems)) {

@@ -590,6 +590,14 @@ void addEngineOptions(CLI::App &command, RunArgs &a)
             "IOPrism's own overhead)")
         ->capture_default_str();
     command.add_flag("--buffered", a.buffered, "Use the OS cache (default: direct I/O, O_DIRECT)");
+    command.add_flag("--poll,--hipri", a.pollCompletions,
+        "Peak mode, io_uring only: polled completions (IOPOLL; fio's hipri), each worker "
+        "spinning on the device's completion queue instead of sleeping until its interrupt. "
+        "Direct I/O to devices whose queue polls (/sys/block/DEV/queue/io_poll = 1: NVMe with "
+        "nvme.poll_queues=N); any other target is refused before the run. Takes a CPU per worker");
+    command.add_flag("--sqpoll,--sqthread-poll", a.pollSubmissions,
+        "io_uring only: a kernel thread per worker (iou-sqp) takes its requests without a system "
+        "call (SQPOLL; fio's sqthread_poll). Busy until 1 s after the last I/O: a CPU per worker");
     command.add_option("--file-size,--size", a.fileSize,
         "Size of test files (e.g. 1GiB); with --tree DEPTH:FILES, the size of the tree's files");
     command.add_option("--tree", a.tree,

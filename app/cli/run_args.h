@@ -31,6 +31,8 @@ struct RunArgs {
     std::optional<std::uint32_t> read, random, qd, workers;
     std::optional<std::uint64_t> seed;
     bool buffered = false;
+    bool pollCompletions = false; // --poll: io_uring IOPOLL
+    bool pollSubmissions = false; // --sqpoll: io_uring SQPOLL
     bool allowDeviceWrites = false;
     bool quiet = false;
     bool verbose = false;

@@ -152,10 +152,12 @@ struct Run::Execution {
         }
     }
 
-    void begin()
+    // False when the backend refuses the run's polling modes: nothing is touched then.
+    bool begin()
     {
         result.runId = run.m_settings.runId;
         result.startedAt = std::chrono::system_clock::now();
+        const auto refusal = run.m_backend.setPolling(run.m_settings.polling);
         result.engine = run.m_backend.engineName();
         run.m_sink.onStarted(result.engine);
         if (run.m_hooks.describeSystem)
@@ -163,6 +165,9 @@ struct Run::Execution {
         if (result.environment.toolVersion.empty())
             result.environment.toolVersion = IOPRISM_VERSION;
         reportNewNotices();
+        if (refusal)
+            shared.fail(*refusal);
+        return !refusal;
     }
 
     // The plan from the profile; until the targets are prepared, the result's plan has
@@ -464,8 +469,7 @@ RunResult Run::execute()
 void Run::executeInto(RunResult &result)
 {
     Execution run {*this, result, *m_shared};
-    run.begin();
-    if (!run.makePlan() || !run.prepareTargets() || !run.resolve())
+    if (!run.begin() || !run.makePlan() || !run.prepareTargets() || !run.resolve())
         return;
     run.reserveBuffers();
     const run_detail::StepContext steps = run.stepContext();

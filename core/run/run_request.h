@@ -28,6 +28,8 @@ struct RunSettings {
     // ranks, every host's step ends as soon as the first host has (StepBarrier::stonewall):
     // each keeps the bytes it really moved. The step's run time still bounds it.
     std::uint64_t stonewallBytes = 0;
+    // io_uring's polling modes (core/engine_kind.h): none by default.
+    EnginePolling polling;
     // Application vs device comparison: tolerance and noise floor (core/stats/verdict.h).
     VerdictPolicy verdict;
     // Longest time the devices are sampled after the last step for pending write-back

@@ -375,12 +375,18 @@ template<typename V> void fields(V &v, VerdictPolicy &x)
     v("metadata_bytes_per_open", x.metadataBytesPerOpen);
     v("metadata_burst_bytes", x.metadataBurstBytes);
 }
+template<typename V> void fields(V &v, EnginePolling &x)
+{
+    v("completions", x.completions);
+    v("submissions", x.submissions);
+}
 template<typename V> void fields(V &v, RunSettings &x)
 {
     v("run_id", x.runId);
     v("allow_device_writes", x.allowDeviceWrites);
     v("io_limit_per_target", x.ioLimitPerTarget);
     v("stonewall_bytes", x.stonewallBytes);
+    v("polling", x.polling);
     v("verdict", x.verdict);
     v("device_tail_limit_ms", x.deviceTailLimit);
     v("stall_threshold_ms", x.stallThreshold);

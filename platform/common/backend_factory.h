@@ -30,6 +30,11 @@ struct BackendOptions {
     // Test hook: skip the free-space check before a test file is written, so the
     // ENOSPC-while-writing path can be exercised on a small file system.
     bool skipFreeSpaceCheck = false;
+    // Test hook (Linux): whether the request queue of the whole disk `disk` (e.g.
+    // "nvme0n1") polls, in place of reading /sys/block/DISK/queue/io_poll. No device of
+    // a test machine polls: this lets a test take the path polled completions take on
+    // one that does (the kernel then refuses the I/O itself).
+    std::function<bool(const std::string &disk)> queuePolls;
     // Test hook: called with a target's path after the backend's checks and before it
     // takes hold of what it checked, so that a test can swap the path in that window.
     std::function<void(const std::string &path)> beforeHold;

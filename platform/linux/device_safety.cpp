@@ -10,6 +10,7 @@
 #include "platform/linux/linux_preparation.h"
 #include "platform/linux/sysfs.h"
 #include "platform/linux/udisks_broker.h"
+#include "platform/linux/uring_engine.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -337,6 +338,11 @@ std::optional<OpError> LinuxBackend::writeRefusal(
 std::optional<OpError> LinuxBackend::accessRefusal(
     const core::Target &target, const core::PrepareOptions &options)
 {
+    // Polled completions only where every target's queue polls: refused before any
+    // target is prepared, rather than as the kernel's EOPNOTSUPP on the first I/O.
+    if (m_polling.completions && !target.path.empty())
+        if (auto refusal = pollRefusal(target.path, target.cacheMode, m_options.queuePolls))
+            return refusal;
     if (target.kind != core::TargetKind::BlockDevice && target.kind != core::TargetKind::Partition)
         return std::nullopt;
     auto device = checkedDevice(target);

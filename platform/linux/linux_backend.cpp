@@ -98,7 +98,24 @@ LinuxBackend::LinuxBackend(const BackendOptions &options)
 
 std::string LinuxBackend::engineName() const
 {
-    return (m_useUring || m_options.kind == EngineKind::IoUring) ? "io_uring" : "sync";
+    if (!m_useUring && m_options.kind != EngineKind::IoUring)
+        return "sync";
+    return std::string("io_uring") + (m_polling.completions ? "+poll" : "")
+        + (m_polling.submissions ? "+sqpoll" : "");
+}
+
+std::optional<core::OpError> LinuxBackend::setPolling(const core::EnginePolling &polling)
+{
+    if (!polling.any() || m_engineError) // an engine that cannot run says so itself
+        return std::nullopt;
+    if (!m_useUring)
+        return makeOpError(EOPNOTSUPP, "engine polling", {},
+            std::string("polled completions and a submission thread are modes of io_uring, "
+                        "and this run uses the sync engine")
+                + (m_options.kind == EngineKind::Sync ? ": choose io_uring or auto"
+                                                      : " because io_uring is unavailable here"));
+    m_polling = polling;
+    return std::nullopt;
 }
 
 std::vector<std::string> LinuxBackend::notices() const
@@ -118,8 +135,13 @@ core::Result<std::unique_ptr<core::IoEngine>> LinuxBackend::makeEngine()
     if (m_engineError)
         return *m_engineError;
     if (m_useUring)
-        return std::unique_ptr<core::IoEngine>(std::make_unique<UringEngine>(UringOptions {
-            .lockedBudgetBytes = m_lockedBudget, .bufferMemory = m_bufferMemory, .held = m_held}));
+        return std::unique_ptr<core::IoEngine>(
+            std::make_unique<UringEngine>(UringOptions {.lockedBudgetBytes = m_lockedBudget,
+                .bufferMemory = m_bufferMemory,
+                .held = m_held,
+                .pollCompletions = m_polling.completions,
+                .submissionThread = m_polling.submissions,
+                .queuePolls = m_options.queuePolls}));
     return std::unique_ptr<core::IoEngine>(std::make_unique<SyncEngine>(m_bufferMemory, m_held));
 }
 
@@ -141,9 +163,10 @@ core::Result<std::unique_ptr<core::IoEngine>> LinuxBackend::makeFallbackEngine(
     const core::OpError &why)
 {
     // Only `auto` falls back, and only for what the sync engine does not share: io_uring
-    // running out of locked memory (RLIMIT_MEMLOCK) with many workers.
-    if (!m_useUring || m_options.kind != EngineKind::Auto || why.operation != "io_uring_queue_init"
-        || why.code != std::errc::not_enough_memory)
+    // running out of locked memory (RLIMIT_MEMLOCK) with many workers. Never when the run
+    // asked for io_uring's polling: the sync engine has none.
+    if (!m_useUring || m_options.kind != EngineKind::Auto || m_polling.any()
+        || why.operation != "io_uring_queue_init" || why.code != std::errc::not_enough_memory)
         return why;
     if (m_fallbacks++ == 0)
         addNotice("io_uring could not set up a ring for every worker (" + why.code.message()
@@ -155,7 +178,7 @@ core::Result<std::unique_ptr<core::IoEngine>> LinuxBackend::makeFallbackEngine(
 
 void LinuxBackend::chooseEngine(const core::EngineDemand &demand)
 {
-    if (!m_useUring || m_options.kind != EngineKind::Auto
+    if (!m_useUring || m_options.kind != EngineKind::Auto || m_polling.any()
         || demand.deepestWorkerQueue > kAutoSyncDeepestQueue)
         return;
     std::vector<std::string> blocking;

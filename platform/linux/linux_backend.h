@@ -47,6 +47,7 @@ public:
     explicit LinuxBackend(const BackendOptions &options);
 
     std::string engineName() const override;
+    std::optional<core::OpError> setPolling(const core::EnginePolling &polling) override;
     std::vector<std::string> notices() const override;
     core::Result<core::TargetInfo> prepareTarget(const core::Target &target,
         const core::PrepareOptions &options, const core::PrepareProgress &progress) override;
@@ -88,6 +89,7 @@ private:
 
     BackendOptions m_options;
     bool m_useUring = false;
+    core::EnginePolling m_polling; // setPolling: io_uring only
     std::optional<core::OpError> m_engineError;
     mutable std::mutex m_noticesMutex; // workers add notices (engine fallbacks)
     std::vector<std::string> m_notices; // guarded by m_noticesMutex

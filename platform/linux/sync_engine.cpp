@@ -44,9 +44,6 @@ core::Status SyncEngine::init(
                 + std::to_string(kMaxQueueDepth) + " for the sync engine");
     if (files.empty())
         return core::makeOpError(EINVAL, "sync init", {}, "no files");
-    if (config.polledCompletions)
-        return core::makeOpError(
-            EOPNOTSUPP, "sync init", {}, "polled completions need the io_uring engine");
 
     m_files.reserve(files.size());
     m_fds.reserve(files.size());

@@ -10,6 +10,7 @@
 #include <bit>
 #include <cerrno>
 #include <cstring>
+#include <fmt/format.h>
 #include <fstream>
 #include <string>
 #include <sys/resource.h>
@@ -49,15 +50,37 @@ std::string errnoName(int err)
 
 } // namespace
 
-PollQueues pollQueuesOf(const std::string &path)
+PollQueues pollQueuesOf(
+    const std::string &path, const std::function<bool(const std::string &disk)> &queuePolls)
 {
     PollQueues q;
     const auto name = blockDeviceCarrying(path);
     if (!name)
         return q;
     q.disk = wholeDiskOf(*name).value_or(*name);
-    q.available = readQueueAttribute(q.disk, "io_poll") == "1";
+    q.available = queuePolls ? queuePolls(q.disk) : readQueueAttribute(q.disk, "io_poll") == "1";
     return q;
+}
+
+std::optional<core::OpError> pollRefusal(const std::string &path, core::CacheMode cacheMode,
+    const std::function<bool(const std::string &disk)> &queuePolls)
+{
+    if (cacheMode != core::CacheMode::Direct)
+        return core::makeOpError(EINVAL, "polled completions", path,
+            "polling needs direct (unbuffered) I/O, and this target goes through the page cache");
+    const PollQueues poll = pollQueuesOf(path, queuePolls);
+    if (poll.available)
+        return std::nullopt;
+    if (poll.disk.empty())
+        return core::makeOpError(EOPNOTSUPP, "polled completions", path,
+            "no block device carries it (a RAM or network file system?), so no queue can be "
+            "polled for its completions");
+    const std::string value = readQueueAttribute(poll.disk, "io_poll");
+    return core::makeOpError(EOPNOTSUPP, "polled completions", path,
+        fmt::format("the device's queue does not poll: /sys/block/{}/queue/io_poll is {} (an "
+                    "NVMe drive polls once the nvme driver has poll queues, the "
+                    "nvme.poll_queues=N module parameter)",
+            poll.disk, value.empty() ? "missing" : value));
 }
 
 UringEngine::UringEngine(const UringOptions &options)
@@ -72,7 +95,11 @@ UringEngine::~UringEngine()
 {
     if (m_ringReady) {
         drainBeforeExit();
-        io_uring_queue_exit(&m_ring);
+        // From a thread other than the issuer, the registered descriptor's index names
+        // that thread's own ring (or none): the ring is left to the process's exit rather
+        // than unregister someone else's.
+        if (!m_ringRegistered || std::this_thread::get_id() == m_issuer)
+            io_uring_queue_exit(&m_ring);
     }
     if (m_budgetTakenBytes > 0 && m_options.lockedBudgetBytes)
         m_options.lockedBudgetBytes->fetch_add(m_budgetTakenBytes);
@@ -115,15 +142,19 @@ core::Status UringEngine::setupRing(const core::EngineConfig &config)
 {
     const unsigned sqEntries = std::bit_ceil(std::max<std::uint32_t>(config.queueDepth, 1));
     // Flag sets from best to most compatible; each EINVAL moves to the next one, the way
-    // fio retries (DEFER_TASKRUN needs 6.1, COOP_TASKRUN and SUBMIT_ALL 5.18/5.19).
-    const unsigned extra = config.polledCompletions ? IORING_SETUP_IOPOLL : 0u;
-    const unsigned attempts[] = {
-        IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_COOP_TASKRUN
-            | IORING_SETUP_SUBMIT_ALL | IORING_SETUP_CQSIZE,
-        IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SUBMIT_ALL | IORING_SETUP_CQSIZE,
-        IORING_SETUP_CQSIZE,
-        0u,
-    };
+    // fio retries (DEFER_TASKRUN needs 6.1, COOP_TASKRUN and SUBMIT_ALL 5.18/5.19). The
+    // polling modes asked for are in every set: never dropped in silence. A submission
+    // thread excludes the task-run flags (the kernel thread runs the completion work).
+    const unsigned extra = (m_options.pollCompletions ? IORING_SETUP_IOPOLL : 0u)
+        | (m_options.submissionThread ? IORING_SETUP_SQPOLL : 0u);
+    const std::vector<unsigned> attempts = m_options.submissionThread
+        ? std::vector<unsigned> {IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_SUBMIT_ALL
+                | IORING_SETUP_CQSIZE,
+            IORING_SETUP_CQSIZE, 0u}
+        : std::vector<unsigned> {IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN
+                | IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SUBMIT_ALL | IORING_SETUP_CQSIZE,
+            IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SUBMIT_ALL | IORING_SETUP_CQSIZE,
+            IORING_SETUP_CQSIZE, 0u};
     int ret = -EINVAL;
     for (unsigned flags : attempts) {
         io_uring_params params {};
@@ -139,8 +170,11 @@ core::Status UringEngine::setupRing(const core::EngineConfig &config)
     }
     if (ret < 0) {
         std::string detail;
-        if (config.polledCompletions)
-            detail = "polled completions (IOPOLL) were refused: turn them off";
+        if (m_options.submissionThread && (ret == -EPERM || ret == -EINVAL))
+            detail = "the kernel refused a submission thread (SQPOLL; before Linux 5.11 it "
+                     "needs CAP_SYS_ADMIN): run without it";
+        else if (m_options.pollCompletions && ret == -EINVAL)
+            detail = "the kernel refused polled completions (IOPOLL): run without them";
         else if (ret == -EPERM || ret == -EACCES || ret == -ENOSYS)
             detail = "io_uring is disabled here (seccomp or kernel.io_uring_disabled): "
                      "use the sync engine";
@@ -149,30 +183,30 @@ core::Status UringEngine::setupRing(const core::EngineConfig &config)
         return core::makeOpError(-ret, "io_uring_queue_init", {}, detail);
     }
     m_ringReady = true;
-    m_completionsNeedEnter = (m_setupFlags & (IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_IOPOLL));
+    m_issuer = std::this_thread::get_id();
+    // Best effort (Linux 5.18): without it each enter looks the descriptor up instead.
+    m_ringRegistered = io_uring_register_ring_fd(&m_ring) == 1;
+    // Completions appear only when the issuer enters the kernel for them with
+    // DEFER_TASKRUN, and with IOPOLL unless the submission thread polls for it.
+    m_completionsNeedEnter = (m_setupFlags & IORING_SETUP_DEFER_TASKRUN)
+        || ((m_setupFlags & IORING_SETUP_IOPOLL) && !(m_setupFlags & IORING_SETUP_SQPOLL));
     m_cqes.resize(m_ring.cq.ring_entries);
     return core::Ok {};
 }
 
 namespace {
 
-// Polled completions (IOPOLL) work only on direct I/O to a device with poll queues: said
+// Polled completions (IOPOLL) work only on direct I/O to a device whose queue polls: said
 // before the ring is made, with the target named, rather than as the kernel's EOPNOTSUPP
 // on the first I/O.
-core::Status checkPolledFiles(std::span<const core::EngineFile> files)
+core::Status checkPolledFiles(std::span<const core::EngineFile> files,
+    const std::function<bool(const std::string &disk)> &queuePolls)
 {
     for (const auto &f : files) {
         if (f.openLater)
             continue; // openFile() checks what it opens
-        if (f.cacheMode != core::CacheMode::Direct)
-            return core::makeOpError(EINVAL, "io_uring IOPOLL", f.path,
-                "polled completions need direct (unbuffered) I/O");
-        const PollQueues poll = pollQueuesOf(f.path);
-        if (!poll.available)
-            return core::makeOpError(EOPNOTSUPP, "io_uring IOPOLL", f.path,
-                "polled completions need a device with poll queues (e.g. NVMe with "
-                "nvme.poll_queues=N); "
-                    + (poll.disk.empty() ? std::string("this target") : poll.disk) + " has none");
+        if (auto refusal = pollRefusal(f.path, f.cacheMode, queuePolls))
+            return *refusal;
     }
     return core::Ok {};
 }
@@ -190,8 +224,8 @@ core::Status UringEngine::init(
                 + std::to_string(kMaxQueueDepth));
     if (files.empty())
         return core::makeOpError(EINVAL, "io_uring init", {}, "no files");
-    if (config.polledCompletions) {
-        if (auto st = checkPolledFiles(files); !st)
+    if (m_options.pollCompletions) {
+        if (auto st = checkPolledFiles(files, m_options.queuePolls); !st)
             return st;
     }
     if (auto st = openFiles(files); !st)
@@ -213,6 +247,7 @@ core::Status UringEngine::init(
     m_caps.registeredBuffers = m_fixedBuffers;
     m_caps.registeredFiles = m_fixedFiles;
     m_caps.polledCompletions = (m_setupFlags & IORING_SETUP_IOPOLL) != 0;
+    m_caps.submissionThread = (m_setupFlags & IORING_SETUP_SQPOLL) != 0;
     m_caps.maxQueueDepth = m_ring.sq.ring_entries;
     return core::Ok {};
 }
@@ -307,8 +342,8 @@ core::Status UringEngine::openFile(std::uint32_t fileIndex, const core::EngineFi
         return core::makeOpError(
             EBUSY, "open", file.path, "file index " + std::to_string(fileIndex) + " is not closed");
     if ((m_setupFlags & IORING_SETUP_IOPOLL) && file.cacheMode != core::CacheMode::Direct)
-        return core::makeOpError(EINVAL, "io_uring IOPOLL", file.path,
-            "polled completions need direct (unbuffered) I/O");
+        return core::makeOpError(EINVAL, "polled completions", file.path,
+            "polling needs direct (unbuffered) I/O, and this file goes through the page cache");
     const int fd = openEngineFd(file, m_options.held.get());
     if (fd < 0)
         return engineOpenError(file, -fd);

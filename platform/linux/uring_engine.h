@@ -27,15 +27,20 @@
 // reap() timeouts: timeout <= 0 never blocks (but still enters the kernel once when
 // completions can only be seen that way). With IOPOLL the kernel polls until the
 // minimum is reached and may overrun the timeout; polled I/O completes in microseconds.
+// With SQPOLL (a kernel thread submits, and with IOPOLL polls too) completions appear
+// without entering; DEFER_TASKRUN and COOP_TASKRUN cannot be combined with it.
 #pragma once
 
 #include "core/engine.h"
 #include "platform/linux/linux_backend.h"
 
 #include <atomic>
+#include <functional>
 #include <liburing.h>
 #include <memory>
+#include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace ioprism::platform {
@@ -53,6 +58,13 @@ struct UringOptions {
     std::shared_ptr<BufferMemory> bufferMemory;
     // The targets the backend prepared: files are opened through them (null: by path).
     std::shared_ptr<const HeldTargets> held;
+    // Peak mode (core::EnginePolling): polled completions (IORING_SETUP_IOPOLL), on
+    // direct I/O to devices whose queues poll only, and a kernel submission thread
+    // (IORING_SETUP_SQPOLL, idle after 1 s without I/O).
+    bool pollCompletions = false;
+    bool submissionThread = false;
+    // Replaces reading queue/io_poll (BackendOptions::queuePolls); empty: sysfs.
+    std::function<bool(const std::string &disk)> queuePolls;
 };
 
 // Whether polled completions (IOPOLL) can work for `path`: the request queue that
@@ -62,7 +74,14 @@ struct PollQueues {
     std::string disk; // e.g. "nvme0n1" for a file on nvme0n1p2; "" when no device carries it
     bool available = false; // its queue/io_poll is 1
 };
-PollQueues pollQueuesOf(const std::string &path);
+PollQueues pollQueuesOf(
+    const std::string &path, const std::function<bool(const std::string &disk)> &queuePolls = {});
+
+// Why I/O on `path` with `cacheMode` cannot complete by polling, naming the attribute
+// that says so (/sys/block/DISK/queue/io_poll), or nullopt when it can. The backend
+// asks before any target is prepared, the engine again when it opens the files.
+std::optional<core::OpError> pollRefusal(const std::string &path, core::CacheMode cacheMode,
+    const std::function<bool(const std::string &disk)> &queuePolls = {});
 
 // The detail of an error when io_uring cannot get memory: RLIMIT_MEMLOCK and how to
 // raise it ("" when the limit is not the likely cause).
@@ -92,6 +111,11 @@ public:
 
     // The IORING_SETUP_* flags the ring was made with (after fallbacks).
     unsigned setupFlags() const { return m_setupFlags; }
+    // Whether the ring's descriptor is registered with the kernel
+    // (io_uring_register_ring_fd): each io_uring_enter then skips looking the ring up
+    // in the process's shared file table, an atomic reference count taken and dropped
+    // twice per I/O at queue depth 1.
+    bool ringRegistered() const { return m_ringRegistered; }
     // Why buffers or files are not registered ("" when both are): for notices.
     const std::string &registrationNote() const { return m_registrationNote; }
     // Submitted to the kernel and not reaped yet.
@@ -115,6 +139,10 @@ private:
     UringOptions m_options;
     io_uring m_ring {};
     bool m_ringReady = false;
+    bool m_ringRegistered = false;
+    // The issuer: the registered ring descriptor is its own (per thread), so only it may
+    // unregister it (from another thread, the same index would name that thread's ring).
+    std::thread::id m_issuer;
     unsigned m_setupFlags = 0;
     // True when completions only appear after entering the kernel with GETEVENTS.
     bool m_completionsNeedEnter = false;

@@ -3350,6 +3350,26 @@
         <translation>Wie I⁠/⁠O abgesetzt wird. Wird mit den Einstellungen der Anwendung gespeichert, nicht im Profil.</translation>
     </message>
     <message>
+        <source>&amp;Polled completions</source>
+        <translation>&amp;Abfragende Fertigmeldung</translation>
+    </message>
+    <message>
+        <source>io_uring&apos;s IOPOLL (fio&apos;s hipri): each worker spins on the device&apos;s completion queue instead of sleeping until its interrupt, for the lowest latency an NVMe drive gives. Only for direct I/O to devices whose queue polls (/sys/block/DEVICE/queue/io_poll is 1: NVMe with the nvme.poll_queues=N module parameter): any other target is refused before the run starts. Takes a CPU per worker while it runs.</source>
+        <translation>IOPOLL von io_uring (hipri bei fio): Jeder Worker fragt die Completion-Queue des Geräts ständig ab, statt bis zu dessen Interrupt zu schlafen – für die niedrigste Latenz, die ein NVMe-Laufwerk liefert. Nur für direkte I⁠/⁠O auf Geräte, deren Queue abgefragt werden kann (/sys/block/GERÄT/queue/io_poll ist 1: NVMe mit dem Modulparameter nvme.poll_queues=N); jedes andere Ziel wird vor dem Start des Laufs abgelehnt. Belegt während des Laufs eine CPU pro Worker.</translation>
+    </message>
+    <message>
+        <source>Kernel &amp;submission thread</source>
+        <translation>Kernel-&amp;Submission-Thread</translation>
+    </message>
+    <message>
+        <source>io_uring&apos;s SQPOLL (fio&apos;s sqthread_poll): a kernel thread per worker (iou-sqp) takes the worker&apos;s requests from the ring without a system call. Any target. The thread is busy until a second after the last I/O: a CPU per worker.</source>
+        <translation>SQPOLL von io_uring (sqthread_poll bei fio): Ein Kernel-Thread pro Worker (iou-sqp) holt die Anforderungen des Workers ohne Systemaufruf aus dem Ring. Jedes Ziel. Der Thread bleibt bis eine Sekunde nach der letzten I⁠/⁠O beschäftigt: eine CPU pro Worker.</translation>
+    </message>
+    <message>
+        <source>Peak mode:</source>
+        <translation>Spitzenmodus:</translation>
+    </message>
+    <message>
         <source>&amp;I/O engine:</source>
         <translation>&amp;I/O-Engine:</translation>
     </message>

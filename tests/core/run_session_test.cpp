@@ -288,6 +288,7 @@ TEST(SessionCodec, ARequestDecodesToTheRequestEncoded)
     r.settings.verdict.tolerance = 0.125;
     r.settings.stallThreshold = 1234ms;
     r.settings.intervalHistoryBytes = 12345;
+    r.settings.polling = {.completions = true, .submissions = true};
     const auto decoded = decodeRequest(encodeRequest(r));
     ASSERT_TRUE(decoded.value) << decoded.error;
     EXPECT_TRUE(*decoded.value == r);

@@ -93,6 +93,36 @@ TEST(Run, NullEngineExactCountsPerScope)
     EXPECT_EQ(sink.phases.back(), RunPhase::Done);
 }
 
+// io_uring's polling modes are refused by a backend that has none (here the null engine),
+// before anything is prepared: a run asked to poll must never run without it in silence.
+TEST(Run, PollingAskedOfABackendWithoutItIsRefusedBeforeAnyTargetIsPrepared)
+{
+    auto profile = makeProfile({makeSpec("4K read", 4096, 100, 100)}, {"4K read"}, 1, 4);
+    for (const EnginePolling polling :
+        {EnginePolling {.completions = true}, EnginePolling {.submissions = true}}) {
+        NullBackend backend;
+        NullCounterSource counters;
+        PhaseRecordingSink sink;
+        const RunResult r = BenchRun(
+            profile, backend, counters, sink, {.ioLimitPerTarget = 100, .polling = polling})
+                                .execute();
+        ASSERT_TRUE(r.error);
+        EXPECT_EQ(r.error->operation, "engine polling");
+        EXPECT_NE(r.error->detail.find("the null engine has neither"), std::string::npos)
+            << r.error->toString();
+        EXPECT_TRUE(r.steps.empty());
+        EXPECT_TRUE(r.plan.workers.empty()); // not even planned
+        EXPECT_EQ(std::count(sink.phases.begin(), sink.phases.end(), RunPhase::Preparing), 0);
+    }
+    // Without polling the same run runs.
+    NullBackend backend;
+    NullCounterSource counters;
+    PhaseRecordingSink sink;
+    const RunResult r
+        = BenchRun(profile, backend, counters, sink, {.ioLimitPerTarget = 100}).execute();
+    EXPECT_FALSE(r.error);
+}
+
 TEST(Run, MixedReadWriteAddsUp)
 {
     auto profile = makeProfile({makeSpec("mix", 8192, 70, 50)}, {"mix"}, 1, 16);

@@ -166,6 +166,35 @@ TEST(CliLinux, IoUringRunOnAFileReportsRealIo)
     EXPECT_FALSE(std::filesystem::exists(dir.path() / "ioprism-test.dat"));
 }
 
+// Peak mode from the command line (docs/device-counters.md): --poll on a disk whose queue
+// does not poll is refused before the test file is made, naming io_poll; --sqpoll runs
+// and the results say so; the sync engine refuses either.
+TEST(CliLinux, PeakModeFlagsAreRefusedOrRunAndTheResultsNameTheMode)
+{
+    TempDir dir(realFsDir());
+    auto polled = runCli(
+        "run --poll --target . --file-size 8MiB --bs 4k --duration 1 --no-save -q", dir.path());
+    EXPECT_NE(polled.exitCode, 0) << polled.out;
+    EXPECT_THAT(polled.err, HasSubstr("polled completions"));
+    EXPECT_THAT(polled.err, HasSubstr("/queue/io_poll is 0"));
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "ioprism-test.dat"));
+
+    auto sync = runCli(
+        "run --engine sync --sqpoll --target . --file-size 8MiB --bs 4k --duration 1 --no-save -q",
+        dir.path());
+    EXPECT_NE(sync.exitCode, 0);
+    EXPECT_THAT(sync.err, HasSubstr("this run uses the sync engine"));
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "ioprism-test.dat"));
+
+    auto sq = runCli("run --sqpoll --target . --file-size 8MiB --bs 4k --qd 4 --duration 1 "
+                     "--json r.json --no-save -q",
+        dir.path());
+    ASSERT_EQ(sq.exitCode, 0) << sq.err;
+    const auto json = nlohmann::json::parse(readFile(dir.path() / "r.json"));
+    EXPECT_EQ(json.at("environment").at("engine").get<std::string>(), "io_uring+sqpoll");
+    EXPECT_GT(json.at("summary").at("read_iops").get<double>(), 100);
+}
+
 // The CPU-bound verdict (docs/device-counters.md): the null engine's worker never waits
 // for a device, a worker waiting on a real disk's direct reads at QD 1 does. How
 // close the null worker comes to the 95 % threshold depends on the machine's load (on a

@@ -10,6 +10,7 @@
 #include "platform/linux/disk_counter_source.h"
 #include "platform/linux/engine_support.h"
 #include "platform/linux/linux_backend.h"
+#include "platform/linux/uring_engine.h"
 
 #include <algorithm>
 #include <atomic>
@@ -19,6 +20,8 @@
 #include <cstring>
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <mutex>
+#include <set>
 #include <sys/stat.h>
 #include <thread>
 #include <time.h>
@@ -371,13 +374,19 @@ struct Sink : core::RunSink {
     void onNotice(const std::string &text) override { notice(text); }
 };
 
-core::RunResult runWithDevices(const core::Profile &profile, core::RunSink &sink,
-    core::RunSettings options = {}, core::EngineKind engine = core::EngineKind::Auto)
+core::RunResult runOnBackend(const core::Profile &profile, core::RunSink &sink,
+    const BackendOptions &backendOptions, core::RunSettings options = {})
 {
-    auto backend = makeBackend({.kind = engine});
+    auto backend = makeBackend(backendOptions);
     LinuxDeviceCounterSource counters(std::make_unique<LinuxCounterSource>());
     core::Run run(profile, *backend, counters, sink, options);
     return run.execute();
+}
+
+core::RunResult runWithDevices(const core::Profile &profile, core::RunSink &sink,
+    core::RunSettings options = {}, core::EngineKind engine = core::EngineKind::Auto)
+{
+    return runOnBackend(profile, sink, {.kind = engine}, options);
 }
 
 std::string describe(const core::DeviceReport &d)
@@ -683,6 +692,139 @@ TEST_F(DeviceResolution, AutoRunsSyncOnZramAtLowDepthAndSaysWhy)
     ASSERT_FALSE(file.error) << file.error->toString();
     EXPECT_EQ(file.engine, "io_uring");
     EXPECT_EQ(autoNotice(file), 0);
+}
+
+// ---------------------------------------------------------------- peak mode (issue 31)
+
+// Polled completions are refused before anything is prepared on every target whose
+// queue cannot poll (no device here polls), naming the attribute that says so: a raw
+// zram device, a loop device, a test file IOPrism would make on the root disk (not made),
+// and a buffered file (polling needs direct I/O).
+TEST_F(DeviceResolution, PolledCompletionsAreRefusedBeforeAnythingIsPreparedNamingIoPoll)
+{
+    ScopedZram zram(16 << 20);
+    IOPRISM_REQUIRE(zram.ok(), "no zram device (no zram-control/hot_add and no free zram0)");
+    LoopDevice loop(m_image);
+    ASSERT_TRUE(loop.ok());
+    const fs::path newFile = m_dir.path() / "poll.dat";
+    const auto fileDisk = platform::pollQueuesOf(newFile.string()).disk;
+    IOPRISM_REQUIRE(!fileDisk.empty(), "no block device carries the scratch folder");
+    struct Case {
+        std::string path;
+        core::TargetKind kind;
+        std::string disk;
+    };
+    const std::vector<Case> cases {
+        {"/dev/" + zram.name(), core::TargetKind::BlockDevice, zram.name()},
+        {loop.path(), core::TargetKind::BlockDevice, fs::path(loop.path()).filename().string()},
+        {newFile.string(), core::TargetKind::TestFile, fileDisk},
+    };
+    Sink sink;
+    for (const auto &c : cases) {
+        const auto r = runWithDevices(
+            runProfile(c.path, c.kind, 100, 4096, core::CacheMode::Direct, 8 << 20), sink,
+            {.polling = {.completions = true}}, core::EngineKind::IoUring);
+        ASSERT_TRUE(r.error) << c.path;
+        EXPECT_EQ(r.error->operation, "polled completions") << r.error->toString();
+        EXPECT_EQ(r.error->path, c.path);
+        EXPECT_EQ(r.error->code.value(), EOPNOTSUPP);
+        EXPECT_NE(
+            r.error->detail.find("/sys/block/" + c.disk + "/queue/io_poll is 0"), std::string::npos)
+            << r.error->toString();
+        EXPECT_TRUE(r.steps.empty());
+        EXPECT_EQ(r.engine, "io_uring+poll");
+    }
+    EXPECT_FALSE(fs::exists(newFile)) << "a refused run made its test file";
+
+    writeFile(newFile, 8 << 20);
+    const auto buffered = runWithDevices(runProfile(newFile.string(), core::TargetKind::TestFile,
+                                             100, 4096, core::CacheMode::Buffered),
+        sink, {.polling = {.completions = true}});
+    ASSERT_TRUE(buffered.error);
+    EXPECT_NE(buffered.error->detail.find("direct (unbuffered) I/O"), std::string::npos)
+        << buffered.error->toString();
+}
+
+// The polled path, past the queue check (a test double says the disk polls): the workers'
+// rings are made with IOPOLL and their reads go to the kernel polled, which this loop
+// device (no poll queues) refuses, I/O by I/O. That refusal is the proof the I/O was
+// issued polled; the run stops with it as its error, naming the device.
+TEST_F(DeviceResolution, PastAQueueThatPollsTheRunIssuesPolledIoThatThisDeviceRefuses)
+{
+    LoopDevice loop(m_image);
+    ASSERT_TRUE(loop.ok());
+    std::set<std::string> asked;
+    std::mutex askedMutex;
+    const BackendOptions polls {
+        .kind = core::EngineKind::IoUring, .queuePolls = [&](const std::string &disk) {
+            std::lock_guard lock(askedMutex);
+            asked.insert(disk);
+            return true;
+        }};
+    Sink sink;
+    const auto r = runOnBackend(
+        runProfile(loop.path(), core::TargetKind::BlockDevice, 100, 4096, core::CacheMode::Direct),
+        sink, polls, {.polling = {.completions = true}});
+    EXPECT_EQ(r.engine, "io_uring+poll");
+    EXPECT_EQ(asked, std::set<std::string> {fs::path(loop.path()).filename().string()});
+    ASSERT_TRUE(r.error);
+    EXPECT_EQ(r.error->code.value(), EOPNOTSUPP) << r.error->toString();
+    EXPECT_NE(r.error->toString().find(loop.path()), std::string::npos) << r.error->toString();
+}
+
+// A kernel submission thread runs for real on a loop device: the run completes, the
+// results name the mode, and the device confirms every byte the application counted.
+// On zram at QD 1, `auto` keeps io_uring when a submission thread is asked for (the sync
+// engine has none).
+TEST_F(DeviceResolution, ASubmissionThreadRunsOnRealDevicesAndAutoKeepsIoUringForIt)
+{
+    LoopDevice loop(m_image);
+    ASSERT_TRUE(loop.ok());
+    Sink sink;
+    auto onLoop = runProfile(
+        loop.path(), core::TargetKind::BlockDevice, 100, 16384, core::CacheMode::Direct);
+    onLoop.setup.runTime = 1s;
+    const auto r = runWithDevices(onLoop, sink, {.polling = {.submissions = true}});
+    ASSERT_FALSE(r.error) << r.error->toString();
+    EXPECT_EQ(r.engine, "io_uring+sqpoll");
+    const auto &d = r.steps.at(0).devices;
+    ASSERT_TRUE(d.available);
+    EXPECT_GT(d.verdict.read.appBytes, 1u << 20);
+    EXPECT_EQ(d.verdict.verdict, Verdict::Agree) << describe(d);
+
+    ScopedZram zram(16 << 20);
+    IOPRISM_REQUIRE(zram.ok(), "no zram device (no zram-control/hot_add and no free zram0)");
+    auto onZram = runProfile(
+        "/dev/" + zram.name(), core::TargetKind::BlockDevice, 100, 4096, core::CacheMode::Direct);
+    onZram.setup.runTime = 1s;
+    onZram.hosts[0].workers[0].outstandingIos = 1;
+    const auto z = runWithDevices(onZram, sink, {.polling = {.submissions = true}});
+    ASSERT_FALSE(z.error) << z.error->toString();
+    EXPECT_EQ(z.engine, "io_uring+sqpoll");
+    EXPECT_GT(z.steps.at(0).scopes.at(0).figures.read.ios, 0u);
+    EXPECT_TRUE(std::none_of(z.notices.begin(), z.notices.end(),
+        [](const std::string &n) { return n.rfind("engine auto: ", 0) == 0; }));
+}
+
+// The sync engine has no polling: a run that asks for it is refused before its test file
+// is made, and says why.
+TEST_F(DeviceResolution, TheSyncEngineRefusesPollingBeforeAnythingIsPrepared)
+{
+    const fs::path newFile = m_dir.path() / "sync-poll.dat";
+    Sink sink;
+    for (const core::EnginePolling polling :
+        {core::EnginePolling {.completions = true}, core::EnginePolling {.submissions = true}}) {
+        const auto r = runWithDevices(runProfile(newFile.string(), core::TargetKind::TestFile, 100,
+                                          4096, core::CacheMode::Direct, 8 << 20),
+            sink, {.polling = polling}, core::EngineKind::Sync);
+        ASSERT_TRUE(r.error);
+        EXPECT_EQ(r.error->operation, "engine polling");
+        EXPECT_NE(r.error->detail.find("this run uses the sync engine: choose io_uring or auto"),
+            std::string::npos)
+            << r.error->toString();
+        EXPECT_EQ(r.engine, "sync");
+    }
+    EXPECT_FALSE(fs::exists(newFile));
 }
 
 } // namespace

@@ -85,15 +85,6 @@ TEST_F(SyncEngineTest, QueueDepthAboveTheThreadLimitIsRefused)
     EXPECT_EQ(engine.threadCount(), 0u);
 }
 
-TEST_F(SyncEngineTest, PolledCompletionsAreRefused)
-{
-    SyncEngine engine;
-    const std::vector<core::EngineFile> files {{file(), false, core::CacheMode::Direct, false}};
-    auto st = engine.init({.queueDepth = 1, .bufferCount = 1, .polledCompletions = true}, files);
-    ASSERT_FALSE(st.ok());
-    EXPECT_EQ(st.error().code.value(), EOPNOTSUPP);
-}
-
 TEST_F(SyncEngineTest, DestroyingWithIoStillQueuedJoinsCleanly)
 {
     // The destructor stops and joins 64 threads, some mid-I/O, and drops the requests no

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "platform/linux/uring_engine.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <filesystem>
+#include <fstream>
 #include <sys/utsname.h>
+#include <thread>
 #include <unistd.h>
 
 #include "engine_conformance.h"
@@ -17,6 +21,16 @@ using platform::UringEngine;
 using platform::UringOptions;
 
 INSTANTIATE_TYPED_TEST_SUITE_P(Uring, EngineConformance, UringEngine);
+
+// The same contract with a kernel submission thread (SQPOLL) taking the requests.
+class SubmissionThreadUringEngine : public UringEngine
+{
+public:
+    SubmissionThreadUringEngine()
+        : UringEngine(UringOptions {.submissionThread = true})
+    { }
+};
+INSTANTIATE_TYPED_TEST_SUITE_P(UringSqpoll, EngineConformance, SubmissionThreadUringEngine);
 
 class UringEngineTest : public ::testing::Test
 {
@@ -147,6 +161,24 @@ TEST_F(UringEngineTest, WithoutRegistrationUsesPlainReadsAndWritesCorrectly)
     EXPECT_EQ(good, ops.size());
 }
 
+// Submits `r` alone and reaps it with reap(min 0, no wait) called again and again (at
+// most 10 s): what a worker that polls sees. The number reaped (1, or 0 if none came).
+std::uint32_t submitAndReapWithoutWaiting(UringEngine &engine, core::IoRequest &r)
+{
+    if (!engine.queue(&r) || !engine.commit().ok())
+        return 0;
+    std::vector<core::IoRequest *> completed(4);
+    std::uint32_t got = 0;
+    const auto end = std::chrono::steady_clock::now() + 10s;
+    while (got == 0 && std::chrono::steady_clock::now() < end) {
+        auto n = engine.reap(completed, 0, 0ns);
+        if (!n.ok())
+            return 0;
+        got += *n;
+    }
+    return got;
+}
+
 TEST_F(UringEngineTest, NonBlockingReapStillSeesDeferredCompletions)
 {
     // With DEFER_TASKRUN, completions are posted only when the issuer enters the kernel;
@@ -156,40 +188,152 @@ TEST_F(UringEngineTest, NonBlockingReapStillSeesDeferredCompletions)
     ASSERT_TRUE(engine.init({.queueDepth = 4, .bufferCount = 4}, files).ok());
     core::IoRequest r {};
     r.lengthBytes = 4096;
-    ASSERT_TRUE(engine.queue(&r));
-    ASSERT_TRUE(engine.commit().ok());
-    std::vector<core::IoRequest *> completed(4);
-    std::uint32_t got = 0;
-    const auto end = std::chrono::steady_clock::now() + 10s;
-    while (got == 0 && std::chrono::steady_clock::now() < end) {
-        auto n = engine.reap(completed, 0, 0ns);
-        ASSERT_TRUE(n.ok());
-        got += *n;
-    }
-    ASSERT_EQ(got, 1u);
+    ASSERT_EQ(submitAndReapWithoutWaiting(engine, r), 1u);
     EXPECT_EQ(r.resultBytes, 4096);
     EXPECT_EQ(engine.inFlight(), 0u);
 }
 
-TEST_F(UringEngineTest, PolledCompletionsOnADeviceWithoutPollQueuesFailAtInit)
+TEST_F(UringEngineTest, PolledCompletionsOnADeviceWithoutPollQueuesFailAtInitNamingIoPoll)
 {
-    UringEngine engine;
-    const std::vector<core::EngineFile> files {{file(), false, core::CacheMode::Direct, false}};
-    auto st = engine.init({.queueDepth = 4, .bufferCount = 4, .polledCompletions = true}, files);
-    // A virtio disk (or any device without poll queues) cannot complete polled I/O.
-    IOPRISM_REQUIRE(!st.ok(), "this machine's disk has poll queues");
+    UringEngine engine(UringOptions {.pollCompletions = true});
+    const std::string path = file();
+    const std::vector<core::EngineFile> files {{path, false, core::CacheMode::Direct, false}};
+    const auto poll = platform::pollQueuesOf(path);
+    IOPRISM_REQUIRE(!poll.disk.empty() && !poll.available,
+        "the file system of the scratch folder is on a disk whose queue polls, or on none");
+    auto st = engine.init({.queueDepth = 4, .bufferCount = 4}, files);
+    ASSERT_FALSE(st.ok());
     EXPECT_EQ(st.error().code.value(), EOPNOTSUPP);
-    EXPECT_NE(st.error().detail.find("poll queues"), std::string::npos) << st.error().toString();
+    EXPECT_NE(st.error().detail.find("/sys/block/" + poll.disk + "/queue/io_poll is 0"),
+        std::string::npos)
+        << st.error().toString();
 }
 
 TEST_F(UringEngineTest, PolledCompletionsRequireDirectIo)
 {
-    UringEngine engine;
+    UringEngine engine(UringOptions {.pollCompletions = true});
     const std::vector<core::EngineFile> files {{file(), false, core::CacheMode::Buffered, false}};
-    auto st = engine.init({.queueDepth = 4, .bufferCount = 4, .polledCompletions = true}, files);
+    auto st = engine.init({.queueDepth = 4, .bufferCount = 4}, files);
     ASSERT_FALSE(st.ok());
     EXPECT_EQ(st.error().code.value(), EINVAL);
     EXPECT_NE(st.error().detail.find("direct"), std::string::npos);
+}
+
+// No device here polls, so the device's answer is the test double (queuePolls): past it,
+// the ring is really made with IOPOLL and the I/O really goes to the kernel polled, which
+// this disk then refuses, one I/O at a time (EOPNOTSUPP, Linux 6.x): the engine reaps
+// that answer like any completion, entering the kernel for it even when asked not to
+// wait (polled completions appear only by entering).
+TEST_F(UringEngineTest, PolledCompletionsPastTheQueueCheckMakeAnIopollRingWhoseIoTheKernelPolls)
+{
+    std::vector<std::string> asked;
+    UringEngine engine(
+        UringOptions {.pollCompletions = true, .queuePolls = [&](const std::string &disk) {
+                          asked.push_back(disk);
+                          return true;
+                      }});
+    const std::string path = file();
+    const std::vector<core::EngineFile> files {{path, false, core::CacheMode::Direct, false}};
+    ASSERT_TRUE(engine.init({.queueDepth = 4, .bufferCount = 4}, files).ok());
+    ASSERT_EQ(asked.size(), 1u);
+    EXPECT_EQ(asked.front(), platform::pollQueuesOf(path).disk);
+    EXPECT_TRUE(engine.setupFlags() & IORING_SETUP_IOPOLL);
+    EXPECT_TRUE(engine.capabilities().polledCompletions);
+    EXPECT_FALSE(engine.capabilities().submissionThread);
+
+    core::IoRequest r {.lengthBytes = 4096, .offsetBytes = 8192};
+    ASSERT_EQ(submitAndReapWithoutWaiting(engine, r), 1u);
+    IOPRISM_REQUIRE(r.error != 0, "this disk completed a polled read: its queue polls");
+    EXPECT_EQ(r.error, EOPNOTSUPP);
+    EXPECT_EQ(engine.inFlight(), 0u);
+}
+
+// The names of this process's threads (/proc/self/task/*/comm).
+std::vector<std::string> threadNames()
+{
+    std::vector<std::string> names;
+    for (const auto &task : std::filesystem::directory_iterator("/proc/self/task")) {
+        std::ifstream in(task.path() / "comm");
+        std::string name;
+        std::getline(in, name);
+        names.push_back(name);
+    }
+    return names;
+}
+
+TEST_F(UringEngineTest, ASubmissionThreadIsAKernelThreadOfThisProcessThatTakesTheRequests)
+{
+    const auto sqThreads = [] {
+        const auto names = threadNames();
+        return std::count_if(names.begin(), names.end(),
+            [](const std::string &n) { return n.starts_with("iou-sqp-"); });
+    };
+    const auto before = sqThreads();
+    {
+        UringEngine engine(UringOptions {.submissionThread = true});
+        const std::vector<core::EngineFile> files {{file(), false, core::CacheMode::Direct, false}};
+        ASSERT_TRUE(engine.init({.queueDepth = 8, .bufferCount = 8}, files).ok());
+        EXPECT_TRUE(engine.setupFlags() & IORING_SETUP_SQPOLL);
+        EXPECT_FALSE(engine.setupFlags() & IORING_SETUP_DEFER_TASKRUN);
+        EXPECT_TRUE(engine.capabilities().submissionThread);
+        // The thread names itself when it first runs (until then it has its creator's
+        // name): wait for that, bounded.
+        const auto named = std::chrono::steady_clock::now() + 10s;
+        while (sqThreads() == before && std::chrono::steady_clock::now() < named)
+            std::this_thread::sleep_for(1ms);
+        EXPECT_EQ(sqThreads(), before + 1);
+
+        std::vector<core::IoRequest> requests(8);
+        std::vector<core::IoRequest *> completed(8);
+        std::uint32_t done = 0;
+        for (int round = 0; round < 100; ++round) {
+            for (std::uint32_t i = 0; i < 8; ++i) {
+                requests[i] = {.bufferIndex = i,
+                    .lengthBytes = 4096,
+                    .offsetBytes = std::uint64_t(round * 8 + i) % 256 * 4096};
+                ASSERT_TRUE(engine.queue(&requests[i]));
+            }
+            ASSERT_TRUE(engine.commit().ok());
+            std::uint32_t got = 0;
+            while (got < 8) {
+                auto n = engine.reap(std::span(completed).subspan(got), 8 - got, 10s);
+                ASSERT_TRUE(n.ok());
+                ASSERT_GT(*n, 0u) << "no completion within 10 s";
+                got += *n;
+            }
+            for (const auto *r : completed) {
+                EXPECT_EQ(r->error, 0);
+                EXPECT_EQ(r->resultBytes, 4096);
+            }
+            done += got;
+        }
+        EXPECT_EQ(done, 800u);
+    }
+    // The thread goes with the ring (asynchronously: wait for it, bounded).
+    const auto end = std::chrono::steady_clock::now() + 10s;
+    while (sqThreads() > before && std::chrono::steady_clock::now() < end)
+        std::this_thread::sleep_for(10ms);
+    EXPECT_EQ(sqThreads(), before);
+}
+
+TEST_F(UringEngineTest, TheRingDescriptorIsRegisteredOnKernelsThatCanAndIoStillFlows)
+{
+    UringEngine engine;
+    const std::vector<core::EngineFile> files {{file(), false, core::CacheMode::Direct, false}};
+    ASSERT_TRUE(engine.init({.queueDepth = 1, .bufferCount = 1}, files).ok());
+    IOPRISM_REQUIRE(kernelAtLeast(5, 18), "registered ring descriptors need Linux 5.18");
+    EXPECT_TRUE(engine.ringRegistered());
+    core::IoRequest r {.lengthBytes = 4096};
+    std::vector<core::IoRequest *> completed(1);
+    for (int i = 0; i < 100; ++i) {
+        r.offsetBytes = std::uint64_t(i) * 4096;
+        ASSERT_TRUE(engine.queue(&r));
+        ASSERT_TRUE(engine.commit().ok());
+        auto n = engine.reap(completed, 1, 10s);
+        ASSERT_TRUE(n.ok());
+        ASSERT_EQ(*n, 1u);
+        EXPECT_EQ(r.resultBytes, 4096);
+    }
 }
 
 TEST_F(UringEngineTest, QueueDepthBeyondTheRingLimitIsRefused)

@@ -17,6 +17,7 @@
 #include <QAbstractButton>
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFile>
 #include <QImage>
@@ -299,6 +300,94 @@ public:
 private:
     core::NullBackend m_null;
 };
+
+// The null backend, taking whatever polling a run asks for and keeping what it was asked.
+class PollingRecordingBackend final : public core::IoBackend
+{
+public:
+    explicit PollingRecordingBackend(std::shared_ptr<std::vector<core::EnginePolling>> asked)
+        : m_asked(std::move(asked))
+    { }
+    std::string engineName() const override { return "null"; }
+    std::vector<std::string> notices() const override { return {}; }
+    bool reachesDevices() const override { return false; }
+    std::optional<core::OpError> setPolling(const core::EnginePolling &polling) override
+    {
+        m_asked->push_back(polling);
+        return std::nullopt;
+    }
+    core::Result<core::TargetInfo> prepareTarget(const core::Target &target,
+        const core::PrepareOptions &options, const core::PrepareProgress &progress) override
+    {
+        return m_null.prepareTarget(target, options, progress);
+    }
+    core::Result<std::unique_ptr<core::IoEngine>> makeEngine() override
+    {
+        return m_null.makeEngine();
+    }
+
+private:
+    std::shared_ptr<std::vector<core::EnginePolling>> m_asked;
+    core::NullBackend m_null;
+};
+
+// Peak mode (issue 31): two boxes beside the engine where io_uring is offered, greyed
+// out (and not sent) for an engine that cannot be io_uring, kept in the settings, and
+// what Start sends to the run.
+TEST(MainWindow, PeakModeIsOfferedWithIoUringSentWithTheRunAndKept)
+{
+    test::ensureApp();
+    QSettings().clear();
+    test::TempDir dir;
+    auto asked = std::make_shared<std::vector<core::EnginePolling>>();
+    PlatformServices services = ioprism::test::testServices();
+    services.makeBackend = [asked](core::EngineKind) -> std::unique_ptr<core::IoBackend> {
+        return std::make_unique<PollingRecordingBackend>(asked);
+    };
+    {
+        MainWindow window(services, isolated(dir));
+        SetupPage *page = window.setupPage();
+        QCheckBox *completions = page->pollCompletionsField();
+        QCheckBox *submissions = page->pollSubmissionsField();
+        ASSERT_TRUE(completions && submissions);
+        EXPECT_FALSE(completions->toolTip().isEmpty());
+        EXPECT_TRUE(completions->toolTip().contains(QStringLiteral("queue/io_poll")));
+        EXPECT_FALSE(submissions->toolTip().isEmpty());
+        EXPECT_TRUE(completions->isEnabled());
+        EXPECT_EQ(page->polling(), core::EnginePolling {});
+        completions->setChecked(true);
+        EXPECT_EQ(page->polling(), (core::EnginePolling {.completions = true}));
+        ASSERT_TRUE(page->setEngine(core::EngineKind::Sync));
+        EXPECT_FALSE(completions->isEnabled());
+        EXPECT_FALSE(submissions->isEnabled());
+        EXPECT_EQ(page->polling(), core::EnginePolling {}) << "the sync engine has no polling";
+        ASSERT_TRUE(page->setEngine(core::EngineKind::IoUring));
+        EXPECT_TRUE(completions->isEnabled());
+        submissions->setChecked(true);
+        EXPECT_EQ(
+            page->polling(), (core::EnginePolling {.completions = true, .submissions = true}));
+
+        window.document()->setProfile(test::smallProfile(1s, 100ms));
+        RunResultPtr finished;
+        QObject::connect(&window, &MainWindow::runFinished, [&](RunResultPtr r) { finished = r; });
+        ASSERT_TRUE(window.startRun());
+        ASSERT_TRUE(test::waitUntil([&] { return finished != nullptr; }, 30s));
+        ASSERT_EQ(asked->size(), 1u);
+        EXPECT_EQ(asked->back(), (core::EnginePolling {.completions = true, .submissions = true}));
+    }
+    {
+        MainWindow window(services, isolated(dir));
+        EXPECT_EQ(window.setupPage()->polling(),
+            (core::EnginePolling {.completions = true, .submissions = true}))
+            << "restored from the settings";
+    }
+    // Windows: no io_uring, no peak mode.
+    auto windows = ioprism::test::testServices();
+    windows.engines = {core::EngineKind::Auto, core::EngineKind::Iocp, core::EngineKind::Null};
+    MainWindow window(windows, isolated(dir));
+    EXPECT_EQ(window.setupPage()->pollCompletionsField(), nullptr);
+    EXPECT_EQ(window.setupPage()->polling(), core::EnginePolling {});
+}
 
 // Issue 13 item 7: a Start that fails before measuring (a missing directory) keeps the
 // previous run's results on the Results page, exportable, and says so.

@@ -304,7 +304,59 @@ QGroupBox *SetupPage::makeEngineBox(QWidget *parent, const std::vector<core::Eng
     m_engine->setToolTip(
         tr("How I/O is issued. Saved with the application's settings, not in the profile."));
     engineForm->addRow(tr("&I/O engine:"), m_engine);
+    if (offers(core::EngineKind::IoUring)) {
+        auto *peak = new QWidget(engineBox);
+        auto *peakRow = new QHBoxLayout(peak);
+        peakRow->setContentsMargins(0, 0, 0, 0);
+        m_pollCompletions = new QCheckBox(tr("&Polled completions"), peak);
+        m_pollCompletions->setObjectName(QStringLiteral("pollCompletions"));
+        m_pollCompletions->setToolTip(
+            tr("io_uring's IOPOLL (fio's hipri): each worker spins on the device's completion "
+               "queue instead of sleeping until its interrupt, for the lowest latency an "
+               "NVMe drive gives. Only for direct I/O to devices whose queue polls "
+               "(/sys/block/DEVICE/queue/io_poll is 1: NVMe with the nvme.poll_queues=N "
+               "module parameter): any other target is refused before the run starts. "
+               "Takes a CPU per worker while it runs."));
+        m_pollSubmissions = new QCheckBox(tr("Kernel &submission thread"), peak);
+        m_pollSubmissions->setObjectName(QStringLiteral("pollSubmissions"));
+        m_pollSubmissions->setToolTip(
+            tr("io_uring's SQPOLL (fio's sqthread_poll): a kernel thread per worker (iou-sqp) "
+               "takes the worker's requests from the ring without a system call. Any "
+               "target. The thread is busy until a second after the last I/O: a CPU per "
+               "worker."));
+        peakRow->addWidget(m_pollCompletions);
+        peakRow->addWidget(m_pollSubmissions);
+        peakRow->addStretch();
+        engineForm->addRow(tr("Peak mode:"), peak);
+        updatePollingEnabled();
+    }
     return engineBox;
+}
+
+void SetupPage::updatePollingEnabled()
+{
+    if (!m_pollCompletions)
+        return;
+    const core::EngineKind kind = engine();
+    const bool uring = kind == core::EngineKind::Auto || kind == core::EngineKind::IoUring;
+    m_pollCompletions->setEnabled(uring);
+    m_pollSubmissions->setEnabled(uring);
+}
+
+core::EnginePolling SetupPage::polling() const
+{
+    if (!m_pollCompletions || !m_pollCompletions->isEnabled())
+        return {};
+    return {.completions = m_pollCompletions->isChecked(),
+        .submissions = m_pollSubmissions->isChecked()};
+}
+
+void SetupPage::setPolling(const core::EnginePolling &polling)
+{
+    if (!m_pollCompletions)
+        return;
+    m_pollCompletions->setChecked(polling.completions);
+    m_pollSubmissions->setChecked(polling.submissions);
 }
 
 // The test's fields and cycling commit as they are edited (text fields when left).
@@ -373,8 +425,13 @@ void SetupPage::connectSeriesFields()
 // The engine's choice goes out (to the settings); the document's changes come in.
 void SetupPage::connectDocument()
 {
-    connect(
-        m_engine, &QComboBox::currentIndexChanged, this, [this] { emit engineChanged(engine()); });
+    connect(m_engine, &QComboBox::currentIndexChanged, this, [this] {
+        updatePollingEnabled();
+        emit engineChanged(engine());
+    });
+    for (QCheckBox *box : {m_pollCompletions, m_pollSubmissions})
+        if (box)
+            connect(box, &QCheckBox::toggled, this, [this] { emit pollingChanged(polling()); });
     connect(m_document, &ProfileDocument::profileReset, this, [this] {
         // A new profile (a preset, an opened file) brings its own description: shown even
         // while the field has the focus, or leaving the field would write the previous

@@ -43,6 +43,10 @@ public:
     // Selects `engine` when the page offers it (this platform makes it) and returns true;
     // otherwise leaves the choice as it is and returns false.
     bool setEngine(core::EngineKind engine);
+    // io_uring's peak mode (core::EnginePolling): offered where the platform makes
+    // io_uring, and sent only while the engine chosen can be io_uring.
+    core::EnginePolling polling() const;
+    void setPolling(const core::EnginePolling &polling);
 
     // The fields, for tests and the window.
     enum CyclingId { WorkerCycling, TargetCycling, QueueDepthCycling, CyclingCount };
@@ -73,11 +77,15 @@ public:
     QLineEdit *workerStaggerField() const { return m_stagger; }
     // The engine box: one entry per kind offered, the kind as its data (int).
     QComboBox *engineField() const { return m_engine; }
+    // Polled completions and the submission thread; null where io_uring is not offered.
+    QCheckBox *pollCompletionsField() const { return m_pollCompletions; }
+    QCheckBox *pollSubmissionsField() const { return m_pollSubmissions; }
     // What the profile will run: "12 steps × (1s ramp-up + 30s) = 6m12s".
     QString planText() const;
 
 signals:
     void engineChanged(ioprism::core::EngineKind engine);
+    void pollingChanged(ioprism::core::EnginePolling polling);
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
@@ -128,6 +136,10 @@ private:
     QLineEdit *m_stagger = nullptr;
     QLabel *m_plan = nullptr;
     QComboBox *m_engine;
+    QCheckBox *m_pollCompletions = nullptr;
+    QCheckBox *m_pollSubmissions = nullptr;
+    // Peak mode only for the engines that can be io_uring (Automatic, io_uring only).
+    void updatePollingEnabled();
     // The text each axis had for each parameter, so switching the parameter back and
     // forth keeps what was typed: [axis][SweepParameter].
     std::array<std::array<QString, core::kSweepParameterTraits.size()>, 2> m_axisTexts {};
