@@ -247,6 +247,8 @@ void MainWindow::connectPages()
         QSettings().setValue(QStringLiteral("run/engine"), int(engine));
     });
     connect(m_setupPage, &SetupPage::pollingChanged, this, [this] { savePolling(); });
+    connect(m_setupPage, &SetupPage::reapBatchChanged, this,
+        [](std::uint32_t batch) { QSettings().setValue(QStringLiteral("run/reapBatch"), batch); });
     connect(m_document, &ProfileDocument::modifiedChanged, this, &MainWindow::updateTitle);
     // Why Start refused describes the profile as it was: it goes when the profile changes
     // (an edit, a preset, another file), and Start says anew what still stands in the way.
@@ -339,6 +341,7 @@ void MainWindow::restoreSession()
     m_setupPage->setPolling(
         {.completions = settings.value(QStringLiteral("run/pollCompletions"), false).toBool(),
             .submissions = settings.value(QStringLiteral("run/pollSubmissions"), false).toBool()});
+    m_setupPage->setReapBatch(settings.value(QStringLiteral("run/reapBatch"), 1u).toUInt());
     if (m_options.restoreSession) {
         restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
         restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
@@ -373,6 +376,7 @@ void MainWindow::saveSession() const
     settings.setValue(QStringLiteral("session/filePath"), m_document->filePath());
     settings.setValue(QStringLiteral("session/modified"), m_document->isModified());
     settings.setValue(QStringLiteral("run/engine"), int(m_setupPage->engine()));
+    settings.setValue(QStringLiteral("run/reapBatch"), m_setupPage->reapBatch());
     savePolling();
 }
 
@@ -695,6 +699,7 @@ void MainWindow::beginRun(bool allowDeviceWrites)
     request.profile = profile;
     request.engine = m_setupPage->engine();
     request.settings.polling = m_setupPage->polling();
+    request.settings.reapBatch = m_setupPage->reapBatch();
     request.settings.allowDeviceWrites = allowDeviceWrites;
     request.settings.ioLimitPerTarget = m_ioLimitPerTarget;
     request.removeTestFiles = m_removeTestFiles->isChecked() && m_services.removeTestFile;

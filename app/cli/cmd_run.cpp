@@ -135,6 +135,7 @@ bool applySettingsArgs(const RunArgs &a, RunSettings &options)
     }
     options.verdict.tolerance = a.deviceTolerancePercent / 100;
     options.polling = {.completions = a.pollCompletions, .submissions = a.pollSubmissions};
+    options.reapBatch = a.reapBatch;
     Problems problems;
     std::chrono::microseconds tail {}, stall {}, stopWait {};
     if (!parseDurationArg(a.deviceTail, DurationUnit::Seconds, tail, "--device-tail", problems)) {

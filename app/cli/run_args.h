@@ -33,6 +33,7 @@ struct RunArgs {
     bool buffered = false;
     bool pollCompletions = false; // --poll: io_uring IOPOLL
     bool pollSubmissions = false; // --sqpoll: io_uring SQPOLL
+    std::uint32_t reapBatch = 1; // --reap-batch: completions a worker waits for at once
     bool allowDeviceWrites = false;
     bool quiet = false;
     bool verbose = false;

@@ -326,6 +326,8 @@ std::vector<SetupDifference> setupDifferences(const std::vector<const RunResult 
     addIfDifferent(out, "engine", "environment.engine", each([](const RunResult &r) {
         return !r.engine.empty() ? r.engine : r.environment.engine;
     }));
+    addIfDifferent(out, "reap batch", "environment.reap_batch",
+        each([](const RunResult &r) { return std::to_string(r.environment.reapBatch); }));
     addIfDifferent(out, "host", "environment.host_name",
         each([](const RunResult &r) { return r.environment.hostName; }));
     addIfDifferent(out, "OS", "environment.os_name",

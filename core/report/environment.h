@@ -40,6 +40,8 @@ struct Environment {
     std::uint32_t cpuCount = 0; // online logical CPUs
     std::string toolVersion; // IOPrism's version
     std::string engine; // the I/O engine that ran ("io_uring", "sync", ...)
+    // Completions each worker waited for before taking them (RunSettings::reapBatch).
+    std::uint32_t reapBatch = 1;
     std::vector<std::string> notices;
     std::vector<DeviceFacts> devices; // one per target, in the run's target order
     std::string commandLine; // the CLI arguments, "" for the GUI

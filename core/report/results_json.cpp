@@ -478,8 +478,8 @@ OrderedJson hostFactsJson(
         devices.push_back(deviceJson(d));
     return OrderedJson {{"host_name", env.hostName}, {"os_name", env.osName},
         {"kernel", env.kernel}, {"cpu_model", env.cpuModel}, {"cpu_count", env.cpuCount},
-        {"engine", engine}, {"command_line", env.commandLine}, {"notices", notices},
-        {"devices", std::move(devices)}};
+        {"engine", engine}, {"reap_batch", env.reapBatch}, {"command_line", env.commandLine},
+        {"notices", notices}, {"devices", std::move(devices)}};
 }
 
 OrderedJson environmentJson(const RunResult &result, const Environment &env)

@@ -99,6 +99,8 @@ void readHostFacts(const Node &n, Environment &e)
     e.cpuModel = n["cpu_model"].string();
     e.cpuCount = n["cpu_count"].u32();
     e.engine = n["engine"].string();
+    if (n.has("reap_batch")) // absent in files written before it: each I/O was reaped alone
+        e.reapBatch = std::max<std::uint32_t>(n["reap_batch"].u32(), 1);
     e.commandLine = n["command_line"].string();
     e.notices = stringsOf(n["notices"]);
     const Node devices = n["devices"];

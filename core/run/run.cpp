@@ -457,6 +457,7 @@ RunResult Run::execute()
     }
     result.intervals = m_history.take();
     result.environment.engine = result.engine;
+    result.environment.reapBatch = std::max<std::uint32_t>(m_settings.reapBatch, 1);
     result.environment.notices = result.notices;
     std::lock_guard lock(m_shared->errorMutex);
     result.error = m_shared->firstError;

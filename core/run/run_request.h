@@ -30,6 +30,12 @@ struct RunSettings {
     std::uint64_t stonewallBytes = 0;
     // io_uring's polling modes (core/engine_kind.h): none by default.
     EnginePolling polling;
+    // How many completions a worker waits for before it takes them (fio's
+    // iodepth_batch_complete_min; at most what it has in flight). 1, the default, takes
+    // each I/O as soon as it completes, so the device always has the queue depth asked
+    // for; more saves the wake-ups of a CPU-bound host (a RAM disk, a fast NVMe on few
+    // cores) while each I/O's latency still runs until the worker sees it complete.
+    std::uint32_t reapBatch = 1;
     // Application vs device comparison: tolerance and noise floor (core/stats/verdict.h).
     VerdictPolicy verdict;
     // Longest time the devices are sampled after the last step for pending write-back

@@ -162,6 +162,7 @@ std::shared_ptr<StepState> makeStepState(std::size_t step, const std::vector<std
         ws.seed = rw.seed + kSplitMix64Gamma * (step + 1); // splitmix64's state at that step
         const PlannedStep &planned = resolved.steps[step];
         ws.ioLimitPerTarget = planned.ioLimit > 0 ? planned.ioLimit : options.ioLimitPerTarget;
+        ws.reapBatch = options.reapBatch;
         ws.startDelay = planned.workerStagger * a;
         // Past the run's stop deadline, so that the run, not the worker, decides when
         // in-flight I/O counts as stuck.

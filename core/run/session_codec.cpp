@@ -328,6 +328,7 @@ template<typename V> void fields(V &v, Environment &x)
     v("cpu_count", x.cpuCount);
     v("tool_version", x.toolVersion);
     v("engine", x.engine);
+    v("reap_batch", x.reapBatch);
     v("notices", x.notices);
     v("devices", x.devices);
     v("command_line", x.commandLine);
@@ -387,6 +388,7 @@ template<typename V> void fields(V &v, RunSettings &x)
     v("io_limit_per_target", x.ioLimitPerTarget);
     v("stonewall_bytes", x.stonewallBytes);
     v("polling", x.polling);
+    v("reap_batch", x.reapBatch);
     v("verdict", x.verdict);
     v("device_tail_limit_ms", x.deviceTailLimit);
     v("stall_threshold_ms", x.stallThreshold);

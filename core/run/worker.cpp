@@ -614,7 +614,11 @@ private:
             std::int64_t timeout = 10'000'000;
             if (nextReady != INT64_MAX)
                 timeout = std::clamp<std::int64_t>(nextReady - now, 0, timeout);
-            auto got = m_engine->reap(m_completed, 1, std::chrono::nanoseconds(timeout));
+            // Wait for reapBatch completions (never more than are in flight); the timeout
+            // still bounds the wait, and what came by then is taken.
+            const auto reapMin = std::uint32_t(
+                std::clamp<std::size_t>(m_ws.reapBatch, 1, std::max<std::size_t>(inFlight, 1)));
+            auto got = m_engine->reap(m_completed, reapMin, std::chrono::nanoseconds(timeout));
             if (!got) {
                 fail(got.error());
                 break;

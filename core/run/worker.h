@@ -51,6 +51,7 @@ struct WorkerStep {
     std::uint32_t bufferAlignBytes = 4096;
     std::uint64_t seed = 0;
     std::uint64_t ioLimitPerTarget = 0; // 0 = until stopped
+    std::uint32_t reapBatch = 1; // completions waited for at once (RunSettings::reapBatch)
     // Waits this long after the step starts before its first I/O (a series' staggered
     // workers); a stop during the wait ends the step for this worker at once.
     std::chrono::nanoseconds startDelay {0};

@@ -3370,6 +3370,14 @@
         <translation>Spitzenmodus:</translation>
     </message>
     <message>
+        <source>Completions each worker waits for before taking them (fio&apos;s iodepth_batch_complete_min; at most the I/Os it has in flight). 1: each I/O is taken as it completes, and the device keeps the queue depth asked for. More (e.g. half the queue depth) saves a wake-up per I/O where the computer, not the device, is the limit (a RAM disk, a fast NVMe on few cores); the device then sees fewer I/Os outstanding while the others wait to be taken. Each I/O&apos;s latency runs until it is taken.</source>
+        <translation>Fertigmeldungen, auf die jeder Worker wartet, bevor er sie abholt (iodepth_batch_complete_min bei fio; höchstens so viele I⁠/⁠Os, wie er ausstehend hat). 1: Jede I⁠/⁠O wird abgeholt, sobald sie fertig ist, und das Gerät behält die gewählte Warteschlangentiefe. Mehr (z. B. die halbe Warteschlangentiefe) spart ein Aufwecken pro I⁠/⁠O, wo der Rechner und nicht das Gerät die Grenze ist (eine RAM-Disk, eine schnelle NVMe auf wenigen Kernen); das Gerät sieht dann weniger ausstehende I⁠/⁠Os, während die übrigen auf das Abholen warten. Die Latenz jeder I⁠/⁠O läuft, bis sie abgeholt wird.</translation>
+    </message>
+    <message>
+        <source>Reap &amp;batch:</source>
+        <translation>Abhol-&amp;Stapel:</translation>
+    </message>
+    <message>
         <source>&amp;I/O engine:</source>
         <translation>&amp;I/O-Engine:</translation>
     </message>

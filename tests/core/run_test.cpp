@@ -123,6 +123,81 @@ TEST(Run, PollingAskedOfABackendWithoutItIsRefusedBeforeAnyTargetIsPrepared)
     EXPECT_FALSE(r.error);
 }
 
+namespace {
+
+// The null engine, noting the fewest and the most completions each reap was asked to
+// wait for (shared by every worker's engine).
+struct ReapAsks {
+    std::atomic<std::uint32_t> fewest {UINT32_MAX};
+    std::atomic<std::uint32_t> most {0};
+};
+
+class ReapRecordingEngine final : public IoEngine
+{
+public:
+    explicit ReapRecordingEngine(ReapAsks &asks)
+        : m_asks(asks)
+    { }
+    std::string_view name() const override { return "null"; }
+    EngineCapabilities capabilities() const override { return m_inner.capabilities(); }
+    Status init(const EngineConfig &c, std::span<const EngineFile> f) override
+    {
+        return m_inner.init(c, f);
+    }
+    std::span<std::byte> buffer(std::uint32_t i) override { return m_inner.buffer(i); }
+    bool queue(IoRequest *r) override { return m_inner.queue(r); }
+    Status commit() override { return m_inner.commit(); }
+    Result<std::uint32_t> reap(
+        std::span<IoRequest *> out, std::uint32_t min, std::chrono::nanoseconds t) override
+    {
+        std::uint32_t seen = m_asks.fewest.load();
+        while (min < seen && !m_asks.fewest.compare_exchange_weak(seen, min)) { }
+        seen = m_asks.most.load();
+        while (min > seen && !m_asks.most.compare_exchange_weak(seen, min)) { }
+        return m_inner.reap(out, min, t);
+    }
+
+private:
+    ReapAsks &m_asks;
+    NullEngine m_inner;
+};
+
+class ReapRecordingBackend final : public NullBackend
+{
+public:
+    ReapAsks asks;
+    Result<std::unique_ptr<IoEngine>> makeEngine() override
+    {
+        return std::unique_ptr<IoEngine>(std::make_unique<ReapRecordingEngine>(asks));
+    }
+};
+
+} // namespace
+
+// RunSettings::reapBatch (--reap-batch, fio's iodepth_batch_complete_min): the workers
+// ask their engines for that many completions at once, never for more than they have in
+// flight, and the results say what was asked; by default each I/O is taken alone.
+TEST(Run, TheReapBatchIsWhatTheWorkersWaitForAndTheResultsSayIt)
+{
+    // One worker, two targets at QD 8: 16 in flight.
+    auto profile = makeProfile({makeSpec("4K read", 4096, 100, 100)}, {"4K read"}, 2, 8);
+    for (const auto &[batch, most] : {std::pair {1u, 1u}, {6u, 6u}, {64u, 16u}}) {
+        ReapRecordingBackend backend;
+        NullCounterSource counters;
+        PhaseRecordingSink sink;
+        const RunResult r = BenchRun(
+            profile, backend, counters, sink, {.ioLimitPerTarget = 2000, .reapBatch = batch})
+                                .execute();
+        ASSERT_FALSE(r.error) << r.error->toString();
+        EXPECT_EQ(r.steps.at(0).scopes.at(0).figures.read.ios, 4000u) << "batch " << batch;
+        EXPECT_EQ(backend.asks.most.load(), most) << "batch " << batch;
+        if (batch == 1) {
+            EXPECT_EQ(backend.asks.fewest.load(), 1u);
+        }
+        EXPECT_EQ(r.environment.reapBatch, batch);
+    }
+}
+
 TEST(Run, MixedReadWriteAddsUp)
 {
     auto profile = makeProfile({makeSpec("mix", 8192, 70, 50)}, {"mix"}, 1, 16);

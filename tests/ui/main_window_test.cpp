@@ -24,6 +24,7 @@
 #include <QMessageBox>
 #include <QScreen>
 #include <QSettings>
+#include <QSpinBox>
 
 #include <filesystem>
 #include <gtest/gtest.h>
@@ -333,7 +334,7 @@ private:
 
 // Peak mode (issue 31): two boxes beside the engine where io_uring is offered, greyed
 // out (and not sent) for an engine that cannot be io_uring, kept in the settings, and
-// what Start sends to the run.
+// what Start sends to the run; the reap batch beside them, for every engine.
 TEST(MainWindow, PeakModeIsOfferedWithIoUringSentWithTheRunAndKept)
 {
     test::ensureApp();
@@ -367,11 +368,17 @@ TEST(MainWindow, PeakModeIsOfferedWithIoUringSentWithTheRunAndKept)
         EXPECT_EQ(
             page->polling(), (core::EnginePolling {.completions = true, .submissions = true}));
 
+        ASSERT_NE(page->reapBatchField(), nullptr);
+        EXPECT_FALSE(page->reapBatchField()->toolTip().isEmpty());
+        EXPECT_EQ(page->reapBatch(), 1u);
+        page->reapBatchField()->setValue(4);
+
         window.document()->setProfile(test::smallProfile(1s, 100ms));
         RunResultPtr finished;
         QObject::connect(&window, &MainWindow::runFinished, [&](RunResultPtr r) { finished = r; });
         ASSERT_TRUE(window.startRun());
         ASSERT_TRUE(test::waitUntil([&] { return finished != nullptr; }, 30s));
+        EXPECT_EQ(finished->environment.reapBatch, 4u) << "the reap batch reached the run";
         ASSERT_EQ(asked->size(), 1u);
         EXPECT_EQ(asked->back(), (core::EnginePolling {.completions = true, .submissions = true}));
     }
@@ -380,6 +387,7 @@ TEST(MainWindow, PeakModeIsOfferedWithIoUringSentWithTheRunAndKept)
         EXPECT_EQ(window.setupPage()->polling(),
             (core::EnginePolling {.completions = true, .submissions = true}))
             << "restored from the settings";
+        EXPECT_EQ(window.setupPage()->reapBatch(), 4u);
     }
     // Windows: no io_uring, no peak mode.
     auto windows = ioprism::test::testServices();

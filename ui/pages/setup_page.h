@@ -47,6 +47,9 @@ public:
     // io_uring, and sent only while the engine chosen can be io_uring.
     core::EnginePolling polling() const;
     void setPolling(const core::EnginePolling &polling);
+    // Completions a worker waits for at once (RunSettings::reapBatch), every engine.
+    std::uint32_t reapBatch() const;
+    void setReapBatch(std::uint32_t batch);
 
     // The fields, for tests and the window.
     enum CyclingId { WorkerCycling, TargetCycling, QueueDepthCycling, CyclingCount };
@@ -80,12 +83,14 @@ public:
     // Polled completions and the submission thread; null where io_uring is not offered.
     QCheckBox *pollCompletionsField() const { return m_pollCompletions; }
     QCheckBox *pollSubmissionsField() const { return m_pollSubmissions; }
+    QSpinBox *reapBatchField() const { return m_reapBatch; }
     // What the profile will run: "12 steps × (1s ramp-up + 30s) = 6m12s".
     QString planText() const;
 
 signals:
     void engineChanged(ioprism::core::EngineKind engine);
     void pollingChanged(ioprism::core::EnginePolling polling);
+    void reapBatchChanged(std::uint32_t batch);
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
@@ -138,6 +143,7 @@ private:
     QComboBox *m_engine;
     QCheckBox *m_pollCompletions = nullptr;
     QCheckBox *m_pollSubmissions = nullptr;
+    QSpinBox *m_reapBatch = nullptr;
     // Peak mode only for the engines that can be io_uring (Automatic, io_uring only).
     void updatePollingEnabled();
     // The text each axis had for each parameter, so switching the parameter back and
