@@ -80,9 +80,18 @@ public:
     {
         if (m_name.empty())
             return;
-        writeAttribute(fs::path("/sys/block") / m_name / "reset", "1");
+        // Both answer EBUSY while the device is still open (udev probes it after our last
+        // close): retried for a while, or the device would outlive the test, full.
+        const auto retried = [](const fs::path &attribute, const std::string &value) {
+            for (int attempt = 0; attempt < 100; ++attempt) {
+                if (writeAttribute(attribute, value))
+                    return;
+                std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            }
+        };
+        retried(fs::path("/sys/block") / m_name / "reset", "1");
         if (m_hotAdded)
-            writeAttribute("/sys/class/zram-control/hot_remove", m_name.substr(4));
+            retried("/sys/class/zram-control/hot_remove", m_name.substr(4));
     }
     ScopedZram(const ScopedZram &) = delete;
     ScopedZram &operator=(const ScopedZram &) = delete;
