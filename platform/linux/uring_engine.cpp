@@ -147,18 +147,20 @@ core::Status UringEngine::setupRing(const core::EngineConfig &config)
     // thread excludes the task-run flags (the kernel thread runs the completion work).
     const unsigned extra = (m_options.pollCompletions ? IORING_SETUP_IOPOLL : 0u)
         | (m_options.submissionThread ? IORING_SETUP_SQPOLL : 0u);
-    const std::vector<unsigned> attempts = m_options.submissionThread
-        ? std::vector<unsigned> {IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_SUBMIT_ALL
-                | IORING_SETUP_CQSIZE,
-            IORING_SETUP_CQSIZE, 0u}
-        : std::vector<unsigned> {IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN
-                | IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SUBMIT_ALL | IORING_SETUP_CQSIZE,
-            IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SUBMIT_ALL | IORING_SETUP_CQSIZE,
-            IORING_SETUP_CQSIZE, 0u};
+    const unsigned excluded = m_options.submissionThread
+        ? unsigned(IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_COOP_TASKRUN)
+        : 0u;
+    const unsigned attempts[] = {
+        IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_COOP_TASKRUN
+            | IORING_SETUP_SUBMIT_ALL | IORING_SETUP_CQSIZE,
+        IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SUBMIT_ALL | IORING_SETUP_CQSIZE,
+        IORING_SETUP_CQSIZE,
+        0u,
+    };
     int ret = -EINVAL;
     for (unsigned flags : attempts) {
         io_uring_params params {};
-        params.flags = flags | extra;
+        params.flags = (flags & ~excluded) | extra;
         params.cq_entries = sqEntries * 2;
         ret = io_uring_queue_init_params(sqEntries, &m_ring, &params);
         if (ret == 0) {
