@@ -102,7 +102,11 @@ inline QApplication &ensureApp()
         // Settings in a directory of this process's own: ctest runs each test in its own
         // process, two at a time, and a shared settings file let one test's clear() or
         // write land in the middle of another's (a flaky engine-setting test).
+        // On Windows the native format is the registry, which setPath cannot move and which
+        // every test process under one Wine prefix shares (one test's peak mode reached
+        // the next test's run): settings are INI files everywhere.
         static QTemporaryDir settingsDir;
+        QSettings::setDefaultFormat(QSettings::IniFormat);
         QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settingsDir.path());
         QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settingsDir.path());
         auto *a = new QApplication(argc, argv);
