@@ -477,6 +477,95 @@ bool applyTimes(TestSetup &setup, const RunArgs &a, Problems &problems)
     return true;
 }
 
+// "20%" or "20": a percentage, above 0 and at most 1000, as a share.
+bool parsePercentArg(
+    std::string_view text, double &share, const std::string &option, Problems &problems)
+{
+    std::string number(text);
+    if (!number.empty() && number.back() == '%')
+        number.pop_back();
+    double value = 0;
+    const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), value);
+    if (number.empty() || ec != std::errc() || end != number.data() + number.size() || !(value > 0)
+        || value > 1000) {
+        problems.push_back({Severity::Error, option,
+            "\"" + std::string(text) + "\" is not a percentage above 0 (e.g. 20%)"});
+        return false;
+    }
+    share = value / 100;
+    return true;
+}
+
+// --steady-state and its parameters, over the profile's rule (or PTS's defaults).
+bool applySteadyState(TestSetup &setup, const RunArgs &a, Problems &problems)
+{
+    const bool refined = !a.steadyMetric.empty() || !a.steadyRound.empty()
+        || !a.steadyLimits.empty() || a.steadyWindow || a.steadyRounds;
+    if (a.steadyState == "none")
+        setup.steadyState.reset();
+    else if (!a.steadyState.empty()) {
+        const auto rule = parseSteadyStateRule(a.steadyState);
+        if (!rule) {
+            problems.push_back({Severity::Error, "--steady-state",
+                "\"" + a.steadyState + "\" is not one of: pts, fio-deviation, fio-slope, none"});
+            return false;
+        }
+        // A rule named anew starts from PTS's parameters (a window of 5 rounds of 60 s,
+        // 20 % and 10 %, at most 25 rounds); the options below refine it. The profile's
+        // own rule keeps its parameters when the same rule is named.
+        if (!setup.steadyState || setup.steadyState->criteria.rule != *rule)
+            setup.steadyState.emplace().criteria.rule = *rule;
+    }
+    if (!setup.steadyState) {
+        if (refined)
+            problems.push_back({Severity::Error, "--steady-state",
+                "--steady-metric, --steady-round, --steady-window, --steady-rounds and "
+                "--steady-limits refine a steady-state rule: give one with --steady-state "
+                "pts (or the profile's setup.steadyState), not none"});
+        return !refined;
+    }
+    SteadyStateSetup &steady = *setup.steadyState;
+    if (!a.steadyMetric.empty()) {
+        const auto metric = parseSteadyStateMetric(a.steadyMetric);
+        if (!metric) {
+            problems.push_back({Severity::Error, "--steady-metric",
+                "\"" + a.steadyMetric + "\" is not one of: iops, mbps, mean, p99, p99.9"});
+            return false;
+        }
+        steady.metric = *metric;
+    }
+    if (!a.steadyRound.empty()) {
+        std::chrono::microseconds d {};
+        if (!parseDurationArg(a.steadyRound, DurationUnit::Seconds, d, "--steady-round", problems))
+            return false;
+        steady.roundTime = std::chrono::duration_cast<std::chrono::milliseconds>(d);
+    }
+    if (a.steadyWindow)
+        steady.criteria.windowRounds = *a.steadyWindow;
+    if (a.steadyRounds)
+        steady.criteria.roundLimit = *a.steadyRounds;
+    if (!a.steadyLimits.empty()) {
+        // RANGE%,SLOPE%; a side left empty keeps its limit (",5%": the slope alone).
+        const auto comma = a.steadyLimits.find(',');
+        const std::string_view limits(a.steadyLimits);
+        const std::string_view range = limits.substr(0, comma);
+        const std::string_view slope
+            = comma == std::string::npos ? std::string_view() : limits.substr(comma + 1);
+        if (range.empty() && slope.empty()) {
+            problems.push_back({Severity::Error, "--steady-limits",
+                "\"" + a.steadyLimits + "\" gives no limit (e.g. 20%,10%)"});
+            return false;
+        }
+        if (!range.empty()
+            && !parsePercentArg(range, steady.criteria.rangeLimit, "--steady-limits", problems))
+            return false;
+        if (!slope.empty()
+            && !parsePercentArg(slope, steady.criteria.slopeLimit, "--steady-limits", problems))
+            return false;
+    }
+    return true;
+}
+
 void describeChanges(Profile &p, const RunArgs &a)
 {
     // The description is the preset's or the profile's own words, and stays so: the facts
@@ -499,6 +588,7 @@ void describeChanges(Profile &p, const RunArgs &a)
             std::tuple {"--workers", a.workers.has_value(), false},
             std::tuple {"--duration", !a.duration.empty(), false},
             std::tuple {"--ramp", !a.ramp.empty(), false},
+            std::tuple {"--steady-state", !a.steadyState.empty(), false},
             std::tuple {"--file-size", !a.fileSize.empty(), false},
             std::tuple {"--buffered", a.buffered, false},
             std::tuple {"--sweep", !a.sweeps.empty(), true},
@@ -539,7 +629,8 @@ bool applyOptions(Profile &p, const RunArgs &a, Problems &problems)
     if (a.qd)
         setOutstandingIosEverywhere(p, *a.qd); // above the spec's and the targets' values
     if (!applyTargets(host, a, problems) || !applyTargetOptions(host, a, problems)
-        || !applyTimes(p.setup, a, problems) || !applySeriesOptions(p, a, problems))
+        || !applyTimes(p.setup, a, problems) || !applySteadyState(p.setup, a, problems)
+        || !applySeriesOptions(p, a, problems))
         return false;
     describeChanges(p, a);
     return true;
@@ -578,6 +669,23 @@ void addWorkloadOptions(CLI::App &command, RunArgs &a)
         "Measured time per spec (90, 90s, 1m30s; 0 = until Ctrl-C)");
     command.add_option("--ramp", a.ramp, "Ramp-up before measuring, not recorded (e.g. 5s)");
     command.add_option("--interval", a.interval, "Sampling interval, 100ms to 60s (default 1s)");
+    command.add_option("--steady-state", a.steadyState,
+        "Stop each step at steady state instead of --duration: rounds (--steady-round) "
+        "until the last --steady-window of them are steady by the rule, at most "
+        "--steady-rounds. Rules: pts (SNIA PTS: range <= 20 % and the fitted line's "
+        "excursion <= 10 % of the window's mean), fio-deviation (fio's iops:X%: every "
+        "round within X % of the mean), fio-slope (fio's iops_slope:X%), none (remove the "
+        "profile's rule). The results keep every round and the window (docs/ssd.md)");
+    command.add_option("--steady-metric", a.steadyMetric,
+        "What a round's figure is: iops (default), mbps, mean, p99, p99.9 (latency, µs)");
+    command.add_option("--steady-round", a.steadyRound,
+        "Length of a round (default 60s, as PTS; at least --interval)");
+    command.add_option("--steady-window", a.steadyWindow, "Rounds judged together (default 5)");
+    command.add_option("--steady-rounds", a.steadyRounds,
+        "Round limit: after it the step ends \"steady state not reached\" (default 25)");
+    command.add_option("--steady-limits", a.steadyLimits,
+        "RANGE%[,SLOPE%]: the rule's limits (default 20%,10%; fio-deviation uses RANGE, "
+        "fio-slope SLOPE); a side left empty keeps its limit (,5%)");
 }
 
 // How it runs: the engine, caching, the file tree, the seed.

@@ -28,6 +28,9 @@ struct RunArgs {
     std::vector<std::string> targets;
     std::vector<std::string> specs;
     std::string bs, duration, ramp, interval, fileSize, engine = "auto";
+    // --steady-state RULE and its parameters: a stop rule for every step.
+    std::string steadyState, steadyMetric, steadyRound, steadyLimits;
+    std::optional<std::uint32_t> steadyWindow, steadyRounds;
     std::optional<std::uint32_t> read, random, qd, workers;
     std::optional<std::uint64_t> seed;
     bool buffered = false;

@@ -421,6 +421,49 @@ std::string stonewallLine(const RunResult &r, const StepResult &step)
         first.empty() ? "a host" : first);
 }
 
+// A step under a steady-state rule: the verdict, and every round's figure with the
+// window's in brackets.
+std::string steadyStateLines(const StepResult &step)
+{
+    if (!step.steadyState)
+        return {};
+    const SteadyStateRecord &steady = *step.steadyState;
+    const SteadyStateResult &judged = steady.result;
+    const SteadyStateMetric metric = steady.setup.metric;
+    const int decimals = metric == SteadyStateMetric::Iops ? 0 : 1;
+    std::string out = fmt::format("steady state ({} on {}, rounds of {}): {}",
+        steadyStateRuleName(steady.setup.criteria.rule), steadyStateMetricName(metric),
+        formatDuration(steady.setup.roundTime),
+        judged.state == SteadyState::Measuring
+            ? "the step ended before a verdict (" + judged.explanation + ")"
+            : judged.explanation);
+    if (judged.window && judged.state != SteadyState::Measuring)
+        out += fmt::format("; the window's mean {:.{}f} {}", judged.window->mean, decimals,
+            steadyStateMetricUnit(metric));
+    std::string rounds;
+    for (std::size_t i = 0; i < steady.rounds.size(); ++i) {
+        const bool first = judged.window && i == judged.window->first;
+        const bool last = judged.window && i + 1 == judged.window->first + judged.window->count;
+        rounds += fmt::format(
+            " {}{:.{}f}{}", first ? "[" : "", steady.rounds[i].figure, decimals, last ? "]" : "");
+    }
+    return out
+        + fmt::format("\n  rounds ({}):{}\n", steadyStateMetricUnit(metric),
+            rounds.empty() ? std::string(" none complete") : rounds);
+}
+
+// A step whose write rate fell off a cliff (none found: nothing is said).
+std::string writeCliffLine(const StepResult &step)
+{
+    if (!step.writeCliff || !step.writeCliff->cliff)
+        return {};
+    const WriteCliff &cliff = *step.writeCliff->cliff;
+    return fmt::format("write cliff: after {} written ({:.1f} s in), {:.1f} MB/s before, {:.1f} "
+                       "MB/s after ({:.0f} % lower)\n",
+        sizeText(cliff.bytesBefore, SizeStyle::Rounded), step.writeCliff->cliffSeconds,
+        cliff.rateBefore, cliff.rateAfter, cliff.drop * 100);
+}
+
 std::string stepTable(const RunResult &r, const StepResult &step)
 {
     // A series point of 1000 operations lasts milliseconds: "0.0 s" would say nothing.
@@ -436,6 +479,8 @@ std::string stepTable(const RunResult &r, const StepResult &step)
         out += scopeRow(sc);
     out += connectionLines(step);
     out += stonewallLine(r, step);
+    out += steadyStateLines(step);
+    out += writeCliffLine(step);
     // A run of several hosts: the CPU is the hosts' mean, and each host's own CPU and
     // devices follow (devices are judged per host).
     out += cpuLine(step.cpu, step.cpuEffectiveness, step.hosts.empty() ? "" : " (hosts' mean)");

@@ -124,6 +124,19 @@ std::string describeRun(const Profile &p)
     std::string time = ios ? fmt::format("{} I/Os per worker and target per point", s.series->ios)
         : s.runTime.count() > 0 ? fmt::format("{} measured per {}", formatDuration(s.runTime), unit)
                                 : std::string("until stopped");
+    if (s.steadyState && !ios) {
+        const SteadyStateSetup &steady = *s.steadyState;
+        const SteadyStateCriteria &c = steady.criteria;
+        const std::string limits = c.rule == SteadyStateRule::FioDeviation
+            ? fmt::format("{:g} %", c.rangeLimit * 100)
+            : c.rule == SteadyStateRule::FioSlope
+            ? fmt::format("{:g} %", c.slopeLimit * 100)
+            : fmt::format("{:g} % and {:g} %", c.rangeLimit * 100, c.slopeLimit * 100);
+        time = fmt::format("until steady per {} ({} on {}, {}: rounds of {}, a window of {}, "
+                           "at most {} rounds)",
+            unit, steadyStateRuleName(c.rule), steadyStateMetricName(steady.metric), limits,
+            formatDuration(steady.roundTime), c.windowRounds, c.roundLimit);
+    }
     if (s.series) {
         time = fmt::format("series {}{}; {}", axesText(*s.series),
             s.series->repeat > 1 ? fmt::format(", {} trials", s.series->repeat) : std::string(),

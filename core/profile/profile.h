@@ -11,6 +11,7 @@
 #pragma once
 
 #include "core/profile/checked_size.h"
+#include "core/stats/steady_state.h"
 
 #include <chrono>
 #include <cstdint>
@@ -276,6 +277,10 @@ struct TestSetup {
     Cycling queueDepthCycling;
     TestType testType = TestType::Normal;
     std::optional<Series> series; // IOPrism's sweeps; unset = Iometer's steps (and cycling)
+    // A stop rule for every step (and series point): rounds until the figures are
+    // steady or the round limit, in place of runTime (core/stats/steady_state.h). Unset:
+    // each step measures for runTime, as Iometer's.
+    std::optional<SteadyStateSetup> steadyState;
     friend bool operator==(const TestSetup &, const TestSetup &) = default;
 };
 

@@ -427,6 +427,41 @@ void readProfileSeries(ObjectReader &o, Series &series)
     millisecondsField(o, "workerStagger", DurationUnit::Seconds, series.workerStagger);
 }
 
+// A name one of `parse` knows, else the problem lists them.
+template<typename E>
+void namedField(ObjectReader &o, std::string_view key, E &out,
+    std::optional<E> (*parse)(std::string_view), std::string_view allowed)
+{
+    o.field(key, [&](const Json &v, const std::string &p) {
+        if (v.is_string())
+            if (const auto e = parse(v.get_ref<const std::string &>())) {
+                out = *e;
+                return;
+            }
+        o.context().error(p, jsonValueText(v) + " is not one of: " + std::string(allowed));
+    });
+}
+
+// Percentages in the file, shares of the mean in the model.
+void percentField(ObjectReader &o, std::string_view key, double &share)
+{
+    double percent = share * 100;
+    numberField(o, key, percent);
+    share = percent / 100;
+}
+
+void readSteadyState(ObjectReader &o, SteadyStateSetup &steady)
+{
+    namedField(
+        o, "rule", steady.criteria.rule, &parseSteadyStateRule, "pts, fio-deviation, fio-slope");
+    namedField(o, "metric", steady.metric, &parseSteadyStateMetric, "iops, mbps, mean, p99, p99.9");
+    millisecondsField(o, "roundTime", DurationUnit::Seconds, steady.roundTime);
+    uintField(o, "windowRounds", steady.criteria.windowRounds);
+    percentField(o, "rangePercent", steady.criteria.rangeLimit);
+    percentField(o, "slopePercent", steady.criteria.slopeLimit);
+    uintField(o, "roundLimit", steady.criteria.roundLimit);
+}
+
 void readSetup(ObjectReader &o, TestSetup &s)
 {
     stringField(o, "description", s.description);
@@ -461,6 +496,17 @@ void readSetup(ObjectReader &o, TestSetup &s)
         if (!nested.ok())
             return;
         readProfileSeries(nested, s.series.emplace());
+        nested.finish();
+    });
+    o.field("steadyState", [&](const Json &v, const std::string &p) {
+        if (v.is_null()) {
+            s.steadyState.reset();
+            return;
+        }
+        ObjectReader nested(o.context(), v, p);
+        if (!nested.ok())
+            return;
+        readSteadyState(nested, s.steadyState.emplace());
         nested.finish();
     });
 }

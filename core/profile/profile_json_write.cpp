@@ -219,6 +219,20 @@ template<typename J> J setupJson(const TestSetup &s)
     j["testType"] = std::string(toString(s.testType));
     if (s.series)
         j["series"] = seriesJson<J>(*s.series);
+    if (s.steadyState) {
+        const SteadyStateSetup &steady = *s.steadyState;
+        J t = J::object();
+        t["rule"] = std::string(steadyStateRuleName(steady.criteria.rule));
+        t["metric"] = std::string(steadyStateMetricName(steady.metric));
+        t["roundTime"] = formatDuration(steady.roundTime);
+        t["windowRounds"] = steady.criteria.windowRounds;
+        // As a person wrote it: 7 %, not 7.000000000000001 % (0.07 x 100).
+        const auto percent = [](double share) { return std::round(share * 1e8) / 1e6; };
+        t["rangePercent"] = percent(steady.criteria.rangeLimit);
+        t["slopePercent"] = percent(steady.criteria.slopeLimit);
+        t["roundLimit"] = steady.criteria.roundLimit;
+        j["steadyState"] = std::move(t);
+    }
     return j;
 }
 

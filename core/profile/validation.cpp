@@ -22,6 +22,8 @@ namespace ioprism::core {
 namespace {
 
 constexpr std::chrono::hours kMaxRunTime {24 * 100};
+// Rounds of a steady-state rule: a window and a limit (PTS: 5 and 25).
+constexpr std::size_t kMaxSteadyRounds = 10'000;
 constexpr std::chrono::hours kMaxRampUp {24};
 constexpr std::chrono::milliseconds kMinInterval {100};
 constexpr std::chrono::milliseconds kMaxInterval {60'000};
@@ -150,6 +152,42 @@ private:
         checkCycling("setup.queueDepthCycling", s.queueDepthCycling, true);
         if (s.series)
             checkSeries(*s.series, s.testType);
+        if (s.steadyState)
+            checkSteadyState(*s.steadyState, s);
+    }
+
+    // ---------------------------------------------------------------- steady state
+
+    void checkSteadyState(const SteadyStateSetup &steady, const TestSetup &s)
+    {
+        const std::string path = "setup.steadyState";
+        const SteadyStateCriteria &c = steady.criteria;
+        // A round is judged on the samples it holds: at least one interval.
+        if (steady.roundTime < s.interval)
+            error(path + ".roundTime",
+                formatDuration(steady.roundTime) + " is shorter than the sampling interval ("
+                    + formatDuration(s.interval) + ")");
+        checkRange(path + ".windowRounds", c.windowRounds, 2, kMaxSteadyRounds);
+        checkRange(path + ".roundLimit", c.roundLimit, std::max<std::size_t>(c.windowRounds, 2),
+            kMaxSteadyRounds);
+        for (const auto &[key, share] :
+            {std::pair {".rangePercent", c.rangeLimit}, std::pair {".slopePercent", c.slopeLimit}})
+            if (!std::isfinite(share) || !(share > 0) || share > 10)
+                error(path + key,
+                    fmt::format("{} % is not above 0 % and at most 1000 %", share * 100));
+        // Divided, not multiplied: a round of any length must not overflow the check.
+        const std::chrono::milliseconds longest = kMaxRunTime;
+        if (steady.roundTime.count() > 0 && c.roundLimit >= 1
+            && steady.roundTime.count() > longest.count()
+                    / std::int64_t(std::min<std::size_t>(
+                        c.roundLimit, std::numeric_limits<std::int64_t>::max())))
+            error(path + ".roundLimit",
+                fmt::format("{} rounds of {} last more than {} (100 days)", c.roundLimit,
+                    formatDuration(steady.roundTime), formatDuration(kMaxRunTime)));
+        if (s.series && s.series->ios > 0)
+            error(path,
+                "a series of a number of I/Os per point (setup.series.ios) ends each point by "
+                "its count: it cannot also stop each at steady state");
     }
 
     // ---------------------------------------------------------------- series

@@ -200,6 +200,30 @@ std::string environmentSection(
     return out;
 }
 
+// A step's rounds under a steady-state rule: the verdict, then every round with the
+// window's rounds marked.
+std::string steadyStateSection(const SteadyStateRecord &steady)
+{
+    const SteadyStateResult &judged = steady.result;
+    const std::string_view unit = steadyStateMetricUnit(steady.setup.metric);
+    std::string out = fmt::format("<p class=\"steady\">Steady state ({} on {}): {}</p>\n",
+        htmlEscape(std::string(steadyStateRuleName(steady.setup.criteria.rule))),
+        htmlEscape(std::string(steadyStateMetricName(steady.setup.metric))),
+        htmlEscape(judged.state == SteadyState::Measuring
+                ? "the step ended before a verdict: " + judged.explanation
+                : judged.explanation));
+    out += "<table>\n" + row({"Round", "From (s)", "To (s)", std::string(unit), "Window"}, true);
+    for (std::size_t i = 0; i < steady.rounds.size(); ++i) {
+        const SteadyStateRound &r = steady.rounds[i];
+        const bool inWindow = judged.window && i >= judged.window->first
+            && i < judged.window->first + judged.window->count;
+        out += row({std::to_string(i + 1), fmt::format("{:.1f}", r.startSeconds),
+            fmt::format("{:.1f}", r.endSeconds),
+            fmt::format("{:.{}f}", r.figure, unit == "IOPS" ? 0 : 1), inWindow ? "✓" : ""});
+    }
+    return out + "</table>\n";
+}
+
 std::string stepSection(const StepResult &step)
 {
     std::string out = fmt::format("<h3>{}. {}</h3>\n<p>{:.1f} s measured{} · device: {}</p>\n",
@@ -216,7 +240,17 @@ std::string stepSection(const StepResult &step)
             lat(f.latency.p50Us), lat(f.latency.p99Us), lat(f.latency.p99_9Us),
             lat(f.latency.maxUs), std::to_string(f.errors)});
     }
-    return out + "</table>\n";
+    out += "</table>\n";
+    if (step.steadyState)
+        out += steadyStateSection(*step.steadyState);
+    if (step.writeCliff && step.writeCliff->cliff) {
+        const WriteCliff &cliff = *step.writeCliff->cliff;
+        out += fmt::format("<p class=\"cliff\">Write cliff: after {} written ({:.1f} s in), "
+                           "{:.1f} MB/s before, {:.1f} MB/s after ({:.0f} % lower)</p>\n",
+            htmlEscape(describeSize(cliff.bytesBefore)), step.writeCliff->cliffSeconds,
+            cliff.rateBefore, cliff.rateAfter, cliff.drop * 100);
+    }
+    return out;
 }
 
 std::string seriesSection(const RunResult &result)

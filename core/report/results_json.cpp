@@ -383,6 +383,44 @@ OrderedJson hostSharesJson(const StepResult &step, const std::vector<RunHost> &h
     return shares;
 }
 
+std::string_view steadyStateName(SteadyState state)
+{
+    switch (state) {
+    case SteadyState::Steady:
+        return "steady";
+    case SteadyState::NotReached:
+        return "not_reached";
+    case SteadyState::Measuring:
+        break;
+    }
+    return "stopped"; // the step ended (a stop, a failure) before the rule's verdict
+}
+
+// A step's rounds under a steady-state rule, the rule, and the verdict (docs/results.md).
+OrderedJson steadyStateJson(const SteadyStateRecord &steady)
+{
+    const SteadyStateCriteria &c = steady.setup.criteria;
+    OrderedJson rounds = OrderedJson::array();
+    for (const auto &round : steady.rounds)
+        rounds.push_back(OrderedJson {{"start_s", number(round.startSeconds)},
+            {"end_s", number(round.endSeconds)}, {"figure", number(round.figure)}});
+    OrderedJson j {{"rule", steadyStateRuleName(c.rule)},
+        {"metric", steadyStateMetricName(steady.setup.metric)},
+        {"round_s", number(double(steady.setup.roundTime.count()) / 1e3)},
+        {"window_rounds", c.windowRounds}, {"range_limit", number(c.rangeLimit)},
+        {"slope_limit", number(c.slopeLimit)}, {"round_limit", c.roundLimit},
+        {"state", steadyStateName(steady.result.state)}, {"rounds", std::move(rounds)}};
+    if (const auto &w = steady.result.window)
+        j["window"] = OrderedJson {{"first_index", w->first}, {"rounds", w->count},
+            {"mean", number(w->mean)}, {"min", number(w->minimum)}, {"max", number(w->maximum)},
+            {"slope_per_round", number(w->slopePerRound)}, {"range_share", number(w->rangeShare)},
+            {"excursion_share", number(w->excursionShare)},
+            {"deviation_share", number(w->deviationShare)}, {"range_met", w->rangeMet},
+            {"slope_met", w->slopeMet}};
+    j["explanation"] = steady.result.explanation;
+    return j;
+}
+
 OrderedJson stepJson(const StepResult &step, const RunResult &result)
 {
     const PlannedStep *planned
@@ -413,6 +451,21 @@ OrderedJson stepJson(const StepResult &step, const RunResult &result)
     // Stonewalling only (a step of a fixed amount, docs/results.md).
     if (step.endedByAmount)
         j["ended_by_amount"] = true;
+    if (step.steadyState)
+        j["steady_state"] = steadyStateJson(*step.steadyState);
+    if (const auto &judged = step.writeCliff) {
+        OrderedJson cliff {{"intervals", judged->intervals},
+            {"bytes_written", judged->bytesWritten}, {"found", judged->cliff.has_value()}};
+        if (const auto &c = judged->cliff) {
+            cliff["first_slow_interval"] = c->firstSlowPoint;
+            cliff["bytes_before"] = c->bytesBefore;
+            cliff["mbps_before"] = number(c->rateBefore);
+            cliff["mbps_after"] = number(c->rateAfter);
+            cliff["drop"] = number(c->drop);
+            cliff["at_s"] = number(judged->cliffSeconds);
+        }
+        j["write_cliff"] = std::move(cliff);
+    }
     return j;
 }
 

@@ -345,6 +345,70 @@ StepPoint pointOf(const Node &n)
     return p;
 }
 
+// A step's rounds under a steady-state rule (results_json.cpp steadyStateJson).
+SteadyStateRecord steadyStateOf(const Node &n)
+{
+    SteadyStateRecord steady;
+    SteadyStateSetup &setup = steady.setup;
+    const std::string rule = n["rule"].string();
+    if (const auto r = parseSteadyStateRule(rule))
+        setup.criteria.rule = *r;
+    else
+        fail(n["rule"], "\"" + rule + "\" is not a steady-state rule");
+    const std::string metric = n["metric"].string();
+    if (const auto m = parseSteadyStateMetric(metric))
+        setup.metric = *m;
+    else
+        fail(n["metric"], "\"" + metric + "\" is not a steady-state metric");
+    const double roundSeconds = n["round_s"].numberOrNan();
+    if (!(roundSeconds >= 0) || roundSeconds > 1e9)
+        fail(n["round_s"], "not a round's length");
+    setup.roundTime = std::chrono::milliseconds(std::llround(roundSeconds * 1e3));
+    setup.criteria.windowRounds = n["window_rounds"].u64();
+    setup.criteria.rangeLimit = n["range_limit"].numberOrNan();
+    setup.criteria.slopeLimit = n["slope_limit"].numberOrNan();
+    setup.criteria.roundLimit = n["round_limit"].u64();
+    const std::string state = n["state"].string();
+    if (state == "steady")
+        steady.result.state = SteadyState::Steady;
+    else if (state == "not_reached")
+        steady.result.state = SteadyState::NotReached;
+    else if (state == "stopped")
+        steady.result.state = SteadyState::Measuring;
+    else
+        fail(n["state"], "\"" + state + "\" is not steady, not_reached or stopped");
+    const Node rounds = n["rounds"];
+    for (std::size_t i = 0; i < rounds.size(); ++i) {
+        const Node r = rounds.at(i);
+        steady.rounds.push_back({.startSeconds = r["start_s"].numberOrNan(),
+            .endSeconds = r["end_s"].numberOrNan(),
+            .figure = r["figure"].numberOrNan()});
+    }
+    steady.result.rounds = steady.rounds.size();
+    const Node w = n.optional("window");
+    if (!w.isNull()) {
+        SteadyStateWindow &window = steady.result.window.emplace();
+        window.first = w["first_index"].u64();
+        window.count = w["rounds"].u64();
+        if (window.first > steady.rounds.size()
+            || window.count > steady.rounds.size() - window.first)
+            fail(w["rounds"], "the window is not among the rounds");
+        window.mean = w["mean"].numberOrNan();
+        window.minimum = w["min"].numberOrNan();
+        window.maximum = w["max"].numberOrNan();
+        window.slopePerRound = w["slope_per_round"].numberOrNan();
+        window.rangeShare = w["range_share"].numberOrNan();
+        window.excursionShare = w["excursion_share"].numberOrNan();
+        window.deviationShare = w["deviation_share"].numberOrNan();
+        window.rangeMet = w["range_met"].boolean();
+        window.slopeMet = w["slope_met"].boolean();
+        // The rounds judged end with the window (a run stops judging there).
+        steady.result.rounds = window.first + window.count;
+    }
+    steady.result.explanation = n["explanation"].string();
+    return steady;
+}
+
 // Steps are numbered in the plan; a file from a stopped run has the first ones only, and
 // a series may have left points out. A step number beyond this is not believed.
 constexpr std::uint64_t kMaxStepNumber = 1'000'000;
@@ -365,6 +429,23 @@ void readStep(const Node &n, RunResult &r, bool planKept)
     s.drainSeconds = n.has("drain_s") ? n["drain_s"].numberOrNan() : 0;
     s.complete = n["complete"].boolean();
     s.endedByAmount = n.has("ended_by_amount") && n["ended_by_amount"].boolean();
+    if (n.has("steady_state"))
+        s.steadyState = steadyStateOf(n["steady_state"]);
+    if (n.has("write_cliff")) {
+        const Node c = n["write_cliff"];
+        WriteCliffJudgement &judged = s.writeCliff.emplace();
+        judged.intervals = c["intervals"].u64();
+        judged.bytesWritten = c["bytes_written"].u64();
+        if (c["found"].boolean()) {
+            WriteCliff &cliff = judged.cliff.emplace();
+            cliff.firstSlowPoint = c["first_slow_interval"].u64();
+            cliff.bytesBefore = c["bytes_before"].u64();
+            cliff.rateBefore = c["mbps_before"].numberOrNan();
+            cliff.rateAfter = c["mbps_after"].numberOrNan();
+            cliff.drop = c["drop"].numberOrNan();
+            judged.cliffSeconds = c["at_s"].numberOrNan();
+        }
+    }
     s.cpu = cpuOf(n["cpu"]);
     s.cpuEffectiveness = s.cpu.valid ? n["cpu_effectiveness"].numberOrNan() : 0;
     s.devices = deviceReportOf(n["devices"]);

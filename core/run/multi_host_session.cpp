@@ -46,6 +46,15 @@ std::optional<std::vector<RunRequest>> requestsPerHost(
             profileHosts, hosts);
         return std::nullopt;
     }
+    // Each host judges its own rounds: hosts would end a step each at its own round, and
+    // none on the figures of all of them together. Not built yet: said, never half run.
+    if (request.profile.setup.steadyState && hosts > 1) {
+        refusal = fmt::format("a steady-state stop rule (setup.steadyState) runs on one "
+                              "host: {} managers would each judge only their own rounds; "
+                              "run it on one manager, or give the steps a run time",
+            hosts);
+        return std::nullopt;
+    }
     std::vector<RunRequest> requests(hosts, request);
     if (profileHosts == hosts && hosts > 1)
         for (std::size_t h = 0; h < hosts; ++h)

@@ -12,6 +12,7 @@
 #include "core/stats/figures.h"
 #include "core/stats/latency_verdict.h"
 #include "core/stats/verdict.h"
+#include "core/stats/write_cliff.h"
 
 #include <chrono>
 #include <cstdint>
@@ -155,6 +156,13 @@ struct StepResult {
     // Stonewalling (RunSettings::stonewallBytes): the step ended when this host had moved
     // the amount; on several hosts, when the first host had (HostShare says which).
     bool endedByAmount = false;
+    // The step's rounds under TestSetup::steadyState and whether they became steady (the
+    // step ended at the first steady window, or at the round limit); unset without it.
+    std::optional<SteadyStateRecord> steadyState;
+    // A step that wrote, over enough intervals to judge (twice WriteCliffCriteria's
+    // minimumPoints): whether its write rate fell off a cliff, against the bytes written
+    // (core/stats/write_cliff.h). Unset otherwise, and in a run of several hosts.
+    std::optional<WriteCliffJudgement> writeCliff;
     std::vector<ScopeResult> scopes; // [0] is All
     CpuFigures cpu;
     double cpuEffectiveness = 0;

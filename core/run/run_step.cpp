@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/run/run_step.h"
 
+#include "core/profile/units.h"
+#include "core/run/interval_history.h"
 #include "core/run/latch.h"
 #include "core/run/resolved_plan.h"
 #include "core/run/sampler.h"
@@ -13,6 +15,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <cmath>
 #include <condition_variable>
+#include <fmt/format.h>
 #include <system_error>
 #include <thread>
 
@@ -289,6 +292,75 @@ std::string secondsText(double seconds)
     return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + " s";
 }
 
+// The step's judgement, said once as it ends and kept with the run's notices: the rounds
+// that formed the steady window (or the last one, at the limit) and the window's mean.
+void reportSteadyState(
+    const StepContext &run, const SteadyStateRecord &steady, const std::string &stepName)
+{
+    const SteadyStateResult &judged = steady.result;
+    std::string text = "step \"" + stepName + "\": ";
+    if (judged.state == SteadyState::Measuring)
+        text += fmt::format("ended after {} round{} of {} s, before a verdict ({})",
+            steady.rounds.size(), steady.rounds.size() == 1 ? "" : "s",
+            double(steady.setup.roundTime.count()) / 1e3, judged.explanation);
+    else
+        text += judged.explanation;
+    if (judged.window && judged.state != SteadyState::Measuring) {
+        const SteadyStateMetric metric = steady.setup.metric;
+        const bool latency = steadyStateMetricUnit(metric) == "µs";
+        text += fmt::format("; the window's mean {:.{}f} {}{}", judged.window->mean,
+            metric == SteadyStateMetric::Iops ? 0 : 1, steadyStateMetricUnit(metric),
+            latency ? " (" + std::string(steadyStateMetricName(metric)) + ")" : "");
+    }
+    run.sink.onNotice(text);
+    run.result.notices.push_back(text);
+}
+
+// The step's write rate against the bytes it had written, over its measured intervals as
+// the history keeps them (merged pairwise in a long run: bytes and rates stay exact):
+// judged when it wrote, over enough intervals for the detector's two sides.
+std::optional<WriteCliffJudgement> judgeWriteCliff(const IntervalHistory &history, std::size_t step)
+{
+    const WriteCliffCriteria criteria;
+    std::vector<WriteRatePoint> points;
+    std::vector<double> starts;
+    std::uint64_t bytes = 0;
+    for (const auto &sample : history.samples()) {
+        if (sample.step != step || sample.phase != RunPhase::Measuring || sample.scopes.empty())
+            continue;
+        const DirectionFigures &written = sample.scopes.front().figures.write;
+        bytes += written.bytes;
+        points.push_back({.bytesWritten = bytes, .rate = written.megabytesPerSecond});
+        starts.push_back(sample.startSeconds);
+    }
+    if (bytes == 0 || points.size() < 2 * criteria.minimumPoints)
+        return std::nullopt;
+    WriteCliffJudgement judged;
+    judged.intervals = points.size();
+    judged.bytesWritten = bytes;
+    judged.cliff = findWriteCliff(points, criteria);
+    if (judged.cliff)
+        judged.cliffSeconds = starts[judged.cliff->firstSlowPoint] - starts.front();
+    return judged;
+}
+
+// A cliff found is said as the step ends (and kept with the notices); none is not.
+void reportWriteCliff(
+    const StepContext &run, const WriteCliffJudgement &judged, const std::string &stepName)
+{
+    if (!judged.cliff)
+        return;
+    const WriteCliff &cliff = *judged.cliff;
+    const std::string text = fmt::format(
+        "step \"{}\": the write rate fell off a cliff after {} written ({:.1f} s into the "
+        "step): {:.1f} MB/s before, {:.1f} MB/s after, {:.0f} % lower: a fast cache (SLC, "
+        "DRAM) filled, or the device began to clean its media",
+        stepName, describeSize(cliff.bytesBefore), judged.cliffSeconds, cliff.rateBefore,
+        cliff.rateAfter, cliff.drop * 100);
+    run.sink.onNotice(text);
+    run.result.notices.push_back(text);
+}
+
 // I/O a step's device never completed: added to the result, said, and (unless the user
 // asked twice to stop) the run's error, since the next step would measure the same stall.
 void recordStuckIo(RunResult &result, Run::Shared &shared, RunSink &sink, const StuckIo &stuck,
@@ -326,6 +398,8 @@ public:
     struct Times {
         SteadyClock::time_point start, rampEnd, measureEnd;
         std::chrono::milliseconds interval {};
+        // The step's stop rule (TestSetup::steadyState); unset: it ends at measureEnd.
+        std::optional<SteadyStateSetup> steadyState;
     };
 
     StepLoop(Run::Shared &shared, Sampler &sampler, RunSink &sink, IntervalHistory &history,
@@ -348,6 +422,8 @@ public:
 
     // This host's step ended because it had moved its stonewall amount.
     bool reachedAmount() const { return m_reachedAmount; }
+    // The step's rounds and their judgement, under a steady-state rule.
+    const std::optional<SteadyStateRecord> &steadyState() const { return m_steady; }
 
     // Announces the step's phase, releases its workers (`start`) and runs the step to
     // its end on the calling thread (the run's control thread).
@@ -357,6 +433,10 @@ public:
         m_stepName = stepName;
         m_phase = m_times.rampEnd > m_times.start ? RunPhase::RampUp : RunPhase::Measuring;
         m_runPhase = m_phase;
+        if (m_times.steadyState) {
+            m_steady.emplace().setup = *m_times.steadyState;
+            m_roundEnd = m_times.rampEnd + m_times.steadyState->roundTime;
+        }
         m_sink.onPhase(m_phase, step, stepName);
         start.count_down(); // every worker starts now
         m_shared.currentStep = step;
@@ -399,6 +479,8 @@ private:
         IntervalSample sample = m_sampler.tick(now, m_phase);
         reportStall(sample);
         m_sink.onInterval(sample);
+        const bool judged
+            = m_steady && sample.phase == RunPhase::Measuring && addToRound(sample, now, lastTick);
         m_history.add(std::move(sample));
         if (m_phase == RunPhase::RampUp && now >= m_times.rampEnd) {
             m_phase = RunPhase::Measuring;
@@ -411,7 +493,42 @@ private:
             m_amountTimer.cancel();
             return;
         }
+        // The rounds were judged steady, or not reached at the limit: the step ends with
+        // one more sample, decided before it is taken, as every end is (the workers stop
+        // issuing first). It holds the milliseconds since the round's end: in the step's
+        // totals and intervals, in no round.
+        if (judged) {
+            onTick(true);
+            return;
+        }
         scheduleNext();
+    }
+
+    // Steady state: a measured sample joins the round it ends in; at the round's end the
+    // round's figure is taken and the rounds judged. True when the judgement ends the
+    // step (steady, or the round limit). A round cut short by the step's end (a stop, a
+    // failure, the stonewall amount) is not a round: only whole rounds are judged.
+    bool addToRound(const IntervalSample &sample, SteadyClock::time_point now, bool lastTick)
+    {
+        m_round = m_round ? mergeConsecutive(*m_round, sample) : sample;
+        // A tick a millisecond early (the timer's grain) still ends the round it was
+        // scheduled for.
+        if (now < m_roundEnd - std::chrono::milliseconds(1))
+            return false;
+        SteadyStateRecord &steady = *m_steady;
+        const SteadyStateSetup &setup = steady.setup;
+        steady.rounds.push_back({.startSeconds = m_round->startSeconds,
+            .endSeconds = m_round->endSeconds,
+            .figure = steadyStateFigure(m_round->scopes.front().figures, setup.metric)});
+        m_round.reset();
+        // The next round follows on the same grid; after a stall longer than a round (the
+        // control thread held up) it starts now, rather than at an end already past,
+        // which would make a round of no time.
+        m_roundEnd += setup.roundTime;
+        if (m_roundEnd <= now)
+            m_roundEnd = now + setup.roundTime;
+        steady.result = judgeSteadyState(roundFigures(steady.rounds), setup.criteria);
+        return steady.result.state != SteadyState::Measuring && !lastTick;
     }
 
     // Stonewalling: the live counters are read every millisecond while measuring, between
@@ -443,6 +560,8 @@ private:
             next = m_times.start + m_times.interval * ++m_tickNumber;
         if (m_phase == RunPhase::RampUp)
             next = std::min(next, m_times.rampEnd);
+        else if (m_steady)
+            next = std::min(next, m_roundEnd);
         next = std::min(next, m_times.measureEnd);
         m_timer.expires_at(next);
         m_timer.async_wait([this](const boost::system::error_code &ec) {
@@ -504,6 +623,9 @@ private:
     const StepAmountDone &m_amountDone;
     asio::steady_timer m_amountTimer;
     bool m_reachedAmount = false;
+    std::optional<SteadyStateRecord> m_steady;
+    std::optional<IntervalSample> m_round; // the measured samples of the round so far
+    SteadyClock::time_point m_roundEnd {};
 };
 
 // Whatever ends a step early (a failure, an exception) stops and collects its workers:
@@ -572,7 +694,7 @@ SteadyClock::time_point stopDeadline(const RunSettings &settings)
 // workers are released): on several hosts the time agreed at the gate, so that hosts that
 // start together also end together.
 StepLoop::Times stepTimes(
-    const StepContext &run, const PlannedStep &planned, SteadyClock::time_point start)
+    const StepContext &run, const PlannedStep &planned, SteadyClock::time_point start, bool idle)
 {
     const TestSetup &setup = run.setup;
     StepLoop::Times times;
@@ -585,6 +707,20 @@ StepLoop::Times stepTimes(
         ? times.rampEnd + setup.runTime
         : SteadyClock::time_point::max();
     times.interval = run.interval;
+    // Rounds until steady, in place of the run time; never for a number of I/Os (the
+    // profile refuses the two together).
+    if (setup.steadyState && planned.ioLimit == 0) {
+        if (idle) {
+            // Iometer's pause has no I/O to judge: its run time, or one round without one.
+            if (setup.runTime.count() == 0)
+                times.measureEnd = times.rampEnd + setup.steadyState->roundTime;
+        } else {
+            // The rounds end the step: the judgement after the round limit's round ends
+            // it at the latest (SteadyState::NotReached).
+            times.steadyState = setup.steadyState;
+            times.measureEnd = SteadyClock::time_point::max();
+        }
+    }
     return times;
 }
 
@@ -685,7 +821,7 @@ bool runStep(const StepContext &run, std::size_t step, SteadyClock::time_point r
     Sampler::Config config = samplerConfigFor(run, step, active, *state);
     config.inFlightWriteBytes = inFlightWriteBytes;
     config.runStart = runStart;
-    const StepLoop::Times times = stepTimes(run, resolved.steps[step], *start);
+    const StepLoop::Times times = stepTimes(run, resolved.steps[step], *start, active.empty());
     Sampler sampler(std::move(config), run.counters, run.writeBalance, times.start);
     StepLoop loop(shared, sampler, run.sink, run.history, run.phase, state->stop, times,
         run.settings.stallThreshold, run.settings.stonewallBytes, run.amountDone);
@@ -702,6 +838,12 @@ bool runStep(const StepContext &run, std::size_t step, SteadyClock::time_point r
     RunResult &result = run.result;
     result.steps.push_back(sampler.stepResult(!shared.stopRequested));
     result.steps.back().endedByAmount = loop.reachedAmount();
+    result.steps.back().steadyState = loop.steadyState();
+    if (loop.steadyState())
+        reportSteadyState(run, *loop.steadyState(), stepName);
+    result.steps.back().writeCliff = judgeWriteCliff(run.history, step);
+    if (result.steps.back().writeCliff)
+        reportWriteCliff(run, *result.steps.back().writeCliff, stepName);
     // Setup is the workers' own (until they were ready): the wait at the gate for the
     // other hosts is not in it.
     result.steps.back().setupSeconds = std::chrono::duration<double>(readyAt - setupStart).count();

@@ -249,6 +249,68 @@ template<typename V> void fields(V &v, HostShare &x)
     v("devices", x.devices);
     v("ended_by_amount", x.endedByAmount);
 }
+template<typename V> void fields(V &v, SteadyStateCriteria &x)
+{
+    v("rule", x.rule);
+    v("window_rounds", x.windowRounds);
+    v("range_limit", x.rangeLimit);
+    v("slope_limit", x.slopeLimit);
+    v("round_limit", x.roundLimit);
+}
+template<typename V> void fields(V &v, SteadyStateSetup &x)
+{
+    v("criteria", x.criteria);
+    v("metric", x.metric);
+    v("round_time", x.roundTime);
+}
+template<typename V> void fields(V &v, SteadyStateRound &x)
+{
+    v("start_seconds", x.startSeconds);
+    v("end_seconds", x.endSeconds);
+    v("figure", x.figure);
+}
+template<typename V> void fields(V &v, SteadyStateWindow &x)
+{
+    v("first", x.first);
+    v("count", x.count);
+    v("mean", x.mean);
+    v("minimum", x.minimum);
+    v("maximum", x.maximum);
+    v("slope_per_round", x.slopePerRound);
+    v("range_share", x.rangeShare);
+    v("excursion_share", x.excursionShare);
+    v("deviation_share", x.deviationShare);
+    v("range_met", x.rangeMet);
+    v("slope_met", x.slopeMet);
+}
+template<typename V> void fields(V &v, SteadyStateResult &x)
+{
+    v("state", x.state);
+    v("rounds", x.rounds);
+    v("window", x.window);
+    v("explanation", x.explanation);
+}
+template<typename V> void fields(V &v, SteadyStateRecord &x)
+{
+    v("setup", x.setup);
+    v("rounds", x.rounds);
+    v("result", x.result);
+}
+template<typename V> void fields(V &v, WriteCliff &x)
+{
+    v("first_slow_point", x.firstSlowPoint);
+    v("bytes_before", x.bytesBefore);
+    v("rate_before", x.rateBefore);
+    v("rate_after", x.rateAfter);
+    v("drop", x.drop);
+}
+template<typename V> void fields(V &v, WriteCliffJudgement &x)
+{
+    v("intervals", x.intervals);
+    v("bytes_written", x.bytesWritten);
+    v("cliff", x.cliff);
+    v("cliff_seconds", x.cliffSeconds);
+}
 template<typename V> void fields(V &v, StepResult &x)
 {
     v("step", x.step);
@@ -258,6 +320,8 @@ template<typename V> void fields(V &v, StepResult &x)
     v("drain_seconds", x.drainSeconds);
     v("complete", x.complete);
     v("ended_by_amount", x.endedByAmount);
+    v("steady_state", x.steadyState);
+    v("write_cliff", x.writeCliff);
     v("scopes", x.scopes);
     v("cpu", x.cpu);
     v("cpu_effectiveness", x.cpuEffectiveness);
@@ -452,6 +516,10 @@ template<> constexpr LatencyVerdict kLastEnumerator<LatencyVerdict> = LatencyVer
 template<> constexpr DeviceRole kLastEnumerator<DeviceRole> = DeviceRole::Backing;
 template<> constexpr PrepareWork kLastEnumerator<PrepareWork> = PrepareWork::PreInitialising;
 template<> constexpr EngineKind kLastEnumerator<EngineKind> = EngineKind::Iocp;
+template<> constexpr SteadyStateRule kLastEnumerator<SteadyStateRule> = SteadyStateRule::FioSlope;
+template<>
+constexpr SteadyStateMetric kLastEnumerator<SteadyStateMetric> = SteadyStateMetric::P99_9Latency;
+template<> constexpr SteadyState kLastEnumerator<SteadyState> = SteadyState::NotReached;
 
 struct FieldProbe {
     template<typename T> void operator()(const char *, T &) { }

@@ -30,7 +30,7 @@
 namespace ioprism::core {
 
 // Raised whenever a message changes in a way an older reader would misread.
-inline constexpr int kSessionProtocolVersion = 4;
+inline constexpr int kSessionProtocolVersion = 5;
 
 struct StartedEvent {
     std::string engine;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/stats/steady_state.h"
 
+#include "core/stats/figures.h"
+
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
@@ -151,6 +153,75 @@ SteadyStateResult judgeSteadyState(
             = fmt::format("measuring: {} of the {} rounds of a window", rounds.size(), width);
     }
     return result;
+}
+
+std::string_view steadyStateMetricName(SteadyStateMetric metric)
+{
+    switch (metric) {
+    case SteadyStateMetric::Iops:
+        return "iops";
+    case SteadyStateMetric::MegabytesPerSecond:
+        return "mbps";
+    case SteadyStateMetric::MeanLatency:
+        return "mean";
+    case SteadyStateMetric::P99Latency:
+        return "p99";
+    case SteadyStateMetric::P99_9Latency:
+        return "p99.9";
+    }
+    return "iops";
+}
+
+std::optional<SteadyStateMetric> parseSteadyStateMetric(std::string_view name)
+{
+    for (auto metric : {SteadyStateMetric::Iops, SteadyStateMetric::MegabytesPerSecond,
+             SteadyStateMetric::MeanLatency, SteadyStateMetric::P99Latency,
+             SteadyStateMetric::P99_9Latency})
+        if (steadyStateMetricName(metric) == name)
+            return metric;
+    return std::nullopt;
+}
+
+std::string_view steadyStateMetricUnit(SteadyStateMetric metric)
+{
+    switch (metric) {
+    case SteadyStateMetric::Iops:
+        return "IOPS";
+    case SteadyStateMetric::MegabytesPerSecond:
+        return "MB/s";
+    case SteadyStateMetric::MeanLatency:
+    case SteadyStateMetric::P99Latency:
+    case SteadyStateMetric::P99_9Latency:
+        return "µs";
+    }
+    return "";
+}
+
+double steadyStateFigure(const Figures &figures, SteadyStateMetric metric)
+{
+    const DirectionFigures &total = figures.total;
+    switch (metric) {
+    case SteadyStateMetric::Iops:
+        return total.iops;
+    case SteadyStateMetric::MegabytesPerSecond:
+        return total.megabytesPerSecond;
+    case SteadyStateMetric::MeanLatency:
+        return total.latency.meanUs;
+    case SteadyStateMetric::P99Latency:
+        return total.latency.p99Us;
+    case SteadyStateMetric::P99_9Latency:
+        return total.latency.p99_9Us;
+    }
+    return 0;
+}
+
+std::vector<double> roundFigures(const std::vector<SteadyStateRound> &rounds)
+{
+    std::vector<double> figures;
+    figures.reserve(rounds.size());
+    for (const auto &round : rounds)
+        figures.push_back(round.figure);
+    return figures;
 }
 
 } // namespace ioprism::core

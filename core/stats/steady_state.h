@@ -23,13 +23,17 @@
 // round is kept by the caller; this says which of them formed the window.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ioprism::core {
+
+struct Figures;
 
 enum class SteadyStateRule {
     Pts,
@@ -46,6 +50,7 @@ struct SteadyStateCriteria {
     double rangeLimit = 0.20; // PTS's data excursion, fio's deviation: a share of the mean
     double slopeLimit = 0.10; // PTS's slope excursion, fio's slope: a share of the mean
     std::size_t roundLimit = 25; // PTS: 25; at least windowRounds
+    friend bool operator==(const SteadyStateCriteria &, const SteadyStateCriteria &) = default;
 };
 
 // One window of rounds, fitted.
@@ -61,6 +66,7 @@ struct SteadyStateWindow {
     double deviationShare = 0; // the largest |figure - mean| / mean
     bool rangeMet = false; // the rule's first test (Pts: data excursion; FioDeviation)
     bool slopeMet = false; // the rule's second test (Pts: slope excursion; FioSlope)
+    friend bool operator==(const SteadyStateWindow &, const SteadyStateWindow &) = default;
 };
 
 enum class SteadyState {
@@ -76,6 +82,7 @@ struct SteadyStateResult {
     std::optional<SteadyStateWindow> window;
     // One line for a person: which rounds, each test's share against its limit.
     std::string explanation;
+    friend bool operator==(const SteadyStateResult &, const SteadyStateResult &) = default;
 };
 
 // The figures of `window`, the rounds from index `first` on, fitted and tested.
@@ -85,5 +92,55 @@ SteadyStateWindow fitSteadyStateWindow(
 // After rounds.size() rounds: steady when the last windowRounds rounds meet the rule.
 SteadyStateResult judgeSteadyState(
     std::span<const double> rounds, const SteadyStateCriteria &criteria);
+
+// ---------------------------------------------------------------- in a run
+
+// What a round's figure is: reads and writes together, over the round.
+enum class SteadyStateMetric {
+    Iops,
+    MegabytesPerSecond, // decimal MB/s
+    MeanLatency, // µs
+    P99Latency, // µs
+    P99_9Latency, // µs
+};
+
+std::string_view steadyStateMetricName(
+    SteadyStateMetric metric); // "iops", "mbps", "mean", "p99", "p99.9"
+std::optional<SteadyStateMetric> parseSteadyStateMetric(std::string_view name);
+// The unit a person reads the figure in: "IOPS", "MB/s", "µs".
+std::string_view steadyStateMetricUnit(SteadyStateMetric metric);
+double steadyStateFigure(const Figures &figures, SteadyStateMetric metric);
+
+// A step's stop rule (TestSetup::steadyState): its measurement runs in rounds of
+// `roundTime`, judged after each, and ends at the first steady window or at the round
+// limit. The step's run time is not used.
+struct SteadyStateSetup {
+    SteadyStateCriteria criteria;
+    SteadyStateMetric metric = SteadyStateMetric::Iops;
+    std::chrono::milliseconds roundTime {60'000}; // PTS: one minute
+    friend bool operator==(const SteadyStateSetup &, const SteadyStateSetup &) = default;
+};
+
+// One round of a step, on the run's clock (seconds since its first step started, as
+// IntervalSample), with its figure in the metric's unit.
+struct SteadyStateRound {
+    double startSeconds = 0;
+    double endSeconds = 0;
+    double figure = 0;
+    friend bool operator==(const SteadyStateRound &, const SteadyStateRound &) = default;
+};
+
+// What a step with the rule measured and concluded (StepResult::steadyState): every
+// round, and the judgement on them. A step stopped before its verdict keeps the rounds
+// it completed, with the judgement Measuring.
+struct SteadyStateRecord {
+    SteadyStateSetup setup;
+    std::vector<SteadyStateRound> rounds;
+    SteadyStateResult result;
+    friend bool operator==(const SteadyStateRecord &, const SteadyStateRecord &) = default;
+};
+
+// The figures of the rounds, in order.
+std::vector<double> roundFigures(const std::vector<SteadyStateRound> &rounds);
 
 } // namespace ioprism::core

@@ -40,6 +40,7 @@ struct WriteCliffCriteria {
     double minimumDrop = 0.30; // the after's rate at most 70 % of the before's
     double stayDownShare = 0.90;
     double transitionShare = 0.10;
+    friend bool operator==(const WriteCliffCriteria &, const WriteCliffCriteria &) = default;
 };
 
 struct WriteCliff {
@@ -48,9 +49,22 @@ struct WriteCliff {
     double rateBefore = 0; // medians of the intervals' rates
     double rateAfter = 0;
     double drop = 0; // 1 - rateAfter / rateBefore
+    friend bool operator==(const WriteCliff &, const WriteCliff &) = default;
 };
 
 std::optional<WriteCliff> findWriteCliff(
     std::span<const WriteRatePoint> points, const WriteCliffCriteria &criteria = {});
+
+// A step that wrote, judged (StepResult::writeCliff): its write rate (MB/s) over its
+// measured intervals against the bytes it had written by the end of each. `cliff` unset:
+// the rate did not fall off a cliff.
+struct WriteCliffJudgement {
+    std::size_t intervals = 0; // judged
+    std::uint64_t bytesWritten = 0; // over them
+    std::optional<WriteCliff> cliff; // rates in MB/s
+    double cliffSeconds
+        = 0; // when it fell: from the start of measuring to the first slow interval's start
+    friend bool operator==(const WriteCliffJudgement &, const WriteCliffJudgement &) = default;
+};
 
 } // namespace ioprism::core

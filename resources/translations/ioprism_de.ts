@@ -3748,6 +3748,14 @@
         <source>Completes every request at once without touching the target: what IOPrism itself costs</source>
         <translation>Schließt jede Anfrage sofort ab, ohne das Ziel zu berühren: was IOPrism selbst kostet</translation>
     </message>
+    <message>
+        <source>%1, each until steady (at most %2 rounds of %3%4): %5 at most</source>
+        <translation>%1, jeder bis eingeschwungen (höchstens %2 Runden zu %3%4): höchstens %5</translation>
+    </message>
+    <message>
+        <source>, after a %1 ramp-up</source>
+        <translation>, nach %1 Anlauf</translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::SizeEditor</name>
@@ -4162,6 +4170,121 @@
     <message>
         <source>Run order of %1 on %2:</source>
         <translation>Laufreihenfolge von %1 auf %2:</translation>
+    </message>
+</context>
+<context>
+    <name>ioprism::ui::SteadyStateBox</name>
+    <message>
+        <source>The length of a round (PTS: 1 minute; e.g. 30s, 1m). Each round gives one figure; at least the sampling interval.</source>
+        <translation>Die Länge einer Runde (PTS: 1 Minute; z. B. 30s, 1m). Jede Runde ergibt einen Wert; mindestens das Messintervall.</translation>
+    </message>
+    <message>
+        <source>Rounds judged together, the last ones each time (PTS: 5)</source>
+        <translation>Runden, die zusammen beurteilt werden, jedes Mal die letzten (PTS: 5)</translation>
+    </message>
+    <message>
+        <source>At most this many rounds per step: then the step ends and the results say &quot;steady state not reached&quot; (PTS: 25)</source>
+        <translation>Höchstens so viele Runden je Schritt: dann endet der Schritt, und die Ergebnisse sagen „eingeschwungener Zustand nicht erreicht“ (PTS: 25)</translation>
+    </message>
+    <message>
+        <source>PTS: the window&apos;s largest and smallest figures differ by at most this share of its mean (20 %). fio deviation (iops:X%): every round of the window within this share of the mean.</source>
+        <translation>PTS: Der größte und der kleinste Wert des Fensters unterscheiden sich um höchstens diesen Anteil seines Mittelwerts (20 %). fio-Abweichung (iops:X%): Jede Runde des Fensters liegt innerhalb dieses Anteils vom Mittelwert.</translation>
+    </message>
+    <message>
+        <source>PTS: the least-squares line through the window&apos;s figures changes by at most this share of the mean across the window (10 %). fio slope (iops_slope:X%): the line&apos;s slope per round below this share of the mean.</source>
+        <translation>PTS: Die Ausgleichsgerade durch die Werte des Fensters ändert sich über das Fenster um höchstens diesen Anteil des Mittelwerts (10 %). fio-Steigung (iops_slope:X%): Die Steigung der Geraden je Runde liegt unter diesem Anteil des Mittelwerts.</translation>
+    </message>
+    <message>
+        <source>Stop at steady state (SNIA PTS)</source>
+        <translation>Beim eingeschwungenen Zustand stoppen (SNIA PTS)</translation>
+    </message>
+    <message>
+        <source>Run every step in rounds until its figures stop moving, instead of for the run time: after each round the last rounds (the window) are judged, and the first steady window ends the step. At the round limit the results say &quot;steady state not reached&quot;, never steady. The results keep every round and name the window&apos;s.</source>
+        <translation>Jeden Schritt in Runden ausführen, bis sich seine Werte nicht mehr bewegen, statt für die Laufzeit: Nach jeder Runde werden die letzten Runden (das Fenster) beurteilt, und das erste eingeschwungene Fenster beendet den Schritt. An der Rundengrenze sagen die Ergebnisse „eingeschwungener Zustand nicht erreicht“, nie eingeschwungen. Die Ergebnisse behalten jede Runde und nennen die des Fensters.</translation>
+    </message>
+    <message>
+        <source>PTS: range and slope</source>
+        <translation>PTS: Spanne und Steigung</translation>
+    </message>
+    <message>
+        <source>SNIA PTS: the window&apos;s range within 20 % of its mean and its fitted line&apos;s excursion within 10 %</source>
+        <translation>SNIA PTS: die Spanne des Fensters innerhalb von 20 % seines Mittelwerts und die Auslenkung seiner Ausgleichsgeraden innerhalb von 10 %</translation>
+    </message>
+    <message>
+        <source>fio deviation</source>
+        <translation>fio-Abweichung</translation>
+    </message>
+    <message>
+        <source>fio&apos;s iops:X%: every round within X % of the window&apos;s mean</source>
+        <translation>fios iops:X%: jede Runde innerhalb von X % des Mittelwerts des Fensters</translation>
+    </message>
+    <message>
+        <source>fio slope</source>
+        <translation>fio-Steigung</translation>
+    </message>
+    <message>
+        <source>fio&apos;s iops_slope:X%: the fitted line&apos;s slope per round below X % of the mean; an oscillation has none, so it passes</source>
+        <translation>fios iops_slope:X%: die Steigung der Ausgleichsgeraden je Runde unter X % des Mittelwerts; eine Schwingung hat keine, also besteht sie</translation>
+    </message>
+    <message>
+        <source>How the window is judged (docs/ssd.md)</source>
+        <translation>Wie das Fenster beurteilt wird (docs/ssd.md)</translation>
+    </message>
+    <message>
+        <source>R&amp;ule:</source>
+        <translation>&amp;Regel:</translation>
+    </message>
+    <message>
+        <source>IOPS</source>
+        <translation>IOPS</translation>
+    </message>
+    <message>
+        <source>MB/s</source>
+        <translation>MB/s</translation>
+    </message>
+    <message>
+        <source>Mean latency</source>
+        <translation>Mittlere Latenz</translation>
+    </message>
+    <message>
+        <source>p99 latency</source>
+        <translation>p99-Latenz</translation>
+    </message>
+    <message>
+        <source>p99.9 latency</source>
+        <translation>p99,9-Latenz</translation>
+    </message>
+    <message>
+        <source>A round&apos;s figure: reads and writes together, over the round</source>
+        <translation>Der Wert einer Runde: Lese- und Schreibzugriffe zusammen, über die Runde</translation>
+    </message>
+    <message>
+        <source>&amp;Judged on:</source>
+        <translation>&amp;Beurteilt nach:</translation>
+    </message>
+    <message>
+        <source>Round &amp;length:</source>
+        <translation>Runden&amp;länge:</translation>
+    </message>
+    <message>
+        <source>&amp;Window:</source>
+        <translation>&amp;Fenster:</translation>
+    </message>
+    <message>
+        <source>Round li&amp;mit:</source>
+        <translation>Runden&amp;grenze:</translation>
+    </message>
+    <message>
+        <source>Ra&amp;nge limit:</source>
+        <translation>Grenze der &amp;Spanne:</translation>
+    </message>
+    <message>
+        <source>Sl&amp;ope limit:</source>
+        <translation>Grenze der S&amp;teigung:</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a duration of whole milliseconds (e.g. 30s, 1m)</source>
+        <translation>„%1“ ist keine Dauer in ganzen Millisekunden (z. B. 30s, 1m)</translation>
     </message>
 </context>
 <context>

@@ -81,6 +81,37 @@ TEST(ResultTable, AStepShorterThanASecondSaysItsMilliseconds)
         ioprism::cli::resultTable(r), HasSubstr("== Random read, 64 KiB: 10.0 s measured\n"));
 }
 
+// A step under a steady-state rule: its verdict with the window's mean, and every
+// round's figure with the window's in brackets; a step stopped before a verdict says so.
+TEST(ResultTable, AStepUnderASteadyStateRuleShowsItsVerdictAndRounds)
+{
+    RunResult r;
+    StepResult step;
+    step.stepName = "4K random write";
+    step.measuredSeconds = 360;
+    SteadyStateRecord steady;
+    steady.setup.roundTime = std::chrono::minutes(1);
+    const std::vector<double> figures {52000, 41000, 40500, 40100, 40800, 40300};
+    for (std::size_t i = 0; i < figures.size(); ++i)
+        steady.rounds.push_back({double(i) * 60, double(i + 1) * 60, figures[i]});
+    steady.result = judgeSteadyState(figures, steady.setup.criteria);
+    ASSERT_EQ(steady.result.state, SteadyState::Steady) << steady.result.explanation;
+    step.steadyState = steady;
+    r.steps.push_back(step);
+    const std::string table = ioprism::cli::resultTable(r);
+    EXPECT_THAT(
+        table, HasSubstr("steady state (pts on iops, rounds of 1m): steady in rounds 2-6: "));
+    EXPECT_THAT(table, HasSubstr("; the window's mean 40540 IOPS\n"));
+    EXPECT_THAT(table, HasSubstr("  rounds (IOPS): 52000 [41000 40500 40100 40800 40300]\n"));
+
+    r.steps[0].steadyState->rounds.resize(2);
+    r.steps[0].steadyState->result
+        = judgeSteadyState(std::vector<double> {52000, 41000}, steady.setup.criteria);
+    EXPECT_THAT(ioprism::cli::resultTable(r),
+        HasSubstr("the step ended before a verdict (measuring: 2 of the 5 rounds of a window)\n"
+                  "  rounds (IOPS): 52000 41000\n"));
+}
+
 using ioprism::test::oneStepHostRun;
 
 TEST(ResultTable, ARunOfSeveralHostsShowsEachHostUnderAllAndItsOwnCpu)

@@ -307,6 +307,76 @@ TEST(CliLinux, LoopDeviceSectorsMatchApplicationBytes)
     EXPECT_NEAR(devWrite / appWrite, 1.0, 0.01) << devWrite << " vs " << appWrite;
 }
 
+// Steady state as the step's stop rule (docs/ssd.md), on a real loop device: the run
+// measures in rounds, ends at a verdict (steady, or not reached at the round limit; which
+// one is the device's and the machine's to say), prints it, keeps every round in the
+// results, and says in the plan that the steps run until steady rather than for a time.
+TEST(CliLinux, AStepUnderASteadyStateRuleRunsInRoundsToAVerdictOnALoopDevice)
+{
+    IOPRISM_REQUIRE(isRoot(), "needs root for losetup");
+    TempDir dir(realFsDir());
+    LoopDevice loop(dir.path() / "img", "256M");
+    IOPRISM_REQUIRE(!loop.path().empty(), "losetup could not attach a loop device");
+    auto r = runCli("run --engine io_uring --target " + loop.path()
+            + " --rw randread --bs 4k --qd 4 --interval 100ms --steady-state pts "
+              "--steady-round 300ms --steady-rounds 8 --json r.json --no-save -v",
+        dir.path());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_THAT(r.out,
+        HasSubstr("until steady per spec (pts on iops, 20 % and 10 %: rounds of "
+                  "300ms, a window of 5, at most 8 rounds)"));
+    const auto json = nlohmann::json::parse(readFile(dir.path() / "r.json"));
+    const auto &step = json.at("steps").at(0);
+    const auto &steady = step.at("steady_state");
+    const std::string state = steady.at("state").get<std::string>();
+    const auto &rounds = steady.at("rounds");
+    ASSERT_TRUE(state == "steady" || state == "not_reached") << steady.dump();
+    EXPECT_GE(rounds.size(), 5u);
+    EXPECT_LE(rounds.size(), 8u);
+    if (state == "not_reached") {
+        EXPECT_EQ(rounds.size(), 8u);
+    }
+    for (const auto &round : rounds) {
+        EXPECT_NEAR(round.at("end_s").get<double>() - round.at("start_s").get<double>(), 0.3, 0.05)
+            << round.dump();
+        EXPECT_GT(round.at("figure").get<double>(), 100) << round.dump();
+    }
+    // The step measured its rounds (and the sample that ended it), not a run time.
+    EXPECT_NEAR(step.at("measured_seconds").get<double>(), 0.3 * double(rounds.size()), 0.2);
+    const std::string verdict = steady.at("explanation").get<std::string>();
+    EXPECT_THAT(r.out, HasSubstr(verdict)) << "the verdict is printed as the step ends";
+    EXPECT_EQ(json.at("profile").at("setup").at("steadyState").at("roundLimit").get<int>(), 8);
+}
+
+// The options refine a rule and are refused without one; the rule is refused where it
+// cannot be judged (a series of a number of I/Os).
+TEST(CliLinux, SteadyStateOptionsWithoutARuleOrWithACountAreRefused)
+{
+    TempDir dir(realFsDir());
+    auto alone = runCli("run --engine null --steady-round 2s --no-save -q", dir.path());
+    EXPECT_NE(alone.exitCode, 0);
+    EXPECT_THAT(alone.err, HasSubstr("refine a steady-state rule"));
+    auto badRule = runCli("run --engine null --steady-state snia --no-save -q", dir.path());
+    EXPECT_NE(badRule.exitCode, 0);
+    EXPECT_THAT(badRule.err, HasSubstr("pts, fio-deviation, fio-slope, none"));
+    auto count = runCli(
+        "run --engine null --steady-state pts --sweep qd=1,2 --ops 100 --no-save -q", dir.path());
+    EXPECT_NE(count.exitCode, 0);
+    EXPECT_THAT(count.err, HasSubstr("cannot also stop each at steady state"));
+    auto limits = runCli(
+        "run --engine null --steady-state pts --steady-limits 0%,10% --no-save -q", dir.path());
+    EXPECT_NE(limits.exitCode, 0);
+    EXPECT_THAT(limits.err, HasSubstr("not a percentage above 0"));
+    auto none = runCli(
+        "run --engine null --steady-state none --steady-window 3 --no-save -q", dir.path());
+    EXPECT_NE(none.exitCode, 0);
+    EXPECT_THAT(none.err, HasSubstr("refine a steady-state rule"));
+    auto empty
+        = runCli("run --engine null --steady-state pts --steady-limits , --no-save -q", dir.path());
+    EXPECT_NE(empty.exitCode, 0);
+    EXPECT_THAT(empty.err, HasSubstr("gives no limit"));
+}
+
 // Issue 12: a trickle of someone else's writes beside a read run is named as background
 // beside "agree"; a real second writer is still "other traffic". A loop device sees only
 // the run's reads and the staged writer, which writes a fixed share of what the device

@@ -43,23 +43,9 @@ namespace {
 
 using namespace std::chrono_literals;
 
-void type(QLineEdit *field, const QString &text)
-{
-    field->setText(text);
-    emit field->editingFinished();
-}
-
-void choose(QComboBox *combo, int data)
-{
-    const int index = combo->findData(data);
-    ASSERT_GE(index, 0) << data;
-    combo->setCurrentIndex(index);
-}
-
-bool marked(const QWidget *field)
-{
-    return field->property("ioprismInvalid").toBool();
-}
+using test::choose;
+using test::marked;
+using test::type;
 
 core::SweepAxis generated(
     core::SweepParameter p, std::uint64_t from, std::uint64_t to, std::uint32_t multiply)

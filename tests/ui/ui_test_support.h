@@ -14,11 +14,13 @@
 #include "ui/translations.h"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFontDatabase>
 #include <QFontMetrics>
 #include <QLibrary>
+#include <QLineEdit>
 #include <QLocale>
 #include <QSettings>
 #include <QSignalSpy>
@@ -233,6 +235,27 @@ inline core::Profile smallProfile(std::chrono::seconds runTime = std::chrono::se
     h.workers.push_back(w);
     p.hosts.push_back(h);
     return p;
+}
+
+// A field edited as a user does: text typed, then the field left (editingFinished).
+inline void type(QLineEdit *field, const QString &text)
+{
+    field->setText(text);
+    emit field->editingFinished();
+}
+
+// The item of a combo box whose data is `data` chosen.
+inline void choose(QComboBox *combo, int data)
+{
+    const int index = combo->findData(data);
+    ASSERT_GE(index, 0) << data;
+    combo->setCurrentIndex(index);
+}
+
+// A field marked invalid (ui/editors/field_marks.h).
+inline bool marked(const QWidget *field)
+{
+    return field->property("ioprismInvalid").toBool();
 }
 
 } // namespace ioprism::test

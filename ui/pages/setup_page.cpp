@@ -10,6 +10,7 @@
 #include "ui/editors/field_marks.h"
 #include "ui/format.h"
 #include "ui/models/profile_document.h"
+#include "ui/pages/steady_state_box.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -26,6 +27,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <type_traits>
 
@@ -221,11 +223,14 @@ SetupPage::SetupPage(
     left->addWidget(makeCyclingBox());
     left->addStretch();
     right->addWidget(makeSeriesBox());
+    m_steadyBox = new SteadyStateBox(content);
+    right->addWidget(m_steadyBox);
     right->addStretch();
     outer->addStretch();
 
     connectTestFields();
     connectSeriesFields();
+    connect(m_steadyBox, &SteadyStateBox::edited, this, &SetupPage::commit);
     connectDocument();
     // Every commit (of any page: workers, targets and specs change the steps too) ends
     // with problemsChanged, so load() keeps the marks and the plan current.
@@ -783,6 +788,8 @@ void SetupPage::load()
     markField(m_interval, m_document->problemsAt("setup.interval"), intervalHelp());
     loadCycling();
     loadSeries();
+    m_steadyBox->load(
+        setup.steadyState, [this](std::string_view path) { return m_document->problemsAt(path); });
     updateEnabled();
     updatePlan();
     m_loading = false;
@@ -950,6 +957,22 @@ void SetupPage::updatePlan()
                   .arg(count, QLocale().toString(static_cast<qulonglong>(setup.series->ios)));
         if (setup.rampUp.count() > 0)
             how += tr(" after a %1 ramp-up").arg(durationText(setup.rampUp));
+    } else if (setup.steadyState) {
+        // Steady state ends a step at its first steady window: the round limit bounds it.
+        const core::SteadyStateSetup &steady = *setup.steadyState;
+        // In floating point: an invalid profile's round (marked) must not overflow here.
+        const double mostSeconds
+            = (double(setup.rampUp.count())
+                  + double(steady.roundTime.count()) / 1e3 * double(steady.criteria.roundLimit))
+            * double(n);
+        const std::chrono::seconds most {std::llround(std::clamp(mostSeconds, 0.0, 9e15))};
+        how = tr("%1, each until steady (at most %2 rounds of %3%4): %5 at most")
+                  .arg(count, QLocale().toString(qulonglong(steady.criteria.roundLimit)),
+                      durationText(steady.roundTime),
+                      setup.rampUp.count() > 0
+                          ? tr(", after a %1 ramp-up").arg(durationText(setup.rampUp))
+                          : QString(),
+                      durationText(most));
     } else if (setup.runTime.count() == 0) {
         how = tr("%1, each until you press Stop").arg(count);
     } else {
@@ -1075,6 +1098,7 @@ void SetupPage::commit()
     } else {
         setup.series.reset();
     }
+    m_steadyBox->read(setup.steadyState);
 
     bool changed = !(setup == profile.setup);
     profile.setup = setup;

@@ -29,6 +29,7 @@ class QSpinBox;
 namespace ioprism::ui {
 
 class ProfileDocument;
+class SteadyStateBox;
 
 class SetupPage : public QWidget
 {
@@ -72,6 +73,7 @@ public:
     QComboBox *testTypeField() const { return m_testType; }
     const CyclingFields &cyclingFields(CyclingId id) const { return m_cycling[id]; }
     QGroupBox *seriesBox() const { return m_seriesBox; }
+    SteadyStateBox *steadyStateBox() const { return m_steadyBox; }
     const AxisFields &axisFields(int axis) const { return m_axes[std::size_t(axis)]; }
     QCheckBox *secondAxisField() const { return m_secondAxis; }
     QSpinBox *repeatField() const { return m_repeat; }
@@ -133,6 +135,7 @@ private:
     std::array<CyclingFields, CyclingCount> m_cycling {};
     std::array<QLabel *, CyclingCount> m_cyclingLabels {};
     QGroupBox *m_seriesBox = nullptr;
+    SteadyStateBox *m_steadyBox = nullptr;
     std::array<AxisFields, 2> m_axes {};
     QCheckBox *m_secondAxis = nullptr;
     QSpinBox *m_repeat = nullptr;

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Steady state in the GUI (docs/ssd.md): the Test setup page's "Stop at steady state" box
+// writes the profile's rule (and shows one read from a file), says what Start will run,
+// and marks a field core refuses.
+#include "core/profile/profile_json.h"
+#include "ui/models/profile_document.h"
+#include "ui/pages/setup_page.h"
+#include "ui/pages/steady_state_box.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QLineEdit>
+#include <QSpinBox>
+
+#include <gtest/gtest.h>
+
+#include "ui_test_support.h"
+
+namespace ioprism::ui {
+namespace {
+
+using namespace std::chrono_literals;
+
+using test::choose;
+using test::marked;
+using test::type;
+
+} // namespace
+
+TEST(SetupPageSteadyState, TheBoxWritesTheRuleIntoTheProfileAndShowsOneReadFromAFile)
+{
+    test::ensureApp();
+    ProfileDocument document;
+    core::Profile p = test::smallProfile(30s, 1s);
+    p.setup.rampUp = 5s;
+    document.setProfile(p);
+    SetupPage page(&document, nullPlatformServices().engines);
+    SteadyStateBox *box = page.steadyStateBox();
+    ASSERT_NE(box, nullptr);
+    EXPECT_FALSE(box->isChecked());
+    EXPECT_FALSE(box->toolTip().isEmpty());
+    for (QWidget *field :
+        std::initializer_list<QWidget *> {box->ruleField(), box->metricField(), box->roundField(),
+            box->windowField(), box->limitField(), box->rangeField(), box->slopeField()})
+        EXPECT_FALSE(field->toolTip().isEmpty()) << field->objectName().toStdString();
+
+    // Ticked: PTS's parameters, and the plan says the steps run until steady.
+    box->setChecked(true);
+    ASSERT_TRUE(document.profile().setup.steadyState);
+    EXPECT_EQ(*document.profile().setup.steadyState, core::SteadyStateSetup {});
+    EXPECT_EQ(page.planText(),
+        QStringLiteral("Start runs 1 step, each until steady (at most 25 rounds of 1m, after a "
+                       "5s ramp-up): 25m5s at most"));
+
+    choose(box->ruleField(), int(core::SteadyStateRule::FioDeviation));
+    EXPECT_FALSE(box->slopeField()->isEnabled()) << "fio's deviation rule has no slope test";
+    EXPECT_TRUE(box->rangeField()->isEnabled());
+    choose(box->metricField(), int(core::SteadyStateMetric::P99Latency));
+    type(box->roundField(), QStringLiteral("30s"));
+    box->windowField()->setValue(4);
+    box->limitField()->setValue(12);
+    box->rangeField()->setValue(7.5);
+    const core::SteadyStateSetup &steady = *document.profile().setup.steadyState;
+    EXPECT_EQ(steady.criteria.rule, core::SteadyStateRule::FioDeviation);
+    EXPECT_EQ(steady.metric, core::SteadyStateMetric::P99Latency);
+    EXPECT_EQ(steady.roundTime, 30s);
+    EXPECT_EQ(steady.criteria.windowRounds, 4u);
+    EXPECT_EQ(steady.criteria.roundLimit, 12u);
+    EXPECT_DOUBLE_EQ(steady.criteria.rangeLimit, 0.075);
+
+    // Saved as JSON and opened in another window, the box shows the same.
+    core::Problems problems;
+    auto back = core::parseProfileJson(core::writeProfileJson(document.profile()), problems);
+    ASSERT_TRUE(back) << (problems.empty() ? "" : problems[0].toString());
+    EXPECT_EQ(back->setup, document.profile().setup);
+    ProfileDocument other;
+    SetupPage shown(&other, nullPlatformServices().engines);
+    other.setProfile(*back);
+    SteadyStateBox *again = shown.steadyStateBox();
+    EXPECT_TRUE(again->isChecked());
+    EXPECT_EQ(again->ruleField()->currentData().toInt(), int(core::SteadyStateRule::FioDeviation));
+    EXPECT_EQ(
+        again->metricField()->currentData().toInt(), int(core::SteadyStateMetric::P99Latency));
+    EXPECT_EQ(again->roundField()->text(), QStringLiteral("30s"));
+    EXPECT_EQ(again->windowField()->value(), 4);
+    EXPECT_EQ(again->limitField()->value(), 12);
+    EXPECT_DOUBLE_EQ(again->rangeField()->value(), 7.5);
+    EXPECT_EQ(shown.planText(),
+        QStringLiteral("Start runs 1 step, each until steady (at most 12 rounds of 30s, after a "
+                       "5s ramp-up): 6m5s at most"));
+
+    // Unticked: no rule, the run time again.
+    box->setChecked(false);
+    EXPECT_FALSE(document.profile().setup.steadyState);
+    EXPECT_EQ(page.planText(), QStringLiteral("Start runs 1 step × (5s ramp-up + 30s) = 35s"));
+}
+
+// A round shorter than a sample is refused by core at setup.steadyState.roundTime: the
+// field is marked; one that cannot be read is marked at once and the profile keeps its
+// round.
+TEST(SetupPageSteadyState, ARoundCoreRefusesOrThatCannotBeReadIsMarked)
+{
+    test::ensureApp();
+    ProfileDocument document;
+    document.setProfile(test::smallProfile(30s, 1s));
+    SetupPage page(&document, nullPlatformServices().engines);
+    SteadyStateBox *box = page.steadyStateBox();
+    box->setChecked(true);
+    EXPECT_FALSE(marked(box->roundField()));
+    type(box->roundField(), QStringLiteral("500ms"));
+    EXPECT_EQ(document.profile().setup.steadyState->roundTime, 500ms);
+    EXPECT_TRUE(marked(box->roundField())) << "shorter than the 1s sampling interval";
+    EXPECT_TRUE(box->roundField()->toolTip().contains(QStringLiteral("sampling interval")))
+        << box->roundField()->toolTip().toStdString();
+    type(box->roundField(), QStringLiteral("2s"));
+    EXPECT_FALSE(marked(box->roundField()));
+    type(box->roundField(), QStringLiteral("two"));
+    EXPECT_TRUE(marked(box->roundField()));
+    EXPECT_EQ(document.profile().setup.steadyState->roundTime, 2s);
+}
+
+} // namespace ioprism::ui
