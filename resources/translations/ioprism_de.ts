@@ -283,6 +283,14 @@
         <source>Workload pattern: Workstation (Iometer community pattern)</source>
         <translation>Lastmuster: Workstation (Muster der Iometer-Community)</translation>
     </message>
+    <message>
+        <source>SNIA PTS-style IOPS until steady: 4 KiB random writes, then 4 KiB random reads, at a queue of 32, each in rounds of one minute until the last five rounds are steady by PTS&apos;s rule (their range within 20 % of their mean, their fitted line&apos;s excursion within 10 %), at most 25 rounds: up to 25 minutes per test. The results keep every round and say which formed the steady window, or that steady state was not reached. Expect a fresh drive&apos;s first write rounds high and falling as its fast cache fills and it starts to clean. PTS first preconditions the drive (writes it whole twice), which IOPrism does not do for you yet: write the drive first for PTS&apos;s figures. A test file measures a corner of the drive; its raw device (data destroyed), the drive itself.</source>
+        <translation>IOPS im Stil von SNIA PTS bis zum eingeschwungenen Zustand: zufälliges Schreiben mit 4 KiB, dann zufälliges Lesen mit 4 KiB, bei einer Warteschlange von 32, jeweils in Runden von einer Minute, bis die letzten fünf Runden nach der Regel von PTS eingeschwungen sind (ihre Spanne innerhalb von 20 % ihres Mittelwerts, die Auslenkung ihrer Ausgleichsgeraden innerhalb von 10 %), höchstens 25 Runden: bis zu 25 Minuten je Test. Die Ergebnisse behalten jede Runde und sagen, welche das eingeschwungene Fenster bildeten oder dass der eingeschwungene Zustand nicht erreicht wurde. Zu erwarten: Die ersten Schreibrunden eines frischen Laufwerks sind hoch und fallen, während sich sein schneller Cache füllt und es aufzuräumen beginnt. PTS konditioniert das Laufwerk zuerst vor (beschreibt es zweimal ganz), was IOPrism noch nicht selbst tut: Beschreiben Sie das Laufwerk zuerst, um die Werte von PTS zu erhalten. Eine Testdatei misst eine Ecke des Laufwerks, sein Rohgerät (die Daten werden zerstört) das Laufwerk selbst.</translation>
+    </message>
+    <message>
+        <source>Write saturation (SLC cache): 128 KiB sequential writes at a queue of 32 for 10 minutes, the write rate judged for a cliff where it falls and stays down, reported with the bytes written before it (the fast cache&apos;s size), the rates before and after. A drive&apos;s cache can hold tens of GB: if it outlasts the run, there is no cliff; lengthen the run time. Its raw device (data destroyed) shows the drive&apos;s own cache; preparing a test file already writes the file once.</source>
+        <translation>Schreibsättigung (SLC-Cache): sequenzielles Schreiben mit 128 KiB bei einer Warteschlange von 32 für 10 Minuten; die Schreibrate wird auf eine Klippe geprüft, an der sie fällt und unten bleibt, mit den davor geschriebenen Bytes (der Größe des schnellen Caches) und den Raten davor und danach. Der Cache eines Laufwerks kann zig GB fassen: Reicht er länger als der Lauf, gibt es keine Klippe; verlängern Sie die Laufzeit. Sein Rohgerät (die Daten werden zerstört) zeigt den Cache des Laufwerks selbst; das Vorbereiten einer Testdatei beschreibt die Datei bereits einmal.</translation>
+    </message>
 </context>
 <context>
     <name>PresetSpecs</name>
@@ -450,6 +458,18 @@
     <message>
         <source>Worker %1</source>
         <translation>Worker %1</translation>
+    </message>
+    <message>
+        <source>SNIA PTS IOPS (steady state)</source>
+        <translation>SNIA-PTS-IOPS (eingeschwungener Zustand)</translation>
+    </message>
+    <message>
+        <source>Write saturation / SLC cache</source>
+        <translation>Schreibsättigung / SLC-Cache</translation>
+    </message>
+    <message>
+        <source>SSD over time</source>
+        <translation>SSD über die Zeit</translation>
     </message>
 </context>
 <context>

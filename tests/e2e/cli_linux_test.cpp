@@ -348,6 +348,49 @@ TEST(CliLinux, AStepUnderASteadyStateRuleRunsInRoundsToAVerdictOnALoopDevice)
     EXPECT_EQ(json.at("profile").at("setup").at("steadyState").at("roundLimit").get<int>(), 8);
 }
 
+// The two SSD presets end to end on a raw loop device, shortened as a user would try them
+// (rounds and run time from the command line): SNIA PTS IOPS runs both its tests in
+// rounds to a verdict each; Write saturation writes sequentially and judges the write for
+// a cliff over its intervals (a loop device over a file has no cache to fill: none found).
+TEST(CliLinux, TheSsdPresetsRunInRoundsAndJudgeTheWriteOnALoopDevice)
+{
+    IOPRISM_REQUIRE(isRoot(), "needs root for losetup");
+    TempDir dir(realFsDir());
+    LoopDevice loop(dir.path() / "img", "256M");
+    IOPRISM_REQUIRE(!loop.path().empty(), "losetup could not attach a loop device");
+    auto pts = runCli("run --preset ssd-steady-state --engine io_uring --target " + loop.path()
+            + " --allow-device-writes --interval 100ms --steady-round 300ms --steady-rounds 7 "
+              "--json pts.json --no-save",
+        dir.path());
+    ASSERT_EQ(pts.exitCode, 0) << pts.err;
+    const auto p = nlohmann::json::parse(readFile(dir.path() / "pts.json"));
+    ASSERT_EQ(p.at("steps").size(), 2u);
+    EXPECT_EQ(p.at("steps").at(0).at("name").get<std::string>(), "RND4K Q32T1 Write");
+    for (const auto &step : p.at("steps")) {
+        const auto &steady = step.at("steady_state");
+        const std::string state = steady.at("state").get<std::string>();
+        EXPECT_TRUE(state == "steady" || state == "not_reached") << steady.dump();
+        EXPECT_GE(steady.at("rounds").size(), 5u);
+        EXPECT_LE(steady.at("rounds").size(), 7u);
+        EXPECT_EQ(steady.at("round_s").get<double>(), 0.3);
+    }
+    EXPECT_THAT(pts.out, HasSubstr("steady state (pts on iops, rounds of 300ms)"));
+
+    auto wsat = runCli("run --preset write-saturation --engine io_uring --target " + loop.path()
+            + " --allow-device-writes --interval 100ms --duration 2 --json w.json --no-save -q",
+        dir.path());
+    ASSERT_EQ(wsat.exitCode, 0) << wsat.err;
+    const auto w = nlohmann::json::parse(readFile(dir.path() / "w.json"));
+    const auto &step = w.at("steps").at(0);
+    EXPECT_EQ(step.at("name").get<std::string>(), "SEQ128K Q32T1 Write");
+    ASSERT_TRUE(step.contains("write_cliff")) << step.dump().substr(0, 400);
+    const auto &cliff = step.at("write_cliff");
+    EXPECT_GE(cliff.at("intervals").get<int>(), 15);
+    EXPECT_EQ(cliff.at("bytes_written").get<std::uint64_t>(),
+        w.at("summary").at("bytes_written").get<std::uint64_t>());
+    EXPECT_FALSE(step.contains("steady_state"));
+}
+
 // The options refine a rule and are refused without one; the rule is refused where it
 // cannot be judged (a series of a number of I/Os).
 TEST(CliLinux, SteadyStateOptionsWithoutARuleOrWithACountAreRefused)

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Steady state in the GUI (docs/ssd.md): the Test setup page's "Stop at steady state" box
 // writes the profile's rule (and shows one read from a file), says what Start will run,
-// and marks a field core refuses.
+// and marks a field core refuses; the SNIA PTS preset runs from the window with it.
 #include "core/profile/profile_json.h"
+#include "ui/main_window.h"
+#include "ui/message_bar.h"
 #include "ui/models/profile_document.h"
 #include "ui/pages/setup_page.h"
 #include "ui/pages/steady_state_box.h"
@@ -117,6 +119,51 @@ TEST(SetupPageSteadyState, ARoundCoreRefusesOrThatCannotBeReadIsMarked)
     type(box->roundField(), QStringLiteral("two"));
     EXPECT_TRUE(marked(box->roundField()));
     EXPECT_EQ(document.profile().setup.steadyState->roundTime, 2s);
+}
+
+// The SNIA PTS preset from the window: the box is ticked with PTS's parameters and the
+// plan says "until steady"; shortened as a user trying it would (rounds of 300 ms), Start
+// runs both its tests in rounds to a verdict each, and the verdicts are in view.
+TEST(SsdPresets, ThePtsPresetRunsFromTheWindowInRoundsToAVerdictPerTest)
+{
+    test::ensureApp();
+    test::TempDir dir;
+    MainWindow window(ioprism::test::testServices(), test::isolatedOptions(dir));
+    ASSERT_TRUE(window.applyPreset("ssd-steady-state"));
+    SteadyStateBox *box = window.setupPage()->steadyStateBox();
+    EXPECT_TRUE(box->isChecked());
+    EXPECT_EQ(box->roundField()->text(), QStringLiteral("1m"));
+    EXPECT_EQ(window.setupPage()->planText(),
+        QStringLiteral("Start runs 2 steps, each until steady (at most 25 rounds of 1m): 50m at "
+                       "most"));
+
+    core::Profile p = window.document()->profile();
+    p.setup.interval = 100ms;
+    p.setup.steadyState->roundTime = 300ms;
+    p.setup.steadyState->criteria.roundLimit = 6;
+    for (auto &target : p.hosts.at(0).workers.at(0).targets) {
+        target.path = (dir.path() / "ioprism-test.dat").string();
+        target.testFileSizeBytes = 8 * core::kMiB;
+    }
+    window.document()->setProfile(p);
+    RunResultPtr finished;
+    QObject::connect(&window, &MainWindow::runFinished, [&](RunResultPtr r) { finished = r; });
+    ASSERT_TRUE(window.startRun());
+    ASSERT_TRUE(test::waitUntil([&] { return finished != nullptr; }, 60s));
+    ASSERT_FALSE(finished->error) << finished->error->toString();
+    ASSERT_EQ(finished->steps.size(), 2u);
+    for (const auto &step : finished->steps) {
+        ASSERT_TRUE(step.steadyState) << step.stepName;
+        EXPECT_NE(step.steadyState->result.state, core::SteadyState::Measuring);
+        EXPECT_GE(step.steadyState->rounds.size(), 5u);
+        EXPECT_LE(step.steadyState->rounds.size(), 6u);
+    }
+    // The verdicts are said where the window says what a run reported.
+    bool said = false;
+    for (auto *bar : window.findChildren<MessageBar *>())
+        for (int i = 0; i < bar->pendingCount(); ++i)
+            said = said || bar->textAt(i).contains(QStringLiteral("RND4K Q32T1 Read"));
+    EXPECT_TRUE(said);
 }
 
 } // namespace ioprism::ui

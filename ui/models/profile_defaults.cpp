@@ -207,6 +207,18 @@ const std::map<std::string, const char *> &shippedDescriptions()
                 "per-request cost dominates (to about 128 KiB on a disk, thanks to read-ahead; "
                 "to about 8 KiB on an SSD), then falling by half per doubling once bandwidth "
                 "saturates (often from 64 KiB on SSDs), where MB/s levels off.")},
+        {"ssd-steady-state",
+            QT_TRANSLATE_NOOP("PresetDescriptions",
+                "SNIA PTS-style IOPS until steady: 4 KiB random writes, then 4 KiB random "
+                "reads, at a queue of 32, each in rounds of one minute until the last five "
+                "rounds are steady by PTS's rule (their range within 20 % of their mean, their "
+                "fitted line's excursion within 10 %), at most 25 rounds: up to 25 minutes per "
+                "test. The results keep every round and say which formed the steady window, or "
+                "that steady state was not reached. Expect a fresh drive's first write rounds "
+                "high and falling as its fast cache fills and it starts to clean. PTS first "
+                "preconditions the drive (writes it whole twice), which IOPrism does not do for "
+                "you yet: write the drive first for PTS's figures. A test file measures a "
+                "corner of the drive; its raw device (data destroyed), the drive itself.")},
         {"storage-study",
             QT_TRANSLATE_NOOP("PresetDescriptions",
                 "Sequential read, then write, with large requests at a deep queue: the pair "
@@ -217,6 +229,15 @@ const std::map<std::string, const char *> &shippedDescriptions()
         {"workstation",
             QT_TRANSLATE_NOOP(
                 "PresetDescriptions", "Workload pattern: Workstation (Iometer community pattern)")},
+        {"write-saturation",
+            QT_TRANSLATE_NOOP("PresetDescriptions",
+                "Write saturation (SLC cache): 128 KiB sequential writes at a queue of 32 for "
+                "10 minutes, the write rate judged for a cliff where it falls and stays down, "
+                "reported with the bytes written before it (the fast cache's size), the rates "
+                "before and after. A drive's cache can hold tens of GB: if it outlasts the run, "
+                "there is no cliff; lengthen the run time. Its raw device (data destroyed) "
+                "shows the drive's own cache; preparing a test file already writes the file "
+                "once.")},
     };
     return descriptions;
 }
@@ -355,6 +376,10 @@ QString presetTitle(const QString &name)
             QT_TRANSLATE_NOOP("Presets", "Iometer cycling: outstanding I/Os")},
         {QStringLiteral("qd-curve"), QT_TRANSLATE_NOOP("Presets", "Queue-depth curve")},
         {QStringLiteral("spectrum-iops"), QT_TRANSLATE_NOOP("Presets", "Block-size spectrum")},
+        {QStringLiteral("ssd-steady-state"),
+            QT_TRANSLATE_NOOP("Presets", "SNIA PTS IOPS (steady state)")},
+        {QStringLiteral("write-saturation"),
+            QT_TRANSLATE_NOOP("Presets", "Write saturation / SLC cache")},
         {QStringLiteral("storage-study"),
             QT_TRANSLATE_NOOP("Presets", "Sequential 512 KiB read and write")},
         {QStringLiteral("database"), QT_TRANSLATE_NOOP("Presets", "Database")},
@@ -388,6 +413,11 @@ std::vector<PresetInfo> presetCatalogue()
             info.group = QCoreApplication::translate("Presets", "CrystalDiskMark");
             const QString variant = name.mid(4);
             info.title = QCoreApplication::translate("Presets", "CrystalDiskMark %1").arg(variant);
+        } else if (name == QLatin1String("ssd-steady-state")
+            || name == QLatin1String("write-saturation")) {
+            // What an SSD does over time, not in its first seconds (docs/ssd.md).
+            info.group = QCoreApplication::translate("Presets", "SSD over time");
+            info.title = presetTitle(name);
         } else if (name == QLatin1String("iometer")) {
             info.group = QCoreApplication::translate("Presets", "Iometer");
             info.title = QCoreApplication::translate("Presets", "Iometer access specifications");
@@ -401,6 +431,7 @@ std::vector<PresetInfo> presetCatalogue()
         list.push_back(info);
     }
     const QStringList order = {QCoreApplication::translate("Presets", "General"),
+        QCoreApplication::translate("Presets", "SSD over time"),
         QCoreApplication::translate("Presets", "CrystalDiskMark"),
         QCoreApplication::translate("Presets", "Workload patterns"),
         QCoreApplication::translate("Presets", "Iometer")};
