@@ -5,7 +5,10 @@
 #include "core/profile/profile_json.h"
 #include "core/profile/units.h"
 
+#include <charconv>
 #include <cmath>
+#include <fmt/format.h>
+#include <string>
 
 namespace ioprism::core {
 
@@ -203,6 +206,36 @@ template<typename J> J seriesJson(const Series &series)
     return j;
 }
 
+// A share of the model as the percentage the file keeps (read back as percent / 100):
+// the shortest one that reads back to exactly this share, as a person wrote it (7, not
+// 7.000000000000001, which is 0.07 x 100), so that a profile written and read is the
+// same profile.
+double percentOfShare(double share)
+{
+    const double approx = share * 100;
+    if (!std::isfinite(approx))
+        return approx;
+    for (int digits = 1; digits <= 17; ++digits) {
+        const std::string text = fmt::format("{:.{}g}", approx, digits);
+        double percent = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), percent);
+        if (ec == std::errc() && percent / 100 == share)
+            return percent;
+    }
+    // Its neighbours (a share a percentage read gave is always among their quotients).
+    double below = approx;
+    double above = approx;
+    for (int step = 0; step < 64; ++step) {
+        below = std::nextafter(below, -INFINITY);
+        above = std::nextafter(above, INFINITY);
+        if (below / 100 == share)
+            return below;
+        if (above / 100 == share)
+            return above;
+    }
+    return approx;
+}
+
 template<typename J> J setupJson(const TestSetup &s)
 {
     J j = J::object();
@@ -226,10 +259,8 @@ template<typename J> J setupJson(const TestSetup &s)
         t["metric"] = std::string(steadyStateMetricName(steady.metric));
         t["roundTime"] = formatDuration(steady.roundTime);
         t["windowRounds"] = steady.criteria.windowRounds;
-        // As a person wrote it: 7 %, not 7.000000000000001 % (0.07 x 100).
-        const auto percent = [](double share) { return std::round(share * 1e8) / 1e6; };
-        t["rangePercent"] = percent(steady.criteria.rangeLimit);
-        t["slopePercent"] = percent(steady.criteria.slopeLimit);
+        t["rangePercent"] = percentOfShare(steady.criteria.rangeLimit);
+        t["slopePercent"] = percentOfShare(steady.criteria.slopeLimit);
         t["roundLimit"] = steady.criteria.roundLimit;
         j["steadyState"] = std::move(t);
     }

@@ -358,6 +358,18 @@ TEST(SteadyStateProfile, TheRuleIsWrittenReadDescribedAndChecked)
     EXPECT_NE(describeRun(*back).find("until steady per spec (pts on p99"), std::string::npos)
         << describeRun(*back);
 
+    // Limits kept as percentages read back to exactly the model's shares (7 % is written
+    // 7, not 7.000000000000001), so a profile written and read is the same profile.
+    for (const double percent : {7.0, 12.3456789, 0.1, 100.0 / 3, 999.9, 1e-7}) {
+        Profile q = *back;
+        q.setup.steadyState->criteria.rangeLimit = percent / 100;
+        q.setup.steadyState->criteria.slopeLimit = percent / 100;
+        Problems again;
+        const auto reread = parseProfileJson(writeProfileJson(q), again);
+        ASSERT_TRUE(reread) << percent;
+        EXPECT_EQ(reread->setup, q.setup) << percent;
+    }
+
     // A bad name is named with what would do.
     problems.clear();
     std::string bad = text;
