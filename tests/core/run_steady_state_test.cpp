@@ -36,10 +36,10 @@ using SteadyClock = std::chrono::steady_clock;
 // `budget` allows by the seconds since the engine's first request. The budget is not a
 // delay: a worker late to reap (a loaded machine) is handed what it missed, so every
 // span's count is what the budget gives its time, whatever the scheduling.
-using Budget = std::function<double(double seconds)>;
+using CompletionBudget = std::function<double(double seconds)>;
 
 // `rates` per second, each for `period`, in turn.
-Budget alternating(std::vector<double> rates, std::chrono::milliseconds period)
+CompletionBudget alternatingRates(std::vector<double> rates, std::chrono::milliseconds period)
 {
     return [rates = std::move(rates), period](double t) {
         const double p = std::chrono::duration<double>(period).count();
@@ -55,7 +55,7 @@ Budget alternating(std::vector<double> rates, std::chrono::milliseconds period)
 }
 
 // `fast` I/Os per second for the first `count` I/Os, then `slow`: a cache that fills.
-Budget cliff(double fast, double count, double slow)
+CompletionBudget cacheThatFills(double fast, double count, double slow)
 {
     return
         [=](double t) { return t * fast < count ? t * fast : count + (t - count / fast) * slow; };
@@ -64,7 +64,7 @@ Budget cliff(double fast, double count, double slow)
 class PacedEngine final : public IoEngine
 {
 public:
-    explicit PacedEngine(Budget budget)
+    explicit PacedEngine(CompletionBudget budget)
         : m_budget(std::move(budget))
     { }
     std::string_view name() const override { return "paced"; }
@@ -108,7 +108,7 @@ private:
     }
 
     NullEngine m_inner;
-    Budget m_budget;
+    CompletionBudget m_budget;
     std::optional<SteadyClock::time_point> m_origin;
     std::uint64_t m_done = 0;
 };
@@ -116,11 +116,11 @@ private:
 class PacedBackend final : public NullBackend
 {
 public:
-    explicit PacedBackend(Budget budget)
+    explicit PacedBackend(CompletionBudget budget)
         : m_budget(std::move(budget))
     { }
     PacedBackend(std::vector<double> rates, std::chrono::milliseconds period)
-        : m_budget(alternating(std::move(rates), period))
+        : m_budget(alternatingRates(std::move(rates), period))
     { }
     Result<std::unique_ptr<IoEngine>> makeEngine() override
     {
@@ -128,10 +128,10 @@ public:
     }
 
 private:
-    Budget m_budget;
+    CompletionBudget m_budget;
 };
 
-struct NoticeSink : RunSink {
+struct RoundNoticeSink : RunSink {
     std::vector<std::string> notices;
     std::atomic<int> intervals {0};
     void onNotice(const std::string &text) override { notices.push_back(text); }
@@ -184,7 +184,7 @@ TEST(RunSteadyState, ASteadyTargetIsSteadyInTheFirstWindowAndTheStepEndsThere)
     const auto round = 500ms;
     PacedBackend backend({4000}, round);
     NullCounterSource counters;
-    NoticeSink sink;
+    RoundNoticeSink sink;
     const RunResult r = BenchRun(steadyProfile(round, 25), backend, counters, sink).execute();
     ASSERT_FALSE(r.error) << r.error->toString();
     ASSERT_EQ(r.steps.size(), 1u);
@@ -223,7 +223,7 @@ TEST(RunSteadyState, AnOscillatingTargetRunsToTheLimitAndIsNotReached)
     const auto round = 300ms;
     PacedBackend backend({4000, 1500}, round);
     NullCounterSource counters;
-    NoticeSink sink;
+    RoundNoticeSink sink;
     const RunResult r = BenchRun(steadyProfile(round, 7), backend, counters, sink).execute();
     ASSERT_FALSE(r.error) << r.error->toString();
     ASSERT_EQ(r.steps.size(), 1u);
@@ -248,7 +248,7 @@ TEST(RunSteadyState, FiosSlopeRuleCallsAnOscillationSteady)
     const auto round = 300ms;
     PacedBackend backend({4000, 1500}, round);
     NullCounterSource counters;
-    NoticeSink sink;
+    RoundNoticeSink sink;
     Profile p = steadyProfile(round, 7, SteadyStateRule::FioSlope);
     p.setup.steadyState->criteria.slopeLimit = 0.30;
     const RunResult r = BenchRun(p, backend, counters, sink).execute();
@@ -265,11 +265,11 @@ TEST(RunSteadyState, AStopBeforeAVerdictKeepsTheRoundsAndTheFileSaysStopped)
     const auto round = 200ms;
     PacedBackend backend({3000}, round);
     NullCounterSource counters;
-    struct StoppingSink : NoticeSink {
+    struct StoppingSink : RoundNoticeSink {
         BenchRun *run = nullptr;
         void onInterval(const IntervalSample &s) override
         {
-            NoticeSink::onInterval(s);
+            RoundNoticeSink::onInterval(s);
             if (s.phase == RunPhase::Measuring && s.endSeconds > 0.45 && run)
                 run->requestStop();
         }
@@ -300,7 +300,7 @@ TEST(RunSteadyState, TheRoundsAndTheWindowAreInTheResultsFileAndTheReport)
     const auto round = 200ms;
     PacedBackend backend({3000}, round);
     NullCounterSource counters;
-    NoticeSink sink;
+    RoundNoticeSink sink;
     RunResult r = BenchRun(steadyProfile(round, 25), backend, counters, sink).execute();
     ASSERT_FALSE(r.error) << r.error->toString();
     ASSERT_TRUE(r.steps.at(0).steadyState);
@@ -327,7 +327,7 @@ TEST(RunSteadyState, IometersIdleStepTakesOneRoundWithoutARunTime)
     p.hosts[0].workers[0].assignedSpecs = {std::string(kIdleSpecName), "4K read"};
     PacedBackend backend({3000}, 300ms);
     NullCounterSource counters;
-    NoticeSink sink;
+    RoundNoticeSink sink;
     const RunResult r = BenchRun(p, backend, counters, sink).execute();
     ASSERT_FALSE(r.error) << r.error->toString();
     ASSERT_EQ(r.steps.size(), 2u);
@@ -429,9 +429,9 @@ TEST(SteadyStateProfile, SeveralHostsAreRefusedAStopRuleTheyCouldNotShare)
 TEST(RunWriteCliff, AWriteWhoseRateFallsAfterACacheFillsShowsTheCliffAtItsBytes)
 {
     const double cacheIos = 30'000;
-    PacedBackend backend(cliff(10'000, cacheIos, 2'500));
+    PacedBackend backend(cacheThatFills(10'000, cacheIos, 2'500));
     NullCounterSource counters;
-    NoticeSink sink;
+    RoundNoticeSink sink;
     Profile p = steadyProfile(500ms, 25);
     p.setup.steadyState.reset();
     p.setup.runTime = 5s;
@@ -463,8 +463,8 @@ TEST(RunWriteCliff, AWriteWhoseRateFallsAfterACacheFillsShowsTheCliffAtItsBytes)
         writeHtmlReport(r, r.environment, {}).find("Write cliff: after 117"), std::string::npos);
 
     // Level: judged, and no cliff.
-    PacedBackend level(cliff(10'000, 1e12, 2'500));
-    NoticeSink quiet;
+    PacedBackend level(cacheThatFills(10'000, 1e12, 2'500));
+    RoundNoticeSink quiet;
     p.setup.runTime = 2s; // twenty intervals: enough to judge
     const RunResult flat = BenchRun(p, level, counters, quiet).execute();
     ASSERT_FALSE(flat.error) << flat.error->toString();
