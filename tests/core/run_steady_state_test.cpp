@@ -318,6 +318,41 @@ TEST(RunSteadyState, TheRoundsAndTheWindowAreInTheResultsFileAndTheReport)
     EXPECT_NE(html.find("✓"), std::string::npos) << "the window's rounds are marked";
 }
 
+// The run's control thread held up for longer than a round (here the sink, which runs on
+// it, sleeps through a whole round once): the round it held up is longer, and the next
+// starts when the control thread is back, as long as any other round: no round of no time
+// (a figure of 0 IOPS in the window would keep it from ever being steady).
+TEST(RunSteadyState, AControlThreadHeldUpForMoreThanARoundMakesNoEmptyRound)
+{
+    const auto round = 200ms;
+    PacedBackend backend({3000}, round);
+    NullCounterSource counters;
+    struct StallingSink : RoundNoticeSink {
+        bool stalled = false;
+        void onInterval(const IntervalSample &s) override
+        {
+            RoundNoticeSink::onInterval(s);
+            if (!stalled && s.phase == RunPhase::Measuring && s.endSeconds > 0.25) {
+                stalled = true;
+                std::this_thread::sleep_for(450ms);
+            }
+        }
+    } sink;
+    const RunResult r = BenchRun(steadyProfile(round, 8), backend, counters, sink).execute();
+    ASSERT_FALSE(r.error) << r.error->toString();
+    const SteadyStateRecord &steady = *r.steps.at(0).steadyState;
+    ASSERT_TRUE(sink.stalled);
+    ASSERT_GE(steady.rounds.size(), 5u);
+    double longest = 0;
+    for (const auto &rd : steady.rounds) {
+        const double length = rd.endSeconds - rd.startSeconds;
+        EXPECT_GE(length, 0.195) << "a round of " << length << " s";
+        EXPECT_GT(rd.figure, 2000) << "a round of " << length << " s";
+        longest = std::max(longest, length);
+    }
+    EXPECT_GE(longest, 0.45) << "the round the stall held up";
+}
+
 // Iometer's pause (every worker Idle at a spec index) has no I/O to judge: under a rule
 // with no run time (0: until stopped) it takes one round, and the run goes on.
 TEST(RunSteadyState, IometersIdleStepTakesOneRoundWithoutARunTime)
