@@ -8,6 +8,7 @@
 #include "core/profile/units.h"
 #include "core/run/plan.h"
 #include "core/run/series_result.h"
+#include "core/run/step_findings.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -433,13 +434,7 @@ std::string steadyStateLines(const StepResult &step)
     const int decimals = metric == SteadyStateMetric::Iops ? 0 : 1;
     std::string out = fmt::format("steady state ({} on {}, rounds of {}): {}",
         steadyStateRuleName(steady.setup.criteria.rule), steadyStateMetricName(metric),
-        formatDuration(steady.setup.roundTime),
-        judged.state == SteadyState::Measuring
-            ? "the step ended before a verdict (" + judged.explanation + ")"
-            : judged.explanation);
-    if (judged.window && judged.state != SteadyState::Measuring)
-        out += fmt::format("; the window's mean {:.{}f} {}", judged.window->mean, decimals,
-            steadyStateMetricUnit(metric));
+        formatDuration(steady.setup.roundTime), describeSteadyStateVerdict(steady));
     std::string rounds;
     for (std::size_t i = 0; i < steady.rounds.size(); ++i) {
         const bool first = judged.window && i == judged.window->first;
@@ -457,11 +452,7 @@ std::string writeCliffLine(const StepResult &step)
 {
     if (!step.writeCliff || !step.writeCliff->cliff)
         return {};
-    const WriteCliff &cliff = *step.writeCliff->cliff;
-    return fmt::format("write cliff: after {} written ({:.1f} s in), {:.1f} MB/s before, {:.1f} "
-                       "MB/s after ({:.0f} % lower)\n",
-        sizeText(cliff.bytesBefore, SizeStyle::Rounded), step.writeCliff->cliffSeconds,
-        cliff.rateBefore, cliff.rateAfter, cliff.drop * 100);
+    return "write cliff: " + describeWriteCliff(*step.writeCliff) + "\n";
 }
 
 std::string stepTable(const RunResult &r, const StepResult &step)

@@ -11,6 +11,7 @@
 #include "core/report/results_reader.h"
 #include "core/report/step_summary.h"
 #include "core/run/series_result.h"
+#include "core/run/step_findings.h"
 
 #include <algorithm>
 #include <cmath>
@@ -209,9 +210,7 @@ std::string steadyStateSection(const SteadyStateRecord &steady)
     std::string out = fmt::format("<p class=\"steady\">Steady state ({} on {}): {}</p>\n",
         htmlEscape(std::string(steadyStateRuleName(steady.setup.criteria.rule))),
         htmlEscape(std::string(steadyStateMetricName(steady.setup.metric))),
-        htmlEscape(judged.state == SteadyState::Measuring
-                ? "the step ended before a verdict: " + judged.explanation
-                : judged.explanation));
+        htmlEscape(describeSteadyStateVerdict(steady)));
     out += "<table>\n" + row({"Round", "From (s)", "To (s)", std::string(unit), "Window"}, true);
     for (std::size_t i = 0; i < steady.rounds.size(); ++i) {
         const SteadyStateRound &r = steady.rounds[i];
@@ -243,13 +242,9 @@ std::string stepSection(const StepResult &step)
     out += "</table>\n";
     if (step.steadyState)
         out += steadyStateSection(*step.steadyState);
-    if (step.writeCliff && step.writeCliff->cliff) {
-        const WriteCliff &cliff = *step.writeCliff->cliff;
-        out += fmt::format("<p class=\"cliff\">Write cliff: after {} written ({:.1f} s in), "
-                           "{:.1f} MB/s before, {:.1f} MB/s after ({:.0f} % lower)</p>\n",
-            htmlEscape(describeSize(cliff.bytesBefore)), step.writeCliff->cliffSeconds,
-            cliff.rateBefore, cliff.rateAfter, cliff.drop * 100);
-    }
+    if (step.writeCliff && step.writeCliff->cliff)
+        out += "<p class=\"cliff\">Write cliff: " + htmlEscape(describeWriteCliff(*step.writeCliff))
+            + "</p>\n";
     return out;
 }
 

@@ -383,19 +383,6 @@ OrderedJson hostSharesJson(const StepResult &step, const std::vector<RunHost> &h
     return shares;
 }
 
-std::string_view steadyStateName(SteadyState state)
-{
-    switch (state) {
-    case SteadyState::Steady:
-        return "steady";
-    case SteadyState::NotReached:
-        return "not_reached";
-    case SteadyState::Measuring:
-        break;
-    }
-    return "stopped"; // the step ended (a stop, a failure) before the rule's verdict
-}
-
 // A step's rounds under a steady-state rule, the rule, and the verdict (docs/results.md).
 OrderedJson steadyStateJson(const SteadyStateRecord &steady)
 {
@@ -409,7 +396,7 @@ OrderedJson steadyStateJson(const SteadyStateRecord &steady)
         {"round_s", number(double(steady.setup.roundTime.count()) / 1e3)},
         {"window_rounds", c.windowRounds}, {"range_limit", number(c.rangeLimit)},
         {"slope_limit", number(c.slopeLimit)}, {"round_limit", c.roundLimit},
-        {"state", steadyStateName(steady.result.state)}, {"rounds", std::move(rounds)}};
+        {"state", toString(steady.result.state)}, {"rounds", std::move(rounds)}};
     if (const auto &w = steady.result.window)
         j["window"] = OrderedJson {{"first_index", w->first}, {"rounds", w->count},
             {"mean", number(w->mean)}, {"min", number(w->minimum)}, {"max", number(w->maximum)},

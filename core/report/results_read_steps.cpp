@@ -369,12 +369,8 @@ SteadyStateRecord steadyStateOf(const Node &n)
     setup.criteria.slopeLimit = n["slope_limit"].numberOrNan();
     setup.criteria.roundLimit = n["round_limit"].u64();
     const std::string state = n["state"].string();
-    if (state == "steady")
-        steady.result.state = SteadyState::Steady;
-    else if (state == "not_reached")
-        steady.result.state = SteadyState::NotReached;
-    else if (state == "stopped")
-        steady.result.state = SteadyState::Measuring;
+    if (const auto known = steadyStateFromString(state))
+        steady.result.state = *known;
     else
         fail(n["state"], "\"" + state + "\" is not steady, not_reached or stopped");
     const Node rounds = n["rounds"];

@@ -6,6 +6,7 @@
 #include "core/run/latch.h"
 #include "core/run/resolved_plan.h"
 #include "core/run/sampler.h"
+#include "core/run/step_findings.h"
 #include "core/run/worker.h"
 #include "core/stats/live_counters.h"
 #include "core/workload/file_tree.h"
@@ -297,21 +298,7 @@ std::string secondsText(double seconds)
 void reportSteadyState(
     const StepContext &run, const SteadyStateRecord &steady, const std::string &stepName)
 {
-    const SteadyStateResult &judged = steady.result;
-    std::string text = "step \"" + stepName + "\": ";
-    if (judged.state == SteadyState::Measuring)
-        text += fmt::format("ended after {} round{} of {} s, before a verdict ({})",
-            steady.rounds.size(), steady.rounds.size() == 1 ? "" : "s",
-            double(steady.setup.roundTime.count()) / 1e3, judged.explanation);
-    else
-        text += judged.explanation;
-    if (judged.window && judged.state != SteadyState::Measuring) {
-        const SteadyStateMetric metric = steady.setup.metric;
-        const bool latency = steadyStateMetricUnit(metric) == "µs";
-        text += fmt::format("; the window's mean {:.{}f} {}{}", judged.window->mean,
-            metric == SteadyStateMetric::Iops ? 0 : 1, steadyStateMetricUnit(metric),
-            latency ? " (" + std::string(steadyStateMetricName(metric)) + ")" : "");
-    }
+    const std::string text = "step \"" + stepName + "\": " + describeSteadyStateVerdict(steady);
     run.sink.onNotice(text);
     run.result.notices.push_back(text);
 }
@@ -350,13 +337,9 @@ void reportWriteCliff(
 {
     if (!judged.cliff)
         return;
-    const WriteCliff &cliff = *judged.cliff;
-    const std::string text = fmt::format(
-        "step \"{}\": the write rate fell off a cliff after {} written ({:.1f} s into the "
-        "step): {:.1f} MB/s before, {:.1f} MB/s after, {:.0f} % lower: a fast cache (SLC, "
-        "DRAM) filled, or the device began to clean its media",
-        stepName, describeSize(cliff.bytesBefore), judged.cliffSeconds, cliff.rateBefore,
-        cliff.rateAfter, cliff.drop * 100);
+    const std::string text = "step \"" + stepName + "\": the write rate fell off a cliff "
+        + describeWriteCliff(judged)
+        + ": a fast cache (SLC, DRAM) filled, or the device began to clean its media";
     run.sink.onNotice(text);
     run.result.notices.push_back(text);
 }

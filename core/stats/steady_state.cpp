@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/stats/steady_state.h"
 
+#include "core/enum_names.h"
 #include "core/stats/figures.h"
 
 #include <algorithm>
@@ -29,6 +30,24 @@ std::optional<SteadyStateRule> parseSteadyStateRule(std::string_view name)
         if (steadyStateRuleName(rule) == name)
             return rule;
     return std::nullopt;
+}
+
+std::string_view toString(SteadyState state)
+{
+    switch (state) {
+    case SteadyState::Measuring:
+        return "stopped";
+    case SteadyState::Steady:
+        return "steady";
+    case SteadyState::NotReached:
+        return "not_reached";
+    }
+    return "";
+}
+
+std::optional<SteadyState> steadyStateFromString(std::string_view name)
+{
+    return enumFromName<SteadyState>(name);
 }
 
 SteadyStateWindow fitSteadyStateWindow(

@@ -75,6 +75,11 @@ enum class SteadyState {
     NotReached, // the round limit came first
 };
 
+// The names the results file gives a step's verdict: "steady", "not_reached", and
+// "stopped" for Measuring (a step that ended before the rule's verdict); "" for no value.
+std::string_view toString(SteadyState state);
+std::optional<SteadyState> steadyStateFromString(std::string_view name);
+
 struct SteadyStateResult {
     SteadyState state = SteadyState::Measuring;
     std::size_t rounds = 0;

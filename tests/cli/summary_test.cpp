@@ -108,7 +108,8 @@ TEST(ResultTable, AStepUnderASteadyStateRuleShowsItsVerdictAndRounds)
     r.steps[0].steadyState->result
         = judgeSteadyState(std::vector<double> {52000, 41000}, steady.setup.criteria);
     EXPECT_THAT(ioprism::cli::resultTable(r),
-        HasSubstr("the step ended before a verdict (measuring: 2 of the 5 rounds of a window)\n"
+        HasSubstr("rounds of 1m): ended after 2 rounds of 60 s, before a verdict (measuring: 2 of "
+                  "the 5 rounds of a window)\n"
                   "  rounds (IOPS): 52000 41000\n"));
 }
 

@@ -13,6 +13,7 @@
 #include "core/report/results_reader.h"
 #include "core/run/multi_host_session.h"
 #include "core/run/run.h"
+#include "core/run/step_findings.h"
 #include "support/test_profiles.h"
 
 #include <algorithm>
@@ -494,8 +495,9 @@ TEST(RunWriteCliff, AWriteWhoseRateFallsAfterACacheFillsShowsTheCliffAtItsBytes)
     const ResultsRead read = readResultsJson(text);
     ASSERT_TRUE(read.ok()) << read.error;
     EXPECT_EQ(read.result->steps.at(0).writeCliff, step.writeCliff);
-    EXPECT_NE(
-        writeHtmlReport(r, r.environment, {}).find("Write cliff: after 117"), std::string::npos);
+    EXPECT_NE(writeHtmlReport(r, r.environment, {})
+                  .find("Write cliff: " + describeWriteCliff(*step.writeCliff) + "</p>"),
+        std::string::npos);
 
     // Level: judged, and no cliff.
     PacedBackend level(cacheThatFills(10'000, 1e12, 2'500));

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/run/step_findings.h"
+
+#include "core/profile/units.h"
+
+#include <fmt/format.h>
+
+namespace ioprism::core {
+
+std::string describeSteadyStateVerdict(const SteadyStateRecord &steady)
+{
+    const SteadyStateResult &judged = steady.result;
+    if (judged.state == SteadyState::Measuring)
+        return fmt::format("ended after {} round{} of {} s, before a verdict ({})",
+            steady.rounds.size(), steady.rounds.size() == 1 ? "" : "s",
+            double(steady.setup.roundTime.count()) / 1e3, judged.explanation);
+    std::string text = judged.explanation;
+    if (judged.window) {
+        const SteadyStateMetric metric = steady.setup.metric;
+        const bool latency = steadyStateMetricUnit(metric) == "µs";
+        text += fmt::format("; the window's mean {:.{}f} {}{}", judged.window->mean,
+            metric == SteadyStateMetric::Iops ? 0 : 1, steadyStateMetricUnit(metric),
+            latency ? " (" + std::string(steadyStateMetricName(metric)) + ")" : "");
+    }
+    return text;
+}
+
+std::string describeWriteCliff(const WriteCliffJudgement &judged)
+{
+    if (!judged.cliff)
+        return {};
+    const WriteCliff &cliff = *judged.cliff;
+    return fmt::format(
+        "after {} written ({:.1f} s in), {:.1f} MB/s before, {:.1f} MB/s after ({:.0f} % lower)",
+        describeSize(cliff.bytesBefore), judged.cliffSeconds, cliff.rateBefore, cliff.rateAfter,
+        cliff.drop * 100);
+}
+
+} // namespace ioprism::core

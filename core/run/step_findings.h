@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What a step found beyond its figures, in the one wording every place that says it uses
+// (the notice as the step ends, the CLI's summary, the HTML report): its verdict under a
+// steady-state rule, and the cliff its write rate fell off.
+#pragma once
+
+#include "core/stats/steady_state.h"
+#include "core/stats/write_cliff.h"
+
+#include <string>
+
+namespace ioprism::core {
+
+// The rule's verdict with the window's mean ("steady state after 7 rounds: rounds 3-7
+// range 4.1 % ...; the window's mean 40540 IOPS"), or, for a step that ended before one,
+// how many rounds it measured and where the rule stood.
+std::string describeSteadyStateVerdict(const SteadyStateRecord &steady);
+
+// "after 117 MiB written (12.3 s in), 41.0 MB/s before, 10.2 MB/s after (75 % lower)";
+// "" when the judged write had no cliff.
+std::string describeWriteCliff(const WriteCliffJudgement &judged);
+
+} // namespace ioprism::core
