@@ -10,6 +10,7 @@
 #include "core/report/results_json.h"
 #include "core/report/results_reader.h"
 #include "core/report/step_summary.h"
+#include "core/report/svg_plots.h"
 #include "core/run/series_result.h"
 #include "core/run/step_findings.h"
 
@@ -303,29 +304,6 @@ std::string dateText(std::chrono::system_clock::time_point time)
 
 // ---------------------------------------------------------------- comparison
 
-// Round steps for an axis from 0 (or lo) to hi: 1, 2 or 5 times a power of ten, about
-// `count` of them.
-double niceStep(double span, int count)
-{
-    if (!(span > 0))
-        return 1;
-    const double raw = span / count;
-    const double power = std::pow(10.0, std::floor(std::log10(raw)));
-    for (const double m : {1.0, 2.0, 5.0})
-        if (raw <= m * power)
-            return m * power;
-    return 10 * power;
-}
-
-std::string axisNumber(double v)
-{
-    if (std::fabs(v) >= 1e6)
-        return fmt::format("{:g}M", v / 1e6);
-    if (std::fabs(v) >= 1e4)
-        return fmt::format("{:g}k", v / 1e3);
-    return fmt::format("{:g}", v);
-}
-
 // The curves' canvas: the SVG's size and the margins for the axes' labels.
 constexpr double kWidth = 960, kHeight = 420, kLeft = 70, kRight = 20, kTop = 20, kBottom = 60;
 
@@ -590,6 +568,8 @@ std::string writeHtmlReport(
                "measured.</p>\n";
     out += "<h2>All steps</h2>\n" + formatStepSummary(stepSummary(result), TableFormat::Html);
     out += figures(images);
+    if (const std::string map = latencyMapSvg(result.intervals); !map.empty())
+        out += "<h2>Latency over time</h2>\n" + map;
     out += seriesSection(result);
     out += "<h2>Steps</h2>\n";
     for (const auto &step : result.steps)

@@ -3,6 +3,7 @@
 
 #include "core/report/resolution.h"
 #include "core/report/results_json.h"
+#include "core/run/interval_history.h"
 
 #include <algorithm>
 #include <cmath>
@@ -391,6 +392,42 @@ void intervalScopeColumns(JsonTextWriter &w, const std::vector<IntervalSample> &
     w.endObject();
 }
 
+// The heat map's columns (core/stats/latency_map.h): per interval the first band and the
+// counts from it to the last non-empty band, as one line of small arrays; null when no
+// interval completed an I/O.
+void intervalLatencyBandColumns(JsonTextWriter &w, const std::vector<IntervalSample> &intervals)
+{
+    std::vector<LatencyBands> bands;
+    bands.reserve(intervals.size());
+    for (const auto &sample : intervals)
+        bands.push_back(intervalLatencyBands(sample));
+    w.key("latency_bands");
+    if (std::all_of(bands.begin(), bands.end(), [](const LatencyBands &b) { return b.empty(); })) {
+        w.null();
+        return;
+    }
+    w.beginObject();
+    w.key("per_octave");
+    w.number(std::uint64_t(kLatencyBandsPerOctave));
+    w.column("first", bands.size(), [&](std::size_t i) {
+        if (bands[i].empty())
+            w.null();
+        else
+            w.number(std::uint64_t(bands[i].first));
+    });
+    w.column("counts", bands.size(), [&](std::size_t i) {
+        std::string &out = w.text();
+        out += '[';
+        for (std::size_t b = 0; b < bands[i].counts.size(); ++b) {
+            if (b > 0)
+                out += ", ";
+            appendJsonNumber(out, bands[i].counts[b]);
+        }
+        out += ']';
+    });
+    w.endObject();
+}
+
 } // namespace
 
 void writeIntervalColumns(JsonTextWriter &w, const RunResult &result)
@@ -437,6 +474,7 @@ void writeIntervalColumns(JsonTextWriter &w, const RunResult &result)
     }
     w.key("devices");
     intervalDeviceColumns(w, result);
+    intervalLatencyBandColumns(w, intervals);
     // Per scope, over each stretch of intervals with the same scopes (a stretch is a step,
     // or the whole run when every step has the same workers and targets).
     w.key("scopes");

@@ -421,6 +421,38 @@ void intervalScopeColumnsOf(const Node &n, RunResult &r)
     }
 }
 
+// The heat map's columns: each interval's first band (null: no I/O) and its counts.
+void intervalLatencyBandsOf(const Node &n, RunResult &r)
+{
+    const Node perOctave = n["per_octave"];
+    if (perOctave.u64() != kLatencyBandsPerOctave)
+        fail(perOctave,
+            fmt::format("bands of {} per octave: this IOPrism reads {}", perOctave.u64(),
+                kLatencyBandsPerOctave));
+    const std::size_t count = r.intervals.size();
+    const Column first(n["first"], count);
+    const Node counts = n["counts"];
+    const Column perInterval(counts, count); // one list per interval
+    for (std::size_t i = 0; i < count; ++i) {
+        const Node list = counts.at(i);
+        if (!list.isArray())
+            throw JsonReadStopped {};
+        LatencyBands &bands = r.intervals[i].latencyBands;
+        if (first.isNull(i)) {
+            if (list.size() != 0)
+                fail(list, "counts of an interval without a first band");
+            continue;
+        }
+        bands.first = first.u32(i);
+        // Beyond the last band a latency can have (2^44 ns, band 176), with room to spare.
+        if (bands.first > 1024 || list.size() > 1024 || list.size() == 0)
+            fail(list, fmt::format("not the counts of latency bands from band {}", bands.first));
+        bands.counts.reserve(list.size());
+        for (std::size_t b = 0; b < list.size(); ++b)
+            bands.counts.push_back(list.at(b).u64());
+    }
+}
+
 void readIntervalColumns(const Node &n, RunResult &r)
 {
     const std::uint64_t declared = n["count"].u64();
@@ -476,6 +508,9 @@ void readIntervalColumns(const Node &n, RunResult &r)
     }
     if (const auto devices = columnsOf(n["devices"]))
         intervalDevicesOf(*devices, r);
+    // Absent from files written before the heat map was kept.
+    if (const auto bands = columnsOf(n.optional("latency_bands")))
+        intervalLatencyBandsOf(*bands, r);
     const Node scopes = n["scopes"];
     for (std::size_t i = 0; i < scopes.size(); ++i)
         intervalScopeColumnsOf(scopes.at(i), r);

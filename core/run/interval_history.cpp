@@ -134,8 +134,18 @@ std::size_t approximateBytes(const IntervalSample &s)
         + s.scopes.capacity() * sizeof(ScopeFigures);
     for (const auto &scope : s.scopes)
         bytes += heap(scope.scope.label) + heap(scope.scope.targetPath);
-    bytes += s.readLatency.approximateBytes() + s.writeLatency.approximateBytes();
+    bytes += s.readLatency.approximateBytes() + s.writeLatency.approximateBytes()
+        + s.latencyBands.counts.capacity() * sizeof(std::uint64_t);
     return bytes;
+}
+
+LatencyBands intervalLatencyBands(const IntervalSample &sample)
+{
+    if (sample.readLatency.empty() && sample.writeLatency.empty())
+        return sample.latencyBands;
+    LatencyBands bands = latencyBandsOf(sample.readLatency);
+    bands.merge(latencyBandsOf(sample.writeLatency));
+    return bands;
 }
 
 IntervalSample mergeConsecutive(const IntervalSample &earlier, const IntervalSample &later)
@@ -162,6 +172,8 @@ IntervalSample mergeConsecutive(const IntervalSample &earlier, const IntervalSam
     m.readLatency.merge(later.readLatency);
     m.writeLatency = earlier.writeLatency;
     m.writeLatency.merge(later.writeLatency);
+    m.latencyBands = earlier.latencyBands;
+    m.latencyBands.merge(later.latencyBands);
     if (!m.scopes.empty()) // All's percentiles exact; the other scopes' an upper bound
         makeLatencyExact(m.scopes.front().figures, m.readLatency, m.writeLatency);
     return m;

@@ -28,6 +28,10 @@ namespace ioprism::core {
 // Rough size of a kept sample: what the budget counts.
 std::size_t approximateBytes(const IntervalSample &sample);
 
+// The interval's latencies by band, the heat map's column: from its histograms when it
+// has them (a run measured here, or merged from hosts), else as read back from a file.
+LatencyBands intervalLatencyBands(const IntervalSample &sample);
+
 // `later` follows `earlier` in the same step and phase: one sample over both spans.
 IntervalSample mergeConsecutive(const IntervalSample &earlier, const IntervalSample &later);
 

@@ -10,6 +10,7 @@
 #include "core/run/resolved_plan.h"
 #include "core/stats/device_figures.h"
 #include "core/stats/figures.h"
+#include "core/stats/latency_map.h"
 #include "core/stats/latency_verdict.h"
 #include "core/stats/verdict.h"
 #include "core/stats/write_cliff.h"
@@ -129,6 +130,10 @@ struct IntervalSample {
     // percentiles cannot be merged).
     SparseLatencyHistogram readLatency;
     SparseLatencyHistogram writeLatency;
+    // The All scope's latencies by band (core/stats/latency_map.h), as read back from a
+    // results file, which keeps the bands, not the histograms. Empty in an interval that
+    // has its histograms: intervalLatencyBands() gives an interval's bands either way.
+    LatencyBands latencyBands;
     CpuFigures cpu;
     double cpuEffectiveness = 0; // IOPS per busy CPU %
     DeviceReport devices;

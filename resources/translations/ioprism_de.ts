@@ -473,6 +473,13 @@
     </message>
 </context>
 <context>
+    <name>QObject</name>
+    <message>
+        <source>I/Os by latency</source>
+        <translation>I⁠/⁠Os nach Latenz</translation>
+    </message>
+</context>
+<context>
     <name>SeriesData</name>
     <message>
         <source>%1 on %2</source>
@@ -1441,6 +1448,18 @@
     <message>
         <source>Step %1</source>
         <translation>Schritt %1</translation>
+    </message>
+    <message>
+        <source>%1 I/O in %2 – %3</source>
+        <translation>%1 I⁠/⁠O in %2 – %3</translation>
+    </message>
+    <message>
+        <source>Show the latency heat map</source>
+        <translation>Latenz-Heatmap zeigen</translation>
+    </message>
+    <message>
+        <source>Colour each interval&apos;s I/Os by latency behind the percentiles (brighter: more I/Os, on a log scale)</source>
+        <translation>Die I⁠/⁠Os jedes Intervalls hinter den Perzentilen nach Latenz einfärben (heller: mehr I⁠/⁠Os, auf logarithmischer Skala)</translation>
     </message>
 </context>
 <context>

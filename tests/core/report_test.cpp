@@ -158,6 +158,18 @@ std::vector<ScopeFigures> scopesOf<ScopeFigures>(const Measurement &t0, const Me
     return out;
 }
 
+// The All scope's latency histograms, as the sampler keeps them with an interval (what
+// its heat map bands come from).
+void keepAllHistograms(IntervalSample &s, const Measurement &t0, const Measurement &t1)
+{
+    Measurement both = t0;
+    both.add(t1);
+    s.readLatency
+        = SparseLatencyHistogram::of(both.read.histogram, both.read.minNs, both.read.maxNs);
+    s.writeLatency
+        = SparseLatencyHistogram::of(both.write.histogram, both.write.minNs, both.write.maxNs);
+}
+
 CpuFigures cpu(double user, double system, double iowait, double idle, double process)
 {
     CpuFigures c;
@@ -227,6 +239,7 @@ RunResult goldenResult()
         ramp.startSeconds = 0;
         ramp.endSeconds = 1;
         ramp.scopes = scopesOf<ScopeFigures>(ramp0, ramp1);
+        keepAllHistograms(ramp, ramp0, ramp1);
         ramp.cpu = cpu(12, 6, 1, 81, 4);
         ramp.cpuEffectiveness = ramp.scopes[0].figures.total.iops / ramp.cpu.busyPercent;
         r.intervals.push_back(ramp);
@@ -246,6 +259,7 @@ RunResult goldenResult()
             m.startSeconds = 1 + 5.0 * i;
             m.endSeconds = 6 + 5.0 * i;
             m.scopes = scopesOf<ScopeFigures>(a, b);
+            keepAllHistograms(m, a, b);
             m.cpu = cpu(10, 5, 2, 83, 3.25);
             m.cpuEffectiveness = m.scopes[0].figures.total.iops / m.cpu.busyPercent;
             r.intervals.push_back(m);
@@ -273,6 +287,7 @@ RunResult goldenResult()
         m.startSeconds = 12;
         m.endSeconds = 17;
         m.scopes = scopesOf<ScopeFigures>(t0, t1);
+        keepAllHistograms(m, t0, t1);
         r.intervals.push_back(m);
     }
     r.stoppedByUser = true;

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/plots/live_plots.h"
 
+#include "core/run/interval_history.h"
 #include "ui/format.h"
 #include "ui/plots/frame_pacer.h"
+#include "ui/plots/latency_heat_map.h"
 #include "ui/plots/qcp_library.h"
 #include "ui/style.h"
 
@@ -103,6 +105,8 @@ LivePlots::LivePlots(QWidget *parent)
         addGraph(latency, tr("p99"), series::p99(), false),
         addGraph(latency, tr("p99.9"), series::p999(), false)};
     l.device = {addGraph(latency, tr("device await"), series::device(), true)};
+    m_heatMap = std::make_unique<LatencyHeatMap>(latency);
+    connect(latency, &QCustomPlot::beforeReplot, this, [this] { m_heatMap->update(); });
 
     auto *cpu = makePlot(CpuPlot, tr("CPU"), tr("% of all CPUs"));
     auto &c = m_series[CpuPlot];
@@ -134,6 +138,23 @@ LivePlots::LivePlots(QWidget *parent)
             });
     }
     clear(); // also gives each plot its hover tracer
+}
+
+LivePlots::~LivePlots() = default;
+
+void LivePlots::setHeatMapVisible(bool visible)
+{
+    if (visible == m_heatMap->isVisible())
+        return;
+    m_heatMap->setVisible(visible);
+    if (m_following)
+        follow();
+    replotAll();
+}
+
+bool LivePlots::isHeatMapVisible() const
+{
+    return m_heatMap->isVisible();
 }
 
 QCustomPlot *LivePlots::makePlot(PlotId id, const QString &title, const QString &yLabel)
@@ -229,6 +250,7 @@ void LivePlots::clear()
     m_stepStart = 0;
     m_steps.clear();
     m_requestSizes.clear();
+    m_heatMap->clear();
     setFollowing(true);
     replotAll();
 }
@@ -273,6 +295,8 @@ void LivePlots::addSample(
     addPoint(l[P50], key, any ? f.total.latency.p50Us : nan);
     addPoint(l[P99], key, any ? f.total.latency.p99Us : nan);
     addPoint(l[P999], key, any ? f.total.latency.p99_9Us : nan);
+    m_heatMap->addInterval(
+        sample.startSeconds, sample.endSeconds, core::intervalLatencyBands(sample));
     if (sample.cpu.valid) {
         const auto &c = m_series[CpuPlot].app;
         addPoint(c[CpuUser], key, sample.cpu.userPercent);
@@ -475,6 +499,14 @@ void LivePlots::follow()
                 found = true;
             }
         }
+        // The heat map's bands: a stall's outliers far above the p99.9 stay in view.
+        if (p == LatencyPlot && m_heatMap->isVisible())
+            if (const auto map = m_heatMap->latencyRangeUs(lower, upper)) {
+                range = found ? QCPRange(
+                            std::min(range.lower, map->first), std::max(range.upper, map->second))
+                              : QCPRange(map->first, map->second);
+                found = true;
+            }
         if (!found)
             continue;
         if (entry.logScale) {
@@ -630,6 +662,15 @@ QString LivePlots::hoverAt(int index, const QPoint &pos, double &tracerKey) cons
     if (text.isEmpty() || !nearestKey(id, key, shownKey))
         return {};
     tracerKey = shownKey;
+    // Under the pointer on the latency plot: the heat map's cell, the I/Os of that
+    // interval in that band.
+    if (id == LatencyPlot && m_heatMap->isVisible())
+        if (const auto cell = m_heatMap->cellAt(key, p->yAxis->pixelToCoord(pos.y())))
+            text += QStringLiteral("<br><br>")
+                + tr("%1 I/O in %2 – %3")
+                      .arg(QLocale().toString(qulonglong(cell->count)), latencyText(cell->lowUs),
+                          latencyText(cell->highUs))
+                      .toHtmlEscaped();
     return text;
 }
 
@@ -640,6 +681,14 @@ void LivePlots::fillContextMenu(QMenu *menu, int index)
         [this, id] { emit exportRequested(id); });
     menu->addAction(tr("Follow the newest sample"), this, [this] { setFollowing(true); })
         ->setEnabled(!m_following);
+    if (id == LatencyPlot) {
+        QAction *map = menu->addAction(tr("Show the latency heat map"), this,
+            [this](bool checked) { setHeatMapVisible(checked); });
+        map->setCheckable(true);
+        map->setChecked(isHeatMapVisible());
+        map->setToolTip(tr("Colour each interval's I/Os by latency behind the percentiles "
+                           "(brighter: more I/Os, on a log scale)"));
+    }
 }
 
 } // namespace ioprism::ui

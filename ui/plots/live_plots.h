@@ -26,6 +26,7 @@
 #include "ui/plots/plot_panel.h"
 
 #include <array>
+#include <memory>
 #include <optional>
 
 class QCustomPlot;
@@ -36,6 +37,7 @@ class QCPItemText;
 namespace ioprism::ui {
 
 class FramePacer;
+class LatencyHeatMap;
 
 class LivePlots : public PlotPanel
 {
@@ -52,6 +54,7 @@ public:
     static constexpr double kFollowWindowSeconds = 120;
 
     explicit LivePlots(QWidget *parent = nullptr);
+    ~LivePlots() override;
 
     void clear();
     // Application figures (the All scope) and CPU of one interval and, when the sample
@@ -61,6 +64,12 @@ public:
         const std::optional<DeviceOverlayPoint> &device = std::nullopt);
 
     bool isFollowing() const { return m_following; }
+
+    // The latency plot's heat map of each interval's I/Os by latency (latency_heat_map.h),
+    // behind the percentiles; shown unless the user hid it (context menu).
+    void setHeatMapVisible(bool visible);
+    bool isHeatMapVisible() const;
+    const LatencyHeatMap &heatMap() const { return *m_heatMap; }
     void setFollowing(bool following);
 
     QCustomPlot *plot(PlotId id) const { return plotAt(id); }
@@ -127,6 +136,7 @@ private:
     std::vector<StepMark> m_steps;
     std::vector<RequestSizes> m_requestSizes; // sorted by key, trimmed like the graphs
     FramePacer *m_pacer = nullptr;
+    std::unique_ptr<LatencyHeatMap> m_heatMap;
 };
 
 } // namespace ioprism::ui

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/report/svg_plots.h"
+
+#include "core/report/html_report.h"
+#include "core/run/interval_history.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <limits>
+
+namespace ioprism::core {
+
+double niceStep(double span, int count)
+{
+    if (!(span > 0))
+        return 1;
+    const double raw = span / count;
+    const double power = std::pow(10.0, std::floor(std::log10(raw)));
+    for (const double m : {1.0, 2.0, 5.0})
+        if (raw <= m * power)
+            return m * power;
+    return 10 * power;
+}
+
+std::string axisNumber(double v)
+{
+    if (std::fabs(v) >= 1e6)
+        return fmt::format("{:g}M", v / 1e6);
+    if (std::fabs(v) >= 1e4)
+        return fmt::format("{:g}k", v / 1e3);
+    return fmt::format("{:g}", v);
+}
+
+namespace {
+
+// The heat map's canvas, as the comparison's curves: size and margins for the labels.
+constexpr double kMapWidth = 960, kMapHeight = 400, kMapLeft = 70, kMapRight = 20, kMapTop = 24,
+                 kMapBottom = 64;
+
+// One column of the map: adjacent intervals of one step, their bands added.
+struct MapColumn {
+    double startSeconds = 0;
+    double endSeconds = 0;
+    std::size_t step = 0;
+    std::size_t intervals = 0;
+    LatencyBands bands;
+};
+
+std::vector<MapColumn> mapColumns(std::span<const IntervalSample> intervals)
+{
+    const std::size_t perColumn = std::max<std::size_t>(
+        1, (intervals.size() + kMaxLatencyMapColumns - 1) / kMaxLatencyMapColumns);
+    std::vector<MapColumn> columns;
+    for (const auto &sample : intervals) {
+        if (columns.empty() || columns.back().step != sample.step
+            || columns.back().intervals == perColumn)
+            columns.push_back({.startSeconds = sample.startSeconds,
+                .endSeconds = sample.endSeconds,
+                .step = sample.step});
+        MapColumn &c = columns.back();
+        c.endSeconds = std::max(c.endSeconds, sample.endSeconds);
+        ++c.intervals;
+        c.bands.merge(intervalLatencyBands(sample));
+    }
+    return columns;
+}
+
+// "100 ns", "2 µs", "50 ms", "1 s": a latency tick.
+std::string latencyTick(double ns)
+{
+    if (ns < 1e3)
+        return fmt::format("{:g} ns", ns);
+    if (ns < 1e6)
+        return fmt::format("{:g} µs", ns / 1e3);
+    if (ns < 1e9)
+        return fmt::format("{:g} ms", ns / 1e6);
+    return fmt::format("{:g} s", ns / 1e9);
+}
+
+std::string hexColour(std::uint32_t rgb)
+{
+    return fmt::format("#{:06x}", rgb);
+}
+
+} // namespace
+
+std::string latencyMapSvg(std::span<const IntervalSample> intervals)
+{
+    const std::vector<MapColumn> columns = mapColumns(intervals);
+    std::uint32_t lowBand = std::numeric_limits<std::uint32_t>::max(), highBand = 0;
+    std::uint64_t most = 0;
+    double tLo = std::numeric_limits<double>::infinity(), tHi = -tLo;
+    for (const auto &c : columns) {
+        if (c.bands.empty())
+            continue;
+        lowBand = std::min(lowBand, c.bands.first);
+        highBand = std::max(highBand, c.bands.last());
+        for (const auto count : c.bands.counts)
+            most = std::max(most, count);
+        tLo = std::min(tLo, c.startSeconds);
+        tHi = std::max(tHi, c.endSeconds);
+    }
+    if (most == 0 || !(tLo < tHi))
+        return {};
+    const double bandCount = double(highBand - lowBand + 1);
+    const double plotHeight = kMapHeight - kMapTop - kMapBottom;
+    const auto xOf = [&](double t) {
+        return kMapLeft + (t - tLo) / (tHi - tLo) * (kMapWidth - kMapLeft - kMapRight);
+    };
+    // y in band units: band b spans [b, b + 1), 4·log2(ns) for a latency.
+    const auto yOf
+        = [&](double band) { return kMapTop + (1 - (band - lowBand) / bandCount) * plotHeight; };
+    // Counts on a log scale, in 64 levels: a cell with one I/O is the darkest, the
+    // fullest the lightest; equal levels stacked in a column are one rectangle.
+    const double logMost = std::log(double(most));
+    const auto levelOf = [&](std::uint64_t count) {
+        return most == 1 ? 63
+                         : static_cast<int>(std::lround(std::log(double(count)) / logMost * 63));
+    };
+    std::string out = fmt::format(
+        "<figure><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" "
+        "viewBox=\"0 0 {0} {1}\" role=\"img\" aria-label=\"Latency over time\">\n",
+        kMapWidth, kMapHeight);
+    out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#8881\"/>\n",
+        kMapLeft, kMapTop, kMapWidth - kMapLeft - kMapRight, plotHeight);
+    out += "<g shape-rendering=\"crispEdges\">\n";
+    for (const auto &c : columns) {
+        const double x = xOf(c.startSeconds);
+        // Half a pixel wider than the span: adjacent columns overlap rather than leave a
+        // hairline of background where their rounded edges meet.
+        const double width = std::max(xOf(c.endSeconds) - x, 0.5) + 0.5;
+        for (std::size_t i = 0; i < c.bands.counts.size();) {
+            if (c.bands.counts[i] == 0) {
+                ++i;
+                continue;
+            }
+            const int level = levelOf(c.bands.counts[i]);
+            std::size_t end = i + 1;
+            while (end < c.bands.counts.size() && c.bands.counts[end] != 0
+                && levelOf(c.bands.counts[end]) == level)
+                ++end;
+            const double top = yOf(double(c.bands.first + end));
+            out += fmt::format(
+                "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\"/>",
+                x, top, width, yOf(double(c.bands.first + i)) - top,
+                hexColour(heatColour(level / 63.0)));
+            i = end;
+        }
+        out += '\n';
+    }
+    out += "</g>\n";
+    // Latency ticks 1-2-5 over the range (only the powers of ten when that is too many).
+    const double nsLo = latencyBandLowNs(lowBand), nsHi = latencyBandLowNs(highBand + 1);
+    std::vector<double> ticks;
+    for (double power = std::pow(10.0, std::floor(std::log10(nsLo))); power <= nsHi; power *= 10)
+        for (const double m : {1.0, 2.0, 5.0})
+            if (m * power >= nsLo && m * power <= nsHi)
+                ticks.push_back(m * power);
+    if (ticks.size() > 10)
+        std::erase_if(ticks, [](double ns) {
+            const double l = std::log10(ns);
+            return std::fabs(l - std::round(l)) > 1e-9;
+        });
+    for (const double ns : ticks) {
+        const double y = yOf(std::log2(ns) * kLatencyBandsPerOctave);
+        out += fmt::format("<line x1=\"{0}\" x2=\"{1}\" y1=\"{2:.1f}\" y2=\"{2:.1f}\" "
+                           "stroke=\"#8886\"/><text x=\"{3}\" y=\"{4:.1f}\" "
+                           "text-anchor=\"end\">{5}</text>\n",
+            kMapLeft - 4, kMapLeft, y, kMapLeft - 6, y + 4, latencyTick(ns));
+    }
+    const double step = niceStep(tHi - tLo, 8);
+    for (double t = std::ceil(tLo / step) * step; t <= tHi + step / 1000; t += step)
+        out += fmt::format("<line x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1}\" y2=\"{2}\" "
+                           "stroke=\"#8886\"/><text x=\"{0:.1f}\" y=\"{3}\" "
+                           "text-anchor=\"middle\">{4}</text>\n",
+            xOf(t), kMapHeight - kMapBottom, kMapHeight - kMapBottom + 4,
+            kMapHeight - kMapBottom + 18, axisNumber(t));
+    // The steps' starts, numbered as the report's steps are.
+    for (std::size_t i = 0; i < columns.size(); ++i)
+        if (i == 0 || columns[i].step != columns[i - 1].step)
+            out += fmt::format("<line x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1}\" y2=\"{2}\" "
+                               "stroke=\"#888\" stroke-dasharray=\"3 3\"/><text x=\"{3:.1f}\" "
+                               "y=\"{4}\">{5}</text>\n",
+                xOf(columns[i].startSeconds), kMapTop - 12, kMapHeight - kMapBottom,
+                xOf(columns[i].startSeconds) + 3, kMapTop - 2, columns[i].step + 1);
+    out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">time (s)</text>\n",
+        (kMapLeft + kMapWidth - kMapRight) / 2, kMapHeight - kMapBottom + 34);
+    out += fmt::format("<text x=\"14\" y=\"{0}\" transform=\"rotate(-90 14 {0})\" "
+                       "text-anchor=\"middle\">latency</text>\n",
+        kMapTop + plotHeight / 2);
+    // The colour scale: a gradient from one I/O to the fullest cell's count.
+    out += "<defs><linearGradient id=\"heat\">";
+    for (const auto &stop : kHeatColourStops)
+        out += fmt::format("<stop offset=\"{:g}\" stop-color=\"{}\"/>", stop.position,
+            hexColour(heatColour(stop.position)));
+    out += "</linearGradient></defs>\n";
+    const double legendY = kMapHeight - 16;
+    out += fmt::format("<text x=\"{0}\" y=\"{1}\">I/Os per interval and band (log scale): "
+                       "1</text><rect x=\"{2}\" y=\"{3}\" width=\"200\" height=\"10\" "
+                       "fill=\"url(#heat)\"/><text x=\"{4}\" y=\"{1}\">{5}</text>\n",
+        kMapLeft, legendY, kMapLeft + 300, legendY - 9, kMapLeft + 506, most);
+    return out
+        + "</svg><figcaption>Latency over time: each interval's I/Os by latency (all "
+          "targets, reads and writes)</figcaption></figure>\n";
+}
+
+} // namespace ioprism::core

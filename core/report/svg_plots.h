@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Plots drawn as inline SVG for the HTML reports, from the results rather than from the
+// GUI's plots, so that they need no display and look the same for a run opened from its
+// file: the pieces of an axis (shared with the comparison's curves), and the heat map of
+// latency over time.
+#pragma once
+
+#include "core/run/results.h"
+
+#include <span>
+#include <string>
+
+namespace ioprism::core {
+
+// Round steps for an axis over `span`: 1, 2 or 5 times a power of ten, about `count`.
+double niceStep(double span, int count);
+// A tick's number, short: "250", "12k", "3.5M".
+std::string axisNumber(double v);
+
+// Latency over time as a heat map (core/stats/latency_map.h): time on x, latency on a log
+// y axis, each interval's I/Os per band as colour (log scale), the steps' starts marked;
+// "" when no interval completed an I/O. A long run's intervals are drawn in at most
+// kMaxLatencyMapColumns columns, adjacent intervals of a step added together.
+inline constexpr std::size_t kMaxLatencyMapColumns = 480;
+std::string latencyMapSvg(std::span<const IntervalSample> intervals);
+
+} // namespace ioprism::core
