@@ -14,8 +14,7 @@
 #include <thread>
 #include <unistd.h>
 
-#include "e2e/background_process.h"
-#include "e2e/cli_support.h"
+#include "e2e/cli_process.h"
 #include "e2e/linux_support.h"
 
 using namespace ioprism::test;
@@ -27,28 +26,6 @@ int sh(const std::string &command)
 {
     return std::system((command + " >/dev/null 2>&1").c_str());
 }
-
-// ioprism-cli started in the background in `dir`, its output in dir/out.txt and
-// dir/err.txt; `prefix`: words it runs under (an assignment, prlimit, setpriv), each
-// exec'ing the next, so that signals reach the CLI.
-class CliProcess : public BackgroundProcess
-{
-public:
-    CliProcess(const std::filesystem::path &dir, const std::vector<std::string> &args,
-        std::vector<std::string> prefix = {})
-        : BackgroundProcess(
-            withCli(std::move(prefix), args), dir / "out.txt", dir / "err.txt", {}, dir)
-    { }
-
-private:
-    static std::vector<std::string> withCli(
-        std::vector<std::string> prefix, const std::vector<std::string> &args)
-    {
-        prefix.push_back(cliPath().string());
-        prefix.insert(prefix.end(), args.begin(), args.end());
-        return prefix;
-    }
-};
 
 // An ext4 file system on a loop device, mounted, with one IOPrism test file on it; it
 // can be frozen (fsfreeze): writes then never complete until it is thawed.

@@ -14,7 +14,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "e2e/cli_support.h"
+#include "e2e/cli_process.h"
 
 using namespace ioprism::test;
 using ::testing::ContainsRegex;
@@ -399,10 +399,16 @@ TEST(CliLibrary, ADamagedOrFutureFileIsExit2WithItsReason)
 TEST(CliLibrary, AStoppedAndARefusedRunAreSavedToo)
 {
     Workspace w;
-    // Ctrl-C after a second of a long run.
-    const auto stopped = w.cli(
-        "run --engine null --duration 60s --ramp 0 -q", "timeout --preserve-status -s INT 1");
-    EXPECT_EQ(stopped.exitCode, 130) << stopped.err;
+    // Ctrl-C once a long run has measured an interval (its time series has a row).
+    CliProcess stopped(w.dir.path(),
+        {"run", "--engine", "null", "--duration", "60s", "--ramp", "0", "-q", "--timeseries",
+            (w.dir.path() / "t.csv").string()},
+        {}, {"IOPRISM_DATA_DIR=" + w.data().string()});
+    ASSERT_TRUE(stopped.started());
+    ASSERT_TRUE(stopped.waitFor([&] { return linesIn(w.dir.path() / "t.csv") > 1; }))
+        << stopped.err();
+    stopped.signal(SIGINT);
+    EXPECT_EQ(stopped.wait(), 130) << stopped.err();
     // A target the run cannot create: refused before measuring, kept with its error.
     const auto refused = w.cli("run --target '" + (w.dir.path() / "no-such-dir" / "t.dat").string()
         + "' --duration 1s -q");
