@@ -675,7 +675,7 @@ void addWorkloadOptions(CLI::App &command, RunArgs &a)
         "--steady-rounds. Rules: pts (SNIA PTS: range <= 20 % and the fitted line's "
         "excursion <= 10 % of the window's mean), fio-deviation (fio's iops:X%: every "
         "round within X % of the mean), fio-slope (fio's iops_slope:X%), none (remove the "
-        "profile's rule). The results keep every round and the window (docs/ssd.md)");
+        "profile's rule). The results keep every round and the window (docs/ssd-testing.md)");
     command.add_option("--steady-metric", a.steadyMetric,
         "What a round's figure is: iops (default), mbps, mean, p99, p99.9 (latency, µs)");
     command.add_option("--steady-round", a.steadyRound,

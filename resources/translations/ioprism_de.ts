@@ -4266,8 +4266,8 @@
         <translation>fios iops_slope:X%: die Steigung der Ausgleichsgeraden je Runde unter X % des Mittelwerts; eine Schwingung hat keine, also besteht sie</translation>
     </message>
     <message>
-        <source>How the window is judged (docs/ssd.md)</source>
-        <translation>Wie das Fenster beurteilt wird (docs/ssd.md)</translation>
+        <source>How the window is judged (docs/ssd-testing.md)</source>
+        <translation>Wie das Fenster beurteilt wird (docs/ssd-testing.md)</translation>
     </message>
     <message>
         <source>R&amp;ule:</source>

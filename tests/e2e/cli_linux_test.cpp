@@ -296,7 +296,7 @@ TEST(CliLinux, LoopDeviceSectorsMatchApplicationBytes)
     EXPECT_NEAR(devWrite / appWrite, 1.0, 0.01) << devWrite << " vs " << appWrite;
 }
 
-// Steady state as the step's stop rule (docs/ssd.md), on a real loop device: the run
+// Steady state as the step's stop rule (docs/ssd-testing.md), on a real loop device: the run
 // measures in rounds, ends at a verdict (steady, or not reached at the round limit; which
 // one is the device's and the machine's to say), prints it, keeps every round in the
 // results, and says in the plan that the steps run until steady rather than for a time.

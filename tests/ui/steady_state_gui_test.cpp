@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Steady state in the GUI (docs/ssd.md): the Test setup page's "Stop at steady state" box
+// Steady state in the GUI (docs/ssd-testing.md): the Test setup page's "Stop at steady state" box
 // writes the profile's rule (and shows one read from a file), says what Start will run,
 // and marks a field core refuses; the SNIA PTS preset runs from the window with it.
 #include "core/profile/profile_json.h"

@@ -415,7 +415,7 @@ std::vector<PresetInfo> presetCatalogue()
             info.title = QCoreApplication::translate("Presets", "CrystalDiskMark %1").arg(variant);
         } else if (name == QLatin1String("ssd-steady-state")
             || name == QLatin1String("write-saturation")) {
-            // What an SSD does over time, not in its first seconds (docs/ssd.md).
+            // What an SSD does over time, not in its first seconds (docs/ssd-testing.md).
             info.group = QCoreApplication::translate("Presets", "SSD over time");
             info.title = presetTitle(name);
         } else if (name == QLatin1String("iometer")) {

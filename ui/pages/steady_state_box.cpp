@@ -81,7 +81,7 @@ SteadyStateBox::SteadyStateBox(QWidget *parent)
         tr("fio's iops_slope:X%: the fitted line's slope per round below X % of the mean; an "
            "oscillation has none, so it passes"),
         Qt::ToolTipRole);
-    m_rule->setToolTip(tr("How the window is judged (docs/ssd.md)"));
+    m_rule->setToolTip(tr("How the window is judged (docs/ssd-testing.md)"));
     form->addRow(tr("R&ule:"), m_rule);
 
     m_metric = new QComboBox(this);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The Test setup page's "Stop at steady state" box: the profile's setup.steadyState (a
 // stop rule for every step: rounds until the rule's window is steady, or the round
-// limit; core/stats/steady_state.h, docs/ssd.md). Checked, the steps run in rounds
+// limit; core/stats/steady_state.h, docs/ssd-testing.md). Checked, the steps run in rounds
 // instead of for their run time.
 #pragma once
 
