@@ -394,34 +394,34 @@ void intervalScopeColumns(JsonTextWriter &w, const std::vector<IntervalSample> &
 
 // The heat map's columns (core/stats/latency_map.h): per interval the first band and the
 // counts from it to the last non-empty band, as one line of small arrays; null when no
-// interval completed an I/O.
+// interval completed an I/O. Each interval's bands are made where they are written (twice:
+// a first band, then the counts), not kept for the whole run.
 void intervalLatencyBandColumns(JsonTextWriter &w, const std::vector<IntervalSample> &intervals)
 {
-    std::vector<LatencyBands> bands;
-    bands.reserve(intervals.size());
-    for (const auto &sample : intervals)
-        bands.push_back(intervalLatencyBands(sample));
     w.key("latency_bands");
-    if (std::all_of(bands.begin(), bands.end(), [](const LatencyBands &b) { return b.empty(); })) {
+    if (std::all_of(intervals.begin(), intervals.end(),
+            [](const IntervalSample &s) { return intervalLatencyBands(s).empty(); })) {
         w.null();
         return;
     }
     w.beginObject();
     w.key("per_octave");
     w.number(std::uint64_t(kLatencyBandsPerOctave));
-    w.column("first", bands.size(), [&](std::size_t i) {
-        if (bands[i].empty())
+    w.column("first", intervals.size(), [&](std::size_t i) {
+        const LatencyBands bands = intervalLatencyBands(intervals[i]);
+        if (bands.empty())
             w.null();
         else
-            w.number(std::uint64_t(bands[i].first));
+            w.number(std::uint64_t(bands.first));
     });
-    w.column("counts", bands.size(), [&](std::size_t i) {
+    w.column("counts", intervals.size(), [&](std::size_t i) {
+        const LatencyBands bands = intervalLatencyBands(intervals[i]);
         std::string &out = w.text();
         out += '[';
-        for (std::size_t b = 0; b < bands[i].counts.size(); ++b) {
+        for (std::size_t b = 0; b < bands.counts.size(); ++b) {
             if (b > 0)
                 out += ", ";
-            appendJsonNumber(out, bands[i].counts[b]);
+            appendJsonNumber(out, bands.counts[b]);
         }
         out += ']';
     });

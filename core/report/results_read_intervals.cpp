@@ -421,7 +421,10 @@ void intervalScopeColumnsOf(const Node &n, RunResult &r)
     }
 }
 
-// The heat map's columns: each interval's first band (null: no I/O) and its counts.
+// The heat map's columns: each interval's first band (null: no I/O) and its counts, from
+// that band to the highest with I/O (both ends non-zero, within kMaxLatencyBand). The
+// counts are read where they are, as Column reads a column (a long run has thousands of
+// intervals of a few dozen counts); a Node is made only for a message.
 void intervalLatencyBandsOf(const Node &n, RunResult &r)
 {
     const Node perOctave = n["per_octave"];
@@ -434,22 +437,28 @@ void intervalLatencyBandsOf(const Node &n, RunResult &r)
     const Node counts = n["counts"];
     const Column perInterval(counts, count); // one list per interval
     for (std::size_t i = 0; i < count; ++i) {
-        const Node list = counts.at(i);
+        const Node list = perInterval.at(i);
         if (!list.isArray())
             throw JsonReadStopped {};
-        LatencyBands &bands = r.intervals[i].latencyBands;
+        const Json &values = list.json();
         if (first.isNull(i)) {
-            if (list.size() != 0)
+            if (!values.empty())
                 fail(list, "counts of an interval without a first band");
             continue;
         }
-        bands.first = first.u32(i);
-        // Beyond the last band a latency can have (2^44 ns, band 176), with room to spare.
-        if (bands.first > 1024 || list.size() > 1024 || list.size() == 0)
-            fail(list, fmt::format("not the counts of latency bands from band {}", bands.first));
-        bands.counts.reserve(list.size());
-        for (std::size_t b = 0; b < list.size(); ++b)
-            bands.counts.push_back(list.at(b).u64());
+        const std::uint32_t band = first.u32(i);
+        if (values.empty() || band > kMaxLatencyBand || values.size() - 1 > kMaxLatencyBand - band)
+            fail(list,
+                fmt::format("not the counts of latency bands from band {} (at most {})", band,
+                    kMaxLatencyBand));
+        LatencyBands &bands = r.intervals[i].latencyBands;
+        bands.first = band;
+        bands.counts.reserve(values.size());
+        for (std::size_t b = 0; b < values.size(); ++b)
+            bands.counts.push_back(
+                values[b].is_number_unsigned() ? values[b].get<std::uint64_t>() : list.at(b).u64());
+        if (bands.counts.front() == 0 || bands.counts.back() == 0)
+            fail(list, "the first and the last band of an interval hold I/O");
     }
 }
 

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/report/svg_plots.h"
 
-#include "core/report/html_report.h"
 #include "core/run/interval_history.h"
 
 #include <algorithm>
@@ -38,12 +37,14 @@ namespace {
 constexpr double kMapWidth = 960, kMapHeight = 400, kMapLeft = 70, kMapRight = 20, kMapTop = 24,
                  kMapBottom = 64;
 
-// One column of the map: adjacent intervals of one step, their bands added.
+// One column of the map: adjacent intervals of one step, their bands added, and the
+// sampling intervals they cover (more than one each in a long run's merged history).
 struct MapColumn {
     double startSeconds = 0;
     double endSeconds = 0;
     std::size_t step = 0;
     std::size_t intervals = 0;
+    std::uint64_t samplingIntervals = 0;
     LatencyBands bands;
 };
 
@@ -61,6 +62,7 @@ std::vector<MapColumn> mapColumns(std::span<const IntervalSample> intervals)
         MapColumn &c = columns.back();
         c.endSeconds = std::max(c.endSeconds, sample.endSeconds);
         ++c.intervals;
+        c.samplingIntervals += std::max<std::uint32_t>(sample.mergedIntervals, 1);
         c.bands.merge(intervalLatencyBands(sample));
     }
     return columns;
@@ -78,7 +80,7 @@ std::string latencyTick(double ns)
     return fmt::format("{:g} s", ns / 1e9);
 }
 
-std::string hexColour(std::uint32_t rgb)
+std::string hexColor(std::uint32_t rgb)
 {
     return fmt::format("#{:06x}", rgb);
 }
@@ -88,8 +90,13 @@ std::string hexColour(std::uint32_t rgb)
 std::string latencyMapSvg(std::span<const IntervalSample> intervals)
 {
     const std::vector<MapColumn> columns = mapColumns(intervals);
+    // A cell's figure: its band's I/Os per sampling interval of its column, so that one
+    // colour is one rate wherever intervals were added together or merged.
+    const auto perInterval = [](const MapColumn &c, std::uint64_t count) {
+        return double(count) / double(std::max<std::uint64_t>(c.samplingIntervals, 1));
+    };
     std::uint32_t lowBand = std::numeric_limits<std::uint32_t>::max(), highBand = 0;
-    std::uint64_t most = 0;
+    double most = 0;
     double tLo = std::numeric_limits<double>::infinity(), tHi = -tLo;
     for (const auto &c : columns) {
         if (c.bands.empty())
@@ -97,11 +104,11 @@ std::string latencyMapSvg(std::span<const IntervalSample> intervals)
         lowBand = std::min(lowBand, c.bands.first);
         highBand = std::max(highBand, c.bands.last());
         for (const auto count : c.bands.counts)
-            most = std::max(most, count);
+            most = std::max(most, perInterval(c, count));
         tLo = std::min(tLo, c.startSeconds);
         tHi = std::max(tHi, c.endSeconds);
     }
-    if (most == 0 || !(tLo < tHi))
+    if (!(most > 0) || !(tLo < tHi))
         return {};
     const double bandCount = double(highBand - lowBand + 1);
     const double plotHeight = kMapHeight - kMapTop - kMapBottom;
@@ -111,12 +118,14 @@ std::string latencyMapSvg(std::span<const IntervalSample> intervals)
     // y in band units: band b spans [b, b + 1), 4·log2(ns) for a latency.
     const auto yOf
         = [&](double band) { return kMapTop + (1 - (band - lowBand) / bandCount) * plotHeight; };
-    // Counts on a log scale, in 64 levels: a cell with one I/O is the darkest, the
-    // fullest the lightest; equal levels stacked in a column are one rectangle.
-    const double logMost = std::log(double(most));
-    const auto levelOf = [&](std::uint64_t count) {
-        return most == 1 ? 63
-                         : static_cast<int>(std::lround(std::log(double(count)) / logMost * 63));
+    // On a log scale from one I/O per interval (the darkest, as the Live page's map) to the
+    // fullest cell (the lightest), in 64 levels; equal levels stacked in a column are one
+    // rectangle. Below one I/O per interval (a rare band over merged intervals) is the
+    // darkest too.
+    const double logMost = std::log(std::max(most, 2.0));
+    const auto levelOf = [&](const MapColumn &c, std::uint64_t count) {
+        const double perSample = std::max(perInterval(c, count), 1.0);
+        return static_cast<int>(std::lround(std::log(perSample) / logMost * 63));
     };
     std::string out = fmt::format(
         "<figure><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" "
@@ -135,16 +144,16 @@ std::string latencyMapSvg(std::span<const IntervalSample> intervals)
                 ++i;
                 continue;
             }
-            const int level = levelOf(c.bands.counts[i]);
+            const int level = levelOf(c, c.bands.counts[i]);
             std::size_t end = i + 1;
             while (end < c.bands.counts.size() && c.bands.counts[end] != 0
-                && levelOf(c.bands.counts[end]) == level)
+                && levelOf(c, c.bands.counts[end]) == level)
                 ++end;
             const double top = yOf(double(c.bands.first + end));
             out += fmt::format(
                 "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\"/>",
                 x, top, width, yOf(double(c.bands.first + i)) - top,
-                hexColour(heatColour(level / 63.0)));
+                hexColor(heatColor(level / 63.0)));
             i = end;
         }
         out += '\n';
@@ -176,9 +185,11 @@ std::string latencyMapSvg(std::span<const IntervalSample> intervals)
                            "text-anchor=\"middle\">{4}</text>\n",
             xOf(t), kMapHeight - kMapBottom, kMapHeight - kMapBottom + 4,
             kMapHeight - kMapBottom + 18, axisNumber(t));
-    // The steps' starts, numbered as the report's steps are.
+    // The steps' starts, numbered as the report's steps are (a step before the first I/O
+    // or after the last has no place on the axis).
     for (std::size_t i = 0; i < columns.size(); ++i)
-        if (i == 0 || columns[i].step != columns[i - 1].step)
+        if ((i == 0 || columns[i].step != columns[i - 1].step) && columns[i].startSeconds >= tLo
+            && columns[i].startSeconds <= tHi)
             out += fmt::format("<line x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1}\" y2=\"{2}\" "
                                "stroke=\"#888\" stroke-dasharray=\"3 3\"/><text x=\"{3:.1f}\" "
                                "y=\"{4}\">{5}</text>\n",
@@ -191,15 +202,15 @@ std::string latencyMapSvg(std::span<const IntervalSample> intervals)
         kMapTop + plotHeight / 2);
     // The colour scale: a gradient from one I/O to the fullest cell's count.
     out += "<defs><linearGradient id=\"heat\">";
-    for (const auto &stop : kHeatColourStops)
+    for (const auto &stop : kHeatColorStops)
         out += fmt::format("<stop offset=\"{:g}\" stop-color=\"{}\"/>", stop.position,
-            hexColour(heatColour(stop.position)));
+            hexColor(heatColor(stop.position)));
     out += "</linearGradient></defs>\n";
     const double legendY = kMapHeight - 16;
-    out += fmt::format("<text x=\"{0}\" y=\"{1}\">I/Os per interval and band (log scale): "
-                       "1</text><rect x=\"{2}\" y=\"{3}\" width=\"200\" height=\"10\" "
-                       "fill=\"url(#heat)\"/><text x=\"{4}\" y=\"{1}\">{5}</text>\n",
-        kMapLeft, legendY, kMapLeft + 300, legendY - 9, kMapLeft + 506, most);
+    out += fmt::format("<text x=\"{0}\" y=\"{1}\">I/Os per sampling interval and band (log "
+                       "scale): 1</text><rect x=\"{2}\" y=\"{3}\" width=\"200\" height=\"10\" "
+                       "fill=\"url(#heat)\"/><text x=\"{4}\" y=\"{1}\">{5:.0f}</text>\n",
+        kMapLeft, legendY, kMapLeft + 340, legendY - 9, kMapLeft + 546, most);
     return out
         + "</svg><figcaption>Latency over time: each interval's I/Os by latency (all "
           "targets, reads and writes)</figcaption></figure>\n";

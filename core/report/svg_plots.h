@@ -18,9 +18,10 @@ double niceStep(double span, int count);
 std::string axisNumber(double v);
 
 // Latency over time as a heat map (core/stats/latency_map.h): time on x, latency on a log
-// y axis, each interval's I/Os per band as colour (log scale), the steps' starts marked;
-// "" when no interval completed an I/O. A long run's intervals are drawn in at most
-// kMaxLatencyMapColumns columns, adjacent intervals of a step added together.
+// y axis, each interval's I/Os per band as color (per sampling interval, log scale), the
+// steps' starts marked; "" when no interval completed an I/O. A long run's intervals are
+// drawn in about kMaxLatencyMapColumns columns (adjacent intervals of a step added
+// together; each step starts a column of its own).
 inline constexpr std::size_t kMaxLatencyMapColumns = 480;
 std::string latencyMapSvg(std::span<const IntervalSample> intervals);
 

@@ -10,10 +10,9 @@ std::uint32_t latencyBandOf(double ns)
 {
     if (!(ns >= 1))
         return 0;
-    // The last tracked bucket is below 2^44 ns: at most band 176, far inside 32 bits.
     // A hair above the product: a band's own lower edge, 2^(b/4) computed, lands in b.
     const double band = std::floor(std::log2(ns) * kLatencyBandsPerOctave + 1e-9);
-    return static_cast<std::uint32_t>(std::min(band, 4096.0));
+    return static_cast<std::uint32_t>(std::min(band, double(kMaxLatencyBand)));
 }
 
 double latencyBandLowNs(std::uint32_t band)
@@ -61,20 +60,24 @@ void LatencyBands::merge(const LatencyBands &other)
 LatencyBands latencyBandsOf(const SparseLatencyHistogram &histogram)
 {
     LatencyBands bands;
-    for (std::size_t i = 0; i < histogram.indices.size(); ++i)
-        bands.add(latencyBandOf(LatencyHistogram::bucketMidpoint(histogram.indices[i])),
-            histogram.counts[i]);
+    // As dense() does: a histogram from another host is only as long as its shorter
+    // list, and an index past the layout has no bucket (never made here).
+    const std::size_t n = std::min(histogram.indices.size(), histogram.counts.size());
+    for (std::size_t i = 0; i < n; ++i)
+        if (histogram.indices[i] < LatencyHistogram::kBucketCount)
+            bands.add(latencyBandOf(LatencyHistogram::bucketMidpoint(histogram.indices[i])),
+                histogram.counts[i]);
     return bands;
 }
 
-std::uint32_t heatColour(double t)
+std::uint32_t heatColor(double t)
 {
     t = std::isnan(t) ? 0 : std::clamp(t, 0.0, 1.0);
     std::size_t upper = 1;
-    while (upper + 1 < kHeatColourStops.size() && kHeatColourStops[upper].position < t)
+    while (upper + 1 < kHeatColorStops.size() && kHeatColorStops[upper].position < t)
         ++upper;
-    const HeatColourStop &a = kHeatColourStops[upper - 1];
-    const HeatColourStop &b = kHeatColourStops[upper];
+    const HeatColorStop &a = kHeatColorStops[upper - 1];
+    const HeatColorStop &b = kHeatColorStops[upper];
     const double f = (t - a.position) / (b.position - a.position);
     const auto mix = [f](std::uint8_t x, std::uint8_t y) {
         return static_cast<std::uint32_t>(std::lround(x + (double(y) - x) * f));

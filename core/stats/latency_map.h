@@ -21,8 +21,11 @@
 namespace ioprism::core {
 
 constexpr unsigned kLatencyBandsPerOctave = 4;
+// The highest band a latency can fall in, with room: a histogram tracks latencies up to
+// 2^43 ns (band 172, about 2 h 26 min); larger ones are counted at its top.
+constexpr std::uint32_t kMaxLatencyBand = 255;
 
-// The band a latency (or a histogram bucket's midpoint) falls in.
+// The band a latency (or a histogram bucket's midpoint) falls in, at most kMaxLatencyBand.
 std::uint32_t latencyBandOf(double ns);
 // A band's lower edge, in ns (its upper edge is the next band's lower edge).
 double latencyBandLowNs(std::uint32_t band);
@@ -45,24 +48,25 @@ struct LatencyBands {
 // The bands of a histogram's I/Os.
 LatencyBands latencyBandsOf(const SparseLatencyHistogram &histogram);
 
-// The heat map's colours, one scale for the GUI and the report: t in [0, 1] from the
-// fewest I/Os in a cell to the most (the callers put counts on a log scale), through
-// dark blue, violet, orange to light yellow (a perceptual "inferno"-like ramp that stays
-// readable in grey and for the common colour-vision deficiencies).
-struct HeatColourStop {
+// The heat maps' colours, one scale for the GUI's (the latency map, the series matrix)
+// and the report's: t in [0, 1] from the least to the most (the latency maps put counts
+// on a log scale), through viridis' dark violet, blue, teal and green to yellow, a ramp
+// that is perceptually even and stays readable in grey and for the common colour-vision
+// deficiencies.
+struct HeatColorStop {
     double position = 0; // 0 ... 1
     std::uint8_t red = 0;
     std::uint8_t green = 0;
     std::uint8_t blue = 0;
 };
-inline constexpr std::array<HeatColourStop, 5> kHeatColourStops {{
-    {0.00, 0x1b, 0x0c, 0x41},
-    {0.25, 0x6a, 0x17, 0x6e},
-    {0.50, 0xbb, 0x37, 0x54},
-    {0.75, 0xf9, 0x8e, 0x09},
-    {1.00, 0xfc, 0xff, 0xa4},
+inline constexpr std::array<HeatColorStop, 5> kHeatColorStops {{
+    {0.00, 68, 1, 84},
+    {0.25, 59, 82, 139},
+    {0.50, 33, 145, 140},
+    {0.75, 94, 201, 98},
+    {1.00, 253, 231, 37},
 }};
-// The colour at t (clamped to [0, 1]), interpolated between the stops, as 0xRRGGBB.
-std::uint32_t heatColour(double t);
+// The color at t (clamped to [0, 1]), interpolated between the stops, as 0xRRGGBB.
+std::uint32_t heatColor(double t);
 
 } // namespace ioprism::core

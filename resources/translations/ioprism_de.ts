@@ -1450,16 +1450,19 @@
         <translation>Schritt %1</translation>
     </message>
     <message>
-        <source>%1 I/O in %2 – %3</source>
-        <translation>%1 I⁠/⁠O in %2 – %3</translation>
-    </message>
-    <message>
         <source>Show the latency heat map</source>
         <translation>Latenz-Heatmap zeigen</translation>
     </message>
     <message>
         <source>Colour each interval&apos;s I/Os by latency behind the percentiles (brighter: more I/Os, on a log scale)</source>
         <translation>Die I⁠/⁠Os jedes Intervalls hinter den Perzentilen nach Latenz einfärben (heller: mehr I⁠/⁠Os, auf logarithmischer Skala)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln I/O(s) in %1 – %2</source>
+        <translation>
+            <numerusform>%Ln I⁠/⁠O in %1 – %2</numerusform>
+            <numerusform>%Ln I⁠/⁠Os in %1 – %2</numerusform>
+        </translation>
     </message>
 </context>
 <context>

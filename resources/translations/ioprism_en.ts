@@ -90,6 +90,16 @@
     </message>
 </context>
 <context>
+    <name>ioprism::ui::LivePlots</name>
+    <message numerus="yes">
+        <source>%Ln I/O(s) in %1 – %2</source>
+        <translation>
+            <numerusform>%Ln I/O in %1 – %2</numerusform>
+            <numerusform>%Ln I/Os in %1 – %2</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ioprism::ui::MainWindow</name>
     <message numerus="yes">
         <source>%n specs</source>

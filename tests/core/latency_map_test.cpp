@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <map>
 #include <regex>
 #include <string>
 
@@ -64,6 +65,19 @@ TEST(LatencyBands, AHistogramsIosLandInTheBandsOfTheirLatencies)
     EXPECT_EQ(bands.countIn(latencyBandOf(1e6)), 0u) << "a band between them is empty";
     EXPECT_EQ(bands.countIn(bands.last() + 1), 0u);
     EXPECT_TRUE(latencyBandsOf(SparseLatencyHistogram {}).empty());
+}
+
+// A histogram from another host (an agent, an MPI rank) is read only as far as it goes:
+// lists of unequal length, an index past the layout.
+TEST(LatencyBands, AHistogramFromElsewhereIsReadOnlyWhereItHasBuckets)
+{
+    SparseLatencyHistogram h;
+    h.indices = {100, 200, std::uint32_t(LatencyHistogram::kBucketCount), 300};
+    h.counts = {1, 2, 3};
+    const LatencyBands bands = latencyBandsOf(h);
+    EXPECT_EQ(bands.total(), 3u) << "the two buckets with an index and a count in the layout";
+    EXPECT_LE(bands.last(), kMaxLatencyBand);
+    EXPECT_EQ(latencyBandOf(1e30), kMaxLatencyBand);
 }
 
 TEST(LatencyBands, EveryBucketOfTheHistogramIsCountedNearItsOwnBand)
@@ -127,16 +141,16 @@ TEST(LatencyBands, AnIntervalsBandsComeFromItsHistogramsOrAsReadBack)
     EXPECT_EQ(intervalLatencyBands(mergeConsecutive(c, d)).total(), 214u);
 }
 
-TEST(HeatColours, TheScaleRunsThroughItsStopsAndClamps)
+TEST(HeatColors, TheScaleRunsThroughItsStopsAndClamps)
 {
-    EXPECT_EQ(heatColour(0), 0x1b0c41u);
-    EXPECT_EQ(heatColour(1), 0xfcffa4u);
-    EXPECT_EQ(heatColour(0.5), 0xbb3754u);
-    EXPECT_EQ(heatColour(-3), heatColour(0));
-    EXPECT_EQ(heatColour(7), heatColour(1));
-    EXPECT_EQ(heatColour(std::nan("")), heatColour(0));
+    EXPECT_EQ(heatColor(0), 0x440154u) << "viridis' dark end";
+    EXPECT_EQ(heatColor(1), 0xfde725u);
+    EXPECT_EQ(heatColor(0.5), 0x21918cu);
+    EXPECT_EQ(heatColor(-3), heatColor(0));
+    EXPECT_EQ(heatColor(7), heatColor(1));
+    EXPECT_EQ(heatColor(std::nan("")), heatColor(0));
     // Halfway between the first two stops: each channel halfway (rounded).
-    EXPECT_EQ(heatColour(0.125), 0x431258u);
+    EXPECT_EQ(heatColor(0.125), 0x402a70u);
 }
 
 // A run of `n` intervals of 1 s, each with 1000 I/Os at 100 µs, and in interval
@@ -176,8 +190,8 @@ TEST(LatencyMapSvg, AStallIsACellFarAboveTheRestAndTheFullestCellIsTheBrightest)
          ++it)
         cells.emplace_back(std::stod((*it)[1]), (*it)[2]);
     ASSERT_EQ(cells.size(), 21u) << svg;
-    const auto brightest = fmt::format("#{:06x}", heatColour(1));
-    const auto darkest = fmt::format("#{:06x}", heatColour(0));
+    const auto brightest = fmt::format("#{:06x}", heatColor(1));
+    const auto darkest = fmt::format("#{:06x}", heatColor(0));
     EXPECT_EQ(std::count_if(
                   cells.begin(), cells.end(), [&](const auto &c) { return c.second == brightest; }),
         20)
@@ -198,17 +212,24 @@ TEST(LatencyMapSvg, AStallIsACellFarAboveTheRestAndTheFullestCellIsTheBrightest)
     EXPECT_THAT(svg, HasSubstr(">100 ms<")) << "powers of ten only: 1-2-5 would be too many";
 }
 
-TEST(LatencyMapSvg, ALongRunIsDrawnInBoundedColumnsWithEveryIo)
+// A long run is drawn in bounded columns of several intervals each, colored per sampling
+// interval: the last column, of fewer intervals at the same rate, has the same color.
+TEST(LatencyMapSvg, ALongRunIsDrawnInBoundedColumnsAtTheSameRateAsItsIntervals)
 {
     const RunResult r = stalledRunForMap(5000, 4321);
     const std::string svg = latencyMapSvg(r.intervals);
-    const std::regex rect("<rect x=");
-    const std::ptrdiff_t rects
-        = std::distance(std::sregex_iterator(svg.begin(), svg.end(), rect), std::sregex_iterator());
-    EXPECT_LE(rects, std::ptrdiff_t(kMaxLatencyMapColumns + 3))
-        << "the columns, the stall, the frame and the legend's scale";
-    EXPECT_THAT(svg, HasSubstr(">11000</text>"))
-        << "the fullest cell: a column adds its 11 intervals' I/Os at 100 µs";
+    const std::regex cell("<rect x=\"[0-9.]+\" y=\"[0-9.]+\" width=\"[0-9.]+\" "
+                          "height=\"[0-9.]+\" fill=\"(#[0-9a-f]{6})\"/>");
+    std::map<std::string, int> colors;
+    for (auto it = std::sregex_iterator(svg.begin(), svg.end(), cell); it != std::sregex_iterator();
+         ++it)
+        ++colors[(*it)[1]];
+    const int columns = int((5000 + 10) / 11); // 11 intervals a column
+    EXPECT_EQ(colors[fmt::format("#{:06x}", heatColor(1))], columns)
+        << "every column at 1000 I/Os per interval, the last of 6 intervals too";
+    EXPECT_EQ(colors[fmt::format("#{:06x}", heatColor(0))], 1) << "the stall";
+    EXPECT_EQ(colors.size(), 2u);
+    EXPECT_THAT(svg, HasSubstr(">1000</text>")) << "the scale's top: I/Os per sampling interval";
 }
 
 TEST(LatencyMapSvg, ARunWithoutIoHasNoMapAndTheReportNoSection)
@@ -258,6 +279,18 @@ TEST(LatencyBandsInResults, BandsOfAnotherWidthOrCountsWithoutABandAreRefusedByP
     const ResultsRead b = readResultsJson(orphan.dump());
     EXPECT_FALSE(b.ok());
     EXPECT_THAT(b.error, HasSubstr("counts of an interval without a first band"));
+    auto zeroEnd = doc;
+    zeroEnd["intervals"]["latency_bands"]["counts"][0].push_back(0);
+    const ResultsRead d = readResultsJson(zeroEnd.dump());
+    EXPECT_FALSE(d.ok());
+    EXPECT_THAT(d.error, HasSubstr("the first and the last band of an interval hold I/O"));
+    auto tooHigh = doc;
+    tooHigh["intervals"]["latency_bands"]["first"][0] = 250;
+    tooHigh["intervals"]["latency_bands"]["counts"][0]
+        = nlohmann::json::array({1, 0, 0, 0, 0, 0, 1});
+    const ResultsRead e = readResultsJson(tooHigh.dump());
+    EXPECT_FALSE(e.ok());
+    EXPECT_THAT(e.error, HasSubstr("not the counts of latency bands from band 250 (at most 255)"));
     auto old = doc;
     old["intervals"].erase("latency_bands");
     const ResultsRead c = readResultsJson(old.dump());

@@ -2,24 +2,16 @@
 #include "ui/plots/latency_heat_map.h"
 
 #include "ui/plots/qcp_library.h"
+#include "ui/plots/series_axes.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 namespace ioprism::ui {
 
 namespace {
-
-QCPColorGradient heatGradient()
-{
-    QCPColorGradient gradient;
-    gradient.clearColorStops();
-    for (const auto &stop : core::kHeatColourStops)
-        gradient.setColorStopAt(stop.position, QColor(stop.red, stop.green, stop.blue));
-    gradient.setNanHandling(QCPColorGradient::nhTransparent);
-    return gradient;
-}
 
 double bandLowUs(std::uint32_t band)
 {
@@ -28,7 +20,8 @@ double bandLowUs(std::uint32_t band)
 
 } // namespace
 
-LatencyHeatMap::LatencyHeatMap(QCustomPlot *plot)
+LatencyHeatMap::LatencyHeatMap(QCustomPlot *plot, std::size_t maxIntervals)
+    : m_maxIntervals(maxIntervals)
 {
     const QString layer = QStringLiteral("heatmap");
     if (!plot->layer(layer))
@@ -47,7 +40,7 @@ LatencyHeatMap::LatencyHeatMap(QCustomPlot *plot)
 
 void LatencyHeatMap::clear()
 {
-    m_columns.clear();
+    m_intervals.clear();
     m_map->data()->clear();
     m_dirty = false;
 }
@@ -56,13 +49,12 @@ void LatencyHeatMap::addInterval(
     double startSeconds, double endSeconds, const core::LatencyBands &bands)
 {
     if (!(endSeconds > startSeconds)
-        || (!m_columns.empty() && startSeconds < m_columns.back().startSeconds))
+        || (!m_intervals.empty() && startSeconds < m_intervals.back().startSeconds))
         return; // no span, or out of order (a new run without clear())
-    m_columns.push_back({startSeconds, endSeconds, bands});
-    // Trimmed in chunks, as the graphs are, so that the cost per interval stays constant.
-    if (m_columns.size() > kMaxColumns + kMaxColumns / 10)
-        m_columns.erase(
-            m_columns.begin(), m_columns.end() - static_cast<std::ptrdiff_t>(kMaxColumns));
+    m_intervals.push_back({startSeconds, endSeconds, bands});
+    if (m_intervals.size() > m_maxIntervals + m_maxIntervals / 10)
+        m_intervals.erase(
+            m_intervals.begin(), m_intervals.end() - static_cast<std::ptrdiff_t>(m_maxIntervals));
     m_dirty = true;
 }
 
@@ -78,59 +70,74 @@ bool LatencyHeatMap::isVisible() const
 
 void LatencyHeatMap::update()
 {
-    if (!m_dirty)
+    if (!m_dirty || !isVisible())
         return;
     m_dirty = false;
     QCPColorMapData *data = m_map->data();
     std::uint32_t low = std::numeric_limits<std::uint32_t>::max(), high = 0;
-    double shortest = std::numeric_limits<double>::infinity();
-    for (const auto &c : m_columns) {
-        shortest = std::min(shortest, c.endSeconds - c.startSeconds);
-        if (c.bands.empty())
+    std::vector<double> lengths;
+    lengths.reserve(m_intervals.size());
+    for (const auto &interval : m_intervals) {
+        lengths.push_back(interval.endSeconds - interval.startSeconds);
+        if (interval.bands.empty())
             continue;
-        low = std::min(low, c.bands.first);
-        high = std::max(high, c.bands.last());
+        low = std::min(low, interval.bands.first);
+        high = std::max(high, interval.bands.last());
     }
     if (low > high) {
         data->clear();
         return;
     }
     high = std::max(high, low + 1); // two rows at least: one row has no height in QCP
-    const double t0 = m_columns.front().startSeconds;
-    const double t1 = m_columns.back().endSeconds;
-    const int cells
-        = std::clamp(static_cast<int>(std::ceil((t1 - t0) / shortest - 1e-6)), 2, kMaxCells);
-    const double width = (t1 - t0) / cells;
+    // The median interval: a step's short last interval does not shrink the cells.
+    const auto middle = lengths.begin() + static_cast<std::ptrdiff_t>(lengths.size() / 2);
+    std::nth_element(lengths.begin(), middle, lengths.end());
+    const double typicalSeconds = *middle;
+    const double t0 = m_intervals.front().startSeconds;
+    const double t1 = std::max_element(
+        m_intervals.begin(), m_intervals.end(), [](const Interval &a, const Interval &b) {
+            return a.endSeconds < b.endSeconds;
+        })->endSeconds;
+    // Clamped as a double: a tiny interval must not overflow the int.
+    const int cells = static_cast<int>(
+        std::clamp(std::round((t1 - t0) / typicalSeconds), 2.0, double(kMaxCells)));
+    const double cellSeconds = (t1 - t0) / cells;
     const int rows = static_cast<int>(high - low + 1);
-    m_t0 = t0;
-    m_columnSeconds = width;
+    m_gridStartSeconds = t0;
+    m_cellSeconds = cellSeconds;
     m_lowBand = low;
     data->setSize(cells, rows);
     // QCP puts the first and last cells' centres on the range's ends and extends the
     // image by half a cell in pixels: the centres of the lowest and highest bands (their
     // geometric middles on the log axis) make it span exactly [t0, t1] and [low edge,
     // high edge], each row a band.
-    const double halfBand = std::exp2(0.5 / core::kLatencyBandsPerOctave);
-    data->setRange(QCPRange(t0 + width / 2, t1 - width / 2),
-        QCPRange(bandLowUs(low) * halfBand, bandLowUs(high) * halfBand));
+    const double halfBandRatio = std::exp2(0.5 / core::kLatencyBandsPerOctave);
+    data->setRange(QCPRange(t0 + cellSeconds / 2, t1 - cellSeconds / 2),
+        QCPRange(bandLowUs(low) * halfBandRatio, bandLowUs(high) * halfBandRatio));
     data->fill(std::numeric_limits<double>::quiet_NaN());
     double most = 1;
-    for (const auto &c : m_columns) {
-        if (c.bands.empty())
+    for (const auto &interval : m_intervals) {
+        if (interval.bands.empty())
             continue;
+        const double length = interval.endSeconds - interval.startSeconds;
         const int first = std::clamp(
-            static_cast<int>(std::floor((c.startSeconds - t0) / width + 1e-6)), 0, cells - 1);
-        const int last = std::clamp(
-            static_cast<int>(std::ceil((c.endSeconds - t0) / width - 1e-6)), first + 1, cells);
-        const double share = 1.0 / (last - first);
-        for (std::size_t b = 0; b < c.bands.counts.size(); ++b) {
-            if (c.bands.counts[b] == 0)
+            static_cast<int>(std::floor((interval.startSeconds - t0) / cellSeconds)), 0, cells - 1);
+        const int last
+            = std::clamp(static_cast<int>(std::ceil((interval.endSeconds - t0) / cellSeconds)),
+                first + 1, cells);
+        for (int k = first; k < last; ++k) {
+            const double overlap = std::min(interval.endSeconds, t0 + (k + 1) * cellSeconds)
+                - std::max(interval.startSeconds, t0 + k * cellSeconds);
+            if (!(overlap > 0))
                 continue;
-            const int row = static_cast<int>(c.bands.first + b - low);
-            for (int k = first; k < last; ++k) {
+            const double share = overlap / length;
+            for (std::size_t b = 0; b < interval.bands.counts.size(); ++b) {
+                if (interval.bands.counts[b] == 0)
+                    continue;
+                const int row = static_cast<int>(interval.bands.first + b - low);
                 const double before = data->cell(k, row);
                 const double value
-                    = (std::isnan(before) ? 0 : before) + double(c.bands.counts[b]) * share;
+                    = (std::isnan(before) ? 0 : before) + double(interval.bands.counts[b]) * share;
                 data->setCell(k, row, value);
                 most = std::max(most, value);
             }
@@ -142,7 +149,7 @@ void LatencyHeatMap::update()
 double LatencyHeatMap::drawnValue(double seconds, double latencyUs) const
 {
     QCPColorMapData *data = m_map->data(); // cell() is not const in QCP
-    const double column = std::floor((seconds - m_t0) / m_columnSeconds);
+    const double column = std::floor((seconds - m_gridStartSeconds) / m_cellSeconds);
     const double row = double(core::latencyBandOf(latencyUs * 1e3)) - double(m_lowBand);
     if (!(column >= 0 && column < data->keySize() && row >= 0 && row < data->valueSize()))
         return std::numeric_limits<double>::quiet_NaN();
@@ -150,31 +157,33 @@ double LatencyHeatMap::drawnValue(double seconds, double latencyUs) const
 }
 
 std::optional<std::pair<double, double>> LatencyHeatMap::latencyRangeUs(
-    double lower, double upper) const
+    double lowerSeconds, double upperSeconds) const
 {
     std::uint32_t low = std::numeric_limits<std::uint32_t>::max(), high = 0;
-    for (const auto &c : m_columns) {
-        if (c.bands.empty() || c.endSeconds < lower || c.startSeconds > upper)
+    for (const auto &interval : m_intervals) {
+        if (interval.bands.empty() || interval.endSeconds < lowerSeconds
+            || interval.startSeconds > upperSeconds)
             continue;
-        low = std::min(low, c.bands.first);
-        high = std::max(high, c.bands.last());
+        low = std::min(low, interval.bands.first);
+        high = std::max(high, interval.bands.last());
     }
     if (low > high)
         return std::nullopt;
     return std::pair {bandLowUs(low), bandLowUs(high + 1)};
 }
 
-std::optional<LatencyHeatMap::Cell> LatencyHeatMap::cellAt(double seconds, double latencyUs) const
+std::optional<LatencyHeatMap::BandCount> LatencyHeatMap::intervalBandAt(
+    double endSeconds, double latencyUs) const
 {
-    const auto it = std::find_if(m_columns.begin(), m_columns.end(),
-        [&](const Column &c) { return c.startSeconds <= seconds && seconds < c.endSeconds; });
-    if (it == m_columns.end() || !(latencyUs > 0))
+    const auto it = std::find_if(m_intervals.begin(), m_intervals.end(),
+        [&](const Interval &i) { return std::abs(i.endSeconds - endSeconds) < 1e-9; });
+    if (it == m_intervals.end() || !(latencyUs > 0))
         return std::nullopt;
     const std::uint32_t band = core::latencyBandOf(latencyUs * 1e3);
-    const std::uint64_t count = it->bands.countIn(band);
-    if (count == 0)
+    const std::uint64_t ios = it->bands.countIn(band);
+    if (ios == 0)
         return std::nullopt;
-    return Cell {bandLowUs(band), bandLowUs(band + 1), count};
+    return BandCount {bandLowUs(band), bandLowUs(band + 1), ios};
 }
 
 } // namespace ioprism::ui

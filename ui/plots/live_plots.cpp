@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace ioprism::ui {
 
@@ -105,7 +106,7 @@ LivePlots::LivePlots(QWidget *parent)
         addGraph(latency, tr("p99"), series::p99(), false),
         addGraph(latency, tr("p99.9"), series::p999(), false)};
     l.device = {addGraph(latency, tr("device await"), series::device(), true)};
-    m_heatMap = std::make_unique<LatencyHeatMap>(latency);
+    m_heatMap = std::make_unique<LatencyHeatMap>(latency, kMaxPointsPerGraph);
     connect(latency, &QCustomPlot::beforeReplot, this, [this] { m_heatMap->update(); });
 
     auto *cpu = makePlot(CpuPlot, tr("CPU"), tr("% of all CPUs"));
@@ -662,14 +663,14 @@ QString LivePlots::hoverAt(int index, const QPoint &pos, double &tracerKey) cons
     if (text.isEmpty() || !nearestKey(id, key, shownKey))
         return {};
     tracerKey = shownKey;
-    // Under the pointer on the latency plot: the heat map's cell, the I/Os of that
-    // interval in that band.
+    // Under the pointer on the latency plot: the I/Os of the interval read out (the same
+    // as the percentiles above) in the heat map's band at the pointer's height.
     if (id == LatencyPlot && m_heatMap->isVisible())
-        if (const auto cell = m_heatMap->cellAt(key, p->yAxis->pixelToCoord(pos.y())))
+        if (const auto band = m_heatMap->intervalBandAt(shownKey, p->yAxis->pixelToCoord(pos.y())))
             text += QStringLiteral("<br><br>")
-                + tr("%1 I/O in %2 – %3")
-                      .arg(QLocale().toString(qulonglong(cell->count)), latencyText(cell->lowUs),
-                          latencyText(cell->highUs))
+                + tr("%Ln I/O(s) in %1 – %2", nullptr,
+                    int(std::min<std::uint64_t>(band->ios, std::numeric_limits<int>::max())))
+                      .arg(latencyText(band->lowUs), latencyText(band->highUs))
                       .toHtmlEscaped();
     return text;
 }
@@ -685,6 +686,7 @@ void LivePlots::fillContextMenu(QMenu *menu, int index)
         QAction *map = menu->addAction(tr("Show the latency heat map"), this,
             [this](bool checked) { setHeatMapVisible(checked); });
         map->setCheckable(true);
+        menu->setToolTipsVisible(true);
         map->setChecked(isHeatMapVisible());
         map->setToolTip(tr("Colour each interval's I/Os by latency behind the percentiles "
                            "(brighter: more I/Os, on a log scale)"));

@@ -3,6 +3,7 @@
 
 #include "core/profile/series.h"
 #include "core/profile/sweep_parameter.h"
+#include "core/stats/latency_map.h"
 #include "ui/format.h"
 #include "ui/plots/series_plot.h"
 
@@ -228,11 +229,9 @@ QCPColorGradient heatGradient()
 {
     QCPColorGradient g;
     g.clearColorStops();
-    g.setColorStopAt(0.0, QColor(68, 1, 84));
-    g.setColorStopAt(0.25, QColor(59, 82, 139));
-    g.setColorStopAt(0.5, QColor(33, 145, 140));
-    g.setColorStopAt(0.75, QColor(94, 201, 98));
-    g.setColorStopAt(1.0, QColor(253, 231, 37));
+    // The report's heat map draws with the same stops (core/stats/latency_map.h).
+    for (const auto &stop : core::kHeatColorStops)
+        g.setColorStopAt(stop.position, QColor(stop.red, stop.green, stop.blue));
     g.setColorInterpolation(QCPColorGradient::ciRGB);
     g.setNanHandling(QCPColorGradient::nhTransparent);
     g.setLevelCount(256);
