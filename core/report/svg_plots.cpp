@@ -149,10 +149,11 @@ std::string latencyMapSvg(std::span<const IntervalSample> intervals)
             while (end < c.bands.counts.size() && c.bands.counts[end] != 0
                 && levelOf(c, c.bands.counts[end]) == level)
                 ++end;
+            // Half a pixel taller, as the columns are wider: no hairline between levels.
             const double top = yOf(double(c.bands.first + end));
             out += fmt::format(
                 "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\"/>",
-                x, top, width, yOf(double(c.bands.first + i)) - top,
+                x, top, width, yOf(double(c.bands.first + i)) - top + 0.5,
                 hexColor(heatColor(level / 63.0)));
             i = end;
         }
