@@ -431,7 +431,6 @@ std::string steadyStateLines(const StepResult &step)
     const SteadyStateRecord &steady = *step.steadyState;
     const SteadyStateResult &judged = steady.result;
     const SteadyStateMetric metric = steady.setup.metric;
-    const int decimals = metric == SteadyStateMetric::Iops ? 0 : 1;
     std::string out = fmt::format("steady state ({} on {}, rounds of {}): {}",
         steadyStateRuleName(steady.setup.criteria.rule), steadyStateMetricName(metric),
         formatDuration(steady.setup.roundTime), describeSteadyStateVerdict(steady));
@@ -439,8 +438,8 @@ std::string steadyStateLines(const StepResult &step)
     for (std::size_t i = 0; i < steady.rounds.size(); ++i) {
         const bool first = judged.window && i == judged.window->first;
         const bool last = judged.window && i + 1 == judged.window->first + judged.window->count;
-        rounds += fmt::format(
-            " {}{:.{}f}{}", first ? "[" : "", steady.rounds[i].figure, decimals, last ? "]" : "");
+        rounds += fmt::format(" {}{}{}", first ? "[" : "",
+            steadyStateFigureText(steady.rounds[i].figure, metric), last ? "]" : "");
     }
     return out
         + fmt::format("\n  rounds ({}):{}\n", steadyStateMetricUnit(metric),

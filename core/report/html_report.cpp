@@ -219,7 +219,7 @@ std::string steadyStateSection(const SteadyStateRecord &steady)
             && i < judged.window->first + judged.window->count;
         out += row({std::to_string(i + 1), fmt::format("{:.1f}", r.startSeconds),
             fmt::format("{:.1f}", r.endSeconds),
-            fmt::format("{:.{}f}", r.figure, unit == "IOPS" ? 0 : 1), inWindow ? "✓" : ""});
+            steadyStateFigureText(r.figure, steady.setup.metric), inWindow ? "✓" : ""});
     }
     return out + "</table>\n";
 }

@@ -7,6 +7,11 @@
 
 namespace ioprism::core {
 
+std::string steadyStateFigureText(double figure, SteadyStateMetric metric)
+{
+    return fmt::format("{:.{}f}", figure, metric == SteadyStateMetric::Iops ? 0 : 1);
+}
+
 std::string describeSteadyStateVerdict(const SteadyStateRecord &steady)
 {
     const SteadyStateResult &judged = steady.result;
@@ -18,8 +23,8 @@ std::string describeSteadyStateVerdict(const SteadyStateRecord &steady)
     if (judged.window) {
         const SteadyStateMetric metric = steady.setup.metric;
         const bool latency = steadyStateMetricUnit(metric) == "µs";
-        text += fmt::format("; the window's mean {:.{}f} {}{}", judged.window->mean,
-            metric == SteadyStateMetric::Iops ? 0 : 1, steadyStateMetricUnit(metric),
+        text += fmt::format("; the window's mean {} {}{}",
+            steadyStateFigureText(judged.window->mean, metric), steadyStateMetricUnit(metric),
             latency ? " (" + std::string(steadyStateMetricName(metric)) + ")" : "");
     }
     return text;

@@ -16,6 +16,10 @@ namespace ioprism::core {
 // how many rounds it measured and where the rule stood.
 std::string describeSteadyStateVerdict(const SteadyStateRecord &steady);
 
+// A round's figure as every place writes it: whole IOPS ("40540"), MB/s and µs to a
+// tenth ("412.3").
+std::string steadyStateFigureText(double figure, SteadyStateMetric metric);
+
 // "after 117 MiB written (12.3 s in), 41.0 MB/s before, 10.2 MB/s after (75 % lower)";
 // "" when the judged write had no cliff.
 std::string describeWriteCliff(const WriteCliffJudgement &judged);
