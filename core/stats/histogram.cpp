@@ -122,6 +122,25 @@ void LatencyHistogram::setMinMaxNs(std::uint64_t minNs, std::uint64_t maxNs) noe
     m_maxNs = maxNs;
 }
 
+void LatencyHistogram::fitExtremes(std::uint64_t &minNs, std::uint64_t &maxNs) noexcept
+{
+    std::size_t lowest = 0;
+    while (lowest < kBucketCount && m_buckets[lowest] == 0)
+        ++lowest;
+    if (m_count == 0 || lowest == kBucketCount) {
+        minNs = std::numeric_limits<std::uint64_t>::max();
+        maxNs = 0;
+        return;
+    }
+    std::size_t highest = kBucketCount - 1;
+    while (m_buckets[highest] == 0)
+        --highest;
+    minNs = std::clamp(minNs, bucketLow(lowest), bucketHigh(lowest));
+    maxNs = std::clamp(maxNs, bucketLow(highest), bucketHigh(highest));
+    m_minNs = minNs;
+    m_maxNs = maxNs;
+}
+
 bool LatencyHistogram::addBucket(
     std::uint64_t lowNs, std::uint64_t highNs, std::uint64_t count) noexcept
 {

@@ -198,6 +198,15 @@ public:
 
     // Replaces the extremes (ignored when empty); see subtract().
     void setMinMaxNs(std::uint64_t minNs, std::uint64_t maxNs) noexcept;
+    // Makes a span's extremes, taken apart from its buckets (AtomicLatencyHistogram's
+    // per-interval ones), agree with the buckets, and sets them as this histogram's: a
+    // value recorded while the sampler read may have its bucket in one interval and its
+    // extreme in the next. Each extreme is clamped into the extreme non-empty bucket, so
+    // it stays within that bucket's width of the truth, and an empty delta has none
+    // (UINT64_MAX, 0). Every delta fitted this way keeps min >= the lowest bucket's low
+    // edge, which merges preserve, and which is how a results file's reader rebuilds a
+    // histogram's extremes: a run reads back equal to itself whatever the timing.
+    void fitExtremes(std::uint64_t &minNs, std::uint64_t &maxNs) noexcept;
 
     // Adds `count` values to the bucket that holds [lowNs, highNs], for rebuilding a
     // histogram from a results file, which keeps only the non-empty buckets (not the

@@ -63,6 +63,7 @@ static DirectionMeasurement deltaDirection(
 {
     DirectionMeasurement d = b;
     d.histogram.subtract(a.histogram);
+    d.histogram.fitExtremes(d.minNs, d.maxNs);
     d.bins.subtract(a.bins);
     d.bytes = b.bytes - a.bytes;
     d.errors = b.errors - a.errors;
@@ -73,6 +74,7 @@ static PhaseMeasurement deltaPhase(const PhaseMeasurement &a, const PhaseMeasure
 {
     PhaseMeasurement d = b;
     d.histogram.subtract(a.histogram);
+    d.histogram.fitExtremes(d.minNs, d.maxNs);
     d.errors = b.errors - a.errors;
     return d;
 }

@@ -281,6 +281,45 @@ TEST(LatencyHistogram, SubtractToNothingIsEmpty)
     EXPECT_EQ(delta.maxNs(), 0u);
 }
 
+TEST(LatencyHistogram, FitExtremesKeepsEachInsideTheExtremeBucket)
+{
+    const LatencyHistogram exact = histogramOf({2000, 3000, 40'000});
+    const std::size_t low = LatencyHistogram::bucketIndex(2000);
+    const std::size_t high = LatencyHistogram::bucketIndex(40'000);
+
+    // Extremes that belong to the span's own values are kept exactly.
+    LatencyHistogram h = exact;
+    std::uint64_t minNs = 2000, maxNs = 40'000;
+    h.fitExtremes(minNs, maxNs);
+    EXPECT_EQ(minNs, 2000u);
+    EXPECT_EQ(maxNs, 40'000u);
+    EXPECT_EQ(h, exact);
+
+    // Extremes of values whose buckets are in a neighbouring span (taken while the
+    // worker recorded): each moves to the edge of the extreme bucket, and the histogram
+    // takes them.
+    minNs = 1000;
+    maxNs = 90'000;
+    h.fitExtremes(minNs, maxNs);
+    EXPECT_EQ(minNs, LatencyHistogram::bucketLow(low));
+    EXPECT_EQ(maxNs, LatencyHistogram::bucketHigh(high));
+    EXPECT_EQ(h.minNs(), minNs);
+    EXPECT_EQ(h.maxNs(), maxNs);
+    minNs = 30'000; // above the lowest bucket: a value in it had its extreme taken before
+    maxNs = 2500;
+    h.fitExtremes(minNs, maxNs);
+    EXPECT_EQ(minNs, LatencyHistogram::bucketHigh(low));
+    EXPECT_EQ(maxNs, LatencyHistogram::bucketLow(high));
+
+    // A span without values has no extremes, whatever was taken.
+    LatencyHistogram empty;
+    minNs = 1000;
+    maxNs = 2000;
+    empty.fitExtremes(minNs, maxNs);
+    EXPECT_EQ(minNs, UINT64_MAX);
+    EXPECT_EQ(maxNs, 0u);
+}
+
 TEST(LatencyHistogram, ClearEmpties)
 {
     LatencyHistogram h = histogramOf({1, 2, 3 * kMs});

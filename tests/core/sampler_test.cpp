@@ -175,6 +175,30 @@ TEST(Sampler, EachIntervalKeepsTheAllScopesLatencyHistogramsOfThatIntervalOnly)
     EXPECT_EQ(second.readLatency.maxNs, 100'000u);
 }
 
+// A worker records an I/O's bucket and its extremes one after the other, and the
+// sampler reads them one after the other: under load an extreme can be taken in one
+// interval and its bucket in the next. Each delta keeps its extremes inside its own
+// buckets, so a step (the intervals appended) reads back from its file the same.
+TEST(Sampler, AnExtremeTakenApartFromItsBucketStaysWithinTheIntervalsBuckets)
+{
+    Measurement earlier;
+    Measurement later;
+    later.read.histogram.record(2000);
+    later.read.histogram.record(3000);
+    later.read.minNs = 1000; // an I/O of 1 µs whose bucket the next interval has
+    later.read.maxNs = 3000;
+    later.write.minNs = 500; // a write's extremes, its bucket not read yet
+    later.write.maxNs = 500;
+    const Measurement d = deltaOf(earlier, later);
+    EXPECT_EQ(d.read.minNs, LatencyHistogram::bucketLow(LatencyHistogram::bucketIndex(2000)));
+    EXPECT_EQ(d.read.histogram.minNs(), d.read.minNs) << "the histogram's extremes are the span's";
+    EXPECT_EQ(d.read.maxNs, 3000u);
+    EXPECT_EQ(d.read.histogram.maxNs(), 3000u);
+    EXPECT_EQ(d.write.minNs, UINT64_MAX) << "no write completed in the span";
+    EXPECT_EQ(d.write.maxNs, 0u);
+    EXPECT_EQ(computeFigures(d).write.latency.maxUs, 0.0);
+}
+
 TEST(Sampler, RampUpIsSampledButOnlyMeasuringIntervalsCountInTheStep)
 {
     TargetCountersFixture f;
