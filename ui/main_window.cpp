@@ -101,6 +101,8 @@ QString phaseName(core::RunPhase phase)
         return MainWindow::tr("idle");
     case core::RunPhase::Preparing:
         return MainWindow::tr("preparing");
+    case core::RunPhase::Preconditioning:
+        return MainWindow::tr("preconditioning");
     case core::RunPhase::RampUp:
         return MainWindow::tr("ramp-up");
     case core::RunPhase::Measuring:
@@ -743,6 +745,9 @@ void MainWindow::onPhase(quint64, core::RunPhase phase, int step, const QString 
                                     .arg(step + 1)
                                     .arg(std::max(m_status->stepCount(), step + 1))
                                     .arg(stepName, phaseName(phase)));
+    } else if (phase == core::RunPhase::Preconditioning) {
+        m_livePage->setHeadline(
+            tr("%1 — before the steps, in none of their figures").arg(stepName));
     } else if (phase == core::RunPhase::Stopping) {
         m_livePage->setHeadline(
             tr("Step %1: %2 — finishing in-flight I/O").arg(step + 1).arg(stepName));
@@ -750,10 +755,14 @@ void MainWindow::onPhase(quint64, core::RunPhase phase, int step, const QString 
 }
 
 void MainWindow::onPrepareProgress(
-    quint64, const QString &path, quint64 done, quint64 total, bool preInitialising)
+    quint64, const QString &path, quint64 done, quint64 total, int work)
 {
-    m_status->setPrepareProgress(path, done, total, preInitialising);
-    if (preInitialising) {
+    m_status->setPrepareProgress(path, done, total, work);
+    if (work == static_cast<int>(core::PrepareWork::Preconditioning)) {
+        m_livePage->setHeadline(m_status->preconditionText(done, total));
+        return;
+    }
+    if (work == static_cast<int>(core::PrepareWork::PreInitialising)) {
         m_livePage->setHeadline(tr("Pre-initialising %1 (%2 of %3 operations, not measured)")
                                     .arg(QDir::toNativeSeparators(path))
                                     .arg(done)

@@ -266,7 +266,7 @@ private:
     QString profileForRestart();
     void onPhase(quint64 runId, core::RunPhase phase, int step, const QString &stepName);
     void onPrepareProgress(
-        quint64 runId, const QString &path, quint64 done, quint64 total, bool preInitialising);
+        quint64 runId, const QString &path, quint64 done, quint64 total, int work);
     void onFinished(const RunResultPtr &result);
 
     // Asynchronous file dialogs (open(), no nested event loop).

@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
 #include <system_error>
@@ -496,6 +497,53 @@ bool parsePercentArg(
     return true;
 }
 
+// --precondition sequential[:Nx] | workload[:Nx|:TIME] | none, over the profile's.
+bool applyPrecondition(TestSetup &setup, const RunArgs &a, Problems &problems)
+{
+    if (a.precondition.empty())
+        return true;
+    if (a.precondition == "none") {
+        setup.precondition.reset();
+        return true;
+    }
+    const auto colon = a.precondition.find(':');
+    const std::string name = a.precondition.substr(0, colon);
+    const auto bad = [&](const std::string &why) {
+        problems.push_back({Severity::Error, "--precondition", why});
+        return false;
+    };
+    PreconditionSetup p;
+    if (name == "seq" || name == "sequential")
+        p.kind = PreconditionKind::Sequential;
+    else if (name == "workload")
+        p.kind = PreconditionKind::Workload;
+    else
+        return bad("\"" + name + "\" is not one of: sequential (seq), workload, none");
+    if (colon != std::string::npos) {
+        std::string amount = a.precondition.substr(colon + 1);
+        const bool times = !amount.empty() && (amount.back() == 'x' || amount.back() == 'X');
+        if (times)
+            amount.pop_back();
+        char *end = nullptr;
+        const double multiple = std::strtod(amount.c_str(), &end);
+        if (!amount.empty() && end && *end == '\0') {
+            p.capacityMultiple = multiple;
+        } else if (times || p.kind == PreconditionKind::Sequential) {
+            return bad("\"" + a.precondition.substr(colon + 1)
+                + "\" is not a capacity multiple (2, 2x, 0.5x)");
+        } else {
+            std::chrono::microseconds d {};
+            if (!parseDurationArg(amount, DurationUnit::Seconds, d, "--precondition", problems))
+                return false;
+            p.time = std::chrono::duration_cast<std::chrono::seconds>(d);
+            if (p.time.count() <= 0)
+                return bad("\"" + amount + "\": a time of at least 1 s");
+        }
+    }
+    setup.precondition = p;
+    return true;
+}
+
 // --steady-state and its parameters, over the profile's rule (or PTS's defaults).
 bool applySteadyState(TestSetup &setup, const RunArgs &a, Problems &problems)
 {
@@ -589,6 +637,7 @@ void describeChanges(Profile &p, const RunArgs &a)
             std::tuple {"--duration", !a.duration.empty(), false},
             std::tuple {"--ramp", !a.ramp.empty(), false},
             std::tuple {"--steady-state", !a.steadyState.empty(), false},
+            std::tuple {"--precondition", !a.precondition.empty(), false},
             std::tuple {"--file-size", !a.fileSize.empty(), false},
             std::tuple {"--buffered", a.buffered, false},
             std::tuple {"--sweep", !a.sweeps.empty(), true},
@@ -630,7 +679,7 @@ bool applyOptions(Profile &p, const RunArgs &a, Problems &problems)
         setOutstandingIosEverywhere(p, *a.qd); // above the spec's and the targets' values
     if (!applyTargets(host, a, problems) || !applyTargetOptions(host, a, problems)
         || !applyTimes(p.setup, a, problems) || !applySteadyState(p.setup, a, problems)
-        || !applySeriesOptions(p, a, problems))
+        || !applyPrecondition(p.setup, a, problems) || !applySeriesOptions(p, a, problems))
         return false;
     describeChanges(p, a);
     return true;
@@ -683,6 +732,13 @@ void addWorkloadOptions(CLI::App &command, RunArgs &a)
     command.add_option("--steady-window", a.steadyWindow, "Rounds judged together (default 5)");
     command.add_option("--steady-rounds", a.steadyRounds,
         "Round limit: after it the step ends \"steady state not reached\" (default 25)");
+    command.add_option("--precondition", a.precondition,
+        "Write the targets before the first step, measured apart and in no step's figures "
+        "(SNIA PTS's preconditioning): sequential[:Nx] (128 KiB sequential writes at QD 32, N "
+        "times each target's region; default 2x, as PTS), workload[:Nx|:TIME] (the first "
+        "step's own workload for N times the region, default 2x, or for a time, e.g. 30m), "
+        "none (remove the profile's). Writes: raw devices need --allow-device-writes "
+        "(docs/ssd-testing.md)");
     command.add_option("--steady-limits", a.steadyLimits,
         "RANGE%[,SLOPE%]: the rule's limits (default 20%,10%; fio-deviation uses RANGE, "
         "fio-slope SLOPE); a side left empty keeps its limit (,5%)");

@@ -31,6 +31,8 @@ struct RunArgs {
     // --steady-state RULE and its parameters: a stop rule for every step.
     std::string steadyState, steadyMetric, steadyRound, steadyLimits;
     std::optional<std::uint32_t> steadyWindow, steadyRounds;
+    // --precondition KIND[:AMOUNT]: the targets written before the first step.
+    std::string precondition;
     std::optional<std::uint32_t> read, random, qd, workers;
     std::optional<std::uint64_t> seed;
     bool buffered = false;

@@ -240,6 +240,8 @@ std::string intervalLine(const IntervalSample &s)
     }
     if (s.phase == RunPhase::RampUp)
         line += "  (ramp-up, not counted)";
+    else if (s.phase == RunPhase::Preconditioning)
+        line += "  (preconditioning, in no step)";
     if (f.total.stalledIos > 0)
         line += fmt::format("  STALLED: {} I/O in flight for {}", f.total.stalledIos,
             formatLatencyUs(f.total.oldestInFlightUs));
@@ -489,6 +491,8 @@ std::string stepTable(const RunResult &r, const StepResult &step)
 std::string resultTable(const RunResult &r)
 {
     std::string out;
+    if (r.preconditioning)
+        out += terminalText(describePreconditioning(*r.preconditioning)) + "\n";
     for (const auto &step : r.steps)
         out += stepTable(r, step);
     for (const auto &t : r.deviceMap.targets)

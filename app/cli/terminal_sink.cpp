@@ -36,10 +36,16 @@ void TerminalSink::onPhase(RunPhase phase, std::size_t step, const std::string &
     m_progress.setPhase(phase, step, now);
     if (phase == RunPhase::RampUp || phase == RunPhase::Measuring)
         m_currentStep = step;
+    if (phase == RunPhase::Preconditioning) {
+        m_preconditionStart = now;
+        m_preconditionPercent = -1;
+    }
     if (m_options.quiet)
         return;
     const std::string where = stepText(step, stepName);
-    if (phase == RunPhase::RampUp)
+    if (phase == RunPhase::Preconditioning)
+        m_out << "-- " << stepName << " (before the steps, in none of their figures)\n";
+    else if (phase == RunPhase::RampUp)
         m_out << "-- " << where << ": ramp-up" << eta(step, now) << "\n";
     else if (phase == RunPhase::Measuring && !(m_setup.rampUp.count() > 0))
         m_out << "-- " << where << ": measuring" << eta(step, now) << "\n";
@@ -93,6 +99,8 @@ void TerminalSink::onPrepareProgress(
         return;
     if (work == PrepareWork::PreInitialising)
         return preInitProgress(path, done, total);
+    if (work == PrepareWork::Preconditioning)
+        return preconditionProgress(done, total);
     if (!m_options.progressBar) {
         // A log or a pipe: one line per test file, no redraws. Once per path: the hosts of
         // a run on several prepare at the same time, and their reports interleave.
@@ -161,6 +169,37 @@ void TerminalSink::preInitProgress(const std::string &path, std::uint64_t done, 
     drawBar("pre-initialising " + path, percent, fmt::format("({} of {} operations)", done, total));
 }
 
+// Bytes moved of those planned (or milliseconds of its time), with the time left at the
+// pace so far: a line per tenth in a log, a bar on a terminal.
+void TerminalSink::preconditionProgress(std::uint64_t done, std::uint64_t total)
+{
+    const int percent = int(100 * done / total);
+    const auto now = RunProgress::Clock::now();
+    const double elapsed = std::chrono::duration<double>(now - m_preconditionStart).count();
+    const auto left = timeLeftAtPace(done, total, elapsed);
+    const std::string eta = left && done < total
+        ? ", ETA " + etaText(std::chrono::seconds(std::llround(left->count())))
+        : std::string();
+    const bool byTime = m_setup.precondition
+        && m_setup.precondition->kind == PreconditionKind::Workload
+        && m_setup.precondition->time.count() > 0;
+    const std::string amount = byTime
+        ? std::string()
+        : fmt::format(" ({} of {})", describeSize(done), describeSize(total));
+    if (!m_options.progressBar) {
+        if (percent / 10 == m_preconditionPercent / 10)
+            return;
+        m_preconditionPercent = percent;
+        m_out << fmt::format("-- preconditioning: {}%{}{}\n", percent, amount, eta);
+        m_out.flush();
+        return;
+    }
+    if (percent == m_preconditionPercent)
+        return;
+    m_preconditionPercent = percent;
+    drawBar("preconditioning", percent, amount + eta);
+}
+
 // "\rWHAT [#####.....]  42% AFTER" on stderr, redrawn in place (a terminal only).
 void TerminalSink::drawBar(const std::string &what, int percent, const std::string &after)
 {
@@ -187,6 +226,8 @@ std::string TerminalSink::noticeSource() const
         return "setting up the engine and the plan";
     case RunPhase::Preparing:
         return "preparing the targets";
+    case RunPhase::Preconditioning:
+        return "preconditioning";
     case RunPhase::RampUp:
         return stepText(m_phaseStep, m_phaseStepName) + ", ramp-up";
     case RunPhase::Measuring:

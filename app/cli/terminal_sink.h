@@ -62,6 +62,7 @@ public:
 
 private:
     void preInitProgress(const std::string &path, std::uint64_t done, std::uint64_t total);
+    void preconditionProgress(std::uint64_t done, std::uint64_t total);
     void drawBar(const std::string &what, int percent, const std::string &after);
     std::string stepText(std::size_t step, const std::string &stepName) const;
     std::string noticeSource() const;
@@ -86,6 +87,8 @@ private:
     std::set<std::string> m_preparingSaid; // the paths said "-- preparing" (no progress bar)
     int m_preInitPercent = -1; // the last pre-initialisation progress said, and where
     std::string m_preInitPath;
+    int m_preconditionPercent = -1; // the last preconditioning progress said
+    core::RunProgress::Clock::time_point m_preconditionStart {};
 };
 
 } // namespace ioprism::cli

@@ -152,9 +152,21 @@ std::string describeRun(const Profile &p)
         ? fmt::format(" after {} ramp-up", formatDuration(s.rampUp))
         : std::string();
     const bool inTurn = s.series && s.series->targetsInTurn && paths.size() > 1;
-    return fmt::format("{}; {} worker{}; {}{}; on {}{}", specs.empty() ? "no specs" : specs,
+    std::string precondition;
+    if (const auto &p = s.precondition)
+        precondition = p->kind == PreconditionKind::Sequential
+            ? fmt::format("; preconditioned first by 128 KiB sequential writes, {:g}x each "
+                          "target's capacity",
+                p->capacityMultiple)
+            : p->time.count() > 0
+            ? fmt::format("; preconditioned first by the first step's workload for {}",
+                formatDuration(p->time))
+            : fmt::format("; preconditioned first by the first step's workload, {:g}x each "
+                          "target's capacity",
+                p->capacityMultiple);
+    return fmt::format("{}; {} worker{}; {}{}; on {}{}{}", specs.empty() ? "no specs" : specs,
         workers.size(), workers.size() == 1 ? "" : "s", time, ramp,
-        targets.empty() ? "no targets" : targets, inTurn ? ", in turn" : "");
+        targets.empty() ? "no targets" : targets, inTurn ? ", in turn" : "", precondition);
 }
 
 } // namespace ioprism::core

@@ -177,6 +177,10 @@ private:
             warn("setup.series",
                 "a series is an IOPrism extension; not written (Iometer runs one step per spec, "
                 "or its own cycling)");
+        if (s.precondition)
+            warn("setup.precondition",
+                "preconditioning is an IOPrism extension; not written (Iometer writes no "
+                "target before its steps)");
         if (s.steadyState)
             warn("setup.steadyState",
                 "a steady-state stop rule is an IOPrism extension; not written (Iometer runs "

@@ -25,4 +25,18 @@ bool specWrites(const AccessSpec &spec)
     });
 }
 
+std::string_view preconditionKindName(PreconditionKind kind)
+{
+    return kind == PreconditionKind::Workload ? "workload" : "sequential";
+}
+
+std::optional<PreconditionKind> parsePreconditionKind(std::string_view name)
+{
+    if (name == "sequential")
+        return PreconditionKind::Sequential;
+    if (name == "workload")
+        return PreconditionKind::Workload;
+    return std::nullopt;
+}
+
 } // namespace ioprism::core

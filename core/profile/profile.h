@@ -263,6 +263,23 @@ struct Series {
     friend bool operator==(const Series &, const Series &) = default;
 };
 
+// SNIA PTS's preconditioning (core/run/precondition.h): before the first step every
+// target is written, measured as a phase of its own and in no step's figures.
+// Sequential: 128 KiB sequential writes at QD 32 (PTS's workload-independent
+// preconditioning), `capacityMultiple` times each target's region (PTS: twice).
+// Workload: the first step's own workload (PTS's workload-dependent), for `time`, or when
+// `time` is 0 until it has moved `capacityMultiple` times each target's region.
+enum class PreconditionKind { Sequential, Workload };
+std::string_view preconditionKindName(PreconditionKind kind); // "sequential", "workload"
+std::optional<PreconditionKind> parsePreconditionKind(std::string_view name);
+
+struct PreconditionSetup {
+    PreconditionKind kind = PreconditionKind::Sequential;
+    double capacityMultiple = 2; // times each target's region
+    std::chrono::seconds time {0}; // Workload only: for this long instead (0: by capacity)
+    friend bool operator==(const PreconditionSetup &, const PreconditionSetup &) = default;
+};
+
 struct TestSetup {
     std::string description;
     std::chrono::seconds runTime {30}; // 0 = until stopped
@@ -281,6 +298,8 @@ struct TestSetup {
     // steady or the round limit, in place of runTime (core/stats/steady_state.h). Unset:
     // each step measures for runTime, as Iometer's.
     std::optional<SteadyStateSetup> steadyState;
+    // Written before the first step, measured apart (PreconditionSetup); unset: none.
+    std::optional<PreconditionSetup> precondition;
     friend bool operator==(const TestSetup &, const TestSetup &) = default;
 };
 

@@ -462,6 +462,13 @@ void readSteadyState(ObjectReader &o, SteadyStateSetup &steady)
     uintField(o, "roundLimit", steady.criteria.roundLimit);
 }
 
+void readPrecondition(ObjectReader &o, PreconditionSetup &p)
+{
+    namedField(o, "kind", p.kind, &parsePreconditionKind, "sequential, workload");
+    numberField(o, "capacityMultiple", p.capacityMultiple);
+    secondsField(o, "time", p.time);
+}
+
 void readSetup(ObjectReader &o, TestSetup &s)
 {
     stringField(o, "description", s.description);
@@ -507,6 +514,17 @@ void readSetup(ObjectReader &o, TestSetup &s)
         if (!nested.ok())
             return;
         readSteadyState(nested, s.steadyState.emplace());
+        nested.finish();
+    });
+    o.field("precondition", [&](const Json &v, const std::string &p) {
+        if (v.is_null()) {
+            s.precondition.reset();
+            return;
+        }
+        ObjectReader nested(o.context(), v, p);
+        if (!nested.ok())
+            return;
+        readPrecondition(nested, s.precondition.emplace());
         nested.finish();
     });
 }

@@ -264,6 +264,13 @@ template<typename J> J setupJson(const TestSetup &s)
         t["roundLimit"] = steady.criteria.roundLimit;
         j["steadyState"] = std::move(t);
     }
+    if (s.precondition) {
+        J t = J::object();
+        t["kind"] = std::string(preconditionKindName(s.precondition->kind));
+        t["capacityMultiple"] = s.precondition->capacityMultiple;
+        t["time"] = formatDuration(s.precondition->time);
+        j["precondition"] = std::move(t);
+    }
     return j;
 }
 

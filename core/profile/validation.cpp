@@ -154,6 +154,41 @@ private:
             checkSeries(*s.series, s.testType);
         if (s.steadyState)
             checkSteadyState(*s.steadyState, s);
+        if (s.precondition)
+            checkPrecondition(*s.precondition);
+    }
+
+    // ---------------------------------------------------------------- preconditioning
+
+    void checkPrecondition(const PreconditionSetup &p)
+    {
+        const std::string path = "setup.precondition";
+        const bool byCapacity = p.kind == PreconditionKind::Sequential || p.time.count() == 0;
+        if (p.kind == PreconditionKind::Sequential && p.time.count() != 0)
+            error(path + ".time",
+                "sequential preconditioning writes a capacity multiple; a time is for "
+                "\"workload\" preconditioning");
+        if (checkNotNegative(path + ".time", p.time) && p.time > kMaxRunTime)
+            error(path + ".time",
+                formatDuration(p.time) + " is above " + formatDuration(kMaxRunTime)
+                    + " (100 days)");
+        // PTS writes twice the capacity; a hundred times is days on a large disk already.
+        if (byCapacity
+            && (!std::isfinite(p.capacityMultiple) || !(p.capacityMultiple > 0)
+                || p.capacityMultiple > 100))
+            error(path + ".capacityMultiple",
+                fmt::format("{} is not above 0 and at most 100 (times each target's region)",
+                    p.capacityMultiple));
+        for (std::size_t h = 0; h < m_profile.hosts.size(); ++h)
+            for (const auto &w : m_profile.hosts[h].workers)
+                for (const auto &t : w.targets)
+                    if (t.kind == TargetKind::FileTree) {
+                        error(path,
+                            "preconditioning writes a device or a test file across its "
+                            "region; "
+                                + t.path + " is a file tree");
+                        return;
+                    }
     }
 
     // ---------------------------------------------------------------- steady state

@@ -224,11 +224,13 @@ std::string steadyStateSection(const SteadyStateRecord &steady)
     return out + "</table>\n";
 }
 
-std::string stepSection(const StepResult &step)
+// `place`: what stands before the step's name (its number, when empty).
+std::string stepSection(const StepResult &step, const std::string &place = {})
 {
     std::string out = fmt::format("<h3>{}. {}</h3>\n<p>{:.1f} s measured{} · device: {}</p>\n",
-        step.step + 1, htmlEscape(step.stepName), step.measuredSeconds,
-        step.complete ? "" : ", cut short", verdictSpan(step.devices));
+        place.empty() ? std::to_string(step.step + 1) : htmlEscape(place),
+        htmlEscape(step.stepName), step.measuredSeconds, step.complete ? "" : ", cut short",
+        verdictSpan(step.devices));
     out += "<table>\n"
         + row({"Scope", "IOPS", "MB/s", "Mean", "p50", "p99", "p99.9", "Max", "Errors"}, true);
     for (const auto &scope : step.scopes) {
@@ -571,6 +573,11 @@ std::string writeHtmlReport(
     if (const std::string map = latencyMapSvg(result.intervals); !map.empty())
         out += "<h2>Latency over time</h2>\n" + map;
     out += seriesSection(result);
+    if (const auto &pre = result.preconditioning) {
+        out += "<h2>Preconditioning</h2>\n<p class=\"precondition\">"
+            + htmlEscape(describePreconditioning(*pre)) + "</p>\n";
+        out += stepSection(pre->step, "Before the steps");
+    }
     out += "<h2>Steps</h2>\n";
     for (const auto &step : result.steps)
         out += stepSection(step);

@@ -91,6 +91,8 @@ std::string_view runPhaseName(RunPhase phase)
         return "idle";
     case RunPhase::Preparing:
         return "preparing";
+    case RunPhase::Preconditioning:
+        return "preconditioning";
     case RunPhase::RampUp:
         return "ramp_up";
     case RunPhase::Measuring:
@@ -408,10 +410,9 @@ OrderedJson steadyStateJson(const SteadyStateRecord &steady)
     return j;
 }
 
-OrderedJson stepJson(const StepResult &step, const RunResult &result)
+// A step of the run (`planned`: its place in the plan) or preconditioning (none).
+OrderedJson stepJson(const StepResult &step, const PlannedStep *planned, const RunResult &result)
 {
-    const PlannedStep *planned
-        = step.step < result.plan.steps.size() ? &result.plan.steps[step.step] : nullptr;
     const TestSetup &setup = result.plan.profile.setup;
     const DeviceMap &map = result.deviceMap;
     OrderedJson scopes = OrderedJson::array();
@@ -586,6 +587,12 @@ std::string isoTimestamp(std::chrono::system_clock::time_point time)
 
 } // namespace
 
+OrderedJson stepJson(const StepResult &step, const RunResult &result)
+{
+    return stepJson(step,
+        step.step < result.plan.steps.size() ? &result.plan.steps[step.step] : nullptr, result);
+}
+
 namespace {
 
 // Everything but the intervals, as a document (a few hundred values, whatever the
@@ -606,6 +613,10 @@ OrderedJson resultsWithoutIntervals(const RunResult &result, const Environment &
     doc["profile"] = profileToOrderedJson(result.plan.profile);
     doc["plan"] = encodeResolvedPlan(result.plan);
     doc["summary"] = summaryJson(result);
+    // Before the steps, as it ran; its setup is the profile's (setup.precondition).
+    if (const auto &pre = result.preconditioning)
+        doc["preconditioning"] = OrderedJson {
+            {"planned_bytes", pre->plannedBytes}, {"step", stepJson(pre->step, nullptr, result)}};
     doc["steps"] = std::move(steps);
     if (result.plan.profile.setup.series)
         doc["series"] = seriesJson(result);

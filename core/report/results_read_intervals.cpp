@@ -70,8 +70,8 @@ IntervalSample intervalOf(const Node &n, std::uint64_t runId)
     s.step = n["step"].u64();
     s.stepName = n["step_name"].string();
     s.phase = enumByName(n["phase"],
-        {RunPhase::Idle, RunPhase::Preparing, RunPhase::RampUp, RunPhase::Measuring,
-            RunPhase::Stopping, RunPhase::Done},
+        {RunPhase::Idle, RunPhase::Preparing, RunPhase::Preconditioning, RunPhase::RampUp,
+            RunPhase::Measuring, RunPhase::Stopping, RunPhase::Done},
         [](RunPhase p) { return runPhaseName(p); });
     s.startSeconds = n["start_s"].numberOrNan();
     s.endSeconds = n["end_s"].numberOrNan();
@@ -482,8 +482,8 @@ void readIntervalColumns(const Node &n, RunResult &r)
         s.step = step.u64(i);
         s.stepName = stepName.string(i);
         s.phase = enumByName(phase.at(i),
-            {RunPhase::Idle, RunPhase::Preparing, RunPhase::RampUp, RunPhase::Measuring,
-                RunPhase::Stopping, RunPhase::Done},
+            {RunPhase::Idle, RunPhase::Preparing, RunPhase::Preconditioning, RunPhase::RampUp,
+                RunPhase::Measuring, RunPhase::Stopping, RunPhase::Done},
             [](RunPhase p) { return runPhaseName(p); });
         s.startSeconds = start.numberOrNan(i);
         s.endSeconds = end.numberOrNan(i);

@@ -65,6 +65,8 @@ Scope scopeOf(const Node &n);
 // `planKept`: the file has its plan (format 3), whose steps the file's are; before that,
 // each step gives its part of the plan (the reader's planOfOldFile).
 void readStep(const Node &n, RunResult &r, bool planKept);
+// The run's preconditioning ("preconditioning"), its setup the profile's.
+void readPreconditioning(const Node &n, RunResult &r);
 void readSeries(const Node &n, RunResult &r, bool planKept);
 
 // results_read_intervals.cpp

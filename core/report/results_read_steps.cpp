@@ -411,7 +411,7 @@ constexpr std::uint64_t kMaxStepNumber = 1'000'000;
 
 // `planKept`: the file has its plan (format 3), whose steps the file's are; before that,
 // each step gives its part of the plan (planOfOldFile).
-void readStep(const Node &n, RunResult &r, bool planKept)
+StepResult stepResultOf(const Node &n)
 {
     StepResult s;
     const std::uint64_t number = n["step"].u64();
@@ -458,6 +458,12 @@ void readStep(const Node &n, RunResult &r, bool planKept)
         share.endedByAmount = h.has("ended_by_amount") && h["ended_by_amount"].boolean();
         s.hosts.push_back(std::move(share));
     }
+    return s;
+}
+
+void readStep(const Node &n, RunResult &r, bool planKept)
+{
+    StepResult s = stepResultOf(n);
     if (planKept) { // the plan says what the step is (a step beyond it: a plan made by hand)
         r.steps.push_back(std::move(s));
         return;
@@ -475,6 +481,15 @@ void readStep(const Node &n, RunResult &r, bool planKept)
     if (n.has("point"))
         planned.point = pointOf(n["point"]);
     r.steps.push_back(std::move(s));
+}
+
+void readPreconditioning(const Node &n, RunResult &r)
+{
+    const auto &setup = r.plan.profile.setup.precondition;
+    if (!setup)
+        fail(n, "present, but the profile has no setup.precondition");
+    r.preconditioning
+        = PreconditionResult {*setup, n["planned_bytes"].u64(), stepResultOf(n["step"])};
 }
 
 // A series point names its spec; its steps say only their point (see stepJson). A file

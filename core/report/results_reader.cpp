@@ -286,6 +286,8 @@ RunResult readDocument(const Node &doc, int version)
     else
         r.plan.profile = std::move(profile);
 
+    if (doc.has("preconditioning"))
+        readPreconditioning(doc["preconditioning"], r);
     const Node steps = doc["steps"];
     for (std::size_t i = 0; i < steps.size(); ++i)
         readStep(steps.at(i), r, planKept);

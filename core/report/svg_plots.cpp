@@ -43,6 +43,7 @@ struct MapColumn {
     double startSeconds = 0;
     double endSeconds = 0;
     std::size_t step = 0;
+    bool precondition = false; // the run's preconditioning, before its first step
     std::size_t intervals = 0;
     std::uint64_t samplingIntervals = 0;
     LatencyBands bands;
@@ -54,11 +55,13 @@ std::vector<MapColumn> mapColumns(std::span<const IntervalSample> intervals)
         1, (intervals.size() + kMaxLatencyMapColumns - 1) / kMaxLatencyMapColumns);
     std::vector<MapColumn> columns;
     for (const auto &sample : intervals) {
+        const bool precondition = sample.phase == RunPhase::Preconditioning;
         if (columns.empty() || columns.back().step != sample.step
-            || columns.back().intervals == perColumn)
+            || columns.back().precondition != precondition || columns.back().intervals == perColumn)
             columns.push_back({.startSeconds = sample.startSeconds,
                 .endSeconds = sample.endSeconds,
-                .step = sample.step});
+                .step = sample.step,
+                .precondition = precondition});
         MapColumn &c = columns.back();
         c.endSeconds = std::max(c.endSeconds, sample.endSeconds);
         ++c.intervals;
@@ -188,14 +191,17 @@ std::string latencyMapSvg(std::span<const IntervalSample> intervals)
             kMapHeight - kMapBottom + 18, axisNumber(t));
     // The steps' starts, numbered as the report's steps are (a step before the first I/O
     // or after the last has no place on the axis).
+    // Preconditioning (which shares the first step's number) is marked "P".
     for (std::size_t i = 0; i < columns.size(); ++i)
-        if ((i == 0 || columns[i].step != columns[i - 1].step) && columns[i].startSeconds >= tLo
-            && columns[i].startSeconds <= tHi)
+        if ((i == 0 || columns[i].step != columns[i - 1].step
+                || columns[i].precondition != columns[i - 1].precondition)
+            && columns[i].startSeconds >= tLo && columns[i].startSeconds <= tHi)
             out += fmt::format("<line x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1}\" y2=\"{2}\" "
                                "stroke=\"#888\" stroke-dasharray=\"3 3\"/><text x=\"{3:.1f}\" "
                                "y=\"{4}\">{5}</text>\n",
                 xOf(columns[i].startSeconds), kMapTop - 12, kMapHeight - kMapBottom,
-                xOf(columns[i].startSeconds) + 3, kMapTop - 2, columns[i].step + 1);
+                xOf(columns[i].startSeconds) + 3, kMapTop - 2,
+                columns[i].precondition ? std::string("P") : std::to_string(columns[i].step + 1));
     out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">time (s)</text>\n",
         (kMapLeft + kMapWidth - kMapRight) / 2, kMapHeight - kMapBottom + 34);
     out += fmt::format("<text x=\"14\" y=\"{0}\" transform=\"rotate(-90 14 {0})\" "

@@ -48,6 +48,15 @@ std::optional<std::vector<RunRequest>> requestsPerHost(
     }
     // Each host judges its own rounds: hosts would end a step each at its own round, and
     // none on the figures of all of them together. Not built yet: said, never half run.
+    // Each host would precondition its own targets for its own time while the others
+    // wait at the first step's gate: not built yet, said rather than half run.
+    if (request.profile.setup.precondition && hosts > 1) {
+        refusal = fmt::format("preconditioning (setup.precondition) runs on one host: "
+                              "precondition each of the {} managers' targets in a run of its "
+                              "own first",
+            hosts);
+        return std::nullopt;
+    }
     if (request.profile.setup.steadyState && hosts > 1) {
         refusal = fmt::format("a steady-state stop rule (setup.steadyState) runs on one "
                               "host: {} managers would each judge only their own rounds; "
@@ -200,20 +209,23 @@ int phaseKey(RunPhase phase, std::size_t step)
     case RunPhase::Preparing:
         order = 0;
         break;
-    case RunPhase::RampUp:
+    case RunPhase::Preconditioning: // before the first step (a run of one session only)
         order = 1;
         break;
-    case RunPhase::Measuring:
+    case RunPhase::RampUp:
         order = 2;
         break;
-    case RunPhase::Stopping:
+    case RunPhase::Measuring:
         order = 3;
+        break;
+    case RunPhase::Stopping:
+        order = 4;
         break;
     case RunPhase::Idle:
     case RunPhase::Done:
         return -1;
     }
-    return int(step) * 4 + order;
+    return int(step) * 5 + order;
 }
 
 } // namespace
@@ -242,7 +254,7 @@ void MultiHostRunSession::onHostEvent(std::size_t host, SessionEvent event)
                 const int key = phaseKey(e.phase, e.step);
                 if (key < 0)
                     return;
-                if (e.phase != RunPhase::Preparing)
+                if (e.phase != RunPhase::Preparing && e.phase != RunPhase::Preconditioning)
                     reached(e.step);
                 if (key > m_lastPhaseKey) {
                     m_lastPhaseKey = key;

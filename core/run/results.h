@@ -23,7 +23,9 @@
 
 namespace ioprism::core {
 
-enum class RunPhase { Idle, Preparing, RampUp, Measuring, Stopping, Done };
+// Preconditioning: the targets written before the first step (TestSetup::precondition),
+// sampled like a step but kept apart from every step (RunResult::preconditioning).
+enum class RunPhase { Idle, Preparing, Preconditioning, RampUp, Measuring, Stopping, Done };
 
 // Result rows, as Iometer has them: ALL, each worker, each target of each worker; and in
 // a run of several hosts (core/run/host_merge.h) each host (Iometer's MANAGER) before
@@ -118,7 +120,7 @@ struct IntervalSample {
     std::uint64_t runId = 0;
     std::size_t step = 0;
     std::string stepName;
-    RunPhase phase = RunPhase::Measuring; // RampUp or Measuring
+    RunPhase phase = RunPhase::Measuring; // Preconditioning, RampUp or Measuring
     double startSeconds = 0; // since the first step started (our monotonic clock)
     double endSeconds = 0;
     // Sampling intervals this sample covers: 1 as sampled; more once a long run's kept
@@ -178,6 +180,18 @@ struct StepResult {
     friend bool operator==(const StepResult &, const StepResult &) = default;
 };
 
+// What preconditioning did (TestSetup::precondition), before the first step: its
+// figures as a step's (over the whole phase: it has no ramp-up), in no step's and in no
+// total. Its intervals are in RunResult::intervals with the phase Preconditioning.
+struct PreconditionResult {
+    PreconditionSetup setup;
+    // What it set out to move over all targets (a capacity multiple of their regions);
+    // 0 for a time.
+    std::uint64_t plannedBytes = 0;
+    StepResult step; // step.complete: it moved all it planned, or ran its time
+    friend bool operator==(const PreconditionResult &, const PreconditionResult &) = default;
+};
+
 // I/O a device never completed: still in flight when the run stopped waiting for it
 // (the stop deadline passed, or the user asked twice). It is in no count, but its age is
 // in the latency maxima of the intervals it spanned.
@@ -205,6 +219,7 @@ struct RunResult {
     std::string engine;
     std::vector<std::string> notices;
     std::chrono::system_clock::time_point startedAt; // wall clock, for reports only
+    std::optional<PreconditionResult> preconditioning; // unset: none asked for, or not begun
     std::vector<StepResult> steps;
     std::vector<IntervalSample> intervals;
     DeviceMap deviceMap; // the targets' devices; empty without device counters

@@ -4,16 +4,22 @@
 #include "core/profile/units.h"
 #include "core/run/device_tail.h"
 #include "core/run/plan.h"
+#include "core/run/precondition.h"
 #include "core/run/resolved_plan.h"
 #include "core/run/run_step.h"
+#include "core/run/step_findings.h"
 #include "core/run/worker.h"
 #include "core/stats/verdict.h"
 
 #include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
 #include <map>
 #include <random>
 #include <system_error>
 #include <thread>
+#include <utility>
+#include <variant>
 
 namespace ioprism::core {
 
@@ -195,7 +201,8 @@ struct Run::Execution {
         // when any step of any worker on it writes.
         for (const auto &w : plan->workers)
             for (const auto &t : w.targets) {
-                bool write = false;
+                // Preconditioning writes every target, whatever the steps do.
+                bool write = run.m_profile.setup.precondition.has_value();
                 for (int s : w.specPerStep)
                     if (s >= 0 && specWrites(plan->specs[std::size_t(s)]))
                         write = true;
@@ -401,8 +408,10 @@ struct Run::Execution {
         run.m_sink.onNotice(text);
     }
 
-    // What each step takes from the run, once the plan is resolved against the targets.
-    run_detail::StepContext stepContext()
+    // What each step takes from the run, once the plan is resolved against the targets:
+    // the run's steps, or with `pre` its preconditioning (a setup and no gate of its own).
+    run_detail::StepContext stepContext(
+        const PreconditionStep *pre = nullptr, const StepGate *noGate = nullptr)
     {
         return {.shared = run.m_shared,
             .backend = run.m_backend,
@@ -411,7 +420,7 @@ struct Run::Execution {
             .history = run.m_history,
             .phase = run.m_phase,
             .settings = run.m_settings,
-            .setup = run.m_profile.setup,
+            .setup = pre ? pre->setup : run.m_profile.setup,
             .interval = interval(),
             .reportNewNotices = [this] { reportNewNotices(); },
             .result = result,
@@ -420,8 +429,44 @@ struct Run::Execution {
             .writeSpanBytes = writeSpanBytes,
             .treeFiles = treeFiles,
             .writeBalance = writeBalance,
-            .stepGate = run.m_hooks.stepGate,
-            .amountDone = run.m_hooks.amountDone};
+            .stepGate = noGate ? *noGate : run.m_hooks.stepGate,
+            .amountDone = run.m_hooks.amountDone,
+            .precondition = pre};
+    }
+
+    // The run's preconditioning (core/run/precondition.h) before its first step: one step
+    // of a plan of its own, run by the step machinery with the run's plan set aside, and
+    // its result moved out of the steps. False when the run cannot go on (stopped,
+    // failed, or nothing to precondition with).
+    bool precondition(SteadyClock::time_point runStart)
+    {
+        auto made = preconditionStep(result.plan, run.m_profile.setup);
+        if (const auto *why = std::get_if<std::string>(&made)) {
+            shared.fail(
+                {std::make_error_code(std::errc::invalid_argument), "precondition", {}, *why});
+            return false;
+        }
+        PreconditionStep &pre = std::get<PreconditionStep>(made);
+        const StepGate noGate; // one host: refused on several (multi_host_session.cpp)
+        ResolvedPlan runPlan = std::exchange(result.plan, pre.plan);
+        const std::size_t stepsBefore = result.steps.size();
+        bool ok = false;
+        try {
+            ok = run_detail::runStep(stepContext(&pre, &noGate), 0, runStart);
+        } catch (...) {
+            result.plan = std::move(runPlan);
+            throw;
+        }
+        result.plan = std::move(runPlan);
+        if (result.steps.size() > stepsBefore) {
+            result.preconditioning = PreconditionResult {*run.m_profile.setup.precondition,
+                pre.plannedBytes, std::move(result.steps.back())};
+            result.steps.pop_back();
+            const std::string text = describePreconditioning(*result.preconditioning);
+            result.notices.push_back(text);
+            run.m_sink.onNotice(text);
+        }
+        return ok && !shared.stopRequested && !shared.failed();
     }
 
     // What the devices still do after the last step (write-back).
@@ -473,8 +518,10 @@ void Run::executeInto(RunResult &result)
     if (!run.begin() || !run.makePlan() || !run.prepareTargets() || !run.resolve())
         return;
     run.reserveBuffers();
-    const run_detail::StepContext steps = run.stepContext();
     const auto runStart = SteadyClock::now();
+    if (m_profile.setup.precondition && !run.precondition(runStart))
+        return;
+    const run_detail::StepContext steps = run.stepContext();
     for (std::size_t step = 0; step < result.plan.stepCount() && !m_shared->stopRequested; ++step)
         if (!run_detail::runStep(steps, step, runStart))
             break;

@@ -36,7 +36,8 @@ void RunProgress::setPhase(RunPhase phase, std::size_t step, Clock::time_point n
             m_stepStart = now;
         m_step = step;
         m_phaseStart = now;
-    } else if (phase == RunPhase::Preparing || !m_phaseStart) {
+    } else if (phase == RunPhase::Preparing || phase == RunPhase::Preconditioning
+        || !m_phaseStart) {
         m_phaseStart = now;
     }
     m_phase = phase;
@@ -84,6 +85,15 @@ std::optional<std::chrono::duration<double>> RunProgress::timeLeft(Clock::time_p
     const double pace
         = secondsBetween(*m_firstStepStart, *m_stepStart) / static_cast<double>(m_step);
     return std::chrono::duration<double>(std::max(0.0, stepsLeft * pace - inStep));
+}
+
+std::optional<std::chrono::duration<double>> timeLeftAtPace(
+    std::uint64_t done, std::uint64_t total, double elapsedSeconds)
+{
+    if (done == 0 || !(elapsedSeconds > 0))
+        return std::nullopt;
+    const double left = double(total > done ? total - done : 0);
+    return std::chrono::duration<double>(elapsedSeconds * left / double(done));
 }
 
 } // namespace ioprism::core

@@ -19,6 +19,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 
 namespace ioprism::core {
@@ -72,5 +73,10 @@ private:
     std::optional<Clock::time_point> m_firstStepStart; // the pace counts steps only
     std::optional<Clock::time_point> m_stepStart;
 };
+
+// Time left for work of `total` units of which `done` took `elapsedSeconds`, at that
+// pace (preconditioning's ETA, PrepareWork::Preconditioning): nullopt before any is done.
+std::optional<std::chrono::duration<double>> timeLeftAtPace(
+    std::uint64_t done, std::uint64_t total, double elapsedSeconds);
 
 } // namespace ioprism::core

@@ -17,6 +17,9 @@ namespace ioprism::core {
 enum class PrepareWork {
     Filling, // a test file or tree being created and filled: bytes
     PreInitialising, // a tree's unmeasured operations before the first step: operations
+    // The run's preconditioning (TestSetup::precondition), path "": bytes moved of those
+    // planned, or for a time, milliseconds of it.
+    Preconditioning,
 };
 
 // Receives what a run reports, on the run's control thread. Implementations copy and

@@ -150,7 +150,7 @@ std::shared_ptr<StepState> makeStepState(std::size_t step, const std::vector<std
     const ResolvedPlan &resolved, const std::map<std::string, bool> &comparedPath,
     const RunSettings &options, const std::shared_ptr<Run::Shared> &shared,
     std::uint64_t &inFlightWriteBytes, std::vector<std::vector<std::string>> &targetPaths,
-    TreeFiles &treeFiles)
+    TreeFiles &treeFiles, const PreconditionStep *precondition)
 {
     auto state = std::make_shared<StepState>(resolved.workers.size(), active.size());
     for (std::size_t a = 0; a < active.size(); ++a) {
@@ -163,7 +163,9 @@ std::shared_ptr<StepState> makeStepState(std::size_t step, const std::vector<std
         ws.spec = &spec;
         ws.workerPattern = rw.dataPattern;
         ws.cpuAffinity = rw.cpuAffinity;
-        ws.seed = rw.seed + kSplitMix64Gamma * (step + 1); // splitmix64's state at that step
+        // splitmix64's state at that step; preconditioning's is the state before the first
+        // step's (a workload that preconditions does not play the first step's offsets).
+        ws.seed = rw.seed + kSplitMix64Gamma * (precondition ? 0 : step + 1);
         const PlannedStep &planned = resolved.steps[step];
         ws.ioLimitPerTarget = planned.ioLimit > 0 ? planned.ioLimit : options.ioLimitPerTarget;
         ws.reapBatch = options.reapBatch;
@@ -199,6 +201,8 @@ std::shared_ptr<StepState> makeStepState(std::size_t step, const std::vector<std
             wt.region = t.region;
             wt.sectorBytes = t.info.logicalBlockBytes;
             wt.outstandingIos = rw.outstandingIos[step][ti];
+            if (precondition)
+                wt.ioLimit = precondition->ioLimits.at(wi).at(ti);
             live->inFlightSince = std::vector<std::atomic<std::int64_t>>(wt.outstandingIos);
             // Only where the device can be ahead: a buffered write completes when it
             // reaches the page cache, before the device sees it.
@@ -218,9 +222,10 @@ std::shared_ptr<StepState> makeStepState(std::size_t step, const std::vector<std
         // Workers may outlive the Run (left stuck on a device): they hold what they call
         // by shared_ptr or point into their StepState, never into the Run.
         ws.fail = [shared](const OpError &e) { shared->fail(e); };
-        ws.finished = [shared, count = &state->finishedWorkers, n = active.size(), step] {
+        ws.finished = [shared, count = &state->finishedWorkers, n = active.size(),
+                          wakeStep = precondition ? Run::Shared::kPreconditionStep : step] {
             if (++*count == n)
-                shared->wake(step);
+                shared->wake(wakeStep);
         };
     }
     return state;
@@ -306,14 +311,15 @@ void reportSteadyState(
 // The step's write rate against the bytes it had written, over its measured intervals as
 // the history keeps them (merged pairwise in a long run: bytes and rates stay exact):
 // judged when it wrote, over enough intervals for the detector's two sides.
-std::optional<WriteCliffJudgement> judgeWriteCliff(const IntervalHistory &history, std::size_t step)
+std::optional<WriteCliffJudgement> judgeWriteCliff(
+    const IntervalHistory &history, std::size_t step, RunPhase phase)
 {
     const WriteCliffCriteria criteria;
     std::vector<WriteRatePoint> points;
     std::vector<double> starts;
     std::uint64_t bytes = 0;
     for (const auto &sample : history.samples()) {
-        if (sample.step != step || sample.phase != RunPhase::Measuring || sample.scopes.empty())
+        if (sample.step != step || sample.phase != phase || sample.scopes.empty())
             continue;
         const DirectionFigures &written = sample.scopes.front().figures.write;
         bytes += written.bytes;
@@ -383,6 +389,10 @@ public:
         std::chrono::milliseconds interval {};
         // The step's stop rule (TestSetup::steadyState); unset: it ends at measureEnd.
         std::optional<SteadyStateSetup> steadyState;
+        // The run's preconditioning: sampled in that phase, its progress reported after
+        // each sample (the bytes moved of `preconditionBytes`, or with 0 the time).
+        bool precondition = false;
+        std::uint64_t preconditionBytes = 0;
     };
 
     StepLoop(Run::Shared &shared, Sampler &sampler, RunSink &sink, IntervalHistory &history,
@@ -414,7 +424,9 @@ public:
     {
         m_step = step;
         m_stepName = stepName;
-        m_phase = m_times.rampEnd > m_times.start ? RunPhase::RampUp : RunPhase::Measuring;
+        m_phase = m_times.precondition        ? RunPhase::Preconditioning
+            : m_times.rampEnd > m_times.start ? RunPhase::RampUp
+                                              : RunPhase::Measuring;
         m_runPhase = m_phase;
         if (m_times.steadyState) {
             m_steady.emplace().setup = *m_times.steadyState;
@@ -422,7 +434,7 @@ public:
         }
         m_sink.onPhase(m_phase, step, stepName);
         start.count_down(); // every worker starts now
-        m_shared.currentStep = step;
+        m_shared.currentStep = m_times.precondition ? Run::Shared::kPreconditionStep : step;
         m_shared.wakeControl = [this] {
             if (!m_stepStop) {
                 m_timer.cancel();
@@ -462,6 +474,8 @@ private:
         IntervalSample sample = m_sampler.tick(now, m_phase);
         reportStall(sample);
         m_sink.onInterval(sample);
+        if (m_times.precondition)
+            reportPreconditionProgress(now);
         const bool judged
             = m_steady && sample.phase == RunPhase::Measuring && addToRound(sample, now, lastTick);
         m_history.add(std::move(sample));
@@ -556,6 +570,27 @@ private:
                 return;
             onTick(false);
         });
+    }
+
+    // How far preconditioning has come: bytes moved of those planned, or milliseconds of
+    // its time (RunSink::onPrepareProgress, PrepareWork::Preconditioning).
+    void reportPreconditionProgress(SteadyClock::time_point now)
+    {
+        if (m_times.preconditionBytes > 0) {
+            m_sink.onPrepareProgress({},
+                std::min(m_sampler.measuredBytesNow(), m_times.preconditionBytes),
+                m_times.preconditionBytes, PrepareWork::Preconditioning);
+            return;
+        }
+        if (m_times.measureEnd == SteadyClock::time_point::max())
+            return;
+        const auto ms = [](SteadyClock::duration d) {
+            return std::uint64_t(std::max<std::int64_t>(
+                0, std::chrono::duration_cast<std::chrono::milliseconds>(d).count()));
+        };
+        const std::uint64_t total = ms(m_times.measureEnd - m_times.start);
+        m_sink.onPrepareProgress(
+            {}, std::min(ms(now - m_times.start), total), total, PrepareWork::Preconditioning);
     }
 
     // Said once per stall (again after the I/O moved), beside the interval figures that
@@ -780,7 +815,7 @@ bool runStep(const StepContext &run, std::size_t step, SteadyClock::time_point r
     std::uint64_t inFlightWriteBytes = 0;
     std::vector<std::vector<std::string>> targetPaths(resolved.workers.size());
     auto state = makeStepState(step, active, resolved, run.comparedPath, run.settings, run.shared,
-        inFlightWriteBytes, targetPaths, run.treeFiles);
+        inFlightWriteBytes, targetPaths, run.treeFiles, run.precondition);
     std::vector<std::thread> threads
         = startWorkers(state, run.backend, [&shared](const OpError &e) { shared.fail(e); });
     StepGuard guard {*state, threads, shared.stopNow, stopDeadline(run.settings)};
@@ -804,14 +839,23 @@ bool runStep(const StepContext &run, std::size_t step, SteadyClock::time_point r
     Sampler::Config config = samplerConfigFor(run, step, active, *state);
     config.inFlightWriteBytes = inFlightWriteBytes;
     config.runStart = runStart;
-    const StepLoop::Times times = stepTimes(run, resolved.steps[step], *start, active.empty());
+    StepLoop::Times times = stepTimes(run, resolved.steps[step], *start, active.empty());
+    if (run.precondition) {
+        times.precondition = true;
+        times.preconditionBytes = run.precondition->plannedBytes;
+    }
     Sampler sampler(std::move(config), run.counters, run.writeBalance, times.start);
+    // No stonewall amount in preconditioning: it moves what it planned, on every host.
     StepLoop loop(shared, sampler, run.sink, run.history, run.phase, state->stop, times,
-        run.settings.stallThreshold, run.settings.stonewallBytes, run.amountDone);
+        run.settings.stallThreshold, run.precondition ? 0 : run.settings.stonewallBytes,
+        run.amountDone);
     loop.run(step, stepName, state->start);
 
     run.phase = RunPhase::Stopping;
-    run.sink.onPhase(RunPhase::Stopping, step, stepName);
+    // Preconditioning's drain is said as its part (a Stopping of step 0 would read, on a
+    // run of several sessions, as the first step's end before it began).
+    if (!run.precondition)
+        run.sink.onPhase(RunPhase::Stopping, step, stepName);
     // Workers drain their in-flight I/O; a device that does not complete it by the
     // stop deadline (or a second Stop) is reported, and its workers are left behind.
     guard.done = true;
@@ -824,14 +868,17 @@ bool runStep(const StepContext &run, std::size_t step, SteadyClock::time_point r
     result.steps.back().steadyState = loop.steadyState();
     if (loop.steadyState())
         reportSteadyState(run, *loop.steadyState(), stepName);
-    result.steps.back().writeCliff = judgeWriteCliff(run.history, step);
+    result.steps.back().writeCliff = judgeWriteCliff(
+        run.history, step, run.precondition ? RunPhase::Preconditioning : RunPhase::Measuring);
     if (result.steps.back().writeCliff)
         reportWriteCliff(run, *result.steps.back().writeCliff, stepName);
     // Setup is the workers' own (until they were ready): the wait at the gate for the
     // other hosts is not in it.
     result.steps.back().setupSeconds = std::chrono::duration<double>(readyAt - setupStart).count();
     result.steps.back().drainSeconds = std::chrono::duration<double>(drainEnd - drainStart).count();
-    run.sink.onStepResult(result.steps.back(), resolved.steps[step]);
+    // Preconditioning's result is the run's to keep apart (run.cpp): not a step's.
+    if (!run.precondition)
+        run.sink.onStepResult(result.steps.back(), resolved.steps[step]);
     return true;
 }
 

@@ -5,6 +5,7 @@
 // steps in order, the device tail); this is what each step does.
 #pragma once
 
+#include "core/run/precondition.h"
 #include "core/run/run.h"
 #include "core/stats/verdict.h"
 
@@ -34,6 +35,9 @@ struct Run::Shared {
     std::optional<OpError> firstError;
     std::function<void()> wakeControl; // set while a step runs; called on io's thread
     std::size_t currentStep = 0; // the step running; read and written on io's thread only
+    // currentStep while the run preconditions: its one step shares the number 0 with the
+    // run's first, so that a late wake from one cannot end the other.
+    static constexpr std::size_t kPreconditionStep = SIZE_MAX;
 
     void requestStop()
     {
@@ -100,6 +104,10 @@ struct StepContext {
     const StepGate &stepGate;
     // This host moved the step's stonewall amount (RunHooks::amountDone); may be unset.
     const StepAmountDone &amountDone;
+    // Set while the run preconditions (core/run/precondition.h): the step is that, in
+    // the phase Preconditioning, with its I/O limits per worker and target; its result
+    // goes to RunResult::preconditioning, not to the steps.
+    const PreconditionStep *precondition = nullptr;
 };
 
 // One step: its workers started together, sampled until the step ends, then collected

@@ -126,7 +126,8 @@ IntervalSample Sampler::tick(Clock::time_point now, RunPhase phase)
         sample.scopes.push_back({m_scopes[i], computeFigures(m_deltas[i])});
     }
     sample.cpuEffectiveness = iopsPerCpuPercent(sample.scopes[0].figures.total.iops, sample.cpu);
-    if (phase == RunPhase::Measuring) {
+    // Preconditioning has no ramp-up: all of it is its figures (kept apart by the run).
+    if (phase == RunPhase::Measuring || phase == RunPhase::Preconditioning) {
         m_measured += elapsed;
         for (std::size_t i = 0; i < m_scopes.size(); ++i)
             m_totals[i].append(m_deltas[i]);

@@ -263,6 +263,12 @@ template<typename V> void fields(V &v, SteadyStateSetup &x)
     v("metric", x.metric);
     v("round_time", x.roundTime);
 }
+template<typename V> void fields(V &v, PreconditionSetup &x)
+{
+    v("kind", x.kind);
+    v("capacity_multiple", x.capacityMultiple);
+    v("time", x.time);
+}
 template<typename V> void fields(V &v, SteadyStateRound &x)
 {
     v("start_seconds", x.startSeconds);
@@ -327,6 +333,12 @@ template<typename V> void fields(V &v, StepResult &x)
     v("cpu_effectiveness", x.cpuEffectiveness);
     v("devices", x.devices);
     v("hosts", x.hosts);
+}
+template<typename V> void fields(V &v, PreconditionResult &x)
+{
+    v("setup", x.setup);
+    v("planned_bytes", x.plannedBytes);
+    v("step", x.step);
 }
 template<typename V> void fields(V &v, StuckIo &x)
 {
@@ -420,6 +432,7 @@ template<typename V> void fields(V &v, RunResult &x)
     v("engine", x.engine);
     v("notices", x.notices);
     v("started_at_ns", x.startedAt);
+    v("preconditioning", x.preconditioning);
     v("steps", x.steps);
     v("intervals", x.intervals);
     v("device_map", x.deviceMap);
@@ -514,7 +527,9 @@ template<> constexpr Scope::Kind kLastEnumerator<Scope::Kind> = Scope::Kind::Hos
 template<> constexpr Verdict kLastEnumerator<Verdict> = Verdict::FileMetadata;
 template<> constexpr LatencyVerdict kLastEnumerator<LatencyVerdict> = LatencyVerdict::KernelWorkers;
 template<> constexpr DeviceRole kLastEnumerator<DeviceRole> = DeviceRole::Backing;
-template<> constexpr PrepareWork kLastEnumerator<PrepareWork> = PrepareWork::PreInitialising;
+template<> constexpr PrepareWork kLastEnumerator<PrepareWork> = PrepareWork::Preconditioning;
+template<>
+constexpr PreconditionKind kLastEnumerator<PreconditionKind> = PreconditionKind::Workload;
 template<> constexpr EngineKind kLastEnumerator<EngineKind> = EngineKind::Iocp;
 template<> constexpr SteadyStateRule kLastEnumerator<SteadyStateRule> = SteadyStateRule::FioSlope;
 template<>

@@ -30,7 +30,7 @@
 namespace ioprism::core {
 
 // Raised whenever a message changes in a way an older reader would misread.
-inline constexpr int kSessionProtocolVersion = 5;
+inline constexpr int kSessionProtocolVersion = 6;
 
 struct StartedEvent {
     std::string engine;

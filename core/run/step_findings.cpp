@@ -2,6 +2,7 @@
 #include "core/run/step_findings.h"
 
 #include "core/profile/units.h"
+#include "core/run/precondition.h"
 
 #include <fmt/format.h>
 
@@ -27,6 +28,23 @@ std::string describeSteadyStateVerdict(const SteadyStateRecord &steady)
             steadyStateFigureText(judged.window->mean, metric), steadyStateMetricUnit(metric),
             latency ? " (" + std::string(steadyStateMetricName(metric)) + ")" : "");
     }
+    return text;
+}
+
+std::string describePreconditioning(const PreconditionResult &pre)
+{
+    const StepResult &step = pre.step;
+    const DirectionFigures none;
+    const DirectionFigures &moved = step.scopes.empty() ? none : step.scopes.front().figures.total;
+    std::string text = fmt::format("{}: {} moved{} in {:.1f} s, {:.1f} MB/s, in none of the "
+                                   "steps' figures",
+        preconditionName(pre.setup), describeSize(moved.bytes),
+        pre.plannedBytes > 0 ? " of " + describeSize(pre.plannedBytes) : std::string(),
+        step.measuredSeconds, moved.megabytesPerSecond);
+    if (step.writeCliff && step.writeCliff->cliff)
+        text += "; its write rate fell off a cliff " + describeWriteCliff(*step.writeCliff);
+    if (!step.complete)
+        text += "; stopped before it was done";
     return text;
 }
 

@@ -4,6 +4,7 @@
 // steady-state rule, and the cliff its write rate fell off.
 #pragma once
 
+#include "core/run/results.h"
 #include "core/stats/steady_state.h"
 #include "core/stats/write_cliff.h"
 
@@ -23,5 +24,10 @@ std::string steadyStateFigureText(double figure, SteadyStateMetric metric);
 // "after 117 MiB written (12.3 s in), 41.0 MB/s before, 10.2 MB/s after (75 % lower)";
 // "" when the judged write had no cliff.
 std::string describeWriteCliff(const WriteCliffJudgement &judged);
+
+// "Preconditioning: 128 KiB sequential writes, 2x capacity: 2 GiB moved of 2 GiB in
+// 35.2 s, 61.0 MB/s, in none of the steps' figures", with a cliff its write fell off and
+// whether it was stopped before it was done.
+std::string describePreconditioning(const PreconditionResult &pre);
 
 } // namespace ioprism::core

@@ -147,8 +147,9 @@ private:
         }
         loop(true);
         drainInFlight(nowNs() + m_ws.drainLimit.count());
-        for (auto &ts : m_targets) {
-            ts.limit = m_ws.ioLimitPerTarget;
+        for (std::size_t t = 0; t < m_targets.size(); ++t) {
+            auto &ts = m_targets[t];
+            ts.limit = limitOf(m_ws.targets[t]);
             ts.issued = 0;
             ts.retired = false;
         }
@@ -239,6 +240,11 @@ private:
         return true;
     }
 
+    std::uint64_t limitOf(const WorkerTarget &wt) const
+    {
+        return wt.ioLimit > 0 ? wt.ioLimit : m_ws.ioLimitPerTarget;
+    }
+
     // One I/O generator per target, and a rate limiter per spec line on each.
     bool makeGenerators()
     {
@@ -248,8 +254,8 @@ private:
                 auto &ts = m_targets.emplace_back();
                 ts.generator.emplace(spec, m_ws.targets[t].region, m_ws.targets[t].sectorBytes,
                     mixSeed(m_ws.seed, t + 1));
-                ts.limit = m_ws.ioLimitPerTarget;
                 const WorkerTarget &wt = m_ws.targets[t];
+                ts.limit = limitOf(wt);
                 if (wt.isTree()) {
                     for (const auto &line : spec.lines)
                         ts.filePickers.emplace_back(line.distribution, wt.treeFiles->size());

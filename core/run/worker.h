@@ -39,6 +39,9 @@ struct WorkerTarget {
     // Operations before the step is measured (a tree's pre-initialisation): done with the
     // step's spec before the worker says it is ready, in no figure. 0 = none.
     std::uint64_t preInitOperations = 0;
+    // I/Os on this target before it is done (preconditioning's per-target amounts);
+    // 0: the step's WorkerStep::ioLimitPerTarget.
+    std::uint64_t ioLimit = 0;
 };
 
 struct WorkerStep {

@@ -284,8 +284,8 @@
         <translation>Lastmuster: Workstation (Muster der Iometer-Community)</translation>
     </message>
     <message>
-        <source>SNIA PTS-style IOPS until steady: 4 KiB random writes, then 4 KiB random reads, at a queue of 32, each in rounds of one minute until the last five rounds are steady by PTS&apos;s rule (their range within 20 % of their mean, their fitted line&apos;s excursion within 10 %), at most 25 rounds: up to 25 minutes per test. The results keep every round and say which formed the steady window, or that steady state was not reached. Expect a fresh drive&apos;s first write rounds high and falling as its fast cache fills and it starts to clean. PTS first preconditions the drive (writes it whole twice), which IOPrism does not do for you yet: write the drive first for PTS&apos;s figures. A test file measures a corner of the drive; its raw device (data destroyed), the drive itself.</source>
-        <translation>IOPS im Stil von SNIA PTS bis zum eingeschwungenen Zustand: zufälliges Schreiben mit 4 KiB, dann zufälliges Lesen mit 4 KiB, bei einer Warteschlange von 32, jeweils in Runden von einer Minute, bis die letzten fünf Runden nach der Regel von PTS eingeschwungen sind (ihre Spanne innerhalb von 20 % ihres Mittelwerts, die Auslenkung ihrer Ausgleichsgeraden innerhalb von 10 %), höchstens 25 Runden: bis zu 25 Minuten je Test. Die Ergebnisse behalten jede Runde und sagen, welche das eingeschwungene Fenster bildeten oder dass der eingeschwungene Zustand nicht erreicht wurde. Zu erwarten: Die ersten Schreibrunden eines frischen Laufwerks sind hoch und fallen, während sich sein schneller Cache füllt und es aufzuräumen beginnt. PTS konditioniert das Laufwerk zuerst vor (beschreibt es zweimal ganz), was IOPrism noch nicht selbst tut: Beschreiben Sie das Laufwerk zuerst, um die Werte von PTS zu erhalten. Eine Testdatei misst eine Ecke des Laufwerks, sein Rohgerät (die Daten werden zerstört) das Laufwerk selbst.</translation>
+        <source>SNIA PTS-style IOPS until steady: 4 KiB random writes, then 4 KiB random reads, at a queue of 32, each in rounds of one minute until the last five rounds are steady by PTS&apos;s rule (their range within 20 % of their mean, their fitted line&apos;s excursion within 10 %), at most 25 rounds: up to 25 minutes per test. The results keep every round and say which formed the steady window, or that steady state was not reached. Expect a fresh drive&apos;s first write rounds high and falling as its fast cache fills and it starts to clean. First, as PTS does, the target is preconditioned: written whole twice by 128 KiB sequential writes, measured apart and in none of the tests&apos; figures (on a 1 TB drive at 1 GB/s, about 35 minutes; the progress says the time left). A test file measures a corner of the drive; its raw device (data destroyed), the drive itself.</source>
+        <translation>IOPS im Stil von SNIA PTS bis zum eingeschwungenen Zustand: zufälliges Schreiben mit 4 KiB, dann zufälliges Lesen mit 4 KiB, bei einer Warteschlange von 32, jeweils in Runden von einer Minute, bis die letzten fünf Runden nach der Regel von PTS eingeschwungen sind (ihre Spanne innerhalb von 20 % ihres Mittelwerts, die Auslenkung ihrer Ausgleichsgeraden innerhalb von 10 %), höchstens 25 Runden: bis zu 25 Minuten je Test. Die Ergebnisse behalten jede Runde und sagen, welche das eingeschwungene Fenster bildeten oder dass der eingeschwungene Zustand nicht erreicht wurde. Zu erwarten: Die ersten Schreibrunden eines frischen Laufwerks sind hoch und fallen, während sich sein schneller Cache füllt und es aufzuräumen beginnt. Zuerst wird das Ziel wie bei PTS vorkonditioniert: zweimal ganz mit sequenziellen Schreibvorgängen zu 128 KiB beschrieben, getrennt gemessen und in keinem Wert der Tests (auf einem 1-TB-Laufwerk mit 1 GB/s etwa 35 Minuten; der Fortschritt nennt die Restzeit). Eine Testdatei misst eine Ecke des Laufwerks, sein Rohgerät (die Daten werden zerstört) das Laufwerk selbst.</translation>
     </message>
     <message>
         <source>Write saturation (SLC cache): 128 KiB sequential writes at a queue of 32 for 10 minutes, the write rate judged for a cliff where it falls and stays down, reported with the bytes written before it (the fast cache&apos;s size), the rates before and after. A drive&apos;s cache can hold tens of GB: if it outlasts the run, there is no cliff; lengthen the run time. Its raw device (data destroyed) shows the drive&apos;s own cache; preparing a test file already writes the file once.</source>
@@ -2495,6 +2495,38 @@
         <source>A path typed…</source>
         <translation>Einen Pfad eingeben…</translation>
     </message>
+    <message>
+        <source>preconditioning</source>
+        <translation>Vorkonditionierung</translation>
+    </message>
+    <message>
+        <source>%1 — before the steps, in none of their figures</source>
+        <translation>%1 — vor den Schritten, in keinem ihrer Werte</translation>
+    </message>
+    <message>
+        <source> · ETA %1</source>
+        <translation> · noch %1</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 von %2</translation>
+    </message>
+    <message>
+        <source>%1 of %2 written</source>
+        <translation>%1 von %2 geschrieben</translation>
+    </message>
+    <message>
+        <source>Preconditioning: %1 % · %2%3 · in no step&apos;s figures</source>
+        <translation>Vorkonditionierung: %1 % · %2%3 · in keinem Wert eines Schritts</translation>
+    </message>
+    <message>
+        <source>Preconditioning</source>
+        <translation>Vorkonditionierung</translation>
+    </message>
+    <message>
+        <source>Preconditioning…</source>
+        <translation>Vorkonditionierung …</translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::ManagerDialog</name>
@@ -2667,6 +2699,65 @@
     <message>
         <source>Messages beyond these wait until one above is closed</source>
         <translation>Weitere Meldungen warten, bis eine darüber geschlossen wird</translation>
+    </message>
+</context>
+<context>
+    <name>ioprism::ui::PreconditionBox</name>
+    <message>
+        <source>How much to write: this many times each target&apos;s region (PTS: 2). On a 1 TB drive at 500 MB/s, 2x takes over an hour: the plan above says how much.</source>
+        <translation>Wie viel geschrieben wird: so oft den Bereich jedes Ziels (PTS: 2). Auf einem 1-TB-Laufwerk mit 500 MB/s dauert 2× über eine Stunde: Der Plan oben nennt die Menge.</translation>
+    </message>
+    <message>
+        <source>The test&apos;s workload for this long instead of a capacity multiple (e.g. 30m, 2h); 0 or empty: by the capacity multiple</source>
+        <translation>Die Last des Tests so lange statt eines Vielfachen der Kapazität (z. B. 30m, 2h); 0 oder leer: nach dem Vielfachen der Kapazität</translation>
+    </message>
+    <message>
+        <source>Precondition first (SNIA PTS)</source>
+        <translation>Zuerst vorkonditionieren (SNIA PTS)</translation>
+    </message>
+    <message>
+        <source>Write every target before the first step, so that an SSD is measured as in use, not fresh or with an empty cache. Measured as a phase of its own, with its progress and time left; in none of the steps&apos; figures. It writes: only to test files and to devices you allowed to be written.</source>
+        <translation>Jedes Ziel vor dem ersten Schritt beschreiben, damit eine SSD wie im Betrieb gemessen wird, nicht fabrikneu oder mit leerem Cache. Als eigene Phase gemessen, mit Fortschritt und Restzeit; in keinem Wert der Schritte. Es schreibt: nur in Testdateien und auf Geräte, deren Beschreiben Sie erlaubt haben.</translation>
+    </message>
+    <message>
+        <source>128 KiB sequential writes</source>
+        <translation>Sequenzielle Schreibvorgänge zu 128 KiB</translation>
+    </message>
+    <message>
+        <source>PTS&apos;s workload-independent preconditioning: 128 KiB sequential writes at QD 32 across each target&apos;s region</source>
+        <translation>Lastunabhängige Vorkonditionierung nach PTS: sequenzielle Schreibvorgänge zu 128 KiB mit QD 32 über den Bereich jedes Ziels</translation>
+    </message>
+    <message>
+        <source>The first step&apos;s workload</source>
+        <translation>Die Last des ersten Schritts</translation>
+    </message>
+    <message>
+        <source>PTS&apos;s workload-dependent preconditioning: the first step&apos;s own specs, workers and queue depths, for a time or a capacity multiple</source>
+        <translation>Lastabhängige Vorkonditionierung nach PTS: die Spezifikationen, Worker und Warteschlangentiefen des ersten Schritts, für eine Zeit oder ein Vielfaches der Kapazität</translation>
+    </message>
+    <message>
+        <source>What preconditioning writes</source>
+        <translation>Was die Vorkonditionierung schreibt</translation>
+    </message>
+    <message>
+        <source>&amp;Writes:</source>
+        <translation>&amp;Schreibt:</translation>
+    </message>
+    <message>
+        <source> × capacity</source>
+        <translation> × Kapazität</translation>
+    </message>
+    <message>
+        <source>&amp;Amount:</source>
+        <translation>&amp;Menge:</translation>
+    </message>
+    <message>
+        <source>Or for a &amp;time:</source>
+        <translation>Oder für eine &amp;Zeit:</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a duration of whole seconds (e.g. 30m, 2h)</source>
+        <translation>„%1“ ist keine Dauer in ganzen Sekunden (z. B. 30m, 2h)</translation>
     </message>
 </context>
 <context>
@@ -3797,6 +3888,26 @@
     <message>
         <source>, after a %1 ramp-up</source>
         <translation>, nach %1 Anlauf</translation>
+    </message>
+    <message>
+        <source>First it preconditions the targets with the first step&apos;s workload for %1. </source>
+        <translation>Zuerst werden die Ziele %1 lang mit der Last des ersten Schritts vorkonditioniert. </translation>
+    </message>
+    <message>
+        <source>128 KiB sequential writes</source>
+        <translation>sequenziellen Schreibvorgängen zu 128 KiB</translation>
+    </message>
+    <message>
+        <source>the first step&apos;s workload</source>
+        <translation>der Last des ersten Schritts</translation>
+    </message>
+    <message>
+        <source>First it preconditions every target with %1, %2× its capacity (on a 1 TB drive at 1 GB/s, 2× is 35 minutes). </source>
+        <translation>Zuerst wird jedes Ziel mit %1 vorkonditioniert, %2× seine Kapazität (auf einem 1-TB-Laufwerk mit 1 GB/s sind 2× 35 Minuten). </translation>
+    </message>
+    <message>
+        <source>First it preconditions every target with %1, %2× its capacity: %3. </source>
+        <translation>Zuerst wird jedes Ziel mit %1 vorkonditioniert, %2× seine Kapazität: %3. </translation>
     </message>
 </context>
 <context>

@@ -8,6 +8,7 @@
 #include "core/run/multi_host_session.h"
 #include "core/stats/figures.h"
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <functional>
@@ -513,6 +514,36 @@ TEST(MultiHostSession, AProfileOfOneHostRunsOnEveryManager)
     for (const auto &path : log.progressPaths)
         EXPECT_TRUE(path.starts_with("a:") || path.starts_with("b:") || path.starts_with("c:"))
             << path;
+}
+
+// Preconditioning on a run of one manager (a --manager, or MPI with one rank): its phase
+// is passed on before the first step's, whose own phases follow (a drain of the
+// preconditioning that read as step 1's end would have hidden them), and the result keeps
+// it as that host's run had it.
+TEST(MultiHostSession, PreconditioningOnOneManagerComesBeforeTheFirstStepsPhases)
+{
+    std::vector<HostSessionMaker> hosts;
+    hosts.push_back(localHost("a", hostHooks("a")));
+    MergedLog log;
+    Profile profile = ioprism::test::twoWorkerProfile("preconditioned", 20ms, 5, 1);
+    profile.setup.precondition = PreconditionSetup {};
+    {
+        MultiHostRunSession session(std::move(hosts), log, 10ms);
+        session.start(requestFor(profile, 500));
+        waitWithin(session);
+    }
+    ASSERT_FALSE(log.result.error) << log.result.error->toString();
+    ASSERT_TRUE(log.result.preconditioning);
+    EXPECT_EQ(log.result.preconditioning->step.scopes.front().figures.write.bytes, 4 * 32 * kMiB);
+    ASSERT_EQ(log.result.steps.size(), 1u);
+    EXPECT_EQ(log.result.steps[0].scopes.front().figures.total.ios, 4u * 500u);
+    std::vector<RunPhase> phases;
+    for (const auto &[phase, step] : log.phases)
+        phases.push_back(phase);
+    const auto at = [&](RunPhase p) { return std::find(phases.begin(), phases.end(), p); };
+    ASSERT_NE(at(RunPhase::Preconditioning), phases.end());
+    ASSERT_NE(at(RunPhase::Measuring), phases.end()) << "the first step's phases are passed on";
+    EXPECT_LT(at(RunPhase::Preconditioning), at(RunPhase::Measuring));
 }
 
 // A backend whose targets take a while to prepare (`prepareDelay` each), counting them,

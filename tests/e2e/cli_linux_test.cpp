@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // ioprism-cli end to end on Linux: real io_uring runs on files and loop devices,
 // signals. Root-only tests skip with a reason (fail under IOPRISM_NO_SKIP=1).
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <filesystem>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -337,6 +339,55 @@ TEST(CliLinux, AStepUnderASteadyStateRuleRunsInRoundsToAVerdictOnALoopDevice)
     EXPECT_EQ(json.at("profile").at("setup").at("steadyState").at("roundLimit").get<int>(), 8);
 }
 
+// Preconditioning on a real loop device (docs/ssd-testing.md#preconditioning): the device
+// is written twice over in 128 KiB sequential writes before the step, which the device's
+// own counters confirm; its progress and what it did are printed; the results keep it
+// apart (the step only read: no write in its figures). Without leave to write the device,
+// the same read-only run is refused before anything is written.
+TEST(CliLinux, PreconditioningWritesTheDeviceTwiceBeforeTheStepsAndKeepsItApart)
+{
+    IOPRISM_REQUIRE(isRoot(), "needs root for losetup");
+    TempDir dir(realFsDir());
+    LoopDevice loop(dir.path() / "img", "64M");
+    IOPRISM_REQUIRE(!loop.path().empty(), "losetup could not attach a loop device");
+    const std::string run = "run --engine io_uring --target " + loop.path()
+        + " --rw randread --bs 4k --qd 4 --duration 1 --interval 100ms --precondition seq:2x "
+          "--json p.json --no-save";
+    const auto refused = runCli(run, dir.path());
+    EXPECT_NE(refused.exitCode, 0);
+    EXPECT_THAT(refused.err, HasSubstr("--allow-device-writes"));
+    if (std::filesystem::exists(dir.path() / "p.json")) { // the refusal, as a result
+        const auto none = nlohmann::json::parse(readFile(dir.path() / "p.json"));
+        EXPECT_FALSE(none.contains("preconditioning"));
+        EXPECT_FALSE(none.at("error").is_null());
+    }
+
+    const auto before = blockStat(loop.name());
+    auto r = runCli(run + " --allow-device-writes", dir.path());
+    const auto after = blockStat(loop.name());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto json = nlohmann::json::parse(readFile(dir.path() / "p.json"));
+    const std::uint64_t twice = 2ull * 64 * 1024 * 1024;
+    const auto &pre = json.at("preconditioning");
+    EXPECT_EQ(pre.at("planned_bytes").get<std::uint64_t>(), twice);
+    const auto &moved = pre.at("step").at("scopes").at(0);
+    EXPECT_EQ(moved.at("write").at("bytes").get<std::uint64_t>(), twice);
+    EXPECT_EQ(moved.at("read").at("ios").get<std::uint64_t>(), 0u);
+    EXPECT_TRUE(pre.at("step").at("complete").get<bool>());
+    const double devWrite = double(after[6] - before[6]) * 512;
+    EXPECT_GE(devWrite, double(twice)) << "the device saw the writes";
+    EXPECT_EQ(json.at("summary").at("bytes_written").get<std::uint64_t>(), 0u)
+        << "the step read; preconditioning is in no step and no total";
+    EXPECT_GT(json.at("summary").at("bytes_read").get<std::uint64_t>(), 0u);
+    const auto &phases = json.at("intervals").at("phase");
+    EXPECT_NE(std::find(phases.begin(), phases.end(), "preconditioning"), phases.end());
+    EXPECT_THAT(r.out, HasSubstr("-- Preconditioning: 128 KiB sequential writes, 2x capacity"));
+    EXPECT_THAT(r.out, HasSubstr("-- preconditioning: 100% (128 MiB of 128 MiB)"));
+    EXPECT_THAT(r.out,
+        HasSubstr("Preconditioning: 128 KiB sequential writes, 2x capacity: 128 MiB "
+                  "moved of 128 MiB"));
+}
+
 // The two SSD presets end to end on a raw loop device, shortened as a user would try them
 // (rounds and run time from the command line): SNIA PTS IOPS runs both its tests in
 // rounds to a verdict each; Write saturation writes sequentially and judges the write for
@@ -353,6 +404,10 @@ TEST(CliLinux, TheSsdPresetsRunInRoundsAndJudgeTheWriteOnALoopDevice)
         dir.path());
     ASSERT_EQ(pts.exitCode, 0) << pts.err;
     const auto p = nlohmann::json::parse(readFile(dir.path() / "pts.json"));
+    // PTS's preconditioning first: the device written whole twice, kept apart.
+    ASSERT_TRUE(p.contains("preconditioning"));
+    EXPECT_EQ(p.at("preconditioning").at("step").at("scopes").at(0).at("write").at("bytes"),
+        512ull * 1024 * 1024);
     ASSERT_EQ(p.at("steps").size(), 2u);
     EXPECT_EQ(p.at("steps").at(0).at("name").get<std::string>(), "RND4K Q32T1 Write");
     for (const auto &step : p.at("steps")) {

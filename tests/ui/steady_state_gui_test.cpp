@@ -133,9 +133,12 @@ TEST(SsdPresets, ThePtsPresetRunsFromTheWindowInRoundsToAVerdictPerTest)
     SteadyStateBox *box = window.setupPage()->steadyStateBox();
     EXPECT_TRUE(box->isChecked());
     EXPECT_EQ(box->roundField()->text(), QStringLiteral("1m"));
-    EXPECT_EQ(window.setupPage()->planText(),
-        QStringLiteral("Start runs 2 steps, each until steady (at most 25 rounds of 1m): 50m at "
-                       "most"));
+    // The window keeps its own target (a 512 MiB test file): written twice first.
+    EXPECT_EQ(window.setupPage()->planText().toStdString(),
+        QStringLiteral("First it preconditions every target with 128 KiB sequential writes, 2× "
+                       "its capacity: 1 GiB. Start runs 2 steps, each until steady (at most 25 "
+                       "rounds of 1m): 50m at most")
+            .toStdString());
 
     core::Profile p = window.document()->profile();
     p.setup.interval = 100ms;
@@ -152,6 +155,9 @@ TEST(SsdPresets, ThePtsPresetRunsFromTheWindowInRoundsToAVerdictPerTest)
     ASSERT_TRUE(test::waitUntil([&] { return finished != nullptr; }, 60s));
     ASSERT_FALSE(finished->error) << finished->error->toString();
     ASSERT_EQ(finished->steps.size(), 2u);
+    // PTS's preconditioning first: the 8 MiB file written twice, kept apart.
+    ASSERT_TRUE(finished->preconditioning);
+    EXPECT_EQ(finished->preconditioning->step.scopes.front().figures.write.bytes, 16 * core::kMiB);
     for (const auto &step : finished->steps) {
         ASSERT_TRUE(step.steadyState) << step.stepName;
         EXPECT_NE(step.steadyState->result.state, core::SteadyState::Measuring);

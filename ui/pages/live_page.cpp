@@ -212,7 +212,9 @@ void LivePage::addSample(const core::IntervalSample &sample)
     if (!sample.scopes.empty())
         m_latestFigures = sample.scopes.front().figures;
     m_latestIsRampUp = sample.phase == core::RunPhase::RampUp;
-    m_latestStep = static_cast<int>(sample.step);
+    // Preconditioning shares the first step's number: a step of its own for the reset.
+    m_latestStep
+        = sample.phase == core::RunPhase::Preconditioning ? -2 : static_cast<int>(sample.step);
     m_latestCpu = sample.cpu;
     m_pacer->request();
 }

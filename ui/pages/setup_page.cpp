@@ -10,6 +10,7 @@
 #include "ui/editors/field_marks.h"
 #include "ui/format.h"
 #include "ui/models/profile_document.h"
+#include "ui/pages/precondition_box.h"
 #include "ui/pages/steady_state_box.h"
 
 #include <QCheckBox>
@@ -21,6 +22,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QRegularExpressionValidator>
 #include <QScrollArea>
 #include <QSpinBox>
@@ -28,6 +30,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <string>
 #include <type_traits>
 
@@ -225,12 +228,15 @@ SetupPage::SetupPage(
     right->addWidget(makeSeriesBox());
     m_steadyBox = new SteadyStateBox(content);
     right->addWidget(m_steadyBox);
+    m_preconditionBox = new PreconditionBox(content);
+    right->addWidget(m_preconditionBox);
     right->addStretch();
     outer->addStretch();
 
     connectTestFields();
     connectSeriesFields();
     connect(m_steadyBox, &SteadyStateBox::edited, this, &SetupPage::commit);
+    connect(m_preconditionBox, &PreconditionBox::edited, this, &SetupPage::commit);
     connectDocument();
     // Every commit (of any page: workers, targets and specs change the steps too) ends
     // with problemsChanged, so load() keeps the marks and the plan current.
@@ -790,6 +796,8 @@ void SetupPage::load()
     loadSeries();
     m_steadyBox->load(
         setup.steadyState, [this](std::string_view path) { return m_document->problemsAt(path); });
+    m_preconditionBox->load(
+        setup.precondition, [this](std::string_view path) { return m_document->problemsAt(path); });
     updateEnabled();
     updatePlan();
     m_loading = false;
@@ -997,7 +1005,44 @@ void SetupPage::updatePlan()
                            tr("%n access specifications", nullptr, int(specs)));
         }
     }
-    m_plan->setText(tr("Start runs %1").arg(how));
+    m_plan->setText(preconditionPlanText(profile) + tr("Start runs %1").arg(how));
+}
+
+// What preconditioning adds before the steps, with the amount when every target's size
+// is known before it is prepared (test files, regions): the time is the drive's.
+QString SetupPage::preconditionPlanText(const core::Profile &profile)
+{
+    const auto &pre = profile.setup.precondition;
+    if (!pre)
+        return {};
+    if (pre->kind == core::PreconditionKind::Workload && pre->time.count() > 0)
+        return tr("First it preconditions the targets with the first step's workload for %1. ")
+            .arg(durationText(pre->time));
+    std::map<std::string, std::uint64_t> sizes;
+    bool known = true;
+    for (const auto &host : profile.hosts)
+        for (const auto &worker : host.workers)
+            for (const auto &t : worker.targets) {
+                const std::uint64_t size = t.region.sizeBytes > 0 ? t.region.sizeBytes
+                    : t.kind == core::TargetKind::TestFile        ? t.testFileSizeBytes
+                                                                  : 0;
+                known = known && size > 0;
+                sizes[t.path] = size;
+            }
+    std::uint64_t bytes = 0;
+    for (const auto &[path, size] : sizes)
+        bytes += size;
+    const QString what = pre->kind == core::PreconditionKind::Sequential
+        ? tr("128 KiB sequential writes")
+        : tr("the first step's workload");
+    const QString multiple = QLocale().toString(pre->capacityMultiple, 'g', 3);
+    if (!known || bytes == 0)
+        return tr("First it preconditions every target with %1, %2× its capacity (on a 1 TB "
+                  "drive at 1 GB/s, 2× is 35 minutes). ")
+            .arg(what, multiple);
+    return tr("First it preconditions every target with %1, %2× its capacity: %3. ")
+        .arg(what, multiple,
+            capacityText(std::uint64_t(std::min(9e18, double(bytes) * pre->capacityMultiple))));
 }
 
 bool SetupPage::readSeries(core::Series &series)
@@ -1099,6 +1144,7 @@ void SetupPage::commit()
         setup.series.reset();
     }
     m_steadyBox->read(setup.steadyState);
+    m_preconditionBox->read(setup.precondition);
 
     bool changed = !(setup == profile.setup);
     profile.setup = setup;

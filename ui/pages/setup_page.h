@@ -10,6 +10,7 @@
 // in the profile JSON and marked by the validation problems at its field path.
 #pragma once
 
+#include "core/profile/profile.h"
 #include "core/profile/sweep_parameter.h"
 #include "ui/platform_services.h"
 
@@ -29,6 +30,7 @@ class QSpinBox;
 namespace ioprism::ui {
 
 class ProfileDocument;
+class PreconditionBox;
 class SteadyStateBox;
 
 class SetupPage : public QWidget
@@ -74,6 +76,10 @@ public:
     const CyclingFields &cyclingFields(CyclingId id) const { return m_cycling[id]; }
     QGroupBox *seriesBox() const { return m_seriesBox; }
     SteadyStateBox *steadyStateBox() const { return m_steadyBox; }
+    PreconditionBox *preconditionBox() const { return m_preconditionBox; }
+    // "First it preconditions every target with ...: 2 GiB. " before the plan's steps;
+    // empty without preconditioning.
+    static QString preconditionPlanText(const core::Profile &profile);
     const AxisFields &axisFields(int axis) const { return m_axes[std::size_t(axis)]; }
     QCheckBox *secondAxisField() const { return m_secondAxis; }
     QSpinBox *repeatField() const { return m_repeat; }
@@ -136,6 +142,7 @@ private:
     std::array<QLabel *, CyclingCount> m_cyclingLabels {};
     QGroupBox *m_seriesBox = nullptr;
     SteadyStateBox *m_steadyBox = nullptr;
+    PreconditionBox *m_preconditionBox = nullptr;
     std::array<AxisFields, 2> m_axes {};
     QCheckBox *m_secondAxis = nullptr;
     QSpinBox *m_repeat = nullptr;

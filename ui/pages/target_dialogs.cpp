@@ -18,9 +18,12 @@
 namespace ioprism::ui {
 
 namespace {
-// Whether a spec the worker runs writes.
+// Whether the worker's targets are written: a spec it runs writes, or the run
+// preconditions every target first (core/run/precondition.h), whatever the specs do.
 bool workerWrites(const core::Profile &profile, const core::Worker &worker)
 {
+    if (profile.setup.precondition)
+        return true;
     for (const auto &name : worker.assignedSpecs)
         if (const auto *spec = core::findSpec(profile, name); spec && core::specWrites(*spec))
             return true;

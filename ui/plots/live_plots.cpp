@@ -336,14 +336,19 @@ void LivePlots::addDevicePoint(const DeviceOverlayPoint &point)
 
 void LivePlots::markStep(const core::IntervalSample &sample)
 {
-    const int step = static_cast<int>(sample.step);
+    // Preconditioning (before the first step, whose number its samples share) is marked
+    // as a span of its own, by its name.
+    const bool precondition = sample.phase == core::RunPhase::Preconditioning;
+    const int step = precondition ? kPreconditionMark : static_cast<int>(sample.step);
     if (step == m_lastStep)
         return;
     m_lastStep = step;
     m_stepStart = sample.startSeconds;
     StepMark mark;
     mark.startSeconds = sample.startSeconds;
-    mark.label = QStringLiteral("%1. %2").arg(step + 1).arg(toQString(sample.stepName));
+    mark.label = precondition
+        ? toQString(sample.stepName)
+        : QStringLiteral("%1. %2").arg(step + 1).arg(toQString(sample.stepName));
     for (std::size_t p = 0; p < m_series.size(); ++p) {
         auto *plot = plotAt(int(p));
         auto *marker = new QCPItemStraightLine(plot);

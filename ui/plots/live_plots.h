@@ -130,6 +130,7 @@ private:
     bool m_following = true;
     bool m_syncingRanges = false;
     double m_lastKey = 0;
+    static constexpr int kPreconditionMark = -2; // m_lastStep while preconditioning
     int m_lastStep = -1;
     double m_stepStart = 0;
     std::array<QCPItemRect *, PlotCount> m_rampRects {};

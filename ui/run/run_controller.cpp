@@ -30,8 +30,7 @@ public:
             return;
         m_lastPercent = percent;
         m_lastPath = path;
-        m_controller->postPrepareProgress(
-            m_runId, path, done, total, work == core::PrepareWork::PreInitialising);
+        m_controller->postPrepareProgress(m_runId, path, done, total, static_cast<int>(work));
     }
     void onPlan(const core::ResolvedPlan &plan) override
     {
@@ -135,15 +134,14 @@ void RunController::postPhase(
         Qt::QueuedConnection);
 }
 
-void RunController::postPrepareProgress(std::uint64_t runId, std::string path, std::uint64_t done,
-    std::uint64_t total, bool preInitialising)
+void RunController::postPrepareProgress(
+    std::uint64_t runId, std::string path, std::uint64_t done, std::uint64_t total, int work)
 {
     QMetaObject::invokeMethod(
         this,
-        [this, runId, path = std::move(path), done, total, preInitialising] {
+        [this, runId, path = std::move(path), done, total, work] {
             if (runId == m_shownRunId)
-                emit prepareProgress(
-                    runId, QString::fromStdString(path), done, total, preInitialising);
+                emit prepareProgress(runId, QString::fromStdString(path), done, total, work);
         },
         Qt::QueuedConnection);
 }

@@ -50,10 +50,10 @@ public:
     // Thread-safe: how the runs' sinks report. Public so tests can inject late reports.
     void postPhase(
         std::uint64_t runId, core::RunPhase phase, std::size_t step, std::string stepName);
-    // `preInitialising`: a tree's pre-initialisation, counted in operations (else bytes
-    // of a target being written; core::PrepareWork).
-    void postPrepareProgress(std::uint64_t runId, std::string path, std::uint64_t done,
-        std::uint64_t total, bool preInitialising);
+    // `work`: a core::PrepareWork, what is counted (a test file's bytes, a tree's
+    // pre-initialisation operations, preconditioning's bytes or milliseconds).
+    void postPrepareProgress(
+        std::uint64_t runId, std::string path, std::uint64_t done, std::uint64_t total, int work);
     void postPlan(std::uint64_t runId, std::vector<core::PlannedStep> steps);
     void postInterval(core::IntervalSample sample);
     void postStepResult(std::uint64_t runId, core::StepResult step, core::PlannedStep planned);
@@ -64,8 +64,7 @@ signals:
     void started(quint64 runId);
     void phaseChanged(
         quint64 runId, ioprism::core::RunPhase phase, int step, const QString &stepName);
-    void prepareProgress(
-        quint64 runId, const QString &path, quint64 done, quint64 total, bool preInitialising);
+    void prepareProgress(quint64 runId, const QString &path, quint64 done, quint64 total, int work);
     // The targets are prepared and the plan checked against them: the steps that will
     // run (a series' points a target cannot do are left out, with a notice).
     void planReady(quint64 runId, const std::vector<ioprism::core::PlannedStep> &steps);

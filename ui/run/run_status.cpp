@@ -3,6 +3,7 @@
 
 #include "core/run/plan.h"
 #include "core/run/run_request.h"
+#include "core/run/run_sink.h"
 #include "ui/format.h"
 
 #include <QAction>
@@ -49,6 +50,10 @@ void RunStatus::begin(const core::Profile &profile)
 {
     // Cycling makes several steps of one spec: count what the plan will run.
     m_progress.emplace(profile.setup, core::plannedSteps(profile).size());
+    const auto &pre = profile.setup.precondition;
+    m_preconditionByTime
+        = pre && pre->kind == core::PreconditionKind::Workload && pre->time.count() > 0;
+    m_preconditionClock.invalidate();
     m_progress->setPhase(core::RunPhase::Preparing, 0, core::RunProgress::Clock::now());
     m_stepName.clear();
     m_stopClock.invalidate();
@@ -72,6 +77,8 @@ void RunStatus::setPhase(core::RunPhase phase, int step, const QString &stepName
         phase, static_cast<std::size_t>(std::max(0, step)), core::RunProgress::Clock::now());
     if (phase == core::RunPhase::RampUp || phase == core::RunPhase::Measuring)
         m_stepName = stepName;
+    if (phase == core::RunPhase::Preconditioning)
+        m_preconditionClock.start();
     tick();
 }
 
@@ -86,12 +93,18 @@ void RunStatus::stopAsked()
     tick();
 }
 
-void RunStatus::setPrepareProgress(
-    const QString &path, quint64 done, quint64 total, bool preInitialising)
+void RunStatus::setPrepareProgress(const QString &path, quint64 done, quint64 total, int work)
 {
+    const int percent = total ? static_cast<int>(done * 100 / total) : 0;
+    if (work == static_cast<int>(core::PrepareWork::Preconditioning)) {
+        m_label->setText(preconditionText(done, total));
+        m_bar->setRange(0, 100);
+        m_bar->setValue(percent);
+        return;
+    }
+    const bool preInitialising = work == static_cast<int>(core::PrepareWork::PreInitialising);
     if (m_progress)
         m_progress->setPhase(core::RunPhase::Preparing, 0, core::RunProgress::Clock::now());
-    const int percent = total ? static_cast<int>(done * 100 / total) : 0;
     // The trees' unmeasured operations before the first step: a long wait that must not
     // look like a hang (Stop ends it).
     m_label->setText(preInitialising
@@ -99,6 +112,22 @@ void RunStatus::setPrepareProgress(
             : tr("Preparing %1: %2 %").arg(QDir::toNativeSeparators(path)).arg(percent));
     m_bar->setRange(0, 100);
     m_bar->setValue(percent);
+}
+
+QString RunStatus::preconditionText(quint64 done, quint64 total) const
+{
+    const int percent = total ? static_cast<int>(done * 100 / total) : 0;
+    const double elapsed = m_preconditionClock.isValid()
+        ? static_cast<double>(m_preconditionClock.elapsed()) / 1000.0
+        : 0;
+    const auto left = core::timeLeftAtPace(done, total, elapsed);
+    const QString eta
+        = left && done < total ? tr(" · ETA %1").arg(clockText(left->count())) : QString();
+    // A time's progress counts milliseconds; an amount's, bytes.
+    const QString amount = m_preconditionByTime
+        ? tr("%1 of %2").arg(clockText(double(done) / 1000.0), clockText(double(total) / 1000.0))
+        : tr("%1 of %2 written").arg(capacityText(done), capacityText(total));
+    return tr("Preconditioning: %1 % · %2%3 · in no step's figures").arg(percent).arg(amount, eta);
 }
 
 // What Stop waits for, and for how long at most (RunSettings' defaults: the stop
@@ -159,6 +188,12 @@ void RunStatus::tick()
                       .arg(step + 1)
                       .arg(m_stepName, clockText(t)));
         break;
+    case core::RunPhase::Preconditioning:
+        if (!m_label->text().startsWith(tr("Preconditioning"))) {
+            m_label->setText(tr("Preconditioning…"));
+            m_bar->setRange(0, 0); // busy until its first progress
+        }
+        return; // its progress is shown as it comes (setPrepareProgress)
     case core::RunPhase::Stopping:
         m_label->setText(stoppingText());
         break;

@@ -42,7 +42,11 @@ public:
     // Stop was pressed: the countdown to giving up on in-flight I/O starts (a second Stop
     // keeps it).
     void stopAsked();
-    void setPrepareProgress(const QString &path, quint64 done, quint64 total, bool preInitialising);
+    // `work`: a core::PrepareWork (RunController::prepareProgress).
+    void setPrepareProgress(const QString &path, quint64 done, quint64 total, int work);
+    // "Preconditioning: 1.2 GiB of 8 GiB written · ETA 3:10, in no step's figures": the
+    // amount (or, for a time, the time) and the time left at the pace so far.
+    QString preconditionText(quint64 done, quint64 total) const;
     // The run ended: the bar says done, stopped at or failed at; the label says `headline`.
     void finish(const RunResultPtr &result, const QString &headline);
     // The label alone ("Idle · opened a.json").
@@ -65,6 +69,8 @@ private:
     QTimer *m_timer;
     std::optional<core::RunProgress> m_progress; // the run shown, from its start
     QString m_stepName;
+    QElapsedTimer m_preconditionClock; // since preconditioning began: its ETA's pace
+    bool m_preconditionByTime = false; // its progress counts milliseconds, not bytes
     QElapsedTimer m_stopClock; // since Stop was pressed: the countdown to giving up
 };
 
