@@ -180,9 +180,7 @@ void TerminalSink::preconditionProgress(std::uint64_t done, std::uint64_t total)
     const std::string eta = left && done < total
         ? ", ETA " + etaText(std::chrono::seconds(std::llround(left->count())))
         : std::string();
-    const bool byTime = m_setup.precondition
-        && m_setup.precondition->kind == PreconditionKind::Workload
-        && m_setup.precondition->time.count() > 0;
+    const bool byTime = m_setup.precondition && m_setup.precondition->forATime();
     const std::string amount = byTime
         ? std::string()
         : fmt::format(" ({} of {})", describeSize(done), describeSize(total));

@@ -277,6 +277,8 @@ struct PreconditionSetup {
     PreconditionKind kind = PreconditionKind::Sequential;
     double capacityMultiple = 2; // times each target's region
     std::chrono::seconds time {0}; // Workload only: for this long instead (0: by capacity)
+    // For a time rather than a capacity multiple.
+    bool forATime() const { return kind == PreconditionKind::Workload && time.count() > 0; }
     friend bool operator==(const PreconditionSetup &, const PreconditionSetup &) = default;
 };
 

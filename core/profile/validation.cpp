@@ -163,7 +163,7 @@ private:
     void checkPrecondition(const PreconditionSetup &p)
     {
         const std::string path = "setup.precondition";
-        const bool byCapacity = p.kind == PreconditionKind::Sequential || p.time.count() == 0;
+        const bool byCapacity = !p.forATime();
         if (p.kind == PreconditionKind::Sequential && p.time.count() != 0)
             error(path + ".time",
                 "sequential preconditioning writes a capacity multiple; a time is for "

@@ -46,24 +46,23 @@ std::optional<std::vector<RunRequest>> requestsPerHost(
             profileHosts, hosts);
         return std::nullopt;
     }
-    // Each host judges its own rounds: hosts would end a step each at its own round, and
-    // none on the figures of all of them together. Not built yet: said, never half run.
-    // Each host would precondition its own targets for its own time while the others
-    // wait at the first step's gate: not built yet, said rather than half run.
-    if (request.profile.setup.precondition && hosts > 1) {
-        refusal = fmt::format("preconditioning (setup.precondition) runs on one host: "
-                              "precondition each of the {} managers' targets in a run of its "
-                              "own first",
-            hosts);
-        return std::nullopt;
-    }
-    if (request.profile.setup.steadyState && hosts > 1) {
-        refusal = fmt::format("a steady-state stop rule (setup.steadyState) runs on one "
-                              "host: {} managers would each judge only their own rounds; "
-                              "run it on one manager, or give the steps a run time",
-            hosts);
-        return std::nullopt;
-    }
+    // What runs on one host only, not built across hosts yet: said, never half run.
+    // Preconditioning: each host would write its own targets for its own time while the
+    // others wait at the first step's gate. Steady state: each host would judge its own
+    // rounds and end a step at its own round, none on the figures of all together.
+    const TestSetup &setup = request.profile.setup;
+    for (const auto &[used, what] :
+        {std::pair {setup.precondition.has_value(),
+             "preconditioning (setup.precondition) runs on one host: precondition each of the "
+             "{} managers' targets in a run of its own first"},
+            std::pair {setup.steadyState.has_value(),
+                "a steady-state stop rule (setup.steadyState) runs on one host: {} managers "
+                "would each judge only their own rounds; run it on one manager, or give the "
+                "steps a run time"}})
+        if (used && hosts > 1) {
+            refusal = fmt::format(fmt::runtime(what), hosts);
+            return std::nullopt;
+        }
     std::vector<RunRequest> requests(hosts, request);
     if (profileHosts == hosts && hosts > 1)
         for (std::size_t h = 0; h < hosts; ++h)

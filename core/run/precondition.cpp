@@ -61,7 +61,7 @@ std::string preconditionName(const PreconditionSetup &p)
     if (p.kind == PreconditionKind::Sequential)
         return fmt::format(
             "Preconditioning: 128 KiB sequential writes, {:g}x capacity", p.capacityMultiple);
-    if (p.time.count() > 0)
+    if (p.forATime())
         return fmt::format("Preconditioning: the workload for {}", formatDuration(p.time));
     return fmt::format("Preconditioning: the workload, {:g}x capacity", p.capacityMultiple);
 }
@@ -80,7 +80,7 @@ std::variant<PreconditionStep, std::string> preconditionStep(
     pre.plan.specs = plan.specs;
     PlannedStep step;
     step.name = preconditionName(p);
-    const bool byCapacity = p.kind == PreconditionKind::Sequential || p.time.count() == 0;
+    const bool byCapacity = !p.forATime();
 
     // Which worker writes each target: the first that has it (sequential), or every
     // worker that uses it in the first step (workload), and how many share it.

@@ -423,6 +423,7 @@ struct Run::Execution {
             .setup = pre ? pre->setup : run.m_profile.setup,
             .interval = interval(),
             .reportNewNotices = [this] { reportNewNotices(); },
+            .plan = pre ? pre->plan : result.plan,
             .result = result,
             .comparedPath = comparedPath,
             .comparedBuffered = comparedBuffered,
@@ -448,16 +449,8 @@ struct Run::Execution {
         }
         PreconditionStep &pre = std::get<PreconditionStep>(made);
         const StepGate noGate; // one host: refused on several (multi_host_session.cpp)
-        ResolvedPlan runPlan = std::exchange(result.plan, pre.plan);
         const std::size_t stepsBefore = result.steps.size();
-        bool ok = false;
-        try {
-            ok = run_detail::runStep(stepContext(&pre, &noGate), 0, runStart);
-        } catch (...) {
-            result.plan = std::move(runPlan);
-            throw;
-        }
-        result.plan = std::move(runPlan);
+        const bool ok = run_detail::runStep(stepContext(&pre, &noGate), 0, runStart);
         if (result.steps.size() > stepsBefore) {
             result.preconditioning = PreconditionResult {*run.m_profile.setup.precondition,
                 pre.plannedBytes, std::move(result.steps.back())};

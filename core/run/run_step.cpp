@@ -237,7 +237,7 @@ std::shared_ptr<StepState> makeStepState(std::size_t step, const std::vector<std
 Sampler::Config samplerConfigFor(const StepContext &run, std::size_t step,
     const std::vector<std::size_t> &active, StepState &state)
 {
-    const ResolvedPlan &resolved = run.result.plan;
+    const ResolvedPlan &resolved = run.plan;
     const std::map<std::string, bool> &comparedPath = run.comparedPath;
     Sampler::Config config;
     config.runId = run.settings.runId;
@@ -797,7 +797,7 @@ std::string joined(const std::vector<std::string> &items)
 // when the run cannot go on.
 bool runStep(const StepContext &run, std::size_t step, SteadyClock::time_point runStart)
 {
-    const ResolvedPlan &resolved = run.result.plan;
+    const ResolvedPlan &resolved = run.plan;
     const std::string &stepName = resolved.steps[step].name;
     std::vector<std::size_t> active; // plan worker indices taking part
     for (std::size_t wi = 0; wi < resolved.workers.size(); ++wi)

@@ -92,7 +92,9 @@ struct StepContext {
     std::chrono::milliseconds interval {};
     // The backend's notices not yet reported (an engine fallback when a worker starts).
     std::function<void()> reportNewNotices;
-    // Its plan and device map are read; each step adds its result, notices and stuck I/O.
+    // What the step runs: the run's resolved plan, or preconditioning's own.
+    const ResolvedPlan &plan;
+    // Its device map is read; each step adds its result, notices and stuck I/O.
     RunResult &result;
     const std::map<std::string, bool> &comparedPath; // target path -> on a watched device
     bool comparedBuffered = false;

@@ -1015,7 +1015,7 @@ QString SetupPage::preconditionPlanText(const core::Profile &profile)
     const auto &pre = profile.setup.precondition;
     if (!pre)
         return {};
-    if (pre->kind == core::PreconditionKind::Workload && pre->time.count() > 0)
+    if (pre->forATime())
         return tr("First it preconditions the targets with the first step's workload for %1. ")
             .arg(durationText(pre->time));
     std::map<std::string, std::uint64_t> sizes;

@@ -50,9 +50,7 @@ void RunStatus::begin(const core::Profile &profile)
 {
     // Cycling makes several steps of one spec: count what the plan will run.
     m_progress.emplace(profile.setup, core::plannedSteps(profile).size());
-    const auto &pre = profile.setup.precondition;
-    m_preconditionByTime
-        = pre && pre->kind == core::PreconditionKind::Workload && pre->time.count() > 0;
+    m_preconditionByTime = profile.setup.precondition && profile.setup.precondition->forATime();
     m_preconditionClock.invalidate();
     m_progress->setPhase(core::RunPhase::Preparing, 0, core::RunProgress::Clock::now());
     m_stepName.clear();
