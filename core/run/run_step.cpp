@@ -518,11 +518,13 @@ private:
             .endSeconds = m_round->endSeconds,
             .figure = steadyStateFigure(m_round->scopes.front().figures, setup.metric)});
         m_round.reset();
-        // The next round follows on the same grid; after a stall longer than a round (the
-        // control thread held up) it starts now, rather than at an end already past,
-        // which would make a round of no time.
+        // The next round follows on the same grid, so that a tick a little late does not
+        // push every later round; after a stall that leaves less than half a round to the
+        // next end (the control thread held up), it is a whole round from now instead: a
+        // round is never shorter than half its length, whose figure would be a few
+        // samples' (or, past its end, no time's).
         m_roundEnd += setup.roundTime;
-        if (m_roundEnd <= now)
+        if (m_roundEnd - now < setup.roundTime / 2)
             m_roundEnd = now + setup.roundTime;
         steady.result = judgeSteadyState(roundFigures(steady.rounds), setup.criteria);
         return steady.result.state != SteadyState::Measuring && !lastTick;

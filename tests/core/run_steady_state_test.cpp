@@ -177,9 +177,12 @@ Profile steadyProfileWithoutRule()
 
 } // namespace
 
-// A target that does the same every round is steady at the first window: five rounds,
-// the step ends there (long before the 25-round limit), each round's figure is the
-// rate it was given, and the verdict is said and kept.
+// A target that does the same every round is steady at its first steady window: the
+// step ends there (long before the 25-round limit), each round's figure is the rate it
+// was given, and the verdict is said and kept. What a loaded machine changes (a worker
+// late to reap, a tick late) moves a round's figure a little and can take a window more;
+// the test asserts what holds whatever the scheduling: no window before the last was
+// steady, the rounds sit on their grid, and their median is the rate.
 TEST(RunSteadyState, ASteadyTargetIsSteadyInTheFirstWindowAndTheStepEndsThere)
 {
     const auto round = 500ms;
@@ -193,23 +196,32 @@ TEST(RunSteadyState, ASteadyTargetIsSteadyInTheFirstWindowAndTheStepEndsThere)
     ASSERT_TRUE(step.steadyState);
     const SteadyStateRecord &steady = *step.steadyState;
     EXPECT_EQ(steady.result.state, SteadyState::Steady) << steady.result.explanation;
-    EXPECT_LE(steady.rounds.size(), 6u) << steady.result.explanation;
+    EXPECT_LT(steady.rounds.size(), 25u) << steady.result.explanation;
     ASSERT_TRUE(steady.result.window);
     EXPECT_EQ(steady.result.window->first + steady.result.window->count, steady.rounds.size())
         << "the step ended at the window that was steady";
+    const std::vector<double> figures = roundFigures(steady.rounds);
+    for (std::size_t n = 1; n < figures.size(); ++n)
+        EXPECT_NE(judgeSteadyState(std::span(figures).first(n), steady.setup.criteria).state,
+            SteadyState::Steady)
+            << "already steady after " << n << " rounds";
     EXPECT_TRUE(step.complete);
-    // The rounds lasted their length, one after another, and measured the rate.
+    // The rounds follow one another on their grid (never ending early, none shorter than
+    // half a round) and measure the rate.
+    const double first = steady.rounds.front().startSeconds;
     for (std::size_t i = 0; i < steady.rounds.size(); ++i) {
         const auto &rd = steady.rounds[i];
-        EXPECT_NEAR(rd.endSeconds - rd.startSeconds, 0.5, 0.02) << "round " << i + 1;
+        EXPECT_GE(rd.endSeconds, first + 0.5 * double(i + 1) - 0.002) << "round " << i + 1;
+        EXPECT_GE(rd.endSeconds - rd.startSeconds, 0.25 - 0.002) << "round " << i + 1;
         if (i > 0) {
             EXPECT_DOUBLE_EQ(rd.startSeconds, steady.rounds[i - 1].endSeconds);
         }
-        EXPECT_NEAR(rd.figure, 4000, 400) << "round " << i + 1;
     }
-    // Measured: the rounds, and the few milliseconds of the sample that ended the step.
-    EXPECT_GE(step.measuredSeconds, 0.5 * double(steady.rounds.size()) - 0.01);
-    EXPECT_LT(step.measuredSeconds, 0.5 * double(steady.rounds.size()) + 0.4);
+    std::vector<double> sorted = figures;
+    std::sort(sorted.begin(), sorted.end());
+    EXPECT_NEAR(sorted[sorted.size() / 2], 4000, 400) << "the rounds' median figure";
+    // Measured: the rounds, and the sample that ended the step after them.
+    EXPECT_GE(step.measuredSeconds, steady.rounds.back().endSeconds - first - 0.002);
     const auto said = std::find_if(sink.notices.begin(), sink.notices.end(),
         [](const std::string &n) { return n.find("steady in rounds") != std::string::npos; });
     ASSERT_NE(said, sink.notices.end());
@@ -222,7 +234,7 @@ TEST(RunSteadyState, ASteadyTargetIsSteadyInTheFirstWindowAndTheStepEndsThere)
 TEST(RunSteadyState, AnOscillatingTargetRunsToTheLimitAndIsNotReached)
 {
     const auto round = 300ms;
-    PacedBackend backend({4000, 1500}, round);
+    PacedBackend backend({4000, 1000}, round);
     NullCounterSource counters;
     RoundNoticeSink sink;
     const RunResult r = BenchRun(steadyProfile(round, 7), backend, counters, sink).execute();
@@ -236,18 +248,22 @@ TEST(RunSteadyState, AnOscillatingTargetRunsToTheLimitAndIsNotReached)
     ASSERT_TRUE(steady.result.window);
     EXPECT_EQ(steady.result.window->first, 2u) << "the last window: rounds 3-7";
     EXPECT_FALSE(steady.result.window->rangeMet);
-    // The rounds alternate: high, low, high...
+    // The rounds alternate: high, low, high... (whatever the few milliseconds between the
+    // step's start and its first I/O shift of the rates into the next round).
     for (std::size_t i = 0; i + 1 < steady.rounds.size(); ++i)
-        EXPECT_GT(std::abs(steady.rounds[i].figure - steady.rounds[i + 1].figure), 1000)
+        EXPECT_EQ(steady.rounds[i].figure > steady.rounds[i + 1].figure, i % 2 == 0)
             << "rounds " << i + 1 << " and " << i + 2;
-    EXPECT_NEAR(r.steps[0].measuredSeconds, 7 * 0.3, 0.05);
+    // Seven rounds on their grid measured.
+    EXPECT_GE(r.steps[0].measuredSeconds, 7 * 0.3 - 0.002);
+    EXPECT_GE(
+        steady.rounds.back().endSeconds - steady.rounds.front().startSeconds, 7 * 0.3 - 0.002);
 }
 
 // The same oscillation meets fio's slope rule: it has no trend. Why PTS wants both tests.
 TEST(RunSteadyState, FiosSlopeRuleCallsAnOscillationSteady)
 {
     const auto round = 300ms;
-    PacedBackend backend({4000, 1500}, round);
+    PacedBackend backend({4000, 1000}, round);
     NullCounterSource counters;
     RoundNoticeSink sink;
     Profile p = steadyProfile(round, 7, SteadyStateRule::FioSlope);
@@ -268,11 +284,14 @@ TEST(RunSteadyState, AStopBeforeAVerdictKeepsTheRoundsAndTheFileSaysStopped)
     NullCounterSource counters;
     struct StoppingSink : RoundNoticeSink {
         BenchRun *run = nullptr;
+        double stoppedAt = 0; // the sample after which the stop was asked for
         void onInterval(const IntervalSample &s) override
         {
             RoundNoticeSink::onInterval(s);
-            if (s.phase == RunPhase::Measuring && s.endSeconds > 0.45 && run)
+            if (s.phase == RunPhase::Measuring && s.endSeconds > 0.45 && run && !stoppedAt) {
+                stoppedAt = s.endSeconds;
                 run->requestStop();
+            }
         }
     } sink;
     BenchRun run(steadyProfile(round, 25), backend, counters, sink);
@@ -281,7 +300,17 @@ TEST(RunSteadyState, AStopBeforeAVerdictKeepsTheRoundsAndTheFileSaysStopped)
     ASSERT_EQ(r.steps.size(), 1u);
     const SteadyStateRecord &steady = *r.steps[0].steadyState;
     EXPECT_EQ(steady.result.state, SteadyState::Measuring);
-    EXPECT_EQ(steady.rounds.size(), 2u) << "only whole rounds";
+    // Only whole rounds: two (0.2 s and 0.4 s) or, after a late tick, three, each on its
+    // grid; the time from the last one's end to the stop is in the step, in no round.
+    ASSERT_GE(steady.rounds.size(), 2u);
+    EXPECT_LE(steady.rounds.size(), 3u);
+    const double first = steady.rounds.front().startSeconds;
+    for (std::size_t i = 0; i < steady.rounds.size(); ++i)
+        EXPECT_GE(steady.rounds[i].endSeconds, first + 0.2 * double(i + 1) - 0.002)
+            << "round " << i + 1;
+    EXPECT_LE(steady.rounds.back().endSeconds, sink.stoppedAt);
+    EXPECT_GT(first + r.steps[0].measuredSeconds, steady.rounds.back().endSeconds)
+        << "the part round after the last is measured, not a round";
     EXPECT_FALSE(r.steps[0].complete);
     const auto said = std::find_if(sink.notices.begin(), sink.notices.end(),
         [](const std::string &n) { return n.find("before a verdict") != std::string::npos; });
@@ -347,8 +376,8 @@ TEST(RunSteadyState, AControlThreadHeldUpForMoreThanARoundMakesNoEmptyRound)
     double longest = 0;
     for (const auto &rd : steady.rounds) {
         const double length = rd.endSeconds - rd.startSeconds;
-        EXPECT_GE(length, 0.195) << "a round of " << length << " s";
-        EXPECT_GT(rd.figure, 2000) << "a round of " << length << " s";
+        EXPECT_GE(length, 0.1 - 0.002) << "a round of " << length << " s: under half a round";
+        EXPECT_GT(rd.figure, 1000) << "a round of " << length << " s";
         longest = std::max(longest, length);
     }
     EXPECT_GE(longest, 0.45) << "the round the stall held up";
@@ -367,7 +396,10 @@ TEST(RunSteadyState, IometersIdleStepTakesOneRoundWithoutARunTime)
     const RunResult r = BenchRun(p, backend, counters, sink).execute();
     ASSERT_FALSE(r.error) << r.error->toString();
     ASSERT_EQ(r.steps.size(), 2u);
-    EXPECT_NEAR(r.steps[0].measuredSeconds, 0.3, 0.05);
+    // One round's time (a tick late on a loaded machine makes it longer, never shorter;
+    // the bound above is far from a second round's end and from "until stopped").
+    EXPECT_GE(r.steps[0].measuredSeconds, 0.3 - 0.002);
+    EXPECT_LT(r.steps[0].measuredSeconds, 2.0);
     EXPECT_FALSE(r.steps[0].steadyState) << "a pause is not judged";
     ASSERT_TRUE(r.steps[1].steadyState);
     EXPECT_EQ(r.steps[1].steadyState->result.state, SteadyState::Steady);
@@ -484,7 +516,10 @@ TEST(RunWriteCliff, AWriteWhoseRateFallsAfterACacheFillsShowsTheCliffAtItsBytes)
     EXPECT_NEAR(double(found.bytesBefore), cacheBytes, 0.05 * cacheBytes);
     EXPECT_NEAR(found.rateBefore, 10'000 * 4096 / 1e6, 0.05 * 10'000 * 4096 / 1e6);
     EXPECT_NEAR(found.rateAfter, 2'500 * 4096 / 1e6, 0.05 * 2'500 * 4096 / 1e6);
-    EXPECT_NEAR(step.writeCliff->cliffSeconds, 3.0, 0.15);
+    // At 3 s of the engine's time, which began with the step's first I/O: a few
+    // milliseconds after the step's start, more on a loaded machine.
+    EXPECT_GE(step.writeCliff->cliffSeconds, 3.0 - 0.15);
+    EXPECT_LT(step.writeCliff->cliffSeconds, 3.0 + 0.5);
     const auto said = std::find_if(sink.notices.begin(), sink.notices.end(),
         [](const std::string &n) { return n.find("fell off a cliff") != std::string::npos; });
     EXPECT_NE(said, sink.notices.end());
