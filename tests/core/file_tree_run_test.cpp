@@ -15,6 +15,7 @@
 #include <set>
 
 #include "tests/support/session_doubles.h"
+#include "tests/support/test_backend.h"
 
 using namespace ioprism::core;
 using namespace std::chrono_literals;
@@ -33,23 +34,16 @@ struct EngineLog {
     std::vector<std::string> errors;
 };
 
-class RecordingEngine final : public IoEngine
+class RecordingEngine final : public ioprism::test::NullForwardingEngine
 {
 public:
     explicit RecordingEngine(EngineLog &log)
         : m_log(log)
     { }
     std::string_view name() const override { return "recording"; }
-    EngineCapabilities capabilities() const override { return m_inner.capabilities(); }
-    Status init(const EngineConfig &c, std::span<const EngineFile> f) override
-    {
-        m_files.assign(f.begin(), f.end());
-        return m_inner.init(c, f);
-    }
-    std::span<std::byte> buffer(std::uint32_t i) override { return m_inner.buffer(i); }
     Status openFile(std::uint32_t index, const EngineFile &file) override
     {
-        auto st = m_inner.openFile(index, file);
+        auto st = NullForwardingEngine::openFile(index, file);
         std::lock_guard lock(m_log.mutex);
         if (!st)
             m_log.errors.push_back(st.error().toString());
@@ -60,7 +54,7 @@ public:
     }
     Status closeFile(std::uint32_t index) override
     {
-        auto st = m_inner.closeFile(index);
+        auto st = NullForwardingEngine::closeFile(index);
         std::lock_guard lock(m_log.mutex);
         if (!st)
             m_log.errors.push_back(st.error().toString());
@@ -73,19 +67,11 @@ public:
         ++m_log.ios;
         if (r->fileIndex == 0)
             ++m_log.iosPerConnection.back();
-        return m_inner.queue(r);
-    }
-    Status commit() override { return m_inner.commit(); }
-    Result<std::uint32_t> reap(
-        std::span<IoRequest *> out, std::uint32_t min, std::chrono::nanoseconds t) override
-    {
-        return m_inner.reap(out, min, t);
+        return NullForwardingEngine::queue(r);
     }
 
 private:
-    NullEngine m_inner;
     EngineLog &m_log;
-    std::vector<EngineFile> m_files;
 };
 
 class RecordingBackend final : public IoBackend

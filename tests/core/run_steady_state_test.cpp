@@ -14,6 +14,7 @@
 #include "core/run/multi_host_session.h"
 #include "core/run/run.h"
 #include "core/run/step_findings.h"
+#include "support/test_backend.h"
 #include "support/test_profiles.h"
 
 #include <algorithm>
@@ -62,26 +63,19 @@ CompletionBudget cacheThatFills(double fast, double count, double slow)
         [=](double t) { return t * fast < count ? t * fast : count + (t - count / fast) * slow; };
 }
 
-class PacedEngine final : public IoEngine
+class PacedEngine final : public ioprism::test::NullForwardingEngine
 {
 public:
     explicit PacedEngine(CompletionBudget budget)
         : m_budget(std::move(budget))
     { }
     std::string_view name() const override { return "paced"; }
-    EngineCapabilities capabilities() const override { return m_inner.capabilities(); }
-    Status init(const EngineConfig &c, std::span<const EngineFile> f) override
-    {
-        return m_inner.init(c, f);
-    }
-    std::span<std::byte> buffer(std::uint32_t i) override { return m_inner.buffer(i); }
     bool queue(IoRequest *r) override
     {
         if (!m_origin)
             m_origin = SteadyClock::now();
-        return m_inner.queue(r);
+        return NullForwardingEngine::queue(r);
     }
-    Status commit() override { return m_inner.commit(); }
     Result<std::uint32_t> reap(
         std::span<IoRequest *> out, std::uint32_t, std::chrono::nanoseconds timeout) override
     {
@@ -94,7 +88,7 @@ public:
             std::this_thread::sleep_for(std::min<SteadyClock::duration>(until - now, 200us));
         }
         const auto n = std::uint32_t(std::min<std::uint64_t>(allowed - m_done, out.size()));
-        auto got = m_inner.reap(out.first(n), n, timeout);
+        auto got = NullForwardingEngine::reap(out.first(n), n, timeout);
         if (got)
             m_done += *got;
         return got;
@@ -108,7 +102,6 @@ private:
             : 0;
     }
 
-    NullEngine m_inner;
     CompletionBudget m_budget;
     std::optional<SteadyClock::time_point> m_origin;
     std::uint64_t m_done = 0;

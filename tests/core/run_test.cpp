@@ -15,6 +15,7 @@ using namespace std::chrono_literals;
 // testing::Test has a member named Run.
 using BenchRun = ioprism::core::Run;
 using ioprism::test::makeSpec;
+using ioprism::test::NullForwardingEngine;
 using ioprism::test::TestBackend;
 
 namespace {
@@ -132,21 +133,12 @@ struct ReapAsks {
     std::atomic<std::uint32_t> most {0};
 };
 
-class ReapRecordingEngine final : public IoEngine
+class ReapRecordingEngine final : public NullForwardingEngine
 {
 public:
     explicit ReapRecordingEngine(ReapAsks &asks)
         : m_asks(asks)
     { }
-    std::string_view name() const override { return "null"; }
-    EngineCapabilities capabilities() const override { return m_inner.capabilities(); }
-    Status init(const EngineConfig &c, std::span<const EngineFile> f) override
-    {
-        return m_inner.init(c, f);
-    }
-    std::span<std::byte> buffer(std::uint32_t i) override { return m_inner.buffer(i); }
-    bool queue(IoRequest *r) override { return m_inner.queue(r); }
-    Status commit() override { return m_inner.commit(); }
     Result<std::uint32_t> reap(
         std::span<IoRequest *> out, std::uint32_t min, std::chrono::nanoseconds t) override
     {
@@ -154,12 +146,11 @@ public:
         while (min < seen && !m_asks.fewest.compare_exchange_weak(seen, min)) { }
         seen = m_asks.most.load();
         while (min > seen && !m_asks.most.compare_exchange_weak(seen, min)) { }
-        return m_inner.reap(out, min, t);
+        return NullForwardingEngine::reap(out, min, t);
     }
 
 private:
     ReapAsks &m_asks;
-    NullEngine m_inner;
 };
 
 class ReapRecordingBackend final : public NullBackend

@@ -25,9 +25,38 @@ struct ArmedFailure {
     std::atomic<bool> engineGone {false};
 };
 
+// The null engine behind a test's double: every call goes to it, and a double overrides
+// what it watches or shapes (calling this class's to do the I/O).
+class NullForwardingEngine : public core::IoEngine
+{
+public:
+    std::string_view name() const override { return "null"; }
+    core::EngineCapabilities capabilities() const override { return m_inner.capabilities(); }
+    core::Status init(const core::EngineConfig &c, std::span<const core::EngineFile> f) override
+    {
+        return m_inner.init(c, f);
+    }
+    std::span<std::byte> buffer(std::uint32_t i) override { return m_inner.buffer(i); }
+    core::Status openFile(std::uint32_t index, const core::EngineFile &file) override
+    {
+        return m_inner.openFile(index, file);
+    }
+    core::Status closeFile(std::uint32_t index) override { return m_inner.closeFile(index); }
+    bool queue(core::IoRequest *r) override { return m_inner.queue(r); }
+    core::Status commit() override { return m_inner.commit(); }
+    core::Result<std::uint32_t> reap(
+        std::span<core::IoRequest *> out, std::uint32_t min, std::chrono::nanoseconds t) override
+    {
+        return m_inner.reap(out, min, t);
+    }
+
+private:
+    core::NullEngine m_inner;
+};
+
 // Completes I/O like the null engine, but fails the Nth request (or the one reaped after
 // `armed` is set) with EIO.
-class FailingEngine final : public core::IoEngine
+class FailingEngine final : public NullForwardingEngine
 {
 public:
     explicit FailingEngine(std::uint64_t failAt, ArmedFailure *armed = nullptr)
@@ -42,18 +71,10 @@ public:
     FailingEngine(const FailingEngine &) = delete;
     FailingEngine &operator=(const FailingEngine &) = delete;
     std::string_view name() const override { return "failing"; }
-    core::EngineCapabilities capabilities() const override { return m_inner.capabilities(); }
-    core::Status init(const core::EngineConfig &c, std::span<const core::EngineFile> f) override
-    {
-        return m_inner.init(c, f);
-    }
-    std::span<std::byte> buffer(std::uint32_t i) override { return m_inner.buffer(i); }
-    bool queue(core::IoRequest *r) override { return m_inner.queue(r); }
-    core::Status commit() override { return m_inner.commit(); }
     core::Result<std::uint32_t> reap(
         std::span<core::IoRequest *> out, std::uint32_t min, std::chrono::nanoseconds t) override
     {
-        auto n = m_inner.reap(out, min, t);
+        auto n = NullForwardingEngine::reap(out, min, t);
         for (std::uint32_t i = 0; n && i < *n; ++i)
             if (++m_count == m_failAt || (m_armed && m_armed->armed.exchange(false)))
                 out[i]->error = 5; // EIO
@@ -61,7 +82,6 @@ public:
     }
 
 private:
-    core::NullEngine m_inner;
     std::uint64_t m_failAt;
     ArmedFailure *m_armed;
     std::uint64_t m_count = 0;
