@@ -115,6 +115,8 @@ QString sweepParameterText(core::SweepParameter parameter)
         return QCoreApplication::translate("Format", "% read");
     case core::SweepParameter::PercentRandom:
         return QCoreApplication::translate("Format", "% random");
+    case core::SweepParameter::Position:
+        return QCoreApplication::translate("Format", "position (% of each target)");
     }
     return {};
 }

@@ -807,7 +807,9 @@ void addOutputOptions(CLI::App &command, RunArgs &a)
         "latency percentiles, CPU and the device's figures (median of the trials)");
     command.add_option("--sweep", a.sweeps,
         "Run a series: PARAM=FROM..TO:xM, PARAM=FROM..TO:+N or PARAM=V1,V2,... with PARAM bs, "
-        "qd, workers, read or random (e.g. bs=512..16M:x2, qd=1..256:x2); twice for a matrix");
+        "qd, workers, read, random or position (% of each target: a point's I/O is in its zone, "
+        "up to the next value) (e.g. bs=512..16M:x2, qd=1..256:x2, position=0..99:+1); twice "
+        "for a matrix");
     command.add_option("--repeat", a.repeat, "Series: run the whole series N times (trials)");
     command.add_option("--ops", a.ops,
         "Series: each point does N I/Os per worker and target instead of --duration");

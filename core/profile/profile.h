@@ -232,7 +232,16 @@ enum class RecordFilter { All, NoTargets, NoWorkers, NoTargetsNoWorkers, None };
 // A parameter a series sweeps. Each point sets it on every spec line (transfer size,
 // % read, % random), every target in use (outstanding I/Os) or every worker (workers:
 // how many copies of each worker run, CrystalDiskMark's "threads").
-enum class SweepParameter { TransferSize, OutstandingIos, Workers, PercentRead, PercentRandom };
+enum class SweepParameter {
+    TransferSize,
+    OutstandingIos,
+    Workers,
+    PercentRead,
+    PercentRandom,
+    // Where in each target's region a point does its I/O: from the value (a percentage
+    // of the region) to the axis's next value (core/profile/series.h's positionZone).
+    Position,
+};
 
 // The values of one axis: listed, or generated from `from` by x`multiply` or +`add`
 // while at most `to` (inclusive; core/profile/series.h).

@@ -184,6 +184,40 @@ std::optional<SweepAxis> parseSweep(std::string_view text, std::string &error)
     return axis;
 }
 
+std::optional<PositionZone> positionZone(
+    const Series &series, const std::vector<std::uint64_t> &values)
+{
+    for (std::size_t a = 0; a < series.axes.size() && a < values.size(); ++a) {
+        if (series.axes[a].parameter != SweepParameter::Position)
+            continue;
+        PositionZone zone {.fromPercent = std::min<std::uint64_t>(values[a], 99)};
+        for (const auto v : sweepValues(series.axes[a]))
+            if (v > zone.fromPercent)
+                zone.toPercent = std::min(zone.toPercent, v);
+        return zone;
+    }
+    return std::nullopt;
+}
+
+Region zoneOf(const Region &region, PositionZone zone)
+{
+    std::uint64_t granule = 4096;
+    while (granule < kMiB && granule * 2 <= region.sizeBytes / 100)
+        granule *= 2;
+    // region.sizeBytes x percent / 100 without overflow for any 64-bit size.
+    const auto at = [&](std::uint64_t percent) {
+        const std::uint64_t bytes
+            = region.sizeBytes / 100 * percent + region.sizeBytes % 100 * percent / 100;
+        return bytes / granule * granule;
+    };
+    const std::uint64_t from = std::min(at(zone.fromPercent),
+        region.sizeBytes >= granule ? region.sizeBytes / granule * granule - granule : 0);
+    const std::uint64_t to
+        = zone.toPercent >= 100 ? region.sizeBytes : std::max(at(zone.toPercent), from + granule);
+    return {.offsetBytes = region.offsetBytes + from,
+        .sizeBytes = std::min(to, region.sizeBytes) - from};
+}
+
 std::size_t seriesPointCount(const Series &series)
 {
     if (series.axes.empty())

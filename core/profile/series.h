@@ -34,9 +34,32 @@ std::string formatSweep(const SweepAxis &axis);
 
 // Reads the CLI's form: PARAM=FROM..TO:xM, PARAM=FROM..TO:+N or PARAM=V1,V2,...
 // PARAM is bs (transferSize), qd (outstandingIos, iodepth), workers (threads, numjobs),
-// read (percentRead, rwmixread) or random (percentRandom); sizes take units (4k, 1MiB).
+// read (percentRead, rwmixread), random (percentRandom) or position (offset, zone);
+// sizes take units (4k, 1MiB).
 // On failure, nullopt and `error` says what is wrong.
 std::optional<SweepAxis> parseSweep(std::string_view text, std::string &error);
+
+// A point of a position axis (SweepParameter::Position): the part of every target's
+// region its I/O is in, from its value to the next larger value on the axis (the largest
+// value's zone ends at the region's end), in percent of the region. GNOME Disks' "rate
+// by offset": a position axis of sequential reads measures the device across its span.
+struct PositionZone {
+    std::uint64_t fromPercent = 0;
+    std::uint64_t toPercent = 100;
+    friend bool operator==(const PositionZone &, const PositionZone &) = default;
+};
+
+// The zone of a series point's `values` (one per axis), or nullopt when no axis is a
+// position.
+std::optional<PositionZone> positionZone(
+    const Series &series, const std::vector<std::uint64_t> &values);
+
+// The part of `region` (resolved: sizeBytes > 0) that `zone` covers. Its bounds are
+// whole granules from the region's start, so that a direct I/O aligned in the region is
+// aligned in the zone: 1 MiB, or in a region under 100 MiB the largest power of two of
+// at most a hundredth of it (at least 4 KiB); a zone is never empty while the region
+// holds a granule.
+Region zoneOf(const Region &region, PositionZone zone);
 
 // The number of points of a series (the product of its axes' value counts), for each
 // trial and spec index; 0 when an axis has no value.

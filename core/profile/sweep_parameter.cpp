@@ -23,6 +23,8 @@ constexpr std::size_t rowOf(SweepParameter parameter)
         return 3;
     case SweepParameter::PercentRandom:
         return 4;
+    case SweepParameter::Position:
+        return 5;
     }
     return kNoRow;
 }

@@ -34,6 +34,7 @@ enum class SweepField {
     LinePercentRandom, // every spec line's % random
     TargetDepth, // every target in use: its outstanding I/Os
     WorkerCopies, // how many copies of each worker run
+    TargetZone, // the part of every target's region the point's I/O is in
 };
 
 struct SweepParameterTraits {
@@ -58,7 +59,7 @@ struct SweepParameterTraits {
     bool logScale;
 };
 
-inline constexpr std::array<SweepParameterTraits, 5> kSweepParameterTraits {{
+inline constexpr std::array<SweepParameterTraits, 6> kSweepParameterTraits {{
     {SweepParameter::TransferSize, "transferSize", "bs", {"size", "transfersize"},
         "transfer_size_bytes", "transfer size", "size", "512..1M:x2", "", "", "",
         SweepValueKind::Size, SweepField::LineTransferSize, true},
@@ -74,6 +75,9 @@ inline constexpr std::array<SweepParameterTraits, 5> kSweepParameterTraits {{
     {SweepParameter::PercentRandom, "percentRandom", "random", {"percentrandom", ""},
         "percent_random", "% random", "% random", "0..100:+25", "", " % random", " % random",
         SweepValueKind::Percent, SweepField::LinePercentRandom, false},
+    {SweepParameter::Position, "position", "position", {"offset", "zone"}, "position_percent",
+        "position (% of the target)", "position", "0..90:+10", "at ", " %", " %",
+        SweepValueKind::Percent, SweepField::TargetZone, false},
 }};
 
 // The row of `parameter`. A value outside the enum (a cast gone wrong) gets the first.

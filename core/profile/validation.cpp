@@ -327,6 +327,10 @@ private:
             case SweepParameter::PercentRandom:
                 checkRange(valuePath, v, 0, 100);
                 break;
+            case SweepParameter::Position:
+                // A zone starts at its value and is at least 1 % wide: 100 is past the end.
+                checkRange(valuePath, v, 0, 99);
+                break;
             }
         };
         if (!axis.values.empty()) {

@@ -141,6 +141,7 @@ int specVariant(RunPlan &plan, VariantIndex &made, int spec, const std::vector<S
                 break;
             case SweepField::TargetDepth: // addSeriesPoint sets the depths
             case SweepField::WorkerCopies: // and the copies of each worker
+            case SweepField::TargetZone: // and the step its region (positionZone)
                 break;
             }
     if (variant == plan.specs[std::size_t(spec)]) // the point is the spec as it is

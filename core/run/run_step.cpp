@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/run/run_step.h"
 
+#include "core/profile/series.h"
 #include "core/profile/units.h"
 #include "core/run/interval_history.h"
 #include "core/run/latch.h"
@@ -153,6 +154,12 @@ std::shared_ptr<StepState> makeStepState(std::size_t step, const std::vector<std
     TreeFiles &treeFiles, const PreconditionStep *precondition)
 {
     auto state = std::make_shared<StepState>(resolved.workers.size(), active.size());
+    // A point of a position axis does its I/O in its zone of every target's region.
+    const PlannedStep &planned = resolved.steps[step];
+    const auto &series = resolved.profile.setup.series;
+    const std::optional<PositionZone> zone = series && planned.point && !precondition
+        ? positionZone(*series, planned.point->values)
+        : std::nullopt;
     for (std::size_t a = 0; a < active.size(); ++a) {
         const std::size_t wi = active[a];
         const ResolvedWorker &rw = resolved.workers[wi];
@@ -166,7 +173,6 @@ std::shared_ptr<StepState> makeStepState(std::size_t step, const std::vector<std
         // splitmix64's state at that step; preconditioning's is the state before the first
         // step's (a workload that preconditions does not play the first step's offsets).
         ws.seed = rw.seed + kSplitMix64Gamma * (precondition ? 0 : step + 1);
-        const PlannedStep &planned = resolved.steps[step];
         ws.ioLimitPerTarget = planned.ioLimit > 0 ? planned.ioLimit : options.ioLimitPerTarget;
         ws.reapBatch = options.reapBatch;
         ws.startDelay = planned.workerStagger * a;
@@ -198,7 +204,7 @@ std::shared_ptr<StepState> makeStepState(std::size_t step, const std::vector<std
             }
             if (wt.isTree() || wt.transactionsPerConnection > 0)
                 live->connections = std::make_unique<LiveConnections>();
-            wt.region = t.region;
+            wt.region = zone ? zoneOf(t.region, *zone) : t.region;
             wt.sectorBytes = t.info.logicalBlockBytes;
             wt.outstandingIos = rw.outstandingIos[step][ti];
             if (precondition)

@@ -201,6 +201,10 @@
         <source>this host</source>
         <translation>dieser Rechner</translation>
     </message>
+    <message>
+        <source>position (% of each target)</source>
+        <translation>Position (% jedes Ziels)</translation>
+    </message>
 </context>
 <context>
     <name>HistoryModel</name>
@@ -290,6 +294,10 @@
     <message>
         <source>Write saturation (SLC cache): 128 KiB sequential writes at a queue of 32 for 10 minutes, the write rate judged for a cliff where it falls and stays down, reported with the bytes written before it (the fast cache&apos;s size), the rates before and after. A drive&apos;s cache can hold tens of GB: if it outlasts the run, there is no cliff; lengthen the run time. Its raw device (data destroyed) shows the drive&apos;s own cache; preparing a test file already writes the file once.</source>
         <translation>Schreibsättigung (SLC-Cache): sequenzielles Schreiben mit 128 KiB bei einer Warteschlange von 32 für 10 Minuten; die Schreibrate wird auf eine Klippe geprüft, an der sie fällt und unten bleibt, mit den davor geschriebenen Bytes (der Größe des schnellen Caches) und den Raten davor und danach. Der Cache eines Laufwerks kann zig GB fassen: Reicht er länger als der Lauf, gibt es keine Klippe; verlängern Sie die Laufzeit. Sein Rohgerät (die Daten werden zerstört) zeigt den Cache des Laufwerks selbst; das Vorbereiten einer Testdatei beschreibt die Datei bereits einmal.</translation>
+    </message>
+    <message>
+        <source>Rate by position (GNOME Disks&apos; benchmark): 1 MiB sequential reads at a queue of 4 in 100 zones across each target, 32 MiB from the start of each zone, drawn on the Series page as MB/s and latency against the position. A hard disk reads its outer tracks (the start) about twice as fast as its inner ones; an SSD should be level, and a dip marks a slow or remapped area. It only reads: on a raw device nothing is written and the whole drive is measured; a test file measures the part of the drive it lies on. It reads 3.4 GB: seconds on an SSD, about half a minute on a hard disk.</source>
+        <translation>Übertragungsrate nach Position (der Benchmark von GNOME Disks): sequenzielles Lesen von 1 MiB bei einer Warteschlange von 4 in 100 Zonen über jedes Ziel, 32 MiB ab dem Anfang jeder Zone, auf der Seite Serie als MB/s und Latenz über der Position gezeichnet. Eine Festplatte liest ihre äußeren Spuren (den Anfang) etwa doppelt so schnell wie die inneren; eine SSD sollte gleichmäßig sein, und ein Einbruch zeigt einen langsamen oder umgelagerten Bereich. Es wird nur gelesen: auf einem Rohgerät wird nichts geschrieben und das ganze Laufwerk gemessen; eine Testdatei misst den Teil des Laufwerks, auf dem sie liegt. Es liest 3,4 GB: Sekunden auf einer SSD, etwa eine halbe Minute auf einer Festplatte.</translation>
     </message>
 </context>
 <context>
@@ -470,6 +478,10 @@
     <message>
         <source>SSD over time</source>
         <translation>SSD über die Zeit</translation>
+    </message>
+    <message>
+        <source>Rate by position</source>
+        <translation>Übertragungsrate nach Position</translation>
     </message>
 </context>
 <context>
@@ -3383,6 +3395,10 @@
         <source>write MB/s</source>
         <translation>Schreiben MB/s</translation>
     </message>
+    <message>
+        <source>position (% of the target)</source>
+        <translation>Position (% des Ziels)</translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::SetupPage</name>
@@ -3441,10 +3457,6 @@
     <message>
         <source>The largest queue depth run (inclusive; a step past it is not run)</source>
         <translation>Die größte ausgeführte Warteschlangentiefe (einschließlich; ein Schritt darüber läuft nicht)</translation>
-    </message>
-    <message>
-        <source>What the first axis sweeps: it is set on every line of every spec (size, % read, % random), on every target (outstanding I/Os) or runs that many copies of each worker (workers)</source>
-        <translation>Was die erste Achse variiert: Sie wird in jeder Zeile jeder Spezifikation gesetzt (Größe, % Lesen, % zufällig), an jedem Ziel (ausstehende I⁠/⁠Os) oder führt so viele Kopien jedes Workers aus (Worker)</translation>
     </message>
     <message>
         <source>What the second axis sweeps (not the first axis&apos;s parameter)</source>
@@ -3908,6 +3920,14 @@
     <message>
         <source>First it preconditions every target with %1, %2× its capacity: %3. </source>
         <translation>Zuerst wird jedes Ziel mit %1 vorkonditioniert, %2× seine Kapazität: %3. </translation>
+    </message>
+    <message>
+        <source>What the first axis sweeps: it is set on every line of every spec (size, % read, % random), on every target (outstanding I/Os), runs that many copies of each worker (workers), or puts each point&apos;s I/O in a zone of every target (position: from the value&apos;s % of the target to the next value&apos;s; 0..99:+1 reads the whole span in a hundred zones, a rate-by-position sweep)</source>
+        <translation>Was die erste Achse variiert: Sie wird in jeder Zeile jeder Spezifikation gesetzt (Größe, % Lesen, % zufällig), an jedem Ziel (ausstehende I⁠/⁠Os), führt so viele Kopien jedes Workers aus (Worker) oder legt die I⁠/⁠O jedes Punkts in eine Zone jedes Ziels (Position: vom % des Werts am Ziel bis zu dem des nächsten Werts; 0..99:+1 liest die ganze Spanne in hundert Zonen, eine Messung der Übertragungsrate nach Position)</translation>
+    </message>
+    <message>
+        <source>Position (%)</source>
+        <translation>Position (%)</translation>
     </message>
 </context>
 <context>

@@ -1011,6 +1011,8 @@ std::string_view expectedName(SweepParameter v)
         return "percentRead";
     case SweepParameter::PercentRandom:
         return "percentRandom";
+    case SweepParameter::Position:
+        return "position";
     }
     return {};
 }

@@ -14,6 +14,8 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <spawn.h>
+#include <sstream>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/wait.h>
 #include <thread>
@@ -433,6 +435,90 @@ TEST(CliLinux, TheSsdPresetsRunInRoundsAndJudgeTheWriteOnALoopDevice)
     EXPECT_EQ(cliff.at("bytes_written").get<std::uint64_t>(),
         w.at("summary").at("bytes_written").get<std::uint64_t>());
     EXPECT_FALSE(step.contains("steady_state"));
+}
+
+// Which MiB of `file` are in the page cache (mincore over a mapping of it).
+std::vector<bool> residentMebibytes(const std::filesystem::path &file)
+{
+    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    const auto size = std::size_t(std::filesystem::file_size(file));
+    void *map = ::mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0);
+    ::close(fd);
+    std::vector<bool> mebibytes(size >> 20);
+    if (map == MAP_FAILED)
+        return mebibytes;
+    const std::size_t page = std::size_t(::sysconf(_SC_PAGESIZE));
+    std::vector<unsigned char> pages((size + page - 1) / page);
+    if (::mincore(map, size, pages.data()) == 0)
+        for (std::size_t p = 0; p < pages.size(); ++p)
+            if (pages[p] & 1)
+                mebibytes[p * page >> 20] = true;
+    ::munmap(map, size);
+    return mebibytes;
+}
+
+// The preset "Rate by position" on a raw loop device, as a user would try it: a hundred
+// points, one per zone of 1 %, each reading its 32 MiB; in the series CSV with their
+// positions; nothing written to the device.
+TEST(CliLinux, TheRateByPositionPresetReadsEachOfAHundredZonesOfALoopDevice)
+{
+    IOPRISM_REQUIRE(isRoot(), "needs root for losetup");
+    TempDir dir(realFsDir());
+    LoopDevice loop(dir.path() / "img", "256M");
+    IOPRISM_REQUIRE(!loop.path().empty(), "losetup could not attach a loop device");
+    const auto before = blockStat(loop.name());
+    auto r = runCli("run --preset rate-by-position --engine io_uring --target " + loop.path()
+            + " --json r.json --series-csv s.csv --no-save -q",
+        dir.path());
+    const auto after = blockStat(loop.name());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(after[4], before[4]) << "no write reached the device";
+    const auto json = nlohmann::json::parse(readFile(dir.path() / "r.json"));
+    ASSERT_EQ(json.at("steps").size(), 100u);
+    for (const auto &step : json.at("steps"))
+        EXPECT_EQ(step.at("scopes").at(0).at("read").at("bytes").get<std::uint64_t>(),
+            32ull * 1024 * 1024)
+            << step.at("name");
+    std::istringstream csv(readFile(dir.path() / "s.csv"));
+    std::string line;
+    std::getline(csv, line);
+    EXPECT_THAT(line, HasSubstr(",position_percent,"));
+    int rows = 0;
+    while (std::getline(csv, line)) {
+        // run_id, spec_index, spec, point, target, position_percent, ...
+        std::vector<std::string> cells;
+        std::istringstream row(line);
+        for (std::string cell; std::getline(row, cell, ',');)
+            cells.push_back(cell);
+        ASSERT_GT(cells.size(), 6u) << line;
+        EXPECT_EQ(cells[5], std::to_string(rows)) << line;
+        ++rows;
+    }
+    EXPECT_EQ(rows, 100);
+}
+
+// Each point of a position series reads where its zone is on the device itself: a loop
+// device reading its image through the page cache keeps the MiB it read there. Zones of
+// 64 MiB (0, 25, 50, 75 %), 2 MiB read from each one's start: the first MiB of each zone
+// is cached, the second half of each zone (past any read-ahead) is not.
+TEST(CliLinux, APositionSeriesReadsEachZoneOfTheDeviceFromItsStart)
+{
+    IOPRISM_REQUIRE(isRoot(), "needs root for losetup");
+    TempDir dir(realFsDir());
+    LoopDevice loop(dir.path() / "img", "256M", false);
+    IOPRISM_REQUIRE(!loop.path().empty(), "losetup could not attach a loop device");
+    auto r = runCli("run --engine io_uring --target " + loop.path()
+            + " --bs 1m --read 100 --random 0 --qd 1 --sweep position=0,25,50,75 --ops 2 "
+              "--no-save -q",
+        dir.path());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const std::vector<bool> cached = residentMebibytes(dir.path() / "img");
+    ASSERT_EQ(cached.size(), 256u);
+    for (std::size_t zone = 0; zone < 4; ++zone) {
+        EXPECT_TRUE(cached[zone * 64]) << "zone " << zone << " was read from its start";
+        for (std::size_t mib = zone * 64 + 32; mib < zone * 64 + 64; ++mib)
+            EXPECT_FALSE(cached[mib]) << "MiB " << mib << " lies in no read";
+    }
 }
 
 // The options refine a rule and are refused without one; the rule is refused where it

@@ -58,10 +58,14 @@ inline std::filesystem::path realFsDir()
 class LoopDevice
 {
 public:
-    explicit LoopDevice(const std::filesystem::path &image, const std::string &size)
+    // `directIo` false: the loop reads its image through the page cache, which then shows
+    // which parts of the device were read (mincore).
+    explicit LoopDevice(
+        const std::filesystem::path &image, const std::string &size, bool directIo = true)
     {
         shell("truncate -s " + size + " '" + image.string() + "'");
-        m_path = shell("losetup -f --show --direct-io=on '" + image.string() + "' 2>/dev/null");
+        m_path = shell(std::string("losetup -f --show --direct-io=") + (directIo ? "on" : "off")
+            + " '" + image.string() + "' 2>/dev/null");
     }
     ~LoopDevice()
     {

@@ -35,6 +35,7 @@
 #include <QToolTip>
 
 #include <gtest/gtest.h>
+#include <numeric>
 
 #include "ui_test_support.h"
 
@@ -399,6 +400,29 @@ TEST(SeriesView, DepthsThatDoubleAreOnALogAxisAndPercentagesOnALinearOne)
     data.axes[0] = {core::SweepParameter::PercentRead, {0, 50, 100}};
     plots.setData(data);
     EXPECT_EQ(plots.plot(SeriesPlots::ThroughputPlot)->xAxis->scaleType(), QCPAxis::stLinear);
+}
+
+// A rate-by-position sweep: a hundred positions on a linear axis, labelled every tenth
+// (0 %, 10 % ... 90 %) rather than every ninth, and titled by what the axis is.
+TEST(SeriesView, AHundredPositionsAreLabelledEveryTenPercent)
+{
+    test::ensureApp();
+    SeriesData data;
+    std::vector<std::uint64_t> positions(100);
+    std::iota(positions.begin(), positions.end(), 0);
+    data.axes.push_back({core::SweepParameter::Position, positions});
+    SeriesPlots plots;
+    plots.setData(data);
+    QCPAxis *x = plots.plot(SeriesPlots::ThroughputPlot)->xAxis;
+    EXPECT_EQ(x->scaleType(), QCPAxis::stLinear);
+    EXPECT_EQ(x->label(), QStringLiteral("position (% of each target)"));
+    auto ticker = x->ticker().dynamicCast<QCPAxisTickerText>();
+    ASSERT_TRUE(ticker);
+    QList<double> expected;
+    for (int p = 0; p < 100; p += 10)
+        expected.push_back(p);
+    EXPECT_EQ(ticker->ticks().keys(), expected);
+    EXPECT_EQ(ticker->ticks().value(30), QStringLiteral("30 %"));
 }
 
 TEST(SeriesView, AMatrixHasAHeatMapCellPerPointWithItsFiguresOnHover)

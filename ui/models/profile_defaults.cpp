@@ -207,6 +207,16 @@ const std::map<std::string, const char *> &shippedDescriptions()
                 "per-request cost dominates (to about 128 KiB on a disk, thanks to read-ahead; "
                 "to about 8 KiB on an SSD), then falling by half per doubling once bandwidth "
                 "saturates (often from 64 KiB on SSDs), where MB/s levels off.")},
+        {"rate-by-position",
+            QT_TRANSLATE_NOOP("PresetDescriptions",
+                "Rate by position (GNOME Disks' benchmark): 1 MiB sequential reads at a queue "
+                "of 4 in 100 zones across each target, 32 MiB from the start of each zone, "
+                "drawn on the Series page as MB/s and latency against the position. A hard disk "
+                "reads its outer tracks (the start) about twice as fast as its inner ones; an "
+                "SSD should be level, and a dip marks a slow or remapped area. It only reads: "
+                "on a raw device nothing is written and the whole drive is measured; a test "
+                "file measures the part of the drive it lies on. It reads 3.4 GB: seconds on an "
+                "SSD, about half a minute on a hard disk.")},
         {"ssd-steady-state",
             QT_TRANSLATE_NOOP("PresetDescriptions",
                 "SNIA PTS-style IOPS until steady: 4 KiB random writes, then 4 KiB random "
@@ -378,6 +388,7 @@ QString presetTitle(const QString &name)
             QT_TRANSLATE_NOOP("Presets", "Iometer cycling: outstanding I/Os")},
         {QStringLiteral("qd-curve"), QT_TRANSLATE_NOOP("Presets", "Queue-depth curve")},
         {QStringLiteral("spectrum-iops"), QT_TRANSLATE_NOOP("Presets", "Block-size spectrum")},
+        {QStringLiteral("rate-by-position"), QT_TRANSLATE_NOOP("Presets", "Rate by position")},
         {QStringLiteral("ssd-steady-state"),
             QT_TRANSLATE_NOOP("Presets", "SNIA PTS IOPS (steady state)")},
         {QStringLiteral("write-saturation"),
@@ -416,7 +427,8 @@ std::vector<PresetInfo> presetCatalogue()
             const QString variant = name.mid(4);
             info.title = QCoreApplication::translate("Presets", "CrystalDiskMark %1").arg(variant);
         } else if (name == QLatin1String("ssd-steady-state")
-            || name == QLatin1String("write-saturation")) {
+            || name == QLatin1String("write-saturation")
+            || name == QLatin1String("rate-by-position")) {
             // What an SSD does over time, not in its first seconds (docs/ssd-testing.md).
             info.group = QCoreApplication::translate("Presets", "SSD over time");
             info.title = presetTitle(name);

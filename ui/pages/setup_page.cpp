@@ -112,8 +112,11 @@ QString axisParameterHelp(int axis)
 {
     return axis == 0
         ? SetupPage::tr("What the first axis sweeps: it is set on every line of every spec "
-                        "(size, % read, % random), on every target (outstanding I/Os) or runs "
-                        "that many copies of each worker (workers)")
+                        "(size, % read, % random), on every target (outstanding I/Os), runs "
+                        "that many copies of each worker (workers), or puts each point's I/O "
+                        "in a zone of every target (position: from the value's % of the "
+                        "target to the next value's; 0..99:+1 reads the whole span in a "
+                        "hundred zones, a rate-by-position sweep)")
         : SetupPage::tr("What the second axis sweeps (not the first axis's parameter)");
 }
 
@@ -609,6 +612,7 @@ void SetupPage::addAxisRows(QFormLayout *form)
         {core::SweepParameter::Workers, tr("Workers")},
         {core::SweepParameter::PercentRead, tr("% read")},
         {core::SweepParameter::PercentRandom, tr("% random")},
+        {core::SweepParameter::Position, tr("Position (%)")},
     };
     static_assert(std::extent_v<decltype(parameters)> == core::kSweepParameterTraits.size(),
         "a label for every parameter");

@@ -144,8 +144,14 @@ void configureParameterAxis(QCPAxis *axis, const SeriesAxisValues &values)
     std::vector<std::uint64_t> v = values.values;
     std::sort(v.begin(), v.end());
     v.erase(std::unique(v.begin(), v.end()), v.end());
-    const std::size_t stride
-        = std::max<std::size_t>(1, (v.size() + kMaxAxisLabels - 1) / kMaxAxisLabels);
+    // Every value, or every 2nd, 5th, 10th, 20th...: a hundred positions read 0 %, 10 %,
+    // 20 %, not 0 %, 9 %, 18 %.
+    const std::size_t needed = (v.size() + kMaxAxisLabels - 1) / kMaxAxisLabels;
+    std::size_t stride = 1;
+    for (std::size_t decade = 1; stride < needed; decade *= 10)
+        for (const std::size_t step : {decade, 2 * decade, 5 * decade})
+            if (stride < needed)
+                stride = step;
     for (std::size_t i = 0; i < v.size(); i += stride)
         ticker->addTick(double(v[i]), sweepValueText(values.parameter, v[i]));
     ticker->setSubTickCount(0);
@@ -196,6 +202,8 @@ QString curveUnit(core::SweepParameter parameter)
         return SeriesPlots::tr("% read");
     case core::SweepParameter::PercentRandom:
         return SeriesPlots::tr("% random");
+    case core::SweepParameter::Position:
+        return SeriesPlots::tr("position (% of the target)");
     }
     return {};
 }
