@@ -199,11 +199,13 @@ std::optional<PositionZone> positionZone(
     return std::nullopt;
 }
 
-Region zoneOf(const Region &region, PositionZone zone)
+Region zoneOf(const Region &region, PositionZone zone, std::uint64_t unitBytes)
 {
     std::uint64_t granule = 4096;
     while (granule < kMiB && granule * 2 <= region.sizeBytes / 100)
         granule *= 2;
+    unitBytes = std::max<std::uint64_t>(unitBytes, 1);
+    granule = (granule + unitBytes - 1) / unitBytes * unitBytes;
     // region.sizeBytes x percent / 100 without overflow for any 64-bit size.
     const auto at = [&](std::uint64_t percent) {
         const std::uint64_t bytes

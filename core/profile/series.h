@@ -55,11 +55,14 @@ std::optional<PositionZone> positionZone(
     const Series &series, const std::vector<std::uint64_t> &values);
 
 // The part of `region` (resolved: sizeBytes > 0) that `zone` covers. Its bounds are
-// whole granules from the region's start, so that a direct I/O aligned in the region is
-// aligned in the zone: 1 MiB, or in a region under 100 MiB the largest power of two of
-// at most a hundredth of it (at least 4 KiB); a zone is never empty while the region
-// holds a granule.
-Region zoneOf(const Region &region, PositionZone zone);
+// whole granules from the region's start: 1 MiB, or in a region under 100 MiB the largest
+// power of two of at most a hundredth of it (at least 4 KiB), made a multiple of
+// `unitBytes` when that is larger or no divisor of it. `unitBytes` is what the I/O needs:
+// a multiple of every alignment it keeps from the region's start (its lines' and the
+// device's), at least its largest transfer. So an I/O aligned in the region is aligned in
+// the zone, and a zone holds a transfer: a region too small for a hundred such zones has
+// neighbouring zones overlap rather than one too small (never beyond the region).
+Region zoneOf(const Region &region, PositionZone zone, std::uint64_t unitBytes = 4096);
 
 // The number of points of a series (the product of its axes' value counts), for each
 // trial and spec index; 0 when an axis has no value.

@@ -225,7 +225,10 @@ std::string steadyStateSection(const SteadyStateRecord &steady)
 }
 
 // `place`: what stands before the step's name (its number, when empty).
-std::string stepSection(const StepResult &step, const std::string &place = {})
+// A step's figures, its verdicts, and its write against the bytes written when the write
+// was judged (its intervals of `phase` in `intervals`).
+std::string stepSection(const StepResult &step, std::span<const IntervalSample> intervals,
+    RunPhase phase = RunPhase::Measuring, const std::string &place = {})
 {
     std::string out = fmt::format("<h3>{}. {}</h3>\n<p>{:.1f} s measured{} · device: {}</p>\n",
         place.empty() ? std::to_string(step.step + 1) : htmlEscape(place),
@@ -248,6 +251,8 @@ std::string stepSection(const StepResult &step, const std::string &place = {})
     if (step.writeCliff && step.writeCliff->cliff)
         out += "<p class=\"cliff\">Write cliff: " + htmlEscape(describeWriteCliff(*step.writeCliff))
             + "</p>\n";
+    if (step.writeCliff)
+        out += writeCliffSvg(stepWriteIntervals(intervals, step.step, phase), *step.writeCliff);
     return out;
 }
 
@@ -576,11 +581,12 @@ std::string writeHtmlReport(
     if (const auto &pre = result.preconditioning) {
         out += "<h2>Preconditioning</h2>\n<p class=\"precondition\">"
             + htmlEscape(describePreconditioning(*pre)) + "</p>\n";
-        out += stepSection(pre->step, "Before the steps");
+        out += stepSection(
+            pre->step, result.intervals, RunPhase::Preconditioning, "Before the steps");
     }
     out += "<h2>Steps</h2>\n";
     for (const auto &step : result.steps)
-        out += stepSection(step);
+        out += stepSection(step, result.intervals);
     out += setupSection(result);
     out += environmentSection(result, environment);
     out += "<p class=\"note\">Written by IOPrism " + htmlEscape(environment.toolVersion)

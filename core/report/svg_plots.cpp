@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/report/svg_plots.h"
 
+#include "core/profile/units.h"
 #include "core/run/interval_history.h"
 
 #include <algorithm>
@@ -221,6 +222,129 @@ std::string latencyMapSvg(std::span<const IntervalSample> intervals)
     return out
         + "</svg><figcaption>Latency over time: each interval's I/Os by latency (all "
           "targets, reads and writes)</figcaption></figure>\n";
+}
+
+namespace {
+
+// The write plot's canvas: the rate above, the latency below, one x axis.
+constexpr double kCliffWidth = 960, kCliffLeft = 70, kCliffRight = 20, kCliffRateTop = 24,
+                 kCliffRateBottom = 224, kCliffLatencyTop = 256, kCliffLatencyBottom = 376,
+                 kCliffHeight = 430;
+
+std::string polyline(const std::vector<std::pair<double, double>> &points, const char *color,
+    const char *dash = nullptr)
+{
+    std::string out = fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\"{} "
+                                  "points=\"",
+        color, dash ? fmt::format(" stroke-dasharray=\"{}\"", dash) : std::string());
+    for (const auto &[x, y] : points)
+        out += fmt::format("{:.1f},{:.1f} ", x, y);
+    return out + "\"/>\n";
+}
+
+// Horizontal grid lines and labels for values 0 ... top on the panel from yTop to yBottom.
+std::string valueTicks(double top, double yTop, double yBottom, const auto &label)
+{
+    std::string out;
+    const double step = niceStep(top, 4);
+    for (double v = 0; v <= top + step / 1000; v += step) {
+        const double y = yBottom - v / top * (yBottom - yTop);
+        out += fmt::format("<line x1=\"{0}\" x2=\"{1}\" y1=\"{2:.1f}\" y2=\"{2:.1f}\" "
+                           "stroke=\"#8883\"/><text x=\"{3}\" y=\"{4:.1f}\" "
+                           "text-anchor=\"end\">{5}</text>\n",
+            kCliffLeft, kCliffWidth - kCliffRight, y, kCliffLeft - 6, y + 4, label(v));
+    }
+    return out;
+}
+
+} // namespace
+
+std::string writeCliffSvg(
+    std::span<const StepWriteInterval> written, const WriteCliffJudgement &judged)
+{
+    if (written.size() < 2 || written.back().bytesWritten == 0)
+        return {};
+    // Bytes in GiB from 1 GiB on, else MiB: ticks that read as amounts people know.
+    const double total = double(written.back().bytesWritten);
+    const bool gib = total >= double(kGiB);
+    const double unit = gib ? double(kGiB) : double(kMiB);
+    const double xMax = total / unit;
+    const auto xOf = [&](double bytes) {
+        return kCliffLeft + bytes / unit / xMax * (kCliffWidth - kCliffLeft - kCliffRight);
+    };
+    double rateTop = 0, latencyTop = 0;
+    for (const auto &w : written) {
+        rateTop = std::max(rateTop, w.write.megabytesPerSecond);
+        latencyTop = std::max(latencyTop, w.write.latency.p99Us);
+    }
+    rateTop = rateTop > 0 ? rateTop * 1.1 : 1;
+    latencyTop = latencyTop > 0 ? latencyTop * 1.1 : 1;
+    const auto rateY = [&](double r) {
+        return kCliffRateBottom - r / rateTop * (kCliffRateBottom - kCliffRateTop);
+    };
+    const auto latencyY = [&](double us) {
+        return kCliffLatencyBottom - us / latencyTop * (kCliffLatencyBottom - kCliffLatencyTop);
+    };
+    std::string out = fmt::format(
+        "<figure><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" "
+        "viewBox=\"0 0 {0} {1}\" role=\"img\" aria-label=\"Write rate and latency against the "
+        "bytes written\">\n",
+        kCliffWidth, kCliffHeight);
+    out += valueTicks(
+        rateTop / 1.1, kCliffRateTop, kCliffRateBottom, [&](double v) { return axisNumber(v); });
+    // Latency ticks in one unit for the panel: µs below 10 ms at the top, else ms.
+    const bool ms = latencyTop >= 10'000;
+    out += valueTicks(latencyTop / 1.1, kCliffLatencyTop, kCliffLatencyBottom,
+        [&](double us) { return axisNumber(ms ? us / 1000 : us); });
+    std::vector<std::pair<double, double>> rate, mean, p99;
+    for (const auto &w : written) {
+        const double x = xOf(double(w.bytesWritten));
+        rate.emplace_back(x, rateY(w.write.megabytesPerSecond));
+        if (w.write.ios > 0) {
+            mean.emplace_back(x, latencyY(w.write.latency.meanUs));
+            p99.emplace_back(x, latencyY(w.write.latency.p99Us));
+        }
+    }
+    out += polyline(rate, "#1f77b4");
+    out += polyline(p99, "#d62728");
+    out += polyline(mean, "#9467bd");
+    if (judged.cliff) {
+        // The rates before and after as level lines, and where the cliff is.
+        const WriteCliff &cliff = *judged.cliff;
+        const double at = xOf(double(cliff.bytesBefore));
+        out += polyline({{kCliffLeft, rateY(cliff.rateBefore)}, {at, rateY(cliff.rateBefore)}},
+            "#2ca02c", "6 4");
+        out += polyline(
+            {{at, rateY(cliff.rateAfter)}, {kCliffWidth - kCliffRight, rateY(cliff.rateAfter)}},
+            "#2ca02c", "6 4");
+        out += fmt::format("<line x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1}\" y2=\"{2}\" "
+                           "stroke=\"#888\" stroke-dasharray=\"3 3\"/><text x=\"{3:.1f}\" "
+                           "y=\"{4}\">cliff after {5}</text>\n",
+            at, kCliffRateTop - 8, kCliffLatencyBottom, at + 4, kCliffRateTop - 10,
+            describeSize(cliff.bytesBefore));
+    }
+    const double step = niceStep(xMax, 8);
+    for (double v = 0; v <= xMax + step / 1000; v += step)
+        out += fmt::format("<line x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1}\" y2=\"{2}\" "
+                           "stroke=\"#8886\"/><text x=\"{0:.1f}\" y=\"{3}\" "
+                           "text-anchor=\"middle\">{4}</text>\n",
+            xOf(v * unit), kCliffLatencyBottom, kCliffLatencyBottom + 4, kCliffLatencyBottom + 18,
+            axisNumber(v));
+    out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">written ({})</text>\n",
+        (kCliffLeft + kCliffWidth - kCliffRight) / 2, kCliffLatencyBottom + 34,
+        gib ? "GiB" : "MiB");
+    out += fmt::format("<text x=\"14\" y=\"{0}\" transform=\"rotate(-90 14 {0})\" "
+                       "text-anchor=\"middle\">write MB/s</text>\n",
+        (kCliffRateTop + kCliffRateBottom) / 2);
+    out += fmt::format("<text x=\"14\" y=\"{0}\" transform=\"rotate(-90 14 {0})\" "
+                       "text-anchor=\"middle\">latency ({1})</text>\n",
+        (kCliffLatencyTop + kCliffLatencyBottom) / 2, ms ? "ms" : "µs");
+    out += fmt::format("<text x=\"{0}\" y=\"{1}\"><tspan fill=\"#1f77b4\">— write MB/s</tspan> "
+                       "<tspan fill=\"#2ca02c\">- - rate before and after the cliff</tspan> "
+                       "<tspan fill=\"#9467bd\">— mean latency</tspan> "
+                       "<tspan fill=\"#d62728\">— p99 latency</tspan></text>\n",
+        kCliffLeft, kCliffHeight - 6);
+    return out + "</svg><figcaption>The write against the bytes written</figcaption></figure>\n";
 }
 
 } // namespace ioprism::core

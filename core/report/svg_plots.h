@@ -6,6 +6,7 @@
 #pragma once
 
 #include "core/run/results.h"
+#include "core/run/step_findings.h"
 
 #include <span>
 #include <string>
@@ -24,5 +25,12 @@ std::string axisNumber(double v);
 // together; each step starts a column of its own).
 inline constexpr std::size_t kMaxLatencyMapColumns = 480;
 std::string latencyMapSvg(std::span<const IntervalSample> intervals);
+
+// A write against the bytes written (SNIA's write saturation view, GNOME Disks' write
+// plot): above, each interval's write MB/s at the bytes written by its end, with the
+// cliff judged on them (where, and the rates before and after as level lines); below,
+// each interval's mean and p99 write latency. "" without two intervals that wrote.
+std::string writeCliffSvg(
+    std::span<const StepWriteInterval> written, const WriteCliffJudgement &judged);
 
 } // namespace ioprism::core

@@ -18,6 +18,7 @@
 #include <cmath>
 #include <condition_variable>
 #include <fmt/format.h>
+#include <numeric>
 #include <system_error>
 #include <thread>
 
@@ -134,6 +135,20 @@ bool finishWorkers(StepState &state, std::vector<std::thread> &threads,
     return all;
 }
 
+// What a position zone's bounds are a multiple of for `spec`'s I/O on a target (zoneOf's
+// unit): every alignment the I/O keeps from the region's start (its lines', the device's
+// direct I/O), and at least its largest transfer.
+std::uint64_t zoneUnit(const AccessSpec &spec, const TargetInfo &info)
+{
+    std::uint64_t unit = std::max<std::uint64_t>(info.directIoOffsetAlignBytes, 1);
+    for (const auto &line : spec.lines)
+        unit = std::lcm(unit,
+            std::max<std::uint64_t>(
+                line.alignmentBytes ? line.alignmentBytes : info.logicalBlockBytes, 1));
+    const std::uint64_t largest = largestTransferBytes(spec);
+    return (largest + unit - 1) / unit * unit;
+}
+
 // The first step a plan worker takes part in.
 std::size_t firstStepOf(const ResolvedPlan &resolved, std::size_t worker)
 {
@@ -204,7 +219,12 @@ std::shared_ptr<StepState> makeStepState(std::size_t step, const std::vector<std
             }
             if (wt.isTree() || wt.transactionsPerConnection > 0)
                 live->connections = std::make_unique<LiveConnections>();
-            wt.region = zone ? zoneOf(t.region, *zone) : t.region;
+            wt.region = zone ? zoneOf(t.region, *zone, zoneUnit(spec, t.info)) : t.region;
+            // A point of a number of I/Os moves at most its zone once (sequentially: each
+            // byte once, never the zone's start again from the drive's cache).
+            if (zone && ws.ioLimitPerTarget > 0)
+                wt.ioLimit = std::clamp<std::uint64_t>(
+                    wt.region.sizeBytes / largest, 1, ws.ioLimitPerTarget);
             wt.sectorBytes = t.info.logicalBlockBytes;
             wt.outstandingIos = rw.outstandingIos[step][ti];
             if (precondition)
@@ -321,25 +341,22 @@ std::optional<WriteCliffJudgement> judgeWriteCliff(
     const IntervalHistory &history, std::size_t step, RunPhase phase)
 {
     const WriteCliffCriteria criteria;
-    std::vector<WriteRatePoint> points;
-    std::vector<double> starts;
-    std::uint64_t bytes = 0;
-    for (const auto &sample : history.samples()) {
-        if (sample.step != step || sample.phase != phase || sample.scopes.empty())
-            continue;
-        const DirectionFigures &written = sample.scopes.front().figures.write;
-        bytes += written.bytes;
-        points.push_back({.bytesWritten = bytes, .rate = written.megabytesPerSecond});
-        starts.push_back(sample.startSeconds);
-    }
-    if (bytes == 0 || points.size() < 2 * criteria.minimumPoints)
+    const std::vector<StepWriteInterval> written
+        = stepWriteIntervals(history.samples(), step, phase);
+    if (written.empty() || written.back().bytesWritten == 0
+        || written.size() < 2 * criteria.minimumPoints)
         return std::nullopt;
+    std::vector<WriteRatePoint> points;
+    points.reserve(written.size());
+    for (const auto &w : written)
+        points.push_back({.bytesWritten = w.bytesWritten, .rate = w.write.megabytesPerSecond});
     WriteCliffJudgement judged;
     judged.intervals = points.size();
-    judged.bytesWritten = bytes;
+    judged.bytesWritten = written.back().bytesWritten;
     judged.cliff = findWriteCliff(points, criteria);
     if (judged.cliff)
-        judged.cliffSeconds = starts[judged.cliff->firstSlowPoint] - starts.front();
+        judged.cliffSeconds
+            = written[judged.cliff->firstSlowPoint].startSeconds - written.front().startSeconds;
     return judged;
 }
 

@@ -48,6 +48,22 @@ std::string describePreconditioning(const PreconditionResult &pre)
     return text;
 }
 
+std::vector<StepWriteInterval> stepWriteIntervals(
+    std::span<const IntervalSample> intervals, std::size_t step, RunPhase phase)
+{
+    std::vector<StepWriteInterval> out;
+    std::uint64_t bytes = 0;
+    for (const auto &sample : intervals) {
+        if (sample.step != step || sample.phase != phase || sample.scopes.empty())
+            continue;
+        const DirectionFigures &written = sample.scopes.front().figures.write;
+        bytes += written.bytes;
+        out.push_back(
+            {.bytesWritten = bytes, .startSeconds = sample.startSeconds, .write = written});
+    }
+    return out;
+}
+
 std::string describeWriteCliff(const WriteCliffJudgement &judged)
 {
     if (!judged.cliff)

@@ -8,7 +8,9 @@
 #include "core/stats/steady_state.h"
 #include "core/stats/write_cliff.h"
 
+#include <span>
 #include <string>
+#include <vector>
 
 namespace ioprism::core {
 
@@ -20,6 +22,19 @@ std::string describeSteadyStateVerdict(const SteadyStateRecord &steady);
 // A round's figure as every place writes it: whole IOPS ("40540"), MB/s and µs to a
 // tenth ("412.3").
 std::string steadyStateFigureText(double figure, SteadyStateMetric metric);
+
+// One interval of a step's write: the bytes written from the step's first interval of the
+// phase to the end of this one, when it began, and its write figures (the All scope's).
+struct StepWriteInterval {
+    std::uint64_t bytesWritten = 0;
+    double startSeconds = 0;
+    DirectionFigures write;
+};
+
+// The intervals of `step` in `phase` (Measuring; Preconditioning for a run's
+// preconditioning), in order, as the write cliff is judged on them and drawn.
+std::vector<StepWriteInterval> stepWriteIntervals(
+    std::span<const IntervalSample> intervals, std::size_t step, RunPhase phase);
 
 // "after 117 MiB written (12.3 s in), 41.0 MB/s before, 10.2 MB/s after (75 % lower)";
 // "" when the judged write had no cliff.

@@ -11,6 +11,8 @@
 #include "support/test_backend.h"
 #include "support/test_profiles.h"
 
+#include <algorithm>
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <mutex>
 
@@ -150,6 +152,17 @@ TEST(ZoneOf, AHundredZonesTileTheRegionOnWholeGranules)
         }
         EXPECT_EQ(at, region.offsetBytes + region.sizeBytes);
     }
+    // A unit larger than the granule, or no divisor of it: every bound a multiple of it
+    // (a 1 MiB transfer in a 64 MiB region; a 12 KiB alignment), every zone holds one.
+    for (const std::uint64_t unit : {kMiB, 12 * kKiB}) {
+        const Region region {4096, 64 * kMiB};
+        for (std::uint64_t p = 0; p < 100; ++p) {
+            const Region zone = zoneOf(region, *positionZone(hundred, {p}), unit);
+            EXPECT_EQ((zone.offsetBytes - region.offsetBytes) % unit, 0u) << unit << " " << p;
+            EXPECT_GE(zone.sizeBytes, unit) << unit << " " << p;
+            EXPECT_LE(zone.offsetBytes + zone.sizeBytes, region.offsetBytes + region.sizeBytes);
+        }
+    }
     // 1 TiB at 99 %: 1,088,516,511,498.24 bytes, on a whole MiB below.
     EXPECT_EQ(zoneOf({0, 1024 * kGiB}, {99, 100}).offsetBytes, 1'038'090 * kMiB);
     // A region of a few granules: every zone is inside it and holds one.
@@ -207,4 +220,27 @@ TEST(PositionSweepRun, EveryStepReadsInItsZoneFromTheZonesStart)
     EXPECT_EQ(points[3].values, std::vector<std::uint64_t> {75});
     for (const auto &point : points)
         EXPECT_GT(point.iops.median, 0) << "a rate per zone";
+}
+
+// A point asked for more I/Os than its zone holds reads the zone once: 1000 I/Os of 64 KiB
+// asked in zones of 16 MiB do 256 each, every offset of the zone once.
+TEST(PositionSweepRun, APointReadsAtMostItsZoneOnce)
+{
+    Profile p = positionProfile(
+        positionSeries({.parameter = SweepParameter::Position, .from = 0, .to = 75, .add = 25}));
+    p.setup.series->ios = 1000;
+    OffsetRecordingBackend backend;
+    NullCounterSource counters;
+    RunSink sink;
+    const RunResult r = PositionRun(p, backend, counters, sink).execute();
+    ASSERT_FALSE(r.error) << r.error->toString();
+    ASSERT_EQ(backend.log.perEngine.size(), 4u);
+    for (std::size_t s = 0; s < 4; ++s) {
+        std::vector<std::uint64_t> offsets = backend.log.perEngine[s];
+        std::sort(offsets.begin(), offsets.end());
+        ASSERT_EQ(offsets.size(), 256u) << "step " << s;
+        for (std::size_t i = 0; i < offsets.size(); ++i)
+            ASSERT_EQ(offsets[i], s * 16 * kMiB + i * 64 * kKiB) << "step " << s;
+        EXPECT_EQ(r.steps[s].scopes.at(0).figures.read.bytes, 16 * kMiB);
+    }
 }

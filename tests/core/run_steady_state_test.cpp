@@ -7,6 +7,7 @@
 #include "core/null_engine.h"
 #include "core/profile/describe.h"
 #include "core/profile/profile_json.h"
+#include "core/profile/units.h"
 #include "core/profile/validation.h"
 #include "core/report/html_report.h"
 #include "core/report/results_json.h"
@@ -523,9 +524,12 @@ TEST(RunWriteCliff, AWriteWhoseRateFallsAfterACacheFillsShowsTheCliffAtItsBytes)
     const ResultsRead read = readResultsJson(text);
     ASSERT_TRUE(read.ok()) << read.error;
     EXPECT_EQ(read.result->steps.at(0).writeCliff, step.writeCliff);
-    EXPECT_NE(writeHtmlReport(r, r.environment, {})
-                  .find("Write cliff: " + describeWriteCliff(*step.writeCliff) + "</p>"),
+    const std::string html = writeHtmlReport(r, r.environment, {});
+    EXPECT_NE(html.find("Write cliff: " + describeWriteCliff(*step.writeCliff) + "</p>"),
         std::string::npos);
+    // And drawn against the bytes written, the cliff marked at its bytes.
+    EXPECT_NE(html.find("The write against the bytes written"), std::string::npos);
+    EXPECT_NE(html.find("cliff after " + describeSize(found.bytesBefore)), std::string::npos);
 
     // Level: judged, and no cliff.
     PacedBackend level(cacheThatFills(10'000, 1e12, 2'500));

@@ -458,8 +458,9 @@ std::vector<bool> residentMebibytes(const std::filesystem::path &file)
 }
 
 // The preset "Rate by position" on a raw loop device, as a user would try it: a hundred
-// points, one per zone of 1 %, each reading its 32 MiB; in the series CSV with their
-// positions; nothing written to the device.
+// points, one per zone of 1 %; the zones of a 256 MiB device are 2 or 3 MiB, less than the
+// 32 MiB a point asks, so each is read once, whole: the device read exactly once over the
+// hundred points. In the series CSV with their positions; nothing written to the device.
 TEST(CliLinux, TheRateByPositionPresetReadsEachOfAHundredZonesOfALoopDevice)
 {
     IOPRISM_REQUIRE(isRoot(), "needs root for losetup");
@@ -475,10 +476,14 @@ TEST(CliLinux, TheRateByPositionPresetReadsEachOfAHundredZonesOfALoopDevice)
     EXPECT_EQ(after[4], before[4]) << "no write reached the device";
     const auto json = nlohmann::json::parse(readFile(dir.path() / "r.json"));
     ASSERT_EQ(json.at("steps").size(), 100u);
-    for (const auto &step : json.at("steps"))
-        EXPECT_EQ(step.at("scopes").at(0).at("read").at("bytes").get<std::uint64_t>(),
-            32ull * 1024 * 1024)
-            << step.at("name");
+    std::uint64_t read = 0;
+    for (const auto &step : json.at("steps")) {
+        const auto bytes = step.at("scopes").at(0).at("read").at("bytes").get<std::uint64_t>();
+        EXPECT_GE(bytes, 2ull << 20) << step.at("name");
+        EXPECT_LE(bytes, 3ull << 20) << step.at("name");
+        read += bytes;
+    }
+    EXPECT_EQ(read, 256ull << 20) << "every zone once, together the whole device";
     std::istringstream csv(readFile(dir.path() / "s.csv"));
     std::string line;
     std::getline(csv, line);
@@ -500,13 +505,22 @@ TEST(CliLinux, TheRateByPositionPresetReadsEachOfAHundredZonesOfALoopDevice)
 // Each point of a position series reads where its zone is on the device itself: a loop
 // device reading its image through the page cache keeps the MiB it read there. Zones of
 // 64 MiB (0, 25, 50, 75 %), 2 MiB read from each one's start: the first MiB of each zone
-// is cached, the second half of each zone (past any read-ahead) is not.
+// is cached, the second half of each zone (past any read-ahead) is not. udev's probe of
+// a new device reads its start and end: it is waited for and its pages dropped first,
+// and the last MiB is not judged.
 TEST(CliLinux, APositionSeriesReadsEachZoneOfTheDeviceFromItsStart)
 {
     IOPRISM_REQUIRE(isRoot(), "needs root for losetup");
     TempDir dir(realFsDir());
     LoopDevice loop(dir.path() / "img", "256M", false);
     IOPRISM_REQUIRE(!loop.path().empty(), "losetup could not attach a loop device");
+    shell("udevadm settle 2>/dev/null");
+    {
+        const int fd = ::open((dir.path() / "img").c_str(), O_RDONLY | O_CLOEXEC);
+        ASSERT_GE(fd, 0);
+        ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+        ::close(fd);
+    }
     auto r = runCli("run --engine io_uring --target " + loop.path()
             + " --bs 1m --read 100 --random 0 --qd 1 --sweep position=0,25,50,75 --ops 2 "
               "--no-save -q",
@@ -516,7 +530,7 @@ TEST(CliLinux, APositionSeriesReadsEachZoneOfTheDeviceFromItsStart)
     ASSERT_EQ(cached.size(), 256u);
     for (std::size_t zone = 0; zone < 4; ++zone) {
         EXPECT_TRUE(cached[zone * 64]) << "zone " << zone << " was read from its start";
-        for (std::size_t mib = zone * 64 + 32; mib < zone * 64 + 64; ++mib)
+        for (std::size_t mib = zone * 64 + 32; mib < zone * 64 + 64 && mib < 255; ++mib)
             EXPECT_FALSE(cached[mib]) << "MiB " << mib << " lies in no read";
     }
 }

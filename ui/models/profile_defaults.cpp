@@ -210,13 +210,14 @@ const std::map<std::string, const char *> &shippedDescriptions()
         {"rate-by-position",
             QT_TRANSLATE_NOOP("PresetDescriptions",
                 "Rate by position (GNOME Disks' benchmark): 1 MiB sequential reads at a queue "
-                "of 4 in 100 zones across each target, 32 MiB from the start of each zone, "
-                "drawn on the Series page as MB/s and latency against the position. A hard disk "
-                "reads its outer tracks (the start) about twice as fast as its inner ones; an "
-                "SSD should be level, and a dip marks a slow or remapped area. It only reads: "
-                "on a raw device nothing is written and the whole drive is measured; a test "
-                "file measures the part of the drive it lies on. It reads 3.4 GB: seconds on an "
-                "SSD, about half a minute on a hard disk.")},
+                "of 4 in 100 zones across each target, up to 32 MiB from the start of each zone "
+                "(a smaller zone is read once, whole), drawn on the Series page as MB/s and "
+                "latency against the position. A hard disk reads its outer tracks (the start) "
+                "about twice as fast as its inner ones; an SSD should be level, and a dip marks "
+                "a slow or remapped area. It only reads: on a raw device nothing is written and "
+                "the whole drive is measured; a test file measures the part of the drive it "
+                "lies on. It reads up to 3.4 GB: seconds on an SSD, about half a minute on a "
+                "hard disk.")},
         {"ssd-steady-state",
             QT_TRANSLATE_NOOP("PresetDescriptions",
                 "SNIA PTS-style IOPS until steady: 4 KiB random writes, then 4 KiB random "
