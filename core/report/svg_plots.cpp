@@ -272,10 +272,18 @@ std::string writeCliffSvg(
     const auto xOf = [&](double bytes) {
         return kCliffLeft + bytes / unit / xMax * (kCliffWidth - kCliffLeft - kCliffRight);
     };
+    // A latency is drawn where it is a number above 0: a results file keeps each
+    // interval's mean, not its p99 (read back as 0), and then p99 has no line.
+    const auto drawn = [](double us) { return std::isfinite(us) && us > 0; };
     double rateTop = 0, latencyTop = 0;
+    bool anyP99 = false;
     for (const auto &w : written) {
-        rateTop = std::max(rateTop, w.write.megabytesPerSecond);
-        latencyTop = std::max(latencyTop, w.write.latency.p99Us);
+        if (std::isfinite(w.write.megabytesPerSecond))
+            rateTop = std::max(rateTop, w.write.megabytesPerSecond);
+        for (const double us : {w.write.latency.meanUs, w.write.latency.p99Us})
+            if (drawn(us))
+                latencyTop = std::max(latencyTop, us);
+        anyP99 = anyP99 || drawn(w.write.latency.p99Us);
     }
     rateTop = rateTop > 0 ? rateTop * 1.1 : 1;
     latencyTop = latencyTop > 0 ? latencyTop * 1.1 : 1;
@@ -299,11 +307,12 @@ std::string writeCliffSvg(
     std::vector<std::pair<double, double>> rate, mean, p99;
     for (const auto &w : written) {
         const double x = xOf(double(w.bytesWritten));
-        rate.emplace_back(x, rateY(w.write.megabytesPerSecond));
-        if (w.write.ios > 0) {
+        if (std::isfinite(w.write.megabytesPerSecond))
+            rate.emplace_back(x, rateY(w.write.megabytesPerSecond));
+        if (w.write.ios > 0 && drawn(w.write.latency.meanUs))
             mean.emplace_back(x, latencyY(w.write.latency.meanUs));
+        if (w.write.ios > 0 && drawn(w.write.latency.p99Us))
             p99.emplace_back(x, latencyY(w.write.latency.p99Us));
-        }
     }
     out += polyline(rate, "#1f77b4");
     out += polyline(p99, "#d62728");
@@ -341,9 +350,9 @@ std::string writeCliffSvg(
         (kCliffLatencyTop + kCliffLatencyBottom) / 2, ms ? "ms" : "µs");
     out += fmt::format("<text x=\"{0}\" y=\"{1}\"><tspan fill=\"#1f77b4\">— write MB/s</tspan> "
                        "<tspan fill=\"#2ca02c\">- - rate before and after the cliff</tspan> "
-                       "<tspan fill=\"#9467bd\">— mean latency</tspan> "
-                       "<tspan fill=\"#d62728\">— p99 latency</tspan></text>\n",
-        kCliffLeft, kCliffHeight - 6);
+                       "<tspan fill=\"#9467bd\">— mean latency</tspan>{2}</text>\n",
+        kCliffLeft, kCliffHeight - 6,
+        anyP99 ? " <tspan fill=\"#d62728\">— p99 latency</tspan>" : "");
     return out + "</svg><figcaption>The write against the bytes written</figcaption></figure>\n";
 }
 

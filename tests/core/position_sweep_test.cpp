@@ -244,3 +244,26 @@ TEST(PositionSweepRun, APointReadsAtMostItsZoneOnce)
         EXPECT_EQ(r.steps[s].scopes.at(0).figures.read.bytes, 16 * kMiB);
     }
 }
+
+// Random I/O draws its offsets anywhere in its zone: a random point keeps the count it
+// asked for (no cap), every offset inside its zone.
+TEST(PositionSweepRun, ARandomPointKeepsItsCountInsideItsZone)
+{
+    Profile p = positionProfile(positionSeries(positionAxis({0, 50})));
+    p.setup.series->ios = 1000;
+    p.specs[0].lines[0].percentRandom = 100;
+    OffsetRecordingBackend backend;
+    NullCounterSource counters;
+    RunSink sink;
+    const RunResult r = PositionRun(p, backend, counters, sink).execute();
+    ASSERT_FALSE(r.error) << r.error->toString();
+    ASSERT_EQ(backend.log.perEngine.size(), 2u);
+    for (std::size_t s = 0; s < 2; ++s) {
+        const auto &offsets = backend.log.perEngine[s];
+        EXPECT_EQ(offsets.size(), 1000u) << "step " << s;
+        for (const auto o : offsets) {
+            EXPECT_GE(o, s * 32 * kMiB);
+            EXPECT_LE(o + 64 * kKiB, (s + 1) * 32 * kMiB);
+        }
+    }
+}

@@ -7,6 +7,7 @@
 #include "core/run/step_findings.h"
 
 #include <gtest/gtest.h>
+#include <limits>
 #include <regex>
 #include <sstream>
 
@@ -113,4 +114,28 @@ TEST(WriteCliffSvg, TheRateIsDrawnAgainstTheBytesWrittenWithTheCliffWhereItWasJu
     EXPECT_EQ(polylinePoints(levelSvg, "#1f77b4").size(), 20u);
     EXPECT_EQ(levelSvg.find("cliff after"), std::string::npos);
     EXPECT_TRUE(writeCliffSvg(std::span(written).first(1), judged).empty());
+}
+
+// Read back from a results file an interval has its mean latency and no p99 (0): the
+// latency panel is scaled by what it has, the mean drawn inside it, and no p99 line or
+// legend; a figure that is not a number is left out.
+TEST(WriteCliffSvg, AWriteReadBackWithoutItsP99DrawsTheMeanInsideItsPanel)
+{
+    std::vector<IntervalSample> intervals = writeIntervals(10, 10);
+    for (auto &s : intervals)
+        s.scopes.front().figures.write.latency.p99Us = 0;
+    intervals[3].scopes.front().figures.write.latency.meanUs
+        = std::numeric_limits<double>::quiet_NaN();
+    const auto written = stepWriteIntervals(intervals, 2, RunPhase::Measuring);
+    const std::string svg
+        = writeCliffSvg(written, {.intervals = 20, .bytesWritten = 5'000'000'000});
+    const auto mean = polylinePoints(svg, "#9467bd");
+    ASSERT_EQ(mean.size(), 19u) << "every interval's mean but the one that is no number";
+    for (const auto &[x, y] : mean) {
+        EXPECT_GE(y, 256.0 - 0.1);
+        EXPECT_LE(y, 376.0 + 0.1);
+    }
+    EXPECT_TRUE(polylinePoints(svg, "#d62728").empty());
+    EXPECT_EQ(svg.find("p99 latency"), std::string::npos);
+    EXPECT_EQ(svg.find("nan"), std::string::npos);
 }
