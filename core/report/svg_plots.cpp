@@ -242,7 +242,8 @@ std::string polyline(const std::vector<std::pair<double, double>> &points, const
     return out + "\"/>\n";
 }
 
-// Horizontal grid lines and labels for values 0 ... top on the panel from yTop to yBottom.
+// Horizontal grid lines and labels for values 0 ... top on the panel from yTop (at top)
+// to yBottom (at 0).
 std::string valueTicks(double top, double yTop, double yBottom, const auto &label)
 {
     std::string out;
@@ -285,6 +286,8 @@ std::string writeCliffSvg(
                 latencyTop = std::max(latencyTop, us);
         anyP99 = anyP99 || drawn(w.write.latency.p99Us);
     }
+    // Each panel's top: a tenth of headroom above its largest figure. The ticks and the
+    // lines are placed on the same scale.
     rateTop = rateTop > 0 ? rateTop * 1.1 : 1;
     latencyTop = latencyTop > 0 ? latencyTop * 1.1 : 1;
     const auto rateY = [&](double r) {
@@ -299,10 +302,10 @@ std::string writeCliffSvg(
         "bytes written\">\n",
         kCliffWidth, kCliffHeight);
     out += valueTicks(
-        rateTop / 1.1, kCliffRateTop, kCliffRateBottom, [&](double v) { return axisNumber(v); });
+        rateTop, kCliffRateTop, kCliffRateBottom, [&](double v) { return axisNumber(v); });
     // Latency ticks in one unit for the panel: µs below 10 ms at the top, else ms.
     const bool ms = latencyTop >= 10'000;
-    out += valueTicks(latencyTop / 1.1, kCliffLatencyTop, kCliffLatencyBottom,
+    out += valueTicks(latencyTop, kCliffLatencyTop, kCliffLatencyBottom,
         [&](double us) { return axisNumber(ms ? us / 1000 : us); });
     std::vector<std::pair<double, double>> rate, mean, p99;
     for (const auto &w : written) {

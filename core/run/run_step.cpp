@@ -208,6 +208,12 @@ std::shared_ptr<StepState> makeStepState(std::size_t step, const std::vector<std
         ws.drainLimit = options.stopTimeout + std::chrono::seconds(5);
         const std::uint64_t largest = largestTransferBytes(spec);
         ws.bufferBytes = std::uint32_t(largest);
+        // A sequential point of a number of I/Os moves at most its zone once: each byte
+        // once, never the zone's start again from the drive's cache. (Random I/O draws
+        // its offsets anywhere in the zone: its count is kept.)
+        const bool zoneOnce = zone && ws.ioLimitPerTarget > 0
+            && std::all_of(spec.lines.begin(), spec.lines.end(),
+                [](const SpecLine &line) { return line.percentRandom == 0; });
         for (std::size_t ti = 0; ti < rw.targets.size(); ++ti) {
             const ResolvedTarget &t = rw.targets[ti];
             targetPaths[wi].push_back(t.target.path);
@@ -232,12 +238,7 @@ std::shared_ptr<StepState> makeStepState(std::size_t step, const std::vector<std
             if (wt.isTree() || wt.transactionsPerConnection > 0)
                 live->connections = std::make_unique<LiveConnections>();
             wt.region = zone ? zoneOf(t.region, *zone, zoneUnit(spec, t.info)) : t.region;
-            // A sequential point of a number of I/Os moves at most its zone once: each byte
-            // once, never the zone's start again from the drive's cache. (Random I/O
-            // draws its offsets anywhere in the zone: its count is kept.)
-            const bool sequential = std::all_of(spec.lines.begin(), spec.lines.end(),
-                [](const SpecLine &line) { return line.percentRandom == 0; });
-            if (zone && sequential && ws.ioLimitPerTarget > 0)
+            if (zoneOnce)
                 wt.ioLimit = std::clamp<std::uint64_t>(
                     wt.region.sizeBytes / largest, 1, ws.ioLimitPerTarget);
             wt.sectorBytes = t.info.logicalBlockBytes;

@@ -97,6 +97,14 @@ Profile positionProfile(Series series)
     return p;
 }
 
+// `profile` run on `backend`, whose log then holds each step's offsets.
+RunResult runOnOffsetRecorder(const Profile &profile, OffsetRecordingBackend &backend)
+{
+    NullCounterSource counters;
+    RunSink sink;
+    return PositionRun(profile, backend, counters, sink).execute();
+}
+
 } // namespace
 
 // A point's zone runs from its value to the next larger value on its axis, whatever the
@@ -195,9 +203,7 @@ TEST(PositionSweepRun, EveryStepReadsInItsZoneFromTheZonesStart)
     ASSERT_TRUE(validateProfile(p).empty());
 
     OffsetRecordingBackend backend;
-    NullCounterSource counters;
-    RunSink sink;
-    const RunResult r = PositionRun(p, backend, counters, sink).execute();
+    const RunResult r = runOnOffsetRecorder(p, backend);
     ASSERT_FALSE(r.error) << r.error->toString();
     ASSERT_EQ(r.steps.size(), 4u);
     ASSERT_EQ(backend.log.perEngine.size(), 4u) << "an engine per step";
@@ -230,9 +236,7 @@ TEST(PositionSweepRun, APointReadsAtMostItsZoneOnce)
         positionSeries({.parameter = SweepParameter::Position, .from = 0, .to = 75, .add = 25}));
     p.setup.series->ios = 1000;
     OffsetRecordingBackend backend;
-    NullCounterSource counters;
-    RunSink sink;
-    const RunResult r = PositionRun(p, backend, counters, sink).execute();
+    const RunResult r = runOnOffsetRecorder(p, backend);
     ASSERT_FALSE(r.error) << r.error->toString();
     ASSERT_EQ(backend.log.perEngine.size(), 4u);
     for (std::size_t s = 0; s < 4; ++s) {
@@ -253,9 +257,7 @@ TEST(PositionSweepRun, ARandomPointKeepsItsCountInsideItsZone)
     p.setup.series->ios = 1000;
     p.specs[0].lines[0].percentRandom = 100;
     OffsetRecordingBackend backend;
-    NullCounterSource counters;
-    RunSink sink;
-    const RunResult r = PositionRun(p, backend, counters, sink).execute();
+    const RunResult r = runOnOffsetRecorder(p, backend);
     ASSERT_FALSE(r.error) << r.error->toString();
     ASSERT_EQ(backend.log.perEngine.size(), 2u);
     for (std::size_t s = 0; s < 2; ++s) {

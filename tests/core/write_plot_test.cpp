@@ -88,6 +88,13 @@ TEST(WriteCliffSvg, TheRateIsDrawnAgainstTheBytesWrittenWithTheCliffWhereItWasJu
     // y: the rate (SVG's y grows downwards): the fast intervals drawn four times as high
     // above the axis.
     EXPECT_LT(rate[0].second, rate[19].second);
+    // The rate axis's ticks on the lines' scale: the "400" tick level with 400 MB/s.
+    const std::regex tick400("<line x1=\"70\" x2=\"940\" y1=\"([0-9.]+)\" y2=\"[0-9.]+\" "
+                             "stroke=\"#8883\"/><text x=\"64\" y=\"[0-9.]+\" "
+                             "text-anchor=\"end\">400</text>");
+    std::smatch tick;
+    ASSERT_TRUE(std::regex_search(svg, tick, tick400)) << svg;
+    EXPECT_NEAR(std::stod(tick[1].str()), rate[0].second, 0.1);
     // The cliff at its bytes, a dashed line at 4 of 5 GB across the plot (x 70 ... 940).
     const std::regex cliff("<line x1=\"([0-9.]+)\" x2=\"[0-9.]+\" y1=\"[0-9.]+\" "
                            "y2=\"[0-9.]+\" stroke=\"#888\" stroke-dasharray=\"3 3\"/><text "
