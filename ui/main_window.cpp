@@ -111,6 +111,8 @@ QString phaseName(core::RunPhase phase)
         return MainWindow::tr("stopping");
     case core::RunPhase::Done:
         return MainWindow::tr("done");
+    case core::RunPhase::Pausing:
+        return MainWindow::tr("pausing");
     }
     return {};
 }
@@ -294,6 +296,10 @@ void MainWindow::connectRuns()
     connect(m_controller, &RunController::phaseChanged, this, &MainWindow::onPhase);
     connect(m_controller, &RunController::prepareProgress, this, &MainWindow::onPrepareProgress);
     connect(m_controller, &RunController::intervalReady, m_livePage, &LivePage::addSample);
+    connect(m_controller, &RunController::steadyStateChanged, this,
+        [this](quint64, int step, const core::SteadyStateRecord &record) {
+            m_livePage->plots()->setSteadyState(step, record);
+        });
     connect(m_controller, &RunController::planReady, this,
         [this](quint64, const std::vector<core::PlannedStep> &steps) {
             // The checked plan may leave out series points a target cannot run.
@@ -751,6 +757,11 @@ void MainWindow::onPhase(quint64, core::RunPhase phase, int step, const QString 
     } else if (phase == core::RunPhase::Stopping) {
         m_livePage->setHeadline(
             tr("Step %1: %2 — finishing in-flight I/O").arg(step + 1).arg(stepName));
+    } else if (phase == core::RunPhase::Pausing) {
+        m_livePage->setHeadline(
+            tr("Pause before step %1: %2 — no I/O, so that the drive can drain its cache")
+                .arg(step + 1)
+                .arg(stepName));
     }
 }
 

@@ -291,6 +291,10 @@ void MainWindow::showResult(const RunResultPtr &result)
     m_livePage->clear();
     for (const auto &sample : result->intervals)
         m_livePage->addSample(sample);
+    // A run's steady-state rounds as they were drawn live, from what its steps kept.
+    for (const auto &step : result->steps)
+        if (step.steadyState)
+            m_livePage->plots()->setSteadyState(int(step.step), *step.steadyState);
     m_resultsPage->setResult(result);
     m_seriesRun = showsAsSeries(result->plan.profile);
     if (m_seriesRun) {

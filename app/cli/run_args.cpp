@@ -475,6 +475,18 @@ bool applyTimes(TestSetup &setup, const RunArgs &a, Problems &problems)
             return false;
         setup.interval = std::chrono::duration_cast<std::chrono::milliseconds>(d);
     }
+    if (a.passes)
+        setup.passes = *a.passes; // the profile's checks refuse 0, too many and a series
+    if (!a.pause.empty()) {
+        if (!parseDurationArg(a.pause, DurationUnit::Seconds, d, "--pause", problems))
+            return false;
+        if (d % std::chrono::seconds {1} != std::chrono::microseconds::zero()) {
+            problems.push_back({Severity::Error, "--pause",
+                "\"" + a.pause + "\" is not whole seconds (the pause between tests is)"});
+            return false;
+        }
+        setup.pauseBetweenTests = std::chrono::duration_cast<std::chrono::seconds>(d);
+    }
     return true;
 }
 
@@ -636,6 +648,8 @@ void describeChanges(Profile &p, const RunArgs &a)
             std::tuple {"--workers", a.workers.has_value(), false},
             std::tuple {"--duration", !a.duration.empty(), false},
             std::tuple {"--ramp", !a.ramp.empty(), false},
+            std::tuple {"--passes", a.passes.has_value(), false},
+            std::tuple {"--pause", !a.pause.empty(), false},
             std::tuple {"--steady-state", !a.steadyState.empty(), false},
             std::tuple {"--precondition", !a.precondition.empty(), false},
             std::tuple {"--file-size", !a.fileSize.empty(), false},
@@ -718,6 +732,14 @@ void addWorkloadOptions(CLI::App &command, RunArgs &a)
         "Measured time per spec (90, 90s, 1m30s; 0 = until Ctrl-C)");
     command.add_option("--ramp", a.ramp, "Ramp-up before measuring, not recorded (e.g. 5s)");
     command.add_option("--interval", a.interval, "Sampling interval, 100ms to 60s (default 1s)");
+    command.add_option("--passes", a.passes,
+        "Run every step N times in a row, 1 to 100, each pass kept as a step of its own; the "
+        "summary shows the best pass with the passes' mean and spread (CrystalDiskMark's "
+        "passes). Not with --sweep: a series repeats with --repeat");
+    command.add_option("--pause", a.pause,
+        "Pause this long (whole seconds) before each test but the first, with no I/O, so that a "
+        "drive can drain its SLC cache (CrystalDiskMark's interval; not between the passes of "
+        "a test)");
     command.add_option("--steady-state", a.steadyState,
         "Stop each step at steady state instead of --duration: rounds (--steady-round) "
         "until the last --steady-window of them are steady by the rule, at most "

@@ -28,6 +28,9 @@ struct RunArgs {
     std::vector<std::string> targets;
     std::vector<std::string> specs;
     std::string bs, duration, ramp, interval, fileSize, engine = "auto";
+    // --passes N and --pause TIME: CrystalDiskMark's passes and interval between tests.
+    std::optional<std::uint32_t> passes;
+    std::string pause;
     // --steady-state RULE and its parameters: a stop rule for every step.
     std::string steadyState, steadyMetric, steadyRound, steadyLimits;
     std::optional<std::uint32_t> steadyWindow, steadyRounds;

@@ -6,6 +6,7 @@
 #include "core/profile/series.h"
 #include "core/profile/sweep_parameter.h"
 #include "core/profile/units.h"
+#include "core/report/step_summary.h"
 #include "core/run/plan.h"
 #include "core/run/series_result.h"
 #include "core/run/step_findings.h"
@@ -250,7 +251,16 @@ std::string intervalLine(const IntervalSample &s)
 
 std::string finishedRunTables(const RunResult &result)
 {
-    return resultTable(result) + seriesTable(result);
+    std::string passes;
+    // CrystalDiskMark's passes: each test's best pass beside its passes' mean and spread.
+    if (result.plan.profile.setup.passes > 1 && !result.steps.empty()) {
+        auto rows = stepSummary(result);
+        for (auto &row : rows)
+            row.name = terminalText(row.name);
+        passes = "\nPasses: each test's best pass, and the mean and min-max of its passes\n"
+            + formatStepSummary(rows, TableFormat::Text);
+    }
+    return resultTable(result) + seriesTable(result) + passes;
 }
 
 namespace {

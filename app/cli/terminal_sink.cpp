@@ -45,6 +45,9 @@ void TerminalSink::onPhase(RunPhase phase, std::size_t step, const std::string &
     const std::string where = stepText(step, stepName);
     if (phase == RunPhase::Preconditioning)
         m_out << "-- " << stepName << " (before the steps, in none of their figures)\n";
+    else if (phase == RunPhase::Pausing)
+        m_out << "-- pause of " << formatDuration(m_setup.pauseBetweenTests) << " before " << where
+              << " (no I/O)\n";
     else if (phase == RunPhase::RampUp)
         m_out << "-- " << where << ": ramp-up" << eta(step, now) << "\n";
     else if (phase == RunPhase::Measuring && !(m_setup.rampUp.count() > 0))
@@ -234,6 +237,8 @@ std::string TerminalSink::noticeSource() const
         return "end of " + stepText(m_phaseStep, m_phaseStepName);
     case RunPhase::Done:
         return "after the run";
+    case RunPhase::Pausing:
+        return "the pause before " + stepText(m_phaseStep, m_phaseStepName);
     }
     return "run";
 }

@@ -164,8 +164,14 @@ std::string describeRun(const Profile &p)
             : fmt::format("; preconditioned first by the first step's workload, {:g}x each "
                           "target's capacity",
                 p->capacityMultiple);
-    return fmt::format("{}; {} worker{}; {}{}; on {}{}{}", specs.empty() ? "no specs" : specs,
-        workers.size(), workers.size() == 1 ? "" : "s", time, ramp,
+    std::string passes;
+    if (s.passes > 1)
+        passes = fmt::format(", {} passes each", s.passes);
+    if (s.pauseBetweenTests.count() > 0)
+        passes += fmt::format(
+            ", a pause of {} between {}s", formatDuration(s.pauseBetweenTests), unit);
+    return fmt::format("{}; {} worker{}; {}{}{}; on {}{}{}", specs.empty() ? "no specs" : specs,
+        workers.size(), workers.size() == 1 ? "" : "s", time, ramp, passes,
         targets.empty() ? "no targets" : targets, inTurn ? ", in turn" : "", precondition);
 }
 

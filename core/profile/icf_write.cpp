@@ -181,6 +181,10 @@ private:
             warn("setup.precondition",
                 "preconditioning is an IOPrism extension; not written (Iometer writes no "
                 "target before its steps)");
+        if (s.passes != 1 || s.pauseBetweenTests.count() != 0)
+            warn("setup.passes",
+                "passes and a pause between tests are IOPrism extensions; not written "
+                "(Iometer runs each step once, one after the other)");
         if (s.steadyState)
             warn("setup.steadyState",
                 "a steady-state stop rule is an IOPrism extension; not written (Iometer runs "

@@ -311,6 +311,14 @@ struct TestSetup {
     std::optional<SteadyStateSetup> steadyState;
     // Written before the first step, measured apart (PreconditionSetup); unset: none.
     std::optional<PreconditionSetup> precondition;
+    // CrystalDiskMark's passes: every step runs this many times in a row, each pass a step
+    // of its own ("spec A, pass 2/5"); the summary shows the best pass beside the passes'
+    // mean and spread (core/report/step_summary.h). 1 with a series, whose trials are its
+    // `repeat`.
+    std::uint32_t passes = 1;
+    // CrystalDiskMark's interval: an idle pause before each test but the first (not
+    // between the passes of a test), which lets a drive drain its SLC cache; 0 = none.
+    std::chrono::seconds pauseBetweenTests {0};
     friend bool operator==(const TestSetup &, const TestSetup &) = default;
 };
 

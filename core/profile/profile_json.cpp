@@ -527,6 +527,8 @@ void readSetup(ObjectReader &o, TestSetup &s)
         readPrecondition(nested, s.precondition.emplace());
         nested.finish();
     });
+    uintField(o, "passes", s.passes);
+    secondsField(o, "pauseBetweenTests", s.pauseBetweenTests);
 }
 
 // Reads the document into `profile`; false when the document is not a profile at all

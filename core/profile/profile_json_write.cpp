@@ -271,6 +271,11 @@ template<typename J> J setupJson(const TestSetup &s)
         t["time"] = formatDuration(s.precondition->time);
         j["precondition"] = std::move(t);
     }
+    // Written only when set, so that a profile without them reads as it always did.
+    if (s.passes != 1)
+        j["passes"] = s.passes;
+    if (s.pauseBetweenTests.count() != 0)
+        j["pauseBetweenTests"] = formatDuration(s.pauseBetweenTests);
     return j;
 }
 

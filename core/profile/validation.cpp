@@ -25,6 +25,8 @@ constexpr std::chrono::hours kMaxRunTime {24 * 100};
 // Rounds of a steady-state rule: a window and a limit (PTS: 5 and 25).
 constexpr std::size_t kMaxSteadyRounds = 10'000;
 constexpr std::chrono::hours kMaxRampUp {24};
+// CrystalDiskMark offers 1 to 9 passes; a hundred is far beyond any use.
+constexpr std::uint32_t kMaxPasses = 100;
 constexpr std::chrono::milliseconds kMinInterval {100};
 constexpr std::chrono::milliseconds kMaxInterval {60'000};
 // Hot-zone percents are doubles; allow the rounding of a few decimal additions.
@@ -156,6 +158,16 @@ private:
             checkSteadyState(*s.steadyState, s);
         if (s.precondition)
             checkPrecondition(*s.precondition);
+        checkRange("setup.passes", s.passes, 1, kMaxPasses);
+        if (s.series && s.passes > 1)
+            error("setup.passes",
+                "a series runs its points again as trials (setup.series.repeat), each point's "
+                "median kept: passes are for a test of steps");
+        if (checkNotNegative("setup.pauseBetweenTests", s.pauseBetweenTests)
+            && s.pauseBetweenTests > kMaxRampUp)
+            error("setup.pauseBetweenTests",
+                formatDuration(s.pauseBetweenTests) + " is above " + formatDuration(kMaxRampUp)
+                    + " (1 day)");
     }
 
     // ---------------------------------------------------------------- preconditioning

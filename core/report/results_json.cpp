@@ -101,6 +101,8 @@ std::string_view runPhaseName(RunPhase phase)
         return "stopping";
     case RunPhase::Done:
         return "done";
+    case RunPhase::Pausing:
+        return "pausing";
     }
     return "unknown";
 }

@@ -71,7 +71,7 @@ IntervalSample intervalOf(const Node &n, std::uint64_t runId)
     s.stepName = n["step_name"].string();
     s.phase = enumByName(n["phase"],
         {RunPhase::Idle, RunPhase::Preparing, RunPhase::Preconditioning, RunPhase::RampUp,
-            RunPhase::Measuring, RunPhase::Stopping, RunPhase::Done},
+            RunPhase::Measuring, RunPhase::Stopping, RunPhase::Done, RunPhase::Pausing},
         [](RunPhase p) { return runPhaseName(p); });
     s.startSeconds = n["start_s"].numberOrNan();
     s.endSeconds = n["end_s"].numberOrNan();
@@ -483,7 +483,7 @@ void readIntervalColumns(const Node &n, RunResult &r)
         s.stepName = stepName.string(i);
         s.phase = enumByName(phase.at(i),
             {RunPhase::Idle, RunPhase::Preparing, RunPhase::Preconditioning, RunPhase::RampUp,
-                RunPhase::Measuring, RunPhase::Stopping, RunPhase::Done},
+                RunPhase::Measuring, RunPhase::Stopping, RunPhase::Done, RunPhase::Pausing},
             [](RunPhase p) { return runPhaseName(p); });
         s.startSeconds = start.numberOrNan(i);
         s.endSeconds = end.numberOrNan(i);

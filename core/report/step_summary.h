@@ -13,8 +13,15 @@
 
 namespace ioprism::core {
 
+// A figure over the passes of a test (TestSetup::passes).
+struct PassSpread {
+    double mean = 0;
+    double min = 0;
+    double max = 0;
+};
+
 struct StepSummaryRow {
-    std::size_t step = 0; // index in RunResult::steps
+    std::size_t step = 0; // index in RunResult::steps; with passes, the best pass's
     std::string name; // the step's name ("SEQ1M Q8T1 Read", "Random read, QD 8")
     double readMegabytesPerSecond = 0;
     double writeMegabytesPerSecond = 0;
@@ -27,9 +34,20 @@ struct StepSummaryRow {
     std::optional<double> filesPerSecond;
     bool deviceCompared = false; // the device's counters were read over the step
     Verdict verdict = Verdict::NoDeviceCounters;
-    bool complete = true; // false: the step was cut short
+    bool complete = true; // false: the step was cut short (with passes: a pass, or passes)
+    // CrystalDiskMark's passes: a test run `plannedPasses` times is one row, its figures
+    // those of its best pass (the most MB/s, reads and writes together, as CrystalDiskMark
+    // reports; among the passes that ran to their end, when any did), `name` the test's
+    // (without ", pass k/N"). `passSteps`: every pass measured, as indices in
+    // RunResult::steps; the spreads are over them. A step without passes: passes 1.
+    std::uint32_t passes = 1;
+    std::uint32_t plannedPasses = 1;
+    std::vector<std::size_t> passSteps;
+    PassSpread megabytesPerSecondSpread; // reads and writes together, decimal MB/s
+    PassSpread iopsSpread;
 };
 
+// One row per step; the passes of a test (PlannedStep::pass) together in one row.
 std::vector<StepSummaryRow> stepSummary(const RunResult &result);
 
 enum class TableFormat {
@@ -41,7 +59,9 @@ enum class TableFormat {
 };
 
 // The rows as a table with a header line; text and Markdown give latencies with an
-// adaptive unit ("412 µs", "1.25 ms"), CSV in µs. Ends with a newline.
+// adaptive unit ("412 µs", "1.25 ms"), CSV in µs. Ends with a newline. When a row has
+// passes, three columns follow: "best of N", the passes' mean MB/s and their min–max
+// (CSV: passes, planned_passes and the mean, min and max of MB/s and of IOPS).
 std::string formatStepSummary(const std::vector<StepSummaryRow> &rows, TableFormat format);
 
 } // namespace ioprism::core

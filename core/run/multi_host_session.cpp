@@ -211,20 +211,23 @@ int phaseKey(RunPhase phase, std::size_t step)
     case RunPhase::Preconditioning: // before the first step (a run of one session only)
         order = 1;
         break;
-    case RunPhase::RampUp:
+    case RunPhase::Pausing: // before a test's first step
         order = 2;
         break;
-    case RunPhase::Measuring:
+    case RunPhase::RampUp:
         order = 3;
         break;
-    case RunPhase::Stopping:
+    case RunPhase::Measuring:
         order = 4;
+        break;
+    case RunPhase::Stopping:
+        order = 5;
         break;
     case RunPhase::Idle:
     case RunPhase::Done:
         return -1;
     }
-    return int(step) * 5 + order;
+    return int(step) * 6 + order;
 }
 
 } // namespace
@@ -253,7 +256,8 @@ void MultiHostRunSession::onHostEvent(std::size_t host, SessionEvent event)
                 const int key = phaseKey(e.phase, e.step);
                 if (key < 0)
                     return;
-                if (e.phase != RunPhase::Preparing && e.phase != RunPhase::Preconditioning)
+                if (e.phase != RunPhase::Preparing && e.phase != RunPhase::Preconditioning
+                    && e.phase != RunPhase::Pausing)
                     reached(e.step);
                 if (key > m_lastPhaseKey) {
                     m_lastPhaseKey = key;
@@ -275,6 +279,10 @@ void MultiHostRunSession::onHostEvent(std::size_t host, SessionEvent event)
                     step, std::make_pair(std::move(e.step), std::move(e.planned)));
             } else if constexpr (std::is_same_v<E, NoticeEvent>) {
                 m_sink.onNotice(name + ": " + e.text);
+            } else if constexpr (std::is_same_v<E, SteadyStateEvent>) {
+                // Steady state is refused on several hosts: one host's rounds are the run's.
+                if (m_hosts.size() == 1)
+                    m_sink.onSteadyState(e.step, e.record);
             } else if constexpr (std::is_same_v<E, FinishedEvent>) {
                 onHostFinished(host, std::move(e.result), lock);
             }

@@ -285,6 +285,38 @@ void addWorkerCopies(RunPlan &plan, std::vector<std::vector<int>> &specAt, const
     }
 }
 
+// CrystalDiskMark's passes: each step `passes` times in a row, each pass named (Iometer's
+// pause too, so that every test has its passes).
+void repeatPasses(RunPlan &plan, std::uint32_t passes)
+{
+    if (passes <= 1)
+        return;
+    std::vector<PlannedStep> steps;
+    std::vector<std::vector<int>> specs(plan.workers.size());
+    std::vector<std::vector<std::vector<std::uint32_t>>> depths(plan.workers.size());
+    for (std::size_t s = 0; s < plan.steps.size(); ++s)
+        for (std::uint32_t pass = 0; pass < passes; ++pass) {
+            PlannedStep step = plan.steps[s];
+            step.pass = pass;
+            // A cycling step's point has its passes as trials (the Series view's median).
+            if (step.point)
+                step.point->trial = pass;
+            step.cycle += (step.cycle.empty() ? "" : ", ") + std::string("pass ")
+                + std::to_string(pass + 1) + "/" + std::to_string(passes);
+            step.name = step.specName + ", " + step.cycle;
+            steps.push_back(std::move(step));
+            for (std::size_t w = 0; w < plan.workers.size(); ++w) {
+                specs[w].push_back(plan.workers[w].specPerStep[s]);
+                depths[w].push_back(plan.workers[w].depthPerStep[s]);
+            }
+        }
+    plan.steps = std::move(steps);
+    for (std::size_t w = 0; w < plan.workers.size(); ++w) {
+        plan.workers[w].specPerStep = std::move(specs[w]);
+        plan.workers[w].depthPerStep = std::move(depths[w]);
+    }
+}
+
 } // namespace
 
 std::optional<RunPlan> makeRunPlan(
@@ -351,6 +383,8 @@ std::optional<RunPlan> makeRunPlan(
     // The plan is the one home of each cycling step's point: the GUI's Series view and
     // the reader of older files take it from here rather than count steps again.
     setCyclingPoints(profile.setup, plan.steps);
+    if (!profile.setup.series)
+        repeatPasses(plan, profile.setup.passes);
     return plan;
 }
 

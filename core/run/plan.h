@@ -46,7 +46,7 @@ struct StepPoint {
     // The point within its spec index's series: the same in every trial; targets in
     // turn are points of their own. Cycling: the step's place among its spec index's.
     std::size_t index = 0;
-    std::uint32_t trial = 0; // 0-based; always 0 in cycling
+    std::uint32_t trial = 0; // 0-based; in cycling, the step's pass (TestSetup::passes)
     std::vector<std::uint64_t> values; // per axis of setup.series, or the cycling's one
     std::string target; // targets in turn: the one this point runs on; "" = all
     friend bool operator==(const StepPoint &, const StepPoint &) = default;
@@ -67,6 +67,10 @@ struct PlannedStep {
     // starts n x workerStagger after the first (a series' ios and workerStagger).
     std::uint64_t ioLimit = 0;
     std::chrono::milliseconds workerStagger {0};
+    // CrystalDiskMark's passes (TestSetup::passes): the 0-based pass of its test; the
+    // passes of a test are consecutive steps, pass 0 first. A step with pass 0 starts a
+    // test (after TestSetup::pauseBetweenTests, but for the first).
+    std::uint32_t pass = 0;
     friend bool operator==(const PlannedStep &, const PlannedStep &) = default;
 };
 

@@ -23,9 +23,14 @@ OrderedJson pointJson(const std::optional<StepPoint> &point)
 
 OrderedJson stepJson(const PlannedStep &s)
 {
-    return OrderedJson {{"name", s.name}, {"spec", s.specName}, {"spec_index", s.specIndex},
+    OrderedJson j {{"name", s.name}, {"spec", s.specName}, {"spec_index", s.specIndex},
         {"cycle", s.cycle}, {"workers", s.workers}, {"point", pointJson(s.point)},
         {"io_limit", s.ioLimit}, {"worker_stagger_ms", s.workerStagger.count()}};
+    // Only a later pass of a test says so (TestSetup::passes): a plan without passes is
+    // written as before them.
+    if (s.pass > 0)
+        j["pass"] = s.pass;
+    return j;
 }
 
 OrderedJson resolvedTargetJson(const ResolvedTarget &t)
@@ -97,6 +102,9 @@ PlannedStep stepOf(const JsonNode &n)
     }
     s.ioLimit = n["io_limit"].u64();
     s.workerStagger = std::chrono::milliseconds {n["worker_stagger_ms"].i64()};
+    // Files written before passes existed have none: every step its own test.
+    if (n.has("pass"))
+        s.pass = n["pass"].u32();
     return s;
 }
 

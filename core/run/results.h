@@ -25,7 +25,18 @@ namespace ioprism::core {
 
 // Preconditioning: the targets written before the first step (TestSetup::precondition),
 // sampled like a step but kept apart from every step (RunResult::preconditioning).
-enum class RunPhase { Idle, Preparing, Preconditioning, RampUp, Measuring, Stopping, Done };
+// Pausing: TestSetup::pauseBetweenTests before a test's first step (last, so that the
+// numbers the session protocol carries for the others stay as they were).
+enum class RunPhase {
+    Idle,
+    Preparing,
+    Preconditioning,
+    RampUp,
+    Measuring,
+    Stopping,
+    Done,
+    Pausing
+};
 
 // Result rows, as Iometer has them: ALL, each worker, each target of each worker; and in
 // a run of several hosts (core/run/host_merge.h) each host (Iometer's MANAGER) before

@@ -462,6 +462,24 @@ struct Run::Execution {
         return ok && !shared.stopRequested && !shared.failed();
     }
 
+    // CrystalDiskMark's interval (TestSetup::pauseBetweenTests): before each test's first
+    // step but the first test's, a pause with no I/O and nothing measured, which a Stop
+    // ends at once. On several hosts every host pauses, then the step's gate lines them up
+    // again. False when the run was stopped in it.
+    bool pauseBefore(std::size_t step)
+    {
+        const auto pause = run.m_profile.setup.pauseBetweenTests;
+        if (step == 0 || pause.count() <= 0 || result.plan.steps[step].pass != 0)
+            return true;
+        run.m_phase = RunPhase::Pausing;
+        run.m_sink.onPhase(RunPhase::Pausing, step, result.plan.steps[step].name);
+        const auto end = SteadyClock::now() + pause;
+        while (!shared.stopRequested && SteadyClock::now() < end)
+            std::this_thread::sleep_until(
+                std::min(end, SteadyClock::now() + std::chrono::milliseconds(50)));
+        return !shared.stopRequested;
+    }
+
     // What the devices still do after the last step (write-back).
     void watchTail()
     {
@@ -516,7 +534,7 @@ void Run::executeInto(RunResult &result)
         return;
     const run_detail::StepContext steps = run.stepContext();
     for (std::size_t step = 0; step < result.plan.stepCount() && !m_shared->stopRequested; ++step)
-        if (!run_detail::runStep(steps, step, runStart))
+        if (!run.pauseBefore(step) || !run_detail::runStep(steps, step, runStart))
             break;
     run.watchTail();
 }

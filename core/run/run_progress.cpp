@@ -15,6 +15,8 @@ double secondsBetween(RunProgress::Clock::time_point from, RunProgress::Clock::t
 RunProgress::RunProgress(const TestSetup &setup, std::size_t stepCount)
     : m_rampUpSeconds(static_cast<double>(setup.rampUp.count()))
     , m_runTimeSeconds(static_cast<double>(setup.runTime.count()))
+    , m_pauseSeconds(static_cast<double>(setup.pauseBetweenTests.count()))
+    , m_passes(setup.series ? 1 : std::max<std::uint32_t>(setup.passes, 1))
     , m_stepCount(stepCount)
 {
     // A series of a number of I/Os per point ends each point when its I/Os are done,
@@ -27,7 +29,10 @@ RunProgress::RunProgress(const TestSetup &setup, std::size_t stepCount)
 void RunProgress::setPhase(RunPhase phase, std::size_t step, Clock::time_point now)
 {
     const bool inStep = phase == RunPhase::RampUp || phase == RunPhase::Measuring;
-    if (inStep) {
+    if (phase == RunPhase::Pausing) { // before `step`: no step runs
+        m_step = step;
+        m_phaseStart = now;
+    } else if (inStep) {
         if (!m_firstStepStart)
             m_firstStepStart = now;
         // Measuring after a ramp-up is the same step going on.
@@ -56,14 +61,32 @@ double RunProgress::secondsInStep(Clock::time_point now) const
     return m_rampUpSeconds + std::min(t, m_runTimeSeconds);
 }
 
+double RunProgress::pausesBefore(std::size_t step) const
+{
+    // Whole tests begun before `step` (a test's passes are consecutive): the pauses.
+    const std::size_t testsBefore = step / m_passes;
+    return static_cast<double>(testsBefore) * m_pauseSeconds;
+}
+
+double RunProgress::secondsDone(Clock::time_point now) const
+{
+    const double before = static_cast<double>(m_step) * m_stepSeconds + pausesBefore(m_step);
+    if (m_phase == RunPhase::RampUp || m_phase == RunPhase::Measuring)
+        return before + secondsInStep(now);
+    if (m_phase == RunPhase::Pausing) // the step's own pause is under way
+        return before - m_pauseSeconds + std::min(phaseSeconds(now), m_pauseSeconds);
+    return before;
+}
+
 std::optional<double> RunProgress::fraction(Clock::time_point now) const
 {
     if (!timed() || m_stepCount == 0
-        || (m_phase != RunPhase::RampUp && m_phase != RunPhase::Measuring))
+        || (m_phase != RunPhase::RampUp && m_phase != RunPhase::Measuring
+            && m_phase != RunPhase::Pausing))
         return std::nullopt;
-    const double done = (static_cast<double>(m_step) * m_stepSeconds + secondsInStep(now))
-        / (static_cast<double>(m_stepCount) * m_stepSeconds);
-    return std::clamp(done, 0.0, 1.0);
+    const double total
+        = static_cast<double>(m_stepCount) * m_stepSeconds + pausesBefore(m_stepCount - 1);
+    return std::clamp(secondsDone(now) / total, 0.0, 1.0);
 }
 
 std::optional<std::chrono::duration<double>> RunProgress::timeLeft(Clock::time_point now) const
@@ -74,11 +97,9 @@ std::optional<std::chrono::duration<double>> RunProgress::timeLeft(Clock::time_p
         = static_cast<double>(m_stepCount) - static_cast<double>(std::min(m_step, m_stepCount));
     const double inStep = secondsBetween(*m_stepStart, now);
     if (timed()) {
-        const double atStepStart = stepsLeft * m_stepSeconds;
-        const double counted = m_phase == RunPhase::RampUp || m_phase == RunPhase::Measuring
-            ? secondsInStep(now)
-            : 0;
-        return std::chrono::duration<double>(std::max(0.0, atStepStart - counted));
+        const double total
+            = static_cast<double>(m_stepCount) * m_stepSeconds + pausesBefore(m_stepCount - 1);
+        return std::chrono::duration<double>(std::max(0.0, total - secondsDone(now)));
     }
     if (m_step == 0)
         return std::nullopt; // no step has ended: no pace

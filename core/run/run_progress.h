@@ -48,10 +48,13 @@ public:
     // The ramp-up and the run time of a step, in seconds (run time 0: until stopped).
     double rampUpSeconds() const { return m_rampUpSeconds; }
     double runTimeSeconds() const { return m_runTimeSeconds; }
+    // The pause before each test but the first (TestSetup::pauseBetweenTests), in seconds.
+    double pauseSeconds() const { return m_pauseSeconds; }
     // Since the phase began (the run's start for the preparation), in seconds.
     double phaseSeconds(Clock::time_point now) const;
 
-    // The part of the whole run done, 0 to 1, while a step ramps up or measures: nullopt
+    // The part of the whole run done, 0 to 1, while a step ramps up or measures or the run
+    // pauses between tests (the pauses count as the time they take): nullopt
     // when it cannot be told (untimed steps, no step count, not in a step).
     std::optional<double> fraction(Clock::time_point now) const;
     // Time left until the last step ends: nullopt before the first step (for untimed
@@ -62,9 +65,16 @@ public:
 private:
     // Seconds into the current step: the ramp-up, then the ramp-up plus measuring.
     double secondsInStep(Clock::time_point now) const;
+    // The pauses between tests (TestSetup::pauseBetweenTests) before step `step` starts,
+    // its own included, in seconds: a test's passes are consecutive steps.
+    double pausesBefore(std::size_t step) const;
+    // A timed run's seconds done: the steps and pauses before, and the current one's.
+    double secondsDone(Clock::time_point now) const;
 
     double m_rampUpSeconds = 0;
     double m_runTimeSeconds = 0;
+    double m_pauseSeconds = 0; // before each test but the first
+    std::size_t m_passes = 1; // steps per test
     double m_stepSeconds = 0; // ramp-up + run time of a timed step, else 0
     std::size_t m_stepCount = 0;
     RunPhase m_phase = RunPhase::Idle;

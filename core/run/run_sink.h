@@ -44,6 +44,9 @@ public:
     // so that curves grow point by point.
     virtual void onStepResult(const StepResult & /*step*/, const PlannedStep & /*planned*/) { }
     virtual void onNotice(const std::string & /*text*/) { }
+    // A step under a steady-state rule (TestSetup::steadyState) ended a round: its rounds so
+    // far and the rule's judgement on them, as StepResult::steadyState will keep them.
+    virtual void onSteadyState(std::size_t /*step*/, const SteadyStateRecord & /*record*/) { }
     // The run has begun: the engine each worker starts with is known ("io_uring",
     // "sync"...), before preparation.
     virtual void onStarted(const std::string & /*engine*/) { }

@@ -566,6 +566,7 @@ private:
         if (m_roundEnd - now < setup.roundTime / 2)
             m_roundEnd = now + setup.roundTime;
         steady.result = judgeSteadyState(roundFigures(steady.rounds), setup.criteria);
+        m_sink.onSteadyState(m_step, steady);
         return steady.result.state != SteadyState::Measuring && !lastTick;
     }
 

@@ -514,6 +514,11 @@ template<typename V> void fields(V &v, NoticeEvent &x)
 {
     v("text", x.text);
 }
+template<typename V> void fields(V &v, SteadyStateEvent &x)
+{
+    v("step", x.step);
+    v("record", x.record);
+}
 template<typename V> void fields(V &v, FinishedEvent &x)
 {
     v("result", x.result);
@@ -522,7 +527,7 @@ template<typename V> void fields(V &v, FinishedEvent &x)
 // The last enumerator of each enum the messages carry: a number past it is refused, never
 // cast into a value the switches over it do not know.
 template<typename E> constexpr E kLastEnumerator = E {};
-template<> constexpr RunPhase kLastEnumerator<RunPhase> = RunPhase::Done;
+template<> constexpr RunPhase kLastEnumerator<RunPhase> = RunPhase::Pausing;
 template<> constexpr Scope::Kind kLastEnumerator<Scope::Kind> = Scope::Kind::Host;
 template<> constexpr Verdict kLastEnumerator<Verdict> = Verdict::FileMetadata;
 template<> constexpr LatencyVerdict kLastEnumerator<LatencyVerdict> = LatencyVerdict::KernelWorkers;
@@ -989,8 +994,9 @@ template<typename T> void take(BinaryReader &r, T &value)
 
 // ---------------------------------------------------------------- messages
 
-constexpr std::array<const char *, std::variant_size_v<SessionEvent>> kEventTypes = {"started",
-    "phase", "prepare_progress", "plan", "interval", "step_result", "notice", "finished"};
+constexpr std::array<const char *, std::variant_size_v<SessionEvent>> kEventTypes
+    = {"started", "phase", "prepare_progress", "plan", "interval", "step_result", "notice",
+        "steady_state", "finished"};
 
 // The events that travel binary: the frequent one (the interval) and the large ones (a
 // step's results with its histograms, the run's result with every interval).
@@ -1167,6 +1173,8 @@ void deliver(SessionEvent event, RunSink &sink)
                 sink.onStepResult(e.step, e.planned);
             else if constexpr (std::is_same_v<E, NoticeEvent>)
                 sink.onNotice(e.text);
+            else if constexpr (std::is_same_v<E, SteadyStateEvent>)
+                sink.onSteadyState(e.step, e.record);
             else
                 sink.onFinished(std::move(e.result));
         },

@@ -30,7 +30,7 @@
 namespace ioprism::core {
 
 // Raised whenever a message changes in a way an older reader would misread.
-inline constexpr int kSessionProtocolVersion = 6;
+inline constexpr int kSessionProtocolVersion = 7;
 
 struct StartedEvent {
     std::string engine;
@@ -63,12 +63,17 @@ struct NoticeEvent {
     std::string text;
     friend bool operator==(const NoticeEvent &, const NoticeEvent &) = default;
 };
+struct SteadyStateEvent {
+    std::size_t step = 0;
+    SteadyStateRecord record;
+    friend bool operator==(const SteadyStateEvent &, const SteadyStateEvent &) = default;
+};
 struct FinishedEvent {
     RunResult result;
 };
-// One RunSink call, as a value.
+// One RunSink call, as a value. The run's result is the last (isResultMessage).
 using SessionEvent = std::variant<StartedEvent, PhaseEvent, PrepareProgressEvent, PlanEvent,
-    IntervalEvent, StepResultEvent, NoticeEvent, FinishedEvent>;
+    IntervalEvent, StepResultEvent, NoticeEvent, SteadyStateEvent, FinishedEvent>;
 
 std::string encodeRequest(const RunRequest &request);
 // Every event as JSON text, but the interval, the step result and the run's result: the
@@ -113,6 +118,10 @@ public:
         onEvent(StepResultEvent {step, planned});
     }
     void onNotice(const std::string &text) override { onEvent(NoticeEvent {text}); }
+    void onSteadyState(std::size_t step, const SteadyStateRecord &record) override
+    {
+        onEvent(SteadyStateEvent {step, record});
+    }
     void onStarted(const std::string &engine) override { onEvent(StartedEvent {engine}); }
     void onFinished(RunResult &&result) override { onEvent(FinishedEvent {std::move(result)}); }
 };

@@ -499,6 +499,41 @@
     </message>
 </context>
 <context>
+    <name>SteadyStateOverlay</name>
+    <message>
+        <source>Steady state (%1 on %2)</source>
+        <translation>Eingeschwungener Zustand (%1 nach %2)</translation>
+    </message>
+    <message>
+        <source>%1: round %2 of at most %3; a window is %4 rounds</source>
+        <translation>%1: Runde %2 von höchstens %3; ein Fenster umfasst %4 Runden</translation>
+    </message>
+    <message>
+        <source>steady at rounds %1</source>
+        <translation>eingeschwungen in den Runden %1</translation>
+    </message>
+    <message>
+        <source>rounds %1 not steady yet (round %2 of at most %3)</source>
+        <translation>Runden %1 noch nicht eingeschwungen (Runde %2 von höchstens %3)</translation>
+    </message>
+    <message>
+        <source>not reached in %1 rounds (the last window: rounds %2)</source>
+        <translation>in %1 Runden nicht erreicht (das letzte Fenster: Runden %2)</translation>
+    </message>
+    <message>
+        <source>range %1 (at most %2) · slope excursion %3 (at most %4)</source>
+        <translation>Spanne %1 (höchstens %2) · Auslenkung der Ausgleichsgeraden %3 (höchstens %4)</translation>
+    </message>
+    <message>
+        <source>deviation %1 (below %2)</source>
+        <translation>Abweichung %1 (unter %2)</translation>
+    </message>
+    <message>
+        <source>slope %1 of the mean per round (below %2)</source>
+        <translation>Steigung %1 des Mittels je Runde (unter %2)</translation>
+    </message>
+</context>
+<context>
     <name>Verdict</name>
     <message>
         <source>%1 MB</source>
@@ -647,6 +682,45 @@
         <source>backing</source>
         <comment>a device&apos;s role</comment>
         <translation>Unterlage</translation>
+    </message>
+</context>
+<context>
+    <name>WriteBytesPlot</name>
+    <message>
+        <source>write MB/s</source>
+        <translation>Schreiben MB/s</translation>
+    </message>
+    <message>
+        <source>mean latency</source>
+        <translation>mittlere Latenz</translation>
+    </message>
+    <message>
+        <source>p99 latency</source>
+        <translation>p99-Latenz</translation>
+    </message>
+    <message>
+        <source>written (GiB)</source>
+        <translation>geschrieben (GiB)</translation>
+    </message>
+    <message>
+        <source>written (MiB)</source>
+        <translation>geschrieben (MiB)</translation>
+    </message>
+    <message>
+        <source>write latency (ms)</source>
+        <translation>Schreiblatenz (ms)</translation>
+    </message>
+    <message>
+        <source>write latency (µs)</source>
+        <translation>Schreiblatenz (µs)</translation>
+    </message>
+    <message>
+        <source>Write cliff %1</source>
+        <translation>Schreibklippe %1</translation>
+    </message>
+    <message>
+        <source>No write cliff in %1 written over %2 intervals</source>
+        <translation>Keine Schreibklippe in %1 geschrieben über %2 Intervalle</translation>
     </message>
 </context>
 <context>
@@ -2539,6 +2613,18 @@
         <source>Preconditioning…</source>
         <translation>Vorkonditionierung …</translation>
     </message>
+    <message>
+        <source>pausing</source>
+        <translation>Pause</translation>
+    </message>
+    <message>
+        <source>Pause before step %1: %2 — no I/O, so that the drive can drain its cache</source>
+        <translation>Pause vor Schritt %1: %2 — keine E/A, damit das Laufwerk seinen Cache leeren kann</translation>
+    </message>
+    <message>
+        <source>Pause before step %1 of %2 · %3 · %4 of %5 (no I/O)</source>
+        <translation>Pause vor Schritt %1 von %2 · %3 · %4 von %5 (keine E/A)</translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::ManagerDialog</name>
@@ -3103,6 +3189,14 @@
     <message>
         <source>%1 ms measured</source>
         <translation>%1 ms gemessen</translation>
+    </message>
+    <message>
+        <source>Write against bytes written</source>
+        <translation>Schreiben über geschriebene Bytes</translation>
+    </message>
+    <message>
+        <source>The step&apos;s write MB/s and write latency of each interval at the bytes written by its end, and the write cliff where the rate fell and stayed down (the dashed line: the bytes written before it, a cache&apos;s size). Shown for a step that wrote long enough to be judged.</source>
+        <translation>Die Schreib-MB/s und die Schreiblatenz jedes Intervalls des Schritts bei den bis zu seinem Ende geschriebenen Bytes, und die Schreibklippe, wo die Rate fiel und unten blieb (die gestrichelte Linie: die davor geschriebenen Bytes, die Größe eines Caches). Gezeigt für einen Schritt, der lange genug schrieb, um beurteilt zu werden.</translation>
     </message>
 </context>
 <context>
@@ -3929,6 +4023,33 @@
         <source>Position (%)</source>
         <translation>Position (%)</translation>
     </message>
+    <message>
+        <source>How many times each step runs in a row (CrystalDiskMark&apos;s passes), 1 to 100. Each pass is kept as a step of its own; the summary shows each test&apos;s best pass with the mean and the spread of its passes. A series repeats its points with its Repetitions instead.</source>
+        <translation>Wie oft jeder Schritt nacheinander läuft (die Durchläufe von CrystalDiskMark), 1 bis 100. Jeder Durchlauf bleibt als eigener Schritt erhalten; die Übersicht zeigt den besten Durchlauf jedes Tests mit Mittel und Streuung seiner Durchläufe. Eine Serie wiederholt ihre Punkte stattdessen mit ihren Wiederholungen.</translation>
+    </message>
+    <message>
+        <source>An idle pause before each test but the first (not between the passes of a test), with no I/O, so that a drive can drain its SLC cache before the next test (CrystalDiskMark&apos;s interval), e.g. 5s; 0 for none</source>
+        <translation>Eine Ruhepause vor jedem Test außer dem ersten (nicht zwischen den Durchläufen eines Tests), ohne E/A, damit ein Laufwerk seinen SLC-Cache vor dem nächsten Test leeren kann (das Intervall von CrystalDiskMark), z. B. 5s; 0 für keine</translation>
+    </message>
+    <message>
+        <source>pa&amp;use between tests:</source>
+        <translation>Pa&amp;use zwischen Tests:</translation>
+    </message>
+    <message>
+        <source>&amp;Passes per test:</source>
+        <translation>&amp;Durchläufe je Test:</translation>
+    </message>
+    <message>
+        <source> (%1 tests of %2 passes each)</source>
+        <translation> (%1 Tests zu je %2 Durchläufen)</translation>
+    </message>
+    <message numerus="yes">
+        <source>, plus %n pauses of %1 between tests (%2)</source>
+        <translation>
+            <numerusform>, dazu %n Pause von %1 zwischen den Tests (%2)</numerusform>
+            <numerusform>, dazu %n Pausen von %1 zwischen den Tests (%2)</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::SizeEditor</name>
@@ -4533,6 +4654,46 @@
     <message>
         <source>Files opened per second: a file tree&apos;s operations, or targets reopened by Iometer&apos;s connection rate</source>
         <translation>Geöffnete Dateien pro Sekunde: die Operationen eines Dateibaums oder die von der Verbindungsrate von Iometer neu geöffneten Ziele</translation>
+    </message>
+    <message>
+        <source>best of %1 (of %2)</source>
+        <translation>bester von %1 (von %2)</translation>
+    </message>
+    <message>
+        <source>best of %1</source>
+        <translation>bester von %1</translation>
+    </message>
+    <message>
+        <source>%1 – %2</source>
+        <translation>%1 – %2</translation>
+    </message>
+    <message>
+        <source>%1: the best of its %2 passes (step %3). Click to show that pass&apos;s detailed results below; every pass is in the step list.</source>
+        <translation>%1: der beste seiner %2 Durchläufe (Schritt %3). Klicken zeigt die Einzelergebnisse dieses Durchlaufs unten; jeder Durchlauf steht in der Schrittliste.</translation>
+    </message>
+    <message>
+        <source>Passes</source>
+        <translation>Durchläufe</translation>
+    </message>
+    <message>
+        <source>Mean of passes</source>
+        <translation>Mittel der Durchläufe</translation>
+    </message>
+    <message>
+        <source>Passes min – max</source>
+        <translation>Durchläufe min – max</translation>
+    </message>
+    <message>
+        <source>The test ran several passes (CrystalDiskMark&apos;s count): the figures of the row are its best pass&apos;s, the one with the most MB/s</source>
+        <translation>Der Test lief in mehreren Durchläufen (die Anzahl von CrystalDiskMark): die Werte der Zeile sind die seines besten Durchlaufs, des mit den meisten MB/s</translation>
+    </message>
+    <message>
+        <source>The mean throughput of the test&apos;s passes, reads and writes together (decimal MB/s)</source>
+        <translation>Der mittlere Durchsatz der Durchläufe des Tests, Lesen und Schreiben zusammen (dezimale MB/s)</translation>
+    </message>
+    <message>
+        <source>The smallest and the largest throughput among the test&apos;s passes: how far one pass can be from another</source>
+        <translation>Der kleinste und der größte Durchsatz unter den Durchläufen des Tests: wie weit ein Durchlauf vom anderen abweichen kann</translation>
     </message>
 </context>
 <context>

@@ -298,6 +298,13 @@
             <numerusform>%n access specifications</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>, plus %n pauses of %1 between tests (%2)</source>
+        <translation>
+            <numerusform>, plus %n pause of %1 between tests (%2)</numerusform>
+            <numerusform>, plus %n pauses of %1 between tests (%2)</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ioprism::ui::TargetsPage</name>

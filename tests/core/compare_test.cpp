@@ -5,6 +5,7 @@
 #include "core/report/compare.h"
 #include "core/report/html_report.h"
 #include "core/run/run.h"
+#include "support/test_support.h"
 
 #include <cmath>
 #include <gmock/gmock.h>
@@ -13,6 +14,7 @@
 
 using namespace ioprism::core;
 using namespace std::chrono_literals;
+using ioprism::test::occurrences;
 using testing::HasSubstr;
 
 namespace {
@@ -99,14 +101,6 @@ StepResult treeStep(const std::string &name, std::uint64_t files)
     c.open.perSecond = c.close.perSecond = c.connection.perSecond = double(files);
     s.scopes.front().figures.connections = c;
     return s;
-}
-
-std::size_t occurrences(const std::string &text, const std::string &what)
-{
-    std::size_t n = 0;
-    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
-        ++n;
-    return n;
 }
 
 } // namespace

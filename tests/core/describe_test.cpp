@@ -31,11 +31,14 @@ Profile preset(const std::string &name)
     return p ? *p : Profile {};
 }
 
-// The preset as the issue saw it changed: 1 s per step, no ramp-up, another target.
+// The preset as the issue saw it changed: 1 s per step, no ramp-up, another target (and
+// one pass without pauses, as it was then).
 void changeToOneSecondOn(Profile &p, const Target &target)
 {
     p.setup.runTime = 1s;
     p.setup.rampUp = 0s;
+    p.setup.passes = 1;
+    p.setup.pauseBetweenTests = 0s;
     for (auto &h : p.hosts)
         for (auto &w : h.workers)
             w.targets = {target};
@@ -50,7 +53,8 @@ TEST(DescribeRun, APresetAsShippedSaysItsSpecsTimesAndTarget)
         "SEQ1M Q8T1 Read (1 MiB) at QD 8, SEQ1M Q1T1 Read (1 MiB) at QD 1, RND4K Q32T1 Read "
         "(4 KiB) at QD 32, RND4K Q1T1 Read (4 KiB) at QD 1, SEQ1M Q8T1 Write (1 MiB) at QD 8, "
         "SEQ1M Q1T1 Write (1 MiB) at QD 1, RND4K Q32T1 Write (4 KiB) at QD 32, RND4K Q1T1 Write "
-        "(4 KiB) at QD 1; 1 worker; 5s measured per spec after 1s ramp-up; on ioprism-test.dat "
+        "(4 KiB) at QD 1; 1 worker; 5s measured per spec after 1s ramp-up, 5 passes each, a "
+        "pause of 5s between specs; on ioprism-test.dat "
         "(direct, 1 GiB test file)");
 }
 

@@ -5,6 +5,7 @@
 #include "core/profile/units.h"
 #include "core/report/svg_plots.h"
 #include "core/run/step_findings.h"
+#include "support/write_intervals.h"
 
 #include <gtest/gtest.h>
 #include <limits>
@@ -15,26 +16,9 @@ using namespace ioprism::core;
 
 namespace {
 
-// A step's intervals of one second: `fast` of 400 MB written at 400 MB/s (mean latency
-// 100 µs, p99 300 µs), then `slow` of 100 MB at 100 MB/s (400 µs, 2 ms).
 std::vector<IntervalSample> writeIntervals(std::size_t fast, std::size_t slow)
 {
-    std::vector<IntervalSample> out;
-    for (std::size_t i = 0; i < fast + slow; ++i) {
-        IntervalSample s;
-        s.step = 2;
-        s.startSeconds = double(i);
-        s.endSeconds = double(i + 1);
-        auto &w = s.scopes.emplace_back().figures.write;
-        const bool before = i < fast;
-        w.bytes = before ? 400'000'000 : 100'000'000;
-        w.ios = w.bytes / 131072;
-        w.megabytesPerSecond = double(w.bytes) / 1e6;
-        w.latency.meanUs = before ? 100 : 400;
-        w.latency.p99Us = before ? 300 : 2000;
-        out.push_back(s);
-    }
-    return out;
+    return ioprism::test::cacheWriteIntervals(fast, slow, 2);
 }
 
 // The points of the polyline drawn in `color`.

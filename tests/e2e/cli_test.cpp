@@ -374,8 +374,8 @@ TEST(Cli, APresetRunWithOtherTimesAndTargetKeepsItsWordsAndShowsTheNewFacts)
     ASSERT_EQ(preset.exitCode, 0) << preset.err;
     EXPECT_THAT(preset.out, HasSubstr("Runs: SEQ1M Q8T1 Read (1 MiB) at QD 8, "));
     EXPECT_THAT(preset.out,
-        HasSubstr("5s measured per spec after 1s ramp-up; on ioprism-test.dat (direct, 1 GiB "
-                  "test file)"));
+        HasSubstr("5s measured per spec after 1s ramp-up, 5 passes each, a pause of 5s "
+                  "between specs; on ioprism-test.dat (direct, 1 GiB test file)"));
 }
 
 // Issue 12: an .icf whose Test Setup cycles outstanding I/Os 1 -> 32 exponentially runs

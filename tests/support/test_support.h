@@ -33,6 +33,15 @@ inline std::filesystem::path binDir()
     return IOPRISM_BIN_DIR;
 }
 
+// How many times `what` occurs in `text` (overlapping occurrences counted).
+inline std::size_t occurrences(const std::string &text, const std::string &what)
+{
+    std::size_t n = 0;
+    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+        ++n;
+    return n;
+}
+
 // A whole file as bytes ("" when it cannot be read).
 inline std::string readFile(const std::filesystem::path &p)
 {

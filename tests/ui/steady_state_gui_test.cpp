@@ -6,8 +6,11 @@
 #include "ui/main_window.h"
 #include "ui/message_bar.h"
 #include "ui/models/profile_document.h"
+#include "ui/pages/live_page.h"
 #include "ui/pages/setup_page.h"
 #include "ui/pages/steady_state_box.h"
+#include "ui/plots/live_plots.h"
+#include "ui/plots/steady_state_overlay.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -158,11 +161,18 @@ TEST(SsdPresets, ThePtsPresetRunsFromTheWindowInRoundsToAVerdictPerTest)
     // PTS's preconditioning first: the 8 MiB file written twice, kept apart.
     ASSERT_TRUE(finished->preconditioning);
     EXPECT_EQ(finished->preconditioning->step.scopes.front().figures.write.bytes, 16 * core::kMiB);
+    const SteadyStateOverlay &drawn = window.livePage()->plots()->steadyState();
     for (const auto &step : finished->steps) {
         ASSERT_TRUE(step.steadyState) << step.stepName;
         EXPECT_NE(step.steadyState->result.state, core::SteadyState::Measuring);
         EXPECT_GE(step.steadyState->rounds.size(), 5u);
         EXPECT_LE(step.steadyState->rounds.size(), 6u);
+        // Drawn live on the IOPS plot as each round ended: every round the step kept, the
+        // window the rule judged last, and its verdict.
+        const int s = int(step.step);
+        EXPECT_EQ(drawn.roundsShown(s), int(step.steadyState->rounds.size())) << step.stepName;
+        EXPECT_EQ(drawn.windowRoundsShown(s), 5) << step.stepName;
+        EXPECT_EQ(drawn.labelText(s), SteadyStateOverlay::describe(*step.steadyState));
     }
     // The verdicts are said where the window says what a run reported.
     bool said = false;

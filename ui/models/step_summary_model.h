@@ -25,6 +25,10 @@ public:
         MeanColumn,
         P99Column,
         DeviceColumn,
+        // A test of several passes (TestSetup::passes): the page shows these when one is.
+        PassesColumn, // "best of 5": the figures before are the best pass's
+        PassMeanColumn, // the passes' mean MB/s
+        PassSpreadColumn, // their smallest and largest MB/s
         ColumnCount
     };
 
@@ -34,6 +38,13 @@ public:
     const std::vector<core::StepSummaryRow> &rows() const { return m_rows; }
     // A step opened files (a file tree, Iometer's connection rate): FilesColumn has figures.
     bool hasFiles() const;
+    // A row is a test of several passes: the pass columns have figures.
+    bool hasPasses() const;
+    // The row of a step (an index in RunResult::steps): its own, or its test's when it is
+    // one of several passes; -1 when none.
+    int rowOfStep(int step) const;
+    // The step a row shows (with passes, its best pass), or -1.
+    int stepOfRow(int row) const;
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;

@@ -8,6 +8,7 @@
 #include "ui/models/step_summary_model.h"
 #include "ui/plots/device_overlay.h"
 #include "ui/plots/qcp_library.h"
+#include "ui/plots/write_bytes_plot.h"
 #include "ui/style.h"
 
 #include <QAction>
@@ -55,14 +56,19 @@ ResultsPage::ResultsPage(QWidget *parent)
     restoreHiddenColumns(columnMenu);
     QWidget *lower = makeLowerRow();
     makeFilesBox();
+    makeWriteBox(this);
 
+    // The write against the bytes written, when shown, as wide as the page: its x axis
+    // is the write's whole course.
     auto *splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(m_table);
     splitter->addWidget(m_filesBox);
+    splitter->addWidget(m_writeBox);
     splitter->addWidget(lower);
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 0);
     splitter->setStretchFactor(2, 1);
+    splitter->setStretchFactor(3, 1);
     layout->addWidget(splitter, 1);
 
     setUpHistogramPlot();
@@ -174,6 +180,38 @@ QWidget *ResultsPage::makeLowerRow()
     return lower;
 }
 
+QGroupBox *ResultsPage::makeWriteBox(QWidget *parent)
+{
+    m_writeBox = new QGroupBox(tr("Write against bytes written"), parent);
+    m_writeBox->setObjectName(QStringLiteral("writeBox"));
+    auto *layout = new QVBoxLayout(m_writeBox);
+    auto *plot = new QCustomPlot(m_writeBox);
+    plot->setMinimumHeight(200);
+    plot->setToolTip(
+        tr("The step's write MB/s and write latency of each interval at the bytes written by "
+           "its end, and the write cliff where the rate fell and stayed down (the dashed line: "
+           "the bytes written before it, a cache's size). Shown for a step that wrote long "
+           "enough to be judged."));
+    layout->addWidget(plot);
+    m_writePlot = std::make_unique<WriteBytesPlot>(plot);
+    m_writeBox->hide();
+    return m_writeBox;
+}
+
+ResultsPage::~ResultsPage() = default;
+
+bool ResultsPage::isWritePlotShown() const
+{
+    return !m_writeBox->isHidden();
+}
+
+void ResultsPage::refreshWritePlot()
+{
+    const RunResultPtr &r = m_model->result();
+    const int step = m_model->step();
+    m_writeBox->setVisible(r && step >= 0 && m_writePlot->show(*r, std::size_t(step)));
+}
+
 QGroupBox *ResultsPage::makeHistogramBox(QWidget *parent)
 {
     m_histogramBox = new QGroupBox(tr("Latency histogram (Iometer bins)"), parent);
@@ -272,8 +310,10 @@ void ResultsPage::connectStepAndRows()
         m_model->setStep(step);
         m_filesModel->setStep(step);
         refreshFiles();
-        if (step >= 0 && step < m_summaryModel->rowCount() && m_grid->currentIndex().row() != step)
-            m_grid->selectRow(step);
+        refreshWritePlot();
+        if (const int row = m_summaryModel->rowOfStep(step);
+            row >= 0 && m_grid->currentIndex().row() != row)
+            m_grid->selectRow(row);
         refreshSummary();
         if (m_model->rowCount() > 0)
             m_table->selectRow(0);
@@ -333,8 +373,10 @@ void ResultsPage::setUpSummaryGrid(QVBoxLayout *layout)
             QApplication::beep();
     });
     m_grid->addActions({copy, copyCsv, copyMarkdown, save});
-    connect(m_grid, &QAbstractItemView::clicked, this,
-        [this](const QModelIndex &index) { setStep(index.row()); });
+    connect(m_grid, &QAbstractItemView::clicked, this, [this](const QModelIndex &index) {
+        if (const int step = m_summaryModel->stepOfRow(index.row()); step >= 0)
+            setStep(step);
+    });
     connect(m_grid->horizontalHeader(), &QHeaderView::sectionResized, this,
         [this] { fitGridHeight(); });
     boxLayout->addWidget(m_grid);
@@ -395,6 +437,9 @@ void ResultsPage::setResult(RunResultPtr result)
 {
     m_summaryModel->setResult(result);
     m_grid->setColumnHidden(StepSummaryModel::FilesColumn, !m_summaryModel->hasFiles());
+    for (const int c : {StepSummaryModel::PassesColumn, StepSummaryModel::PassMeanColumn,
+             StepSummaryModel::PassSpreadColumn})
+        m_grid->setColumnHidden(c, !m_summaryModel->hasPasses());
     m_filesModel->setResult(result);
     m_model->setResult(std::move(result));
     const QSignalBlocker block(m_step);
@@ -404,12 +449,13 @@ void ResultsPage::setResult(RunResultPtr result)
             m_step->addItem(tr("%1. %2").arg(step.step + 1).arg(toQString(step.stepName)));
     m_step->setEnabled(m_step->count() > 1);
     m_step->setCurrentIndex(m_model->step());
-    if (m_model->step() >= 0 && m_model->step() < m_summaryModel->rowCount())
-        m_grid->selectRow(m_model->step());
+    if (const int row = m_summaryModel->rowOfStep(m_model->step()); row >= 0)
+        m_grid->selectRow(row);
     fitGridHeight();
     refreshSummary();
     refreshHistogram();
     refreshFiles();
+    refreshWritePlot();
 }
 
 void ResultsPage::refreshFiles()

@@ -9,6 +9,8 @@
 
 #include <QWidget>
 
+#include <memory>
+
 class QComboBox;
 class QCustomPlot;
 class QCPBars;
@@ -25,12 +27,14 @@ namespace ioprism::ui {
 class FilesModel;
 class ResultsModel;
 class StepSummaryModel;
+class WriteBytesPlot;
 
 class ResultsPage : public QWidget
 {
     Q_OBJECT
 public:
     explicit ResultsPage(QWidget *parent = nullptr);
+    ~ResultsPage() override;
 
     void setResult(RunResultPtr result);
     const RunResultPtr &result() const;
@@ -54,6 +58,10 @@ public:
     bool exportSummary(const QString &fileName) const;
     QTableView *table() const { return m_table; }
     QCustomPlot *histogram() const { return m_histogram; }
+    // The selected step's write against the bytes written (write_bytes_plot.h), shown
+    // beside the histogram for a step whose write was judged for a cliff.
+    const WriteBytesPlot &writePlot() const { return *m_writePlot; }
+    bool isWritePlotShown() const;
     // Total I/Os drawn in the histogram (read + write bars).
     double histogramTotal() const;
     bool saveHistogram(const QString &fileName); // .png or .pdf by extension
@@ -82,6 +90,7 @@ private:
     QWidget *makeLowerRow();
     QGroupBox *makeHistogramBox(QWidget *parent);
     QGroupBox *makeDeviceBox(QWidget *parent);
+    QGroupBox *makeWriteBox(QWidget *parent);
     void makeFilesBox();
     void setUpHistogramPlot();
     void connectStepAndRows();
@@ -90,6 +99,7 @@ private:
     void fitGridHeight();
     void refreshHistogram();
     void refreshFiles();
+    void refreshWritePlot();
     void saveColumnSettings() const;
 
     ResultsModel *m_model = nullptr;
@@ -107,6 +117,8 @@ private:
     QCPBars *m_writeBars = nullptr;
     QLabel *m_device = nullptr;
     QGroupBox *m_histogramBox = nullptr;
+    QGroupBox *m_writeBox = nullptr;
+    std::unique_ptr<WriteBytesPlot> m_writePlot;
 };
 
 } // namespace ioprism::ui

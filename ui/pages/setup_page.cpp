@@ -47,6 +47,21 @@ QString rampHelp()
 {
     return SetupPage::tr("Time each step runs before measuring starts (not recorded), e.g. 5s");
 }
+QString passesHelp()
+{
+    return SetupPage::tr(
+        "How many times each step runs in a row (CrystalDiskMark's passes), 1 to 100. Each pass "
+        "is kept as a step of its own; the summary shows each test's best pass with the mean "
+        "and the spread of its passes. A series repeats its points with its Repetitions "
+        "instead.");
+}
+QString pauseHelp()
+{
+    return SetupPage::tr(
+        "An idle pause before each test but the first (not between the passes of a test), with "
+        "no I/O, so that a drive can drain its SLC cache before the next test "
+        "(CrystalDiskMark's interval), e.g. 5s; 0 for none");
+}
 QString intervalHelp()
 {
     return SetupPage::tr(
@@ -402,6 +417,8 @@ void SetupPage::connectTestFields()
     connect(m_description, &QLineEdit::editingFinished, this, &SetupPage::commit);
     connect(m_runTime, &QLineEdit::editingFinished, this, &SetupPage::commit);
     connect(m_rampUp, &QLineEdit::editingFinished, this, &SetupPage::commit);
+    connect(m_passes, &QSpinBox::valueChanged, this, &SetupPage::commit);
+    connect(m_pause, &QLineEdit::editingFinished, this, &SetupPage::commit);
     connect(m_interval, &QComboBox::currentTextChanged, this, &SetupPage::commit);
     connect(m_record, &QComboBox::currentIndexChanged, this, &SetupPage::commit);
     connect(m_fixedSeed, &QCheckBox::toggled, this, [this](bool on) {
@@ -507,6 +524,25 @@ QWidget *SetupPage::makeTestBox()
     form->addRow(tr("&Run time per step:"), m_runTime);
     m_rampUp->setMaximumWidth(160);
     form->addRow(tr("R&amp-up time:"), m_rampUp);
+    m_passes = new QSpinBox(testBox);
+    m_passes->setObjectName(QStringLiteral("passes"));
+    m_passes->setRange(1, 100);
+    m_passes->setMaximumWidth(100);
+    m_passes->setToolTip(passesHelp());
+    m_pause = new QLineEdit(QStringLiteral("0s"), testBox);
+    m_pause->setObjectName(QStringLiteral("pauseBetweenTests"));
+    m_pause->setMaximumWidth(100);
+    m_pause->setToolTip(pauseHelp());
+    auto *passRow = new QHBoxLayout;
+    passRow->addWidget(m_passes);
+    auto *pauseLabel = new QLabel(tr("pa&use between tests:"), testBox);
+    pauseLabel->setBuddy(m_pause);
+    passRow->addWidget(pauseLabel);
+    passRow->addWidget(m_pause);
+    passRow->addStretch();
+    auto *passesLabel = new QLabel(tr("&Passes per test:"), testBox);
+    passesLabel->setBuddy(m_passes);
+    form->addRow(passesLabel, passRow);
     m_interval->setEditable(true);
     for (const char *v : {"100ms", "250ms", "500ms", "1s", "2s", "5s", "10s", "30s", "60s"})
         m_interval->addItem(QLatin1String(v));
@@ -759,6 +795,12 @@ void SetupPage::load()
         m_runTime->setText(durationText(setup.runTime));
     if (!m_rampUp->hasFocus())
         m_rampUp->setText(durationText(setup.rampUp));
+    if (m_passes->value() != int(setup.passes)) {
+        const QSignalBlocker block(m_passes);
+        m_passes->setValue(int(std::clamp<std::uint32_t>(setup.passes, 1, 100)));
+    }
+    if (!m_pause->hasFocus())
+        m_pause->setText(durationText(setup.pauseBetweenTests));
     if (!m_interval->hasFocus()) {
         const QSignalBlocker block(m_interval);
         m_interval->setCurrentText(durationText(setup.interval));
@@ -795,6 +837,8 @@ void SetupPage::load()
         tr("A note saved with the profile and the results"));
     markField(m_runTime, m_document->problemsAt("setup.runTime"), runTimeHelp());
     markField(m_rampUp, m_document->problemsAt("setup.rampUp"), rampHelp());
+    markField(m_passes, m_document->problemsAt("setup.passes"), passesHelp());
+    markField(m_pause, m_document->problemsAt("setup.pauseBetweenTests"), pauseHelp());
     markField(m_interval, m_document->problemsAt("setup.interval"), intervalHelp());
     loadCycling();
     loadSeries();
@@ -915,6 +959,8 @@ void SetupPage::updateEnabled()
                 w->setEnabled(used[c]);
         m_cyclingLabels[c]->setEnabled(used[c]);
     }
+    // A series repeats its points as trials (Repetitions), never in passes.
+    m_passes->setEnabled(!m_seriesBox->isChecked() || m_passes->value() > 1);
     const bool second = m_secondAxis->isChecked();
     m_axes[1].parameter->setEnabled(second);
     m_axes[1].values->setEnabled(second);
@@ -998,6 +1044,14 @@ void SetupPage::updatePlan()
     }
     if (setup.series && setup.series->workerStagger.count() > 0)
         how += tr(", plus the worker stagger");
+    const std::uint32_t passes = setup.series ? 1 : std::max<std::uint32_t>(setup.passes, 1);
+    const std::size_t tests = (n + passes - 1) / passes;
+    if (passes > 1)
+        how += tr(" (%1 tests of %2 passes each)").arg(tests).arg(passes);
+    if (setup.pauseBetweenTests.count() > 0 && tests > 1)
+        how += tr(", plus %n pauses of %1 between tests (%2)", nullptr, int(tests - 1))
+                   .arg(durationText(setup.pauseBetweenTests),
+                       durationText(setup.pauseBetweenTests * std::int64_t(tests - 1)));
     if (setup.series) {
         const std::size_t points = core::seriesPointCount(*setup.series);
         const std::size_t perSpec = points * setup.series->repeat;
@@ -1117,6 +1171,8 @@ void SetupPage::commit()
     };
     seconds(m_runTime, setup.runTime, runTimeHelp());
     seconds(m_rampUp, setup.rampUp, rampHelp());
+    setup.passes = static_cast<std::uint32_t>(m_passes->value());
+    seconds(m_pause, setup.pauseBetweenTests, pauseHelp());
     const auto interval = core::parseDuration(
         toStdString(m_interval->currentText().trimmed()), core::DurationUnit::Seconds);
     if (interval && interval->count() % 1000 == 0)

@@ -69,6 +69,8 @@ public:
     };
     QLineEdit *runTimeField() const { return m_runTime; }
     QLineEdit *rampUpField() const { return m_rampUp; }
+    QSpinBox *passesField() const { return m_passes; }
+    QLineEdit *pauseField() const { return m_pause; }
     QLineEdit *descriptionField() const { return m_description; }
     // What the profile runs (core::describeRun), shown beside the description.
     QLabel *factsLabel() const { return m_facts; }
@@ -133,6 +135,8 @@ private:
     QLabel *m_facts = nullptr;
     QLineEdit *m_runTime;
     QLineEdit *m_rampUp;
+    QSpinBox *m_passes = nullptr; // CrystalDiskMark's passes per test
+    QLineEdit *m_pause = nullptr; // and its interval between tests
     QComboBox *m_interval;
     QComboBox *m_record;
     QCheckBox *m_fixedSeed;

@@ -181,6 +181,21 @@ QString verdictMeaning(core::Verdict verdict)
         "figures cannot confirm the application's.");
 }
 
+QColor badgeToneColor(BadgeTone tone)
+{
+    switch (tone) {
+    case BadgeTone::Good:
+        return QColor(0x2f, 0x9e, 0x44);
+    case BadgeTone::Notice:
+        return QColor(0xc2, 0x7c, 0x0e);
+    case BadgeTone::Bad:
+        return QColor(0xd9, 0x48, 0x0f);
+    case BadgeTone::Neutral:
+        break;
+    }
+    return {};
+}
+
 BadgeTone verdictTone(core::Verdict verdict)
 {
     switch (verdict) {

@@ -14,6 +14,7 @@
 
 #include "core/run/results.h"
 
+#include <QColor>
 #include <QString>
 
 #include <optional>
@@ -41,6 +42,9 @@ struct DeviceOverlayPoint {
 QString requestSplitText(double appRequestBytes, double deviceRequestBytes);
 
 enum class BadgeTone { Neutral, Good, Notice, Bad };
+// The colour of a tone as text or a line (green, amber, red); invalid for Neutral (the
+// palette's own).
+QColor badgeToneColor(BadgeTone tone);
 
 struct VerdictBadge {
     QString text; // "agree", "served from cache", ...

@@ -6,6 +6,7 @@
 #include "ui/plots/frame_pacer.h"
 #include "ui/plots/latency_heat_map.h"
 #include "ui/plots/qcp_library.h"
+#include "ui/plots/steady_state_overlay.h"
 #include "ui/style.h"
 
 #include <QGridLayout>
@@ -107,6 +108,7 @@ LivePlots::LivePlots(QWidget *parent)
         addGraph(latency, tr("p99.9"), series::p999(), false)};
     l.device = {addGraph(latency, tr("device await"), series::device(), true)};
     m_heatMap = std::make_unique<LatencyHeatMap>(latency, kMaxPointsPerGraph);
+    m_steadyState = std::make_unique<SteadyStateOverlay>();
     connect(latency, &QCustomPlot::beforeReplot, this, [this] { m_heatMap->update(); });
 
     auto *cpu = makePlot(CpuPlot, tr("CPU"), tr("% of all CPUs"));
@@ -252,6 +254,7 @@ void LivePlots::clear()
     m_steps.clear();
     m_requestSizes.clear();
     m_heatMap->clear();
+    m_steadyState->forget(); // its items went with clearItems()
     setFollowing(true);
     replotAll();
 }
@@ -308,6 +311,25 @@ void LivePlots::addSample(
         addDevicePoint(*device);
     if (m_following)
         follow();
+    requestReplot();
+}
+
+void LivePlots::setSteadyState(int step, const core::SteadyStateRecord &record)
+{
+    PlotId id = LatencyPlot;
+    switch (record.setup.metric) {
+    case core::SteadyStateMetric::Iops:
+        id = IopsPlot;
+        break;
+    case core::SteadyStateMetric::MegabytesPerSecond:
+        id = ThroughputPlot;
+        break;
+    case core::SteadyStateMetric::MeanLatency:
+    case core::SteadyStateMetric::P99Latency:
+    case core::SteadyStateMetric::P99_9Latency:
+        break;
+    }
+    m_steadyState->show(plotAt(id), step, record);
     requestReplot();
 }
 

@@ -38,6 +38,7 @@ namespace ioprism::ui {
 
 class FramePacer;
 class LatencyHeatMap;
+class SteadyStateOverlay;
 
 class LivePlots : public PlotPanel
 {
@@ -64,6 +65,11 @@ public:
         const std::optional<DeviceOverlayPoint> &device = std::nullopt);
 
     bool isFollowing() const { return m_following; }
+
+    // A step's steady-state rounds and the rule's judgement (steady_state_overlay.h), over
+    // the plot of their figure: each call draws that step's anew. One paced frame per call.
+    void setSteadyState(int step, const core::SteadyStateRecord &record);
+    const SteadyStateOverlay &steadyState() const { return *m_steadyState; }
 
     // The latency plot's heat map of each interval's I/Os by latency (latency_heat_map.h),
     // behind the percentiles; shown unless the user hid it (context menu).
@@ -138,6 +144,7 @@ private:
     std::vector<RequestSizes> m_requestSizes; // sorted by key, trimmed like the graphs
     FramePacer *m_pacer = nullptr;
     std::unique_ptr<LatencyHeatMap> m_heatMap;
+    std::unique_ptr<SteadyStateOverlay> m_steadyState;
 };
 
 } // namespace ioprism::ui

@@ -45,6 +45,10 @@ public:
         m_controller->postStepResult(m_runId, step, planned);
     }
     void onNotice(const std::string &text) override { m_controller->postNotice(m_runId, text); }
+    void onSteadyState(std::size_t step, const core::SteadyStateRecord &record) override
+    {
+        m_controller->postSteadyState(m_runId, step, record);
+    }
     void onFinished(core::RunResult &&result) override
     {
         m_controller->postFinished(
@@ -69,6 +73,7 @@ RunController::RunController(PlatformServices services, QObject *parent)
     qRegisterMetaType<core::IntervalSample>();
     qRegisterMetaType<core::StepResult>();
     qRegisterMetaType<core::PlannedStep>();
+    qRegisterMetaType<core::SteadyStateRecord>();
     qRegisterMetaType<std::vector<core::PlannedStep>>();
     qRegisterMetaType<RunResultPtr>();
 }
@@ -179,6 +184,19 @@ void RunController::postStepResult(
         [this, runId, step = std::move(step), planned = std::move(planned)] {
             if (runId == m_shownRunId)
                 emit stepFinished(runId, step, planned);
+        },
+        Qt::QueuedConnection);
+}
+
+void RunController::postSteadyState(
+    std::uint64_t runId, std::size_t step, core::SteadyStateRecord record)
+{
+    // Once per round (a minute by PTS's default): a few dozen numbers.
+    QMetaObject::invokeMethod(
+        this,
+        [this, runId, step, record = std::move(record)] {
+            if (runId == m_shownRunId)
+                emit steadyStateChanged(runId, static_cast<int>(step), record);
         },
         Qt::QueuedConnection);
 }

@@ -58,6 +58,7 @@ public:
     void postInterval(core::IntervalSample sample);
     void postStepResult(std::uint64_t runId, core::StepResult step, core::PlannedStep planned);
     void postNotice(std::uint64_t runId, std::string text);
+    void postSteadyState(std::uint64_t runId, std::size_t step, core::SteadyStateRecord record);
     void postFinished(std::uint64_t runId, RunResultPtr result);
 
 signals:
@@ -74,6 +75,10 @@ signals:
     void stepFinished(quint64 runId, const ioprism::core::StepResult &step,
         const ioprism::core::PlannedStep &planned);
     void notice(quint64 runId, const QString &text);
+    // A round of a step under a steady-state rule ended: its rounds so far and the rule's
+    // judgement (the Live page draws them over the plot of their figure).
+    void steadyStateChanged(
+        quint64 runId, int step, const ioprism::core::SteadyStateRecord &record);
     void finished(ioprism::ui::RunResultPtr result);
     void runningChanged(bool running);
 

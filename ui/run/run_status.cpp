@@ -73,7 +73,8 @@ void RunStatus::setPhase(core::RunPhase phase, int step, const QString &stepName
         return;
     m_progress->setPhase(
         phase, static_cast<std::size_t>(std::max(0, step)), core::RunProgress::Clock::now());
-    if (phase == core::RunPhase::RampUp || phase == core::RunPhase::Measuring)
+    if (phase == core::RunPhase::RampUp || phase == core::RunPhase::Measuring
+        || phase == core::RunPhase::Pausing)
         m_stepName = stepName;
     if (phase == core::RunPhase::Preconditioning)
         m_preconditionClock.start();
@@ -195,8 +196,17 @@ void RunStatus::tick()
     case core::RunPhase::Stopping:
         m_label->setText(stoppingText());
         break;
+    case core::RunPhase::Pausing: {
+        const double pause = m_progress->pauseSeconds();
+        m_label->setText(tr("Pause before step %1 of %2 · %3 · %4 of %5 (no I/O)")
+                             .arg(step + 1)
+                             .arg(steps)
+                             .arg(m_stepName, clockText(std::min(t, pause)), clockText(pause)));
+        break;
     }
-    if (phase == core::RunPhase::RampUp || phase == core::RunPhase::Measuring)
+    }
+    if (phase == core::RunPhase::RampUp || phase == core::RunPhase::Measuring
+        || phase == core::RunPhase::Pausing)
         showFraction();
 }
 
