@@ -226,8 +226,11 @@ bool applySeriesOptions(Profile &p, const RunArgs &a, Problems &problems)
             }
             series.axes.push_back(*axis);
         }
-        // A sweep runs the points of one spec: Iometer's cycling is not run beside it.
+        // A sweep runs the points of one spec: Iometer's cycling is not run beside it, nor
+        // a preset's passes (a series repeats with --repeat); --passes still says otherwise.
         p.setup.testType = TestType::Normal;
+        if (!a.passes)
+            p.setup.passes = 1;
     }
     if (a.repeat)
         series.repeat = *a.repeat;

@@ -8,6 +8,7 @@
 #include "core/profile/units.h"
 #include "core/report/csv.h"
 #include "core/report/results_json.h"
+#include "core/report/step_summary.h"
 #include "core/run/series_result.h"
 
 #include <algorithm>
@@ -214,7 +215,18 @@ std::vector<KeyedRow> rowsOf(const RunResult &r)
 {
     std::vector<KeyedRow> out;
     std::map<std::string, int> seen;
-    for (const auto &step : r.steps) {
+    // A run in passes (setup.passes) is compared by each test's best pass, named as the
+    // test, as its summary shows it (core/report/step_summary.h): a run of 5 passes then
+    // matches one of a single pass, and the best of one run's passes the best of another's.
+    std::vector<std::pair<const StepResult *, std::string>> shown;
+    if (!r.plan.profile.setup.series && r.plan.profile.setup.passes > 1)
+        for (const auto &row : stepSummary(r))
+            shown.emplace_back(&r.steps[row.step], row.name);
+    else
+        for (const auto &step : r.steps)
+            shown.emplace_back(&step, step.stepName);
+    for (const auto &[stepPtr, stepName] : shown) {
+        const StepResult &step = *stepPtr;
         // A cycling step's point is the plan's (for the Series view): compare keeps
         // matching cycling runs step by step, as before their steps had points.
         const bool point = step.step < r.plan.steps.size()
@@ -223,11 +235,11 @@ std::vector<KeyedRow> rowsOf(const RunResult &r)
             continue;
         KeyedRow k;
         k.row.kind = CompareRow::Kind::Step;
-        k.row.name = step.stepName;
+        k.row.name = stepName;
         k.row.spec
             = step.step < r.plan.steps.size() ? r.plan.steps[step.step].specName : step.stepName;
         // A name that repeats (the same spec twice in a test) is matched by occurrence.
-        const int n = ++seen[step.stepName];
+        const int n = ++seen[stepName];
         if (n > 1)
             k.row.name += fmt::format(" (#{})", n);
         k.key = "step\n" + k.row.name;

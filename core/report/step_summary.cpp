@@ -83,8 +83,12 @@ StepSummaryRow testRow(
     row.complete = passes.size() >= planned
         && std::all_of(
             passes.begin(), passes.end(), [&](std::size_t i) { return result.steps[i].complete; });
+    // The spread is over the passes the best was chosen among: a pass cut short by Stop
+    // measured a fraction of its time, and its figure is no pass's.
     std::vector<double> mb, iops;
     for (const std::size_t i : passes) {
+        if (anyComplete && !result.steps[i].complete)
+            continue;
         mb.push_back(rate(i).first);
         iops.push_back(rate(i).second);
     }

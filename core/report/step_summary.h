@@ -39,7 +39,8 @@ struct StepSummaryRow {
     // those of its best pass (the most MB/s, reads and writes together, as CrystalDiskMark
     // reports; among the passes that ran to their end, when any did), `name` the test's
     // (without ", pass k/N"). `passSteps`: every pass measured, as indices in
-    // RunResult::steps; the spreads are over them. A step without passes: passes 1.
+    // RunResult::steps; the spreads are over those the best was chosen among. A step
+    // without passes: passes 1.
     std::uint32_t passes = 1;
     std::uint32_t plannedPasses = 1;
     std::vector<std::size_t> passSteps;

@@ -418,7 +418,9 @@ void setCyclingPoints(const TestSetup &setup, std::vector<PlannedStep> &steps)
     const std::vector<std::uint32_t> depths = queueDepthValues(setup.queueDepthCycling);
     std::map<std::size_t, std::size_t> seen; // spec index -> its cycling steps so far
     for (auto &step : steps) {
-        if (step.cycle.empty()) // a pause, or a step an old file does not describe
+        // A pause (its cycle is its pass alone, "pass 2/5", with passes), or a step an old
+        // file does not describe.
+        if (step.cycle.empty() || step.specName == kIdleSpecName)
             continue;
         const std::size_t k = seen[step.specIndex]++;
         const std::uint64_t value = *axis == SweepParameter::OutstandingIos

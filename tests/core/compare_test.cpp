@@ -205,6 +205,36 @@ TEST(Compare, ARepeatedStepNameIsMatchedByOccurrence)
     EXPECT_DOUBLE_EQ((*c.rows[1].runs[1])[CompareMetric::Iops], 2000);
 }
 
+// A run of three passes per test (CrystalDiskMark's) is compared by each test's best pass,
+// under the test's name: it matches a run of one pass, and the best of its passes is what
+// is compared.
+TEST(Compare, ARunInPassesIsComparedByEachTestsBestPass)
+{
+    RunResult once = run(CacheMode::Direct, 1, "io_uring");
+    once.steps = {step("4K read", 1000, 100), step("4K write", 500, 200)};
+    RunResult passes = run(CacheMode::Direct, 1, "io_uring");
+    passes.plan.profile.setup.passes = 3;
+    const std::vector<std::uint64_t> ios {1100, 1300, 1200, 600, 550, 500};
+    for (std::size_t i = 0; i < ios.size(); ++i) {
+        const std::string test = i < 3 ? "4K read" : "4K write";
+        PlannedStep planned;
+        planned.specName = test;
+        planned.pass = std::uint32_t(i % 3);
+        planned.cycle = "pass " + std::to_string(i % 3 + 1) + "/3";
+        planned.name = test + ", " + planned.cycle;
+        passes.plan.steps.push_back(planned);
+        StepResult s = step(planned.name, ios[i], 100);
+        s.step = i;
+        passes.steps.push_back(s);
+    }
+    const Comparison c = compareRuns({&once, &passes}, 0);
+    ASSERT_EQ(c.rows.size(), 2u) << "a row per test, matched by the test's name";
+    EXPECT_TRUE(c.rows[0].matched());
+    EXPECT_TRUE(c.rows[1].matched());
+    EXPECT_DOUBLE_EQ((*c.rows[0].runs[1])[CompareMetric::Iops], 1300) << "the best pass";
+    EXPECT_DOUBLE_EQ((*c.rows[1].runs[1])[CompareMetric::Iops], 600);
+}
+
 TEST(Compare, SetupDifferencesNameCacheModeAndEngineButNotSeeds)
 {
     RunResult direct = run(CacheMode::Direct, 1, "io_uring");

@@ -109,6 +109,28 @@ TEST(Passes, QueueDepthCyclingHasEachPassAsATrialOfItsPoint)
     EXPECT_EQ(plan->steps[3].name, "Read, QD 2, pass 2/2");
 }
 
+// Iometer's pause (every worker Idle at a spec index) has its passes too, and no point:
+// not when planned, nor when a results file's plan is read (setCyclingPoints again).
+TEST(Passes, IometersPauseRunsItsPassesWithoutAPoint)
+{
+    Profile p = twoTests(2);
+    p.hosts[0].workers[0].assignedSpecs = {"Read", "Idle", "Write"};
+    p.setup.testType = TestType::CycleOutstandingIos;
+    p.setup.queueDepthCycling
+        = {.start = 1, .step = 2, .end = 2, .stepType = StepType::Exponential};
+    Problems problems;
+    const auto plan = makeRunPlan(p, 0, problems);
+    ASSERT_TRUE(plan);
+    ASSERT_EQ(plan->steps.size(), 10u); // Read at QD 1 and 2, the pause, Write: twice each
+    std::vector<PlannedStep> steps = plan->steps;
+    for (std::size_t s : {4u, 5u}) {
+        EXPECT_EQ(steps[s].name, "Idle, pass " + std::to_string(s - 3) + "/2");
+        EXPECT_FALSE(steps[s].point);
+    }
+    setCyclingPoints(p.setup, steps);
+    EXPECT_EQ(steps, plan->steps) << "read back, the plan is the same: the pause has no point";
+}
+
 TEST(Passes, TheProfileRefusesNoPassTooManyAndPassesOfASeries)
 {
     for (const std::uint32_t passes : {0u, 101u}) {
@@ -220,6 +242,8 @@ TEST(Passes, APassCutShortIsNeverTheBestAndARunStoppedEarlySaysHowManyRan)
     EXPECT_DOUBLE_EQ(rows[0].readMegabytesPerSecond, 400);
     EXPECT_EQ(rows[0].passes, 2u);
     EXPECT_FALSE(rows[0].complete);
+    EXPECT_DOUBLE_EQ(rows[0].megabytesPerSecondSpread.max, 400) << "nor in the spread";
+    EXPECT_DOUBLE_EQ(rows[0].megabytesPerSecondSpread.mean, 400);
     const std::string text = formatStepSummary(rows, TableFormat::Text);
     EXPECT_NE(text.find("best of 2 (of 3)"), std::string::npos) << text;
     EXPECT_NE(text.find("Read (cut short)"), std::string::npos) << text;

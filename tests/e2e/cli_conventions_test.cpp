@@ -376,7 +376,7 @@ TEST(CliQd, OverridesTheQueueDepthAPresetSetsPerSpec)
 {
     TempDir dir;
     auto r = runCli("run --engine null --preset cdm-default --spec 'RND4K Q32T1 Read' "
-                    "--duration 1 --ramp 0 --interval 250ms --file-size 8MiB --qd 2 -v",
+                    "--duration 1 --ramp 0 --interval 250ms --file-size 8MiB --qd 2 --passes 1 -v",
         dir.path());
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_THAT(r.out, HasSubstr("runs: RND4K Q32T1 Read (4 KiB) at QD 2;")) << r.out;

@@ -62,6 +62,12 @@ TEST(CliPasses, NoPassesTooManyPassesOfASeriesAndAPauseOfPartSecondsAreRefused)
         "run --engine null --passes 2 --sweep qd=1,2 --duration 1 --no-save -q", dir.path());
     EXPECT_EQ(series.exitCode, 2) << series.err;
     EXPECT_THAT(series.err, HasSubstr("setup.series.repeat"));
+    // A preset's passes give way to a sweep (a series repeats with --repeat).
+    auto swept
+        = runCli("run --engine null --preset cdm-default --spec 'RND4K Q1T1 Read' "
+                 "--sweep qd=1,2 --duration 1 --ramp 0 --pause 0 --file-size 8MiB --no-save -q",
+            dir.path());
+    EXPECT_EQ(swept.exitCode, 0) << swept.err;
     auto part = runCli("run --engine null --pause 1.5s --duration 1 --no-save -q", dir.path());
     EXPECT_EQ(part.exitCode, 2) << part.err;
     EXPECT_THAT(part.err, HasSubstr("whole seconds"));

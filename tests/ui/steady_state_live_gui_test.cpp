@@ -73,6 +73,15 @@ TEST(SteadyStateOverlay, EachRoundIsABarOnItsFiguresPlotAndTheJudgedWindowIsShad
     EXPECT_EQ(latency->itemCount() - latencyBefore, 3 + 1);
     EXPECT_EQ(drawn.roundsShown(0), 7);
 
+    // An eighth round adds one bar; a record of fewer rounds (another run's step) is drawn
+    // anew, nothing of the longer one left.
+    plots.setSteadyState(0, recordOf({9000, 8000, 5000, 5100, 4950, 5050, 5000, 5020}));
+    EXPECT_EQ(iops->itemCount() - itemsBefore, 8 + 3);
+    EXPECT_EQ(drawn.windowRoundsShown(0), 5);
+    plots.setSteadyState(0, recordOf({100, 200}));
+    EXPECT_EQ(iops->itemCount() - itemsBefore, 2 + 1);
+    EXPECT_EQ(drawn.roundsShown(0), 2);
+
     // The plots cleared for a new run: nothing of the old rounds is left.
     plots.clear();
     EXPECT_EQ(drawn.roundsShown(0), 0);

@@ -59,7 +59,8 @@ public:
     QTableView *table() const { return m_table; }
     QCustomPlot *histogram() const { return m_histogram; }
     // The selected step's write against the bytes written (write_bytes_plot.h), shown
-    // beside the histogram for a step whose write was judged for a cliff.
+    // above the histogram, as wide as the page, for a step whose write was judged for a
+    // cliff.
     const WriteBytesPlot &writePlot() const { return *m_writePlot; }
     bool isWritePlotShown() const;
     // Total I/Os drawn in the histogram (read + write bars).

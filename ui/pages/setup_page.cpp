@@ -526,7 +526,8 @@ QWidget *SetupPage::makeTestBox()
     form->addRow(tr("R&amp-up time:"), m_rampUp);
     m_passes = new QSpinBox(testBox);
     m_passes->setObjectName(QStringLiteral("passes"));
-    m_passes->setRange(1, 100);
+    // Wider than core allows, so that a profile's bad count is shown (and marked) as it is.
+    m_passes->setRange(0, 1000);
     m_passes->setMaximumWidth(100);
     m_passes->setToolTip(passesHelp());
     m_pause = new QLineEdit(QStringLiteral("0s"), testBox);
@@ -797,7 +798,7 @@ void SetupPage::load()
         m_rampUp->setText(durationText(setup.rampUp));
     if (m_passes->value() != int(setup.passes)) {
         const QSignalBlocker block(m_passes);
-        m_passes->setValue(int(std::clamp<std::uint32_t>(setup.passes, 1, 100)));
+        m_passes->setValue(int(std::min<std::uint32_t>(setup.passes, 1000)));
     }
     if (!m_pause->hasFocus())
         m_pause->setText(durationText(setup.pauseBetweenTests));

@@ -88,13 +88,27 @@ QString SteadyStateOverlay::describe(const core::SteadyStateRecord &record)
 
 void SteadyStateOverlay::show(QCustomPlot *plot, int step, const core::SteadyStateRecord &record)
 {
-    if (const auto old = m_steps.find(step); old != m_steps.end()) {
-        for (QCPAbstractItem *item : old->second.items)
-            old->second.plot->removeItem(item);
-        m_steps.erase(old);
+    auto found = m_steps.find(step);
+    // A record goes on from the one drawn (a round more): its bars are kept and only the
+    // new rounds' added, so a step of many rounds costs a round's items per round, not
+    // all of them again. Anything else (another plot, fewer rounds) is drawn anew.
+    const bool goesOn = found != m_steps.end() && found->second.plot == plot
+        && found->second.bars.size() <= record.rounds.size();
+    if (found != m_steps.end()) {
+        Drawn &old = found->second;
+        for (QCPAbstractItem *item : old.items)
+            old.plot->removeItem(item);
+        old.items.clear();
+        if (!goesOn) {
+            for (QCPItemLine *bar : old.bars)
+                old.plot->removeItem(bar);
+            m_steps.erase(found);
+        }
     }
-    if (record.rounds.empty())
+    if (record.rounds.empty()) {
+        m_steps.erase(step);
         return;
+    }
     Drawn &drawn = m_steps[step];
     drawn.plot = plot;
     const QColor tone = badgeToneColor(toneOf(record.result.state));
@@ -105,6 +119,7 @@ void SteadyStateOverlay::show(QCustomPlot *plot, int step, const core::SteadySta
     // with its least-squares line.
     const auto &w = record.result.window;
     const bool window = w && w->count > 0 && w->first + w->count <= record.rounds.size();
+    drawn.windowRounds = 0;
     if (window) {
         const core::SteadyStateRound &first = record.rounds[w->first];
         const core::SteadyStateRound &last = record.rounds[w->first + w->count - 1];
@@ -128,15 +143,21 @@ void SteadyStateOverlay::show(QCustomPlot *plot, int step, const core::SteadySta
         drawn.items.push_back(fit);
         drawn.windowRounds = int(w->count);
     }
-    for (std::size_t i = 0; i < record.rounds.size(); ++i) {
+    for (std::size_t i = drawn.bars.size(); i < record.rounds.size(); ++i) {
         const core::SteadyStateRound &r = record.rounds[i];
-        const bool inWindow = window && i >= w->first && i < w->first + w->count;
         auto *bar = new QCPItemLine(plot);
-        bar->setPen(QPen(inWindow ? tone : outside, inWindow ? 3 : 2));
         bar->start->setCoords(r.startSeconds, r.figure);
         bar->end->setCoords(r.endSeconds, r.figure);
-        drawn.items.push_back(bar);
+        drawn.bars.push_back(bar);
     }
+    // Colours from the earlier of the last window and this one on: the bars before it
+    // were grey and stay so (a window only moves on).
+    const std::size_t from = std::min(drawn.colouredFrom, window ? w->first : drawn.bars.size());
+    for (std::size_t i = from; i < drawn.bars.size(); ++i) {
+        const bool inWindow = window && i >= w->first && i < w->first + w->count;
+        drawn.bars[i]->setPen(QPen(inWindow ? tone : outside, inWindow ? 3 : 2));
+    }
+    drawn.colouredFrom = window ? w->first : drawn.bars.size();
     drawn.rounds = int(record.rounds.size());
 
     // The verdict at the bottom of the plot, from the first round on (the step labels are

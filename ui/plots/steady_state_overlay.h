@@ -8,8 +8,9 @@
 // amber while the window still moves, red when the round limit came first; rounds outside
 // the window are grey.
 //
-// Each round's end redraws its step's items (at most the round limit's bars, 25 by PTS's
-// default): the cost is nothing beside a frame. The items are the plot's: LivePlots'
+// Each round's end adds its bar and redraws its step's window, fit and label; bars are
+// recoloured only from the window on: a round costs a few items, however many rounds a
+// step (up to its round limit) has. The items are the plot's: LivePlots'
 // clear() removes every item, and forget() drops the overlay's pointers to them.
 #pragma once
 
@@ -23,6 +24,7 @@
 
 class QCustomPlot;
 class QCPAbstractItem;
+class QCPItemLine;
 
 namespace ioprism::ui {
 
@@ -50,7 +52,9 @@ public:
 private:
     struct Drawn {
         QCustomPlot *plot = nullptr;
-        std::vector<QCPAbstractItem *> items;
+        std::vector<QCPItemLine *> bars; // a round each, kept while the step goes on
+        std::size_t colouredFrom = 0; // bars before this are grey for good
+        std::vector<QCPAbstractItem *> items; // the window's band and fit, the label
         int rounds = 0;
         int windowRounds = 0;
         QString label;
