@@ -253,7 +253,7 @@ std::string finishedRunTables(const RunResult &result)
 {
     std::string passes;
     // CrystalDiskMark's passes: each test's best pass beside its passes' mean and spread.
-    if (result.plan.profile.setup.passes > 1 && !result.steps.empty()) {
+    if (result.plan.profile.setup.passesPerTest() > 1 && !result.steps.empty()) {
         auto rows = stepSummary(result);
         for (auto &row : rows)
             row.name = terminalText(row.name);

@@ -13,6 +13,7 @@
 #include "core/profile/checked_size.h"
 #include "core/stats/steady_state.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -319,6 +320,9 @@ struct TestSetup {
     // CrystalDiskMark's interval: an idle pause before each test but the first (not
     // between the passes of a test), which lets a drive drain its SLC cache; 0 = none.
     std::chrono::seconds pauseBetweenTests {0};
+    // The passes each step runs: `passes`, at least 1, and 1 with a series (the checks
+    // refuse more; a plan and everything that reads one use this).
+    std::uint32_t passesPerTest() const { return series ? 1 : std::max<std::uint32_t>(passes, 1); }
     friend bool operator==(const TestSetup &, const TestSetup &) = default;
 };
 

@@ -219,7 +219,7 @@ std::vector<KeyedRow> rowsOf(const RunResult &r)
     // test, as its summary shows it (core/report/step_summary.h): a run of 5 passes then
     // matches one of a single pass, and the best of one run's passes the best of another's.
     std::vector<std::pair<const StepResult *, std::string>> shown;
-    if (!r.plan.profile.setup.series && r.plan.profile.setup.passes > 1)
+    if (r.plan.profile.setup.passesPerTest() > 1)
         for (const auto &row : stepSummary(r))
             shown.emplace_back(&r.steps[row.step], row.name);
     else

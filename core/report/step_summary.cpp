@@ -102,7 +102,7 @@ StepSummaryRow testRow(
 std::vector<StepSummaryRow> stepSummary(const RunResult &result)
 {
     const auto &planned = result.plan.steps;
-    const std::uint32_t passes = std::max<std::uint32_t>(result.plan.profile.setup.passes, 1);
+    const std::uint32_t passes = result.plan.profile.setup.passesPerTest();
     std::vector<StepSummaryRow> rows;
     std::vector<std::size_t> test; // the passes of the test being gathered
     std::size_t lastPlanned = 0;

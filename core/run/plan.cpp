@@ -383,8 +383,7 @@ std::optional<RunPlan> makeRunPlan(
     // The plan is the one home of each cycling step's point: the GUI's Series view and
     // the reader of older files take it from here rather than count steps again.
     setCyclingPoints(profile.setup, plan.steps);
-    if (!profile.setup.series)
-        repeatPasses(plan, profile.setup.passes);
+    repeatPasses(plan, profile.setup.passesPerTest());
     return plan;
 }
 

@@ -16,7 +16,7 @@ RunProgress::RunProgress(const TestSetup &setup, std::size_t stepCount)
     : m_rampUpSeconds(static_cast<double>(setup.rampUp.count()))
     , m_runTimeSeconds(static_cast<double>(setup.runTime.count()))
     , m_pauseSeconds(static_cast<double>(setup.pauseBetweenTests.count()))
-    , m_passes(setup.series ? 1 : std::max<std::uint32_t>(setup.passes, 1))
+    , m_passes(setup.passesPerTest())
     , m_stepCount(stepCount)
 {
     // A series of a number of I/Os per point ends each point when its I/Os are done,

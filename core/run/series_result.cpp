@@ -115,8 +115,8 @@ std::vector<SeriesPointResult> seriesPoints(const RunResult &result)
     // A point whose trials did not all run (a stop in a later trial) is not complete.
     const auto &series = result.plan.profile.setup.series;
     // Cycling: each pass of a step is a trial of its point.
-    const std::size_t trials
-        = std::max<std::uint32_t>(series ? series->repeat : result.plan.profile.setup.passes, 1);
+    const std::size_t trials = series ? std::max<std::uint32_t>(series->repeat, 1)
+                                      : result.plan.profile.setup.passesPerTest();
     for (auto &p : points) {
         summarise(p, result);
         p.complete = p.complete && p.trials.size() >= trials;

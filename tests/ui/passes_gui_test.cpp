@@ -19,6 +19,7 @@
 
 #include <gtest/gtest.h>
 
+#include "manager_support.h"
 #include "ui_test_support.h"
 
 namespace ioprism::ui {
@@ -109,10 +110,8 @@ TEST(PassesFromTheWindow, EveryPassIsKeptAndTheGridShowsEachTestsBestWithItsSpre
     p.hosts[0].workers[0].targets[0].path = (dir.path() / "ioprism-test.dat").string();
     p.hosts[0].workers[0].targets[0].testFileSizeBytes = 8 * core::kMiB;
     window.document()->setProfile(p);
-    RunResultPtr finished;
-    QObject::connect(&window, &MainWindow::runFinished, [&](RunResultPtr r) { finished = r; });
-    ASSERT_TRUE(window.startRun());
-    ASSERT_TRUE(test::waitUntil([&] { return finished != nullptr; }, 60s));
+    const RunResultPtr finished = runOnce(window);
+    ASSERT_TRUE(finished);
     ASSERT_FALSE(finished->error) << finished->error->toString();
     ASSERT_EQ(finished->steps.size(), 4u);
     EXPECT_EQ(finished->steps[1].stepName, "RND4K QD4, pass 2/2");

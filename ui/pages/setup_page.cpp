@@ -1045,7 +1045,7 @@ void SetupPage::updatePlan()
     }
     if (setup.series && setup.series->workerStagger.count() > 0)
         how += tr(", plus the worker stagger");
-    const std::uint32_t passes = setup.series ? 1 : std::max<std::uint32_t>(setup.passes, 1);
+    const std::uint32_t passes = setup.passesPerTest();
     const std::size_t tests = (n + passes - 1) / passes;
     if (passes > 1)
         how += tr(" (%1 tests of %2 passes each)").arg(tests).arg(passes);
