@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Runs the Windows test suite (the windows-mingw cross build) under Wine:
 #
-#   scripts/wine-ctest.sh [CTEST ARGS...]     e.g. -R Iocp, -j2, --timeout 900
+#   scripts/wine-ctest.sh [CTEST ARGS...]     e.g. -R core_tests, -j2, --timeout 900
+#
+# Each test executable runs as a few shards (tests/CMakeLists.txt); GTEST_FILTER picks
+# cases inside them, e.g. GTEST_FILTER='IocpEngine.*' scripts/wine-ctest.sh -R platform
 #
 # ctest runs every test executable through Wine (CMAKE_CROSSCOMPILING_EMULATOR, set by
 # cmake/toolchains/mingw-w64.cmake). Wine is slow to start a process when its server is
@@ -54,17 +57,6 @@ else
     ctest --preset windows-mingw "$@" || status=$?
 fi
 report_retries
-# ctest printed each failure's output where it happened, hundreds of lines up; a CI log is
-# often read from its end, so say again what each failed test printed.
-failed_list=$build/Testing/Temporary/LastTestsFailed.log
-if [ "$status" -ne 0 ] && [ -s "$failed_list" ]; then
-    while IFS=: read -r _ name; do
-        echo "== output of the failed test $name"
-        awk -v name="$name" '
-            $0 ~ ("Testing: " name "$") { on = 1 }
-            on { print }
-            on && /^Test (Failed|Passed)|^Test time/ && ++seen == 2 { exit }' \
-            "$build/Testing/Temporary/LastTest.log" | tail -n 60
-    done <"$failed_list"
-fi
+# What each failed test printed, again at the end, where a CI log is read.
+[ "$status" -ne 0 ] && "$here/scripts/ctest-failures.sh" "$build"
 exit "$status"
