@@ -11,6 +11,10 @@
 #   scripts/lint.sh --all       every source (about 14 minutes on a 2-core VM)
 #   scripts/lint.sh --build DIR ... through DIR's compile commands (default build/dev)
 #
+# A file linted clean before and unchanged since (the same preprocessed text, command,
+# .clang-tidy and clang-tidy) is not linted again: IOPRISM_LINT_CACHE (default
+# ~/.cache/ioprism-lint) keeps the keys of clean files.
+#
 # Linted: the .cpp files under core/ platform/ net/ mpi/ app/ ui/ that the dev build compiles
 # (platform/windows/ is checked by the MinGW build, not here), plus, for each changed
 # header, one source that includes it directly; headers are checked through them. tests/ is not linted: the
@@ -31,7 +35,7 @@ while [ $# -gt 0 ]; do
     --all) all=true ;;
     --base) base=${2:?--base needs a revision}; shift ;;
     --build) build=${2:?--build needs a build directory}; shift ;;
-    *) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    *) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
     esac
     shift
 done
@@ -124,6 +128,56 @@ if [ ${#files[@]} -eq 0 ]; then
 fi
 echo "   ${#files[@]} file(s): ${files[*]}"
 
+# Files linted clean before, unchanged, are not linted again: a file's key is what
+# clang-tidy's verdict depends on -- clang-tidy's version, .clang-tidy, the file's compile
+# command and the file as preprocessed with its comments kept (NOLINT), every header it
+# includes expanded -- with this clone's path taken out, so that another clone (CI's)
+# finds what this one linted. Clean keys are kept in $IOPRISM_LINT_CACHE; a finding keeps
+# none. Preprocessing is about 0.3 s a file; clang-tidy 10 to 40 s.
+cache=${IOPRISM_LINT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ioprism-lint}
+mkdir -p "$cache"
+mapfile -t keyed < <(python3 -c 'import concurrent.futures,hashlib,json,os,re,shlex,subprocess,sys
+db, root, config = sys.argv[1], sys.argv[2], sys.argv[3]
+files = sys.argv[4:]
+commands = {os.path.normpath(os.path.join(e["directory"], e["file"])): e
+    for e in json.load(open(db))}
+tool = subprocess.run(["clang-tidy", "--version"], capture_output=True, text=True).stdout
+def key(f):
+    e = commands[os.path.join(root, f)]
+    args = shlex.split(e["command"])
+    # The command, then the same command preprocessing to stdout instead of compiling.
+    i = args.index("-o")
+    pre = args[:i] + args[i + 2:]
+    pre = [a for a in pre if a != "-c"] + ["-E", "-P", "-C", "-o", "-"]
+    out = subprocess.run(pre, cwd=e["directory"], capture_output=True)
+    if out.returncode != 0:
+        return f + " -"
+    h = hashlib.sha256()
+    for part in (tool.encode(), open(config, "rb").read(),
+                 " ".join(args[:i] + args[i + 2:]).encode(), out.stdout):
+        h.update(part.replace(root.encode(), b"ROOT"))
+        h.update(b"\0")
+    return f + " " + h.hexdigest()
+with concurrent.futures.ThreadPoolExecutor(os.cpu_count()) as pool:
+    for line in pool.map(key, files):
+        print(line)' "$tidy_db/compile_commands.json" "$here" "$here/.clang-tidy" "${files[@]}")
+files=()
+keys=()
+for line in "${keyed[@]}"; do
+    f=${line% *}
+    k=${line##* }
+    if [ "$k" != "-" ] && [ -e "$cache/$k" ]; then
+        continue
+    fi
+    files+=("$f")
+    keys+=("$k")
+done
+if [ ${#files[@]} -eq 0 ]; then
+    echo "   each linted clean before, unchanged ($cache)"
+    exit 0
+fi
+[ ${#files[@]} -eq ${#keyed[@]} ] || echo "   ${#files[@]} of them changed since they were linted clean; the rest unchanged ($cache)"
+
 # run-clang-tidy takes regexes on the absolute path: anchor and escape each file.
 regexes=()
 for f in "${files[@]}"; do
@@ -143,4 +197,7 @@ if [ "$status" -ne 0 ]; then
     echo "lint: clang-tidy found problems (above)" >&2
     exit 1
 fi
+for k in "${keys[@]}"; do
+    [ "$k" = "-" ] || : >"$cache/$k"
+done
 echo "   clean"

@@ -133,7 +133,9 @@ test)
         # Its status goes to build/debs.status, which the last steps wait for. A session
         # of its own (setsid), so that an early exit stops its whole build (the trap).
         setsid bash -c 'chrt --idle 0 nice -n 19 packaging/build-debs.sh >build/debs.log 2>&1
-            echo $? >build/debs.status' &
+            status=$?
+            echo "== the Debian packages built in $((SECONDS / 60)) min $((SECONDS % 60)) s" >>build/debs.log
+            echo $status >build/debs.status' &
         echo $! >build/debs.pgid
         nice -n 19 scripts/build-qt-mingw.sh
         stage "Qt for Windows ready"
