@@ -134,7 +134,7 @@ test)
         # of its own (setsid), so that an early exit stops its whole build (the trap).
         setsid bash -c 'chrt --idle 0 nice -n 19 packaging/build-debs.sh >build/debs.log 2>&1
             status=$?
-            echo "== the Debian packages built in $((SECONDS / 60)) min $((SECONDS % 60)) s" >>build/debs.log
+            echo "== the Debian packages: build ended after $((SECONDS / 60)) min $((SECONDS % 60)) s, status $status" >>build/debs.log
             echo $status >build/debs.status' &
         echo $! >build/debs.pgid
         nice -n 19 scripts/build-qt-mingw.sh
