@@ -134,8 +134,9 @@ echo "   ${#files[@]} file(s): ${files[*]}"
 # includes expanded -- with this clone's path taken out, so that another clone (CI's)
 # finds what this one linted. Clean keys are kept in $IOPRISM_LINT_CACHE; a finding keeps
 # none. Preprocessing is about 0.3 s a file; clang-tidy 10 to 40 s.
-cache=${IOPRISM_LINT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ioprism-lint}
-mkdir -p "$cache"
+cache=${IOPRISM_LINT_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/ioprism-lint}
+# A folder that cannot be made (read-only home): no cache, every file linted.
+mkdir -p "$cache" 2>/dev/null || cache=/nonexistent
 mapfile -t keyed < <(python3 -c 'import concurrent.futures,hashlib,json,os,re,shlex,subprocess,sys
 db, root, config = sys.argv[1], sys.argv[2], sys.argv[3]
 files = sys.argv[4:]
@@ -198,6 +199,6 @@ if [ "$status" -ne 0 ]; then
     exit 1
 fi
 for k in "${keys[@]}"; do
-    [ "$k" = "-" ] || : >"$cache/$k"
+    [ "$k" = "-" ] || { : >"$cache/$k"; } 2>/dev/null || true
 done
 echo "   clean"
