@@ -137,7 +137,7 @@ echo "   ${#files[@]} file(s): ${files[*]}"
 cache=${IOPRISM_LINT_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/ioprism-lint}
 # A folder that cannot be made (read-only home): no cache, every file linted.
 mkdir -p "$cache" 2>/dev/null || cache=/nonexistent
-mapfile -t keyed < <(python3 -c 'import concurrent.futures,hashlib,json,os,re,shlex,subprocess,sys
+mapfile -t keyed < <(python3 -c 'import concurrent.futures,hashlib,json,os,shlex,subprocess,sys
 db, root, config = sys.argv[1], sys.argv[2], sys.argv[3]
 files = sys.argv[4:]
 commands = {os.path.normpath(os.path.join(e["directory"], e["file"])): e

@@ -119,10 +119,10 @@ run)
 test)
     install_missing "${build_packages[@]}" "${test_packages[@]}"
     mkdir -p build
-    # The Windows side runs beside the Linux steps at the lowest priority, on what they
-    # leave idle (a test waiting on I/O, a linker): its packages, Qt for Windows (about
-    # 20 minutes of the two cores the first time, then found in its cache) and the MinGW
-    # build. The Windows steps below wait for it.
+    # The Windows side runs beside the Linux steps at nice 19, on what they leave idle (a
+    # test waiting on I/O, a linker): its packages, Qt for Windows (about 27 minutes of
+    # the two cores the first time, then found in its cache) and the MinGW build. The
+    # Windows steps below wait for it.
     windows_side() {
         install_missing "${windows_packages[@]}" "${deb_packages[@]}"
         stage "Windows packages ready"

@@ -109,7 +109,6 @@ TEST(DISABLED_BrokerGui, ReadThenConfirmedWrite)
                         "runs this as a user who may not open the device";
     const std::string path = device;
     test::ensureApp();
-    QSettings().clear();
     test::TempDir dir;
     // A run library, as the application has: the window then keeps each run and asks
     // nothing about the previous results before the next run.

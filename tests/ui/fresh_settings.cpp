@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Every GUI test starts from empty settings. Natively ctest runs each case in a process of
-// its own, whose settings directory is new and empty (test::ensureApp); under Wine the
-// cases of an executable run in a few processes (tests/CMakeLists.txt, shards), and one
-// case's kept choices (peak mode, the reap batch, a window's geometry) would otherwise
-// reach the next case's window. Clearing them as each case starts gives both ways the
-// same start.
+// Every GUI test starts from empty settings, the one place that says so. A case run in a
+// process of its own starts with a new, empty settings directory (test::ensureApp); the
+// cases of a shard (tests/CMakeLists.txt: under ASan and under Wine) share a process, and
+// one case's kept choices (peak mode, the reap batch, a window's geometry) would otherwise
+// reach the next case's window. Clearing them as each case starts gives both the same
+// start.
 #include <QCoreApplication>
 #include <QSettings>
 

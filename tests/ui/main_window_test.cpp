@@ -48,7 +48,6 @@ MainWindowOptions isolated(const test::TempDir &dir, bool restore = false)
 TEST(MainWindow, FirstLaunchStartsFromTheQuickPresetWithATestFileInTheDataFolder)
 {
     test::ensureApp();
-    QSettings().clear(); // nothing saved: a first launch
     test::TempDir dir;
     MainWindow window(ioprism::test::testServices(), isolated(dir, true));
     const auto &profile = window.document()->profile();
@@ -74,7 +73,6 @@ TEST(MainWindow, AFirstLaunchFitsTheScreensAvailableArea)
     EXPECT_EQ(fitWindowSize(QSize(1440, 900), QSize(2560, 1400)), QSize(1440, 900));
 
     test::ensureApp();
-    QSettings().clear();
     test::TempDir dir;
     MainWindow window(ioprism::test::testServices(), isolated(dir, true));
     ASSERT_NE(window.screen(), nullptr);
@@ -88,7 +86,6 @@ TEST(MainWindow, AFirstLaunchFitsTheScreensAvailableArea)
 TEST(MainWindow, TheLastProfileIsRestoredOnTheNextLaunch)
 {
     test::ensureApp();
-    QSettings().clear();
     test::TempDir dir;
     core::Profile edited;
     {
@@ -108,7 +105,6 @@ TEST(MainWindow, TheEngineIsSavedAsItsKindAndRestoredOnTheNextLaunch)
     // The page offers core::EngineKind values (one declaration for platform and GUI);
     // their numbers are what the settings hold.
     test::ensureApp();
-    QSettings().clear();
     test::TempDir dir;
     {
         MainWindow window(ioprism::test::testServices(), isolated(dir));
@@ -153,7 +149,6 @@ std::vector<EngineEntry> engineEntries(const MainWindow &window)
 TEST(MainWindow, TheEnginesOfferedAreThePlatformsWithWhatAutoMeansThere)
 {
     test::ensureApp();
-    QSettings().clear();
     test::TempDir dir;
     {
         // Linux's list (nullPlatformServices): Auto is io_uring, else sync; no IOCP.
@@ -338,7 +333,6 @@ private:
 TEST(MainWindow, PeakModeIsOfferedWithIoUringSentWithTheRunAndKept)
 {
     test::ensureApp();
-    QSettings().clear();
     test::TempDir dir;
     auto asked = std::make_shared<std::vector<core::EnginePolling>>();
     PlatformServices services = ioprism::test::testServices();

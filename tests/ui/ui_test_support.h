@@ -101,9 +101,11 @@ inline QApplication &ensureApp()
         static char name[] = "ui_tests";
         static char *argv[] = {name, nullptr};
         QStandardPaths::setTestModeEnabled(true); // data under ~/.qttest
-        // Settings in a directory of this process's own: ctest runs each test in its own
-        // process, two at a time, and a shared settings file let one test's clear() or
-        // write land in the middle of another's (a flaky engine-setting test).
+        // Settings in a directory of this process's own: ctest runs several test
+        // processes at a time (a case each, or a shard of cases), and a shared settings
+        // file let one test's clear or write land in the middle of another's (a flaky
+        // engine-setting test). Each case starts from empty settings
+        // (tests/ui/fresh_settings.cpp).
         // On Windows the native format is the registry, which setPath cannot move and which
         // every test process under one Wine prefix shares (one test's peak mode reached
         // the next test's run): settings are INI files everywhere.
