@@ -3,7 +3,6 @@
 
 #include "core/stats/diskstats.h"
 #include "platform/linux/block_devices.h"
-#include "platform/linux/thread_times.h"
 
 #include <array>
 #include <fcntl.h>
@@ -204,7 +203,8 @@ core::CounterSnapshot LinuxDeviceCounterSource::sample()
     core::CounterSnapshot s = m_cpu ? m_cpu->sample() : core::CounterSnapshot {};
     m_disks.read(s.disks);
     s.processStorageReadBytes = processStorageReadBytes();
-    s.threadsKnown = readOwnThreads(s.threads);
+    std::lock_guard lock(m_threadsMutex);
+    s.threadsKnown = m_threads.read(s.threads);
     return s;
 }
 
