@@ -22,14 +22,23 @@ namespace {
 constexpr int kTag = 7355;
 
 // How long the pump sleeps when nothing moves, since MPI says nothing of a message that
-// arrives (it is seen at the next MPI_Iprobe): every millisecond for a while after a
-// message arrived (messages come in exchanges: the clock samples' round trips, a step's
-// ready and go), then every 10 ms. A rank that only sends (its intervals) then costs
-// next to nothing beside the engine: polling every millisecond on 16 ranks cost 2.6 % of
-// their IOPS on 2 cores (bench/mpi-overhead).
+// arrives (it is seen at the next MPI_Iprobe): every millisecond for 50 ms after an
+// exchange moved (a text message either way, or a close: a clock sample's round trip, a
+// step's ready and go, a request and its answer, where an answer may follow at once),
+// else every 50 ms. The results' stream (binary messages: intervals, step results) is
+// answered by nothing and does not count: on rank 0, which receives every rank's
+// interval every 100 ms, counting them kept the pump polling every millisecond for the
+// whole run. What comes unannounced — a step's go long after the rank said it was ready,
+// a stop — is seen within the idle poll: rank 0 starts each step 250 ms after the last
+// rank is ready (app/mpi/main.cpp), well past it. A stonewalled run polls every 10 ms
+// (World::setIdlePoll): there the first rank's "done" and rank 0's "end the step" come
+// unannounced too, and each poll's wait is I/O the other ranks do past the amount.
+// Each wake costs an MPI_Iprobe, whose progress engine yields the CPU when idle and the
+// host is oversubscribed: with 16 ranks on 2 cores, polling every millisecond cost 2.6 %
+// of their IOPS (bench/mpi-overhead); every 10 ms, the pumps still took a few percent of
+// the machine (docs/performance.md).
 constexpr auto kBusyPoll = std::chrono::milliseconds(1);
-constexpr auto kIdlePoll = std::chrono::milliseconds(10);
-constexpr auto kBusyWindow = std::chrono::milliseconds(200);
+constexpr auto kBusyWindow = std::chrono::milliseconds(50);
 
 std::string closedByPeer(int peer)
 {
@@ -237,7 +246,7 @@ void World::pump(std::chrono::milliseconds drain)
 {
     std::list<Sending> sending;
     std::optional<std::chrono::steady_clock::time_point> giveUpAt;
-    auto lastReceived = std::chrono::steady_clock::now();
+    auto lastExchange = std::chrono::steady_clock::now();
 
     // Delivers what an endpoint has for its owner: messages in order, then the end once.
     auto deliver = [](Endpoint &e) {
@@ -270,7 +279,7 @@ void World::pump(std::chrono::milliseconds drain)
 
     for (;;) {
         bool moved = false;
-        bool received = false;
+        bool exchanged = false; // a text message or a close moved, either way
         bool workDone = false;
         {
             std::lock_guard lock(m_wake->mutex);
@@ -294,6 +303,7 @@ void World::pump(std::chrono::milliseconds drain)
                 }
             }
             for (auto &text : out) {
+                exchanged = exchanged || !core::isBinaryMessage(text);
                 auto &s = sending.emplace_back(Sending {std::move(text)});
                 MPI_Isend(s.text.data(), static_cast<int>(s.text.size()), MPI_BYTE, endpoint->peer,
                     kTag, MPI_COMM_WORLD, &s.request);
@@ -303,6 +313,7 @@ void World::pump(std::chrono::milliseconds drain)
                 auto &s = sending.emplace_back();
                 MPI_Isend(nullptr, 0, MPI_BYTE, endpoint->peer, kTag, MPI_COMM_WORLD, &s.request);
                 moved = true;
+                exchanged = true; // the peer answers with its own close
             }
         }
         for (auto it = sending.begin(); it != sending.end();) {
@@ -323,7 +334,7 @@ void World::pump(std::chrono::milliseconds drain)
             MPI_Recv(text.data(), count, MPI_BYTE, status.MPI_SOURCE, kTag, MPI_COMM_WORLD,
                 MPI_STATUS_IGNORE);
             moved = true;
-            received = true;
+            exchanged = exchanged || !core::isBinaryMessage(text);
             const auto source = static_cast<std::size_t>(status.MPI_SOURCE);
             if (source >= m_endpoints.size() || !m_endpoints[source])
                 continue; // a rank with no channel here: nothing to tell
@@ -366,15 +377,15 @@ void World::pump(std::chrono::milliseconds drain)
             }
         }
         const auto now = std::chrono::steady_clock::now();
-        if (received)
-            lastReceived = now;
+        if (exchanged)
+            lastExchange = now;
         if (moved)
             continue;
         // Fast while a send is in flight (a large message completes as the peer takes it)
-        // or something arrived lately (an answer may follow); else every 10 ms.
-        const bool busy = !sending.empty() || now - lastReceived < kBusyWindow;
+        // or an exchange moved lately (an answer may follow); else every 50 ms.
+        const bool busy = !sending.empty() || now - lastExchange < kBusyWindow;
         std::unique_lock lock(m_wake->mutex);
-        m_wake->cv.wait_for(lock, busy ? kBusyPoll : kIdlePoll, [&] { return m_wake->pending; });
+        m_wake->cv.wait_for(lock, busy ? kBusyPoll : m_idlePoll, [&] { return m_wake->pending; });
     }
 }
 

@@ -169,10 +169,20 @@ int runRankZero(mpi::World &world, cli::RunArgs args, const std::vector<RankPlac
         // ready), rather than by every rank at once.
         makers.push_back(forRank(localHost({}, std::move(hooks)), places[0], true));
         makers.back().preparesFirst = shared;
+        // A rank's pump looks for messages every 50 ms between exchanges (mpi/mpi_world.cpp):
+        // each step starts 250 ms after the last rank is ready, so that its go reaches every
+        // rank first, and each rank's clock is sampled every 10 s during a run (an agent's,
+        // every 2 s): each sample is an exchange that has both pumps poll every millisecond
+        // for a while, and rank 0 has one with every rank. At 100 ppm of drift between two
+        // hosts' clocks, 10 s is a millisecond.
+        RemoteRunOptions rankOptions;
+        rankOptions.keepAlive = std::chrono::seconds(10);
         for (int r = 1; r < world.size(); ++r)
-            makers.push_back(forRank({{}, {}, remoteRunSessions(*connections[std::size_t(r - 1)])},
-                places[std::size_t(r)], !shared));
-        return std::make_unique<MultiHostRunSession>(std::move(makers), sink);
+            makers.push_back(
+                forRank({{}, {}, remoteRunSessions(*connections[std::size_t(r - 1)], rankOptions)},
+                    places[std::size_t(r)], !shared));
+        return std::make_unique<MultiHostRunSession>(
+            std::move(makers), sink, std::chrono::milliseconds(250));
     };
     return cli::runCommand(std::move(args), frontEnd);
 }
@@ -249,6 +259,10 @@ int main(int argc, char **argv)
         places.push_back(
             {r, world.size(), hosts[std::size_t(r)], folders[std::size_t(r)], m.sharedFile});
     const std::string token = world.broadcast(root ? jobToken() : std::string());
+    // Stonewalling: the first rank's "done" and rank 0's "end the step" arrive
+    // unannounced, and every rank moves I/O until it sees the end: look every 10 ms.
+    if (!args.stonewall.empty())
+        world.setIdlePoll(std::chrono::milliseconds(10));
 
     if (root) {
         std::vector<std::unique_ptr<MessageChannel>> channels(std::size_t(world.size()));
