@@ -13,7 +13,7 @@
 // call is made on the thread that made the World (main). serve() runs the application's
 // work on a thread of its own while main carries the channels' messages: what the work
 // sends is queued and handed to MPI_Isend by main; main polls for what arrives
-// (MPI_Iprobe: every millisecond while an exchange is going on, else every 50 ms; at once
+// (MPI_Iprobe: every millisecond while an exchange is going on, else every 100 ms; at once
 // when something is queued) and delivers it on main, which is each channel's own thread.
 //
 // A channel ends when either side closes it: a closing side sends an empty message (no
@@ -58,7 +58,7 @@ public:
     std::unique_ptr<core::MessageChannel> channel(int peer);
 
     // How long the pump sleeps between looks for messages when no exchange is going on
-    // (50 ms unless set; mpi_world.cpp says why). Before serve().
+    // (100 ms unless set; mpi_world.cpp says why). Before serve().
     void setIdlePoll(std::chrono::milliseconds poll) { m_idlePoll = poll; }
 
     // Runs `work` on a thread of its own while this thread carries the channels' messages,
@@ -79,7 +79,7 @@ private:
 
     int m_rank = 0;
     int m_size = 1;
-    std::chrono::milliseconds m_idlePoll {50};
+    std::chrono::milliseconds m_idlePoll {100};
     std::vector<std::shared_ptr<Endpoint>> m_endpoints;
     struct Wake; // wakes the pump when a channel has something to send
     std::shared_ptr<Wake> m_wake;

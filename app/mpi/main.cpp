@@ -169,7 +169,7 @@ int runRankZero(mpi::World &world, cli::RunArgs args, const std::vector<RankPlac
         // ready), rather than by every rank at once.
         makers.push_back(forRank(localHost({}, std::move(hooks)), places[0], true));
         makers.back().preparesFirst = shared;
-        // A rank's pump looks for messages every 50 ms between exchanges (mpi/mpi_world.cpp):
+        // A rank's pump looks for messages every 100 ms between exchanges (mpi_world.cpp):
         // each step starts 250 ms after the last rank is ready, so that its go reaches every
         // rank first, and each rank's clock is sampled every 10 s during a run (an agent's,
         // every 2 s): each sample is an exchange that has both pumps poll every millisecond
