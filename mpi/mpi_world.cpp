@@ -25,10 +25,14 @@ constexpr int kTag = 7355;
 // arrives (it is seen at the next MPI_Iprobe): every millisecond for 50 ms after an
 // exchange moved (a text message either way, or a close: a clock sample's round trip, a
 // step's ready and go, a request and its answer, where an answer may follow at once),
-// else every 100 ms. The results' stream (binary messages: intervals, step results) is
-// answered by nothing and does not count: on rank 0, which receives every rank's
-// interval every 100 ms, counting them kept the pump polling every millisecond for the
-// whole run. What comes unannounced — a step's go long after the rank said it was ready,
+// else every 10 ms, and every 100 ms while the results stream (a binary message moved
+// within the last second: the ranks are measuring). The results' stream (intervals, step
+// results) is answered by nothing and does not start the fast polls: on rank 0, which
+// receives every rank's interval every 100 ms, it kept the pump polling every millisecond
+// for the whole run. Outside it (connecting, preparing) the 10 ms keep rank 0's opening
+// of every rank one after another quick: at 100 ms there, 16 ranks took 11.5 s to start
+// and end a 1 s run instead of 4.3 s, and at 200 ms the last rank's hello came after its
+// 10 s limit. What comes unannounced — a step's go long after the rank said it was ready,
 // a stop — is seen within the idle poll: rank 0 starts each step 250 ms after the last
 // rank is ready (app/mpi/main.cpp), well past it. A stonewalled run polls every 10 ms
 // (World::setIdlePoll): there the first rank's "done" and rank 0's "end the step" come
@@ -36,10 +40,12 @@ constexpr int kTag = 7355;
 // Each wake costs an MPI_Iprobe, whose progress engine yields the CPU when idle and the
 // host is oversubscribed: with 16 ranks on 2 cores, polling every millisecond cost 2.6 %
 // of their IOPS (bench/mpi-overhead); the ranks' workers got 4 % less CPU than alone
-// with 10 ms and fast polls after every interval, 2.4 % with 50 ms, 2 % with 100 ms
+// with 10 ms and fast polls after every interval, 2.0 to 2.4 % with 50 or 100 ms
 // (docs/performance.md).
 constexpr auto kBusyPoll = std::chrono::milliseconds(1);
 constexpr auto kBusyWindow = std::chrono::milliseconds(50);
+constexpr auto kQuietPoll = std::chrono::milliseconds(10);
+constexpr auto kStreamWindow = std::chrono::seconds(1);
 
 std::string closedByPeer(int peer)
 {
@@ -248,6 +254,7 @@ void World::pump(std::chrono::milliseconds drain)
     std::list<Sending> sending;
     std::optional<std::chrono::steady_clock::time_point> giveUpAt;
     auto lastExchange = std::chrono::steady_clock::now();
+    std::optional<std::chrono::steady_clock::time_point> lastStreamed; // a binary message
 
     // Delivers what an endpoint has for its owner: messages in order, then the end once.
     auto deliver = [](Endpoint &e) {
@@ -281,6 +288,7 @@ void World::pump(std::chrono::milliseconds drain)
     for (;;) {
         bool moved = false;
         bool exchanged = false; // a text message or a close moved, either way
+        bool streamed = false; // a binary message moved, either way
         bool workDone = false;
         {
             std::lock_guard lock(m_wake->mutex);
@@ -304,7 +312,7 @@ void World::pump(std::chrono::milliseconds drain)
                 }
             }
             for (auto &text : out) {
-                exchanged = exchanged || !core::isBinaryMessage(text);
+                (core::isBinaryMessage(text) ? streamed : exchanged) = true;
                 auto &s = sending.emplace_back(Sending {std::move(text)});
                 MPI_Isend(s.text.data(), static_cast<int>(s.text.size()), MPI_BYTE, endpoint->peer,
                     kTag, MPI_COMM_WORLD, &s.request);
@@ -335,7 +343,7 @@ void World::pump(std::chrono::milliseconds drain)
             MPI_Recv(text.data(), count, MPI_BYTE, status.MPI_SOURCE, kTag, MPI_COMM_WORLD,
                 MPI_STATUS_IGNORE);
             moved = true;
-            exchanged = exchanged || !core::isBinaryMessage(text);
+            (core::isBinaryMessage(text) ? streamed : exchanged) = true;
             const auto source = static_cast<std::size_t>(status.MPI_SOURCE);
             if (source >= m_endpoints.size() || !m_endpoints[source])
                 continue; // a rank with no channel here: nothing to tell
@@ -380,13 +388,20 @@ void World::pump(std::chrono::milliseconds drain)
         const auto now = std::chrono::steady_clock::now();
         if (exchanged)
             lastExchange = now;
+        if (streamed)
+            lastStreamed = now;
         if (moved)
             continue;
         // Fast while a send is in flight (a large message completes as the peer takes it)
-        // or an exchange moved lately (an answer may follow); else every 100 ms.
+        // or an exchange moved lately (an answer may follow); else every 100 ms while the
+        // results stream, every 10 ms outside it.
         const bool busy = !sending.empty() || now - lastExchange < kBusyWindow;
+        const bool streaming = lastStreamed && now - *lastStreamed < kStreamWindow;
+        const auto poll = busy ? kBusyPoll
+            : streaming        ? m_idlePoll
+                               : std::min(m_idlePoll, kQuietPoll);
         std::unique_lock lock(m_wake->mutex);
-        m_wake->cv.wait_for(lock, busy ? kBusyPoll : m_idlePoll, [&] { return m_wake->pending; });
+        m_wake->cv.wait_for(lock, poll, [&] { return m_wake->pending; });
     }
 }
 

@@ -13,8 +13,9 @@
 // call is made on the thread that made the World (main). serve() runs the application's
 // work on a thread of its own while main carries the channels' messages: what the work
 // sends is queued and handed to MPI_Isend by main; main polls for what arrives
-// (MPI_Iprobe: every millisecond while an exchange is going on, else every 100 ms; at once
-// when something is queued) and delivers it on main, which is each channel's own thread.
+// (MPI_Iprobe: every millisecond while an exchange is going on, else every 10 ms, or
+// every 100 ms while the ranks' results stream; at once when something is queued) and
+// delivers it on main, which is each channel's own thread.
 //
 // A channel ends when either side closes it: a closing side sends an empty message (no
 // agent message is empty), and a side that receives one answers with its own; serve()
@@ -57,8 +58,8 @@ public:
     // made before serve(), used from any thread while it runs.
     std::unique_ptr<core::MessageChannel> channel(int peer);
 
-    // How long the pump sleeps between looks for messages when no exchange is going on
-    // (100 ms unless set; mpi_world.cpp says why). Before serve().
+    // How long the pump sleeps between looks for messages while results stream and no
+    // exchange is going on (100 ms unless set; mpi_world.cpp says why). Before serve().
     void setIdlePoll(std::chrono::milliseconds poll) { m_idlePoll = poll; }
 
     // Runs `work` on a thread of its own while this thread carries the channels' messages,
