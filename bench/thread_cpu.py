@@ -20,7 +20,7 @@ more, and measures over the next `length` seconds; `result()` gives {"workers_s"
 /proc/PID/task/TID/schedstat (nanoseconds on a CPU) and comm; Linux only, needs root for
 the priority (else it runs at normal priority and says so).
 """
-import json, os, subprocess, sys, time
+import json, os, statistics, subprocess, sys, time
 
 WORKER_NAMES = ("ioprism-worker", "ioprism-sync")
 
@@ -82,8 +82,28 @@ class during:
 
     def result(self):
         out, _ = self.proc.communicate()
-        result = json.loads(out) if self.proc.returncode == 0 and out else None
-        return result or None
+        return json.loads(out) if self.proc.returncode == 0 and out else None
+
+
+def compare_round(ratios, without, with_, names):
+    """One round's "; workers' CPU ..." text, its ratio appended to `ratios` ("" when a
+    watcher saw nothing). `names`: how the two ways of running are called."""
+    if not without or not with_ or without["workers_s"] <= 0:
+        return ""
+    ratios.append(with_["workers_s"] / without["workers_s"])
+    return (f"; workers' CPU over {with_['window_s']:.1f} s: {names[0]} "
+            f"{without['workers_s']:.3f} s (others {without['others_s']:.3f} s), {names[1]} "
+            f"{with_['workers_s']:.3f} s (others {with_['others_s']:.3f} s), "
+            f"ratio {ratios[-1]:.3f}")
+
+
+def summary(ratios, names):
+    """The last line: the median of the rounds' ratios ("" without any)."""
+    if not ratios:
+        return ""
+    return (f"{names[1]}/{names[0]} workers' CPU seconds (the overhead without the machine's "
+            f"drift): median {statistics.median(ratios):.3f} (rounds "
+            f"{', '.join(f'{x:.3f}' for x in ratios)})")
 
 
 if __name__ == "__main__":

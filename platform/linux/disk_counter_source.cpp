@@ -203,7 +203,6 @@ core::CounterSnapshot LinuxDeviceCounterSource::sample()
     core::CounterSnapshot s = m_cpu ? m_cpu->sample() : core::CounterSnapshot {};
     m_disks.read(s.disks);
     s.processStorageReadBytes = processStorageReadBytes();
-    std::lock_guard lock(m_threadsMutex);
     s.threadsKnown = m_threads.read(s.threads);
     return s;
 }

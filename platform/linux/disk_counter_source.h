@@ -23,9 +23,7 @@
 // parsed in place (core/stats/diskstats.h); nothing is allocated per sample beyond the
 // snapshot's vector. See docs/performance.md.
 //
-// Threads: the run's control thread calls watchTargets, then sample; a run's first
-// sample and its ticks may come from different threads, one at a time (the thread
-// reader's mutex is for that: it keeps state between samples).
+// Threads: not thread-safe; the run's control thread calls watchTargets then sample.
 // Failure behaviour: never throws; a device that cannot be read (gone) gives an invalid
 // DiskSample, and the run reports its figures as unavailable.
 #pragma once
@@ -34,7 +32,6 @@
 #include "platform/linux/thread_times.h"
 
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -76,10 +73,7 @@ public:
 private:
     std::unique_ptr<core::CounterSource> m_cpu;
     DiskStatReader m_disks;
-    // Kept open between samples; the mutex because a run's start and its ticks may
-    // sample from different threads (one at a time, but the reader is not thread-safe).
-    std::mutex m_threadsMutex;
-    OwnThreadReader m_threads;
+    OwnThreadReader m_threads; // its files kept open between samples
 };
 
 } // namespace ioprism::platform

@@ -8,13 +8,10 @@
 #include <cassert>
 #include <cerrno>
 #include <charconv>
-#include <cstddef>
-#include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
 #include <string>
 #include <string_view>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 namespace ioprism::platform {
@@ -43,8 +40,8 @@ OwnThreadReader::~OwnThreadReader()
 {
     for (auto &[id, files] : m_threads)
         closeFiles(files);
-    if (m_taskDir >= 0)
-        ::close(m_taskDir);
+    if (m_taskDir)
+        ::closedir(m_taskDir);
 }
 
 void OwnThreadReader::closeFiles(Files &files)
@@ -61,42 +58,26 @@ void OwnThreadReader::closeFiles(Files &files)
     files.schedstat = files.comm = -1;
 }
 
-// The thread ids in /proc/self/task now: the kept folder read again from its start
-// (getdents64 directly: readdir's stream would need a rewinddir and its own buffer).
+// The thread ids in /proc/self/task now: the kept folder read again from its start.
 bool OwnThreadReader::listTasks(std::vector<std::int64_t> &ids)
 {
     ids.clear();
-    if (m_taskDir < 0) {
-        m_taskDir = ::open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (m_taskDir < 0)
+    if (!m_taskDir) {
+        m_taskDir = ::opendir("/proc/self/task");
+        if (!m_taskDir)
             return false;
+    } else
+        ::rewinddir(m_taskDir);
+    errno = 0;
+    // readdir is safe on a stream no other thread uses (glibc; POSIX asks only that).
+    while (const dirent *entry = ::readdir(m_taskDir)) { // NOLINT(concurrency-mt-unsafe)
+        const std::string_view name(entry->d_name);
+        std::int64_t id = 0;
+        const auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), id);
+        if (ec == std::errc {} && end == name.data() + name.size())
+            ids.push_back(id);
     }
-    if (::lseek(m_taskDir, 0, SEEK_SET) < 0) {
-        ::close(m_taskDir); // opened again next time
-        m_taskDir = -1;
-        return false;
-    }
-    alignas(8) std::array<std::byte, 4096> buffer {};
-    for (;;) {
-        const long n = ::syscall(SYS_getdents64, m_taskDir, buffer.data(), buffer.size());
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return n == 0;
-        for (long at = 0; at < n;) {
-            // struct linux_dirent64: d_ino, d_off, d_reclen, d_type, d_name.
-            const auto *entry = buffer.data() + at;
-            unsigned short length = 0;
-            std::memcpy(&length, entry + 16, sizeof length);
-            const char *name = reinterpret_cast<const char *>(entry + 19);
-            const std::string_view text(name);
-            std::int64_t id = 0;
-            const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), id);
-            if (ec == std::errc {} && end == text.data() + text.size())
-                ids.push_back(id);
-            at += length;
-        }
-    }
+    return errno == 0;
 }
 
 bool OwnThreadReader::read(std::vector<core::ThreadTimes> &out)
@@ -126,8 +107,8 @@ bool OwnThreadReader::read(std::vector<core::ThreadTimes> &out)
             if (!files.kept) {
                 // New, or read without kept files so far: kept when there is room.
                 const std::string dir = std::to_string(id) + "/";
-                files.schedstat = openIn(m_taskDir, dir + "schedstat");
-                files.comm = openIn(m_taskDir, dir + "comm");
+                files.schedstat = openIn(::dirfd(m_taskDir), dir + "schedstat");
+                files.comm = openIn(::dirfd(m_taskDir), dir + "comm");
                 if (m_kept < kKeptThreads && files.schedstat >= 0 && files.comm >= 0) {
                     files.kept = true;
                     ++m_kept;

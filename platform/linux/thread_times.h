@@ -8,6 +8,7 @@
 #include "core/counters.h"
 
 #include <cstdint>
+#include <dirent.h>
 #include <unordered_map>
 #include <vector>
 
@@ -51,7 +52,7 @@ private:
     bool listTasks(std::vector<std::int64_t> &ids);
     void closeFiles(Files &files);
 
-    int m_taskDir = -1; // /proc/self/task, kept open
+    DIR *m_taskDir = nullptr; // /proc/self/task, kept open
     std::unordered_map<std::int64_t, Files> m_threads;
     std::size_t m_kept = 0; // of m_threads, how many have kept files
     std::vector<std::int64_t> m_ids; // scratch
