@@ -46,6 +46,14 @@ constexpr auto kBusyPoll = std::chrono::milliseconds(1);
 constexpr auto kBusyWindow = std::chrono::milliseconds(50);
 constexpr auto kQuietPoll = std::chrono::milliseconds(10);
 constexpr auto kStreamWindow = std::chrono::seconds(1);
+// A small binary message in flight (an interval of a few workers and targets) does not
+// make the polls fast: MPI sends it eagerly, into the peer's queue as it is handed over,
+// and only its request waits for a later call to be marked done. Polling for that took
+// two to three more wakes per interval on every rank (1.5 KiB intervals: the pump's CPU
+// went from ... to ...). 4 KiB is the eager size of Open MPI's shared memory, below
+// those of its TCP and UCX transports; a larger message may need the sender's progress
+// to move on (a rendezvous) and is polled for as an exchange is.
+constexpr std::size_t kEagerBytes = 4096;
 
 std::string closedByPeer(int peer)
 {
@@ -159,6 +167,9 @@ private:
 struct Sending {
     std::string text;
     MPI_Request request = MPI_REQUEST_NULL;
+    // The pump polls fast until it is done: a text message or a close (an answer may
+    // follow), or a message larger than MPI sends eagerly (see kEagerBytes).
+    bool watched = false;
 };
 
 } // namespace
@@ -286,7 +297,7 @@ void World::pump(std::chrono::milliseconds drain)
     };
 
     for (;;) {
-        bool moved = false;
+        bool received = false;
         bool exchanged = false; // a text message or a close moved, either way
         bool streamed = false; // a binary message moved, either way
         bool workDone = false;
@@ -312,16 +323,16 @@ void World::pump(std::chrono::milliseconds drain)
                 }
             }
             for (auto &text : out) {
-                (core::isBinaryMessage(text) ? streamed : exchanged) = true;
-                auto &s = sending.emplace_back(Sending {std::move(text)});
+                const bool binary = core::isBinaryMessage(text);
+                (binary ? streamed : exchanged) = true;
+                const bool watched = !binary || text.size() > kEagerBytes;
+                auto &s = sending.emplace_back(Sending {std::move(text), MPI_REQUEST_NULL, watched});
                 MPI_Isend(s.text.data(), static_cast<int>(s.text.size()), MPI_BYTE, endpoint->peer,
                     kTag, MPI_COMM_WORLD, &s.request);
-                moved = true;
             }
             if (sendClose) {
-                auto &s = sending.emplace_back();
+                auto &s = sending.emplace_back(Sending {{}, MPI_REQUEST_NULL, true});
                 MPI_Isend(nullptr, 0, MPI_BYTE, endpoint->peer, kTag, MPI_COMM_WORLD, &s.request);
-                moved = true;
                 exchanged = true; // the peer answers with its own close
             }
         }
@@ -342,7 +353,7 @@ void World::pump(std::chrono::milliseconds drain)
             std::string text(static_cast<std::size_t>(count), '\0');
             MPI_Recv(text.data(), count, MPI_BYTE, status.MPI_SOURCE, kTag, MPI_COMM_WORLD,
                 MPI_STATUS_IGNORE);
-            moved = true;
+            received = true;
             (core::isBinaryMessage(text) ? streamed : exchanged) = true;
             const auto source = static_cast<std::size_t>(status.MPI_SOURCE);
             if (source >= m_endpoints.size() || !m_endpoints[source])
@@ -390,12 +401,17 @@ void World::pump(std::chrono::milliseconds drain)
             lastExchange = now;
         if (streamed)
             lastStreamed = now;
-        if (moved)
+        // What arrived may be followed at once (a batch of intervals, a request's parts).
+        // What was sent needs no second look: an answer to it is seen by the polls below,
+        // and anything queued since woke the pump already (the wait returns at once).
+        if (received)
             continue;
-        // Fast while a send is in flight (a large message completes as the peer takes it)
-        // or an exchange moved lately (an answer may follow); else every 100 ms while the
-        // results stream, every 10 ms outside it.
-        const bool busy = !sending.empty() || now - lastExchange < kBusyWindow;
+        // Fast while an exchange or a large message is in flight, or an exchange moved
+        // lately (an answer may follow); else every 100 ms while the results stream, every
+        // 10 ms outside it.
+        const bool watchedInFlight = std::any_of(
+            sending.begin(), sending.end(), [](const Sending &s) { return s.watched; });
+        const bool busy = watchedInFlight || now - lastExchange < kBusyWindow;
         const bool streaming = lastStreamed && now - *lastStreamed < kStreamWindow;
         const auto poll = busy ? kBusyPoll
             : streaming        ? m_idlePoll
