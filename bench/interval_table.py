@@ -5,7 +5,7 @@
 The table has a block of scopes per set of hosts: the last intervals of a step, after a
 host ended it, have fewer hosts. So a host's intervals are the sum over the blocks it is
 in, and its own rate is read from its first (largest) block."""
-import statistics
+import datetime, statistics
 
 
 def interval_counts(doc, kind):
@@ -29,3 +29,42 @@ def steady_iops(doc, kind):
             middle = iops[len(iops) // 5: len(iops) - len(iops) // 5] or iops
             out[s["label"]] = statistics.median(middle)
     return list(out.values())
+
+
+def _measuring_spans(doc, kind):
+    """Each scope of `kind`'s measured intervals as (start, end, I/Os), on the wall clock
+    (the run's started_at plus the interval's start_s and end_s)."""
+    t0 = datetime.datetime.fromisoformat(doc["started_at"].replace("Z", "+00:00")).timestamp()
+    table = doc["intervals"]
+    spans = {}
+    for s in table["scopes"]:
+        if s["kind"] != kind:
+            continue
+        mine = spans.setdefault(s["label"], [])
+        for k in range(s["count"]):
+            i = s["first"] + k
+            if table["phase"][i] == "measuring":
+                ios = s["read_ios"][k] + s["write_ios"][k]
+                # The scope's own length of the interval: in a run of several hosts the
+                # table's start and end are the earliest and latest of the hosts'.
+                own = ios / s["iops"][k] if s["iops"][k] else table["end_s"][i] - table["start_s"][i]
+                mine.append((t0 + table["start_s"][i], t0 + table["end_s"][i], ios, own))
+    return spans
+
+
+def window_iops(docs, kind):
+    """Each scope's IOPS over the intervals that lie in the window where every scope of
+    every doc was measuring: processes started one by one (RANKS CLIs alone) are compared
+    over the same time as hosts that start and end together, and over nearly all of it
+    (a whole run's rate gives the processes that start last the machine nearly alone
+    while the first ones have ended). Returns (IOPS per scope, window length in seconds)."""
+    spans = [sorted(s) for d in docs for s in _measuring_spans(d, kind).values() if s]
+    begin = max(s[0][0] for s in spans)
+    end = min(s[-1][1] for s in spans)
+    out = []
+    for s in spans:
+        # started_at has milliseconds: an interval may seem to pass the window by one.
+        inside = [x for x in s if x[0] >= begin - 0.002 and x[1] <= end + 0.002]
+        seconds = sum(x[3] for x in inside)
+        out.append(sum(x[2] for x in inside) / seconds if seconds > 0 else 0.0)
+    return out, end - begin

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // mpi/mpi_world.h under a real mpirun (tests/CMakeLists.txt runs this program on 3 ranks):
-// what rank 0 and the others send arrives whole and in order, a large message too, and a
-// channel's close reaches its peer with a reason while the other channels go on.
+// what rank 0 and the others send arrives whole and in order, a large message too, binary
+// messages of every size alone on the channel, and a channel's close reaches its peer
+// with a reason while the other channels go on.
 //
 // Every rank runs every test, in the same order, each playing its part; a rank whose
 // expectations fail makes mpirun, and so the test, fail.
+#include "core/agent/message_channel.h"
+
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -86,6 +90,39 @@ TEST(MpiChannel, MessagesArriveWholeAndInOrderBothWays)
         if (*m == "end")
             break;
     }
+}
+
+// Binary messages are the results' stream (intervals, step results): the pump sends a
+// small one and leaves its request to complete at a later wake, and watches a large one
+// (past MPI's eager size) until it is done. Both kinds, alone on the channel with no text
+// to wake anything, arrive whole and in order.
+std::string binary(std::size_t bytes, int i)
+{
+    std::string text(bytes, char('a' + i % 26));
+    text.front() = ioprism::core::kBinaryMessageMark;
+    text.replace(1, std::min<std::size_t>(bytes - 1, 8), std::to_string(i).substr(0, bytes - 1));
+    return text;
+}
+
+TEST(MpiChannel, BinaryMessagesSmallAndLargeArriveWholeAndInOrder)
+{
+    // Small (an interval of a few scopes), past the 4 KiB eager size, and past the 32 KiB
+    // first fragment of Open MPI's shared memory.
+    const auto sizeOf = [](int i) -> std::size_t {
+        return i % 10 == 9 ? 200 * 1024 : i % 5 == 4 ? 6000 : 1500;
+    };
+    constexpr int kCount = 120;
+    if (rank() != 0) {
+        for (int i = 0; i < kCount; ++i)
+            ASSERT_TRUE(channels[0]->send(binary(sizeOf(i), i)));
+        return;
+    }
+    for (int peer = 1; peer < world->size(); ++peer)
+        for (int i = 0; i < kCount; ++i) {
+            const auto m = inboxes[peer]->next();
+            ASSERT_TRUE(m.has_value()) << "message " << i << " from rank " << peer;
+            EXPECT_EQ(*m, binary(sizeOf(i), i)) << "message " << i << " from rank " << peer;
+        }
 }
 
 TEST(MpiChannel, ACloseReachesThePeerWithAReasonAndTheOthersGoOn)
