@@ -47,14 +47,16 @@ constexpr auto kBusyWindow = std::chrono::milliseconds(50);
 constexpr auto kQuietPoll = std::chrono::milliseconds(10);
 constexpr auto kStreamWindow = std::chrono::seconds(1);
 // A small binary message in flight (an interval of a few workers and targets) does not
-// make the polls fast: MPI sends it eagerly, into the peer's queue as it is handed over,
-// and only its request waits for a later call to be marked done. Polling for that took
-// two to three more wakes per interval on every rank: with 16 ranks and 1.5 KiB
-// intervals a rank's pump took 14 ms of CPU per 6 s, 4.2 ms without. 4 KiB is the eager
-// size of Open MPI's shared memory, below those of its TCP and UCX transports; a larger
-// message may need the sender's progress to move on (a rendezvous) and is polled for as
-// an exchange is.
-constexpr std::size_t kEagerBytes = 4096;
+// make the polls fast: MPI sends it eagerly, as a rule into the peer's queue as it is
+// handed over, and only its request waits for a later call to be marked done. Polling
+// for that took two to three more wakes per interval on every rank: with 16 ranks and
+// 1.5 KiB intervals a rank's pump took 14 ms of CPU per 6 s, 4.2 ms without. When the
+// peer's queue is full the message waits in the sender's MPI for its next call: at most
+// one idle poll, since every wake calls MPI. A heuristic, not a guarantee: Open MPI's
+// shared memory sends eagerly up to 4 KiB with its header (its TCP and UCX transports
+// further); a larger message may need the sender's progress to move on (a rendezvous)
+// and is polled for as an exchange is.
+constexpr std::size_t kEagerBytes = 4096 - 256;
 
 std::string closedByPeer(int peer)
 {

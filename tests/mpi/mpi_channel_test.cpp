@@ -95,23 +95,29 @@ TEST(MpiChannel, MessagesArriveWholeAndInOrderBothWays)
 // Binary messages are the results' stream (intervals, step results): the pump sends a
 // small one and leaves its request to complete at a later wake, and watches a large one
 // (past MPI's eager size) until it is done. Both kinds, alone on the channel with no text
-// to wake anything, arrive whole and in order.
+// to wake anything, arrive whole and in order: first 300 small ones alone (more than the
+// peer's shared-memory queue holds at once, so that some wait in the sender's MPI for
+// its next call), then sizes on both sides of the 4 KiB eager size and past the 32 KiB
+// first fragment of Open MPI's shared memory, ending with a small one.
 std::string binary(std::size_t bytes, int i)
 {
     std::string text(bytes, char('a' + i % 26));
     text.front() = ioprism::core::kBinaryMessageMark;
-    text.replace(1, std::min<std::size_t>(bytes - 1, 8), std::to_string(i).substr(0, bytes - 1));
+    const std::string index = std::to_string(i);
+    std::copy(index.begin(), index.end(), text.begin() + 1);
     return text;
 }
 
 TEST(MpiChannel, BinaryMessagesSmallAndLargeArriveWholeAndInOrder)
 {
-    // Small (an interval of a few scopes), past the 4 KiB eager size, and past the 32 KiB
-    // first fragment of Open MPI's shared memory.
+    constexpr int kSmallOnly = 300;
+    constexpr int kCount = kSmallOnly + 60;
     const auto sizeOf = [](int i) -> std::size_t {
-        return i % 10 == 9 ? 200 * 1024 : i % 5 == 4 ? 6000 : 1500;
+        if (i < kSmallOnly || i == kCount - 1)
+            return 1500;
+        constexpr std::size_t kMixed[] = {1500, 3800, 3900, 4090, 4100, 6000, 200 * 1024};
+        return kMixed[std::size_t(i) % std::size(kMixed)];
     };
-    constexpr int kCount = 120;
     if (rank() != 0) {
         for (int i = 0; i < kCount; ++i)
             ASSERT_TRUE(channels[0]->send(binary(sizeOf(i), i)));
