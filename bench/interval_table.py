@@ -32,9 +32,13 @@ def steady_iops(doc, kind):
 
 
 def _measuring_spans(doc, kind):
-    """Each scope of `kind`'s measured intervals as (start, end, I/Os), on the wall clock
-    (the run's started_at plus the interval's start_s and end_s)."""
-    t0 = datetime.datetime.fromisoformat(doc["started_at"].replace("Z", "+00:00")).timestamp()
+    """Each scope of `kind`'s measured intervals as (start, end, I/Os, its own seconds), on
+    the wall clock: the moment the intervals count from (time_origin_at) plus their start_s
+    and end_s. Not started_at: a process prepares its targets between the two."""
+    if "time_origin_at" not in doc:
+        raise SystemExit("a results file without time_origin_at: a build before it was kept")
+    t0 = datetime.datetime.fromisoformat(
+        doc["time_origin_at"].replace("Z", "+00:00")).timestamp()
     table = doc["intervals"]
     spans = {}
     for s in table["scopes"]:
@@ -58,13 +62,19 @@ def window_iops(docs, kind):
     over the same time as hosts that start and end together, and over nearly all of it
     (a whole run's rate gives the processes that start last the machine nearly alone
     while the first ones have ended). Returns (IOPS per scope, window length in seconds)."""
-    spans = [sorted(s) for d in docs for s in _measuring_spans(d, kind).values() if s]
+    spans = [sorted(s) for d in docs for s in _measuring_spans(d, kind).values()]
+    if not spans or not all(spans):
+        raise SystemExit("window_iops: a process measured no interval")
     begin = max(s[0][0] for s in spans)
     end = min(s[-1][1] for s in spans)
+    if end <= begin:
+        raise SystemExit("window_iops: the processes never measured at the same time")
     out = []
     for s in spans:
-        # started_at has milliseconds: an interval may seem to pass the window by one.
+        # time_origin_at has milliseconds: an interval may seem to pass the window by one.
         inside = [x for x in s if x[0] >= begin - 0.002 and x[1] <= end + 0.002]
         seconds = sum(x[3] for x in inside)
-        out.append(sum(x[2] for x in inside) / seconds if seconds > 0 else 0.0)
+        if seconds <= 0:
+            raise SystemExit("window_iops: a process has no whole interval in the window")
+        out.append(sum(x[2] for x in inside) / seconds)
     return out, end - begin

@@ -594,11 +594,13 @@ std::string iometerTimestamp(std::chrono::system_clock::time_point time)
         t.minute, t.second, t.millisecond);
 }
 
-// A step's end: the end of its last interval after the run's start, counted from the
-// start as the results JSON keeps it (whole milliseconds; the interval's end to the
-// nanosecond). One rule for the run as it ran and as read back from its file: counted
-// from the exact start, the live file would be a millisecond later whenever the start's
-// part of a millisecond carries the sum past the next one.
+// A step's end: the end of its last interval, counted from the moment the intervals
+// count from (RunResult::timeOriginAt: after the targets were prepared, which may take
+// minutes; the run's start for a file written before it was kept), as the results JSON
+// keeps it (whole milliseconds; the interval's end to the nanosecond). One rule for the
+// run as it ran and as read back from its file: counted from the exact moment, the live
+// file would be a millisecond later whenever its part of a millisecond carries the sum
+// past the next one.
 std::chrono::system_clock::time_point stepEndTime(const RunResult &result, std::size_t step)
 {
     using namespace std::chrono;
@@ -609,7 +611,7 @@ std::chrono::system_clock::time_point stepEndTime(const RunResult &result, std::
     // A file read back may say anything; a step longer than about 30 years would
     // overflow the clock's nanoseconds, so it ends there.
     constexpr double kLongestSeconds = 1e9;
-    return floor<milliseconds>(result.startedAt)
+    return floor<milliseconds>(result.timeOriginAt.value_or(result.startedAt))
         + round<system_clock::duration>(duration<double>(std::min(endSeconds, kLongestSeconds)));
 }
 

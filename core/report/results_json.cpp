@@ -610,6 +610,8 @@ OrderedJson resultsWithoutIntervals(const RunResult &result, const Environment &
     doc["version"] = kResultsFormatVersion;
     doc["run_id"] = result.runId;
     doc["started_at"] = isoTimestamp(result.startedAt);
+    if (result.timeOriginAt)
+        doc["time_origin_at"] = isoTimestamp(*result.timeOriginAt);
     doc["tool"] = OrderedJson {{"name", "IOPrism"}, {"version", environment.toolVersion}};
     doc["environment"] = environmentJson(result, environment);
     doc["profile"] = profileToOrderedJson(result.plan.profile);

@@ -275,6 +275,8 @@ RunResult readDocument(const Node &doc, int version)
     RunResult r;
     r.runId = doc["run_id"].u64();
     r.startedAt = timestampOf(doc["started_at"]);
+    if (doc.has("time_origin_at"))
+        r.timeOriginAt = timestampOf(doc["time_origin_at"]);
     r.environment.toolVersion = doc["tool"]["version"].string();
 
     Profile profile = profileOf(doc["profile"]);

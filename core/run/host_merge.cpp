@@ -445,6 +445,9 @@ Result<RunResult> mergeHostRuns(std::vector<HostRun> runs, const VerdictPolicy &
     for (std::size_t h = 0; h < runs.size(); ++h) {
         const RunResult &part = runs[h].result;
         merged.startedAt = std::min(merged.startedAt, part.startedAt);
+        if (part.timeOriginAt)
+            merged.timeOriginAt
+                = std::min(merged.timeOriginAt.value_or(*part.timeOriginAt), *part.timeOriginAt);
         if (part.engine != merged.engine && !part.engine.empty())
             merged.notices.push_back(fmt::format("{} ran the {} engine, {} the {} engine",
                 places[h].name, part.engine, places.front().name, merged.engine));

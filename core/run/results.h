@@ -230,6 +230,11 @@ struct RunResult {
     std::string engine;
     std::vector<std::string> notices;
     std::chrono::system_clock::time_point startedAt; // wall clock, for reports only
+    // The wall clock when the run's own (monotonic) clock started counting, after the
+    // targets were prepared: the intervals' and rounds' seconds count from it, so that they
+    // can be laid beside other tools' logs (iostat, sar) or other runs. Unset in files
+    // written before it was kept. In a run of several hosts: the earliest host's.
+    std::optional<std::chrono::system_clock::time_point> timeOriginAt;
     std::optional<PreconditionResult> preconditioning; // unset: none asked for, or not begun
     std::vector<StepResult> steps;
     std::vector<IntervalSample> intervals;

@@ -530,6 +530,7 @@ void Run::executeInto(RunResult &result)
         return;
     run.reserveBuffers();
     const auto runStart = SteadyClock::now();
+    result.timeOriginAt = std::chrono::system_clock::now();
     if (m_profile.setup.precondition && !run.precondition(runStart))
         return;
     const run_detail::StepContext steps = run.stepContext();

@@ -432,6 +432,7 @@ template<typename V> void fields(V &v, RunResult &x)
     v("engine", x.engine);
     v("notices", x.notices);
     v("started_at_ns", x.startedAt);
+    v("time_origin_at_ns", x.timeOriginAt);
     v("preconditioning", x.preconditioning);
     v("steps", x.steps);
     v("intervals", x.intervals);

@@ -1053,6 +1053,32 @@ TEST(ResultsReader, AStepsTimeStampIsTheSameLiveAndReadBack)
     EXPECT_TRUE(savedAndReadBack(run).ok());
 }
 
+// The intervals count from the moment the run's clock started, after its targets were
+// prepared (which may take minutes): the file keeps that moment, and a step's time stamp
+// in the Iometer CSV counts from it, live and read back; a file without it (written
+// before it was kept) counts from the run's start, as above.
+TEST(ResultsReader, TheTimeOriginIsKeptAndTheStepsTimeStampsCountFromIt)
+{
+    const ResultsRead golden = readResultsJson(goldenResults());
+    ASSERT_TRUE(golden.ok()) << golden.error;
+    EXPECT_FALSE(golden.result->timeOriginAt) << "the golden file predates it";
+    RunResult run = *golden.result;
+    run.timeOriginAt = run.startedAt + 95s + 400us; // 12:30:15.250 + 1:35.0004, 12:31:50.2504
+    ASSERT_EQ(run.intervals.at(2).step, 0u);
+    run.intervals[2].endSeconds = 11.0002; // 12:32:01.2506 from the exact origin
+    const std::string text = writeResultsJson(run, run.environment);
+    EXPECT_THAT(text, HasSubstr("\"time_origin_at\": \"2024-05-01T12:31:50.250Z\""));
+    const ResultsRead back = readResultsJson(text);
+    ASSERT_TRUE(back.ok()) << back.error;
+    EXPECT_EQ(back.result->timeOriginAt,
+        std::chrono::floor<std::chrono::milliseconds>(*run.timeOriginAt));
+    for (const RunResult *r : std::initializer_list<const RunResult *> {&run, &*back.result}) {
+        const std::string csv = writeIometerCsv(*r, r->environment, RecordFilter::All);
+        EXPECT_THAT(csv, HasSubstr("'Time Stamp\n2024-05-01 12:30:15:250\n")) << "the run's start";
+        EXPECT_THAT(csv, HasSubstr("'Time Stamp\n2024-05-01 12:32:01:250\n")) << "the step's end";
+    }
+}
+
 // A file read back may say a step ran for 1e300 s; its time stamp stops ~30 years on
 // rather than overflowing the clock (UBSan reports the overflow in the sanitizer build).
 TEST(ResultsReader, AStepOfAbsurdLengthStillWritesItsIometerCsv)

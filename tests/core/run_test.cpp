@@ -92,6 +92,11 @@ TEST(Run, NullEngineExactCountsPerScope)
     EXPECT_EQ(sink.samples.size(), r.intervals.size());
     EXPECT_EQ(r.engine, "null");
     EXPECT_EQ(sink.phases.back(), RunPhase::Done);
+    // The intervals count from the moment the run's clock started: after the run's start
+    // (its targets prepared), kept on the wall clock.
+    ASSERT_TRUE(r.timeOriginAt);
+    EXPECT_GE(*r.timeOriginAt, r.startedAt);
+    EXPECT_LE(*r.timeOriginAt, std::chrono::system_clock::now());
 }
 
 // io_uring's polling modes are refused by a backend that has none (here the null engine),
