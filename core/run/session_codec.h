@@ -30,7 +30,7 @@
 namespace ioprism::core {
 
 // Raised whenever a message changes in a way an older reader would misread.
-inline constexpr int kSessionProtocolVersion = 7;
+inline constexpr int kSessionProtocolVersion = 8;
 
 struct StartedEvent {
     std::string engine;

@@ -1065,7 +1065,8 @@ TEST(ResultsReader, TheTimeOriginIsKeptAndTheStepsTimeStampsCountFromIt)
     RunResult run = *golden.result;
     run.timeOriginAt = run.startedAt + 95s + 400us; // 12:30:15.250 + 1:35.0004, 12:31:50.2504
     ASSERT_EQ(run.intervals.at(2).step, 0u);
-    run.intervals[2].endSeconds = 11.0002; // 12:32:01.2506 from the exact origin
+    // 12:32:01.2511 from the exact origin, .2507 from the millisecond the file keeps.
+    run.intervals[2].endSeconds = 11.0007;
     const std::string text = writeResultsJson(run, run.environment);
     EXPECT_THAT(text, HasSubstr("\"time_origin_at\": \"2024-05-01T12:31:50.250Z\""));
     const ResultsRead back = readResultsJson(text);
