@@ -314,7 +314,6 @@ void World::pump(std::chrono::milliseconds drain)
             if (!endpoint)
                 continue;
             std::deque<std::string> out;
-            bool sendClose = false;
             {
                 std::lock_guard lock(endpoint->mutex);
                 if (workDone && !endpoint->closeRequested)
@@ -322,10 +321,12 @@ void World::pump(std::chrono::milliseconds drain)
                 out.swap(endpoint->outbox);
                 if (endpoint->closeRequested && !endpoint->closeSent) {
                     endpoint->closeSent = true;
-                    sendClose = true;
+                    out.emplace_back(); // the empty message is the close; the peer answers it
                 }
             }
             for (auto &text : out) {
+                // Text and the close are exchanges (an answer may follow): polled for until
+                // done, as a binary message past the eager size is; see kEagerBytes.
                 const bool binary = core::isBinaryMessage(text);
                 (binary ? streamed : exchanged) = true;
                 const bool watched = !binary || text.size() > kEagerBytes;
@@ -333,11 +334,6 @@ void World::pump(std::chrono::milliseconds drain)
                     = sending.emplace_back(Sending {std::move(text), MPI_REQUEST_NULL, watched});
                 MPI_Isend(s.text.data(), static_cast<int>(s.text.size()), MPI_BYTE, endpoint->peer,
                     kTag, MPI_COMM_WORLD, &s.request);
-            }
-            if (sendClose) {
-                auto &s = sending.emplace_back(Sending {{}, MPI_REQUEST_NULL, true});
-                MPI_Isend(nullptr, 0, MPI_BYTE, endpoint->peer, kTag, MPI_COMM_WORLD, &s.request);
-                exchanged = true; // the peer answers with its own close
             }
         }
         for (auto it = sending.begin(); it != sending.end();) {
